@@ -1,0 +1,123 @@
+# pgnkit: one non-recursive GNU Makefile (STYLE C13). Out-of-tree build in build/.
+#   make            build/libpgnkit.a, build/libpgnkit.so, build/pgnkit
+#   make demo       build, then run the main job on a bundled sample
+#   make check      every test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check-slow the same, with every perft depth and the whole corpus
+#   make bench      benchmarks (medians, ratios to Stockfish / pgn-extract)
+SHELL := /bin/bash
+CC ?= cc
+BUILD ?= build
+SHARED ?= $(abspath ../shared)
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
+	-Wwrite-strings -Wcast-qual
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+STD := -std=c17
+OPT ?= -O2
+CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
+LIB_WARN := $(WARN) -Wconversion
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+
+LIB_SRC := $(wildcard src/base/*.c src/chess/*.c)
+CLI_SRC := $(wildcard cli/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN_NAMES := $(notdir $(UNIT_SRC:.c=))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/rel/%.o)
+LIB_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
+ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_TESTS := $(addprefix $(BUILD)/asan/tests/,$(TEST_BIN_NAMES))
+
+.PHONY: all lib demo check check-slow check-layers bench tables format format-check install clean asan fuzz
+all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
+
+# ---- library and program ----
+$(BUILD)/rel/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) -fvisibility=hidden -MMD -MP -c $< -o $@
+$(BUILD)/pic/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) -fvisibility=hidden -fPIC -MMD -MP -c $< -o $@
+$(BUILD)/rel/cli/%.o: cli/%.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -MMD -MP -c $< -o $@
+$(BUILD)/libpgnkit.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(BUILD)/libpgnkit.so: $(LIB_PIC_OBJ)
+	$(CC) -shared -Wl,-soname,libpgnkit.so.0 -o $@ $^
+$(BUILD)/pgnkit: $(CLI_OBJ) $(BUILD)/libpgnkit.a
+	$(CC) $(OPT) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a
+
+# ---- sanitizer build for the tests ----
+$(BUILD)/asan/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
+$(BUILD)/asan/cli/%.o: cli/%.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(WARN) -Iinclude -MMD -MP -c $< -o $@
+$(BUILD)/asan/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(WARN) -Iinclude -Itests -MMD -MP -c $< -o $@
+$(BUILD)/asan/libpgnkit.a: $(ASAN_LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(BUILD)/asan/pgnkit: $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
+	$(CC) $(SAN_FLAGS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
+$(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/libpgnkit.a
+	$(CC) $(SAN_FLAGS) -o $@ $^
+asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
+
+# ---- tests ----
+# PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
+check: asan check-layers
+	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
+	  tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh
+check-slow: asan
+	@PGNKIT_SLOW=1 PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
+	  tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh
+
+# The layering rule (STYLE C2): base <- chess <- game <- parse <- export <- cli.
+check-layers:
+	@tools/check-layers.sh
+
+# ---- demo, bench, tables ----
+demo: $(BUILD)/pgnkit
+	@PGNKIT=$(BUILD)/pgnkit bash tools/demo.sh
+
+bench: $(BUILD)/pgnkit $(BUILD)/bench_perft
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
+$(BUILD)/bench_perft: bench/bench_perft.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ $< $(BUILD)/libpgnkit.a
+
+tables: $(BUILD)/gen_tables
+	$(BUILD)/gen_tables > src/chess/tables.inc
+$(BUILD)/gen_tables: tools/gen_tables.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) -O2 $(WARN) -o $@ $<
+
+format:
+	clang-format -i include/*.h include/pgnkit/*.h src/*/*.c src/*/*.h cli/*.c cli/*.h tests/*.c tests/*.h tests/unit/*.c
+format-check:
+	clang-format --dry-run --Werror include/*.h include/pgnkit/*.h src/*/*.c src/*/*.h cli/*.c cli/*.h
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/pgnkit $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(BUILD)/libpgnkit.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/libpgnkit.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/pgnkit $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 include/pgnkit.h $(DESTDIR)$(PREFIX)/include/
+	install -m 644 include/pgnkit/*.h $(DESTDIR)$(PREFIX)/include/pgnkit/
+	sed 's|@PREFIX@|$(PREFIX)|' tools/pgnkit.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pgnkit.pc
+
+clean:
+	rm -rf $(BUILD)
+
+.SECONDARY:
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

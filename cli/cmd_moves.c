@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit moves [--fen FEN] [--chess960]: every legal move as "SAN UCI", sorted by UCI. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] = "usage: pgnkit moves [--fen FEN] [--chess960]\n"
+                                 "Prints every legal move of the position as 'SAN UCI', one per line,\n"
+                                 "sorted by UCI. Without --fen, the standard starting position.\n";
+
+typedef struct move_line {
+    char uci[PGN_UCI_MAX];
+    char san[PGN_SAN_MAX];
+} move_line;
+
+static int by_uci(const void *a, const void *b) {
+    return strcmp(((const move_line *)a)->uci, ((const move_line *)b)->uci);
+}
+
+int cmd_moves(int argc, char **argv) {
+    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
+                                         {"chess960", no_argument, NULL, '9'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *fen = NULL;
+    int chess960 = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f': fen = optarg; break;
+        case '9': chess960 = 1; break;
+        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        default: return cli_usage_error("moves", usage_text, NULL);
+        }
+    }
+    if (optind != argc) {
+        return cli_usage_error("moves", usage_text, "unexpected argument");
+    }
+    pgn_pos pos;
+    int st = cli_position(&pos, fen, chess960);
+    if (st != EXIT_OK) {
+        return st;
+    }
+    pgn_movelist l;
+    move_line lines[256];
+    pgn_pos_legal_moves(&pos, &l);
+    for (unsigned i = 0; i < l.count; i++) {
+        pgn_uci_write(&pos, l.moves[i], lines[i].uci);
+        pgn_san_write(&pos, l.moves[i], lines[i].san);
+    }
+    qsort(lines, l.count, sizeof lines[0], by_uci);
+    for (unsigned i = 0; i < l.count; i++) {
+        printf("%s %s\n", lines[i].san, lines[i].uci);
+    }
+    return EXIT_OK;
+}

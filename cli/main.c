@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit: the command-line program. Dispatches subcommands from a table (STYLE C9). */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"perft", cmd_perft, "count leaf nodes of the move tree (move generator check)"},
+    {"moves", cmd_moves, "list the legal moves of a position, one \"SAN UCI\" per line"},
+    {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},
+};
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: pgnkit COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    }
+    fprintf(f, "  help     show this text, or a command's usage (pgnkit help COMMAND)\n"
+               "\n'pgnkit COMMAND --help' describes each command.\n"
+               "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n");
+}
+
+int cli_usage_error(const char *cmd, const char *text, const char *msg) {
+    if (msg) {
+        fprintf(stderr, "pgnkit %s: %s\n", cmd, msg);
+    }
+    fputs(text, stderr);
+    return EXIT_USAGE;
+}
+
+void cli_print_warnings(const char *token, uint32_t warnings) {
+    for (unsigned b = 0; b < 32; b++) {
+        if (warnings & (1u << b)) {
+            pgn_status w = (pgn_status)(PGN_W_CASTLE_ZERO + b);
+            fprintf(stderr, "pgnkit: warning: '%s': %s [%s]\n", token, pgn_status_message(w), pgn_status_name(w));
+        }
+    }
+}
+
+int cli_position(pgn_pos *pos, const char *fen, int chess960) {
+    if (!fen) {
+        pgn_pos_init(pos);
+        pos->chess960 = chess960 != 0;
+        return EXIT_OK;
+    }
+    pgn_fen_diag d;
+    if (pgn_fen_parse(pos, fen, strlen(fen), chess960 ? PGN_FEN_CHESS960 : 0, &d) != PGN_OK) {
+        fprintf(stderr, "pgnkit: error: invalid FEN '%s' at column %u (field %u): %s [%s]\n", fen, d.column,
+                d.field, d.reason, pgn_status_name(d.code));
+        return EXIT_INPUT;
+    }
+    cli_print_warnings(fen, d.warnings);
+    return EXIT_OK;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("pgnkit %s\n", pgn_version());
+        return EXIT_OK;
+    }
+    if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        if (argc > 2) {
+            static char help_opt[] = "--help";
+            char *args[] = {argv[2], help_opt, NULL};
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+                if (strcmp(commands[i].name, argv[2]) == 0) {
+                    return commands[i].run(2, args);
+                }
+            }
+        }
+        usage(stdout);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(commands[i].name, name) == 0) {
+            return commands[i].run(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "pgnkit: unknown command '%s'\n", name);
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit: a C17 library for chess games in PGN. Umbrella header. */
+#ifndef PGNKIT_H
+#define PGNKIT_H
+
+#include "pgnkit/base.h"
+#include "pgnkit/chess.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PGNKIT_VERSION_MAJOR 0
+#define PGNKIT_VERSION_MINOR 1
+#define PGNKIT_VERSION_PATCH 0
+#define PGNKIT_VERSION_STRING "0.1.0"
+
+/** The library's version string, e.g. "0.1.0" (may differ from the header's when linked dynamically). */
+PGN_API const char *pgn_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

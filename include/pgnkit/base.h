@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit base types: status codes, source locations, borrowed strings and the allocator.
+ * Every fallible function in the library returns a pgn_status (STYLE C5). */
+#ifndef PGNKIT_BASE_H
+#define PGNKIT_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PGNKIT_BUILD) && defined(__GNUC__)
+#define PGN_API __attribute__((visibility("default")))
+#else
+#define PGN_API
+#endif
+
+#if defined(__GNUC__)
+#define PGN_NODISCARD __attribute__((warn_unused_result))
+#else
+#define PGN_NODISCARD
+#endif
+
+/**
+ * Status and diagnostic codes. Values are stable: new codes are appended to their group and
+ * never renumbered. Errors are PGN_E_*, warnings (tolerated import-format quirks) PGN_W_*.
+ * pgn_status_name() gives the stable identifier without the PGN_ prefix, e.g. "E_ILLEGAL_MOVE".
+ */
+typedef enum pgn_status {
+    PGN_OK = 0,
+    PGN_END = 1, /* no more games; not an error */
+
+    /* resources */
+    PGN_E_NOMEM = 10,
+    PGN_E_IO = 11,
+    PGN_E_LIMIT = 12,
+
+    /* lexical and syntax (used by the PGN reader) */
+    PGN_E_BAD_CHAR = 20,
+    PGN_E_UNTERMINATED_STRING = 21,
+    PGN_E_UNTERMINATED_COMMENT = 22,
+    PGN_E_TOKEN_TOO_LONG = 23,
+    PGN_E_BAD_TAG = 24,
+    PGN_E_UNBALANCED_PAREN = 25,
+    PGN_E_UNEXPECTED_TOKEN = 26,
+    PGN_E_MISSING_RESULT = 27,
+
+    /* chess */
+    PGN_E_BAD_FEN = 50,
+    PGN_E_BAD_SAN = 51,
+    PGN_E_ILLEGAL_MOVE = 52,
+    PGN_E_AMBIGUOUS_MOVE = 53,
+
+    /* warnings: tolerated quirks of the import format */
+    PGN_W_CASTLE_ZERO = 100,         /* 0-0, 0-0-0, o-o instead of O-O */
+    PGN_W_PROMOTION_FORM = 101,      /* e8Q, e8=q, e8(Q) instead of e8=Q */
+    PGN_W_EP_SUFFIX = 102,           /* exd6 e.p., exd6ep */
+    PGN_W_LONG_ALGEBRAIC = 103,      /* Ng1f3, Ng1-f3, e2-e4, e2xd3 */
+    PGN_W_UCI_MOVE = 104,            /* e2e4, e7e8q, e1h1 */
+    PGN_W_OVER_DISAMBIGUATION = 105, /* Ngf3 where Nf3 is unique */
+    PGN_W_CHECK_SUFFIX = 106,        /* missing or wrong + or # */
+    PGN_W_LOWERCASE_PIECE = 107,     /* nf3, or bc4 read as a bishop */
+    PGN_W_PAWN_LETTER = 108,         /* Pe4, Pxd5 */
+    PGN_W_CAPTURE_MARK = 109,        /* missing or needless x */
+    PGN_W_NULL_MOVE = 110,           /* --, Z0 (non-standard) */
+    PGN_W_FEN_MISSING_COUNTERS = 111, /* FEN without halfmove/fullmove fields */
+    PGN_W_FEN_CASTLING_DROPPED = 112, /* castling right without its king or rook, dropped */
+    PGN_W_FEN_EP_DROPPED = 113,       /* impossible en passant square, dropped */
+    PGN_W_FEN_FULLMOVE_ZERO = 114     /* fullmove number 0, read as 1 */
+} pgn_status;
+
+/** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */
+PGN_API const char *pgn_status_name(pgn_status code);
+/** One English sentence describing a code, never NULL. */
+PGN_API const char *pgn_status_message(pgn_status code);
+/** Nonzero if the code is a warning (PGN_W_*). */
+PGN_API int pgn_status_is_warning(pgn_status code);
+
+/** A position in a byte stream; line and column are 1-based, column counts bytes. */
+typedef struct pgn_loc {
+    uint64_t offset;
+    uint32_t line, column;
+} pgn_loc;
+
+/** A borrowed, not NUL-terminated string. */
+typedef struct pgn_str {
+    const char *ptr;
+    size_t len;
+} pgn_str;
+
+/**
+ * Caller-supplied allocator (yyjson style). A NULL allocator pointer, or NULL members, mean
+ * libc. realloc receives the old size so that arena or pool allocators need no headers.
+ */
+typedef struct pgn_allocator {
+    void *(*malloc)(void *ctx, size_t size);
+    void *(*realloc)(void *ctx, void *ptr, size_t old_size, size_t new_size);
+    void (*free)(void *ctx, void *ptr);
+    void *ctx;
+} pgn_allocator;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

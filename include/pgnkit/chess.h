@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit chess rules core: positions, legal moves, FEN (PGN §16.1, X-FEN, Shredder-FEN),
+ * SAN (PGN §8.2.3), UCI, Polyglot Zobrist keys and game-state tests, standard chess and Chess960.
+ * Nothing here allocates: pgn_pos and pgn_movelist are plain values. */
+#ifndef PGNKIT_CHESS_H
+#define PGNKIT_CHESS_H
+
+#include "base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Squares are 0..63 with a1 = 0, b1 = 1, ..., h8 = 63. */
+typedef uint8_t pgn_square;
+#define PGN_SQ_NONE 64
+#define PGN_SQ(file, rank) ((pgn_square)((rank) * 8 + (file)))
+
+typedef enum pgn_color { PGN_WHITE = 0, PGN_BLACK = 1 } pgn_color;
+
+typedef enum pgn_piece_type {
+    PGN_NO_PIECE = 0,
+    PGN_PAWN = 1,
+    PGN_KNIGHT = 2,
+    PGN_BISHOP = 3,
+    PGN_ROOK = 4,
+    PGN_QUEEN = 5,
+    PGN_KING = 6
+} pgn_piece_type;
+
+/* A piece on the board: type | color << 3, so 0 is empty, 1..6 white, 9..14 black. */
+#define PGN_PIECE(color, type) ((uint8_t)((type) | ((color) << 3)))
+#define PGN_PIECE_TYPE(piece) ((pgn_piece_type)((piece) & 7))
+#define PGN_PIECE_COLOR(piece) ((pgn_color)((piece) >> 3))
+
+/**
+ * A move in 16 bits: from (bits 0-5), to (6-11), kind (12-13), promotion piece (14-15:
+ * knight, bishop, rook, queen). Castling is stored as king-takes-own-rook (to = the rook's
+ * square), in standard chess and Chess960 alike; SAN and UCI output translate it.
+ * PGN_MOVE_NONE (0) is never a legal move; PGN_MOVE_NULL is the null move ("--").
+ */
+typedef uint16_t pgn_move;
+enum { PGN_MOVE_NORMAL = 0, PGN_MOVE_PROMOTION = 1, PGN_MOVE_EN_PASSANT = 2, PGN_MOVE_CASTLE = 3 };
+#define PGN_MOVE_NONE ((pgn_move)0)
+#define PGN_MOVE_NULL ((pgn_move)(1 | (1 << 6)))
+#define PGN_MOVE_FROM(m) ((pgn_square)((m) & 63))
+#define PGN_MOVE_TO(m) ((pgn_square)(((m) >> 6) & 63))
+#define PGN_MOVE_KIND(m) (((m) >> 12) & 3)
+#define PGN_MOVE_PROMO(m) ((pgn_piece_type)((((m) >> 14) & 3) + PGN_KNIGHT))
+#define PGN_MOVE_MAKE(from, to, kind, promo)                                                      \
+    ((pgn_move)((from) | ((to) << 6) | ((kind) << 12) |                                          \
+                (((kind) == PGN_MOVE_PROMOTION ? (promo) - PGN_KNIGHT : 0) << 14)))
+
+/**
+ * A position. A plain value: copy it with `=`. Fields are read-only for callers; change a
+ * position only through pgn_pos_* functions. `ep` is the square behind a pawn that has just
+ * made a double step (the 1994 FEN rule), whether or not a capture is possible; writers and
+ * hashes decide whether it counts. `castle` holds the squares of the rooks that keep their
+ * castling rights (both colours), which serves standard chess and Chess960 alike.
+ */
+typedef struct pgn_pos {
+    uint64_t by_color[2];
+    uint64_t by_type[7]; /* [0] = all occupied squares */
+    uint64_t castle;
+    uint64_t key; /* Polyglot Zobrist key, kept up to date by pgn_pos_play */
+    uint8_t board[64];
+    uint8_t side;     /* pgn_color to move */
+    uint8_t ep;       /* PGN_SQ_NONE if none */
+    uint8_t chess960; /* nonzero: UCI castling is king-takes-rook and FEN may use file letters */
+    uint8_t reserved;
+    uint16_t halfmove;
+    uint16_t reserved2;
+    uint32_t fullmove;
+} pgn_pos;
+
+/** A list of moves: no legal position has more than 218, so 256 always suffice. */
+typedef struct pgn_movelist {
+    uint32_t count;
+    pgn_move moves[256];
+} pgn_movelist;
+
+#define PGN_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/* ---- Positions and moves ---- */
+
+/** Sets *pos to the standard starting position. */
+PGN_API void pgn_pos_init(pgn_pos *pos);
+
+/** Fills *out with every legal move of pos (generated from checkers and pin masks). */
+PGN_API void pgn_pos_legal_moves(const pgn_pos *pos, pgn_movelist *out);
+
+/**
+ * Fills *out with the legal moves whose origin is in from_mask and destination in to_mask
+ * (bit i = square i; castling moves have the rook's square as destination). Used to resolve
+ * SAN by generating only the candidates.
+ */
+PGN_API void pgn_pos_legal_moves_masked(const pgn_pos *pos, uint64_t from_mask, uint64_t to_mask,
+                                        pgn_movelist *out);
+
+/** Number of legal moves, without storing them. */
+PGN_API unsigned pgn_pos_count_legal(const pgn_pos *pos);
+
+/** Nonzero if mv is legal in pos (PGN_MOVE_NULL is never legal here). */
+PGN_API int pgn_pos_is_legal(const pgn_pos *pos, pgn_move mv);
+
+/**
+ * Plays mv, which must be legal in pos (or PGN_MOVE_NULL, which passes the turn). Updates
+ * castling rights, the en passant square, the clocks and the Zobrist key. Playing an illegal
+ * move is a programmer error; check with pgn_pos_is_legal first when unsure.
+ */
+PGN_API void pgn_pos_play(pgn_pos *pos, pgn_move mv);
+
+/** Counts leaf nodes at depth (perft). bulk != 0 counts the last ply's moves without playing. */
+PGN_API uint64_t pgn_perft(const pgn_pos *pos, unsigned depth, int bulk);
+
+/** Bitboard of the pieces of `by` attacking square sq in pos. */
+PGN_API uint64_t pgn_pos_attackers(const pgn_pos *pos, pgn_square sq, pgn_color by);
+
+/** Bitboard of the pieces giving check to the side to move. */
+PGN_API uint64_t pgn_pos_checkers(const pgn_pos *pos);
+
+/** Nonzero if move mv (legal in pos) is a capture (en passant included, castling excluded). */
+PGN_API int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv);
+
+/* ---- Game state ---- */
+
+PGN_API int pgn_pos_in_check(const pgn_pos *pos);
+PGN_API int pgn_pos_is_checkmate(const pgn_pos *pos);
+PGN_API int pgn_pos_is_stalemate(const pgn_pos *pos);
+/** Nonzero if `color` cannot checkmate by any sequence of legal moves (FIDE dead-position
+ * approximations used by python-chess: lone king, king + one minor, bishops on one colour). */
+PGN_API int pgn_pos_insufficient_material_for(const pgn_pos *pos, pgn_color color);
+/** Nonzero if neither side can checkmate. */
+PGN_API int pgn_pos_is_insufficient_material(const pgn_pos *pos);
+/** Nonzero if a legal en passant capture exists (the FIDE identity of positions uses this). */
+PGN_API int pgn_pos_has_legal_ep(const pgn_pos *pos);
+
+/**
+ * Counts the occurrences of the last position in keys[0..n-1] (keys from pgn_pos_identity_key,
+ * one per position, oldest first), looking back only as far as the halfmove clock allows.
+ * Returns at least 1 when n > 0. 3 = threefold (claimable), 5 = fivefold (automatic draw).
+ */
+PGN_API unsigned pgn_repetitions(const uint64_t *keys, size_t n, unsigned halfmove);
+
+/** The Polyglot key adjusted to FIDE identity: the en passant part only if a legal capture exists. */
+PGN_API uint64_t pgn_pos_identity_key(const pgn_pos *pos);
+
+typedef enum pgn_outcome {
+    PGN_OUTCOME_NONE = 0,
+    PGN_OUTCOME_CHECKMATE,
+    PGN_OUTCOME_STALEMATE,
+    PGN_OUTCOME_INSUFFICIENT_MATERIAL,
+    PGN_OUTCOME_SEVENTYFIVE_MOVES,
+    PGN_OUTCOME_FIVEFOLD_REPETITION,
+    PGN_OUTCOME_FIFTY_MOVES,        /* claimable draw */
+    PGN_OUTCOME_THREEFOLD_REPETITION /* claimable draw */
+} pgn_outcome;
+
+/**
+ * The state of the game at pos: automatic endings first (checkmate, stalemate, insufficient
+ * material, 75-move rule, fivefold repetition), then claimable draws (50-move rule, threefold).
+ * `repetitions` is what pgn_repetitions returned for this position (pass 1 if unknown).
+ */
+PGN_API pgn_outcome pgn_pos_outcome(const pgn_pos *pos, unsigned repetitions);
+/** "checkmate", "stalemate", ... never NULL. */
+PGN_API const char *pgn_outcome_name(pgn_outcome outcome);
+
+/* ---- FEN ---- */
+
+/** Flags for pgn_fen_parse. Zero is the lax default. */
+#define PGN_FEN_STRICT 0x1u   /* no missing counters, no fullmove 0, no dropped rights or ep */
+#define PGN_FEN_CHESS960 0x2u /* force Chess960 mode (also detected from the castling field) */
+
+/** Flags for pgn_fen_write. Zero writes X-FEN with the en passant square only if legal. */
+#define PGN_FEN_SHREDDER 0x1u    /* castling as rook file letters (HAha) */
+#define PGN_FEN_EP_ALWAYS 0x2u   /* en passant square after every double step (PGN 1994) */
+#define PGN_FEN_EP_PSEUDO 0x4u   /* en passant square if an enemy pawn stands beside (X-FEN) */
+#define PGN_FEN_EPD 0x8u         /* only the first four fields */
+
+#define PGN_FEN_MAX 100 /* longest FEN written, with NUL */
+
+/** Details of a FEN parse: the failure (code != PGN_OK) and tolerated quirks. */
+typedef struct pgn_fen_diag {
+    pgn_status code;    /* PGN_OK or PGN_E_BAD_FEN */
+    uint32_t column;    /* 1-based byte column of the problem within the FEN text */
+    uint32_t field;     /* 1..6: placement, side, castling, en passant, halfmove, fullmove */
+    const char *reason; /* static English text, never NULL */
+    uint32_t warnings;  /* bit (1 << (W - PGN_W_CASTLE_ZERO)) for each PGN_W_FEN_* tolerated */
+} pgn_fen_diag;
+
+/**
+ * Parses a FEN (X-FEN and Shredder-FEN castling accepted) of len bytes into *out with full
+ * validation. Returns PGN_OK or PGN_E_BAD_FEN; diag (may be NULL) names the field and column.
+ * *out is written only on success.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len,
+                                               uint32_t flags, pgn_fen_diag *diag);
+
+/** Writes pos as FEN into buf (cap >= PGN_FEN_MAX suffices); returns the length (without NUL). */
+PGN_API size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap);
+
+/* ---- SAN and UCI ---- */
+
+#define PGN_SAN_MAX 8 /* longest canonical SAN (Qa6xb7#) plus NUL */
+
+/** Writes the canonical SAN of mv (legal in pos) into buf; returns its length. */
+PGN_API size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]);
+
+/** Flags for pgn_san_parse. Zero is the lax default (every quirk tolerated with a warning). */
+#define PGN_SAN_STRICT 0x1u      /* any quirk is an error (PGN_E_BAD_SAN) */
+#define PGN_SAN_NULL_MOVES 0x2u  /* accept --, Z0, 0000 as the null move */
+#define PGN_SAN_NO_VERIFY 0x4u   /* do not check the + / # suffix (faster) */
+#define PGN_SAN_AUTO_QUEEN 0x8u  /* e8 without a piece promotes to a queen */
+
+/** Result of pgn_san_parse: the move and the quirks met, as bits 1 << (W - PGN_W_CASTLE_ZERO). */
+typedef struct pgn_san_result {
+    pgn_move move;
+    uint32_t warnings;
+} pgn_san_result;
+
+#define PGN_WARN_BIT(w) (1u << ((w) - PGN_W_CASTLE_ZERO))
+
+/**
+ * Reads a move written in SAN, lax SAN, long algebraic or UCI (digest §5.2, §6.2) and matches it
+ * against the legal moves of pos. Returns PGN_OK, PGN_E_BAD_SAN (unparsable, or a quirk under
+ * PGN_SAN_STRICT), PGN_E_ILLEGAL_MOVE (no legal move matches) or PGN_E_AMBIGUOUS_MOVE.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len,
+                                               uint32_t flags, pgn_san_result *out);
+
+#define PGN_UCI_MAX 6 /* e7e8q plus NUL */
+
+/** Writes mv as UCI; castling is e1g1 unless pos->chess960 (then king-takes-rook e1h1). */
+PGN_API size_t pgn_uci_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_UCI_MAX]);
+
+/**
+ * Reads a UCI move (e2e4, e7e8q, e1g1 or king-takes-rook e1h1 castling, 0000 = null move)
+ * and checks it is legal. Returns PGN_OK, PGN_E_BAD_SAN (not UCI) or PGN_E_ILLEGAL_MOVE.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_uci_parse(const pgn_pos *pos, const char *uci, size_t len,
+                                               pgn_move *out);
+
+/* ---- Zobrist ---- */
+
+/** The Polyglot key of pos computed from scratch (equal to pos->key). */
+PGN_API uint64_t pgn_pos_compute_key(const pgn_pos *pos);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

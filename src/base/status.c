@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* Names and messages of the status and diagnostic codes (STYLE C5). The names are stable:
+ * tests, JSON diagnostics and docs/errors.md use them. */
+#include "pgnkit/base.h"
+
+typedef struct status_info {
+    pgn_status code;
+    const char *name;
+    const char *message;
+} status_info;
+
+static const status_info infos[] = {
+    {PGN_OK, "OK", "success"},
+    {PGN_END, "END", "no more games"},
+    {PGN_E_NOMEM, "E_NOMEM", "out of memory"},
+    {PGN_E_IO, "E_IO", "input or output error"},
+    {PGN_E_LIMIT, "E_LIMIT", "a size or nesting limit was reached"},
+    {PGN_E_BAD_CHAR, "E_BAD_CHAR", "unexpected character"},
+    {PGN_E_UNTERMINATED_STRING, "E_UNTERMINATED_STRING", "unterminated string"},
+    {PGN_E_UNTERMINATED_COMMENT, "E_UNTERMINATED_COMMENT", "unterminated comment"},
+    {PGN_E_TOKEN_TOO_LONG, "E_TOKEN_TOO_LONG", "token too long"},
+    {PGN_E_BAD_TAG, "E_BAD_TAG", "malformed tag pair"},
+    {PGN_E_UNBALANCED_PAREN, "E_UNBALANCED_PAREN", "unbalanced parenthesis"},
+    {PGN_E_UNEXPECTED_TOKEN, "E_UNEXPECTED_TOKEN", "unexpected token"},
+    {PGN_E_MISSING_RESULT, "E_MISSING_RESULT", "missing game termination marker"},
+    {PGN_E_BAD_FEN, "E_BAD_FEN", "invalid FEN"},
+    {PGN_E_BAD_SAN, "E_BAD_SAN", "move text that cannot be read as a move"},
+    {PGN_E_ILLEGAL_MOVE, "E_ILLEGAL_MOVE", "illegal move"},
+    {PGN_E_AMBIGUOUS_MOVE, "E_AMBIGUOUS_MOVE", "ambiguous move"},
+    {PGN_W_CASTLE_ZERO, "W_CASTLE_ZERO", "castling written with zeros or lowercase letters"},
+    {PGN_W_PROMOTION_FORM, "W_PROMOTION_FORM", "promotion not written as =Q"},
+    {PGN_W_EP_SUFFIX, "W_EP_SUFFIX", "en passant suffix (e.p.) after a move"},
+    {PGN_W_LONG_ALGEBRAIC, "W_LONG_ALGEBRAIC", "move in long algebraic notation"},
+    {PGN_W_UCI_MOVE, "W_UCI_MOVE", "move in UCI notation"},
+    {PGN_W_OVER_DISAMBIGUATION, "W_OVER_DISAMBIGUATION", "move disambiguated more than needed"},
+    {PGN_W_CHECK_SUFFIX, "W_CHECK_SUFFIX", "missing or wrong check or mate mark"},
+    {PGN_W_LOWERCASE_PIECE, "W_LOWERCASE_PIECE", "piece letter in lowercase"},
+    {PGN_W_PAWN_LETTER, "W_PAWN_LETTER", "pawn move written with the letter P"},
+    {PGN_W_CAPTURE_MARK, "W_CAPTURE_MARK", "missing or needless capture mark x"},
+    {PGN_W_NULL_MOVE, "W_NULL_MOVE", "null move (non-standard)"},
+    {PGN_W_FEN_MISSING_COUNTERS, "W_FEN_MISSING_COUNTERS", "FEN without halfmove clock or fullmove number"},
+    {PGN_W_FEN_CASTLING_DROPPED, "W_FEN_CASTLING_DROPPED", "FEN castling right without its king or rook, dropped"},
+    {PGN_W_FEN_EP_DROPPED, "W_FEN_EP_DROPPED", "impossible FEN en passant square, dropped"},
+    {PGN_W_FEN_FULLMOVE_ZERO, "W_FEN_FULLMOVE_ZERO", "FEN fullmove number 0, read as 1"},
+};
+
+static const status_info *find(pgn_status code) {
+    for (size_t i = 0; i < sizeof infos / sizeof infos[0]; i++) {
+        if (infos[i].code == code) {
+            return &infos[i];
+        }
+    }
+    return NULL;
+}
+
+const char *pgn_status_name(pgn_status code) {
+    const status_info *i = find(code);
+    return i ? i->name : "UNKNOWN";
+}
+
+const char *pgn_status_message(pgn_status code) {
+    const status_info *i = find(code);
+    return i ? i->message : "unknown status code";
+}
+
+int pgn_status_is_warning(pgn_status code) { return code >= PGN_W_CASTLE_ZERO; }

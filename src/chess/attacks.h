@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* Attack generation for the chess core: leaper tables and hyperbola-quintessence sliders over
+ * the generated static const tables (tables.inc). Internal header. */
+#ifndef PGNKIT_ATTACKS_H
+#define PGNKIT_ATTACKS_H
+
+#include "../base/bits.h"
+#include "pgnkit/chess.h"
+
+#include "tables.inc"
+
+static const uint64_t BB_RANK_1 = UINT64_C(0xff);
+static const uint64_t BB_RANK_8 = UINT64_C(0xff00000000000000);
+static const uint64_t BB_FILE_A = UINT64_C(0x0101010101010101);
+static const uint64_t BB_FILE_H = UINT64_C(0x8080808080808080);
+static const uint64_t BB_ALL = ~UINT64_C(0);
+
+static inline uint64_t pawn_attacks(pgn_color c, unsigned sq) {
+    return c == PGN_WHITE ? white_pawn_attacks[sq] : black_pawn_attacks[sq];
+}
+
+/* Hyperbola quintessence along one line mask (which excludes sq). */
+static inline uint64_t hq_line(uint64_t occ, uint64_t mask, unsigned sq) {
+    uint64_t o = occ & mask;
+    uint64_t r = bits_bswap(o);
+    uint64_t b = bits_sq(sq);
+    o -= b << 1;
+    r -= bits_bswap(b) << 1;
+    return (o ^ bits_bswap(r)) & mask;
+}
+
+static inline uint64_t rank_attacks(uint64_t occ, unsigned sq) {
+    unsigned shift = sq & 56u;
+    unsigned inner = (unsigned)((occ >> (shift + 1)) & 63u);
+    return (uint64_t)first_rank_attacks[sq & 7u][inner] << shift;
+}
+
+static inline uint64_t bishop_attacks(unsigned sq, uint64_t occ) {
+    return hq_line(occ, diag_mask_ex[sq], sq) | hq_line(occ, anti_mask_ex[sq], sq);
+}
+
+static inline uint64_t rook_attacks(unsigned sq, uint64_t occ) {
+    return hq_line(occ, file_mask_ex[sq], sq) | rank_attacks(occ, sq);
+}
+
+static inline uint64_t queen_attacks(unsigned sq, uint64_t occ) {
+    return bishop_attacks(sq, occ) | rook_attacks(sq, occ);
+}
+
+static inline uint64_t pieces_of(const pgn_pos *p, pgn_color c, pgn_piece_type t) {
+    return p->by_color[c] & p->by_type[t];
+}
+
+/* Attackers of either colour on sq with occupancy occ. */
+static inline uint64_t attackers_to(const pgn_pos *p, unsigned sq, uint64_t occ) {
+    uint64_t rq = p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
+    uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
+    return (white_pawn_attacks[sq] & pieces_of(p, PGN_BLACK, PGN_PAWN)) |
+           (black_pawn_attacks[sq] & pieces_of(p, PGN_WHITE, PGN_PAWN)) |
+           (knight_attacks[sq] & p->by_type[PGN_KNIGHT]) | (king_attacks[sq] & p->by_type[PGN_KING]) |
+           (rook_attacks(sq, occ) & rq) | (bishop_attacks(sq, occ) & bq);
+}
+
+static inline unsigned king_square(const pgn_pos *p, pgn_color c) {
+    return bits_ctz(pieces_of(p, c, PGN_KING));
+}
+
+/* Internal helpers shared by the chess modules (position.c, movegen.c, fen.c, san.c). */
+uint64_t chess_polyglot_ep_key(const pgn_pos *p);
+uint64_t chess_piece_key(unsigned piece, unsigned sq);
+uint64_t chess_castle_key(const pgn_pos *p);
+uint64_t chess_side_key(void);
+void chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq);
+void chess_clear(pgn_pos *p);
+/* The destination squares of castling with the rook on rook_sq: king and rook. */
+unsigned chess_castle_king_to(unsigned king_sq, unsigned rook_sq);
+unsigned chess_castle_rook_to(unsigned king_sq, unsigned rook_sq);
+
+#endif

@@ -1,0 +1,459 @@
+/* SPDX-License-Identifier: MIT */
+/* FEN (PGN §16.1) reading with full validation, X-FEN and Shredder-FEN castling (digest §7.4),
+ * and writing with a choice of en passant convention (digest §7.3). */
+#include "attacks.h"
+
+#include <string.h>
+
+typedef struct fen_reader {
+    const char *s;
+    size_t len, i;
+    uint32_t flags;
+    pgn_fen_diag *diag;
+    uint32_t warnings;
+} fen_reader;
+
+static pgn_status fail(fen_reader *r, size_t at, unsigned field, const char *reason) {
+    if (r->diag) {
+        r->diag->code = PGN_E_BAD_FEN;
+        r->diag->column = (uint32_t)at + 1;
+        r->diag->field = field;
+        r->diag->reason = reason;
+        r->diag->warnings = r->warnings;
+    }
+    return PGN_E_BAD_FEN;
+}
+
+/* A tolerated quirk: a warning in lax mode, an error under PGN_FEN_STRICT. */
+static int quirk(fen_reader *r, pgn_status w) {
+    if (r->flags & PGN_FEN_STRICT) {
+        return 0;
+    }
+    r->warnings |= PGN_WARN_BIT(w);
+    return 1;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/* Moves to the next field; returns its start or r->len if there is none. */
+static size_t next_field(fen_reader *r) {
+    size_t start = r->i;
+    while (r->i < r->len && is_space(r->s[r->i])) {
+        r->i++;
+    }
+    if (r->i - start > 1 && r->i < r->len && (r->flags & PGN_FEN_STRICT)) {
+        return (size_t)-1;
+    }
+    return r->i;
+}
+
+static size_t field_end(const fen_reader *r, size_t at) {
+    while (at < r->len && !is_space(r->s[at])) {
+        at++;
+    }
+    return at;
+}
+
+static int piece_of_char(char c) {
+    static const char letters[] = "pnbrqk";
+    for (int t = 0; t < 6; t++) {
+        if (c == letters[t]) {
+            return PGN_PIECE(PGN_BLACK, t + 1);
+        }
+        if (c == letters[t] - 32) {
+            return PGN_PIECE(PGN_WHITE, t + 1);
+        }
+    }
+    return 0;
+}
+
+static pgn_status parse_placement(fen_reader *r, pgn_pos *p) {
+    size_t end = field_end(r, r->i);
+    int rank = 7, file = 0;
+    char prev = 0;
+    for (size_t k = r->i; k < end; k++) {
+        char c = r->s[k];
+        if (c == '/') {
+            if (file != 8) {
+                return fail(r, k, 1, file < 8 ? "rank has fewer than 8 squares" : "rank has more than 8 squares");
+            }
+            if (--rank < 0) {
+                return fail(r, k, 1, "more than 8 ranks");
+            }
+            file = 0;
+        } else if (c >= '1' && c <= '8') {
+            if (prev >= '1' && prev <= '8' && (r->flags & PGN_FEN_STRICT)) {
+                return fail(r, k, 1, "two digits in a row");
+            }
+            file += c - '0';
+            if (file > 8) {
+                return fail(r, k, 1, "rank has more than 8 squares");
+            }
+        } else {
+            int piece = piece_of_char(c);
+            if (!piece) {
+                return fail(r, k, 1, "invalid character in piece placement");
+            }
+            if (file > 7) {
+                return fail(r, k, 1, "rank has more than 8 squares");
+            }
+            chess_put_piece(p, (unsigned)piece, (unsigned)(rank * 8 + file));
+            file++;
+        }
+        prev = c;
+    }
+    if (end == r->i) {
+        return fail(r, r->i, 1, "empty piece placement");
+    }
+    if (rank != 0 || file != 8) {
+        return fail(r, end, 1, rank != 0 ? "fewer than 8 ranks" : "rank has fewer than 8 squares");
+    }
+    r->i = end;
+    return PGN_OK;
+}
+
+/* The rook for a castling letter: K/Q = outermost rook on that side of the king, A-H = file. */
+static int castle_rook(const pgn_pos *p, pgn_color c, char letter) {
+    unsigned back = c == PGN_WHITE ? 0 : 56;
+    uint64_t rooks = pieces_of(p, c, PGN_ROOK) & (c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
+    uint64_t king = pieces_of(p, c, PGN_KING) & (c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
+    char l = (char)(letter | 32);
+    if (l >= 'a' && l <= 'h') {
+        unsigned sq = back + (unsigned)(l - 'a');
+        return (rooks & bits_sq(sq)) && king ? (int)sq : -1;
+    }
+    if (!king) {
+        return -1;
+    }
+    unsigned ksq = bits_ctz(king);
+    uint64_t side = l == 'k' ? rooks & ~((bits_sq(ksq) << 1) - 1) : rooks & (bits_sq(ksq) - 1);
+    if (!side) {
+        return -1;
+    }
+    return (int)(l == 'k' ? 63 - bits_clz(side) : bits_ctz(side));
+}
+
+static pgn_status parse_castling(fen_reader *r, pgn_pos *p) {
+    size_t end = field_end(r, r->i);
+    if (end - r->i == 1 && r->s[r->i] == '-') {
+        r->i = end;
+        return PGN_OK;
+    }
+    if (end == r->i || end - r->i > 4) {
+        return fail(r, r->i, 3, "invalid castling field");
+    }
+    for (size_t k = r->i; k < end; k++) {
+        char c = r->s[k];
+        if (!(c == 'K' || c == 'Q' || c == 'k' || c == 'q' || (c >= 'A' && c <= 'H') ||
+              (c >= 'a' && c <= 'h'))) {
+            return fail(r, k, 3, "invalid character in castling field");
+        }
+        pgn_color col = (c >= 'a') ? PGN_BLACK : PGN_WHITE;
+        int sq = castle_rook(p, col, c);
+        if (sq < 0) {
+            if (!quirk(r, PGN_W_FEN_CASTLING_DROPPED)) {
+                return fail(r, k, 3, "castling right without a king and rook on the back rank");
+            }
+            continue;
+        }
+        if (p->castle & bits_sq((unsigned)sq)) {
+            return fail(r, k, 3, "castling right given twice");
+        }
+        p->castle |= bits_sq((unsigned)sq);
+    }
+    r->i = end;
+    return PGN_OK;
+}
+
+static int is_chess960_setup(const pgn_pos *p) {
+    for (unsigned c = 0; c < 2; c++) {
+        uint64_t back = c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
+        uint64_t rooks = p->castle & back;
+        if (!rooks) {
+            continue;
+        }
+        uint64_t corners = back & (BB_FILE_A | BB_FILE_H);
+        uint64_t king = pieces_of(p, (pgn_color)c, PGN_KING) & back;
+        if ((rooks & ~corners) || !(king & UINT64_C(0x1000000000000010))) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static pgn_status parse_ep(fen_reader *r, pgn_pos *p) {
+    size_t end = field_end(r, r->i);
+    if (end - r->i == 1 && r->s[r->i] == '-') {
+        r->i = end;
+        return PGN_OK;
+    }
+    const char *s = r->s + r->i;
+    if (end - r->i != 2 || s[0] < 'a' || s[0] > 'h' || (s[1] != '3' && s[1] != '6')) {
+        return fail(r, r->i, 4, "invalid en passant square");
+    }
+    if ((s[1] == '6') != (p->side == PGN_WHITE)) {
+        return fail(r, r->i, 4, "en passant square on the wrong rank for the side to move");
+    }
+    unsigned ep = PGN_SQ((unsigned)(s[0] - 'a'), (unsigned)(s[1] - '1'));
+    unsigned pawn = p->side == PGN_WHITE ? ep - 8 : ep + 8;
+    unsigned origin = p->side == PGN_WHITE ? ep + 8 : ep - 8;
+    if (p->board[pawn] != PGN_PIECE(!p->side, PGN_PAWN) || p->board[ep] || p->board[origin]) {
+        if (!quirk(r, PGN_W_FEN_EP_DROPPED)) {
+            return fail(r, r->i, 4, "no pawn can just have made a double step to this en passant square");
+        }
+    } else {
+        p->ep = (uint8_t)ep;
+    }
+    r->i = end;
+    return PGN_OK;
+}
+
+static int parse_uint(fen_reader *r, uint32_t max, uint32_t *out) {
+    size_t end = field_end(r, r->i);
+    uint32_t v = 0;
+    if (end == r->i || end - r->i > 9) {
+        return 0;
+    }
+    for (size_t k = r->i; k < end; k++) {
+        if (r->s[k] < '0' || r->s[k] > '9') {
+            return 0;
+        }
+        v = v * 10 + (uint32_t)(r->s[k] - '0');
+    }
+    if (v > max) {
+        return 0;
+    }
+    *out = v;
+    r->i = end;
+    return 1;
+}
+
+static pgn_status parse_counters(fen_reader *r, pgn_pos *p) {
+    uint32_t v = 0;
+    size_t at = next_field(r);
+    if (at == (size_t)-1) {
+        return fail(r, r->i, 5, "more than one space between fields");
+    }
+    if (at >= r->len) {
+        if (!quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
+            return fail(r, r->len, 5, "missing halfmove clock and fullmove number");
+        }
+        return PGN_OK;
+    }
+    if (!parse_uint(r, 65535, &v)) {
+        return fail(r, at, 5, "invalid halfmove clock");
+    }
+    p->halfmove = (uint16_t)v;
+    at = next_field(r);
+    if (at == (size_t)-1) {
+        return fail(r, r->i, 6, "more than one space between fields");
+    }
+    if (at >= r->len) {
+        if (!quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
+            return fail(r, r->len, 6, "missing fullmove number");
+        }
+        return PGN_OK;
+    }
+    if (!parse_uint(r, 999999999, &v)) {
+        return fail(r, at, 6, "invalid fullmove number");
+    }
+    if (v == 0) {
+        if (!quirk(r, PGN_W_FEN_FULLMOVE_ZERO)) {
+            return fail(r, at, 6, "fullmove number 0");
+        }
+        v = 1;
+    }
+    p->fullmove = v;
+    return PGN_OK;
+}
+
+static pgn_status validate(fen_reader *r, pgn_pos *p, size_t side_at) {
+    for (unsigned c = 0; c < 2; c++) {
+        unsigned n = bits_popcount(pieces_of(p, (pgn_color)c, PGN_KING));
+        if (n != 1) {
+            return fail(r, 0, 1, n ? (c ? "more than one black king" : "more than one white king")
+                                   : (c ? "no black king" : "no white king"));
+        }
+    }
+    if (p->by_type[PGN_PAWN] & (BB_RANK_1 | BB_RANK_8)) {
+        return fail(r, 0, 1, "pawn on the first or last rank");
+    }
+    unsigned them_king = king_square(p, (pgn_color)!p->side);
+    if (attackers_to(p, them_king, p->by_type[0]) & p->by_color[p->side]) {
+        return fail(r, side_at, 2, "the side not to move is in check");
+    }
+    return PGN_OK;
+}
+
+pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t flags, pgn_fen_diag *diag) {
+    fen_reader r = {fen, len, 0, flags, diag, 0};
+    pgn_pos p;
+    chess_clear(&p);
+    if (diag) {
+        diag->code = PGN_OK;
+        diag->column = 0;
+        diag->field = 0;
+        diag->reason = "ok";
+        diag->warnings = 0;
+    }
+    if (!(flags & PGN_FEN_STRICT)) {
+        while (len > 0 && is_space(fen[len - 1])) {
+            r.len = --len;
+        }
+        next_field(&r);
+    }
+    pgn_status st = parse_placement(&r, &p);
+    if (st != PGN_OK) {
+        return st;
+    }
+    size_t at = next_field(&r);
+    if (at == (size_t)-1 || at >= r.len) {
+        return fail(&r, r.i, 2, at == (size_t)-1 ? "more than one space between fields" : "missing side to move");
+    }
+    size_t side_at = at;
+    if (field_end(&r, at) != at + 1 || (fen[at] != 'w' && fen[at] != 'b')) {
+        return fail(&r, at, 2, "side to move is not w or b");
+    }
+    p.side = fen[at] == 'w' ? PGN_WHITE : PGN_BLACK;
+    r.i = at + 1;
+    at = next_field(&r);
+    if (at == (size_t)-1 || at >= r.len) {
+        return fail(&r, r.i, 3, at == (size_t)-1 ? "more than one space between fields" : "missing castling field");
+    }
+    if ((st = parse_castling(&r, &p)) != PGN_OK) {
+        return st;
+    }
+    at = next_field(&r);
+    if (at == (size_t)-1 || at >= r.len) {
+        return fail(&r, r.i, 4, at == (size_t)-1 ? "more than one space between fields" : "missing en passant field");
+    }
+    if ((st = parse_ep(&r, &p)) != PGN_OK || (st = parse_counters(&r, &p)) != PGN_OK) {
+        return st;
+    }
+    at = next_field(&r);
+    if (at != (size_t)-1 && at < r.len) {
+        return fail(&r, at, 6, "unexpected text after the fullmove number");
+    }
+    if ((st = validate(&r, &p, side_at)) != PGN_OK) {
+        return st;
+    }
+    p.chess960 = (flags & PGN_FEN_CHESS960) || is_chess960_setup(&p);
+    p.key = pgn_pos_compute_key(&p);
+    if (diag) {
+        diag->warnings = r.warnings;
+    }
+    *out = p;
+    return PGN_OK;
+}
+
+/* ---- writing ---- */
+
+static size_t put_uint(char *b, uint32_t v) {
+    char tmp[12];
+    size_t n = 0;
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    for (size_t i = 0; i < n; i++) {
+        b[i] = tmp[n - 1 - i];
+    }
+    return n;
+}
+
+static size_t write_castling(const pgn_pos *p, uint32_t flags, char *b) {
+    size_t n = 0;
+    for (unsigned c = 0; c < 2; c++) {
+        uint64_t back = c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
+        uint64_t rights = p->castle & back;
+        uint64_t rooks = pieces_of(p, (pgn_color)c, PGN_ROOK) & back;
+        uint64_t king = pieces_of(p, (pgn_color)c, PGN_KING) & back;
+        if (!rights || !king) {
+            continue;
+        }
+        unsigned ksq = bits_ctz(king);
+        uint64_t hside = rights & ~((bits_sq(ksq) << 1) - 1), aside = rights & (bits_sq(ksq) - 1);
+        uint64_t sides[2] = {hside, aside};
+        for (unsigned s = 0; s < 2; s++) {
+            if (!sides[s]) {
+                continue;
+            }
+            unsigned rsq = s == 0 ? 63 - bits_clz(sides[s]) : bits_ctz(sides[s]);
+            uint64_t outer = s == 0 ? rooks & ~((bits_sq(rsq) << 1) - 1) & back : rooks & (bits_sq(rsq) - 1);
+            char letter;
+            if (flags & PGN_FEN_SHREDDER || outer) {
+                letter = (char)('A' + (rsq & 7));
+            } else {
+                letter = s == 0 ? 'K' : 'Q';
+            }
+            b[n++] = c == PGN_WHITE ? letter : (char)(letter | 32);
+        }
+    }
+    if (n == 0) {
+        b[n++] = '-';
+    }
+    return n;
+}
+
+static int write_ep_square(const pgn_pos *p, uint32_t flags) {
+    if (p->ep == PGN_SQ_NONE) {
+        return 0;
+    }
+    if (flags & PGN_FEN_EP_ALWAYS) {
+        return 1;
+    }
+    if (flags & PGN_FEN_EP_PSEUDO) {
+        return (pawn_attacks((pgn_color)!p->side, p->ep) & pieces_of(p, (pgn_color)p->side, PGN_PAWN)) != 0;
+    }
+    return pgn_pos_has_legal_ep(p);
+}
+
+size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
+    static const char letters[] = " PNBRQK  pnbrqk";
+    char b[PGN_FEN_MAX + 16];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            unsigned piece = pos->board[rank * 8 + file];
+            if (!piece) {
+                empty++;
+                continue;
+            }
+            if (empty) {
+                b[n++] = (char)('0' + empty);
+                empty = 0;
+            }
+            b[n++] = letters[piece];
+        }
+        if (empty) {
+            b[n++] = (char)('0' + empty);
+        }
+        if (rank) {
+            b[n++] = '/';
+        }
+    }
+    b[n++] = ' ';
+    b[n++] = pos->side == PGN_WHITE ? 'w' : 'b';
+    b[n++] = ' ';
+    n += write_castling(pos, flags, b + n);
+    b[n++] = ' ';
+    if (write_ep_square(pos, flags)) {
+        b[n++] = (char)('a' + (pos->ep & 7));
+        b[n++] = (char)('1' + (pos->ep >> 3));
+    } else {
+        b[n++] = '-';
+    }
+    if (!(flags & PGN_FEN_EPD)) {
+        b[n++] = ' ';
+        n += put_uint(b + n, pos->halfmove);
+        b[n++] = ' ';
+        n += put_uint(b + n, pos->fullmove);
+    }
+    if (cap > 0) {
+        size_t k = n < cap - 1 ? n : cap - 1;
+        memcpy(buf, b, k);
+        buf[k] = 0;
+    }
+    return n;
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* Position basics: setting up, making moves (castling as king-takes-rook, so standard chess
+ * and Chess960 share one code path), attackers and incremental Polyglot keys. */
+#include "attacks.h"
+
+#include <string.h>
+
+void chess_clear(pgn_pos *p) {
+    memset(p, 0, sizeof *p);
+    p->ep = PGN_SQ_NONE;
+    p->fullmove = 1;
+}
+
+void chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq) {
+    uint64_t b = bits_sq(sq);
+    p->board[sq] = (uint8_t)piece;
+    p->by_color[PGN_PIECE_COLOR(piece)] |= b;
+    p->by_type[PGN_PIECE_TYPE(piece)] |= b;
+    p->by_type[0] |= b;
+}
+
+static void remove_piece(pgn_pos *p, unsigned sq) {
+    unsigned piece = p->board[sq];
+    uint64_t b = bits_sq(sq);
+    p->board[sq] = 0;
+    p->by_color[PGN_PIECE_COLOR(piece)] ^= b;
+    p->by_type[PGN_PIECE_TYPE(piece)] ^= b;
+    p->by_type[0] ^= b;
+    p->key ^= chess_piece_key(piece, sq);
+}
+
+static void add_piece(pgn_pos *p, unsigned piece, unsigned sq) {
+    chess_put_piece(p, piece, sq);
+    p->key ^= chess_piece_key(piece, sq);
+}
+
+void pgn_pos_init(pgn_pos *pos) {
+    static const uint8_t back[8] = {PGN_ROOK, PGN_KNIGHT, PGN_BISHOP, PGN_QUEEN,
+                                    PGN_KING, PGN_BISHOP, PGN_KNIGHT, PGN_ROOK};
+    chess_clear(pos);
+    for (unsigned f = 0; f < 8; f++) {
+        chess_put_piece(pos, PGN_PIECE(PGN_WHITE, back[f]), f);
+        chess_put_piece(pos, PGN_PIECE(PGN_WHITE, PGN_PAWN), 8 + f);
+        chess_put_piece(pos, PGN_PIECE(PGN_BLACK, PGN_PAWN), 48 + f);
+        chess_put_piece(pos, PGN_PIECE(PGN_BLACK, back[f]), 56 + f);
+    }
+    pos->castle = bits_sq(0) | bits_sq(7) | bits_sq(56) | bits_sq(63);
+    pos->key = pgn_pos_compute_key(pos);
+}
+
+unsigned chess_castle_king_to(unsigned king_sq, unsigned rook_sq) {
+    return (king_sq & 56u) + (rook_sq > king_sq ? 6u : 2u);
+}
+
+unsigned chess_castle_rook_to(unsigned king_sq, unsigned rook_sq) {
+    return (king_sq & 56u) + (rook_sq > king_sq ? 5u : 3u);
+}
+
+uint64_t pgn_pos_attackers(const pgn_pos *pos, pgn_square sq, pgn_color by) {
+    return attackers_to(pos, sq, pos->by_type[0]) & pos->by_color[by];
+}
+
+uint64_t pgn_pos_checkers(const pgn_pos *pos) {
+    pgn_color us = (pgn_color)pos->side;
+    return pgn_pos_attackers(pos, (pgn_square)king_square(pos, us), (pgn_color)!us);
+}
+
+int pgn_pos_in_check(const pgn_pos *pos) { return pgn_pos_checkers(pos) != 0; }
+
+int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv) {
+    unsigned kind = PGN_MOVE_KIND(mv);
+    if (mv == PGN_MOVE_NULL || kind == PGN_MOVE_CASTLE) {
+        return 0;
+    }
+    return kind == PGN_MOVE_EN_PASSANT || pos->board[PGN_MOVE_TO(mv)] != 0;
+}
+
+static void play_castle(pgn_pos *p, unsigned from, unsigned to, pgn_color us) {
+    unsigned king = PGN_PIECE(us, PGN_KING), rook = PGN_PIECE(us, PGN_ROOK);
+    remove_piece(p, from);
+    remove_piece(p, to);
+    add_piece(p, king, chess_castle_king_to(from, to));
+    add_piece(p, rook, chess_castle_rook_to(from, to));
+}
+
+void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
+    pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
+    pos->key ^= chess_polyglot_ep_key(pos) ^ chess_castle_key(pos);
+    pos->ep = PGN_SQ_NONE;
+    pos->halfmove++;
+    if (mv == PGN_MOVE_NULL) {
+        goto done;
+    }
+    unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv), kind = PGN_MOVE_KIND(mv);
+    unsigned piece = pos->board[from];
+    pos->castle &= ~(bits_sq(from) | bits_sq(to));
+    if (PGN_PIECE_TYPE(piece) == PGN_KING) {
+        pos->castle &= ~(us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
+    }
+    if (kind == PGN_MOVE_CASTLE) {
+        play_castle(pos, from, to, us);
+        goto done;
+    }
+    if (pos->board[to]) {
+        remove_piece(pos, to);
+        pos->halfmove = 0;
+    }
+    remove_piece(pos, from);
+    if (PGN_PIECE_TYPE(piece) == PGN_PAWN) {
+        pos->halfmove = 0;
+        if (kind == PGN_MOVE_EN_PASSANT) {
+            remove_piece(pos, us == PGN_WHITE ? to - 8 : to + 8);
+        } else if (kind == PGN_MOVE_PROMOTION) {
+            piece = PGN_PIECE(us, PGN_MOVE_PROMO(mv));
+        } else if ((from ^ to) == 16) {
+            pos->ep = (uint8_t)((from + to) / 2);
+        }
+    }
+    add_piece(pos, piece, to);
+done:
+    if (us == PGN_BLACK) {
+        pos->fullmove++;
+    }
+    pos->side = (uint8_t)them;
+    pos->key ^= chess_side_key() ^ chess_polyglot_ep_key(pos) ^ chess_castle_key(pos);
+}

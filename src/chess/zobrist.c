@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/* Polyglot Zobrist hashing: the same keys as Polyglot opening books, python-chess and
+ * pgn-extract -H, so hashes can be compared across tools. */
+#include "attacks.h"
+
+#include "zobrist_keys.inc"
+
+enum { KEY_CASTLE = 768, KEY_EP = 772, KEY_TURN = 780 };
+
+uint64_t chess_piece_key(unsigned piece, unsigned sq) {
+    /* Polyglot kind: black pawn 0, white pawn 1, black knight 2, ... white king 11 */
+    unsigned kind = 2 * (PGN_PIECE_TYPE(piece) - 1) + (PGN_PIECE_COLOR(piece) == PGN_WHITE);
+    return polyglot_random[64 * kind + sq];
+}
+
+uint64_t chess_side_key(void) { return polyglot_random[KEY_TURN]; }
+
+/* Castling keys by side of the king (h-side = "short"), which for standard positions are the
+ * Polyglot K, Q, k, q keys. */
+uint64_t chess_castle_key(const pgn_pos *p) {
+    uint64_t k = 0;
+    if (!p->castle) {
+        return 0;
+    }
+    for (unsigned c = 0; c < 2; c++) {
+        uint64_t rooks = p->castle & (c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
+        uint64_t king = pieces_of(p, (pgn_color)c, PGN_KING) & (c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
+        if (!rooks || !king) {
+            continue;
+        }
+        unsigned ksq = bits_ctz(king);
+        if (rooks >> ksq > 1) {
+            k ^= polyglot_random[KEY_CASTLE + 2 * c];
+        }
+        if (rooks & (bits_sq(ksq) - 1)) {
+            k ^= polyglot_random[KEY_CASTLE + 2 * c + 1];
+        }
+    }
+    return k;
+}
+
+/* The Polyglot rule: the en passant file counts only if a pawn of the side to move stands
+ * beside the pawn that has just made the double step. */
+uint64_t chess_polyglot_ep_key(const pgn_pos *p) {
+    if (p->ep == PGN_SQ_NONE) {
+        return 0;
+    }
+    pgn_color us = (pgn_color)p->side;
+    if (pawn_attacks((pgn_color)!us, p->ep) & pieces_of(p, us, PGN_PAWN)) {
+        return polyglot_random[KEY_EP + (p->ep & 7u)];
+    }
+    return 0;
+}
+
+uint64_t pgn_pos_compute_key(const pgn_pos *pos) {
+    uint64_t k = 0;
+    for (uint64_t occ = pos->by_type[0]; occ;) {
+        unsigned sq = bits_pop(&occ);
+        k ^= chess_piece_key(pos->board[sq], sq);
+    }
+    k ^= chess_castle_key(pos) ^ chess_polyglot_ep_key(pos);
+    if (pos->side == PGN_WHITE) {
+        k ^= polyglot_random[KEY_TURN];
+    }
+    return k;
+}
+
+uint64_t pgn_pos_identity_key(const pgn_pos *pos) {
+    uint64_t k = pos->key;
+    if (chess_polyglot_ep_key(pos) && !pgn_pos_has_legal_ep(pos)) {
+        k ^= chess_polyglot_ep_key(pos);
+    }
+    return k;
+}
