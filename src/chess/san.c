@@ -334,10 +334,12 @@ static pgn_status match_san(const pgn_pos *p, san_desc *d, uint32_t flags, pgn_m
     uint64_t from = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
     if (d->from_file >= 0) {
         from &= BB_FILE_A << d->from_file;
-    } else if (type == PGN_PAWN) {
-        if (d->capture_mark) {
+    } else if (type == PGN_PAWN && d->capture_mark) {
+        if (d->piece != PGN_PAWN) {
             return PGN_E_BAD_SAN; /* xd5: a pawn capture needs its file */
         }
+        from &= ~(BB_FILE_A << (d->to & 7)); /* Pxd5 (T40): a capture from either side */
+    } else if (type == PGN_PAWN) {
         from &= BB_FILE_A << (d->to & 7); /* no file: a push, never a capture */
     }
     if (d->from_rank >= 0) {
@@ -397,7 +399,8 @@ static void check_form(const pgn_pos *p, pgn_move mv, uint32_t flags, san_desc *
     } else if (d->form == FORM_UCI) {
         d->warn |= PGN_WARN_BIT(PGN_W_UCI_MOVE);
     }
-    if (!(flags & PGN_SAN_NO_VERIFY) && check_suffix(p, mv) != d->suffix) {
+    /* UCI never carries check marks */
+    if (!(flags & PGN_SAN_NO_VERIFY) && d->form != FORM_UCI && check_suffix(p, mv) != d->suffix) {
         d->warn |= PGN_WARN_BIT(PGN_W_CHECK_SUFFIX);
     }
 }

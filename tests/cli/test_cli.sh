@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# CLI contract tests for perft, moves and fen: stdout, stderr and exit status of each case.
+# Expected counts are the published perft numbers (CPW "Perft Results", Kiwipete) and the
+# standard's FEN examples. Prints "RESULT passed failed skipped" like the C suites.
+set -u
+bin=${PGNKIT_BIN:-build/pgnkit}
+pass=0 fail=0
+expect() { # name, expected stdout, expected status, command...
+    local name=$1 want=$2 want_status=$3; shift 3
+    local got status
+    got=$("$@" 2>/tmp/pgnkit-cli-err.$$); status=$?
+    if [ "$got" == "$want" ] && [ "$status" -eq "$want_status" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: status $status (want $want_status)"
+        diff <(echo "$want") <(echo "$got") | head -n 10
+        head -n 5 /tmp/pgnkit-cli-err.$$
+    fi
+}
+expect_err() { # name, regex the stderr must match, expected status, command...
+    local name=$1 re=$2 want_status=$3; shift 3
+    local err status
+    "$@" >/dev/null 2>/tmp/pgnkit-cli-err.$$; status=$?
+    err=$(cat /tmp/pgnkit-cli-err.$$)
+    if [[ "$err" =~ $re ]] && [ "$status" -eq "$want_status" ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL $name: status $status (want $want_status), stderr: $err"
+    fi
+}
+kiwi="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+expect "perft 1" "20" 0 "$bin" perft 1
+expect "perft 4" "197281" 0 "$bin" perft 4
+expect "perft 4 no-bulk" "197281" 0 "$bin" perft --no-bulk 4
+expect "perft 0" "1" 0 "$bin" perft 0
+expect "perft kiwipete 3" "97862" 0 "$bin" perft --fen "$kiwi" 3
+expect "perft 960 (fischer.epd line 1, D2)" "528" 0 "$bin" perft --chess960 --fen "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9" 2
+divide=$("$bin" perft --divide 2)
+expect "perft divide last line" "400" 0 bash -c "\"$bin\" perft --divide 2 | tail -n 1"
+expect "perft divide lines" "20" 0 bash -c "\"$bin\" perft --divide 2 | grep -c ': 20$'"
+expect "perft divide sorted" "a2a3: 20" 0 bash -c "\"$bin\" perft --divide 2 | head -n 1"
+[ -n "$divide" ] || fail=$((fail + 1))
+expect_err "perft no depth" "expected one DEPTH" 2 "$bin" perft
+expect_err "perft bad depth" "DEPTH must be" 2 "$bin" perft x
+expect_err "perft bad fen" "invalid FEN .* column 45 \(field 2\): side to move is not w or b \[E_BAD_FEN\]" 1 "$bin" perft --fen "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1" 1
+expect "moves start count" "20" 0 bash -c "\"$bin\" moves | wc -l | tr -d ' '"
+expect "moves start first" "a3 a2a3" 0 bash -c "\"$bin\" moves | head -n 1"
+expect "moves castling" "O-O e1g1" 0 bash -c "\"$bin\" moves --fen 'r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1' | grep '^O-O '"
+expect "moves 960 castling" "O-O f1g1" 0 bash -c "\"$bin\" moves --fen '3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1' | grep '^O-O '"
+expect "moves mate" "" 0 "$bin" moves --fen "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+expect "moves promotion" "a8=B a7a8b
+a8=N a7a8n
+a8=Q+ a7a8q
+a8=R+ a7a8r
+Kd1 e1d1
+Kd2 e1d2
+Ke2 e1e2
+Kf1 e1f1
+Kf2 e1f2" 0 "$bin" moves --fen "7k/P7/8/8/8/8/8/4K3 w - - 0 1"
+expect "fen e4" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" 0 "$bin" fen e4
+expect "fen e4 ep always" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1" 0 "$bin" fen --ep always e4
+expect "fen std example" "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2" 0 "$bin" fen e4 c5 Nf3
+expect "fen lax" "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3" 0 "$bin" fen e2-e4 e7e5 nf3 Nb8-c6
+expect_err "fen lax warnings" "'nf3': piece letter in lowercase \[W_LOWERCASE_PIECE\]" 0 "$bin" fen e4 e5 nf3
+expect "fen shredder" "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1" 0 "$bin" fen --shredder
+expect "fen 960 castle" "3r1k1r/4pp2/8/8/8/8/8/4RRK1 b q - 2 1" 0 "$bin" fen --fen "3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1" O-O
+expect "fen null move Z0" "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2" 0 "$bin" fen e4 Z0 d4
+expect "fen null move --" "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2" 0 "$bin" fen -- e4 -- d4
+expect_err "fen illegal" "illegal move 'Nf3' \(move 2\) \[E_ILLEGAL_MOVE\]" 1 "$bin" fen e4 Nf3
+expect_err "fen ambiguous" "ambiguous move 'Nd2' \(move 1\) \[E_AMBIGUOUS_MOVE\]" 1 "$bin" fen --fen "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1" Nd2
+expect_err "fen unparsable" "'Xe4' \(move 1\) \[E_BAD_SAN\]" 1 "$bin" fen Xe4
+expect_err "unknown command" "unknown command 'frobnicate'" 2 "$bin" frobnicate
+expect "version" "pgnkit 0.1.0" 0 "$bin" --version
+rm -f /tmp/pgnkit-cli-err.$$
+echo "RESULT $pass $fail 0"
+[ "$fail" -eq 0 ]
