@@ -22,7 +22,7 @@ CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
 LIB_WARN := $(WARN) -Wconversion
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 
-LIB_SRC := $(wildcard src/base/*.c src/chess/*.c)
+LIB_SRC := $(wildcard src/*/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN_NAMES := $(notdir $(UNIT_SRC:.c=))

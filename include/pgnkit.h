@@ -5,6 +5,9 @@
 
 #include "pgnkit/base.h"
 #include "pgnkit/chess.h"
+#include "pgnkit/game.h"
+#include "pgnkit/reader.h"
+#include "pgnkit/writer.h"
 
 #ifdef __cplusplus
 extern "C" {

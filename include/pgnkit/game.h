@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit game tree: tags in input order, a start position, a tree of moves with comments, NAGs and
+ * variations (PGN §8.2.5 RAVs), and the game termination marker (PGN §8.2.6). Everything of a game
+ * lives in one arena owned by the pgn_game (STYLE C6). */
+#ifndef PGNKIT_GAME_H
+#define PGNKIT_GAME_H
+
+#include "base.h"
+#include "chess.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The game termination marker. PGN_RESULT_NONE: the movetext had none (a warning when reading). */
+typedef enum pgn_result {
+    PGN_RESULT_NONE = 0,
+    PGN_RESULT_WHITE_WINS, /* 1-0 */
+    PGN_RESULT_BLACK_WINS, /* 0-1 */
+    PGN_RESULT_DRAW,       /* 1/2-1/2 */
+    PGN_RESULT_UNKNOWN     /* * */
+} pgn_result;
+
+/** "1-0", "0-1", "1/2-1/2" or "*" (PGN_RESULT_NONE gives "*"); never NULL. */
+PGN_API const char *pgn_result_str(pgn_result result);
+/** The result for exactly one of the four standard markers, else PGN_RESULT_NONE. */
+PGN_API pgn_result pgn_result_parse(const char *text, size_t len);
+
+typedef struct pgn_game pgn_game;
+typedef struct pgn_node pgn_node;
+
+/**
+ * Creates an empty game (no tags, the standard start position, only the root node) whose memory
+ * comes from alloc (NULL: libc). Ownership passes to the caller: release it with pgn_game_free.
+ * Returns PGN_OK or PGN_E_NOMEM.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc);
+/** Frees the game and everything in it; accepts NULL. */
+PGN_API void pgn_game_free(pgn_game *game);
+/** Empties the game as pgn_game_new makes it, keeping its first arena chunk for reuse. Every
+ * pointer and string obtained from the game becomes invalid. */
+PGN_API void pgn_game_reset(pgn_game *game);
+
+/* ---- tags, in input order; strings are borrowed from the game ---- */
+
+PGN_API size_t pgn_game_tag_count(const pgn_game *game);
+PGN_API pgn_str pgn_game_tag_name(const pgn_game *game, size_t index);
+PGN_API pgn_str pgn_game_tag_value(const pgn_game *game, size_t index);
+/** Finds the tag called name (exact, case-sensitive); 1 and *value set if found, else 0. */
+PGN_API int pgn_game_tag_get(const pgn_game *game, const char *name, pgn_str *value);
+/** Sets tag name to value, replacing an existing one in place or appending. Both are copied.
+ * Returns PGN_OK or PGN_E_NOMEM. */
+PGN_API PGN_NODISCARD pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value);
+/** Removes the tag called name; returns 1 if there was one. */
+PGN_API int pgn_game_tag_remove(pgn_game *game, const char *name);
+
+/* ---- start position and result ---- */
+
+/** The position before the first move (standard start unless a FEN set it). Borrowed. */
+PGN_API const pgn_pos *pgn_game_start(const pgn_game *game);
+PGN_API void pgn_game_set_start(pgn_game *game, const pgn_pos *start);
+PGN_API pgn_result pgn_game_result(const pgn_game *game);
+PGN_API void pgn_game_set_result(pgn_game *game, pgn_result result);
+
+/* ---- the move tree ----
+ * The root node holds no move; its comment is the game comment (before the first move). A node's
+ * child is the main continuation; its siblings are the alternatives to its own move (RAVs), in
+ * input order. A node's pre-comment is the comment written before its move at the start of a
+ * variation. Nodes are borrowed from the game and stay valid until it is reset or freed. */
+
+PGN_API pgn_node *pgn_game_root(const pgn_game *game);
+PGN_API pgn_node *pgn_node_parent(const pgn_node *node);
+PGN_API pgn_node *pgn_node_child(const pgn_node *node);
+PGN_API pgn_node *pgn_node_sibling(const pgn_node *node);
+PGN_API pgn_move pgn_node_move(const pgn_node *node);
+PGN_API pgn_str pgn_node_comment(const pgn_node *node);
+PGN_API pgn_str pgn_node_pre_comment(const pgn_node *node);
+PGN_API size_t pgn_node_nag_count(const pgn_node *node);
+PGN_API unsigned pgn_node_nag(const pgn_node *node, size_t index);
+/** Where the move's SAN began in the input (all zero for nodes not read from text). */
+PGN_API pgn_loc pgn_node_loc(const pgn_node *node);
+/** Number of main-line plies (the chain of first children from the root). */
+PGN_API size_t pgn_game_ply_count(const pgn_game *game);
+
+/** Appends a node for mv (legal after parent's move; not checked here) as the last child of
+ * parent: the main continuation if parent had none, else a new variation. Returns PGN_OK or
+ * PGN_E_NOMEM. */
+PGN_API PGN_NODISCARD pgn_status pgn_node_add(pgn_game *game, pgn_node *parent, pgn_move mv,
+                                              pgn_loc at, pgn_node **out);
+/** Appends text to the node's comment (joined to an existing one with a space); copied. */
+PGN_API PGN_NODISCARD pgn_status pgn_node_append_comment(pgn_game *game, pgn_node *node, pgn_str text);
+/** Appends text to the node's pre-comment; copied. */
+PGN_API PGN_NODISCARD pgn_status pgn_node_append_pre_comment(pgn_game *game, pgn_node *node,
+                                                             pgn_str text);
+/** Replaces the node's comment (an empty text removes it); copied. */
+PGN_API PGN_NODISCARD pgn_status pgn_node_set_comment(pgn_game *game, pgn_node *node, pgn_str text);
+/** Adds NAG nag (0..255) to the node unless it is already there (input order kept). */
+PGN_API PGN_NODISCARD pgn_status pgn_node_add_nag(pgn_game *game, pgn_node *node, unsigned nag);
+/** Removes every NAG of the node. */
+PGN_API void pgn_node_clear_nags(pgn_node *node);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

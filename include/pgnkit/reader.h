@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit streaming PGN reader (PGN §7-§9 import format, digest §5): pulls bytes through a callback,
+ * reports each game through a visitor or builds its tree, and reports every problem as a
+ * diagnostic with line, column, byte offset and game number. Memory is bounded by the largest game. */
+#ifndef PGNKIT_READER_H
+#define PGNKIT_READER_H
+
+#include <stdio.h>
+
+#include "base.h"
+#include "chess.h"
+#include "game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A diagnostic: an error (PGN_E_*) or a warning (PGN_W_*) with its place in the stream. */
+typedef struct pgn_diag {
+    pgn_status code;
+    pgn_loc at;         /* start of the offending token */
+    uint64_t game;      /* 1-based ordinal of the game in this stream */
+    const char *source; /* opts.source_name, may be NULL */
+    char token[48];     /* NUL-terminated excerpt of the offending text */
+} pgn_diag;
+
+/** Receives each diagnostic; d is valid only during the call. */
+typedef void (*pgn_diag_fn)(void *ctx, const pgn_diag *d);
+
+/** Input callback: fills buf with up to cap bytes; returns the count, 0 at the end, -1 on error. */
+typedef ptrdiff_t (*pgn_read_fn)(void *ctx, void *buf, size_t cap);
+
+typedef enum pgn_flow { PGN_FLOW_CONTINUE = 0, PGN_FLOW_SKIP, PGN_FLOW_STOP } pgn_flow;
+
+/** What the reader knows about the game just read. */
+typedef struct pgn_game_summary {
+    uint64_t game;       /* ordinal */
+    pgn_loc start;       /* first byte of the game */
+    uint64_t end_offset; /* just past its last byte */
+    uint32_t errors, warnings;
+    pgn_diag first_error; /* valid when errors > 0 */
+    uint32_t plies;       /* main-line moves read */
+    int broken;           /* nonzero: an error lost part of the game (moves, tags or text) */
+} pgn_game_summary;
+
+/**
+ * Visitor callbacks; any member may be NULL. Strings are valid only during the call. A comment
+ * that comes before any move of the game or of a variation is the pre-comment of what follows;
+ * otherwise it belongs to the move before it.
+ */
+typedef struct pgn_visitor {
+    pgn_flow (*begin_game)(void *user, pgn_loc at);
+    pgn_flow (*tag)(void *user, pgn_str name, pgn_str value);
+    /* start: the game's start position (from FEN or standard), NULL under PGN_READ_NO_BOARD.
+     * SKIP jumps to end_game without reading the movetext. */
+    pgn_flow (*end_tags)(void *user, const pgn_pos *start);
+    /* before: the position before mv; NULL and mv = PGN_MOVE_NONE under PGN_READ_NO_BOARD */
+    pgn_flow (*move)(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at);
+    pgn_flow (*comment)(void *user, pgn_str text);
+    pgn_flow (*nag)(void *user, unsigned nag);
+    pgn_flow (*begin_variation)(void *user); /* SKIP: jump past the matching ')' */
+    pgn_flow (*end_variation)(void *user);
+    pgn_flow (*end_game)(void *user, pgn_result result, const pgn_game_summary *summary);
+} pgn_visitor;
+
+/* Reader flags (pgn_reader_opts.flags). Zero is the lax import format. */
+#define PGN_READ_STRICT 0x01u           /* import-format warnings become errors */
+#define PGN_READ_NO_BOARD 0x02u         /* do not resolve SAN: tags and syntax only (fast) */
+#define PGN_READ_KEEP_RAW 0x04u         /* keep each game's original bytes (pgn_reader_raw) */
+#define PGN_READ_NESTED_COMMENTS 0x08u  /* { a { b } c } nests (pgn-extract --nestedcomments) */
+#define PGN_READ_NO_NULL_MOVES 0x10u    /* refuse -- and Z0 even in lax mode */
+
+/** How bytes that are not UTF-8 are read. AUTO: UTF-8, and per game Windows-1252 if not valid. */
+typedef enum pgn_encoding {
+    PGN_ENC_AUTO = 0,
+    PGN_ENC_UTF8,
+    PGN_ENC_LATIN1,
+    PGN_ENC_CP1252,
+    PGN_ENC_CP437
+} pgn_encoding;
+
+typedef struct pgn_reader_opts {
+    uint32_t flags;
+    const char *source_name; /* copied into diagnostics as is; must outlive the reader */
+    pgn_diag_fn on_diag;
+    void *diag_ctx;
+    const pgn_allocator *alloc;
+    size_t max_token;     /* longest single token; 0 means 1 MiB. Longer: PGN_E_LIMIT */
+    uint32_t max_depth;   /* deepest RAV nesting; 0 means 4096. Deeper: PGN_E_LIMIT */
+    uint64_t max_errors;  /* stop after this many errors (pgn_reader_* return PGN_E_LIMIT); 0 = never */
+    pgn_encoding encoding;
+    /* Byte range, for splitting a file between readers: the callback delivers the stream from
+     * range_start on. A reader with range_start > 0 first skips to the next game start (a line
+     * starting with '['); it reads the games that start before range_end (0 = no end). */
+    uint64_t range_start, range_end;
+} pgn_reader_opts;
+
+typedef struct pgn_reader pgn_reader;
+
+/** Creates a reader that pulls bytes through read(ctx, ...). opts may be NULL (defaults); it is
+ * copied. Returns PGN_OK or PGN_E_NOMEM; release with pgn_reader_free. */
+PGN_API PGN_NODISCARD pgn_status pgn_reader_new(pgn_reader **out, const pgn_reader_opts *opts,
+                                                pgn_read_fn read, void *ctx);
+/** A reader over len bytes at data, which must outlive the reader (not copied). */
+PGN_API PGN_NODISCARD pgn_status pgn_reader_new_mem(pgn_reader **out, const pgn_reader_opts *opts,
+                                                    const void *data, size_t len);
+/** A reader over an open stdio stream (not closed by the reader). */
+PGN_API PGN_NODISCARD pgn_status pgn_reader_new_file(pgn_reader **out, const pgn_reader_opts *opts,
+                                                     FILE *file);
+PGN_API void pgn_reader_free(pgn_reader *reader);
+
+/**
+ * Reads one game, reporting it through v (may be NULL: syntax check only). Returns PGN_OK after a
+ * game (even a broken one: its problems went to on_diag), PGN_END when the input has no more
+ * games, PGN_E_NOMEM, PGN_E_IO (the callback failed), or PGN_E_LIMIT (max_errors reached).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_reader_visit(pgn_reader *reader, const pgn_visitor *v, void *user);
+
+/** Reads one game into game (reset first): tags, start position, move tree and result. Moves after
+ * an illegal one are not in the tree. Same returns as pgn_reader_visit. */
+PGN_API PGN_NODISCARD pgn_status pgn_reader_next(pgn_reader *reader, pgn_game *game);
+
+/** The summary of the game last read. Borrowed from the reader. */
+PGN_API const pgn_game_summary *pgn_reader_summary(const pgn_reader *reader);
+
+/** The original bytes of the game last read (with PGN_READ_KEEP_RAW; else empty), from its first
+ * byte up to the start of the next game. Valid until the next read. */
+PGN_API pgn_str pgn_reader_raw(const pgn_reader *reader);
+
+/** Totals so far: games, errors and warnings reported. */
+PGN_API void pgn_reader_totals(const pgn_reader *reader, uint64_t *games, uint64_t *errors,
+                               uint64_t *warnings);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

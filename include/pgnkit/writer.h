@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit export writer: the strict PGN export format (PGN §3.2, §8; digest §4 and §12 policy). */
+#ifndef PGNKIT_WRITER_H
+#define PGNKIT_WRITER_H
+
+#include "base.h"
+#include "game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Writer flags (pgn_writer_opts.flags). Zero is the strict export format. */
+#define PGN_WRITE_REDUCED 0x01u       /* reduced export format: STR tags only, no comments/NAGs/RAVs */
+#define PGN_WRITE_NO_COMMENTS 0x02u
+#define PGN_WRITE_NO_VARIATIONS 0x04u
+#define PGN_WRITE_NO_NAGS 0x08u
+#define PGN_WRITE_NAG_COMPAT 0x10u    /* no "N..." after a NAG (python-chess, pgn-extract), digest D7 */
+#define PGN_WRITE_SPACED_RAV 0x20u    /* "( 3... Nxe4 )" instead of "(3... Nxe4)" */
+
+typedef struct pgn_writer_opts {
+    uint32_t flags;
+    uint32_t width;     /* longest movetext line; 0 means 79 (PGN §8.2.1) */
+    uint32_t fen_flags; /* pgn_fen_write flags for the FEN tag */
+    const pgn_allocator *alloc;
+} pgn_writer_opts;
+
+/** Output callback: writes len bytes, returns len on success or -1 on failure. */
+typedef ptrdiff_t (*pgn_write_fn)(void *ctx, const void *buf, size_t len);
+
+typedef struct pgn_writer pgn_writer;
+
+/** Creates a writer that sends each game to fn. opts may be NULL (defaults). Returns PGN_OK or
+ * PGN_E_NOMEM; release with pgn_writer_free. */
+PGN_API PGN_NODISCARD pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts,
+                                                pgn_write_fn fn, void *ctx);
+PGN_API void pgn_writer_free(pgn_writer *writer);
+
+/**
+ * Writes one game in export format, followed by its empty line: the Seven Tag Roster in order
+ * (missing ones as "?", Date "????.??.??", Result = the termination marker), the other tags in
+ * ASCII order of name (FEN rewritten from the start position, SetUp "1" whenever FEN is present),
+ * an empty line, movetext wrapped at opts.width, the termination marker. Returns PGN_OK,
+ * PGN_E_NOMEM, or PGN_E_IO when fn failed.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_writer_write(pgn_writer *writer, const pgn_game *game);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
