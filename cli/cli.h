@@ -8,7 +8,10 @@
 /* Exit statuses (STYLE C9). */
 enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_RESOURCE = 3 };
 
+#include <stdio.h>
+
 int cmd_perft(int argc, char **argv);
+int cmd_check(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 
@@ -21,5 +24,19 @@ int cli_usage_error(const char *cmd, const char *usage, const char *msg);
 
 /* Prints each warning bit in `warnings` about `token` to stderr. */
 void cli_print_warnings(const char *token, uint32_t warnings);
+
+/* Inputs: "-" is stdin. Prints a message and returns NULL when a file cannot be opened. */
+FILE *cli_open_input(const char *path);
+void cli_close_input(FILE *f);
+
+typedef struct cli_diag_ctx {
+    int json;
+    int quiet_warnings;
+} cli_diag_ctx;
+
+/* A pgn_diag_fn printing GCC-style lines (or JSON lines) on stderr; ctx is a cli_diag_ctx. */
+void cli_print_diag(void *ctx, const pgn_diag *d);
+/* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
+int cli_parse_encoding(const char *name, pgn_encoding *out);
 
 #endif

@@ -52,6 +52,7 @@ typedef enum pgn_status {
     PGN_E_BAD_SAN = 51,
     PGN_E_ILLEGAL_MOVE = 52,
     PGN_E_AMBIGUOUS_MOVE = 53,
+    PGN_E_UNSUPPORTED_VARIANT = 54, /* a Variant tag for rules pgnkit does not check (crazyhouse...) */
 
     /* warnings: tolerated quirks of the import format */
     PGN_W_CASTLE_ZERO = 100,         /* 0-0, 0-0-0, o-o instead of O-O */
@@ -68,7 +69,23 @@ typedef enum pgn_status {
     PGN_W_FEN_MISSING_COUNTERS = 111, /* FEN without halfmove/fullmove fields */
     PGN_W_FEN_CASTLING_DROPPED = 112, /* castling right without its king or rook, dropped */
     PGN_W_FEN_EP_DROPPED = 113,       /* impossible en passant square, dropped */
-    PGN_W_FEN_FULLMOVE_ZERO = 114     /* fullmove number 0, read as 1 */
+    PGN_W_FEN_FULLMOVE_ZERO = 114,    /* fullmove number 0, read as 1 */
+    PGN_W_MOVE_NUMBER = 115,          /* a move number that is not the move's */
+    PGN_W_MISSING_RESULT = 116,       /* no termination marker; the Result tag (or *) is used */
+    PGN_W_RESULT_MISMATCH = 117,      /* Result tag and termination marker disagree; tag kept */
+    PGN_W_RESULT_FORM = 118,          /* 1/2, 1-0 with an en dash...: read as the standard marker */
+    PGN_W_DUPLICATE_TAG = 119,        /* a tag given twice; the last value wins */
+    PGN_W_TAG_NAME = 120,             /* a tag name with characters other than letters, digits, _ */
+    PGN_W_STRING_ESCAPE = 121,        /* a backslash not followed by " or \ in a tag value */
+    PGN_W_SKIPPED_TEXT = 122,         /* text that is no PGN token, skipped */
+    PGN_W_STRAY_PAREN = 123,          /* a ) without its (, ignored */
+    PGN_W_VARIATION_START = 124,      /* a ( before any move, dropped */
+    PGN_W_RESULT_IN_VARIATION = 125,  /* a termination marker inside a variation, ignored */
+    PGN_W_NAG_RANGE = 126,            /* a NAG above 255, dropped */
+    PGN_W_ENCODING = 127,             /* text that is not UTF-8, converted from Windows-1252/Latin-1 */
+    PGN_W_FEN_WITHOUT_SETUP = 128,    /* a FEN tag without SetUp "1" */
+    PGN_W_TAG_VALUE = 129,            /* a tab or line break inside a tag value */
+    PGN_W_VARIANT = 130               /* a Variant tag read as standard chess (wild/0, ...) */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */
@@ -79,6 +96,9 @@ PGN_API const char *pgn_status_message(pgn_status code);
 PGN_API int pgn_status_is_warning(pgn_status code);
 
 /** A position in a byte stream; line and column are 1-based, column counts bytes. */
+/** Severity of a diagnostic: warnings become errors under strict reading. */
+typedef enum pgn_severity { PGN_SEV_WARNING = 1, PGN_SEV_ERROR = 2 } pgn_severity;
+
 typedef struct pgn_loc {
     uint64_t offset;
     uint32_t line, column;

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/* The game-tree builder: an internal visitor (as in python-chess) that turns the reader's events
+ * into a pgn_game. A comment before any move of the game is the game comment (root); before the
+ * first move of a variation it is that move's pre-comment; otherwise it follows the last move. */
+#include "parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static pgn_flow fail(builder *b, pgn_status st) {
+    b->status = st;
+    return PGN_FLOW_STOP;
+}
+
+static pgn_node **top(builder *b) { return &b->stack[b->depth - 1]; }
+
+static int push(builder *b, pgn_node *n) {
+    if (b->depth == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 16;
+        const pgn_allocator *a = b->alloc;
+        pgn_node **s = a && a->realloc ? a->realloc(a->ctx, b->stack, b->cap * sizeof *s, cap * sizeof *s)
+                                       : realloc(b->stack, cap * sizeof *s);
+        if (!s) {
+            return 0;
+        }
+        b->stack = s;
+        b->cap = cap;
+    }
+    b->stack[b->depth++] = n;
+    return 1;
+}
+
+static pgn_flow on_begin(void *user, pgn_loc at) {
+    builder *b = user;
+    (void)at;
+    b->depth = 0;
+    b->fresh = 1;
+    b->pending_len = 0;
+    return push(b, pgn_game_root(b->game)) ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+}
+
+static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
+    builder *b = user;
+    return pgn_game_tag_set(b->game, name, value) == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+}
+
+static pgn_flow on_end_tags(void *user, const pgn_pos *start) {
+    builder *b = user;
+    if (start) {
+        pgn_game_set_start(b->game, start);
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    builder *b = user;
+    pgn_node *n;
+    (void)before;
+    (void)san;
+    if (pgn_node_add(b->game, *top(b), mv, at, &n) != PGN_OK) {
+        return fail(b, PGN_E_NOMEM);
+    }
+    if (b->pending_len) {
+        pgn_str text = {b->pending, b->pending_len};
+        if (pgn_node_append_pre_comment(b->game, n, text) != PGN_OK) {
+            return fail(b, PGN_E_NOMEM);
+        }
+        b->pending_len = 0;
+    }
+    *top(b) = n;
+    b->fresh = 0;
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_str trimmed(pgn_str s) {
+    while (s.len && (s.ptr[0] == ' ' || s.ptr[0] == '\t' || s.ptr[0] == '\n' || s.ptr[0] == '\r')) {
+        s.ptr++;
+        s.len--;
+    }
+    while (s.len && (s.ptr[s.len - 1] == ' ' || s.ptr[s.len - 1] == '\t' || s.ptr[s.len - 1] == '\n' ||
+                     s.ptr[s.len - 1] == '\r')) {
+        s.len--;
+    }
+    return s;
+}
+
+static pgn_flow on_comment(void *user, pgn_str text) {
+    builder *b = user;
+    pgn_node *n = *top(b);
+    text = trimmed(text);
+    if (b->fresh && b->depth > 1) {
+        /* before the first move of a variation: kept until that move exists */
+        size_t need = b->pending_len + text.len + 2;
+        if (need > b->pending_cap) {
+            size_t cap = need * 2;
+            const pgn_allocator *a = b->alloc;
+            char *p = a && a->realloc ? a->realloc(a->ctx, b->pending, b->pending_cap, cap) : realloc(b->pending, cap);
+            if (!p) {
+                return fail(b, PGN_E_NOMEM);
+            }
+            b->pending = p;
+            b->pending_cap = cap;
+        }
+        if (b->pending_len && text.len) {
+            b->pending[b->pending_len++] = ' ';
+        }
+        memcpy(b->pending + b->pending_len, text.ptr, text.len);
+        b->pending_len += text.len;
+        return PGN_FLOW_CONTINUE;
+    }
+    return pgn_node_append_comment(b->game, n, text) == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+}
+
+static pgn_flow on_nag(void *user, unsigned nag) {
+    builder *b = user;
+    return pgn_node_add_nag(b->game, *top(b), nag) == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+}
+
+static pgn_flow on_begin_variation(void *user) {
+    builder *b = user;
+    pgn_node *cur = *top(b);
+    b->fresh = 1;
+    return push(b, pgn_node_parent(cur)) ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+}
+
+static pgn_flow on_end_variation(void *user) {
+    builder *b = user;
+    if (b->depth > 1) {
+        b->depth--;
+    }
+    if (b->pending_len) {
+        /* a variation with a comment but no move: the comment is not lost */
+        pgn_str text = {b->pending, b->pending_len};
+        b->pending_len = 0;
+        if (pgn_node_append_comment(b->game, *top(b), text) != PGN_OK) {
+            return fail(b, PGN_E_NOMEM);
+        }
+    }
+    b->fresh = 0;
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow on_end_game(void *user, pgn_result result, const pgn_game_summary *summary) {
+    builder *b = user;
+    (void)summary;
+    pgn_game_set_result(b->game, result);
+    return PGN_FLOW_CONTINUE;
+}
+
+const pgn_visitor builder_visitor = {on_begin,   on_tag,    on_end_tags,        on_move,         on_comment,
+                                     on_nag,     on_begin_variation, on_end_variation, on_end_game};

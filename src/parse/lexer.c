@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/* The PGN lexer (PGN §7 tokens, §6 % escape lines, §5 { } and ; comments). It scans the reader's
+ * window in place; a refill keeps every byte from `keep` on, so a token is never split, and a token
+ * longer than max_token has its text dropped instead of growing the window without bound. */
+#include "lexer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { WINDOW = 64 * 1024 };
+
+/* Byte classes: symbol continuation, symbol start, white space, digit. */
+enum { C_SYM = 1, C_START = 2, C_SPACE = 4, C_DIGIT = 8 };
+
+static unsigned char_class(unsigned char c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+        return C_SYM | C_START;
+    }
+    if (c >= '0' && c <= '9') {
+        return C_SYM | C_START | C_DIGIT;
+    }
+    switch (c) {
+    case '-': case '+': case '=': return C_SYM | C_START;
+    case '_': case '#': case ':': case '/': case '@': return C_SYM;
+    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v': return C_SPACE;
+    default: return 0;
+    }
+}
+
+static void *xrealloc(const pgn_allocator *a, void *p, size_t old, size_t size) {
+    if (a && a->realloc) {
+        return a->realloc(a->ctx, p, old, size);
+    }
+    return realloc(p, size);
+}
+
+static void xfree(const pgn_allocator *a, void *p) {
+    if (a && a->free) {
+        a->free(a->ctx, p);
+    } else {
+        free(p);
+    }
+}
+
+void lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *ctx, size_t max_token) {
+    memset(lx, 0, sizeof *lx);
+    lx->alloc = alloc;
+    lx->read = read;
+    lx->ctx = ctx;
+    lx->line = 1;
+    lx->at_line_start = 1;
+    lx->hold = UINT64_MAX;
+    lx->max_token = max_token;
+}
+
+void lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_token) {
+    lexer_init(lx, NULL, NULL, NULL, max_token);
+    lx->buf = (char *)(uintptr_t)data; /* never written: external windows are read-only */
+    lx->len = lx->cap = len;
+    lx->external = 1;
+    lx->eof = 1;
+}
+
+void lexer_free(lexer *lx) {
+    if (!lx->external) {
+        xfree(lx->alloc, lx->buf);
+    }
+    lx->buf = NULL;
+}
+
+/* Reads more input after the window, keeping bytes from lx->keep on. Returns 0 at the end. */
+static int fill(lexer *lx) {
+    if (lx->eof) {
+        return 0;
+    }
+    size_t keep = lx->keep > lx->base ? (size_t)(lx->keep - lx->base) : 0;
+    if (keep > lx->pos) {
+        keep = lx->pos;
+    }
+    if (keep > 0) {
+        memmove(lx->buf, lx->buf + keep, lx->len - keep);
+        lx->len -= keep;
+        lx->pos -= keep;
+        lx->base += keep;
+    }
+    if (lx->len == lx->cap) {
+        size_t cap = lx->cap ? lx->cap * 2 : WINDOW;
+        char *nb = cap > lx->cap ? xrealloc(lx->alloc, lx->buf, lx->cap, cap) : NULL;
+        if (!nb) {
+            lx->error = PGN_E_NOMEM;
+            lx->eof = 1;
+            return 0;
+        }
+        lx->buf = nb;
+        lx->cap = cap;
+    }
+    ptrdiff_t n = lx->read(lx->ctx, lx->buf + lx->len, lx->cap - lx->len);
+    if (n <= 0 || (size_t)n > lx->cap - lx->len) {
+        lx->error = n < 0 || (size_t)n > lx->cap - lx->len ? PGN_E_IO : PGN_OK;
+        lx->eof = 1;
+        return 0;
+    }
+    lx->len += (size_t)n;
+    return 1;
+}
+
+static inline void set_keep(lexer *lx, uint64_t off) { lx->keep = off < lx->hold ? off : lx->hold; }
+
+/* Makes byte *i available, refilling if needed (i is relative to the window and is adjusted). */
+static inline int have(lexer *lx, size_t *i) {
+    if (*i < lx->len) {
+        return 1;
+    }
+    size_t off = *i - lx->pos;
+    if (!fill(lx)) {
+        return 0;
+    }
+    *i = lx->pos + off;
+    return *i < lx->len;
+}
+
+static void count_newline(lexer *lx, uint64_t off, unsigned char c, uint64_t *cr_end) {
+    if (c == '\n' && *cr_end == off) {
+        lx->line_off = off + 1; /* the LF of a CRLF */
+        return;
+    }
+    lx->line++;
+    lx->line_off = off + 1;
+    if (c == '\r') {
+        *cr_end = off + 1;
+    }
+}
+
+pgn_loc lexer_loc(const lexer *lx) {
+    pgn_loc at;
+    at.offset = lx->base + lx->pos;
+    at.line = lx->line;
+    at.column = (uint32_t)(at.offset - lx->line_off + 1);
+    return at;
+}
+
+/* Skips white space and % escape lines; leaves lx->pos at the next token or the end. */
+static void skip_space(lexer *lx) {
+    size_t i = lx->pos;
+    uint64_t cr_end = lx->last_cr ? lx->line_off : UINT64_MAX;
+    if (lx->base + i == 0) {
+        /* a UTF-8 byte order mark at the start of the stream */
+        size_t j = i + 2;
+        if (have(lx, &j) && memcmp(lx->buf + j - 2, "\xEF\xBB\xBF", 3) == 0) {
+            i = j + 1;
+            lx->line_off = 3;
+        } else {
+            i = j - 2;
+        }
+    }
+    for (;;) {
+        set_keep(lx, lx->base + i);
+        lx->pos = i;
+        if (!have(lx, &i)) {
+            break;
+        }
+        unsigned char c = (unsigned char)lx->buf[i];
+        if (c == '\n' || c == '\r') {
+            count_newline(lx, lx->base + i, c, &cr_end);
+            lx->at_line_start = 1;
+            i++;
+        } else if (c == '%' && lx->base + i == lx->line_off) {
+            while (have(lx, &i) && lx->buf[i] != '\n' && lx->buf[i] != '\r') {
+                i++;
+                lx->pos = i;
+                set_keep(lx, lx->base + i);
+            }
+        } else if (char_class(c) & C_SPACE) {
+            i++;
+        } else {
+            break;
+        }
+    }
+    lx->last_cr = cr_end == lx->line_off;
+}
+
+/* Scans while bytes have class `cls`; returns the end index. */
+static size_t scan_class(lexer *lx, size_t i, unsigned cls, int dots) {
+    while (have(lx, &i)) {
+        unsigned char c = (unsigned char)lx->buf[i];
+        if (char_class(c) & cls) {
+            i++;
+            continue;
+        }
+        /* e.p. inside a symbol that began with a letter: keep a dot followed by a letter */
+        if (dots && c == '.') {
+            size_t j = i + 1;
+            int more = have(lx, &j);
+            i = j - 1; /* have() may have moved the window */
+            if (more && (char_class((unsigned char)lx->buf[j]) & C_START) &&
+                !(char_class((unsigned char)lx->buf[j]) & C_DIGIT)) {
+                i = j;
+                continue;
+            }
+        }
+        break;
+    }
+    return i;
+}
+
+/* Inside a comment, a line that looks like a tag pair ([Name "...) ends an unterminated comment,
+ * so that one missing } does not swallow the rest of the file (digest T49 recovery). i is the
+ * index of the line's first byte; returns 1 if the line looks like a tag pair. */
+static int tag_line_ahead(lexer *lx, size_t i) {
+    size_t j = i;
+    int stage = 0; /* 0 spaces, 1 name, 2 spaces before the quote */
+    for (;;) {
+        if (!have(lx, &j)) {
+            return 0;
+        }
+        unsigned char c = (unsigned char)lx->buf[j];
+        if (stage == 0 && (c == ' ' || c == '\t')) {
+            j++;
+        } else if (stage == 0) {
+            if (c != '[') {
+                return 0;
+            }
+            stage = 1;
+            j++;
+            if (!have(lx, &j) || !(char_class((unsigned char)lx->buf[j]) & C_START)) {
+                return 0;
+            }
+        } else if (stage == 1 && (char_class(c) & C_SYM)) {
+            j++;
+        } else if (stage >= 1 && (c == ' ' || c == '\t')) {
+            stage = 2;
+            j++;
+        } else {
+            return stage == 2 && c == '"';
+        }
+    }
+}
+
+/* Delimited text: a string (ends at an unescaped quote or a line break) or a comment. */
+static size_t scan_delimited(lexer *lx, token *t, size_t i, char close) {
+    uint64_t cr_end = UINT64_MAX;
+    unsigned depth = 1;
+    size_t start_rel = i - lx->pos; /* where the kept text starts, from lx->pos */
+    for (;;) {
+        if (!have(lx, &i)) {
+            t->unterminated = 1;
+            break;
+        }
+        unsigned char c = (unsigned char)lx->buf[i];
+        if (c == (unsigned char)close && --depth == 0) {
+            break;
+        }
+        if (close == '}' && c == '{' && lx->nested_comments) {
+            depth++;
+        } else if (close == '"' && c == '\\') {
+            size_t j = i + 1;
+            int more = have(lx, &j);
+            i = j - 1; /* have() may have moved the window */
+            if (more && (lx->buf[j] == '"' || lx->buf[j] == '\\')) {
+                i = j;
+            }
+        } else if (c == '\n' || c == '\r') {
+            if (close == '"') {
+                t->unterminated = 1;
+                break;
+            }
+            count_newline(lx, lx->base + i, c, &cr_end);
+            if (!lx->nested_comments && c == '\n') {
+                size_t rel = i - lx->pos, next = i + 1;
+                int tag = tag_line_ahead(lx, next);
+                i = lx->pos + rel; /* the lookahead may have moved the window */
+                if (tag) {
+                    t->unterminated = 1;
+                    i++;
+                    lx->at_line_start = 1;
+                    break;
+                }
+            }
+        } else if (c >= 0x80) {
+            t->high = 1;
+        }
+        i++;
+        if (i - lx->pos - start_rel > lx->max_token) {
+            t->too_long = 1;
+            lx->pos = i; /* drop the text so far: the window does not grow */
+            start_rel = 0;
+            set_keep(lx, lx->base + i);
+        }
+    }
+    lx->last_cr = cr_end != UINT64_MAX && cr_end == lx->line_off;
+    t->ptr = lx->buf + (t->too_long ? i : lx->pos + start_rel);
+    t->len = t->too_long ? 0 : i - lx->pos - start_rel;
+    return i;
+}
+
+static unsigned annotation_nag(const char *p, size_t n) {
+    static const char *const glyphs[] = {"!", "?", "!!", "??", "!?", "?!"};
+    for (unsigned k = 0; k < 6; k++) {
+        if (strlen(glyphs[k]) == n && memcmp(glyphs[k], p, n) == 0) {
+            return k + 1;
+        }
+    }
+    return 0;
+}
+
+static size_t scan_token(lexer *lx, token *t, size_t i) {
+    unsigned char c = (unsigned char)lx->buf[i];
+    unsigned cls = char_class(c);
+    size_t s = i;
+    switch (c) {
+    case '[': t->kind = TOK_LBRACKET; return i + 1;
+    case ']': t->kind = TOK_RBRACKET; return i + 1;
+    case '(': t->kind = TOK_LPAREN; return i + 1;
+    case ')': t->kind = TOK_RPAREN; return i + 1;
+    case '*': t->kind = TOK_STAR; return i + 1;
+    case '"':
+        t->kind = TOK_STRING;
+        i = scan_delimited(lx, t, i + 1, '"');
+        return t->unterminated ? i : i + 1;
+    case '{':
+        t->kind = TOK_COMMENT;
+        i = scan_delimited(lx, t, i + 1, '}');
+        return t->unterminated ? i : i + 1;
+    case ';':
+        t->kind = TOK_LINE_COMMENT;
+        i++;
+        while (have(lx, &i) && lx->buf[i] != '\n' && lx->buf[i] != '\r') {
+            t->high |= (unsigned char)lx->buf[i] >= 0x80;
+            i++;
+        }
+        break;
+    case '$':
+        t->kind = TOK_NAG;
+        i = scan_class(lx, i + 1, C_DIGIT, 0);
+        s = lx->pos;
+        for (size_t k = s + 1; k < i; k++) {
+            t->value = t->value > 100000 ? t->value : t->value * 10 + (unsigned)(lx->buf[k] - '0');
+        }
+        if (i == s + 1) {
+            t->kind = TOK_BAD;
+        }
+        break;
+    case '.':
+        t->kind = TOK_PERIODS;
+        while (have(lx, &i) && lx->buf[i] == '.') {
+            i++;
+        }
+        break;
+    case '!': case '?':
+        t->kind = TOK_ANNOTATION;
+        while (have(lx, &i) && (lx->buf[i] == '!' || lx->buf[i] == '?')) {
+            i++;
+        }
+        s = lx->pos;
+        t->value = annotation_nag(lx->buf + s, i - s);
+        break;
+    default:
+        if (cls & C_START) {
+            t->kind = TOK_SYMBOL;
+            i = scan_class(lx, i + 1, C_SYM, !(cls & C_DIGIT));
+        } else {
+            /* bytes that start no token: up to white space or a token start */
+            t->kind = TOK_BAD;
+            do {
+                t->high |= (unsigned char)lx->buf[i] >= 0x80;
+                i++;
+            } while (have(lx, &i) && !(char_class((unsigned char)lx->buf[i]) & (C_SPACE | C_START)) &&
+                     !strchr("[](){}\";$.*!?", lx->buf[i]));
+        }
+        break;
+    }
+    s = lx->pos;
+    if (i - s > lx->max_token) {
+        t->too_long = 1;
+    }
+    t->ptr = lx->buf + s;
+    t->len = t->too_long ? 0 : i - s;
+    return i;
+}
+
+void lexer_next(lexer *lx, token *t) {
+    memset(t, 0, sizeof *t);
+    uint32_t line = lx->line;
+    skip_space(lx);
+    t->blank_before = lx->line - line >= 2;
+    t->at = lexer_loc(lx);
+    t->line_start = lx->at_line_start;
+    if (lx->pos >= lx->len) {
+        t->kind = TOK_EOF;
+        t->ptr = lx->buf ? lx->buf + lx->pos : NULL;
+        return;
+    }
+    lx->at_line_start = 0;
+    size_t end = scan_token(lx, t, lx->pos);
+    lx->pos = end;
+}
+
+void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start) {
+    lx->pos = (size_t)(off - lx->base);
+    lx->line = at.line;
+    lx->line_off = at.offset - at.column + 1;
+    lx->at_line_start = line_start;
+}
+
+void lexer_skip_to_tag_line(lexer *lx) {
+    size_t i = lx->pos;
+    uint64_t cr_end = lx->last_cr ? lx->line_off : UINT64_MAX;
+    int line_start = lx->at_line_start;
+    for (;;) {
+        lx->pos = i;
+        set_keep(lx, lx->base + i);
+        if (!have(lx, &i)) {
+            break;
+        }
+        unsigned char c = (unsigned char)lx->buf[i];
+        if (c == '[' && line_start) {
+            break;
+        }
+        if (c == '\n' || c == '\r') {
+            count_newline(lx, lx->base + i, c, &cr_end);
+            line_start = 1;
+        } else if (!(char_class(c) & C_SPACE)) {
+            line_start = 0;
+        }
+        i++;
+    }
+    lx->pos = i;
+    lx->at_line_start = (uint8_t)line_start;
+    lx->last_cr = cr_end == lx->line_off;
+}
+
+pgn_str lexer_span(const lexer *lx, uint64_t from, uint64_t to) {
+    pgn_str s;
+    s.ptr = lx->buf + (size_t)(from - lx->base);
+    s.len = (size_t)(to - from);
+    return s;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* The PGN lexer (PGN §7 tokens, §6 escape lines, §5 comments): works in place on the reader's
+ * input window, never copies a token, and counts lines (LF, CRLF and lone CR) and columns. */
+#ifndef PGNKIT_LEXER_H
+#define PGNKIT_LEXER_H
+
+#include "pgnkit/reader.h"
+
+typedef enum tok_kind {
+    TOK_EOF = 0,
+    TOK_LBRACKET,
+    TOK_RBRACKET,
+    TOK_LPAREN,
+    TOK_RPAREN,
+    TOK_STRING,     /* text between the quotes, escapes not yet resolved */
+    TOK_SYMBOL,     /* letters, digits and _+#=:-/ (and e.p. dots) */
+    TOK_PERIODS,    /* one or more '.' */
+    TOK_NAG,        /* $n; value holds n (saturated) */
+    TOK_STAR,       /* * */
+    TOK_COMMENT,    /* {text}: text between the braces */
+    TOK_LINE_COMMENT, /* ;text up to the end of the line */
+    TOK_ANNOTATION, /* ! ? !! ?? !? ?!; value holds the NAG (0: other combination) */
+    TOK_BAD         /* a run of bytes that start no token */
+} tok_kind;
+
+typedef struct token {
+    tok_kind kind;
+    const char *ptr; /* borrowed from the window; valid until the next lexer call */
+    size_t len;
+    pgn_loc at;
+    unsigned value;
+    uint8_t line_start;   /* first token on its line */
+    uint8_t unterminated; /* a string or comment reached the end of the input */
+    uint8_t too_long;     /* longer than max_token: text dropped */
+    uint8_t high;         /* holds bytes >= 0x80 */
+    uint8_t blank_before; /* an empty line comes between this token and the one before */
+} token;
+
+typedef struct lexer {
+    const pgn_allocator *alloc;
+    pgn_read_fn read;
+    void *ctx;
+    char *buf;
+    size_t cap, len, pos; /* window [0, len), next byte at pos */
+    uint64_t base;        /* stream offset of buf[0] */
+    uint64_t keep;        /* earliest stream offset the window must keep */
+    uint64_t hold;        /* set by the reader: keep everything from here (raw games); or UINT64_MAX */
+    uint64_t line_off;    /* stream offset where the current line starts */
+    uint32_t line;
+    size_t max_token;
+    uint8_t eof, external, at_line_start, last_cr, nested_comments;
+    pgn_status error; /* PGN_E_IO or PGN_E_NOMEM once the input failed */
+} lexer;
+
+void lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *ctx, size_t max_token);
+void lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_token);
+void lexer_free(lexer *lx);
+/* Reads the next token into *t. TOK_EOF at the end or after an input error (lx->error). */
+void lexer_next(lexer *lx, token *t);
+/* The stream offset of the next unread byte. */
+static inline uint64_t lexer_offset(const lexer *lx) { return lx->base + lx->pos; }
+/* Moves back to stream offset off, which must still be in the window (off >= keep). */
+void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
+/* Skips to the next line that starts with '[' (error recovery, range starts); leaves the lexer on it. */
+void lexer_skip_to_tag_line(lexer *lx);
+/* The window bytes [from, to) as a string; both offsets must be in the window. */
+pgn_str lexer_span(const lexer *lx, uint64_t from, uint64_t to);
+pgn_loc lexer_loc(const lexer *lx);
+
+#endif

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* Movetext (PGN §8.2): move numbers, SAN resolved on the board, NAGs and suffix annotations
+ * (§8.2.3.8, §8.2.4), comments, RAVs (§8.2.5) on an explicit stack, and the termination marker
+ * (§8.2.6). An illegal move kills the rest of its line; the parent line goes on (STYLE C5). */
+#include "parse.h"
+
+#include <string.h>
+
+static rav_level *push_level(pgn_reader *r) {
+    if (r->depth == r->levels_cap) {
+        size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
+        rav_level *l = reader_alloc(r, r->levels, r->levels_cap * sizeof *l, cap * sizeof *l);
+        if (!l) {
+            r->nomem = 1;
+            return NULL;
+        }
+        r->levels = l;
+        r->levels_cap = cap;
+    }
+    rav_level *l = &r->levels[r->depth++];
+    l->has_move = l->dead = 0;
+    l->visible = 1;
+    return l;
+}
+
+static int is_digits(const char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') {
+            return 0;
+        }
+    }
+    return n > 0;
+}
+
+typedef struct mt_state {
+    uint32_t skip_parens; /* > 0: inside a variation being skipped */
+    uint8_t skip_visible; /* that variation was reported by begin_variation */
+    uint8_t board;        /* resolve SAN */
+    uint8_t limit_warned, number_warned;
+    uint32_t san_flags;
+} mt_state;
+
+static void warn_bits(pgn_reader *r, uint32_t bits, const token *t) {
+    for (unsigned b = 0; bits; b++, bits >>= 1) {
+        if (bits & 1) {
+            reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), t->at, t->ptr, t->len);
+        }
+    }
+}
+
+static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    pgn_str san = {t->ptr, t->len};
+    if (!s->board) {
+        l->has_move = 1;
+        r->sum.plies += r->depth == 1;
+        if (r->v && r->v->move && r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at) == PGN_FLOW_STOP) {
+            r->v = NULL;
+        }
+        return;
+    }
+    pgn_san_result res;
+    pgn_status st = pgn_san_parse(&l->pos, t->ptr, t->len, s->san_flags, &res);
+    if (st != PGN_OK) {
+        reader_diag(r, st, t->at, t->ptr, t->len);
+        l->dead = 1;
+        return;
+    }
+    warn_bits(r, res.warnings, t);
+    if (r->v && r->v->move && r->v->move(r->user, &l->pos, res.move, san, t->at) == PGN_FLOW_STOP) {
+        r->v = NULL;
+    }
+    l->prev = l->pos;
+    pgn_pos_play(&l->pos, res.move);
+    l->has_move = 1;
+    r->sum.plies += r->depth == 1;
+}
+
+/* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
+static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    pgn_result res = pgn_result_parse(t->ptr, t->len);
+    if (res == PGN_RESULT_NONE && t->len == 3 && memcmp(t->ptr, "1/2", 3) == 0) {
+        reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
+        res = PGN_RESULT_DRAW;
+    }
+    if (res != PGN_RESULT_NONE) {
+        if (r->depth > 1 || s->skip_parens) {
+            reader_diag(r, PGN_W_RESULT_IN_VARIATION, t->at, t->ptr, t->len);
+            return 0;
+        }
+        r->marker = res;
+        return 1;
+    }
+    if (s->skip_parens || l->dead) {
+        return 0;
+    }
+    if (is_digits(t->ptr, t->len)) {
+        if (s->board && !s->number_warned) {
+            unsigned long n = 0;
+            for (size_t i = 0; i < t->len && n < 100000000; i++) {
+                n = n * 10 + (unsigned long)(t->ptr[i] - '0');
+            }
+            if (n != l->pos.fullmove) {
+                s->number_warned = 1;
+                reader_diag(r, PGN_W_MOVE_NUMBER, t->at, t->ptr, t->len);
+            }
+        }
+        return 0;
+    }
+    if (l->has_move && ((t->len == 2 && memcmp(t->ptr, "ep", 2) == 0) ||
+                        (t->len == 3 && memcmp(t->ptr, "e.p", 3) == 0))) {
+        reader_diag(r, PGN_W_EP_SUFFIX, t->at, t->ptr, t->len);
+        return 0;
+    }
+    play_move(r, s, l, t);
+    return 0;
+}
+
+static void on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    if (s->skip_parens || l->dead) {
+        s->skip_parens++;
+        return;
+    }
+    if (!l->has_move) {
+        reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
+        s->skip_parens = 1;
+        s->skip_visible = 0;
+        return;
+    }
+    if (r->depth > r->opts.max_depth) {
+        if (!s->limit_warned) {
+            s->limit_warned = 1;
+            reader_diag(r, PGN_E_LIMIT, t->at, t->ptr, t->len);
+        }
+        s->skip_parens = 1;
+        s->skip_visible = 0;
+        return;
+    }
+    pgn_pos before = l->prev;
+    rav_level *n = push_level(r);
+    if (!n) {
+        s->skip_parens = 1;
+        s->skip_visible = 0;
+        return;
+    }
+    n->pos = before;
+    pgn_flow f = r->v && r->v->begin_variation ? r->v->begin_variation(r->user) : PGN_FLOW_CONTINUE;
+    if (f == PGN_FLOW_STOP) {
+        r->v = NULL;
+    } else if (f == PGN_FLOW_SKIP) {
+        r->depth--;
+        s->skip_parens = 1;
+        s->skip_visible = 1;
+    }
+}
+
+static void on_close(pgn_reader *r, mt_state *s, const token *t) {
+    if (s->skip_parens) {
+        if (--s->skip_parens == 0 && s->skip_visible && r->v && r->v->end_variation &&
+            r->v->end_variation(r->user) == PGN_FLOW_STOP) {
+            r->v = NULL;
+        }
+        return;
+    }
+    if (r->depth <= 1) {
+        reader_diag(r, PGN_W_STRAY_PAREN, t->at, t->ptr, t->len);
+        return;
+    }
+    r->depth--;
+    if (r->v && r->v->end_variation && r->v->end_variation(r->user) == PGN_FLOW_STOP) {
+        r->v = NULL;
+    }
+}
+
+static void on_comment(pgn_reader *r, const token *t) {
+    if (t->unterminated) {
+        reader_diag(r, PGN_E_UNTERMINATED_COMMENT, t->at, t->ptr, t->len);
+        return;
+    }
+    if (t->too_long) {
+        reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
+        return;
+    }
+    if (!r->v || !r->v->comment) {
+        return;
+    }
+    token body = *t;
+    if (t->kind == TOK_LINE_COMMENT) {
+        body.ptr++;
+        body.len--;
+    }
+    if (text_decode(r, &r->text, &body, 0)) {
+        pgn_str text = {r->text.ptr, r->text.len};
+        if (r->v->comment(r->user, text) == PGN_FLOW_STOP) {
+            r->v = NULL;
+        }
+    }
+}
+
+static void on_nag(pgn_reader *r, rav_level *l, const token *t, unsigned nag) {
+    if (nag > 255 || !l->has_move) {
+        reader_diag(r, nag > 255 ? PGN_W_NAG_RANGE : PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+        return;
+    }
+    if (r->v && r->v->nag && r->v->nag(r->user, nag) == PGN_FLOW_STOP) {
+        r->v = NULL;
+    }
+}
+
+void movetext_read(pgn_reader *r) {
+    mt_state s;
+    memset(&s, 0, sizeof s);
+    s.board = !(r->opts.flags & PGN_READ_NO_BOARD) && r->skip_movetext == 0;
+    s.san_flags = (r->opts.flags & PGN_READ_STRICT) ? PGN_SAN_STRICT : 0;
+    if (!(r->opts.flags & PGN_READ_NO_NULL_MOVES)) {
+        s.san_flags |= PGN_SAN_NULL_MOVES;
+    }
+    r->depth = 0;
+    rav_level *root = push_level(r);
+    if (!root) {
+        return;
+    }
+    root->pos = r->start;
+    root->dead = r->skip_movetext != 0;
+    for (;;) {
+        reader_next_token(r);
+        token *t = &r->tok;
+        rav_level *l = &r->levels[r->depth - 1];
+        int live = !s.skip_parens && !l->dead;
+        /* "1." after an empty line, once the main line has moves: a new game without tags */
+        int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
+                      r->sum.plies > 0 && t->len == 1 && t->ptr[0] == '1';
+        if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {
+            if (s.skip_parens || r->depth > 1) {
+                reader_diag(r, PGN_E_UNBALANCED_PAREN, t->at, t->ptr, t->len);
+            }
+            reader_diag(r, (r->opts.flags & PGN_READ_STRICT) ? PGN_E_MISSING_RESULT : PGN_W_MISSING_RESULT,
+                        t->at, t->ptr, t->len);
+            return; /* the token stays for the next game */
+        }
+        reader_consume(r);
+        switch (t->kind) {
+        case TOK_STAR: {
+            token sym = *t;
+            sym.ptr = "*";
+            sym.len = 1;
+            if (on_symbol(r, &s, l, &sym)) {
+                return;
+            }
+            break;
+        }
+        case TOK_SYMBOL:
+            if (on_symbol(r, &s, l, t)) {
+                return;
+            }
+            break;
+        case TOK_PERIODS: break;
+        case TOK_LPAREN: on_open(r, &s, l, t); break;
+        case TOK_RPAREN: on_close(r, &s, t); break;
+        case TOK_COMMENT:
+        case TOK_LINE_COMMENT:
+            if (live || t->unterminated) {
+                on_comment(r, t);
+            }
+            break;
+        case TOK_NAG:
+            if (live) {
+                on_nag(r, l, t, t->value);
+            }
+            break;
+        case TOK_ANNOTATION:
+            if (live && t->value) {
+                on_nag(r, l, t, t->value);
+            } else if (live) {
+                reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+            }
+            break;
+        default:
+            if (live) {
+                reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+            }
+            break;
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal state of the PGN reader, shared by reader.c (games and tags), movetext.c (moves,
+ * comments, NAGs, variations), text.c (string decoding) and builder.c (the game-tree visitor). */
+#ifndef PGNKIT_PARSE_H
+#define PGNKIT_PARSE_H
+
+#include "lexer.h"
+#include "pgnkit/game.h"
+#include "pgnkit/reader.h"
+
+/* One level of the variation stack: the main line is level 0. */
+typedef struct rav_level {
+    pgn_pos pos;  /* position before the next move of this line */
+    pgn_pos prev; /* position before the last move played in this line */
+    uint8_t has_move;
+    uint8_t dead;    /* an error or a SKIP: ignore the rest of this line */
+    uint8_t visible; /* begin_variation was reported (so end_variation is too) */
+} rav_level;
+
+typedef struct scratch {
+    char *ptr;
+    size_t len, cap;
+} scratch;
+
+struct pgn_reader {
+    pgn_reader_opts opts;
+    lexer lx;
+    token tok;
+    uint8_t have_tok; /* tok is read but not consumed */
+    uint8_t started, finished, stop, nomem;
+    const pgn_visitor *v;
+    void *user;
+    /* the current game */
+    pgn_game_summary sum;
+    pgn_pos start;
+    pgn_result marker;
+    uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
+    scratch name, value, text; /* decoded tag name and value, decoded comment */
+    scratch tag_result;        /* the Result tag's value */
+    uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */
+    unsigned tag_hash_count;
+    rav_level *levels;
+    size_t depth, levels_cap; /* levels in use (>= 1 while reading movetext) */
+    /* where games start and end */
+    uint8_t next_known;
+    uint64_t next_start;
+    pgn_loc next_loc;
+    uint8_t next_line_start;
+    uint64_t raw_start, raw_end;
+    /* totals */
+    uint64_t games, errors, warnings;
+};
+
+/* reader.c */
+void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len);
+void reader_next_token(pgn_reader *r);
+void reader_consume(pgn_reader *r);
+pgn_flow reader_emit_comment(pgn_reader *r, const token *t);
+void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
+
+/* movetext.c: reads the movetext up to and including the termination marker */
+void movetext_read(pgn_reader *r);
+
+/* text.c */
+int text_is_utf8(const char *s, size_t len);
+/* Appends s to buf, converted to UTF-8 from enc (PGN_ENC_AUTO: from Windows-1252). */
+int text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len, pgn_encoding enc);
+int scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len);
+/* Decodes a string token for the visitor: escapes (tag values) and encoding. */
+int text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value);
+
+/* builder.c */
+extern const pgn_visitor builder_visitor;
+typedef struct builder {
+    pgn_game *game;
+    pgn_node **stack; /* current node per level */
+    size_t depth, cap;
+    uint8_t fresh; /* no move yet in the current line: a comment is a pre-comment */
+    char *pending; /* a variation's pre-comment, until its first move exists */
+    size_t pending_len, pending_cap;
+    pgn_status status;
+    const pgn_allocator *alloc;
+} builder;
+
+#endif

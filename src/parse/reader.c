@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: MIT */
+/* The streaming PGN reader: finding games (PGN §8; digest §5.2 boundaries and recovery), tag pairs
+ * (PGN §8.1), the start position (FEN, SetUp and Variant tags, PGN §9.7) and diagnostics. The
+ * movetext is read by movetext.c; the game tree is built by builder.c. */
+#include "parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) {
+    const pgn_allocator *a = r->opts.alloc;
+    if (size == 0) {
+        if (a && a->free) {
+            a->free(a->ctx, old);
+        } else {
+            free(old);
+        }
+        return NULL;
+    }
+    if (a && a->realloc) {
+        return a->realloc(a->ctx, old, old_size, size);
+    }
+    return realloc(old, size);
+}
+
+void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len) {
+    pgn_diag d;
+    d.code = code;
+    d.severity = (!pgn_status_is_warning(code) || (r->opts.flags & PGN_READ_STRICT)) ? PGN_SEV_ERROR
+                                                                                      : PGN_SEV_WARNING;
+    d.at = at;
+    d.game = r->games + 1;
+    d.source = r->opts.source_name;
+    size_t n = len < sizeof d.token - 1 ? len : sizeof d.token - 1;
+    if (text && n) {
+        memcpy(d.token, text, n);
+    }
+    d.token[n] = 0;
+    if (d.severity == PGN_SEV_ERROR) {
+        if (r->sum.errors++ == 0) {
+            r->sum.first_error = d;
+        }
+        r->sum.broken = 1;
+        r->errors++;
+    } else {
+        r->sum.warnings++;
+        r->warnings++;
+    }
+    if (r->opts.on_diag) {
+        r->opts.on_diag(r->opts.diag_ctx, &d);
+    }
+}
+
+void reader_next_token(pgn_reader *r) {
+    if (!r->have_tok) {
+        lexer_next(&r->lx, &r->tok);
+        r->have_tok = 1;
+    }
+}
+
+void reader_consume(pgn_reader *r) { r->have_tok = 0; }
+
+/* ---- creating ---- */
+
+static pgn_status reader_make(pgn_reader **out, const pgn_reader_opts *opts) {
+    const pgn_allocator *a = opts ? opts->alloc : NULL;
+    pgn_reader *r = a && a->malloc ? a->malloc(a->ctx, sizeof *r) : malloc(sizeof *r);
+    *out = NULL;
+    if (!r) {
+        return PGN_E_NOMEM;
+    }
+    memset(r, 0, sizeof *r);
+    if (opts) {
+        r->opts = *opts;
+    }
+    if (!r->opts.max_token) {
+        r->opts.max_token = (size_t)1 << 20;
+    }
+    if (!r->opts.max_depth) {
+        r->opts.max_depth = 4096;
+    }
+    *out = r;
+    return PGN_OK;
+}
+
+pgn_status pgn_reader_new(pgn_reader **out, const pgn_reader_opts *opts, pgn_read_fn read, void *ctx) {
+    pgn_status st = reader_make(out, opts);
+    if (st == PGN_OK) {
+        lexer_init(&(*out)->lx, (*out)->opts.alloc, read, ctx, (*out)->opts.max_token);
+        (*out)->lx.nested_comments = ((*out)->opts.flags & PGN_READ_NESTED_COMMENTS) != 0;
+    }
+    return st;
+}
+
+pgn_status pgn_reader_new_mem(pgn_reader **out, const pgn_reader_opts *opts, const void *data, size_t len) {
+    pgn_status st = reader_make(out, opts);
+    if (st == PGN_OK) {
+        lexer_init_mem(&(*out)->lx, data, len, (*out)->opts.max_token);
+        (*out)->lx.nested_comments = ((*out)->opts.flags & PGN_READ_NESTED_COMMENTS) != 0;
+    }
+    return st;
+}
+
+static ptrdiff_t read_file(void *ctx, void *buf, size_t cap) {
+    size_t n = fread(buf, 1, cap, (FILE *)ctx);
+    if (n == 0 && ferror((FILE *)ctx)) {
+        return -1;
+    }
+    return (ptrdiff_t)n;
+}
+
+pgn_status pgn_reader_new_file(pgn_reader **out, const pgn_reader_opts *opts, FILE *file) {
+    return pgn_reader_new(out, opts, read_file, file);
+}
+
+void pgn_reader_free(pgn_reader *r) {
+    if (!r) {
+        return;
+    }
+    lexer_free(&r->lx);
+    scratch *bufs[] = {&r->name, &r->value, &r->text, &r->tag_result};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+        reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
+    }
+    reader_alloc(r, r->levels, r->levels_cap * sizeof *r->levels, 0);
+    const pgn_allocator *a = r->opts.alloc;
+    if (a && a->free) {
+        a->free(a->ctx, r);
+    } else {
+        free(r);
+    }
+}
+
+const pgn_game_summary *pgn_reader_summary(const pgn_reader *r) { return &r->sum; }
+
+pgn_str pgn_reader_raw(const pgn_reader *r) {
+    pgn_str s = {"", 0};
+    if ((r->opts.flags & PGN_READ_KEEP_RAW) && r->raw_end > r->raw_start) {
+        s = lexer_span(&r->lx, r->raw_start, r->raw_end);
+    }
+    return s;
+}
+
+void pgn_reader_totals(const pgn_reader *r, uint64_t *games, uint64_t *errors, uint64_t *warnings) {
+    if (games) {
+        *games = r->games;
+    }
+    if (errors) {
+        *errors = r->errors;
+    }
+    if (warnings) {
+        *warnings = r->warnings;
+    }
+}
+
+/* ---- finding games ---- */
+
+static int is_digits(const char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') {
+            return 0;
+        }
+    }
+    return n > 0;
+}
+
+/* Could this symbol start a game without tags? A move number or something shaped like a move. */
+static int starts_movetext(const token *t) {
+    if (t->kind != TOK_SYMBOL) {
+        return 0;
+    }
+    if (is_digits(t->ptr, t->len) || (t->len >= 3 && (t->ptr[0] == 'O' || t->ptr[0] == '0') && t->ptr[1] == '-')) {
+        return 1;
+    }
+    for (size_t i = 0; i + 1 < t->len; i++) {
+        if (t->ptr[i] >= 'a' && t->ptr[i] <= 'h' && t->ptr[i + 1] >= '1' && t->ptr[i + 1] <= '8') {
+            return t->len <= 10;
+        }
+    }
+    return 0;
+}
+
+/* Skips what lies between games (white space, comments, stray text) up to the next game's first
+ * token, which it leaves unread; sets next_known/next_start, or finished at the end. */
+static void find_next_game(pgn_reader *r) {
+    int have_comment = 0, warned = 0;
+    uint64_t c_off = 0;
+    pgn_loc c_loc = {0, 0, 0};
+    uint8_t c_line = 0;
+    for (;;) {
+        reader_next_token(r);
+        token *t = &r->tok;
+        if (t->kind == TOK_EOF) {
+            r->finished = 1;
+            r->raw_end = lexer_offset(&r->lx);
+            return;
+        }
+        if (t->kind == TOK_LBRACKET || starts_movetext(t)) {
+            int from_comment = have_comment && t->kind != TOK_LBRACKET;
+            r->next_known = 1;
+            r->next_start = from_comment ? c_off : t->at.offset;
+            r->next_loc = from_comment ? c_loc : t->at;
+            r->next_line_start = from_comment ? c_line : t->line_start;
+            r->raw_end = r->next_start;
+            return;
+        }
+        if (t->kind == TOK_COMMENT && !have_comment) {
+            have_comment = 1;
+            c_off = t->at.offset;
+            c_loc = t->at;
+            c_line = t->line_start;
+            if (!(r->opts.flags & PGN_READ_KEEP_RAW)) {
+                r->lx.hold = c_off; /* keep its bytes: it may be the next game's comment */
+            }
+        } else if (t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) {
+            if (!warned) {
+                reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+                warned = 1;
+            }
+            have_comment = 0;
+            if (!(r->opts.flags & PGN_READ_KEEP_RAW)) {
+                r->lx.hold = UINT64_MAX;
+            }
+        }
+        reader_consume(r);
+    }
+}
+
+/* ---- tags ---- */
+
+static int valid_tag_name(const char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int name_is(const scratch *s, const char *name) {
+    return s->len == strlen(name) && memcmp(s->ptr, name, s->len) == 0;
+}
+
+/* Remembers a tag name; returns 1 if the game already had it. Past 64 names, no check. */
+static int seen_tag(pgn_reader *r, const char *p, size_t n) {
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ (unsigned char)p[i]) * UINT64_C(1099511628211);
+    }
+    h |= 1;
+    for (unsigned i = 0; i < r->tag_hash_count; i++) {
+        if (r->tag_hashes[i] == h) {
+            return 1;
+        }
+    }
+    if (r->tag_hash_count < sizeof r->tag_hashes / sizeof r->tag_hashes[0]) {
+        r->tag_hashes[r->tag_hash_count++] = h;
+    }
+    return 0;
+}
+
+enum { TAG_OK = 1, TAG_BAD = 0, TAG_NEW_GAME = 2 };
+
+/* Reads one tag pair starting at '['. Returns TAG_BAD after a syntax error (already reported), or
+ * TAG_NEW_GAME (nothing consumed) when a tag the game already has follows an empty line: the
+ * tag section of the next game (lichess exports of tag-only games). */
+static int read_tag(pgn_reader *r) {
+    pgn_loc at = r->tok.at;
+    uint8_t line_start = r->tok.line_start, blank = r->tok.blank_before;
+    uint64_t hold = r->lx.hold;
+    if (r->lx.hold > at.offset) {
+        r->lx.hold = at.offset;
+    }
+    reader_consume(r);
+    reader_next_token(r);
+    r->lx.hold = hold;
+    if (r->tok.kind == TOK_SYMBOL && seen_tag(r, r->tok.ptr, r->tok.len)) {
+        if (blank) {
+            lexer_rewind(&r->lx, at.offset, at, line_start);
+            r->have_tok = 0;
+            return TAG_NEW_GAME;
+        }
+        reader_diag(r, PGN_W_DUPLICATE_TAG, r->tok.at, r->tok.ptr, r->tok.len);
+    }
+    if (r->tok.kind != TOK_SYMBOL) {
+        reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
+        return 0;
+    }
+    if (!valid_tag_name(r->tok.ptr, r->tok.len)) {
+        reader_diag(r, PGN_W_TAG_NAME, r->tok.at, r->tok.ptr, r->tok.len);
+    }
+    r->name.len = 0;
+    if (!scratch_put(r, &r->name, r->tok.ptr, r->tok.len)) {
+        return 0;
+    }
+    reader_consume(r);
+    reader_next_token(r);
+    if (r->tok.kind != TOK_STRING || r->tok.unterminated) {
+        reader_diag(r, r->tok.kind == TOK_STRING ? PGN_E_UNTERMINATED_STRING : PGN_E_BAD_TAG,
+                    r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
+        if (r->tok.kind == TOK_STRING) {
+            reader_consume(r);
+        }
+        return 0;
+    }
+    pgn_loc value_at = r->tok.at;
+    if (r->tok.too_long) {
+        reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
+    }
+    if (!text_decode(r, &r->value, &r->tok, 1)) {
+        return 0;
+    }
+    reader_consume(r);
+    reader_next_token(r);
+    if (r->tok.kind != TOK_RBRACKET) {
+        reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
+        return 0;
+    }
+    reader_consume(r);
+    return value_at.line != 0 ? TAG_OK : TAG_BAD;
+}
+
+/* The Variant tag: 1 standard, 2 Chess960, 0 unsupported (digest §7.6, T85). */
+static int variant_kind(const char *v, size_t n) {
+    static const char *const c960[] = {"chess960", "chess 960", "fischerandom", "fischerrandom",
+                                       "fischer random", "freestyle", "960"};
+    static const char *const standard[] = {"standard", "chess", "classical", "normal", "from position",
+                                           "illegal", ""};
+    char low[32];
+    if (n >= sizeof low) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        low[i] = (char)(v[i] >= 'A' && v[i] <= 'Z' ? v[i] + 32 : v[i]);
+    }
+    low[n] = 0;
+    for (size_t i = 0; i < sizeof c960 / sizeof c960[0]; i++) {
+        if (strcmp(low, c960[i]) == 0) {
+            return 2;
+        }
+    }
+    for (size_t i = 0; i < sizeof standard / sizeof standard[0]; i++) {
+        if (strcmp(low, standard[i]) == 0) {
+            return 1;
+        }
+    }
+    return strncmp(low, "wild/", 5) == 0 ? 3 : 0;
+}
+
+static void note_tag(pgn_reader *r, pgn_loc at, const char *fen_text, size_t fen_len) {
+    if (name_is(&r->name, "FEN")) {
+        pgn_fen_diag d;
+        uint32_t flags = (r->opts.flags & PGN_READ_STRICT) ? PGN_FEN_STRICT : 0;
+        r->has_fen = 1;
+        if (pgn_fen_parse(&r->start, fen_text, fen_len, flags, &d) != PGN_OK) {
+            pgn_loc where = at;
+            where.column += d.column;
+            where.offset += d.column;
+            reader_diag(r, PGN_E_BAD_FEN, where, fen_text, fen_len);
+            r->fen_bad = 1;
+        }
+        for (unsigned b = 0; b < 32; b++) {
+            if (d.warnings & (1u << b)) {
+                reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, fen_text, fen_len);
+            }
+        }
+    } else if (name_is(&r->name, "SetUp")) {
+        r->has_setup = 1;
+    } else if (name_is(&r->name, "Variant")) {
+        int k = variant_kind(r->value.ptr, r->value.len);
+        if (k == 0) {
+            reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, r->value.ptr, r->value.len);
+            r->variant_bad = 1;
+        } else if (k == 3) {
+            reader_diag(r, PGN_W_VARIANT, at, r->value.ptr, r->value.len);
+        }
+        r->chess960 = k == 2;
+    } else if (name_is(&r->name, "Result")) {
+        r->tag_result.len = 0;
+        scratch_put(r, &r->tag_result, r->value.ptr, r->value.len);
+    }
+}
+
+/* Reads the tag section; returns the flow of the visitor. */
+static pgn_flow read_tags(pgn_reader *r) {
+    pgn_flow flow = PGN_FLOW_CONTINUE;
+    for (;;) {
+        reader_next_token(r);
+        if (r->tok.kind != TOK_LBRACKET) {
+            break;
+        }
+        pgn_loc at = r->tok.at;
+        int got = read_tag(r);
+        if (got == TAG_NEW_GAME) {
+            break;
+        }
+        if (got == TAG_BAD) {
+            if (r->nomem) {
+                return PGN_FLOW_STOP;
+            }
+            /* resync: the rest of the line is lost; go on at the next line */
+            lexer_skip_to_tag_line(&r->lx);
+            r->have_tok = 0;
+            continue;
+        }
+        note_tag(r, at, r->value.ptr, r->value.len);
+        if (r->v && r->v->tag && flow == PGN_FLOW_CONTINUE) {
+            pgn_str name = {r->name.ptr, r->name.len}, value = {r->value.ptr, r->value.len};
+            flow = r->v->tag(r->user, name, value); /* after STOP the tags are still read */
+        }
+    }
+    return flow;
+}
+
+static void finish_start(pgn_reader *r) {
+    if (r->fen_bad || !r->has_fen) {
+        pgn_pos_init(&r->start);
+    }
+    if (r->chess960) {
+        r->start.chess960 = 1;
+    }
+    if (r->has_fen && !r->has_setup && !r->fen_bad) {
+        pgn_loc at = r->sum.start;
+        reader_diag(r, PGN_W_FEN_WITHOUT_SETUP, at, "FEN", 3);
+    }
+}
+
+/* ---- a whole game ---- */
+
+static pgn_result tag_result(const pgn_reader *r) {
+    return r->tag_result.len ? pgn_result_parse(r->tag_result.ptr, r->tag_result.len) : PGN_RESULT_NONE;
+}
+
+static void reset_game(pgn_reader *r) {
+    memset(&r->sum, 0, sizeof r->sum);
+    r->sum.game = r->games + 1;
+    r->encoding_warned = r->fen_bad = r->variant_bad = r->chess960 = 0;
+    r->has_fen = r->has_setup = r->skip_movetext = 0;
+    r->tag_result.len = 0;
+    r->tag_hash_count = 0;
+    r->marker = PGN_RESULT_NONE;
+    r->depth = 0;
+    pgn_pos_init(&r->start);
+}
+
+static pgn_status read_game(pgn_reader *r) {
+    if (!r->started) {
+        r->started = 1;
+        if (r->opts.range_start > 0) {
+            r->lx.base = r->opts.range_start;
+            r->lx.line_off = r->opts.range_start;
+            r->lx.at_line_start = 0;
+            lexer_skip_to_tag_line(&r->lx);
+        }
+    }
+    if (!r->next_known && !r->finished) {
+        find_next_game(r);
+    }
+    if (r->finished || (r->opts.range_end && r->next_start > r->opts.range_end)) {
+        r->finished = 1;
+        return r->lx.error != PGN_OK ? r->lx.error : PGN_END;
+    }
+    reset_game(r);
+    r->next_known = 0;
+    r->raw_start = r->next_start;
+    r->lx.hold = (r->opts.flags & PGN_READ_KEEP_RAW) ? r->raw_start : UINT64_MAX;
+    lexer_rewind(&r->lx, r->next_start, r->next_loc, r->next_line_start);
+    r->have_tok = 0;
+    r->sum.start = r->next_loc;
+    pgn_flow flow = r->v && r->v->begin_game ? r->v->begin_game(r->user, r->next_loc) : PGN_FLOW_CONTINUE;
+    const pgn_visitor *v = r->v;
+    if (flow == PGN_FLOW_STOP) {
+        r->v = NULL; /* the game is still read, so that the next one starts in the right place */
+    }
+    flow = read_tags(r);
+    finish_start(r);
+    r->skip_movetext = r->fen_bad || r->variant_bad;
+    if (flow != PGN_FLOW_STOP && r->v && r->v->end_tags) {
+        flow = r->v->end_tags(r->user, (r->opts.flags & PGN_READ_NO_BOARD) ? NULL : &r->start);
+    }
+    if (flow != PGN_FLOW_CONTINUE) {
+        r->skip_movetext = 2;
+    }
+    if (flow == PGN_FLOW_STOP) {
+        r->v = NULL;
+    }
+    movetext_read(r);
+    r->stop = r->v == NULL;
+    r->v = v;
+    r->sum.end_offset = lexer_offset(&r->lx);
+    pgn_result tr = tag_result(r), res = r->marker;
+    if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
+        res = tr != PGN_RESULT_NONE ? tr : res;
+    } else if (tr != PGN_RESULT_NONE && tr != PGN_RESULT_UNKNOWN && tr != res) {
+        reader_diag(r, PGN_W_RESULT_MISMATCH, r->sum.start, r->tag_result.ptr, r->tag_result.len);
+        res = tr;
+    }
+    find_next_game(r); /* the game's raw bytes end where the next one starts */
+    r->sum.end_offset = r->raw_end;
+    r->games++;
+    if (!r->stop && r->v && r->v->end_game) {
+        r->stop = r->v->end_game(r->user, res, &r->sum) == PGN_FLOW_STOP;
+    }
+    if (r->nomem) {
+        return PGN_E_NOMEM;
+    }
+    if (r->lx.error != PGN_OK) {
+        return r->lx.error;
+    }
+    if (r->opts.max_errors && r->errors >= r->opts.max_errors) {
+        return PGN_E_LIMIT;
+    }
+    return PGN_OK;
+}
+
+pgn_status pgn_reader_visit(pgn_reader *r, const pgn_visitor *v, void *user) {
+    r->v = v;
+    r->user = user;
+    return read_game(r);
+}
+
+pgn_status pgn_reader_next(pgn_reader *r, pgn_game *game) {
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.game = game;
+    b.alloc = r->opts.alloc;
+    pgn_game_reset(game);
+    pgn_status st = pgn_reader_visit(r, &builder_visitor, &b);
+    reader_alloc(r, b.stack, b.cap * sizeof *b.stack, 0);
+    reader_alloc(r, b.pending, b.pending_cap, 0);
+    if (st == PGN_OK && b.status != PGN_OK) {
+        st = b.status;
+    }
+    return st;
+}

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/* Text of tag values and comments: PGN §7 string escapes (\" and \\), and the encodings found in
+ * real files: UTF-8 passes through; other text is read as Windows-1252 (Latin-1) or, when asked,
+ * Latin-1, Windows-1252 or CP437, and converted to UTF-8 (digest §1). */
+#include "parse.h"
+
+#include <string.h>
+
+int text_is_utf8(const char *s, size_t len) {
+    const unsigned char *p = (const unsigned char *)s, *end = p + len;
+    while (p < end) {
+        unsigned c = *p;
+        if (c < 0x80) {
+            p++;
+            continue;
+        }
+        size_t n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : 0;
+        if (n == 0 || c > 0xF4 || (size_t)(end - p) <= n) {
+            return 0;
+        }
+        for (size_t k = 1; k <= n; k++) {
+            if ((p[k] & 0xC0) != 0x80) {
+                return 0;
+            }
+        }
+        /* overlong 3- and 4-byte forms, surrogates, and code points above U+10FFFF */
+        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) ||
+            (c == 0xF4 && p[1] >= 0x90)) {
+            return 0;
+        }
+        p += n + 1;
+    }
+    return 1;
+}
+
+/* Code points of bytes 0x80-0xFF in Windows-1252 (undefined bytes map as Latin-1) and CP437. */
+static const uint16_t cp1252_high[32] = {
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178};
+static const uint16_t cp437_high[128] = {
+    0x00C7, 0x00FC, 0x00E9, 0x00E2, 0x00E4, 0x00E0, 0x00E5, 0x00E7, 0x00EA, 0x00EB, 0x00E8, 0x00EF,
+    0x00EE, 0x00EC, 0x00C4, 0x00C5, 0x00C9, 0x00E6, 0x00C6, 0x00F4, 0x00F6, 0x00F2, 0x00FB, 0x00F9,
+    0x00FF, 0x00D6, 0x00DC, 0x00A2, 0x00A3, 0x00A5, 0x20A7, 0x0192, 0x00E1, 0x00ED, 0x00F3, 0x00FA,
+    0x00F1, 0x00D1, 0x00AA, 0x00BA, 0x00BF, 0x2310, 0x00AC, 0x00BD, 0x00BC, 0x00A1, 0x00AB, 0x00BB,
+    0x2591, 0x2592, 0x2593, 0x2502, 0x2524, 0x2561, 0x2562, 0x2556, 0x2555, 0x2563, 0x2551, 0x2557,
+    0x255D, 0x255C, 0x255B, 0x2510, 0x2514, 0x2534, 0x252C, 0x251C, 0x2500, 0x253C, 0x255E, 0x255F,
+    0x255A, 0x2554, 0x2569, 0x2566, 0x2560, 0x2550, 0x256C, 0x2567, 0x2568, 0x2564, 0x2565, 0x2559,
+    0x2558, 0x2552, 0x2553, 0x256B, 0x256A, 0x2518, 0x250C, 0x2588, 0x2584, 0x258C, 0x2590, 0x2580,
+    0x03B1, 0x00DF, 0x0393, 0x03C0, 0x03A3, 0x03C3, 0x00B5, 0x03C4, 0x03A6, 0x0398, 0x03A9, 0x03B4,
+    0x221E, 0x03C6, 0x03B5, 0x2229, 0x2261, 0x00B1, 0x2265, 0x2264, 0x2320, 0x2321, 0x00F7, 0x2248,
+    0x00B0, 0x2219, 0x00B7, 0x221A, 0x207F, 0x00B2, 0x25A0, 0x00A0};
+
+int scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len) {
+    if (len > SIZE_MAX / 2 - buf->len) {
+        r->nomem = 1;
+        return 0;
+    }
+    if (buf->len + len + 1 > buf->cap) {
+        size_t cap = buf->cap ? buf->cap : 256;
+        while (cap < buf->len + len + 1) {
+            cap *= 2;
+        }
+        char *p = reader_alloc(r, buf->ptr, buf->cap, cap);
+        if (!p) {
+            r->nomem = 1;
+            return 0;
+        }
+        buf->ptr = p;
+        buf->cap = cap;
+    }
+    if (len) {
+        memcpy(buf->ptr + buf->len, s, len);
+    }
+    buf->len += len;
+    buf->ptr[buf->len] = 0;
+    return 1;
+}
+
+static unsigned code_point(unsigned char c, pgn_encoding enc) {
+    if (c < 0x80) {
+        return c;
+    }
+    if (enc == PGN_ENC_CP437) {
+        return cp437_high[c - 0x80];
+    }
+    if (enc != PGN_ENC_LATIN1 && c < 0xA0) {
+        return cp1252_high[c - 0x80];
+    }
+    return c;
+}
+
+int text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len, pgn_encoding enc) {
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+        while (j < len && (unsigned char)s[j] < 0x80) {
+            j++;
+        }
+        if (!scratch_put(r, buf, s + i, j - i)) {
+            return 0;
+        }
+        if (j == len) {
+            break;
+        }
+        unsigned cp = code_point((unsigned char)s[j], enc);
+        char u[3];
+        size_t n;
+        if (cp < 0x800) {
+            u[0] = (char)(0xC0 | (cp >> 6));
+            u[1] = (char)(0x80 | (cp & 0x3F));
+            n = 2;
+        } else {
+            u[0] = (char)(0xE0 | (cp >> 12));
+            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            u[2] = (char)(0x80 | (cp & 0x3F));
+            n = 3;
+        }
+        if (!scratch_put(r, buf, u, n)) {
+            return 0;
+        }
+        i = j + 1;
+    }
+    return 1;
+}
+
+/* Appends the encoded text, converting if it is not UTF-8 (once-per-game warning). */
+static int put_text(pgn_reader *r, scratch *out, const char *s, size_t len, const token *t) {
+    pgn_encoding enc = r->opts.encoding;
+    if (!t->high || enc == PGN_ENC_UTF8 || (enc == PGN_ENC_AUTO && text_is_utf8(s, len))) {
+        return scratch_put(r, out, s, len);
+    }
+    if (enc == PGN_ENC_AUTO && !r->encoding_warned) {
+        r->encoding_warned = 1;
+        reader_diag(r, PGN_W_ENCODING, t->at, t->ptr, t->len);
+    }
+    return text_append_converted(r, out, s, len, enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc);
+}
+
+int text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value) {
+    out->len = 0;
+    if (!scratch_put(r, out, "", 0)) {
+        return 0;
+    }
+    if (!tag_value) {
+        return put_text(r, out, t->ptr, t->len, t);
+    }
+    /* resolve \" and \\; keep other backslashes literally (digest §5.2) */
+    scratch *tmp = &r->text;
+    tmp->len = 0;
+    int warned_escape = 0, warned_space = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        char c = t->ptr[i];
+        if (c == '\\' && i + 1 < t->len && (t->ptr[i + 1] == '"' || t->ptr[i + 1] == '\\')) {
+            c = t->ptr[++i];
+        } else if (c == '\\' && !warned_escape) {
+            warned_escape = 1;
+            reader_diag(r, PGN_W_STRING_ESCAPE, t->at, t->ptr, t->len);
+        } else if (c == '\t' || c == '\n' || c == '\r') {
+            if (!warned_space) {
+                warned_space = 1;
+                reader_diag(r, PGN_W_TAG_VALUE, t->at, t->ptr, t->len);
+            }
+            c = ' ';
+        }
+        if (!scratch_put(r, tmp, &c, 1)) {
+            return 0;
+        }
+    }
+    return put_text(r, out, tmp->ptr ? tmp->ptr : "", tmp->len, t);
+}
