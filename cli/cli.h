@@ -12,6 +12,7 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_RESOURCE = 3 };
 
 int cmd_perft(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 
@@ -36,6 +37,18 @@ typedef struct cli_diag_ctx {
 
 /* A pgn_diag_fn printing GCC-style lines (or JSON lines) on stderr; ctx is a cli_diag_ctx. */
 void cli_print_diag(void *ctx, const pgn_diag *d);
+typedef struct cli_output {
+    FILE *file;
+    const char *path; /* NULL: stdout */
+} cli_output;
+
+/* Opens -o OUT (NULL or "-": stdout) with a large buffer; prints a message and returns 0 on failure. */
+int cli_open_output(cli_output *o, const char *path);
+/* Flushes and closes; a write error (disk full) is reported and gives EXIT_RESOURCE, else status. */
+int cli_close_output(cli_output *o, int status);
+/* Reads every game of every file (none: stdin) through v; returns the exit status. */
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user);
+
 /* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
 int cli_parse_encoding(const char *name, pgn_encoding *out);
 

@@ -86,3 +86,72 @@ int cli_parse_encoding(const char *name, pgn_encoding *out) {
     }
     return 0;
 }
+
+int cli_open_output(cli_output *o, const char *path) {
+    o->path = path && strcmp(path, "-") != 0 ? path : NULL;
+    o->file = o->path ? fopen(o->path, "wb") : stdout;
+    if (!o->file) {
+        fprintf(stderr, "pgnkit: cannot write '%s': %s\n", path, strerror(errno));
+        return 0;
+    }
+    setvbuf(o->file, NULL, _IOFBF, 1 << 20);
+    return 1;
+}
+
+int cli_close_output(cli_output *o, int status) {
+    int bad = fflush(o->file) != 0 || ferror(o->file);
+    if (o->path && fclose(o->file) != 0) {
+        bad = 1;
+    }
+    if (bad) {
+        fprintf(stderr, "pgnkit: error writing %s: %s\n", o->path ? o->path : "standard output", strerror(errno));
+        return EXIT_RESOURCE;
+    }
+    return status;
+}
+
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user) {
+    static char dash[] = "-";
+    char *stdin_only[] = {dash};
+    int status = EXIT_OK;
+    uint64_t totals[3] = {0, 0, 0};
+    if (nfiles <= 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
+        FILE *f = cli_open_input(files[i]);
+        if (!f) {
+            status = EXIT_RESOURCE;
+            break;
+        }
+        pgn_reader_opts ro = *ropts;
+        ro.source_name = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
+        pgn_reader *r;
+        if (pgn_reader_new_file(&r, &ro, f) != PGN_OK) {
+            cli_close_input(f);
+            fprintf(stderr, "pgnkit: out of memory\n");
+            return EXIT_RESOURCE;
+        }
+        pgn_status st;
+        while ((st = pgn_reader_visit(r, v, user)) == PGN_OK) {
+        }
+        uint64_t g, e, w;
+        pgn_reader_totals(r, &g, &e, &w);
+        totals[0] += g;
+        totals[1] += e;
+        totals[2] += w;
+        pgn_reader_free(r);
+        cli_close_input(f);
+        if (st != PGN_END && st != PGN_E_LIMIT) {
+            fprintf(stderr, "pgnkit: %s: %s\n", ro.source_name, pgn_status_message(st));
+            status = EXIT_RESOURCE;
+        } else if (st == PGN_E_LIMIT) {
+            status = EXIT_INPUT;
+        }
+    }
+    if (status == EXIT_OK && totals[1]) {
+        status = EXIT_INPUT;
+    }
+    return status;
+}
