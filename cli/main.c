@@ -16,6 +16,7 @@ typedef struct command {
 static const command commands[] = {
     {"check", cmd_check, "check PGN files: syntax, tags and every move; diagnostics on stderr"},
     {"convert", cmd_convert, "convert games: --to uci (moves) or fen (position after every ply)"},
+    {"fmt", cmd_fmt, "write games in the strict PGN export format (broken ones to --rejects)"},
     {"perft", cmd_perft, "count leaf nodes of the move tree (move generator check)"},
     {"moves", cmd_moves, "list the legal moves of a position, one \"SAN UCI\" per line"},
     {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},

@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: MIT */
+/* The PGN export format writer (PGN §3.2, §8.1.1 tag order, §8.2.1 line layout, §8.2.2.2 move
+ * numbers, §8.2.3 SAN, §8.2.4 NAGs, §8.2.5 RAVs; digest §4 and the §12 policy). A game is composed
+ * into one buffer and handed to the callback; the tree is walked with an explicit stack. */
+#include "pgnkit/writer.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../game/arena.h"
+
+#define DEFAULT_WIDTH 79
+#define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
+
+/* A line whose alternatives (RAVs) are being written. */
+typedef struct frame {
+    const pgn_node *main;     /* the move whose alternatives these are */
+    const pgn_node *next_alt; /* the next alternative to write, or NULL */
+    pgn_pos before;           /* the position before main's move (and before every alternative) */
+} frame;
+
+typedef struct tag_ref {
+    pgn_str name, value;
+    size_t order; /* tie-break, so that the output never depends on qsort's stability */
+} tag_ref;
+
+struct pgn_writer {
+    pgn_allocator alloc;
+    pgn_write_fn fn;
+    void *ctx;
+    uint32_t flags, width, fen_flags;
+    char *buf;
+    size_t len, cap;
+    size_t line_start; /* offset in buf of the current movetext line */
+    size_t unit_start; /* offset of the current unit: a token plus what is glued to it */
+    int open_paren;    /* a glued "(" waits for the next token */
+    int need_number;   /* a black move now needs "N..." (PGN §8.2.2.2) */
+    pgn_status err;    /* the first failure while writing this game; then everything stops */
+    frame *stack;
+    size_t depth, stack_cap;
+    tag_ref *tags;
+    size_t tags_cap;
+};
+
+pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_write_fn fn,
+                          void *ctx) {
+    pgn_writer *w;
+    const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
+    assert(out != NULL && fn != NULL);
+    *out = NULL;
+    w = arena_mem_alloc(alloc, sizeof *w);
+    if (w == NULL) {
+        return PGN_E_NOMEM;
+    }
+    memset(w, 0, sizeof *w);
+    if (alloc != NULL) {
+        w->alloc = *alloc;
+    }
+    w->fn = fn;
+    w->ctx = ctx;
+    if (opts != NULL) {
+        w->flags = opts->flags;
+        w->width = opts->width;
+        w->fen_flags = opts->fen_flags;
+    }
+    if (w->width == 0) {
+        w->width = DEFAULT_WIDTH;
+    }
+    *out = w;
+    return PGN_OK;
+}
+
+void pgn_writer_free(pgn_writer *writer) {
+    pgn_allocator alloc;
+    if (writer == NULL) {
+        return;
+    }
+    alloc = writer->alloc;
+    arena_mem_free(&alloc, writer->buf);
+    arena_mem_free(&alloc, writer->stack);
+    arena_mem_free(&alloc, writer->tags);
+    arena_mem_free(&alloc, writer);
+}
+
+/* Grows the block *p of *cap elements of size elem to hold at least need (starting near 4 KiB);
+ * 0 when out of memory, with *p and *cap unchanged. */
+static int grow(pgn_writer *w, void **p, size_t *cap, size_t need, size_t elem) {
+    size_t n = *cap ? *cap : 4096 / elem + 1;
+    void *q;
+    while (n < need) {
+        if (n > SIZE_MAX / 2) {
+            return 0;
+        }
+        n *= 2;
+    }
+    if (n > SIZE_MAX / elem) {
+        return 0;
+    }
+    q = arena_mem_realloc(&w->alloc, *p, *cap * elem, n * elem);
+    if (q == NULL) {
+        return 0;
+    }
+    *p = q;
+    *cap = n;
+    return 1;
+}
+
+/* ---- the output buffer ---- */
+
+static void put(pgn_writer *w, const char *s, size_t n) {
+    if (w->err != PGN_OK || n == 0) {
+        return;
+    }
+    if (n > w->cap - w->len) {
+        void *p = w->buf;
+        if (n > SIZE_MAX - w->len || !grow(w, &p, &w->cap, w->len + n, 1)) {
+            w->err = PGN_E_NOMEM;
+            return;
+        }
+        w->buf = p;
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+}
+
+/* Sends the first n bytes of the buffer to the callback and drops them. */
+static void flush(pgn_writer *w, size_t n) {
+    ptrdiff_t r;
+    if (w->err != PGN_OK || n == 0) {
+        return;
+    }
+    r = w->fn(w->ctx, w->buf, n);
+    if (r < 0 || (size_t)r != n) {
+        w->err = PGN_E_IO;
+        return;
+    }
+    memmove(w->buf, w->buf + n, w->len - n);
+    w->len -= n;
+    w->line_start -= n;
+    w->unit_start -= n;
+}
+
+/* ---- movetext tokens (PGN §8.2.1: greedy fill, one space between tokens) ---- */
+
+/* Starts a unit of n bytes (plus a waiting glued "("): on this line after one space if it fits
+ * within the width, else on a new line. A unit wider than the width stands alone. */
+static void unit_open(pgn_writer *w, size_t n) {
+    if (w->line_start >= FLUSH_AT) {
+        flush(w, w->line_start);
+    }
+    if (w->open_paren) {
+        n++;
+    }
+    if (w->len > w->line_start) {
+        if (w->len - w->line_start + 1 + n > w->width) {
+            put(w, "\n", 1);
+            w->line_start = w->len;
+        } else {
+            put(w, " ", 1);
+        }
+    }
+    w->unit_start = w->len;
+    if (w->open_paren) {
+        put(w, "(", 1);
+        w->open_paren = 0;
+    }
+}
+
+/* After bytes were glued to the current unit: if the line is now too long, the unit moves to a
+ * new line (the space before it becomes the line break). */
+static void unit_fix(pgn_writer *w) {
+    if (w->err == PGN_OK && w->len - w->line_start > w->width && w->unit_start > w->line_start) {
+        w->buf[w->unit_start - 1] = '\n';
+        w->line_start = w->unit_start;
+    }
+}
+
+static void token(pgn_writer *w, const char *s, size_t n) {
+    unit_open(w, n);
+    put(w, s, n);
+}
+
+/* A number token: prefix, decimal v, suffix ("$3", "12.", "12..."). */
+static void token_uint(pgn_writer *w, const char *prefix, unsigned long v, const char *suffix) {
+    char digits[32];
+    size_t n = sizeof digits, p = strlen(prefix), k = strlen(suffix);
+    do {
+        digits[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    unit_open(w, p + sizeof digits - n + k);
+    put(w, prefix, p);
+    put(w, digits + n, sizeof digits - n);
+    put(w, suffix, k);
+}
+
+/* ---- comments (digest §4.2: words re-wrapped, "}" dropped, "{" written as "[") ---- */
+
+static int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int comment_has_words(pgn_str c) {
+    size_t i;
+    for (i = 0; i < c.len; i++) {
+        if (!is_space(c.ptr[i]) && c.ptr[i] != '}') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void put_word(pgn_writer *w, const char *s, size_t n) {
+    size_t i, run = 0;
+    for (i = 0; i < n; i++) {
+        if (s[i] == '}' || s[i] == '{') {
+            put(w, s + run, i - run);
+            if (s[i] == '{') {
+                put(w, "[", 1);
+            }
+            run = i + 1;
+        }
+    }
+    put(w, s + run, n - run);
+}
+
+/* One word of a comment. A word starting with "%" is glued to the token before it (with its
+ * space), so that no line ever starts with "%" (an escape line, PGN §6). */
+static void comment_word(pgn_writer *w, const char *s, size_t n) {
+    size_t i, kept = n;
+    char first = 0;
+    for (i = 0; i < n; i++) {
+        if (s[i] == '}') {
+            kept--;
+        } else if (first == 0) {
+            first = s[i];
+        }
+    }
+    if (kept == 0) {
+        return;
+    }
+    if (first == '%') {
+        put(w, " ", 1);
+        put_word(w, s, n);
+        unit_fix(w);
+        return;
+    }
+    unit_open(w, kept);
+    put_word(w, s, n);
+}
+
+static void write_comment(pgn_writer *w, pgn_str c) {
+    size_t i = 0;
+    if (!comment_has_words(c)) {
+        return;
+    }
+    token(w, "{", 1);
+    while (i < c.len) {
+        size_t start;
+        while (i < c.len && is_space(c.ptr[i])) {
+            i++;
+        }
+        start = i;
+        while (i < c.len && !is_space(c.ptr[i])) {
+            i++;
+        }
+        if (i > start) {
+            comment_word(w, c.ptr + start, i - start);
+        }
+    }
+    token(w, "}", 1);
+    w->need_number = 1;
+}
+
+/* ---- the move tree, walked with an explicit stack of open variations ---- */
+
+static int want(const pgn_writer *w, uint32_t flag) {
+    return (w->flags & (flag | PGN_WRITE_REDUCED)) == 0;
+}
+
+static void open_variation(pgn_writer *w) {
+    if (w->flags & PGN_WRITE_SPACED_RAV) {
+        token(w, "(", 1);
+    } else {
+        w->open_paren = 1;
+    }
+    w->need_number = 1;
+}
+
+static void close_variation(pgn_writer *w) {
+    if (w->flags & PGN_WRITE_SPACED_RAV) {
+        token(w, ")", 1);
+    } else {
+        put(w, ")", 1);
+        unit_fix(w);
+    }
+    w->need_number = 1;
+}
+
+/* The move number, the SAN and what follows the move: NAGs, then the comment. */
+static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *before) {
+    char san[PGN_SAN_MAX];
+    size_t i, n;
+    if (want(w, PGN_WRITE_NO_COMMENTS)) {
+        write_comment(w, pgn_node_pre_comment(node));
+    }
+    if (before->side == PGN_WHITE) {
+        token_uint(w, "", before->fullmove, ".");
+    } else if (w->need_number) {
+        token_uint(w, "", before->fullmove, "...");
+    }
+    n = pgn_san_write(before, pgn_node_move(node), san);
+    token(w, san, n);
+    w->need_number = 0;
+    if (want(w, PGN_WRITE_NO_NAGS)) {
+        for (i = 0; i < pgn_node_nag_count(node); i++) {
+            token_uint(w, "$", pgn_node_nag(node, i), "");
+            if (!(w->flags & PGN_WRITE_NAG_COMPAT)) {
+                w->need_number = 1; /* a NAG is an annotation: digest D7, literal reading */
+            }
+        }
+    }
+    if (want(w, PGN_WRITE_NO_COMMENTS)) {
+        write_comment(w, pgn_node_comment(node));
+    }
+}
+
+/* Writes node's move from *pos and advances *pos past it. Returns the node to write next: the
+ * first alternative (a RAV is opened and *pos goes back) or the main continuation. */
+static const pgn_node *write_node(pgn_writer *w, const pgn_node *node, pgn_pos *pos) {
+    const pgn_node *parent = pgn_node_parent(node);
+    const pgn_node *alt = pgn_node_sibling(node);
+    pgn_pos before = *pos;
+    frame *f;
+    write_move(w, node, &before);
+    pgn_pos_play(pos, pgn_node_move(node));
+    /* Alternatives belong to the first child; an alternative's own siblings are written by it. */
+    if (alt == NULL || pgn_node_child(parent) != node || !want(w, PGN_WRITE_NO_VARIATIONS)) {
+        return pgn_node_child(node);
+    }
+    if (w->depth == w->stack_cap) {
+        void *p = w->stack;
+        if (!grow(w, &p, &w->stack_cap, w->depth + 1, sizeof *w->stack)) {
+            w->err = PGN_E_NOMEM;
+            return NULL;
+        }
+        w->stack = p;
+    }
+    f = &w->stack[w->depth++];
+    f->main = node;
+    f->next_alt = pgn_node_sibling(alt);
+    f->before = before;
+    open_variation(w);
+    *pos = before;
+    return alt;
+}
+
+/* At the end of a variation (depth > 0): closes it and returns the next alternative, or the
+ * continuation of the line it branched from (NULL if that line ends there too). */
+static const pgn_node *end_of_line(pgn_writer *w, pgn_pos *pos) {
+    frame *f;
+    const pgn_node *next;
+    close_variation(w);
+    f = &w->stack[w->depth - 1];
+    *pos = f->before;
+    next = f->next_alt;
+    if (next != NULL) {
+        f->next_alt = pgn_node_sibling(next);
+        open_variation(w);
+        return next;
+    }
+    pgn_pos_play(pos, pgn_node_move(f->main));
+    w->depth--;
+    return pgn_node_child(f->main);
+}
+
+static void write_movetext(pgn_writer *w, const pgn_game *game, const char *marker) {
+    const pgn_node *root = pgn_game_root(game);
+    const pgn_node *cur = pgn_node_child(root);
+    pgn_pos pos = *pgn_game_start(game);
+    w->line_start = w->len;
+    w->unit_start = w->len;
+    w->open_paren = 0;
+    w->need_number = 1; /* a game starting with Black to move begins with "N..." */
+    w->depth = 0;
+    if (want(w, PGN_WRITE_NO_COMMENTS)) {
+        write_comment(w, pgn_node_pre_comment(root));
+        write_comment(w, pgn_node_comment(root));
+    }
+    while (w->err == PGN_OK) {
+        if (cur != NULL) {
+            cur = write_node(w, cur, &pos);
+        } else if (w->depth > 0) {
+            cur = end_of_line(w, &pos);
+        } else {
+            break;
+        }
+    }
+    token(w, marker, strlen(marker));
+    put(w, "\n\n", 2);
+}
+
+/* ---- tags (PGN §8.1.1: the Seven Tag Roster in order, then the others in ASCII order) ---- */
+
+static const char *const str_names[7] = {"Event", "Site",  "Date",  "Round",
+                                         "White", "Black", "Result"};
+static const char *const str_defaults[6] = {"?", "?", "????.??.??", "?", "?", "?"};
+
+static int name_is(pgn_str name, const char *s) {
+    return name.len == strlen(s) && memcmp(name.ptr, s, name.len) == 0;
+}
+
+static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
+    size_t i, run = 0;
+    put(w, "[", 1);
+    put(w, name.ptr, name.len);
+    put(w, " \"", 2);
+    for (i = 0; i < value.len; i++) {
+        if (value.ptr[i] == '\\' || value.ptr[i] == '"') {
+            put(w, value.ptr + run, i - run);
+            put(w, "\\", 1);
+            run = i;
+        }
+    }
+    put(w, value.ptr + run, value.len - run);
+    put(w, "\"]\n", 3);
+}
+
+static pgn_str cstr(const char *s) {
+    pgn_str r;
+    r.ptr = s;
+    r.len = strlen(s);
+    return r;
+}
+
+/* The termination marker: the game's, else the Result tag's if it is a marker, else "*". */
+static const char *marker_of(const pgn_game *game) {
+    pgn_str tag;
+    pgn_result r = pgn_game_result(game);
+    if (r == PGN_RESULT_NONE && pgn_game_tag_get(game, "Result", &tag)) {
+        r = pgn_result_parse(tag.ptr, tag.len);
+    }
+    return pgn_result_str(r);
+}
+
+static void write_str(pgn_writer *w, const pgn_game *game, const char *marker) {
+    size_t i;
+    for (i = 0; i < 6; i++) {
+        pgn_str value;
+        if (!pgn_game_tag_get(game, str_names[i], &value)) {
+            value = cstr(str_defaults[i]);
+        }
+        write_tag(w, cstr(str_names[i]), value);
+    }
+    write_tag(w, cstr(str_names[6]), cstr(marker));
+}
+
+static int tag_cmp(const void *a, const void *b) {
+    const tag_ref *x = a, *y = b;
+    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+    int c = n ? memcmp(x->name.ptr, y->name.ptr, n) : 0;
+    if (c != 0) {
+        return c;
+    }
+    if (x->name.len != y->name.len) {
+        return x->name.len < y->name.len ? -1 : 1;
+    }
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int is_str_name(pgn_str name) {
+    size_t i;
+    for (i = 0; i < 7; i++) {
+        if (name_is(name, str_names[i])) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The tags after the roster, sorted by name. FEN is rewritten from the start position and is
+ * written when the game had one or starts elsewhere than the standard position; SetUp "1" goes
+ * with it and only with it. Reduced export keeps FEN and SetUp only for a set-up position, without
+ * which the moves could not be replayed. */
+static void write_other_tags(pgn_writer *w, const pgn_game *game) {
+    char fen[PGN_FEN_MAX], std[PGN_FEN_MAX];
+    size_t i, n = 0, count = pgn_game_tag_count(game);
+    int reduced = (w->flags & PGN_WRITE_REDUCED) != 0;
+    pgn_str old;
+    int set_up = pgn_game_tag_get(game, "FEN", &old) && !reduced;
+    void *p = w->tags;
+    pgn_fen_write(pgn_game_start(game), 0, std, sizeof std);
+    set_up = set_up || strcmp(std, PGN_START_FEN) != 0;
+    if (!grow(w, &p, &w->tags_cap, count + 2, sizeof *w->tags)) {
+        w->err = PGN_E_NOMEM;
+        return;
+    }
+    w->tags = p;
+    for (i = 0; i < count && !reduced; i++) {
+        pgn_str name = pgn_game_tag_name(game, i);
+        if (!is_str_name(name) && !name_is(name, "FEN") && !name_is(name, "SetUp")) {
+            w->tags[n].name = name;
+            w->tags[n].value = pgn_game_tag_value(game, i);
+            w->tags[n].order = n;
+            n++;
+        }
+    }
+    if (set_up) {
+        pgn_fen_write(pgn_game_start(game), w->fen_flags, fen, sizeof fen);
+        w->tags[n].name = cstr("FEN");
+        w->tags[n].value = cstr(fen);
+        w->tags[n].order = n;
+        n++;
+        w->tags[n].name = cstr("SetUp");
+        w->tags[n].value = cstr("1");
+        w->tags[n].order = n;
+        n++;
+    }
+    if (n > 1) {
+        qsort(w->tags, n, sizeof *w->tags, tag_cmp);
+    }
+    for (i = 0; i < n; i++) {
+        write_tag(w, w->tags[i].name, w->tags[i].value);
+    }
+}
+
+pgn_status pgn_writer_write(pgn_writer *writer, const pgn_game *game) {
+    const char *marker;
+    pgn_status st;
+    assert(writer != NULL && game != NULL);
+    marker = marker_of(game);
+    writer->err = PGN_OK;
+    writer->len = 0;
+    writer->line_start = 0;
+    writer->unit_start = 0;
+    write_str(writer, game, marker);
+    write_other_tags(writer, game);
+    put(writer, "\n", 1);
+    write_movetext(writer, game, marker);
+    flush(writer, writer->len);
+    st = writer->err;
+    writer->len = 0;
+    return st;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* The game arena (STYLE C6): chunks from the caller's allocator, growing geometrically up to a
+ * cap, bump allocation, reset keeping the first chunk. Sizes are overflow-checked; no globals. */
+#include "arena.h"
+
+#include <stdalign.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ALIGN ((size_t)alignof(max_align_t))
+
+struct arena_chunk {
+    arena_chunk *next;
+    size_t cap;  /* usable bytes after the header */
+    size_t used; /* bytes handed out, always a multiple of ALIGN */
+};
+
+/* The header rounded up so that the data after it is aligned for any object. */
+#define HEADER_SIZE ((sizeof(arena_chunk) + ALIGN - 1) / ALIGN * ALIGN)
+
+void *arena_mem_alloc(const pgn_allocator *alloc, size_t size) {
+    if (alloc == NULL || alloc->malloc == NULL) {
+        return malloc(size ? size : 1);
+    }
+    return alloc->malloc(alloc->ctx, size);
+}
+
+void *arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size, size_t new_size) {
+    void *p;
+    if (alloc == NULL || alloc->malloc == NULL) {
+        return realloc(ptr, new_size ? new_size : 1);
+    }
+    if (alloc->realloc != NULL) {
+        return alloc->realloc(alloc->ctx, ptr, old_size, new_size);
+    }
+    p = alloc->malloc(alloc->ctx, new_size);
+    if (p != NULL && ptr != NULL) {
+        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
+        arena_mem_free(alloc, ptr);
+    }
+    return p;
+}
+
+void arena_mem_free(const pgn_allocator *alloc, void *ptr) {
+    if (ptr == NULL) {
+        return;
+    }
+    if (alloc == NULL || alloc->malloc == NULL) {
+        free(ptr);
+    } else if (alloc->free != NULL) {
+        alloc->free(alloc->ctx, ptr);
+    }
+}
+
+void arena_init(arena *a, const pgn_allocator *alloc) {
+    memset(a, 0, sizeof *a);
+    if (alloc != NULL) {
+        a->alloc = *alloc;
+    }
+    a->next_size = ARENA_FIRST_CHUNK;
+}
+
+void arena_free(arena *a) {
+    arena_chunk *c = a->head;
+    while (c != NULL) {
+        arena_chunk *next = c->next;
+        arena_mem_free(&a->alloc, c);
+        c = next;
+    }
+    a->head = NULL;
+    a->first = NULL;
+    a->last = NULL;
+    a->next_size = ARENA_FIRST_CHUNK;
+}
+
+void arena_reset(arena *a) {
+    arena_chunk *c = a->head;
+    while (c != NULL) {
+        arena_chunk *next = c->next;
+        if (c != a->first) {
+            arena_mem_free(&a->alloc, c);
+        }
+        c = next;
+    }
+    a->head = a->first;
+    a->last = NULL;
+    a->next_size = ARENA_FIRST_CHUNK;
+    if (a->first != NULL) {
+        a->first->next = NULL;
+        a->first->used = 0;
+        a->next_size = ARENA_FIRST_CHUNK * 2; /* the growth continues as after the first chunk */
+    }
+}
+
+static arena_chunk *chunk_new(arena *a, size_t cap) {
+    arena_chunk *c;
+    if (cap > SIZE_MAX - HEADER_SIZE) {
+        return NULL;
+    }
+    c = arena_mem_alloc(&a->alloc, HEADER_SIZE + cap);
+    if (c == NULL) {
+        return NULL;
+    }
+    c->next = NULL;
+    c->cap = cap;
+    c->used = 0;
+    return c;
+}
+
+static char *chunk_data(arena_chunk *c) {
+    return (char *)c + HEADER_SIZE;
+}
+
+/* Makes room for rounded bytes: a chunk of its own for a large request (left behind the head so
+ * that the head keeps serving small ones), else a new head of the next geometric size. */
+static void *alloc_slow(arena *a, size_t rounded) {
+    arena_chunk *c;
+    if (a->head != NULL && rounded > a->next_size / 4) {
+        c = chunk_new(a, rounded);
+        if (c == NULL) {
+            return NULL;
+        }
+        c->used = rounded;
+        c->next = a->head->next;
+        a->head->next = c;
+        a->last = NULL;
+        return chunk_data(c);
+    }
+    c = chunk_new(a, rounded > a->next_size - HEADER_SIZE ? rounded : a->next_size - HEADER_SIZE);
+    if (c == NULL) {
+        return NULL;
+    }
+    c->next = a->head;
+    a->head = c;
+    if (a->first == NULL) {
+        a->first = c;
+    }
+    if (a->next_size < ARENA_MAX_CHUNK) {
+        a->next_size *= 2;
+    }
+    c->used = rounded;
+    a->last = chunk_data(c);
+    return a->last;
+}
+
+void *arena_alloc(arena *a, size_t size) {
+    size_t rounded;
+    arena_chunk *h = a->head;
+    if (size > SIZE_MAX - ALIGN) {
+        return NULL;
+    }
+    rounded = (size + ALIGN - 1) / ALIGN * ALIGN;
+    if (h != NULL && h->cap - h->used >= rounded) {
+        a->last = chunk_data(h) + h->used;
+        h->used += rounded;
+        return a->last;
+    }
+    return alloc_slow(a, rounded);
+}
+
+void *arena_calloc(arena *a, size_t count, size_t size) {
+    void *p;
+    if (size != 0 && count > SIZE_MAX / size) {
+        return NULL;
+    }
+    p = arena_alloc(a, count * size);
+    if (p != NULL) {
+        memset(p, 0, count * size);
+    }
+    return p;
+}
+
+void *arena_realloc(arena *a, void *ptr, size_t old_size, size_t new_size) {
+    arena_chunk *h = a->head;
+    void *p;
+    if (ptr == NULL) {
+        return arena_alloc(a, new_size);
+    }
+    if (new_size <= old_size) {
+        return ptr;
+    }
+    if (ptr == a->last && h != NULL && new_size <= SIZE_MAX - ALIGN) {
+        size_t offset = (size_t)(a->last - chunk_data(h));
+        size_t rounded = (new_size + ALIGN - 1) / ALIGN * ALIGN;
+        if (rounded <= h->cap - offset) {
+            h->used = offset + rounded;
+            return ptr;
+        }
+    }
+    p = arena_alloc(a, new_size);
+    if (p != NULL) {
+        memcpy(p, ptr, old_size);
+    }
+    return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t len) {
+    char *p;
+    if (len == SIZE_MAX) {
+        return NULL;
+    }
+    p = arena_alloc(a, len + 1);
+    if (p != NULL) {
+        if (len != 0) {
+            memcpy(p, s, len);
+        }
+        p[len] = '\0';
+    }
+    return p;
+}
