@@ -85,7 +85,10 @@ static void play_castle(pgn_pos *p, unsigned from, unsigned to, pgn_color us) {
 
 void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
     pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
-    pos->key ^= chess_polyglot_ep_key(pos) ^ chess_castle_key(pos);
+    uint64_t castle = pos->castle;
+    /* the castling keys change only when the rights do (a king or rook moves, a rook is taken) */
+    uint64_t old_castle_key = castle ? chess_castle_key(pos) : 0;
+    pos->key ^= chess_polyglot_ep_key(pos);
     pos->ep = PGN_SQ_NONE;
     pos->halfmove++;
     if (mv == PGN_MOVE_NULL) {
@@ -122,5 +125,8 @@ done:
         pos->fullmove++;
     }
     pos->side = (uint8_t)them;
-    pos->key ^= chess_side_key() ^ chess_polyglot_ep_key(pos) ^ chess_castle_key(pos);
+    pos->key ^= chess_side_key() ^ chess_polyglot_ep_key(pos);
+    if (castle != pos->castle) {
+        pos->key ^= old_castle_key ^ chess_castle_key(pos);
+    }
 }

@@ -112,8 +112,15 @@ static int is_file(char c) { return c >= 'a' && c <= 'h'; }
 static int is_rank(char c) { return c >= '1' && c <= '8'; }
 
 static int piece_from_letter(char c) {
-    const char *p = strchr("PNBRQK", c);
-    return c && p ? (int)(p - "PNBRQK") + 1 : 0;
+    switch (c) {
+    case 'P': return PGN_PAWN;
+    case 'N': return PGN_KNIGHT;
+    case 'B': return PGN_BISHOP;
+    case 'R': return PGN_ROOK;
+    case 'Q': return PGN_QUEEN;
+    case 'K': return PGN_KING;
+    default: return 0;
+    }
 }
 
 /* Strips trailing check marks, annotation glyphs and e.p. suffixes; records what it saw. */
@@ -246,7 +253,7 @@ static pgn_status describe(const char *s, size_t len, san_desc *d, int b_as_bish
     }
     char c = s[0];
     size_t i = 1;
-    if (strchr("NBRQK", c)) {
+    if (c != 'P' && piece_from_letter(c)) {
         d->piece = piece_from_letter(c);
     } else if (c == 'n' || c == 'r' || c == 'q' || c == 'k' || (c == 'b' && b_as_bishop)) {
         d->piece = piece_from_letter((char)(c - 32));
@@ -383,8 +390,11 @@ static pgn_status match_san(const pgn_pos *p, san_desc *d, uint32_t flags, pgn_m
 /* Warnings that need the resolved move: extra disambiguation, capture mark, check suffix. */
 static void check_form(const pgn_pos *p, pgn_move mv, uint32_t flags, san_desc *d) {
     if (!d->castle) {
-        unsigned need = needed_disambiguation(p, mv);
-        int extra = (d->from_file >= 0 && !(need & 1)) || (d->from_rank >= 0 && !(need & 2));
+        int extra = 0;
+        if (d->from_file >= 0 || d->from_rank >= 0) {
+            unsigned need = needed_disambiguation(p, mv);
+            extra = (d->from_file >= 0 && !(need & 1)) || (d->from_rank >= 0 && !(need & 2));
+        }
         if (d->form == FORM_UCI) {
             d->warn |= PGN_WARN_BIT(PGN_W_UCI_MOVE);
         } else if (d->form == FORM_LONG) {

@@ -12,20 +12,25 @@ enum { WINDOW = 64 * 1024 };
 /* Byte classes: symbol continuation, symbol start, white space, digit. */
 enum { C_SYM = 1, C_START = 2, C_SPACE = 4, C_DIGIT = 8 };
 
-static unsigned char_class(unsigned char c) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
-        return C_SYM | C_START;
-    }
-    if (c >= '0' && c <= '9') {
-        return C_SYM | C_START | C_DIGIT;
-    }
-    switch (c) {
-    case '-': case '+': case '=': return C_SYM | C_START;
-    case '_': case '#': case ':': case '/': case '@': return C_SYM;
-    case ' ': case '\t': case '\n': case '\r': case '\f': case '\v': return C_SPACE;
-    default: return 0;
-    }
-}
+/* The class of every byte, as a static const table (no runtime initialisation). */
+#define SY (C_SYM | C_START)
+#define DG (C_SYM | C_START | C_DIGIT)
+#define SP C_SPACE
+static const uint8_t byte_class[256] = {
+    0,  0,  0,  0,  0,  0,  0,  0,  0,  SP, SP, SP, SP, SP, 0,  0,  /* 0x00 */
+    0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  /* 0x10 */
+    SP, 0,  0,  C_SYM, 0, 0,  0,  0,  0,  0,  0,  SY, 0,  SY, 0,  C_SYM, /* 0x20  !"#$%&'()*+,-./ */
+    DG, DG, DG, DG, DG, DG, DG, DG, DG, DG, C_SYM, 0, 0, SY, 0, 0,  /* 0x30 0-9:;<=>? */
+    C_SYM, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, /* 0x40 @A-O */
+    SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, 0,  0,  0,  0,  C_SYM, /* 0x50 P-Z[\]^_ */
+    0,  SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, /* 0x60 `a-o */
+    SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, 0,  0,  0,  0,  0,  /* 0x70 p-z{|}~ */
+};
+#undef SY
+#undef DG
+#undef SP
+
+static inline unsigned char_class(unsigned char c) { return byte_class[c]; }
 
 static void *xrealloc(const pgn_allocator *a, void *p, size_t old, size_t size) {
     if (a && a->realloc) {

@@ -77,7 +77,8 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
 
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
 static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    pgn_result res = pgn_result_parse(t->ptr, t->len);
+    char c0 = t->ptr[0];
+    pgn_result res = c0 == '0' || c0 == '1' || c0 == '*' ? pgn_result_parse(t->ptr, t->len) : PGN_RESULT_NONE;
     if (res == PGN_RESULT_NONE && t->len == 3 && memcmp(t->ptr, "1/2", 3) == 0) {
         reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
         res = PGN_RESULT_DRAW;
