@@ -33,6 +33,9 @@ CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_TESTS := $(addprefix $(BUILD)/asan/tests/,$(TEST_BIN_NAMES))
+SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
+# check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
+PERFT_CAP ?= 200000000
 
 .PHONY: all lib demo check check-slow check-layers bench tables format format-check install clean asan fuzz
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
@@ -79,9 +82,12 @@ asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 check: asan check-layers
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh
-check-slow: asan
-	@PGNKIT_SLOW=1 PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
-	  tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh
+check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit
+	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
+	  LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) tests/cli/test_cli.sh
+$(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c $(BUILD)/libpgnkit.a
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c $(BUILD)/libpgnkit.a
 
 # The layering rule (STYLE C2): base <- chess <- game <- parse <- export <- cli.
 check-layers:
