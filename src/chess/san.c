@@ -95,7 +95,9 @@ size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
 
 /* ---- reading ---- */
 
-enum { FORM_SAN, FORM_LONG, FORM_UCI };
+/* FORM_SQUARE: a piece letter, the origin square, optional x, the target (Nh4g6, Qa6xb7): canonical
+ * SAN when both file and rank are needed (PGN §8.2.3.4), long algebraic otherwise. */
+enum { FORM_SAN, FORM_LONG, FORM_UCI, FORM_SQUARE };
 
 typedef struct san_desc {
     int castle;       /* 0, 1 = h-side (O-O), 2 = a-side (O-O-O) */
@@ -229,7 +231,7 @@ static pgn_status parse_body(const char *s, size_t len, san_desc *d) {
     }
     d->capture_mark = sep == 'x' || sep == ':';
     if (d->from_file >= 0 && d->from_rank >= 0) {
-        d->form = (d->piece == PGN_NO_PIECE && !sep) ? FORM_UCI : FORM_LONG;
+        d->form = d->piece == PGN_NO_PIECE ? (sep ? FORM_LONG : FORM_UCI) : FORM_SQUARE;
     }
     if (sep == '-' || sep == ':') {
         d->form = FORM_LONG;
@@ -397,7 +399,7 @@ static void check_form(const pgn_pos *p, pgn_move mv, uint32_t flags, san_desc *
         }
         if (d->form == FORM_UCI) {
             d->warn |= PGN_WARN_BIT(PGN_W_UCI_MOVE);
-        } else if (d->form == FORM_LONG) {
+        } else if (d->form == FORM_LONG || (d->form == FORM_SQUARE && extra)) {
             d->warn |= PGN_WARN_BIT(PGN_W_LONG_ALGEBRAIC);
         } else if (extra) {
             d->warn |= PGN_WARN_BIT(PGN_W_OVER_DISAMBIGUATION);

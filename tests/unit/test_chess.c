@@ -461,7 +461,7 @@ static void test_status_names(void) {
         CHECK(strcmp(pgn_status_name(all[i]), "UNKNOWN") != 0);
         CHECK(!pgn_status_is_warning(all[i]));
     }
-    for (int w = PGN_W_CASTLE_ZERO; w <= PGN_W_FEN_FULLMOVE_ZERO; w++) {
+    for (int w = PGN_W_CASTLE_ZERO; w <= PGN_W_VARIANT; w++) {
         CHECK(strncmp(pgn_status_name((pgn_status)w), "W_", 2) == 0);
         CHECK(pgn_status_is_warning((pgn_status)w));
     }
