@@ -16,11 +16,11 @@
 #include <string.h>
 
 typedef struct twic_games {
-    char *text;          /* the tokens, each NUL-terminated, back to back */
+    char *text; /* the tokens, each NUL-terminated, back to back */
     size_t text_len, text_cap;
-    uint32_t *tok;       /* tok[i] = offset of token i in text */
+    uint32_t *tok; /* tok[i] = offset of token i in text */
     size_t ntok, tok_cap;
-    size_t *game;        /* game[g] = index of game g's first token; game[ngames] = ntok */
+    size_t *game; /* game[g] = index of game g's first token; game[ngames] = ntok */
     size_t ngames, game_cap;
 } twic_games;
 
@@ -61,7 +61,8 @@ static inline char *twic_gunzip(const char *path, size_t *len_out) {
     }
     fclose(probe);
     char cmd[4200];
-    if (strchr(path, '\'') || (size_t)snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path) >= sizeof cmd) {
+    if (strchr(path, '\'') ||
+        (size_t)snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path) >= sizeof cmd) {
         return NULL;
     }
     FILE *p = popen(cmd, "r");

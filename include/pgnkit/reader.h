@@ -91,8 +91,10 @@ typedef struct pgn_reader_opts {
     uint64_t max_errors;  /* stop after this many errors (pgn_reader_* return PGN_E_LIMIT); 0 = never */
     pgn_encoding encoding;
     /* Byte range, for splitting a file between readers: the callback delivers the stream from
-     * range_start on. A reader with range_start > 0 first skips to the next game start (a line
-     * starting with '['); it reads the games that start before range_end (0 = no end). */
+     * range_start on. A reader with range_start > 0 first skips the line it starts in, then to the
+     * next tag section (a line starting with '[' after a line that does not); it reads the games
+     * that start at or before range_end (0 = no end). Consecutive ranges [0, s), [s, t), ... read
+     * every game exactly once, for games with tag sections. */
     uint64_t range_start, range_end;
 } pgn_reader_opts;
 

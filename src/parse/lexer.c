@@ -117,11 +117,9 @@ static inline int have(lexer *lx, size_t *i) {
         return 1;
     }
     size_t off = *i - lx->pos;
-    if (!fill(lx)) {
-        return 0;
-    }
-    *i = lx->pos + off;
-    return *i < lx->len;
+    int got = fill(lx);
+    *i = lx->pos + off; /* fill() may have moved the window even when it read nothing */
+    return got && *i < lx->len;
 }
 
 static void count_newline(lexer *lx, uint64_t off, unsigned char c, uint64_t *cr_end) {
@@ -148,14 +146,19 @@ pgn_loc lexer_loc(const lexer *lx) {
 static void skip_space(lexer *lx) {
     size_t i = lx->pos;
     uint64_t cr_end = lx->last_cr ? lx->line_off : UINT64_MAX;
+    lx->ws_start = lx->base + i;
+    lx->ws_break = lx->ws_break_prev = UINT64_MAX;
     if (lx->base + i == 0) {
-        /* a UTF-8 byte order mark at the start of the stream */
-        size_t j = i + 2;
-        if (have(lx, &j) && memcmp(lx->buf + j - 2, "\xEF\xBB\xBF", 3) == 0) {
-            i = j + 1;
+        /* a UTF-8 byte order mark at the start of the stream; byte by byte, since have() reads
+         * only one chunk and the callback may deliver one byte at a time */
+        size_t j = i, k = 0;
+        while (k < 3 && have(lx, &j) && lx->buf[j] == "\xEF\xBB\xBF"[k]) {
+            j++;
+            k++;
+        }
+        if (k == 3) {
+            i = j;
             lx->line_off = 3;
-        } else {
-            i = j - 2;
         }
     }
     for (;;) {
@@ -166,6 +169,10 @@ static void skip_space(lexer *lx) {
         }
         unsigned char c = (unsigned char)lx->buf[i];
         if (c == '\n' || c == '\r') {
+            if (!(c == '\n' && cr_end == lx->base + i)) {
+                lx->ws_break_prev = lx->ws_break;
+                lx->ws_break = lx->base + i;
+            }
             count_newline(lx, lx->base + i, c, &cr_end);
             lx->at_line_start = 1;
             i++;
@@ -431,6 +438,41 @@ void lexer_skip_to_tag_line(lexer *lx) {
     }
     lx->pos = i;
     lx->at_line_start = (uint8_t)line_start;
+    lx->last_cr = cr_end == lx->line_off;
+}
+
+void lexer_skip_to_range_start(lexer *lx) {
+    size_t i = lx->pos;
+    uint64_t cr_end = UINT64_MAX;
+    int prev_tag = 0, first = 1;  /* first: the partial line the range starts in */
+    unsigned char lead = 0, last = 0; /* first and last non-space bytes of the current line */
+    for (;;) {
+        lx->pos = i;
+        set_keep(lx, lx->base + i);
+        if (!have(lx, &i)) {
+            break;
+        }
+        unsigned char c = (unsigned char)lx->buf[i];
+        if (c == '\n' && cr_end == lx->base + i) {
+            count_newline(lx, lx->base + i, c, &cr_end); /* the LF of a CRLF */
+        } else if (c == '\n' || c == '\r') {
+            /* the partial first line (its start is unseen) counts as a tag line if it is blank or
+             * ends with ]; the reader before this range reads the game starting on the next line */
+            prev_tag = first ? (last == 0 || last == ']') : lead == '[';
+            first = 0;
+            lead = last = 0;
+            count_newline(lx, lx->base + i, c, &cr_end);
+        } else if (!(char_class(c) & C_SPACE)) {
+            if (!first && !lead && c == '[' && !prev_tag) {
+                break;
+            }
+            lead = lead ? lead : c;
+            last = c;
+        }
+        i++;
+    }
+    lx->pos = i;
+    lx->at_line_start = 1;
     lx->last_cr = cr_end == lx->line_off;
 }
 

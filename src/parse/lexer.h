@@ -45,6 +45,8 @@ typedef struct lexer {
     uint64_t base;        /* stream offset of buf[0] */
     uint64_t keep;        /* earliest stream offset the window must keep */
     uint64_t hold;        /* set by the reader: keep everything from here (raw games); or UINT64_MAX */
+    /* the white space before the last token: where it began, and its last two line breaks */
+    uint64_t ws_start, ws_break, ws_break_prev;
     uint64_t line_off;    /* stream offset where the current line starts */
     uint32_t line;
     size_t max_token;
@@ -63,6 +65,9 @@ static inline uint64_t lexer_offset(const lexer *lx) { return lx->base + lx->pos
 void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
 /* Skips to the next line that starts with '[' (error recovery, range starts); leaves the lexer on it. */
 void lexer_skip_to_tag_line(lexer *lx);
+/* For a reader starting inside a file: skips the partial first line, then to the first line that
+ * starts with [ right after a line that is not a tag line (the start of a tag section). */
+void lexer_skip_to_range_start(lexer *lx);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
 pgn_str lexer_span(const lexer *lx, uint64_t from, uint64_t to);
 pgn_loc lexer_loc(const lexer *lx);

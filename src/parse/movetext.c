@@ -37,8 +37,32 @@ typedef struct mt_state {
     uint8_t skip_visible; /* that variation was reported by begin_variation */
     uint8_t board;        /* resolve SAN */
     uint8_t limit_warned, number_warned;
+    uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
     uint32_t san_flags;
 } mt_state;
+
+/* Text that is no PGN token: one W_SKIPPED_TEXT for a run of such tokens in a row (<x>, c}). */
+static void skip_text(pgn_reader *r, mt_state *s, const token *t) {
+    if (!s->prev_skipped) {
+        reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+    }
+    s->skipped = 1;
+}
+
+/* Every move names its target square, so it has a digit, except castling (O-O, o-o-o+) and the
+ * null move (--). A symbol without either is text: a word such as "resigns", or stray letters. */
+static int could_be_move(const token *t) {
+    int castle = 1, has_o = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        char c = t->ptr[i];
+        if (c >= '0' && c <= '9') {
+            return 1;
+        }
+        has_o |= c == 'O' || c == 'o';
+        castle &= c == 'O' || c == 'o' || c == '-' || c == '+' || c == '#';
+    }
+    return castle && (has_o || (t->len == 2 && t->ptr[0] == '-' && t->ptr[1] == '-'));
+}
 
 static void warn_bits(pgn_reader *r, uint32_t bits, const token *t) {
     for (unsigned b = 0; bits; b++, bits >>= 1) {
@@ -50,6 +74,10 @@ static void warn_bits(pgn_reader *r, uint32_t bits, const token *t) {
 
 static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     pgn_str san = {t->ptr, t->len};
+    if (!could_be_move(t)) {
+        skip_text(r, s, t);
+        return;
+    }
     if (!s->board) {
         l->has_move = 1;
         r->sum.plies += r->depth == 1;
@@ -197,9 +225,13 @@ static void on_comment(pgn_reader *r, const token *t) {
     }
 }
 
-static void on_nag(pgn_reader *r, rav_level *l, const token *t, unsigned nag) {
-    if (nag > 255 || !l->has_move) {
-        reader_diag(r, nag > 255 ? PGN_W_NAG_RANGE : PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag) {
+    if (!l->has_move) {
+        skip_text(r, s, t);
+        return;
+    }
+    if (nag > 255) {
+        reader_diag(r, PGN_W_NAG_RANGE, t->at, t->ptr, t->len);
         return;
     }
     if (r->v && r->v->nag && r->v->nag(r->user, nag) == PGN_FLOW_STOP) {
@@ -207,14 +239,52 @@ static void on_nag(pgn_reader *r, rav_level *l, const token *t, unsigned nag) {
     }
 }
 
+/* One movetext token (consumed). Returns 1 after the game's termination marker. */
+static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    int live = !s->skip_parens && !l->dead;
+    s->prev_skipped = s->skipped;
+    s->skipped = 0;
+    switch (t->kind) {
+    case TOK_STAR: {
+        token sym = *t;
+        sym.ptr = "*";
+        sym.len = 1;
+        return on_symbol(r, s, l, &sym);
+    }
+    case TOK_SYMBOL: return on_symbol(r, s, l, t);
+    case TOK_PERIODS: break;
+    case TOK_LPAREN: on_open(r, s, l, t); break;
+    case TOK_RPAREN: on_close(r, s, t); break;
+    case TOK_COMMENT:
+    case TOK_LINE_COMMENT:
+        if (live || t->unterminated) {
+            on_comment(r, t);
+        }
+        break;
+    case TOK_NAG:
+    case TOK_ANNOTATION:
+        if (live && (t->kind == TOK_NAG || t->value)) {
+            on_nag(r, s, l, t, t->value);
+        } else if (live) {
+            skip_text(r, s, t); /* an annotation such as !!! */
+        }
+        break;
+    default:
+        if (live) {
+            skip_text(r, s, t);
+        }
+        break;
+    }
+    return 0;
+}
+
 void movetext_read(pgn_reader *r) {
     mt_state s;
     memset(&s, 0, sizeof s);
     s.board = !(r->opts.flags & PGN_READ_NO_BOARD) && r->skip_movetext == 0;
-    s.san_flags = (r->opts.flags & PGN_READ_STRICT) ? PGN_SAN_STRICT : 0;
-    if (!(r->opts.flags & PGN_READ_NO_NULL_MOVES)) {
-        s.san_flags |= PGN_SAN_NULL_MOVES;
-    }
+    /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
+     * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
+    s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
     r->depth = 0;
     rav_level *root = push_level(r);
     if (!root) {
@@ -225,8 +295,6 @@ void movetext_read(pgn_reader *r) {
     for (;;) {
         reader_next_token(r);
         token *t = &r->tok;
-        rav_level *l = &r->levels[r->depth - 1];
-        int live = !s.skip_parens && !l->dead;
         /* "1." after an empty line, once the main line has moves: a new game without tags */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
                       r->sum.plies > 0 && t->len == 1 && t->ptr[0] == '1';
@@ -239,47 +307,8 @@ void movetext_read(pgn_reader *r) {
             return; /* the token stays for the next game */
         }
         reader_consume(r);
-        switch (t->kind) {
-        case TOK_STAR: {
-            token sym = *t;
-            sym.ptr = "*";
-            sym.len = 1;
-            if (on_symbol(r, &s, l, &sym)) {
-                return;
-            }
-            break;
-        }
-        case TOK_SYMBOL:
-            if (on_symbol(r, &s, l, t)) {
-                return;
-            }
-            break;
-        case TOK_PERIODS: break;
-        case TOK_LPAREN: on_open(r, &s, l, t); break;
-        case TOK_RPAREN: on_close(r, &s, t); break;
-        case TOK_COMMENT:
-        case TOK_LINE_COMMENT:
-            if (live || t->unterminated) {
-                on_comment(r, t);
-            }
-            break;
-        case TOK_NAG:
-            if (live) {
-                on_nag(r, l, t, t->value);
-            }
-            break;
-        case TOK_ANNOTATION:
-            if (live && t->value) {
-                on_nag(r, l, t, t->value);
-            } else if (live) {
-                reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
-            }
-            break;
-        default:
-            if (live) {
-                reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
-            }
-            break;
+        if (on_token(r, &s, &r->levels[r->depth - 1], t)) {
+            return;
         }
     }
 }

@@ -46,6 +46,7 @@ struct pgn_reader {
     uint64_t next_start;
     pgn_loc next_loc;
     uint8_t next_line_start;
+    uint8_t next_near_end; /* only white space with at most one line break lies between the range end and it */
     uint64_t raw_start, raw_end;
     /* totals */
     uint64_t games, errors, warnings;

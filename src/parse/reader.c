@@ -195,12 +195,16 @@ static void find_next_game(pgn_reader *r) {
             r->raw_end = lexer_offset(&r->lx);
             return;
         }
-        if (t->kind == TOK_LBRACKET || starts_movetext(t)) {
+        /* a ( can start a movetext too: the variation is then dropped (W_VARIATION_START, T53) */
+        if (t->kind == TOK_LBRACKET || t->kind == TOK_LPAREN || starts_movetext(t)) {
             int from_comment = have_comment && t->kind != TOK_LBRACKET;
             r->next_known = 1;
             r->next_start = from_comment ? c_off : t->at.offset;
             r->next_loc = from_comment ? c_loc : t->at;
             r->next_line_start = from_comment ? c_line : t->line_start;
+            uint64_t end = r->opts.range_end;
+            r->next_near_end = !from_comment && end && r->lx.ws_start <= end &&
+                               (r->lx.ws_break_prev == UINT64_MAX || r->lx.ws_break_prev < end);
             r->raw_end = r->next_start;
             return;
         }
@@ -262,10 +266,23 @@ static int seen_tag(pgn_reader *r, const char *p, size_t n) {
 
 enum { TAG_OK = 1, TAG_BAD = 0, TAG_NEW_GAME = 2 };
 
+/* Characters of a string token's data: escapes count once, UTF-8 sequences once. */
+static size_t string_chars(const token *t) {
+    size_t n = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        unsigned char c = (unsigned char)t->ptr[i];
+        if (c == '\\' && i + 1 < t->len && (t->ptr[i + 1] == '"' || t->ptr[i + 1] == '\\')) {
+            i++;
+        }
+        n += (c & 0xC0) != 0x80;
+    }
+    return n;
+}
+
 /* Reads one tag pair starting at '['. Returns TAG_BAD after a syntax error (already reported), or
  * TAG_NEW_GAME (nothing consumed) when a tag the game already has follows an empty line: the
  * tag section of the next game (lichess exports of tag-only games). */
-static int read_tag(pgn_reader *r) {
+static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     pgn_loc at = r->tok.at;
     uint8_t line_start = r->tok.line_start, blank = r->tok.blank_before;
     uint64_t hold = r->lx.hold;
@@ -304,9 +321,11 @@ static int read_tag(pgn_reader *r) {
         }
         return 0;
     }
-    pgn_loc value_at = r->tok.at;
+    *value_at = r->tok.at;
     if (r->tok.too_long) {
         reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
+    } else if ((r->opts.flags & PGN_READ_STRICT) && string_chars(&r->tok) > 255) {
+        reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0); /* PGN §7: at most 255 */
     }
     if (!text_decode(r, &r->value, &r->tok, 1)) {
         return 0;
@@ -318,7 +337,7 @@ static int read_tag(pgn_reader *r) {
         return 0;
     }
     reader_consume(r);
-    return value_at.line != 0 ? TAG_OK : TAG_BAD;
+    return value_at->line != 0 ? TAG_OK : TAG_BAD;
 }
 
 /* The Variant tag: 1 standard, 2 Chess960, 0 unsupported (digest §7.6, T85). */
@@ -348,13 +367,15 @@ static int variant_kind(const char *v, size_t n) {
     return strncmp(low, "wild/", 5) == 0 ? 3 : 0;
 }
 
-static void note_tag(pgn_reader *r, pgn_loc at, const char *fen_text, size_t fen_len) {
+/* at: the tag's [; value_at: its value's opening quote. */
+static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fen_text,
+                     size_t fen_len) {
     if (name_is(&r->name, "FEN")) {
         pgn_fen_diag d;
         uint32_t flags = (r->opts.flags & PGN_READ_STRICT) ? PGN_FEN_STRICT : 0;
         r->has_fen = 1;
         if (pgn_fen_parse(&r->start, fen_text, fen_len, flags, &d) != PGN_OK) {
-            pgn_loc where = at;
+            pgn_loc where = value_at; /* d.column counts from 1 at the byte after the quote */
             where.column += d.column;
             where.offset += d.column;
             reader_diag(r, PGN_E_BAD_FEN, where, fen_text, fen_len);
@@ -382,6 +403,21 @@ static void note_tag(pgn_reader *r, pgn_loc at, const char *fen_text, size_t fen
     }
 }
 
+/* After a bad tag pair: drops the rest of it, up to its ] or the end of its line, so that a bad
+ * tag loses neither the movetext after it nor (by running into the next game's tags) the next game. */
+static void skip_rest_of_line(pgn_reader *r) {
+    for (;;) {
+        reader_next_token(r);
+        if (r->tok.kind == TOK_EOF || r->tok.line_start) {
+            return;
+        }
+        reader_consume(r);
+        if (r->tok.kind == TOK_RBRACKET) {
+            return; /* the end of the bad tag pair: what follows on the line is read normally */
+        }
+    }
+}
+
 /* Reads the tag section; returns the flow of the visitor. */
 static pgn_flow read_tags(pgn_reader *r) {
     pgn_flow flow = PGN_FLOW_CONTINUE;
@@ -390,8 +426,8 @@ static pgn_flow read_tags(pgn_reader *r) {
         if (r->tok.kind != TOK_LBRACKET) {
             break;
         }
-        pgn_loc at = r->tok.at;
-        int got = read_tag(r);
+        pgn_loc at = r->tok.at, value_at = {0, 0, 0};
+        int got = read_tag(r, &value_at);
         if (got == TAG_NEW_GAME) {
             break;
         }
@@ -399,12 +435,10 @@ static pgn_flow read_tags(pgn_reader *r) {
             if (r->nomem) {
                 return PGN_FLOW_STOP;
             }
-            /* resync: the rest of the line is lost; go on at the next line */
-            lexer_skip_to_tag_line(&r->lx);
-            r->have_tok = 0;
+            skip_rest_of_line(r);
             continue;
         }
-        note_tag(r, at, r->value.ptr, r->value.len);
+        note_tag(r, at, value_at, r->value.ptr, r->value.len);
         if (r->v && r->v->tag && flow == PGN_FLOW_CONTINUE) {
             pgn_str name = {r->name.ptr, r->name.len}, value = {r->value.ptr, r->value.len};
             flow = r->v->tag(r->user, name, value); /* after STOP the tags are still read */
@@ -451,13 +485,13 @@ static pgn_status read_game(pgn_reader *r) {
             r->lx.base = r->opts.range_start;
             r->lx.line_off = r->opts.range_start;
             r->lx.at_line_start = 0;
-            lexer_skip_to_tag_line(&r->lx);
+            lexer_skip_to_range_start(&r->lx);
         }
     }
     if (!r->next_known && !r->finished) {
         find_next_game(r);
     }
-    if (r->finished || (r->opts.range_end && r->next_start > r->opts.range_end)) {
+    if (r->finished || (r->opts.range_end && r->next_start > r->opts.range_end && !r->next_near_end)) {
         r->finished = 1;
         return r->lx.error != PGN_OK ? r->lx.error : PGN_END;
     }

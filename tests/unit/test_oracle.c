@@ -260,13 +260,13 @@ static int py_parse_line(const char *line, py_case *c) {
     }
 }
 
-/* Cases where python-chess and pgnkit legitimately differ by design. python-chess's chess.Board(fen)
- * defaults to chess960=False and then drops every castling right that only makes sense in Chess960
- * (clean_castling_rights). pgnkit has no "standard chess only" FEN flag: pgn_fen_parse detects
- * Chess960 from the castling field (chess.h, PGN_FEN_CHESS960), which is also what python-chess
- * itself does when it reads a PGN (pgn.Headers.board(): board.chess960 = board.chess960 or
- * board.has_chess960_castling_rights()). pgnkit's output is python-chess's fen() for
- * chess.Board(fen, chess960=True): K = f1 rook (outermost on the h-side), Q = a1, k dropped (no
+/* Cases where python-chess and pgnkit legitimately differ by design. python-chess's
+ * chess.Board(fen) defaults to chess960=False and then drops every castling right that only makes
+ * sense in Chess960 (clean_castling_rights). pgnkit has no "standard chess only" FEN flag:
+ * pgn_fen_parse detects Chess960 from the castling field (chess.h, PGN_FEN_CHESS960), which is also
+ * what python-chess itself does when it reads a PGN (pgn.Headers.board(): board.chess960 =
+ * board.chess960 or board.has_chess960_castling_rights()). pgnkit's output is python-chess's fen()
+ * for chess.Board(fen, chess960=True): K = f1 rook (outermost on the h-side), Q = a1, k dropped (no
  * rook right of e8), q = b8. */
 typedef struct py_deviation {
     const char *test, *start_fen, *pgnkit, *why;
@@ -302,8 +302,8 @@ static int py_run_case(const py_case *c, int lineno) {
     } else if (strcmp(c->kind, "shredder_fen") == 0) {
         flags |= PGN_FEN_SHREDDER;
     } else if (strcmp(c->kind, "fen") != 0) {
-        harness_fail(__FILE__, __LINE__, "python-chess line %d %s: unknown kind \"%s\"", lineno, c->test,
-                     c->kind);
+        harness_fail(__FILE__, __LINE__, "python-chess line %d %s: unknown kind \"%s\"", lineno,
+                     c->test, c->kind);
         return 1;
     }
     if (c->shredder) {
@@ -314,24 +314,19 @@ static int py_run_case(const py_case *c, int lineno) {
     } else if (strcmp(c->en_passant, "xfen") == 0) {
         flags |= PGN_FEN_EP_PSEUDO;
     } else if (c->en_passant[0] && strcmp(c->en_passant, "legal") != 0) {
-        harness_fail(__FILE__, __LINE__, "python-chess line %d %s: unknown en_passant \"%s\"", lineno,
-                     c->test, c->en_passant);
+        harness_fail(__FILE__, __LINE__, "python-chess line %d %s: unknown en_passant \"%s\"",
+                     lineno, c->test, c->en_passant);
         return 1;
     }
 
     pgn_pos pos;
-    if (c->has_start_fen) {
-        pgn_fen_diag diag;
-        pgn_status st = pgn_fen_parse(&pos, c->start_fen, strlen(c->start_fen),
-                                      c->chess960 ? PGN_FEN_CHESS960 : 0, &diag);
-        if (st != PGN_OK) {
-            harness_fail(__FILE__, __LINE__, "python-chess line %d %s: FEN \"%s\" rejected: %s", lineno,
-                         c->test, c->start_fen, diag.reason);
-            return 1;
-        }
-    } else {
-        pgn_pos_init(&pos);
-        pos.chess960 = (uint8_t)(c->chess960 != 0);
+    pgn_fen_diag diag;
+    const char *start = c->has_start_fen ? c->start_fen : PGN_START_FEN;
+    if (pgn_fen_parse(&pos, start, strlen(start), c->chess960 ? PGN_FEN_CHESS960 : 0, &diag) !=
+        PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "python-chess line %d %s: FEN \"%s\" rejected: %s", lineno,
+                     c->test, start, diag.reason);
+        return 1;
     }
     for (int i = 0; i < c->nmoves; i++) {
         pgn_move mv = PGN_MOVE_NONE;
@@ -344,7 +339,8 @@ static int py_run_case(const py_case *c, int lineno) {
             mv = r.move;
         }
         if (st != PGN_OK) {
-            harness_fail(__FILE__, __LINE__, "python-chess line %d %s: move %d \"%s\" (%s) rejected (status %d)",
+            harness_fail(__FILE__, __LINE__,
+                         "python-chess line %d %s: move %d \"%s\" (%s) rejected (status %d)",
                          lineno, c->test, i + 1, c->move[i], c->move_kind[i], (int)st);
             return 1;
         }
@@ -364,16 +360,17 @@ static int py_run_case(const py_case *c, int lineno) {
         }
         memcpy(want, e, n);
         want[n] = 0;
-        printf("SKIP python-chess line %d %s: EPD operation(s) \"%s\"%s not in the API, position part "
-               "compared only\n",
-               lineno, c->test, c->ops[0], c->nops > 1 ? ", ..." : "");
+        printf(
+            "SKIP python-chess line %d %s: EPD operation(s) \"%s\"%s not in the API, position part "
+            "compared only\n",
+            lineno, c->test, c->ops[0], c->nops > 1 ? ", ..." : "");
         harness_counts.skipped++;
         CHECK_EQ_STR(fen, want);
         return 1;
     }
     const py_deviation *dev = py_find_deviation(c);
     if (dev) {
-        printf("NOTE python-chess line %d %s: expected \"%s\" from chess.Board (standard chess forced); "
+        printf("NOTE python-chess line %d %s: chess.Board (standard chess forced) gives \"%s\"; "
                "pgnkit %s, so \"%s\" is checked instead\n",
                lineno, c->test, c->expected, dev->why, dev->pgnkit);
         CHECK(pos.chess960 != 0);
@@ -390,7 +387,8 @@ static int py_run_case(const py_case *c, int lineno) {
 
 static void test_python_chess_cases(void) {
     char path[4096];
-    snprintf(path, sizeof path, "%s", harness_shared("corpus/expected/python-chess/test_py_board_cases.jsonl"));
+    snprintf(path, sizeof path, "%s",
+             harness_shared("corpus/expected/python-chess/test_py_board_cases.jsonl"));
     FILE *f = fopen(path, "r");
     if (!f) {
         harness_fail(__FILE__, __LINE__, "cannot open %s", path);
@@ -407,7 +405,8 @@ static void test_python_chess_cases(void) {
         }
         py_case c;
         if (!py_parse_line(line, &c)) {
-            harness_fail(__FILE__, __LINE__, "python-chess line %d: cannot parse: %.80s", lineno, line);
+            harness_fail(__FILE__, __LINE__, "python-chess line %d: cannot parse: %.80s", lineno,
+                         line);
             bad++;
             continue;
         }
@@ -420,7 +419,8 @@ static void test_python_chess_cases(void) {
     CHECK(!read_error);
     CHECK_EQ_INT(bad, 0);
     CHECK_EQ_INT(cases, 28); /* corpus README §4 */
-    printf("python-chess: %d cases, %d checked, %d skipped (variants)\n", cases, checked, cases - checked);
+    printf("python-chess: %d cases, %d checked, %d skipped (variants)\n", cases, checked,
+           cases - checked);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -435,11 +435,11 @@ typedef struct oracle_stats {
 
 #define ORACLE_MAX_PRINT 10
 
-static void mismatch(oracle_stats *s, const char *file, unsigned long idx, unsigned long ply, const char *what,
-                     const char *want, const char *got) {
+static void mismatch(oracle_stats *s, const char *file, unsigned long idx, unsigned long ply,
+                     const char *what, const char *want, const char *got) {
     if (s->printed++ < ORACLE_MAX_PRINT) {
-        printf("  MISMATCH %s game %lu ply %lu: %s: expected \"%s\", got \"%s\"\n", file, idx, ply, what, want,
-               got);
+        printf("  MISMATCH %s game %lu ply %lu: %s: expected \"%s\", got \"%s\"\n", file, idx, ply,
+               what, want, got);
     }
 }
 
@@ -546,14 +546,16 @@ static void test_pgn_extract_oracle(const char *name, unsigned long expect_games
     twic_games g;
     memset(&g, 0, sizeof g);
     if (!twic_load_gz(&g, pgn_path)) {
-        harness_fail(__FILE__, __LINE__, "cannot read %s (missing, unreadable or gzip failed)", pgn_path);
+        harness_fail(__FILE__, __LINE__, "cannot read %s (missing, unreadable or gzip failed)",
+                     pgn_path);
         twic_free(&g);
         return;
     }
     size_t len = 0;
     char *tsv = twic_gunzip(tsv_path, &len);
     if (!tsv) {
-        harness_fail(__FILE__, __LINE__, "cannot read %s (missing, unreadable or gzip failed)", tsv_path);
+        harness_fail(__FILE__, __LINE__, "cannot read %s (missing, unreadable or gzip failed)",
+                     tsv_path);
         twic_free(&g);
         return;
     }
@@ -584,7 +586,8 @@ static void test_pgn_extract_oracle(const char *name, unsigned long expect_games
     }
     free(tsv);
 
-    printf("pgn-extract %s: %lu rows, %lu games in PGN, %lu games (%lu without moves) / %lu plies / %lu SAN "
+    printf("pgn-extract %s: %lu rows, %lu games in PGN, %lu games (%lu without moves) / %lu plies "
+           "/ %lu SAN "
            "tokens checked\n",
            name, s.rows, (unsigned long)g.ngames, s.games, s.empty_games, s.plies, s.tokens);
     CHECK_EQ_INT(s.rows, expect_games);
