@@ -47,8 +47,10 @@ typedef struct cli_output {
 int cli_open_output(cli_output *o, const char *path);
 /* Flushes and closes; a write error (disk full) is reported and gives EXIT_RESOURCE, else status. */
 int cli_close_output(cli_output *o, int status);
-/* Reads every game of every file (none: stdin) through v; returns the exit status. */
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user);
+/* Reads every game of every file (none: stdin) through v (NULL: check only); adds the games, errors
+ * and warnings to totals; returns the exit status (1 if any error). */
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user,
+                       uint64_t totals[3]);
 
 /* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
 int cli_parse_encoding(const char *name, pgn_encoding *out);

@@ -24,33 +24,6 @@ typedef struct check_opts {
     cli_diag_ctx dctx;
 } check_opts;
 
-static int check_stream(FILE *f, const char *name, check_opts *o, uint64_t totals[3]) {
-    pgn_reader *r;
-    pgn_reader_opts ro = o->ropts;
-    ro.source_name = name;
-    if (pgn_reader_new_file(&r, &ro, f) != PGN_OK) {
-        fprintf(stderr, "pgnkit: out of memory\n");
-        return EXIT_RESOURCE;
-    }
-    pgn_status st;
-    while ((st = pgn_reader_visit(r, NULL, NULL)) == PGN_OK) {
-    }
-    uint64_t g, e, w;
-    pgn_reader_totals(r, &g, &e, &w);
-    totals[0] += g;
-    totals[1] += e;
-    totals[2] += w;
-    pgn_reader_free(r);
-    if (st == PGN_E_LIMIT) {
-        return EXIT_INPUT;
-    }
-    if (st != PGN_END) {
-        fprintf(stderr, "pgnkit: %s: %s\n", name, pgn_status_message(st));
-        return EXIT_RESOURCE;
-    }
-    return EXIT_OK;
-}
-
 int cmd_check(int argc, char **argv) {
     static const struct option opts[] = {{"strict", no_argument, NULL, 's'},
                                          {"max-errors", required_argument, NULL, 'm'},
@@ -89,25 +62,8 @@ int cmd_check(int argc, char **argv) {
         }
     }
     uint64_t totals[3] = {0, 0, 0};
-    int status = EXIT_OK;
-    static char dash[] = "-";
-    char *stdin_only[] = {dash};
-    char **files = optind < argc ? argv + optind : stdin_only;
-    int nfiles = optind < argc ? argc - optind : 1;
-    for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
-        FILE *f = cli_open_input(files[i]);
-        if (!f) {
-            status = EXIT_RESOURCE;
-            break;
-        }
-        int st = check_stream(f, strcmp(files[i], "-") == 0 ? "<stdin>" : files[i], &o, totals);
-        cli_close_input(f);
-        status = st > status ? st : status;
-    }
+    int status = cli_for_each_input(argc - optind, argv + optind, &o.ropts, NULL, NULL, totals);
     fprintf(stderr, "%llu games, %llu errors, %llu warnings\n", (unsigned long long)totals[0],
             (unsigned long long)totals[1], (unsigned long long)totals[2]);
-    if (status == EXIT_OK && totals[1]) {
-        status = EXIT_INPUT;
-    }
     return status;
 }

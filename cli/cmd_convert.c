@@ -127,6 +127,7 @@ int cmd_convert(int argc, char **argv) {
     }
     c.out = out.file;
     pgn_visitor v = {on_begin, NULL, NULL, on_move, NULL, NULL, on_begin_variation, on_end_variation, on_end_game};
-    int status = cli_for_each_input(argc - optind, argv + optind, &ro, &v, &c);
+    uint64_t totals[3] = {0, 0, 0};
+    int status = cli_for_each_input(argc - optind, argv + optind, &ro, &v, &c, totals);
     return cli_close_output(&out, status);
 }

@@ -110,11 +110,11 @@ int cli_close_output(cli_output *o, int status) {
     return status;
 }
 
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user) {
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user,
+                       uint64_t totals[3]) {
     static char dash[] = "-";
     char *stdin_only[] = {dash};
     int status = EXIT_OK;
-    uint64_t totals[3] = {0, 0, 0};
     if (nfiles <= 0) {
         files = stdin_only;
         nfiles = 1;

@@ -73,6 +73,30 @@ expect_err "fen ambiguous" "ambiguous move 'Nd2' \(move 1\) \[E_AMBIGUOUS_MOVE\]
 expect_err "fen unparsable" "'Xe4' \(move 1\) \[E_BAD_SAN\]" 1 "$bin" fen Xe4
 expect_err "unknown command" "unknown command 'frobnicate'" 2 "$bin" frobnicate
 expect "version" "pgnkit 0.1.0" 0 "$bin" --version
+# check / fmt / convert (issue 3)
+shared=${PGNKIT_SHARED:-../shared}
+std="$shared/corpus/expected/standard/fischer-spassky-1992.pgn"
+tmp=${TMPDIR:-/tmp}/pgnkit-cli.$$
+expect_err "check gcc format" "^examples/sample.pgn:27:47: error: illegal move 'Ke3' \[E_ILLEGAL_MOVE\] \(game 3\)" 1 bash -c "\"$bin\" check examples/sample.pgn 2>&1 >/dev/null | grep E_ILLEGAL >&2"
+expect_err "check summary" "3 games, 1 errors, 2 warnings" 1 "$bin" check examples/sample.pgn
+expect_err "check json" '\{"file":"examples/sample.pgn","line":27,"column":47,"offset":[0-9]+,"game":3,"severity":"error","code":"E_ILLEGAL_MOVE","message":"illegal move","token":"Ke3"\}' 1 "$bin" check --diag json examples/sample.pgn
+expect_err "check strict" "error: castling written with zeros" 1 "$bin" check --strict "$std" examples/sample.pgn
+expect_err "check clean" "^1 games, 0 errors, 0 warnings$" 0 "$bin" check "$std"
+expect_err "check stdin" "^1 games, 0 errors, 0 warnings$" 0 bash -c "\"$bin\" check - < \"$std\""
+expect_err "check missing file" "cannot open 'no/such.pgn'" 3 "$bin" check no/such.pgn
+expect "fmt standard byte for byte" "$(cat "$std")" 0 "$bin" fmt --quiet "$std"
+expect "fmt check canonical" "" 0 "$bin" fmt --check "$std"
+expect_err "fmt check not canonical" "game 1 is not in export format" 1 "$bin" fmt --check examples/sample.pgn
+"$bin" fmt --quiet --rejects "$tmp.rej" -o "$tmp.out" examples/sample.pgn 2>/dev/null
+expect "fmt rejects verbatim" "$(tail -n 4 examples/sample.pgn)" 0 cat "$tmp.rej"
+expect "fmt written games" "2" 0 bash -c "grep -c '^\[Event ' '$tmp.out'"
+expect "fmt idempotent" "$(cat "$tmp.out")" 0 "$bin" fmt --quiet "$tmp.out"
+expect_err "fmt disk full" "error writing" 3 "$bin" fmt --quiet -o /dev/full "$std"
+expect "convert uci" "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6" 0 bash -c "\"$bin\" convert --to uci examples/sample.pgn 2>/dev/null | tail -n 1"
+expect "convert fen" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" 0 bash -c "\"$bin\" convert --to fen \"$std\" | head -n 1"
+expect "convert fen blank line per game" "1" 0 bash -c "\"$bin\" convert --to fen \"$std\" | grep -c '^$'"
+expect_err "convert needs --to" "--to is required" 2 "$bin" convert "$std"
+rm -f "$tmp.rej" "$tmp.out"
 rm -f /tmp/pgnkit-cli-err.$$
 echo "RESULT $pass $fail 0"
 [ "$fail" -eq 0 ]
