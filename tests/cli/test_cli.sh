@@ -77,7 +77,7 @@ expect "version" "pgnkit 0.1.0" 0 "$bin" --version
 shared=${PGNKIT_SHARED:-../shared}
 std="$shared/corpus/expected/standard/fischer-spassky-1992.pgn"
 tmp=${TMPDIR:-/tmp}/pgnkit-cli.$$
-expect_err "check gcc format" "^examples/sample.pgn:27:47: error: illegal move 'Ke3' \[E_ILLEGAL_MOVE\] \(game 3\)" 1 bash -c "\"$bin\" check examples/sample.pgn 2>&1 >/dev/null | grep E_ILLEGAL >&2"
+expect_err "check gcc format" "^examples/sample.pgn:27:47: error: illegal move 'Ke3' \[E_ILLEGAL_MOVE\] \(game 3\)" 0 bash -c "\"$bin\" check examples/sample.pgn 2>&1 >/dev/null | grep E_ILLEGAL >&2"
 expect_err "check summary" "3 games, 1 errors, 2 warnings" 1 "$bin" check examples/sample.pgn
 expect_err "check json" '\{"file":"examples/sample.pgn","line":27,"column":47,"offset":[0-9]+,"game":3,"severity":"error","code":"E_ILLEGAL_MOVE","message":"illegal move","token":"Ke3"\}' 1 "$bin" check --diag json examples/sample.pgn
 expect_err "check strict" "error: castling written with zeros" 1 "$bin" check --strict "$std" examples/sample.pgn
