@@ -99,8 +99,8 @@ demo: $(BUILD)/pgnkit
 
 bench: $(BUILD)/pgnkit $(BUILD)/bench_perft
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
-$(BUILD)/bench_perft: bench/bench_perft.c $(BUILD)/libpgnkit.a
-	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ $< $(BUILD)/libpgnkit.a
+$(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_perft.c $(BUILD)/libpgnkit.a
 
 tables: $(BUILD)/gen_tables
 	$(BUILD)/gen_tables > src/chess/tables.inc
