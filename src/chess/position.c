@@ -86,8 +86,16 @@ static void play_castle(pgn_pos *p, unsigned from, unsigned to, pgn_color us) {
 void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
     pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
     uint64_t castle = pos->castle;
-    /* the castling keys change only when the rights do (a king or rook moves, a rook is taken) */
-    uint64_t old_castle_key = castle ? chess_castle_key(pos) : 0;
+    /* the castling keys change only when the rights do: a rook with rights moves or is taken, or
+     * a king with rights moves; only then is the old key worth computing */
+    uint64_t old_castle_key = 0;
+    if (castle && mv != PGN_MOVE_NULL) {
+        uint64_t touched = bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
+        if (PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]) == PGN_KING) {
+            touched |= us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
+        }
+        old_castle_key = castle & touched ? chess_castle_key(pos) : 0;
+    }
     pos->key ^= chess_polyglot_ep_key(pos);
     pos->ep = PGN_SQ_NONE;
     pos->halfmove++;

@@ -414,33 +414,6 @@ void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start) {
     lx->at_line_start = line_start;
 }
 
-void lexer_skip_to_tag_line(lexer *lx) {
-    size_t i = lx->pos;
-    uint64_t cr_end = lx->last_cr ? lx->line_off : UINT64_MAX;
-    int line_start = lx->at_line_start;
-    for (;;) {
-        lx->pos = i;
-        set_keep(lx, lx->base + i);
-        if (!have(lx, &i)) {
-            break;
-        }
-        unsigned char c = (unsigned char)lx->buf[i];
-        if (c == '[' && line_start) {
-            break;
-        }
-        if (c == '\n' || c == '\r') {
-            count_newline(lx, lx->base + i, c, &cr_end);
-            line_start = 1;
-        } else if (!(char_class(c) & C_SPACE)) {
-            line_start = 0;
-        }
-        i++;
-    }
-    lx->pos = i;
-    lx->at_line_start = (uint8_t)line_start;
-    lx->last_cr = cr_end == lx->line_off;
-}
-
 void lexer_skip_to_range_start(lexer *lx) {
     size_t i = lx->pos;
     uint64_t cr_end = UINT64_MAX;

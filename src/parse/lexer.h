@@ -63,8 +63,6 @@ void lexer_next(lexer *lx, token *t);
 static inline uint64_t lexer_offset(const lexer *lx) { return lx->base + lx->pos; }
 /* Moves back to stream offset off, which must still be in the window (off >= keep). */
 void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
-/* Skips to the next line that starts with '[' (error recovery, range starts); leaves the lexer on it. */
-void lexer_skip_to_tag_line(lexer *lx);
 /* For a reader starting inside a file: skips the partial first line, then to the first line that
  * starts with [ right after a line that is not a tag line (the start of a tag section). */
 void lexer_skip_to_range_start(lexer *lx);
