@@ -97,8 +97,10 @@ check-layers:
 demo: $(BUILD)/pgnkit
 	@PGNKIT=$(BUILD)/pgnkit bash tools/demo.sh
 
-bench: $(BUILD)/pgnkit $(BUILD)/bench_perft
+bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
+$(BUILD)/bench_read: bench/bench_read.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_read.c $(BUILD)/libpgnkit.a
 $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_perft.c $(BUILD)/libpgnkit.a
 

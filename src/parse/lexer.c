@@ -162,13 +162,17 @@ static void skip_space(lexer *lx) {
         }
     }
     for (;;) {
-        set_keep(lx, lx->base + i);
-        lx->pos = i;
-        if (!have(lx, &i)) {
-            break;
+        if (i >= lx->len) {
+            set_keep(lx, lx->base + i);
+            lx->pos = i;
+            if (!have(lx, &i)) {
+                break;
+            }
         }
         unsigned char c = (unsigned char)lx->buf[i];
-        if (c == '\n' || c == '\r') {
+        if (c == ' ') {
+            i++; /* the common case first */
+        } else if (c == '\n' || c == '\r') {
             if (!(c == '\n' && cr_end == lx->base + i)) {
                 lx->ws_break_prev = lx->ws_break;
                 lx->ws_break = lx->base + i;
@@ -177,10 +181,15 @@ static void skip_space(lexer *lx) {
             lx->at_line_start = 1;
             i++;
         } else if (c == '%' && lx->base + i == lx->line_off) {
-            while (have(lx, &i) && lx->buf[i] != '\n' && lx->buf[i] != '\r') {
-                i++;
+            for (;;) {
+                while (i < lx->len && lx->buf[i] != '\n' && lx->buf[i] != '\r') {
+                    i++;
+                }
                 lx->pos = i;
                 set_keep(lx, lx->base + i);
+                if (i < lx->len || !have(lx, &i)) {
+                    break;
+                }
             }
         } else if (char_class(c) & C_SPACE) {
             i++;
@@ -188,19 +197,27 @@ static void skip_space(lexer *lx) {
             break;
         }
     }
+    lx->pos = i;
+    set_keep(lx, lx->base + i);
     lx->last_cr = cr_end == lx->line_off;
 }
 
 /* Scans while bytes have class `cls`; returns the end index. */
 static size_t scan_class(lexer *lx, size_t i, unsigned cls, int dots) {
-    while (have(lx, &i)) {
-        unsigned char c = (unsigned char)lx->buf[i];
-        if (char_class(c) & cls) {
+    for (;;) {
+        const unsigned char *b = (const unsigned char *)lx->buf;
+        size_t len = lx->len;
+        while (i < len && (char_class(b[i]) & cls)) {
             i++;
+        }
+        if (i >= len) {
+            if (!have(lx, &i)) {
+                break;
+            }
             continue;
         }
         /* e.p. inside a symbol that began with a letter: keep a dot followed by a letter */
-        if (dots && c == '.') {
+        if (dots && b[i] == '.') {
             size_t j = i + 1;
             int more = have(lx, &j);
             i = j - 1; /* have() may have moved the window */
@@ -248,12 +265,36 @@ static int tag_line_ahead(lexer *lx, size_t i) {
     }
 }
 
+/* Bytes below 0x80 that end the fast scan of delimited text: for strings the quote, backslash and
+ * line breaks; for comments the braces (the opening one only when comments nest) and line breaks. */
+enum { D_STRING = 1, D_COMMENT = 2, D_NESTED = 4 };
+static const uint8_t delim_class[128] = {
+    ['\n'] = D_STRING | D_COMMENT | D_NESTED, ['\r'] = D_STRING | D_COMMENT | D_NESTED,
+    ['"'] = D_STRING, ['\\'] = D_STRING, ['}'] = D_COMMENT | D_NESTED, ['{'] = D_NESTED,
+};
+
 /* Delimited text: a string (ends at an unescaped quote or a line break) or a comment. */
 static size_t scan_delimited(lexer *lx, token *t, size_t i, char close) {
     uint64_t cr_end = UINT64_MAX;
     unsigned depth = 1;
     size_t start_rel = i - lx->pos; /* where the kept text starts, from lx->pos */
+    unsigned mask = close == '"' ? D_STRING : (lx->nested_comments ? D_NESTED : D_COMMENT);
     for (;;) {
+        /* the bytes that need no attention, in one tight loop bounded by the window and by
+         * max_token (checked below exactly as the byte-by-byte path does) */
+        size_t lim = lx->pos + start_rel + lx->max_token + 1;
+        lim = lim < lx->len ? lim : lx->len;
+        const unsigned char *b = (const unsigned char *)lx->buf;
+        while (i < lim && b[i] < 0x80 && !(delim_class[b[i]] & mask)) {
+            i++;
+        }
+        if (i - lx->pos - start_rel > lx->max_token) {
+            t->too_long = 1;
+            lx->pos = i;
+            start_rel = 0;
+            set_keep(lx, lx->base + i);
+            continue;
+        }
         if (!have(lx, &i)) {
             t->unterminated = 1;
             break;
@@ -454,4 +495,151 @@ pgn_str lexer_span(const lexer *lx, uint64_t from, uint64_t to) {
     s.ptr = lx->buf + (size_t)(from - lx->base);
     s.len = (size_t)(to - from);
     return s;
+}
+
+/* Is byte i (in the window) the start of a line that looks like a tag line ([ after blanks)? 1 yes,
+ * 0 no, -1 the window ends first. */
+static int tag_line_in_window(const lexer *lx, size_t i) {
+    while (i < lx->len && (lx->buf[i] == ' ' || lx->buf[i] == '\t')) {
+        i++;
+    }
+    return i >= lx->len ? -1 : lx->buf[i] == '[';
+}
+
+/* What the fast skip does at each byte: most bytes, white space included, belong to tokens that are
+ * inert in a skipped line whatever the token (K_TOKEN); a few need a look. Bytes >= 0x80 and NUL
+ * stop it (K_STOP), as do [ ( ) * and ". */
+enum { K_TOKEN = 0, K_LF, K_CR, K_BRACE, K_SEMI, K_DASH, K_STOP };
+static const uint8_t skip_class[256] = {
+    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 6, 0, 0, 0, 0, 0, 6, 6, 6, 0, 0, 5, 0, 5,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+};
+
+/* Is the window byte i preceded on its line by white space only? */
+static int only_space_before(const lexer *lx, size_t i, uint64_t line_off) {
+    while (lx->base + i > line_off && (lx->buf[i - 1] == ' ' || lx->buf[i - 1] == '\t')) {
+        i--;
+    }
+    return lx->base + i == line_off;
+}
+
+int lexer_skip_inert(lexer *lx) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t i = lx->pos, len = lx->len;
+    if (lx->last_cr || lx->base + i == 0 || lx->nested_comments || i >= len ||
+        (b[i] == '%' && lx->base + i == lx->line_off)) {
+        return 0; /* the LF of a CRLF split by a refill, a BOM, nesting, an escape line */
+    }
+    /* commit: the last place passed where a token boundary is known (after a line break, before
+     * a { ; or stop byte, after a comment), with the line state there; the byte-wise path goes on
+     * from it. Stopping early is always correct: the byte-wise path reads the same tokens. */
+    size_t commit = i;
+    uint32_t line = lx->line, c_line = line;
+    uint64_t line_off = lx->line_off, c_line_off = line_off;
+    int c_at_start = lx->at_line_start;
+    for (;;) {
+        while (i < len && skip_class[b[i]] == K_TOKEN) {
+            i++;
+        }
+        if (i >= len) {
+            break;
+        }
+        unsigned k = skip_class[b[i]];
+        if (k == K_DASH) {
+            /* - or / in a symbol with a digit before it: perhaps a termination marker (1-0,
+             * 0-1, 1/2-1/2); castling and null moves have none */
+            size_t s = i;
+            int digit = 0;
+            while (s > lx->pos && (char_class(b[s - 1]) & C_SYM)) {
+                digit |= (char_class(b[--s]) & C_DIGIT) != 0;
+            }
+            if (digit) {
+                break;
+            }
+            i++;
+        } else if (k == K_LF || k == K_CR) {
+            size_t j = i + 1;
+            if (k == K_CR) {
+                if (j >= len) {
+                    break;
+                }
+                j += b[j] == '\n';
+            }
+            /* an empty line (a game without tags may follow) or an escape line: byte-wise path */
+            size_t e = j;
+            while (e < len && (b[e] == ' ' || b[e] == '\t')) {
+                e++;
+            }
+            if (e >= len || b[e] == '\n' || b[e] == '\r' || b[j] == '%') {
+                break;
+            }
+            i = j;
+            line++;
+            line_off = lx->base + i;
+            commit = i;
+            c_line = line;
+            c_line_off = line_off;
+            c_at_start = 1;
+        } else if (k == K_SEMI && i > lx->pos && b[i - 1] != ' ' && b[i - 1] != '\t' && b[i - 1] != '}' &&
+                   b[i - 1] != '\n' && b[i - 1] != '\r') {
+            break; /* a ; glued to a token may be part of it (a run of stray bytes) */
+        } else {
+            commit = i;
+            c_line = line;
+            c_line_off = line_off;
+            c_at_start = only_space_before(lx, i, line_off);
+            if (k == K_BRACE) {
+                /* a comment that ends in the window, without a CR or a line that could be a tag */
+                size_t j = i + 1;
+                while (j < len && b[j] != '}') {
+                    if (b[j] == '\r' || (b[j] == '\n' && tag_line_in_window(lx, j + 1) != 0)) {
+                        break;
+                    }
+                    if (b[j] == '\n') {
+                        line++;
+                        line_off = lx->base + j + 1;
+                    }
+                    j++;
+                }
+                if (j >= len || b[j] != '}') {
+                    break;
+                }
+                i = j + 1;
+                commit = i;
+                c_line = line;
+                c_line_off = line_off;
+                c_at_start = 0;
+            } else if (k == K_SEMI) {
+                while (i < len && b[i] != '\n' && b[i] != '\r') {
+                    i++;
+                }
+            } else {
+                break; /* [ ( ) * " NUL and bytes >= 0x80: the byte-wise path */
+            }
+        }
+    }
+    if (commit == lx->pos) {
+        return 0;
+    }
+    lx->pos = commit;
+    lx->line = c_line;
+    lx->line_off = c_line_off;
+    lx->at_line_start = (uint8_t)c_at_start;
+    lx->last_cr = 0;
+    set_keep(lx, lx->base + commit);
+    return 1;
 }

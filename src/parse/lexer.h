@@ -61,6 +61,12 @@ void lexer_free(lexer *lx);
 void lexer_next(lexer *lx, token *t);
 /* The stream offset of the next unread byte. */
 static inline uint64_t lexer_offset(const lexer *lx) { return lx->base + lx->pos; }
+/* In a line of movetext whose tokens are ignored (a SKIP, a dead line), moves past the tokens that
+ * cannot change the reader's state: symbols that start with a letter, move numbers, periods,
+ * NAGs, annotations, ; comments and { } comments without a line that could be a tag pair. It
+ * stops before anything else and at the end of the window, leaving that to lexer_next. Returns
+ * nonzero if it moved. The tag-only scan's fast path. */
+int lexer_skip_inert(lexer *lx);
 /* Moves back to stream offset off, which must still be in the window (off >= keep). */
 void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
 /* For a reader starting inside a file: skips the partial first line, then to the first line that

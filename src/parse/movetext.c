@@ -38,6 +38,7 @@ typedef struct mt_state {
     uint8_t board;        /* resolve SAN */
     uint8_t limit_warned, number_warned;
     uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
+    uint8_t skipped_move;          /* a skipped movetext (SKIP) had a symbol shaped like a move */
     uint32_t san_flags;
 } mt_state;
 
@@ -293,11 +294,21 @@ void movetext_read(pgn_reader *r) {
     root->pos = r->start;
     root->dead = r->skip_movetext != 0;
     for (;;) {
+        if (!r->have_tok && (s.skip_parens || r->levels[r->depth - 1].dead) &&
+            (r->skip_movetext != 2 || s.skipped_move)) {
+            lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
+        }
         reader_next_token(r);
         token *t = &r->tok;
-        /* "1." after an empty line, once the main line has moves: a new game without tags */
+        /* "1." after an empty line, once the main line has moves: a new game without tags. A
+         * skipped movetext (SKIP) counts the symbols shaped like moves, so that it ends where a
+         * read of the moves would. */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
-                      r->sum.plies > 0 && t->len == 1 && t->ptr[0] == '1';
+                      (r->sum.plies > 0 || s.skipped_move) && t->len == 1 && t->ptr[0] == '1';
+        if (r->skip_movetext == 2 && !s.skipped_move && t->kind == TOK_SYMBOL && r->depth == 1 &&
+            !s.skip_parens && !is_digits(t->ptr, t->len) && could_be_move(t)) {
+            s.skipped_move = 1;
+        }
         if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {
             if (s.skip_parens || r->depth > 1) {
                 reader_diag(r, PGN_E_UNBALANCED_PAREN, t->at, t->ptr, t->len);

@@ -54,8 +54,13 @@ struct pgn_reader {
 
 /* reader.c */
 void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len);
-void reader_next_token(pgn_reader *r);
-void reader_consume(pgn_reader *r);
+static inline void reader_next_token(pgn_reader *r) {
+    if (!r->have_tok) {
+        lexer_next(&r->lx, &r->tok);
+        r->have_tok = 1;
+    }
+}
+static inline void reader_consume(pgn_reader *r) { r->have_tok = 0; }
 pgn_flow reader_emit_comment(pgn_reader *r, const token *t);
 void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
 

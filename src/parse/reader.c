@@ -51,14 +51,6 @@ void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, s
     }
 }
 
-void reader_next_token(pgn_reader *r) {
-    if (!r->have_tok) {
-        lexer_next(&r->lx, &r->tok);
-        r->have_tok = 1;
-    }
-}
-
-void reader_consume(pgn_reader *r) { r->have_tok = 0; }
 
 /* ---- creating ---- */
 
@@ -448,8 +440,8 @@ static pgn_flow read_tags(pgn_reader *r) {
 }
 
 static void finish_start(pgn_reader *r) {
-    if (r->fen_bad || !r->has_fen) {
-        pgn_pos_init(&r->start);
+    if ((r->fen_bad || !r->has_fen) && !(r->opts.flags & PGN_READ_NO_BOARD)) {
+        pgn_pos_init(&r->start); /* a tag-only pass builds no board */
     }
     if (r->chess960) {
         r->start.chess960 = 1;
@@ -475,7 +467,6 @@ static void reset_game(pgn_reader *r) {
     r->tag_hash_count = 0;
     r->marker = PGN_RESULT_NONE;
     r->depth = 0;
-    pgn_pos_init(&r->start);
 }
 
 static pgn_status read_game(pgn_reader *r) {

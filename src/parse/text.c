@@ -145,6 +145,14 @@ int text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value) {
         return put_text(r, out, t->ptr, t->len, t);
     }
     /* resolve \" and \\; keep other backslashes literally (digest §5.2) */
+    size_t plain = 0;
+    while (plain < t->len && t->ptr[plain] != '\\' && t->ptr[plain] != '\t' && t->ptr[plain] != '\n' &&
+           t->ptr[plain] != '\r') {
+        plain++;
+    }
+    if (plain == t->len) {
+        return put_text(r, out, t->ptr, t->len, t); /* nothing to resolve: the common case */
+    }
     scratch *tmp = &r->text;
     tmp->len = 0;
     int warned_escape = 0, warned_space = 0;

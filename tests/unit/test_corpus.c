@@ -755,6 +755,116 @@ static void check_chunks(const char *name, const char *data, size_t len) {
     tally_done(&t, __LINE__);
 }
 
+/* ---- check 5b: skipped movetext ----
+ * A visitor that answers SKIP at end_tags makes the reader skip the movetext on its fast path
+ * (lexer_skip_inert), which works only inside the window: a read from memory uses it over whole
+ * games, a read in 1-byte pieces almost never. Both must show the same games, tags, boundaries,
+ * raw bytes and diagnostics; and the game boundaries must be those of a full read. */
+
+typedef struct skip_log {
+    buf *out;
+    pgn_reader *r;
+    const char *data;
+    size_t len;
+    int skip;
+} skip_log;
+
+static pgn_flow skip_tag(void *user, pgn_str name, pgn_str value) {
+    skip_log *l = user;
+    if (l->skip) {
+        buf_printf(l->out, "tag %.*s=%.*s\n", (int)name.len, name.ptr, (int)value.len, value.ptr);
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow skip_end_tags(void *user, const pgn_pos *start) {
+    (void)start;
+    return ((skip_log *)user)->skip ? PGN_FLOW_SKIP : PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow skip_end_game(void *user, pgn_result result, const pgn_game_summary *s) {
+    skip_log *l = user;
+    (void)result;
+    buf_printf(l->out, "game %" PRIu64 " at %" PRIu32 ":%" PRIu32 " @%" PRIu64 "..%" PRIu64 "\n", s->game,
+               s->start.line, s->start.column, s->start.offset, s->end_offset);
+    if (l->skip) {
+        buf_printf(l->out, "errors %" PRIu32 " warnings %" PRIu32 " broken %d\n", s->errors, s->warnings,
+                   s->broken != 0);
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+/* skip: 1 SKIP at end_tags and log tags, counts and diagnostics; 0 read all, log boundaries only */
+static void skip_transcript(const char *data, size_t len, int mode, uint32_t flags, int skip, buf *out) {
+    diag_log log;
+    feed f;
+    memset(&log, 0, sizeof log);
+    pgn_reader *r = open_reader(data, len, flags | PGN_READ_KEEP_RAW, &f, mode, skip ? &log : NULL);
+    pgn_visitor v;
+    memset(&v, 0, sizeof v);
+    v.tag = skip_tag;
+    v.end_tags = skip_end_tags;
+    v.end_game = skip_end_game;
+    skip_log sl = {&log.text, r, data, len, skip};
+    pgn_status st;
+    while ((st = pgn_reader_visit(r, &v, &sl)) == PGN_OK) {
+        const pgn_game_summary *s = pgn_reader_summary(r);
+        pgn_str raw = pgn_reader_raw(r);
+        int raw_ok = s->start.offset <= len && raw.len <= len - s->start.offset &&
+                     memcmp(raw.ptr, data + s->start.offset, raw.len) == 0;
+        buf_printf(&log.text, "raw %zu %s\n", raw.len, raw_ok ? "same" : "DIFFERENT");
+    }
+    buf_printf(&log.text, "end %s\n", pgn_status_name(st));
+    *out = log.text;
+    pgn_reader_free(r);
+}
+
+/* Only the lines that a full read and a skipping read both give: boundaries, raw bytes, end. */
+static void keep_boundaries(buf *b) {
+    size_t w = 0;
+    for (size_t i = 0; i < b->len;) {
+        const char *nl = memchr(b->p + i, '\n', b->len - i);
+        size_t n = nl ? (size_t)(nl - (b->p + i)) + 1 : b->len - i;
+        if (strncmp(b->p + i, "game ", 5) == 0 || strncmp(b->p + i, "raw ", 4) == 0 ||
+            strncmp(b->p + i, "end ", 4) == 0) {
+            memmove(b->p + w, b->p + i, n);
+            w += n;
+        }
+        i += n;
+    }
+    b->len = w;
+    if (b->p) {
+        b->p[w] = 0;
+    }
+}
+
+static void check_skip(const char *name, const char *data, size_t len) {
+    tally t = {"skip", name, 0};
+    static const uint32_t flag_sets[] = {PGN_READ_NO_BOARD, 0};
+    for (size_t k = 0; k < sizeof flag_sets / sizeof flag_sets[0]; k++) {
+        buf mem, one, rnd, full;
+        skip_transcript(data, len, FEED_MEM, flag_sets[k], 1, &mem);
+        skip_transcript(data, len, FEED_ONE, flag_sets[k], 1, &one);
+        skip_transcript(data, len, FEED_RANDOM, flag_sets[k], 1, &rnd);
+        if (strstr(mem.p, "DIFFERENT")) {
+            miss(&t, 0, "raw bytes of a skipped game differ from the input");
+        }
+        text_diff(&t, 0, k ? "skip, 1-byte reads" : "skip no-board, 1-byte reads", one.p, one.len, mem.p,
+                  mem.len);
+        text_diff(&t, 0, k ? "skip, 1..20-byte reads" : "skip no-board, 1..20-byte reads", rnd.p, rnd.len,
+                  mem.p, mem.len);
+        skip_transcript(data, len, FEED_MEM, flag_sets[k], 0, &full);
+        keep_boundaries(&mem);
+        text_diff(&t, 0, k ? "boundaries, skip vs full" : "boundaries no-board, skip vs full", full.p,
+                  full.len, mem.p, mem.len);
+        free(mem.p);
+        free(one.p);
+        free(rnd.p);
+        free(full.p);
+    }
+    tally_done(&t, __LINE__);
+}
+
 /* ---- check 6: byte ranges ---- */
 
 typedef struct game_list {
@@ -1159,6 +1269,7 @@ static void check_edge(void) {
         }
         game_count count = check_text(edge_files[i], data.p, data.len, 0, 0);
         check_chunks(edge_files[i], data.p, data.len);
+        check_skip(edge_files[i], data.p, data.len);
         if (prev_name) {
             check_concat(prev_name, &prev, prev_count, edge_files[i], &data, count);
         }
@@ -1255,6 +1366,7 @@ static void check_big(void) {
         }
         if (chunk) {
             check_chunks(b->rel, data.p, slice_games(data.p, len, chunk));
+            check_skip(b->rel, data.p, slice_games(data.p, len, chunk));
         }
         if (b->ranges) {
             check_ranges(b->rel, data.p, slice_games(data.p, len, slow ? 1000 : 300),
