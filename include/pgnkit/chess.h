@@ -211,6 +211,7 @@ PGN_API size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_M
 #define PGN_SAN_NULL_MOVES 0x2u  /* accept --, Z0, 0000 as the null move */
 #define PGN_SAN_NO_VERIFY 0x4u   /* do not check the + / # suffix (faster) */
 #define PGN_SAN_AUTO_QUEEN 0x8u  /* e8 without a piece promotes to a queen */
+#define PGN_SAN_NO_FAST 0x10u    /* for tests: always take the general path, not the fast one */
 
 /** Result of pgn_san_parse: the move and the quirks met, as bits 1 << (W - PGN_W_CASTLE_ZERO). */
 typedef struct pgn_san_result {

@@ -434,6 +434,210 @@ static pgn_status parse_once(const pgn_pos *p, const char *s, size_t len, uint32
     return st;
 }
 
+/* ---- the fast path ----
+ * Canonical SAN of a piece or pawn move (Nf3, Nbd7, R1e2, exd5, e8=Q, with + or #) is resolved
+ * without generating moves: the candidates are the pieces of that type that attack (or, for
+ * pawns, reach) the target, each tested for legality by looking at the king after the move; the
+ * check suffix is verified the same way, and mate only when the move gives check. Anything else
+ * (castling, quirks, en passant, no match, ambiguity, a wrong suffix) returns 0 and the general
+ * path decides, so both give the same result. */
+
+/* Would our king (on ksq) be attacked after a non-king move from -> to (capturing on to)? */
+static int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, unsigned to) {
+    pgn_color them = (pgn_color)!p->side;
+    uint64_t t = bits_sq(to);
+    uint64_t occ = (p->by_type[0] & ~bits_sq(from)) | t;
+    uint64_t enemy = p->by_color[them] & ~t;
+    uint64_t rq = (p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN]) & enemy;
+    uint64_t bq = (p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN]) & enemy;
+    return ((knight_attacks[ksq] & p->by_type[PGN_KNIGHT] & enemy) |
+            (pawn_attacks((pgn_color)p->side, ksq) & p->by_type[PGN_PAWN] & enemy) ||
+            (rook_attacks(ksq, occ) & rq) || (bishop_attacks(ksq, occ) & bq));
+}
+
+/* Does the move (from -> to, the piece becoming type `type`) give check? */
+static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned type) {
+    pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
+    unsigned eksq = king_square(p, them);
+    uint64_t f = bits_sq(from), t = bits_sq(to);
+    uint64_t occ = (p->by_type[0] & ~f) | t;
+    uint64_t own = (p->by_color[us] & ~f) | t;
+    uint64_t by[7];
+    for (unsigned k = 1; k < 7; k++) {
+        by[k] = p->by_type[k] & own & ~t;
+    }
+    by[type] |= t;
+    return (knight_attacks[eksq] & by[PGN_KNIGHT]) || (pawn_attacks(them, eksq) & by[PGN_PAWN]) ||
+           (rook_attacks(eksq, occ) & (by[PGN_ROOK] | by[PGN_QUEEN])) ||
+           (bishop_attacks(eksq, occ) & (by[PGN_BISHOP] | by[PGN_QUEEN]));
+}
+
+/* The pieces of type `type` and colour us that attack sq (occupancy occ). */
+static uint64_t attackers_of_type(const pgn_pos *p, unsigned type, unsigned sq, uint64_t occ) {
+    uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
+    switch (type) {
+    case PGN_KNIGHT: return knight_attacks[sq] & mine;
+    case PGN_BISHOP: return bishop_attacks(sq, occ) & mine;
+    case PGN_ROOK: return rook_attacks(sq, occ) & mine;
+    case PGN_QUEEN: return queen_attacks(sq, occ) & mine;
+    default: return king_attacks[sq] & mine;
+    }
+}
+
+/* Legal origins among cands for a non-king piece moving to `to`. */
+static uint64_t legal_origins(const pgn_pos *p, uint64_t cands, unsigned to) {
+    unsigned ksq = king_square(p, (pgn_color)p->side);
+    uint64_t legal = 0;
+    while (cands) {
+        unsigned from = bits_pop(&cands);
+        if (!exposes_king(p, ksq, from, to)) {
+            legal |= bits_sq(from);
+        }
+    }
+    return legal;
+}
+
+static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
+    unsigned kind = promo ? (unsigned)PGN_MOVE_PROMOTION : (unsigned)PGN_MOVE_NORMAL;
+    return (pgn_move)(from | (to << 6) | (kind << 12) | ((promo ? promo - (unsigned)PGN_KNIGHT : 0u) << 14));
+}
+
+static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags, pgn_san_result *out) {
+    char suffix = 0;
+    if (len > 0 && (s[len - 1] == '+' || s[len - 1] == '#')) {
+        suffix = s[--len];
+    }
+    if (len < 2 || len > 6) {
+        return 0;
+    }
+    pgn_color us = (pgn_color)p->side;
+    unsigned type = (unsigned)piece_from_letter(s[0]);
+    unsigned from, to, promo = 0;
+    int capture_mark;
+    if (type >= PGN_KNIGHT) {
+        /* N [file|rank] [x] file rank */
+        size_t i = 1;
+        int df = -1, dr = -1;
+        if (len - i >= 3 && is_file(s[i]) && (s[i + 1] == 'x' || is_file(s[i + 1]))) {
+            df = s[i++] - 'a';
+        } else if (len - i >= 3 && is_rank(s[i])) {
+            dr = s[i++] - '1';
+        }
+        capture_mark = s[i] == 'x';
+        i += (size_t)capture_mark;
+        if (len - i != 2 || !is_file(s[i]) || !is_rank(s[i + 1])) {
+            return 0;
+        }
+        to = (unsigned)PGN_SQ(s[i] - 'a', s[i + 1] - '1');
+        uint64_t occ = p->by_type[0];
+        if (p->by_color[us] & bits_sq(to)) {
+            return 0;
+        }
+        uint64_t all = attackers_of_type(p, type, to, occ), legal;
+        if (type == PGN_KING) {
+            if (!all || df >= 0 || dr >= 0 ||
+                (attackers_to(p, to, occ ^ all) & p->by_color[!us])) {
+                return 0;
+            }
+            legal = all;
+        } else {
+            legal = legal_origins(p, all, to);
+        }
+        uint64_t mask = (df >= 0 ? BB_FILE_A << df : BB_ALL) & (dr >= 0 ? BB_RANK_1 << (8 * dr) : BB_ALL);
+        uint64_t chosen = legal & mask;
+        if (!chosen || bits_many(chosen)) {
+            return 0;
+        }
+        from = bits_ctz(chosen);
+        /* the disambiguation written must be the one canonical SAN needs (file, else rank) */
+        uint64_t others = legal & ~chosen;
+        int need_file = others != 0 && !(others & (BB_FILE_A << (from & 7)));
+        int need_rank = others != 0 && !need_file && !(others & (BB_RANK_1 << (from & 56)));
+        if (others && !need_file && !need_rank) {
+            return 0; /* file and rank both needed: the general path */
+        }
+        if ((df >= 0) != need_file || (dr >= 0) != need_rank) {
+            return 0;
+        }
+    } else {
+        /* e4, exd5, e8=Q, exd8=Q */
+        if (!is_file(s[0])) {
+            return 0;
+        }
+        type = PGN_PAWN;
+        int ff = s[0] - 'a';
+        capture_mark = s[1] == 'x';
+        if (capture_mark && (len < 4 || !is_file(s[2]) || (s[2] - 'a' != ff + 1 && s[2] - 'a' != ff - 1))) {
+            return 0;
+        }
+        size_t r_at = capture_mark ? 3 : 1;
+        if (!is_rank(s[r_at])) {
+            return 0;
+        }
+        int tf = capture_mark ? s[2] - 'a' : ff;
+        int tr = s[r_at] - '1';
+        size_t used = r_at + 1;
+        int last = us == PGN_WHITE ? 7 : 0;
+        if (tr == last) {
+            if (len != used + 2 || s[used] != '=') {
+                return 0;
+            }
+            int pt = piece_from_letter(s[used + 1]);
+            if (pt < PGN_KNIGHT || pt > PGN_QUEEN) {
+                return 0;
+            }
+            promo = (unsigned)pt;
+        } else if (len != used) {
+            return 0;
+        }
+        to = (unsigned)PGN_SQ(tf, tr);
+        int dir = us == PGN_WHITE ? -8 : 8;
+        uint64_t pawns = pieces_of(p, us, PGN_PAWN);
+        int f0;
+        if (capture_mark) {
+            if (!(p->by_color[!us] & bits_sq(to))) {
+                return 0; /* en passant or no capture: the general path */
+            }
+            f0 = (int)to + dir + (ff - tf);
+        } else {
+            if (p->by_type[0] & bits_sq(to)) {
+                return 0;
+            }
+            f0 = (int)to + dir;
+            if (f0 >= 0 && f0 < 64 && !(p->by_type[0] & bits_sq((unsigned)f0)) &&
+                tr == (us == PGN_WHITE ? 3 : 4)) {
+                f0 += dir; /* a double step */
+            }
+        }
+        if (f0 < 0 || f0 >= 64) {
+            return 0;
+        }
+        from = (unsigned)f0;
+        if (!(pawns & bits_sq(from)) ||
+            exposes_king(p, king_square(p, us), from, to)) {
+            return 0;
+        }
+    }
+    if (capture_mark != ((p->by_type[0] & bits_sq(to)) != 0)) {
+        return 0;
+    }
+    if (!(flags & PGN_SAN_NO_VERIFY)) {
+        char want = 0;
+        if (gives_check(p, from, to, promo ? promo : type)) {
+            pgn_move mv = fast_move(from, to, promo);
+            pgn_pos q = *p; /* mate or check: only the replies tell */
+            pgn_pos_play(&q, mv);
+            want = pgn_pos_count_legal(&q) ? '+' : '#';
+        }
+        if (want != suffix) {
+            return 0;
+        }
+    }
+    out->move = fast_move(from, to, promo);
+    out->warnings = 0;
+    return 1;
+}
+
 pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags, pgn_san_result *out) {
     san_desc d;
     pgn_move mv = PGN_MOVE_NONE;
@@ -446,6 +650,9 @@ pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32
         out->move = PGN_MOVE_NULL;
         out->warnings = PGN_WARN_BIT(PGN_W_NULL_MOVE);
         return pgn_pos_in_check(pos) ? PGN_E_ILLEGAL_MOVE : PGN_OK;
+    }
+    if (!(flags & PGN_SAN_NO_FAST) && san_fast(pos, san, len, flags, out)) {
+        return PGN_OK;
     }
     pgn_status st = parse_once(pos, san, len, flags, 0, &d, &mv);
     if (st != PGN_OK && len > 1 && san[0] == 'b' && !(flags & PGN_SAN_STRICT)) {

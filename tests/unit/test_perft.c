@@ -186,6 +186,71 @@ static int fen_roundtrip(const pgn_pos *pos, char *why, size_t cap_why) {
     return 1;
 }
 
+/* The SAN reader's fast path must agree with its general path (PGN_SAN_NO_FAST) on every form
+ * of every legal move: canonical, without or with a wrong suffix, with a missing or needless x,
+ * over-disambiguated, with the origin square, promotion without =, and pointed at other squares. */
+static unsigned san_fast_vs_general(const pgn_pos *pos, pgn_move m, const char *san, size_t ns,
+                                    char *why, size_t why_cap) {
+    char forms[16][24];
+    size_t nf = 0;
+    char base[16];
+    size_t nb = ns;
+    memcpy(base, san, ns + 1);
+    while (nb > 0 && (base[nb - 1] == '+' || base[nb - 1] == '#')) {
+        base[--nb] = 0;
+    }
+    unsigned from = PGN_MOVE_FROM(m);
+    char ff = (char)('a' + (from & 7)), fr = (char)('1' + (from >> 3));
+    snprintf(forms[nf++], 24, "%s", san);
+    snprintf(forms[nf++], 24, "%s", base);
+    snprintf(forms[nf++], 24, "%s+", base);
+    snprintf(forms[nf++], 24, "%s#", base);
+    int piece = base[0] >= 'B' && base[0] <= 'R' && base[0] != 'O';
+    const char *x = strchr(base, 'x');
+    if (x) {
+        snprintf(forms[nf++], 24, "%.*s%s", (int)(x - base), base, x + 1); /* without x */
+    }
+    if (piece) {
+        const char *body = base + 1;
+        snprintf(forms[nf++], 24, "%c%c%s", base[0], ff, body);
+        snprintf(forms[nf++], 24, "%c%c%s", base[0], fr, body);
+        snprintf(forms[nf++], 24, "%c%c%c%s", base[0], ff, fr, body);
+        if (!x) {
+            size_t bl = strlen(base);
+            snprintf(forms[nf++], 24, "%.*sx%s", (int)(bl - 2), base, base + bl - 2);
+        }
+    }
+    const char *eq = strchr(base, '=');
+    if (eq) {
+        snprintf(forms[nf++], 24, "%.*s%s", (int)(eq - base), base, eq + 1);
+    }
+    /* the same piece letter (or pawn file) aimed at three other squares */
+    size_t bl = strlen(base);
+    if (!eq && bl >= 2 && base[0] != 'O') {
+        for (unsigned k = 0; k < 3 && nf < 16; k++) {
+            unsigned sq = (PGN_MOVE_TO(m) + 7 * (k + 1)) & 63;
+            snprintf(forms[nf++], 24, "%.*s%c%c", (int)(bl - 2), base, 'a' + (sq & 7), '1' + (sq >> 3));
+        }
+    }
+    static const uint32_t flag_sets[] = {0, PGN_SAN_NO_VERIFY, PGN_SAN_STRICT, PGN_SAN_AUTO_QUEEN};
+    unsigned bad = 0;
+    for (size_t i = 0; i < nf; i++) {
+        for (size_t k = 0; k < sizeof flag_sets / sizeof flag_sets[0]; k++) {
+            pgn_san_result a = {0, 0}, b = {0, 0};
+            size_t n = strlen(forms[i]);
+            pgn_status sa = pgn_san_parse(pos, forms[i], n, flag_sets[k], &a);
+            pgn_status sb = pgn_san_parse(pos, forms[i], n, flag_sets[k] | PGN_SAN_NO_FAST, &b);
+            if (sa != sb || a.move != b.move || a.warnings != b.warnings) {
+                bad++;
+                snprintf(why, why_cap, "\"%s\" flags %u: fast status %d move 0x%04x warnings 0x%x, general %d 0x%04x 0x%x",
+                         forms[i], (unsigned)flag_sets[k], (int)sa, a.move, (unsigned)a.warnings, (int)sb,
+                         b.move, (unsigned)b.warnings);
+            }
+        }
+    }
+    return bad;
+}
+
 static void roundtrips(const char *file, const entry *e, const pgn_pos *pos) {
     rt_counts f = {0, 0, 0, 0, 0};
     char fen[PGN_FEN_MAX], why[512];
@@ -231,6 +296,10 @@ static void roundtrips(const char *file, const entry *e, const pgn_pos *pos) {
                      "move %s SAN \"%s\" rejected under PGN_SAN_STRICT (status %d)", uci, san,
                      (int)st);
             report(file, e, "san", fen, why);
+        }
+        if (ns > 0 && ns < PGN_SAN_MAX && san_fast_vs_general(pos, m, san, ns, why, sizeof why)) {
+            f.san++;
+            report(file, e, "san fast path", fen, why);
         }
         pgn_move back = PGN_MOVE_NONE;
         st = pgn_uci_parse(pos, uci, nu, &back);
