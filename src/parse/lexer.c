@@ -360,6 +360,8 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
     unsigned char c = (unsigned char)lx->buf[i];
     unsigned cls = char_class(c);
     size_t s = i;
+    t->ptr = NULL; /* single-byte tokens carry no text */
+    t->len = 0;
     switch (c) {
     case '[': t->kind = TOK_LBRACKET; return i + 1;
     case ']': t->kind = TOK_RBRACKET; return i + 1;
@@ -411,6 +413,23 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
         if (cls & C_START) {
             t->kind = TOK_SYMBOL;
             i = scan_class(lx, i + 1, C_SYM, !(cls & C_DIGIT));
+            s = lx->pos;
+            if ((cls & C_DIGIT) && i < lx->len && lx->buf[i] == '.' && i - s <= lx->max_token) {
+                /* a move number: its periods, as far as the window goes, are taken with it
+                 * (movetext ignores periods; the rest, if any, comes as TOK_PERIODS) */
+                size_t k = s;
+                while (k < i && (char_class((unsigned char)lx->buf[k]) & C_DIGIT)) {
+                    k++;
+                }
+                if (k == i) {
+                    t->ptr = lx->buf + s;
+                    t->len = i - s;
+                    while (i < lx->len && lx->buf[i] == '.') {
+                        i++;
+                    }
+                    return i;
+                }
+            }
         } else {
             /* bytes that start no token: up to white space or a token start */
             t->kind = TOK_BAD;
@@ -432,7 +451,8 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
 }
 
 void lexer_next(lexer *lx, token *t) {
-    memset(t, 0, sizeof *t);
+    t->value = 0;
+    t->unterminated = t->too_long = t->high = 0;
     uint32_t line = lx->line;
     skip_space(lx);
     t->blank_before = lx->line - line >= 2;
@@ -441,6 +461,7 @@ void lexer_next(lexer *lx, token *t) {
     if (lx->pos >= lx->len) {
         t->kind = TOK_EOF;
         t->ptr = lx->buf ? lx->buf + lx->pos : NULL;
+        t->len = 0;
         return;
     }
     lx->at_line_start = 0;
