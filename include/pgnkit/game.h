@@ -94,6 +94,13 @@ PGN_API PGN_NODISCARD pgn_status pgn_node_append_pre_comment(pgn_game *game, pgn
                                                              pgn_str text);
 /** Replaces the node's comment (an empty text removes it); copied. */
 PGN_API PGN_NODISCARD pgn_status pgn_node_set_comment(pgn_game *game, pgn_node *node, pgn_str text);
+/** Replaces the node's pre-comment (an empty text removes it); copied. PGN_OK or PGN_E_NOMEM. */
+PGN_API PGN_NODISCARD pgn_status pgn_node_set_pre_comment(pgn_game *game, pgn_node *node,
+                                                          pgn_str text);
+/** Unlinks node and its subtree from its parent (not the root): when it was the main
+ * continuation, its next alternative takes its place. Its memory stays in the game's arena
+ * until the game is reset; the node must not be used again. */
+PGN_API void pgn_node_remove(pgn_node *node);
 /** Adds NAG nag (0..255) to the node unless it is already there (input order kept). */
 PGN_API PGN_NODISCARD pgn_status pgn_node_add_nag(pgn_game *game, pgn_node *node, unsigned nag);
 /** Removes every NAG of the node. */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "pgnkit/annot.h"
+
 static rav_level *push_level(pgn_reader *r) {
     if (r->depth == r->levels_cap) {
         size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
@@ -200,6 +202,42 @@ static void on_close(pgn_reader *r, mt_state *s, const token *t) {
     }
 }
 
+/* The place of byte off of comment token t's text (which starts after its "{" at t->at): lines
+ * and columns counted as the lexer does (LF, CRLF and a lone CR are one line break each). */
+static pgn_loc loc_in_token(const token *t, size_t off) {
+    pgn_loc at = t->at;
+    size_t i, line_begin = 0;
+    int broke = 0;
+    for (i = 0; i < off; i++) {
+        char c = t->ptr[i];
+        if (c == '\n' || (c == '\r' && (i + 1 >= t->len || t->ptr[i + 1] != '\n'))) {
+            at.line++;
+            line_begin = i + 1;
+            broke = 1;
+        }
+    }
+    at.offset += off + 1;
+    at.column = broke ? (uint32_t)(off - line_begin + 1) : at.column + 1 + (uint32_t)off;
+    return at;
+}
+
+/* Embedded commands (digest §10): a malformed "[%...]" in a brace comment is W_BAD_COMMAND, at
+ * its "[". The comment itself is kept unchanged. */
+static void check_commands(pgn_reader *r, const token *t) {
+    pgn_cmd_iter it;
+    pgn_cmd c;
+    pgn_str body = {t->ptr, t->len};
+    if (t->len < 2 || memchr(t->ptr, '%', t->len) == NULL) {
+        return;
+    }
+    pgn_cmd_iter_init(&it, body);
+    while (pgn_cmd_next(&it, &c)) {
+        if (c.kind == PGN_CMD_BAD) {
+            reader_diag(r, PGN_W_BAD_COMMAND, loc_in_token(t, c.offset), c.raw.ptr, c.raw.len);
+        }
+    }
+}
+
 static void on_comment(pgn_reader *r, const token *t) {
     if (t->unterminated) {
         reader_diag(r, PGN_E_UNTERMINATED_COMMENT, t->at, t->ptr, t->len);
@@ -208,6 +246,9 @@ static void on_comment(pgn_reader *r, const token *t) {
     if (t->too_long) {
         reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
         return;
+    }
+    if (t->kind == TOK_COMMENT) {
+        check_commands(r, t);
     }
     if (!r->v || !r->v->comment) {
         return;
