@@ -9,6 +9,7 @@
 #include "pgnkit/reader.h"
 #include "pgnkit/writer.h"
 #include "pgnkit/annot.h"
+#include "pgnkit/export.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -123,6 +123,30 @@ PGN_API PGN_NODISCARD pgn_status pgn_node_set_clock(pgn_game *game, pgn_node *no
 PGN_API PGN_NODISCARD pgn_status pgn_node_remove_commands(pgn_game *game, pgn_node *node,
                                                           uint32_t mask);
 
+/* ---- editing a whole game (pgnkit fmt/convert --strip-... and friends) ---- */
+
+#define PGN_EDIT_STRIP_COMMENTS 0x01u   /* every comment (pre-comments and the game comment too) */
+#define PGN_EDIT_STRIP_NAGS 0x02u       /* every NAG */
+#define PGN_EDIT_STRIP_VARIATIONS 0x04u /* every RAV: only the main line is left */
+#define PGN_EDIT_STRIP_CLOCK 0x08u      /* [%clk], [%emt], [%egt], [%mct] */
+#define PGN_EDIT_STRIP_EVAL 0x10u       /* [%eval] */
+#define PGN_EDIT_SEVEN_TAGS 0x20u       /* only the Seven Tag Roster (and FEN/SetUp) is kept */
+#define PGN_EDIT_ADD_PLYCOUNT 0x40u     /* sets PlyCount to the main line's plies */
+#define PGN_EDIT_FEN_COMMENTS 0x80u     /* appends the FEN after each move to its comment, in
+                                           variations too (pgn-extract --fencomments) */
+
+typedef struct pgn_edit_opts {
+    uint32_t flags;     /* PGN_EDIT_* */
+    uint32_t fen_flags; /* pgn_fen_write flags for PGN_EDIT_FEN_COMMENTS */
+} pgn_edit_opts;
+
+/**
+ * Applies the edits of opts to game, in the order the flags are listed. The tree is walked with
+ * an explicit stack of open variations (no recursion); new text comes from the game's arena.
+ * Returns PGN_OK or PGN_E_NOMEM (the game is then partly edited).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts);
+
 #ifdef __cplusplus
 }
 #endif

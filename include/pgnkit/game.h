@@ -51,6 +51,8 @@ PGN_API int pgn_game_tag_get(const pgn_game *game, const char *name, pgn_str *va
 /** Sets tag name to value, replacing an existing one in place or appending. Both are copied.
  * Returns PGN_OK or PGN_E_NOMEM. */
 PGN_API PGN_NODISCARD pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value);
+/** Removes every tag. Strings obtained from the game stay valid until it is reset. */
+PGN_API void pgn_game_tags_clear(pgn_game *game);
 /** Removes the tag called name; returns 1 if there was one. */
 PGN_API int pgn_game_tag_remove(pgn_game *game, const char *name);
 

@@ -510,3 +510,11 @@ arena *game_arena(pgn_game *game) {
     assert(game != NULL);
     return &game->arena;
 }
+
+void pgn_game_tags_clear(pgn_game *game) {
+    assert(game != NULL);
+    game->tag_count = 0;
+    if (game->index != NULL) {
+        memset(game->index, 0, game->index_cap * sizeof *game->index);
+    }
+}
