@@ -132,8 +132,9 @@ PGN_API PGN_NODISCARD pgn_status pgn_node_remove_commands(pgn_game *game, pgn_no
 #define PGN_EDIT_STRIP_EVAL 0x10u       /* [%eval] */
 #define PGN_EDIT_SEVEN_TAGS 0x20u       /* only the Seven Tag Roster (and FEN/SetUp) is kept */
 #define PGN_EDIT_ADD_PLYCOUNT 0x40u     /* sets PlyCount to the main line's plies */
-#define PGN_EDIT_FEN_COMMENTS 0x80u     /* appends the FEN after each move to its comment, in
-                                           variations too (pgn-extract --fencomments) */
+#define PGN_EDIT_FEN_COMMENTS                                                                      \
+    0x80u /* appends the FEN after each move to its comment, in                                    \
+             variations too (pgn-extract --fencomments) */
 
 typedef struct pgn_edit_opts {
     uint32_t flags;     /* PGN_EDIT_* */

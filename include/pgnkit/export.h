@@ -24,8 +24,8 @@ typedef enum pgn_export_format {
 
 typedef struct pgn_export_opts {
     pgn_export_format format;
-    uint32_t fen_flags;         /* pgn_fen_write flags for EPD and CSV_PLY */
-    const pgn_str *tags;        /* CSV: the columns (tag names); NULL: the Seven Tag Roster */
+    uint32_t fen_flags;  /* pgn_fen_write flags for EPD and CSV_PLY */
+    const pgn_str *tags; /* CSV: the columns (tag names); NULL: the Seven Tag Roster */
     size_t tag_count;
     const pgn_allocator *alloc; /* NULL: libc */
 } pgn_export_opts;
