@@ -333,10 +333,15 @@ static void comment_word(pgn_writer *w, const char *s, size_t n) {
 }
 
 static void write_comment(pgn_writer *w, pgn_str c) {
-    size_t i = 0;
+    size_t i = 0, close = c.len;
     pgn_cmd cmd;
     if (!comment_has_words(c)) {
         return;
+    }
+    /* No command can start after the last "]": not looking there keeps a comment full of "[%"
+     * linear. */
+    while (close > 0 && c.ptr[close - 1] != ']') {
+        close--;
     }
     token(w, "{", 1);
     while (i < c.len) {
@@ -346,7 +351,7 @@ static void write_comment(pgn_writer *w, pgn_str c) {
         }
         start = i;
         while (i < c.len && !is_space(c.ptr[i])) {
-            i += command_at(c.ptr, c.len, i, &cmd) ? cmd.raw.len : 1;
+            i += i < close && command_at(c.ptr, c.len, i, &cmd) ? cmd.raw.len : 1;
         }
         if (i > start) {
             comment_word(w, c.ptr + start, i - start);

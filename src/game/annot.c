@@ -242,7 +242,7 @@ static void type_command(pgn_cmd *c) {
 
 /* The command starting at "[%" at s.ptr[i]: its end (just past "]") and its kind. A command is
  * "[%" name (letters, digits, _), then "]" or white space and operands up to a "]" outside
- * double quotes. Anything else is BAD and runs to the next "]" (or the end of the comment). */
+ * double quotes. Anything else is BAD: "[%" and the name, or to the end when no "]" closes it. */
 static size_t scan_command(pgn_str s, size_t i, pgn_cmd *c) {
     size_t j = i + 2, name_start = j, args_start;
     int quoted = 0;
@@ -265,11 +265,10 @@ static size_t scan_command(pgn_str s, size_t i, pgn_cmd *c) {
             return j + 1;
         }
     }
+    /* Malformed: "[%" and its name when the shape is wrong, else (no "]") the rest of the comment.
+     * Either way the scan never goes back, so a comment is read in linear time. */
     c->kind = PGN_CMD_BAD;
-    while (j < s.len && s.ptr[j] != ']') {
-        j++;
-    }
-    return j < s.len ? j + 1 : j;
+    return j;
 }
 
 void pgn_cmd_iter_init(pgn_cmd_iter *it, pgn_str comment) {

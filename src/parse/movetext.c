@@ -202,22 +202,30 @@ static void on_close(pgn_reader *r, mt_state *s, const token *t) {
     }
 }
 
-/* The place of byte off of comment token t's text (which starts after its "{" at t->at): lines
- * and columns counted as the lexer does (LF, CRLF and a lone CR are one line break each). */
-static pgn_loc loc_in_token(const token *t, size_t off) {
-    pgn_loc at = t->at;
-    size_t i, line_begin = 0;
-    int broke = 0;
-    for (i = 0; i < off; i++) {
-        char c = t->ptr[i];
-        if (c == '\n' || (c == '\r' && (i + 1 >= t->len || t->ptr[i + 1] != '\n'))) {
-            at.line++;
-            line_begin = i + 1;
-            broke = 1;
+/* Places inside a comment token's text (which starts after its "{" at t->at), counted forward
+ * from the last place asked for, so that the places of many commands cost one pass: lines and
+ * columns as the lexer counts them (LF, CRLF and a lone CR are one line break each). */
+typedef struct text_cursor {
+    const token *t;
+    size_t pos;        /* bytes counted so far */
+    size_t line_begin; /* offset where the current line starts */
+    uint32_t line;
+    int broke; /* a line break was seen: columns count from line_begin */
+} text_cursor;
+
+static pgn_loc cursor_loc(text_cursor *c, size_t off) {
+    pgn_loc at = c->t->at;
+    for (; c->pos < off; c->pos++) {
+        char ch = c->t->ptr[c->pos];
+        if (ch == '\n' || (ch == '\r' && (c->pos + 1 >= c->t->len || c->t->ptr[c->pos + 1] != '\n'))) {
+            c->line++;
+            c->line_begin = c->pos + 1;
+            c->broke = 1;
         }
     }
+    at.line += c->line;
     at.offset += off + 1;
-    at.column = broke ? (uint32_t)(off - line_begin + 1) : at.column + 1 + (uint32_t)off;
+    at.column = c->broke ? (uint32_t)(off - c->line_begin + 1) : at.column + 1 + (uint32_t)off;
     return at;
 }
 
@@ -227,13 +235,14 @@ static void check_commands(pgn_reader *r, const token *t) {
     pgn_cmd_iter it;
     pgn_cmd c;
     pgn_str body = {t->ptr, t->len};
+    text_cursor cur = {t, 0, 0, 0, 0};
     if (t->len < 2 || memchr(t->ptr, '%', t->len) == NULL) {
         return;
     }
     pgn_cmd_iter_init(&it, body);
     while (pgn_cmd_next(&it, &c)) {
         if (c.kind == PGN_CMD_BAD) {
-            reader_diag(r, PGN_W_BAD_COMMAND, loc_in_token(t, c.offset), c.raw.ptr, c.raw.len);
+            reader_diag(r, PGN_W_BAD_COMMAND, cursor_loc(&cur, c.offset), c.raw.ptr, c.raw.len);
         }
     }
 }

@@ -252,6 +252,322 @@ static void test_t84_nodes(void) {
     pgn_game_free(g);
 }
 
+/* ---- game editing, the exporters, long algebraic ---- */
+
+typedef struct membuf {
+    char buf[1 << 16];
+    size_t len;
+} membuf;
+
+static ptrdiff_t to_mem(void *ctx, const void *data, size_t len) {
+    membuf *m = ctx;
+    if (len > sizeof m->buf - 1 - m->len) {
+        return -1;
+    }
+    memcpy(m->buf + m->len, data, len);
+    m->len += len;
+    m->buf[m->len] = 0;
+    return (ptrdiff_t)len;
+}
+
+/* Reads the first game of pgn into a new game (NULL on failure). */
+static pgn_game *read_game(const char *pgn) {
+    pgn_reader *r = NULL;
+    pgn_game *g = NULL;
+    if (pgn_reader_new_mem(&r, NULL, pgn, strlen(pgn)) != PGN_OK ||
+        pgn_game_new(&g, NULL) != PGN_OK || pgn_reader_next(r, g) != PGN_OK) {
+        pgn_game_free(g);
+        g = NULL;
+    }
+    pgn_reader_free(r);
+    return g;
+}
+
+/* The movetext line(s) the writer gives for game after the edits of flags. */
+static void edited(const char *pgn, uint32_t flags, membuf *out) {
+    pgn_game *g = read_game(pgn);
+    pgn_writer *w = NULL;
+    pgn_edit_opts eo = {flags, 0};
+    out->len = 0;
+    out->buf[0] = 0;
+    CHECK(g != NULL);
+    if (g == NULL) {
+        return;
+    }
+    CHECK(pgn_game_edit(g, &eo) == PGN_OK);
+    CHECK(pgn_writer_new(&w, NULL, to_mem, out) == PGN_OK);
+    if (w != NULL) {
+        CHECK(pgn_writer_write(w, g) == PGN_OK);
+    }
+    pgn_writer_free(w);
+    pgn_game_free(g);
+}
+
+static const char *movetext(membuf *m) {
+    char *p = strstr(m->buf, "\n\n");
+    return p ? p + 2 : "";
+}
+
+static void test_edit(void) {
+    const char *pgn =
+        "[Event \"e\"]\n[ECO \"C20\"]\n[WhiteElo \"2000\"]\n\n{start} 1. e4 $1 {a [%clk 0:01:00] "
+        "[%eval 0.2]} (1. d4 {b} (1. c4 $2) d5) e5 {[%emt 0:00:03] c} 2. Nf3 *";
+    membuf m;
+    edited(pgn, PGN_EDIT_STRIP_COMMENTS, &m);
+    /* (1. c4) inside the 1. d4 variation is an alternative to 1. d4 (PGN §8.2.5) */
+    CHECK_EQ_STR(movetext(&m), "1. e4 $1 (1. d4 d5) (1. c4 $2) 1... e5 2. Nf3 *\n\n");
+    edited(pgn, PGN_EDIT_STRIP_NAGS, &m);
+    CHECK_EQ_STR(movetext(&m),
+                 "{ start } 1. e4 { a [%clk 0:01:00] [%eval 0.2] } (1. d4 { b } 1... d5) (1. c4)\n"
+                 "1... e5 { [%emt 0:00:03] c } 2. Nf3 *\n\n");
+    edited(pgn, PGN_EDIT_STRIP_VARIATIONS, &m);
+    CHECK_EQ_STR(movetext(&m),
+                 "{ start } 1. e4 $1 { a [%clk 0:01:00] [%eval 0.2] } 1... e5 { [%emt 0:00:03] c\n"
+                 "} 2. Nf3 *\n\n");
+    edited(pgn, PGN_EDIT_STRIP_CLOCK | PGN_EDIT_STRIP_VARIATIONS | PGN_EDIT_STRIP_NAGS, &m);
+    CHECK_EQ_STR(movetext(&m), "{ start } 1. e4 { a [%eval 0.2] } 1... e5 { c } 2. Nf3 *\n\n");
+    edited(pgn, PGN_EDIT_STRIP_EVAL | PGN_EDIT_STRIP_VARIATIONS | PGN_EDIT_STRIP_NAGS, &m);
+    CHECK_EQ_STR(movetext(&m),
+                 "{ start } 1. e4 { a [%clk 0:01:00] } 1... e5 { [%emt 0:00:03] c } 2. Nf3 *\n\n");
+    edited(pgn, PGN_EDIT_SEVEN_TAGS | PGN_EDIT_ADD_PLYCOUNT | PGN_EDIT_STRIP_COMMENTS, &m);
+    CHECK(strstr(m.buf, "[ECO ") == NULL && strstr(m.buf, "[WhiteElo ") == NULL);
+    CHECK(strstr(m.buf, "[Event \"e\"]\n") != NULL && strstr(m.buf, "[PlyCount \"3\"]\n") != NULL);
+    /* FEN after every move, variations too: the positions are the standard's FEN examples (§16.1.4)
+     */
+    edited("1. e4 (1. d4) c5 2. Nf3 *", PGN_EDIT_FEN_COMMENTS, &m);
+    for (size_t i = 0; i < m.len; i++) {
+        m.buf[i] = m.buf[i] == '\n' ? ' ' : m.buf[i]; /* the writer wraps long comments */
+    }
+    CHECK(strstr(m.buf, "1. e4 { rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 }") !=
+          NULL);
+    CHECK(strstr(m.buf, "{ rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 }") !=
+          NULL);
+    CHECK(strstr(m.buf, "{ rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 }") !=
+          NULL);
+    CHECK(strstr(m.buf, "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1") != NULL);
+}
+
+static void test_node_remove(void) {
+    pgn_game *g = read_game("1. e4 (1. d4) (1. c4) e5 *");
+    pgn_node *root, *e4;
+    CHECK(g != NULL);
+    if (g == NULL) {
+        return;
+    }
+    root = pgn_game_root(g);
+    e4 = pgn_node_child(root);
+    pgn_node_remove(e4); /* the main move: 1. d4 takes its place */
+    CHECK(pgn_node_move(pgn_node_child(root)) == PGN_MOVE_MAKE(PGN_SQ(3, 1), PGN_SQ(3, 3), 0, 0));
+    pgn_node_remove(pgn_node_sibling(pgn_node_child(root))); /* 1. c4, the last child */
+    CHECK(pgn_node_sibling(pgn_node_child(root)) == NULL);
+    CHECK(pgn_node_add(g, root, PGN_MOVE_MAKE(PGN_SQ(6, 0), PGN_SQ(5, 2), 0, 0), pgn_node_loc(root),
+                       NULL) == PGN_OK); /* appended after the new last child */
+    CHECK(pgn_node_sibling(pgn_node_child(root)) != NULL);
+    CHECK(pgn_node_set_pre_comment(g, pgn_node_child(root), S("pre")) == PGN_OK);
+    CHECK_EQ_INT(pgn_node_pre_comment(pgn_node_child(root)).len, 3);
+    pgn_game_tags_clear(g);
+    CHECK_EQ_INT(pgn_game_tag_count(g), 0);
+    pgn_game_free(g);
+}
+
+static void test_lan(void) {
+    pgn_pos p;
+    char out[PGN_LAN_MAX];
+    pgn_san_result res;
+    pgn_move mv;
+    /* en passant, promotion with capture and check, castling, the null move */
+    CHECK(pgn_fen_parse(&p, "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1",
+                        strlen("4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1"), 0, NULL) == PGN_OK);
+    CHECK(pgn_san_parse(&p, "exd6", strlen("exd6"), 0, &res) == PGN_OK);
+    mv = res.move;
+    pgn_lan_write(&p, mv, out);
+    CHECK_EQ_STR(out, "e5xd6");
+    CHECK(pgn_san_parse(&p, "O-O", strlen("O-O"), 0, &res) == PGN_OK);
+    mv = res.move;
+    pgn_lan_write(&p, mv, out);
+    CHECK_EQ_STR(out, "O-O");
+    pgn_lan_write(&p, PGN_MOVE_NULL, out);
+    CHECK_EQ_STR(out, "--");
+    CHECK(pgn_fen_parse(&p, "3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1",
+                        strlen("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1"), 0, NULL) == PGN_OK);
+    CHECK(pgn_san_parse(&p, "cxd8=Q+", strlen("cxd8=Q+"), 0, &res) == PGN_OK);
+    mv = res.move;
+    pgn_lan_write(&p, mv, out);
+    CHECK_EQ_STR(out, "c7xd8=Q+");
+    CHECK(pgn_san_parse(&p, "Kf2", strlen("Kf2"), 0, &res) == PGN_OK);
+    mv = res.move;
+    pgn_lan_write(&p, mv, out);
+    CHECK_EQ_STR(out, "Ke1-f2");
+}
+
+static void export_one(pgn_export_format fmt, const char *pgn, const pgn_str *tags, size_t ntags,
+                       membuf *m) {
+    pgn_game *g = read_game(pgn);
+    pgn_exporter *ex = NULL;
+    pgn_export_opts o;
+    memset(&o, 0, sizeof o);
+    o.format = fmt;
+    o.tags = tags;
+    o.tag_count = ntags;
+    m->len = 0;
+    m->buf[0] = 0;
+    CHECK(g != NULL && pgn_exporter_new(&ex, &o, to_mem, m) == PGN_OK);
+    if (g != NULL && ex != NULL) {
+        CHECK(pgn_exporter_write(ex, g) == PGN_OK);
+        CHECK(pgn_exporter_finish(ex) == PGN_OK);
+    }
+    pgn_exporter_free(ex);
+    pgn_game_free(g);
+}
+
+static void test_exporters(void) {
+    membuf m;
+    pgn_str tags[2] = {{"White", 5}, {"Annotator", 9}};
+    export_one(PGN_EXPORT_SAN, "1. e4 (1. d4) e5 2. Nf3 *", NULL, 0, &m);
+    CHECK_EQ_STR(m.buf, "e4 e5 Nf3\n");
+    export_one(PGN_EXPORT_LAN, "1. e4 e5 2. Nf3 *", NULL, 0, &m);
+    CHECK_EQ_STR(m.buf, "e2-e4 e7-e5 Ng1-f3\n");
+    /* PGN §16.1.4's FEN example after 1. e4 c5 2. Nf3, in EPD with its opcodes */
+    export_one(PGN_EXPORT_EPD, "1. e4 c5 2. Nf3 *", NULL, 0, &m);
+    CHECK(strstr(m.buf, "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - hmvc 1; fmvn "
+                        "2; id \"1.3\";\n") != NULL);
+    export_one(PGN_EXPORT_CSV, "[White \"Doe, J\"]\n[Annotator \"say \\\"hi\\\"\"]\n\n1. e4 1-0",
+               tags, 2, &m);
+    CHECK_EQ_STR(m.buf, "White,Annotator\r\n\"Doe, J\",\"say \"\"hi\"\"\"\r\n");
+    export_one(PGN_EXPORT_CSV, "1. e4 1-0", NULL, 0, &m);
+    CHECK_EQ_STR(m.buf, "Event,Site,Date,Round,White,Black,Result\r\n,,,,,,1-0\r\n");
+    export_one(PGN_EXPORT_CSV_PLY, "1. e4 {[%clk 0:03:00] [%eval #-1]} $6 *", NULL, 0, &m);
+    CHECK_EQ_STR(
+        m.buf,
+        "game,ply,san,uci,fen,clock,eval,nags\r\n"
+        "1,1,e4,e2e4,rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,180,#-1,$6\r\n");
+}
+
+static ptrdiff_t to_count(void *ctx, const void *data, size_t len) {
+    (void)data;
+    *(size_t *)ctx += len;
+    return (ptrdiff_t)len;
+}
+
+/* A 900 KB comment full of "[%" that never closes, and one of malformed commands: read, checked
+ * and written in linear time (a quadratic scan would take minutes here), nothing lost. */
+static void test_long_comment(void) {
+    size_t n = 900u << 10, i, written = 0;
+    char *pgn = malloc(n + 64);
+    pgn_reader *r = NULL;
+    pgn_game *g = NULL;
+    pgn_writer *w = NULL;
+    int round;
+    CHECK(pgn != NULL);
+    if (pgn == NULL) {
+        return;
+    }
+    for (round = 0; round < 2; round++) {
+        const char *unit = round == 0 ? "[%a x " : "[%a:]";
+        size_t k = strlen(unit), len = 0;
+        memcpy(pgn, "1. e4 {", 7);
+        len = 7;
+        for (i = 0; i + k < n; i += k) {
+            memcpy(pgn + len, unit, k);
+            len += k;
+        }
+        memcpy(pgn + len, "} *", 3);
+        len += 3;
+        CHECK(pgn_reader_new_mem(&r, NULL, pgn, len) == PGN_OK);
+        CHECK(pgn_game_new(&g, NULL) == PGN_OK);
+        CHECK(r != NULL && g != NULL && pgn_reader_next(r, g) == PGN_OK);
+        CHECK(pgn_writer_new(&w, NULL, to_count, &written) == PGN_OK);
+        written = 0;
+        CHECK(w != NULL && g != NULL && pgn_writer_write(w, g) == PGN_OK);
+        /* the whole comment is kept (its final space aside) */
+        CHECK(g != NULL && pgn_node_comment(pgn_node_child(pgn_game_root(g))).len + 11 >= len);
+        CHECK(written > len - 10);
+        pgn_writer_free(w);
+        pgn_game_free(g);
+        pgn_reader_free(r);
+    }
+    free(pgn);
+}
+
+/* ---- out of memory (SQLite-style): allocation k fails, for every k until none does ---- */
+
+typedef struct budget {
+    long left; /* allocations still allowed; < 0 = unlimited */
+} budget;
+
+static void *b_malloc(void *ctx, size_t n) {
+    budget *b = ctx;
+    if (b->left == 0) {
+        return NULL;
+    }
+    if (b->left > 0) {
+        b->left--;
+    }
+    return malloc(n);
+}
+
+static void *b_realloc(void *ctx, void *p, size_t old, size_t n) {
+    budget *b = ctx;
+    (void)old;
+    if (b->left == 0) {
+        return NULL;
+    }
+    if (b->left > 0) {
+        b->left--;
+    }
+    return realloc(p, n);
+}
+
+static void b_free(void *ctx, void *p) {
+    (void)ctx;
+    free(p);
+}
+
+static void test_nomem(void) {
+    char pgn[4096];
+    size_t len = 0;
+    len += (size_t)sprintf(pgn,
+                           "[Event \"e\"]\n[ECO \"A00\"]\n\n1. e4 {[%%clk 0:01:00] [%%eval 0.2] x} "
+                           "(1. d4 {y} d5 (1... c5)) e5 $1");
+    for (int i = 0; i < 20; i++) { /* enough FEN comments to need more arena chunks */
+        len += (size_t)sprintf(pgn + len, " %d. Nf3 Nf6 %d. Ng1 Ng8", 2 + 2 * i, 3 + 2 * i);
+    }
+    strcpy(pgn + len, " *");
+    budget b = {-1};
+    pgn_allocator a = {b_malloc, b_realloc, b_free, &b};
+    pgn_reader_opts ro;
+    int done = 0, failures = 0;
+    memset(&ro, 0, sizeof ro);
+    ro.alloc = &a;
+    for (long k = 0; k < 10000 && !done; k++) {
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        pgn_edit_opts eo = {0xFFu & ~PGN_EDIT_STRIP_VARIATIONS, 0};
+        pgn_eval e = {PGN_EVAL_CP, 12, 3};
+        pgn_status st;
+        b.left = -1;
+        if (pgn_reader_new_mem(&r, &ro, pgn, strlen(pgn)) != PGN_OK ||
+            pgn_game_new(&g, &a) != PGN_OK || pgn_reader_next(r, g) != PGN_OK) {
+            CHECK(0);
+            pgn_reader_free(r);
+            pgn_game_free(g);
+            return;
+        }
+        b.left = k;
+        st = pgn_node_set_eval(g, pgn_node_child(pgn_game_root(g)), &e);
+        if (st == PGN_OK) {
+            st = pgn_game_edit(g, &eo);
+        }
+        CHECK(st == PGN_OK || st == PGN_E_NOMEM);
+        done = st == PGN_OK;
+        failures += st == PGN_E_NOMEM;
+        pgn_reader_free(r);
+        pgn_game_free(g);
+    }
+    CHECK(done);
+    CHECK(failures > 0); /* the edits did allocate, and each failure was reported */
+}
+
 int main(void) {
     test_times();
     test_evals();
@@ -260,5 +576,11 @@ int main(void) {
     test_t84_pieces();
     test_write();
     test_t84_nodes();
+    test_edit();
+    test_node_remove();
+    test_lan();
+    test_exporters();
+    test_long_comment();
+    test_nomem();
     return harness_finish();
 }
