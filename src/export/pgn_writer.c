@@ -308,53 +308,72 @@ static size_t put_comment_word(pgn_writer *w, const char *s, size_t n) {
     return len;
 }
 
-/* One word of a comment (a command with its spaces is one word). A word starting with "%" is
- * glued to the token before it (with its space), so that no line ever starts with "%" (an
- * escape line, PGN §6). */
-static void comment_word(pgn_writer *w, const char *s, size_t n) {
-    size_t i, kept = put_comment_word(NULL, s, n);
+/* One word of a comment (a command with its spaces is one word; cmds: it may hold one). A word
+ * starting with "%" is glued to the token before it (with its space), so that no line ever starts
+ * with "%" (an escape line, PGN §6). */
+static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
+    size_t i, kept = n;
     char first = 0;
-    for (i = 0; i < n && first == 0; i++) {
-        if (s[i] != '}') {
+    for (i = 0; i < n; i++) {
+        if (s[i] == '}') {
+            kept--;
+        } else if (first == 0) {
             first = s[i];
         }
+    }
+    if (cmds) {
+        kept = put_comment_word(NULL, s, n);
     }
     if (kept == 0) {
         return;
     }
     if (first == '%') {
         put(w, " ", 1);
-        put_comment_word(w, s, n);
-        unit_fix(w);
-        return;
+    } else {
+        unit_open(w, kept);
     }
-    unit_open(w, kept);
-    put_comment_word(w, s, n);
+    if (cmds) {
+        put_comment_word(w, s, n);
+    } else {
+        put_word(w, s, n);
+    }
+    if (first == '%') {
+        unit_fix(w);
+    }
 }
 
 static void write_comment(pgn_writer *w, pgn_str c) {
-    size_t i = 0, close = c.len;
+    size_t i = 0, close = 0;
     pgn_cmd cmd;
     if (!comment_has_words(c)) {
         return;
     }
     /* No command can start after the last "]": not looking there keeps a comment full of "[%"
-     * linear. */
-    while (close > 0 && c.ptr[close - 1] != ']') {
-        close--;
+     * linear. Most comments have no "%" at all and take the plain path. */
+    if (memchr(c.ptr, '%', c.len) != NULL) {
+        close = c.len;
+        while (close > 0 && c.ptr[close - 1] != ']') {
+            close--;
+        }
     }
     token(w, "{", 1);
     while (i < c.len) {
         size_t start;
+        int cmds = 0;
         while (i < c.len && is_space(c.ptr[i])) {
             i++;
         }
         start = i;
         while (i < c.len && !is_space(c.ptr[i])) {
-            i += i < close && command_at(c.ptr, c.len, i, &cmd) ? cmd.raw.len : 1;
+            if (i < close && c.ptr[i] == '[' && command_at(c.ptr, c.len, i, &cmd)) {
+                i += cmd.raw.len;
+                cmds = 1;
+            } else {
+                i++;
+            }
         }
         if (i > start) {
-            comment_word(w, c.ptr + start, i - start);
+            comment_word(w, c.ptr + start, i - start, cmds);
         }
     }
     token(w, "}", 1);
