@@ -21,6 +21,7 @@ static const char usage_text[] =
     "csv (RFC 4180): a header row, then one row per game with the --tags columns (default: the\n"
     "Seven Tag Roster), or with --per-ply one row per ply: game,ply,san,uci,fen,clock,eval,nags.\n"
     CLI_EDIT_USAGE
+    "(editing applies to san, lan, epd and csv; uci and fen stream the main line as read).\n"
     "Diagnostics go to stderr; exit status 1 if a game had errors (what was read of it is still\n"
     "converted).\n";
 

@@ -96,12 +96,14 @@ check "TCEC: no W_BAD_COMMAND" bash -c "! \"$bin\" check \"$tmp/tcec.pgn\" 2>&1 
 
 # editing flags: pgnkit fmt --strip-X equals pgnkit fmt of pgn-extract's own stripping
 ann=$shared/corpus/edge/annotated/pgn-extract-fischer.pgn
-for pair in "strip-comments:-C" "strip-nags:-N" "strip-variations:-V" "seven-tags:-7" "add-plycount:--plycount"; do
-    flag=${pair%%:*} peflag=${pair#*:}
-    "$pe" -s $peflag "$ann" > "$tmp/pe_$flag.pgn"
-    "$bin" fmt --quiet "$tmp/pe_$flag.pgn" > "$tmp/want_$flag" 2>/dev/null
-    "$bin" fmt --quiet --$flag "$ann" > "$tmp/got_$flag" 2>/dev/null
-    same "fmt --$flag = fmt of pgn-extract $peflag" "$tmp/want_$flag" "$tmp/got_$flag"
+for f in "$slice" "$ann"; do
+    for pair in "strip-comments:-C" "strip-nags:-N" "strip-variations:-V" "seven-tags:-7" "add-plycount:--plycount"; do
+        flag=${pair%%:*} peflag=${pair#*:}
+        "$pe" -s $peflag "$f" > "$tmp/pe_$flag.pgn"
+        "$bin" fmt --quiet "$tmp/pe_$flag.pgn" > "$tmp/want_$flag" 2>/dev/null
+        "$bin" fmt --quiet --$flag "$f" > "$tmp/got_$flag" 2>/dev/null
+        same "fmt --$flag = fmt of pgn-extract $peflag ($(basename "$f"))" "$tmp/want_$flag" "$tmp/got_$flag"
+    done
 done
 check "--strip-comments removed something" [ "$(grep -c '{' "$tmp/got_strip-comments")" -eq 0 ] 
 check "--strip-variations removed something" [ "$(grep -c '(' "$tmp/got_strip-variations")" -eq 0 ]
