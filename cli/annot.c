@@ -21,8 +21,8 @@ int cli_edit_option(int ch, pgn_edit_opts *e) {
     }
 }
 
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn, void *user,
-                      uint64_t totals[3]) {
+int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
+                      void *user, uint64_t totals[3]) {
     static char dash[] = "-";
     char *stdin_only[] = {dash};
     int status = EXIT_OK;
@@ -94,7 +94,8 @@ static pgn_status one_game(void *user, pgn_game *g) {
     return st == PGN_OK ? pgn_exporter_write(c->ex, g) : st;
 }
 
-/* Splits "Event,White,..." into names (pointing into list). Returns the count, 0 if one is empty. */
+/* Splits "Event,White,..." into names (pointing into list). Returns the count, 0 if one is empty.
+ */
 static size_t split_tags(const char *list, pgn_str **out) {
     size_t n = 1, k = 0;
     for (const char *p = list; *p; p++) {
