@@ -26,6 +26,7 @@ LIB_SRC := $(wildcard src/*/*.c)
 CLI_SRC := $(wildcard cli/*.c)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN_NAMES := $(notdir $(UNIT_SRC:.c=))
+CLI_TESTS := $(wildcard tests/cli/test_*.sh)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/rel/%.o)
 LIB_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
@@ -81,10 +82,10 @@ asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
 check: asan check-layers
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
-	  tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh
+	  tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit
 	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
-	  LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) tests/cli/test_cli.sh
+	  LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
 $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c $(BUILD)/libpgnkit.a

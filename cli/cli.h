@@ -55,4 +55,51 @@ int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, c
 /* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
 int cli_parse_encoding(const char *name, pgn_encoding *out);
 
+/* ---- annotation editing (cli/annot.c), shared by fmt and convert ---- */
+
+/* getopt_long values of the editing options (above any short option character). */
+enum {
+    CLI_OPT_STRIP_COMMENTS = 1000,
+    CLI_OPT_STRIP_NAGS,
+    CLI_OPT_STRIP_VARIATIONS,
+    CLI_OPT_STRIP_CLOCK,
+    CLI_OPT_STRIP_EVAL,
+    CLI_OPT_SEVEN_TAGS,
+    CLI_OPT_ADD_PLYCOUNT,
+    CLI_OPT_FEN_COMMENTS
+};
+/* The long options of the editing flags, for a struct option array. */
+#define CLI_EDIT_LONG_OPTIONS                                                                      \
+    {"strip-comments", no_argument, NULL, CLI_OPT_STRIP_COMMENTS},                                 \
+        {"strip-nags", no_argument, NULL, CLI_OPT_STRIP_NAGS},                                     \
+        {"strip-variations", no_argument, NULL, CLI_OPT_STRIP_VARIATIONS},                         \
+        {"strip-clock", no_argument, NULL, CLI_OPT_STRIP_CLOCK},                                   \
+        {"strip-eval", no_argument, NULL, CLI_OPT_STRIP_EVAL},                                     \
+        {"seven-tags", no_argument, NULL, CLI_OPT_SEVEN_TAGS},                                     \
+        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT},                                 \
+        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS}
+#define CLI_EDIT_USAGE                                                                             \
+    "Editing: --strip-comments --strip-nags --strip-variations --strip-clock (clk emt egt mct)\n"  \
+    "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"
+/* Sets the edit flag of option ch; returns 1 if ch is an editing option. */
+int cli_edit_option(int ch, pgn_edit_opts *e);
+
+/* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
+typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);
+/* Like cli_for_each_input, building each game's tree. */
+int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn, void *user,
+                      uint64_t totals[3]);
+
+typedef struct cli_lines_args {
+    int format; /* pgn_export_format */
+    uint32_t fen_flags;
+    const char *tags; /* CSV: "Event,White,..." or NULL */
+    pgn_edit_opts edit;
+    const pgn_reader_opts *ropts;
+    int nfiles;
+    char **files;
+} cli_lines_args;
+/* convert --to san|lan|epd|csv: games through pgn_game_edit and a pgn_exporter to out. */
+int cli_convert_lines(const cli_lines_args *a, FILE *out, uint64_t totals[3]);
+
 #endif

@@ -11,14 +11,35 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit convert --to uci|fen [--fen-ep legal|always] [--strict] [--diag text|json]\n"
+    "usage: pgnkit convert --to uci|fen|san|lan|epd|csv [--fen-ep legal|always] [--strict]\n"
+    "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--diag text|json]\n"
     "                      [--input-encoding ENC] [-o OUT] [FILE...]\n"
     "Converts the main line of every game. uci: one line per game, moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
-    "per line, and an empty line after each game. Diagnostics go to stderr; exit status 1 if a game\n"
-    "had errors (what was read of it is still converted).\n";
+    "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game.\n"
+    "epd: one EPD line per main-line position (the start too) with hmvc, fmvn and id \"GAME.PLY\".\n"
+    "csv (RFC 4180): a header row, then one row per game with the --tags columns (default: the\n"
+    "Seven Tag Roster), or with --per-ply one row per ply: game,ply,san,uci,fen,clock,eval,nags.\n"
+    CLI_EDIT_USAGE
+    "(editing applies to san, lan, epd and csv; uci and fen stream the main line as read).\n"
+    "Diagnostics go to stderr; exit status 1 if a game had errors (what was read of it is still\n"
+    "converted).\n";
 
-enum { TO_UCI, TO_FEN };
+enum { TO_UCI, TO_FEN, TO_LINES };
+
+/* --to NAME for the formats of cli_convert_lines: the pgn_export_format, or -1. */
+static int lines_format(const char *name) {
+    static const struct {
+        const char *name;
+        int format;
+    } all[] = {{"san", PGN_EXPORT_SAN}, {"lan", PGN_EXPORT_LAN}, {"epd", PGN_EXPORT_EPD}, {"csv", PGN_EXPORT_CSV}};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(name, all[i].name) == 0) {
+            return all[i].format;
+        }
+    }
+    return -1;
+}
 
 typedef struct conv {
     FILE *out;
@@ -85,7 +106,13 @@ int cmd_convert(int argc, char **argv) {
                                          {"input-encoding", required_argument, NULL, 'e'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
+                                         {"tags", required_argument, NULL, 'T'},
+                                         {"per-ply", no_argument, NULL, 'P'},
+                                         CLI_EDIT_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
+    cli_lines_args la;
+    memset(&la, 0, sizeof la);
+    int per_ply = 0;
     conv c;
     memset(&c, 0, sizeof c);
     c.to = -1;
@@ -101,10 +128,15 @@ int cmd_convert(int argc, char **argv) {
         switch (ch) {
         case 't':
             c.to = strcmp(optarg, "uci") == 0 ? TO_UCI : strcmp(optarg, "fen") == 0 ? TO_FEN : -2;
+            if (c.to == -2 && (la.format = lines_format(optarg)) >= 0) {
+                c.to = TO_LINES;
+            }
             if (c.to == -2) {
-                return cli_usage_error("convert", usage_text, "--to takes uci or fen");
+                return cli_usage_error("convert", usage_text, "--to takes uci, fen, san, lan, epd or csv");
             }
             break;
+        case 'T': la.tags = optarg; break;
+        case 'P': per_ply = 1; break;
         case 'p': c.fen_flags = strcmp(optarg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0; break;
         case 's': ro.flags |= PGN_READ_STRICT; break;
         case 'd': dctx.json = strcmp(optarg, "json") == 0; break;
@@ -115,17 +147,37 @@ int cmd_convert(int argc, char **argv) {
             break;
         case 'o': out_path = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cli_usage_error("convert", usage_text, NULL);
+        default:
+            if (!cli_edit_option(ch, &la.edit)) {
+                return cli_usage_error("convert", usage_text, NULL);
+            }
         }
     }
     if (c.to < 0) {
         return cli_usage_error("convert", usage_text, "--to is required");
+    }
+    if ((per_ply || la.tags) && (c.to != TO_LINES || la.format != PGN_EXPORT_CSV)) {
+        return cli_usage_error("convert", usage_text, "--per-ply and --tags go with --to csv");
+    }
+    if (per_ply && la.tags) {
+        return cli_usage_error("convert", usage_text, "--per-ply and --tags do not go together");
+    }
+    if (per_ply) {
+        la.format = PGN_EXPORT_CSV_PLY;
     }
     cli_output out;
     if (!cli_open_output(&out, out_path)) {
         return EXIT_RESOURCE;
     }
     c.out = out.file;
+    if (c.to == TO_LINES) {
+        uint64_t lt[3] = {0, 0, 0};
+        la.fen_flags = c.fen_flags;
+        la.ropts = &ro;
+        la.nfiles = argc - optind;
+        la.files = argv + optind;
+        return cli_close_output(&out, cli_convert_lines(&la, out.file, lt));
+    }
     pgn_visitor v = {on_begin, NULL, NULL, on_move, NULL, NULL, on_begin_variation, on_end_variation, on_end_game};
     uint64_t totals[3] = {0, 0, 0};
     int status = cli_for_each_input(argc - optind, argv + optind, &ro, &v, &c, totals);

@@ -13,10 +13,13 @@
 static const char usage_text[] =
     "usage: pgnkit fmt [--check] [--width N] [--reduced] [--no-comments] [--no-variations]\n"
     "                  [--no-nags] [--nag-compat] [--strict] [--rejects FILE] [--diag text|json]\n"
-    "                  [--input-encoding ENC] [-o OUT] [FILE...]\n"
+    "                  [--input-encoding ENC] [editing options] [--fen-ep legal|always]\n"
+    "                  [-o OUT] [FILE...]\n"
     "Writes every game in the PGN export format. A game with errors is not written: with --rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the first\n"
-    "game that is not already in export format.\n";
+    "game that is not already in export format.\n"
+    CLI_EDIT_USAGE
+    "--fen-ep always writes the en passant square after every double step (FEN comments and tag).\n";
 
 typedef struct fmt_state {
     FILE *out, *rejects;
@@ -24,6 +27,7 @@ typedef struct fmt_state {
     uint64_t written, rejected, not_canonical;
     char *buf;
     size_t len, cap;
+    pgn_edit_opts edit; /* --strip-... and friends */
 } fmt_state;
 
 static ptrdiff_t to_buffer(void *ctx, const void *data, size_t len) {
@@ -67,6 +71,9 @@ static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_
             continue;
         }
         s->len = 0;
+        if (s->edit.flags && (st = pgn_game_edit(g, &s->edit)) != PGN_OK) {
+            break;
+        }
         if ((st = pgn_writer_write(w, g)) != PGN_OK) {
             break;
         }
@@ -103,6 +110,7 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
         {"rejects", required_argument, NULL, 'R'},  {"diag", required_argument, NULL, 'd'},
         {"input-encoding", required_argument, NULL, 'e'}, {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+        {"fen-ep", required_argument, NULL, 'p'},   CLI_EDIT_LONG_OPTIONS,
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -131,7 +139,14 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
             break;
         case 'o': *out_path = optarg; break;
         case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_usage_error("fmt", usage_text, NULL);
+        case 'p':
+            s->edit.fen_flags = strcmp(optarg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0;
+            wo->fen_flags = s->edit.fen_flags;
+            break;
+        default:
+            if (!cli_edit_option(c, &s->edit)) {
+                return cli_usage_error("fmt", usage_text, NULL);
+            }
         }
     }
     return EXIT_OK;

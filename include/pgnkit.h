@@ -8,6 +8,8 @@
 #include "pgnkit/game.h"
 #include "pgnkit/reader.h"
 #include "pgnkit/writer.h"
+#include "pgnkit/annot.h"
+#include "pgnkit/export.h"
 
 #ifdef __cplusplus
 extern "C" {

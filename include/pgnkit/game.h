@@ -51,6 +51,8 @@ PGN_API int pgn_game_tag_get(const pgn_game *game, const char *name, pgn_str *va
 /** Sets tag name to value, replacing an existing one in place or appending. Both are copied.
  * Returns PGN_OK or PGN_E_NOMEM. */
 PGN_API PGN_NODISCARD pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value);
+/** Removes every tag. Strings obtained from the game stay valid until it is reset. */
+PGN_API void pgn_game_tags_clear(pgn_game *game);
 /** Removes the tag called name; returns 1 if there was one. */
 PGN_API int pgn_game_tag_remove(pgn_game *game, const char *name);
 
@@ -94,6 +96,13 @@ PGN_API PGN_NODISCARD pgn_status pgn_node_append_pre_comment(pgn_game *game, pgn
                                                              pgn_str text);
 /** Replaces the node's comment (an empty text removes it); copied. */
 PGN_API PGN_NODISCARD pgn_status pgn_node_set_comment(pgn_game *game, pgn_node *node, pgn_str text);
+/** Replaces the node's pre-comment (an empty text removes it); copied. PGN_OK or PGN_E_NOMEM. */
+PGN_API PGN_NODISCARD pgn_status pgn_node_set_pre_comment(pgn_game *game, pgn_node *node,
+                                                          pgn_str text);
+/** Unlinks node and its subtree from its parent (not the root): when it was the main
+ * continuation, its next alternative takes its place. Its memory stays in the game's arena
+ * until the game is reset; the node must not be used again. */
+PGN_API void pgn_node_remove(pgn_node *node);
 /** Adds NAG nag (0..255) to the node unless it is already there (input order kept). */
 PGN_API PGN_NODISCARD pgn_status pgn_node_add_nag(pgn_game *game, pgn_node *node, unsigned nag);
 /** Removes every NAG of the node. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../game/arena.h"
+#include "pgnkit/annot.h"
 
 #define DEFAULT_WIDTH 79
 #define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
@@ -225,9 +226,92 @@ static void put_word(pgn_writer *w, const char *s, size_t n) {
     put(w, s + run, n - run);
 }
 
-/* One word of a comment. A word starting with "%" is glued to the token before it (with its
- * space), so that no line ever starts with "%" (an escape line, PGN §6). */
-static void comment_word(pgn_writer *w, const char *s, size_t n) {
+/* The well-formed command ([%clk ...], [%foo bar], not a malformed one) starting at s[i], as
+ * pgn_cmd_next reads it; 0 when there is none. */
+static int command_at(const char *s, size_t n, size_t i, pgn_cmd *c) {
+    pgn_cmd_iter it;
+    pgn_str rest;
+    if (i + 1 >= n || s[i] != '[' || s[i + 1] != '%') {
+        return 0;
+    }
+    rest.ptr = s + i;
+    rest.len = n - i;
+    pgn_cmd_iter_init(&it, rest);
+    return pgn_cmd_next(&it, c) && c->kind != PGN_CMD_TEXT && c->kind != PGN_CMD_BAD;
+}
+
+/* A command normalized in white space only (digest T84): "[%name", one space and the operands
+ * with each run of white space made one space and none around commas, "]". Returns the length;
+ * writes it when w is not NULL. */
+static size_t put_command(pgn_writer *w, const pgn_cmd *c) {
+    size_t i, n = 2 + c->name.len + 1;
+    int space = 0;
+    char last = ',';
+    if (w != NULL) {
+        put(w, "[%", 2);
+        put(w, c->name.ptr, c->name.len);
+    }
+    if (c->args.len > 0) {
+        n++;
+        if (w != NULL) {
+            put(w, " ", 1);
+        }
+    }
+    for (i = 0; i < c->args.len; i++) {
+        char ch = c->args.ptr[i];
+        if (is_space(ch)) {
+            space = 1;
+            continue;
+        }
+        if (ch == '}') {
+            continue;
+        }
+        if (space && ch != ',' && last != ',') {
+            n++;
+            if (w != NULL) {
+                put(w, " ", 1);
+            }
+        }
+        space = 0;
+        last = ch;
+        n++;
+        if (w != NULL) {
+            put(w, ch == '{' ? "[" : &c->args.ptr[i], 1);
+        }
+    }
+    if (w != NULL) {
+        put(w, "]", 1);
+    }
+    return n;
+}
+
+/* Writes (w not NULL) or measures one word of a comment, its commands normalized. */
+static size_t put_comment_word(pgn_writer *w, const char *s, size_t n) {
+    size_t i = 0, run = 0, len = 0;
+    pgn_cmd c;
+    while (i < n) {
+        if (command_at(s, n, i, &c)) {
+            if (w != NULL) {
+                put_word(w, s + run, i - run);
+            }
+            len += put_command(w, &c);
+            i += c.raw.len;
+            run = i;
+            continue;
+        }
+        len += s[i] != '}';
+        i++;
+    }
+    if (w != NULL) {
+        put_word(w, s + run, n - run);
+    }
+    return len;
+}
+
+/* One word of a comment (a command with its spaces is one word; cmds: it may hold one). A word
+ * starting with "%" is glued to the token before it (with its space), so that no line ever starts
+ * with "%" (an escape line, PGN §6). */
+static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     size_t i, kept = n;
     char first = 0;
     for (i = 0; i < n; i++) {
@@ -237,36 +321,59 @@ static void comment_word(pgn_writer *w, const char *s, size_t n) {
             first = s[i];
         }
     }
+    if (cmds) {
+        kept = put_comment_word(NULL, s, n);
+    }
     if (kept == 0) {
         return;
     }
     if (first == '%') {
         put(w, " ", 1);
-        put_word(w, s, n);
-        unit_fix(w);
-        return;
+    } else {
+        unit_open(w, kept);
     }
-    unit_open(w, kept);
-    put_word(w, s, n);
+    if (cmds) {
+        put_comment_word(w, s, n);
+    } else {
+        put_word(w, s, n);
+    }
+    if (first == '%') {
+        unit_fix(w);
+    }
 }
 
 static void write_comment(pgn_writer *w, pgn_str c) {
-    size_t i = 0;
+    size_t i = 0, close = 0;
+    pgn_cmd cmd;
     if (!comment_has_words(c)) {
         return;
+    }
+    /* No command can start after the last "]": not looking there keeps a comment full of "[%"
+     * linear. Most comments have no "%" at all and take the plain path. */
+    if (memchr(c.ptr, '%', c.len) != NULL) {
+        close = c.len;
+        while (close > 0 && c.ptr[close - 1] != ']') {
+            close--;
+        }
     }
     token(w, "{", 1);
     while (i < c.len) {
         size_t start;
+        int cmds = 0;
         while (i < c.len && is_space(c.ptr[i])) {
             i++;
         }
         start = i;
         while (i < c.len && !is_space(c.ptr[i])) {
-            i++;
+            if (i < close && c.ptr[i] == '[' && command_at(c.ptr, c.len, i, &cmd)) {
+                i += cmd.raw.len;
+                cmds = 1;
+            } else {
+                i++;
+            }
         }
         if (i > start) {
-            comment_word(w, c.ptr + start, i - start);
+            comment_word(w, c.ptr + start, i - start, cmds);
         }
     }
     token(w, "}", 1);

@@ -50,4 +50,8 @@ void *arena_realloc(arena *a, void *ptr, size_t old_size, size_t new_size);
 /* A NUL-terminated copy of len bytes at s (s may be NULL when len is 0), or NULL. */
 char *arena_strndup(arena *a, const char *s, size_t len);
 
+/* The arena of a game (game.c), for modules of the game layer that compose text in it. */
+struct pgn_game;
+arena *game_arena(struct pgn_game *game);
+
 #endif

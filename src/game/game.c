@@ -479,3 +479,42 @@ void pgn_node_clear_nags(pgn_node *node) {
     assert(node != NULL);
     node->nag_count = 0;
 }
+
+pgn_status pgn_node_set_pre_comment(pgn_game *game, pgn_node *node, pgn_str text_) {
+    text t = {NULL, 0};
+    pgn_status st;
+    assert(game != NULL && node != NULL && (text_.ptr != NULL || text_.len == 0));
+    st = text_append(game, &t, text_);
+    if (st == PGN_OK) {
+        node->pre = t;
+    }
+    return st;
+}
+
+void pgn_node_remove(pgn_node *node) {
+    pgn_node *parent, **link, *prev = NULL;
+    assert(node != NULL && node->parent != NULL);
+    parent = node->parent;
+    for (link = &parent->child; *link != node; link = &(*link)->sibling) {
+        prev = *link;
+    }
+    *link = node->sibling;
+    if (parent->last_child == node) {
+        parent->last_child = prev;
+    }
+    node->sibling = NULL;
+    node->parent = NULL;
+}
+
+arena *game_arena(pgn_game *game) {
+    assert(game != NULL);
+    return &game->arena;
+}
+
+void pgn_game_tags_clear(pgn_game *game) {
+    assert(game != NULL);
+    game->tag_count = 0;
+    if (game->index != NULL) {
+        memset(game->index, 0, game->index_cap * sizeof *game->index);
+    }
+}

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "pgnkit/annot.h"
+
 static rav_level *push_level(pgn_reader *r) {
     if (r->depth == r->levels_cap) {
         size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
@@ -201,6 +203,51 @@ static void on_close(pgn_reader *r, mt_state *s, const token *t) {
     }
 }
 
+/* Places inside a comment token's text (which starts after its "{" at t->at), counted forward
+ * from the last place asked for, so that the places of many commands cost one pass: lines and
+ * columns as the lexer counts them (LF, CRLF and a lone CR are one line break each). */
+typedef struct text_cursor {
+    const token *t;
+    size_t pos;        /* bytes counted so far */
+    size_t line_begin; /* offset where the current line starts */
+    uint32_t line;
+    int broke; /* a line break was seen: columns count from line_begin */
+} text_cursor;
+
+static pgn_loc cursor_loc(text_cursor *c, size_t off) {
+    pgn_loc at = c->t->at;
+    for (; c->pos < off; c->pos++) {
+        char ch = c->t->ptr[c->pos];
+        if (ch == '\n' || (ch == '\r' && (c->pos + 1 >= c->t->len || c->t->ptr[c->pos + 1] != '\n'))) {
+            c->line++;
+            c->line_begin = c->pos + 1;
+            c->broke = 1;
+        }
+    }
+    at.line += c->line;
+    at.offset += off + 1;
+    at.column = c->broke ? (uint32_t)(off - c->line_begin + 1) : at.column + 1 + (uint32_t)off;
+    return at;
+}
+
+/* Embedded commands (digest §10): a malformed "[%...]" in a brace comment is W_BAD_COMMAND, at
+ * its "[". The comment itself is kept unchanged. */
+static void check_commands(pgn_reader *r, const token *t) {
+    pgn_cmd_iter it;
+    pgn_cmd c;
+    pgn_str body = {t->ptr, t->len};
+    text_cursor cur = {t, 0, 0, 0, 0};
+    if (t->len < 2 || memchr(t->ptr, '%', t->len) == NULL) {
+        return;
+    }
+    pgn_cmd_iter_init(&it, body);
+    while (pgn_cmd_next(&it, &c)) {
+        if (c.kind == PGN_CMD_BAD) {
+            reader_diag(r, PGN_W_BAD_COMMAND, cursor_loc(&cur, c.offset), c.raw.ptr, c.raw.len);
+        }
+    }
+}
+
 static void on_comment(pgn_reader *r, const token *t) {
     if (t->unterminated) {
         reader_diag(r, PGN_E_UNTERMINATED_COMMENT, t->at, t->ptr, t->len);
@@ -209,6 +256,9 @@ static void on_comment(pgn_reader *r, const token *t) {
     if (t->too_long) {
         reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
         return;
+    }
+    if (t->kind == TOK_COMMENT) {
+        check_commands(r, t);
     }
     if (!r->v || !r->v->comment) {
         return;

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/* Annotation editing options shared by pgnkit fmt and convert (--strip-comments ... --fen-comments,
+ * applied with pgn_game_edit), and the tree-building input loop the editing converters use. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cli_edit_option(int ch, pgn_edit_opts *e) {
+    switch (ch) {
+    case CLI_OPT_STRIP_COMMENTS: e->flags |= PGN_EDIT_STRIP_COMMENTS; return 1;
+    case CLI_OPT_STRIP_NAGS: e->flags |= PGN_EDIT_STRIP_NAGS; return 1;
+    case CLI_OPT_STRIP_VARIATIONS: e->flags |= PGN_EDIT_STRIP_VARIATIONS; return 1;
+    case CLI_OPT_STRIP_CLOCK: e->flags |= PGN_EDIT_STRIP_CLOCK; return 1;
+    case CLI_OPT_STRIP_EVAL: e->flags |= PGN_EDIT_STRIP_EVAL; return 1;
+    case CLI_OPT_SEVEN_TAGS: e->flags |= PGN_EDIT_SEVEN_TAGS; return 1;
+    case CLI_OPT_ADD_PLYCOUNT: e->flags |= PGN_EDIT_ADD_PLYCOUNT; return 1;
+    case CLI_OPT_FEN_COMMENTS: e->flags |= PGN_EDIT_FEN_COMMENTS; return 1;
+    default: return 0;
+    }
+}
+
+int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
+                      void *user, uint64_t totals[3]) {
+    static char dash[] = "-";
+    char *stdin_only[] = {dash};
+    int status = EXIT_OK;
+    pgn_game *g = NULL;
+    if (pgn_game_new(&g, NULL) != PGN_OK) {
+        fprintf(stderr, "pgnkit: out of memory\n");
+        return EXIT_RESOURCE;
+    }
+    if (nfiles <= 0) {
+        files = stdin_only;
+        nfiles = 1;
+    }
+    for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
+        FILE *f = cli_open_input(files[i]);
+        if (!f) {
+            status = EXIT_RESOURCE;
+            break;
+        }
+        pgn_reader_opts ro = *ropts;
+        ro.source_name = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
+        pgn_reader *r;
+        if (pgn_reader_new_file(&r, &ro, f) != PGN_OK) {
+            cli_close_input(f);
+            fprintf(stderr, "pgnkit: out of memory\n");
+            status = EXIT_RESOURCE;
+            break;
+        }
+        pgn_status st;
+        while ((st = pgn_reader_next(r, g)) == PGN_OK) {
+            if ((st = fn(user, g)) != PGN_OK) {
+                break;
+            }
+        }
+        uint64_t gm, e, w;
+        pgn_reader_totals(r, &gm, &e, &w);
+        totals[0] += gm;
+        totals[1] += e;
+        totals[2] += w;
+        pgn_reader_free(r);
+        cli_close_input(f);
+        if (st != PGN_END && st != PGN_E_LIMIT) {
+            fprintf(stderr, "pgnkit: %s: %s\n", ro.source_name, pgn_status_message(st));
+            status = EXIT_RESOURCE;
+        } else if (st == PGN_E_LIMIT) {
+            status = EXIT_INPUT;
+        }
+    }
+    pgn_game_free(g);
+    if (status == EXIT_OK && totals[1]) {
+        status = EXIT_INPUT;
+    }
+    return status;
+}
+
+/* ---- convert --to san|lan|epd|csv ---- */
+
+typedef struct lines_ctx {
+    pgn_exporter *ex;
+    const pgn_edit_opts *edit;
+} lines_ctx;
+
+static ptrdiff_t to_file(void *ctx, const void *buf, size_t len) {
+    return fwrite(buf, 1, len, ctx) == len ? (ptrdiff_t)len : -1;
+}
+
+static pgn_status one_game(void *user, pgn_game *g) {
+    lines_ctx *c = user;
+    pgn_status st = c->edit->flags ? pgn_game_edit(g, c->edit) : PGN_OK;
+    return st == PGN_OK ? pgn_exporter_write(c->ex, g) : st;
+}
+
+/* Splits "Event,White,..." into names (pointing into list). Returns the count, 0 if one is empty.
+ */
+static size_t split_tags(const char *list, pgn_str **out) {
+    size_t n = 1, k = 0;
+    for (const char *p = list; *p; p++) {
+        n += *p == ',';
+    }
+    pgn_str *names = calloc(n, sizeof *names);
+    if (!names) {
+        return 0;
+    }
+    const char *start = list;
+    for (const char *p = list;; p++) {
+        if (*p == ',' || *p == 0) {
+            names[k].ptr = start;
+            names[k].len = (size_t)(p - start);
+            if (names[k].len == 0) {
+                free(names);
+                return 0;
+            }
+            k++;
+            start = p + 1;
+            if (*p == 0) {
+                break;
+            }
+        }
+    }
+    *out = names;
+    return n;
+}
+
+int cli_convert_lines(const cli_lines_args *a, FILE *out, uint64_t totals[3]) {
+    pgn_export_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.format = (pgn_export_format)a->format;
+    eo.fen_flags = a->fen_flags;
+    pgn_str *names = NULL;
+    if (a->tags) {
+        eo.tag_count = split_tags(a->tags, &names);
+        if (eo.tag_count == 0) {
+            fprintf(stderr, "pgnkit convert: error: --tags takes tag names separated by commas\n");
+            return EXIT_USAGE;
+        }
+        eo.tags = names;
+    }
+    lines_ctx c = {NULL, &a->edit};
+    if (pgn_exporter_new(&c.ex, &eo, to_file, out) != PGN_OK) {
+        free(names);
+        fprintf(stderr, "pgnkit: out of memory\n");
+        return EXIT_RESOURCE;
+    }
+    int status = cli_for_each_game(a->nfiles, a->files, a->ropts, one_game, &c, totals);
+    if (pgn_exporter_finish(c.ex) != PGN_OK && status != EXIT_RESOURCE) {
+        fprintf(stderr, "pgnkit: error writing the output\n");
+        status = EXIT_RESOURCE;
+    }
+    pgn_exporter_free(c.ex);
+    free(names);
+    return status;
+}

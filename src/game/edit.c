@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* Whole-game annotation edits (pgnkit fmt/convert --strip-*, --seven-tags, --add-plycount,
+ * --fen-comments): comments, NAGs, RAVs (PGN §8.2.4, §8.2.5), embedded commands (digest §10), the
+ * Seven Tag Roster (PGN §8.1.1). The tree is walked as the writer walks it: down the lines with an
+ * explicit stack of the variations still to visit, so nothing recurses. */
+#include <assert.h>
+#include <string.h>
+
+#include "arena.h"
+#include "pgnkit/annot.h"
+
+typedef struct frame {
+    pgn_node *main;     /* the move whose alternatives are being visited */
+    pgn_node *next_alt; /* the next alternative to visit */
+    pgn_pos before;     /* the position before main's move */
+} frame;
+
+typedef struct walk {
+    pgn_game *game;
+    const pgn_edit_opts *opts;
+    uint32_t cmd_mask;
+    frame *stack;
+    size_t depth, cap;
+} walk;
+
+static pgn_status fen_comment(walk *w, pgn_node *node, const pgn_pos *after) {
+    char fen[PGN_FEN_MAX];
+    pgn_str t;
+    t.ptr = fen;
+    t.len = pgn_fen_write(after, w->opts->fen_flags, fen, sizeof fen);
+    return pgn_node_append_comment(w->game, node, t);
+}
+
+/* The edits of one node; before is the position before its move. */
+static pgn_status edit_node(walk *w, pgn_node *node, const pgn_pos *before) {
+    uint32_t f = w->opts->flags;
+    pgn_status st;
+    pgn_str empty = {NULL, 0};
+    if (f & PGN_EDIT_STRIP_NAGS) {
+        pgn_node_clear_nags(node);
+    }
+    if (f & PGN_EDIT_STRIP_COMMENTS) {
+        if ((st = pgn_node_set_comment(w->game, node, empty)) != PGN_OK ||
+            (st = pgn_node_set_pre_comment(w->game, node, empty)) != PGN_OK) {
+            return st;
+        }
+    } else if (w->cmd_mask != 0) {
+        if ((st = pgn_node_remove_commands(w->game, node, w->cmd_mask)) != PGN_OK) {
+            return st;
+        }
+    }
+    if ((f & PGN_EDIT_FEN_COMMENTS) && before != NULL) {
+        pgn_pos after = *before;
+        pgn_pos_play(&after, pgn_node_move(node));
+        return fen_comment(w, node, &after);
+    }
+    return PGN_OK;
+}
+
+static pgn_status push(walk *w, pgn_node *main, pgn_node *next_alt, const pgn_pos *before) {
+    if (w->depth == w->cap) {
+        const pgn_allocator *alloc = &game_arena(w->game)->alloc;
+        size_t cap = w->cap ? w->cap * 2 : 8;
+        frame *p;
+        if (cap > SIZE_MAX / sizeof *p) {
+            return PGN_E_NOMEM;
+        }
+        p = arena_mem_realloc(alloc, w->stack, w->cap * sizeof *p, cap * sizeof *p);
+        if (p == NULL) {
+            return PGN_E_NOMEM;
+        }
+        w->stack = p;
+        w->cap = cap;
+    }
+    w->stack[w->depth].main = main;
+    w->stack[w->depth].next_alt = next_alt;
+    w->stack[w->depth].before = *before;
+    w->depth++;
+    return PGN_OK;
+}
+
+/* Visits every node: the main line first, each set of alternatives when its line reaches them. */
+static pgn_status walk_tree(walk *w) {
+    pgn_node *root = pgn_game_root(w->game);
+    pgn_node *cur = pgn_node_child(root);
+    pgn_pos pos = *pgn_game_start(w->game);
+    pgn_status st = edit_node(w, root, NULL);
+    while (st == PGN_OK) {
+        if (cur != NULL) {
+            pgn_pos before = pos;
+            pgn_node *alt = pgn_node_sibling(cur);
+            if ((st = edit_node(w, cur, &before)) != PGN_OK) {
+                break;
+            }
+            pgn_pos_play(&pos, pgn_node_move(cur));
+            if (alt != NULL && pgn_node_child(pgn_node_parent(cur)) == cur) {
+                st = push(w, cur, pgn_node_sibling(alt), &before);
+                pos = before;
+                cur = alt;
+            } else {
+                cur = pgn_node_child(cur);
+            }
+        } else if (w->depth > 0) {
+            frame *f = &w->stack[w->depth - 1];
+            pos = f->before;
+            if (f->next_alt != NULL) {
+                cur = f->next_alt;
+                f->next_alt = pgn_node_sibling(cur);
+            } else {
+                pgn_pos_play(&pos, pgn_node_move(f->main));
+                cur = pgn_node_child(f->main);
+                w->depth--;
+            }
+        } else {
+            break;
+        }
+    }
+    return st;
+}
+
+static void strip_variations(pgn_game *game) {
+    pgn_node *node;
+    for (node = pgn_game_root(game); node != NULL; node = pgn_node_child(node)) {
+        pgn_node *child = pgn_node_child(node);
+        while (child != NULL && pgn_node_sibling(child) != NULL) {
+            pgn_node_remove(pgn_node_sibling(child));
+        }
+    }
+}
+
+static int is_kept_tag(pgn_str name) {
+    static const char *const kept[] = {"Event", "Site",   "Date", "Round", "White",
+                                       "Black", "Result", "FEN",  "SetUp"};
+    size_t i;
+    for (i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        if (name.len == strlen(kept[i]) && memcmp(name.ptr, kept[i], name.len) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Keeps the roster (and FEN, SetUp): the kept strings stay valid in the arena while the tag list
+ * is cleared and refilled, so this is linear in the number of tags. */
+static pgn_status seven_tags(pgn_game *game) {
+    pgn_str keep[9][2];
+    size_t i, n = 0, count = pgn_game_tag_count(game);
+    for (i = 0; i < count && n < 9; i++) {
+        pgn_str name = pgn_game_tag_name(game, i);
+        if (is_kept_tag(name)) {
+            keep[n][0] = name;
+            keep[n][1] = pgn_game_tag_value(game, i);
+            n++;
+        }
+    }
+    if (n == count) {
+        return PGN_OK;
+    }
+    pgn_game_tags_clear(game);
+    for (i = 0; i < n; i++) {
+        pgn_status st = pgn_game_tag_set(game, keep[i][0], keep[i][1]);
+        if (st != PGN_OK) {
+            return st;
+        }
+    }
+    return PGN_OK;
+}
+
+static pgn_status add_plycount(pgn_game *game) {
+    char digits[24];
+    size_t n = sizeof digits, v = pgn_game_ply_count(game);
+    pgn_str name = {"PlyCount", 8}, value;
+    do {
+        digits[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    value.ptr = digits + n;
+    value.len = sizeof digits - n;
+    return pgn_game_tag_set(game, name, value);
+}
+
+pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts) {
+    walk w;
+    pgn_status st = PGN_OK;
+    uint32_t f;
+    assert(game != NULL && opts != NULL);
+    f = opts->flags;
+    memset(&w, 0, sizeof w);
+    w.game = game;
+    w.opts = opts;
+    if (f & PGN_EDIT_STRIP_CLOCK) {
+        w.cmd_mask |= PGN_CMD_TIMES;
+    }
+    if (f & PGN_EDIT_STRIP_EVAL) {
+        w.cmd_mask |= PGN_CMD_BIT(PGN_CMD_EVAL);
+    }
+    if (f & PGN_EDIT_STRIP_VARIATIONS) {
+        strip_variations(game);
+    }
+    if (f & (PGN_EDIT_STRIP_COMMENTS | PGN_EDIT_STRIP_NAGS | PGN_EDIT_STRIP_CLOCK |
+             PGN_EDIT_STRIP_EVAL | PGN_EDIT_FEN_COMMENTS)) {
+        st = walk_tree(&w);
+        arena_mem_free(&game_arena(game)->alloc, w.stack);
+    }
+    if (st == PGN_OK && (f & PGN_EDIT_SEVEN_TAGS)) {
+        st = seven_tags(game);
+    }
+    if (st == PGN_OK && (f & PGN_EDIT_ADD_PLYCOUNT)) {
+        st = add_plycount(game);
+    }
+    return st;
+}
