@@ -82,12 +82,17 @@ asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 
 # ---- tests ----
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
-check: asan check-layers
+check: asan check-layers $(BUILD)/fake_engine
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
-	  tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh
-check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit
+	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh \
+	  tests/cli/test_analyze.sh
+check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
 	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
-	  LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) tests/cli/test_cli.sh
+	  FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) \
+	  tests/cli/test_cli.sh tests/cli/test_analyze.sh
+# the scripted UCI engine of tests/cli/test_analyze.sh
+$(BUILD)/fake_engine: tests/tools/fake_engine.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ tests/tools/fake_engine.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c $(BUILD)/libpgnkit.a $(LDLIBS)
