@@ -20,14 +20,18 @@ static const char usage_text[] =
     "usage: pgnkit analyze [--engine PATH] [--depth N | --nodes N | --movetime MS] [--multipv K]\n"
     "                      [-j JOBS] [--threads T] [--hash MB] [--timeout MS] [--quiet]\n"
     "                      [-o OUT] [FILE...]\n"
-    "Searches every main-line position of every game with a UCI engine (default: stockfish on PATH,\n"
-    "else /usr/games/stockfish; default limit --nodes 1000000) and writes each game in export format\n"
-    "with [%eval] comments, $6/$2/$4 on inaccuracies, mistakes and blunders with the better move, the\n"
+    "Searches every main-line position of every game with a UCI engine (default: stockfish on "
+    "PATH,\n"
+    "else /usr/games/stockfish; default limit --nodes 1000000) and writes each game in export "
+    "format\n"
+    "with [%eval] comments, $6/$2/$4 on inaccuracies, mistakes and blunders with the better move, "
+    "the\n"
     "engine's line after mistakes and blunders, a position NAG after the last move, and the tags\n"
     "Annotator, WhiteAccuracy, BlackAccuracy, WhiteACPL, BlackACPL (see docs/analysis.md).\n"
     "-j JOBS runs that many engines on different games; the output stays in input order.\n"
     "--timeout MS bounds one search (default: derived from the limit) and the handshake.\n"
-    "An engine that crashes or times out is restarted and the position retried once; if that fails\n"
+    "An engine that crashes or times out is restarted and the position retried once; if that "
+    "fails\n"
     "the game is written unchanged and reported. Games with errors are written unchanged.\n"
     "exit status: 0 all analysed, 1 input errors or games not analysed, 2 usage,\n"
     "3 engine missing or not UCI, I/O or memory failure\n";
@@ -164,8 +168,9 @@ static int restart(worker *w, int chess960, char *err, size_t cap) {
 }
 
 /* One position, retried once on a restarted engine. */
-static int search_position(worker *w, uint64_t game_no, size_t ply, const pgn_pos *start, const pgn_move *moves,
-                           const pgn_pos *cur, pgn_position_analysis *out, char *err, size_t cap) {
+static int search_position(worker *w, uint64_t game_no, size_t ply, const pgn_pos *start,
+                           const pgn_move *moves, const pgn_pos *cur, pgn_position_analysis *out,
+                           char *err, size_t cap) {
     char warn[320];
     for (int attempt = 0; attempt < 2; attempt++) {
         if (attempt > 0 && restart(w, start->chess960, err, cap) != 0) {
@@ -178,8 +183,8 @@ static int search_position(worker *w, uint64_t game_no, size_t ply, const pgn_po
             }
             return 0;
         }
-        fprintf(stderr, "pgnkit analyze: game %llu, ply %zu: %s%s\n", (unsigned long long)game_no, ply, err,
-                attempt == 0 ? "; restarting the engine" : "");
+        fprintf(stderr, "pgnkit analyze: game %llu, ply %zu: %s%s\n", (unsigned long long)game_no,
+                ply, err, attempt == 0 ? "; restarting the engine" : "");
     }
     return -1;
 }
@@ -213,15 +218,18 @@ static int analyze_game(worker *w, uint64_t game_no) {
         node = pgn_node_child(node);
         moves[i] = pgn_node_move(node);
         if (moves[i] == PGN_MOVE_NULL) {
-            fprintf(stderr, "pgnkit analyze: game %llu not analysed: a null move in the main line\n",
+            fprintf(stderr,
+                    "pgnkit analyze: game %llu not analysed: a null move in the main line\n",
                     (unsigned long long)game_no);
             rc = 1;
         }
     }
     const pgn_pos *start = pgn_game_start(g);
-    if (rc == 0 && (w->eng.pid <= 0 || engine_new_game(&w->eng, start->chess960, err, sizeof err) != 0) &&
+    if (rc == 0 &&
+        (w->eng.pid <= 0 || engine_new_game(&w->eng, start->chess960, err, sizeof err) != 0) &&
         restart(w, start->chess960, err, sizeof err) != 0) {
-        fprintf(stderr, "pgnkit analyze: game %llu not analysed: %s\n", (unsigned long long)game_no, err);
+        fprintf(stderr, "pgnkit analyze: game %llu not analysed: %s\n", (unsigned long long)game_no,
+                err);
         rc = 1;
     }
     pgn_pos pos = *start;
@@ -231,8 +239,10 @@ static int analyze_game(worker *w, uint64_t game_no) {
         }
         if (pgn_pos_count_legal(&pos) == 0) {
             terminal_eval(&pos, &pa[i]);
-        } else if (search_position(w, game_no, i, start, moves, &pos, &pa[i], err, sizeof err) != 0) {
-            fprintf(stderr, "pgnkit analyze: game %llu not analysed\n", (unsigned long long)game_no);
+        } else if (search_position(w, game_no, i, start, moves, &pos, &pa[i], err, sizeof err) !=
+                   0) {
+            fprintf(stderr, "pgnkit analyze: game %llu not analysed\n",
+                    (unsigned long long)game_no);
             rc = 1;
             break;
         }
@@ -255,7 +265,8 @@ static int analyze_game(worker *w, uint64_t game_no) {
     return rc;
 }
 
-/* Stores game seq's output and writes every finished output that is next in input order. Under mu. */
+/* Stores game seq's output and writes every finished output that is next in input order. Under mu.
+ */
 static void deliver(shared *s, worker *w, uint64_t seq) {
     slot *sl = &s->ring[seq % s->ring_cap];
     sl->buf = w->obuf;
@@ -335,15 +346,21 @@ static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out
     return 1;
 }
 
-static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, const char **out_path, int *quiet) {
-    static const struct option opts[] = {
-        {"engine", required_argument, NULL, 'e'},  {"depth", required_argument, NULL, 'd'},
-        {"nodes", required_argument, NULL, 'n'},   {"movetime", required_argument, NULL, 'm'},
-        {"multipv", required_argument, NULL, 'M'}, {"jobs", required_argument, NULL, 'j'},
-        {"threads", required_argument, NULL, 't'}, {"hash", required_argument, NULL, 'H'},
-        {"timeout", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},         {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, const char **out_path,
+                      int *quiet) {
+    static const struct option opts[] = {{"engine", required_argument, NULL, 'e'},
+                                         {"depth", required_argument, NULL, 'd'},
+                                         {"nodes", required_argument, NULL, 'n'},
+                                         {"movetime", required_argument, NULL, 'm'},
+                                         {"multipv", required_argument, NULL, 'M'},
+                                         {"jobs", required_argument, NULL, 'j'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"hash", required_argument, NULL, 'H'},
+                                         {"timeout", required_argument, NULL, 'T'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int c, limits = 0;
     uint64_t v = 0;
     optind = 1;
@@ -351,9 +368,17 @@ static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, co
         int ok = 1;
         switch (c) {
         case 'e': cfg->path = optarg; break;
-        case 'd': ok = parse_u64(optarg, 1, 200, &cfg->limit), cfg->limit_kind = LIMIT_DEPTH, limits++; break;
-        case 'n': ok = parse_u64(optarg, 1, UINT64_MAX / 2, &cfg->limit), cfg->limit_kind = LIMIT_NODES, limits++; break;
-        case 'm': ok = parse_u64(optarg, 1, 86400000, &cfg->limit), cfg->limit_kind = LIMIT_MOVETIME, limits++; break;
+        case 'd':
+            ok = parse_u64(optarg, 1, 200, &cfg->limit), cfg->limit_kind = LIMIT_DEPTH, limits++;
+            break;
+        case 'n':
+            ok = parse_u64(optarg, 1, UINT64_MAX / 2, &cfg->limit), cfg->limit_kind = LIMIT_NODES,
+            limits++;
+            break;
+        case 'm':
+            ok = parse_u64(optarg, 1, 86400000, &cfg->limit), cfg->limit_kind = LIMIT_MOVETIME,
+            limits++;
+            break;
         case 'M': ok = parse_u64(optarg, 1, 500, &v), cfg->multipv = (unsigned)v; break;
         case 'j': ok = parse_u64(optarg, 1, 256, &v), *jobs = (unsigned)v; break;
         case 't': ok = parse_u64(optarg, 1, 1024, &v), cfg->threads = (unsigned)v; break;
@@ -367,8 +392,14 @@ static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, co
         if (!ok) {
             char msg[160];
             snprintf(msg, sizeof msg, "bad value '%s' for --%s", optarg,
-                     c == 'j' ? "jobs" : c == 'M' ? "multipv" : c == 'H' ? "hash" : c == 'T' ? "timeout" :
-                     c == 't' ? "threads" : c == 'd' ? "depth" : c == 'n' ? "nodes" : "movetime");
+                     c == 'j'   ? "jobs"
+                     : c == 'M' ? "multipv"
+                     : c == 'H' ? "hash"
+                     : c == 'T' ? "timeout"
+                     : c == 't' ? "threads"
+                     : c == 'd' ? "depth"
+                     : c == 'n' ? "nodes"
+                                : "movetime");
             return cli_usage_error("analyze", usage_text, msg);
         }
     }
@@ -444,7 +475,8 @@ int cmd_analyze(int argc, char **argv) {
     s.out = out.file;
     for (unsigned i = 0; i < jobs && st == EXIT_OK; i++) {
         ws[i].s = &s;
-        if (pgn_game_new(&ws[i].game, NULL) != PGN_OK || pgn_writer_new(&ws[i].writer, NULL, to_obuf, &ws[i]) != PGN_OK) {
+        if (pgn_game_new(&ws[i].game, NULL) != PGN_OK ||
+            pgn_writer_new(&ws[i].writer, NULL, to_obuf, &ws[i]) != PGN_OK) {
             fprintf(stderr, "pgnkit: out of memory\n");
             st = EXIT_RESOURCE;
         }
@@ -453,9 +485,12 @@ int cmd_analyze(int argc, char **argv) {
         st = run(&s, ws, jobs);
         progress(&s, 1);
         double secs = (double)(now_ms() - s.t0) / 1000.0;
-        fprintf(stderr, "%llu games, %llu analysed, %llu not analysed, %llu positions in %.1f s (%.1f positions/s)\n",
-                (unsigned long long)s.games, (unsigned long long)s.analysed, (unsigned long long)s.not_analysed,
-                (unsigned long long)s.positions, secs, secs > 0 ? (double)s.positions / secs : 0.0);
+        fprintf(stderr,
+                "%llu games, %llu analysed, %llu not analysed, %llu positions in %.1f s (%.1f "
+                "positions/s)\n",
+                (unsigned long long)s.games, (unsigned long long)s.analysed,
+                (unsigned long long)s.not_analysed, (unsigned long long)s.positions, secs,
+                secs > 0 ? (double)s.positions / secs : 0.0);
     }
     for (unsigned i = 0; i < jobs; i++) {
         engine_stop(&ws[i].eng);

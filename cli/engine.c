@@ -197,7 +197,8 @@ static void note_option(engine *e, const pgn_uci_msg *m) {
     static const char *const names[] = {"UCI_Chess960", "Threads", "Hash", "MultiPV"};
     int *flags[] = {&e->has_chess960, &e->has_threads, &e->has_hash, &e->has_multipv};
     for (int i = 0; i < 4; i++) {
-        if (m->text.len == strlen(names[i]) && strncasecmp(m->text.ptr, names[i], m->text.len) == 0) {
+        if (m->text.len == strlen(names[i]) &&
+            strncasecmp(m->text.ptr, names[i], m->text.len) == 0) {
             *flags[i] = 1;
         }
     }
@@ -261,7 +262,8 @@ int engine_start(engine *e, const engine_cfg *cfg, char *err, size_t errcap) {
         rc = spawn(e, "/usr/games/stockfish", &en);
     }
     if (rc != 0) {
-        snprintf(err, errcap, "cannot start engine '%s': %s%s", cfg->path ? cfg->path : "stockfish", strerror(en),
+        snprintf(err, errcap, "cannot start engine '%s': %s%s", cfg->path ? cfg->path : "stockfish",
+                 strerror(en),
                  cfg->path ? "" : " (install Debian's stockfish or give --engine PATH)");
         return -1;
     }
@@ -307,8 +309,9 @@ static void note(char *warn, size_t cap, const char *what, const char *bad, pgn_
     }
 }
 
-int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t n, const pgn_pos *cur,
-                  pgn_position_analysis *out, char *err, size_t errcap, char *warn, size_t warncap) {
+int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t n,
+                  const pgn_pos *cur, pgn_position_analysis *out, char *err, size_t errcap,
+                  char *warn, size_t warncap) {
     warn[0] = 0;
     memset(out, 0, sizeof *out);
     if (e->pid <= 0) {
@@ -359,7 +362,8 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
         }
     }
     if (r != 1) {
-        fail(e, err, errcap, r == 0 ? "engine did not answer within %d ms" : "engine exited during the search",
+        fail(e, err, errcap,
+             r == 0 ? "engine did not answer within %d ms" : "engine exited during the search",
              search_timeout(e->cfg));
         return -1;
     }

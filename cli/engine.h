@@ -36,7 +36,8 @@ typedef struct engine {
  * Returns 0, or -1 with a message in err (not found, not a UCI engine, ...); e is then stopped. */
 int engine_start(engine *e, const engine_cfg *cfg, char *err, size_t errcap);
 
-/* Sends quit and reaps the process (killed if it does not exit at once); e may be stopped already. */
+/* Sends quit and reaps the process (killed if it does not exit at once); e may be stopped already.
+ */
 void engine_stop(engine *e);
 
 /* Prepares a new game: UCI_Chess960 if it changes, ucinewgame, isready. Returns 0 or -1 (dead). */
@@ -46,7 +47,8 @@ int engine_new_game(engine *e, int chess960, char *err, size_t errcap);
  * with the multipv 1 score (the last exact one, else the last bound) and line. Illegal moves from
  * the engine are reported in warn (cleared if none) and dropped. Returns 0, or -1 when the engine
  * died, timed out or gave no score (err says which; the engine is then stopped). */
-int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t n, const pgn_pos *cur,
-                  pgn_position_analysis *out, char *err, size_t errcap, char *warn, size_t warncap);
+int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t n,
+                  const pgn_pos *cur, pgn_position_analysis *out, char *err, size_t errcap,
+                  char *warn, size_t warncap);
 
 #endif

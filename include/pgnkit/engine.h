@@ -18,12 +18,17 @@ extern "C" {
 
 typedef enum pgn_score_kind {
     PGN_SCORE_NONE = 0,
-    PGN_SCORE_CP = 1,       /* centipawns */
-    PGN_SCORE_MATE = 2,     /* mate in value moves (negative: being mated); never 0 */
-    PGN_SCORE_CHECKMATE = 3 /* the game is over by mate: in a pgn_eval, value +1 White won, -1 Black */
+    PGN_SCORE_CP = 1,   /* centipawns */
+    PGN_SCORE_MATE = 2, /* mate in value moves (negative: being mated); never 0 */
+    PGN_SCORE_CHECKMATE =
+        3 /* the game is over by mate: in a pgn_eval, value +1 White won, -1 Black */
 } pgn_score_kind;
 
-typedef enum pgn_score_bound { PGN_BOUND_EXACT = 0, PGN_BOUND_LOWER = 1, PGN_BOUND_UPPER = 2 } pgn_score_bound;
+typedef enum pgn_score_bound {
+    PGN_BOUND_EXACT = 0,
+    PGN_BOUND_LOWER = 1,
+    PGN_BOUND_UPPER = 2
+} pgn_score_bound;
 
 /** A score as the engine reports it: from the side to move's point of view. UCI "mate 0" (the side
  * to move is checkmated) is read as PGN_SCORE_CHECKMATE with value -1. */
@@ -106,8 +111,8 @@ PGN_API void pgn_uci_parse_line(const pgn_pos *pos, const char *line, size_t len
  * writes at most cap bytes including a NUL and returns the full length (without the NUL): the
  * command fits when the result is below cap. 120 + 6 * n bytes always suffice.
  */
-PGN_API size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, size_t n, char *buf,
-                                        size_t cap);
+PGN_API size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, size_t n,
+                                        char *buf, size_t cap);
 
 /* ---- evaluations and judgements (lichess's analysis, see docs/analysis.md) ---- */
 
@@ -194,8 +199,8 @@ typedef struct pgn_position_analysis {
 } pgn_position_analysis;
 
 typedef struct pgn_annotate_opts {
-    const char *annotator;     /* Annotator tag value; NULL: no tag */
-    uint32_t variation_plies;  /* longest engine line added after a mistake; 0 means 6 */
+    const char *annotator;    /* Annotator tag value; NULL: no tag */
+    uint32_t variation_plies; /* longest engine line added after a mistake; 0 means 6 */
 } pgn_annotate_opts;
 
 /**
@@ -207,8 +212,9 @@ typedef struct pgn_annotate_opts {
  * stats (may be NULL) receives the figures. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_LIMIT when n does
  * not match the game.
  */
-PGN_API PGN_NODISCARD pgn_status pgn_game_annotate(pgn_game *game, const pgn_position_analysis *positions,
-                                                   size_t n, const pgn_annotate_opts *opts,
+PGN_API PGN_NODISCARD pgn_status pgn_game_annotate(pgn_game *game,
+                                                   const pgn_position_analysis *positions, size_t n,
+                                                   const pgn_annotate_opts *opts,
                                                    pgn_game_stats *stats);
 
 #ifdef __cplusplus

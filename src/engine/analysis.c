@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The analysis logic of lichess (lila modules/tree WinPercent.scala and Advice.scala, modules/analyse
- * AccuracyPercent.scala and AccuracyCP.scala), written from their formulas: winning chances, move
- * judgements ($6/$2/$4), move and game accuracy, average centipawn loss; plus our position NAGs. */
+/* The analysis logic of lichess (lila modules/tree WinPercent.scala and Advice.scala,
+ * modules/analyse AccuracyPercent.scala and AccuracyCP.scala), written from their formulas: winning
+ * chances, move judgements ($6/$2/$4), move and game accuracy, average centipawn loss; plus our
+ * position NAGs. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,8 @@ double pgn_move_accuracy(double win_before, double win_after) {
     if (win_after >= win_before) {
         return 100.0;
     }
-    double raw = 103.1668100711649 * exp(-0.04354415386753951 * (win_before - win_after)) - 3.166924740191411;
+    double raw = 103.1668100711649 * exp(-0.04354415386753951 * (win_before - win_after)) -
+                 3.166924740191411;
     raw += 1.0; /* lichess's "uncertainty bonus (due to imperfect analysis)" */
     return raw > 100.0 ? 100.0 : raw < 0.0 ? 0.0 : raw;
 }
@@ -67,7 +69,9 @@ double pgn_move_accuracy(double win_before, double win_after) {
 /* Mate transitions of Advice.scala's MateAdvice, from the mover's point of view. */
 static unsigned mate_judgement(pgn_eval before, pgn_eval after, int pov, int *kind) {
     int prev_mate = before.kind == PGN_SCORE_MATE ? decided_sign(before) * pov : 0;
-    int next_mate = (after.kind == PGN_SCORE_MATE || after.kind == PGN_SCORE_CHECKMATE) ? decided_sign(after) * pov : 0;
+    int next_mate = (after.kind == PGN_SCORE_MATE || after.kind == PGN_SCORE_CHECKMATE)
+                        ? decided_sign(after) * pov
+                        : 0;
     int32_t prev_cp = before.kind == PGN_SCORE_CP ? before.value * pov : 0;
     int32_t next_cp = after.kind == PGN_SCORE_CP ? after.value * pov : 0;
     if (prev_mate == 0 && next_mate < 0) {
@@ -150,11 +154,13 @@ static double window_stddev(const void *evals, size_t stride, size_t from, size_
     return var > 0 ? sqrt(var) : 0.0;
 }
 
-void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover, pgn_game_stats *out) {
+void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
+                          pgn_game_stats *out) {
     memset(out, 0, sizeof *out);
     double wsum[2] = {0, 0}, wtot[2] = {0, 0}, inv[2] = {0, 0}, cpl[2] = {0, 0};
     size_t moves = n > 0 ? n - 1 : 0;
-    /* lichess: windows of clamp(moves / 10, 2, 8) win percents; the first moves reuse the first window */
+    /* lichess: windows of clamp(moves / 10, 2, 8) win percents; the first moves reuse the first
+     * window */
     size_t win = moves / 10 < 2 ? 2 : moves / 10 > 8 ? 8 : moves / 10;
     if (win > n) {
         win = n;
@@ -165,7 +171,8 @@ void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color 
         double weight = win > 0 ? window_stddev(evals, stride, from, win) : 0.5;
         weight = weight < 0.5 ? 0.5 : weight > 12 ? 12 : weight;
         pgn_judgement j;
-        pgn_judge_move(eval_at(evals, stride, i), eval_at(evals, stride, i + 1), c == 0 ? PGN_WHITE : PGN_BLACK, &j);
+        pgn_judge_move(eval_at(evals, stride, i), eval_at(evals, stride, i + 1),
+                       c == 0 ? PGN_WHITE : PGN_BLACK, &j);
         out->moves[c]++;
         wsum[c] += j.accuracy * weight;
         wtot[c] += weight;
@@ -187,6 +194,7 @@ void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color 
     }
 }
 
-void pgn_game_stats_compute(const pgn_eval *evals, size_t n, pgn_color first_mover, pgn_game_stats *out) {
+void pgn_game_stats_compute(const pgn_eval *evals, size_t n, pgn_color first_mover,
+                            pgn_game_stats *out) {
     engine_stats_strided(evals, sizeof *evals, n, first_mover, out);
 }

@@ -17,7 +17,8 @@ static const char *judgement_word(unsigned nag) {
 }
 
 /* The engine's line from `before` as a variation beside the move played from parent. */
-static pgn_status add_line(pgn_game *game, pgn_node *parent, const pgn_position_analysis *pa, uint32_t max) {
+static pgn_status add_line(pgn_game *game, pgn_node *parent, const pgn_position_analysis *pa,
+                           uint32_t max) {
     pgn_node *at = parent;
     uint32_t n = pa->pv_len < max ? pa->pv_len : max;
     pgn_loc none = {0, 0, 0};
@@ -32,9 +33,9 @@ static pgn_status add_line(pgn_game *game, pgn_node *parent, const pgn_position_
     return PGN_OK;
 }
 
-static pgn_status annotate_move(pgn_game *game, pgn_node *parent, pgn_node *node, const pgn_pos *before,
-                                const pgn_position_analysis *prev, const pgn_position_analysis *cur,
-                                uint32_t max_line) {
+static pgn_status annotate_move(pgn_game *game, pgn_node *parent, pgn_node *node,
+                                const pgn_pos *before, const pgn_position_analysis *prev,
+                                const pgn_position_analysis *cur, uint32_t max_line) {
     char text[96];
     size_t len = pgn_eval_format(cur->eval, text + 7);
     if (len > 0) {
@@ -75,7 +76,8 @@ static pgn_status set_tag(pgn_game *game, const char *name, const char *value) {
     return pgn_game_tag_set(game, cstr(name), cstr(value));
 }
 
-static pgn_status write_tags(pgn_game *game, const pgn_annotate_opts *opts, const pgn_game_stats *s) {
+static pgn_status write_tags(pgn_game *game, const pgn_annotate_opts *opts,
+                             const pgn_game_stats *s) {
     pgn_status st = PGN_OK;
     if (opts && opts->annotator && (st = set_tag(game, "Annotator", opts->annotator)) != PGN_OK) {
         return st;
@@ -110,7 +112,8 @@ pgn_status pgn_game_annotate(pgn_game *game, const pgn_position_analysis *positi
     pgn_node *parent = pgn_game_root(game), *node = NULL;
     for (size_t i = 1; i < n; i++) {
         node = pgn_node_child(parent);
-        pgn_status st = annotate_move(game, parent, node, &pos, &positions[i - 1], &positions[i], max_line);
+        pgn_status st =
+            annotate_move(game, parent, node, &pos, &positions[i - 1], &positions[i], max_line);
         if (st != PGN_OK) {
             return st;
         }

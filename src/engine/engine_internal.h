@@ -5,7 +5,9 @@
 
 #include "pgnkit/engine.h"
 
-/* pgn_game_stats_compute over an array of structs of `stride` bytes, each starting with a pgn_eval. */
-void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover, pgn_game_stats *out);
+/* pgn_game_stats_compute over an array of structs of `stride` bytes, each starting with a pgn_eval.
+ */
+void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
+                          pgn_game_stats *out);
 
 #endif

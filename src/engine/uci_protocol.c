@@ -86,8 +86,9 @@ static void copy_token(char dst[8], pgn_str s) {
 
 /* Info keywords that take one value, which is skipped or read. */
 static int takes_one_value(pgn_str k) {
-    static const char *const words[] = {"depth",   "seldepth", "time",   "nodes",  "multipv",  "currmove",
-                                        "currmovenumber", "hashfull", "nps", "tbhits", "sbhits", "cpuload"};
+    static const char *const words[] = {"depth",   "seldepth", "time",           "nodes",
+                                        "multipv", "currmove", "currmovenumber", "hashfull",
+                                        "nps",     "tbhits",   "sbhits",         "cpuload"};
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         if (tok_is(k, words[i])) {
             return 1;
@@ -290,7 +291,8 @@ static void parse_option(tokenizer *t, pgn_uci_msg *out) {
             for (;;) {
                 tokenizer save = *t;
                 pgn_str more = next_token(t);
-                if (more.len == 0 || tok_is(more, "min") || tok_is(more, "max") || tok_is(more, "var")) {
+                if (more.len == 0 || tok_is(more, "min") || tok_is(more, "max") ||
+                    tok_is(more, "var")) {
                     *t = save;
                     break;
                 }
@@ -300,7 +302,8 @@ static void parse_option(tokenizer *t, pgn_uci_msg *out) {
             out->option_default.len = (size_t)(end - d.ptr);
             continue;
         }
-        if (out->option_type.len == 0 && !tok_is(s, "min") && !tok_is(s, "max") && !tok_is(s, "var")) {
+        if (out->option_type.len == 0 && !tok_is(s, "min") && !tok_is(s, "max") &&
+            !tok_is(s, "var")) {
             name_end = s.ptr + s.len; /* still inside the name */
             out->text.len = (size_t)(name_end - out->text.ptr);
         }
@@ -337,8 +340,8 @@ static int is_standard_start(const pgn_pos *p) {
     pgn_pos s;
     pgn_pos_init(&s);
     return !p->chess960 && p->key == s.key && p->castle == s.castle && p->side == s.side &&
-           p->by_type[0] == s.by_type[0] && memcmp(p->board, s.board, sizeof s.board) == 0 && p->halfmove == 0 &&
-           p->fullmove == 1;
+           p->by_type[0] == s.by_type[0] && memcmp(p->board, s.board, sizeof s.board) == 0 &&
+           p->halfmove == 0 && p->fullmove == 1;
 }
 
 typedef struct out_buf {
@@ -354,7 +357,8 @@ static void put(out_buf *o, const char *s, size_t n) {
     o->len += n;
 }
 
-size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, size_t n, char *buf, size_t cap) {
+size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, size_t n, char *buf,
+                                size_t cap) {
     out_buf o = {buf, cap, 0};
     if (is_standard_start(start)) {
         put(&o, "position startpos", 17);

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* A scripted UCI engine for the tests of pgnkit analyze. It plays by the UCI description (2004):
- * uci/uciok, isready/readyok, setoption, position startpos|fen ... moves ..., go, quit. Its score is
- * the material balance from the side to move (pawn 100, minor 300, rook 500, queen 900), or mate 1
- * when a mate in one exists; its best move is the mate or the first legal move. FAKE_ENGINE_MODE
+ * uci/uciok, isready/readyok, setoption, position startpos|fen ... moves ..., go, quit. Its score
+ * is the material balance from the side to move (pawn 100, minor 300, rook 500, queen 900), or mate
+ * 1 when a mate in one exists; its best move is the mate or the first legal move. FAKE_ENGINE_MODE
  * picks a misbehaviour:
  *   normal      a bound line after the exact ones (the exact score must win), info string, wdl
  *   crash       exits in the middle of every search
- *   crash-once  exits in the middle of the first search if FAKE_ENGINE_STATE (a file) does not exist
- *   hang        never answers go
- *   illegal     an illegal move in the pv and as bestmove
- *   notuci      echoes every line back and never says uciok */
+ *   crash-once  exits in the middle of the first search if FAKE_ENGINE_STATE (a file) does not
+ * exist hang        never answers go illegal     an illegal move in the pv and as bestmove notuci
+ * echoes every line back and never says uciok */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +39,8 @@ static int set_position(pgn_pos *pos, char *args, int chess960) {
         pgn_pos_init(pos);
         pos->chess960 = (uint8_t)chess960;
     } else if (strncmp(args, "fen ", 4) == 0) {
-        if (pgn_fen_parse(pos, args + 4, strlen(args + 4), chess960 ? PGN_FEN_CHESS960 : 0, NULL) != PGN_OK) {
+        if (pgn_fen_parse(pos, args + 4, strlen(args + 4), chess960 ? PGN_FEN_CHESS960 : 0, NULL) !=
+            PGN_OK) {
             return -1;
         }
     } else {
@@ -61,7 +61,8 @@ static void search(const pgn_pos *pos, const char *mode, int multipv) {
     pgn_movelist ml;
     pgn_pos_legal_moves(pos, &ml);
     if (ml.count == 0) {
-        printf("info depth 0 score %s\nbestmove (none)\n", pgn_pos_in_check(pos) ? "mate 0" : "cp 0");
+        printf("info depth 0 score %s\nbestmove (none)\n",
+               pgn_pos_in_check(pos) ? "mate 0" : "cp 0");
         return;
     }
     pgn_move best = ml.moves[0];
@@ -77,12 +78,14 @@ static void search(const pgn_pos *pos, const char *mode, int multipv) {
     }
     pgn_uci_write(pos, best, uci);
     if (ml.count > 1) {
-        pgn_uci_write(pos, ml.moves[ml.count - 1] == best ? ml.moves[0] : ml.moves[ml.count - 1], second);
+        pgn_uci_write(pos, ml.moves[ml.count - 1] == best ? ml.moves[0] : ml.moves[ml.count - 1],
+                      second);
     }
     char score[32];
     snprintf(score, sizeof score, mate ? "mate 1" : "cp %d", material(pos));
     printf("info string fake engine searching\n");
-    printf("info depth 1 seldepth 1 multipv 1 score %s nodes 10 nps 1000 time 1 pv %s\n", score, uci);
+    printf("info depth 1 seldepth 1 multipv 1 score %s nodes 10 nps 1000 time 1 pv %s\n", score,
+           uci);
     fflush(stdout);
     if (strcmp(mode, "crash") == 0) {
         exit(3);
@@ -103,10 +106,12 @@ static void search(const pgn_pos *pos, const char *mode, int multipv) {
         }
     }
     if (strcmp(mode, "illegal") == 0) {
-        printf("info depth 2 multipv 1 score %s wdl 10 980 10 nodes 20 pv %s a1a1\nbestmove e1e8\n", score, uci);
+        printf("info depth 2 multipv 1 score %s wdl 10 980 10 nodes 20 pv %s a1a1\nbestmove e1e8\n",
+               score, uci);
         return;
     }
-    printf("info depth 2 seldepth 3 multipv 1 score %s wdl 10 980 10 nodes 20 nps 2000 hashfull 0 tbhits 0 time 1 "
+    printf("info depth 2 seldepth 3 multipv 1 score %s wdl 10 980 10 nodes 20 nps 2000 hashfull 0 "
+           "tbhits 0 time 1 "
            "pv %s\n",
            score, uci);
     if (multipv > 1 && second[0]) {

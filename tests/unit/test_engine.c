@@ -56,8 +56,9 @@ static const char *const qh5[] = {"e2e4", "e7e5", "f1c4", "b8c6", "d1h5"};
 
 static void test_info_lines(void) {
     pgn_pos p = after_moves(qh5, 5);
-    pgn_uci_msg m = parse(&p, "info depth 8 seldepth 7 multipv 1 score cp 88 nodes 2576 nps 515200 hashfull 0 "
-                              "tbhits 0 time 5 pv g7g6 h5f3 g8f6 f3b3");
+    pgn_uci_msg m =
+        parse(&p, "info depth 8 seldepth 7 multipv 1 score cp 88 nodes 2576 nps 515200 hashfull 0 "
+                  "tbhits 0 time 5 pv g7g6 h5f3 g8f6 f3b3");
     CHECK_EQ_INT(m.kind, PGN_UCI_INFO);
     CHECK_EQ_INT(m.info.depth, 8);
     CHECK_EQ_INT(m.info.seldepth, 7);
@@ -74,8 +75,10 @@ static void test_info_lines(void) {
     CHECK_EQ_INT(m.info.has & (PGN_INFO_DEPTH | PGN_INFO_SCORE | PGN_INFO_PV),
                  PGN_INFO_DEPTH | PGN_INFO_SCORE | PGN_INFO_PV);
 
-    m = parse(&p, "info depth 9 seldepth 7 multipv 1 score cp 75 upperbound nodes 3001 nps 500166 hashfull 0 "
-                  "tbhits 0 time 6 pv g7g6 h5f3");
+    m = parse(
+        &p,
+        "info depth 9 seldepth 7 multipv 1 score cp 75 upperbound nodes 3001 nps 500166 hashfull 0 "
+        "tbhits 0 time 6 pv g7g6 h5f3");
     CHECK_EQ_INT(m.info.score.bound, PGN_BOUND_UPPER);
     CHECK_EQ_INT(m.info.score.value, 75);
     CHECK_EQ_U64(m.info.nodes, 3001);
@@ -83,14 +86,17 @@ static void test_info_lines(void) {
     m = parse(&p, "info depth 12 score cp -40 lowerbound nodes 9 pv d8e7");
     CHECK_EQ_INT(m.info.score.bound, PGN_BOUND_LOWER);
     CHECK_EQ_INT(m.info.score.value, -40);
-    m = parse(&p, "info depth 8 seldepth 6 multipv 2 score cp 67 nodes 3001 nps 500166 hashfull 0 tbhits 0 "
-                  "time 6 pv d8e7 b1c3 g7g6");
+    m = parse(
+        &p,
+        "info depth 8 seldepth 6 multipv 2 score cp 67 nodes 3001 nps 500166 hashfull 0 tbhits 0 "
+        "time 6 pv d8e7 b1c3 g7g6");
     CHECK_EQ_INT(m.info.multipv, 2);
     CHECK_EQ_INT(m.info.pv_len, 3);
 
     /* a wdl triple, unknown tokens, currmove and a CR line ending */
-    m = parse(&p, "info depth 3 frobnicate currmove g7g6 currmovenumber 1 score cp 5 wdl 100 800 100 "
-                  "lowerbound pv g7g6\r");
+    m = parse(&p,
+              "info depth 3 frobnicate currmove g7g6 currmovenumber 1 score cp 5 wdl 100 800 100 "
+              "lowerbound pv g7g6\r");
     CHECK_EQ_INT(m.info.depth, 3);
     CHECK_EQ_INT(m.info.score.value, 5);
     CHECK_EQ_INT(m.info.score.bound, PGN_BOUND_LOWER);
@@ -106,8 +112,10 @@ static void test_info_lines(void) {
     CHECK_EQ_INT(m.info.pv_status, PGN_E_BAD_SAN);
 
     pgn_pos mate1 = fen_pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0);
-    m = parse(&mate1, "info depth 5 seldepth 2 multipv 1 score mate 1 nodes 512 nps 512000 hashfull 0 tbhits 0 "
-                      "time 1 pv a1a8");
+    m = parse(
+        &mate1,
+        "info depth 5 seldepth 2 multipv 1 score mate 1 nodes 512 nps 512000 hashfull 0 tbhits 0 "
+        "time 1 pv a1a8");
     CHECK_EQ_INT(m.info.score.kind, PGN_SCORE_MATE);
     CHECK_EQ_INT(m.info.score.value, 1);
     CHECK_EQ_STR(uci_of(&mate1, m.info.pv[0]), "a1a8");
@@ -155,7 +163,8 @@ static void test_other_lines(void) {
     CHECK_EQ_INT(parse(NULL, "uciok").kind, PGN_UCI_UCIOK);
     CHECK_EQ_INT(parse(NULL, "readyok").kind, PGN_UCI_READYOK);
     CHECK_EQ_INT(parse(NULL, "").kind, PGN_UCI_OTHER);
-    CHECK_EQ_INT(parse(NULL, "Stockfish 15.1 by the Stockfish developers (see AUTHORS file)").kind, PGN_UCI_OTHER);
+    CHECK_EQ_INT(parse(NULL, "Stockfish 15.1 by the Stockfish developers (see AUTHORS file)").kind,
+                 PGN_UCI_OTHER);
 
     m = parse(NULL, "option name Hash type spin default 16 min 1 max 33554432");
     CHECK_EQ_INT(m.kind, PGN_UCI_OPTION);
@@ -204,7 +213,9 @@ static void test_position_command(void) {
     CHECK(c9.chess960);
     CHECK_EQ_INT(pgn_san_parse(&c9, "O-O", 3, 0, &r), PGN_OK);
     pgn_uci_position_command(&c9, &r.move, 1, buf, sizeof buf);
-    CHECK_EQ_STR(buf, "position fen 3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Kq - 1 1 moves f1g1"); /* X-FEN: K is the outermost rook */
+    CHECK_EQ_STR(
+        buf, "position fen 3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Kq - 1 1 moves f1g1"); /* X-FEN: K is the
+                                                                                   outermost rook */
     /* and the engine's castling in a pv is read back as castling */
     pgn_uci_msg m = parse(&c9, "info depth 1 score cp 0 pv f1g1 d8d1");
     CHECK_EQ_INT(m.info.pv_len, 2);
@@ -225,14 +236,14 @@ static pgn_eval mate(int32_t v) {
     return e;
 }
 
-#define CHECK_NEAR(a, b)                                                                                   \
-    do {                                                                                                   \
-        double va_ = (a), vb_ = (b);                                                                       \
-        if (fabs(va_ - vb_) < 1e-9) {                                                                      \
-            harness_counts.passed++;                                                                       \
-        } else {                                                                                           \
-            harness_fail(__FILE__, __LINE__, "%s == %s: %.12f != %.12f", #a, #b, va_, vb_);               \
-        }                                                                                                  \
+#define CHECK_NEAR(a, b)                                                                           \
+    do {                                                                                           \
+        double va_ = (a), vb_ = (b);                                                               \
+        if (fabs(va_ - vb_) < 1e-9) {                                                              \
+            harness_counts.passed++;                                                               \
+        } else {                                                                                   \
+            harness_fail(__FILE__, __LINE__, "%s == %s: %.12f != %.12f", #a, #b, va_, vb_);        \
+        }                                                                                          \
     } while (0)
 
 static unsigned nag_of(pgn_eval before, pgn_eval after, pgn_color mover) {
@@ -259,7 +270,8 @@ static void test_formulas(void) {
     CHECK_NEAR(pgn_move_accuracy(100, 0), 0.0);
     CHECK_NEAR(pgn_move_accuracy(90, 10), 1.000170640274321);
 
-    /* lichess's edges: loss >= 0.1 / 0.2 / 0.3; from 0 cp these fall between 54/55, 110/111, 168/169 */
+    /* lichess's edges: loss >= 0.1 / 0.2 / 0.3; from 0 cp these fall between 54/55, 110/111,
+     * 168/169 */
     CHECK_EQ_INT(nag_of(cp(0), cp(-54), PGN_WHITE), 0);
     CHECK_EQ_INT(nag_of(cp(0), cp(-55), PGN_WHITE), 6);
     CHECK_EQ_INT(nag_of(cp(0), cp(-110), PGN_WHITE), 6);
@@ -267,7 +279,7 @@ static void test_formulas(void) {
     CHECK_EQ_INT(nag_of(cp(0), cp(-168), PGN_WHITE), 2);
     CHECK_EQ_INT(nag_of(cp(0), cp(-169), PGN_WHITE), 4);
     CHECK_EQ_INT(nag_of(cp(0), cp(55), PGN_BLACK), 6);
-    CHECK_EQ_INT(nag_of(cp(0), cp(-500), PGN_BLACK), 0); /* a gain */
+    CHECK_EQ_INT(nag_of(cp(0), cp(-500), PGN_BLACK), 0);  /* a gain */
     CHECK_EQ_INT(nag_of(cp(900), cp(700), PGN_WHITE), 0); /* 0.071 of chances only */
     CHECK_EQ_INT(nag_of(cp(500), cp(300), PGN_WHITE), 2); /* 0.224 */
     /* mate created against the mover: by the centipawns before it */
@@ -356,7 +368,8 @@ static ptrdiff_t to_buf(void *ctx, const void *data, size_t len) {
 }
 
 static void test_annotate(void) {
-    static const char pgn[] = "[Event \"t\"]\n\n1. e4 {King's pawn} e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+    static const char pgn[] =
+        "[Event \"t\"]\n\n1. e4 {King's pawn} e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
     pgn_reader *r;
     pgn_game *g;
     CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, pgn, sizeof pgn - 1), PGN_OK);
@@ -388,14 +401,16 @@ static void test_annotate(void) {
     pgn_writer_opts wo = {0, 1000, 0, NULL};
     CHECK_EQ_INT(pgn_writer_new(&w, &wo, to_buf, out), PGN_OK);
     CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
-    const char *want = "[Event \"t\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
-                       "[Black \"?\"]\n[Result \"1-0\"]\n[Annotator \"pgnkit test\"]\n[BlackACPL \"330\"]\n"
-                       "[BlackAccuracy \"";
+    const char *want =
+        "[Event \"t\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+        "[Black \"?\"]\n[Result \"1-0\"]\n[Annotator \"pgnkit test\"]\n[BlackACPL \"330\"]\n"
+        "[BlackAccuracy \"";
     CHECK(strncmp(out, want, strlen(want)) == 0);
     CHECK(strstr(out, "[WhiteACPL \"5\"]") != NULL); /* (0 + 10 + 10 + 0) / 4 */
-    CHECK(strstr(out, "1. e4 { King's pawn [%eval 0.30,12] } 1... e5 { [%eval 0.30,12] } 2. Bc4") != NULL);
-    CHECK(strstr(out, "3... Nf6 $4 { [%eval #1,30] Blunder. g6 was best. } (3... g6 4. Qf3) 4. Qxf7# $18 1-0") !=
+    CHECK(strstr(out, "1. e4 { King's pawn [%eval 0.30,12] } 1... e5 { [%eval 0.30,12] } 2. Bc4") !=
           NULL);
+    CHECK(strstr(out, "3... Nf6 $4 { [%eval #1,30] Blunder. g6 was best. } (3... g6 4. Qf3) 4. "
+                      "Qxf7# $18 1-0") != NULL);
     if (!strstr(out, "3... Nf6 $4")) {
         printf("%s\n", out);
     }
