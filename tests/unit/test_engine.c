@@ -420,6 +420,90 @@ static void test_annotate(void) {
     pgn_reader_free(r);
 }
 
+typedef struct budget {
+    long left; /* allocations that still succeed; < 0: unlimited */
+    long live;
+} budget;
+
+static void *b_malloc(void *ctx, size_t size) {
+    budget *b = ctx;
+    if (b->left == 0) {
+        return NULL;
+    }
+    b->left -= b->left > 0;
+    void *p = malloc(size);
+    b->live += p != NULL;
+    return p;
+}
+
+static void *b_realloc(void *ctx, void *ptr, size_t old, size_t size) {
+    budget *b = ctx;
+    (void)old;
+    if (b->left == 0) {
+        return NULL;
+    }
+    b->left -= b->left > 0;
+    void *p = realloc(ptr, size);
+    b->live += p != NULL && ptr == NULL;
+    return p;
+}
+
+static void b_free(void *ctx, void *ptr) {
+    budget *b = ctx;
+    b->live -= ptr != NULL;
+    free(ptr);
+}
+
+/* pgn_game_annotate with allocation k failing, for every k until one run needs no failing one:
+ * PGN_E_NOMEM each time, nothing leaked. */
+static void test_annotate_nomem(void) {
+    char pgn[4096] = "[Event \"n\"]\n\n";
+    for (int i = 0; i < 60; i++) {
+        strcat(pgn, i % 2 ? "Ng1 Ng8 " : "Nf3 Nf6 ");
+    }
+    strcat(pgn, "*\n");
+    size_t n = 121;
+    pgn_position_analysis *pa = calloc(n, sizeof *pa);
+    for (size_t i = 0; i < n; i++) {
+        pa[i].eval = cp(i % 2 ? -400 : 400); /* every move a blunder: NAGs and comments */
+    }
+    /* and a variation after the first move */
+    pgn_pos p;
+    pgn_pos_init(&p);
+    pgn_uci_msg m = parse(&p, "info depth 1 score cp 0 pv e2e4 e7e5 g1f3");
+    pa[0].pv_len = m.info.pv_len;
+    memcpy(pa[0].pv, m.info.pv, sizeof m.info.pv);
+    int nomem = 0, done = 0;
+    for (long k = 0; k < 10000 && !done; k++) {
+        budget b = {-1, 0};
+        pgn_allocator al = {b_malloc, b_realloc, b_free, &b};
+        pgn_reader_opts o;
+        memset(&o, 0, sizeof o);
+        o.alloc = &al;
+        pgn_reader *r;
+        pgn_game *g;
+        CHECK_EQ_INT(pgn_game_new(&g, &al), PGN_OK);
+        CHECK_EQ_INT(pgn_reader_new_mem(&r, &o, pgn, strlen(pgn)), PGN_OK);
+        CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+        CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+        b.left = k;
+        pgn_status st = pgn_game_annotate(g, pa, n, NULL, NULL);
+        if (st == PGN_OK) {
+            done = 1;
+        } else if (st == PGN_E_NOMEM) {
+            nomem++;
+        } else {
+            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        CHECK_EQ_INT(b.live, 0);
+    }
+    CHECK(done);
+    CHECK(nomem > 0);
+    free(pa);
+}
+
 int main(void) {
     test_info_lines();
     test_other_lines();
@@ -427,5 +511,6 @@ int main(void) {
     test_formulas();
     test_game_stats();
     test_annotate();
+    test_annotate_nomem();
     return harness_finish();
 }
