@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -58,6 +59,8 @@ typedef struct shared {
     uint64_t games, analysed, not_analysed, positions, input_errors;
     int64_t t0, last_progress;
     int progress;
+    /* for the ETA: input sizes when every input is a regular file (total_bytes 0: unknown) */
+    uint64_t total_bytes, done_bytes, cur_offset, finished_bytes;
     const engine_cfg *cfg;
 } shared;
 
@@ -121,6 +124,7 @@ static int read_next(shared *s, worker *w, int *broken) {
         if (st == PGN_OK) {
             const pgn_game_summary *sum = pgn_reader_summary(s->reader);
             *broken = sum->broken;
+            s->cur_offset = sum->end_offset;
             w->olen = 0;
             if (sum->broken) {
                 pgn_str raw = pgn_reader_raw(s->reader);
@@ -137,6 +141,8 @@ static int read_next(shared *s, worker *w, int *broken) {
         cli_close_input(s->in);
         s->reader = NULL;
         s->in = NULL;
+        s->done_bytes += s->cur_offset;
+        s->cur_offset = 0;
         if (st == PGN_E_LIMIT) {
             continue;
         }
@@ -154,9 +160,16 @@ static void progress(shared *s, int final) {
     }
     s->last_progress = t;
     double secs = (double)(t - s->t0) / 1000.0;
-    fprintf(stderr, "\rpgnkit analyze: %llu games, %llu positions, %.1f positions/s%s",
+    char eta[48] = "";
+    double done = (double)s->finished_bytes;
+    if (!final && s->total_bytes > 0 && done > 0 && secs > 1) {
+        double left = secs * ((double)s->total_bytes - done) / done;
+        left = left < 0 ? 0 : left;
+        snprintf(eta, sizeof eta, ", ETA %dm%02ds", (int)(left / 60), (int)left % 60);
+    }
+    fprintf(stderr, "\rpgnkit analyze: %llu games, %llu positions, %.1f positions/s%s   %s",
             (unsigned long long)s->analysed, (unsigned long long)s->positions,
-            secs > 0 ? (double)s->positions / secs : 0.0, final ? "\n" : "");
+            secs > 0 ? (double)s->positions / secs : 0.0, eta, final ? "\n" : "");
 }
 
 static int restart(worker *w, int chess960, char *err, size_t cap) {
@@ -310,6 +323,7 @@ static void *worker_main(void *arg) {
             break;
         }
         uint64_t seq = s->next_seq++;
+        uint64_t upto = s->done_bytes + s->cur_offset; /* input bytes up to the end of this game */
         s->games++;
         pthread_mutex_unlock(&s->mu);
         int rc = broken ? 1 : analyze_game(w, seq + 1);
@@ -325,6 +339,7 @@ static void *worker_main(void *arg) {
             pthread_cond_broadcast(&s->cv);
             break;
         }
+        s->finished_bytes = upto > s->finished_bytes ? upto : s->finished_bytes;
         if (rc == 0) {
             s->analysed++;
         } else if (!broken) {
@@ -465,6 +480,14 @@ int cmd_analyze(int argc, char **argv) {
     s.ring = calloc(s.ring_cap, sizeof *s.ring);
     s.cfg = &cfg;
     s.progress = !quiet && isatty(2);
+    for (int i = 0; s.progress && i < s.nfiles; i++) {
+        struct stat sb;
+        if (strcmp(s.files[i], "-") == 0 || stat(s.files[i], &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            s.total_bytes = 0;
+            break;
+        }
+        s.total_bytes += (uint64_t)sb.st_size;
+    }
     s.t0 = now_ms();
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);

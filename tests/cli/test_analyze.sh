@@ -49,6 +49,17 @@ check "annotator" "$tmp/n.out" '^\[Annotator "FakeEngine 1\.0, nodes 1000000 \(p
 check "tags" "$tmp/n.out" '^\[BlackACPL "900"\]$'
 check "summary" "$tmp/n.err" '^2 games, 2 analysed, 0 not analysed, 8 positions'
 "$bin" fmt --check "$tmp/n.out" 2>/dev/null; status_is "fake output in export format" $? 0
+check_not "no progress line off a terminal" "$tmp/n.err" 'pgnkit analyze: [0-9]+ games'
+# on a terminal (script(1) gives one): the progress line, on stderr only
+if command -v script >/dev/null 2>&1; then
+    FAKE_ENGINE_MODE=normal script -qec "'$bin' analyze --engine '$fake' '$tmp/two.pgn' >'$tmp/tty.out'" /dev/null \
+        >"$tmp/tty.err" 2>&1
+    check "progress line on a terminal" "$tmp/tty.err" 'pgnkit analyze: 2 games, 8 positions, [0-9.]+ positions/s'
+    check_not "no progress in the output" "$tmp/tty.out" 'positions/s'
+else
+    echo "SKIP progress line test: no script(1) (util-linux) to give a terminal"
+    skip=$((skip + 1))
+fi
 
 # -j 2 keeps the input order
 for i in 1 2 3 4 5 6; do cat "$tmp/two.pgn"; echo; done >"$tmp/many.pgn"
