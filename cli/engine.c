@@ -300,10 +300,17 @@ static int search_timeout(const engine_cfg *c) {
     }
 }
 
-/* Adds one warning of each kind (what) per search to warn. */
+#define STOP_GRACE_MS 1000
+
+/* Adds one warning of each kind (what) per search to warn; st PGN_OK: no move involved. */
 static void note(char *warn, size_t cap, const char *what, const char *bad, pgn_status st) {
     size_t have = strlen(warn);
-    if (strstr(warn, what) == NULL && have + 1 < cap) {
+    if (strstr(warn, what) != NULL || have + 1 >= cap) {
+        return;
+    }
+    if (st == PGN_OK) {
+        snprintf(warn + have, cap - have, "%sengine gave %s", have ? "; " : "", what);
+    } else {
         snprintf(warn + have, cap - have, "%sengine gave %s '%s' [%s]", have ? "; " : "", what, bad,
                  pgn_status_name(st));
     }
@@ -336,11 +343,29 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
     }
     int64_t deadline = now_ms() + search_timeout(e->cfg);
     pgn_uci_info best_exact, best_any;
-    int have_exact = 0, have_any = 0;
+    int have_exact = 0, have_any = 0, stopped = 0;
     pgn_move bestmove = PGN_MOVE_NONE;
     char *line;
     int r;
-    while ((r = read_line(e, deadline, &line, &len)) == 1) {
+    for (;;) {
+        r = read_line(e, deadline, &line, &len);
+        if (r == 0 && !stopped) {
+            /* past the deadline: ask for the result so far, and give it a short grace period */
+            stopped = 1;
+            char what[64];
+            snprintf(what, sizeof what, "no result within %d ms, sent 'stop'",
+                     search_timeout(e->cfg));
+            note(warn, warncap, what, "", PGN_OK);
+            if (send_line(e, "stop") != 0) {
+                r = -1;
+                break;
+            }
+            deadline = now_ms() + STOP_GRACE_MS;
+            continue;
+        }
+        if (r != 1) {
+            break;
+        }
         pgn_uci_msg m;
         pgn_uci_parse_line(cur, line, len, &m);
         if (m.kind == PGN_UCI_INFO && (m.info.has & PGN_INFO_SCORE) && m.info.multipv == 1) {
@@ -363,7 +388,8 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
     }
     if (r != 1) {
         fail(e, err, errcap,
-             r == 0 ? "engine did not answer within %d ms" : "engine exited during the search",
+             r == 0 ? "engine did not answer within %d ms, nor to 'stop'"
+                    : "engine exited during the search",
              search_timeout(e->cfg));
         return -1;
     }

@@ -84,9 +84,15 @@ if cmp -s "$tmp/c2.out" "$tmp/two.fmt"; then ok; else bad "crashed games not wri
 start=$(date +%s)
 fake_run hang "$tmp/h.out" "$tmp/h.err" --timeout 300 "$tmp/two.pgn"; st=$?
 status_is "fake hang" $st 1 "$tmp/h.err"
-check "hang timeout" "$tmp/h.err" 'engine did not answer within 300 ms; restarting the engine'
+check "hang timeout" "$tmp/h.err" "engine did not answer within 300 ms, nor to 'stop'; restarting the engine"
 if [ $(( $(date +%s) - start )) -le 10 ]; then ok; else bad "hang took too long"; fi
 if cmp -s "$tmp/h.out" "$tmp/two.fmt"; then ok; else bad "hung games not written unchanged"; fi
+# an engine that answers only to stop: the result so far is used, with a warning
+fake_run slow "$tmp/sl.out" "$tmp/sl.err" --timeout 200 "$tmp/two.pgn"; st=$?
+status_is "fake slow" $st 0 "$tmp/sl.err"
+check "slow warning" "$tmp/sl.err" "game 1, ply 0: engine gave no result within 200 ms, sent 'stop' \(dropped\)"
+flat "$tmp/sl.out"
+check "slow result used" "$tmp/sl.out.flat" '1\. e4 \{ hello \[%eval 0\.00,1\] \}'
 # illegal pv and best move: diagnostics, dropped, analysis goes on
 fake_run illegal "$tmp/i.out" "$tmp/i.err" "$tmp/two.pgn"; st=$?
 status_is "fake illegal" $st 0 "$tmp/i.err"

@@ -56,14 +56,15 @@ static int set_position(pgn_pos *pos, char *args, int chess960) {
     return 0;
 }
 
-static void search(const pgn_pos *pos, const char *mode, int multipv) {
+/* Returns 1 when the best move is held back until "stop" (mode slow). */
+static int search(const pgn_pos *pos, const char *mode, int multipv, char held[PGN_UCI_MAX]) {
     char uci[PGN_UCI_MAX], second[PGN_UCI_MAX] = "";
     pgn_movelist ml;
     pgn_pos_legal_moves(pos, &ml);
     if (ml.count == 0) {
         printf("info depth 0 score %s\nbestmove (none)\n",
                pgn_pos_in_check(pos) ? "mate 0" : "cp 0");
-        return;
+        return 0;
     }
     pgn_move best = ml.moves[0];
     int mate = 0;
@@ -108,7 +109,11 @@ static void search(const pgn_pos *pos, const char *mode, int multipv) {
     if (strcmp(mode, "illegal") == 0) {
         printf("info depth 2 multipv 1 score %s wdl 10 980 10 nodes 20 pv %s a1a1\nbestmove e1e8\n",
                score, uci);
-        return;
+        return 0;
+    }
+    if (strcmp(mode, "slow") == 0) {
+        memcpy(held, uci, PGN_UCI_MAX);
+        return 1;
     }
     printf("info depth 2 seldepth 3 multipv 1 score %s wdl 10 980 10 nodes 20 nps 2000 hashfull 0 "
            "tbhits 0 time 1 "
@@ -120,6 +125,7 @@ static void search(const pgn_pos *pos, const char *mode, int multipv) {
     printf("info depth 3 currmove %s currmovenumber 1\n", uci);
     printf("info depth 3 seldepth 3 multipv 1 score cp 4242 lowerbound nodes 30 pv %s\n", uci);
     printf("bestmove %s\n", uci);
+    return 0;
 }
 
 int main(void) {
@@ -128,7 +134,8 @@ int main(void) {
     char line[65536];
     pgn_pos pos;
     pgn_pos_init(&pos);
-    int chess960 = 0, multipv = 1, have_pos = 1;
+    int chess960 = 0, multipv = 1, have_pos = 1, holding = 0;
+    char held[PGN_UCI_MAX] = "";
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = 0;
         if (strcmp(mode, "notuci") == 0) {
@@ -149,10 +156,13 @@ int main(void) {
             have_pos = set_position(&pos, line + 9, chess960) == 0;
         } else if (strncmp(line, "go", 2) == 0) {
             if (have_pos) {
-                search(&pos, mode, multipv);
+                holding = search(&pos, mode, multipv, held);
             } else {
                 printf("info string bad position\nbestmove 0000\n");
             }
+        } else if (strcmp(line, "stop") == 0 && holding) {
+            printf("bestmove %s\n", held);
+            holding = 0;
         } else if (strcmp(line, "quit") == 0) {
             return 0;
         }
