@@ -61,6 +61,27 @@ else
     skip=$((skip + 1))
 fi
 
+# Chess960: UCI_Chess960 set, castling sent king-takes-rook (b1h1, not b1g1), back to standard after
+cat >"$tmp/960.pgn" <<'EOF'
+[Event "960"]
+[FEN "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"]
+[SetUp "1"]
+[Variant "chess960"]
+
+1. O-O O-O *
+
+[Event "standard"]
+
+1. e4 *
+EOF
+FAKE_ENGINE_LOG="$tmp/960.log" fake_run normal "$tmp/960.out" "$tmp/960.err" "$tmp/960.pgn"; st=$?
+status_is "fake chess960" $st 0 "$tmp/960.err"
+check "UCI_Chess960 on" "$tmp/960.log" '^setoption name UCI_Chess960 value true$'
+check "960 castling sent" "$tmp/960.log" '^position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1 moves b1h1 b8h8$'
+check "UCI_Chess960 off" "$tmp/960.log" '^setoption name UCI_Chess960 value false$'
+check "standard game from startpos" "$tmp/960.log" '^position startpos moves e2e4$'
+check "ucinewgame" "$tmp/960.log" '^ucinewgame$'
+
 # -j 2 keeps the input order
 for i in 1 2 3 4 5 6; do cat "$tmp/two.pgn"; echo; done >"$tmp/many.pgn"
 fake_run normal "$tmp/j1.out" "$tmp/j1.err" -j 1 "$tmp/many.pgn"

@@ -136,8 +136,14 @@ int main(void) {
     pgn_pos_init(&pos);
     int chess960 = 0, multipv = 1, have_pos = 1, holding = 0;
     char held[PGN_UCI_MAX] = "";
+    const char *log_path = getenv("FAKE_ENGINE_LOG");
+    FILE *log = log_path ? fopen(log_path, "a") : NULL;
     while (fgets(line, sizeof line, stdin)) {
         line[strcspn(line, "\r\n")] = 0;
+        if (log) {
+            fprintf(log, "%s\n", line);
+            fflush(log);
+        }
         if (strcmp(mode, "notuci") == 0) {
             printf("%s\n", line);
         } else if (strcmp(line, "uci") == 0) {
