@@ -420,6 +420,63 @@ static void test_annotate(void) {
     pgn_reader_free(r);
 }
 
+/* A pv longer than PGN_UCI_PV_MAX is cut there; random token soup never breaks the parser's
+ * promises (pv legal move by move, pv_len bounded). */
+static void test_robustness(void) {
+    char line[1024] = "info depth 30 score cp 1 pv";
+    for (int i = 0; i < 18; i++) {
+        strcat(line, " g1f3 g8f6 f3g1 f6g8");
+    }
+    pgn_pos start;
+    pgn_pos_init(&start);
+    pgn_uci_msg m = parse(&start, line);
+    CHECK_EQ_INT(m.info.pv_len, PGN_UCI_PV_MAX);
+    CHECK_EQ_INT(m.info.pv_status, PGN_OK);
+
+    static const char *const words[] = {
+        "info",       "depth",    "score",   "cp",     "mate",
+        "lowerbound", "pv",       "multipv", "nodes",  "string",
+        "wdl",        "bestmove", "ponder",  "e2e4",   "e7e5",
+        "g1f3",       "a1a1",     "0000",    "-5",     "99999999999999999999",
+        "x",          "(none)",   "\t",      "option", "name",
+        "type",       "default",  "id",      "uciok",  "currmove"};
+    uint32_t seed = 12345;
+    int bad = 0;
+    for (int round = 0; round < 20000; round++) {
+        char buf[256] = "";
+        size_t len = 0;
+        seed = seed * 1103515245u + 12345u;
+        int n = (int)(seed >> 16) % 12;
+        for (int k = 0; k < n; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *w = words[(seed >> 16) % (sizeof words / sizeof words[0])];
+            size_t wl = strlen(w);
+            if (len + wl + 2 < sizeof buf) {
+                memcpy(buf + len, w, wl);
+                len += wl;
+                buf[len++] = ' ';
+            }
+        }
+        pgn_uci_parse_line(&start, buf, len, &m);
+        pgn_pos p = start;
+        if (m.info.pv_len > PGN_UCI_PV_MAX) {
+            bad++;
+        }
+        for (uint32_t k = 0; k < m.info.pv_len && k < PGN_UCI_PV_MAX; k++) {
+            if (!pgn_pos_is_legal(&p, m.info.pv[k])) {
+                bad++;
+                break;
+            }
+            pgn_pos_play(&p, m.info.pv[k]);
+        }
+        if (m.kind == PGN_UCI_BESTMOVE && m.best != PGN_MOVE_NONE &&
+            !pgn_pos_is_legal(&start, m.best)) {
+            bad++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
 typedef struct budget {
     long left; /* allocations that still succeed; < 0: unlimited */
     long live;
@@ -512,5 +569,6 @@ int main(void) {
     test_game_stats();
     test_annotate();
     test_annotate_nomem();
+    test_robustness();
     return harness_finish();
 }
