@@ -72,6 +72,8 @@ typedef struct worker {
     pgn_writer *writer;
     char *obuf;
     size_t olen, ocap;
+    const char *src; /* the current game's file and ordinal in it, for messages */
+    uint64_t game_no;
 } worker;
 
 static int64_t now_ms(void) {
@@ -125,6 +127,9 @@ static int read_next(shared *s, worker *w, int *broken) {
             const pgn_game_summary *sum = pgn_reader_summary(s->reader);
             *broken = sum->broken;
             s->cur_offset = sum->end_offset;
+            w->src = s->files[s->file_i - 1];
+            w->src = strcmp(w->src, "-") == 0 ? "<stdin>" : w->src;
+            w->game_no = sum->game;
             w->olen = 0;
             if (sum->broken) {
                 pgn_str raw = pgn_reader_raw(s->reader);
@@ -181,9 +186,8 @@ static int restart(worker *w, int chess960, char *err, size_t cap) {
 }
 
 /* One position, retried once on a restarted engine. */
-static int search_position(worker *w, uint64_t game_no, size_t ply, const pgn_pos *start,
-                           const pgn_move *moves, const pgn_pos *cur, pgn_position_analysis *out,
-                           char *err, size_t cap) {
+static int search_position(worker *w, size_t ply, const pgn_pos *start, const pgn_move *moves,
+                           const pgn_pos *cur, pgn_position_analysis *out, char *err, size_t cap) {
     char warn[320];
     for (int attempt = 0; attempt < 2; attempt++) {
         if (attempt > 0 && restart(w, start->chess960, err, cap) != 0) {
@@ -191,13 +195,14 @@ static int search_position(worker *w, uint64_t game_no, size_t ply, const pgn_po
         }
         if (engine_search(&w->eng, start, moves, ply, cur, out, err, cap, warn, sizeof warn) == 0) {
             if (warn[0]) {
-                fprintf(stderr, "pgnkit analyze: warning: game %llu, ply %zu: %s (dropped)\n",
-                        (unsigned long long)game_no, ply, warn);
+                fprintf(stderr, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n",
+                        w->src, (unsigned long long)w->game_no, ply, warn);
             }
             return 0;
         }
-        fprintf(stderr, "pgnkit analyze: game %llu, ply %zu: %s%s\n", (unsigned long long)game_no,
-                ply, err, attempt == 0 ? "; restarting the engine" : "");
+        fprintf(stderr, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
+                (unsigned long long)w->game_no, ply, err,
+                attempt == 0 ? "; restarting the engine" : "");
     }
     return -1;
 }
@@ -213,7 +218,7 @@ static void terminal_eval(const pgn_pos *pos, pgn_position_analysis *out) {
 }
 
 /* Returns 0 analysed, 1 not analysed (reported), -1 out of memory. */
-static int analyze_game(worker *w, uint64_t game_no) {
+static int analyze_game(worker *w) {
     shared *s = w->s;
     pgn_game *g = w->game;
     size_t n = pgn_game_ply_count(g);
@@ -231,9 +236,8 @@ static int analyze_game(worker *w, uint64_t game_no) {
         node = pgn_node_child(node);
         moves[i] = pgn_node_move(node);
         if (moves[i] == PGN_MOVE_NULL) {
-            fprintf(stderr,
-                    "pgnkit analyze: game %llu not analysed: a null move in the main line\n",
-                    (unsigned long long)game_no);
+            fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed: a null move\n", w->src,
+                    (unsigned long long)w->game_no);
             rc = 1;
         }
     }
@@ -241,8 +245,8 @@ static int analyze_game(worker *w, uint64_t game_no) {
     if (rc == 0 &&
         (w->eng.pid <= 0 || engine_new_game(&w->eng, start->chess960, err, sizeof err) != 0) &&
         restart(w, start->chess960, err, sizeof err) != 0) {
-        fprintf(stderr, "pgnkit analyze: game %llu not analysed: %s\n", (unsigned long long)game_no,
-                err);
+        fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed: %s\n", w->src,
+                (unsigned long long)w->game_no, err);
         rc = 1;
     }
     pgn_pos pos = *start;
@@ -252,10 +256,9 @@ static int analyze_game(worker *w, uint64_t game_no) {
         }
         if (pgn_pos_count_legal(&pos) == 0) {
             terminal_eval(&pos, &pa[i]);
-        } else if (search_position(w, game_no, i, start, moves, &pos, &pa[i], err, sizeof err) !=
-                   0) {
-            fprintf(stderr, "pgnkit analyze: game %llu not analysed\n",
-                    (unsigned long long)game_no);
+        } else if (search_position(w, i, start, moves, &pos, &pa[i], err, sizeof err) != 0) {
+            fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed\n", w->src,
+                    (unsigned long long)w->game_no);
             rc = 1;
             break;
         }
@@ -326,7 +329,7 @@ static void *worker_main(void *arg) {
         uint64_t upto = s->done_bytes + s->cur_offset; /* input bytes up to the end of this game */
         s->games++;
         pthread_mutex_unlock(&s->mu);
-        int rc = broken ? 1 : analyze_game(w, seq + 1);
+        int rc = broken ? 1 : analyze_game(w);
         int wrote = 1;
         if (!broken && rc >= 0) {
             w->olen = 0;
