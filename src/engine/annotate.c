@@ -79,8 +79,22 @@ static pgn_status set_tag(pgn_game *game, const char *name, const char *value) {
 static pgn_status write_tags(pgn_game *game, const pgn_annotate_opts *opts,
                              const pgn_game_stats *s) {
     pgn_status st = PGN_OK;
-    if (opts && opts->annotator && (st = set_tag(game, "Annotator", opts->annotator)) != PGN_OK) {
-        return st;
+    if (opts && opts->annotator) {
+        /* an earlier annotator is kept in front: "Kasparov; Stockfish 15.1, nodes ..." */
+        pgn_str old, mine = cstr(opts->annotator);
+        if (pgn_game_tag_get(game, "Annotator", &old) && old.len > 0 &&
+            !(old.len >= mine.len &&
+              memcmp(old.ptr + old.len - mine.len, mine.ptr, mine.len) == 0)) {
+            char both[512];
+            int n = snprintf(both, sizeof both, "%.*s; %s", (int)(old.len < 250 ? old.len : 250),
+                             old.ptr, opts->annotator);
+            st = n > 0 ? set_tag(game, "Annotator", both) : PGN_OK;
+        } else if (!pgn_game_tag_get(game, "Annotator", &old) || old.len == 0) {
+            st = set_tag(game, "Annotator", opts->annotator);
+        }
+        if (st != PGN_OK) {
+            return st;
+        }
     }
     static const char *const acc_name[2] = {"WhiteAccuracy", "BlackAccuracy"};
     static const char *const acpl_name[2] = {"WhiteACPL", "BlackACPL"};

@@ -368,8 +368,8 @@ static ptrdiff_t to_buf(void *ctx, const void *data, size_t len) {
 }
 
 static void test_annotate(void) {
-    static const char pgn[] =
-        "[Event \"t\"]\n\n1. e4 {King's pawn} e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+    static const char pgn[] = "[Event \"t\"]\n[Annotator \"Kasparov\"]\n\n"
+                              "1. e4 {King's pawn} e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
     pgn_reader *r;
     pgn_game *g;
     CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, pgn, sizeof pgn - 1), PGN_OK);
@@ -403,7 +403,8 @@ static void test_annotate(void) {
     CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
     const char *want =
         "[Event \"t\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
-        "[Black \"?\"]\n[Result \"1-0\"]\n[Annotator \"pgnkit test\"]\n[BlackACPL \"330\"]\n"
+        "[Black \"?\"]\n[Result \"1-0\"]\n[Annotator \"Kasparov; pgnkit test\"]\n[BlackACPL "
+        "\"330\"]\n"
         "[BlackAccuracy \"";
     CHECK(strncmp(out, want, strlen(want)) == 0);
     CHECK(strstr(out, "[WhiteACPL \"5\"]") != NULL); /* (0 + 10 + 10 + 0) / 4 */
@@ -415,6 +416,11 @@ static void test_annotate(void) {
         printf("%s\n", out);
     }
     free(out);
+    /* a second run keeps one copy of our name */
+    CHECK_EQ_INT(pgn_game_annotate(g, pa, 8, &o, NULL), PGN_OK);
+    pgn_str ann;
+    CHECK(pgn_game_tag_get(g, "Annotator", &ann));
+    CHECK_EQ_STR(str_of(ann), "Kasparov; pgnkit test");
     pgn_writer_free(w);
     pgn_game_free(g);
     pgn_reader_free(r);
