@@ -208,8 +208,9 @@ typedef struct pgn_annotate_opts {
  * is the start position): on each move an "[%eval ...]" command appended to its comment (existing
  * comments kept), $6/$2/$4 with "Inaccuracy/Mistake/Blunder. X was best." for judged moves, a
  * variation with the engine's line for mistakes and blunders, the position NAG on the last move,
- * and the tags Annotator, WhiteAccuracy, BlackAccuracy, WhiteACPL, BlackACPL (docs/analysis.md).
- * stats (may be NULL) receives the figures. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_LIMIT when n does
+ * and the tags Annotator (after an earlier annotator: "Old; ours"), WhiteAccuracy, BlackAccuracy,
+ * WhiteACPL, BlackACPL (docs/analysis.md). The game's own strings and nodes come from its arena;
+ * positions is only read. stats (may be NULL) receives the figures. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_LIMIT when n does
  * not match the game.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_game_annotate(pgn_game *game,
