@@ -3,6 +3,7 @@
  * modules/analyse AccuracyPercent.scala and AccuracyCP.scala), written from their formulas: winning
  * chances, move judgements ($6/$2/$4), move and game accuracy, average centipawn loss; plus our
  * position NAGs. */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,8 +73,8 @@ static unsigned mate_judgement(pgn_eval before, pgn_eval after, int pov, int *ki
     int next_mate = (after.kind == PGN_SCORE_MATE || after.kind == PGN_SCORE_CHECKMATE)
                         ? decided_sign(after) * pov
                         : 0;
-    int32_t prev_cp = before.kind == PGN_SCORE_CP ? before.value * pov : 0;
-    int32_t next_cp = after.kind == PGN_SCORE_CP ? after.value * pov : 0;
+    int64_t prev_cp = before.kind == PGN_SCORE_CP ? (int64_t)before.value * pov : 0;
+    int64_t next_cp = after.kind == PGN_SCORE_CP ? (int64_t)after.value * pov : 0;
     if (prev_mate == 0 && next_mate < 0) {
         *kind = 1; /* mate created against the mover */
         return prev_cp < -999 ? 6u : prev_cp < -700 ? 2u : 4u;
@@ -86,6 +87,7 @@ static unsigned mate_judgement(pgn_eval before, pgn_eval after, int pov, int *ki
 }
 
 void pgn_judge_move(pgn_eval before, pgn_eval after, pgn_color mover, pgn_judgement *out) {
+    assert(out != NULL);
     int pov = mover == PGN_WHITE ? 1 : -1;
     memset(out, 0, sizeof *out);
     out->chances_loss = (pgn_eval_winning_chances(before) - pgn_eval_winning_chances(after)) * pov;
@@ -108,8 +110,8 @@ unsigned pgn_eval_position_nag(pgn_eval e) {
     if (e.kind == PGN_SCORE_NONE) {
         return 0;
     }
-    int32_t cp = e.kind == PGN_SCORE_CP ? e.value : decided_sign(e) * 100000;
-    int32_t a = cp < 0 ? -cp : cp;
+    int64_t cp = e.kind == PGN_SCORE_CP ? e.value : decided_sign(e) * 100000;
+    int64_t a = cp < 0 ? -cp : cp;
     if (a <= 30) {
         return 10;
     }
@@ -120,7 +122,7 @@ unsigned pgn_eval_position_nag(pgn_eval e) {
 size_t pgn_eval_format(pgn_eval e, char buf[32]) {
     int n = 0;
     if (e.kind == PGN_SCORE_CP) {
-        int32_t a = e.value < 0 ? -e.value : e.value;
+        int64_t a = e.value < 0 ? -(int64_t)e.value : e.value;
         n = snprintf(buf, 32, "%s%d.%02d", e.value < 0 ? "-" : "", (int)(a / 100), (int)(a % 100));
     } else if (e.kind == PGN_SCORE_MATE) {
         n = snprintf(buf, 32, "#%d", (int)e.value);
@@ -156,6 +158,7 @@ static double window_stddev(const void *evals, size_t stride, size_t from, size_
 
 void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
                           pgn_game_stats *out) {
+    assert(out != NULL && (evals != NULL || n == 0));
     memset(out, 0, sizeof *out);
     double wsum[2] = {0, 0}, wtot[2] = {0, 0}, inv[2] = {0, 0}, cpl[2] = {0, 0};
     size_t moves = n > 0 ? n - 1 : 0;

@@ -2,6 +2,7 @@
 /* Writes an engine analysis into a game tree: [%eval] commands in the comments, move assessment
  * NAGs (PGN §10: $2, $4, $6) with the better move, the engine's line as a variation (PGN §8.2.5),
  * a position assessment NAG after the last move, and the Annotator and per-player tags. */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,6 +118,7 @@ static pgn_status write_tags(pgn_game *game, const pgn_annotate_opts *opts,
 
 pgn_status pgn_game_annotate(pgn_game *game, const pgn_position_analysis *positions, size_t n,
                              const pgn_annotate_opts *opts, pgn_game_stats *stats) {
+    assert(game != NULL && (positions != NULL || n == 0));
     if (n != pgn_game_ply_count(game) + 1) {
         return PGN_E_LIMIT;
     }

@@ -2,6 +2,7 @@
 /* The UCI protocol (Stefan Meyer-Kahlen's "Description of the universal chess interface", 2004) as
  * pure functions: one line of engine output parsed into a message, every move in it checked on
  * the board, and the "position" command built. No I/O: the CLI owns the engine process. */
+#include <assert.h>
 #include <string.h>
 
 #include "pgnkit/engine.h"
@@ -311,6 +312,7 @@ static void parse_option(tokenizer *t, pgn_uci_msg *out) {
 }
 
 void pgn_uci_parse_line(const pgn_pos *pos, const char *line, size_t len, pgn_uci_msg *out) {
+    assert(out != NULL && (line != NULL || len == 0));
     memset(out, 0, sizeof *out);
     out->text.ptr = "";
     out->info.pv_status = PGN_OK;
@@ -359,6 +361,7 @@ static void put(out_buf *o, const char *s, size_t n) {
 
 size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, size_t n, char *buf,
                                 size_t cap) {
+    assert(start != NULL && (moves != NULL || n == 0) && (buf != NULL || cap == 0));
     out_buf o = {buf, cap, 0};
     if (is_standard_start(start)) {
         put(&o, "position startpos", 17);

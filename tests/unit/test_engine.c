@@ -335,6 +335,12 @@ static void test_formulas(void) {
     pgn_eval_format(mate(-2), buf);
     CHECK_EQ_STR(buf, "#-2");
     CHECK_EQ_INT(pgn_eval_format(won, buf), 0);
+    pgn_eval_format(cp(INT32_MIN), buf); /* no overflow on the extremes */
+    CHECK_EQ_STR(buf, "-21474836.48");
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(INT32_MIN)), 19);
+    CHECK_EQ_INT(nag_of(cp(INT32_MIN), mate(-1), PGN_BLACK),
+                 0); /* Black was winning, still mates */
+    CHECK_EQ_INT(nag_of(cp(INT32_MIN), mate(-1), PGN_WHITE), 6); /* lost anyway */
 }
 
 static void test_game_stats(void) {
