@@ -20,6 +20,9 @@ STD := -std=c17
 OPT ?= -O2
 CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
 LIB_WARN := $(WARN) -Wconversion
+LDLIBS := -lm
+# cli/ runs engines on threads (pgnkit analyze -j)
+CLI_THREADS := -pthread
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 
 LIB_SRC := $(wildcard src/*/*.c)
@@ -50,14 +53,14 @@ $(BUILD)/pic/src/%.o: src/%.c
 	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) -fvisibility=hidden -fPIC -MMD -MP -c $< -o $@
 $(BUILD)/rel/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(OPT) $(WARN) $(CLI_THREADS) -Iinclude -MMD -MP -c $< -o $@
 $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/libpgnkit.so: $(LIB_PIC_OBJ)
-	$(CC) -shared -Wl,-soname,libpgnkit.so.0 -o $@ $^
+	$(CC) -shared -Wl,-soname,libpgnkit.so.0 -o $@ $^ $(LDLIBS)
 $(BUILD)/pgnkit: $(CLI_OBJ) $(BUILD)/libpgnkit.a
-	$(CC) $(OPT) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a
+	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(LDLIBS)
 
 # ---- sanitizer build for the tests ----
 $(BUILD)/asan/src/%.o: src/%.c
@@ -65,7 +68,7 @@ $(BUILD)/asan/src/%.o: src/%.c
 	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
 $(BUILD)/asan/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(SAN_FLAGS) $(WARN) -Iinclude -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(SAN_FLAGS) $(WARN) $(CLI_THREADS) -Iinclude -MMD -MP -c $< -o $@
 $(BUILD)/asan/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(SAN_FLAGS) $(WARN) -Iinclude -Itests -MMD -MP -c $< -o $@
@@ -73,22 +76,25 @@ $(BUILD)/asan/libpgnkit.a: $(ASAN_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/asan/pgnkit: $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
-	$(CC) $(SAN_FLAGS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
+	$(CC) $(SAN_FLAGS) $(CLI_THREADS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a $(LDLIBS)
 $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/libpgnkit.a
-	$(CC) $(SAN_FLAGS) -o $@ $^
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 
 # ---- tests ----
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
-check: asan check-layers
+check: asan check-layers $(BUILD)/fake_engine
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
-	  tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
-check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit
+	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
+check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
 	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
-	  LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
+	  FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
+# the scripted UCI engine of tests/cli/test_analyze.sh
+$(BUILD)/fake_engine: tests/tools/fake_engine.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ tests/tools/fake_engine.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c $(BUILD)/libpgnkit.a $(LDLIBS)
 
 # The layering rule (STYLE C2): base <- chess <- game <- parse <- export <- cli.
 check-layers:
@@ -101,9 +107,9 @@ demo: $(BUILD)/pgnkit
 bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
 $(BUILD)/bench_read: bench/bench_read.c $(BUILD)/libpgnkit.a
-	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_read.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_read.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit.a
-	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_perft.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_perft.c $(BUILD)/libpgnkit.a $(LDLIBS)
 
 tables: $(BUILD)/gen_tables
 	$(BUILD)/gen_tables > src/chess/tables.inc

@@ -20,6 +20,7 @@ static const command commands[] = {
     {"perft", cmd_perft, "count leaf nodes of the move tree (move generator check)"},
     {"moves", cmd_moves, "list the legal moves of a position, one \"SAN UCI\" per line"},
     {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},
+    {"analyze", cmd_analyze, "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
 };
 
 static void usage(FILE *f) {

@@ -10,6 +10,7 @@
 #include "pgnkit/writer.h"
 #include "pgnkit/annot.h"
 #include "pgnkit/export.h"
+#include "pgnkit/engine.h"
 
 #ifdef __cplusplus
 extern "C" {

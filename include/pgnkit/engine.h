@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit engine analysis: the UCI protocol as pure functions (engine output lines parsed, moves
+ * checked on the board; the position command built), and the analysis logic of lichess (winning
+ * chances, move judgements, accuracy, average centipawn loss) that annotates a game tree. Process
+ * handling is the caller's (the pgnkit CLI spawns engines); nothing here does I/O. */
+#ifndef PGNKIT_ENGINE_H
+#define PGNKIT_ENGINE_H
+
+#include "base.h"
+#include "chess.h"
+#include "game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- UCI protocol ---- */
+
+typedef enum pgn_score_kind {
+    PGN_SCORE_NONE = 0,
+    PGN_SCORE_CP = 1,   /* centipawns */
+    PGN_SCORE_MATE = 2, /* mate in value moves (negative: being mated); never 0 */
+    PGN_SCORE_CHECKMATE =
+        3 /* the game is over by mate: in a pgn_engine_eval, value +1 White won, -1 Black */
+} pgn_score_kind;
+
+typedef enum pgn_score_bound {
+    PGN_BOUND_EXACT = 0,
+    PGN_BOUND_LOWER = 1,
+    PGN_BOUND_UPPER = 2
+} pgn_score_bound;
+
+/** A score as the engine reports it: from the side to move's point of view. UCI "mate 0" (the side
+ * to move is checkmated) is read as PGN_SCORE_CHECKMATE with value -1. */
+typedef struct pgn_score {
+    pgn_score_kind kind;
+    pgn_score_bound bound;
+    int32_t value;
+} pgn_score;
+
+#define PGN_UCI_PV_MAX 64 /* longer principal variations are cut here */
+
+/* pgn_uci_info.has bits: which fields the line carried */
+#define PGN_INFO_DEPTH 0x01u
+#define PGN_INFO_SELDEPTH 0x02u
+#define PGN_INFO_MULTIPV 0x04u
+#define PGN_INFO_SCORE 0x08u
+#define PGN_INFO_NODES 0x10u
+#define PGN_INFO_NPS 0x20u
+#define PGN_INFO_TIME 0x40u
+#define PGN_INFO_PV 0x80u
+
+/** The fields of an "info" line. multipv is 1 when the line has none. The pv holds the moves that
+ * are legal in turn from the position given to the parser; pv_status is PGN_OK, or the error of
+ * the first move that was not (PGN_E_BAD_SAN: not UCI text, PGN_E_ILLEGAL_MOVE: not legal there),
+ * whose text is in pv_bad; the pv stops before it. */
+typedef struct pgn_uci_info {
+    uint32_t has;
+    uint32_t depth, seldepth, multipv;
+    pgn_score score;
+    uint64_t nodes, nps, time_ms;
+    uint32_t pv_len;
+    pgn_status pv_status;
+    char pv_bad[8];
+    pgn_move pv[PGN_UCI_PV_MAX];
+} pgn_uci_info;
+
+typedef enum pgn_uci_kind {
+    PGN_UCI_OTHER = 0, /* empty, unknown command, or "id" with another field */
+    PGN_UCI_ID_NAME,
+    PGN_UCI_ID_AUTHOR,
+    PGN_UCI_UCIOK,
+    PGN_UCI_READYOK,
+    PGN_UCI_OPTION,
+    PGN_UCI_INFO,
+    PGN_UCI_INFO_STRING,
+    PGN_UCI_BESTMOVE
+} pgn_uci_kind;
+
+/** One line of engine output. Strings are borrowed from the line given to the parser. */
+typedef struct pgn_uci_msg {
+    pgn_uci_kind kind;
+    /* ID_NAME/ID_AUTHOR: the value; OPTION: the option's name; INFO_STRING: the text */
+    pgn_str text;
+    /* OPTION: the type (check, spin, combo, button, string) and the default ("" if none) */
+    pgn_str option_type, option_default;
+    pgn_uci_info info; /* INFO */
+    /* BESTMOVE: best (PGN_MOVE_NONE for "(none)" or 0000) and ponder (PGN_MOVE_NONE if absent or
+     * not legal after best); move_status is PGN_OK, PGN_E_BAD_SAN or PGN_E_ILLEGAL_MOVE for best,
+     * whose text is then in move_bad. */
+    pgn_move best, ponder;
+    pgn_status move_status;
+    char move_bad[8];
+} pgn_uci_msg;
+
+/**
+ * Parses one line of engine output (without its line break; a trailing CR is ignored). Tokens are
+ * separated by any run of spaces or tabs. pos is the position being searched: moves of "pv" and
+ * "bestmove" are checked against it; pos may be NULL for lines that carry no moves (a NULL pos
+ * leaves pv empty and best PGN_MOVE_NONE). Unknown tokens in an info line are skipped with the
+ * value that follows them when they are known to take one (currmove, hashfull, ...). Never fails:
+ * a line it does not know is PGN_UCI_OTHER.
+ */
+PGN_API void pgn_uci_parse_line(const pgn_pos *pos, const char *line, size_t len, pgn_uci_msg *out);
+
+/**
+ * Writes the UCI "position" command for the position reached from start by moves[0..n-1] (legal
+ * in turn; not checked): "position startpos moves ..." when start is the standard start of a
+ * standard game, else "position fen FEN moves ..." (X-FEN castling). Castling is written
+ * king-takes-rook when start->chess960 (UCI_Chess960). No line break is written. Like snprintf,
+ * writes at most cap bytes including a NUL and returns the full length (without the NUL): the
+ * command fits when the result is below cap. 120 + 6 * n bytes always suffice.
+ */
+PGN_API size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, size_t n,
+                                        char *buf, size_t cap);
+
+/* ---- evaluations and judgements (lichess's analysis, see docs/analysis.md) ---- */
+
+/** An evaluation from White's point of view: kind CP (centipawns), MATE (value > 0: White mates in
+ * value moves; < 0: Black mates), or CHECKMATE (the position is mate: +1 White won, -1 Black won).
+ * depth 0 means unknown. */
+typedef struct pgn_engine_eval {
+    pgn_score_kind kind;
+    int32_t value;
+    uint32_t depth;
+} pgn_engine_eval;
+
+/** Turns an engine score (side to move's view) into White's point of view. */
+PGN_API pgn_engine_eval pgn_eval_from_score(pgn_score score, pgn_color side_to_move, uint32_t depth);
+
+/** Winning chances in [-1, 1] for White: 2 / (1 + exp(-0.00368208 * cp)) - 1 on the raw
+ * centipawns; mates and checkmates are +1 or -1, PGN_SCORE_NONE 0. */
+PGN_API double pgn_eval_winning_chances(pgn_engine_eval e);
+
+/** lichess's "win percent" in [0, 100] for White: 50 + 50 * winning chances with centipawns capped
+ * at +-1000 and mates counted as +-1000. */
+PGN_API double pgn_eval_win_percent(pgn_engine_eval e);
+
+/** The centipawns used for average centipawn loss: capped at +-1000, mates +-1000 (lichess). */
+PGN_API int32_t pgn_eval_cp_capped(pgn_engine_eval e);
+
+/** Accuracy of a move in [0, 100] from the mover's win percent before and after it (lichess:
+ * 103.1668 * exp(-0.04354 * loss) - 3.1669, plus 1, clamped; 100 when nothing was lost). */
+PGN_API double pgn_move_accuracy(double win_before, double win_after);
+
+/** What a move did, from the mover's point of view. */
+typedef struct pgn_judgement {
+    double chances_loss; /* loss of winning chances (may be negative: a gain) */
+    double accuracy;     /* pgn_move_accuracy of the move */
+    int32_t cp_loss;     /* centipawn loss, >= 0, on pgn_eval_cp_capped */
+    unsigned nag;        /* 0, 6 (inaccuracy), 2 (mistake) or 4 (blunder) */
+    int mate;            /* 0; 1: mate now unavoidable for the mover; 2: a forced mate was lost */
+} pgn_judgement;
+
+/**
+ * Judges the move that mover played from a position evaluated `before` to one evaluated `after`
+ * (both from White's point of view), with lichess's rules (modules/tree Advice.scala): between two
+ * centipawn scores, a loss of winning chances >= 0.3 is a blunder, >= 0.2 a mistake, >= 0.1 an
+ * inaccuracy; a mate for the opponent appearing is an inaccuracy if the mover was already below
+ * -999 cp, a mistake below -700, else a blunder; a forced mate of the mover's disappearing is an
+ * inaccuracy if above 999 cp remain, a mistake above 700, else a blunder.
+ */
+PGN_API void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_color mover, pgn_judgement *out);
+
+/**
+ * The position assessment NAG for an evaluation (White's view): $10 when |cp| <= 30, $14/$15 up
+ * to 80, $16/$17 up to 200, $18/$19 above 200 and for mates; 0 for PGN_SCORE_NONE.
+ */
+PGN_API unsigned pgn_eval_position_nag(pgn_engine_eval e);
+
+/** Writes the eval as an [%eval] argument: "0.35,18", "-1.00", "#3,20", "#-2" (depth only when
+ * known; nothing for CHECKMATE or NONE). buf must hold 32 bytes; returns the length. */
+PGN_API size_t pgn_eval_format(pgn_engine_eval e, char buf[32]);
+
+/** Per-player figures of an analysed game; index 0 White, 1 Black. */
+typedef struct pgn_game_stats {
+    double accuracy[2]; /* lichess game accuracy; -1 when the player made no move */
+    double acpl[2];     /* average centipawn loss; -1 when the player made no move */
+    uint32_t moves[2];
+    uint32_t inaccuracies[2], mistakes[2], blunders[2];
+} pgn_game_stats;
+
+/**
+ * Computes the per-player figures from evals[0..n-1]: evals[0] of the start position, evals[i] of
+ * the position after ply i; first_mover moved first. Game accuracy is lichess's (AccuracyPercent
+ * gameAccuracy): the mean of a volatility-weighted mean and the harmonic mean of the move
+ * accuracies, the weights being the standard deviation of the win percents in a sliding window.
+ */
+PGN_API void pgn_game_stats_compute(const pgn_engine_eval *evals, size_t n, pgn_color first_mover,
+                                    pgn_game_stats *out);
+
+/* ---- annotating a game ---- */
+
+/** The engine's view of one main-line position: its evaluation and best line. */
+typedef struct pgn_position_analysis {
+    pgn_engine_eval eval;
+    uint32_t pv_len;
+    pgn_move pv[PGN_UCI_PV_MAX]; /* legal in turn from the position */
+} pgn_position_analysis;
+
+typedef struct pgn_annotate_opts {
+    const char *annotator;    /* Annotator tag value; NULL: no tag */
+    uint32_t variation_plies; /* longest engine line added after a mistake; 0 means 6 */
+} pgn_annotate_opts;
+
+/**
+ * Annotates the main line of game with positions[0..n-1] (n = main-line plies + 1; positions[0]
+ * is the start position): on each move an "[%eval ...]" command appended to its comment (existing
+ * comments kept), $6/$2/$4 with "Inaccuracy/Mistake/Blunder. X was best." for judged moves, a
+ * variation with the engine's line for mistakes and blunders, the position NAG on the last move,
+ * and the tags Annotator (after an earlier annotator: "Old; ours"), WhiteAccuracy, BlackAccuracy,
+ * WhiteACPL, BlackACPL (docs/analysis.md). The game's own strings and nodes come from its arena;
+ * positions is only read. stats (may be NULL) receives the figures. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_LIMIT when n does
+ * not match the game.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_game_annotate(pgn_game *game,
+                                                   const pgn_position_analysis *positions, size_t n,
+                                                   const pgn_annotate_opts *opts,
+                                                   pgn_game_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

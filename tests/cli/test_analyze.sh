@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# CLI tests of pgnkit analyze: protocol edge cases through the scripted fake engine
+# (tests/tools/fake_engine.c: bounds, mate scores, multipv, crashes, silence, illegal moves, not UCI),
+# then Debian's Stockfish with a fixed node count and one thread (repeatable): the scholar's mate
+# blunder, a mate in one, a Chess960 game from the TCEC corpus, comments kept, export format.
+# Prints "RESULT passed failed skipped" like the C suites.
+set -u
+bin=${PGNKIT_BIN:-build/pgnkit}
+fake=${FAKE_ENGINE:-build/fake_engine}
+shared=${PGNKIT_SHARED:-../shared}
+tmp=${TMPDIR:-/tmp}/pgnkit-analyze.$$
+mkdir -p "$tmp"
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "${2:-}" ] && head -n 20 "$2"; }
+# check NAME FILE REGEX: FILE must contain a line matching the extended REGEX
+check() { if grep -Eq -- "$3" "$2"; then ok; else bad "$1: /$3/ not in $2" "$2"; fi; }
+check_not() { if grep -Eq -- "$3" "$2"; then bad "$1: /$3/ found in $2" "$2"; else ok; fi; }
+status_is() { if [ "$2" -eq "$3" ]; then ok; else bad "$1: status $2, want $3" "${4:-/dev/null}"; fi; }
+# the whole movetext on one line, for matching across the writer's line breaks
+flat() { tr '\n' ' ' <"$1" | tr -s ' ' >"$1.flat"; }
+
+cat >"$tmp/two.pgn" <<'EOF'
+[Event "a"]
+
+1. e4 {hello} e5 2. Nf3 (2. d4 exd4) Nc6 *
+
+[Event "b"]
+[FEN "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1"]
+[SetUp "1"]
+
+1... a6 2. Rb8# 1-0
+EOF
+fake_run() { # MODE OUT ERR args...
+    local mode=$1 out=$2 err=$3; shift 3
+    FAKE_ENGINE_MODE=$mode FAKE_ENGINE_STATE="$tmp/state" "$bin" analyze --engine "$fake" "$@" >"$out" 2>"$err"
+}
+
+# bounds and multipv: the exact multipv-1 score wins over a later lowerbound and a multipv 2 line
+fake_run normal "$tmp/n.out" "$tmp/n.err" --multipv 2 "$tmp/two.pgn"; st=$?
+status_is "fake normal" $st 0 "$tmp/n.err"
+flat "$tmp/n.out"
+check "fake exact score" "$tmp/n.out.flat" '1\. e4 \{ hello \[%eval 0\.00,2\] \} 1\.\.\. e5 \{ \[%eval 0\.00,2\] \}'
+check_not "fake bound ignored" "$tmp/n.out" '42\.42'
+check_not "fake multipv 2 ignored" "$tmp/n.out" '77\.77'
+check "variation kept" "$tmp/n.out.flat" '\(2\. d4 exd4\)'
+check "mate score" "$tmp/n.out.flat" '1\.\.\. a6 \$4 \{ \[%eval #1,2\] Blunder\. Kf8 was best\. \} \(1\.\.\. Kf8\) 2\. Rb8# \$18 1-0'
+check "annotator" "$tmp/n.out" '^\[Annotator "FakeEngine 1\.0, nodes 1000000 \(pgnkit analyze\)"\]$'
+check "tags" "$tmp/n.out" '^\[BlackACPL "900"\]$'
+check "summary" "$tmp/n.err" '^2 games, 2 analysed, 0 not analysed, 8 positions'
+"$bin" fmt --check "$tmp/n.out" 2>/dev/null; status_is "fake output in export format" $? 0
+check_not "no progress line off a terminal" "$tmp/n.err" 'pgnkit analyze: [0-9]+ games'
+# on a terminal (script(1) gives one): the progress line, on stderr only
+if command -v script >/dev/null 2>&1; then
+    FAKE_ENGINE_MODE=normal script -qec "'$bin' analyze --engine '$fake' '$tmp/two.pgn' >'$tmp/tty.out'" /dev/null \
+        >"$tmp/tty.err" 2>&1
+    check "progress line on a terminal" "$tmp/tty.err" 'pgnkit analyze: 2 games, 8 positions, [0-9.]+ positions/s'
+    check_not "no progress in the output" "$tmp/tty.out" 'positions/s'
+else
+    echo "SKIP progress line test: no script(1) (util-linux) to give a terminal"
+    skip=$((skip + 1))
+fi
+
+# Chess960: UCI_Chess960 set, castling sent king-takes-rook (b1h1, not b1g1), back to standard after
+cat >"$tmp/960.pgn" <<'EOF'
+[Event "960"]
+[FEN "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"]
+[SetUp "1"]
+[Variant "chess960"]
+
+1. O-O O-O *
+
+[Event "standard"]
+
+1. e4 *
+EOF
+FAKE_ENGINE_LOG="$tmp/960.log" fake_run normal "$tmp/960.out" "$tmp/960.err" "$tmp/960.pgn"; st=$?
+status_is "fake chess960" $st 0 "$tmp/960.err"
+check "UCI_Chess960 on" "$tmp/960.log" '^setoption name UCI_Chess960 value true$'
+check "960 castling sent" "$tmp/960.log" '^position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1 moves b1h1 b8h8$'
+check "UCI_Chess960 off" "$tmp/960.log" '^setoption name UCI_Chess960 value false$'
+check "standard game from startpos" "$tmp/960.log" '^position startpos moves e2e4$'
+check "ucinewgame" "$tmp/960.log" '^ucinewgame$'
+
+# -j 2 keeps the input order
+for i in 1 2 3 4 5 6; do cat "$tmp/two.pgn"; echo; done >"$tmp/many.pgn"
+fake_run normal "$tmp/j1.out" "$tmp/j1.err" -j 1 "$tmp/many.pgn"
+fake_run normal "$tmp/j2.out" "$tmp/j2.err" -j 3 "$tmp/many.pgn"; st=$?
+status_is "fake -j 3" $st 0 "$tmp/j2.err"
+if cmp -s "$tmp/j1.out" "$tmp/j2.out" && [ "$(grep -c '^\[Event' "$tmp/j2.out")" -eq 12 ]; then ok; else bad "-j 3 output differs from -j 1"; fi
+
+# a crash in the middle of a search: restarted, position retried, game analysed
+rm -f "$tmp/state"
+fake_run crash-once "$tmp/c1.out" "$tmp/c1.err" "$tmp/two.pgn"; st=$?
+status_is "fake crash once" $st 0 "$tmp/c1.err"
+check "crash reported" "$tmp/c1.err" 'game 1, ply 0: engine exited during the search; restarting the engine'
+if cmp -s "$tmp/c1.out" "$tmp/n.out"; then ok; else bad "crash-once output differs from a clean run"; fi
+# crashing every time: games written unchanged, status 1
+fake_run crash "$tmp/c2.out" "$tmp/c2.err" "$tmp/two.pgn"; st=$?
+status_is "fake crash" $st 1 "$tmp/c2.err"
+check "crash not analysed" "$tmp/c2.err" '^pgnkit analyze: .*/two\.pgn: game 2 not analysed$'
+"$bin" fmt "$tmp/two.pgn" >"$tmp/two.fmt" 2>/dev/null
+if cmp -s "$tmp/c2.out" "$tmp/two.fmt"; then ok; else bad "crashed games not written unchanged" "$tmp/c2.out"; fi
+# never answering: timeout, one retry, unchanged, bounded time
+start=$(date +%s)
+fake_run hang "$tmp/h.out" "$tmp/h.err" --timeout 300 "$tmp/two.pgn"; st=$?
+status_is "fake hang" $st 1 "$tmp/h.err"
+check "hang timeout" "$tmp/h.err" "engine did not answer within 300 ms, nor to 'stop'; restarting the engine"
+if [ $(( $(date +%s) - start )) -le 10 ]; then ok; else bad "hang took too long"; fi
+if cmp -s "$tmp/h.out" "$tmp/two.fmt"; then ok; else bad "hung games not written unchanged"; fi
+# an engine that answers only to stop: the result so far is used, with a warning
+fake_run slow "$tmp/sl.out" "$tmp/sl.err" --timeout 200 "$tmp/two.pgn"; st=$?
+status_is "fake slow" $st 0 "$tmp/sl.err"
+check "slow warning" "$tmp/sl.err" "game 1, ply 0: engine gave no result within 200 ms, sent 'stop' \(dropped\)"
+flat "$tmp/sl.out"
+check "slow result used" "$tmp/sl.out.flat" '1\. e4 \{ hello \[%eval 0\.00,1\] \}'
+# illegal pv and best move: diagnostics, dropped, analysis goes on
+fake_run illegal "$tmp/i.out" "$tmp/i.err" "$tmp/two.pgn"; st=$?
+status_is "fake illegal" $st 0 "$tmp/i.err"
+check "illegal pv" "$tmp/i.err" "illegal pv move 'a1a1' \[E_ILLEGAL_MOVE\]"
+check "illegal bestmove" "$tmp/i.err" "illegal best move 'e1e8' \[E_ILLEGAL_MOVE\]"
+check_not "illegal moves not written" "$tmp/i.out" 'a1a1|e1e8|Ra1|Ke8'
+"$bin" check "$tmp/i.out" 2>/dev/null; status_is "illegal run output reads back" $? 0
+# not a UCI engine, missing engine: exit 3 before any output
+fake_run notuci "$tmp/u.out" "$tmp/u.err" --timeout 300 "$tmp/two.pgn"; st=$?
+status_is "not uci" $st 3 "$tmp/u.err"
+check "not uci message" "$tmp/u.err" "is not a UCI engine: no 'uciok' answer to 'uci' \(timed out\)"
+if [ ! -s "$tmp/u.out" ]; then ok; else bad "not uci wrote output"; fi
+"$bin" analyze --engine /bin/true "$tmp/two.pgn" >/dev/null 2>"$tmp/t.err"; status_is "/bin/true" $? 3 "$tmp/t.err"
+check "/bin/true message" "$tmp/t.err" "'/bin/true' is not a UCI engine"
+"$bin" analyze --engine "$tmp/no-such-engine" "$tmp/two.pgn" >/dev/null 2>"$tmp/m.err"; status_is "missing" $? 3
+check "missing message" "$tmp/m.err" "cannot start engine '.*no-such-engine': No such file or directory"
+"$bin" analyze --engine "$fake" --depth 3 --nodes 4 "$tmp/two.pgn" >/dev/null 2>&1; status_is "two limits" $? 2
+"$bin" analyze --engine "$fake" -j 0 "$tmp/two.pgn" >/dev/null 2>&1; status_is "bad -j" $? 2
+
+# ---- Stockfish ----
+sf=$(command -v stockfish || echo /usr/games/stockfish)
+if [ ! -x "$sf" ]; then
+    echo "SKIP stockfish tests: no stockfish (Debian package stockfish; .ci/run installs it)"
+    skip=$((skip + 1))
+else
+    sfa() { "$bin" analyze --engine "$sf" --threads 1 --hash 16 "$@"; }
+    printf '[Event "scholar"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n' >"$tmp/s.pgn"
+    sfa --nodes 5000 "$tmp/s.pgn" >"$tmp/s.out" 2>"$tmp/s.err"; status_is "stockfish scholar" $? 0 "$tmp/s.err"
+    flat "$tmp/s.out"
+    # 3... Nf6 is a blunder; the better move named must defend f7 (or stop the queen reaching it)
+    check "Nf6 blunder" "$tmp/s.out.flat" '3\.\.\. Nf6 \$4 \{ \[%eval #1,[0-9]+\] Blunder\. (g6|Qe7|Qf6|Nh6|Qh4) was best\. \} \(3\.\.\. (g6|Qe7|Qf6|Nh6|Qh4) '
+    check "mate in one eval" "$tmp/s.out.flat" '\[%eval #1,'
+    check "mating move" "$tmp/s.out.flat" '4\. Qxf7# \$18 1-0'
+    "$bin" fmt --check "$tmp/s.out" 2>/dev/null; status_is "stockfish output in export format" $? 0
+    # a mate in one from a FEN, and comments kept
+    printf '[Event "m1"]\n[FEN "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1"]\n[SetUp "1"]\n\n{before} 1... a6 {a quiet move} 2. Kg2 {missed it} Kf8 *\n' >"$tmp/m.pgn"
+    sfa --nodes 3000 "$tmp/m.pgn" >"$tmp/m.out" 2>"$tmp/m.err"; status_is "stockfish mate in one" $? 0 "$tmp/m.err"
+    flat "$tmp/m.out"
+    check "m1 eval" "$tmp/m.out.flat" '1\.\.\. a6 \$4 \{ a quiet move \[%eval #1,[0-9]+\] Blunder\.'
+    check "m1 comments kept" "$tmp/m.out.flat" '^.*\{ before \} 1\.\.\. a6'
+    check "m1 missed mate" "$tmp/m.out.flat" '2\. Kg2 \$4 \{ missed it \[%eval [0-9.]+,[0-9]+\] Blunder\. Rb8# was best\. \} \(2\. Rb8#\)'
+    # a Chess960 game: castling king-takes-rook to the engine, legal lines back
+    frc="$shared/corpus/big/tcec-frc/TCEC_Season_19_-_Frc2_Final.pgn.gz"
+    zcat "$frc" | awk '/^\[Event /{n++} n==1' >"$tmp/frc.pgn"
+    sfa --nodes 2000 "$tmp/frc.pgn" >"$tmp/frc.out" 2>"$tmp/frc.err"; status_is "stockfish chess960" $? 0 "$tmp/frc.err"
+    check "960 analysed" "$tmp/frc.err" '^1 games, 1 analysed, 0 not analysed, 172 positions'
+    check_not "960 no engine warnings" "$tmp/frc.err" 'warning'
+    "$bin" check "$tmp/frc.out" 2>"$tmp/frc.check"; status_is "960 lines legal" $? 0 "$tmp/frc.check"
+    check "960 variant kept" "$tmp/frc.out" '^\[Variant "fischerandom"\]$'
+    check "960 comments kept" "$tmp/frc.out" 'WhiteEngineOptions'
+    n_eval=$(grep -o '\[%eval' "$tmp/frc.out" | wc -l)
+    if [ "$n_eval" -eq 171 ]; then ok; else bad "960: $n_eval evals for 171 plies"; fi
+    "$bin" fmt --check "$tmp/frc.out" 2>/dev/null; status_is "960 output in export format" $? 0
+fi
+rm -rf "$tmp"
+echo "RESULT $pass $fail $skip"
+[ "$fail" -eq 0 ]

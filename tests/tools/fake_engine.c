@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/* A scripted UCI engine for the tests of pgnkit analyze. It plays by the UCI description (2004):
+ * uci/uciok, isready/readyok, setoption, position startpos|fen ... moves ..., go, quit. Its score
+ * is the material balance from the side to move (pawn 100, minor 300, rook 500, queen 900), or mate
+ * 1 when a mate in one exists; its best move is the mate or the first legal move. FAKE_ENGINE_MODE
+ * picks a misbehaviour:
+ *   normal      a bound line after the exact ones (the exact score must win), info string, wdl
+ *   crash       exits in the middle of every search
+ *   crash-once  exits in the middle of the first search if FAKE_ENGINE_STATE (a file) does not
+ * exist hang        never answers go illegal     an illegal move in the pv and as bestmove notuci
+ * echoes every line back and never says uciok */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pgnkit.h"
+
+static int material(const pgn_pos *p) {
+    static const int value[7] = {0, 100, 300, 300, 500, 900, 0};
+    int sum = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        uint8_t pc = p->board[sq];
+        if (pc) {
+            int v = value[PGN_PIECE_TYPE(pc)];
+            sum += PGN_PIECE_COLOR(pc) == (pgn_color)p->side ? v : -v;
+        }
+    }
+    return sum;
+}
+
+static int set_position(pgn_pos *pos, char *args, int chess960) {
+    char *moves = strstr(args, " moves");
+    if (moves) {
+        *moves = 0;
+        moves += 6;
+    }
+    if (strncmp(args, "startpos", 8) == 0) {
+        pgn_pos_init(pos);
+        pos->chess960 = (uint8_t)chess960;
+    } else if (strncmp(args, "fen ", 4) == 0) {
+        if (pgn_fen_parse(pos, args + 4, strlen(args + 4), chess960 ? PGN_FEN_CHESS960 : 0, NULL) !=
+            PGN_OK) {
+            return -1;
+        }
+    } else {
+        return -1;
+    }
+    for (char *tok = moves ? strtok(moves, " ") : NULL; tok; tok = strtok(NULL, " ")) {
+        pgn_move m;
+        if (pgn_uci_parse(pos, tok, strlen(tok), &m) != PGN_OK) {
+            return -1;
+        }
+        pgn_pos_play(pos, m);
+    }
+    return 0;
+}
+
+/* Returns 1 when the best move is held back until "stop" (mode slow). */
+static int search(const pgn_pos *pos, const char *mode, int multipv, char held[PGN_UCI_MAX]) {
+    char uci[PGN_UCI_MAX], second[PGN_UCI_MAX] = "";
+    pgn_movelist ml;
+    pgn_pos_legal_moves(pos, &ml);
+    if (ml.count == 0) {
+        printf("info depth 0 score %s\nbestmove (none)\n",
+               pgn_pos_in_check(pos) ? "mate 0" : "cp 0");
+        return 0;
+    }
+    pgn_move best = ml.moves[0];
+    int mate = 0;
+    for (uint32_t i = 0; i < ml.count; i++) {
+        pgn_pos after = *pos;
+        pgn_pos_play(&after, ml.moves[i]);
+        if (pgn_pos_is_checkmate(&after)) {
+            best = ml.moves[i];
+            mate = 1;
+            break;
+        }
+    }
+    pgn_uci_write(pos, best, uci);
+    if (ml.count > 1) {
+        pgn_uci_write(pos, ml.moves[ml.count - 1] == best ? ml.moves[0] : ml.moves[ml.count - 1],
+                      second);
+    }
+    char score[32];
+    snprintf(score, sizeof score, mate ? "mate 1" : "cp %d", material(pos));
+    printf("info string fake engine searching\n");
+    printf("info depth 1 seldepth 1 multipv 1 score %s nodes 10 nps 1000 time 1 pv %s\n", score,
+           uci);
+    fflush(stdout);
+    if (strcmp(mode, "crash") == 0) {
+        exit(3);
+    }
+    if (strcmp(mode, "crash-once") == 0) {
+        const char *state = getenv("FAKE_ENGINE_STATE");
+        if (state && access(state, F_OK) != 0) {
+            FILE *f = fopen(state, "w");
+            if (f) {
+                fclose(f);
+            }
+            exit(3);
+        }
+    }
+    if (strcmp(mode, "hang") == 0) {
+        for (;;) {
+            pause();
+        }
+    }
+    if (strcmp(mode, "illegal") == 0) {
+        printf("info depth 2 multipv 1 score %s wdl 10 980 10 nodes 20 pv %s a1a1\nbestmove e1e8\n",
+               score, uci);
+        return 0;
+    }
+    if (strcmp(mode, "slow") == 0) {
+        memcpy(held, uci, PGN_UCI_MAX);
+        return 1;
+    }
+    printf("info depth 2 seldepth 3 multipv 1 score %s wdl 10 980 10 nodes 20 nps 2000 hashfull 0 "
+           "tbhits 0 time 1 "
+           "pv %s\n",
+           score, uci);
+    if (multipv > 1 && second[0]) {
+        printf("info depth 2 multipv 2 score cp -7777 nodes 20 pv %s\n", second);
+    }
+    printf("info depth 3 currmove %s currmovenumber 1\n", uci);
+    printf("info depth 3 seldepth 3 multipv 1 score cp 4242 lowerbound nodes 30 pv %s\n", uci);
+    printf("bestmove %s\n", uci);
+    return 0;
+}
+
+int main(void) {
+    const char *mode = getenv("FAKE_ENGINE_MODE");
+    mode = mode ? mode : "normal";
+    char line[65536];
+    pgn_pos pos;
+    pgn_pos_init(&pos);
+    int chess960 = 0, multipv = 1, have_pos = 1, holding = 0;
+    char held[PGN_UCI_MAX] = "";
+    const char *log_path = getenv("FAKE_ENGINE_LOG");
+    FILE *log = log_path ? fopen(log_path, "a") : NULL;
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = 0;
+        if (log) {
+            fprintf(log, "%s\n", line);
+            fflush(log);
+        }
+        if (strcmp(mode, "notuci") == 0) {
+            printf("%s\n", line);
+        } else if (strcmp(line, "uci") == 0) {
+            printf("id name FakeEngine 1.0\nid author pgnkit tests\n"
+                   "option name Threads type spin default 1 min 1 max 512\n"
+                   "option name Hash type spin default 16 min 1 max 33554432\n"
+                   "option name MultiPV type spin default 1 min 1 max 500\n"
+                   "option name UCI_Chess960 type check default false\nuciok\n");
+        } else if (strcmp(line, "isready") == 0) {
+            printf("readyok\n");
+        } else if (strncmp(line, "setoption name UCI_Chess960 value ", 34) == 0) {
+            chess960 = strcmp(line + 34, "true") == 0;
+        } else if (strncmp(line, "setoption name MultiPV value ", 29) == 0) {
+            multipv = atoi(line + 29);
+        } else if (strncmp(line, "position ", 9) == 0) {
+            have_pos = set_position(&pos, line + 9, chess960) == 0;
+        } else if (strncmp(line, "go", 2) == 0) {
+            if (have_pos) {
+                holding = search(&pos, mode, multipv, held);
+            } else {
+                printf("info string bad position\nbestmove 0000\n");
+            }
+        } else if (strcmp(line, "stop") == 0 && holding) {
+            printf("bestmove %s\n", held);
+            holding = 0;
+        } else if (strcmp(line, "quit") == 0) {
+            return 0;
+        }
+        fflush(stdout);
+    }
+    return 0;
+}

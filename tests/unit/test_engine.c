@@ -1,0 +1,586 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the UCI protocol parser on lines Stockfish 15.1 printed (Debian's stockfish, run by
+ * hand: multipv 2 at 3000 nodes after 1. e4 e5 2. Bc4 Nc6 3. Qh5, a mate in one, a mated side), and
+ * of the analysis logic against values computed by hand from lila's formulas (WinPercent.scala,
+ * Advice.scala, AccuracyPercent.scala, AccuracyCP.scala). */
+#include "harness.h"
+#include "pgnkit.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static pgn_pos fen_pos(const char *fen, uint32_t flags) {
+    pgn_pos p;
+    if (pgn_fen_parse(&p, fen, strlen(fen), flags, NULL) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "bad FEN %s", fen);
+        pgn_pos_init(&p);
+    }
+    return p;
+}
+
+static pgn_pos after_moves(const char *const *uci, size_t n) {
+    pgn_pos p;
+    pgn_pos_init(&p);
+    for (size_t i = 0; i < n; i++) {
+        pgn_move m;
+        if (pgn_uci_parse(&p, uci[i], strlen(uci[i]), &m) != PGN_OK) {
+            harness_fail(__FILE__, __LINE__, "bad move %s", uci[i]);
+            return p;
+        }
+        pgn_pos_play(&p, m);
+    }
+    return p;
+}
+
+static const char *uci_of(const pgn_pos *p, pgn_move m) {
+    static char buf[PGN_UCI_MAX];
+    pgn_uci_write(p, m, buf);
+    return buf;
+}
+
+static pgn_uci_msg parse(const pgn_pos *pos, const char *line) {
+    pgn_uci_msg m;
+    pgn_uci_parse_line(pos, line, strlen(line), &m);
+    return m;
+}
+
+static char *str_of(pgn_str s) {
+    static char buf[128];
+    size_t n = s.len < sizeof buf - 1 ? s.len : sizeof buf - 1;
+    memcpy(buf, s.ptr, n);
+    buf[n] = 0;
+    return buf;
+}
+
+static const char *const qh5[] = {"e2e4", "e7e5", "f1c4", "b8c6", "d1h5"};
+
+static void test_info_lines(void) {
+    pgn_pos p = after_moves(qh5, 5);
+    pgn_uci_msg m =
+        parse(&p, "info depth 8 seldepth 7 multipv 1 score cp 88 nodes 2576 nps 515200 hashfull 0 "
+                  "tbhits 0 time 5 pv g7g6 h5f3 g8f6 f3b3");
+    CHECK_EQ_INT(m.kind, PGN_UCI_INFO);
+    CHECK_EQ_INT(m.info.depth, 8);
+    CHECK_EQ_INT(m.info.seldepth, 7);
+    CHECK_EQ_INT(m.info.multipv, 1);
+    CHECK_EQ_INT(m.info.score.kind, PGN_SCORE_CP);
+    CHECK_EQ_INT(m.info.score.value, 88);
+    CHECK_EQ_INT(m.info.score.bound, PGN_BOUND_EXACT);
+    CHECK_EQ_U64(m.info.nodes, 2576);
+    CHECK_EQ_U64(m.info.nps, 515200);
+    CHECK_EQ_U64(m.info.time_ms, 5);
+    CHECK_EQ_INT(m.info.pv_status, PGN_OK);
+    CHECK_EQ_INT(m.info.pv_len, 4);
+    CHECK_EQ_STR(uci_of(&p, m.info.pv[0]), "g7g6");
+    CHECK_EQ_INT(m.info.has & (PGN_INFO_DEPTH | PGN_INFO_SCORE | PGN_INFO_PV),
+                 PGN_INFO_DEPTH | PGN_INFO_SCORE | PGN_INFO_PV);
+
+    m = parse(
+        &p,
+        "info depth 9 seldepth 7 multipv 1 score cp 75 upperbound nodes 3001 nps 500166 hashfull 0 "
+        "tbhits 0 time 6 pv g7g6 h5f3");
+    CHECK_EQ_INT(m.info.score.bound, PGN_BOUND_UPPER);
+    CHECK_EQ_INT(m.info.score.value, 75);
+    CHECK_EQ_U64(m.info.nodes, 3001);
+    CHECK_EQ_INT(m.info.pv_len, 2);
+    m = parse(&p, "info depth 12 score cp -40 lowerbound nodes 9 pv d8e7");
+    CHECK_EQ_INT(m.info.score.bound, PGN_BOUND_LOWER);
+    CHECK_EQ_INT(m.info.score.value, -40);
+    m = parse(
+        &p,
+        "info depth 8 seldepth 6 multipv 2 score cp 67 nodes 3001 nps 500166 hashfull 0 tbhits 0 "
+        "time 6 pv d8e7 b1c3 g7g6");
+    CHECK_EQ_INT(m.info.multipv, 2);
+    CHECK_EQ_INT(m.info.pv_len, 3);
+
+    /* a wdl triple, unknown tokens, currmove and a CR line ending */
+    m = parse(&p,
+              "info depth 3 frobnicate currmove g7g6 currmovenumber 1 score cp 5 wdl 100 800 100 "
+              "lowerbound pv g7g6\r");
+    CHECK_EQ_INT(m.info.depth, 3);
+    CHECK_EQ_INT(m.info.score.value, 5);
+    CHECK_EQ_INT(m.info.score.bound, PGN_BOUND_LOWER);
+    CHECK_EQ_INT(m.info.pv_len, 1);
+
+    /* an illegal and an unreadable pv move: the pv stops before it */
+    m = parse(&p, "info depth 3 score cp 10 pv g7g6 a1a8 h5f3");
+    CHECK_EQ_INT(m.info.pv_len, 1);
+    CHECK_EQ_INT(m.info.pv_status, PGN_E_ILLEGAL_MOVE);
+    CHECK_EQ_STR(m.info.pv_bad, "a1a8");
+    m = parse(&p, "info depth 3 score cp 10 pv g7g6 h5f3 xyz");
+    CHECK_EQ_INT(m.info.pv_len, 2);
+    CHECK_EQ_INT(m.info.pv_status, PGN_E_BAD_SAN);
+
+    pgn_pos mate1 = fen_pos("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 0);
+    m = parse(
+        &mate1,
+        "info depth 5 seldepth 2 multipv 1 score mate 1 nodes 512 nps 512000 hashfull 0 tbhits 0 "
+        "time 1 pv a1a8");
+    CHECK_EQ_INT(m.info.score.kind, PGN_SCORE_MATE);
+    CHECK_EQ_INT(m.info.score.value, 1);
+    CHECK_EQ_STR(uci_of(&mate1, m.info.pv[0]), "a1a8");
+    m = parse(&mate1, "info depth 7 score mate -3 pv a1a2");
+    CHECK_EQ_INT(m.info.score.value, -3);
+    pgn_pos mated = fen_pos("R5k1/5ppp/8/8/8/8/8/6K1 b - - 1 1", 0);
+    m = parse(&mated, "info depth 0 score mate 0");
+    CHECK_EQ_INT(m.info.score.kind, PGN_SCORE_CHECKMATE);
+    CHECK_EQ_INT(m.info.score.value, -1);
+
+    m = parse(NULL, "info string NNUE evaluation using nn-ad9b42354671.nnue enabled");
+    CHECK_EQ_INT(m.kind, PGN_UCI_INFO_STRING);
+    CHECK_EQ_STR(str_of(m.text), "NNUE evaluation using nn-ad9b42354671.nnue enabled");
+    /* a pv without a position: not read */
+    m = parse(NULL, "info depth 1 score cp 3 pv g7g6");
+    CHECK_EQ_INT(m.info.pv_len, 0);
+    CHECK_EQ_INT(m.info.score.value, 3);
+}
+
+static void test_other_lines(void) {
+    pgn_pos p = after_moves(qh5, 5);
+    pgn_uci_msg m = parse(&p, "bestmove g7g6 ponder h5f3");
+    CHECK_EQ_INT(m.kind, PGN_UCI_BESTMOVE);
+    CHECK_EQ_INT(m.move_status, PGN_OK);
+    CHECK_EQ_STR(uci_of(&p, m.best), "g7g6");
+    CHECK(m.ponder != PGN_MOVE_NONE);
+    m = parse(&p, "bestmove g7g6");
+    CHECK(m.best != PGN_MOVE_NONE && m.ponder == PGN_MOVE_NONE);
+    m = parse(&p, "bestmove e2e5");
+    CHECK_EQ_INT(m.move_status, PGN_E_ILLEGAL_MOVE);
+    CHECK_EQ_STR(m.move_bad, "e2e5");
+    CHECK(m.best == PGN_MOVE_NONE);
+    m = parse(&p, "bestmove hello");
+    CHECK_EQ_INT(m.move_status, PGN_E_BAD_SAN);
+    m = parse(&p, "bestmove 0000");
+    CHECK(m.kind == PGN_UCI_BESTMOVE && m.move_status == PGN_OK && m.best == PGN_MOVE_NONE);
+    m = parse(&p, "bestmove (none)");
+    CHECK(m.kind == PGN_UCI_BESTMOVE && m.move_status == PGN_OK && m.best == PGN_MOVE_NONE);
+
+    m = parse(NULL, "id name Stockfish 15.1");
+    CHECK_EQ_INT(m.kind, PGN_UCI_ID_NAME);
+    CHECK_EQ_STR(str_of(m.text), "Stockfish 15.1");
+    m = parse(NULL, "id author the Stockfish developers (see AUTHORS file)");
+    CHECK_EQ_INT(m.kind, PGN_UCI_ID_AUTHOR);
+    CHECK_EQ_INT(parse(NULL, "uciok").kind, PGN_UCI_UCIOK);
+    CHECK_EQ_INT(parse(NULL, "readyok").kind, PGN_UCI_READYOK);
+    CHECK_EQ_INT(parse(NULL, "").kind, PGN_UCI_OTHER);
+    CHECK_EQ_INT(parse(NULL, "Stockfish 15.1 by the Stockfish developers (see AUTHORS file)").kind,
+                 PGN_UCI_OTHER);
+
+    m = parse(NULL, "option name Hash type spin default 16 min 1 max 33554432");
+    CHECK_EQ_INT(m.kind, PGN_UCI_OPTION);
+    CHECK_EQ_STR(str_of(m.text), "Hash");
+    CHECK_EQ_STR(str_of(m.option_type), "spin");
+    CHECK_EQ_STR(str_of(m.option_default), "16");
+    m = parse(NULL, "option name Clear Hash type button");
+    CHECK_EQ_STR(str_of(m.text), "Clear Hash");
+    CHECK_EQ_STR(str_of(m.option_type), "button");
+    m = parse(NULL, "option name UCI_Chess960 type check default false");
+    CHECK_EQ_STR(str_of(m.text), "UCI_Chess960");
+    CHECK_EQ_STR(str_of(m.option_default), "false");
+    m = parse(NULL, "option name Debug Log File type string default");
+    CHECK_EQ_STR(str_of(m.text), "Debug Log File");
+    CHECK_EQ_STR(str_of(m.option_default), "");
+}
+
+static void test_position_command(void) {
+    char buf[512];
+    pgn_pos start;
+    pgn_pos_init(&start);
+    pgn_move mv[5];
+    pgn_pos p = start;
+    for (int i = 0; i < 5; i++) {
+        CHECK_EQ_INT(pgn_uci_parse(&p, qh5[i], 4, &mv[i]), PGN_OK);
+        pgn_pos_play(&p, mv[i]);
+    }
+    CHECK_EQ_INT(pgn_uci_position_command(&start, mv, 0, buf, sizeof buf), 17);
+    CHECK_EQ_STR(buf, "position startpos");
+    pgn_uci_position_command(&start, mv, 5, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5");
+    /* too small a buffer: truncated, full length returned */
+    char small[10];
+    CHECK_EQ_INT(pgn_uci_position_command(&start, mv, 5, small, sizeof small), 48);
+    CHECK_EQ_STR(small, "position ");
+
+    /* standard castling from a FEN: e1g1 */
+    pgn_pos cs = fen_pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 0);
+    pgn_san_result r;
+    CHECK_EQ_INT(pgn_san_parse(&cs, "O-O", 3, 0, &r), PGN_OK);
+    pgn_uci_position_command(&cs, &r.move, 1, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1");
+
+    /* Chess960 (UCI_Chess960): king takes rook, and a FEN even from the standard array */
+    pgn_pos c9 = fen_pos("3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1", 0);
+    CHECK(c9.chess960);
+    CHECK_EQ_INT(pgn_san_parse(&c9, "O-O", 3, 0, &r), PGN_OK);
+    pgn_uci_position_command(&c9, &r.move, 1, buf, sizeof buf);
+    CHECK_EQ_STR(
+        buf, "position fen 3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Kq - 1 1 moves f1g1"); /* X-FEN: K is the
+                                                                                   outermost rook */
+    /* and the engine's castling in a pv is read back as castling */
+    pgn_uci_msg m = parse(&c9, "info depth 1 score cp 0 pv f1g1 d8d1");
+    CHECK_EQ_INT(m.info.pv_len, 2);
+    CHECK_EQ_INT(PGN_MOVE_KIND(m.info.pv[0]), PGN_MOVE_CASTLE);
+    pgn_pos s960 = start;
+    s960.chess960 = 1;
+    pgn_uci_position_command(&s960, NULL, 0, buf, sizeof buf);
+    CHECK_EQ_STR(buf, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+}
+
+static pgn_engine_eval cp(int32_t v) {
+    pgn_engine_eval e = {PGN_SCORE_CP, v, 0};
+    return e;
+}
+
+static pgn_engine_eval mate(int32_t v) {
+    pgn_engine_eval e = {PGN_SCORE_MATE, v, 0};
+    return e;
+}
+
+#define CHECK_NEAR(a, b)                                                                           \
+    do {                                                                                           \
+        double va_ = (a), vb_ = (b);                                                               \
+        if (fabs(va_ - vb_) < 1e-9) {                                                              \
+            harness_counts.passed++;                                                               \
+        } else {                                                                                   \
+            harness_fail(__FILE__, __LINE__, "%s == %s: %.12f != %.12f", #a, #b, va_, vb_);        \
+        }                                                                                          \
+    } while (0)
+
+static unsigned nag_of(pgn_engine_eval before, pgn_engine_eval after, pgn_color mover) {
+    pgn_judgement j;
+    pgn_judge_move(before, after, mover, &j);
+    return j.nag;
+}
+
+static void test_formulas(void) {
+    /* 2 / (1 + exp(-0.00368208 * cp)) - 1, evaluated by hand (Python's math.exp) */
+    CHECK_NEAR(pgn_eval_winning_chances(cp(0)), 0.0);
+    CHECK_NEAR(pgn_eval_winning_chances(cp(100)), 0.1820517943832256);
+    CHECK_NEAR(pgn_eval_winning_chances(cp(-300)), -0.5022510018766968);
+    CHECK_NEAR(pgn_eval_winning_chances(mate(3)), 1.0);
+    CHECK_NEAR(pgn_eval_winning_chances(mate(-1)), -1.0);
+    /* win percent caps at 1000 cp, mates count as 1000 */
+    CHECK_NEAR(pgn_eval_win_percent(cp(2500)), 50 + 50 * 0.9508948726828645);
+    CHECK_NEAR(pgn_eval_win_percent(mate(-4)), 50 - 50 * 0.9508948726828645);
+    CHECK_EQ_INT(pgn_eval_cp_capped(cp(-1500)), -1000);
+    CHECK_EQ_INT(pgn_eval_cp_capped(mate(2)), 1000);
+    /* 103.1668100711649 * exp(-0.04354415386753951 * 10) - 3.166924740191411 + 1 */
+    CHECK_NEAR(pgn_move_accuracy(60, 50), 64.57982845372067);
+    CHECK_NEAR(pgn_move_accuracy(50, 60), 100.0);
+    CHECK_NEAR(pgn_move_accuracy(100, 0), 0.0);
+    CHECK_NEAR(pgn_move_accuracy(90, 10), 1.000170640274321);
+
+    /* lichess's edges: loss >= 0.1 / 0.2 / 0.3; from 0 cp these fall between 54/55, 110/111,
+     * 168/169 */
+    CHECK_EQ_INT(nag_of(cp(0), cp(-54), PGN_WHITE), 0);
+    CHECK_EQ_INT(nag_of(cp(0), cp(-55), PGN_WHITE), 6);
+    CHECK_EQ_INT(nag_of(cp(0), cp(-110), PGN_WHITE), 6);
+    CHECK_EQ_INT(nag_of(cp(0), cp(-111), PGN_WHITE), 2);
+    CHECK_EQ_INT(nag_of(cp(0), cp(-168), PGN_WHITE), 2);
+    CHECK_EQ_INT(nag_of(cp(0), cp(-169), PGN_WHITE), 4);
+    CHECK_EQ_INT(nag_of(cp(0), cp(55), PGN_BLACK), 6);
+    CHECK_EQ_INT(nag_of(cp(0), cp(-500), PGN_BLACK), 0);  /* a gain */
+    CHECK_EQ_INT(nag_of(cp(900), cp(700), PGN_WHITE), 0); /* 0.071 of chances only */
+    CHECK_EQ_INT(nag_of(cp(500), cp(300), PGN_WHITE), 2); /* 0.224 */
+    /* mate created against the mover: by the centipawns before it */
+    CHECK_EQ_INT(nag_of(cp(-1200), mate(-3), PGN_WHITE), 6);
+    CHECK_EQ_INT(nag_of(cp(-800), mate(-3), PGN_WHITE), 2);
+    CHECK_EQ_INT(nag_of(cp(-10), mate(1), PGN_BLACK), 4);
+    /* a forced mate lost: by the centipawns after it */
+    CHECK_EQ_INT(nag_of(mate(2), cp(1200), PGN_WHITE), 6);
+    CHECK_EQ_INT(nag_of(mate(2), cp(800), PGN_WHITE), 2);
+    CHECK_EQ_INT(nag_of(mate(2), cp(100), PGN_WHITE), 4);
+    CHECK_EQ_INT(nag_of(mate(2), mate(-1), PGN_WHITE), 4);
+    CHECK_EQ_INT(nag_of(mate(-2), cp(-100), PGN_BLACK), 4);
+    CHECK_EQ_INT(nag_of(mate(3), mate(5), PGN_WHITE), 0); /* a slower mate: no judgement */
+    pgn_engine_eval won = {PGN_SCORE_CHECKMATE, 1, 0};
+    CHECK_EQ_INT(nag_of(mate(1), won, PGN_WHITE), 0);
+    pgn_judgement j;
+    pgn_judge_move(cp(30), cp(-250), PGN_WHITE, &j);
+    CHECK_EQ_INT(j.cp_loss, 280);
+    pgn_judge_move(cp(30), cp(-250), PGN_BLACK, &j);
+    CHECK_EQ_INT(j.cp_loss, 0);
+
+    /* engine scores are the side to move's */
+    pgn_score s = {PGN_SCORE_CP, PGN_BOUND_EXACT, 50};
+    CHECK_EQ_INT(pgn_eval_from_score(s, PGN_BLACK, 7).value, -50);
+    CHECK_EQ_INT(pgn_eval_from_score(s, PGN_WHITE, 7).value, 50);
+    pgn_score m0 = {PGN_SCORE_CHECKMATE, PGN_BOUND_EXACT, -1};
+    CHECK_EQ_INT(pgn_eval_from_score(m0, PGN_BLACK, 0).value, 1);
+
+    /* position assessment */
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(0)), 10);
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(-30)), 10);
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(31)), 14);
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(-80)), 15);
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(81)), 16);
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(-200)), 17);
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(201)), 18);
+    CHECK_EQ_INT(pgn_eval_position_nag(mate(-2)), 19);
+    CHECK_EQ_INT(pgn_eval_position_nag(won), 18);
+
+    char buf[32];
+    pgn_engine_eval e = {PGN_SCORE_CP, 35, 18};
+    pgn_eval_format(e, buf);
+    CHECK_EQ_STR(buf, "0.35,18");
+    pgn_eval_format(cp(-5), buf);
+    CHECK_EQ_STR(buf, "-0.05");
+    pgn_eval_format(cp(-100), buf);
+    CHECK_EQ_STR(buf, "-1.00");
+    pgn_eval_format(cp(1234), buf);
+    CHECK_EQ_STR(buf, "12.34");
+    pgn_engine_eval m3 = {PGN_SCORE_MATE, 3, 20};
+    pgn_eval_format(m3, buf);
+    CHECK_EQ_STR(buf, "#3,20");
+    pgn_eval_format(mate(-2), buf);
+    CHECK_EQ_STR(buf, "#-2");
+    CHECK_EQ_INT(pgn_eval_format(won, buf), 0);
+    pgn_eval_format(cp(INT32_MIN), buf); /* no overflow on the extremes */
+    CHECK_EQ_STR(buf, "-21474836.48");
+    CHECK_EQ_INT(pgn_eval_position_nag(cp(INT32_MIN)), 19);
+    CHECK_EQ_INT(nag_of(cp(INT32_MIN), mate(-1), PGN_BLACK),
+                 0); /* Black was winning, still mates */
+    CHECK_EQ_INT(nag_of(cp(INT32_MIN), mate(-1), PGN_WHITE), 6); /* lost anyway */
+}
+
+static void test_game_stats(void) {
+    /* computed by hand with lila's gameAccuracy: windows of 2, population standard deviation */
+    pgn_engine_eval ev[] = {cp(15), cp(-20), cp(-20), cp(-300), cp(-250), cp(-260), cp(2000)};
+    pgn_game_stats s;
+    pgn_game_stats_compute(ev, 7, PGN_WHITE, &s);
+    CHECK_EQ_INT(s.moves[0], 3);
+    CHECK_EQ_INT(s.moves[1], 3);
+    CHECK(fabs(s.accuracy[0] - 51.83120169891312) < 1e-9);
+    CHECK(fabs(s.accuracy[1] - 12.243618128634301) < 1e-9);
+    CHECK(fabs(s.acpl[0] - 325.0 / 3) < 1e-9);
+    CHECK(fabs(s.acpl[1] - 1310.0 / 3) < 1e-9);
+    CHECK_EQ_INT(s.blunders[0], 1); /* -20 -> -300 */
+    CHECK_EQ_INT(s.blunders[1], 1); /* -260 -> +2000 */
+    pgn_game_stats_compute(ev, 1, PGN_WHITE, &s);
+    CHECK(s.moves[0] == 0 && s.accuracy[0] < 0 && s.acpl[1] < 0);
+    pgn_game_stats_compute(ev, 2, PGN_BLACK, &s);
+    CHECK(s.moves[0] == 0 && s.moves[1] == 1);
+}
+
+static ptrdiff_t to_buf(void *ctx, const void *data, size_t len) {
+    char *b = ctx;
+    size_t have = strlen(b);
+    if (have + len >= 4096) {
+        return -1;
+    }
+    memcpy(b + have, data, len);
+    b[have + len] = 0;
+    return (ptrdiff_t)len;
+}
+
+static void test_annotate(void) {
+    static const char pgn[] = "[Event \"t\"]\n[Annotator \"Kasparov\"]\n\n"
+                              "1. e4 {King's pawn} e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+    pgn_reader *r;
+    pgn_game *g;
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, pgn, sizeof pgn - 1), PGN_OK);
+    CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+    pgn_position_analysis pa[8];
+    memset(pa, 0, sizeof pa);
+    int32_t cps[] = {20, 30, 30, 20, 20, 10};
+    for (int i = 0; i < 6; i++) {
+        pa[i].eval = cp(cps[i]);
+        pa[i].eval.depth = 12;
+    }
+    pa[6].eval = mate(1);
+    pa[6].eval.depth = 30;
+    pa[7].eval.kind = PGN_SCORE_CHECKMATE;
+    pa[7].eval.value = 1;
+    /* the engine's line after 3. Qh5: 3... g6 4. Qf3 */
+    pgn_pos p = after_moves(qh5, 5);
+    pgn_uci_msg m = parse(&p, "info depth 12 score cp -10 pv g7g6 h5f3");
+    pa[5].pv_len = m.info.pv_len;
+    memcpy(pa[5].pv, m.info.pv, sizeof m.info.pv);
+    pgn_annotate_opts o = {"pgnkit test", 0};
+    pgn_game_stats st;
+    CHECK_EQ_INT(pgn_game_annotate(g, pa, 7, &o, &st), PGN_E_LIMIT);
+    CHECK_EQ_INT(pgn_game_annotate(g, pa, 8, &o, &st), PGN_OK);
+    CHECK_EQ_INT(st.blunders[1], 1);
+    pgn_writer *w;
+    char *out = calloc(1, 4096);
+    pgn_writer_opts wo = {0, 1000, 0, NULL};
+    CHECK_EQ_INT(pgn_writer_new(&w, &wo, to_buf, out), PGN_OK);
+    CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
+    const char *want =
+        "[Event \"t\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n"
+        "[Black \"?\"]\n[Result \"1-0\"]\n[Annotator \"Kasparov; pgnkit test\"]\n[BlackACPL "
+        "\"330\"]\n"
+        "[BlackAccuracy \"";
+    CHECK(strncmp(out, want, strlen(want)) == 0);
+    CHECK(strstr(out, "[WhiteACPL \"5\"]") != NULL); /* (0 + 10 + 10 + 0) / 4 */
+    CHECK(strstr(out, "1. e4 { King's pawn [%eval 0.30,12] } 1... e5 { [%eval 0.30,12] } 2. Bc4") !=
+          NULL);
+    CHECK(strstr(out, "3... Nf6 $4 { [%eval #1,30] Blunder. g6 was best. } (3... g6 4. Qf3) 4. "
+                      "Qxf7# $18 1-0") != NULL);
+    if (!strstr(out, "3... Nf6 $4")) {
+        printf("%s\n", out);
+    }
+    free(out);
+    /* a second run keeps one copy of our name */
+    CHECK_EQ_INT(pgn_game_annotate(g, pa, 8, &o, NULL), PGN_OK);
+    pgn_str ann;
+    CHECK(pgn_game_tag_get(g, "Annotator", &ann));
+    CHECK_EQ_STR(str_of(ann), "Kasparov; pgnkit test");
+    pgn_writer_free(w);
+    pgn_game_free(g);
+    pgn_reader_free(r);
+}
+
+/* A pv longer than PGN_UCI_PV_MAX is cut there; random token soup never breaks the parser's
+ * promises (pv legal move by move, pv_len bounded). */
+static void test_robustness(void) {
+    char line[1024] = "info depth 30 score cp 1 pv";
+    for (int i = 0; i < 18; i++) {
+        strcat(line, " g1f3 g8f6 f3g1 f6g8");
+    }
+    pgn_pos start;
+    pgn_pos_init(&start);
+    pgn_uci_msg m = parse(&start, line);
+    CHECK_EQ_INT(m.info.pv_len, PGN_UCI_PV_MAX);
+    CHECK_EQ_INT(m.info.pv_status, PGN_OK);
+
+    static const char *const words[] = {
+        "info",       "depth",    "score",   "cp",     "mate",
+        "lowerbound", "pv",       "multipv", "nodes",  "string",
+        "wdl",        "bestmove", "ponder",  "e2e4",   "e7e5",
+        "g1f3",       "a1a1",     "0000",    "-5",     "99999999999999999999",
+        "x",          "(none)",   "\t",      "option", "name",
+        "type",       "default",  "id",      "uciok",  "currmove"};
+    uint32_t seed = 12345;
+    int bad = 0;
+    for (int round = 0; round < 20000; round++) {
+        char buf[256] = "";
+        size_t len = 0;
+        seed = seed * 1103515245u + 12345u;
+        int n = (int)(seed >> 16) % 12;
+        for (int k = 0; k < n; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *w = words[(seed >> 16) % (sizeof words / sizeof words[0])];
+            size_t wl = strlen(w);
+            if (len + wl + 2 < sizeof buf) {
+                memcpy(buf + len, w, wl);
+                len += wl;
+                buf[len++] = ' ';
+            }
+        }
+        pgn_uci_parse_line(&start, buf, len, &m);
+        pgn_pos p = start;
+        if (m.info.pv_len > PGN_UCI_PV_MAX) {
+            bad++;
+        }
+        for (uint32_t k = 0; k < m.info.pv_len && k < PGN_UCI_PV_MAX; k++) {
+            if (!pgn_pos_is_legal(&p, m.info.pv[k])) {
+                bad++;
+                break;
+            }
+            pgn_pos_play(&p, m.info.pv[k]);
+        }
+        if (m.kind == PGN_UCI_BESTMOVE && m.best != PGN_MOVE_NONE &&
+            !pgn_pos_is_legal(&start, m.best)) {
+            bad++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
+typedef struct budget {
+    long left; /* allocations that still succeed; < 0: unlimited */
+    long live;
+} budget;
+
+static void *b_malloc(void *ctx, size_t size) {
+    budget *b = ctx;
+    if (b->left == 0) {
+        return NULL;
+    }
+    b->left -= b->left > 0;
+    void *p = malloc(size);
+    b->live += p != NULL;
+    return p;
+}
+
+static void *b_realloc(void *ctx, void *ptr, size_t old, size_t size) {
+    budget *b = ctx;
+    (void)old;
+    if (b->left == 0) {
+        return NULL;
+    }
+    b->left -= b->left > 0;
+    void *p = realloc(ptr, size);
+    b->live += p != NULL && ptr == NULL;
+    return p;
+}
+
+static void b_free(void *ctx, void *ptr) {
+    budget *b = ctx;
+    b->live -= ptr != NULL;
+    free(ptr);
+}
+
+/* pgn_game_annotate with allocation k failing, for every k until one run needs no failing one:
+ * PGN_E_NOMEM each time, nothing leaked. */
+static void test_annotate_nomem(void) {
+    char pgn[4096] = "[Event \"n\"]\n\n";
+    for (int i = 0; i < 60; i++) {
+        strcat(pgn, i % 2 ? "Ng1 Ng8 " : "Nf3 Nf6 ");
+    }
+    strcat(pgn, "*\n");
+    size_t n = 121;
+    pgn_position_analysis *pa = calloc(n, sizeof *pa);
+    for (size_t i = 0; i < n; i++) {
+        pa[i].eval = cp(i % 2 ? -400 : 400); /* every move a blunder: NAGs and comments */
+    }
+    /* and a variation after the first move */
+    pgn_pos p;
+    pgn_pos_init(&p);
+    pgn_uci_msg m = parse(&p, "info depth 1 score cp 0 pv e2e4 e7e5 g1f3");
+    pa[0].pv_len = m.info.pv_len;
+    memcpy(pa[0].pv, m.info.pv, sizeof m.info.pv);
+    int nomem = 0, done = 0;
+    for (long k = 0; k < 10000 && !done; k++) {
+        budget b = {-1, 0};
+        pgn_allocator al = {b_malloc, b_realloc, b_free, &b};
+        pgn_reader_opts o;
+        memset(&o, 0, sizeof o);
+        o.alloc = &al;
+        pgn_reader *r;
+        pgn_game *g;
+        CHECK_EQ_INT(pgn_game_new(&g, &al), PGN_OK);
+        CHECK_EQ_INT(pgn_reader_new_mem(&r, &o, pgn, strlen(pgn)), PGN_OK);
+        CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+        CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+        b.left = k;
+        pgn_status st = pgn_game_annotate(g, pa, n, NULL, NULL);
+        if (st == PGN_OK) {
+            done = 1;
+        } else if (st == PGN_E_NOMEM) {
+            nomem++;
+        } else {
+            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        CHECK_EQ_INT(b.live, 0);
+    }
+    CHECK(done);
+    CHECK(nomem > 0);
+    free(pa);
+}
+
+int main(void) {
+    test_info_lines();
+    test_other_lines();
+    test_position_command();
+    test_formulas();
+    test_game_stats();
+    test_annotate();
+    test_annotate_nomem();
+    test_robustness();
+    return harness_finish();
+}
