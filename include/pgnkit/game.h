@@ -79,6 +79,12 @@ PGN_API pgn_str pgn_node_comment(const pgn_node *node);
 PGN_API pgn_str pgn_node_pre_comment(const pgn_node *node);
 PGN_API size_t pgn_node_nag_count(const pgn_node *node);
 PGN_API unsigned pgn_node_nag(const pgn_node *node, size_t index);
+/** The move's SAN as it was read, when the reader found it canonical (the export writer then
+ * reuses it instead of replaying the game); empty for other nodes. Borrowed, not NUL-terminated. */
+PGN_API pgn_str pgn_node_san(const pgn_node *node);
+/** Nonzero if every node of the game has its SAN (pgn_node_san) and the start position has not
+ * been changed after the first move was added: the SAN can be written without a board. */
+PGN_API int pgn_game_san_complete(const pgn_game *game);
 /** Where the move's SAN began in the input (all zero for nodes not read from text). */
 PGN_API pgn_loc pgn_node_loc(const pgn_node *node);
 /** Number of main-line plies (the chain of first children from the root). */

@@ -17,6 +17,7 @@ extern "C" {
 #define PGN_WRITE_NO_NAGS 0x08u
 #define PGN_WRITE_NAG_COMPAT 0x10u    /* no "N..." after a NAG (python-chess, pgn-extract), digest D7 */
 #define PGN_WRITE_SPACED_RAV 0x20u    /* "( 3... Nxe4 )" instead of "(3... Nxe4)" */
+#define PGN_WRITE_RECOMPUTE_SAN 0x40u /* for tests: write SAN from the board, never pgn_node_san */
 
 typedef struct pgn_writer_opts {
     uint32_t flags;

@@ -37,6 +37,7 @@ struct pgn_writer {
     size_t unit_start; /* offset of the current unit: a token plus what is glued to it */
     int open_paren;    /* a glued "(" waits for the next token */
     int need_number;   /* a black move now needs "N..." (PGN §8.2.2.2) */
+    int kept_san;      /* this game's nodes all have their SAN: no board is kept up to date */
     pgn_status err;    /* the first failure while writing this game; then everything stops */
     frame *stack;
     size_t depth, stack_cap;
@@ -417,8 +418,13 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
     } else if (w->need_number) {
         token_uint(w, "", before->fullmove, "...");
     }
-    n = pgn_san_write(before, pgn_node_move(node), san);
-    token(w, san, n);
+    if (w->kept_san) {
+        pgn_str s = pgn_node_san(node);
+        token(w, s.ptr, s.len);
+    } else {
+        n = pgn_san_write(before, pgn_node_move(node), san);
+        token(w, san, n);
+    }
     w->need_number = 0;
     if (want(w, PGN_WRITE_NO_NAGS)) {
         for (i = 0; i < pgn_node_nag_count(node); i++) {
@@ -433,6 +439,17 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
     }
 }
 
+/* Advances *pos past mv; with kept SAN only the side to move and the move number, which are all
+ * the writer then reads. */
+static void advance(const pgn_writer *w, pgn_pos *pos, pgn_move mv) {
+    if (!w->kept_san) {
+        pgn_pos_play(pos, mv);
+        return;
+    }
+    pos->fullmove += pos->side == PGN_BLACK;
+    pos->side = (uint8_t)!pos->side;
+}
+
 /* Writes node's move from *pos and advances *pos past it. Returns the node to write next: the
  * first alternative (a RAV is opened and *pos goes back) or the main continuation. */
 static const pgn_node *write_node(pgn_writer *w, const pgn_node *node, pgn_pos *pos) {
@@ -441,7 +458,7 @@ static const pgn_node *write_node(pgn_writer *w, const pgn_node *node, pgn_pos *
     pgn_pos before = *pos;
     frame *f;
     write_move(w, node, &before);
-    pgn_pos_play(pos, pgn_node_move(node));
+    advance(w, pos, pgn_node_move(node));
     /* Alternatives belong to the first child; an alternative's own siblings are written by it. */
     if (alt == NULL || pgn_node_child(parent) != node || !want(w, PGN_WRITE_NO_VARIATIONS)) {
         return pgn_node_child(node);
@@ -477,7 +494,7 @@ static const pgn_node *end_of_line(pgn_writer *w, pgn_pos *pos) {
         open_variation(w);
         return next;
     }
-    pgn_pos_play(pos, pgn_node_move(f->main));
+    advance(w, pos, pgn_node_move(f->main));
     w->depth--;
     return pgn_node_child(f->main);
 }
@@ -491,6 +508,7 @@ static void write_movetext(pgn_writer *w, const pgn_game *game, const char *mark
     w->open_paren = 0;
     w->need_number = 1; /* a game starting with Black to move begins with "N..." */
     w->depth = 0;
+    w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_WRITE_RECOMPUTE_SAN);
     if (want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_pre_comment(root));
         write_comment(w, pgn_node_comment(root));

@@ -54,4 +54,5 @@ char *arena_strndup(arena *a, const char *s, size_t len);
 struct pgn_game;
 arena *game_arena(struct pgn_game *game);
 
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "game_internal.h"
 
 /* A copied, NUL-terminated string; ptr is NULL when empty. */
 typedef struct text {
@@ -29,6 +30,8 @@ struct pgn_node {
     uint8_t *nags;        /* from the arena, input order, no duplicates */
     uint16_t nag_count, nag_cap;
     pgn_move move;
+    uint8_t san_len;  /* 0: no SAN kept */
+    char san[7];      /* the SAN as read, when the reader found it canonical (STYLE: reuse) */
     pgn_loc loc;
 };
 
@@ -44,6 +47,7 @@ struct pgn_game {
     pgn_pos start;
     pgn_result result;
     pgn_node root;   /* inside the game, so that reset never needs memory */
+    uint8_t san_complete; /* every node has its SAN and the start has not changed since */
     pgn_node *rootp; /* &root, handed out mutable by the const getter without a cast */
 };
 
@@ -88,6 +92,7 @@ static void game_clear(pgn_game *g) {
     g->result = PGN_RESULT_NONE;
     memset(&g->root, 0, sizeof g->root);
     g->rootp = &g->root;
+    g->san_complete = 1;
 }
 
 pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc) {
@@ -303,6 +308,22 @@ const pgn_pos *pgn_game_start(const pgn_game *game) {
 void pgn_game_set_start(pgn_game *game, const pgn_pos *start) {
     assert(game != NULL && start != NULL);
     game->start = *start;
+    if (game->root.child != NULL) {
+        game->san_complete = 0; /* the SAN kept in the nodes may no longer fit */
+    }
+}
+
+pgn_str pgn_node_san(const pgn_node *node) {
+    pgn_str s;
+    assert(node != NULL);
+    s.ptr = node->san;
+    s.len = node->san_len;
+    return s;
+}
+
+int pgn_game_san_complete(const pgn_game *game) {
+    assert(game != NULL);
+    return game->san_complete;
 }
 
 pgn_result pgn_game_result(const pgn_game *game) {
@@ -378,6 +399,11 @@ size_t pgn_game_ply_count(const pgn_game *game) {
 }
 
 pgn_status pgn_node_add(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at, pgn_node **out) {
+    return game_node_add_san(game, parent, mv, at, NULL, 0, out);
+}
+
+pgn_status game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at, const char *san,
+                             size_t san_len, pgn_node **out) {
     pgn_node *node;
     assert(game != NULL && parent != NULL);
     node = arena_calloc(&game->arena, 1, sizeof *node);
@@ -387,6 +413,12 @@ pgn_status pgn_node_add(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc a
     node->parent = parent;
     node->move = mv;
     node->loc = at;
+    if (san != NULL && san_len > 0 && san_len <= sizeof node->san) {
+        memcpy(node->san, san, san_len);
+        node->san_len = (uint8_t)san_len;
+    } else {
+        game->san_complete = 0;
+    }
     if (parent->child == NULL) {
         parent->child = node;
     } else {

@@ -4,6 +4,8 @@
  * first move of a variation it is that move's pre-comment; otherwise it follows the last move. */
 #include "parse.h"
 
+#include "../game/game_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,8 +58,9 @@ static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str 
     builder *b = user;
     pgn_node *n;
     (void)before;
-    (void)san;
-    if (pgn_node_add(b->game, *top(b), mv, at, &n) != PGN_OK) {
+    int keep = b->reader && b->reader->san_canonical;
+    if (game_node_add_san(b->game, *top(b), mv, at, keep ? san.ptr : NULL, keep ? san.len : 0, &n) !=
+        PGN_OK) {
         return fail(b, PGN_E_NOMEM);
     }
     if (b->pending_len) {

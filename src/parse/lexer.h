@@ -61,6 +61,11 @@ void lexer_free(lexer *lx);
 void lexer_next(lexer *lx, token *t);
 /* The stream offset of the next unread byte. */
 static inline uint64_t lexer_offset(const lexer *lx) { return lx->base + lx->pos; }
+/* The common movetext tokens, read straight from the window: a move number with its periods
+ * (TOK_SYMBOL of the digits) or a symbol that starts with a letter, after white space with at
+ * most one line break. Returns 0, having moved nothing, for anything else or at the end of the
+ * window; lexer_next then reads the token. */
+int lexer_next_fast(lexer *lx, token *t);
 /* In a line of movetext whose tokens are ignored (a SKIP, a dead line), moves past the tokens that
  * cannot change the reader's state: symbols that start with a letter, move numbers, periods,
  * NAGs, annotations, ; comments and { } comments without a line that could be a tag pair. It

@@ -97,6 +97,7 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
         return;
     }
     warn_bits(r, res.warnings, t);
+    r->san_canonical = res.warnings == 0 && t->len <= 7; /* no quirk: the token is canonical SAN */
     if (r->v && r->v->move && r->v->move(r->user, &l->pos, res.move, san, t->at) == PGN_FLOW_STOP) {
         r->v = NULL;
     }
@@ -344,9 +345,12 @@ void movetext_read(pgn_reader *r) {
     root->pos = r->start;
     root->dead = r->skip_movetext != 0;
     for (;;) {
-        if (!r->have_tok && (s.skip_parens || r->levels[r->depth - 1].dead) &&
-            (r->skip_movetext != 2 || s.skipped_move)) {
-            lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
+        if (!r->have_tok) {
+            if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
+                r->have_tok = (uint8_t)lexer_next_fast(&r->lx, &r->tok);
+            } else if (r->skip_movetext != 2 || s.skipped_move) {
+                lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
+            }
         }
         reader_next_token(r);
         token *t = &r->tok;

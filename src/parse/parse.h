@@ -34,6 +34,7 @@ struct pgn_reader {
     pgn_game_summary sum;
     pgn_pos start;
     pgn_result marker;
+    uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
     scratch name, value, text; /* decoded tag name and value, decoded comment */
     scratch tag_result;        /* the Result tag's value */
@@ -86,6 +87,7 @@ typedef struct builder {
     size_t pending_len, pending_cap;
     pgn_status status;
     const pgn_allocator *alloc;
+    const struct pgn_reader *reader; /* for san_canonical */
 } builder;
 
 #endif

@@ -550,6 +550,7 @@ pgn_status pgn_reader_next(pgn_reader *r, pgn_game *game) {
     memset(&b, 0, sizeof b);
     b.game = game;
     b.alloc = r->opts.alloc;
+    b.reader = r;
     pgn_game_reset(game);
     pgn_status st = pgn_reader_visit(r, &builder_visitor, &b);
     reader_alloc(r, b.stack, b.cap * sizeof *b.stack, 0);

@@ -549,14 +549,22 @@ static void test_annotate_nomem(void) {
         pgn_reader_opts o;
         memset(&o, 0, sizeof o);
         o.alloc = &al;
-        pgn_reader *r;
-        pgn_game *g;
-        CHECK_EQ_INT(pgn_game_new(&g, &al), PGN_OK);
-        CHECK_EQ_INT(pgn_reader_new_mem(&r, &o, pgn, strlen(pgn)), PGN_OK);
-        CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
-        CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        /* the k-th allocation fails, counting from the game's and the reader's first: whether
+         * the annotation needs memory of its own depends on how full the game's arena is */
         b.left = k;
-        pgn_status st = pgn_game_annotate(g, pa, n, NULL, NULL);
+        pgn_status st = pgn_game_new(&g, &al);
+        if (st == PGN_OK) {
+            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
+        }
+        if (st == PGN_OK) {
+            st = pgn_reader_next(r, g);
+        }
+        if (st == PGN_OK) {
+            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+            st = pgn_game_annotate(g, pa, n, NULL, NULL);
+        }
         if (st == PGN_OK) {
             done = 1;
         } else if (st == PGN_E_NOMEM) {
