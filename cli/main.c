@@ -20,6 +20,7 @@ static const command commands[] = {
     {"perft", cmd_perft, "count leaf nodes of the move tree (move generator check)"},
     {"moves", cmd_moves, "list the legal moves of a position, one \"SAN UCI\" per line"},
     {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},
+    {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
 };
 
 static void usage(FILE *f) {
