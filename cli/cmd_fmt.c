@@ -13,10 +13,13 @@
 static const char usage_text[] =
     "usage: pgnkit fmt [--check] [--width N] [--reduced] [--no-comments] [--no-variations]\n"
     "                  [--no-nags] [--nag-compat] [--strict] [--rejects FILE] [--diag text|json]\n"
-    "                  [--input-encoding ENC] [-o OUT] [FILE...]\n"
+    "                  [--input-encoding ENC] [--nag-style number|symbol|text] [-o OUT] [FILE...]\n"
     "Writes every game in the PGN export format. A game with errors is not written: with --rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the first\n"
-    "game that is not already in export format.\n";
+    "game that is not already in export format.\n"
+    "--nag-style: NAGs as $14 (the export format, default), as symbols for people (e4! +/= read\n"
+    "back as e4 $1 $14: 1. e4! \u2A72), or as their meanings in comments (e4 {White has a slight\n"
+    "advantage}).\n";
 
 typedef struct fmt_state {
     FILE *out, *rejects;
@@ -103,6 +106,7 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
         {"rejects", required_argument, NULL, 'R'},  {"diag", required_argument, NULL, 'd'},
         {"input-encoding", required_argument, NULL, 'e'}, {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
+        {"nag-style", required_argument, NULL, 'G'},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -127,6 +131,17 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
         case 'e':
             if (!cli_parse_encoding(optarg, &ro->encoding)) {
                 return cli_usage_error("fmt", usage_text, "unknown --input-encoding");
+            }
+            break;
+        case 'G':
+            if (strcmp(optarg, "number") == 0) {
+                wo->nag_style = PGN_NAG_STYLE_NUMBER;
+            } else if (strcmp(optarg, "symbol") == 0) {
+                wo->nag_style = PGN_NAG_STYLE_SYMBOL;
+            } else if (strcmp(optarg, "text") == 0) {
+                wo->nag_style = PGN_NAG_STYLE_TEXT;
+            } else {
+                return cli_usage_error("fmt", usage_text, "--nag-style must be number, symbol or text");
             }
             break;
         case 'o': *out_path = optarg; break;

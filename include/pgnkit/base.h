@@ -85,7 +85,8 @@ typedef enum pgn_status {
     PGN_W_ENCODING = 127,             /* text that is not UTF-8, converted from Windows-1252/Latin-1 */
     PGN_W_FEN_WITHOUT_SETUP = 128,    /* a FEN tag without SetUp "1" */
     PGN_W_TAG_VALUE = 129,            /* a tab or line break inside a tag value */
-    PGN_W_VARIANT = 130               /* a Variant tag read as standard chess (wild/0, ...) */
+    PGN_W_VARIANT = 130,              /* a Variant tag read as standard chess (wild/0, ...) */
+    PGN_W_GLYPH_NAG = 131             /* a glyph such as ± or +/= read as its NAG */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

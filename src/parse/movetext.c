@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "pgnkit/nag.h"
+
 static rav_level *push_level(pgn_reader *r) {
     if (r->depth == r->levels_cap) {
         size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
@@ -72,13 +74,80 @@ static void warn_bits(pgn_reader *r, uint32_t bits, const token *t) {
     }
 }
 
+static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag);
+
+/* A glyph such as ±, +/=, = or N after a move: its NAG, with W_GLYPH_NAG. Returns 0 if t is no
+ * glyph or no move precedes it in this line (then it is text). */
+static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    unsigned nag;
+    /* l->prev.side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
+    if (!l->has_move || !pgn_nag_from_symbol(t->ptr, t->len, (pgn_color)l->prev.side, &nag)) {
+        return 0;
+    }
+    reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
+    on_nag(r, s, l, t, nag);
+    return 1;
+}
+
+/* ASCII glyphs that may be glued to a move (e4+/=, Nf3=+, Qh4+-+), longest first. */
+static const char *const glued_glyphs[] = {"+/=", "=/+", "+/-", "-/+", "+=", "=+", "+-", "-+", "="};
+
+/* The length of an ASCII glyph glued to the end of a move token, 0 if none. Only a token ending in
+ * = or -, or in =+ -+ /+, is looked at, so a check mark costs a comparison or two. The longest
+ * glyph wins: Bb5+= is Bb5 with +=, not Bb5+ with =. */
+static size_t glued_glyph(const token *t) {
+    char c = t->ptr[t->len - 1], b = t->len > 1 ? t->ptr[t->len - 2] : 0;
+    if (c == '+' ? b != '=' && b != '-' && b != '/' : c != '=' && c != '-') {
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof glued_glyphs / sizeof glued_glyphs[0]; k++) {
+        size_t n = strlen(glued_glyphs[k]);
+        if (n < t->len && memcmp(t->ptr + t->len - n, glued_glyphs[k], n) == 0) {
+            token head = *t;
+            head.len -= n;
+            return could_be_move(&head) ? n : 0;
+        }
+    }
+    return 0;
+}
+
+/* The glyph glued to a move: the last n bytes of t, as a token of its own. */
+static token glyph_part(const token *t, size_t n) {
+    token g = *t;
+    g.ptr += t->len - n;
+    g.len = n;
+    g.at.offset += t->len - n;
+    g.at.column += (uint32_t)(t->len - n);
+    return g;
+}
+
+static void play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+
 static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    pgn_str san = {t->ptr, t->len};
     if (!could_be_move(t)) {
-        skip_text(r, s, t);
+        if (!read_glyph(r, s, l, t)) {
+            skip_text(r, s, t);
+        }
         return;
     }
+    size_t glued = glued_glyph(t);
+    if (glued == 0) {
+        play_san(r, s, l, t);
+        return;
+    }
+    token head = *t, glyph = glyph_part(t, glued);
+    head.len -= glued;
+    play_san(r, s, l, &head);
+    if (!l->dead && !read_glyph(r, s, l, &glyph)) {
+        skip_text(r, s, &glyph);
+    }
+}
+
+static void play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    pgn_str san = {t->ptr, t->len};
     if (!s->board) {
+        l->prev.side = l->pos.side; /* no board, but the side to move is kept for glyphs */
+        l->pos.side = (uint8_t)(l->pos.side ^ 1u);
         l->has_move = 1;
         r->sum.plies += r->depth == 1;
         if (r->v && r->v->move && r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at) == PGN_FLOW_STOP) {
@@ -270,7 +339,8 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         }
         break;
     default:
-        if (live) {
+        /* a UTF-8 glyph (±, ⩲, ∞, −+) is no PGN token: the lexer leaves it as TOK_BAD */
+        if (live && !(t->kind == TOK_BAD && t->high && read_glyph(r, s, l, t))) {
             skip_text(r, s, t);
         }
         break;

@@ -129,6 +129,12 @@ fi
 expect_err "nag out of range" "NAGs range from 0 to 255" 1 "$bin" nag 256
 expect_err "nag unknown glyph" "'xyz' is no NAG glyph" 1 "$bin" nag xyz
 expect_err "nag no argument" "expected one N or SYMBOL" 2 "$bin" nag
+printf '1. e4 $1 e5 $14 $2 2. Nf3 $36 Nc6 $37 $146 *\n' > "$tmp.nags"
+expect "fmt --nag-style symbol" "1. e4! e5 ⩲ ? 2. Nf3 → 2... Nc6 → N *" 0 bash -c "\"$bin\" fmt --quiet --nag-style symbol \"$tmp.nags\" | tail -n 2 | head -n 1"
+expect "fmt --nag-style symbol reads back" "$("$bin" fmt --quiet "$tmp.nags" 2>/dev/null)" 0 bash -c "\"$bin\" fmt --quiet --nag-style symbol \"$tmp.nags\" | \"$bin\" fmt --quiet"
+expect "fmt --nag-style text" "1. e4 { good move (traditional \"!\") see also Nunn Convention for alternate" 0 bash -c "\"$bin\" fmt --quiet --nag-style text \"$tmp.nags\" | grep '^1\\. '"
+expect_err "fmt --nag-style bad" "--nag-style must be number, symbol or text" 2 "$bin" fmt --nag-style roman "$tmp.nags"
+rm -f "$tmp.nags"
 rm -f "$tmp.rej" "$tmp.out"
 rm -f /tmp/pgnkit-cli-err.$$
 echo "RESULT $pass $fail 0"

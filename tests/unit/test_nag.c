@@ -300,6 +300,93 @@ static void test_write_symbol(void) {
     CHECK_EQ_INT(written, 25 * 2 + 10);
 }
 
+/* ---- symbol-style output reads back to the same NAGs ---- */
+
+typedef struct sink {
+    char *data;
+    size_t len, cap;
+} sink;
+
+static ptrdiff_t sink_write(void *ctx, const void *buf, size_t len) {
+    sink *s = ctx;
+    if (s->len + len + 1 > s->cap) {
+        size_t cap = (s->len + len + 1) * 2;
+        char *p = realloc(s->data, cap);
+        if (p == NULL) {
+            return -1;
+        }
+        s->data = p;
+        s->cap = cap;
+    }
+    memcpy(s->data + s->len, buf, len);
+    s->len += len;
+    s->data[s->len] = '\0';
+    return (ptrdiff_t)len;
+}
+
+/* Reads the one game in text into g; returns the number of warnings. */
+static uint64_t read_game(const char *text, size_t len, pgn_game *g) {
+    pgn_reader *r;
+    uint64_t games = 0, errors = 0, warnings = 0;
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, text, len), PGN_OK);
+    CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+    pgn_reader_totals(r, &games, &errors, &warnings);
+    CHECK_EQ_U64(errors, 0);
+    pgn_reader_free(r);
+    return warnings;
+}
+
+/* The NAG lists of the main line, one after the other, each ended by 999. */
+static size_t main_line_nags(const pgn_game *g, unsigned *out, size_t cap) {
+    size_t n = 0;
+    for (const pgn_node *node = pgn_node_child(pgn_game_root(g)); node;
+         node = pgn_node_child(node)) {
+        for (size_t i = 0; i < pgn_node_nag_count(node) && n < cap; i++) {
+            out[n++] = pgn_node_nag(node, i);
+        }
+        if (n < cap) {
+            out[n++] = 999;
+        }
+    }
+    return n;
+}
+
+/* Every NAG after a White and after a Black move, before and after another NAG ($1 first, so
+ * that it is glued), written as symbols and read again. */
+static void test_symbol_round_trip(void) {
+    pgn_game *g1, *g2;
+    pgn_writer *w;
+    pgn_writer_opts o;
+    memset(&o, 0, sizeof o);
+    o.nag_style = PGN_NAG_STYLE_SYMBOL;
+    CHECK_EQ_INT(pgn_game_new(&g1, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_game_new(&g2, NULL), PGN_OK);
+    for (unsigned n = 0; n < 256; n++) {
+        char text[128];
+        sink s = {NULL, 0, 0};
+        unsigned a[16], b[16];
+        size_t na, nb;
+        unsigned m = (n * 37 + 11) % 256;
+        int len = snprintf(text, sizeof text, "1. e4 $%u $%u e5 $1 $%u 2. Nf3 $%u $%u Nc6 $%u *", n,
+                           m, n, m, n, n);
+        CHECK_EQ_U64(read_game(text, (size_t)len, g1), 0);
+        CHECK_EQ_INT(pgn_writer_new(&w, &o, sink_write, &s), PGN_OK);
+        CHECK_EQ_INT(pgn_writer_write(w, g1), PGN_OK);
+        pgn_writer_free(w);
+        read_game(s.data, s.len, g2);
+        na = main_line_nags(g1, a, 16);
+        nb = main_line_nags(g2, b, 16);
+        CHECK_EQ_U64(na, nb);
+        if (na == nb && memcmp(a, b, na * sizeof a[0]) != 0) {
+            harness_fail(__FILE__, __LINE__, "NAG %u/%u: symbols do not read back: %s", n, m,
+                         s.data);
+        }
+        free(s.data);
+    }
+    pgn_game_free(g1);
+    pgn_game_free(g2);
+}
+
 int main(void) {
     seed_row *rows = calloc(256, sizeof *rows);
     pgn_nag_class group[256];
@@ -317,6 +404,7 @@ int main(void) {
     }
     test_lookup();
     test_write_symbol();
+    test_symbol_round_trip();
     free(text);
     free(rows);
     return harness_finish();
