@@ -76,12 +76,28 @@ static void warn_bits(pgn_reader *r, uint32_t bits, const token *t) {
 
 static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag);
 
+/* The NAG of glyph t, also when it is written in a single-byte encoding (± is 0xB1 in Latin-1 and
+ * Windows-1252, 0xF1 in CP437): then it is converted as comments are. */
+static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *nag) {
+    pgn_encoding enc = r->opts.encoding;
+    if (pgn_nag_from_symbol(t->ptr, t->len, mover, nag)) {
+        return 1;
+    }
+    if (!t->high || enc == PGN_ENC_UTF8 || text_is_utf8(t->ptr, t->len)) {
+        return 0;
+    }
+    r->text.len = 0;
+    enc = enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc;
+    return text_append_converted(r, &r->text, t->ptr, t->len, enc) &&
+           pgn_nag_from_symbol(r->text.ptr, r->text.len, mover, nag);
+}
+
 /* A glyph such as ±, +/=, = or N after a move: its NAG, with W_GLYPH_NAG. Returns 0 if t is no
  * glyph or no move precedes it in this line (then it is text). */
 static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     unsigned nag;
     /* l->prev.side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
-    if (!l->has_move || !pgn_nag_from_symbol(t->ptr, t->len, (pgn_color)l->prev.side, &nag)) {
+    if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev.side, &nag)) {
         return 0;
     }
     reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
