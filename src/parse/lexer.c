@@ -315,17 +315,6 @@ static unsigned annotation_nag(const char *p, size_t n) {
     return 0;
 }
 
-/* Glyphs mix ASCII and UTF-8 (+− with U+2212, −+): after a high byte, keep + - = / in the token. */
-static int glyph_ascii(char c) { return c == '+' || c == '-' || c == '=' || c == '/'; }
-
-static size_t scan_glyph_tail(lexer *lx, token *t, size_t i) {
-    while (have(lx, &i) && ((unsigned char)lx->buf[i] >= 0x80 || glyph_ascii(lx->buf[i]))) {
-        t->high |= (unsigned char)lx->buf[i] >= 0x80;
-        i++;
-    }
-    return i;
-}
-
 static size_t scan_token(lexer *lx, token *t, size_t i) {
     unsigned char c = (unsigned char)lx->buf[i];
     unsigned cls = char_class(c);
@@ -369,14 +358,6 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
             i++;
         }
         break;
-    case '+': case '-': case '=':
-        /* no move starts with these, so the glyph check costs moves nothing */
-        t->kind = TOK_SYMBOL;
-        i = scan_class(lx, i + 1, C_SYM, 1);
-        if (have(lx, &i) && (unsigned char)lx->buf[i] >= 0x80) {
-            i = scan_glyph_tail(lx, t, i);
-        }
-        break;
     case '!': case '?':
         t->kind = TOK_ANNOTATION;
         while (have(lx, &i) && (lx->buf[i] == '!' || lx->buf[i] == '?')) {
@@ -395,9 +376,7 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
             do {
                 t->high |= (unsigned char)lx->buf[i] >= 0x80;
                 i++;
-            } while (have(lx, &i) &&
-                     (!(char_class((unsigned char)lx->buf[i]) & (C_SPACE | C_START)) ||
-                      (t->high && glyph_ascii(lx->buf[i]))) &&
+            } while (have(lx, &i) && !(char_class((unsigned char)lx->buf[i]) & (C_SPACE | C_START)) &&
                      !strchr("[](){}\";$.*!?", lx->buf[i]));
         }
         break;

@@ -8,6 +8,14 @@
 
 #include "pgnkit/nag.h"
 
+/* Glyph handling runs only for tokens that are no moves: kept out of line, so that the move path
+ * stays as small as it was (the attribute is a hint; other compilers simply ignore the macro). */
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
+
 static rav_level *push_level(pgn_reader *r) {
     if (r->depth == r->levels_cap) {
         size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
@@ -66,10 +74,10 @@ static int could_be_move(const token *t) {
     return castle && (has_o || (t->len == 2 && t->ptr[0] == '-' && t->ptr[1] == '-'));
 }
 
-static void warn_bits(pgn_reader *r, uint32_t bits, const token *t) {
+static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
     for (unsigned b = 0; bits; b++, bits >>= 1) {
         if (bits & 1) {
-            reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), t->at, t->ptr, t->len);
+            reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, text.ptr, text.len);
         }
     }
 }
@@ -93,7 +101,7 @@ static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *n
 }
 
 /* A glyph such as ±, +/=, = or N after a move: its NAG, with W_GLYPH_NAG. Returns 0 if t is no
- * glyph or no move precedes it in this line (then it is text). */
+ * glyph or no move precedes it in this line. */
 static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     unsigned nag;
     /* l->prev.side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
@@ -105,23 +113,55 @@ static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
     return 1;
 }
 
+/* The lexer ends a symbol at a non-ASCII byte, so +− (U+2212) comes as "+" then "−", and −+ as "−"
+ * then "+". Either half is no glyph alone: look at the next token, and if it touches this one and
+ * the two make a glyph, read both as one. */
+static int is_glyph_half(const token *t) {
+    return (t->len == 1 && t->ptr[0] == '+') ||
+           (t->len == 3 && memcmp(t->ptr, "\xE2\x88\x92", 3) == 0); /* U+2212 MINUS SIGN */
+}
+
+/* A token that is no move: a glyph's NAG, else skipped text. t may be the reader's current token,
+ * which a look at the next one overwrites, so the first half is copied first. */
+static COLD void glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    if (read_glyph(r, s, l, t)) {
+        return;
+    }
+    if (!l->has_move || !is_glyph_half(t)) {
+        skip_text(r, s, t);
+        return;
+    }
+    char buf[8];
+    token both = *t;
+    memcpy(buf, t->ptr, t->len);
+    both.ptr = buf;
+    reader_next_token(r);
+    const token *n = &r->tok;
+    int touches = n->at.offset == both.at.offset + both.len;
+    if ((n->kind == TOK_SYMBOL || n->kind == TOK_BAD) && touches && n->len > 0 &&
+        both.len + n->len <= sizeof buf) {
+        memcpy(buf + both.len, n->ptr, n->len);
+        both.len += n->len;
+        if (read_glyph(r, s, l, &both)) {
+            reader_consume(r);
+            return;
+        }
+        both.len -= n->len;
+    }
+    skip_text(r, s, &both); /* the next token stays unread */
+}
+
 /* ASCII glyphs that may be glued to a move (e4+/=, Nf3=+, Qh4+-+), longest first. */
 static const char *const glued_glyphs[] = {"+/=", "=/+", "+/-", "-/+", "+=", "=+", "+-", "-+", "="};
 
-/* The length of an ASCII glyph glued to the end of a move token, 0 if none. Only a token ending in
- * = or -, or in =+ -+ /+, is looked at, so a check mark costs a comparison or two. The longest
- * glyph wins: Bb5+= is Bb5 with +=, not Bb5+ with =. */
+/* The length of the ASCII glyph glued to the end of a move token, 0 if none. The longest glyph
+ * wins (Bb5+= is Bb5 with +=, not Bb5+ with =), and at least two bytes of move must remain. Only
+ * asked when the token could not be played, so moves pay nothing for it. */
 static size_t glued_glyph(const token *t) {
-    char c = t->ptr[t->len - 1], b = t->len > 1 ? t->ptr[t->len - 2] : 0;
-    if (c == '+' ? b != '=' && b != '-' && b != '/' : c != '=' && c != '-') {
-        return 0;
-    }
     for (size_t k = 0; k < sizeof glued_glyphs / sizeof glued_glyphs[0]; k++) {
         size_t n = strlen(glued_glyphs[k]);
-        if (n < t->len && memcmp(t->ptr + t->len - n, glued_glyphs[k], n) == 0) {
-            token head = *t;
-            head.len -= n;
-            return could_be_move(&head) ? n : 0;
+        if (n + 2 <= t->len && memcmp(t->ptr + t->len - n, glued_glyphs[k], n) == 0) {
+            return n;
         }
     }
     return 0;
@@ -137,30 +177,25 @@ static token glyph_part(const token *t, size_t n) {
     return g;
 }
 
-static void play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
-
-static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (!could_be_move(t)) {
-        if (!read_glyph(r, s, l, t)) {
-            skip_text(r, s, t);
-        }
-        return;
-    }
+/* Token t could not be played (st): if it is a move with an ASCII glyph glued to it, sets *res to
+ * the move and returns the glyph's length; else reports st, ends the line and returns 0. */
+static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                              pgn_status st, pgn_san_result *res) {
     size_t glued = glued_glyph(t);
-    if (glued == 0) {
-        play_san(r, s, l, t);
-        return;
+    if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
+        return glued;
     }
-    token head = *t, glyph = glyph_part(t, glued);
-    head.len -= glued;
-    play_san(r, s, l, &head);
-    if (!l->dead && !read_glyph(r, s, l, &glyph)) {
-        skip_text(r, s, &glyph);
-    }
+    reader_diag(r, st, t->at, t->ptr, t->len);
+    l->dead = 1;
+    return 0;
 }
 
-static void play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+/* Plays the move of token t. Returns the length of an ASCII glyph glued to it (e4+/=), which the
+ * caller reads after the move: none of these SAN forms is a move, so they are looked for only when
+ * the whole token cannot be played. Without a board the token is not interpreted, glyph and all. */
+static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     pgn_str san = {t->ptr, t->len};
+    size_t glued = 0;
     if (!s->board) {
         l->prev.side = l->pos.side; /* no board, but the side to move is kept for glyphs */
         l->pos.side = (uint8_t)(l->pos.side ^ 1u);
@@ -169,16 +204,18 @@ static void play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         if (r->v && r->v->move && r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at) == PGN_FLOW_STOP) {
             r->v = NULL;
         }
-        return;
+        return 0;
     }
     pgn_san_result res;
     pgn_status st = pgn_san_parse(&l->pos, t->ptr, t->len, s->san_flags, &res);
     if (st != PGN_OK) {
-        reader_diag(r, st, t->at, t->ptr, t->len);
-        l->dead = 1;
-        return;
+        glued = unplayable(r, s, l, t, st, &res);
+        if (glued == 0) {
+            return 0;
+        }
+        san.len -= glued;
     }
-    warn_bits(r, res.warnings, t);
+    warn_bits(r, res.warnings, t->at, san);
     if (r->v && r->v->move && r->v->move(r->user, &l->pos, res.move, san, t->at) == PGN_FLOW_STOP) {
         r->v = NULL;
     }
@@ -186,6 +223,21 @@ static void play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     pgn_pos_play(&l->pos, res.move);
     l->has_move = 1;
     r->sum.plies += r->depth == 1;
+    return glued;
+}
+
+static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    if (!could_be_move(t)) {
+        glyph_or_text(r, s, l, t);
+        return;
+    }
+    size_t glued = play_san(r, s, l, t);
+    if (glued > 0) {
+        token glyph = glyph_part(t, glued);
+        if (!read_glyph(r, s, l, &glyph)) {
+            skip_text(r, s, &glyph);
+        }
+    }
 }
 
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
@@ -355,8 +407,10 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         }
         break;
     default:
-        /* a UTF-8 glyph (±, ⩲, ∞, −+) is no PGN token: the lexer leaves it as TOK_BAD */
-        if (live && !(t->kind == TOK_BAD && t->high && read_glyph(r, s, l, t))) {
+        /* a UTF-8 glyph (±, ⩲, ∞) is no PGN token: the lexer leaves it as TOK_BAD */
+        if (live && t->kind == TOK_BAD && t->high) {
+            glyph_or_text(r, s, l, t);
+        } else if (live) {
             skip_text(r, s, t);
         }
         break;
