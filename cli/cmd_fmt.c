@@ -17,9 +17,9 @@ static const char usage_text[] =
     "Writes every game in the PGN export format. A game with errors is not written: with --rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the first\n"
     "game that is not already in export format.\n"
-    "--nag-style: NAGs as $14 (the export format, default), as symbols for people (e4! +/= read\n"
-    "back as e4 $1 $14: 1. e4! \u2A72), or as their meanings in comments (e4 {White has a slight\n"
-    "advantage}).\n";
+    "--nag-style: how NAGs are written: number ($14, the export format; the default), symbol\n"
+    "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
+    "advantage }: the meaning as a comment).\n";
 
 typedef struct fmt_state {
     FILE *out, *rejects;
@@ -141,7 +141,8 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
             } else if (strcmp(optarg, "text") == 0) {
                 wo->nag_style = PGN_NAG_STYLE_TEXT;
             } else {
-                return cli_usage_error("fmt", usage_text, "--nag-style must be number, symbol or text");
+                return cli_usage_error("fmt", usage_text,
+                                       "--nag-style must be number, symbol or text");
             }
             break;
         case 'o': *out_path = optarg; break;

@@ -22,8 +22,8 @@ extern "C" {
 /* How NAGs are written (pgn_writer_opts.nag_style). */
 typedef enum pgn_nag_style {
     PGN_NAG_STYLE_NUMBER = 0, /* "$14": the export format (PGN §8.2.4), the default */
-    PGN_NAG_STYLE_SYMBOL = 1, /* "e4! ⩲": ! ? !! ?? !? ?! glued to the move, other glyphs after it
-                                 (pgn_nag_write_symbol), $n where none; reads back to the same NAGs */
+    PGN_NAG_STYLE_SYMBOL = 1, /* "e4! ⩲": ! ? !! ?? !? ?! glued to the move, other glyphs after
+                                 it (pgn_nag_write_symbol), $n where none; reads back the same */
     PGN_NAG_STYLE_TEXT = 2    /* "e4 {White has a slight advantage}": the meaning as a comment;
                                  $n for the NAGs the table leaves undefined */
 } pgn_nag_style;

@@ -305,8 +305,11 @@ static pgn_str cstr(const char *s);
 /* One NAG after a move played by `mover`, in the writer's NAG style. */
 static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
     const pgn_nag_info *info = pgn_nag_get((uint8_t)nag);
-    const char *s = w->nag_style == PGN_NAG_STYLE_SYMBOL ? pgn_nag_write_symbol((uint8_t)nag, mover) : "";
+    const char *s = "";
     int defined = info->nag_class != PGN_NAG_NONSTANDARD || info->used_by[0] != '\0';
+    if (w->nag_style == PGN_NAG_STYLE_SYMBOL) {
+        s = pgn_nag_write_symbol((uint8_t)nag, mover);
+    }
     if (w->nag_style == PGN_NAG_STYLE_TEXT && defined) {
         write_comment(w, cstr(info->meaning));
         return;
