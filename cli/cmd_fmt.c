@@ -13,11 +13,14 @@
 static const char usage_text[] =
     "usage: pgnkit fmt [--check] [--width N] [--reduced] [--no-comments] [--no-variations]\n"
     "                  [--no-nags] [--nag-compat] [--strict] [--rejects FILE] [--diag text|json]\n"
-    "                  [--input-encoding ENC] [editing options] [--fen-ep legal|always]\n"
-    "                  [-o OUT] [FILE...]\n"
+    "                  [--input-encoding ENC] [--nag-style number|symbol|text] [editing options]\n"
+    "                  [--fen-ep legal|always] [-o OUT] [FILE...]\n"
     "Writes every game in the PGN export format. A game with errors is not written: with --rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the first\n"
     "game that is not already in export format.\n"
+    "--nag-style: how NAGs are written: number ($14, the export format; the default), symbol\n"
+    "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
+    "advantage }: the meaning as a comment).\n"
     CLI_EDIT_USAGE
     "--fen-ep always writes the en passant square after every double step (FEN comments and tag).\n";
 
@@ -111,6 +114,7 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
         {"input-encoding", required_argument, NULL, 'e'}, {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
         {"fen-ep", required_argument, NULL, 'p'},   CLI_EDIT_LONG_OPTIONS,
+        {"nag-style", required_argument, NULL, 'G'},
         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -135,6 +139,18 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
         case 'e':
             if (!cli_parse_encoding(optarg, &ro->encoding)) {
                 return cli_usage_error("fmt", usage_text, "unknown --input-encoding");
+            }
+            break;
+        case 'G':
+            if (strcmp(optarg, "number") == 0) {
+                wo->nag_style = PGN_NAG_STYLE_NUMBER;
+            } else if (strcmp(optarg, "symbol") == 0) {
+                wo->nag_style = PGN_NAG_STYLE_SYMBOL;
+            } else if (strcmp(optarg, "text") == 0) {
+                wo->nag_style = PGN_NAG_STYLE_TEXT;
+            } else {
+                return cli_usage_error("fmt", usage_text,
+                                       "--nag-style must be number, symbol or text");
             }
             break;
         case 'o': *out_path = optarg; break;

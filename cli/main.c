@@ -21,6 +21,7 @@ static const command commands[] = {
     {"moves", cmd_moves, "list the legal moves of a position, one \"SAN UCI\" per line"},
     {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},
     {"analyze", cmd_analyze, "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
+    {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
 };
 
 static void usage(FILE *f) {

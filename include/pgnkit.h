@@ -6,6 +6,7 @@
 #include "pgnkit/base.h"
 #include "pgnkit/chess.h"
 #include "pgnkit/game.h"
+#include "pgnkit/nag.h"
 #include "pgnkit/reader.h"
 #include "pgnkit/writer.h"
 #include "pgnkit/annot.h"

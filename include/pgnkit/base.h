@@ -86,6 +86,7 @@ typedef enum pgn_status {
     PGN_W_FEN_WITHOUT_SETUP = 128,    /* a FEN tag without SetUp "1" */
     PGN_W_TAG_VALUE = 129,            /* a tab or line break inside a tag value */
     PGN_W_VARIANT = 130,              /* a Variant tag read as standard chess (wild/0, ...) */
+    PGN_W_GLYPH_NAG = 131,            /* a glyph such as ± or +/= read as its NAG */
     PGN_W_BAD_COMMAND = 132           /* a malformed [%cmd ...] in a comment, kept as text */
 } pgn_status;
 

@@ -5,6 +5,7 @@
 
 #include "base.h"
 #include "game.h"
+#include "nag.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,11 +20,21 @@ extern "C" {
 #define PGN_WRITE_SPACED_RAV 0x20u    /* "( 3... Nxe4 )" instead of "(3... Nxe4)" */
 #define PGN_WRITE_RECOMPUTE_SAN 0x40u /* for tests: write SAN from the board, never pgn_node_san */
 
+/* How NAGs are written (pgn_writer_opts.nag_style). */
+typedef enum pgn_nag_style {
+    PGN_NAG_STYLE_NUMBER = 0, /* "$14": the export format (PGN §8.2.4), the default */
+    PGN_NAG_STYLE_SYMBOL = 1, /* "e4! ⩲": ! ? !! ?? !? ?! glued to the move, other glyphs after
+                                 it (pgn_nag_write_symbol), $n where none; reads back the same */
+    PGN_NAG_STYLE_TEXT = 2    /* "e4 {White has a slight advantage}": the meaning as a comment;
+                                 $n for the NAGs the table leaves undefined */
+} pgn_nag_style;
+
 typedef struct pgn_writer_opts {
     uint32_t flags;
     uint32_t width;     /* longest movetext line; 0 means 79 (PGN §8.2.1) */
     uint32_t fen_flags; /* pgn_fen_write flags for the FEN tag */
     const pgn_allocator *alloc;
+    pgn_nag_style nag_style; /* 0: $n */
 } pgn_writer_opts;
 
 /** Output callback: writes len bytes, returns len on success or -1 on failure. */

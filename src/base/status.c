@@ -59,6 +59,7 @@ static const status_info infos[] = {
     {PGN_W_FEN_WITHOUT_SETUP, "W_FEN_WITHOUT_SETUP", "FEN tag without SetUp \"1\""},
     {PGN_W_TAG_VALUE, "W_TAG_VALUE", "tab or line break inside a tag value"},
     {PGN_W_VARIANT, "W_VARIANT", "Variant tag read as standard chess"},
+    {PGN_W_GLYPH_NAG, "W_GLYPH_NAG", "glyph such as +/= or +- read as its NAG"},
     {PGN_W_BAD_COMMAND, "W_BAD_COMMAND", "malformed [%command] in a comment, kept as text"},
 };
 

@@ -31,6 +31,7 @@ struct pgn_writer {
     pgn_write_fn fn;
     void *ctx;
     uint32_t flags, width, fen_flags;
+    pgn_nag_style nag_style;
     char *buf;
     size_t len, cap;
     size_t line_start; /* offset in buf of the current movetext line */
@@ -65,6 +66,7 @@ pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_wri
         w->flags = opts->flags;
         w->width = opts->width;
         w->fen_flags = opts->fen_flags;
+        w->nag_style = opts->nag_style;
     }
     if (w->width == 0) {
         w->width = DEFAULT_WIDTH;
@@ -406,10 +408,34 @@ static void close_variation(pgn_writer *w) {
     w->need_number = 1;
 }
 
+static pgn_str cstr(const char *s);
+
+/* One NAG after a move played by `mover`, in the writer's NAG style. */
+static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
+    const pgn_nag_info *info = pgn_nag_get((uint8_t)nag);
+    const char *s = "";
+    int defined = info->nag_class != PGN_NAG_NONSTANDARD || info->used_by[0] != '\0';
+    if (w->nag_style == PGN_NAG_STYLE_SYMBOL) {
+        s = pgn_nag_write_symbol((uint8_t)nag, mover);
+    }
+    if (w->nag_style == PGN_NAG_STYLE_TEXT && defined) {
+        write_comment(w, cstr(info->meaning));
+        return;
+    }
+    if (*s != '\0') {
+        token(w, s, strlen(s));
+    } else {
+        token_uint(w, "$", nag, "");
+    }
+    if (!(w->flags & PGN_WRITE_NAG_COMPAT)) {
+        w->need_number = 1; /* a NAG is an annotation: digest D7, literal reading */
+    }
+}
+
 /* The move number, the SAN and what follows the move: NAGs, then the comment. */
 static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *before) {
-    char san[PGN_SAN_MAX];
-    size_t i, n;
+    char san[PGN_SAN_MAX + 2];
+    size_t i = 0, n, nags = want(w, PGN_WRITE_NO_NAGS) ? pgn_node_nag_count(node) : 0;
     if (want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_pre_comment(node));
     }
@@ -420,19 +446,23 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
     }
     if (w->kept_san) {
         pgn_str s = pgn_node_san(node);
-        token(w, s.ptr, s.len);
+        memcpy(san, s.ptr, s.len);
+        n = s.len;
     } else {
         n = pgn_san_write(before, pgn_node_move(node), san);
-        token(w, san, n);
     }
+    if (w->nag_style == PGN_NAG_STYLE_SYMBOL && nags > 0 && pgn_node_nag(node, 0) >= 1 &&
+        pgn_node_nag(node, 0) <= 6) {
+        /* the move's first assessment glued to it, as the suffix it stands for (PGN §8.2.3.8) */
+        const char *suffix = pgn_nag_get((uint8_t)pgn_node_nag(node, 0))->ascii;
+        memcpy(san + n, suffix, strlen(suffix));
+        n += strlen(suffix);
+        i = 1;
+    }
+    token(w, san, n);
     w->need_number = 0;
-    if (want(w, PGN_WRITE_NO_NAGS)) {
-        for (i = 0; i < pgn_node_nag_count(node); i++) {
-            token_uint(w, "$", pgn_node_nag(node, i), "");
-            if (!(w->flags & PGN_WRITE_NAG_COMPAT)) {
-                w->need_number = 1; /* a NAG is an annotation: digest D7, literal reading */
-            }
-        }
+    for (; i < nags; i++) {
+        write_nag(w, pgn_node_nag(node, i), (pgn_color)before->side);
     }
     if (want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_comment(node));

@@ -7,6 +7,15 @@
 #include <string.h>
 
 #include "pgnkit/annot.h"
+#include "pgnkit/nag.h"
+
+/* Glyph handling runs only for tokens that are no moves: kept out of line, so that the move path
+ * stays as small as it was (the attribute is a hint; other compilers simply ignore the macro). */
+#if defined(__GNUC__)
+#define COLD __attribute__((cold, noinline))
+#else
+#define COLD
+#endif
 
 static rav_level *push_level(pgn_reader *r) {
     if (r->depth == r->levels_cap) {
@@ -67,37 +76,149 @@ static int could_be_move(const token *t) {
     return castle && (has_o || (t->len == 2 && t->ptr[0] == '-' && t->ptr[1] == '-'));
 }
 
-static void warn_bits(pgn_reader *r, uint32_t bits, const token *t) {
+static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
     for (unsigned b = 0; bits; b++, bits >>= 1) {
         if (bits & 1) {
-            reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), t->at, t->ptr, t->len);
+            reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, text.ptr, text.len);
         }
     }
 }
 
-static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    pgn_str san = {t->ptr, t->len};
-    if (!could_be_move(t)) {
+static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag);
+
+/* The NAG of glyph t, also when it is written in a single-byte encoding (± is 0xB1 in Latin-1 and
+ * Windows-1252, 0xF1 in CP437): then it is converted as comments are. */
+static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *nag) {
+    pgn_encoding enc = r->opts.encoding;
+    if (pgn_nag_from_symbol(t->ptr, t->len, mover, nag)) {
+        return 1;
+    }
+    if (!t->high || enc == PGN_ENC_UTF8 || text_is_utf8(t->ptr, t->len)) {
+        return 0;
+    }
+    r->text.len = 0;
+    enc = enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc;
+    return text_append_converted(r, &r->text, t->ptr, t->len, enc) &&
+           pgn_nag_from_symbol(r->text.ptr, r->text.len, mover, nag);
+}
+
+/* A glyph such as ±, +/=, = or N after a move: its NAG, with W_GLYPH_NAG. Returns 0 if t is no
+ * glyph or no move precedes it in this line. */
+static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    unsigned nag;
+    /* l->prev.side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
+    if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev.side, &nag)) {
+        return 0;
+    }
+    reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
+    on_nag(r, s, l, t, nag);
+    return 1;
+}
+
+/* The lexer ends a symbol at a non-ASCII byte, so +− (U+2212) comes as "+" then "−", and −+ as "−"
+ * then "+". Either half is no glyph alone: look at the next token, and if it touches this one and
+ * the two make a glyph, read both as one. */
+static int is_glyph_half(const token *t) {
+    return (t->len == 1 && t->ptr[0] == '+') ||
+           (t->len == 3 && memcmp(t->ptr, "\xE2\x88\x92", 3) == 0); /* U+2212 MINUS SIGN */
+}
+
+/* A token that is no move: a glyph's NAG, else skipped text. t may be the reader's current token,
+ * which a look at the next one overwrites, so the first half is copied first. */
+static COLD void glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    if (read_glyph(r, s, l, t)) {
+        return;
+    }
+    if (!l->has_move || !is_glyph_half(t)) {
         skip_text(r, s, t);
         return;
     }
+    char buf[8];
+    token both = *t;
+    memcpy(buf, t->ptr, t->len);
+    both.ptr = buf;
+    reader_next_token(r);
+    const token *n = &r->tok;
+    int touches = n->at.offset == both.at.offset + both.len;
+    if ((n->kind == TOK_SYMBOL || n->kind == TOK_BAD) && touches && n->len > 0 &&
+        both.len + n->len <= sizeof buf) {
+        memcpy(buf + both.len, n->ptr, n->len);
+        both.len += n->len;
+        if (read_glyph(r, s, l, &both)) {
+            reader_consume(r);
+            return;
+        }
+        both.len -= n->len;
+    }
+    skip_text(r, s, &both); /* the next token stays unread */
+}
+
+/* ASCII glyphs that may be glued to a move (e4+/=, Nf3=+, Qh4+-+), longest first. */
+static const char *const glued_glyphs[] = {"+/=", "=/+", "+/-", "-/+", "+=", "=+", "+-", "-+", "="};
+
+/* The length of the ASCII glyph glued to the end of a move token, 0 if none. The longest glyph
+ * wins (Bb5+= is Bb5 with +=, not Bb5+ with =), and at least two bytes of move must remain. Only
+ * asked when the token could not be played, so moves pay nothing for it. */
+static size_t glued_glyph(const token *t) {
+    for (size_t k = 0; k < sizeof glued_glyphs / sizeof glued_glyphs[0]; k++) {
+        size_t n = strlen(glued_glyphs[k]);
+        if (n + 2 <= t->len && memcmp(t->ptr + t->len - n, glued_glyphs[k], n) == 0) {
+            return n;
+        }
+    }
+    return 0;
+}
+
+/* The glyph glued to a move: the last n bytes of t, as a token of its own. */
+static token glyph_part(const token *t, size_t n) {
+    token g = *t;
+    g.ptr += t->len - n;
+    g.len = n;
+    g.at.offset += t->len - n;
+    g.at.column += (uint32_t)(t->len - n);
+    return g;
+}
+
+/* Token t could not be played (st): if it is a move with an ASCII glyph glued to it, sets *res to
+ * the move and returns the glyph's length; else reports st, ends the line and returns 0. */
+static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                              pgn_status st, pgn_san_result *res) {
+    size_t glued = glued_glyph(t);
+    if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
+        return glued;
+    }
+    reader_diag(r, st, t->at, t->ptr, t->len);
+    l->dead = 1;
+    return 0;
+}
+
+/* Plays the move of token t. Returns the length of an ASCII glyph glued to it (e4+/=), which the
+ * caller reads after the move: none of these SAN forms is a move, so they are looked for only when
+ * the whole token cannot be played. Without a board the token is not interpreted, glyph and all. */
+static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    pgn_str san = {t->ptr, t->len};
+    size_t glued = 0;
     if (!s->board) {
+        l->prev.side = l->pos.side; /* no board, but the side to move is kept for glyphs */
+        l->pos.side = (uint8_t)(l->pos.side ^ 1u);
         l->has_move = 1;
         r->sum.plies += r->depth == 1;
         if (r->v && r->v->move && r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at) == PGN_FLOW_STOP) {
             r->v = NULL;
         }
-        return;
+        return 0;
     }
     pgn_san_result res;
     pgn_status st = pgn_san_parse(&l->pos, t->ptr, t->len, s->san_flags, &res);
     if (st != PGN_OK) {
-        reader_diag(r, st, t->at, t->ptr, t->len);
-        l->dead = 1;
-        return;
+        glued = unplayable(r, s, l, t, st, &res);
+        if (glued == 0) {
+            return 0;
+        }
+        san.len -= glued;
     }
-    warn_bits(r, res.warnings, t);
-    r->san_canonical = res.warnings == 0 && t->len <= 7; /* no quirk: the token is canonical SAN */
+    warn_bits(r, res.warnings, t->at, san);
+    r->san_canonical = res.warnings == 0 && san.len <= 7; /* no quirk: the text is canonical SAN */
     if (r->v && r->v->move && r->v->move(r->user, &l->pos, res.move, san, t->at) == PGN_FLOW_STOP) {
         r->v = NULL;
     }
@@ -105,6 +226,21 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
     pgn_pos_play(&l->pos, res.move);
     l->has_move = 1;
     r->sum.plies += r->depth == 1;
+    return glued;
+}
+
+static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    if (!could_be_move(t)) {
+        glyph_or_text(r, s, l, t);
+        return;
+    }
+    size_t glued = play_san(r, s, l, t);
+    if (glued > 0) {
+        token glyph = glyph_part(t, glued);
+        if (!read_glyph(r, s, l, &glyph)) {
+            skip_text(r, s, &glyph);
+        }
+    }
 }
 
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
@@ -322,7 +458,10 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         }
         break;
     default:
-        if (live) {
+        /* a UTF-8 glyph (±, ⩲, ∞) is no PGN token: the lexer leaves it as TOK_BAD */
+        if (live && t->kind == TOK_BAD && t->high) {
+            glyph_or_text(r, s, l, t);
+        } else if (live) {
             skip_text(r, s, t);
         }
         break;

@@ -96,6 +96,45 @@ expect "convert uci" "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6" 0 bash -c "\"$bin
 expect "convert fen" "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" 0 bash -c "\"$bin\" convert --to fen \"$std\" | head -n 1"
 expect "convert fen blank line per game" "1" 0 bash -c "\"$bin\" convert --to fen \"$std\" | grep -c '^$'"
 expect_err "convert needs --to" "--to is required" 2 "$bin" convert "$std"
+# nag (issue 4): the NAG table against the user's NAG document itself. The awk program reads the
+# document's two tables ("$N<TAB>meaning<TAB>symbol..." and, for $140+, "used by" first), expands
+# ranges such as "$147-$219", writes "+ −" without its space and the placeholder "text" as no symbol.
+seed="$shared/seeds/003_7461231f9b42b8d2.txt"
+seed_table() {
+    awk 'BEGIN { FS = "\t" }
+        /^Standard NAGs/ { sec = 1 } /^Non-standard NAGs/ { sec = 2 } /^Notes on tables/ { sec = 0 }
+        sec && /^\$[0-9]/ {
+            k = sec == 2 ? 3 : 2
+            sym = $(k + 1); gsub(/ /, "", sym); if (sym == "text") sym = ""
+            split(substr($1, 2), r, "-\\$"); hi = (2 in r) ? r[2] : r[1]
+            for (n = r[1] + 0; n <= hi + 0; n++) row[n] = "$" n "\t" sym "\t" $k
+        }
+        END { for (n = 0; n < 256; n++) print (n in row) ? row[n] : "missing $" n }' "$seed"
+}
+if [ -r "$seed" ]; then
+    expect "nag --list = the NAG document" "$(seed_table)" 0 "$bin" nag --list
+    expect "nag --list 256 lines" "256" 0 bash -c "\"$bin\" nag --list | wc -l | tr -d ' '"
+    expect "nag 146" "$(seed_table | grep -F "\$146$(printf '\t')")" 0 "$bin" nag 146
+    expect "nag \$14" "$(seed_table | grep -F "\$14$(printf '\t')")" 0 "$bin" nag '$14'
+    expect "nag +/=" "$(seed_table | grep -F "\$14$(printf '\t')")" 0 "$bin" nag '+/='
+    expect "nag =" "$(seed_table | grep -F "\$10$(printf '\t')")" 0 "$bin" nag '='
+    expect "nag ±" "$(seed_table | grep -F "\$16$(printf '\t')")" 0 "$bin" nag '±'
+    expect "nag -+" "$(seed_table | grep -F "\$19$(printf '\t')")" 0 "$bin" nag '-+'
+    expect "nag !?" "$(seed_table | grep -F "\$5$(printf '\t')")" 0 "$bin" nag '!?'
+    expect "nag → (a pair)" "$(seed_table | grep -E '^\$3[67]'"$(printf '\t')")" 0 "$bin" nag '→'
+else
+    echo "FAIL nag: the NAG document $seed is missing"
+    fail=$((fail + 1))
+fi
+expect_err "nag out of range" "NAGs range from 0 to 255" 1 "$bin" nag 256
+expect_err "nag unknown glyph" "'xyz' is no NAG glyph" 1 "$bin" nag xyz
+expect_err "nag no argument" "expected one N or SYMBOL" 2 "$bin" nag
+printf '1. e4 $1 e5 $14 $2 2. Nf3 $36 Nc6 $37 $146 *\n' > "$tmp.nags"
+expect "fmt --nag-style symbol" "1. e4! e5 ⩲ ? 2. Nf3 → 2... Nc6 → N *" 0 bash -c "\"$bin\" fmt --quiet --nag-style symbol \"$tmp.nags\" | tail -n 2 | head -n 1"
+expect "fmt --nag-style symbol reads back" "$("$bin" fmt --quiet "$tmp.nags" 2>/dev/null)" 0 bash -c "\"$bin\" fmt --quiet --nag-style symbol \"$tmp.nags\" | \"$bin\" fmt --quiet"
+expect "fmt --nag-style text" "1. e4 { good move (traditional \"!\") see also Nunn Convention for alternate" 0 bash -c "\"$bin\" fmt --quiet --nag-style text \"$tmp.nags\" | grep '^1\\. '"
+expect_err "fmt --nag-style bad" "--nag-style must be number, symbol or text" 2 "$bin" fmt --nag-style roman "$tmp.nags"
+rm -f "$tmp.nags"
 rm -f "$tmp.rej" "$tmp.out"
 rm -f /tmp/pgnkit-cli-err.$$
 echo "RESULT $pass $fail 0"

@@ -145,7 +145,11 @@ static int apply_flag(example *ex, const char *w) {
             return 1;
         }
     }
-    if (parse_number(w, "width=", &v)) {
+    if (strcmp(w, "nag-style=symbol") == 0) {
+        ex->wopts.nag_style = PGN_NAG_STYLE_SYMBOL;
+    } else if (strcmp(w, "nag-style=text") == 0) {
+        ex->wopts.nag_style = PGN_NAG_STYLE_TEXT;
+    } else if (parse_number(w, "width=", &v)) {
         ex->wopts.width = (uint32_t)v;
     } else if (parse_number(w, "max-depth=", &v)) {
         ex->ropts.max_depth = (uint32_t)v;
