@@ -13,6 +13,7 @@
 static const char usage_text[] =
     "usage: pgnkit convert --to uci|fen [--fen-ep legal|always] [--strict] [--diag text|json]\n"
     "                      [--input-encoding ENC] [-o OUT] [FILE...]\n"
+    "       pgnkit convert --to json|ndjson | --from json ...  (pgnkit convert --to json --help)\n"
     "Converts the main line of every game. uci: one line per game, moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
     "per line, and an empty line after each game. Diagnostics go to stderr; exit status 1 if a game\n"
@@ -86,6 +87,9 @@ int cmd_convert(int argc, char **argv) {
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
+    if (cli_convert_is_json(argc, argv)) {
+        return cmd_convert_json(argc, argv); /* --to json|ndjson, --from json: cmd_json.c */
+    }
     conv c;
     memset(&c, 0, sizeof c);
     c.to = -1;

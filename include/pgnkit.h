@@ -8,6 +8,7 @@
 #include "pgnkit/game.h"
 #include "pgnkit/reader.h"
 #include "pgnkit/writer.h"
+#include "pgnkit/json.h"
 
 #ifdef __cplusplus
 extern "C" {
