@@ -10,8 +10,8 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit convert --to json|ndjson [--strict] [--diag text|json] [--input-encoding ENC]\n"
-    "                      [-o OUT] [FILE...]\n"
+    "usage: pgnkit convert --to json|ndjson [--fen-ep legal|always] [--strict] [--diag text|json]\n"
+    "                      [--input-encoding ENC] [-o OUT] [FILE...]\n"
     "       pgnkit convert --from json [--to pgn|json|ndjson] [--diag text|json] [-o OUT] "
     "[FILE...]\n"
     "--to json writes one JSON array of games, --to ndjson one game object per line: tags, start\n"
@@ -25,6 +25,7 @@ enum { FMT_PGN, FMT_JSON, FMT_NDJSON };
 typedef struct json_cli {
     FILE *out;
     int from, to;
+    uint32_t fen_flags;
     cli_diag_ctx diag;
     const pgn_json_reader *reader; /* while reading JSON: for the detail of a diagnostic */
 } json_cli;
@@ -145,6 +146,7 @@ static int parse_args(int argc, char **argv, json_cli *c, pgn_reader_opts *ro,
     static const struct option opts[] = {{"to", required_argument, NULL, 't'},
                                          {"from", required_argument, NULL, 'f'},
                                          {"strict", no_argument, NULL, 's'},
+                                         {"fen-ep", required_argument, NULL, 'p'},
                                          {"diag", required_argument, NULL, 'd'},
                                          {"input-encoding", required_argument, NULL, 'e'},
                                          {"output", required_argument, NULL, 'o'},
@@ -169,6 +171,7 @@ static int parse_args(int argc, char **argv, json_cli *c, pgn_reader_opts *ro,
         }
         switch (ch) {
         case 's': ro->flags |= PGN_READ_STRICT; break;
+        case 'p': c->fen_flags = strcmp(optarg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0; break;
         case 'd': c->diag.json = strcmp(optarg, "json") == 0; break;
         case 'e':
             if (!cli_parse_encoding(optarg, &ro->encoding)) {
@@ -208,7 +211,7 @@ int cmd_convert_json(int argc, char **argv) {
     pgn_writer *pw = NULL;
     pgn_json_writer *jw = NULL;
     pgn_game *g = NULL;
-    pgn_json_writer_opts jo = {c.to == FMT_NDJSON ? PGN_JSON_NDJSON : 0, 0, NULL};
+    pgn_json_writer_opts jo = {c.to == FMT_NDJSON ? PGN_JSON_NDJSON : 0, c.fen_flags, NULL};
     if (pgn_game_new(&g, NULL) != PGN_OK ||
         (c.to == FMT_PGN ? pgn_writer_new(&pw, NULL, write_out, &c)
                          : pgn_json_writer_new(&jw, &jo, write_out, &c)) != PGN_OK) {

@@ -292,12 +292,14 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
                 w->depth--;
                 continue;
             }
-            if (f->count++) {
+            if (f->count) {
                 put(w, ",", 1);
             }
+            f->count = 1;
             const pgn_node *alt = f->node;
+            pgn_pos before = f->before; /* push may move the stack, f with it */
             f->node = pgn_node_sibling(alt);
-            push(w, alt, &f->before, 0); /* f may move: not used after this */
+            push(w, alt, &before, 0);
             continue;
         }
         if (f->open) {
@@ -312,9 +314,10 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
             w->depth--;
             continue;
         }
-        if (f->count++) {
+        if (f->count) {
             put(w, ",", 1);
         }
+        f->count = 1;
         put_node(w, f->node, &f->before);
         f->open = 1;
         const pgn_node *parent = pgn_node_parent(f->node);
