@@ -231,6 +231,12 @@ static tok_kind fail(pgn_json_reader *r, tok *t, pgn_status code, pgn_loc at, co
     char ex[8];
     int c = peek(r);
     size_t n = 0;
+    if (r->io_error) {
+        /* the input failed inside a token: that is the error, not the token */
+        t->err = PGN_E_IO;
+        t->kind = T_ERROR;
+        return T_ERROR;
+    }
     if (c >= 0x20 && c < 0x7F) {
         ex[n++] = (char)c;
     }

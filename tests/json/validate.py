@@ -19,11 +19,18 @@ except ImportError:
 
 
 def games_of(path):
+    """The games of a file: a sequence of JSON values (game objects or arrays of them) separated
+    by white space, as pgnkit reads them; so --to json and --to ndjson both work."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    if text.lstrip().startswith("["):
-        return json.loads(text)
-    return [json.loads(line) for line in text.split("\n") if line.strip()]
+    decoder, games, i = json.JSONDecoder(), [], 0
+    while True:
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if i == len(text):
+            return games
+        value, i = decoder.raw_decode(text, i)
+        games.extend(value if isinstance(value, list) else [value])
 
 
 def main(argv):
