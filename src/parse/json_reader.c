@@ -614,95 +614,112 @@ static pgn_status syntax(pgn_json_reader *r, const tok *t, const char *detail) {
                       t->kind == T_EOF ? "the input ends inside a game" : detail);
 }
 
-/* Parses the object whose "{" is t into *out, with an explicit stack of open containers. */
+/* A member name waiting for its value. */
+typedef struct jkey {
+    const char *name;
+    size_t len;
+    pgn_loc at;
+} jkey;
+
+/* After "{" or ",": the member name (t, a string) and its ":". */
+static pgn_status member_name(pgn_json_reader *r, jopen *o, tok *t, jkey *key) {
+    if (t->kind != T_STRING) {
+        return syntax(r, t, wanted(o->want, o->v->type));
+    }
+    key->name = arena_strndup(&r->arena, r->sbuf, r->slen);
+    key->len = r->slen;
+    key->at = t->at;
+    if (key->name == NULL) {
+        return PGN_E_NOMEM;
+    }
+    next_tok(r, t);
+    if (t->kind == T_ERROR) {
+        return t->err;
+    }
+    if (t->kind != T_COLON) {
+        return syntax(r, t, "expected : after the member name");
+    }
+    o->want = W_VALUE;
+    return PGN_OK;
+}
+
+/* The value that starts with t, appended to the open container o; a container is opened. */
+static pgn_status add_value(pgn_json_reader *r, jopen *o, const tok *t, const jkey *key) {
+    if (t->kind == T_EOF || t->kind == T_RBRACE || t->kind == T_RBRACKET || t->kind == T_COLON ||
+        t->kind == T_COMMA) {
+        return syntax(r, t, wanted(o->want, o->v->type));
+    }
+    jval *v = new_value(r, t);
+    if (v == NULL) {
+        return PGN_E_NOMEM;
+    }
+    if (o->v->type == JV_OBJECT) {
+        v->key = key->name;
+        v->key_len = key->len;
+        v->key_at = key->at;
+    }
+    if (o->last != NULL) {
+        o->last->next = v;
+    } else {
+        o->v->first = v;
+    }
+    o->last = v;
+    o->want = W_COMMA_OR_CLOSE;
+    if (v->type == JV_OBJECT || v->type == JV_ARRAY) {
+        if (r->depth >= r->opts.max_depth) {
+            return json_error(r, PGN_E_LIMIT, t->at, t->kind == T_LBRACE ? "{" : "[", 1,
+                              "nested deeper than max_depth");
+        }
+        if (!push_open(r, v)) { /* o is not used after this: the stack may move */
+            return PGN_E_NOMEM;
+        }
+    }
+    return PGN_OK;
+}
+
+/* Parses the object whose "{" is t0 into *out, with an explicit stack of open containers. */
 static pgn_status parse_object(pgn_json_reader *r, const tok *t0, jval **out) {
     tok t = *t0;
-    const char *key = NULL;
-    size_t key_len = 0;
-    pgn_loc key_at = t0->at;
+    jkey key = {NULL, 0, t0->at};
+    pgn_status st = PGN_OK;
     r->depth = 0;
     jval *root = new_value(r, &t);
     if (root == NULL || !push_open(r, root)) {
         return PGN_E_NOMEM;
     }
-    while (r->depth > 0) {
+    while (r->depth > 0 && st == PGN_OK) {
         jopen *o = &r->stack[r->depth - 1];
         next_tok(r, &t);
         if (t.kind == T_ERROR) {
             return t.err;
         }
+        int closes = t.kind == (o->v->type == JV_OBJECT ? T_RBRACE : T_RBRACKET);
         switch (o->want) {
         case W_KEY_OR_CLOSE:
-        case W_KEY:
-            if (t.kind == T_RBRACE && o->want == W_KEY_OR_CLOSE) {
-                r->depth--;
-                continue;
-            }
-            if (t.kind != T_STRING) {
-                return syntax(r, &t, wanted(o->want, o->v->type));
-            }
-            key = arena_strndup(&r->arena, r->sbuf, r->slen);
-            key_len = r->slen;
-            key_at = t.at;
-            if (key == NULL) {
-                return PGN_E_NOMEM;
-            }
-            next_tok(r, &t);
-            if (t.kind != T_COLON) {
-                return syntax(r, &t, "expected : after the member name");
-            }
-            o->want = W_VALUE;
-            continue;
-        case W_COMMA_OR_CLOSE:
-            if (t.kind == T_COMMA) {
-                o->want = o->v->type == JV_OBJECT ? W_KEY : W_VALUE;
-            } else if (t.kind == (o->v->type == JV_OBJECT ? T_RBRACE : T_RBRACKET)) {
+        case W_VALUE_OR_CLOSE:
+            if (closes) {
                 r->depth--;
             } else {
-                return syntax(r, &t, wanted(o->want, o->v->type));
-            }
-            continue;
-        case W_VALUE_OR_CLOSE:
-            if (t.kind == T_RBRACKET) {
-                r->depth--;
-                continue;
+                st = o->want == W_KEY_OR_CLOSE ? member_name(r, o, &t, &key)
+                                               : add_value(r, o, &t, &key);
             }
             break;
-        default: break;
-        }
-        /* a value */
-        if (t.kind == T_EOF || t.kind == T_RBRACE || t.kind == T_RBRACKET || t.kind == T_COLON ||
-            t.kind == T_COMMA) {
-            return syntax(r, &t, wanted(o->want, o->v->type));
-        }
-        jval *v = new_value(r, &t);
-        if (v == NULL) {
-            return PGN_E_NOMEM;
-        }
-        if (o->v->type == JV_OBJECT) {
-            v->key = key;
-            v->key_len = key_len;
-            v->key_at = key_at;
-        }
-        if (o->last != NULL) {
-            o->last->next = v;
-        } else {
-            o->v->first = v;
-        }
-        o->last = v;
-        o->want = W_COMMA_OR_CLOSE;
-        if (v->type == JV_OBJECT || v->type == JV_ARRAY) {
-            if (r->depth >= r->opts.max_depth) {
-                return json_error(r, PGN_E_LIMIT, t.at, t.kind == T_LBRACE ? "{" : "[", 1,
-                                  "nested deeper than max_depth");
+        case W_KEY: st = member_name(r, o, &t, &key); break;
+        case W_VALUE: st = add_value(r, o, &t, &key); break;
+        case W_COMMA_OR_CLOSE:
+        default:
+            if (t.kind == T_COMMA) {
+                o->want = o->v->type == JV_OBJECT ? W_KEY : W_VALUE;
+            } else if (closes) {
+                r->depth--;
+            } else {
+                st = syntax(r, &t, wanted(o->want, o->v->type));
             }
-            if (!push_open(r, v)) {
-                return PGN_E_NOMEM;
-            }
+            break;
         }
     }
     *out = root;
-    return PGN_OK;
+    return st;
 }
 
 /* ---- games ---- */
