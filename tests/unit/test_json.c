@@ -972,7 +972,7 @@ static void test_corpus(void) {
         }
     }
     printf("big (%s): %" PRIu64 " games\n", slow ? "all" : "slice", big.games);
-    CHECK(big.games >= (slow ? 200000u : 1300u));
+    CHECK(big.games >= (slow ? 190000u : 1300u)); /* 190483 games in all */
 }
 
 int main(void) {
