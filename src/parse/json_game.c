@@ -85,14 +85,27 @@ static pgn_status comment(pgn_json_reader *r, const jval *v, pgn_game *game, pgn
     return st;
 }
 
+/* A tag name the PGN writer can write and the PGN reader read back: a PGN symbol (PGN §7) made of
+ * letters, digits and _ + # = : - / @, starting with a letter, a digit or _. */
+static int tag_name_ok(const char *s, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        int alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (!alnum && c != '_' && (i == 0 || c == 0 || strchr("+#=:-/@", c) == NULL)) {
+            return 0;
+        }
+    }
+    return len > 0;
+}
+
 static pgn_status tags(pgn_json_reader *r, const jval *v, pgn_game *game) {
     if (v->type != JV_OBJECT) {
         return bad(r, v, 0, "\"tags\" must be an object of strings");
     }
     for (const jval *m = v->first; m != NULL; m = m->next) {
         pgn_str value;
-        if (m->key_len == 0) {
-            return bad(r, m, 1, "a tag name cannot be empty");
+        if (!tag_name_ok(m->key, m->key_len)) {
+            return bad(r, m, 1, "a tag name is letters, digits and _ + # = : - / @");
         }
         if (m->type != JV_STRING) {
             return bad(r, m, 0, "a tag value must be a string");

@@ -298,6 +298,8 @@ static void test_diagnostics(void) {
          "\"tags\":{},\"m", 0, 0},
         {"{\"tags\":{\"a\":\"1\",\"a\":\"2\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON,
          "\"a\":\"2", 0, 0},
+        {"{\"tags\":{\"a b\":\"1\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"a b", 0, 0},
+        {"{\"tags\":{\"\":\"1\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"\":", 0, 0},
         {"{\"tags\":{\"a\":1},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "1}", 0, 0},
         {"{\"tags\":{},\"moves\":[{\"san\":\"e4\",\"nags\":[256]}],\"result\":\"*\"}",
          PGN_E_BAD_JSON, "256", 0, 0},
