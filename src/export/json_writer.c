@@ -3,7 +3,7 @@
  * order), start position, comments, NAGs (PGN §8.2.4), the variation tree (PGN §8.2.5) as nested
  * lines, the result (PGN §8.2.6), and per move SAN, UCI and FEN. Strings follow RFC 8259 §7. The
  * output is streamed through the callback; the tree is walked with an explicit stack. */
-#include "pgnkit/json.h"
+#include "pgnkit.h" /* json.h, and annot.h where the typed-command API exists */
 
 #include <assert.h>
 #include <string.h>
@@ -200,7 +200,65 @@ static void put_cstring(pgn_json_writer *w, const char *s) {
     put_string(w, t);
 }
 
-/* ",\"key\":{\"text\":...}" for a comment, if there is one. */
+#ifdef PGNKIT_ANNOT_H
+static void put_int(pgn_json_writer *w, const char *key, int64_t v) {
+    put(w, ",\"", 2);
+    puts_(w, key);
+    put(w, "\":", 2);
+    if (v < 0) {
+        put(w, "-", 1);
+    }
+    put_uint(w, v < 0 ? (unsigned long)-(v + 1) + 1 : (unsigned long)v);
+}
+
+/* ",\"commands\":[...]" for the embedded commands of a comment (include/pgnkit/annot.h), if it
+ * has any; malformed ones (PGN_CMD_BAD) are text. The text stays the authority: the reader
+ * ignores this array. */
+static void put_commands(pgn_json_writer *w, pgn_str text) {
+    pgn_cmd_iter it;
+    pgn_cmd c;
+    int first = 1;
+    pgn_cmd_iter_init(&it, text);
+    while (pgn_cmd_next(&it, &c)) {
+        if (c.kind == PGN_CMD_TEXT || c.kind == PGN_CMD_BAD) {
+            continue;
+        }
+        put(w, first ? ",\"commands\":[{\"name\":" : ",{\"name\":", first ? 21 : 9);
+        first = 0;
+        put_string(w, c.name);
+        put(w, ",\"args\":", 8);
+        put_string(w, c.args);
+        if (PGN_CMD_TIMES & PGN_CMD_BIT(c.kind)) {
+            put_int(w, "ms", c.ms);
+        } else if (c.kind == PGN_CMD_EVAL) {
+            put_int(w, c.eval.kind == PGN_EVAL_MATE ? "mate" : "cp", c.eval.value);
+            if (c.eval.depth >= 0) {
+                put_int(w, "depth", c.eval.depth);
+            }
+        } else if (c.kind == PGN_CMD_CSL || c.kind == PGN_CMD_CAL) {
+            pgn_str args = c.args;
+            pgn_mark m;
+            put(w, ",\"marks\":[", 10);
+            for (int k = 0; pgn_mark_next(&args, &m); k++) {
+                char mark[] = ",{\"color\":\"G\",\"from\":\"a1\",\"to\":\"a1\"}";
+                mark[11] = m.color;
+                mark[22] = (char)('a' + (m.from & 7));
+                mark[23] = (char)('1' + (m.from >> 3));
+                mark[32] = (char)('a' + (m.to & 7));
+                mark[33] = (char)('1' + (m.to >> 3));
+                put(w, mark + (k == 0), sizeof mark - 1 - (k == 0));
+            }
+            put(w, "]", 1);
+        }
+        put(w, "}", 1);
+    }
+    if (!first) {
+        put(w, "]", 1);
+    }
+}
+#endif
+
+/* ",\"key\":{\"text\":...}" for a comment, if there is one, with its parsed commands. */
 static void put_comment(pgn_json_writer *w, const char *key, pgn_str text) {
     if (text.len == 0) {
         return;
@@ -209,6 +267,9 @@ static void put_comment(pgn_json_writer *w, const char *key, pgn_str text) {
     puts_(w, key);
     put(w, "\":{\"text\":", 10);
     put_string(w, text);
+#ifdef PGNKIT_ANNOT_H
+    put_commands(w, text);
+#endif
     put(w, "}", 1);
 }
 
@@ -253,6 +314,9 @@ static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *befor
     if (pre.len) {
         put(w, "\"pre_comment\":{\"text\":", 22);
         put_string(w, pre);
+#ifdef PGNKIT_ANNOT_H
+        put_commands(w, pre);
+#endif
         put(w, "},", 2);
     }
     put(w, "\"san\":\"", 7);
