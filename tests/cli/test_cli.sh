@@ -110,6 +110,9 @@ limit=(--schema-limit 60)
 expect_err "json edge corpus valid" "^games [0-9]{4,} invalid 0$" 0 bash -c "python3 $validate ${limit[*]} $schema $tmp.json/*.ndjson >&2"
 "$bin" convert --to json -o "$tmp.json/sample.json" examples/sample.pgn 2>/dev/null
 expect_err "json array valid" "^games 3 invalid 0$" 0 bash -c "python3 $validate $schema $tmp.json/sample.json >&2"
+printf '[Event "c"]\n\n1. e4 {[%%clk 0:01:00] [%%eval 0.35,18] [%%cal Ge2e4]} e5 {[%%eval #-3] [%%csl Ya1,Rb2] [%%foo bar]} *\n' |
+    "$bin" convert --to ndjson -o "$tmp.json/cmds.ndjson"
+expect_err "json with commands valid" "^games 1 invalid 0$" 0 bash -c "python3 $validate $schema $tmp.json/cmds.ndjson >&2"
 printf '{"tags":{},"moves":[{"san":"e4","nags":[300]}],"result":"2-0"}\n' > "$tmp.json/bad.ndjson"
 expect_err "schema rejects a bad game" "FAIL .*game 1: .*invalid 1$" 1 bash -c "python3 $validate $schema $tmp.json/bad.ndjson >&2"
 "$bin" convert --to ndjson --fen-ep always -o "$tmp.json/twic.ndjson" "$shared/corpus/big/twic/twic1427.pgn.gz" 2>/dev/null ||
