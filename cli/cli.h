@@ -13,6 +13,9 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_RESOURCE = 3 };
 int cmd_perft(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+/* cmd_json.c: convert --to json|ndjson and --from json (cli_convert_is_json tells which). */
+int cli_convert_is_json(int argc, char **argv);
+int cmd_convert_json(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);

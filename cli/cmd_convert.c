@@ -14,6 +14,7 @@ static const char usage_text[] =
     "usage: pgnkit convert --to uci|fen|san|lan|epd|csv [--fen-ep legal|always] [--strict]\n"
     "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--diag text|json]\n"
     "                      [--input-encoding ENC] [-o OUT] [FILE...]\n"
+    "       pgnkit convert --to json|ndjson | --from json ...  (pgnkit convert --to json --help)\n"
     "Converts the main line of every game. uci: one line per game, moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
     "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game.\n"
@@ -110,6 +111,9 @@ int cmd_convert(int argc, char **argv) {
                                          {"per-ply", no_argument, NULL, 'P'},
                                          CLI_EDIT_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
+    if (cli_convert_is_json(argc, argv)) {
+        return cmd_convert_json(argc, argv); /* --to json|ndjson, --from json: cmd_json.c */
+    }
     cli_lines_args la;
     memset(&la, 0, sizeof la);
     int per_ply = 0;

@@ -12,6 +12,7 @@
 #include "pgnkit/annot.h"
 #include "pgnkit/export.h"
 #include "pgnkit/engine.h"
+#include "pgnkit/json.h"
 
 #ifdef __cplusplus
 extern "C" {

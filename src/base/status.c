@@ -23,6 +23,7 @@ static const status_info infos[] = {
     {PGN_E_UNBALANCED_PAREN, "E_UNBALANCED_PAREN", "unbalanced parenthesis"},
     {PGN_E_UNEXPECTED_TOKEN, "E_UNEXPECTED_TOKEN", "unexpected token"},
     {PGN_E_MISSING_RESULT, "E_MISSING_RESULT", "missing game termination marker"},
+    {PGN_E_BAD_JSON, "E_BAD_JSON", "invalid JSON, or JSON that is not a game"},
     {PGN_E_BAD_FEN, "E_BAD_FEN", "invalid FEN"},
     {PGN_E_BAD_SAN, "E_BAD_SAN", "move text that cannot be read as a move"},
     {PGN_E_ILLEGAL_MOVE, "E_ILLEGAL_MOVE", "illegal move"},

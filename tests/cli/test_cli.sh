@@ -135,6 +135,38 @@ expect "fmt --nag-style symbol reads back" "$("$bin" fmt --quiet "$tmp.nags" 2>/
 expect "fmt --nag-style text" "1. e4 { good move (traditional \"!\") see also Nunn Convention for alternate" 0 bash -c "\"$bin\" fmt --quiet --nag-style text \"$tmp.nags\" | grep '^1\\. '"
 expect_err "fmt --nag-style bad" "--nag-style must be number, symbol or text" 2 "$bin" fmt --nag-style roman "$tmp.nags"
 rm -f "$tmp.nags"
+# convert --to json|ndjson and --from json (issue 4): JSON validated against the schema by
+# python3-jsonschema (tests/json/validate.py fails, never skips, when it is missing); main lines
+# against the pgn-extract oracle; the round trip back to PGN.
+schema=docs/pgnkit-game.schema.json
+validate=tests/json/validate.py
+mkdir -p "$tmp.json"
+for f in "$shared"/corpus/edge/*/*.pgn; do
+    "$bin" convert --to ndjson -o "$tmp.json/$(basename "$f").ndjson" "$f" 2>/dev/null
+done
+limit=(--schema-limit 60)
+[ -n "${PGNKIT_SLOW:-}" ] && [ "${PGNKIT_SLOW}" != 0 ] && limit=()
+expect_err "json edge corpus valid" "^games [0-9]{4,} invalid 0$" 0 bash -c "python3 $validate ${limit[*]} $schema $tmp.json/*.ndjson >&2"
+"$bin" convert --to json -o "$tmp.json/sample.json" examples/sample.pgn 2>/dev/null
+expect_err "json array valid" "^games 3 invalid 0$" 0 bash -c "python3 $validate $schema $tmp.json/sample.json >&2"
+printf '[Event "c"]\n\n1. e4 {[%%clk 0:01:00] [%%eval 0.35,18] [%%cal Ge2e4]} e5 {[%%eval #-3] [%%csl Ya1,Rb2] [%%foo bar]} *\n' |
+    "$bin" convert --to ndjson -o "$tmp.json/cmds.ndjson"
+expect_err "json with commands valid" "^games 1 invalid 0$" 0 bash -c "python3 $validate $schema $tmp.json/cmds.ndjson >&2"
+printf '{"tags":{},"moves":[{"san":"e4","nags":[300]}],"result":"2-0"}\n' > "$tmp.json/bad.ndjson"
+expect_err "schema rejects a bad game" "FAIL .*game 1: .*invalid 1$" 1 bash -c "python3 $validate $schema $tmp.json/bad.ndjson >&2"
+"$bin" convert --to ndjson --fen-ep always -o "$tmp.json/twic.ndjson" "$shared/corpus/big/twic/twic1427.pgn.gz" 2>/dev/null ||
+    gzip -dc "$shared/corpus/big/twic/twic1427.pgn.gz" | "$bin" convert --to ndjson --fen-ep always -o "$tmp.json/twic.ndjson"
+expect_err "json uci and fen = pgn-extract oracle" "^games 4742 invalid 0$" 0 bash -c "python3 $validate --schema-limit 300 \
+    --oracle '$shared/corpus/expected/pgn-extract-oracle/twic1427.uci-fen.tsv.gz' $schema $tmp.json/twic.ndjson >&2"
+expect "json round trip" "$(cat "$std")" 0 bash -c "\"$bin\" convert --to json \"$std\" | \"$bin\" convert --from json"
+expect "json round trip ndjson" "$("$bin" fmt --quiet "$tmp.out" 2>/dev/null)" 0 bash -c "\"$bin\" convert --to ndjson \"$tmp.out\" | \"$bin\" convert --from json --to pgn"
+expect "json fixed point" "$(cat "$tmp.json/sample.json")" 0 "$bin" convert --from json --to json "$tmp.json/sample.json"
+expect "json fen" '"fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"' 0 bash -c "\"$bin\" convert --to ndjson \"$std\" | grep -o '\"fen\":\"[^\"]*\"' | head -n 1"
+expect_err "json syntax error" "^<stdin>:2:9: error: invalid JSON, or JSON that is not a game: expected : after the member name '\{' \[E_BAD_JSON\] \(game 1\)$" 1 bash -c "printf '[\\n{\"tags\" {}}]' | \"$bin\" convert --from json"
+expect_err "json illegal move" "^<stdin>:1:28: error: illegal move: SAN not legal in the position 'e5' \[E_ILLEGAL_MOVE\] \(game 1\)$" 1 bash -c "echo '{\"tags\":{},\"moves\":[{\"san\":\"e5\"}],\"result\":\"*\"}' | \"$bin\" convert --from json"
+expect_err "json diag json" '"line":1,"column":28,.*"code":"E_ILLEGAL_MOVE"' 1 bash -c "echo '{\"tags\":{},\"moves\":[{\"san\":\"e5\"}],\"result\":\"*\"}' | \"$bin\" convert --from json --diag json"
+expect_err "json bad format name" "unknown --to or --from format" 2 "$bin" convert --from json --to xml
+rm -rf "$tmp.json"
 rm -f "$tmp.rej" "$tmp.out"
 rm -f /tmp/pgnkit-cli-err.$$
 echo "RESULT $pass $fail 0"

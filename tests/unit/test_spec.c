@@ -687,6 +687,39 @@ static void io_case(int *seen) {
     pgn_game_free(g);
 }
 
+static void json_diag(void *ctx, const pgn_diag *d) {
+    pgn_diag *out = ctx;
+    if (out->code == PGN_OK) {
+        *out = *d;
+    }
+}
+
+/* PGN_E_BAD_JSON comes from the JSON reader, not from PGN: one case here (the member name not
+ * followed by ':'), with its line and column; tests/unit/test_json.c has the rest. */
+static void json_case(int *seen) {
+    static const char input[] = "[\n{\"tags\" {}}]";
+    pgn_diag d;
+    pgn_json_reader_opts o;
+    pgn_json_reader *r;
+    pgn_game *g;
+    memset(&d, 0, sizeof d);
+    memset(&o, 0, sizeof o);
+    o.on_diag = json_diag;
+    o.diag_ctx = &d;
+    CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_json_reader_new_mem(&r, &o, input, sizeof input - 1), PGN_OK);
+    CHECK_EQ_INT(pgn_json_reader_next(r, g), PGN_E_BAD_JSON);
+    if (d.code == PGN_E_BAD_JSON && d.at.line == 2 && d.at.column == 9) {
+        harness_counts.passed++;
+        seen[PGN_E_BAD_JSON] = 1;
+    } else {
+        harness_fail(__FILE__, __LINE__, "JSON case: %s at %u:%u, not E_BAD_JSON at 2:9",
+                     pgn_status_name(d.code), d.at.line, d.at.column);
+    }
+    pgn_json_reader_free(r);
+    pgn_game_free(g);
+}
+
 typedef struct failing_alloc {
     long left; /* allocations that still succeed; < 0: unlimited */
     long live; /* blocks not yet freed */
@@ -826,6 +859,7 @@ static const struct {
     {PGN_E_BAD_CHAR,
      "reserved: a byte that starts no token is W_SKIPPED_TEXT (an error under strict)"},
     {PGN_E_UNEXPECTED_TOKEN, "reserved: a token out of place is W_SKIPPED_TEXT or W_STRAY_PAREN"},
+    {PGN_E_BAD_JSON, "JSON input, not PGN: json_case() here, every kind in tests/unit/test_json.c"},
 };
 
 /* The reason a code needs no errors.spec example, or NULL. */
@@ -874,6 +908,7 @@ int main(void) {
         }
     }
     io_case(seen);
+    json_case(seen);
     nomem_case(seen);
     long_line_case();
     prefix_case();

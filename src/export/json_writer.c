@@ -1,0 +1,460 @@
+/* SPDX-License-Identifier: MIT */
+/* The JSON writer (docs/json-format.md): one object per game with its tags (PGN §8.1, input
+ * order), start position, comments, NAGs (PGN §8.2.4), the variation tree (PGN §8.2.5) as nested
+ * lines, the result (PGN §8.2.6), and per move SAN, UCI and FEN. Strings follow RFC 8259 §7. The
+ * output is streamed through the callback; the tree is walked with an explicit stack. */
+#include "pgnkit.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "../game/arena.h"
+
+#define FLUSH_AT ((size_t)1 << 16)
+
+/* One open array of moves ("line") or of variations. */
+typedef struct frame {
+    const pgn_node *node; /* LINE: the next node to write; VARS: the next alternative */
+    pgn_pos before;       /* the position before node's move */
+    uint8_t vars;         /* 1: a "variations" array, 0: a line */
+    uint8_t open;         /* LINE: node's object is open, waiting for its variations to end */
+    uint8_t count;        /* nonzero once an element was written (a comma is due) */
+} frame;
+
+struct pgn_json_writer {
+    pgn_allocator alloc;
+    pgn_write_fn fn;
+    void *ctx;
+    uint32_t flags, fen_flags;
+    uint64_t games;
+    pgn_status err; /* the first failure; then everything stops */
+    char *buf;
+    size_t len, cap;
+    frame *stack;
+    size_t depth, stack_cap;
+};
+
+pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts *opts,
+                               pgn_write_fn fn, void *ctx) {
+    pgn_json_writer *w;
+    const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
+    assert(out != NULL && fn != NULL);
+    *out = NULL;
+    w = arena_mem_alloc(alloc, sizeof *w);
+    if (w == NULL) {
+        return PGN_E_NOMEM;
+    }
+    memset(w, 0, sizeof *w);
+    if (alloc != NULL) {
+        w->alloc = *alloc;
+    }
+    w->fn = fn;
+    w->ctx = ctx;
+    if (opts != NULL) {
+        w->flags = opts->flags;
+        w->fen_flags = opts->fen_flags;
+    }
+    w->buf = arena_mem_alloc(&w->alloc, FLUSH_AT * 2);
+    if (w->buf == NULL) {
+        arena_mem_free(&w->alloc, w);
+        return PGN_E_NOMEM;
+    }
+    w->cap = FLUSH_AT * 2;
+    *out = w;
+    return PGN_OK;
+}
+
+void pgn_json_writer_free(pgn_json_writer *writer) {
+    pgn_allocator alloc;
+    if (writer == NULL) {
+        return;
+    }
+    alloc = writer->alloc;
+    arena_mem_free(&alloc, writer->buf);
+    arena_mem_free(&alloc, writer->stack);
+    arena_mem_free(&alloc, writer);
+}
+
+/* ---- output ---- */
+
+static void flush(pgn_json_writer *w) {
+    ptrdiff_t r;
+    if (w->err != PGN_OK || w->len == 0) {
+        return;
+    }
+    r = w->fn(w->ctx, w->buf, w->len);
+    if (r < 0 || (size_t)r != w->len) {
+        w->err = PGN_E_IO;
+    }
+    w->len = 0;
+}
+
+/* Appends n bytes; the buffer is flushed when it passes FLUSH_AT, so it never grows (a longer
+ * piece goes straight to the callback). */
+static void put(pgn_json_writer *w, const char *s, size_t n) {
+    if (w->err != PGN_OK) {
+        return;
+    }
+    if (n > w->cap - w->len) {
+        flush(w);
+        if (n > w->cap) {
+            ptrdiff_t r = w->err == PGN_OK ? w->fn(w->ctx, s, n) : 0;
+            if (r < 0 || (size_t)r != n) {
+                w->err = PGN_E_IO;
+            }
+            return;
+        }
+    }
+    memcpy(w->buf + w->len, s, n);
+    w->len += n;
+    if (w->len >= FLUSH_AT) {
+        flush(w);
+    }
+}
+
+static void puts_(pgn_json_writer *w, const char *s) {
+    put(w, s, strlen(s));
+}
+
+static void put_uint(pgn_json_writer *w, unsigned long v) {
+    char digits[24];
+    size_t n = sizeof digits;
+    do {
+        digits[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    put(w, digits + n, sizeof digits - n);
+}
+
+/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t len) {
+    size_t n, i;
+    unsigned c = s[0];
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        lo = c == 0xE0 ? 0xA0 : 0x80;
+        hi = c == 0xED ? 0x9F : 0xBF;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        lo = c == 0xF0 ? 0x90 : 0x80;
+        hi = c == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return 0;
+    }
+    if (len < n || s[1] < lo || s[1] > hi) {
+        return 0;
+    }
+    for (i = 2; i < n; i++) {
+        if (s[i] < 0x80 || s[i] > 0xBF) {
+            return 0;
+        }
+    }
+    return n;
+}
+
+/* A JSON string (RFC 8259 §7): runs of plain bytes are copied in one piece. */
+static void put_string(pgn_json_writer *w, pgn_str s) {
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    size_t i = 0, run = 0;
+    put(w, "\"", 1);
+    while (i < s.len) {
+        unsigned c = p[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            i++;
+            continue;
+        }
+        put(w, s.ptr + run, i - run);
+        if (c >= 0x80) {
+            size_t n = utf8_len(p + i, s.len - i);
+            if (n == 0) {
+                put(w, "\\ufffd", 6);
+                n = 1;
+            } else {
+                put(w, s.ptr + i, n);
+            }
+            i += n;
+        } else if (c == '"' || c == '\\') {
+            char esc[2] = {'\\', (char)c};
+            put(w, esc, 2);
+            i++;
+        } else {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            put(w, esc, 6);
+            i++;
+        }
+        run = i;
+    }
+    put(w, s.ptr + run, i - run);
+    put(w, "\"", 1);
+}
+
+static void put_cstring(pgn_json_writer *w, const char *s) {
+    pgn_str t;
+    t.ptr = s;
+    t.len = strlen(s);
+    put_string(w, t);
+}
+
+static void put_int(pgn_json_writer *w, const char *key, int64_t v) {
+    put(w, ",\"", 2);
+    puts_(w, key);
+    put(w, "\":", 2);
+    if (v < 0) {
+        put(w, "-", 1);
+    }
+    put_uint(w, v < 0 ? (unsigned long)-(v + 1) + 1 : (unsigned long)v);
+}
+
+/* ",\"commands\":[...]" for the embedded commands of a comment (include/pgnkit/annot.h), if it
+ * has any; malformed ones (PGN_CMD_BAD) are text. The text stays the authority: the reader
+ * ignores this array. */
+static void put_commands(pgn_json_writer *w, pgn_str text) {
+    pgn_cmd_iter it;
+    pgn_cmd c;
+    int first = 1;
+    pgn_cmd_iter_init(&it, text);
+    while (pgn_cmd_next(&it, &c)) {
+        if (c.kind == PGN_CMD_TEXT || c.kind == PGN_CMD_BAD) {
+            continue;
+        }
+        put(w, first ? ",\"commands\":[{\"name\":" : ",{\"name\":", first ? 21 : 9);
+        first = 0;
+        put_string(w, c.name);
+        put(w, ",\"args\":", 8);
+        put_string(w, c.args);
+        if (PGN_CMD_TIMES & PGN_CMD_BIT(c.kind)) {
+            put_int(w, "ms", c.ms);
+        } else if (c.kind == PGN_CMD_EVAL) {
+            put_int(w, c.eval.kind == PGN_EVAL_MATE ? "mate" : "cp", c.eval.value);
+            if (c.eval.depth >= 0) {
+                put_int(w, "depth", c.eval.depth);
+            }
+        } else if (c.kind == PGN_CMD_CSL || c.kind == PGN_CMD_CAL) {
+            pgn_str args = c.args;
+            pgn_mark m;
+            put(w, ",\"marks\":[", 10);
+            for (int k = 0; pgn_mark_next(&args, &m); k++) {
+                char mark[] = ",{\"color\":\"G\",\"from\":\"a1\",\"to\":\"a1\"}";
+                mark[11] = m.color;
+                mark[22] = (char)('a' + (m.from & 7));
+                mark[23] = (char)('1' + (m.from >> 3));
+                mark[32] = (char)('a' + (m.to & 7));
+                mark[33] = (char)('1' + (m.to >> 3));
+                put(w, mark + (k == 0), sizeof mark - 1 - (k == 0));
+            }
+            put(w, "]", 1);
+        }
+        put(w, "}", 1);
+    }
+    if (!first) {
+        put(w, "]", 1);
+    }
+}
+
+/* ",\"key\":{\"text\":...}" for a comment, if there is one, with its parsed commands. */
+static void put_comment(pgn_json_writer *w, const char *key, pgn_str text) {
+    if (text.len == 0) {
+        return;
+    }
+    put(w, ",\"", 2);
+    puts_(w, key);
+    put(w, "\":{\"text\":", 10);
+    put_string(w, text);
+    put_commands(w, text);
+    put(w, "}", 1);
+}
+
+/* ---- the move tree ---- */
+
+static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before, int vars) {
+    frame *f;
+    if (w->depth == w->stack_cap) {
+        size_t cap = w->stack_cap ? w->stack_cap * 2 : 16;
+        void *p;
+        if (cap > SIZE_MAX / sizeof *w->stack) {
+            w->err = PGN_E_NOMEM;
+            return 0;
+        }
+        p = arena_mem_realloc(&w->alloc, w->stack, w->stack_cap * sizeof *w->stack,
+                              cap * sizeof *w->stack);
+        if (p == NULL) {
+            w->err = PGN_E_NOMEM;
+            return 0;
+        }
+        w->stack = p;
+        w->stack_cap = cap;
+    }
+    f = &w->stack[w->depth++];
+    f->node = node;
+    f->before = *before;
+    f->vars = (uint8_t)vars;
+    f->open = 0;
+    f->count = 0;
+    put(w, "[", 1);
+    return 1;
+}
+
+/* Writes node's object up to (not including) its "variations" and closing brace. */
+static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before) {
+    char san[PGN_SAN_MAX], uci[PGN_UCI_MAX], fen[PGN_FEN_MAX];
+    pgn_pos after = *before;
+    pgn_move mv = pgn_node_move(n);
+    size_t i, k = pgn_node_nag_count(n);
+    pgn_str pre = pgn_node_pre_comment(n);
+    put(w, "{", 1);
+    if (pre.len) {
+        put(w, "\"pre_comment\":{\"text\":", 22);
+        put_string(w, pre);
+        put_commands(w, pre);
+        put(w, "},", 2);
+    }
+    put(w, "\"san\":\"", 7);
+    put(w, san, pgn_san_write(before, mv, san));
+    put(w, "\",\"uci\":\"", 9);
+    put(w, uci, pgn_uci_write(before, mv, uci));
+    pgn_pos_play(&after, mv);
+    put(w, "\",\"fen\":\"", 9);
+    put(w, fen, pgn_fen_write(&after, w->fen_flags, fen, sizeof fen));
+    put(w, "\"", 1);
+    if (k) {
+        put(w, ",\"nags\":[", 9);
+        for (i = 0; i < k; i++) {
+            if (i) {
+                put(w, ",", 1);
+            }
+            put_uint(w, pgn_node_nag(n, i));
+        }
+        put(w, "]", 1);
+    }
+    put_comment(w, "comment", pgn_node_comment(n));
+}
+
+/* The line that starts with first (played from start), with every variation inside it. A node
+ * lists the variations of its move only if it is its parent's main continuation: the siblings
+ * that follow it are the alternatives; in their own lines they list none. */
+static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *start) {
+    size_t base = w->depth;
+    if (!push(w, first, start, 0)) {
+        return;
+    }
+    while (w->depth > base && w->err == PGN_OK) {
+        frame *f = &w->stack[w->depth - 1];
+        if (f->vars) {
+            if (f->node == NULL) {
+                put(w, "]", 1);
+                w->depth--;
+                continue;
+            }
+            if (f->count) {
+                put(w, ",", 1);
+            }
+            f->count = 1;
+            const pgn_node *alt = f->node;
+            pgn_pos before = f->before; /* push may move the stack, f with it */
+            f->node = pgn_node_sibling(alt);
+            push(w, alt, &before, 0);
+            continue;
+        }
+        if (f->open) {
+            put(w, "}", 1);
+            pgn_pos_play(&f->before, pgn_node_move(f->node));
+            f->node = pgn_node_child(f->node);
+            f->open = 0;
+            continue;
+        }
+        if (f->node == NULL) {
+            put(w, "]", 1);
+            w->depth--;
+            continue;
+        }
+        if (f->count) {
+            put(w, ",", 1);
+        }
+        f->count = 1;
+        put_node(w, f->node, &f->before);
+        f->open = 1;
+        const pgn_node *parent = pgn_node_parent(f->node);
+        if (parent != NULL && pgn_node_child(parent) == f->node && pgn_node_sibling(f->node)) {
+            put(w, ",\"variations\":", 14);
+            pgn_pos before = f->before;
+            push(w, pgn_node_sibling(f->node), &before, 1);
+        }
+    }
+}
+
+/* ---- games ---- */
+
+static int start_is_standard(const pgn_pos *start) {
+    char fen[PGN_FEN_MAX];
+    pgn_fen_write(start, 0, fen, sizeof fen);
+    return !start->chess960 && strcmp(fen, PGN_START_FEN) == 0;
+}
+
+pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) {
+    pgn_json_writer *w = writer;
+    const pgn_pos *start;
+    const pgn_node *root, *first;
+    size_t i, n;
+    assert(w != NULL && game != NULL);
+    if (w->err != PGN_OK) {
+        return w->err;
+    }
+    if (!(w->flags & PGN_JSON_NDJSON)) {
+        put(w, w->games ? ",\n" : "[\n", 2);
+    }
+    w->games++;
+    put(w, "{\"tags\":{", 9);
+    n = pgn_game_tag_count(game);
+    for (i = 0; i < n; i++) {
+        if (i) {
+            put(w, ",", 1);
+        }
+        put_string(w, pgn_game_tag_name(game, i));
+        put(w, ":", 1);
+        put_string(w, pgn_game_tag_value(game, i));
+    }
+    put(w, "}", 1);
+    start = pgn_game_start(game);
+    if (!start_is_standard(start)) {
+        char fen[PGN_FEN_MAX];
+        pgn_fen_write(start, w->fen_flags, fen, sizeof fen);
+        put(w, ",\"fen\":", 7);
+        put_cstring(w, fen);
+        if (start->chess960) {
+            put(w, ",\"chess960\":true", 16);
+        }
+    }
+    root = pgn_game_root(game);
+    put_comment(w, "comment", pgn_node_comment(root));
+    put(w, ",\"moves\":", 9);
+    first = pgn_node_child(root);
+    if (first != NULL) {
+        put_line(w, first, start);
+    } else {
+        put(w, "[]", 2);
+    }
+    put(w, ",\"result\":", 10);
+    put_cstring(w, pgn_result_str(pgn_game_result(game)));
+    put(w, "}", 1);
+    if (w->flags & PGN_JSON_NDJSON) {
+        put(w, "\n", 1);
+    }
+    flush(w);
+    w->depth = 0;
+    return w->err;
+}
+
+pgn_status pgn_json_writer_finish(pgn_json_writer *writer) {
+    assert(writer != NULL);
+    if (writer->err != PGN_OK || (writer->flags & PGN_JSON_NDJSON)) {
+        return writer->err;
+    }
+    puts_(writer, writer->games ? "\n]\n" : "[]\n");
+    flush(writer);
+    return writer->err;
+}
