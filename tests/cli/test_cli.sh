@@ -139,24 +139,29 @@ rm -f "$tmp.nags"
 # python3-jsonschema (tests/json/validate.py fails, never skips, when it is missing); main lines
 # against the pgn-extract oracle; the round trip back to PGN.
 schema=docs/pgnkit-game.schema.json
-validate=tests/json/validate.py
+# the Python that has jsonschema: the one on PATH, or Debian's (python3-jsonschema, .ci/run)
+py=python3
+for p in python3 /usr/bin/python3; do
+    if "$p" -c 'import jsonschema' >/dev/null 2>&1; then py=$p; break; fi
+done
+validate="$py tests/json/validate.py"
 mkdir -p "$tmp.json"
 for f in "$shared"/corpus/edge/*/*.pgn; do
     "$bin" convert --to ndjson -o "$tmp.json/$(basename "$f").ndjson" "$f" 2>/dev/null
 done
 limit=(--schema-limit 60)
 [ -n "${PGNKIT_SLOW:-}" ] && [ "${PGNKIT_SLOW}" != 0 ] && limit=()
-expect_err "json edge corpus valid" "^games [0-9]{4,} invalid 0$" 0 bash -c "python3 $validate ${limit[*]} $schema $tmp.json/*.ndjson >&2"
+expect_err "json edge corpus valid" "^games [0-9]{4,} invalid 0$" 0 bash -c "$validate ${limit[*]} $schema $tmp.json/*.ndjson >&2"
 "$bin" convert --to json -o "$tmp.json/sample.json" examples/sample.pgn 2>/dev/null
-expect_err "json array valid" "^games 3 invalid 0$" 0 bash -c "python3 $validate $schema $tmp.json/sample.json >&2"
+expect_err "json array valid" "^games 3 invalid 0$" 0 bash -c "$validate $schema $tmp.json/sample.json >&2"
 printf '[Event "c"]\n\n1. e4 {[%%clk 0:01:00] [%%eval 0.35,18] [%%cal Ge2e4]} e5 {[%%eval #-3] [%%csl Ya1,Rb2] [%%foo bar]} *\n' |
     "$bin" convert --to ndjson -o "$tmp.json/cmds.ndjson"
-expect_err "json with commands valid" "^games 1 invalid 0$" 0 bash -c "python3 $validate $schema $tmp.json/cmds.ndjson >&2"
+expect_err "json with commands valid" "^games 1 invalid 0$" 0 bash -c "$validate $schema $tmp.json/cmds.ndjson >&2"
 printf '{"tags":{},"moves":[{"san":"e4","nags":[300]}],"result":"2-0"}\n' > "$tmp.json/bad.ndjson"
-expect_err "schema rejects a bad game" "FAIL .*game 1: .*invalid 1$" 1 bash -c "python3 $validate $schema $tmp.json/bad.ndjson >&2"
+expect_err "schema rejects a bad game" "FAIL .*game 1: .*invalid 1$" 1 bash -c "$validate $schema $tmp.json/bad.ndjson >&2"
 "$bin" convert --to ndjson --fen-ep always -o "$tmp.json/twic.ndjson" "$shared/corpus/big/twic/twic1427.pgn.gz" 2>/dev/null ||
     gzip -dc "$shared/corpus/big/twic/twic1427.pgn.gz" | "$bin" convert --to ndjson --fen-ep always -o "$tmp.json/twic.ndjson"
-expect_err "json uci and fen = pgn-extract oracle" "^games 4742 invalid 0$" 0 bash -c "python3 $validate --schema-limit 300 \
+expect_err "json uci and fen = pgn-extract oracle" "^games 4742 invalid 0$" 0 bash -c "$validate --schema-limit 300 \
     --oracle '$shared/corpus/expected/pgn-extract-oracle/twic1427.uci-fen.tsv.gz' $schema $tmp.json/twic.ndjson >&2"
 expect "json round trip" "$(cat "$std")" 0 bash -c "\"$bin\" convert --to json \"$std\" | \"$bin\" convert --from json"
 expect "json round trip ndjson" "$("$bin" fmt --quiet "$tmp.out" 2>/dev/null)" 0 bash -c "\"$bin\" convert --to ndjson \"$tmp.out\" | \"$bin\" convert --from json --to pgn"
