@@ -184,6 +184,18 @@ status_is "fake slow" $st 0 "$tmp/sl.err"
 check "slow warning" "$tmp/sl.err" "game 1, ply 0: engine gave no result within 200 ms, sent 'stop' \(dropped\)"
 flat "$tmp/sl.out"
 check "slow result used" "$tmp/sl.out.flat" '1\. e4 \{ hello \[%eval 0\.00,1\] \}'
+# the deadline derived from the limit (10 s + 2 x movetime): one position, 10 s of waiting
+printf '[Event "one position"]\n\n*\n' >"$tmp/one.pgn"
+fake_run slow "$tmp/d.out" "$tmp/d.err" --movetime 1 "$tmp/one.pgn"; st=$?
+status_is "fake slow, derived deadline" $st 0 "$tmp/d.err"
+check "derived deadline" "$tmp/d.err" "game 1, ply 0: engine gave no result within 10002 ms, sent 'stop'"
+# a game with a reading error: written byte for byte, not analysed; the next one is
+printf '[Event "broken"]\n\n1. e4 e5 2. Ke3 *\n\n' >"$tmp/bad.pgn"
+cat "$tmp/bad.pgn" "$tmp/two.pgn" >"$tmp/mixed.pgn"
+fake_run normal "$tmp/b.out" "$tmp/b.err" "$tmp/mixed.pgn"; st=$?
+status_is "broken game" $st 1 "$tmp/b.err"
+if head -c "$(wc -c <"$tmp/bad.pgn")" "$tmp/b.out" | cmp -s - "$tmp/bad.pgn"; then ok; else bad "broken game not written as it came" "$tmp/b.out"; fi
+check "broken game summary" "$tmp/b.err" '^3 games, 2 analysed, 0 not analysed'
 # illegal pv and best move: diagnostics, dropped, analysis goes on
 fake_run illegal "$tmp/i.out" "$tmp/i.err" "$tmp/two.pgn"; st=$?
 status_is "fake illegal" $st 0 "$tmp/i.err"
