@@ -664,8 +664,8 @@ static void b_free(void *ctx, void *ptr) {
     free(ptr);
 }
 
-/* pgn_game_annotate with allocation k failing, for every k until one run needs no failing one:
- * PGN_E_NOMEM each time, nothing leaked. */
+/* pgn_game_annotate (replacing an earlier analysis with every line) with allocation k failing,
+ * for every k until one run needs no failing one: PGN_E_NOMEM each time, nothing leaked. */
 static void test_annotate_nomem(void) {
     char pgn[4096] = "[Event \"n\"]\n\n";
     for (int i = 0; i < 60; i++) {
@@ -682,6 +682,11 @@ static void test_annotate_nomem(void) {
     pgn_pos_init(&p);
     pgn_uci_msg m = parse(&p, "info depth 1 score cp 0 pv e2e4 e7e5 g1f3");
     pa[0].pv_len = m.info.pv_len;
+    pgn_engine_line alt = {cp(5), 1, {0}};
+    m = parse(&p, "info depth 1 score cp 0 pv d2d4");
+    alt.pv[0] = m.info.pv[0];
+    pa[0].alt = &alt;
+    pa[0].alt_count = 1;
     memcpy(pa[0].pv, m.info.pv, sizeof m.info.pv);
     int nomem = 0, done = 0;
     for (long k = 0; k < 10000 && !done; k++) {
@@ -696,8 +701,12 @@ static void test_annotate_nomem(void) {
         CHECK_EQ_INT(pgn_reader_new_mem(&r, &o, pgn, strlen(pgn)), PGN_OK);
         CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
         CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+        /* a first analysis with every line, then one replacing it under the failing budget */
+        pgn_annotate_opts all = {"E (pgnkit analyze)", 0, PGN_ANNOTATE_ALL_LINES};
+        pgn_annotate_opts rep = {"E (pgnkit analyze)", 0, PGN_ANNOTATE_REPLACE};
+        CHECK_EQ_INT(pgn_game_annotate(g, pa, n, &all, NULL), PGN_OK);
         b.left = k;
-        pgn_status st = pgn_game_annotate(g, pa, n, NULL, NULL);
+        pgn_status st = pgn_game_annotate(g, pa, n, &rep, NULL);
         if (st == PGN_OK) {
             done = 1;
         } else if (st == PGN_E_NOMEM) {
