@@ -664,8 +664,8 @@ static void b_free(void *ctx, void *ptr) {
     free(ptr);
 }
 
-/* pgn_game_annotate (replacing an earlier analysis with every line) with allocation k failing,
- * for every k until one run needs no failing one: PGN_E_NOMEM each time, nothing leaked. */
+/* pgn_game_annotate with allocation k failing, for every k until one run needs no failing one:
+ * PGN_E_NOMEM each time, nothing leaked. */
 static void test_annotate_nomem(void) {
     char pgn[4096] = "[Event \"n\"]\n\n";
     for (int i = 0; i < 60; i++) {
@@ -682,11 +682,6 @@ static void test_annotate_nomem(void) {
     pgn_pos_init(&p);
     pgn_uci_msg m = parse(&p, "info depth 1 score cp 0 pv e2e4 e7e5 g1f3");
     pa[0].pv_len = m.info.pv_len;
-    pgn_engine_line alt = {cp(5), 1, {0}};
-    m = parse(&p, "info depth 1 score cp 0 pv d2d4");
-    alt.pv[0] = m.info.pv[0];
-    pa[0].alt = &alt;
-    pa[0].alt_count = 1;
     memcpy(pa[0].pv, m.info.pv, sizeof m.info.pv);
     int nomem = 0, done = 0;
     for (long k = 0; k < 10000 && !done; k++) {
@@ -701,12 +696,8 @@ static void test_annotate_nomem(void) {
         CHECK_EQ_INT(pgn_reader_new_mem(&r, &o, pgn, strlen(pgn)), PGN_OK);
         CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
         CHECK_EQ_INT(pgn_game_ply_count(g), 120);
-        /* a first analysis with every line, then one replacing it under the failing budget */
-        pgn_annotate_opts all = {"E (pgnkit analyze)", 0, PGN_ANNOTATE_ALL_LINES};
-        pgn_annotate_opts rep = {"E (pgnkit analyze)", 0, PGN_ANNOTATE_REPLACE};
-        CHECK_EQ_INT(pgn_game_annotate(g, pa, n, &all, NULL), PGN_OK);
         b.left = k;
-        pgn_status st = pgn_game_annotate(g, pa, n, &rep, NULL);
+        pgn_status st = pgn_game_annotate(g, pa, n, NULL, NULL);
         if (st == PGN_OK) {
             done = 1;
         } else if (st == PGN_E_NOMEM) {
@@ -723,6 +714,85 @@ static void test_annotate_nomem(void) {
     free(pa);
 }
 
+/* An analysis with every line, then one replacing it, with allocation k failing (counted from
+ * the game's first), for every k until a run needs no failing one: PGN_E_NOMEM each time, nothing
+ * leaked. */
+static void test_annotate_replace_nomem(void) {
+    char pgn[4096] = "[Event \"n\"]\n\n";
+    for (int i = 0; i < 60; i++) {
+        strcat(pgn, i % 2 ? "Ng1 {a comment} Ng8 " : "Nf3 Nf6 (1... e5) ");
+    }
+    strcat(pgn, "*\n");
+    size_t n = 121;
+    pgn_position_analysis *pa = calloc(n, sizeof *pa);
+    pgn_pos p[2];
+    pgn_pos_init(&p[0]);
+    pgn_uci_msg m = parse(&p[0], "info depth 1 score cp 0 pv g1f3");
+    p[1] = p[0];
+    pgn_pos_play(&p[1], m.info.pv[0]);
+    pgn_engine_line alt[2];
+    memset(alt, 0, sizeof alt);
+    for (int k = 0; k < 2; k++) {
+        m = parse(&p[k], k == 0 ? "info score cp 0 pv d2d4 d7d5" : "info score cp 0 pv d7d5 d2d4");
+        alt[k].eval = cp(5);
+        alt[k].pv_len = m.info.pv_len;
+        memcpy(alt[k].pv, m.info.pv, sizeof m.info.pv);
+    }
+    for (size_t i = 0; i < n; i++) {
+        pa[i].eval = cp(i % 2 ? -400 : 400); /* every move a blunder */
+        /* the positions cycle through the start, 1. Nf3, 1... Nf6, 2. Ng1 */
+        m = parse(&p[i % 2], i % 2 ? "info score cp 0 pv e7e5 b1c3" : "info score cp 0 pv e2e4");
+        pa[i].pv_len = m.info.pv_len;
+        memcpy(pa[i].pv, m.info.pv, sizeof m.info.pv);
+        pa[i].alt = &alt[i % 2];
+        pa[i].alt_count = 1;
+        if (i % 4 >= 2) { /* after 1. Nf3 Nf6 and 2. Ng1: no lines given */
+            pa[i].pv_len = pa[i].alt_count = 0;
+        }
+    }
+    pgn_annotate_opts all = {"E, nodes 1 (pgnkit analyze)", 0, PGN_ANNOTATE_ALL_LINES};
+    pgn_annotate_opts rep = {"E, nodes 2 (pgnkit analyze)", 0, PGN_ANNOTATE_REPLACE};
+    int nomem = 0, done = 0, in_replace = 0;
+    for (long k = 0; k < 100000 && !done; k++) {
+        budget b = {k, 0};
+        pgn_allocator al = {b_malloc, b_realloc, b_free, &b};
+        pgn_reader_opts o;
+        memset(&o, 0, sizeof o);
+        o.alloc = &al;
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        pgn_status st = pgn_game_new(&g, &al);
+        if (st == PGN_OK) {
+            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
+        }
+        if (st == PGN_OK) {
+            st = pgn_reader_next(r, g);
+        }
+        if (st == PGN_OK) {
+            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+            st = pgn_game_annotate(g, pa, n, &all, NULL);
+        }
+        if (st == PGN_OK) {
+            st = pgn_game_annotate(g, pa, n, &rep, NULL);
+            in_replace += st == PGN_E_NOMEM;
+        }
+        if (st == PGN_OK) {
+            done = 1;
+        } else if (st == PGN_E_NOMEM) {
+            nomem++;
+        } else {
+            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        CHECK_EQ_INT(b.live, 0);
+    }
+    CHECK(done);
+    CHECK(in_replace > 0); /* the replacing run itself ran out of memory */
+    CHECK(nomem > in_replace);
+    free(pa);
+}
+
 int main(void) {
     test_info_lines();
     test_other_lines();
@@ -732,6 +802,7 @@ int main(void) {
     test_annotate();
     test_annotate_replace();
     test_annotate_nomem();
+    test_annotate_replace_nomem();
     test_robustness();
     return harness_finish();
 }
