@@ -19,8 +19,8 @@
 
 static const char usage_text[] =
     "usage: pgnkit analyze [--engine PATH] [--depth N | --nodes N | --movetime MS] [--multipv K]\n"
-    "                      [-j JOBS] [--threads T] [--hash MB] [--timeout MS] [--quiet]\n"
-    "                      [-o OUT] [FILE...]\n"
+    "                      [-j JOBS] [--threads T] [--hash MB] [--timeout MS] [--replace]\n"
+    "                      [--quiet] [-o OUT] [FILE...]\n"
     "Searches every main-line position of every game with a UCI engine (default: stockfish on "
     "PATH,\n"
     "else /usr/games/stockfish; default limit --nodes 1000000) and writes each game in export "
@@ -29,6 +29,9 @@ static const char usage_text[] =
     "the\n"
     "engine's line after mistakes and blunders, a position NAG after the last move, and the tags\n"
     "Annotator, WhiteAccuracy, BlackAccuracy, WhiteACPL, BlackACPL (see docs/analysis.md).\n"
+    "--multipv K: every move also gets the engine's K best lines from the position before it\n"
+    "(those not starting with the move played) as variations.\n"
+    "--replace: the annotations of an earlier analyze run are replaced instead of added to.\n"
     "-j JOBS runs that many engines on different games; the output stays in input order.\n"
     "--timeout MS bounds one search (default: derived from the limit) and the handshake.\n"
     "An engine that crashes or times out is restarted and the position retried once; if that "
@@ -62,6 +65,7 @@ typedef struct shared {
     /* for the ETA: input sizes when every input is a regular file (total_bytes 0: unknown) */
     uint64_t total_bytes, done_bytes, cur_offset, finished_bytes;
     const engine_cfg *cfg;
+    int replace;
 } shared;
 
 typedef struct worker {
@@ -187,13 +191,15 @@ static int restart(worker *w, int chess960, char *err, size_t cap) {
 
 /* One position, retried once on a restarted engine. */
 static int search_position(worker *w, size_t ply, const pgn_pos *start, const pgn_move *moves,
-                           const pgn_pos *cur, pgn_position_analysis *out, char *err, size_t cap) {
+                           const pgn_pos *cur, pgn_position_analysis *out, pgn_engine_line *alt,
+                           unsigned alt_cap, char *err, size_t cap) {
     char warn[320];
     for (int attempt = 0; attempt < 2; attempt++) {
         if (attempt > 0 && restart(w, start->chess960, err, cap) != 0) {
             return -1;
         }
-        if (engine_search(&w->eng, start, moves, ply, cur, out, err, cap, warn, sizeof warn) == 0) {
+        if (engine_search(&w->eng, start, moves, ply, cur, out, alt, alt_cap, err, cap, warn,
+                          sizeof warn) == 0) {
             if (warn[0]) {
                 fprintf(stderr, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n",
                         w->src, (unsigned long long)w->game_no, ply, warn);
@@ -224,9 +230,13 @@ static int analyze_game(worker *w) {
     size_t n = pgn_game_ply_count(g);
     pgn_move *moves = malloc((n + 1) * sizeof *moves);
     pgn_position_analysis *pa = calloc(n + 1, sizeof *pa);
-    if (!moves || !pa) {
+    /* lines 2..K of --multipv K, K - 1 per position */
+    unsigned alt_cap = s->cfg->multipv > 1 ? s->cfg->multipv - 1 : 0;
+    pgn_engine_line *alt = alt_cap ? calloc((n + 1) * alt_cap, sizeof *alt) : NULL;
+    if (!moves || !pa || (alt_cap && !alt)) {
         free(moves);
         free(pa);
+        free(alt);
         return -1;
     }
     char err[256];
@@ -256,7 +266,8 @@ static int analyze_game(worker *w) {
         }
         if (pgn_pos_count_legal(&pos) == 0) {
             terminal_eval(&pos, &pa[i]);
-        } else if (search_position(w, i, start, moves, &pos, &pa[i], err, sizeof err) != 0) {
+        } else if (search_position(w, i, start, moves, &pos, &pa[i], alt ? alt + i * alt_cap : NULL,
+                                   alt_cap, err, sizeof err) != 0) {
             fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed\n", w->src,
                     (unsigned long long)w->game_no);
             rc = 1;
@@ -272,12 +283,15 @@ static int analyze_game(worker *w) {
         char annotator[200];
         snprintf(annotator, sizeof annotator, "%s, %s %llu (pgnkit analyze)", w->eng.name,
                  limit_names[s->cfg->limit_kind], (unsigned long long)s->cfg->limit);
-        pgn_annotate_opts opts = {annotator, 0};
+        pgn_annotate_opts opts = {annotator, 0,
+                                  (s->replace ? PGN_ANNOTATE_REPLACE : 0u) |
+                                      (alt_cap ? PGN_ANNOTATE_ALL_LINES : 0u)};
         pgn_status st = pgn_game_annotate(g, pa, n + 1, &opts, NULL);
         rc = st == PGN_OK ? 0 : st == PGN_E_NOMEM ? -1 : 1;
     }
     free(moves);
     free(pa);
+    free(alt);
     return rc;
 }
 
@@ -365,20 +379,15 @@ static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out
 }
 
 static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, const char **out_path,
-                      int *quiet) {
-    static const struct option opts[] = {{"engine", required_argument, NULL, 'e'},
-                                         {"depth", required_argument, NULL, 'd'},
-                                         {"nodes", required_argument, NULL, 'n'},
-                                         {"movetime", required_argument, NULL, 'm'},
-                                         {"multipv", required_argument, NULL, 'M'},
-                                         {"jobs", required_argument, NULL, 'j'},
-                                         {"threads", required_argument, NULL, 't'},
-                                         {"hash", required_argument, NULL, 'H'},
-                                         {"timeout", required_argument, NULL, 'T'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"quiet", no_argument, NULL, 'q'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+                      int *quiet, int *replace) {
+    static const struct option opts[] = {
+        {"engine", required_argument, NULL, 'e'},  {"depth", required_argument, NULL, 'd'},
+        {"nodes", required_argument, NULL, 'n'},   {"movetime", required_argument, NULL, 'm'},
+        {"multipv", required_argument, NULL, 'M'}, {"jobs", required_argument, NULL, 'j'},
+        {"threads", required_argument, NULL, 't'}, {"hash", required_argument, NULL, 'H'},
+        {"timeout", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},         {"replace", no_argument, NULL, 'R'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     int c, limits = 0;
     uint64_t v = 0;
     optind = 1;
@@ -404,6 +413,7 @@ static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, co
         case 'T': ok = parse_u64(optarg, 1, 86400000, &v), cfg->timeout_ms = (int)v; break;
         case 'o': *out_path = optarg; break;
         case 'q': *quiet = 1; break;
+        case 'R': *replace = 1; break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cli_usage_error("analyze", usage_text, NULL);
         }
@@ -450,8 +460,8 @@ int cmd_analyze(int argc, char **argv) {
     cfg.limit = 1000000;
     unsigned jobs = 1;
     const char *out_path = NULL;
-    int quiet = 0;
-    int st = parse_args(argc, argv, &cfg, &jobs, &out_path, &quiet);
+    int quiet = 0, replace = 0;
+    int st = parse_args(argc, argv, &cfg, &jobs, &out_path, &quiet, &replace);
     if (st != EXIT_OK) {
         return st < 0 ? EXIT_OK : st;
     }
@@ -482,6 +492,7 @@ int cmd_analyze(int argc, char **argv) {
     s.ring_cap = 4 * (size_t)jobs;
     s.ring = calloc(s.ring_cap, sizeof *s.ring);
     s.cfg = &cfg;
+    s.replace = replace;
     s.progress = !quiet && isatty(2);
     for (int i = 0; s.progress && i < s.nfiles; i++) {
         struct stat sb;

@@ -316,9 +316,24 @@ static void note(char *warn, size_t cap, const char *what, const char *bad, pgn_
     }
 }
 
+/* The latest line of each multipv index so far: exact scores win over bounds. */
+typedef struct line_pick {
+    int have_exact, have_any;
+    pgn_uci_info exact, any;
+} line_pick;
+
+static void pick(line_pick *p, const pgn_uci_info *info) {
+    p->any = *info;
+    p->have_any = 1;
+    if (info->score.bound == PGN_BOUND_EXACT) {
+        p->exact = *info;
+        p->have_exact = 1;
+    }
+}
+
 int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t n,
-                  const pgn_pos *cur, pgn_position_analysis *out, char *err, size_t errcap,
-                  char *warn, size_t warncap) {
+                  const pgn_pos *cur, pgn_position_analysis *out, pgn_engine_line *alt,
+                  unsigned alt_cap, char *err, size_t errcap, char *warn, size_t warncap) {
     warn[0] = 0;
     memset(out, 0, sizeof *out);
     if (e->pid <= 0) {
@@ -342,8 +357,12 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
         return -1;
     }
     int64_t deadline = now_ms() + search_timeout(e->cfg);
-    pgn_uci_info best_exact, best_any;
-    int have_exact = 0, have_any = 0, stopped = 0;
+    line_pick *lines = calloc((size_t)alt_cap + 1, sizeof *lines); /* [0]: multipv 1 */
+    if (!lines) {
+        snprintf(err, errcap, "out of memory");
+        return -1;
+    }
+    int stopped = 0;
     pgn_move bestmove = PGN_MOVE_NONE;
     char *line;
     int r;
@@ -368,16 +387,12 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
         }
         pgn_uci_msg m;
         pgn_uci_parse_line(cur, line, len, &m);
-        if (m.kind == PGN_UCI_INFO && (m.info.has & PGN_INFO_SCORE) && m.info.multipv == 1) {
+        if (m.kind == PGN_UCI_INFO && (m.info.has & PGN_INFO_SCORE) && m.info.multipv >= 1 &&
+            m.info.multipv <= alt_cap + 1) {
             if (m.info.pv_status != PGN_OK) {
                 note(warn, warncap, "an illegal pv move", m.info.pv_bad, m.info.pv_status);
             }
-            best_any = m.info;
-            have_any = 1;
-            if (m.info.score.bound == PGN_BOUND_EXACT) {
-                best_exact = m.info;
-                have_exact = 1;
-            }
+            pick(&lines[m.info.multipv - 1], &m.info);
         } else if (m.kind == PGN_UCI_BESTMOVE) {
             if (m.move_status != PGN_OK) {
                 note(warn, warncap, "an illegal best move", m.move_bad, m.move_status);
@@ -387,17 +402,19 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
         }
     }
     if (r != 1) {
+        free(lines);
         fail(e, err, errcap,
              r == 0 ? "engine did not answer within %d ms, nor to 'stop'"
                     : "engine exited during the search",
              search_timeout(e->cfg));
         return -1;
     }
-    if (!have_any) {
+    if (!lines[0].have_any) {
+        free(lines);
         snprintf(err, errcap, "engine gave no score");
         return -1;
     }
-    const pgn_uci_info *info = have_exact ? &best_exact : &best_any;
+    const pgn_uci_info *info = lines[0].have_exact ? &lines[0].exact : &lines[0].any;
     out->eval = pgn_eval_from_score(info->score, (pgn_color)cur->side, info->depth);
     out->pv_len = info->pv_len;
     memcpy(out->pv, info->pv, info->pv_len * sizeof info->pv[0]);
@@ -405,5 +422,16 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
         out->pv[0] = bestmove;
         out->pv_len = 1;
     }
+    /* lines 2.. in multipv order, up to the first index the engine did not give */
+    out->alt = alt;
+    out->alt_count = 0;
+    for (unsigned k = 1; k <= alt_cap && lines[k].have_any && lines[k].any.pv_len > 0; k++) {
+        info = lines[k].have_exact ? &lines[k].exact : &lines[k].any;
+        pgn_engine_line *l = &alt[out->alt_count++];
+        l->eval = pgn_eval_from_score(info->score, (pgn_color)cur->side, info->depth);
+        l->pv_len = info->pv_len;
+        memcpy(l->pv, info->pv, info->pv_len * sizeof info->pv[0]);
+    }
+    free(lines);
     return 0;
 }

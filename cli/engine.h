@@ -44,11 +44,13 @@ void engine_stop(engine *e);
 int engine_new_game(engine *e, int chess960, char *err, size_t errcap);
 
 /* Searches the position reached from start by moves[0..n-1] (cur is that position) and fills out
- * with the multipv 1 score (the last exact one, else the last bound) and line. Illegal moves from
- * the engine are reported in warn (cleared if none) and dropped. Returns 0, or -1 when the engine
- * died, timed out or gave no score (err says which; the engine is then stopped). */
+ * with the multipv 1 score (the last exact one, else the last bound) and line, and alt[0..] with
+ * lines multipv 2..alt_cap+1 chosen the same way (out->alt and out->alt_count point at them).
+ * Illegal moves from the engine are reported in warn (cleared if none) and dropped. Returns 0, or
+ * -1 when the engine died, timed out or gave no score (err says which; the engine is then
+ * stopped). */
 int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t n,
-                  const pgn_pos *cur, pgn_position_analysis *out, char *err, size_t errcap,
-                  char *warn, size_t warncap);
+                  const pgn_pos *cur, pgn_position_analysis *out, pgn_engine_line *alt,
+                  unsigned alt_cap, char *err, size_t errcap, char *warn, size_t warncap);
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef PGNKIT_ENGINE_H
 #define PGNKIT_ENGINE_H
 
+#include "annot.h"
 #include "base.h"
 #include "chess.h"
 #include "game.h"
@@ -126,7 +127,8 @@ typedef struct pgn_engine_eval {
 } pgn_engine_eval;
 
 /** Turns an engine score (side to move's view) into White's point of view. */
-PGN_API pgn_engine_eval pgn_eval_from_score(pgn_score score, pgn_color side_to_move, uint32_t depth);
+PGN_API pgn_engine_eval pgn_eval_from_score(pgn_score score, pgn_color side_to_move,
+                                            uint32_t depth);
 
 /** Winning chances in [-1, 1] for White: 2 / (1 + exp(-0.00368208 * cp)) - 1 on the raw
  * centipawns; mates and checkmates are +1 or -1, PGN_SCORE_NONE 0. */
@@ -160,13 +162,19 @@ typedef struct pgn_judgement {
  * -999 cp, a mistake below -700, else a blunder; a forced mate of the mover's disappearing is an
  * inaccuracy if above 999 cp remain, a mistake above 700, else a blunder.
  */
-PGN_API void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_color mover, pgn_judgement *out);
+PGN_API void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_color mover,
+                            pgn_judgement *out);
 
 /**
  * The position assessment NAG for an evaluation (White's view): $10 when |cp| <= 30, $14/$15 up
  * to 80, $16/$17 up to 200, $18/$19 above 200 and for mates; 0 for PGN_SCORE_NONE.
  */
 PGN_API unsigned pgn_eval_position_nag(pgn_engine_eval e);
+
+/** The eval as annot.h's pgn_eval (depth 0 becomes -1; centipawns beyond +-999999.99 pawns, mates
+ * beyond 99999 moves and depths beyond 99999 are clamped to what an [%eval] can hold). Returns 1,
+ * or 0 for CHECKMATE and NONE, which have no [%eval]. */
+PGN_API int pgn_engine_eval_to_eval(pgn_engine_eval e, pgn_eval *out);
 
 /** Writes the eval as an [%eval] argument: "0.35,18", "-1.00", "#3,20", "#-2" (depth only when
  * known; nothing for CHECKMATE or NONE). buf must hold 32 bytes; returns the length. */
@@ -191,27 +199,51 @@ PGN_API void pgn_game_stats_compute(const pgn_engine_eval *evals, size_t n, pgn_
 
 /* ---- annotating a game ---- */
 
-/** The engine's view of one main-line position: its evaluation and best line. */
+/** One line of a multipv search: its score (White's point of view) and its moves. */
+typedef struct pgn_engine_line {
+    pgn_engine_eval eval;
+    uint32_t pv_len;
+    pgn_move pv[PGN_UCI_PV_MAX]; /* legal in turn from the position searched */
+} pgn_engine_line;
+
+/** The engine's view of one main-line position: its evaluation and best line (multipv 1), and
+ * the further lines of a multipv search (multipv 2, 3, ... in order; alt NULL when alt_count 0). */
 typedef struct pgn_position_analysis {
     pgn_engine_eval eval;
     uint32_t pv_len;
     pgn_move pv[PGN_UCI_PV_MAX]; /* legal in turn from the position */
+    uint32_t alt_count;
+    const pgn_engine_line *alt;
 } pgn_position_analysis;
+
+/* pgn_annotate_opts.flags */
+/** Earlier engine annotations are replaced instead of added to (docs/analysis.md says how they
+ * are recognised). */
+#define PGN_ANNOTATE_REPLACE 0x01u
+/** Every move gets the engine's lines from the position before it (line 1, then alt) whose first
+ * move is not the move played, as variations; without it only line 1 after mistakes and blunders.
+ */
+#define PGN_ANNOTATE_ALL_LINES 0x02u
 
 typedef struct pgn_annotate_opts {
     const char *annotator;    /* Annotator tag value; NULL: no tag */
-    uint32_t variation_plies; /* longest engine line added after a mistake; 0 means 6 */
+    uint32_t variation_plies; /* longest engine line added as a variation; 0 means 6 */
+    uint32_t flags;           /* PGN_ANNOTATE_* */
 } pgn_annotate_opts;
 
 /**
  * Annotates the main line of game with positions[0..n-1] (n = main-line plies + 1; positions[0]
- * is the start position): on each move an "[%eval ...]" command appended to its comment (existing
- * comments kept), $6/$2/$4 with "Inaccuracy/Mistake/Blunder. X was best." for judged moves, a
- * variation with the engine's line for mistakes and blunders, the position NAG on the last move,
- * and the tags Annotator (after an earlier annotator: "Old; ours"), WhiteAccuracy, BlackAccuracy,
- * WhiteACPL, BlackACPL (docs/analysis.md). The game's own strings and nodes come from its arena;
- * positions is only read. stats (may be NULL) receives the figures. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_LIMIT when n does
- * not match the game.
+ * is the start position): on each move its [%eval] (pgn_node_set_eval: an earlier [%eval] of the
+ * move is replaced in place, anything else in the comment kept), $6/$2/$4 with "Inaccuracy.",
+ * "Mistake." or "Blunder." and "X was best." for judged moves, a variation with the engine's line
+ * for mistakes and blunders (every line with PGN_ANNOTATE_ALL_LINES), its first move carrying the
+ * line's [%eval], the position NAG on the last move, and the tags Annotator (after an earlier
+ * annotator: "Old; ours"), WhiteAccuracy, BlackAccuracy, WhiteACPL, BlackACPL
+ * (docs/analysis.md). Nothing is added twice: a NAG, sentence or variation (same first move) that
+ * is already there is not added again. With PGN_ANNOTATE_REPLACE, earlier engine annotations are
+ * removed first (docs/analysis.md). The game's own strings and nodes come from its arena;
+ * positions is only read. stats (may be NULL) receives the figures. Returns PGN_OK, PGN_E_NOMEM
+ * (the game is then partly annotated), or PGN_E_LIMIT when n does not match the game.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_game_annotate(pgn_game *game,
                                                    const pgn_position_analysis *positions, size_t n,

@@ -86,7 +86,8 @@ static unsigned mate_judgement(pgn_engine_eval before, pgn_engine_eval after, in
     return 0;
 }
 
-void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_color mover, pgn_judgement *out) {
+void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_color mover,
+                    pgn_judgement *out) {
     assert(out != NULL);
     int pov = mover == PGN_WHITE ? 1 : -1;
     memset(out, 0, sizeof *out);
@@ -134,6 +135,18 @@ size_t pgn_eval_format(pgn_engine_eval e, char buf[32]) {
         n += snprintf(buf + n, 32 - (size_t)n, ",%u", (unsigned)e.depth);
     }
     return n < 0 ? 0 : (size_t)n;
+}
+
+int pgn_engine_eval_to_eval(pgn_engine_eval e, pgn_eval *out) {
+    assert(out != NULL);
+    if (e.kind != PGN_SCORE_CP && e.kind != PGN_SCORE_MATE) {
+        return 0;
+    }
+    int32_t cap = e.kind == PGN_SCORE_CP ? 99999999 : 99999;
+    out->kind = e.kind == PGN_SCORE_CP ? PGN_EVAL_CP : PGN_EVAL_MATE;
+    out->value = e.value > cap ? cap : e.value < -cap ? -cap : e.value;
+    out->depth = e.depth == 0 ? -1 : e.depth > 99999 ? 99999 : (int32_t)e.depth;
+    return 1;
 }
 
 /* evals[i] in an array of structs of `stride` bytes that start with a pgn_engine_eval. */

@@ -40,11 +40,26 @@ fake_run() { # MODE OUT ERR args...
 fake_run normal "$tmp/n.out" "$tmp/n.err" --multipv 2 "$tmp/two.pgn"; st=$?
 status_is "fake normal" $st 0 "$tmp/n.err"
 flat "$tmp/n.out"
-check "fake exact score" "$tmp/n.out.flat" '1\. e4 \{ hello \[%eval 0\.00,2\] \} 1\.\.\. e5 \{ \[%eval 0\.00,2\] \}'
+check "fake exact score" "$tmp/n.out.flat" '1\. e4 \{ hello \[%eval 0\.00,2\] \} .* 1\.\.\. e5 \{ \[%eval 0\.00,2\] \}'
 check_not "fake bound ignored" "$tmp/n.out" '42\.42'
-check_not "fake multipv 2 ignored" "$tmp/n.out" '77\.77'
+# multipv 2: line 2 (cp -7702 for the side to move) a variation at every move, line 1 too where it
+# is not the move played; the score is line 1's
+check "multipv line 2" "$tmp/n.out.flat" '1\.\.\. a6 \$4 \{ \[%eval #1,2\] Blunder\. Kf8 was best\. \} \(1\.\.\. Kf8 \{ \[%eval 1\.00,2\] \}\) \(1\.\.\. [a-hKQRBN][^ ]* \{ \[%eval 77\.02,2\] \}\) 2\. Rb8# \$18 \(2\. [^ ]+ \{ \[%eval -77\.02,2\] \}\) 1-0'
+n_line2=$(grep -Eo '\[%eval -?77\.02,2\]' "$tmp/n.out" | wc -l)
+if [ "$n_line2" -eq 6 ]; then ok; else bad "multipv 2: $n_line2 line-2 variations for 6 moves" "$tmp/n.out"; fi
+"$bin" check "$tmp/n.out" 2>/dev/null; status_is "multipv lines legal" $? 0
+fake_run normal "$tmp/n1.out" "$tmp/n1.err" "$tmp/two.pgn"
+check_not "no line 2 without --multipv" "$tmp/n1.out" '77\.0'
+flat "$tmp/n1.out"
+check "mate score" "$tmp/n1.out.flat" '1\.\.\. a6 \$4 \{ \[%eval #1,2\] Blunder\. Kf8 was best\. \} \(1\.\.\. Kf8 \{ \[%eval 1\.00,2\] \}\) 2\. Rb8# \$18 1-0'
+check "no line after a good move without --multipv" "$tmp/n1.out.flat" '1\. e4 \{ hello \[%eval 0\.00,2\] \} 1\.\.\. e5'
+# multipv 3: two further lines per move
+fake_run normal "$tmp/n3.out" "$tmp/n3.err" --multipv 3 "$tmp/two.pgn"
+flat "$tmp/n3.out"
+check "multipv line 3" "$tmp/n3.out.flat" '\{ \[%eval 77\.02,2\] \}\) \(1\.\.\. [^ ]+ \{ \[%eval 77\.03,2\] \}\) 2\. Rb8#'
+n_line3=$(grep -Eo '\[%eval -?77\.03,2\]' "$tmp/n3.out" | wc -l)
+if [ "$n_line3" -eq 6 ]; then ok; else bad "multipv 3: $n_line3 line-3 variations for 6 moves" "$tmp/n3.out"; fi
 check "variation kept" "$tmp/n.out.flat" '\(2\. d4 exd4\)'
-check "mate score" "$tmp/n.out.flat" '1\.\.\. a6 \$4 \{ \[%eval #1,2\] Blunder\. Kf8 was best\. \} \(1\.\.\. Kf8\) 2\. Rb8# \$18 1-0'
 check "annotator" "$tmp/n.out" '^\[Annotator "FakeEngine 1\.0, nodes 1000000 \(pgnkit analyze\)"\]$'
 check "tags" "$tmp/n.out" '^\[BlackACPL "900"\]$'
 check "summary" "$tmp/n.err" '^2 games, 2 analysed, 0 not analysed, 8 positions'
@@ -60,6 +75,60 @@ else
     echo "SKIP progress line test: no script(1) (util-linux) to give a terminal"
     skip=$((skip + 1))
 fi
+
+# the output reads back with every [%eval] parsed (pgnkit convert --per-ply reads them with
+# pgn_node_eval), each the fake engine's own score for the position after the move
+cat >"$tmp/cap.pgn" <<'EOF'
+[Event "captures"]
+
+1. e4 d5 2. exd5 Qxd5 3. Nc3 Qxa2 4. Rxa2 e5 5. Ra1 Bb4 6. Qh5 Bxc3 7. bxc3 *
+EOF
+cat "$tmp/two.pgn" "$tmp/cap.pgn" >"$tmp/three.pgn"
+fake_run normal "$tmp/e.out" "$tmp/e.err" --multipv 2 "$tmp/three.pgn"; st=$?
+status_is "fake evals" $st 0 "$tmp/e.err"
+"$bin" convert --to csv --per-ply "$tmp/e.out" >"$tmp/e.csv" 2>/dev/null
+tail -n +2 "$tmp/e.csv" | cut -d, -f7 >"$tmp/e.got"
+tail -n +2 "$tmp/e.csv" | cut -d, -f5 | "$fake" --eval | sed 's/^none$//' >"$tmp/e.want"
+if [ "$(wc -l <"$tmp/e.got")" -eq 19 ] && cmp -s "$tmp/e.got" "$tmp/e.want"; then ok; else
+    bad "evals read back differ from the engine's" "$tmp/e.csv"; paste "$tmp/e.got" "$tmp/e.want" | head -20; fi
+check "evals vary" "$tmp/e.got" '^-?[1-9]'
+
+# running analyze again. With --replace: the same as analysing once, also after a different
+# analysis (FAKE_ENGINE_BEST=last names other best moves; --multipv 3 adds lines); human
+# comments, NAGs, variations and annotator kept. Without: nothing added twice, a different
+# analysis added beside the first (docs/analysis.md, "Running analyze again").
+cat >"$tmp/h.pgn" <<'EOF'
+[Event "human"]
+[Annotator "Kasparov"]
+
+1. e4 $1 {King's pawn} e5 {Blunder.} 2. Nf3 (2. d4 {the centre} exd4) Nc6 *
+
+[Event "b"]
+[FEN "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1"]
+[SetUp "1"]
+
+1... a6 {a quiet move} 2. Rb8# 1-0
+EOF
+fake_run normal "$tmp/r1.out" "$tmp/r1.err" "$tmp/h.pgn"
+fake_run normal "$tmp/r2.out" "$tmp/r2.err" "$tmp/r1.out"
+if cmp -s "$tmp/r1.out" "$tmp/r2.out"; then ok; else bad "second run without --replace added something" "$tmp/r2.out"; fi
+fake_run normal "$tmp/r2r.out" "$tmp/r2r.err" --replace "$tmp/r1.out"
+if cmp -s "$tmp/r1.out" "$tmp/r2r.out"; then ok; else bad "second run with --replace differs from one" "$tmp/r2r.out"; fi
+FAKE_ENGINE_BEST=last fake_run normal "$tmp/l1.out" "$tmp/l1.err" --nodes 500 "$tmp/h.pgn"
+FAKE_ENGINE_BEST=last fake_run normal "$tmp/lr.out" "$tmp/lr.err" --nodes 500 --replace "$tmp/r1.out"
+if cmp -s "$tmp/l1.out" "$tmp/lr.out"; then ok; else bad "--replace after another analysis differs from one" "$tmp/lr.out"; fi
+fake_run normal "$tmp/m3.out" "$tmp/m3.err" --multipv 3 "$tmp/h.pgn"
+fake_run normal "$tmp/m3r.out" "$tmp/m3r.err" --replace "$tmp/m3.out"
+if cmp -s "$tmp/r1.out" "$tmp/m3r.out"; then ok; else bad "--replace after --multipv 3 differs from one" "$tmp/m3r.out"; fi
+flat "$tmp/lr.out"
+check "replace keeps human annotations" "$tmp/lr.out.flat" '1\. e4 \$1 \{ King.s pawn \[%eval 0\.00,2\] \} 1\.\.\. e5 \{ Blunder\. \[%eval 0\.00,2\] \} 2\. Nf3 \{ \[%eval 0\.00,2\] \} \(2\. d4 \{ the centre \} 2\.\.\. exd4\)'
+check "replace annotator" "$tmp/lr.out" '^\[Annotator "Kasparov; FakeEngine 1\.0, nodes 500 \(pgnkit analyze\)"\]$'
+FAKE_ENGINE_BEST=last fake_run normal "$tmp/la.out" "$tmp/la.err" --nodes 500 "$tmp/r1.out"
+flat "$tmp/la.out"
+check "added: both sentences and lines" "$tmp/la.out.flat" '1\.\.\. a6 \$4 \{ a quiet move \[%eval #1,2\] Blunder\. Kf8 was best\. Blunder\. [^ ]+ was best\. \} \(1\.\.\. Kf8 \{ \[%eval 1\.00,2\] \}\) \(1\.\.\. [^ ]+ \{ \[%eval 1\.00,2\] \}\) 2\. Rb8# \$18 1-0'
+check "added: both annotators" "$tmp/la.out" '^\[Annotator "Kasparov; FakeEngine 1\.0, nodes 1000000 \(pgnkit analyze\); FakeEngine 1\.0, nodes 500 \(pgnkit analyze\)"\]$'
+n_eval=$(grep -o '\[%eval' "$tmp/la.out" | wc -l)
+if [ "$n_eval" -eq 7 ]; then ok; else bad "added: $n_eval evals, want one per move (5) and per line (2)" "$tmp/la.out"; fi
 
 # Chess960: UCI_Chess960 set, castling sent king-takes-rook (b1h1, not b1g1), back to standard after
 cat >"$tmp/960.pgn" <<'EOF'
@@ -94,7 +163,8 @@ rm -f "$tmp/state"
 fake_run crash-once "$tmp/c1.out" "$tmp/c1.err" "$tmp/two.pgn"; st=$?
 status_is "fake crash once" $st 0 "$tmp/c1.err"
 check "crash reported" "$tmp/c1.err" 'game 1, ply 0: engine exited during the search; restarting the engine'
-if cmp -s "$tmp/c1.out" "$tmp/n.out"; then ok; else bad "crash-once output differs from a clean run"; fi
+fake_run normal "$tmp/c0.out" "$tmp/c0.err" "$tmp/two.pgn"
+if cmp -s "$tmp/c1.out" "$tmp/c0.out"; then ok; else bad "crash-once output differs from a clean run"; fi
 # crashing every time: games written unchanged, status 1
 fake_run crash "$tmp/c2.out" "$tmp/c2.err" "$tmp/two.pgn"; st=$?
 status_is "fake crash" $st 1 "$tmp/c2.err"
@@ -114,6 +184,18 @@ status_is "fake slow" $st 0 "$tmp/sl.err"
 check "slow warning" "$tmp/sl.err" "game 1, ply 0: engine gave no result within 200 ms, sent 'stop' \(dropped\)"
 flat "$tmp/sl.out"
 check "slow result used" "$tmp/sl.out.flat" '1\. e4 \{ hello \[%eval 0\.00,1\] \}'
+# the deadline derived from the limit (10 s + 2 x movetime): one position, 10 s of waiting
+printf '[Event "one position"]\n\n*\n' >"$tmp/one.pgn"
+fake_run slow "$tmp/d.out" "$tmp/d.err" --movetime 1 "$tmp/one.pgn"; st=$?
+status_is "fake slow, derived deadline" $st 0 "$tmp/d.err"
+check "derived deadline" "$tmp/d.err" "game 1, ply 0: engine gave no result within 10002 ms, sent 'stop'"
+# a game with a reading error: written byte for byte, not analysed; the next one is
+printf '[Event "broken"]\n\n1. e4 e5 2. Ke3 *\n\n' >"$tmp/bad.pgn"
+cat "$tmp/bad.pgn" "$tmp/two.pgn" >"$tmp/mixed.pgn"
+fake_run normal "$tmp/b.out" "$tmp/b.err" "$tmp/mixed.pgn"; st=$?
+status_is "broken game" $st 1 "$tmp/b.err"
+if head -c "$(wc -c <"$tmp/bad.pgn")" "$tmp/b.out" | cmp -s - "$tmp/bad.pgn"; then ok; else bad "broken game not written as it came" "$tmp/b.out"; fi
+check "broken game summary" "$tmp/b.err" '^3 games, 2 analysed, 0 not analysed'
 # illegal pv and best move: diagnostics, dropped, analysis goes on
 fake_run illegal "$tmp/i.out" "$tmp/i.err" "$tmp/two.pgn"; st=$?
 status_is "fake illegal" $st 0 "$tmp/i.err"
@@ -148,13 +230,17 @@ else
     check "mate in one eval" "$tmp/s.out.flat" '\[%eval #1,'
     check "mating move" "$tmp/s.out.flat" '4\. Qxf7# \$18 1-0'
     "$bin" fmt --check "$tmp/s.out" 2>/dev/null; status_is "stockfish output in export format" $? 0
+    # every move but the mating one reads back with an [%eval]
+    "$bin" convert --to csv --per-ply "$tmp/s.out" | tail -n +2 | cut -d, -f7 >"$tmp/s.evals"
+    if [ "$(grep -Ec '^(-?[0-9]+\.[0-9][0-9]|#-?[0-9]+)$' "$tmp/s.evals")" -eq 6 ] &&
+        [ "$(sed -n 7p "$tmp/s.evals")" = "" ]; then ok; else bad "stockfish evals not read back" "$tmp/s.evals"; fi
     # a mate in one from a FEN, and comments kept
     printf '[Event "m1"]\n[FEN "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1"]\n[SetUp "1"]\n\n{before} 1... a6 {a quiet move} 2. Kg2 {missed it} Kf8 *\n' >"$tmp/m.pgn"
     sfa --nodes 3000 "$tmp/m.pgn" >"$tmp/m.out" 2>"$tmp/m.err"; status_is "stockfish mate in one" $? 0 "$tmp/m.err"
     flat "$tmp/m.out"
     check "m1 eval" "$tmp/m.out.flat" '1\.\.\. a6 \$4 \{ a quiet move \[%eval #1,[0-9]+\] Blunder\.'
     check "m1 comments kept" "$tmp/m.out.flat" '^.*\{ before \} 1\.\.\. a6'
-    check "m1 missed mate" "$tmp/m.out.flat" '2\. Kg2 \$4 \{ missed it \[%eval [0-9.]+,[0-9]+\] Blunder\. Rb8# was best\. \} \(2\. Rb8#\)'
+    check "m1 missed mate" "$tmp/m.out.flat" '2\. Kg2 \$4 \{ missed it \[%eval [0-9.]+,[0-9]+\] Blunder\. Rb8# was best\. \} \(2\. Rb8# \{ \[%eval #1,[0-9]+\] \}\)'
     # a Chess960 game: castling king-takes-rook to the engine, legal lines back
     frc="$shared/corpus/big/tcec-frc/TCEC_Season_19_-_Frc2_Final.pgn.gz"
     zcat "$frc" | awk '/^\[Event /{n++} n==1' >"$tmp/frc.pgn"
@@ -164,9 +250,12 @@ else
     "$bin" check "$tmp/frc.out" 2>"$tmp/frc.check"; status_is "960 lines legal" $? 0 "$tmp/frc.check"
     check "960 variant kept" "$tmp/frc.out" '^\[Variant "fischerandom"\]$'
     check "960 comments kept" "$tmp/frc.out" 'WhiteEngineOptions'
-    n_eval=$(grep -o '\[%eval' "$tmp/frc.out" | wc -l)
-    if [ "$n_eval" -eq 171 ]; then ok; else bad "960: $n_eval evals for 171 plies"; fi
     "$bin" fmt --check "$tmp/frc.out" 2>/dev/null; status_is "960 output in export format" $? 0
+    n_read=$("$bin" convert --to csv --per-ply "$tmp/frc.out" | tail -n +2 | cut -d, -f7 | grep -c .)
+    if [ "$n_read" -eq 171 ]; then ok; else bad "960: $n_read evals read back for 171 plies"; fi
+    # --replace on Stockfish's own output: the same as one analysis (fixed nodes, one thread)
+    sfa --nodes 2000 --replace "$tmp/frc.out" >"$tmp/frc2.out" 2>/dev/null
+    if cmp -s "$tmp/frc.out" "$tmp/frc2.out"; then ok; else bad "960: --replace on the output differs"; fi
 fi
 rm -rf "$tmp"
 echo "RESULT $pass $fail $skip"

@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* A scripted UCI engine for the tests of pgnkit analyze. It plays by the UCI description (2004):
  * uci/uciok, isready/readyok, setoption, position startpos|fen ... moves ..., go, quit. Its score
- * is the material balance from the side to move (pawn 100, minor 300, rook 500, queen 900), or mate
- * 1 when a mate in one exists; its best move is the mate or the first legal move. FAKE_ENGINE_MODE
+ * is the material balance from the side to move (pawn 100, minor 300, rook 500, queen 900), or
+ * mate 1 when a mate in one exists; its best move is the mate or the first legal move (the last
+ * one when FAKE_ENGINE_BEST=last). With MultiPV K it also gives lines 2..K: the legal moves from
+ * the end of the list (skipping the best one), line k scored cp -(7700 + k). FAKE_ENGINE_MODE
  * picks a misbehaviour:
  *   normal      a bound line after the exact ones (the exact score must win), info string, wdl
  *   crash       exits in the middle of every search
  *   crash-once  exits in the middle of the first search if FAKE_ENGINE_STATE (a file) does not
- * exist hang        never answers go illegal     an illegal move in the pv and as bestmove notuci
- * echoes every line back and never says uciok */
+ *               exist
+ *   hang        never answers go
+ *   illegal     an illegal move in the pv and as bestmove
+ *   slow        holds its bestmove back until stop
+ *   notuci      echoes every line back and never says uciok
+ * "fake_engine --eval" reads FENs, one per line, and prints the [%eval] value (White's point of
+ * view, e.g. "-1.00" or "#1"; "none" for a position without legal moves) this engine gives them
+ * with its multipv 1 line: the tests compare what pgnkit analyze wrote with it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +64,54 @@ static int set_position(pgn_pos *pos, char *args, int chess960) {
     return 0;
 }
 
+/* The mate in one if there is one (*mate set), else the first legal move (the last with
+ * FAKE_ENGINE_BEST=last). ml is not empty. */
+static pgn_move best_move(const pgn_pos *pos, const pgn_movelist *ml, int *mate) {
+    for (uint32_t i = 0; i < ml->count; i++) {
+        pgn_pos after = *pos;
+        pgn_pos_play(&after, ml->moves[i]);
+        if (pgn_pos_is_checkmate(&after)) {
+            *mate = 1;
+            return ml->moves[i];
+        }
+    }
+    const char *b = getenv("FAKE_ENGINE_BEST");
+    *mate = 0;
+    return b && strcmp(b, "last") == 0 ? ml->moves[ml->count - 1] : ml->moves[0];
+}
+
+/* --eval: what this engine says of each FEN read, from White's point of view. */
+static int print_evals(void) {
+    char line[512];
+    while (fgets(line, sizeof line, stdin)) {
+        line[strcspn(line, "\r\n")] = 0;
+        pgn_pos pos;
+        if (pgn_fen_parse(&pos, line, strlen(line), 0, NULL) != PGN_OK) {
+            fprintf(stderr, "fake_engine --eval: bad FEN '%s'\n", line);
+            return 1;
+        }
+        pgn_movelist ml;
+        pgn_pos_legal_moves(&pos, &ml);
+        int mate = 0;
+        if (ml.count == 0) {
+            printf("none\n");
+            continue;
+        }
+        best_move(&pos, &ml, &mate);
+        int sign = pos.side == PGN_WHITE ? 1 : -1;
+        if (mate) {
+            printf("#%d\n", sign);
+        } else {
+            int v = sign * material(&pos), a = v < 0 ? -v : v;
+            printf("%s%d.%02d\n", v < 0 ? "-" : "", a / 100, a % 100);
+        }
+    }
+    return 0;
+}
+
 /* Returns 1 when the best move is held back until "stop" (mode slow). */
 static int search(const pgn_pos *pos, const char *mode, int multipv, char held[PGN_UCI_MAX]) {
-    char uci[PGN_UCI_MAX], second[PGN_UCI_MAX] = "";
+    char uci[PGN_UCI_MAX];
     pgn_movelist ml;
     pgn_pos_legal_moves(pos, &ml);
     if (ml.count == 0) {
@@ -66,22 +119,9 @@ static int search(const pgn_pos *pos, const char *mode, int multipv, char held[P
                pgn_pos_in_check(pos) ? "mate 0" : "cp 0");
         return 0;
     }
-    pgn_move best = ml.moves[0];
     int mate = 0;
-    for (uint32_t i = 0; i < ml.count; i++) {
-        pgn_pos after = *pos;
-        pgn_pos_play(&after, ml.moves[i]);
-        if (pgn_pos_is_checkmate(&after)) {
-            best = ml.moves[i];
-            mate = 1;
-            break;
-        }
-    }
+    pgn_move best = best_move(pos, &ml, &mate);
     pgn_uci_write(pos, best, uci);
-    if (ml.count > 1) {
-        pgn_uci_write(pos, ml.moves[ml.count - 1] == best ? ml.moves[0] : ml.moves[ml.count - 1],
-                      second);
-    }
     char score[32];
     snprintf(score, sizeof score, mate ? "mate 1" : "cp %d", material(pos));
     printf("info string fake engine searching\n");
@@ -119,8 +159,15 @@ static int search(const pgn_pos *pos, const char *mode, int multipv, char held[P
            "tbhits 0 time 1 "
            "pv %s\n",
            score, uci);
-    if (multipv > 1 && second[0]) {
-        printf("info depth 2 multipv 2 score cp -7777 nodes 20 pv %s\n", second);
+    /* lines 2..multipv: moves from the end of the list, the best one skipped */
+    int k = 2;
+    for (uint32_t i = ml.count; i-- > 0 && k <= multipv;) {
+        if (ml.moves[i] != best) {
+            char other[PGN_UCI_MAX];
+            pgn_uci_write(pos, ml.moves[i], other);
+            printf("info depth 2 multipv %d score cp %d nodes 20 pv %s\n", k, -(7700 + k), other);
+            k++;
+        }
     }
     printf("info depth 3 currmove %s currmovenumber 1\n", uci);
     printf("info depth 3 seldepth 3 multipv 1 score cp 4242 lowerbound nodes 30 pv %s\n", uci);
@@ -128,7 +175,10 @@ static int search(const pgn_pos *pos, const char *mode, int multipv, char held[P
     return 0;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "--eval") == 0) {
+        return print_evals();
+    }
     const char *mode = getenv("FAKE_ENGINE_MODE");
     mode = mode ? mode : "normal";
     char line[65536];

@@ -397,7 +397,7 @@ static void test_annotate(void) {
     pgn_uci_msg m = parse(&p, "info depth 12 score cp -10 pv g7g6 h5f3");
     pa[5].pv_len = m.info.pv_len;
     memcpy(pa[5].pv, m.info.pv, sizeof m.info.pv);
-    pgn_annotate_opts o = {"pgnkit test", 0};
+    pgn_annotate_opts o = {"pgnkit test", 0, 0};
     pgn_game_stats st;
     CHECK_EQ_INT(pgn_game_annotate(g, pa, 7, &o, &st), PGN_E_LIMIT);
     CHECK_EQ_INT(pgn_game_annotate(g, pa, 8, &o, &st), PGN_OK);
@@ -416,11 +416,38 @@ static void test_annotate(void) {
     CHECK(strstr(out, "[WhiteACPL \"5\"]") != NULL); /* (0 + 10 + 10 + 0) / 4 */
     CHECK(strstr(out, "1. e4 { King's pawn [%eval 0.30,12] } 1... e5 { [%eval 0.30,12] } 2. Bc4") !=
           NULL);
-    CHECK(strstr(out, "3... Nf6 $4 { [%eval #1,30] Blunder. g6 was best. } (3... g6 4. Qf3) 4. "
-                      "Qxf7# $18 1-0") != NULL);
+    CHECK(strstr(out, "3... Nf6 $4 { [%eval #1,30] Blunder. g6 was best. } (3... g6 { "
+                      "[%eval 0.10,12] } 4. Qf3) 4. Qxf7# $18 1-0") != NULL);
     if (!strstr(out, "3... Nf6 $4")) {
         printf("%s\n", out);
     }
+    /* read back: every move's [%eval] is what the engine said (the mating move has none), and
+     * the engine line's first move carries the line's score */
+    pgn_reader *r2;
+    pgn_game *g2;
+    CHECK_EQ_INT(pgn_reader_new_mem(&r2, NULL, out, strlen(out)), PGN_OK);
+    CHECK_EQ_INT(pgn_game_new(&g2, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_reader_next(r2, g2), PGN_OK);
+    CHECK_EQ_INT(pgn_game_ply_count(g2), 7);
+    pgn_node *nd = pgn_game_root(g2);
+    for (int i = 1; i <= 7; i++) {
+        nd = pgn_node_child(nd);
+        pgn_eval got, expect;
+        int has = pgn_node_eval(nd, &got);
+        CHECK_EQ_INT(has, pgn_engine_eval_to_eval(pa[i].eval, &expect));
+        if (has) {
+            CHECK_EQ_INT(got.kind, expect.kind);
+            CHECK_EQ_INT(got.value, expect.value);
+            CHECK_EQ_INT(got.depth, (int32_t)pa[i].eval.depth);
+        }
+        if (i == 6) { /* 3... Nf6 and its alternative 3... g6 */
+            pgn_node *alt = pgn_node_sibling(nd);
+            CHECK(alt != NULL && pgn_node_eval(alt, &got) && got.kind == PGN_EVAL_CP &&
+                  got.value == 10 && got.depth == 12);
+        }
+    }
+    pgn_reader_free(r2);
+    pgn_game_free(g2);
     free(out);
     /* a second run keeps one copy of our name */
     CHECK_EQ_INT(pgn_game_annotate(g, pa, 8, &o, NULL), PGN_OK);
@@ -430,6 +457,120 @@ static void test_annotate(void) {
     pgn_writer_free(w);
     pgn_game_free(g);
     pgn_reader_free(r);
+}
+
+/* Reads pgn, annotates it with each of the runs in turn, returns the export text (malloc'd). */
+typedef struct run {
+    const pgn_position_analysis *pa;
+    uint32_t flags;
+    const char *annotator;
+} run;
+
+static char *annotate_runs(const char *pgn, size_t n, const run *runs, size_t nruns) {
+    pgn_reader *r;
+    pgn_game *g;
+    pgn_writer *w;
+    char *out = calloc(1, 8192);
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, pgn, strlen(pgn)), PGN_OK);
+    CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+    for (size_t k = 0; k < nruns; k++) {
+        pgn_annotate_opts o = {runs[k].annotator, 0, runs[k].flags};
+        CHECK_EQ_INT(pgn_game_annotate(g, runs[k].pa, n, &o, NULL), PGN_OK);
+    }
+    pgn_writer_opts wo = {0, 1000, 0, NULL};
+    CHECK_EQ_INT(pgn_writer_new(&w, &wo, to_buf, out), PGN_OK);
+    CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
+    pgn_writer_free(w);
+    pgn_game_free(g);
+    pgn_reader_free(r);
+    return out;
+}
+
+static void set_pv(pgn_position_analysis *pa, const pgn_pos *p, const char *line) {
+    pgn_uci_msg m = parse(p, line);
+    pa->pv_len = m.info.pv_len;
+    memcpy(pa->pv, m.info.pv, sizeof m.info.pv);
+}
+
+/* Multipv lines as variations; a second analysis added (nothing twice) or replacing the first
+ * (the same as analysing once), human annotations kept either way. */
+static void test_annotate_replace(void) {
+    static const char pgn[] =
+        "[Event \"t\"]\n[Annotator \"Kasparov\"]\n\n"
+        "1. e4 $1 {King's pawn [%eval 9.99]} e5 {Blunder.} (1... c5 {Sicilian}) 2. Bc4 Nc6 3. "
+        "Qh5 Nf6 4. Qxf7# 1-0\n";
+    pgn_pos start;
+    pgn_pos_init(&start);
+    pgn_position_analysis a[8], b[8];
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    for (int i = 0; i < 7; i++) {
+        a[i].eval = cp(20);
+        b[i].eval = cp(i == 2 ? 150 : 20); /* run b: 1... e5 a mistake (-1.30 for Black) */
+    }
+    a[6].eval = b[6].eval = mate(1);
+    a[7].eval.kind = b[7].eval.kind = PGN_SCORE_CHECKMATE;
+    a[7].eval.value = b[7].eval.value = 1;
+    pgn_pos p1 = after_moves(qh5, 1), p5 = after_moves(qh5, 5);
+    set_pv(&a[1], &p1, "info score cp 0 pv c7c5 g1f3");
+    set_pv(&b[1], &p1, "info score cp 0 pv e7e6 d2d4");
+    set_pv(&a[5], &p5, "info score cp 0 pv g7g6 h5f3");
+    set_pv(&b[5], &p5, "info score cp 0 pv d8e7");
+    /* run a: multipv 3 at the start position */
+    pgn_engine_line alt[2];
+    memset(alt, 0, sizeof alt);
+    set_pv(&a[0], &start, "info score cp 0 pv e2e4");
+    pgn_uci_msg m = parse(&start, "info score cp 0 pv d2d4 d7d5");
+    alt[0].eval = cp(15);
+    alt[0].eval.depth = 9;
+    alt[0].pv_len = m.info.pv_len;
+    memcpy(alt[0].pv, m.info.pv, sizeof m.info.pv);
+    m = parse(&start, "info score cp 0 pv g1f3");
+    alt[1].eval = cp(-5);
+    alt[1].pv_len = m.info.pv_len;
+    memcpy(alt[1].pv, m.info.pv, sizeof m.info.pv);
+    a[0].alt = alt;
+    a[0].alt_count = 2;
+
+    run ra = {a, PGN_ANNOTATE_ALL_LINES, "E, nodes 1 (pgnkit analyze)"};
+    run rb = {b, 0, "E, nodes 2 (pgnkit analyze)"};
+    run rb_replace = {b, PGN_ANNOTATE_REPLACE, "E, nodes 2 (pgnkit analyze)"};
+    char *once_a = annotate_runs(pgn, 8, &ra, 1);
+    /* lines 2 and 3 at the first move, with their scores; line 1 is the move played */
+    CHECK(strstr(once_a, "1. e4 $1 { King's pawn [%eval 0.20] } (1. d4 { [%eval 0.15,9] } 1... "
+                         "d5) (1. Nf3 { [%eval -0.05] }) 1... e5") != NULL);
+    /* the human variation starting with 1... c5 stands for line 1 there: not added twice */
+    CHECK(strstr(once_a, "(1... c5 { Sicilian }) 2. Bc4") != NULL);
+    CHECK(strstr(once_a, "1... e5 { Blunder. [%eval 0.20] }") != NULL); /* no $4: not ours */
+    run twice_a[2] = {ra, ra};
+    char *again_a = annotate_runs(pgn, 8, twice_a, 2);
+    CHECK_EQ_STR(again_a, once_a); /* added again: nothing new */
+    char *once_b = annotate_runs(pgn, 8, &rb, 1);
+    run a_then_b[2] = {ra, rb_replace};
+    char *replaced = annotate_runs(pgn, 8, a_then_b, 2);
+    CHECK_EQ_STR(replaced, once_b); /* replacing: as if analysed once */
+
+    if (strcmp(replaced, once_b) != 0) {
+        printf("%s\n%s\n", replaced, once_b);
+    }
+    CHECK(strstr(once_b, "1... e5 $2 { Blunder. [%eval 1.50] Mistake. e6 was best. } (1... c5 "
+                         "{ Sicilian }) (1... e6 { [%eval 0.20] } 2. d4) 2. Bc4") != NULL);
+    CHECK(strstr(once_b, "[Annotator \"Kasparov; E, nodes 2 (pgnkit analyze)\"]") != NULL);
+    run a_add_b[2] = {ra, rb};
+    char *added = annotate_runs(pgn, 8, a_add_b, 2);
+    /* adding: both runs' lines and sentences, the later [%eval], both annotators */
+    CHECK(strstr(added, "[Annotator \"Kasparov; E, nodes 1 (pgnkit analyze); E, nodes 2 (pgnkit "
+                        "analyze)\"]") != NULL);
+    CHECK(strstr(added,
+                 "3... Nf6 $4 { [%eval #1] Blunder. g6 was best. Blunder. Qe7 was best. } "
+                 "(3... g6 { [%eval 0.20] } 4. Qf3) (3... Qe7 { [%eval 0.20] }) 4.") != NULL);
+    CHECK(strstr(added, "(1. d4 { [%eval 0.15,9] } 1... d5)") != NULL);
+    free(once_a);
+    free(again_a);
+    free(once_b);
+    free(replaced);
+    free(added);
 }
 
 /* A pv longer than PGN_UCI_PV_MAX is cut there; random token soup never breaks the parser's
@@ -581,6 +722,85 @@ static void test_annotate_nomem(void) {
     free(pa);
 }
 
+/* An analysis with every line, then one replacing it, with allocation k failing (counted from
+ * the game's first), for every k until a run needs no failing one: PGN_E_NOMEM each time, nothing
+ * leaked. */
+static void test_annotate_replace_nomem(void) {
+    char pgn[4096] = "[Event \"n\"]\n\n";
+    for (int i = 0; i < 60; i++) {
+        strcat(pgn, i % 2 ? "Ng1 {a comment} Ng8 " : "Nf3 Nf6 (1... e5) ");
+    }
+    strcat(pgn, "*\n");
+    size_t n = 121;
+    pgn_position_analysis *pa = calloc(n, sizeof *pa);
+    pgn_pos p[2];
+    pgn_pos_init(&p[0]);
+    pgn_uci_msg m = parse(&p[0], "info depth 1 score cp 0 pv g1f3");
+    p[1] = p[0];
+    pgn_pos_play(&p[1], m.info.pv[0]);
+    pgn_engine_line alt[2];
+    memset(alt, 0, sizeof alt);
+    for (int k = 0; k < 2; k++) {
+        m = parse(&p[k], k == 0 ? "info score cp 0 pv d2d4 d7d5" : "info score cp 0 pv d7d5 d2d4");
+        alt[k].eval = cp(5);
+        alt[k].pv_len = m.info.pv_len;
+        memcpy(alt[k].pv, m.info.pv, sizeof m.info.pv);
+    }
+    for (size_t i = 0; i < n; i++) {
+        pa[i].eval = cp(i % 2 ? -400 : 400); /* every move a blunder */
+        /* the positions cycle through the start, 1. Nf3, 1... Nf6, 2. Ng1 */
+        m = parse(&p[i % 2], i % 2 ? "info score cp 0 pv e7e5 b1c3" : "info score cp 0 pv e2e4");
+        pa[i].pv_len = m.info.pv_len;
+        memcpy(pa[i].pv, m.info.pv, sizeof m.info.pv);
+        pa[i].alt = &alt[i % 2];
+        pa[i].alt_count = 1;
+        if (i % 4 >= 2) { /* after 1. Nf3 Nf6 and 2. Ng1: no lines given */
+            pa[i].pv_len = pa[i].alt_count = 0;
+        }
+    }
+    pgn_annotate_opts all = {"E, nodes 1 (pgnkit analyze)", 0, PGN_ANNOTATE_ALL_LINES};
+    pgn_annotate_opts rep = {"E, nodes 2 (pgnkit analyze)", 0, PGN_ANNOTATE_REPLACE};
+    int nomem = 0, done = 0, in_replace = 0;
+    for (long k = 0; k < 100000 && !done; k++) {
+        budget b = {k, 0};
+        pgn_allocator al = {b_malloc, b_realloc, b_free, &b};
+        pgn_reader_opts o;
+        memset(&o, 0, sizeof o);
+        o.alloc = &al;
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        pgn_status st = pgn_game_new(&g, &al);
+        if (st == PGN_OK) {
+            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
+        }
+        if (st == PGN_OK) {
+            st = pgn_reader_next(r, g);
+        }
+        if (st == PGN_OK) {
+            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+            st = pgn_game_annotate(g, pa, n, &all, NULL);
+        }
+        if (st == PGN_OK) {
+            st = pgn_game_annotate(g, pa, n, &rep, NULL);
+            in_replace += st == PGN_E_NOMEM;
+        }
+        if (st == PGN_OK) {
+            done = 1;
+        } else if (st == PGN_E_NOMEM) {
+            nomem++;
+        } else {
+            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        CHECK_EQ_INT(b.live, 0);
+    }
+    CHECK(done);
+    CHECK(in_replace > 0); /* the replacing run itself ran out of memory */
+    CHECK(nomem > in_replace);
+    free(pa);
+}
+
 int main(void) {
     test_info_lines();
     test_other_lines();
@@ -588,7 +808,9 @@ int main(void) {
     test_formulas();
     test_game_stats();
     test_annotate();
+    test_annotate_replace();
     test_annotate_nomem();
+    test_annotate_replace_nomem();
     test_robustness();
     return harness_finish();
 }
