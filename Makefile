@@ -41,7 +41,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: all lib demo check check-slow check-layers bench tables format format-check install clean asan fuzz
+.PHONY: all lib demo check check-slow check-layers bench bench-io tables format format-check install clean asan fuzz
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
 # ---- library and program ----
@@ -106,6 +106,10 @@ demo: $(BUILD)/pgnkit
 
 bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
+# the reading and writing part of make bench alone (a few minutes; the perft part takes longer)
+bench-io: $(BUILD)/pgnkit $(BUILD)/bench_read
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
 $(BUILD)/bench_read: bench/bench_read.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_read.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit.a

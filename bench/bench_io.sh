@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make bench` (second part; alone: `make bench-io`): reading and writing PGN beside Debian's
+# pgn-extract on the same file in the same run.
+#
+# Input: the TWIC issues of $SHARED/corpus/big/twic/ gunzipped once into a temporary file (about
+# 8 MB, 9,416 games), and that file 4 times over (33 MB) for the timings. Each command runs RUNS times (default 5); the table gives medians. Time is
+# the process's CPU time (user + sys, from /usr/bin/time): the machines are shared, and CPU time
+# is what another process's load disturbs least; the median wall time is shown beside it. MB/s and
+# games/s are computed from the CPU time. Peak RSS is the largest of the runs.
+#
+# Rows:
+#   pgn-extract -s -o /dev/null        its check-and-rewrite pass, the reference for check and fmt
+#   pgnkit check                       every move checked, diagnostics
+#   pgnkit fmt -o /dev/null            read, check, write the export format
+#   tag-only scan                      bench_read: a visitor taking every tag pair and answering
+#                                      SKIP at end_tags (no board, the movetext skipped)
+#   pgn-extract --json / pgnkit convert --to ndjson
+#   pgn-extract --fencomments / pgnkit convert --to fen
+# Then peak RSS of pgnkit check and fmt on the 8 MB file and on one 12 times larger (100 MB, the
+# same games repeated): memory is bounded by the largest game, not the file.
+#
+# Environment: BUILD, SHARED, PGNKIT (set by the Makefile); RUNS; PGN_EXTRACT (default
+# /usr/games/pgn-extract, else on PATH); KEEP_TMP=1 keeps the temporary files.
+set -euo pipefail
+
+BUILD=${BUILD:-build}
+SHARED=${SHARED:-../shared}
+PGNKIT=${PGNKIT:-$BUILD/pgnkit}
+RUNS=${RUNS:-5}
+READ=$BUILD/bench_read
+
+PX=${PGN_EXTRACT:-}
+if [ -z "$PX" ]; then
+    if [ -x /usr/games/pgn-extract ]; then PX=/usr/games/pgn-extract; else PX=$(command -v pgn-extract || true); fi
+fi
+if [ ! -x "$READ" ] || [ ! -x "$PGNKIT" ]; then
+    echo "bench_io.sh: $READ or $PGNKIT not built (run make bench)" >&2
+    exit 2
+fi
+if [ ! -x /usr/bin/time ]; then
+    echo "bench_io.sh: /usr/bin/time is needed (Debian package time)" >&2
+    exit 2
+fi
+
+tmp=$(mktemp -d)
+[ "${KEEP_TMP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
+gzip -dc "$SHARED"/corpus/big/twic/*.pgn.gz > "$tmp/twic1.pgn"
+# timed input: the two issues 4 times over (about 33 MB), so that /usr/bin/time's 10 ms steps
+# are small beside the times
+for _ in 1 2 3 4; do cat "$tmp/twic1.pgn"; done > "$tmp/twic.pgn"
+for _ in 1 2 3; do cat "$tmp/twic.pgn"; done > "$tmp/twic12.pgn"
+bytes1=$(wc -c < "$tmp/twic1.pgn")
+bytes=$(wc -c < "$tmp/twic.pgn")
+games=$(grep -c '^\[Event ' "$tmp/twic.pgn")
+bytes12=$(wc -c < "$tmp/twic12.pgn")
+
+median() {
+    sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.6f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# run NAME CMD...: RUNS timed runs; sets cpu (median s), wall (median s), rss (max KB)
+run() {
+    local name=$1
+    shift
+    : > "$tmp/times"
+    for _ in $(seq "$RUNS"); do
+        /usr/bin/time -o "$tmp/t" -f "%U %S %e %M" "$@" > /dev/null 2> "$tmp/err" || {
+            echo "bench_io.sh: '$name' failed: $(tail -n 3 "$tmp/err")" >&2
+            exit 1
+        }
+        cat "$tmp/t" >> "$tmp/times"
+    done
+    cpu=$(awk '{ print $1 + $2 }' "$tmp/times" | median)
+    wall=$(awk '{ print $3 }' "$tmp/times" | median)
+    rss=$(awk '{ if ($4 > m) m = $4 } END { print m }' "$tmp/times")
+}
+
+# the tag-only scan measures itself (process CPU time around the reading loop)
+run_read() {
+    "$READ" -n "$RUNS" "$1" > "$tmp/read"
+    cpu=$(grep '^tags ' "$tmp/read" | tr ' ' '\n' | sed -n 's/^seconds=//p' | median)
+    wall=nan
+    rss=$(sed -n 's/^maxrss_kb=//p' "$tmp/read")
+}
+
+row() { # label reference-cpu
+    awk -v l="$1" -v c="$cpu" -v w="$wall" -v r="$rss" -v b="$bytes" -v g="$games" -v ref="$2" 'BEGIN {
+        ratio = ref > 0 ? sprintf("%.1f", ref / c) : "-"
+        printf "| %s | %.3f | %s | %.1f | %.0f | %.1f | %s |\n", l, c, (w == "nan" ? "-" : sprintf("%.3f", w)),
+            b / c / 1e6, g / c, r / 1024, ratio }'
+}
+
+echo
+echo "## Reading and writing PGN ($(date -u +%Y-%m-%d), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "Input: TWIC 1427 + 1428 four times over, $bytes bytes, $games games; $RUNS runs each, medians;"
+echo "CPU = user + sys."
+echo "pgn-extract: $($PX --version 2>&1 | head -n 1 || true); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| command | CPU s | wall s | MB/s | games/s | peak RSS MiB | x pgn-extract |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+ref_s=0
+if [ -n "$PX" ]; then
+    run "pgn-extract -s" "$PX" -s -o /dev/null "$tmp/twic.pgn"
+    ref_s=$cpu
+    row "pgn-extract -s -o /dev/null" 0
+fi
+run "check" "$PGNKIT" check "$tmp/twic.pgn"
+row "pgnkit check" "$ref_s"
+run "fmt" "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn"
+row "pgnkit fmt -o /dev/null" "$ref_s"
+run_read "$tmp/twic.pgn"
+row "tag-only scan (bench_read, SKIP)" "$ref_s"
+ref_j=0
+if [ -n "$PX" ]; then
+    run "pgn-extract --json" "$PX" -s --json -o /dev/null "$tmp/twic.pgn"
+    ref_j=$cpu
+    row "pgn-extract --json" 0
+fi
+run "ndjson" "$PGNKIT" convert --to ndjson -o /dev/null "$tmp/twic.pgn"
+row "pgnkit convert --to ndjson" "$ref_j"
+ref_f=0
+if [ -n "$PX" ]; then
+    run "pgn-extract --fencomments" "$PX" -s --fencomments -o /dev/null "$tmp/twic.pgn"
+    ref_f=$cpu
+    row "pgn-extract --fencomments" 0
+fi
+run "fen" "$PGNKIT" convert --to fen -o /dev/null "$tmp/twic.pgn"
+row "pgnkit convert --to fen" "$ref_f"
+
+echo
+echo "Peak RSS against input size (memory is bounded by the largest game):"
+echo
+echo "| command | $((bytes1 / 1000000)) MB input | $((bytes12 / 1000000)) MB input |"
+echo "|---|---:|---:|"
+for c in check fmt; do
+    args=("$c")
+    [ "$c" = fmt ] && args=(fmt -o /dev/null)
+    RUNS=1 run "$c small" "$PGNKIT" "${args[@]}" "$tmp/twic1.pgn"
+    small=$rss
+    RUNS=1 run "$c big" "$PGNKIT" "${args[@]}" "$tmp/twic12.pgn"
+    awk -v c="${args[*]}" -v a="$small" -v b="$rss" 'BEGIN { printf "| pgnkit %s | %.1f MiB | %.1f MiB |\n", c, a / 1024, b / 1024 }'
+done
+run_read "$tmp/twic12.pgn"
+awk -v r="$rss" -v b="$bytes12" -v c="$cpu" 'BEGIN { printf "| tag-only scan | - | %.1f MiB (%.0f MB/s) |\n", r / 1024, b / c / 1e6 }'
