@@ -17,7 +17,7 @@ ifeq ($(WERROR),1)
 WARN += -Werror
 endif
 STD := -std=c17
-OPT ?= -O2
+OPT ?= -O3
 CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
 LIB_WARN := $(WARN) -Wconversion
 LDLIBS := -lm

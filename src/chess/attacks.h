@@ -66,10 +66,32 @@ static inline unsigned king_square(const pgn_pos *p, pgn_color c) {
 }
 
 /* Internal helpers shared by the chess modules (position.c, movegen.c, fen.c, san.c). */
-uint64_t chess_polyglot_ep_key(const pgn_pos *p);
-uint64_t chess_piece_key(unsigned piece, unsigned sq);
 uint64_t chess_castle_key(const pgn_pos *p);
-uint64_t chess_side_key(void);
+
+/* The Polyglot keys (zobrist_keys.inc, defined in zobrist.c); inline, as every move uses them. */
+extern const uint64_t chess_polyglot_random[781];
+enum { KEY_CASTLE = 768, KEY_EP = 772, KEY_TURN = 780 };
+
+static inline uint64_t chess_piece_key(unsigned piece, unsigned sq) {
+    /* Polyglot kind: black pawn 0, white pawn 1, black knight 2, ... white king 11 */
+    unsigned kind = 2 * (PGN_PIECE_TYPE(piece) - 1) + (PGN_PIECE_COLOR(piece) == PGN_WHITE);
+    return chess_polyglot_random[64 * kind + sq];
+}
+
+static inline uint64_t chess_side_key(void) { return chess_polyglot_random[KEY_TURN]; }
+
+/* The Polyglot rule: the en passant file counts only if a pawn of the side to move stands
+ * beside the pawn that has just made the double step. */
+static inline uint64_t chess_polyglot_ep_key(const pgn_pos *p) {
+    if (p->ep == PGN_SQ_NONE) {
+        return 0;
+    }
+    pgn_color us = (pgn_color)p->side;
+    if (pawn_attacks((pgn_color)!us, p->ep) & pieces_of(p, us, PGN_PAWN)) {
+        return chess_polyglot_random[KEY_EP + (p->ep & 7u)];
+    }
+    return 0;
+}
 void chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq);
 void chess_clear(pgn_pos *p);
 /* The destination squares of castling with the rook on rook_sq: king and rook. */

@@ -5,16 +5,6 @@
 
 #include "zobrist_keys.inc"
 
-enum { KEY_CASTLE = 768, KEY_EP = 772, KEY_TURN = 780 };
-
-uint64_t chess_piece_key(unsigned piece, unsigned sq) {
-    /* Polyglot kind: black pawn 0, white pawn 1, black knight 2, ... white king 11 */
-    unsigned kind = 2 * (PGN_PIECE_TYPE(piece) - 1) + (PGN_PIECE_COLOR(piece) == PGN_WHITE);
-    return polyglot_random[64 * kind + sq];
-}
-
-uint64_t chess_side_key(void) { return polyglot_random[KEY_TURN]; }
-
 /* Castling keys by side of the king (h-side = "short"), which for standard positions are the
  * Polyglot K, Q, k, q keys. */
 uint64_t chess_castle_key(const pgn_pos *p) {
@@ -30,26 +20,13 @@ uint64_t chess_castle_key(const pgn_pos *p) {
         }
         unsigned ksq = bits_ctz(king);
         if (rooks >> ksq > 1) {
-            k ^= polyglot_random[KEY_CASTLE + 2 * c];
+            k ^= chess_polyglot_random[KEY_CASTLE + 2 * c];
         }
         if (rooks & (bits_sq(ksq) - 1)) {
-            k ^= polyglot_random[KEY_CASTLE + 2 * c + 1];
+            k ^= chess_polyglot_random[KEY_CASTLE + 2 * c + 1];
         }
     }
     return k;
-}
-
-/* The Polyglot rule: the en passant file counts only if a pawn of the side to move stands
- * beside the pawn that has just made the double step. */
-uint64_t chess_polyglot_ep_key(const pgn_pos *p) {
-    if (p->ep == PGN_SQ_NONE) {
-        return 0;
-    }
-    pgn_color us = (pgn_color)p->side;
-    if (pawn_attacks((pgn_color)!us, p->ep) & pieces_of(p, us, PGN_PAWN)) {
-        return polyglot_random[KEY_EP + (p->ep & 7u)];
-    }
-    return 0;
 }
 
 uint64_t pgn_pos_compute_key(const pgn_pos *pos) {
@@ -60,7 +37,7 @@ uint64_t pgn_pos_compute_key(const pgn_pos *pos) {
     }
     k ^= chess_castle_key(pos) ^ chess_polyglot_ep_key(pos);
     if (pos->side == PGN_WHITE) {
-        k ^= polyglot_random[KEY_TURN];
+        k ^= chess_polyglot_random[KEY_TURN];
     }
     return k;
 }

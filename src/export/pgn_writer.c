@@ -112,19 +112,28 @@ static int grow(pgn_writer *w, void **p, size_t *cap, size_t need, size_t elem) 
 
 /* ---- the output buffer ---- */
 
-static void put(pgn_writer *w, const char *s, size_t n) {
-    if (w->err != PGN_OK || n == 0) {
+static int put_room(pgn_writer *w, size_t n) {
+    void *p = w->buf;
+    if (n > SIZE_MAX - w->len || !grow(w, &p, &w->cap, w->len + n, 1)) {
+        w->err = PGN_E_NOMEM;
+        return 0;
+    }
+    w->buf = p;
+    return 1;
+}
+
+static inline void put(pgn_writer *w, const char *s, size_t n) {
+    if (w->err != PGN_OK || n == 0 || (n > w->cap - w->len && !put_room(w, n))) {
         return;
     }
-    if (n > w->cap - w->len) {
-        void *p = w->buf;
-        if (n > SIZE_MAX - w->len || !grow(w, &p, &w->cap, w->len + n, 1)) {
-            w->err = PGN_E_NOMEM;
-            return;
+    char *d = w->buf + w->len;
+    if (n <= 8) {
+        for (size_t i = 0; i < n; i++) { /* most tokens are a few bytes: no call */
+            d[i] = s[i];
         }
-        w->buf = p;
+    } else {
+        memcpy(d, s, n);
     }
-    memcpy(w->buf + w->len, s, n);
     w->len += n;
 }
 
@@ -186,9 +195,10 @@ static void token(pgn_writer *w, const char *s, size_t n) {
 }
 
 /* A number token: prefix, decimal v, suffix ("$3", "12.", "12..."). */
-static void token_uint(pgn_writer *w, const char *prefix, unsigned long v, const char *suffix) {
+static void token_uint_n(pgn_writer *w, const char *prefix, size_t p, unsigned long v, const char *suffix,
+                         size_t k) {
     char digits[32];
-    size_t n = sizeof digits, p = strlen(prefix), k = strlen(suffix);
+    size_t n = sizeof digits;
     do {
         digits[--n] = (char)('0' + v % 10);
         v /= 10;
@@ -425,7 +435,7 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
     if (*s != '\0') {
         token(w, s, strlen(s));
     } else {
-        token_uint(w, "$", nag, "");
+        token_uint_n(w, "$", 1, nag, "", 0);
     }
     if (!(w->flags & PGN_WRITE_NAG_COMPAT)) {
         w->need_number = 1; /* a NAG is an annotation: digest D7, literal reading */
@@ -440,9 +450,9 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
         write_comment(w, pgn_node_pre_comment(node));
     }
     if (before->side == PGN_WHITE) {
-        token_uint(w, "", before->fullmove, ".");
+        token_uint_n(w, "", 0, before->fullmove, ".", 1);
     } else if (w->need_number) {
-        token_uint(w, "", before->fullmove, "...");
+        token_uint_n(w, "", 0, before->fullmove, "...", 3);
     }
     if (w->kept_san) {
         pgn_str s = pgn_node_san(node);
