@@ -83,11 +83,11 @@ asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 
 # ---- tests ----
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
-check: asan check-layers
-	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
+check: asan check-layers $(BUILD)/pgnkit
+	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  tests/run_tests.sh $(ASAN_TESTS) tests/cli/test_cli.sh
 check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit
-	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
+	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit \
 	  LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) tests/cli/test_cli.sh
 $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)
