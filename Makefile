@@ -114,10 +114,12 @@ pathological: $(BUILD)/slow/tests/test_robust
 	@PGNKIT_SLOW=1 PGNKIT_ROBUST_TABLE=1 $(BUILD)/slow/tests/test_robust
 
 # Release build of the unit tests under memcheck: no error, no leak (the CLI tests are shell).
+# PGNKIT_VALGRIND=1 makes the heavy suites lighter (corpus: edge files only; robust: fewer points;
+# perft: a small node cap); make check runs them in full under ASan.
 VALGRIND ?= valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
 	--errors-for-leak-kinds=definite,indirect,possible --quiet
 check-valgrind: $(SLOW_TESTS)
-	@PGNKIT_SHARED=$(SHARED) PGNKIT_VALGRIND=1 LOGDIR=$(BUILD)/test-logs-valgrind \
+	@PGNKIT_SHARED=$(SHARED) PGNKIT_VALGRIND=1 PGNKIT_PERFT_CAP=200000 LOGDIR=$(BUILD)/test-logs-valgrind \
 	  TEST_WRAPPER="$(VALGRIND)" tests/run_tests.sh $(SLOW_TESTS)
 
 # The layering rule (STYLE C2): base <- chess <- game <- parse <- export <- cli.

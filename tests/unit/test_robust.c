@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 static int slow;
+static int light; /* PGNKIT_VALGRIND: memcheck is slow, so fewer read-failure points and sizes */
 
 typedef struct buf {
     char *p;
@@ -373,7 +374,8 @@ static void io_failure(void) {
     for (size_t c = 0; c < sizeof chunks / sizeof chunks[0]; c++) {
         unsigned long bad = 0, runs = 0;
         /* every byte in the short games, every 97th in the long comment (same code path) */
-        for (size_t k = 0; k < in.len; k += (k > 2000 && k < in.len - 3000) ? 97 : 1) {
+        size_t stride = light ? 7 : 1, long_stride = light ? 4999 : 97;
+        for (size_t k = 0; k < in.len; k += (k > 2000 && k < in.len - 3000) ? long_stride : stride) {
             pgn_allocator al;
             test_alloc a;
             pgn_reader_opts o;
@@ -1152,7 +1154,9 @@ static void pathological(void) {
     }
     for (size_t i = 0; i < sizeof pcases / sizeof pcases[0]; i++) {
         const pcase *c = &pcases[i];
-        uint64_t n = slow ? c->n_slow : c->n_fast;
+        /* light: smaller, except the single-token cases, which must stay above max_token */
+        int shrink = light && c->n_fast >= 1000 && c->fixed_bytes != TOKEN_BOUND;
+        uint64_t n = slow ? c->n_slow : shrink ? c->n_fast / 10 : c->n_fast;
         presult res, small;
         long rss = 0, rss_small = 0;
         if (!p_run(c, n, 0, slow ? 600 : 120, &res, &rss)) {
@@ -1187,6 +1191,7 @@ static void pathological(void) {
 int main(void) {
     const char *env = getenv("PGNKIT_SLOW");
     slow = env && *env && strcmp(env, "0") != 0;
+    light = getenv("PGNKIT_VALGRIND") != NULL;
     if (getenv("PGNKIT_ROBUST_TABLE") == NULL) {
         fault_injection();
         io_failure();
