@@ -411,37 +411,10 @@ static int name_is(pgn_str name, const char *s) {
     return name.len == strlen(s) && memcmp(name.ptr, s, name.len) == 0;
 }
 
-static int name_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* A tag name is letters, digits and underscores, and starts with a letter or digit (PGN §8.1.1;
- * a symbol cannot start with '_'). A name the reader took with W_TAG_NAME is written without its
- * leading other bytes and with '_' for the others ("--Opening" as "Opening", "Re/O" as "Re_O"; "X"
- * if nothing is left), so that the export re-reads without a warning. */
-static void write_tag_name(pgn_writer *w, pgn_str name) {
-    size_t i = 0, run;
-    while (i < name.len && (!name_char(name.ptr[i]) || name.ptr[i] == '_')) {
-        i++;
-    }
-    if (i == name.len) {
-        put(w, "X", 1);
-        return;
-    }
-    for (run = i; i < name.len; i++) {
-        if (!name_char(name.ptr[i])) {
-            put(w, name.ptr + run, i - run);
-            put(w, "_", 1);
-            run = i + 1;
-        }
-    }
-    put(w, name.ptr + run, name.len - run);
-}
-
 static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
     size_t i, run = 0;
     put(w, "[", 1);
-    write_tag_name(w, name);
+    put(w, name.ptr, name.len);
     put(w, " \"", 2);
     for (i = 0; i < value.len; i++) {
         if (value.ptr[i] == '\\' || value.ptr[i] == '"') {
