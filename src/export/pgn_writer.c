@@ -226,7 +226,9 @@ static void put_word(pgn_writer *w, const char *s, size_t n) {
 }
 
 /* One word of a comment. A word starting with "%" is glued to the token before it (with its
- * space), so that no line ever starts with "%" (an escape line, PGN §6). */
+ * space), so that no line ever starts with "%" (an escape line, PGN §6); so is a word starting
+ * with "[" (or "{", written as "["), so that no line inside a comment looks like a tag pair, which
+ * the reader takes for the end of an unterminated comment (found by fuzz_roundtrip). */
 static void comment_word(pgn_writer *w, const char *s, size_t n) {
     size_t i, kept = n;
     char first = 0;
@@ -240,7 +242,7 @@ static void comment_word(pgn_writer *w, const char *s, size_t n) {
     if (kept == 0) {
         return;
     }
-    if (first == '%') {
+    if (first == '%' || first == '[' || first == '{') {
         put(w, " ", 1);
         put_word(w, s, n);
         unit_fix(w);
