@@ -4,6 +4,9 @@
 #   make check      every test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   make check-slow the same, with every perft depth and the whole corpus
 #   make bench      benchmarks (medians, ratios to Stockfish / pgn-extract)
+#   make fuzz       the libFuzzer targets in build/fuzz/ (clang); make fuzz-smoke runs each FUZZ_TIME s
+#   make pathological  the pathological-input table of docs/robustness.md (release build, full sizes)
+#   make check-valgrind  the unit tests (release build) under valgrind memcheck
 SHELL := /bin/bash
 CC ?= cc
 BUILD ?= build
@@ -41,7 +44,8 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: all lib demo check check-slow check-layers bench bench-io tables format format-check install clean asan fuzz
+.PHONY: all lib demo check check-slow check-layers bench bench-io tables format format-check install clean asan \
+	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
 # ---- library and program ----
@@ -83,18 +87,48 @@ asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 
 # ---- tests ----
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
-check: asan check-layers $(BUILD)/fake_engine
-	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit LOGDIR=$(BUILD)/test-logs \
+check: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit
+	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
 	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
-	  FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
+	  PGNKIT_REL_BIN=$(BUILD)/pgnkit FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow \
+	  tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
 # the scripted UCI engine of tests/cli/test_analyze.sh
 $(BUILD)/fake_engine: tests/tools/fake_engine.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ tests/tools/fake_engine.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c $(BUILD)/libpgnkit.a $(LDLIBS)
+
+# ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+# fuzz_json (the JSON reader) joins this list when the JSON reader exists
+FUZZ_TARGETS := reader roundtrip fen san
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
+FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+$(BUILD)/fuzz/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ)
+fuzz: $(FUZZ_BINS)
+fuzz-smoke: $(FUZZ_BINS)
+	@BUILD=$(BUILD) SHARED=$(SHARED) FUZZ_TIME=$(FUZZ_TIME) FUZZ_TARGETS="$(FUZZ_TARGETS)" tools/fuzz-smoke.sh
+
+pathological: $(BUILD)/slow/tests/test_robust
+	@PGNKIT_SLOW=1 PGNKIT_ROBUST_TABLE=1 $(BUILD)/slow/tests/test_robust
+
+# Release build of the unit tests under memcheck: no error, no leak (the CLI tests are shell).
+# PGNKIT_VALGRIND=1 makes the heavy suites lighter (corpus: edge files only; robust: fewer points;
+# perft: a small node cap); make check runs them in full under ASan.
+VALGRIND ?= valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
+	--errors-for-leak-kinds=definite,indirect,possible --quiet
+check-valgrind: $(SLOW_TESTS)
+	@PGNKIT_SHARED=$(SHARED) PGNKIT_VALGRIND=1 PGNKIT_PERFT_CAP=200000 LOGDIR=$(BUILD)/test-logs-valgrind \
+	  TEST_WRAPPER="$(VALGRIND)" tests/run_tests.sh $(SLOW_TESTS)
 
 # The layering rule (STYLE C2): base <- chess <- game <- parse <- export <- cli.
 check-layers:

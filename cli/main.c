@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,8 @@ int cli_position(pgn_pos *pos, const char *fen, int chess960) {
     return EXIT_OK;
 }
 
-int main(int argc, char **argv) {
+/* Runs the command named by argv[1]; returns its exit status. */
+static int dispatch(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;
@@ -98,4 +100,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "pgnkit: unknown command '%s'\n", name);
     usage(stderr);
     return EXIT_USAGE;
+}
+
+/* Output is never lost silently (disk full, a closed pipe): a failed write or flush of standard
+ * output is an I/O failure, exit status 3, unless the command already reported it. */
+int main(int argc, char **argv) {
+    int status = dispatch(argc, argv);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (status != EXIT_RESOURCE) {
+            fprintf(stderr, "pgnkit: error writing standard output: %s\n", strerror(errno));
+        }
+        return EXIT_RESOURCE;
+    }
+    return status;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test program given on the command line, keeps each one's log in build/test-logs/,
 # and ends with the one summary line "N passed, N failed[, N skipped]". A program that crashes or
-# exits without its RESULT line counts as one failure.
+# exits without its RESULT line counts as one failure; so does a nonzero exit status (for example
+# valgrind's --error-exitcode) after a clean RESULT line.
 set -u
 logdir=${LOGDIR:-build/test-logs}
 mkdir -p "$logdir"
@@ -10,7 +11,8 @@ for t in "$@"; do
     name=$(basename "$t")
     log="$logdir/$name.log"
     start=$(date +%s)
-    "$t" >"$log" 2>&1
+    # TEST_WRAPPER (make check-valgrind): a command the test runs under, e.g. valgrind
+    ${TEST_WRAPPER:-} "$t" >"$log" 2>&1
     status=$?
     secs=$(( $(date +%s) - start ))
     line=$(grep '^RESULT ' "$log" | tail -n 1)

@@ -159,6 +159,14 @@ static pgn_status parse_castling(fen_reader *r, pgn_pos *p) {
         if (p->castle & bits_sq((unsigned)sq)) {
             return fail(r, k, 3, "castling right given twice");
         }
+        /* one rook per side of the king (FCfc with the king on a8 named two h-side rooks) */
+        uint64_t back = col == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
+        unsigned ksq = bits_ctz(pieces_of(p, col, PGN_KING) & back);
+        uint64_t h_side = ~((bits_sq(ksq) << 1) - 1);
+        uint64_t same = p->castle & back & ((unsigned)sq > ksq ? h_side : bits_sq(ksq) - 1);
+        if (same) {
+            return fail(r, k, 3, "two castling rights on one side of the king");
+        }
         p->castle |= bits_sq((unsigned)sq);
     }
     r->i = end;

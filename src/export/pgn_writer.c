@@ -323,7 +323,9 @@ static size_t put_comment_word(pgn_writer *w, const char *s, size_t n) {
 
 /* One word of a comment (a command with its spaces is one word; cmds: it may hold one). A word
  * starting with "%" is glued to the token before it (with its space), so that no line ever starts
- * with "%" (an escape line, PGN §6). */
+ * with "%" (an escape line, PGN §6); so is a word starting with "[" (or "{", written as "[") that
+ * is no command, so that no line inside a comment looks like a tag pair, which the reader takes
+ * for the end of an unterminated comment (found by fuzz_roundtrip). "[%" cannot start a tag. */
 static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     size_t i, kept = n;
     char first = 0;
@@ -340,7 +342,8 @@ static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     if (kept == 0) {
         return;
     }
-    if (first == '%') {
+    int glue = first == '%' || ((first == '[' || first == '{') && !(cmds && n > 1 && s[1] == '%'));
+    if (glue) {
         put(w, " ", 1);
     } else {
         unit_open(w, kept);
@@ -350,7 +353,7 @@ static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     } else {
         put_word(w, s, n);
     }
-    if (first == '%') {
+    if (glue) {
         unit_fix(w);
     }
 }

@@ -202,13 +202,26 @@ static void skip_space(lexer *lx) {
     lx->last_cr = cr_end == lx->line_off;
 }
 
+/* A token that has grown past max_token: its text so far is dropped (the token keeps only its
+ * start position), so that the window never grows for it (a 100 MB symbol costs no memory). */
+static void drop_long(lexer *lx, token *t, size_t i) {
+    t->too_long = 1;
+    lx->pos = i;
+    set_keep(lx, lx->base + i);
+}
+
 /* Scans while bytes have class `cls`; returns the end index. */
-static size_t scan_class(lexer *lx, size_t i, unsigned cls, int dots) {
+static size_t scan_class(lexer *lx, token *t, size_t i, unsigned cls, int dots) {
     for (;;) {
         const unsigned char *b = (const unsigned char *)lx->buf;
-        size_t len = lx->len;
-        while (i < len && (char_class(b[i]) & cls)) {
+        size_t len = lx->len, lim = lx->pos + lx->max_token + 1;
+        lim = lim < len ? lim : len;
+        while (i < lim && (char_class(b[i]) & cls)) {
             i++;
+        }
+        if (i - lx->pos > lx->max_token) {
+            drop_long(lx, t, i);
+            continue;
         }
         if (i >= len) {
             if (!have(lx, &i)) {
@@ -382,11 +395,14 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
         while (have(lx, &i) && lx->buf[i] != '\n' && lx->buf[i] != '\r') {
             t->high |= (unsigned char)lx->buf[i] >= 0x80;
             i++;
+            if (i - lx->pos > lx->max_token) {
+                drop_long(lx, t, i);
+            }
         }
         break;
     case '$':
         t->kind = TOK_NAG;
-        i = scan_class(lx, i + 1, C_DIGIT, 0);
+        i = scan_class(lx, t, i + 1, C_DIGIT, 0);
         s = lx->pos;
         for (size_t k = s + 1; k < i; k++) {
             t->value = t->value > 100000 ? t->value : t->value * 10 + (unsigned)(lx->buf[k] - '0');
@@ -399,12 +415,18 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
         t->kind = TOK_PERIODS;
         while (have(lx, &i) && lx->buf[i] == '.') {
             i++;
+            if (i - lx->pos > lx->max_token) {
+                drop_long(lx, t, i);
+            }
         }
         break;
     case '!': case '?':
         t->kind = TOK_ANNOTATION;
         while (have(lx, &i) && (lx->buf[i] == '!' || lx->buf[i] == '?')) {
             i++;
+            if (i - lx->pos > lx->max_token) {
+                drop_long(lx, t, i);
+            }
         }
         s = lx->pos;
         t->value = annotation_nag(lx->buf + s, i - s);
@@ -412,9 +434,9 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
     default:
         if (cls & C_START) {
             t->kind = TOK_SYMBOL;
-            i = scan_class(lx, i + 1, C_SYM, !(cls & C_DIGIT));
+            i = scan_class(lx, t, i + 1, C_SYM, !(cls & C_DIGIT));
             s = lx->pos;
-            if ((cls & C_DIGIT) && i < lx->len && lx->buf[i] == '.' && i - s <= lx->max_token) {
+            if ((cls & C_DIGIT) && !t->too_long && i < lx->len && lx->buf[i] == '.' && i - s <= lx->max_token) {
                 /* a move number: its periods, as far as the window goes, are taken with it
                  * (movetext ignores periods; the rest, if any, comes as TOK_PERIODS) */
                 size_t k = s;
@@ -436,6 +458,9 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
             do {
                 t->high |= (unsigned char)lx->buf[i] >= 0x80;
                 i++;
+                if (i - lx->pos > lx->max_token) {
+                    drop_long(lx, t, i);
+                }
             } while (have(lx, &i) && !(char_class((unsigned char)lx->buf[i]) & (C_SPACE | C_START)) &&
                      !strchr("[](){}\";$.*!?", lx->buf[i]));
         }

@@ -432,6 +432,14 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     int live = !s->skip_parens && !l->dead;
     s->prev_skipped = s->skipped;
     s->skipped = 0;
+    if (t->too_long && t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) {
+        /* a symbol or a run of stray bytes longer than max_token: its text was dropped */
+        if (live) {
+            reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
+            s->skipped = 1;
+        }
+        return 0;
+    }
     switch (t->kind) {
     case TOK_STAR: {
         token sym = *t;

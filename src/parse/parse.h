@@ -36,6 +36,7 @@ struct pgn_reader {
     pgn_result marker;
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
+    uint8_t bad_tag; /* the tag section had a malformed tag pair */
     scratch name, value, text; /* decoded tag name and value, decoded comment */
     scratch tag_result;        /* the Result tag's value */
     uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */

@@ -273,11 +273,16 @@ static size_t string_chars(const token *t) {
 
 /* Reads one tag pair starting at '['. Returns TAG_BAD after a syntax error (already reported), or
  * TAG_NEW_GAME (nothing consumed) when a tag the game already has follows an empty line: the
- * tag section of the next game (lichess exports of tag-only games). */
+ * tag section of the next game (lichess exports of tag-only games); likewise any tag after an
+ * empty line once the section had a malformed tag pair, so that a damaged game does not take the
+ * next game's tags. */
 static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     pgn_loc at = r->tok.at;
     uint8_t line_start = r->tok.line_start, blank = r->tok.blank_before;
     uint64_t hold = r->lx.hold;
+    if (blank && r->bad_tag) {
+        return TAG_NEW_GAME; /* after a malformed tag pair, an empty line ends the tag section */
+    }
     if (r->lx.hold > at.offset) {
         r->lx.hold = at.offset;
     }
@@ -291,6 +296,10 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
             return TAG_NEW_GAME;
         }
         reader_diag(r, PGN_W_DUPLICATE_TAG, r->tok.at, r->tok.ptr, r->tok.len);
+    }
+    if (r->tok.kind == TOK_SYMBOL && r->tok.too_long) {
+        reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
+        return 0;
     }
     if (r->tok.kind != TOK_SYMBOL) {
         reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
@@ -424,6 +433,7 @@ static pgn_flow read_tags(pgn_reader *r) {
             break;
         }
         if (got == TAG_BAD) {
+            r->bad_tag = 1;
             if (r->nomem) {
                 return PGN_FLOW_STOP;
             }
@@ -462,7 +472,7 @@ static void reset_game(pgn_reader *r) {
     memset(&r->sum, 0, sizeof r->sum);
     r->sum.game = r->games + 1;
     r->encoding_warned = r->fen_bad = r->variant_bad = r->chess960 = 0;
-    r->has_fen = r->has_setup = r->skip_movetext = 0;
+    r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = 0;
     r->tag_result.len = 0;
     r->tag_hash_count = 0;
     r->marker = PGN_RESULT_NONE;

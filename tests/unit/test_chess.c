@@ -126,6 +126,9 @@ static void test_fen_errors(void) {
         {"4k3/5P2/8/8/8/8/8/4K3 w - - 0 1", 0, 2, 23},
         {"4k3/8/8/8/8/8/8/4K3 w K - 0 1", PGN_FEN_STRICT, 3, 23},
         {"4k3/8/8/8/8/8/8/4K3 w - e6 0 1", PGN_FEN_STRICT, 4, 25},
+        /* two castling rooks on one side of the king (fuzz_fen): c8 and f8 are both h-side of a8 */
+        {"knrbqrn1/pppp1ppp/8/8/3pP3/5P2/PPPb1NPP/NQRBKRB1 w FCfc - 3 9", 0, 3, 55},
+        {"r3k2r/8/8/8/8/8/8/R1R1K3 w AC - 0 1", 0, 3, 29},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pgn_pos p;

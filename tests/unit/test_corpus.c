@@ -10,7 +10,10 @@
  *     two files concatenated have the games of both;
  *  5. reads in 64 KiB, 1-byte and 1..20-byte pieces show exactly what the read from memory shows
  *     (diagnostics, summaries, exports), also for the input without its final newline;
- *  6. reading [0, split) and [split, EOF) as byte ranges gives every game exactly once.
+ *  6. reading [0, split) and [split, EOF) as byte ranges gives every game exactly once;
+ *  7. nothing lost through the CLI: `pgnkit fmt --rejects R -o O` (PGNKIT_BIN) on the same bytes
+ *     writes exactly the library's export to O and exactly the raw bytes of the broken games (4
+ *     checks them against the input) to R, and its summary line says games = written + rejected.
  * PGNKIT_SLOW=1 covers all of big/, else a slice. Mismatches are counted per check and file and
  * the first few printed with a diff hint; a missing corpus file is a failure, never a skip. */
 #define _POSIX_C_SOURCE 200809L
@@ -28,6 +31,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SHOW_MAX 5 /* mismatches printed per check and file */
 
@@ -540,12 +544,14 @@ typedef struct file_result {
     buf out;    /* the export of every game that is not broken (text A) */
     buf seg;    /* size_t offsets in out after each exported game */
     buf broken; /* one byte per game read */
+    buf rej;    /* the raw bytes of every broken game, back to back */
 } file_result;
 
 static void file_result_free(file_result *fr) {
     free(fr->out.p);
     free(fr->seg.p);
     free(fr->broken.p);
+    free(fr->rej.p);
     memset(fr, 0, sizeof *fr);
 }
 
@@ -588,6 +594,8 @@ static void read_pass(const char *name, const char *data, size_t len, file_resul
         check_raw(&t, r, data, len, &next);
         buf_put(&fr->broken, &b, 1);
         if (s->broken) {
+            pgn_str raw = pgn_reader_raw(r);
+            buf_put(&fr->rej, raw.ptr, raw.len);
             fr->rejected++;
             continue;
         }
@@ -683,6 +691,76 @@ static void fmt_pass(const char *name, const char *data, size_t len, const file_
     free(c.nb.p);
     free(c.stack);
     free(log.text.p);
+}
+
+/* ---- check 7: nothing lost through the CLI ---- */
+
+/* Whole file at path into out (out->p NULL-safe); 1 on success. */
+static int read_path(const char *path, buf *out) {
+    FILE *f = fopen(path, "rb");
+    memset(out, 0, sizeof *out);
+    if (!f) {
+        return 0;
+    }
+    int ok = slurp(f, out);
+    fclose(f);
+    return ok;
+}
+
+static void cli_pass(const char *name, const char *data, size_t len, const file_result *fr) {
+    const char *bin = getenv("PGNKIT_BIN");
+    char dir[] = "/tmp/pgnkit-corpus-XXXXXX", cmd[4096], in[300], out[300], rej[300], err[300];
+    if (!bin || !*bin) {
+        bin = "build/pgnkit";
+    }
+    if (!mkdtemp(dir)) {
+        harness_fail(__FILE__, __LINE__, "mkdtemp failed");
+        return;
+    }
+    snprintf(in, sizeof in, "%s/in.pgn", dir);
+    snprintf(out, sizeof out, "%s/out.pgn", dir);
+    snprintf(rej, sizeof rej, "%s/rej.pgn", dir);
+    snprintf(err, sizeof err, "%s/err.txt", dir);
+    FILE *f = fopen(in, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+        harness_fail(__FILE__, __LINE__, "cannot write %s", in);
+        return;
+    }
+    snprintf(cmd, sizeof cmd, "'%s' fmt --quiet --rejects '%s' -o '%s' '%s' 2>'%s'", bin, rej, out, in, err);
+    int st = system(cmd);
+    buf o, r, e;
+    int ok = read_path(out, &o) & read_path(rej, &r) & read_path(err, &e);
+    unsigned long long g = 0, w = 0, k = 0;
+    const char *sum = NULL;
+    for (const char *p = e.p; ok && p && (p = strstr(p, " games, ")) != NULL; p++) {
+        sum = p;
+    }
+    while (sum && sum > e.p && sum[-1] != '\n') {
+        sum--;
+    }
+    if (!ok || !sum || sscanf(sum, "%llu games, %llu written, %llu rejected", &g, &w, &k) != 3) {
+        harness_fail(__FILE__, __LINE__, "%s: pgnkit fmt (status %d) left no summary line", name, st);
+    } else if (g != fr->games || w != fr->written || k != fr->rejected || g != w + k) {
+        harness_fail(__FILE__, __LINE__,
+                     "%s: pgnkit fmt says %llu games, %llu written, %llu rejected; the library read %" PRIu64
+                     " = %" PRIu64 " + %" PRIu64,
+                     name, g, w, k, fr->games, fr->written, fr->rejected);
+    } else if (o.len != fr->out.len || (o.len && memcmp(o.p, fr->out.p, o.len) != 0)) {
+        harness_fail(__FILE__, __LINE__, "%s: pgnkit fmt -o is not the library's export", name);
+    } else if (r.len != fr->rej.len || (r.len && memcmp(r.p, fr->rej.p, r.len) != 0)) {
+        harness_fail(__FILE__, __LINE__, "%s: --rejects (%zu bytes) is not the broken games' bytes (%zu)", name,
+                     r.len, fr->rej.len);
+    } else {
+        harness_counts.passed++;
+    }
+    free(o.p);
+    free(r.p);
+    free(e.p);
+    remove(in);
+    remove(out);
+    remove(rej);
+    remove(err);
+    rmdir(dir);
 }
 
 /* ---- check 5: chunk boundaries ---- */
@@ -1100,6 +1178,7 @@ static game_count check_text(const char *name, const char *data, size_t len, int
     memset(&fr, 0, sizeof fr);
     read_pass(name, data, len, &fr);
     fmt_pass(name, data, len, &fr);
+    cli_pass(name, data, len, &fr);
     game_count syntax = count_games(data, len);
     if (syntax.games != fr.games) {
         harness_fail(__FILE__, __LINE__, "%s: %" PRIu64 " games, %" PRIu64 " with NO_BOARD", name,
@@ -1392,6 +1471,13 @@ int main(void) {
     printf("corpus tests (%s)\n",
            slow ? "slow: everything" : "normal: a slice; PGNKIT_SLOW=1 for all");
     check_edge();
+    if (getenv("PGNKIT_VALGRIND") != NULL) {
+        /* make check-valgrind: memcheck is some 50 times slower; the edge files exercise every
+         * code path, the big files only repeat them (make check and check-slow read those) */
+        printf("PGNKIT_VALGRIND: corpus/big and the oracle are not read under valgrind\n");
+        printf("total %.2f s\n", now() - t0);
+        return harness_finish();
+    }
     check_big();
     check_oracle("twic1427", 4742);
     check_oracle("twic1428", 4674);

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared helpers of the fuzz targets (STYLE C11): a growable buffer, a read callback that hands
+ * out the input in chunks of a chosen size, a write callback into a buffer, a diagnostic counter,
+ * and FUZZ_FAIL, which aborts under libFuzzer and becomes a test failure when
+ * tests/unit/test_fuzz_regress.c replays the inputs (it defines FUZZ_FAIL and FUZZ_ENTRY before
+ * including a target). */
+#ifndef PGNKIT_FUZZ_COMMON_H
+#define PGNKIT_FUZZ_COMMON_H
+
+#include <pgnkit.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef FUZZ_FAIL
+#define FUZZ_FAIL(msg)                                                                             \
+    do {                                                                                           \
+        fprintf(stderr, "fuzz invariant broken: %s (%s:%d)\n", (msg), __FILE__, __LINE__);         \
+        abort();                                                                                   \
+    } while (0)
+#endif
+
+#define FUZZ_CHECK(cond, msg)                                                                      \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            FUZZ_FAIL(msg);                                                                        \
+        }                                                                                          \
+    } while (0)
+
+typedef struct fz_buf {
+    char *p;
+    size_t len, cap;
+} fz_buf;
+
+static inline ptrdiff_t fz_buf_write(void *ctx, const void *data, size_t len) {
+    fz_buf *b = ctx;
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + len) {
+            cap *= 2;
+        }
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            return -1;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, len);
+    b->len += len;
+    return (ptrdiff_t)len;
+}
+
+typedef struct fz_src {
+    const uint8_t *p;
+    size_t len, pos, chunk; /* chunk 0: as much as asked */
+} fz_src;
+
+static inline ptrdiff_t fz_src_read(void *ctx, void *out, size_t cap) {
+    fz_src *s = ctx;
+    size_t n = s->len - s->pos;
+    if (s->chunk && n > s->chunk) {
+        n = s->chunk;
+    }
+    if (n > cap) {
+        n = cap;
+    }
+    if (n) {
+        memcpy(out, s->p + s->pos, n);
+    }
+    s->pos += n;
+    return (ptrdiff_t)n;
+}
+
+/* Counts diagnostics by severity; warnings leave out the two quirks the export keeps by design
+ * (counted apart): W_NULL_MOVE (a null move has no standard form, the writer writes "--") and
+ * W_TAG_NAME (a tag name such as White-Elo is written as read, digest T14). */
+typedef struct fz_diags {
+    unsigned long errors, warnings, null_moves;
+    pgn_diag first;
+} fz_diags;
+
+static inline void fz_on_diag(void *ctx, const pgn_diag *d) {
+    fz_diags *c = ctx;
+    if ((d->code == PGN_W_NULL_MOVE || d->code == PGN_W_TAG_NAME) && d->severity != PGN_SEV_ERROR) {
+        c->null_moves++;
+        return;
+    }
+    if (c->errors + c->warnings == 0) {
+        c->first = *d;
+    }
+    if (d->severity == PGN_SEV_ERROR) {
+        c->errors++;
+    } else {
+        c->warnings++;
+    }
+}
+
+#endif

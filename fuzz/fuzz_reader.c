@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz target: the streaming reader (STYLE C11). Byte 0 gives the reader flags (bits 0-4) and the
+ * encoding (bits 5-7); byte 1 the chunk size of the read callback (bits 0-5 + 1, or the whole
+ * input with bit 6) and tight limits (bit 7: max_token 64, max_depth 4), so chunk boundaries and
+ * limits are fuzzed. Every game is built and exported; invariants: reading ends with PGN_END, the
+ * summaries' byte ranges are in the input, with KEEP_RAW the raw pieces are the input's bytes back
+ * to back, and the export of the sound games re-reads without any diagnostic, game for game. */
+#include "fuzz_common.h"
+
+#ifndef FUZZ_ENTRY
+#define FUZZ_ENTRY LLVMFuzzerTestOneInput
+#endif
+
+int FUZZ_ENTRY(const uint8_t *data, size_t size);
+
+/* Re-reads the export: as many games as were written, none broken, no diagnostic. */
+static void rd_reread(const fz_buf *out, uint64_t written, pgn_encoding enc) {
+    fz_diags d;
+    pgn_reader_opts ro;
+    pgn_reader *r;
+    pgn_game *g;
+    memset(&d, 0, sizeof d);
+    memset(&ro, 0, sizeof ro);
+    ro.on_diag = fz_on_diag;
+    ro.diag_ctx = &d;
+    ro.encoding = enc; /* forced UTF-8 passes bad bytes through: they stay bad, without a warning */
+    if (pgn_reader_new_mem(&r, &ro, out->p ? out->p : "", out->len) != PGN_OK) {
+        return;
+    }
+    if (pgn_game_new(&g, NULL) != PGN_OK) {
+        pgn_reader_free(r);
+        return;
+    }
+    uint64_t n = 0;
+    pgn_status st;
+    while ((st = pgn_reader_next(r, g)) == PGN_OK) {
+        n++;
+        FUZZ_CHECK(!pgn_reader_summary(r)->broken, "a written game re-reads broken");
+    }
+    FUZZ_CHECK(st == PGN_END, "re-reading the export did not end with PGN_END");
+    FUZZ_CHECK(n == written, "the export re-reads as a different number of games");
+    if (d.errors + d.warnings) {
+        fprintf(stderr, "re-read diagnostic %s at %u:%u '%s'\n", pgn_status_name(d.first.code),
+                d.first.at.line, d.first.at.column, d.first.token);
+    }
+    FUZZ_CHECK(d.errors + d.warnings == 0, "the export re-reads with diagnostics");
+    pgn_game_free(g);
+    pgn_reader_free(r);
+}
+
+int FUZZ_ENTRY(const uint8_t *data, size_t size) {
+    if (size < 2) {
+        return 0;
+    }
+    static const pgn_encoding encodings[5] = {PGN_ENC_AUTO, PGN_ENC_UTF8, PGN_ENC_LATIN1,
+                                              PGN_ENC_CP1252, PGN_ENC_CP437};
+    pgn_reader_opts ro;
+    fz_diags d;
+    memset(&ro, 0, sizeof ro);
+    memset(&d, 0, sizeof d);
+    ro.flags = data[0] & 0x1Fu;
+    ro.encoding = encodings[(data[0] >> 5) % 5];
+    ro.on_diag = fz_on_diag;
+    ro.diag_ctx = &d;
+    if (data[1] & 0x80) {
+        ro.max_token = 64;
+        ro.max_depth = 4;
+    }
+    fz_src src = {data + 2, size - 2, 0, (data[1] & 0x40) ? 0 : (size_t)(data[1] & 0x3F) + 1};
+    fz_buf out = {NULL, 0, 0};
+    pgn_reader *r = NULL;
+    pgn_writer *w = NULL;
+    pgn_game *g = NULL;
+    if (pgn_reader_new(&r, &ro, fz_src_read, &src) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK ||
+        pgn_writer_new(&w, NULL, fz_buf_write, &out) != PGN_OK) {
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        return 0;
+    }
+    int keep_raw = (ro.flags & PGN_READ_KEEP_RAW) != 0;
+    uint64_t next = UINT64_MAX, written = 0, games = 0;
+    pgn_status st;
+    while ((st = pgn_reader_next(r, g)) == PGN_OK) {
+        const pgn_game_summary *s = pgn_reader_summary(r);
+        games++;
+        FUZZ_CHECK(s->game == games, "summary game ordinal");
+        FUZZ_CHECK(s->start.offset <= s->end_offset && s->end_offset <= src.len,
+                   "summary byte range");
+        FUZZ_CHECK(s->broken || s->errors == 0, "a game with errors is not broken");
+        if (keep_raw) {
+            pgn_str raw = pgn_reader_raw(r);
+            FUZZ_CHECK(raw.len == s->end_offset - s->start.offset, "raw length");
+            FUZZ_CHECK(raw.len == 0 || memcmp(raw.ptr, src.p + s->start.offset, raw.len) == 0,
+                       "raw bytes are not the input's");
+            FUZZ_CHECK(next == UINT64_MAX || next == s->start.offset,
+                       "raw pieces are not back to back");
+            next = s->end_offset;
+        }
+        if (!s->broken && !(ro.flags & PGN_READ_NO_BOARD)) {
+            FUZZ_CHECK(pgn_writer_write(w, g) == PGN_OK, "pgn_writer_write failed");
+            written++;
+        }
+    }
+    FUZZ_CHECK(st == PGN_END, "reading did not end with PGN_END");
+    FUZZ_CHECK(!keep_raw || games == 0 || next == src.len, "raw pieces do not reach the end");
+    uint64_t tg, te;
+    pgn_reader_totals(r, &tg, &te, NULL);
+    FUZZ_CHECK(tg == games && te == d.errors, "totals");
+    pgn_writer_free(w);
+    pgn_game_free(g);
+    pgn_reader_free(r);
+    rd_reread(&out, written, ro.encoding == PGN_ENC_UTF8 ? PGN_ENC_UTF8 : PGN_ENC_AUTO);
+    free(out.p);
+    return 0;
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/* Fuzz target: reader -> writer -> reader (STYLE C11, cmark's roundtrip). Every sound game is
+ * exported (A), A is read back into a second tree, which must have the same moves, NAGs,
+ * variations, start position and result, and whose export must be A again (fmt is idempotent). */
+#include "fuzz_common.h"
+
+#ifndef FUZZ_ENTRY
+#define FUZZ_ENTRY LLVMFuzzerTestOneInput
+#endif
+
+int FUZZ_ENTRY(const uint8_t *data, size_t size);
+
+/* Same move tree (moves, NAGs, shape), walked with an explicit stack of node pairs. */
+static int rt_same_tree(const pgn_game *a, const pgn_game *b) {
+    const pgn_node **stack = NULL;
+    size_t n = 0, cap = 0;
+    int same = 1;
+    const pgn_node *x = pgn_game_root(a), *y = pgn_game_root(b);
+    for (;;) {
+        if (!x || !y) {
+            same = same && x == y;
+        } else {
+            same = same && pgn_node_move(x) == pgn_node_move(y) &&
+                   pgn_node_nag_count(x) == pgn_node_nag_count(y);
+            for (size_t i = 0; same && i < pgn_node_nag_count(x); i++) {
+                same = pgn_node_nag(x, i) == pgn_node_nag(y, i);
+            }
+            if (same && n + 2 > cap) {
+                cap = cap ? cap * 2 : 64;
+                const pgn_node **p = realloc(stack, cap * 2 * sizeof *stack);
+                if (!p) {
+                    break;
+                }
+                stack = p;
+            }
+            if (same) {
+                stack[2 * n] = pgn_node_sibling(x);
+                stack[2 * n + 1] = pgn_node_sibling(y);
+                stack[2 * n + 2] = pgn_node_child(x);
+                stack[2 * n + 3] = pgn_node_child(y);
+                n += 2;
+            }
+        }
+        if (!same || n == 0) {
+            break;
+        }
+        n--;
+        x = stack[2 * n];
+        y = stack[2 * n + 1];
+    }
+    free(stack);
+    return same;
+}
+
+int FUZZ_ENTRY(const uint8_t *data, size_t size) {
+    pgn_reader *r = NULL, *r2 = NULL;
+    pgn_writer *w = NULL;
+    pgn_game *g = NULL, *g2 = NULL;
+    fz_buf a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    fz_diags d;
+    pgn_reader_opts ro;
+    memset(&d, 0, sizeof d);
+    memset(&ro, 0, sizeof ro);
+    ro.on_diag = fz_on_diag;
+    ro.diag_ctx = &d;
+    if (pgn_reader_new_mem(&r, NULL, data, size) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK ||
+        pgn_game_new(&g2, NULL) != PGN_OK || pgn_writer_new(&w, NULL, fz_buf_write, &a) != PGN_OK) {
+        goto done;
+    }
+    pgn_status st;
+    while ((st = pgn_reader_next(r, g)) == PGN_OK) {
+        if (pgn_reader_summary(r)->broken) {
+            continue;
+        }
+        a.len = 0;
+        FUZZ_CHECK(pgn_writer_write(w, g) == PGN_OK, "write A");
+        pgn_reader_free(r2);
+        r2 = NULL;
+        if (pgn_reader_new_mem(&r2, &ro, a.p, a.len) != PGN_OK) {
+            break;
+        }
+        FUZZ_CHECK(pgn_reader_next(r2, g2) == PGN_OK, "A does not re-read as a game");
+        if (d.errors + d.warnings) {
+            fprintf(stderr, "re-read diagnostic %s at %u:%u '%s'\n", pgn_status_name(d.first.code),
+                    d.first.at.line, d.first.at.column, d.first.token);
+        }
+        FUZZ_CHECK(!pgn_reader_summary(r2)->broken && d.errors + d.warnings == 0,
+                   "A re-reads with diagnostics");
+        FUZZ_CHECK(rt_same_tree(g, g2), "the re-read tree differs");
+        FUZZ_CHECK(pgn_game_result(g) == pgn_game_result(g2) ||
+                       (pgn_game_result(g) == PGN_RESULT_NONE &&
+                        pgn_game_result(g2) == PGN_RESULT_UNKNOWN),
+                   "the result differs");
+        FUZZ_CHECK(memcmp(pgn_game_start(g)->board, pgn_game_start(g2)->board, 64) == 0 &&
+                       pgn_game_start(g)->side == pgn_game_start(g2)->side &&
+                       pgn_game_start(g)->castle == pgn_game_start(g2)->castle,
+                   "the start position differs");
+        size_t alen = a.len;
+        fz_buf keep = a;
+        a.p = NULL;
+        a.len = a.cap = 0;
+        FUZZ_CHECK(pgn_writer_write(w, g2) == PGN_OK, "write B");
+        b = a;
+        a = keep;
+        FUZZ_CHECK(b.len == alen && memcmp(a.p, b.p, alen) == 0, "fmt(fmt(x)) != fmt(x)");
+        FUZZ_CHECK(pgn_reader_next(r2, g2) == PGN_END, "A re-reads as more than one game");
+        free(b.p);
+        b.p = NULL;
+    }
+done:
+    pgn_reader_free(r);
+    pgn_reader_free(r2);
+    pgn_writer_free(w);
+    pgn_game_free(g);
+    pgn_game_free(g2);
+    free(a.p);
+    return 0;
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/* Replays the fuzz targets of fuzz/ without libFuzzer (so under gcc's ASan+UBSan in make check):
+ * every file of tests/fuzz-regress/<target>/ (each one an input that once broke an invariant; see
+ * fuzz/README.md), then every corpus/edge file of ../shared through the reader target (three
+ * option/chunk prefixes) and the round-trip target, and every FEN of corpus/perft through the FEN
+ * target. A broken invariant is a test failure (FUZZ_FAIL), a crash is a crash. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "harness.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#define FUZZ_FAIL(msg) harness_fail(__FILE__, __LINE__, "fuzz invariant: %s", (msg))
+
+#define FUZZ_ENTRY fuzz_reader_one
+#include "../../fuzz/fuzz_reader.c"
+#undef FUZZ_ENTRY
+#define FUZZ_ENTRY fuzz_roundtrip_one
+#include "../../fuzz/fuzz_roundtrip.c"
+#undef FUZZ_ENTRY
+#define FUZZ_ENTRY fuzz_fen_one
+#include "../../fuzz/fuzz_fen.c"
+#undef FUZZ_ENTRY
+#define FUZZ_ENTRY fuzz_san_one
+#include "../../fuzz/fuzz_san.c"
+#undef FUZZ_ENTRY
+
+typedef int (*fuzz_fn)(const uint8_t *data, size_t size);
+
+static const struct {
+    const char *name;
+    fuzz_fn fn;
+} targets[] = {{"reader", fuzz_reader_one},
+               {"roundtrip", fuzz_roundtrip_one},
+               {"fen", fuzz_fen_one},
+               {"san", fuzz_san_one}};
+
+static uint8_t *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *p = malloc(cap);
+    size_t got;
+    while (p && (got = fread(p + n, 1, cap - n, f)) > 0) {
+        n += got;
+        if (n == cap) {
+            uint8_t *q = realloc(p, cap *= 2);
+            if (!q) {
+                free(p);
+                p = NULL;
+            }
+            p = q;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return p;
+}
+
+/* Runs fn on one input; counts a pass unless a FUZZ_FAIL was reported. */
+static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t len) {
+    unsigned long before = harness_counts.failed;
+    fn(data, len);
+    if (harness_counts.failed == before) {
+        harness_counts.passed++;
+    } else {
+        printf("  ^ on %s\n", what);
+    }
+}
+
+static unsigned replay_dir(const char *target, fuzz_fn fn) {
+    char dir[256], path[600];
+    unsigned n = 0;
+    snprintf(dir, sizeof dir, "tests/fuzz-regress/%s", target);
+    DIR *d = opendir(dir);
+    if (!d) {
+        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
+        return 0;
+    }
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t len;
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        uint8_t *data = slurp(path, &len);
+        if (!data) {
+            harness_fail(__FILE__, __LINE__, "cannot read %s", path);
+            continue;
+        }
+        run_one(path, fn, data, len);
+        free(data);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Every .pgn under dir (recursively) through the reader (three prefixes) and round-trip targets. */
+static unsigned corpus_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    unsigned n = 0;
+    if (!d) {
+        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
+        return 0;
+    }
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char path[1400];
+        struct stat st;
+        size_t nl = strlen(e->d_name), len;
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            n += corpus_dir(path);
+            continue;
+        }
+        if (nl < 5 || strcmp(e->d_name + nl - 4, ".pgn") != 0) {
+            continue;
+        }
+        uint8_t *data = slurp(path, &len);
+        uint8_t *pre = data ? malloc(len + 2) : NULL;
+        if (!pre) {
+            harness_fail(__FILE__, __LINE__, "cannot read %s", path);
+            free(data);
+            continue;
+        }
+        static const uint8_t prefixes[3][2] = {
+            {0x04, 0x40}, {0x04, 0x06}, {0x01 | 0x04 | 0x20, 0x00}};
+        memcpy(pre + 2, data, len);
+        for (int k = 0; k < 3; k++) {
+            pre[0] = prefixes[k][0];
+            pre[1] = prefixes[k][1];
+            run_one(path, fuzz_reader_one, pre, len + 2);
+        }
+        run_one(path, fuzz_roundtrip_one, data, len);
+        free(pre);
+        free(data);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Every FEN of corpus/perft/ *.epd through the FEN target (default and Shredder/strict flags). */
+static unsigned perft_fens(const char *dir) {
+    DIR *d = opendir(dir);
+    unsigned n = 0;
+    if (!d) {
+        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
+        return 0;
+    }
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char path[1400], line[512];
+        size_t nl = strlen(e->d_name);
+        if (nl < 5 || strcmp(e->d_name + nl - 4, ".epd") != 0) {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "r");
+        while (f && fgets(line + 1, sizeof line - 1, f)) {
+            size_t len = strcspn(line + 1, ";\n");
+            while (len > 0 && line[len] == ' ') {
+                len--;
+            }
+            if (len == 0 || line[1] == '#') {
+                continue;
+            }
+            line[0] = 0;
+            run_one(path, fuzz_fen_one, (const uint8_t *)line, len + 1);
+            line[0] = (char)(1u << 2); /* Shredder castling */
+            run_one(path, fuzz_fen_one, (const uint8_t *)line, len + 1);
+            n++;
+        }
+        if (f) {
+            fclose(f);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+int main(void) {
+    for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+        unsigned n = replay_dir(targets[i].name, targets[i].fn);
+        printf("tests/fuzz-regress/%s: %u inputs\n", targets[i].name, n);
+        CHECK(n > 0);
+    }
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", harness_shared("corpus/edge"));
+    unsigned files = corpus_dir(dir);
+    printf("corpus/edge through fuzz_reader (3 prefixes) and fuzz_roundtrip: %u files\n", files);
+    CHECK(files > 50);
+    unsigned fens = 0;
+    static const char *const perft[] = {"corpus/perft/ethereal", "corpus/perft/pychess"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(dir, sizeof dir, "%s", harness_shared(perft[i]));
+        fens += perft_fens(dir);
+    }
+    printf("corpus/perft FENs through fuzz_fen: %u\n", fens);
+    CHECK(fens > 100);
+    return harness_finish();
+}

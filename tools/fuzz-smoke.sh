@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# make fuzz-smoke: runs each fuzz target for FUZZ_TIME seconds on seeds made at run time in a temp
+# directory (corpus/edge files of ../shared, FENs of corpus/perft, the regression files), with the
+# PGN dictionary, and prints libFuzzer's final stats. A crash leaves its input in
+# build/fuzz/artifacts/ and fails the run; add it to tests/fuzz-regress/<target>/.
+set -u
+: "${BUILD:=build}" "${SHARED:=../shared}" "${FUZZ_TIME:=60}" "${FUZZ_MAX_LEN:=4096}"
+targets=${FUZZ_TARGETS:-reader roundtrip fen san}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$BUILD/fuzz/artifacts"
+edge=$(find "$SHARED/corpus/edge" -name '*.pgn' | sort)
+[ -n "$edge" ] || { echo "fuzz-smoke: no seeds under $SHARED/corpus/edge"; exit 1; }
+status=0
+for t in $targets; do
+    seeds="$tmp/$t"
+    mkdir -p "$seeds"
+    i=0
+    case $t in
+    reader)
+        for f in $edge; do
+            i=$((i + 1))
+            { printf '\x04\x40'; head -c "$FUZZ_MAX_LEN" "$f"; } >"$seeds/edge$i"
+            { printf '\x00\x07'; head -c 4000 "$f"; } >"$seeds/edge$i-chunk8"
+        done ;;
+    roundtrip)
+        for f in $edge; do i=$((i + 1)); head -c "$FUZZ_MAX_LEN" "$f" >"$seeds/edge$i"; done ;;
+    fen)
+        grep -vh '^#' "$SHARED"/corpus/perft/*/*.epd | cut -d';' -f1 | sed 's/ *$//' | grep . | head -n 400 |
+            while IFS= read -r fen; do i=$((i + 1)); printf '\x00%s' "$fen" >"$seeds/fen$i"; done ;;
+    san)
+        for m in e4 Nf3 O-O O-O-O exd6 e8=Q Qxb7+ Nbd7 a8=N# 0-0 e2e4 e1g1 -- Z0 Pe4 nf3 Ng1f3; do
+            for s in 0 1 5 7; do i=$((i + 1)); printf "\\x0$s\\x03\\x01\\x02\\x03%s" "$m" >"$seeds/san$i"; done
+        done ;;
+    esac
+    if [ -d "tests/fuzz-regress/$t" ]; then
+        cp tests/fuzz-regress/"$t"/* "$seeds"/ 2>/dev/null
+    fi
+    echo "== fuzz_$t: $(ls "$seeds" | wc -l) seeds, ${FUZZ_TIME}s"
+    "$BUILD/fuzz/fuzz_$t" -max_total_time="$FUZZ_TIME" -print_final_stats=1 -max_len="$FUZZ_MAX_LEN" \
+        -dict=fuzz/pgn.dict -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -close_fd_mask=1 \
+        "$seeds" >"$tmp/$t.log" 2>&1
+    st=$?
+    grep -E '^(stat::|Done|INFO: seed corpus)' "$tmp/$t.log"
+    grep -E '^#[0-9]+.*(DONE|pulse)' "$tmp/$t.log" | tail -n 1
+    if [ $st -ne 0 ]; then
+        status=1
+        echo "fuzz_$t FAILED (exit $st):"
+        grep -E 'ERROR|invariant|SUMMARY|artifact|Test unit written' "$tmp/$t.log" | head -n 20
+    fi
+done
+[ $status -eq 0 ] && echo "fuzz-smoke: every target ran ${FUZZ_TIME}s without a failure"
+exit $status
