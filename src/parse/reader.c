@@ -176,6 +176,7 @@ static int starts_movetext(const token *t) {
  * token, which it leaves unread; sets next_known/next_start, or finished at the end. */
 static void find_next_game(pgn_reader *r) {
     int have_comment = 0, warned = 0;
+    uint64_t hold0 = r->lx.hold; /* what the window keeps already (a raw game's start) */
     uint64_t c_off = 0;
     pgn_loc c_loc = {0, 0, 0};
     uint8_t c_line = 0;
@@ -205,18 +206,15 @@ static void find_next_game(pgn_reader *r) {
             c_off = t->at.offset;
             c_loc = t->at;
             c_line = t->line_start;
-            if (!(r->opts.flags & PGN_READ_KEEP_RAW)) {
-                r->lx.hold = c_off; /* keep its bytes: it may be the next game's comment */
-            }
+            /* keep its bytes: it may be the next game's comment (the reader goes back to it) */
+            r->lx.hold = c_off < hold0 ? c_off : hold0;
         } else if (t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) {
             if (!warned) {
                 reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
                 warned = 1;
             }
             have_comment = 0;
-            if (!(r->opts.flags & PGN_READ_KEEP_RAW)) {
-                r->lx.hold = UINT64_MAX;
-            }
+            r->lx.hold = hold0;
         }
         reader_consume(r);
     }
