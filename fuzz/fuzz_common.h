@@ -76,8 +76,9 @@ static inline ptrdiff_t fz_src_read(void *ctx, void *out, size_t cap) {
 
 /* Counts diagnostics by severity; warnings leave out the two quirks the export keeps by design
  * (counted apart): W_NULL_MOVE (a null move has no standard form, the writer writes "--") and
- * W_TAG_NAME (a tag name such as White-Elo is written as read, digest T14) and W_BAD_COMMAND (a
- * malformed [%...] command stays comment text, so it is reported again). */
+ * W_TAG_NAME (a tag name such as White-Elo is written as read, digest T14), W_BAD_COMMAND (a
+ * malformed [%...] command stays comment text) and W_VARIANT (a Variant tag such as "wild/0" is
+ * kept as written): the data they point at is kept, so they are reported again. */
 typedef struct fz_diags {
     unsigned long errors, warnings, null_moves;
     pgn_diag first;
@@ -85,7 +86,8 @@ typedef struct fz_diags {
 
 static inline void fz_on_diag(void *ctx, const pgn_diag *d) {
     fz_diags *c = ctx;
-    if ((d->code == PGN_W_NULL_MOVE || d->code == PGN_W_TAG_NAME || d->code == PGN_W_BAD_COMMAND) &&
+    if ((d->code == PGN_W_NULL_MOVE || d->code == PGN_W_TAG_NAME || d->code == PGN_W_BAD_COMMAND ||
+         d->code == PGN_W_VARIANT) &&
         d->severity != PGN_SEV_ERROR) {
         c->null_moves++;
         return;

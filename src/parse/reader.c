@@ -201,14 +201,16 @@ static void find_next_game(pgn_reader *r) {
             r->raw_end = r->next_start;
             return;
         }
-        if (t->kind == TOK_COMMENT && !have_comment) {
+        if (t->kind == TOK_COMMENT && !have_comment && !t->too_long) {
             have_comment = 1;
             c_off = t->at.offset;
             c_loc = t->at;
             c_line = t->line_start;
             /* keep its bytes: it may be the next game's comment (the reader goes back to it) */
             r->lx.hold = c_off < hold0 ? c_off : hold0;
-        } else if (t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) {
+        } else if ((t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) || t->too_long) {
+            /* a comment too long to keep (its text was dropped while it was read) cannot be
+             * the next game's first comment: it is skipped text like any other */
             if (!warned) {
                 reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
                 warned = 1;
