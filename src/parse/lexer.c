@@ -369,12 +369,62 @@ static unsigned annotation_nag(const char *p, size_t n) {
     return 0;
 }
 
+/* Termination markers written with non-ASCII characters (digest T79): the one-half sign and the
+ * en dash. Read whole as a symbol, so that movetext can take them for 1/2-1/2, 1-0 and 0-1 (with
+ * W_RESULT_FORM) instead of meeting stray bytes. */
+static const char *const odd_markers[] = {"\xC2\xBD-\xC2\xBD", "\xC2\xBD\xE2\x80\x93\xC2\xBD",
+                                          "1\xE2\x80\x93" "0", "0\xE2\x80\x93" "1"};
+
+/* Length of the odd marker at window index i, followed by white space or the end; 0 if none. */
+static size_t odd_marker_at(lexer *lx, size_t i) {
+    unsigned char c = (unsigned char)lx->buf[i];
+    if (c != 0xC2 && c != '1' && c != '0') {
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof odd_markers / sizeof odd_markers[0]; k++) {
+        const char *m = odd_markers[k];
+        size_t n = strlen(m), j = 0;
+        while (j < n) {
+            size_t at = i + j;
+            int more = have(lx, &at);
+            i = at - j; /* have() may have moved the window */
+            if (!more || lx->buf[at] != m[j]) {
+                break;
+            }
+            j++;
+        }
+        if (j == n) {
+            size_t at = i + n;
+            int more = have(lx, &at);
+            i = at - n;
+            if (!more || (char_class((unsigned char)lx->buf[at]) & C_SPACE) || lx->buf[at] == ')' ||
+                lx->buf[at] == '[') {
+                return n;
+            }
+        }
+    }
+    return 0;
+}
+
 static size_t scan_token(lexer *lx, token *t, size_t i) {
     unsigned char c = (unsigned char)lx->buf[i];
     unsigned cls = char_class(c);
     size_t s = i;
     t->ptr = NULL; /* single-byte tokens carry no text */
     t->len = 0;
+    if ((c == 0xC2 || ((c == '1' || c == '0') && i + 1 < lx->len && (unsigned char)lx->buf[i + 1] == 0xE2) ||
+         ((c == '1' || c == '0') && i + 1 >= lx->len))) {
+        size_t n = odd_marker_at(lx, i);
+        if (n > 0) {
+            i = lx->pos;
+            t->kind = TOK_SYMBOL;
+            t->ptr = lx->buf + i;
+            t->len = n;
+            t->high = 1;
+            return i + n;
+        }
+        i = s = lx->pos; /* the look-ahead may have moved the window */
+    }
     switch (c) {
     case '[': t->kind = TOK_LBRACKET; return i + 1;
     case ']': t->kind = TOK_RBRACKET; return i + 1;
