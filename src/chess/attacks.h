@@ -94,6 +94,8 @@ static inline uint64_t chess_polyglot_ep_key(const pgn_pos *p) {
 }
 void chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq);
 void chess_clear(pgn_pos *p);
+/* Whether the side to move has a legal move (king moves tried first). */
+int chess_has_legal_move(const pgn_pos *pos);
 /* The destination squares of castling with the rook on rook_sq: king and rook. */
 unsigned chess_castle_king_to(unsigned king_sq, unsigned rook_sq);
 unsigned chess_castle_rook_to(unsigned king_sq, unsigned rook_sq);

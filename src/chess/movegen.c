@@ -237,6 +237,12 @@ void pgn_pos_legal_moves_masked(const pgn_pos *pos, uint64_t from_mask, uint64_t
 
 unsigned pgn_pos_count_legal(const pgn_pos *pos) { return generate(pos, BB_ALL, BB_ALL, NULL); }
 
+int chess_has_legal_move(const pgn_pos *pos) {
+    /* after a check the king can most often step away: try its moves alone first */
+    uint64_t king = pieces_of(pos, (pgn_color)pos->side, PGN_KING);
+    return generate(pos, king, BB_ALL, NULL) > 0 || generate(pos, ~king, BB_ALL, NULL) > 0;
+}
+
 int pgn_pos_is_legal(const pgn_pos *pos, pgn_move mv) {
     if (mv == PGN_MOVE_NONE || mv == PGN_MOVE_NULL) {
         return 0;

@@ -50,7 +50,7 @@ static char check_suffix(const pgn_pos *p, pgn_move mv) {
     if (!pgn_pos_in_check(&q)) {
         return 0;
     }
-    return pgn_pos_count_legal(&q) ? '+' : '#';
+    return chess_has_legal_move(&q) ? '+' : '#';
 }
 
 size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
@@ -627,7 +627,7 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
             pgn_move mv = fast_move(from, to, promo);
             pgn_pos q = *p; /* mate or check: only the replies tell */
             pgn_pos_play(&q, mv);
-            want = pgn_pos_count_legal(&q) ? '+' : '#';
+            want = chess_has_legal_move(&q) ? '+' : '#';
         }
         if (want != suffix) {
             return 0;
