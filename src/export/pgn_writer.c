@@ -225,13 +225,22 @@ static int comment_has_words(pgn_str c) {
     return 0;
 }
 
+/* A comment word without its braces: "}" is dropped and "{" written as "[". Where that would
+ * make a "[%" the text did not have (a "{%", or "[}%"), which a reader would take for a command,
+ * the "[" is written as "(" instead, so that writing again gives the same text (found by
+ * fuzz_roundtrip). */
 static void put_word(pgn_writer *w, const char *s, size_t n) {
     size_t i, run = 0;
     for (i = 0; i < n; i++) {
-        if (s[i] == '}' || s[i] == '{') {
+        if (s[i] == '}' || s[i] == '{' || (s[i] == '[' && i + 1 < n && s[i + 1] == '}')) {
+            size_t k = i + 1;
+            while (k < n && s[k] == '}') {
+                k++;
+            }
+            int makes_command = k < n && s[k] == '%';
             put(w, s + run, i - run);
-            if (s[i] == '{') {
-                put(w, "[", 1);
+            if (s[i] == '{' || s[i] == '[') {
+                put(w, makes_command ? "(" : "[", 1);
             }
             run = i + 1;
         }

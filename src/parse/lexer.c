@@ -625,12 +625,16 @@ static const uint8_t skip_class[256] = {
     6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
 };
 
-/* Is the window byte i preceded on its line by white space only? */
+/* Is the window byte i preceded on its line by white space only? 1 yes, 0 no, -1 the line starts
+ * before the window, so the bytes that would tell are gone. */
 static int only_space_before(const lexer *lx, size_t i, uint64_t line_off) {
-    while (lx->base + i > line_off && (lx->buf[i - 1] == ' ' || lx->buf[i - 1] == '\t')) {
+    while (i > 0 && lx->base + i > line_off && (lx->buf[i - 1] == ' ' || lx->buf[i - 1] == '\t')) {
         i--;
     }
-    return lx->base + i == line_off;
+    if (lx->base + i == line_off) {
+        return 1;
+    }
+    return i == 0 ? -1 : 0;
 }
 
 int lexer_skip_inert(lexer *lx) {
@@ -694,10 +698,14 @@ int lexer_skip_inert(lexer *lx) {
                    b[i - 1] != '\n' && b[i - 1] != '\r') {
             break; /* a ; glued to a token may be part of it (a run of stray bytes) */
         } else {
+            int at_start = only_space_before(lx, i, line_off);
+            if (at_start < 0) {
+                break; /* unknown: the byte-wise path decides */
+            }
             commit = i;
             c_line = line;
             c_line_off = line_off;
-            c_at_start = only_space_before(lx, i, line_off);
+            c_at_start = at_start;
             if (k == K_BRACE) {
                 /* a comment that ends in the window, without a CR or a line that could be a tag */
                 size_t j = i + 1;
