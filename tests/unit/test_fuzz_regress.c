@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "testbuf.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -37,30 +38,6 @@ static const struct {
                {"fen", fuzz_fen_one},
                {"san", fuzz_san_one}};
 
-static uint8_t *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *p = malloc(cap);
-    size_t got;
-    while (p && (got = fread(p + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            uint8_t *q = realloc(p, cap *= 2);
-            if (!q) {
-                free(p);
-                p = NULL;
-            }
-            p = q;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return p;
-}
-
 /* Runs fn on one input; counts a pass unless a FUZZ_FAIL was reported. */
 static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t len) {
     unsigned long before = harness_counts.failed;
@@ -87,7 +64,7 @@ static unsigned replay_dir(const char *target, fuzz_fn fn) {
             continue;
         }
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        uint8_t *data = slurp(path, &len);
+        uint8_t *data = (uint8_t *)buf_read_file(path, &len);
         if (!data) {
             harness_fail(__FILE__, __LINE__, "cannot read %s", path);
             continue;
@@ -123,7 +100,7 @@ static unsigned corpus_dir(const char *dir) {
         if (nl < 5 || strcmp(e->d_name + nl - 4, ".pgn") != 0) {
             continue;
         }
-        uint8_t *data = slurp(path, &len);
+        uint8_t *data = (uint8_t *)buf_read_file(path, &len);
         uint8_t *pre = data ? malloc(len + 2) : NULL;
         if (!pre) {
             harness_fail(__FILE__, __LINE__, "cannot read %s", path);
