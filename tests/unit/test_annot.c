@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 static pgn_str S(const char *s) {
@@ -491,38 +492,6 @@ static void test_long_comment(void) {
 
 /* ---- out of memory (SQLite-style): allocation k fails, for every k until none does ---- */
 
-typedef struct budget {
-    long left; /* allocations still allowed; < 0 = unlimited */
-} budget;
-
-static void *b_malloc(void *ctx, size_t n) {
-    budget *b = ctx;
-    if (b->left == 0) {
-        return NULL;
-    }
-    if (b->left > 0) {
-        b->left--;
-    }
-    return malloc(n);
-}
-
-static void *b_realloc(void *ctx, void *p, size_t old, size_t n) {
-    budget *b = ctx;
-    (void)old;
-    if (b->left == 0) {
-        return NULL;
-    }
-    if (b->left > 0) {
-        b->left--;
-    }
-    return realloc(p, n);
-}
-
-static void b_free(void *ctx, void *p) {
-    (void)ctx;
-    free(p);
-}
-
 static void test_nomem(void) {
     char pgn[4096];
     size_t len = 0;
@@ -533,8 +502,8 @@ static void test_nomem(void) {
         len += (size_t)sprintf(pgn + len, " %d. Nf3 Nf6 %d. Ng1 Ng8", 2 + 2 * i, 3 + 2 * i);
     }
     strcpy(pgn + len, " *");
-    budget b = {-1};
-    pgn_allocator a = {b_malloc, b_realloc, b_free, &b};
+    limit_alloc b = {-1, 0};
+    pgn_allocator a = limit_allocator(&b);
     pgn_reader_opts ro;
     int done = 0, failures = 0;
     memset(&ro, 0, sizeof ro);

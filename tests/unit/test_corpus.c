@@ -19,7 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
-#include "testbuf.h"
+#include "testutil.h"
 
 #include <pgnkit/chess.h>
 #include <pgnkit/game.h>

@@ -7,7 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
-#include "testbuf.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
-#include "testbuf.h"
+#include "testutil.h"
 
 #include <pgnkit.h>
 
@@ -571,38 +571,6 @@ static void test_deep_tree(void) {
 
 /* ---- 3. failing allocations and writes ---- */
 
-typedef struct failing {
-    long left; /* allocations that still succeed; -1: all */
-    long live;
-} failing;
-
-static void *f_malloc(void *ctx, size_t n) {
-    failing *f = ctx;
-    if (f->left == 0) {
-        return NULL;
-    }
-    f->left -= f->left > 0;
-    f->live++;
-    return malloc(n);
-}
-
-static void *f_realloc(void *ctx, void *p, size_t old, size_t n) {
-    failing *f = ctx;
-    (void)old;
-    if (f->left == 0) {
-        return NULL;
-    }
-    f->left -= f->left > 0;
-    f->live += p == NULL;
-    return realloc(p, n);
-}
-
-static void f_free(void *ctx, void *p) {
-    failing *f = ctx;
-    f->live -= p != NULL;
-    free(p);
-}
-
 static ptrdiff_t fail_write(void *ctx, const void *data, size_t len) {
     (void)ctx;
     (void)data;
@@ -635,8 +603,8 @@ static void test_resources(void) {
     to_json(src, 0, &json);
     long k;
     for (k = 0; k < 1000; k++) {
-        failing f = {k, 0};
-        pgn_allocator a = {f_malloc, f_realloc, f_free, &f};
+        limit_alloc f = {k, 0};
+        pgn_allocator a = limit_allocator(&f);
         pgn_json_reader_opts o;
         memset(&o, 0, sizeof o);
         o.alloc = &a;

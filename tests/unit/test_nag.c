@@ -4,7 +4,7 @@
  * NAGs): every row's number, group, meaning, symbol, code points and "used by", then the glyph
  * look-ups in both directions. */
 #include "harness.h"
-#include "testbuf.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 #include <stdlib.h>

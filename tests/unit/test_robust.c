@@ -17,7 +17,7 @@
 #define _DEFAULT_SOURCE
 
 #include "harness.h"
-#include "testbuf.h"
+#include "testutil.h"
 
 #include <pgnkit/game.h>
 #include <pgnkit/reader.h>

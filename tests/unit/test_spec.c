@@ -6,7 +6,7 @@
  * that errors.spec covers every PGN_E_* and PGN_W_* code. The file format is described at the top
  * of each .spec file and in docs/pgn-dialect.md. */
 #include "harness.h"
-#include "testbuf.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 #include <stdlib.h>
@@ -663,44 +663,10 @@ static void json_case(int *seen) {
     pgn_game_free(g);
 }
 
-typedef struct failing_alloc {
-    long left; /* allocations that still succeed; < 0: unlimited */
-    long live; /* blocks not yet freed */
-} failing_alloc;
-
-static void *fa_malloc(void *ctx, size_t size) {
-    failing_alloc *a = ctx;
-    if (a->left == 0) {
-        return NULL;
-    }
-    a->left -= a->left > 0;
-    void *p = malloc(size);
-    a->live += p != NULL;
-    return p;
-}
-
-static void *fa_realloc(void *ctx, void *ptr, size_t old, size_t size) {
-    failing_alloc *a = ctx;
-    (void)old;
-    if (a->left == 0) {
-        return NULL;
-    }
-    a->left -= a->left > 0;
-    void *p = realloc(ptr, size);
-    a->live += p != NULL && ptr == NULL;
-    return p;
-}
-
-static void fa_free(void *ctx, void *ptr) {
-    failing_alloc *a = ctx;
-    a->live -= ptr != NULL;
-    free(ptr);
-}
-
 /* One run with allocation k failing; returns 1 when no allocation failed (the run is complete). */
 static int nomem_run(long k, int *seen) {
-    failing_alloc fa = {k, 0};
-    pgn_allocator al = {fa_malloc, fa_realloc, fa_free, &fa};
+    limit_alloc fa = {k, 0};
+    pgn_allocator al = limit_allocator(&fa);
     pgn_reader_opts o;
     pgn_reader *r = NULL;
     pgn_game *g = NULL;

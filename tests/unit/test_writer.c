@@ -3,7 +3,7 @@
  * bytes for the standard's sample game (PGN §2.3, digest T80), the digest's worked example (§4.3,
  * T81, T82) and the export cases of digest §13, plus allocation-failure runs (STYLE C10). */
 #include "harness.h"
-#include "testbuf.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 #include <stdlib.h>

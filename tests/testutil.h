@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Growable byte buffers for the tests: append, printf, a pgn write callback, whole files. The
- * text is always NUL-terminated after buf_put; running out of memory ends the test program (exit
- * status 1, "FAIL out of memory"), as a test cannot go on without its buffers. */
-#ifndef PGNKIT_TESTBUF_H
-#define PGNKIT_TESTBUF_H
+/* Support code shared by the unit tests:
+ *  - growable byte buffers: append, printf, a pgn write callback, whole files. The text is always
+ *    NUL-terminated after buf_put; running out of memory ends the test program (exit status 1,
+ *    "FAIL out of memory"), as a test cannot go on without its buffers;
+ *  - a pgn_allocator whose allocations fail after a budget and that counts the live blocks. */
+#ifndef PGNKIT_TESTUTIL_H
+#define PGNKIT_TESTUTIL_H
+
+#include <pgnkit/base.h>
 
 #include <stddef.h>
 #include <stdio.h>
@@ -35,5 +39,15 @@ char *buf_read_file(const char *path, size_t *len);
 /* Loads the shared file rel (harness_shared; through `gzip -dc` if it ends in .gz) into out,
  * NUL-terminated. A missing or unreadable file is a harness failure; returns 0 then. */
 int buf_load_shared(const char *rel, buf *out);
+
+/* ---- a failing, counting allocator ---- */
+
+typedef struct limit_alloc {
+    long left; /* allocations (malloc and realloc) that still succeed; < 0: unlimited */
+    long live; /* blocks not yet freed */
+} limit_alloc;
+
+/* A pgn_allocator over ta (its ctx). */
+pgn_allocator limit_allocator(limit_alloc *ta);
 
 #endif

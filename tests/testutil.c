@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Growable byte buffers for the tests (see testbuf.h). */
+/* Support code shared by the unit tests (see testutil.h). */
 #define _POSIX_C_SOURCE 200809L
 
-#include "testbuf.h"
+#include "testutil.h"
 
 #include "harness.h"
 
@@ -129,4 +129,40 @@ int buf_load_shared(const char *rel, buf *out) {
         buf_free(out);
     }
     return ok;
+}
+
+/* ---- a failing, counting allocator ---- */
+
+static void *ta_malloc(void *ctx, size_t size) {
+    limit_alloc *a = ctx;
+    if (a->left == 0) {
+        return NULL;
+    }
+    a->left -= a->left > 0;
+    void *p = malloc(size);
+    a->live += p != NULL;
+    return p;
+}
+
+static void *ta_realloc(void *ctx, void *ptr, size_t old, size_t size) {
+    limit_alloc *a = ctx;
+    (void)old;
+    if (a->left == 0) {
+        return NULL;
+    }
+    a->left -= a->left > 0;
+    void *p = realloc(ptr, size);
+    a->live += p != NULL && ptr == NULL;
+    return p;
+}
+
+static void ta_free(void *ctx, void *ptr) {
+    limit_alloc *a = ctx;
+    a->live -= ptr != NULL;
+    free(ptr);
+}
+
+pgn_allocator limit_allocator(limit_alloc *ta) {
+    pgn_allocator al = {ta_malloc, ta_realloc, ta_free, ta};
+    return al;
 }
