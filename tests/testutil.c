@@ -131,6 +131,30 @@ int buf_load_shared(const char *rel, buf *out) {
     return ok;
 }
 
+/* ---- text ---- */
+
+size_t slice_games(const char *p, size_t len, uint64_t n) {
+    uint64_t seen = 0;
+    for (size_t i = 0; i + 7 <= len; i++) {
+        if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "[Event ", 7) == 0 && seen++ == n) {
+            return i;
+        }
+    }
+    return len;
+}
+
+int split_tabs(char *line, char **fields, int max) {
+    int n = 0;
+    fields[n++] = line;
+    for (char *p = line; *p && n < max; p++) {
+        if (*p == '\t') {
+            *p = '\0';
+            fields[n++] = p + 1;
+        }
+    }
+    return n;
+}
+
 /* ---- a failing, counting allocator ---- */
 
 static void *ta_malloc(void *ctx, size_t size) {

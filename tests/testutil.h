@@ -3,6 +3,7 @@
  *  - growable byte buffers: append, printf, a pgn write callback, whole files. The text is always
  *    NUL-terminated after buf_put; running out of memory ends the test program (exit status 1,
  *    "FAIL out of memory"), as a test cannot go on without its buffers;
+ *  - text: the first n games of a PGN text, tab-separated fields;
  *  - a pgn_allocator whose allocations fail after a budget and that counts the live blocks. */
 #ifndef PGNKIT_TESTUTIL_H
 #define PGNKIT_TESTUTIL_H
@@ -10,6 +11,7 @@
 #include <pgnkit/base.h>
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct buf {
@@ -39,6 +41,15 @@ char *buf_read_file(const char *path, size_t *len);
 /* Loads the shared file rel (harness_shared; through `gzip -dc` if it ends in .gz) into out,
  * NUL-terminated. A missing or unreadable file is a harness failure; returns 0 then. */
 int buf_load_shared(const char *rel, buf *out);
+
+/* ---- text ---- */
+
+/* The length of the prefix of p holding its first n games: up to the (n+1)th line starting with
+ * "[Event " (len if there are no more). */
+size_t slice_games(const char *p, size_t len, uint64_t n);
+/* Splits line (NUL-terminated, modified in place) at tabs into at most max fields; returns the
+ * count. */
+int split_tabs(char *line, char **fields, int max);
 
 /* ---- a failing, counting allocator ---- */
 

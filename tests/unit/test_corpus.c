@@ -55,17 +55,6 @@ static uint64_t event_lines(const char *p, size_t len) {
     return n;
 }
 
-/* Length of the prefix holding the first n games: up to the (n+1)th "[Event " line. */
-static size_t slice_games(const char *p, size_t len, uint64_t n) {
-    uint64_t seen = 0;
-    for (size_t i = 0; i + 7 <= len; i++) {
-        if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "[Event ", 7) == 0 && seen++ == n) {
-            return i;
-        }
-    }
-    return len;
-}
-
 /* ---- mismatch tallies ---- */
 
 typedef struct tally {
@@ -1005,19 +994,6 @@ static void main_line(const pgn_game *g, buf *uci, char fen[PGN_FEN_MAX]) {
         pgn_pos_play(&pos, pgn_node_move(n));
     }
     pgn_fen_write(&pos, PGN_FEN_EP_ALWAYS, fen, PGN_FEN_MAX);
-}
-
-/* Splits line (NUL-terminated, modified) at tabs into at most n fields; returns the count. */
-static int split_tabs(char *line, char **f, int n) {
-    int k = 0;
-    f[k++] = line;
-    for (char *p = line; *p && k < n; p++) {
-        if (*p == '\t') {
-            *p = 0;
-            f[k++] = p + 1;
-        }
-    }
-    return k;
 }
 
 static void check_oracle(const char *issue, uint64_t expect) {

@@ -36,17 +36,6 @@ static int load(const char *rel, buf *out) {
     return 1;
 }
 
-/* The first n games of p ("[Event " lines), as a length. */
-static size_t slice_games(const char *p, size_t len, uint64_t n) {
-    uint64_t seen = 0;
-    for (size_t i = 0; i + 7 <= len; i++) {
-        if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "[Event ", 7) == 0 && seen++ == n) {
-            return i;
-        }
-    }
-    return len;
-}
-
 /* ---- diagnostics ---- */
 
 typedef struct diags {

@@ -16,19 +16,6 @@ typedef struct seed_row {
     char meaning[128], symbol[16], unicode[32], used_by[16];
 } seed_row;
 
-/* Splits line (modified in place) at tabs into at most max fields; returns the count. */
-static int split_tabs(char *line, char **fields, int max) {
-    int n = 0;
-    fields[n++] = line;
-    for (char *p = line; *p && n < max; p++) {
-        if (*p == '\t') {
-            *p = '\0';
-            fields[n++] = p + 1;
-        }
-    }
-    return n;
-}
-
 static void copy_field(char *dst, size_t cap, const char *src) {
     size_t n = strlen(src);
     if (n >= cap) {
