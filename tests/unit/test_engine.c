@@ -631,6 +631,58 @@ static void test_robustness(void) {
     CHECK_EQ_INT(bad, 0);
 }
 
+/* What a sweep of annotate_limited over k = 0, 1, ... found. */
+typedef struct nomem_sweep {
+    int done;      /* a run needed no failing allocation */
+    int nomem;     /* runs that gave PGN_E_NOMEM */
+    int in_second; /* of them, runs where the second annotation gave it */
+} nomem_sweep;
+
+/* Reads pgn (120 plies) with every allocation from a limit_alloc that lets k succeed (counted from
+ * the game's and the reader's first), then annotates the game with first and, if given, second;
+ * for k = 0, 1, ... up to max_k until a run needs no failing allocation. Each run must end in
+ * PGN_OK or PGN_E_NOMEM and leak nothing. */
+static nomem_sweep annotate_nomem_sweep(const char *pgn, const pgn_position_analysis *pa, size_t n,
+                                        const pgn_annotate_opts *first,
+                                        const pgn_annotate_opts *second, long max_k) {
+    nomem_sweep sw = {0, 0, 0};
+    for (long k = 0; k < max_k && !sw.done; k++) {
+        limit_alloc b = {k, 0};
+        pgn_allocator al = limit_allocator(&b);
+        pgn_reader_opts o;
+        memset(&o, 0, sizeof o);
+        o.alloc = &al;
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        pgn_status st = pgn_game_new(&g, &al);
+        if (st == PGN_OK) {
+            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
+        }
+        if (st == PGN_OK) {
+            st = pgn_reader_next(r, g);
+        }
+        if (st == PGN_OK) {
+            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+            st = pgn_game_annotate(g, pa, n, first, NULL);
+        }
+        if (st == PGN_OK && second) {
+            st = pgn_game_annotate(g, pa, n, second, NULL);
+            sw.in_second += st == PGN_E_NOMEM;
+        }
+        if (st == PGN_OK) {
+            sw.done = 1;
+        } else if (st == PGN_E_NOMEM) {
+            sw.nomem++;
+        } else {
+            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        CHECK_EQ_INT(b.live, 0);
+    }
+    return sw;
+}
+
 /* pgn_game_annotate with allocation k failing, for every k until one run needs no failing one:
  * PGN_E_NOMEM each time, nothing leaked. */
 static void test_annotate_nomem(void) {
@@ -650,42 +702,10 @@ static void test_annotate_nomem(void) {
     pgn_uci_msg m = parse(&p, "info depth 1 score cp 0 pv e2e4 e7e5 g1f3");
     pa[0].pv_len = m.info.pv_len;
     memcpy(pa[0].pv, m.info.pv, sizeof m.info.pv);
-    int nomem = 0, done = 0;
-    for (long k = 0; k < 10000 && !done; k++) {
-        limit_alloc b = {-1, 0};
-        pgn_allocator al = limit_allocator(&b);
-        pgn_reader_opts o;
-        memset(&o, 0, sizeof o);
-        o.alloc = &al;
-        pgn_reader *r = NULL;
-        pgn_game *g = NULL;
-        /* the k-th allocation fails, counting from the game's and the reader's first: whether
-         * the annotation needs memory of its own depends on how full the game's arena is */
-        b.left = k;
-        pgn_status st = pgn_game_new(&g, &al);
-        if (st == PGN_OK) {
-            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
-        }
-        if (st == PGN_OK) {
-            st = pgn_reader_next(r, g);
-        }
-        if (st == PGN_OK) {
-            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
-            st = pgn_game_annotate(g, pa, n, NULL, NULL);
-        }
-        if (st == PGN_OK) {
-            done = 1;
-        } else if (st == PGN_E_NOMEM) {
-            nomem++;
-        } else {
-            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
-        }
-        pgn_reader_free(r);
-        pgn_game_free(g);
-        CHECK_EQ_INT(b.live, 0);
-    }
-    CHECK(done);
-    CHECK(nomem > 0);
+    /* whether the annotation needs memory of its own depends on how full the game's arena is */
+    nomem_sweep sw = annotate_nomem_sweep(pgn, pa, n, NULL, NULL, 10000);
+    CHECK(sw.done);
+    CHECK(sw.nomem > 0);
     free(pa);
 }
 
@@ -727,44 +747,10 @@ static void test_annotate_replace_nomem(void) {
     }
     pgn_annotate_opts all = {"E, nodes 1 (pgnkit analyze)", 0, PGN_ANNOTATE_ALL_LINES};
     pgn_annotate_opts rep = {"E, nodes 2 (pgnkit analyze)", 0, PGN_ANNOTATE_REPLACE};
-    int nomem = 0, done = 0, in_replace = 0;
-    for (long k = 0; k < 100000 && !done; k++) {
-        limit_alloc b = {k, 0};
-        pgn_allocator al = limit_allocator(&b);
-        pgn_reader_opts o;
-        memset(&o, 0, sizeof o);
-        o.alloc = &al;
-        pgn_reader *r = NULL;
-        pgn_game *g = NULL;
-        pgn_status st = pgn_game_new(&g, &al);
-        if (st == PGN_OK) {
-            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
-        }
-        if (st == PGN_OK) {
-            st = pgn_reader_next(r, g);
-        }
-        if (st == PGN_OK) {
-            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
-            st = pgn_game_annotate(g, pa, n, &all, NULL);
-        }
-        if (st == PGN_OK) {
-            st = pgn_game_annotate(g, pa, n, &rep, NULL);
-            in_replace += st == PGN_E_NOMEM;
-        }
-        if (st == PGN_OK) {
-            done = 1;
-        } else if (st == PGN_E_NOMEM) {
-            nomem++;
-        } else {
-            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
-        }
-        pgn_reader_free(r);
-        pgn_game_free(g);
-        CHECK_EQ_INT(b.live, 0);
-    }
-    CHECK(done);
-    CHECK(in_replace > 0); /* the replacing run itself ran out of memory */
-    CHECK(nomem > in_replace);
+    nomem_sweep sw = annotate_nomem_sweep(pgn, pa, n, &all, &rep, 100000);
+    CHECK(sw.done);
+    CHECK(sw.in_second > 0); /* the replacing run itself ran out of memory */
+    CHECK(sw.nomem > sw.in_second);
     free(pa);
 }
 
