@@ -371,34 +371,30 @@ static void test_node_remove(void) {
     pgn_game_free(g);
 }
 
-static void test_lan(void) {
-    pgn_pos p;
+/* SAN san read in p and written as LAN is lan. */
+static void check_lan(const pgn_pos *p, const char *san, const char *lan) {
     char out[PGN_LAN_MAX];
     pgn_san_result res;
-    pgn_move mv;
+    memset(&res, 0, sizeof res);
+    CHECK(pgn_san_parse(p, san, strlen(san), 0, &res) == PGN_OK);
+    pgn_lan_write(p, res.move, out);
+    CHECK_EQ_STR(out, lan);
+}
+
+static void test_lan(void) {
+    static const char fen_ep[] = "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1";
+    static const char fen_promo[] = "3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1";
+    pgn_pos p;
+    char out[PGN_LAN_MAX];
     /* en passant, promotion with capture and check, castling, the null move */
-    CHECK(pgn_fen_parse(&p, "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1",
-                        strlen("4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1"), 0, NULL) == PGN_OK);
-    CHECK(pgn_san_parse(&p, "exd6", strlen("exd6"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "e5xd6");
-    CHECK(pgn_san_parse(&p, "O-O", strlen("O-O"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "O-O");
+    CHECK(pgn_fen_parse(&p, fen_ep, strlen(fen_ep), 0, NULL) == PGN_OK);
+    check_lan(&p, "exd6", "e5xd6");
+    check_lan(&p, "O-O", "O-O");
     pgn_lan_write(&p, PGN_MOVE_NULL, out);
     CHECK_EQ_STR(out, "--");
-    CHECK(pgn_fen_parse(&p, "3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1",
-                        strlen("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1"), 0, NULL) == PGN_OK);
-    CHECK(pgn_san_parse(&p, "cxd8=Q+", strlen("cxd8=Q+"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "c7xd8=Q+");
-    CHECK(pgn_san_parse(&p, "Kf2", strlen("Kf2"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "Ke1-f2");
+    CHECK(pgn_fen_parse(&p, fen_promo, strlen(fen_promo), 0, NULL) == PGN_OK);
+    check_lan(&p, "cxd8=Q+", "c7xd8=Q+");
+    check_lan(&p, "Kf2", "Ke1-f2");
 }
 
 static void export_one(pgn_export_format fmt, const char *pgn, const pgn_str *tags, size_t ntags,
