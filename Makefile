@@ -81,7 +81,8 @@ $(BUILD)/asan/libpgnkit.a: $(ASAN_LIB_OBJ)
 	ar rcs $@ $^
 $(BUILD)/asan/pgnkit: $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
 	$(CC) $(SAN_FLAGS) $(CLI_THREADS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a $(LDLIBS)
-$(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/libpgnkit.a
+$(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/tests/testutil.o \
+	$(BUILD)/asan/libpgnkit.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 
@@ -97,9 +98,10 @@ check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
 # the scripted UCI engine of tests/cli/test_analyze.sh
 $(BUILD)/fake_engine: tests/tools/fake_engine.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ tests/tools/fake_engine.c $(BUILD)/libpgnkit.a $(LDLIBS)
-$(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c $(BUILD)/libpgnkit.a
+$(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c $(BUILD)/libpgnkit.a $(LDLIBS)
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c tests/testutil.c \
+	  $(BUILD)/libpgnkit.a $(LDLIBS)
 
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Annotation editing options shared by pgnkit fmt and convert (--strip-comments ... --fen-comments,
- * applied with pgn_game_edit), and the tree-building input loop the editing converters use. */
+ * applied with pgn_game_edit), and convert --to san|lan|epd|csv. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -21,72 +21,12 @@ int cli_edit_option(int ch, pgn_edit_opts *e) {
     }
 }
 
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
-                      void *user, uint64_t totals[3]) {
-    static char dash[] = "-";
-    char *stdin_only[] = {dash};
-    int status = EXIT_OK;
-    pgn_game *g = NULL;
-    if (pgn_game_new(&g, NULL) != PGN_OK) {
-        fprintf(stderr, "pgnkit: out of memory\n");
-        return EXIT_RESOURCE;
-    }
-    if (nfiles <= 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
-    for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
-        FILE *f = cli_open_input(files[i]);
-        if (!f) {
-            status = EXIT_RESOURCE;
-            break;
-        }
-        pgn_reader_opts ro = *ropts;
-        ro.source_name = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
-        pgn_reader *r;
-        if (pgn_reader_new_file(&r, &ro, f) != PGN_OK) {
-            cli_close_input(f);
-            fprintf(stderr, "pgnkit: out of memory\n");
-            status = EXIT_RESOURCE;
-            break;
-        }
-        pgn_status st;
-        while ((st = pgn_reader_next(r, g)) == PGN_OK) {
-            if ((st = fn(user, g)) != PGN_OK) {
-                break;
-            }
-        }
-        uint64_t gm, e, w;
-        pgn_reader_totals(r, &gm, &e, &w);
-        totals[0] += gm;
-        totals[1] += e;
-        totals[2] += w;
-        pgn_reader_free(r);
-        cli_close_input(f);
-        if (st != PGN_END && st != PGN_E_LIMIT) {
-            fprintf(stderr, "pgnkit: %s: %s\n", ro.source_name, pgn_status_message(st));
-            status = EXIT_RESOURCE;
-        } else if (st == PGN_E_LIMIT) {
-            status = EXIT_INPUT;
-        }
-    }
-    pgn_game_free(g);
-    if (status == EXIT_OK && totals[1]) {
-        status = EXIT_INPUT;
-    }
-    return status;
-}
-
 /* ---- convert --to san|lan|epd|csv ---- */
 
 typedef struct lines_ctx {
     pgn_exporter *ex;
     const pgn_edit_opts *edit;
 } lines_ctx;
-
-static ptrdiff_t to_file(void *ctx, const void *buf, size_t len) {
-    return fwrite(buf, 1, len, ctx) == len ? (ptrdiff_t)len : -1;
-}
 
 static pgn_status one_game(void *user, pgn_game *g) {
     lines_ctx *c = user;
@@ -140,7 +80,7 @@ int cli_convert_lines(const cli_lines_args *a, FILE *out, uint64_t totals[3]) {
         eo.tags = names;
     }
     lines_ctx c = {NULL, &a->edit};
-    if (pgn_exporter_new(&c.ex, &eo, to_file, out) != PGN_OK) {
+    if (pgn_exporter_new(&c.ex, &eo, cli_write_file, out) != PGN_OK) {
         free(names);
         fprintf(stderr, "pgnkit: out of memory\n");
         return EXIT_RESOURCE;

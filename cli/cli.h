@@ -52,6 +52,15 @@ typedef struct cli_output {
 int cli_open_output(cli_output *o, const char *path);
 /* Flushes and closes; a write error (disk full) is reported and gives EXIT_RESOURCE, else status. */
 int cli_close_output(cli_output *o, int status);
+/* A pgn_write_fn writing to the FILE * in ctx; -1 on a write error. */
+ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len);
+/* A growable output buffer (not NUL-terminated); cli_membuf_write is a pgn_write_fn appending to
+ * the cli_membuf in ctx, -1 when out of memory. */
+typedef struct cli_membuf {
+    char *p;
+    size_t len, cap;
+} cli_membuf;
+ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
 /* Reads every game of every file (none: stdin) through v (NULL: check only); adds the games, errors
  * and warnings to totals; returns the exit status (1 if any error). */
 int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user,

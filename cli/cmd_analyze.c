@@ -74,8 +74,8 @@ typedef struct worker {
     pthread_t th;
     pgn_game *game;
     pgn_writer *writer;
-    char *obuf;
-    size_t olen, ocap;
+    /* the output of the current game */
+    cli_membuf out;
     const char *src; /* the current game's file and ordinal in it, for messages */
     uint64_t game_no;
 } worker;
@@ -86,27 +86,8 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static ptrdiff_t to_obuf(void *ctx, const void *data, size_t len) {
-    worker *w = ctx;
-    if (w->olen + len > w->ocap) {
-        size_t cap = w->ocap ? w->ocap : 1 << 14;
-        while (cap < w->olen + len) {
-            cap *= 2;
-        }
-        char *p = realloc(w->obuf, cap);
-        if (!p) {
-            return -1;
-        }
-        w->obuf = p;
-        w->ocap = cap;
-    }
-    memcpy(w->obuf + w->olen, data, len);
-    w->olen += len;
-    return (ptrdiff_t)len;
-}
-
 /* Reads the next game into w->game, moving on to the next file at the end of one. Under s->mu.
- * Returns 1 with a game (raw bytes copied to w->obuf if the game is broken: *broken set), 0 at the
+ * Returns 1 with a game (raw bytes copied to w->out.p if the game is broken: *broken set), 0 at the
  * end of all input, -1 on a fatal error. */
 static int read_next(shared *s, worker *w, int *broken) {
     for (;;) {
@@ -134,10 +115,10 @@ static int read_next(shared *s, worker *w, int *broken) {
             w->src = s->files[s->file_i - 1];
             w->src = strcmp(w->src, "-") == 0 ? "<stdin>" : w->src;
             w->game_no = sum->game;
-            w->olen = 0;
+            w->out.len = 0;
             if (sum->broken) {
                 pgn_str raw = pgn_reader_raw(s->reader);
-                if (to_obuf(w, raw.ptr, raw.len) < 0) {
+                if (cli_membuf_write(&w->out, raw.ptr, raw.len) < 0) {
                     return -1;
                 }
             }
@@ -299,11 +280,11 @@ static int analyze_game(worker *w) {
  */
 static void deliver(shared *s, worker *w, uint64_t seq) {
     slot *sl = &s->ring[seq % s->ring_cap];
-    sl->buf = w->obuf;
-    sl->len = w->olen;
+    sl->buf = w->out.p;
+    sl->len = w->out.len;
     sl->ready = 1;
-    w->obuf = NULL;
-    w->olen = w->ocap = 0;
+    w->out.p = NULL;
+    w->out.len = w->out.cap = 0;
     for (;;) {
         slot *next = &s->ring[s->next_write % s->ring_cap];
         if (!next->ready) {
@@ -346,7 +327,7 @@ static void *worker_main(void *arg) {
         int rc = broken ? 1 : analyze_game(w);
         int wrote = 1;
         if (!broken && rc >= 0) {
-            w->olen = 0;
+            w->out.len = 0;
             wrote = pgn_writer_write(w->writer, w->game) == PGN_OK;
         }
         pthread_mutex_lock(&s->mu);
@@ -513,7 +494,7 @@ int cmd_analyze(int argc, char **argv) {
     for (unsigned i = 0; i < jobs && st == EXIT_OK; i++) {
         ws[i].s = &s;
         if (pgn_game_new(&ws[i].game, NULL) != PGN_OK ||
-            pgn_writer_new(&ws[i].writer, NULL, to_obuf, &ws[i]) != PGN_OK) {
+            pgn_writer_new(&ws[i].writer, NULL, cli_membuf_write, &ws[i].out) != PGN_OK) {
             fprintf(stderr, "pgnkit: out of memory\n");
             st = EXIT_RESOURCE;
         }
@@ -533,7 +514,7 @@ int cmd_analyze(int argc, char **argv) {
         engine_stop(&ws[i].eng);
         pgn_writer_free(ws[i].writer);
         pgn_game_free(ws[i].game);
-        free(ws[i].obuf);
+        free(ws[i].out.p);
     }
     if (s.reader) {
         pgn_reader_free(s.reader);

@@ -28,29 +28,10 @@ typedef struct fmt_state {
     FILE *out, *rejects;
     int check;
     uint64_t written, rejected, not_canonical;
-    char *buf;
-    size_t len, cap;
+    /* the export of the current game */
+    cli_membuf text;
     pgn_edit_opts edit; /* --strip-... and friends */
 } fmt_state;
-
-static ptrdiff_t to_buffer(void *ctx, const void *data, size_t len) {
-    fmt_state *s = ctx;
-    if (s->len + len > s->cap) {
-        size_t cap = s->cap ? s->cap : 1 << 16;
-        while (cap < s->len + len) {
-            cap *= 2;
-        }
-        char *p = realloc(s->buf, cap);
-        if (!p) {
-            return -1;
-        }
-        s->buf = p;
-        s->cap = cap;
-    }
-    memcpy(s->buf + s->len, data, len);
-    s->len += len;
-    return (ptrdiff_t)len;
-}
 
 static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_writer *w, pgn_game *g,
                     fmt_state *s, uint64_t totals[2]) {
@@ -73,7 +54,7 @@ static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_
             }
             continue;
         }
-        s->len = 0;
+        s->text.len = 0;
         if (s->edit.flags && (st = pgn_game_edit(g, &s->edit)) != PGN_OK) {
             break;
         }
@@ -81,11 +62,12 @@ static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_
             break;
         }
         if (s->check) {
-            if ((raw.len != s->len || memcmp(raw.ptr, s->buf, s->len) != 0) && s->not_canonical++ == 0) {
+            if ((raw.len != s->text.len || memcmp(raw.ptr, s->text.p, s->text.len) != 0) &&
+                s->not_canonical++ == 0) {
                 fprintf(stderr, "%s:%u: game %llu is not in export format\n", name, sum->start.line,
                         (unsigned long long)sum->game);
             }
-        } else if (fwrite(s->buf, 1, s->len, s->out) != s->len) {
+        } else if (fwrite(s->text.p, 1, s->text.len, s->out) != s->text.len) {
             st = PGN_E_IO;
             break;
         }
@@ -194,7 +176,7 @@ int cmd_fmt(int argc, char **argv) {
     s.rejects = rejects_path ? rej.file : NULL;
     pgn_writer *w = NULL;
     pgn_game *g = NULL;
-    if (pgn_writer_new(&w, &wo, to_buffer, &s) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK) {
+    if (pgn_writer_new(&w, &wo, cli_membuf_write, &s.text) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK) {
         fprintf(stderr, "pgnkit: out of memory\n");
         st = EXIT_RESOURCE;
     }
@@ -212,7 +194,7 @@ int cmd_fmt(int argc, char **argv) {
     }
     pgn_writer_free(w);
     pgn_game_free(g);
-    free(s.buf);
+    free(s.text.p);
     if (st == EXIT_OK && (totals[1] || s.not_canonical)) {
         st = EXIT_INPUT;
     }

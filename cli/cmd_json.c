@@ -48,11 +48,6 @@ int cli_convert_is_json(int argc, char **argv) {
     return 0;
 }
 
-static ptrdiff_t write_out(void *ctx, const void *buf, size_t len) {
-    json_cli *c = ctx;
-    return fwrite(buf, 1, len, c->out) == len ? (ptrdiff_t)len : -1;
-}
-
 static ptrdiff_t read_file(void *ctx, void *buf, size_t cap) {
     FILE *f = ctx;
     size_t n = fread(buf, 1, cap, f);
@@ -213,8 +208,8 @@ int cmd_convert_json(int argc, char **argv) {
     pgn_game *g = NULL;
     pgn_json_writer_opts jo = {c.to == FMT_NDJSON ? PGN_JSON_NDJSON : 0, c.fen_flags, NULL};
     if (pgn_game_new(&g, NULL) != PGN_OK ||
-        (c.to == FMT_PGN ? pgn_writer_new(&pw, NULL, write_out, &c)
-                         : pgn_json_writer_new(&jw, &jo, write_out, &c)) != PGN_OK) {
+        (c.to == FMT_PGN ? pgn_writer_new(&pw, NULL, cli_write_file, c.out)
+                         : pgn_json_writer_new(&jw, &jo, cli_write_file, c.out)) != PGN_OK) {
         fprintf(stderr, "pgnkit: out of memory\n");
         st = EXIT_RESOURCE;
     }

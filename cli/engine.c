@@ -59,29 +59,6 @@ static int spawn(engine *e, const char *path, int *spawn_errno) {
     return 0;
 }
 
-static int send_line(engine *e, const char *fmt, ...) {
-    char line[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof line - 1) {
-        return -1;
-    }
-    line[n++] = '\n';
-    for (int off = 0; off < n;) {
-        ssize_t w = write(e->to_fd, line + off, (size_t)(n - off));
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        off += (int)w;
-    }
-    return 0;
-}
-
 static int send_text(engine *e, const char *text, size_t len) {
     for (size_t off = 0; off < len;) {
         ssize_t w = write(e->to_fd, text + off, len - off);
@@ -94,6 +71,19 @@ static int send_text(engine *e, const char *text, size_t len) {
         off += (size_t)w;
     }
     return 0;
+}
+
+static int send_line(engine *e, const char *fmt, ...) {
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line - 1) {
+        return -1;
+    }
+    line[n++] = '\n';
+    return send_text(e, line, (size_t)n);
 }
 
 /* Next line of output (NUL-terminated in place): 1, 0 on timeout, -1 at EOF or error. */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 FILE *cli_open_input(const char *path) {
@@ -110,8 +111,36 @@ int cli_close_output(cli_output *o, int status) {
     return status;
 }
 
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user,
-                       uint64_t totals[3]) {
+ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len) {
+    return fwrite(data, 1, len, ctx) == len ? (ptrdiff_t)len : -1;
+}
+
+ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
+    cli_membuf *b = ctx;
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap : 1 << 16;
+        while (cap < b->len + len) {
+            cap *= 2;
+        }
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            return -1;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, data, len);
+    b->len += len;
+    return (ptrdiff_t)len;
+}
+
+/* One step of reading: the next game of r through ctx; PGN_OK to go on. */
+typedef pgn_status (*read_step)(pgn_reader *r, void *ctx);
+
+/* Reads every file (none: stdin) with step until it stops; adds the games, errors and warnings
+ * to totals; returns the exit status (1 if any error). */
+static int read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, read_step step,
+                       void *ctx, uint64_t totals[3]) {
     static char dash[] = "-";
     char *stdin_only[] = {dash};
     int status = EXIT_OK;
@@ -134,7 +163,7 @@ int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, c
             return EXIT_RESOURCE;
         }
         pgn_status st;
-        while ((st = pgn_reader_visit(r, v, user)) == PGN_OK) {
+        while ((st = step(r, ctx)) == PGN_OK) {
         }
         uint64_t g, e, w;
         pgn_reader_totals(r, &g, &e, &w);
@@ -153,5 +182,45 @@ int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, c
     if (status == EXIT_OK && totals[1]) {
         status = EXIT_INPUT;
     }
+    return status;
+}
+
+typedef struct visit_ctx {
+    const pgn_visitor *v;
+    void *user;
+} visit_ctx;
+
+static pgn_status visit_step(pgn_reader *r, void *ctx) {
+    visit_ctx *c = ctx;
+    return pgn_reader_visit(r, c->v, c->user);
+}
+
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
+                       void *user, uint64_t totals[3]) {
+    visit_ctx c = {v, user};
+    return read_inputs(nfiles, files, ropts, visit_step, &c, totals);
+}
+
+typedef struct game_ctx {
+    pgn_game *g;
+    cli_game_fn fn;
+    void *user;
+} game_ctx;
+
+static pgn_status game_step(pgn_reader *r, void *ctx) {
+    game_ctx *c = ctx;
+    pgn_status st = pgn_reader_next(r, c->g);
+    return st == PGN_OK ? c->fn(c->user, c->g) : st;
+}
+
+int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
+                      void *user, uint64_t totals[3]) {
+    game_ctx c = {NULL, fn, user};
+    if (pgn_game_new(&c.g, NULL) != PGN_OK) {
+        fprintf(stderr, "pgnkit: out of memory\n");
+        return EXIT_RESOURCE;
+    }
+    int status = read_inputs(nfiles, files, ropts, game_step, &c, totals);
+    pgn_game_free(c.g);
     return status;
 }

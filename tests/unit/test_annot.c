@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 static pgn_str S(const char *s) {
@@ -370,34 +371,30 @@ static void test_node_remove(void) {
     pgn_game_free(g);
 }
 
-static void test_lan(void) {
-    pgn_pos p;
+/* SAN san read in p and written as LAN is lan. */
+static void check_lan(const pgn_pos *p, const char *san, const char *lan) {
     char out[PGN_LAN_MAX];
     pgn_san_result res;
-    pgn_move mv;
+    memset(&res, 0, sizeof res);
+    CHECK(pgn_san_parse(p, san, strlen(san), 0, &res) == PGN_OK);
+    pgn_lan_write(p, res.move, out);
+    CHECK_EQ_STR(out, lan);
+}
+
+static void test_lan(void) {
+    static const char fen_ep[] = "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1";
+    static const char fen_promo[] = "3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1";
+    pgn_pos p;
+    char out[PGN_LAN_MAX];
     /* en passant, promotion with capture and check, castling, the null move */
-    CHECK(pgn_fen_parse(&p, "4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1",
-                        strlen("4k3/8/8/3pP3/8/8/8/4K2R w K d6 0 1"), 0, NULL) == PGN_OK);
-    CHECK(pgn_san_parse(&p, "exd6", strlen("exd6"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "e5xd6");
-    CHECK(pgn_san_parse(&p, "O-O", strlen("O-O"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "O-O");
+    CHECK(pgn_fen_parse(&p, fen_ep, strlen(fen_ep), 0, NULL) == PGN_OK);
+    check_lan(&p, "exd6", "e5xd6");
+    check_lan(&p, "O-O", "O-O");
     pgn_lan_write(&p, PGN_MOVE_NULL, out);
     CHECK_EQ_STR(out, "--");
-    CHECK(pgn_fen_parse(&p, "3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1",
-                        strlen("3rk3/2P5/8/8/8/8/8/4K3 w - - 0 1"), 0, NULL) == PGN_OK);
-    CHECK(pgn_san_parse(&p, "cxd8=Q+", strlen("cxd8=Q+"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "c7xd8=Q+");
-    CHECK(pgn_san_parse(&p, "Kf2", strlen("Kf2"), 0, &res) == PGN_OK);
-    mv = res.move;
-    pgn_lan_write(&p, mv, out);
-    CHECK_EQ_STR(out, "Ke1-f2");
+    CHECK(pgn_fen_parse(&p, fen_promo, strlen(fen_promo), 0, NULL) == PGN_OK);
+    check_lan(&p, "cxd8=Q+", "c7xd8=Q+");
+    check_lan(&p, "Kf2", "Ke1-f2");
 }
 
 static void export_one(pgn_export_format fmt, const char *pgn, const pgn_str *tags, size_t ntags,
@@ -491,38 +488,6 @@ static void test_long_comment(void) {
 
 /* ---- out of memory (SQLite-style): allocation k fails, for every k until none does ---- */
 
-typedef struct budget {
-    long left; /* allocations still allowed; < 0 = unlimited */
-} budget;
-
-static void *b_malloc(void *ctx, size_t n) {
-    budget *b = ctx;
-    if (b->left == 0) {
-        return NULL;
-    }
-    if (b->left > 0) {
-        b->left--;
-    }
-    return malloc(n);
-}
-
-static void *b_realloc(void *ctx, void *p, size_t old, size_t n) {
-    budget *b = ctx;
-    (void)old;
-    if (b->left == 0) {
-        return NULL;
-    }
-    if (b->left > 0) {
-        b->left--;
-    }
-    return realloc(p, n);
-}
-
-static void b_free(void *ctx, void *p) {
-    (void)ctx;
-    free(p);
-}
-
 static void test_nomem(void) {
     char pgn[4096];
     size_t len = 0;
@@ -533,8 +498,8 @@ static void test_nomem(void) {
         len += (size_t)sprintf(pgn + len, " %d. Nf3 Nf6 %d. Ng1 Ng8", 2 + 2 * i, 3 + 2 * i);
     }
     strcpy(pgn + len, " *");
-    budget b = {-1};
-    pgn_allocator a = {b_malloc, b_realloc, b_free, &b};
+    limit_alloc b = {-1, 0};
+    pgn_allocator a = limit_allocator(&b);
     pgn_reader_opts ro;
     int done = 0, failures = 0;
     memset(&ro, 0, sizeof ro);

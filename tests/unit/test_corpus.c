@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "testutil.h"
 
 #include <pgnkit/chess.h>
 #include <pgnkit/game.h>
@@ -37,99 +38,10 @@
 
 static int slow;
 
-/* ---- byte buffers ---- */
-
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-} buf;
-
-static void buf_put(buf *b, const void *s, size_t n) {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1) {
-            cap *= 2;
-        }
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            printf("FAIL out of memory\n");
-            exit(1);
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n) {
-        memcpy(b->p + b->len, s, n);
-    }
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void buf_printf(buf *b, const char *fmt, ...) {
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    buf_put(b, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
-}
-
-static ptrdiff_t buf_write_fn(void *ctx, const void *data, size_t len) {
-    buf_put(ctx, data, len);
-    return (ptrdiff_t)len;
-}
-
 static double now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* ---- loading corpus files ---- */
-
-static int slurp(FILE *f, buf *out) {
-    char tmp[1 << 16];
-    size_t n;
-    buf_put(out, "", 0);
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        buf_put(out, tmp, n);
-    }
-    return !ferror(f);
-}
-
-/* Loads corpus/<rel> (gunzipped through `gzip -dc` if it ends in .gz) NUL-terminated. A missing or
- * unreadable file is a failure; returns 0 then. */
-static int load(const char *rel, buf *out) {
-    char path[4096], cmd[4200];
-    snprintf(path, sizeof path, "%s", harness_shared(rel));
-    memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        harness_fail(__FILE__, __LINE__, "missing corpus file %s", path);
-        return 0;
-    }
-    size_t n = strlen(path);
-    int ok;
-    if (n > 3 && strcmp(path + n - 3, ".gz") == 0) {
-        fclose(f);
-        if (strchr(path, '\'')) {
-            harness_fail(__FILE__, __LINE__, "quote in path %s", path);
-            return 0;
-        }
-        snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path);
-        FILE *p = popen(cmd, "r");
-        ok = p && slurp(p, out);
-        ok = p && pclose(p) == 0 && ok;
-    } else {
-        ok = slurp(f, out);
-        fclose(f);
-    }
-    if (!ok) {
-        harness_fail(__FILE__, __LINE__, "cannot read corpus file %s", path);
-        free(out->p);
-        memset(out, 0, sizeof *out);
-    }
-    return ok;
 }
 
 /* Number of lines starting with "[Event " (corpus README, games column). */
@@ -141,17 +53,6 @@ static uint64_t event_lines(const char *p, size_t len) {
         }
     }
     return n;
-}
-
-/* Length of the prefix holding the first n games: up to the (n+1)th "[Event " line. */
-static size_t slice_games(const char *p, size_t len, uint64_t n) {
-    uint64_t seen = 0;
-    for (size_t i = 0; i + 7 <= len; i++) {
-        if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "[Event ", 7) == 0 && seen++ == n) {
-            return i;
-        }
-    }
-    return len;
 }
 
 /* ---- mismatch tallies ---- */
@@ -308,7 +209,7 @@ static pgn_game *new_game(void) {
 
 static pgn_writer *new_writer(buf *out) {
     pgn_writer *w = NULL;
-    if (pgn_writer_new(&w, NULL, buf_write_fn, out) != PGN_OK) {
+    if (pgn_writer_new(&w, NULL, buf_write, out) != PGN_OK) {
         printf("FAIL out of memory\n");
         exit(1);
     }
@@ -695,18 +596,6 @@ static void fmt_pass(const char *name, const char *data, size_t len, const file_
 
 /* ---- check 7: nothing lost through the CLI ---- */
 
-/* Whole file at path into out (out->p NULL-safe); 1 on success. */
-static int read_path(const char *path, buf *out) {
-    FILE *f = fopen(path, "rb");
-    memset(out, 0, sizeof *out);
-    if (!f) {
-        return 0;
-    }
-    int ok = slurp(f, out);
-    fclose(f);
-    return ok;
-}
-
 static void cli_pass(const char *name, const char *data, size_t len, const file_result *fr) {
     const char *bin = getenv("PGNKIT_BIN");
     char dir[] = "/tmp/pgnkit-corpus-XXXXXX", cmd[4096], in[300], out[300], rej[300], err[300];
@@ -726,10 +615,11 @@ static void cli_pass(const char *name, const char *data, size_t len, const file_
         harness_fail(__FILE__, __LINE__, "cannot write %s", in);
         return;
     }
-    snprintf(cmd, sizeof cmd, "'%s' fmt --quiet --rejects '%s' -o '%s' '%s' 2>'%s'", bin, rej, out, in, err);
+    snprintf(cmd, sizeof cmd, "'%s' fmt --quiet --rejects '%s' -o '%s' '%s' 2>'%s'", bin, rej, out,
+             in, err);
     int st = system(cmd);
     buf o, r, e;
-    int ok = read_path(out, &o) & read_path(rej, &r) & read_path(err, &e);
+    int ok = buf_read_path(out, &o) & buf_read_path(rej, &r) & buf_read_path(err, &e);
     unsigned long long g = 0, w = 0, k = 0;
     const char *sum = NULL;
     for (const char *p = e.p; ok && p && (p = strstr(p, " games, ")) != NULL; p++) {
@@ -739,17 +629,20 @@ static void cli_pass(const char *name, const char *data, size_t len, const file_
         sum--;
     }
     if (!ok || !sum || sscanf(sum, "%llu games, %llu written, %llu rejected", &g, &w, &k) != 3) {
-        harness_fail(__FILE__, __LINE__, "%s: pgnkit fmt (status %d) left no summary line", name, st);
+        harness_fail(__FILE__, __LINE__, "%s: pgnkit fmt (status %d) left no summary line", name,
+                     st);
     } else if (g != fr->games || w != fr->written || k != fr->rejected || g != w + k) {
-        harness_fail(__FILE__, __LINE__,
-                     "%s: pgnkit fmt says %llu games, %llu written, %llu rejected; the library read %" PRIu64
-                     " = %" PRIu64 " + %" PRIu64,
-                     name, g, w, k, fr->games, fr->written, fr->rejected);
+        harness_fail(
+            __FILE__, __LINE__,
+            "%s: pgnkit fmt says %llu games, %llu written, %llu rejected; the library read %" PRIu64
+            " = %" PRIu64 " + %" PRIu64,
+            name, g, w, k, fr->games, fr->written, fr->rejected);
     } else if (o.len != fr->out.len || (o.len && memcmp(o.p, fr->out.p, o.len) != 0)) {
         harness_fail(__FILE__, __LINE__, "%s: pgnkit fmt -o is not the library's export", name);
     } else if (r.len != fr->rej.len || (r.len && memcmp(r.p, fr->rej.p, r.len) != 0)) {
-        harness_fail(__FILE__, __LINE__, "%s: --rejects (%zu bytes) is not the broken games' bytes (%zu)", name,
-                     r.len, fr->rej.len);
+        harness_fail(__FILE__, __LINE__,
+                     "%s: --rejects (%zu bytes) is not the broken games' bytes (%zu)", name, r.len,
+                     fr->rej.len);
     } else {
         harness_counts.passed++;
     }
@@ -863,17 +756,18 @@ static pgn_flow skip_end_tags(void *user, const pgn_pos *start) {
 static pgn_flow skip_end_game(void *user, pgn_result result, const pgn_game_summary *s) {
     skip_log *l = user;
     (void)result;
-    buf_printf(l->out, "game %" PRIu64 " at %" PRIu32 ":%" PRIu32 " @%" PRIu64 "..%" PRIu64 "\n", s->game,
-               s->start.line, s->start.column, s->start.offset, s->end_offset);
+    buf_printf(l->out, "game %" PRIu64 " at %" PRIu32 ":%" PRIu32 " @%" PRIu64 "..%" PRIu64 "\n",
+               s->game, s->start.line, s->start.column, s->start.offset, s->end_offset);
     if (l->skip) {
-        buf_printf(l->out, "errors %" PRIu32 " warnings %" PRIu32 " broken %d\n", s->errors, s->warnings,
-                   s->broken != 0);
+        buf_printf(l->out, "errors %" PRIu32 " warnings %" PRIu32 " broken %d\n", s->errors,
+                   s->warnings, s->broken != 0);
     }
     return PGN_FLOW_CONTINUE;
 }
 
 /* skip: 1 SKIP at end_tags and log tags, counts and diagnostics; 0 read all, log boundaries only */
-static void skip_transcript(const char *data, size_t len, int mode, uint32_t flags, int skip, buf *out) {
+static void skip_transcript(const char *data, size_t len, int mode, uint32_t flags, int skip,
+                            buf *out) {
     diag_log log;
     feed f;
     memset(&log, 0, sizeof log);
@@ -927,14 +821,14 @@ static void check_skip(const char *name, const char *data, size_t len) {
         if (strstr(mem.p, "DIFFERENT")) {
             miss(&t, 0, "raw bytes of a skipped game differ from the input");
         }
-        text_diff(&t, 0, k ? "skip, 1-byte reads" : "skip no-board, 1-byte reads", one.p, one.len, mem.p,
-                  mem.len);
-        text_diff(&t, 0, k ? "skip, 1..20-byte reads" : "skip no-board, 1..20-byte reads", rnd.p, rnd.len,
+        text_diff(&t, 0, k ? "skip, 1-byte reads" : "skip no-board, 1-byte reads", one.p, one.len,
                   mem.p, mem.len);
+        text_diff(&t, 0, k ? "skip, 1..20-byte reads" : "skip no-board, 1..20-byte reads", rnd.p,
+                  rnd.len, mem.p, mem.len);
         skip_transcript(data, len, FEED_MEM, flag_sets[k], 0, &full);
         keep_boundaries(&mem);
-        text_diff(&t, 0, k ? "boundaries, skip vs full" : "boundaries no-board, skip vs full", full.p,
-                  full.len, mem.p, mem.len);
+        text_diff(&t, 0, k ? "boundaries, skip vs full" : "boundaries no-board, skip vs full",
+                  full.p, full.len, mem.p, mem.len);
         free(mem.p);
         free(one.p);
         free(rnd.p);
@@ -1102,26 +996,13 @@ static void main_line(const pgn_game *g, buf *uci, char fen[PGN_FEN_MAX]) {
     pgn_fen_write(&pos, PGN_FEN_EP_ALWAYS, fen, PGN_FEN_MAX);
 }
 
-/* Splits line (NUL-terminated, modified) at tabs into at most n fields; returns the count. */
-static int split_tabs(char *line, char **f, int n) {
-    int k = 0;
-    f[k++] = line;
-    for (char *p = line; *p && k < n; p++) {
-        if (*p == '\t') {
-            *p = 0;
-            f[k++] = p + 1;
-        }
-    }
-    return k;
-}
-
 static void check_oracle(const char *issue, uint64_t expect) {
     char rel[256];
     buf pgn, tsv, uci = {0};
     snprintf(rel, sizeof rel, "corpus/big/twic/%s.pgn.gz", issue);
-    int ok = load(rel, &pgn);
+    int ok = buf_load_shared(rel, &pgn);
     snprintf(rel, sizeof rel, "corpus/expected/pgn-extract-oracle/%s.uci-fen.tsv.gz", issue);
-    if (!load(rel, &tsv) || !ok) {
+    if (!buf_load_shared(rel, &tsv) || !ok) {
         free(pgn.p);
         free(tsv.p);
         return;
@@ -1343,7 +1224,7 @@ static void check_edge(void) {
         char rel[512];
         buf data;
         snprintf(rel, sizeof rel, "corpus/%s", edge_files[i]);
-        if (!load(rel, &data)) {
+        if (!buf_load_shared(rel, &data)) {
             continue;
         }
         game_count count = check_text(edge_files[i], data.p, data.len, 0, 0);
@@ -1434,7 +1315,7 @@ static void check_big(void) {
             continue;
         }
         snprintf(rel, sizeof rel, "corpus/%s", b->rel);
-        if (!load(rel, &data)) {
+        if (!buf_load_shared(rel, &data)) {
             continue;
         }
         double t0 = now();

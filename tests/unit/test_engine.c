@@ -4,6 +4,7 @@
  * of the analysis logic against values computed by hand from lila's formulas (WinPercent.scala,
  * Advice.scala, AccuracyPercent.scala, AccuracyCP.scala). */
 #include "harness.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 #include <math.h>
@@ -33,9 +34,9 @@ static pgn_pos after_moves(const char *const *uci, size_t n) {
 }
 
 static const char *uci_of(const pgn_pos *p, pgn_move m) {
-    static char buf[PGN_UCI_MAX];
-    pgn_uci_write(p, m, buf);
-    return buf;
+    static char str[PGN_UCI_MAX];
+    pgn_uci_write(p, m, str);
+    return str;
 }
 
 static pgn_uci_msg parse(const pgn_pos *pos, const char *line) {
@@ -45,11 +46,11 @@ static pgn_uci_msg parse(const pgn_pos *pos, const char *line) {
 }
 
 static char *str_of(pgn_str s) {
-    static char buf[128];
-    size_t n = s.len < sizeof buf - 1 ? s.len : sizeof buf - 1;
-    memcpy(buf, s.ptr, n);
-    buf[n] = 0;
-    return buf;
+    static char str[128];
+    size_t n = s.len < sizeof str - 1 ? s.len : sizeof str - 1;
+    memcpy(str, s.ptr, n);
+    str[n] = 0;
+    return str;
 }
 
 static const char *const qh5[] = {"e2e4", "e7e5", "f1c4", "b8c6", "d1h5"};
@@ -183,7 +184,7 @@ static void test_other_lines(void) {
 }
 
 static void test_position_command(void) {
-    char buf[512];
+    char str[512];
     pgn_pos start;
     pgn_pos_init(&start);
     pgn_move mv[5];
@@ -192,10 +193,10 @@ static void test_position_command(void) {
         CHECK_EQ_INT(pgn_uci_parse(&p, qh5[i], 4, &mv[i]), PGN_OK);
         pgn_pos_play(&p, mv[i]);
     }
-    CHECK_EQ_INT(pgn_uci_position_command(&start, mv, 0, buf, sizeof buf), 17);
-    CHECK_EQ_STR(buf, "position startpos");
-    pgn_uci_position_command(&start, mv, 5, buf, sizeof buf);
-    CHECK_EQ_STR(buf, "position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5");
+    CHECK_EQ_INT(pgn_uci_position_command(&start, mv, 0, str, sizeof str), 17);
+    CHECK_EQ_STR(str, "position startpos");
+    pgn_uci_position_command(&start, mv, 5, str, sizeof str);
+    CHECK_EQ_STR(str, "position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5");
     /* too small a buffer: truncated, full length returned */
     char small[10];
     CHECK_EQ_INT(pgn_uci_position_command(&start, mv, 5, small, sizeof small), 48);
@@ -205,16 +206,16 @@ static void test_position_command(void) {
     pgn_pos cs = fen_pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", 0);
     pgn_san_result r;
     CHECK_EQ_INT(pgn_san_parse(&cs, "O-O", 3, 0, &r), PGN_OK);
-    pgn_uci_position_command(&cs, &r.move, 1, buf, sizeof buf);
-    CHECK_EQ_STR(buf, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1");
+    pgn_uci_position_command(&cs, &r.move, 1, str, sizeof str);
+    CHECK_EQ_STR(str, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1");
 
     /* Chess960 (UCI_Chess960): king takes rook, and a FEN even from the standard array */
     pgn_pos c9 = fen_pos("3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1", 0);
     CHECK(c9.chess960);
     CHECK_EQ_INT(pgn_san_parse(&c9, "O-O", 3, 0, &r), PGN_OK);
-    pgn_uci_position_command(&c9, &r.move, 1, buf, sizeof buf);
+    pgn_uci_position_command(&c9, &r.move, 1, str, sizeof str);
     CHECK_EQ_STR(
-        buf, "position fen 3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Kq - 1 1 moves f1g1"); /* X-FEN: K is the
+        str, "position fen 3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Kq - 1 1 moves f1g1"); /* X-FEN: K is the
                                                                                    outermost rook */
     /* and the engine's castling in a pv is read back as castling */
     pgn_uci_msg m = parse(&c9, "info depth 1 score cp 0 pv f1g1 d8d1");
@@ -222,8 +223,8 @@ static void test_position_command(void) {
     CHECK_EQ_INT(PGN_MOVE_KIND(m.info.pv[0]), PGN_MOVE_CASTLE);
     pgn_pos s960 = start;
     s960.chess960 = 1;
-    pgn_uci_position_command(&s960, NULL, 0, buf, sizeof buf);
-    CHECK_EQ_STR(buf, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    pgn_uci_position_command(&s960, NULL, 0, str, sizeof str);
+    CHECK_EQ_STR(str, "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
 }
 
 static pgn_engine_eval cp(int32_t v) {
@@ -319,24 +320,24 @@ static void test_formulas(void) {
     CHECK_EQ_INT(pgn_eval_position_nag(mate(-2)), 19);
     CHECK_EQ_INT(pgn_eval_position_nag(won), 18);
 
-    char buf[32];
+    char str[32];
     pgn_engine_eval e = {PGN_SCORE_CP, 35, 18};
-    pgn_eval_format(e, buf);
-    CHECK_EQ_STR(buf, "0.35,18");
-    pgn_eval_format(cp(-5), buf);
-    CHECK_EQ_STR(buf, "-0.05");
-    pgn_eval_format(cp(-100), buf);
-    CHECK_EQ_STR(buf, "-1.00");
-    pgn_eval_format(cp(1234), buf);
-    CHECK_EQ_STR(buf, "12.34");
+    pgn_eval_format(e, str);
+    CHECK_EQ_STR(str, "0.35,18");
+    pgn_eval_format(cp(-5), str);
+    CHECK_EQ_STR(str, "-0.05");
+    pgn_eval_format(cp(-100), str);
+    CHECK_EQ_STR(str, "-1.00");
+    pgn_eval_format(cp(1234), str);
+    CHECK_EQ_STR(str, "12.34");
     pgn_engine_eval m3 = {PGN_SCORE_MATE, 3, 20};
-    pgn_eval_format(m3, buf);
-    CHECK_EQ_STR(buf, "#3,20");
-    pgn_eval_format(mate(-2), buf);
-    CHECK_EQ_STR(buf, "#-2");
-    CHECK_EQ_INT(pgn_eval_format(won, buf), 0);
-    pgn_eval_format(cp(INT32_MIN), buf); /* no overflow on the extremes */
-    CHECK_EQ_STR(buf, "-21474836.48");
+    pgn_eval_format(m3, str);
+    CHECK_EQ_STR(str, "#3,20");
+    pgn_eval_format(mate(-2), str);
+    CHECK_EQ_STR(str, "#-2");
+    CHECK_EQ_INT(pgn_eval_format(won, str), 0);
+    pgn_eval_format(cp(INT32_MIN), str); /* no overflow on the extremes */
+    CHECK_EQ_STR(str, "-21474836.48");
     CHECK_EQ_INT(pgn_eval_position_nag(cp(INT32_MIN)), 19);
     CHECK_EQ_INT(nag_of(cp(INT32_MIN), mate(-1), PGN_BLACK),
                  0); /* Black was winning, still mates */
@@ -596,7 +597,7 @@ static void test_robustness(void) {
     uint32_t seed = 12345;
     int bad = 0;
     for (int round = 0; round < 20000; round++) {
-        char buf[256] = "";
+        char str[256] = "";
         size_t len = 0;
         seed = seed * 1103515245u + 12345u;
         int n = (int)(seed >> 16) % 12;
@@ -604,13 +605,13 @@ static void test_robustness(void) {
             seed = seed * 1103515245u + 12345u;
             const char *w = words[(seed >> 16) % (sizeof words / sizeof words[0])];
             size_t wl = strlen(w);
-            if (len + wl + 2 < sizeof buf) {
-                memcpy(buf + len, w, wl);
+            if (len + wl + 2 < sizeof str) {
+                memcpy(str + len, w, wl);
                 len += wl;
-                buf[len++] = ' ';
+                str[len++] = ' ';
             }
         }
-        pgn_uci_parse_line(&start, buf, len, &m);
+        pgn_uci_parse_line(&start, str, len, &m);
         pgn_pos p = start;
         if (m.info.pv_len > PGN_UCI_PV_MAX) {
             bad++;
@@ -630,38 +631,56 @@ static void test_robustness(void) {
     CHECK_EQ_INT(bad, 0);
 }
 
-typedef struct budget {
-    long left; /* allocations that still succeed; < 0: unlimited */
-    long live;
-} budget;
+/* What a sweep of annotate_limited over k = 0, 1, ... found. */
+typedef struct nomem_sweep {
+    int done;      /* a run needed no failing allocation */
+    int nomem;     /* runs that gave PGN_E_NOMEM */
+    int in_second; /* of them, runs where the second annotation gave it */
+} nomem_sweep;
 
-static void *b_malloc(void *ctx, size_t size) {
-    budget *b = ctx;
-    if (b->left == 0) {
-        return NULL;
+/* Reads pgn (120 plies) with every allocation from a limit_alloc that lets k succeed (counted from
+ * the game's and the reader's first), then annotates the game with first and, if given, second;
+ * for k = 0, 1, ... up to max_k until a run needs no failing allocation. Each run must end in
+ * PGN_OK or PGN_E_NOMEM and leak nothing. */
+static nomem_sweep annotate_nomem_sweep(const char *pgn, const pgn_position_analysis *pa, size_t n,
+                                        const pgn_annotate_opts *first,
+                                        const pgn_annotate_opts *second, long max_k) {
+    nomem_sweep sw = {0, 0, 0};
+    for (long k = 0; k < max_k && !sw.done; k++) {
+        limit_alloc b = {k, 0};
+        pgn_allocator al = limit_allocator(&b);
+        pgn_reader_opts o;
+        memset(&o, 0, sizeof o);
+        o.alloc = &al;
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        pgn_status st = pgn_game_new(&g, &al);
+        if (st == PGN_OK) {
+            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
+        }
+        if (st == PGN_OK) {
+            st = pgn_reader_next(r, g);
+        }
+        if (st == PGN_OK) {
+            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
+            st = pgn_game_annotate(g, pa, n, first, NULL);
+        }
+        if (st == PGN_OK && second) {
+            st = pgn_game_annotate(g, pa, n, second, NULL);
+            sw.in_second += st == PGN_E_NOMEM;
+        }
+        if (st == PGN_OK) {
+            sw.done = 1;
+        } else if (st == PGN_E_NOMEM) {
+            sw.nomem++;
+        } else {
+            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        CHECK_EQ_INT(b.live, 0);
     }
-    b->left -= b->left > 0;
-    void *p = malloc(size);
-    b->live += p != NULL;
-    return p;
-}
-
-static void *b_realloc(void *ctx, void *ptr, size_t old, size_t size) {
-    budget *b = ctx;
-    (void)old;
-    if (b->left == 0) {
-        return NULL;
-    }
-    b->left -= b->left > 0;
-    void *p = realloc(ptr, size);
-    b->live += p != NULL && ptr == NULL;
-    return p;
-}
-
-static void b_free(void *ctx, void *ptr) {
-    budget *b = ctx;
-    b->live -= ptr != NULL;
-    free(ptr);
+    return sw;
 }
 
 /* pgn_game_annotate with allocation k failing, for every k until one run needs no failing one:
@@ -683,42 +702,10 @@ static void test_annotate_nomem(void) {
     pgn_uci_msg m = parse(&p, "info depth 1 score cp 0 pv e2e4 e7e5 g1f3");
     pa[0].pv_len = m.info.pv_len;
     memcpy(pa[0].pv, m.info.pv, sizeof m.info.pv);
-    int nomem = 0, done = 0;
-    for (long k = 0; k < 10000 && !done; k++) {
-        budget b = {-1, 0};
-        pgn_allocator al = {b_malloc, b_realloc, b_free, &b};
-        pgn_reader_opts o;
-        memset(&o, 0, sizeof o);
-        o.alloc = &al;
-        pgn_reader *r = NULL;
-        pgn_game *g = NULL;
-        /* the k-th allocation fails, counting from the game's and the reader's first: whether
-         * the annotation needs memory of its own depends on how full the game's arena is */
-        b.left = k;
-        pgn_status st = pgn_game_new(&g, &al);
-        if (st == PGN_OK) {
-            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
-        }
-        if (st == PGN_OK) {
-            st = pgn_reader_next(r, g);
-        }
-        if (st == PGN_OK) {
-            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
-            st = pgn_game_annotate(g, pa, n, NULL, NULL);
-        }
-        if (st == PGN_OK) {
-            done = 1;
-        } else if (st == PGN_E_NOMEM) {
-            nomem++;
-        } else {
-            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
-        }
-        pgn_reader_free(r);
-        pgn_game_free(g);
-        CHECK_EQ_INT(b.live, 0);
-    }
-    CHECK(done);
-    CHECK(nomem > 0);
+    /* whether the annotation needs memory of its own depends on how full the game's arena is */
+    nomem_sweep sw = annotate_nomem_sweep(pgn, pa, n, NULL, NULL, 10000);
+    CHECK(sw.done);
+    CHECK(sw.nomem > 0);
     free(pa);
 }
 
@@ -760,44 +747,10 @@ static void test_annotate_replace_nomem(void) {
     }
     pgn_annotate_opts all = {"E, nodes 1 (pgnkit analyze)", 0, PGN_ANNOTATE_ALL_LINES};
     pgn_annotate_opts rep = {"E, nodes 2 (pgnkit analyze)", 0, PGN_ANNOTATE_REPLACE};
-    int nomem = 0, done = 0, in_replace = 0;
-    for (long k = 0; k < 100000 && !done; k++) {
-        budget b = {k, 0};
-        pgn_allocator al = {b_malloc, b_realloc, b_free, &b};
-        pgn_reader_opts o;
-        memset(&o, 0, sizeof o);
-        o.alloc = &al;
-        pgn_reader *r = NULL;
-        pgn_game *g = NULL;
-        pgn_status st = pgn_game_new(&g, &al);
-        if (st == PGN_OK) {
-            st = pgn_reader_new_mem(&r, &o, pgn, strlen(pgn));
-        }
-        if (st == PGN_OK) {
-            st = pgn_reader_next(r, g);
-        }
-        if (st == PGN_OK) {
-            CHECK_EQ_INT(pgn_game_ply_count(g), 120);
-            st = pgn_game_annotate(g, pa, n, &all, NULL);
-        }
-        if (st == PGN_OK) {
-            st = pgn_game_annotate(g, pa, n, &rep, NULL);
-            in_replace += st == PGN_E_NOMEM;
-        }
-        if (st == PGN_OK) {
-            done = 1;
-        } else if (st == PGN_E_NOMEM) {
-            nomem++;
-        } else {
-            harness_fail(__FILE__, __LINE__, "allocation %ld failing: %s", k, pgn_status_name(st));
-        }
-        pgn_reader_free(r);
-        pgn_game_free(g);
-        CHECK_EQ_INT(b.live, 0);
-    }
-    CHECK(done);
-    CHECK(in_replace > 0); /* the replacing run itself ran out of memory */
-    CHECK(nomem > in_replace);
+    nomem_sweep sw = annotate_nomem_sweep(pgn, pa, n, &all, &rep, 100000);
+    CHECK(sw.done);
+    CHECK(sw.in_second > 0); /* the replacing run itself ran out of memory */
+    CHECK(sw.nomem > sw.in_second);
     free(pa);
 }
 

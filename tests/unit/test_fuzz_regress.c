@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "testutil.h"
 
 #include <dirent.h>
 #include <stdlib.h>
@@ -37,30 +38,6 @@ static const struct {
                {"fen", fuzz_fen_one},
                {"san", fuzz_san_one}};
 
-static uint8_t *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *p = malloc(cap);
-    size_t got;
-    while (p && (got = fread(p + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            uint8_t *q = realloc(p, cap *= 2);
-            if (!q) {
-                free(p);
-                p = NULL;
-            }
-            p = q;
-        }
-    }
-    fclose(f);
-    *len = n;
-    return p;
-}
-
 /* Runs fn on one input; counts a pass unless a FUZZ_FAIL was reported. */
 static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t len) {
     unsigned long before = harness_counts.failed;
@@ -72,36 +49,11 @@ static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t le
     }
 }
 
-static unsigned replay_dir(const char *target, fuzz_fn fn) {
-    char dir[256], path[600];
-    unsigned n = 0;
-    snprintf(dir, sizeof dir, "tests/fuzz-regress/%s", target);
-    DIR *d = opendir(dir);
-    if (!d) {
-        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
-        return 0;
-    }
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        size_t len;
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        uint8_t *data = slurp(path, &len);
-        if (!data) {
-            harness_fail(__FILE__, __LINE__, "cannot read %s", path);
-            continue;
-        }
-        run_one(path, fn, data, len);
-        free(data);
-        n++;
-    }
-    closedir(d);
-    return n;
-}
-
-/* Every .pgn under dir (recursively) through the reader (three prefixes) and round-trip targets. */
-static unsigned corpus_dir(const char *dir) {
+/* Calls fn(path, ctx) on every file of dir whose name ends in suffix (NULL: any name not
+ * starting with '.'), in subfolders too if recurse; returns the sum of what fn returns. A folder
+ * that cannot be listed is a failure. */
+static unsigned each_file(const char *dir, const char *suffix, int recurse,
+                          unsigned (*fn)(const char *path, void *ctx), void *ctx) {
     DIR *d = opendir(dir);
     unsigned n = 0;
     if (!d) {
@@ -111,77 +63,91 @@ static unsigned corpus_dir(const char *dir) {
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
         char path[1400];
         struct stat st;
-        size_t nl = strlen(e->d_name), len;
+        size_t nl = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
         if (e->d_name[0] == '.') {
             continue;
         }
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            n += corpus_dir(path);
+        if (recurse && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            n += each_file(path, suffix, recurse, fn, ctx);
             continue;
         }
-        if (nl < 5 || strcmp(e->d_name + nl - 4, ".pgn") != 0) {
+        if (suffix && (nl <= sl || strcmp(e->d_name + nl - sl, suffix) != 0)) {
             continue;
         }
-        uint8_t *data = slurp(path, &len);
-        uint8_t *pre = data ? malloc(len + 2) : NULL;
-        if (!pre) {
-            harness_fail(__FILE__, __LINE__, "cannot read %s", path);
-            free(data);
-            continue;
-        }
-        static const uint8_t prefixes[3][2] = {
-            {0x04, 0x40}, {0x04, 0x06}, {0x01 | 0x04 | 0x20, 0x00}};
-        memcpy(pre + 2, data, len);
-        for (int k = 0; k < 3; k++) {
-            pre[0] = prefixes[k][0];
-            pre[1] = prefixes[k][1];
-            run_one(path, fuzz_reader_one, pre, len + 2);
-        }
-        run_one(path, fuzz_roundtrip_one, data, len);
-        free(pre);
-        free(data);
-        n++;
+        n += fn(path, ctx);
     }
     closedir(d);
     return n;
 }
 
-/* Every FEN of corpus/perft/ *.epd through the FEN target (default and Shredder/strict flags). */
-static unsigned perft_fens(const char *dir) {
-    DIR *d = opendir(dir);
-    unsigned n = 0;
-    if (!d) {
-        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
+/* One file of tests/fuzz-regress/<target>/ through its target (ctx: the fuzz_fn). */
+static unsigned replay_file(const char *path, void *ctx) {
+    const fuzz_fn *fn = ctx;
+    size_t len;
+    uint8_t *data = (uint8_t *)buf_read_file(path, &len);
+    if (!data) {
+        harness_fail(__FILE__, __LINE__, "cannot read %s", path);
         return 0;
     }
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        char path[1400], line[512];
-        size_t nl = strlen(e->d_name);
-        if (nl < 5 || strcmp(e->d_name + nl - 4, ".epd") != 0) {
+    run_one(path, *fn, data, len);
+    free(data);
+    return 1;
+}
+
+static unsigned replay_dir(const char *target, fuzz_fn fn) {
+    char dir[256];
+    snprintf(dir, sizeof dir, "tests/fuzz-regress/%s", target);
+    return each_file(dir, NULL, 0, replay_file, &fn);
+}
+
+/* One .pgn file through the reader (three prefixes) and round-trip targets. */
+static unsigned corpus_file(const char *path, void *ctx) {
+    size_t len;
+    (void)ctx;
+    uint8_t *data = (uint8_t *)buf_read_file(path, &len);
+    uint8_t *pre = data ? malloc(len + 2) : NULL;
+    if (!pre) {
+        harness_fail(__FILE__, __LINE__, "cannot read %s", path);
+        free(data);
+        return 0;
+    }
+    static const uint8_t prefixes[3][2] = {{0x04, 0x40}, {0x04, 0x06}, {0x01 | 0x04 | 0x20, 0x00}};
+    memcpy(pre + 2, data, len);
+    for (int k = 0; k < 3; k++) {
+        pre[0] = prefixes[k][0];
+        pre[1] = prefixes[k][1];
+        run_one(path, fuzz_reader_one, pre, len + 2);
+    }
+    run_one(path, fuzz_roundtrip_one, data, len);
+    free(pre);
+    free(data);
+    return 1;
+}
+
+/* Every FEN of one .epd file through the FEN target (default and Shredder/strict flags). */
+static unsigned fen_file(const char *path, void *ctx) {
+    char line[512];
+    unsigned n = 0;
+    (void)ctx;
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line + 1, sizeof line - 1, f)) {
+        size_t len = strcspn(line + 1, ";\n");
+        while (len > 0 && line[len] == ' ') {
+            len--;
+        }
+        if (len == 0 || line[1] == '#') {
             continue;
         }
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        FILE *f = fopen(path, "r");
-        while (f && fgets(line + 1, sizeof line - 1, f)) {
-            size_t len = strcspn(line + 1, ";\n");
-            while (len > 0 && line[len] == ' ') {
-                len--;
-            }
-            if (len == 0 || line[1] == '#') {
-                continue;
-            }
-            line[0] = 0;
-            run_one(path, fuzz_fen_one, (const uint8_t *)line, len + 1);
-            line[0] = (char)(1u << 2); /* Shredder castling */
-            run_one(path, fuzz_fen_one, (const uint8_t *)line, len + 1);
-            n++;
-        }
-        if (f) {
-            fclose(f);
-        }
+        line[0] = 0;
+        run_one(path, fuzz_fen_one, (const uint8_t *)line, len + 1);
+        line[0] = (char)(1u << 2); /* Shredder castling */
+        run_one(path, fuzz_fen_one, (const uint8_t *)line, len + 1);
+        n++;
     }
-    closedir(d);
+    if (f) {
+        fclose(f);
+    }
     return n;
 }
 
@@ -193,14 +159,14 @@ int main(void) {
     }
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", harness_shared("corpus/edge"));
-    unsigned files = corpus_dir(dir);
+    unsigned files = each_file(dir, ".pgn", 1, corpus_file, NULL);
     printf("corpus/edge through fuzz_reader (3 prefixes) and fuzz_roundtrip: %u files\n", files);
     CHECK(files > 50);
     unsigned fens = 0;
     static const char *const perft[] = {"corpus/perft/ethereal", "corpus/perft/pychess"};
     for (size_t i = 0; i < 2; i++) {
         snprintf(dir, sizeof dir, "%s", harness_shared(perft[i]));
-        fens += perft_fens(dir);
+        fens += each_file(dir, ".epd", 0, fen_file, NULL);
     }
     printf("corpus/perft FENs through fuzz_fen: %u\n", fens);
     CHECK(fens > 100);

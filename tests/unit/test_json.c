@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
+#include "testutil.h"
 
 #include <pgnkit.h>
 
@@ -23,78 +24,16 @@
 
 static int slow;
 
-/* ---- byte buffers ---- */
-
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-} buf;
-
-static void buf_put(buf *b, const void *s, size_t n) {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1) {
-            cap *= 2;
-        }
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            printf("FAIL out of memory\n");
-            exit(1);
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n) {
-        memcpy(b->p + b->len, s, n);
-    }
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void buf_puts(buf *b, const char *s) {
-    buf_put(b, s, strlen(s));
-}
-
-static ptrdiff_t buf_write(void *ctx, const void *data, size_t len) {
-    buf_put(ctx, data, len);
-    return (ptrdiff_t)len;
-}
-
-/* Loads corpus/<rel> (through gzip -dc for .gz) NUL-terminated; a failure if missing. */
+/* Loads corpus/<rel> (buf_load_shared); an empty file is a failure too. */
 static int load(const char *rel, buf *out) {
-    char path[4096], cmd[4200], tmp[1 << 16];
-    size_t n;
-    snprintf(path, sizeof path, "%s", harness_shared(rel));
-    memset(out, 0, sizeof *out);
-    buf_put(out, "", 0);
-    n = strlen(path);
-    int gz = n > 3 && strcmp(path + n - 3, ".gz") == 0;
-    snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path);
-    FILE *f = gz && !strchr(path, '\'') ? popen(cmd, "r") : fopen(path, "rb");
-    if (!f) {
-        harness_fail(__FILE__, __LINE__, "missing corpus file %s", path);
+    if (!buf_load_shared(rel, out)) {
         return 0;
     }
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        buf_put(out, tmp, n);
+    if (out->len == 0) {
+        harness_fail(__FILE__, __LINE__, "empty corpus file %s", rel);
+        return 0;
     }
-    int ok = !ferror(f);
-    ok = (gz ? pclose(f) == 0 : fclose(f) == 0) && ok && out->len > 0;
-    if (!ok) {
-        harness_fail(__FILE__, __LINE__, "cannot read corpus file %s", path);
-    }
-    return ok;
-}
-
-/* The first n games of p ("[Event " lines), as a length. */
-static size_t slice_games(const char *p, size_t len, uint64_t n) {
-    uint64_t seen = 0;
-    for (size_t i = 0; i + 7 <= len; i++) {
-        if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "[Event ", 7) == 0 && seen++ == n) {
-            return i;
-        }
-    }
-    return len;
+    return 1;
 }
 
 /* ---- diagnostics ---- */
@@ -439,13 +378,13 @@ static void test_recovery(void) {
     CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
     /* a bad game is left out, the next one is read; NDJSON and arrays mix at the top level */
     buf_put(&in, illegal, strlen(illegal));
-    buf_puts(&in, "\n[");
+    buf_str(&in, "\n[");
     buf_put(&in, good, strlen(good));
-    buf_puts(&in, ",");
+    buf_str(&in, ",");
     buf_put(&in, good, strlen(good));
-    buf_puts(&in, "]\n[]\n");
+    buf_str(&in, "]\n[]\n");
     buf_put(&in, good, strlen(good));
-    buf_puts(&in, "\n");
+    buf_str(&in, "\n");
     pgn_json_reader *r = open_json(in.p, in.len, &f, 0, &ds, 0);
     CHECK_EQ_INT(pgn_json_reader_next(r, g), PGN_E_ILLEGAL_MOVE);
     CHECK_EQ_U64(pgn_game_ply_count(g), 0);
@@ -467,7 +406,7 @@ static void test_recovery(void) {
     /* after a syntax error nothing more is read */
     in.len = 0;
     buf_put(&in, good, strlen(good));
-    buf_puts(&in, " x ");
+    buf_str(&in, " x ");
     buf_put(&in, good, strlen(good));
     r = open_json(in.p, in.len, &f, 0, &ds, 0);
     CHECK_EQ_INT(pgn_json_reader_next(r, g), PGN_OK);
@@ -503,9 +442,9 @@ static void test_recovery(void) {
 
     /* nesting far beyond max_depth: E_LIMIT at the first container too deep, no recursion */
     in.len = 0;
-    buf_puts(&in, "{\"tags\":");
+    buf_str(&in, "{\"tags\":");
     for (int i = 0; i < 200000; i++) {
-        buf_puts(&in, "[");
+        buf_str(&in, "[");
     }
     for (unsigned chunk = 0; chunk <= 1; chunk++) {
         r = open_json(in.p, in.len, &f, chunk, &ds, 0);
@@ -536,15 +475,15 @@ static void test_recovery(void) {
 
     /* 30000 levels of JSON nesting (a line in a variation in a move ...) read without recursion */
     in.len = 0;
-    buf_puts(&in, "{\"tags\":{},\"moves\":[");
+    buf_str(&in, "{\"tags\":{},\"moves\":[");
     for (int i = 0; i < 10000; i++) {
-        buf_puts(&in, "{\"san\":\"e4\",\"variations\":[[");
+        buf_str(&in, "{\"san\":\"e4\",\"variations\":[[");
     }
-    buf_puts(&in, "{\"uci\":\"d2d4\"}");
+    buf_str(&in, "{\"uci\":\"d2d4\"}");
     for (int i = 0; i < 10000; i++) {
-        buf_puts(&in, "]]}");
+        buf_str(&in, "]]}");
     }
-    buf_puts(&in, "],\"result\":\"*\"}");
+    buf_str(&in, "],\"result\":\"*\"}");
     o.max_token = 0;
     o.max_depth = 40000;
     memset(&ds, 0, sizeof ds);
@@ -621,38 +560,6 @@ static void test_deep_tree(void) {
 
 /* ---- 3. failing allocations and writes ---- */
 
-typedef struct failing {
-    long left; /* allocations that still succeed; -1: all */
-    long live;
-} failing;
-
-static void *f_malloc(void *ctx, size_t n) {
-    failing *f = ctx;
-    if (f->left == 0) {
-        return NULL;
-    }
-    f->left -= f->left > 0;
-    f->live++;
-    return malloc(n);
-}
-
-static void *f_realloc(void *ctx, void *p, size_t old, size_t n) {
-    failing *f = ctx;
-    (void)old;
-    if (f->left == 0) {
-        return NULL;
-    }
-    f->left -= f->left > 0;
-    f->live += p == NULL;
-    return realloc(p, n);
-}
-
-static void f_free(void *ctx, void *p) {
-    failing *f = ctx;
-    f->live -= p != NULL;
-    free(p);
-}
-
 static ptrdiff_t fail_write(void *ctx, const void *data, size_t len) {
     (void)ctx;
     (void)data;
@@ -685,8 +592,8 @@ static void test_resources(void) {
     to_json(src, 0, &json);
     long k;
     for (k = 0; k < 1000; k++) {
-        failing f = {k, 0};
-        pgn_allocator a = {f_malloc, f_realloc, f_free, &f};
+        limit_alloc f = {k, 0};
+        pgn_allocator a = limit_allocator(&f);
         pgn_json_reader_opts o;
         memset(&o, 0, sizeof o);
         o.alloc = &a;

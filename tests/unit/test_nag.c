@@ -4,6 +4,7 @@
  * NAGs): every row's number, group, meaning, symbol, code points and "used by", then the glyph
  * look-ups in both directions. */
 #include "harness.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 #include <stdlib.h>
@@ -14,46 +15,6 @@ typedef struct seed_row {
     int seen;
     char meaning[128], symbol[16], unicode[32], used_by[16];
 } seed_row;
-
-static char *read_all(const char *path) {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0, n;
-    if (f == NULL) {
-        return NULL;
-    }
-    do {
-        if (len + 4096 + 1 > cap) {
-            char *p;
-            cap = (len + 4096 + 1) * 2;
-            p = realloc(buf, cap);
-            if (p == NULL) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = p;
-        }
-        n = fread(buf + len, 1, 4096, f);
-        len += n;
-    } while (n > 0);
-    fclose(f);
-    buf[len] = '\0';
-    return buf;
-}
-
-/* Splits line (modified in place) at tabs into at most max fields; returns the count. */
-static int split_tabs(char *line, char **fields, int max) {
-    int n = 0;
-    fields[n++] = line;
-    for (char *p = line; *p && n < max; p++) {
-        if (*p == '\t') {
-            *p = '\0';
-            fields[n++] = p + 1;
-        }
-    }
-    return n;
-}
 
 static void copy_field(char *dst, size_t cap, const char *src) {
     size_t n = strlen(src);
@@ -302,28 +263,6 @@ static void test_write_symbol(void) {
 
 /* ---- symbol-style output reads back to the same NAGs ---- */
 
-typedef struct sink {
-    char *data;
-    size_t len, cap;
-} sink;
-
-static ptrdiff_t sink_write(void *ctx, const void *buf, size_t len) {
-    sink *s = ctx;
-    if (s->len + len + 1 > s->cap) {
-        size_t cap = (s->len + len + 1) * 2;
-        char *p = realloc(s->data, cap);
-        if (p == NULL) {
-            return -1;
-        }
-        s->data = p;
-        s->cap = cap;
-    }
-    memcpy(s->data + s->len, buf, len);
-    s->len += len;
-    s->data[s->len] = '\0';
-    return (ptrdiff_t)len;
-}
-
 /* Reads the one game in text into g; returns the number of warnings. */
 static uint64_t read_game(const char *text, size_t len, pgn_game *g) {
     pgn_reader *r;
@@ -363,25 +302,24 @@ static void test_symbol_round_trip(void) {
     CHECK_EQ_INT(pgn_game_new(&g2, NULL), PGN_OK);
     for (unsigned n = 0; n < 256; n++) {
         char text[128];
-        sink s = {NULL, 0, 0};
+        buf s = {NULL, 0, 0};
         unsigned a[16], b[16];
         size_t na, nb;
         unsigned m = (n * 37 + 11) % 256;
         int len = snprintf(text, sizeof text, "1. e4 $%u $%u e5 $1 $%u 2. Nf3 $%u $%u Nc6 $%u *", n,
                            m, n, m, n, n);
         CHECK_EQ_U64(read_game(text, (size_t)len, g1), 0);
-        CHECK_EQ_INT(pgn_writer_new(&w, &o, sink_write, &s), PGN_OK);
+        CHECK_EQ_INT(pgn_writer_new(&w, &o, buf_write, &s), PGN_OK);
         CHECK_EQ_INT(pgn_writer_write(w, g1), PGN_OK);
         pgn_writer_free(w);
-        read_game(s.data, s.len, g2);
+        read_game(s.p, s.len, g2);
         na = main_line_nags(g1, a, 16);
         nb = main_line_nags(g2, b, 16);
         CHECK_EQ_U64(na, nb);
         if (na == nb && memcmp(a, b, na * sizeof a[0]) != 0) {
-            harness_fail(__FILE__, __LINE__, "NAG %u/%u: symbols do not read back: %s", n, m,
-                         s.data);
+            harness_fail(__FILE__, __LINE__, "NAG %u/%u: symbols do not read back: %s", n, m, s.p);
         }
-        free(s.data);
+        free(s.p);
     }
     pgn_game_free(g1);
     pgn_game_free(g2);
@@ -391,7 +329,7 @@ int main(void) {
     seed_row *rows = calloc(256, sizeof *rows);
     pgn_nag_class group[256];
     const char *path = harness_shared(SEED);
-    char *text = read_all(path);
+    char *text = buf_read_file(path, NULL);
     for (int i = 0; i < 256; i++) {
         group[i] = (pgn_nag_class)-1;
     }

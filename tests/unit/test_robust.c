@@ -17,6 +17,7 @@
 #define _DEFAULT_SOURCE
 
 #include "harness.h"
+#include "testutil.h"
 
 #include <pgnkit/game.h>
 #include <pgnkit/reader.h>
@@ -32,36 +33,6 @@
 
 static int slow;
 static int light; /* PGNKIT_VALGRIND: memcheck is slow, so fewer read-failure points and sizes */
-
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-} buf;
-
-static void buf_put(buf *b, const void *s, size_t n) {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1) {
-            cap *= 2;
-        }
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            fprintf(stderr, "test: out of memory\n");
-            exit(2);
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n) {
-        memcpy(b->p + b->len, s, n);
-    }
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void buf_str(buf *b, const char *s) {
-    buf_put(b, s, strlen(s));
-}
 
 static double now(void) {
     struct timespec ts;
@@ -375,7 +346,8 @@ static void io_failure(void) {
         unsigned long bad = 0, runs = 0;
         /* every byte in the short games, every 97th in the long comment (same code path) */
         size_t stride = light ? 7 : 1, long_stride = light ? 4999 : 97;
-        for (size_t k = 0; k < in.len; k += (k > 2000 && k < in.len - 3000) ? long_stride : stride) {
+        for (size_t k = 0; k < in.len;
+             k += (k > 2000 && k < in.len - 3000) ? long_stride : stride) {
             pgn_allocator al;
             test_alloc a;
             pgn_reader_opts o;

@@ -6,47 +6,13 @@
  * that errors.spec covers every PGN_E_* and PGN_W_* code. The file format is described at the top
  * of each .spec file and in docs/pgn-dialect.md. */
 #include "harness.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 #include <stdlib.h>
 
 #define SPEC_DIR "tests/spec/"
 #define MAX_CODE 256
-
-/* ---- growable byte buffers ---- */
-
-typedef struct buf {
-    char *p;
-    size_t len, cap;
-} buf;
-
-static void buf_put(buf *b, const char *s, size_t n) {
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = (b->len + n + 1) * 2;
-        char *p = realloc(b->p, cap);
-        if (p == NULL) {
-            fprintf(stderr, "test_spec: out of memory\n");
-            exit(3);
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n) {
-        memcpy(b->p + b->len, s, n);
-    }
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void buf_str(buf *b, const char *s) {
-    buf_put(b, s, strlen(s));
-}
-
-static void buf_fmt(buf *b, const char *fmt, unsigned long long v) {
-    char tmp[64];
-    int n = snprintf(tmp, sizeof tmp, fmt, v);
-    buf_put(b, tmp, (size_t)n);
-}
 
 static int buf_eq(const buf *a, const buf *b) {
     return a->len == b->len && (a->len == 0 || memcmp(a->p, b->p, a->len) == 0);
@@ -217,15 +183,9 @@ static ptrdiff_t read_one(void *ctx, void *dst, size_t cap) {
     return 1;
 }
 
-static ptrdiff_t sink(void *ctx, const void *data, size_t len) {
-    buf_put(ctx, data, len);
-    return (ptrdiff_t)len;
-}
-
 static void on_diag(void *ctx, const pgn_diag *d) {
     buf *b = ctx;
-    buf_fmt(b, "%llu", d->at.line);
-    buf_fmt(b, ":%llu ", d->at.column);
+    buf_printf(b, "%" PRIu32 ":%" PRIu32 " ", d->at.line, d->at.column);
     buf_str(b, d->severity == PGN_SEV_ERROR ? "error " : "warning ");
     buf_str(b, pgn_status_name(d->code));
     buf_str(b, "\n");
@@ -324,7 +284,7 @@ static pgn_status read_and_export(pgn_reader *r, const example *ex, run_result *
     pgn_writer *w;
     pgn_status st;
     if (pgn_game_new(&g, NULL) != PGN_OK ||
-        pgn_writer_new(&w, &ex->wopts, sink, &res->output) != PGN_OK) {
+        pgn_writer_new(&w, &ex->wopts, buf_write, &res->output) != PGN_OK) {
         fprintf(stderr, "test_spec: out of memory\n");
         exit(3);
     }
@@ -555,23 +515,6 @@ static void end_example(example *ex) {
     free(ex->raw.p);
 }
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    buf b = {NULL, 0, 0};
-    char tmp[4096];
-    size_t n;
-    if (f == NULL) {
-        return NULL;
-    }
-    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        buf_put(&b, tmp, n);
-    }
-    fclose(f);
-    buf_put(&b, "", 0);
-    *len = b.len;
-    return b.p;
-}
-
 typedef struct spec_parser {
     const char *path;
     int *covered; /* codes named by the examples (errors.spec only) */
@@ -619,7 +562,7 @@ static void spec_line(spec_parser *p, const char *s, size_t n) {
 /* Runs every example of one file; returns how many it has. covered: codes seen (errors.spec). */
 static unsigned run_file(const char *path, int *covered) {
     size_t len, pos = 0;
-    char *data = slurp(path, &len);
+    char *data = buf_read_file(path, &len);
     spec_parser p;
     memset(&p, 0, sizeof p);
     p.path = path;
@@ -720,44 +663,10 @@ static void json_case(int *seen) {
     pgn_game_free(g);
 }
 
-typedef struct failing_alloc {
-    long left; /* allocations that still succeed; < 0: unlimited */
-    long live; /* blocks not yet freed */
-} failing_alloc;
-
-static void *fa_malloc(void *ctx, size_t size) {
-    failing_alloc *a = ctx;
-    if (a->left == 0) {
-        return NULL;
-    }
-    a->left -= a->left > 0;
-    void *p = malloc(size);
-    a->live += p != NULL;
-    return p;
-}
-
-static void *fa_realloc(void *ctx, void *ptr, size_t old, size_t size) {
-    failing_alloc *a = ctx;
-    (void)old;
-    if (a->left == 0) {
-        return NULL;
-    }
-    a->left -= a->left > 0;
-    void *p = realloc(ptr, size);
-    a->live += p != NULL && ptr == NULL;
-    return p;
-}
-
-static void fa_free(void *ctx, void *ptr) {
-    failing_alloc *a = ctx;
-    a->live -= ptr != NULL;
-    free(ptr);
-}
-
 /* One run with allocation k failing; returns 1 when no allocation failed (the run is complete). */
 static int nomem_run(long k, int *seen) {
-    failing_alloc fa = {k, 0};
-    pgn_allocator al = {fa_malloc, fa_realloc, fa_free, &fa};
+    limit_alloc fa = {k, 0};
+    pgn_allocator al = limit_allocator(&fa);
     pgn_reader_opts o;
     pgn_reader *r = NULL;
     pgn_game *g = NULL;
@@ -802,7 +711,7 @@ static void long_line_case(void) {
     static const char *const cycle[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
     buf in = {NULL, 0, 0};
     for (unsigned m = 1; in.len < 5000; m++) {
-        buf_fmt(&in, "%llu. ", m);
+        buf_printf(&in, "%u. ", m);
         buf_str(&in, cycle[(m - 1) % 2 * 2]);
         buf_str(&in, " ");
         buf_str(&in, cycle[(m - 1) % 2 * 2 + 1]);

@@ -3,6 +3,7 @@
  * bytes for the standard's sample game (PGN §2.3, digest T80), the digest's worked example (§4.3,
  * T81, T82) and the export cases of digest §13, plus allocation-failure runs (STYLE C10). */
 #include "harness.h"
+#include "testutil.h"
 #include "pgnkit.h"
 
 #include <stdlib.h>
@@ -10,34 +11,18 @@
 /* ---- output capture ---- */
 
 typedef struct sink {
-    char *data;
-    size_t len, cap;
+    buf out;
     int fail; /* nonzero: the callback fails */
 } sink;
 
-static ptrdiff_t sink_write(void *ctx, const void *buf, size_t len) {
+static ptrdiff_t sink_write(void *ctx, const void *data, size_t len) {
     sink *s = ctx;
-    if (s->fail) {
-        return -1;
-    }
-    if (s->len + len + 1 > s->cap) {
-        size_t cap = (s->len + len + 1) * 2;
-        char *p = realloc(s->data, cap);
-        if (p == NULL) {
-            return -1;
-        }
-        s->data = p;
-        s->cap = cap;
-    }
-    memcpy(s->data + s->len, buf, len);
-    s->len += len;
-    s->data[s->len] = '\0';
-    return (ptrdiff_t)len;
+    return s->fail ? -1 : buf_write(&s->out, data, len);
 }
 
 /* Exports game with flags and width; returns a malloc'd string ("" on failure, reported). */
 static char *export_opts(const pgn_game *g, uint32_t flags, uint32_t width) {
-    sink s = {NULL, 0, 0, 0};
+    sink s = {{NULL, 0, 0}, 0};
     pgn_writer *w;
     pgn_writer_opts o;
     memset(&o, 0, sizeof o);
@@ -46,10 +31,10 @@ static char *export_opts(const pgn_game *g, uint32_t flags, uint32_t width) {
     CHECK_EQ_INT(pgn_writer_new(&w, &o, sink_write, &s), PGN_OK);
     CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
     pgn_writer_free(w);
-    if (s.data == NULL) {
-        s.data = calloc(1, 1);
+    if (s.out.p == NULL) {
+        s.out.p = calloc(1, 1);
     }
-    return s.data;
+    return s.out.p;
 }
 
 /* The movetext part of an export (after the first empty line). */
@@ -217,24 +202,6 @@ static void set_tag(pgn_game *g, const char *name, const char *value) {
 
 /* ---- the standard's sample game, T80 ---- */
 
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    char *buf;
-    long n;
-    if (f == NULL) {
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = malloc((size_t)n + 1);
-    if (buf != NULL) {
-        buf[fread(buf, 1, (size_t)n, f)] = '\0';
-    }
-    fclose(f);
-    return buf;
-}
-
 /* Sets the tags of the "[Name "value"]" lines of file, last line first (a scrambled order). */
 static pgn_status set_tags_reversed(pgn_game *g, const char *file) {
     const char *lines[64];
@@ -261,7 +228,8 @@ static pgn_status set_tags_reversed(pgn_game *g, const char *file) {
 }
 
 static void test_t80_sample(void) {
-    char *file = read_file(harness_shared("corpus/expected/standard/fischer-spassky-1992.pgn"));
+    char *file =
+        buf_read_file(harness_shared("corpus/expected/standard/fischer-spassky-1992.pgn"), NULL);
     pgn_game *g = NULL;
     char *out;
     CHECK(file != NULL);
@@ -623,21 +591,21 @@ static void test_layout_property(void) {
 }
 
 static void test_two_games_and_io(void) {
-    sink s = {NULL, 0, 0, 0};
+    sink s = {{NULL, 0, 0}, 0};
     pgn_writer *w;
     pgn_game *a = game_of(NULL, "1. e4 *");
     pgn_game *b = game_of(NULL, "1. d4 *");
     CHECK_EQ_INT(pgn_writer_new(&w, NULL, sink_write, &s), PGN_OK);
     CHECK_EQ_INT(pgn_writer_write(w, a), PGN_OK);
     CHECK_EQ_INT(pgn_writer_write(w, b), PGN_OK);
-    CHECK_EQ_STR(s.data, STR_UNKNOWN("*") "1. e4 *\n\n" STR_UNKNOWN("*") "1. d4 *\n\n");
+    CHECK_EQ_STR(s.out.p, STR_UNKNOWN("*") "1. e4 *\n\n" STR_UNKNOWN("*") "1. d4 *\n\n");
     s.fail = 1;
     CHECK_EQ_INT(pgn_writer_write(w, a), PGN_E_IO);
     s.fail = 0;
     CHECK_EQ_INT(pgn_writer_write(w, b), PGN_OK); /* the writer stays usable */
     pgn_writer_free(w);
     pgn_writer_free(NULL);
-    free(s.data);
+    free(s.out.p);
     pgn_game_free(a);
     pgn_game_free(b);
 }
@@ -651,37 +619,37 @@ static size_t count_char(const char *s, char c) {
 }
 
 /* Appends token to the greedy-filled text at *len (independent of the writer's algorithm). */
-static void ref_token(char *buf, size_t *len, size_t *line, const char *tok) {
+static void ref_token(char *text, size_t *len, size_t *line, const char *tok) {
     size_t n = strlen(tok);
     if (*line > 0 && *line + 1 + n > 79) {
-        buf[(*len)++] = '\n';
+        text[(*len)++] = '\n';
         *line = 0;
     } else if (*line > 0) {
-        buf[(*len)++] = ' ';
+        text[(*len)++] = ' ';
         (*line)++;
     }
-    memcpy(buf + *len, tok, n);
+    memcpy(text + *len, tok, n);
     *len += n;
     *line += n;
 }
 
 /* The expected movetext of a main line of plies null moves from the start position. */
 static char *long_reference(size_t plies) {
-    char *buf = malloc(plies * 8 + 64), num[24];
+    char *text = malloc(plies * 8 + 64), num[24];
     size_t len = 0, line = 0, i;
-    if (buf == NULL) {
+    if (text == NULL) {
         return NULL;
     }
     for (i = 0; i < plies; i++) {
         if (i % 2 == 0) {
             snprintf(num, sizeof num, "%zu.", i / 2 + 1);
-            ref_token(buf, &len, &line, num);
+            ref_token(text, &len, &line, num);
         }
-        ref_token(buf, &len, &line, "--");
+        ref_token(text, &len, &line, "--");
     }
-    ref_token(buf, &len, &line, "*");
-    memcpy(buf + len, "\n\n", 3);
-    return buf;
+    ref_token(text, &len, &line, "*");
+    memcpy(text + len, "\n\n", 3);
+    return text;
 }
 
 /* Deep nesting and a long main line: the writer uses no recursion and flushes early. */
@@ -940,7 +908,7 @@ static pgn_status fail_run(fail_alloc *fa, const char *file, int realloc_missing
     pgn_writer_opts o;
     pgn_writer *w = NULL;
     pgn_game *g = NULL;
-    sink s = {NULL, 0, 0, 0};
+    sink s = {{NULL, 0, 0}, 0};
     pgn_status st;
     int round;
     al.ctx = fa;
@@ -955,7 +923,7 @@ static pgn_status fail_run(fail_alloc *fa, const char *file, int realloc_missing
     }
     for (round = 0; round < 2 && st == PGN_OK; round++) {
         pgn_game_reset(g);
-        s.len = 0;
+        s.out.len = 0;
         st = set_tags_reversed(g, file);
         if (st == PGN_OK) {
             st = build(g, movetext_of(file));
@@ -966,7 +934,7 @@ static pgn_status fail_run(fail_alloc *fa, const char *file, int realloc_missing
     }
     pgn_writer_free(w);
     pgn_game_free(g);
-    *out = s.data;
+    *out = s.out.p;
     return st;
 }
 
@@ -1000,7 +968,8 @@ static void check_alloc_failure(const char *file, const char *expected, int real
 }
 
 static void test_alloc_failure(void) {
-    char *file = read_file(harness_shared("corpus/expected/standard/fischer-spassky-1992.pgn"));
+    char *file =
+        buf_read_file(harness_shared("corpus/expected/standard/fischer-spassky-1992.pgn"), NULL);
     char text[8192];
     size_t n = 0, i;
     pgn_game *g;

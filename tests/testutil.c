@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: MIT */
+/* Support code shared by the unit tests (see testutil.h). */
+#define _POSIX_C_SOURCE 200809L
+
+#include "testutil.h"
+
+#include "harness.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for n more bytes and the NUL. */
+static void reserve(buf *b, size_t n) {
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1) {
+            cap *= 2;
+        }
+        char *p = realloc(b->p, cap);
+        if (!p) {
+            printf("FAIL out of memory\n");
+            exit(1);
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+}
+
+void buf_put(buf *b, const void *s, size_t n) {
+    reserve(b, n);
+    if (n) {
+        memcpy(b->p + b->len, s, n);
+    }
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+void buf_str(buf *b, const char *s) {
+    buf_put(b, s, strlen(s));
+}
+
+void buf_printf(buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n <= 0) {
+        buf_put(b, "", 0);
+        return;
+    }
+    reserve(b, (size_t)n);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+ptrdiff_t buf_write(void *ctx, const void *data, size_t len) {
+    buf_put(ctx, data, len);
+    return (ptrdiff_t)len;
+}
+
+void buf_free(buf *b) {
+    free(b->p);
+    memset(b, 0, sizeof *b);
+}
+
+int buf_slurp(FILE *f, buf *out) {
+    char tmp[1 << 16];
+    size_t n;
+    buf_put(out, "", 0);
+    while ((n = fread(tmp, 1, sizeof tmp, f)) > 0) {
+        buf_put(out, tmp, n);
+    }
+    return !ferror(f);
+}
+
+int buf_read_path(const char *path, buf *out) {
+    FILE *f = fopen(path, "rb");
+    memset(out, 0, sizeof *out);
+    if (!f) {
+        return 0;
+    }
+    int ok = buf_slurp(f, out);
+    ok = fclose(f) == 0 && ok;
+    return ok;
+}
+
+char *buf_read_file(const char *path, size_t *len) {
+    buf b;
+    if (!buf_read_path(path, &b)) {
+        buf_free(&b);
+        return NULL;
+    }
+    if (len) {
+        *len = b.len;
+    }
+    return b.p;
+}
+
+int buf_load_shared(const char *rel, buf *out) {
+    char path[4096], cmd[4200];
+    snprintf(path, sizeof path, "%s", harness_shared(rel));
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        harness_fail(__FILE__, __LINE__, "missing corpus file %s", path);
+        return 0;
+    }
+    size_t n = strlen(path);
+    int ok;
+    if (n > 3 && strcmp(path + n - 3, ".gz") == 0) {
+        fclose(f);
+        if (strchr(path, '\'')) {
+            harness_fail(__FILE__, __LINE__, "quote in path %s", path);
+            return 0;
+        }
+        snprintf(cmd, sizeof cmd, "gzip -dc '%s'", path);
+        FILE *p = popen(cmd, "r");
+        ok = p && buf_slurp(p, out);
+        ok = p && pclose(p) == 0 && ok;
+    } else {
+        ok = buf_slurp(f, out);
+        ok = fclose(f) == 0 && ok;
+    }
+    if (!ok) {
+        harness_fail(__FILE__, __LINE__, "cannot read corpus file %s", path);
+        buf_free(out);
+    }
+    return ok;
+}
+
+/* ---- text ---- */
+
+size_t slice_games(const char *p, size_t len, uint64_t n) {
+    uint64_t seen = 0;
+    for (size_t i = 0; i + 7 <= len; i++) {
+        if ((i == 0 || p[i - 1] == '\n') && memcmp(p + i, "[Event ", 7) == 0 && seen++ == n) {
+            return i;
+        }
+    }
+    return len;
+}
+
+int split_tabs(char *line, char **fields, int max) {
+    int n = 0;
+    fields[n++] = line;
+    for (char *p = line; *p && n < max; p++) {
+        if (*p == '\t') {
+            *p = '\0';
+            fields[n++] = p + 1;
+        }
+    }
+    return n;
+}
+
+/* ---- a failing, counting allocator ---- */
+
+static void *ta_malloc(void *ctx, size_t size) {
+    limit_alloc *a = ctx;
+    if (a->left == 0) {
+        return NULL;
+    }
+    a->left -= a->left > 0;
+    void *p = malloc(size);
+    a->live += p != NULL;
+    return p;
+}
+
+static void *ta_realloc(void *ctx, void *ptr, size_t old, size_t size) {
+    limit_alloc *a = ctx;
+    (void)old;
+    if (a->left == 0) {
+        return NULL;
+    }
+    a->left -= a->left > 0;
+    void *p = realloc(ptr, size);
+    a->live += p != NULL && ptr == NULL;
+    return p;
+}
+
+static void ta_free(void *ctx, void *ptr) {
+    limit_alloc *a = ctx;
+    a->live -= ptr != NULL;
+    free(ptr);
+}
+
+pgn_allocator limit_allocator(limit_alloc *ta) {
+    pgn_allocator al = {ta_malloc, ta_realloc, ta_free, ta};
+    return al;
+}
