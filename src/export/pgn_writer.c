@@ -233,16 +233,18 @@ static void put_word(pgn_writer *w, const char *s, size_t n) {
     size_t i, run = 0;
     for (i = 0; i < n; i++) {
         if (s[i] == '}' || s[i] == '{' || (s[i] == '[' && i + 1 < n && s[i + 1] == '}')) {
+            put(w, s + run, i - run);
+            run = i + 1;
+            if (s[i] == '}') {
+                continue;
+            }
             size_t k = i + 1;
             while (k < n && s[k] == '}') {
                 k++;
             }
-            int makes_command = k < n && s[k] == '%';
-            put(w, s + run, i - run);
-            if (s[i] == '{' || s[i] == '[') {
-                put(w, makes_command ? "(" : "[", 1);
-            }
-            run = i + 1;
+            put(w, k < n && s[k] == '%' ? "(" : "[", 1);
+            i = k - 1; /* the braces passed over are dropped */
+            run = k;
         }
     }
     put(w, s + run, n - run);
