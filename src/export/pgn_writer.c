@@ -339,12 +339,14 @@ static size_t put_comment_word(pgn_writer *w, const char *s, size_t n) {
  * for the end of an unterminated comment (found by fuzz_roundtrip). "[%" cannot start a tag. */
 static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     size_t i, kept = n;
-    char first = 0;
+    char first = 0, second = 0; /* the first two bytes kept ("}" is dropped) */
     for (i = 0; i < n; i++) {
         if (s[i] == '}') {
             kept--;
         } else if (first == 0) {
             first = s[i];
+        } else if (second == 0) {
+            second = s[i];
         }
     }
     if (cmds) {
@@ -353,7 +355,10 @@ static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     if (kept == 0) {
         return;
     }
-    int glue = first == '%' || ((first == '[' || first == '{') && !(cmds && n > 1 && s[1] == '%'));
+    /* "(%" is what put_word makes of a "{%" that is no command: glued too, so that writing the
+     * output again lays it out the same way */
+    int glue = first == '%' || ((first == '[' || first == '{') && !(cmds && n > 1 && s[1] == '%')) ||
+               (first == '(' && second == '%');
     if (glue) {
         put(w, " ", 1);
     } else {
