@@ -357,7 +357,7 @@ static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     }
     /* "(%" is what put_word makes of a "{%" that is no command: glued too, so that writing the
      * output again lays it out the same way */
-    int glue = first == '%' || ((first == '[' || first == '{') && !(cmds && n > 1 && s[1] == '%')) ||
+    int glue = first == '%' || first == '{' || (first == '[' && !(cmds && second == '%')) ||
                (first == '(' && second == '%');
     if (glue) {
         put(w, " ", 1);
