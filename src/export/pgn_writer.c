@@ -339,14 +339,24 @@ static size_t put_comment_word(pgn_writer *w, const char *s, size_t n) {
  * for the end of an unterminated comment (found by fuzz_roundtrip). "[%" cannot start a tag. */
 static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     size_t i, kept = n;
-    char first = 0, second = 0; /* the first two bytes kept ("}" is dropped) */
+    char first = 0, second = 0; /* the first two bytes written, as put_word maps them */
     for (i = 0; i < n; i++) {
-        if (s[i] == '}') {
+        char c = s[i];
+        if (c == '}') {
             kept--;
-        } else if (first == 0) {
-            first = s[i];
+            continue;
+        }
+        if (c == '{' || c == '[') {
+            size_t k = i + 1;
+            while (k < n && s[k] == '}') {
+                k++;
+            }
+            c = k < n && s[k] == '%' && (c == '{' || k > i + 1) ? '(' : '[';
+        }
+        if (first == 0) {
+            first = c;
         } else if (second == 0) {
-            second = s[i];
+            second = c;
         }
     }
     if (cmds) {
@@ -355,10 +365,10 @@ static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     if (kept == 0) {
         return;
     }
-    /* "(%" is what put_word makes of a "{%" that is no command: glued too, so that writing the
-     * output again lays it out the same way */
-    int glue = first == '%' || first == '{' || (first == '[' && !(cmds && second == '%')) ||
-               (first == '(' && second == '%');
+    /* decided on the bytes written, so that writing the output again lays it out the same way:
+     * "%" and "[" (a tag-like line start) are glued, "(%" (put_word's "{%") too; "[%" is not, as
+     * it cannot start a tag */
+    int glue = first == '%' || (first == '[' && second != '%') || (first == '(' && second == '%');
     if (glue) {
         put(w, " ", 1);
     } else {
