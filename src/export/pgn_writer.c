@@ -44,6 +44,8 @@ struct pgn_writer {
     size_t depth, stack_cap;
     tag_ref *tags;
     size_t tags_cap;
+    char *clean; /* a comment without its braces (write_comment) */
+    size_t clean_cap;
 };
 
 pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_write_fn fn,
@@ -84,6 +86,7 @@ void pgn_writer_free(pgn_writer *writer) {
     arena_mem_free(&alloc, writer->buf);
     arena_mem_free(&alloc, writer->stack);
     arena_mem_free(&alloc, writer->tags);
+    arena_mem_free(&alloc, writer->clean);
     arena_mem_free(&alloc, writer);
 }
 
@@ -384,10 +387,47 @@ static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     }
 }
 
+/* The comment as it will be written, braces handled first: "}" dropped, "{" made "[" (or "(" where
+ * "[%" would appear that the text did not have). Everything after (commands, words, layout) is
+ * decided on this text, so that writing the output again decides the same (found by
+ * fuzz_roundtrip). Returns c itself when it has no braces. */
+static pgn_str without_braces(pgn_writer *w, pgn_str c) {
+    void *p = w->clean;
+    size_t i, n = 0;
+    if (memchr(c.ptr, '{', c.len) == NULL && memchr(c.ptr, '}', c.len) == NULL) {
+        return c;
+    }
+    if (c.len + 1 > w->clean_cap && !grow(w, &p, &w->clean_cap, c.len + 1, 1)) {
+        w->err = PGN_E_NOMEM;
+        c.len = 0;
+        return c;
+    }
+    w->clean = p;
+    for (i = 0; i < c.len; i++) {
+        char ch = c.ptr[i];
+        if (ch == '}') {
+            continue;
+        }
+        if (ch == '{' || (ch == '[' && i + 1 < c.len && c.ptr[i + 1] == '}')) {
+            size_t k = i + 1;
+            while (k < c.len && c.ptr[k] == '}') {
+                k++;
+            }
+            ch = k < c.len && c.ptr[k] == '%' ? '(' : '[';
+            i = k - 1;
+        }
+        w->clean[n++] = ch;
+    }
+    c.ptr = w->clean;
+    c.len = n;
+    return c;
+}
+
 static void write_comment(pgn_writer *w, pgn_str c) {
     size_t i = 0, close = 0;
     pgn_cmd cmd;
-    if (!comment_has_words(c)) {
+    c = without_braces(w, c);
+    if (w->err != PGN_OK || !comment_has_words(c)) {
         return;
     }
     /* No command can start after the last "]": not looking there keeps a comment full of "[%"
