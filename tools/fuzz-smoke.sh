@@ -3,9 +3,8 @@
 # directory (corpus/edge files of ../shared, FENs of corpus/perft, the regression files), with the
 # PGN dictionary, and prints libFuzzer's final stats. A crash leaves its input in
 # build/fuzz/artifacts/ and fails the run; add it to tests/fuzz-regress/<target>/. The mutation
-# seed is fixed (FUZZ_SEED, default 1), so a run explores the same inputs in the same order every
-# time: a slower machine runs a prefix of what a faster one ran. Longer or other-seed runs
-# (FUZZ_TIME=600 FUZZ_SEED=0, 0 meaning random) are for finding new bugs.
+# seed is fixed (FUZZ_SEED, default 1), which makes runs alike but not identical (libFuzzer is not
+# fully deterministic); longer or random-seed runs (FUZZ_TIME=600 FUZZ_SEED=0) find new bugs.
 set -u
 : "${BUILD:=build}" "${SHARED:=../shared}" "${FUZZ_TIME:=60}" "${FUZZ_MAX_LEN:=4096}" "${FUZZ_SEED:=1}"
 targets=${FUZZ_TARGETS:-reader roundtrip fen san}
