@@ -212,7 +212,8 @@ static void token_uint_n(pgn_writer *w, const char *prefix, size_t p, unsigned l
     put(w, suffix, k);
 }
 
-/* ---- comments (digest §4.2: words re-wrapped, "}" dropped, "{" written as "[") ---- */
+/* ---- comments (digest §4.2: words re-wrapped, "}" dropped, "{" written as "["). The braces are
+ * handled once, first (without_braces); everything below sees text without them. ---- */
 
 static int is_space(char c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
@@ -221,36 +222,11 @@ static int is_space(char c) {
 static int comment_has_words(pgn_str c) {
     size_t i;
     for (i = 0; i < c.len; i++) {
-        if (!is_space(c.ptr[i]) && c.ptr[i] != '}') {
+        if (!is_space(c.ptr[i])) {
             return 1;
         }
     }
     return 0;
-}
-
-/* A comment word without its braces: "}" is dropped and "{" written as "[". Where that would
- * make a "[%" the text did not have (a "{%", or "[}%"), which a reader would take for a command,
- * the "[" is written as "(" instead, so that writing again gives the same text (found by
- * fuzz_roundtrip). */
-static void put_word(pgn_writer *w, const char *s, size_t n) {
-    size_t i, run = 0;
-    for (i = 0; i < n; i++) {
-        if (s[i] == '}' || s[i] == '{' || (s[i] == '[' && i + 1 < n && s[i + 1] == '}')) {
-            put(w, s + run, i - run);
-            run = i + 1;
-            if (s[i] == '}') {
-                continue;
-            }
-            size_t k = i + 1;
-            while (k < n && s[k] == '}') {
-                k++;
-            }
-            put(w, k < n && s[k] == '%' ? "(" : "[", 1);
-            i = k - 1; /* the braces passed over are dropped */
-            run = k;
-        }
-    }
-    put(w, s + run, n - run);
 }
 
 /* The well-formed command ([%clk ...], [%foo bar], not a malformed one) starting at s[i], as
@@ -290,9 +266,6 @@ static size_t put_command(pgn_writer *w, const pgn_cmd *c) {
             space = 1;
             continue;
         }
-        if (ch == '}') {
-            continue;
-        }
         if (space && ch != ',' && last != ',') {
             n++;
             if (w != NULL) {
@@ -303,7 +276,7 @@ static size_t put_command(pgn_writer *w, const pgn_cmd *c) {
         last = ch;
         n++;
         if (w != NULL) {
-            put(w, ch == '{' ? "[" : &c->args.ptr[i], 1);
+            put(w, &c->args.ptr[i], 1);
         }
     }
     if (w != NULL) {
@@ -319,58 +292,31 @@ static size_t put_comment_word(pgn_writer *w, const char *s, size_t n) {
     while (i < n) {
         if (command_at(s, n, i, &c)) {
             if (w != NULL) {
-                put_word(w, s + run, i - run);
+                put(w, s + run, i - run);
             }
             len += put_command(w, &c);
             i += c.raw.len;
             run = i;
             continue;
         }
-        len += s[i] != '}';
+        len++;
         i++;
     }
     if (w != NULL) {
-        put_word(w, s + run, n - run);
+        put(w, s + run, n - run);
     }
     return len;
 }
 
 /* One word of a comment (a command with its spaces is one word; cmds: it may hold one). A word
  * starting with "%" is glued to the token before it (with its space), so that no line ever starts
- * with "%" (an escape line, PGN §6); so is a word starting with "[" (or "{", written as "[") that
- * is no command, so that no line inside a comment looks like a tag pair, which the reader takes
- * for the end of an unterminated comment (found by fuzz_roundtrip). "[%" cannot start a tag. */
+ * with "%" (an escape line, PGN §6); so is one starting with "[" but not "[%" (a "[%" cannot start
+ * a tag pair), so that no line inside a comment looks like a tag pair, which the reader takes for
+ * the end of an unterminated comment; and one starting with "(%", what without_braces makes of a
+ * "{%", so that writing the output again lays it out the same way (found by fuzz_roundtrip). */
 static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
-    size_t i, kept = n;
-    char first = 0, second = 0; /* the first two bytes written, as put_word maps them */
-    for (i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == '}') {
-            kept--;
-            continue;
-        }
-        if (c == '{' || c == '[') {
-            size_t k = i + 1;
-            while (k < n && s[k] == '}') {
-                k++;
-            }
-            c = k < n && s[k] == '%' && (c == '{' || k > i + 1) ? '(' : '[';
-        }
-        if (first == 0) {
-            first = c;
-        } else if (second == 0) {
-            second = c;
-        }
-    }
-    if (cmds) {
-        kept = put_comment_word(NULL, s, n);
-    }
-    if (kept == 0) {
-        return;
-    }
-    /* decided on the bytes written, so that writing the output again lays it out the same way:
-     * "%" and "[" (a tag-like line start) are glued, "(%" (put_word's "{%") too; "[%" is not, as
-     * it cannot start a tag */
+    size_t kept = cmds ? put_comment_word(NULL, s, n) : n;
+    char first = s[0], second = n > 1 ? s[1] : 0;
     int glue = first == '%' || (first == '[' && second != '%') || (first == '(' && second == '%');
     if (glue) {
         put(w, " ", 1);
@@ -380,7 +326,7 @@ static void comment_word(pgn_writer *w, const char *s, size_t n, int cmds) {
     if (cmds) {
         put_comment_word(w, s, n);
     } else {
-        put_word(w, s, n);
+        put(w, s, n);
     }
     if (glue) {
         unit_fix(w);
