@@ -62,7 +62,7 @@ typedef struct pgn_pos {
     uint64_t by_color[2];
     uint64_t by_type[7]; /* [0] = all occupied squares */
     uint64_t castle;
-    uint64_t key; /* Polyglot Zobrist key, kept up to date by pgn_pos_play */
+    uint64_t key; /* Polyglot Zobrist key, kept up to date by pgn_pos_play (0 after pgn_pos_play_unkeyed) */
     uint8_t board[64];
     uint8_t side;     /* pgn_color to move */
     uint8_t ep;       /* PGN_SQ_NONE if none */
@@ -109,6 +109,12 @@ PGN_API int pgn_pos_is_legal(const pgn_pos *pos, pgn_move mv);
  * move is a programmer error; check with pgn_pos_is_legal first when unsure.
  */
 PGN_API void pgn_pos_play(pgn_pos *pos, pgn_move mv);
+
+/**
+ * pgn_pos_play without the Zobrist key, for callers that never look at it (a reader that only
+ * checks moves): pos->key is set to 0. pgn_pos_compute_key gives the key again.
+ */
+PGN_API void pgn_pos_play_unkeyed(pgn_pos *pos, pgn_move mv);
 
 /** Counts leaf nodes at depth (perft). bulk != 0 counts the last ply's moves without playing. */
 PGN_API uint64_t pgn_perft(const pgn_pos *pos, unsigned depth, int bulk);

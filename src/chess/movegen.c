@@ -238,9 +238,18 @@ void pgn_pos_legal_moves_masked(const pgn_pos *pos, uint64_t from_mask, uint64_t
 unsigned pgn_pos_count_legal(const pgn_pos *pos) { return generate(pos, BB_ALL, BB_ALL, NULL); }
 
 int chess_has_legal_move(const pgn_pos *pos) {
-    /* after a check the king can most often step away: try its moves alone first */
-    uint64_t king = pieces_of(pos, (pgn_color)pos->side, PGN_KING);
-    return generate(pos, king, BB_ALL, NULL) > 0 || generate(pos, ~king, BB_ALL, NULL) > 0;
+    /* after a check the king can most often step away: its first safe square settles it, with
+     * no pins or other pieces looked at; otherwise (mate, stalemate, a lone castling) all moves */
+    pgn_color us = (pgn_color)pos->side;
+    unsigned ksq = king_square(pos, us);
+    uint64_t occ = pos->by_type[0] ^ bits_sq(ksq), enemy = pos->by_color[!us];
+    uint64_t tos = king_attacks[ksq] & ~pos->by_color[us];
+    while (tos) {
+        if (!(attackers_to(pos, bits_pop(&tos), occ) & enemy)) {
+            return 1;
+        }
+    }
+    return generate(pos, BB_ALL, BB_ALL, NULL) > 0;
 }
 
 int pgn_pos_is_legal(const pgn_pos *pos, pgn_move mv) {

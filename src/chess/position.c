@@ -19,19 +19,24 @@ void chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq) {
     p->by_type[0] |= b;
 }
 
-static void remove_piece(pgn_pos *p, unsigned sq) {
+/* keys: also update the Zobrist key (a constant in every caller, so each play is specialised) */
+static inline void remove_piece(pgn_pos *p, unsigned sq, int keys) {
     unsigned piece = p->board[sq];
     uint64_t b = bits_sq(sq);
     p->board[sq] = 0;
     p->by_color[PGN_PIECE_COLOR(piece)] ^= b;
     p->by_type[PGN_PIECE_TYPE(piece)] ^= b;
     p->by_type[0] ^= b;
-    p->key ^= chess_piece_key(piece, sq);
+    if (keys) {
+        p->key ^= chess_piece_key(piece, sq);
+    }
 }
 
-static void add_piece(pgn_pos *p, unsigned piece, unsigned sq) {
+static inline void add_piece(pgn_pos *p, unsigned piece, unsigned sq, int keys) {
     chess_put_piece(p, piece, sq);
-    p->key ^= chess_piece_key(piece, sq);
+    if (keys) {
+        p->key ^= chess_piece_key(piece, sq);
+    }
 }
 
 void pgn_pos_init(pgn_pos *pos) {
@@ -75,28 +80,30 @@ int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv) {
     return kind == PGN_MOVE_EN_PASSANT || pos->board[PGN_MOVE_TO(mv)] != 0;
 }
 
-static void play_castle(pgn_pos *p, unsigned from, unsigned to, pgn_color us) {
+static inline void play_castle(pgn_pos *p, unsigned from, unsigned to, pgn_color us, int keys) {
     unsigned king = PGN_PIECE(us, PGN_KING), rook = PGN_PIECE(us, PGN_ROOK);
-    remove_piece(p, from);
-    remove_piece(p, to);
-    add_piece(p, king, chess_castle_king_to(from, to));
-    add_piece(p, rook, chess_castle_rook_to(from, to));
+    remove_piece(p, from, keys);
+    remove_piece(p, to, keys);
+    add_piece(p, king, chess_castle_king_to(from, to), keys);
+    add_piece(p, rook, chess_castle_rook_to(from, to), keys);
 }
 
-void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
+static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
     pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
     uint64_t castle = pos->castle;
     /* the castling keys change only when the rights do: a rook with rights moves or is taken, or
      * a king with rights moves; only then is the old key worth computing */
     uint64_t old_castle_key = 0;
-    if (castle && mv != PGN_MOVE_NULL) {
+    if (keys && castle && mv != PGN_MOVE_NULL) {
         uint64_t touched = bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
         if (PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]) == PGN_KING) {
             touched |= us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
         }
         old_castle_key = castle & touched ? chess_castle_key(pos) : 0;
     }
-    pos->key ^= chess_polyglot_ep_key(pos);
+    if (keys) {
+        pos->key ^= chess_polyglot_ep_key(pos);
+    }
     pos->ep = PGN_SQ_NONE;
     pos->halfmove++;
     if (mv == PGN_MOVE_NULL) {
@@ -109,32 +116,42 @@ void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
         pos->castle &= ~(us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
     }
     if (kind == PGN_MOVE_CASTLE) {
-        play_castle(pos, from, to, us);
+        play_castle(pos, from, to, us, keys);
         goto done;
     }
     if (pos->board[to]) {
-        remove_piece(pos, to);
+        remove_piece(pos, to, keys);
         pos->halfmove = 0;
     }
-    remove_piece(pos, from);
+    remove_piece(pos, from, keys);
     if (PGN_PIECE_TYPE(piece) == PGN_PAWN) {
         pos->halfmove = 0;
         if (kind == PGN_MOVE_EN_PASSANT) {
-            remove_piece(pos, us == PGN_WHITE ? to - 8 : to + 8);
+            remove_piece(pos, us == PGN_WHITE ? to - 8 : to + 8, keys);
         } else if (kind == PGN_MOVE_PROMOTION) {
             piece = PGN_PIECE(us, PGN_MOVE_PROMO(mv));
         } else if ((from ^ to) == 16) {
             pos->ep = (uint8_t)((from + to) / 2);
         }
     }
-    add_piece(pos, piece, to);
+    add_piece(pos, piece, to, keys);
 done:
     if (us == PGN_BLACK) {
         pos->fullmove++;
     }
     pos->side = (uint8_t)them;
+    if (!keys) {
+        return;
+    }
     pos->key ^= chess_side_key() ^ chess_polyglot_ep_key(pos);
     if (castle != pos->castle) {
         pos->key ^= old_castle_key ^ chess_castle_key(pos);
     }
+}
+
+void pgn_pos_play(pgn_pos *pos, pgn_move mv) { play(pos, mv, 1); }
+
+void pgn_pos_play_unkeyed(pgn_pos *pos, pgn_move mv) {
+    play(pos, mv, 0);
+    pos->key = 0;
 }

@@ -46,7 +46,7 @@ static unsigned needed_disambiguation(const pgn_pos *p, pgn_move mv) {
 /* '+', '#' or 0 for the position after mv. */
 static char check_suffix(const pgn_pos *p, pgn_move mv) {
     pgn_pos q = *p;
-    pgn_pos_play(&q, mv);
+    pgn_pos_play_unkeyed(&q, mv);
     if (!pgn_pos_in_check(&q)) {
         return 0;
     }
@@ -626,7 +626,7 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
         if (gives_check(p, from, to, promo ? promo : type)) {
             pgn_move mv = fast_move(from, to, promo);
             pgn_pos q = *p; /* mate or check: only the replies tell */
-            pgn_pos_play(&q, mv);
+            pgn_pos_play_unkeyed(&q, mv);
             want = chess_has_legal_move(&q) ? '+' : '#';
         }
         if (want != suffix) {

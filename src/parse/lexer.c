@@ -9,14 +9,11 @@
 
 enum { WINDOW = 64 * 1024 };
 
-/* Byte classes: symbol continuation, symbol start, white space, digit. */
-enum { C_SYM = 1, C_START = 2, C_SPACE = 4, C_DIGIT = 8 };
-
-/* The class of every byte, as a static const table (no runtime initialisation). */
+/* The class of every byte (lexer.h), as a const table (no runtime initialisation). */
 #define SY (C_SYM | C_START)
 #define DG (C_SYM | C_START | C_DIGIT)
 #define SP C_SPACE
-static const uint8_t byte_class[256] = {
+const uint8_t lexer_byte_class[256] = {
     0,  0,  0,  0,  0,  0,  0,  0,  0,  SP, SP, SP, SP, SP, 0,  0,  /* 0x00 */
     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  /* 0x10 */
     SP, 0,  0,  C_SYM, 0, 0,  0,  0,  0,  0,  0,  SY, 0,  SY, 0,  C_SYM, /* 0x20  !"#$%&'()*+,-./ */
@@ -30,7 +27,6 @@ static const uint8_t byte_class[256] = {
 #undef DG
 #undef SP
 
-static inline unsigned char_class(unsigned char c) { return byte_class[c]; }
 
 static void *xrealloc(const pgn_allocator *a, void *p, size_t old, size_t size) {
     if (a && a->realloc) {
@@ -109,7 +105,6 @@ static int fill(lexer *lx) {
     return 1;
 }
 
-static inline void set_keep(lexer *lx, uint64_t off) { lx->keep = off < lx->hold ? off : lx->hold; }
 
 /* Makes byte *i available, refilling if needed (i is relative to the window and is adjusted). */
 static inline int have(lexer *lx, size_t *i) {
@@ -748,86 +743,3 @@ int lexer_skip_inert(lexer *lx) {
     return 1;
 }
 
-int lexer_next_fast(lexer *lx, token *t) {
-    const unsigned char *b = (const unsigned char *)lx->buf;
-    size_t i = lx->pos, len = lx->len;
-    uint32_t line = lx->line;
-    uint64_t line_off = lx->line_off;
-    int at_start = lx->at_line_start;
-    if (lx->last_cr || lx->base + i == 0) {
-        return 0;
-    }
-    /* white space with at most one line break, and no escape line */
-    for (; i < len; i++) {
-        unsigned char c = b[i];
-        if (c == ' ' || c == '\t') {
-            continue;
-        }
-        if (c != '\n' && c != '\r') {
-            break;
-        }
-        if (line != lx->line) {
-            return 0; /* a second line break: perhaps an empty line */
-        }
-        if (c == '\r') {
-            if (i + 1 >= len) {
-                return 0;
-            }
-            i += b[i + 1] == '\n';
-        }
-        line++;
-        line_off = lx->base + i + 1;
-        at_start = 1;
-        if (i + 1 < len && b[i + 1] == '%') {
-            return 0;
-        }
-    }
-    size_t s = i;
-    if (i >= len) {
-        return 0;
-    }
-    unsigned cls = char_class(b[i]);
-    if (cls & C_DIGIT) {
-        /* a move number with its periods: "12." or "12..." */
-        while (i < len && (char_class(b[i]) & C_DIGIT)) {
-            i++;
-        }
-        if (i >= len || b[i] != '.' || i - s > 9) {
-            return 0;
-        }
-        t->len = i - s;
-        while (i < len && b[i] == '.') {
-            i++;
-        }
-        if (i >= len) {
-            return 0;
-        }
-    } else if ((cls & C_START) && b[i] != '-' && b[i] != '+' && b[i] != '=') {
-        /* a symbol that starts with a letter, not followed by a period (e.p.) */
-        i++;
-        while (i < len && (char_class(b[i]) & C_SYM)) {
-            i++;
-        }
-        if (i >= len || b[i] == '.' || i - s > 16) {
-            return 0;
-        }
-        t->len = i - s;
-    } else {
-        return 0;
-    }
-    t->kind = TOK_SYMBOL;
-    t->ptr = lx->buf + s;
-    t->value = 0;
-    t->unterminated = t->too_long = t->high = 0;
-    t->blank_before = 0;
-    t->line_start = (uint8_t)at_start;
-    t->at.offset = lx->base + s;
-    t->at.line = line;
-    t->at.column = (uint32_t)(lx->base + s - line_off + 1);
-    lx->line = line;
-    lx->line_off = line_off;
-    lx->at_line_start = 0;
-    lx->pos = i;
-    set_keep(lx, lx->base + i);
-    return 1;
-}

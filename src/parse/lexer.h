@@ -61,11 +61,99 @@ void lexer_free(lexer *lx);
 void lexer_next(lexer *lx, token *t);
 /* The stream offset of the next unread byte. */
 static inline uint64_t lexer_offset(const lexer *lx) { return lx->base + lx->pos; }
+/* Byte classes: symbol continuation, symbol start, white space, digit. */
+enum { C_SYM = 1, C_START = 2, C_SPACE = 4, C_DIGIT = 8 };
+extern const uint8_t lexer_byte_class[256];
+static inline unsigned char_class(unsigned char c) { return lexer_byte_class[c]; }
+static inline void set_keep(lexer *lx, uint64_t off) { lx->keep = off < lx->hold ? off : lx->hold; }
+
 /* The common movetext tokens, read straight from the window: a move number with its periods
  * (TOK_SYMBOL of the digits) or a symbol that starts with a letter, after white space with at
  * most one line break. Returns 0, having moved nothing, for anything else or at the end of the
- * window; lexer_next then reads the token. */
-int lexer_next_fast(lexer *lx, token *t);
+ * window; lexer_next then reads the token. Inline: it runs once per move. */
+static inline int lexer_next_fast(lexer *lx, token *t) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t i = lx->pos, len = lx->len;
+    uint32_t line = lx->line;
+    uint64_t line_off = lx->line_off;
+    int at_start = lx->at_line_start;
+    if (lx->last_cr || lx->base + i == 0) {
+        return 0;
+    }
+    /* white space with at most one line break, and no escape line */
+    for (; i < len; i++) {
+        unsigned char c = b[i];
+        if (c == ' ' || c == '\t') {
+            continue;
+        }
+        if (c != '\n' && c != '\r') {
+            break;
+        }
+        if (line != lx->line) {
+            return 0; /* a second line break: perhaps an empty line */
+        }
+        if (c == '\r') {
+            if (i + 1 >= len) {
+                return 0;
+            }
+            i += b[i + 1] == '\n';
+        }
+        line++;
+        line_off = lx->base + i + 1;
+        at_start = 1;
+        if (i + 1 < len && b[i + 1] == '%') {
+            return 0;
+        }
+    }
+    size_t s = i;
+    if (i >= len) {
+        return 0;
+    }
+    unsigned cls = char_class(b[i]);
+    if (cls & C_DIGIT) {
+        /* a move number with its periods: "12." or "12..." */
+        while (i < len && (char_class(b[i]) & C_DIGIT)) {
+            i++;
+        }
+        if (i >= len || b[i] != '.' || i - s > 9) {
+            return 0;
+        }
+        t->len = i - s;
+        while (i < len && b[i] == '.') {
+            i++;
+        }
+        if (i >= len) {
+            return 0;
+        }
+    } else if ((cls & C_START) && b[i] != '-' && b[i] != '+' && b[i] != '=') {
+        /* a symbol that starts with a letter, not followed by a period (e.p.) */
+        i++;
+        while (i < len && (char_class(b[i]) & C_SYM)) {
+            i++;
+        }
+        if (i >= len || b[i] == '.' || i - s > 16) {
+            return 0;
+        }
+        t->len = i - s;
+    } else {
+        return 0;
+    }
+    t->kind = TOK_SYMBOL;
+    t->ptr = lx->buf + s;
+    t->value = 0;
+    t->unterminated = t->too_long = t->high = 0;
+    t->blank_before = 0;
+    t->line_start = (uint8_t)at_start;
+    t->at.offset = lx->base + s;
+    t->at.line = line;
+    t->at.column = (uint32_t)(lx->base + s - line_off + 1);
+    lx->line = line;
+    lx->line_off = line_off;
+    lx->at_line_start = 0;
+    lx->pos = i;
+    set_keep(lx, lx->base + i);
+    return 1;
+}
 /* In a line of movetext whose tokens are ignored (a SKIP, a dead line), moves past the tokens that
  * cannot change the reader's state: symbols that start with a letter, move numbers, periods,
  * NAGs, annotations, ; comments and { } comments without a line that could be a tag pair. It

@@ -50,6 +50,7 @@ typedef struct mt_state {
     uint8_t limit_warned, number_warned;
     uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
     uint8_t skipped_move;          /* a skipped movetext (SKIP) had a symbol shaped like a move */
+    uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
     uint32_t san_flags;
 } mt_state;
 
@@ -223,17 +224,18 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         r->v = NULL;
     }
     l->prev = l->pos;
-    pgn_pos_play(&l->pos, res.move);
+    if (s->keys) {
+        pgn_pos_play(&l->pos, res.move);
+    } else {
+        pgn_pos_play_unkeyed(&l->pos, res.move); /* nobody looks at the key: save its updates */
+    }
     l->has_move = 1;
     r->sum.plies += r->depth == 1;
     return glued;
 }
 
-static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (!could_be_move(t)) {
-        glyph_or_text(r, s, l, t);
-        return;
-    }
+/* Plays t, a token that could be a move (could_be_move), and a glyph glued to it. */
+static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     size_t glued = play_san(r, s, l, t);
     if (glued > 0) {
         token glyph = glyph_part(t, glued);
@@ -241,6 +243,14 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
             skip_text(r, s, &glyph);
         }
     }
+}
+
+static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    if (!could_be_move(t)) {
+        glyph_or_text(r, s, l, t);
+        return;
+    }
+    play_token(r, s, l, t);
 }
 
 /* The termination markers the lexer reads with non-ASCII characters (lexer.c, odd_markers). */
@@ -497,10 +507,55 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
+/* The common tokens of a live line, read in a tight loop: move numbers ("12." "12...") and moves
+ * that start with a letter and hold a digit. They need none of on_token's cases (no result, no
+ * e.p. suffix, no text), so they go straight to the number check and play_token. Anything else
+ * is left in r->tok for the general path (have_tok set); so is nothing when the lexer's fast
+ * path has nothing, or when a move killed the line. */
+static void fast_tokens(pgn_reader *r, mt_state *s) {
+    token *t = &r->tok;
+    while (lexer_next_fast(&r->lx, t)) {
+        rav_level *l = &r->levels[r->depth - 1];
+        const char *p = t->ptr;
+        size_t n = t->len;
+        if (p[0] <= '9') { /* a move number: digits only */
+            s->prev_skipped = s->skipped;
+            s->skipped = 0;
+            if (s->board && !s->number_warned) {
+                unsigned long v = 0;
+                for (size_t i = 0; i < n; i++) {
+                    v = v * 10 + (unsigned long)(p[i] - '0');
+                }
+                if (v != l->pos.fullmove) {
+                    s->number_warned = 1;
+                    reader_diag(r, PGN_W_MOVE_NUMBER, t->at, p, n);
+                }
+            }
+            continue;
+        }
+        int digit = 0;
+        for (size_t i = 1; i < n; i++) {
+            digit |= p[i] >= '0' && p[i] <= '9';
+        }
+        if (!digit) {
+            r->have_tok = 1; /* castling, "ep", a word: the general path */
+            return;
+        }
+        s->prev_skipped = s->skipped;
+        s->skipped = 0;
+        play_token(r, s, l, t); /* it holds a digit: could_be_move */
+        if (l->dead) {
+            return;
+        }
+    }
+}
+
 void movetext_read(pgn_reader *r) {
     mt_state s;
     memset(&s, 0, sizeof s);
     s.board = !(r->opts.flags & PGN_READ_NO_BOARD) && r->skip_movetext == 0;
+    /* the game builder ignores the positions; another visitor may read their keys */
+    s.keys = r->v && r->v->move && r->v != &builder_visitor;
     /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
@@ -514,7 +569,7 @@ void movetext_read(pgn_reader *r) {
     for (;;) {
         if (!r->have_tok) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
-                r->have_tok = (uint8_t)lexer_next_fast(&r->lx, &r->tok);
+                fast_tokens(r, &s);
             } else if (r->skip_movetext != 2 || s.skipped_move) {
                 lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
             }
