@@ -318,6 +318,15 @@ static void roundtrips(const char *file, const entry *e, const pgn_pos *pos) {
                      (unsigned long long)pgn_pos_compute_key(&q));
             report(file, e, "key", fen, why);
         }
+        pgn_pos u = *pos; /* the unkeyed play: the same position, key 0 */
+        pgn_pos_play_unkeyed(&u, m);
+        int zero = u.key == 0;
+        u.key = q.key;
+        if (!zero || memcmp(&u, &q, sizeof u) != 0) {
+            f.key++;
+            snprintf(why, sizeof why, "after %s (%s) pgn_pos_play_unkeyed differs from pgn_pos_play", san, uci);
+            report(file, e, "key", fen, why);
+        }
         if (!fen_roundtrip(&q, why, sizeof why)) {
             f.fen++;
             char more[600];
