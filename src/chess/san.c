@@ -442,34 +442,62 @@ static pgn_status parse_once(const pgn_pos *p, const char *s, size_t len, uint32
  * (castling, quirks, en passant, no match, ambiguity, a wrong suffix) returns 0 and the general
  * path decides, so both give the same result. */
 
+/* The fast path looks at lines, not at attack sets: a slider on one of a square's empty-board
+ * rays reaches the square when nothing stands between them (between_mask), which for the one or
+ * two pieces concerned is cheaper than computing sliding attacks. */
+static inline uint64_t rook_rays(unsigned sq) {
+    return file_mask_ex[sq] | ((BB_RANK_1 << (sq & 56u)) ^ bits_sq(sq));
+}
+static inline uint64_t bishop_rays(unsigned sq) { return diag_mask_ex[sq] | anti_mask_ex[sq]; }
+
+/* The pieces of s (on rays of sq) with nothing between them and sq under occupancy occ. */
+static inline uint64_t clear_lines(unsigned sq, uint64_t s, uint64_t occ) {
+    uint64_t r = 0;
+    while (s) {
+        unsigned x = bits_pop(&s);
+        if (!(between_mask[sq][x] & occ)) {
+            r |= bits_sq(x);
+        }
+    }
+    return r;
+}
+
+/* Sliders of set `pieces` (rooks, bishops, queens mixed) that reach sq under occupancy occ. */
+static inline uint64_t slider_hits(const pgn_pos *p, unsigned sq, uint64_t pieces, uint64_t occ) {
+    uint64_t rq = (p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN]) & pieces;
+    uint64_t bq = (p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN]) & pieces;
+    return clear_lines(sq, (rook_rays(sq) & rq) | (bishop_rays(sq) & bq), occ);
+}
+
 /* Would our king (on ksq) be attacked after a non-king move from -> to (capturing on to)? */
 static int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, unsigned to) {
     pgn_color them = (pgn_color)!p->side;
     uint64_t t = bits_sq(to);
     uint64_t occ = (p->by_type[0] & ~bits_sq(from)) | t;
     uint64_t enemy = p->by_color[them] & ~t;
-    uint64_t rq = (p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN]) & enemy;
-    uint64_t bq = (p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN]) & enemy;
     return ((knight_attacks[ksq] & p->by_type[PGN_KNIGHT] & enemy) |
-            (pawn_attacks((pgn_color)p->side, ksq) & p->by_type[PGN_PAWN] & enemy) ||
-            (rook_attacks(ksq, occ) & rq) || (bishop_attacks(ksq, occ) & bq));
+            (pawn_attacks((pgn_color)p->side, ksq) & p->by_type[PGN_PAWN] & enemy)) ||
+           slider_hits(p, ksq, enemy, occ);
 }
 
-/* Does the move (from -> to, the piece becoming type `type`) give check? */
+/* Does the move (from -> to, the piece becoming type `type`) give check? The side to move
+ * cannot be giving check already, so it is the moved piece from its new square, or a slider of
+ * ours whose line the move opens. */
 static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned type) {
     pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
     unsigned eksq = king_square(p, them);
     uint64_t f = bits_sq(from), t = bits_sq(to);
     uint64_t occ = (p->by_type[0] & ~f) | t;
-    uint64_t own = (p->by_color[us] & ~f) | t;
-    uint64_t by[7];
-    for (unsigned k = 1; k < 7; k++) {
-        by[k] = p->by_type[k] & own & ~t;
+    uint64_t rays = 0;
+    switch (type) {
+    case PGN_PAWN: return (pawn_attacks(them, eksq) & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
+    case PGN_KNIGHT: return (knight_attacks[eksq] & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
+    case PGN_BISHOP: rays = bishop_rays(eksq); break;
+    case PGN_ROOK: rays = rook_rays(eksq); break;
+    case PGN_QUEEN: rays = bishop_rays(eksq) | rook_rays(eksq); break;
+    default: break; /* a king gives no check itself */
     }
-    by[type] |= t;
-    return (knight_attacks[eksq] & by[PGN_KNIGHT]) || (pawn_attacks(them, eksq) & by[PGN_PAWN]) ||
-           (rook_attacks(eksq, occ) & (by[PGN_ROOK] | by[PGN_QUEEN])) ||
-           (bishop_attacks(eksq, occ) & (by[PGN_BISHOP] | by[PGN_QUEEN]));
+    return ((rays & t) && !(between_mask[eksq][to] & occ)) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
 }
 
 /* The pieces of type `type` and colour us that attack sq (occupancy occ). */
@@ -477,9 +505,9 @@ static uint64_t attackers_of_type(const pgn_pos *p, unsigned type, unsigned sq, 
     uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
     switch (type) {
     case PGN_KNIGHT: return knight_attacks[sq] & mine;
-    case PGN_BISHOP: return bishop_attacks(sq, occ) & mine;
-    case PGN_ROOK: return rook_attacks(sq, occ) & mine;
-    case PGN_QUEEN: return queen_attacks(sq, occ) & mine;
+    case PGN_BISHOP: return clear_lines(sq, bishop_rays(sq) & mine, occ);
+    case PGN_ROOK: return clear_lines(sq, rook_rays(sq) & mine, occ);
+    case PGN_QUEEN: return clear_lines(sq, (bishop_rays(sq) | rook_rays(sq)) & mine, occ);
     default: return king_attacks[sq] & mine;
     }
 }
@@ -535,8 +563,11 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
         }
         uint64_t all = attackers_of_type(p, type, to, occ), legal;
         if (type == PGN_KING) {
+            uint64_t enemy = p->by_color[!us];
             if (!all || df >= 0 || dr >= 0 ||
-                (attackers_to(p, to, occ ^ all) & p->by_color[!us])) {
+                (knight_attacks[to] & p->by_type[PGN_KNIGHT] & enemy) ||
+                (pawn_attacks(us, to) & p->by_type[PGN_PAWN] & enemy) ||
+                (king_attacks[to] & p->by_type[PGN_KING] & enemy) || slider_hits(p, to, enemy, occ ^ all)) {
                 return 0;
             }
             legal = all;
