@@ -4,6 +4,12 @@
  * generates only the candidate moves (that piece type to that square), never every move as SAN. */
 #include "attacks.h"
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 #include <string.h>
 
 static const char piece_letters[] = " PNBRQK";
@@ -530,6 +536,14 @@ static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
     return (pgn_move)(from | (to << 6) | (kind << 12) | ((promo ? promo - (unsigned)PGN_KNIGHT : 0u) << 14));
 }
 
+/* '#' or '+' for a move that gives check: only the replies tell. Out of line (the position copy
+ * would weigh on every move's stack frame). */
+static NOINLINE char mate_or_check(const pgn_pos *p, pgn_move mv) {
+    pgn_pos q = *p;
+    pgn_pos_play_unkeyed(&q, mv);
+    return chess_has_legal_move(&q) ? '+' : '#';
+}
+
 static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags, pgn_san_result *out) {
     char suffix = 0;
     if (len > 0 && (s[len - 1] == '+' || s[len - 1] == '#')) {
@@ -655,10 +669,7 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
     if (!(flags & PGN_SAN_NO_VERIFY)) {
         char want = 0;
         if (gives_check(p, from, to, promo ? promo : type)) {
-            pgn_move mv = fast_move(from, to, promo);
-            pgn_pos q = *p; /* mate or check: only the replies tell */
-            pgn_pos_play_unkeyed(&q, mv);
-            want = chess_has_legal_move(&q) ? '+' : '#';
+            want = mate_or_check(p, fast_move(from, to, promo));
         }
         if (want != suffix) {
             return 0;
@@ -669,7 +680,19 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
     return 1;
 }
 
+static NOINLINE pgn_status san_general(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
+                                       pgn_san_result *out);
+
 pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags, pgn_san_result *out) {
+    if (!(flags & PGN_SAN_NO_FAST) && san_fast(pos, san, len, flags, out)) {
+        return PGN_OK;
+    }
+    return san_general(pos, san, len, flags, out);
+}
+
+/* Everything san_fast leaves: null moves, castling, quirks, errors. */
+static pgn_status san_general(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
+                              pgn_san_result *out) {
     san_desc d;
     pgn_move mv = PGN_MOVE_NONE;
     out->move = PGN_MOVE_NONE;
@@ -681,9 +704,6 @@ pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32
         out->move = PGN_MOVE_NULL;
         out->warnings = PGN_WARN_BIT(PGN_W_NULL_MOVE);
         return pgn_pos_in_check(pos) ? PGN_E_ILLEGAL_MOVE : PGN_OK;
-    }
-    if (!(flags & PGN_SAN_NO_FAST) && san_fast(pos, san, len, flags, out)) {
-        return PGN_OK;
     }
     pgn_status st = parse_once(pos, san, len, flags, 0, &d, &mv);
     if (st != PGN_OK && len > 1 && san[0] == 'b' && !(flags & PGN_SAN_STRICT)) {

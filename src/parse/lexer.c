@@ -743,3 +743,57 @@ int lexer_skip_inert(lexer *lx) {
     return 1;
 }
 
+static pgn_loc loc_at(const lexer *lx, size_t i) {
+    pgn_loc at;
+    at.offset = lx->base + i;
+    at.line = lx->line;
+    at.column = (uint32_t)(at.offset - lx->line_off + 1);
+    return at;
+}
+
+static size_t skip_blanks(const unsigned char *b, size_t i, size_t len) {
+    while (i < len && (b[i] == ' ' || b[i] == '\t')) {
+        i++;
+    }
+    return i;
+}
+
+size_t lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t len = lx->len;
+    if (lx->last_cr || !b) {
+        return 0;
+    }
+    size_t i = skip_blanks(b, lx->pos, len), s = i;
+    while (i < len && ((unsigned)((b[i] | 0x20) - 'a') < 26u || (unsigned)(b[i] - '0') < 10u || b[i] == '_')) {
+        i++;
+    }
+    if (i == s || i - s > 255 || i - s > lx->max_token) {
+        return 0;
+    }
+    tag->name.ptr = lx->buf + s;
+    tag->name.len = i - s;
+    tag->name_at = loc_at(lx, s);
+    i = skip_blanks(b, i, len);
+    if (i >= len || b[i] != '"') {
+        return 0;
+    }
+    tag->value_at = loc_at(lx, i);
+    s = ++i;
+    while (i < len && b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\') {
+        i++;
+    }
+    if (i >= len || b[i] != '"' || i - s > lx->max_token) {
+        return 0;
+    }
+    tag->value.ptr = lx->buf + s;
+    tag->value.len = i - s;
+    i = skip_blanks(b, i + 1, len);
+    return i < len && b[i] == ']' ? i + 1 : 0;
+}
+
+void lexer_take(lexer *lx, size_t end) {
+    lx->pos = end;
+    lx->at_line_start = 0;
+    set_keep(lx, lx->base + end);
+}

@@ -287,6 +287,30 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
         r->lx.hold = at.offset;
     }
     reader_consume(r);
+    lexer_tag fast;
+    size_t end = lexer_peek_tag(&r->lx, &fast);
+    if (end) { /* a plain tag pair: no tokens, nothing to decode */
+        if (seen_tag(r, fast.name.ptr, fast.name.len)) {
+            if (blank) {
+                lexer_rewind(&r->lx, at.offset, at, line_start);
+                r->lx.hold = hold;
+                return TAG_NEW_GAME;
+            }
+            reader_diag(r, PGN_W_DUPLICATE_TAG, fast.name_at, fast.name.ptr, fast.name.len);
+        }
+        r->lx.hold = hold;
+        *value_at = fast.value_at;
+        if ((r->opts.flags & PGN_READ_STRICT) && fast.value.len > 255) {
+            reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast.value_at, NULL, 0); /* PGN §7: at most 255 */
+        }
+        r->name.len = r->value.len = 0;
+        if (!scratch_put(r, &r->name, fast.name.ptr, fast.name.len) ||
+            !scratch_put(r, &r->value, fast.value.ptr, fast.value.len)) {
+            return 0;
+        }
+        lexer_take(&r->lx, end);
+        return TAG_OK;
+    }
     reader_next_token(r);
     r->lx.hold = hold;
     if (r->tok.kind == TOK_SYMBOL && seen_tag(r, r->tok.ptr, r->tok.len)) {
