@@ -119,6 +119,29 @@ static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
         play_castle(pos, from, to, us, keys);
         goto done;
     }
+    if (!keys && kind == PGN_MOVE_NORMAL) {
+        /* the common move without keys: both squares' bitboards in one pass */
+        uint64_t f = bits_sq(from), t = bits_sq(to);
+        unsigned victim = pos->board[to];
+        if (victim) {
+            pos->by_color[them] ^= t;
+            pos->by_type[PGN_PIECE_TYPE(victim)] ^= t;
+            pos->by_type[0] ^= t;
+            pos->halfmove = 0;
+        }
+        pos->by_color[us] ^= f | t;
+        pos->by_type[PGN_PIECE_TYPE(piece)] ^= f | t;
+        pos->by_type[0] ^= f | t;
+        pos->board[from] = 0;
+        pos->board[to] = (uint8_t)piece;
+        if (PGN_PIECE_TYPE(piece) == PGN_PAWN) {
+            pos->halfmove = 0;
+            if ((from ^ to) == 16) {
+                pos->ep = (uint8_t)((from + to) / 2);
+            }
+        }
+        goto done;
+    }
     if (pos->board[to]) {
         remove_piece(pos, to, keys);
         pos->halfmove = 0;

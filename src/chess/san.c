@@ -552,6 +552,16 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
     if (len < 2 || len > 6) {
         return 0;
     }
+    if (s[0] == 'O') { /* O-O, O-O-O */
+        int side = len == 3 && memcmp(s, "O-O", 3) == 0 ? 1 : len == 5 && memcmp(s, "O-O-O", 5) == 0 ? 2 : 0;
+        pgn_move mv = side ? find_castle(p, side, -1) : PGN_MOVE_NONE;
+        if (mv == PGN_MOVE_NONE || (!(flags & PGN_SAN_NO_VERIFY) && check_suffix(p, mv) != suffix)) {
+            return 0;
+        }
+        out->move = mv;
+        out->warnings = 0;
+        return 1;
+    }
     pgn_color us = (pgn_color)p->side;
     unsigned type = (unsigned)piece_from_letter(s[0]);
     unsigned from, to, promo = 0;

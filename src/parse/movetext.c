@@ -508,7 +508,7 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
 }
 
 /* The common tokens of a live line, read in a tight loop: move numbers ("12." "12...") and moves
- * that start with a letter and hold a digit. They need none of on_token's cases (no result, no
+ * that start with a letter and hold a digit, or castle with letters O. They need none of on_token's cases (no result, no
  * e.p. suffix, no text), so they go straight to the number check and play_token. Anything else
  * is left in r->tok for the general path (have_tok set); so is nothing when the lexer's fast
  * path has nothing, or when a move killed the line. */
@@ -533,17 +533,18 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
             }
             continue;
         }
-        int digit = 0;
+        int digit = 0, castle = p[0] == 'O';
         for (size_t i = 1; i < n; i++) {
             digit |= p[i] >= '0' && p[i] <= '9';
+            castle &= p[i] == 'O' || p[i] == '-' || p[i] == '+' || p[i] == '#';
         }
-        if (!digit) {
-            r->have_tok = 1; /* castling, "ep", a word: the general path */
+        if (!digit && !castle) {
+            r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
             return;
         }
         s->prev_skipped = s->skipped;
         s->skipped = 0;
-        play_token(r, s, l, t); /* it holds a digit: could_be_move */
+        play_token(r, s, l, t); /* a digit, or O-O: could_be_move */
         if (l->dead) {
             return;
         }
