@@ -372,6 +372,9 @@ static pgn_str without_braces(pgn_writer *w, pgn_str c) {
 static void write_comment(pgn_writer *w, pgn_str c) {
     size_t i = 0, close = 0;
     pgn_cmd cmd;
+    if (c.len == 0) {
+        return; /* most moves have none */
+    }
     c = without_braces(w, c);
     if (w->err != PGN_OK || !comment_has_words(c)) {
         return;
@@ -505,17 +508,16 @@ static void advance(const pgn_writer *w, pgn_pos *pos, pgn_move mv) {
     pos->side = (uint8_t)!pos->side;
 }
 
-/* Writes node's move from *pos and advances *pos past it. Returns the node to write next: the
- * first alternative (a RAV is opened and *pos goes back) or the main continuation. */
+/* Writes node's move from *pos. Returns the node to write next: the first alternative (a RAV is
+ * opened; *pos stays, as the alternative starts there too) or the main continuation (*pos
+ * advanced past the move). */
 static const pgn_node *write_node(pgn_writer *w, const pgn_node *node, pgn_pos *pos) {
-    const pgn_node *parent = pgn_node_parent(node);
     const pgn_node *alt = pgn_node_sibling(node);
-    pgn_pos before = *pos;
     frame *f;
-    write_move(w, node, &before);
-    advance(w, pos, pgn_node_move(node));
+    write_move(w, node, pos);
     /* Alternatives belong to the first child; an alternative's own siblings are written by it. */
-    if (alt == NULL || pgn_node_child(parent) != node || !want(w, PGN_WRITE_NO_VARIATIONS)) {
+    if (alt == NULL || pgn_node_child(pgn_node_parent(node)) != node || !want(w, PGN_WRITE_NO_VARIATIONS)) {
+        advance(w, pos, pgn_node_move(node));
         return pgn_node_child(node);
     }
     if (w->depth == w->stack_cap) {
@@ -529,9 +531,8 @@ static const pgn_node *write_node(pgn_writer *w, const pgn_node *node, pgn_pos *
     f = &w->stack[w->depth++];
     f->main = node;
     f->next_alt = pgn_node_sibling(alt);
-    f->before = before;
+    f->before = *pos; /* the alternative starts from the same position */
     open_variation(w);
-    *pos = before;
     return alt;
 }
 
