@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../game/arena.h"
+#include "../game/game_internal.h"
 #include "pgnkit/annot.h"
 
 #define DEFAULT_WIDTH 79
@@ -202,10 +203,17 @@ static void token_uint_n(pgn_writer *w, const char *prefix, size_t p, unsigned l
                          size_t k) {
     char digits[32];
     size_t n = sizeof digits;
-    do {
+    if (v < 100) { /* move numbers, NAGs: no division loop */
         digits[--n] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
+        if (v >= 10) {
+            digits[--n] = (char)('0' + v / 10);
+        }
+    } else {
+        do {
+            digits[--n] = (char)('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+    }
     unit_open(w, p + sizeof digits - n + k);
     put(w, prefix, p);
     put(w, digits + n, sizeof digits - n);
@@ -463,8 +471,8 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
 /* The move number, the SAN and what follows the move: NAGs, then the comment. */
 static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *before) {
     char san[PGN_SAN_MAX + 2];
-    size_t i = 0, n, nags = want(w, PGN_WRITE_NO_NAGS) ? pgn_node_nag_count(node) : 0;
-    if (want(w, PGN_WRITE_NO_COMMENTS)) {
+    size_t i = 0, n, nags = want(w, PGN_WRITE_NO_NAGS) ? node->nag_count : 0;
+    if (node->pre.len && want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_pre_comment(node));
     }
     if (before->side == PGN_WHITE) {
@@ -473,11 +481,15 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
         token_uint_n(w, "", 0, before->fullmove, "...", 3);
     }
     if (w->kept_san) {
-        pgn_str s = pgn_node_san(node);
-        memcpy(san, s.ptr, s.len);
-        n = s.len;
+        if (nags == 0 && node->post.len == 0) {
+            token(w, node->san, node->san_len); /* the common move: SAN only */
+            w->need_number = 0;
+            return;
+        }
+        memcpy(san, node->san, node->san_len);
+        n = node->san_len;
     } else {
-        n = pgn_san_write(before, pgn_node_move(node), san);
+        n = pgn_san_write(before, node->move, san);
     }
     if (w->nag_style == PGN_NAG_STYLE_SYMBOL && nags > 0 && pgn_node_nag(node, 0) >= 1 &&
         pgn_node_nag(node, 0) <= 6) {
@@ -492,7 +504,7 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
     for (; i < nags; i++) {
         write_nag(w, pgn_node_nag(node, i), (pgn_color)before->side);
     }
-    if (want(w, PGN_WRITE_NO_COMMENTS)) {
+    if (node->post.len && want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_comment(node));
     }
 }
@@ -512,13 +524,13 @@ static void advance(const pgn_writer *w, pgn_pos *pos, pgn_move mv) {
  * opened; *pos stays, as the alternative starts there too) or the main continuation (*pos
  * advanced past the move). */
 static const pgn_node *write_node(pgn_writer *w, const pgn_node *node, pgn_pos *pos) {
-    const pgn_node *alt = pgn_node_sibling(node);
+    const pgn_node *alt = node->sibling;
     frame *f;
     write_move(w, node, pos);
     /* Alternatives belong to the first child; an alternative's own siblings are written by it. */
-    if (alt == NULL || pgn_node_child(pgn_node_parent(node)) != node || !want(w, PGN_WRITE_NO_VARIATIONS)) {
-        advance(w, pos, pgn_node_move(node));
-        return pgn_node_child(node);
+    if (alt == NULL || node->parent->child != node || !want(w, PGN_WRITE_NO_VARIATIONS)) {
+        advance(w, pos, node->move);
+        return node->child;
     }
     if (w->depth == w->stack_cap) {
         void *p = w->stack;

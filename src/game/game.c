@@ -11,29 +11,9 @@
 #include "arena.h"
 #include "game_internal.h"
 
-/* A copied, NUL-terminated string; ptr is NULL when empty. */
-typedef struct text {
-    char *ptr;
-    size_t len;
-} text;
-
 typedef struct tag_entry {
-    text name, value;
+    game_text name, value;
 } tag_entry;
-
-struct pgn_node {
-    pgn_node *parent;
-    pgn_node *child;      /* the main continuation (first child) */
-    pgn_node *sibling;    /* the next alternative to this node's move */
-    pgn_node *last_child; /* so that pgn_node_add appends in O(1) */
-    text pre, post;       /* comment before the move, comment after it */
-    uint8_t *nags;        /* from the arena, input order, no duplicates */
-    uint16_t nag_count, nag_cap;
-    pgn_move move;
-    uint8_t san_len;  /* 0: no SAN kept */
-    char san[7];      /* the SAN as read, when the reader found it canonical (STYLE: reuse) */
-    pgn_loc loc;
-};
 
 /* Above this many tags a hash index finds a name in O(1) (10^5 tags must not be quadratic). */
 #define TAG_INDEX_MIN 16
@@ -127,7 +107,7 @@ void pgn_game_reset(pgn_game *game) {
 
 /* ---- tags ---- */
 
-static pgn_str str_of(text t) {
+static pgn_str str_of(game_text t) {
     pgn_str s;
     s.ptr = t.ptr != NULL ? t.ptr : "";
     s.len = t.len;
@@ -143,7 +123,7 @@ static size_t name_hash(const char *s, size_t len) {
     return (size_t)h;
 }
 
-static int name_equal(text name, const char *s, size_t len) {
+static int name_equal(game_text name, const char *s, size_t len) {
     return name.len == len && (len == 0 || memcmp(name.ptr, s, len) == 0);
 }
 
@@ -250,7 +230,7 @@ int pgn_game_tag_get(const pgn_game *game, const char *name, pgn_str *value) {
 
 pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
     size_t pos;
-    text v, n;
+    game_text v, n;
     pgn_status st;
     assert(game != NULL && (name.ptr != NULL || name.len == 0));
     assert(value.ptr != NULL || value.len == 0);
@@ -432,7 +412,7 @@ pgn_status game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_
 }
 
 /* Appends t to *dst, joined with one space; grows in place when *dst was the latest allocation. */
-static pgn_status text_append(pgn_game *game, text *dst, pgn_str t) {
+static pgn_status text_append(pgn_game *game, game_text *dst, pgn_str t) {
     char *p;
     size_t len;
     if (t.len == 0) {
@@ -472,7 +452,7 @@ pgn_status pgn_node_append_pre_comment(pgn_game *game, pgn_node *node, pgn_str t
 }
 
 pgn_status pgn_node_set_comment(pgn_game *game, pgn_node *node, pgn_str text_) {
-    text t = {NULL, 0};
+    game_text t = {NULL, 0};
     pgn_status st;
     assert(game != NULL && node != NULL && (text_.ptr != NULL || text_.len == 0));
     st = text_append(game, &t, text_);
@@ -513,7 +493,7 @@ void pgn_node_clear_nags(pgn_node *node) {
 }
 
 pgn_status pgn_node_set_pre_comment(pgn_game *game, pgn_node *node, pgn_str text_) {
-    text t = {NULL, 0};
+    game_text t = {NULL, 0};
     pgn_status st;
     assert(game != NULL && node != NULL && (text_.ptr != NULL || text_.len == 0));
     st = text_append(game, &t, text_);

@@ -5,6 +5,28 @@
 
 #include "pgnkit/game.h"
 
+/* A copied, NUL-terminated string; ptr is NULL when empty. */
+typedef struct game_text {
+    char *ptr;
+    size_t len;
+} game_text;
+
+/* The node, visible to the layers above for their hot loops (the export writer reads a node's
+ * fields directly instead of through one call per field); everything else uses the API. */
+struct pgn_node {
+    pgn_node *parent;
+    pgn_node *child;      /* the main continuation (first child) */
+    pgn_node *sibling;    /* the next alternative to this node's move */
+    pgn_node *last_child; /* so that pgn_node_add appends in O(1) */
+    game_text pre, post;       /* comment before the move, comment after it */
+    uint8_t *nags;        /* from the arena, input order, no duplicates */
+    uint16_t nag_count, nag_cap;
+    pgn_move move;
+    uint8_t san_len;  /* 0: no SAN kept */
+    char san[7];      /* the SAN as read, when the reader found it canonical (STYLE: reuse) */
+    pgn_loc loc;
+};
+
 /* pgn_node_add, keeping san[0..san_len) as the move's SAN (the caller vouches that it is the
  * canonical SAN of mv in the position before it; at most 7 bytes); NULL: none kept, and the game
  * is no longer pgn_game_san_complete. For the reader's tree builder, so that the export writer
