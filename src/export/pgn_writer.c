@@ -627,28 +627,6 @@ static pgn_str cstr(const char *s) {
     return r;
 }
 
-/* The termination marker: the game's, else the Result tag's if it is a marker, else "*". */
-static const char *marker_of(const pgn_game *game) {
-    pgn_str tag;
-    pgn_result r = pgn_game_result(game);
-    if (r == PGN_RESULT_NONE && pgn_game_tag_get(game, "Result", &tag)) {
-        r = pgn_result_parse(tag.ptr, tag.len);
-    }
-    return pgn_result_str(r);
-}
-
-static void write_str(pgn_writer *w, const pgn_game *game, const char *marker) {
-    size_t i;
-    for (i = 0; i < 6; i++) {
-        pgn_str value;
-        if (!pgn_game_tag_get(game, str_names[i], &value)) {
-            value = cstr(str_defaults[i]);
-        }
-        write_tag(w, cstr(str_names[i]), value);
-    }
-    write_tag(w, cstr(str_names[6]), cstr(marker));
-}
-
 static int tag_cmp(const void *a, const void *b) {
     const tag_ref *x = a, *y = b;
     size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
@@ -662,44 +640,106 @@ static int tag_cmp(const void *a, const void *b) {
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int is_str_name(pgn_str name) {
+/* The roster index (0-6) of a tag name, 7 for FEN, 8 for SetUp, -1 for any other name. */
+static int special_tag(pgn_str name) {
+    static const char *const more[2] = {"FEN", "SetUp"};
     size_t i;
+    if (name.len < 3 || name.len > 6) {
+        return -1;
+    }
     for (i = 0; i < 7; i++) {
-        if (name_is(name, str_names[i])) {
-            return 1;
+        if (name.ptr[0] == str_names[i][0] && name_is(name, str_names[i])) {
+            return (int)i;
         }
     }
-    return 0;
+    for (i = 0; i < 2; i++) {
+        if (name_is(name, more[i])) {
+            return 7 + (int)i;
+        }
+    }
+    return -1;
 }
 
-/* The tags after the roster, sorted by name. FEN is rewritten from the start position and is
- * written when the game had one or starts elsewhere than the standard position; SetUp "1" goes
- * with it and only with it. Reduced export keeps FEN and SetUp only for a set-up position, without
- * which the moves could not be replayed. */
-static void write_other_tags(pgn_writer *w, const pgn_game *game) {
-    char fen[PGN_FEN_MAX], std[PGN_FEN_MAX];
+/* Whether pos is the standard starting position (FEN written with no flags gives PGN_START_FEN),
+ * without writing the FEN. */
+static int standard_start(const pgn_pos *pos) {
+    static const uint8_t back[8] = {PGN_ROOK, PGN_KNIGHT, PGN_BISHOP, PGN_QUEEN,
+                                    PGN_KING, PGN_BISHOP, PGN_KNIGHT, PGN_ROOK};
+    unsigned f;
+    if (pos->side != PGN_WHITE || pos->ep != PGN_SQ_NONE || pos->halfmove != 0 || pos->fullmove != 1 ||
+        pos->castle != (UINT64_C(1) | UINT64_C(1) << 7 | UINT64_C(1) << 56 | UINT64_C(1) << 63) ||
+        pos->by_type[0] != UINT64_C(0xFFFF00000000FFFF)) {
+        return 0;
+    }
+    for (f = 0; f < 8; f++) {
+        if (pos->board[f] != PGN_PIECE(PGN_WHITE, back[f]) || pos->board[8 + f] != PGN_PIECE(PGN_WHITE, PGN_PAWN) ||
+            pos->board[48 + f] != PGN_PIECE(PGN_BLACK, PGN_PAWN) ||
+            pos->board[56 + f] != PGN_PIECE(PGN_BLACK, back[f])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Sorts the tags after the roster by name (insertion sort: a game has a dozen or so). */
+static void sort_tags(tag_ref *t, size_t n) {
+    size_t i, j;
+    if (n > 32) {
+        qsort(t, n, sizeof *t, tag_cmp);
+        return;
+    }
+    for (i = 1; i < n; i++) {
+        tag_ref x = t[i];
+        for (j = i; j > 0 && tag_cmp(&t[j - 1], &x) > 0; j--) {
+            t[j] = t[j - 1];
+        }
+        t[j] = x;
+    }
+}
+
+/* The tag section: the Seven Tag Roster in its order (missing ones filled in, Result from the
+ * termination marker), then the other tags sorted by name. FEN is rewritten from the start
+ * position and is written when the game had one or starts elsewhere than the standard position;
+ * SetUp "1" goes with it and only with it. Reduced export keeps FEN and SetUp only for a set-up
+ * position, without which the moves could not be replayed. One pass over the game's tags. */
+static void write_tags(pgn_writer *w, const pgn_game *game, const char **marker) {
+    char fen[PGN_FEN_MAX];
+    pgn_str roster[7];
+    int have[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
     size_t i, n = 0, count = pgn_game_tag_count(game);
     int reduced = (w->flags & PGN_WRITE_REDUCED) != 0;
-    pgn_str old;
-    int set_up = pgn_game_tag_get(game, "FEN", &old) && !reduced;
+    pgn_result r = pgn_game_result(game);
     void *p = w->tags;
-    pgn_fen_write(pgn_game_start(game), 0, std, sizeof std);
-    set_up = set_up || strcmp(std, PGN_START_FEN) != 0;
     if (!grow(w, &p, &w->tags_cap, count + 2, sizeof *w->tags)) {
         w->err = PGN_E_NOMEM;
         return;
     }
     w->tags = p;
-    for (i = 0; i < count && !reduced; i++) {
+    for (i = 0; i < count; i++) {
         pgn_str name = pgn_game_tag_name(game, i);
-        if (!is_str_name(name) && !name_is(name, "FEN") && !name_is(name, "SetUp")) {
+        int k = special_tag(name);
+        if (k >= 0) {
+            have[k] = 1;
+            if (k < 7) {
+                roster[k] = pgn_game_tag_value(game, i);
+            }
+        } else if (!reduced) {
             w->tags[n].name = name;
             w->tags[n].value = pgn_game_tag_value(game, i);
             w->tags[n].order = n;
             n++;
         }
     }
-    if (set_up) {
+    /* the termination marker: the game's, else the Result tag's if it is a marker, else "*" */
+    if (r == PGN_RESULT_NONE && have[6]) {
+        r = pgn_result_parse(roster[6].ptr, roster[6].len);
+    }
+    *marker = pgn_result_str(r);
+    for (i = 0; i < 6; i++) {
+        write_tag(w, cstr(str_names[i]), have[i] ? roster[i] : cstr(str_defaults[i]));
+    }
+    write_tag(w, cstr(str_names[6]), cstr(*marker));
+    if ((have[7] && !reduced) || !standard_start(pgn_game_start(game))) {
         pgn_fen_write(pgn_game_start(game), w->fen_flags, fen, sizeof fen);
         w->tags[n].name = cstr("FEN");
         w->tags[n].value = cstr(fen);
@@ -710,9 +750,7 @@ static void write_other_tags(pgn_writer *w, const pgn_game *game) {
         w->tags[n].order = n;
         n++;
     }
-    if (n > 1) {
-        qsort(w->tags, n, sizeof *w->tags, tag_cmp);
-    }
+    sort_tags(w->tags, n);
     for (i = 0; i < n; i++) {
         write_tag(w, w->tags[i].name, w->tags[i].value);
     }
@@ -722,13 +760,12 @@ pgn_status pgn_writer_write(pgn_writer *writer, const pgn_game *game) {
     const char *marker;
     pgn_status st;
     assert(writer != NULL && game != NULL);
-    marker = marker_of(game);
     writer->err = PGN_OK;
     writer->len = 0;
     writer->line_start = 0;
     writer->unit_start = 0;
-    write_str(writer, game, marker);
-    write_other_tags(writer, game);
+    marker = "*";
+    write_tags(writer, game, &marker);
     put(writer, "\n", 1);
     write_movetext(writer, game, marker);
     flush(writer, writer->len);

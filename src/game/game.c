@@ -228,10 +228,11 @@ int pgn_game_tag_get(const pgn_game *game, const char *name, pgn_str *value) {
     return 1;
 }
 
+static pgn_status tag_append(pgn_game *game, pgn_str name, game_text v);
+
 pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
     size_t pos;
-    game_text v, n;
-    pgn_status st;
+    game_text v;
     assert(game != NULL && (name.ptr != NULL || name.len == 0));
     assert(value.ptr != NULL || value.len == 0);
     v.len = value.len;
@@ -244,6 +245,20 @@ pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
         game->tags[pos].value = v;
         return PGN_OK;
     }
+    return tag_append(game, name, v);
+}
+
+pgn_status game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
+    game_text v;
+    v.len = value.len;
+    v.ptr = arena_strndup(&game->arena, value.ptr, value.len);
+    return v.ptr == NULL ? PGN_E_NOMEM : tag_append(game, name, v);
+}
+
+/* Appends a tag the game does not have, its value v already copied. */
+static pgn_status tag_append(pgn_game *game, pgn_str name, game_text v) {
+    game_text n;
+    pgn_status st;
     n.len = name.len;
     n.ptr = arena_strndup(&game->arena, name.ptr, name.len);
     if (n.ptr == NULL) {

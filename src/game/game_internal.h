@@ -34,4 +34,8 @@ struct pgn_node {
 pgn_status game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at, const char *san,
                              size_t san_len, pgn_node **out);
 
+/* pgn_game_tag_set for a name the caller knows the game does not have yet (the reader's builder:
+ * the reader tracks the names it has seen), without looking for it. */
+pgn_status game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value);
+
 #endif

@@ -43,7 +43,9 @@ static pgn_flow on_begin(void *user, pgn_loc at) {
 
 static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     builder *b = user;
-    return pgn_game_tag_set(b->game, name, value) == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+    pgn_status st = b->reader && b->reader->tag_fresh ? game_tag_add_new(b->game, name, value)
+                                                      : pgn_game_tag_set(b->game, name, value);
+    return st == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, st);
 }
 
 static pgn_flow on_end_tags(void *user, const pgn_pos *start) {

@@ -41,6 +41,7 @@ struct pgn_reader {
     scratch tag_result;        /* the Result tag's value */
     uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */
     unsigned tag_hash_count;
+    uint8_t tag_fresh; /* the tag just read has a name the game certainly did not have */
     rav_level *levels;
     size_t depth, levels_cap; /* levels in use (>= 1 while reading movetext) */
     /* where games start and end */

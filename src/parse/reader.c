@@ -245,6 +245,7 @@ static int seen_tag(pgn_reader *r, const char *p, size_t n) {
         h = (h ^ (unsigned char)p[i]) * UINT64_C(1099511628211);
     }
     h |= 1;
+    r->tag_fresh = 0;
     for (unsigned i = 0; i < r->tag_hash_count; i++) {
         if (r->tag_hashes[i] == h) {
             return 1;
@@ -252,6 +253,7 @@ static int seen_tag(pgn_reader *r, const char *p, size_t n) {
     }
     if (r->tag_hash_count < sizeof r->tag_hashes / sizeof r->tag_hashes[0]) {
         r->tag_hashes[r->tag_hash_count++] = h;
+        r->tag_fresh = 1; /* every earlier name was recorded too: certainly a new name */
     }
     return 0;
 }
