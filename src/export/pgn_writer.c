@@ -468,10 +468,57 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
     }
 }
 
+/* unit_open for a unit of n bytes when nothing is pending and room is made: the separator (a space
+ * or, past the width, a line break). The caller then stores the unit's bytes at w->buf + w->len. */
+static inline void short_unit(pgn_writer *w, size_t n) {
+    size_t col = w->len - w->line_start;
+    if (col > 0) {
+        if (col + 1 + n > w->width) {
+            w->buf[w->len++] = '\n';
+            w->line_start = w->len;
+        } else {
+            w->buf[w->len++] = ' ';
+        }
+    }
+    w->unit_start = w->len;
+}
+
+/* The common move (its SAN kept, no comment, no NAG) written straight into the buffer; 0 when the
+ * move is not that simple or the buffer could not grow (the general path then decides, and
+ * reports). */
+static int write_simple_move(pgn_writer *w, const pgn_node *node, const pgn_pos *before) {
+    if (!w->kept_san || node->pre.len || node->post.len || node->nag_count || w->open_paren ||
+        w->err != PGN_OK || w->line_start >= FLUSH_AT || before->fullmove >= 10000 ||
+        (w->cap - w->len < 64 && !put_room(w, 64))) {
+        return 0;
+    }
+    if (before->side == PGN_WHITE || w->need_number) {
+        unsigned v = before->fullmove;
+        size_t digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
+        size_t dots = before->side == PGN_WHITE ? 1 : 3;
+        short_unit(w, digits + dots);
+        char *d = w->buf + w->len + digits;
+        memcpy(d, "...", 3);
+        do {
+            *--d = (char)('0' + v % 10);
+            v /= 10;
+        } while (v != 0);
+        w->len += digits + dots;
+    }
+    short_unit(w, node->san_len);
+    memcpy(w->buf + w->len, node->san, sizeof node->san); /* 8 bytes, san_len of them count */
+    w->len += node->san_len;
+    w->need_number = 0;
+    return 1;
+}
+
 /* The move number, the SAN and what follows the move: NAGs, then the comment. */
 static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *before) {
     char san[PGN_SAN_MAX + 2];
     size_t i = 0, n, nags = want(w, PGN_WRITE_NO_NAGS) ? node->nag_count : 0;
+    if (write_simple_move(w, node, before)) {
+        return;
+    }
     if (node->pre.len && want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_pre_comment(node));
     }

@@ -408,7 +408,7 @@ pgn_status game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_
     node->parent = parent;
     node->move = mv;
     node->loc = at;
-    if (san != NULL && san_len > 0 && san_len <= sizeof node->san) {
+    if (san != NULL && san_len > 0 && san_len < sizeof node->san) {
         memcpy(node->san, san, san_len);
         node->san_len = (uint8_t)san_len;
     } else {

@@ -23,7 +23,8 @@ struct pgn_node {
     uint16_t nag_count, nag_cap;
     pgn_move move;
     uint8_t san_len;  /* 0: no SAN kept */
-    char san[7];      /* the SAN as read, when the reader found it canonical (STYLE: reuse) */
+    char san[8];      /* the SAN as read (at most 7 bytes), when the reader found it canonical
+                       * (STYLE: reuse); 8 so that writers may copy it in one 8-byte move */
     pgn_loc loc;
 };
 
