@@ -50,7 +50,7 @@ void pgn_pos_init(pgn_pos *pos) {
         chess_put_piece(pos, PGN_PIECE(PGN_BLACK, back[f]), 56 + f);
     }
     pos->castle = bits_sq(0) | bits_sq(7) | bits_sq(56) | bits_sq(63);
-    pos->key = pgn_pos_compute_key(pos);
+    pos->key = UINT64_C(0x463b96181691fc9c); /* the Polyglot key of the start position (its doc) */
 }
 
 unsigned chess_castle_king_to(unsigned king_sq, unsigned rook_sq) {
