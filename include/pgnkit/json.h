@@ -19,6 +19,7 @@ extern "C" {
 
 /* JSON writer flags (pgn_json_writer_opts.flags). Zero writes one JSON array of games. */
 #define PGN_JSON_NDJSON 0x01u /* newline-delimited JSON: one game object per line, no array */
+#define PGN_JSON_RECOMPUTE_SAN 0x02u /* for tests: SAN from the board, never pgn_node_san */
 
 typedef struct pgn_json_writer_opts {
     uint32_t flags;

@@ -416,31 +416,34 @@ static int write_ep_square(const pgn_pos *p, uint32_t flags) {
     return pgn_pos_has_legal_ep(p);
 }
 
-size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
-    static const char letters[] = " PNBRQK  pnbrqk";
-    char b[PGN_FEN_MAX + 16];
+/* The piece placement field, table-driven so that no branch depends on the position: per rank,
+ * the text of its 8 squares and of the 8 run-length digits is indexed through fen_rank_layout
+ * (tables.inc) by the rank's occupancy; 8 bytes are always copied and the length advanced by the
+ * rank's real length. b needs 8 bytes of room past the 71 the field can take. */
+static size_t write_placement(const pgn_pos *pos, char *b) {
+    static const char letters[17] = " PNBRQK  pnbrqk ";
+    char sym[17] = "        12345678";
     size_t n = 0;
     for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            unsigned piece = pos->board[rank * 8 + file];
-            if (!piece) {
-                empty++;
-                continue;
-            }
-            if (empty) {
-                b[n++] = (char)('0' + empty);
-                empty = 0;
-            }
-            b[n++] = letters[piece];
+        const uint8_t *sq = pos->board + rank * 8;
+        unsigned occ = 0;
+        for (unsigned f = 0; f < 8; f++) {
+            sym[f] = letters[sq[f] & 15];
+            occ |= (unsigned)(sq[f] != 0) << f;
         }
-        if (empty) {
-            b[n++] = (char)('0' + empty);
+        const uint8_t *layout = fen_rank_layout[occ];
+        for (unsigned i = 0; i < 8; i++) {
+            b[n + i] = sym[layout[1 + i]];
         }
-        if (rank) {
-            b[n++] = '/';
-        }
+        n += layout[0];
+        b[n++] = '/';
     }
+    return n - 1;
+}
+
+size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
+    char b[PGN_FEN_MAX + 16];
+    size_t n = write_placement(pos, b);
     b[n++] = ' ';
     b[n++] = pos->side == PGN_WHITE ? 'w' : 'b';
     b[n++] = ' ';

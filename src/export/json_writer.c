@@ -28,6 +28,7 @@ struct pgn_json_writer {
     uint32_t flags, fen_flags;
     uint64_t games;
     pgn_status err; /* the first failure; then everything stops */
+    int kept_san;   /* this game's nodes all have their SAN (pgn_game_san_complete) */
     char *buf;
     size_t len, cap;
     frame *stack;
@@ -77,9 +78,12 @@ void pgn_json_writer_free(pgn_json_writer *writer) {
 
 /* ---- output ---- */
 
+/* Sends the buffer to the callback. After a failure the output is dropped, so that len stays
+ * below FLUSH_AT whatever is written (direct writes rely on it: see room). */
 static void flush(pgn_json_writer *w) {
     ptrdiff_t r;
     if (w->err != PGN_OK || w->len == 0) {
+        w->len = 0;
         return;
     }
     r = w->fn(w->ctx, w->buf, w->len);
@@ -90,8 +94,8 @@ static void flush(pgn_json_writer *w) {
 }
 
 /* Appends n bytes; the buffer is flushed when it passes FLUSH_AT, so it never grows (a longer
- * piece goes straight to the callback). */
-static void put(pgn_json_writer *w, const char *s, size_t n) {
+ * piece goes straight to the callback). The common short piece is copied inline. */
+static void put_slow(pgn_json_writer *w, const char *s, size_t n) {
     if (w->err != PGN_OK) {
         return;
     }
@@ -106,6 +110,32 @@ static void put(pgn_json_writer *w, const char *s, size_t n) {
         }
     }
     memcpy(w->buf + w->len, s, n);
+    w->len += n;
+    if (w->len >= FLUSH_AT) {
+        flush(w);
+    }
+}
+
+static inline void put(pgn_json_writer *w, const char *s, size_t n) {
+    if (n <= 16 && w->len + n < FLUSH_AT) { /* len < FLUSH_AT <= cap - FLUSH_AT: room */
+        char *d = w->buf + w->len;
+        for (size_t i = 0; i < n; i++) {
+            d[i] = s[i];
+        }
+        w->len += n;
+        return;
+    }
+    put_slow(w, s, n);
+}
+
+/* Where up to ROOM_MAX bytes may be written directly: between calls len is below FLUSH_AT
+ * (flush empties the buffer, also after a failure), and cap is twice FLUSH_AT. Then commit. */
+#define ROOM_MAX FLUSH_AT
+static inline char *room(pgn_json_writer *w) {
+    return w->buf + w->len;
+}
+
+static inline void commit(pgn_json_writer *w, size_t n) {
     w->len += n;
     if (w->len >= FLUSH_AT) {
         flush(w);
@@ -299,11 +329,37 @@ static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before,
     return 1;
 }
 
-/* Writes node's object up to (not including) its "variations" and closing brace. */
-static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before) {
-    char san[PGN_SAN_MAX], uci[PGN_UCI_MAX], fen[PGN_FEN_MAX];
-    pgn_pos after = *before;
+/* "san", "uci" and "fen" of a move, written straight into the buffer: the SAN kept in the node
+ * when the whole game has it (as the PGN writer does), else from the board. */
+static void put_move(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before,
+                     const pgn_pos *after) {
+    enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 1 };
     pgn_move mv = pgn_node_move(n);
+    char *d = room(w);
+    size_t k = 7;
+    static_assert(MOST <= ROOM_MAX, "a move fits the buffer's room");
+    memcpy(d, "\"san\":\"", 7);
+    if (w->kept_san) {
+        pgn_str san = pgn_node_san(n);
+        memcpy(d + k, san.ptr, san.len);
+        k += san.len;
+    } else {
+        k += pgn_san_write(before, mv, d + k);
+    }
+    memcpy(d + k, "\",\"uci\":\"", 9);
+    k += 9;
+    k += pgn_uci_write(before, mv, d + k);
+    memcpy(d + k, "\",\"fen\":\"", 9);
+    k += 9;
+    k += pgn_fen_write(after, w->fen_flags, d + k, PGN_FEN_MAX);
+    d[k++] = '"';
+    commit(w, k);
+}
+
+/* Writes node's object up to (not including) its "variations" and closing brace; after is the
+ * position after its move. */
+static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before,
+                     const pgn_pos *after) {
     size_t i, k = pgn_node_nag_count(n);
     pgn_str pre = pgn_node_pre_comment(n);
     put(w, "{", 1);
@@ -313,14 +369,7 @@ static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *befor
         put_commands(w, pre);
         put(w, "},", 2);
     }
-    put(w, "\"san\":\"", 7);
-    put(w, san, pgn_san_write(before, mv, san));
-    put(w, "\",\"uci\":\"", 9);
-    put(w, uci, pgn_uci_write(before, mv, uci));
-    pgn_pos_play(&after, mv);
-    put(w, "\",\"fen\":\"", 9);
-    put(w, fen, pgn_fen_write(&after, w->fen_flags, fen, sizeof fen));
-    put(w, "\"", 1);
+    put_move(w, n, before, after);
     if (k) {
         put(w, ",\"nags\":[", 9);
         for (i = 0; i < k; i++) {
@@ -360,9 +409,8 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
             push(w, alt, &before, 0);
             continue;
         }
-        if (f->open) {
+        if (f->open) { /* f->before is already the position after f->node's move */
             put(w, "}", 1);
-            pgn_pos_play(&f->before, pgn_node_move(f->node));
             f->node = pgn_node_child(f->node);
             f->open = 0;
             continue;
@@ -376,14 +424,21 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
             put(w, ",", 1);
         }
         f->count = 1;
-        put_node(w, f->node, &f->before);
+        const pgn_node *node = f->node;
+        pgn_pos after = f->before;
+        pgn_pos_play(&after, pgn_node_move(node));
+        put_node(w, node, &f->before, &after);
         f->open = 1;
-        const pgn_node *parent = pgn_node_parent(f->node);
-        if (parent != NULL && pgn_node_child(parent) == f->node && pgn_node_sibling(f->node)) {
+        const pgn_node *parent = pgn_node_parent(node);
+        if (parent != NULL && pgn_node_child(parent) == node && pgn_node_sibling(node)) {
             put(w, ",\"variations\":", 14);
             pgn_pos before = f->before;
-            push(w, pgn_node_sibling(f->node), &before, 1);
+            if (!push(w, pgn_node_sibling(node), &before, 1)) {
+                break;
+            }
+            f = &w->stack[w->depth - 2]; /* push may have moved the stack */
         }
+        f->before = after;
     }
 }
 
@@ -408,6 +463,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
         put(w, w->games ? ",\n" : "[\n", 2);
     }
     w->games++;
+    w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_JSON_RECOMPUTE_SAN);
     put(w, "{\"tags\":{", 9);
     n = pgn_game_tag_count(game);
     for (i = 0; i < n; i++) {
