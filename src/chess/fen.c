@@ -2,6 +2,7 @@
 /* FEN (PGN §16.1) reading with full validation, X-FEN and Shredder-FEN castling (digest §7.4),
  * and writing with a choice of en passant convention (digest §7.3). */
 #include "attacks.h"
+#include "fen_ranks.h"
 
 #include <string.h>
 
@@ -416,34 +417,28 @@ static int write_ep_square(const pgn_pos *p, uint32_t flags) {
     return pgn_pos_has_legal_ep(p);
 }
 
-/* The piece placement field, table-driven so that no branch depends on the position: per rank,
- * the text of its 8 squares and of the 8 run-length digits is indexed through fen_rank_layout
- * (tables.inc) by the rank's occupancy; 8 bytes are always copied and the length advanced by the
- * rank's real length. b needs 8 bytes of room past the 71 the field can take. */
-static size_t write_placement(const pgn_pos *pos, char *b) {
+/* The text of one rank (its 8 board bytes at sq), table-driven so that no branch depends on the
+ * position: the text of its 8 squares and of the 8 run-length digits is indexed through
+ * fen_rank_layout (tables.inc) by the rank's occupancy. All 8 bytes of b are written; returns the
+ * rank's real length. */
+static size_t write_rank(const uint8_t *sq, char *b) {
     static const char letters[17] = " PNBRQK  pnbrqk ";
     char sym[17] = "        12345678";
-    size_t n = 0;
-    for (int rank = 7; rank >= 0; rank--) {
-        const uint8_t *sq = pos->board + rank * 8;
-        unsigned occ = 0;
-        for (unsigned f = 0; f < 8; f++) {
-            sym[f] = letters[sq[f] & 15];
-            occ |= (unsigned)(sq[f] != 0) << f;
-        }
-        const uint8_t *layout = fen_rank_layout[occ];
-        for (unsigned i = 0; i < 8; i++) {
-            b[n + i] = sym[layout[1 + i]];
-        }
-        n += layout[0];
-        b[n++] = '/';
+    unsigned occ = 0;
+    for (unsigned f = 0; f < 8; f++) {
+        sym[f] = letters[sq[f] & 15];
+        occ |= (unsigned)(sq[f] != 0) << f;
     }
-    return n - 1;
+    const uint8_t *layout = fen_rank_layout[occ];
+    for (unsigned i = 0; i < 8; i++) {
+        b[i] = sym[layout[1 + i]];
+    }
+    return layout[0];
 }
 
-size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
-    char b[PGN_FEN_MAX + 16];
-    size_t n = write_placement(pos, b);
+/* The fields after the piece placement, from the space before the side to move. */
+static size_t write_rest(const pgn_pos *pos, uint32_t flags, char *b) {
+    size_t n = 0;
     b[n++] = ' ';
     b[n++] = pos->side == PGN_WHITE ? 'w' : 'b';
     b[n++] = ' ';
@@ -461,10 +456,41 @@ size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) 
         b[n++] = ' ';
         n += put_uint(b + n, pos->fullmove);
     }
+    return n;
+}
+
+size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
+    char b[PGN_FEN_MAX + 16];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) { /* 8 bytes of room past the 71 the field can take */
+        n += write_rank(pos->board + rank * 8, b + n);
+        b[n++] = '/';
+    }
+    n += write_rest(pos, flags, b + n - 1) - 1;
     if (cap > 0) {
         size_t k = n < cap - 1 ? n : cap - 1;
         memcpy(buf, b, k);
         buf[k] = 0;
     }
     return n;
+}
+
+void chess_fen_ranks_init(chess_fen_ranks *ranks) {
+    memset(ranks, 0, sizeof *ranks);
+}
+
+size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
+                             char *buf) {
+    size_t n = 0;
+    for (unsigned r = 0; r < 8; r++) {
+        const uint8_t *sq = pos->board + (7 - r) * 8;
+        if (ranks->len[r] == 0 || memcmp(ranks->row[r], sq, 8) != 0) {
+            memcpy(ranks->row[r], sq, 8);
+            ranks->len[r] = (uint8_t)write_rank(sq, ranks->text[r]);
+        }
+        memcpy(buf + n, ranks->text[r], 8);
+        n += ranks->len[r];
+        buf[n++] = '/';
+    }
+    return n - 1 + write_rest(pos, flags, buf + n - 1);
 }

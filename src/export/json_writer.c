@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "../chess/fen_ranks.h"
 #include "../game/arena.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
@@ -33,6 +34,7 @@ struct pgn_json_writer {
     size_t len, cap;
     frame *stack;
     size_t depth, stack_cap;
+    chess_fen_ranks fen_ranks; /* each rank's FEN text, kept from move to move */
 };
 
 pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts *opts,
@@ -51,6 +53,7 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
     }
     w->fn = fn;
     w->ctx = ctx;
+    chess_fen_ranks_init(&w->fen_ranks);
     if (opts != NULL) {
         w->flags = opts->flags;
         w->fen_flags = opts->fen_flags;
@@ -333,7 +336,7 @@ static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before,
  * when the whole game has it (as the PGN writer does), else from the board. */
 static void put_move(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before,
                      const pgn_pos *after) {
-    enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 1 };
+    enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 8 };
     pgn_move mv = pgn_node_move(n);
     char *d = room(w);
     size_t k = 7;
@@ -351,7 +354,7 @@ static void put_move(pgn_json_writer *w, const pgn_node *n, const pgn_pos *befor
     k += pgn_uci_write(before, mv, d + k);
     memcpy(d + k, "\",\"fen\":\"", 9);
     k += 9;
-    k += pgn_fen_write(after, w->fen_flags, d + k, PGN_FEN_MAX);
+    k += chess_fen_write_ranks(&w->fen_ranks, after, w->fen_flags, d + k);
     d[k++] = '"';
     commit(w, k);
 }
