@@ -419,21 +419,30 @@ static int write_ep_square(const pgn_pos *p, uint32_t flags) {
 
 /* The text of one rank (its 8 board bytes at sq), table-driven so that no branch depends on the
  * position: the text of its 8 squares and of the 8 run-length digits is indexed through
- * fen_rank_layout (tables.inc) by the rank's occupancy. All 8 bytes of b are written; returns the
- * rank's real length. */
-static size_t write_rank(const uint8_t *sq, char *b) {
+ * fen_rank_layout (tables.inc) by the rank's occupancy. Returns 8 bytes, character i in bits
+ * 8i..8i+7 (put8 stores them; the bytes past the rank's length are filler), and its length. */
+static uint64_t rank_text(const uint8_t *sq, size_t *len) {
     static const char letters[17] = " PNBRQK  pnbrqk ";
     char sym[17] = "        12345678";
     unsigned occ = 0;
+    uint64_t v = 0;
     for (unsigned f = 0; f < 8; f++) {
         sym[f] = letters[sq[f] & 15];
         occ |= (unsigned)(sq[f] != 0) << f;
     }
     const uint8_t *layout = fen_rank_layout[occ];
     for (unsigned i = 0; i < 8; i++) {
-        b[i] = sym[layout[1 + i]];
+        v |= (uint64_t)(unsigned char)sym[layout[1 + i]] << (8 * i);
     }
-    return layout[0];
+    *len = layout[0];
+    return v;
+}
+
+/* Stores the 8 bytes of a rank_text value (one store where the compiler merges them). */
+static void put8(char *b, uint64_t v) {
+    for (unsigned i = 0; i < 8; i++) {
+        b[i] = (char)(v >> (8 * i));
+    }
 }
 
 /* The fields after the piece placement, from the space before the side to move. */
@@ -463,7 +472,9 @@ size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) 
     char b[PGN_FEN_MAX + 16];
     size_t n = 0;
     for (int rank = 7; rank >= 0; rank--) { /* 8 bytes of room past the 71 the field can take */
-        n += write_rank(pos->board + rank * 8, b + n);
+        size_t len;
+        put8(b + n, rank_text(pos->board + rank * 8, &len));
+        n += len;
         b[n++] = '/';
     }
     n += write_rest(pos, flags, b + n - 1) - 1;
@@ -475,21 +486,19 @@ size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) 
     return n;
 }
 
-void chess_fen_ranks_init(chess_fen_ranks *ranks) {
-    memset(ranks, 0, sizeof *ranks);
-}
 
 size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
-                             char *buf) {
+                             unsigned changed, char *buf) {
     size_t n = 0;
-    for (unsigned r = 0; r < 8; r++) {
-        const uint8_t *sq = pos->board + (7 - r) * 8;
-        if (ranks->len[r] == 0 || memcmp(ranks->row[r], sq, 8) != 0) {
-            memcpy(ranks->row[r], sq, 8);
-            ranks->len[r] = (uint8_t)write_rank(sq, ranks->text[r]);
-        }
-        memcpy(buf + n, ranks->text[r], 8);
-        n += ranks->len[r];
+    for (changed &= 0xffu; changed; changed &= changed - 1) {
+        unsigned rank = (unsigned)bits_ctz(changed);
+        size_t len;
+        ranks->text[rank] = rank_text(pos->board + rank * 8, &len);
+        ranks->len[rank] = (uint8_t)len;
+    }
+    for (int rank = 7; rank >= 0; rank--) {
+        put8(buf + n, ranks->text[rank]);
+        n += ranks->len[rank];
         buf[n++] = '/';
     }
     return n - 1 + write_rest(pos, flags, buf + n - 1);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* FEN writing for a stream of related positions (internal header): the text of each rank is
- * kept with the rank's 8 board bytes, so that after a move only the one or two ranks it changed
- * are written anew. Used by the JSON writer, which writes a FEN after every move. */
+/* FEN writing for a walk through a game (internal header): the text of each rank of the last
+ * position written is kept, so that after a move only the one or two ranks it can change (those
+ * of its from and to squares: castling, en passant and promotion stay on them) are written anew.
+ * Used by the JSON writer, which writes the FEN after every move. */
 #ifndef PGNKIT_FEN_RANKS_H
 #define PGNKIT_FEN_RANKS_H
 
@@ -11,16 +12,20 @@
 #include "pgnkit/chess.h"
 
 typedef struct chess_fen_ranks {
-    uint8_t row[8][8]; /* the board bytes of each rank whose text is kept */
-    char text[8][8];   /* that text (len bytes of it) */
-    uint8_t len[8];    /* 0: nothing kept for this rank */
+    uint64_t text[8]; /* the text of each rank (bit 0 of an index = rank 1), byte i in bits 8i.. */
+    uint8_t len[8];   /* its length */
 } chess_fen_ranks;
 
-/* Forgets every rank (also the way to start). */
-void chess_fen_ranks_init(chess_fen_ranks *ranks);
+/* The ranks of a move's from and to squares, for chess_fen_write_ranks after it. */
+static inline unsigned chess_fen_move_ranks(pgn_move mv) {
+    return (1u << (PGN_MOVE_FROM(mv) >> 3)) | (1u << (PGN_MOVE_TO(mv) >> 3));
+}
 
 /* Writes pos as pgn_fen_write(pos, flags, ...) does, without the NUL, into buf, which must have
- * room for PGN_FEN_MAX + 8 bytes; returns the length. Updates ranks. */
-size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags, char *buf);
+ * room for PGN_FEN_MAX + 8 bytes; returns the length. The ranks in changed (bit r: rank r + 1)
+ * are written from pos and kept; the others are taken as kept, so the caller vouches that pos
+ * has the same pieces on them as the position last written with ranks: 0xff when unsure. */
+size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
+                             unsigned changed, char *buf);
 
 #endif

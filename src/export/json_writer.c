@@ -34,7 +34,8 @@ struct pgn_json_writer {
     size_t len, cap;
     frame *stack;
     size_t depth, stack_cap;
-    chess_fen_ranks fen_ranks; /* each rank's FEN text, kept from move to move */
+    chess_fen_ranks fen_ranks; /* the FEN text of each rank of the position after fen_node */
+    const pgn_node *fen_node;  /* NULL: fen_ranks holds nothing of this game */
 };
 
 pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts *opts,
@@ -53,7 +54,6 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
     }
     w->fn = fn;
     w->ctx = ctx;
-    chess_fen_ranks_init(&w->fen_ranks);
     if (opts != NULL) {
         w->flags = opts->flags;
         w->fen_flags = opts->fen_flags;
@@ -334,8 +334,7 @@ static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before,
 
 /* "san", "uci" and "fen" of a move, written straight into the buffer: the SAN kept in the node
  * when the whole game has it (as the PGN writer does), else from the board. */
-static void put_move(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before,
-                     const pgn_pos *after) {
+static void put_move(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
     enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 8 };
     pgn_move mv = pgn_node_move(n);
     char *d = room(w);
@@ -347,22 +346,26 @@ static void put_move(pgn_json_writer *w, const pgn_node *n, const pgn_pos *befor
         memcpy(d + k, san.ptr, san.len);
         k += san.len;
     } else {
-        k += pgn_san_write(before, mv, d + k);
+        k += pgn_san_write(pos, mv, d + k);
     }
     memcpy(d + k, "\",\"uci\":\"", 9);
     k += 9;
-    k += pgn_uci_write(before, mv, d + k);
+    k += pgn_uci_write(pos, mv, d + k);
+    pgn_pos_play(pos, mv);
     memcpy(d + k, "\",\"fen\":\"", 9);
     k += 9;
-    k += chess_fen_write_ranks(&w->fen_ranks, after, w->fen_flags, d + k);
+    /* after the parent's move fen_ranks holds this move's before: only its ranks change */
+    unsigned changed =
+        w->fen_node != NULL && pgn_node_parent(n) == w->fen_node ? chess_fen_move_ranks(mv) : 0xffu;
+    w->fen_node = n;
+    k += chess_fen_write_ranks(&w->fen_ranks, pos, w->fen_flags, changed, d + k);
     d[k++] = '"';
     commit(w, k);
 }
 
-/* Writes node's object up to (not including) its "variations" and closing brace; after is the
- * position after its move. */
-static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before,
-                     const pgn_pos *after) {
+/* Writes node's object up to (not including) its "variations" and closing brace, and plays its
+ * move on *pos (the position before it). */
+static void put_node(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
     size_t i, k = pgn_node_nag_count(n);
     pgn_str pre = pgn_node_pre_comment(n);
     put(w, "{", 1);
@@ -372,7 +375,7 @@ static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *befor
         put_commands(w, pre);
         put(w, "},", 2);
     }
-    put_move(w, n, before, after);
+    put_move(w, n, pos);
     if (k) {
         put(w, ",\"nags\":[", 9);
         for (i = 0; i < k; i++) {
@@ -427,21 +430,17 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
             put(w, ",", 1);
         }
         f->count = 1;
-        const pgn_node *node = f->node;
-        pgn_pos after = f->before;
-        pgn_pos_play(&after, pgn_node_move(node));
-        put_node(w, node, &f->before, &after);
-        f->open = 1;
-        const pgn_node *parent = pgn_node_parent(node);
+        const pgn_node *node = f->node, *parent = pgn_node_parent(node);
         if (parent != NULL && pgn_node_child(parent) == node && pgn_node_sibling(node)) {
+            pgn_pos before = f->before; /* the alternatives start from it */
+            put_node(w, node, &f->before);
+            f->open = 1;
             put(w, ",\"variations\":", 14);
-            pgn_pos before = f->before;
-            if (!push(w, pgn_node_sibling(node), &before, 1)) {
-                break;
-            }
-            f = &w->stack[w->depth - 2]; /* push may have moved the stack */
+            push(w, pgn_node_sibling(node), &before, 1);
+        } else {
+            put_node(w, node, &f->before); /* the position is played on in place */
+            f->open = 1;
         }
-        f->before = after;
     }
 }
 
@@ -467,6 +466,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     }
     w->games++;
     w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_JSON_RECOMPUTE_SAN);
+    w->fen_node = NULL; /* nodes of another game may sit at the same addresses */
     put(w, "{\"tags\":{", 9);
     n = pgn_game_tag_count(game);
     for (i = 0; i < n; i++) {
