@@ -355,8 +355,11 @@ static void put_move(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
     memcpy(d + k, "\",\"fen\":\"", 9);
     k += 9;
     /* after the parent's move fen_ranks holds this move's before: only its ranks change */
-    unsigned changed =
-        w->fen_node != NULL && pgn_node_parent(n) == w->fen_node ? chess_fen_move_ranks(mv) : 0xffu;
+    unsigned changed = 0xffu;
+    if (w->fen_node != NULL && pgn_node_parent(n) == w->fen_node &&
+        !(w->flags & PGN_JSON_RECOMPUTE)) {
+        changed = chess_fen_move_ranks(mv);
+    }
     w->fen_node = n;
     k += chess_fen_write_ranks(&w->fen_ranks, pos, w->fen_flags, changed, d + k);
     d[k++] = '"';
@@ -465,7 +468,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
         put(w, w->games ? ",\n" : "[\n", 2);
     }
     w->games++;
-    w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_JSON_RECOMPUTE_SAN);
+    w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_JSON_RECOMPUTE);
     w->fen_node = NULL; /* nodes of another game may sit at the same addresses */
     put(w, "{\"tags\":{", 9);
     n = pgn_game_tag_count(game);
