@@ -16,7 +16,7 @@
 /* One open array of moves ("line") or of variations. */
 typedef struct frame {
     const pgn_node *node; /* LINE: the next node to write; VARS: the next alternative */
-    pgn_pos before;       /* the position before node's move */
+    pgn_pos before;       /* the position before node's move (LINE: after it while open) */
     uint8_t vars;         /* 1: a "variations" array, 0: a line */
     uint8_t open;         /* LINE: node's object is open, waiting for its variations to end */
     uint8_t count;        /* nonzero once an element was written (a comma is due) */
@@ -402,22 +402,6 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
     }
     while (w->depth > base && w->err == PGN_OK) {
         frame *f = &w->stack[w->depth - 1];
-        if (f->vars) {
-            if (f->node == NULL) {
-                put(w, "]", 1);
-                w->depth--;
-                continue;
-            }
-            if (f->count) {
-                put(w, ",", 1);
-            }
-            f->count = 1;
-            const pgn_node *alt = f->node;
-            pgn_pos before = f->before; /* push may move the stack, f with it */
-            f->node = pgn_node_sibling(alt);
-            push(w, alt, &before, 0);
-            continue;
-        }
         if (f->open) { /* f->before is already the position after f->node's move */
             put(w, "}", 1);
             f->node = pgn_node_child(f->node);
@@ -433,6 +417,13 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
             put(w, ",", 1);
         }
         f->count = 1;
+        if (f->vars) {
+            const pgn_node *alt = f->node;
+            pgn_pos before = f->before; /* push may move the stack, f with it */
+            f->node = pgn_node_sibling(alt);
+            push(w, alt, &before, 0);
+            continue;
+        }
         const pgn_node *node = f->node, *parent = pgn_node_parent(node);
         if (parent != NULL && pgn_node_child(parent) == node && pgn_node_sibling(node)) {
             pgn_pos before = f->before; /* the alternatives start from it */
