@@ -417,20 +417,20 @@ static int write_ep_square(const pgn_pos *p, uint32_t flags) {
     return pgn_pos_has_legal_ep(p);
 }
 
-/* The text of one rank (its 8 board bytes at sq), table-driven so that no branch depends on the
- * position: the text of its 8 squares and of the 8 run-length digits is indexed through
- * fen_rank_layout (tables.inc) by the rank's occupancy. Returns 8 bytes, character i in bits
- * 8i..8i+7 (put8 stores them; the bytes past the rank's length are filler), and its length. */
-static uint64_t rank_text(const uint8_t *sq, size_t *len) {
+/* The text of one rank, table-driven so that no branch depends on the position: the text of its
+ * 8 squares and of the 8 run-length digits is indexed through fen_rank_layout (tables.inc) by the
+ * rank's occupancy (from the occupied-squares bitboard, which the library keeps equal to the
+ * board). Returns 8 bytes, character i in bits 8i..8i+7 (put8 stores them; the bytes past the
+ * rank's length are filler), and its length. */
+static uint64_t rank_text(const pgn_pos *pos, unsigned rank, size_t *len) {
     static const char letters[17] = " PNBRQK  pnbrqk ";
+    const uint8_t *sq = pos->board + rank * 8;
     char sym[17] = "        12345678";
-    unsigned occ = 0;
     uint64_t v = 0;
     for (unsigned f = 0; f < 8; f++) {
         sym[f] = letters[sq[f] & 15];
-        occ |= (unsigned)(sq[f] != 0) << f;
     }
-    const uint8_t *layout = fen_rank_layout[occ];
+    const uint8_t *layout = fen_rank_layout[(pos->by_type[0] >> (rank * 8)) & 0xffu];
     for (unsigned i = 0; i < 8; i++) {
         v |= (uint64_t)(unsigned char)sym[layout[1 + i]] << (8 * i);
     }
@@ -473,7 +473,7 @@ size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) 
     size_t n = 0;
     for (int rank = 7; rank >= 0; rank--) { /* 8 bytes of room past the 71 the field can take */
         size_t len;
-        put8(b + n, rank_text(pos->board + rank * 8, &len));
+        put8(b + n, rank_text(pos, (unsigned)rank, &len));
         n += len;
         b[n++] = '/';
     }
@@ -493,7 +493,7 @@ size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_
     for (changed &= 0xffu; changed; changed &= changed - 1) {
         unsigned rank = (unsigned)bits_ctz(changed);
         size_t len;
-        ranks->text[rank] = rank_text(pos->board + rank * 8, &len);
+        ranks->text[rank] = rank_text(pos, rank, &len);
         ranks->len[rank] = (uint8_t)len;
     }
     for (int rank = 7; rank >= 0; rank--) {
