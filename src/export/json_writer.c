@@ -189,40 +189,53 @@ static size_t utf8_len(const unsigned char *s, size_t len) {
     return n;
 }
 
-/* A JSON string (RFC 8259 §7): runs of plain bytes are copied in one piece. */
-static void put_string(pgn_json_writer *w, pgn_str s) {
+/* Writes the JSON form (RFC 8259 §7) of the bytes p[*at..stop) of a string of len bytes at d and
+ * moves *at past them; a UTF-8 sequence that starts before stop is finished (up to 3 bytes past
+ * it). Each byte read gives at most 6 written. */
+static size_t escape(char *d, const unsigned char *p, size_t len, size_t *at, size_t stop) {
     static const char hex[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    size_t i = 0, run = 0;
-    put(w, "\"", 1);
-    while (i < s.len) {
+    size_t i = *at, k = 0;
+    while (i < stop) {
         unsigned c = p[i];
         if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            d[k++] = (char)c;
             i++;
-            continue;
-        }
-        put(w, s.ptr + run, i - run);
-        if (c >= 0x80) {
-            size_t n = utf8_len(p + i, s.len - i);
+        } else if (c >= 0x80) {
+            size_t n = utf8_len(p + i, len - i);
             if (n == 0) {
-                put(w, "\\ufffd", 6);
+                memcpy(d + k, "\\ufffd", 6);
+                k += 6;
                 n = 1;
             } else {
-                put(w, s.ptr + i, n);
+                memcpy(d + k, p + i, n);
+                k += n;
             }
             i += n;
         } else if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            put(w, esc, 2);
+            d[k++] = '\\';
+            d[k++] = (char)c;
             i++;
         } else {
             char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            put(w, esc, 6);
+            memcpy(d + k, esc, 6);
+            k += 6;
             i++;
         }
-        run = i;
     }
-    put(w, s.ptr + run, i - run);
+    *at = i;
+    return k;
+}
+
+/* A JSON string, escaped straight into the buffer in pieces that fit its room. */
+static void put_string(pgn_json_writer *w, pgn_str s) {
+    enum { PIECE = (ROOM_MAX - 8) / 6 };
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    size_t i = 0;
+    put(w, "\"", 1);
+    while (i < s.len) {
+        size_t stop = s.len - i > PIECE ? i + PIECE : s.len;
+        commit(w, escape(room(w), p, s.len, &i, stop));
+    }
     put(w, "\"", 1);
 }
 
