@@ -360,6 +360,10 @@ pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t fla
 static size_t put_uint(char *b, uint32_t v) {
     char tmp[12];
     size_t n = 0;
+    if (v < 10) { /* the halfmove clock of most positions */
+        b[0] = (char)('0' + v);
+        return 1;
+    }
     do {
         tmp[n++] = (char)('0' + v % 10);
         v /= 10;
@@ -372,6 +376,10 @@ static size_t put_uint(char *b, uint32_t v) {
 
 static size_t write_castling(const pgn_pos *p, uint32_t flags, char *b) {
     size_t n = 0;
+    if (p->castle == 0) {
+        b[0] = '-';
+        return 1;
+    }
     for (unsigned c = 0; c < 2; c++) {
         uint64_t back = c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
         uint64_t rights = p->castle & back;
