@@ -4,7 +4,10 @@
  * input with bit 6) and tight limits (bit 7: max_token 64, max_depth 4), so chunk boundaries and
  * limits are fuzzed. Every game is built and exported; invariants: reading ends with PGN_END, the
  * summaries' byte ranges are in the input, with KEEP_RAW the raw pieces are the input's bytes back
- * to back, and the export of the sound games re-reads without any diagnostic, game for game. */
+ * to back, the export of the sound games re-reads without any diagnostic, game for game, and the
+ * JSON of every game equals the JSON written with SAN and FEN from the board alone
+ * (PGN_JSON_RECOMPUTE: neither the SAN kept in the nodes nor the FEN text kept from move to move).
+ */
 #include "fuzz_common.h"
 
 #ifndef FUZZ_ENTRY
@@ -67,12 +70,19 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         ro.max_depth = 4;
     }
     fz_src src = {data + 2, size - 2, 0, (data[1] & 0x40) ? 0 : (size_t)(data[1] & 0x3F) + 1};
-    fz_buf out = {NULL, 0, 0};
+    fz_buf out = {NULL, 0, 0}, json = {NULL, 0, 0}, json_board = {NULL, 0, 0};
     pgn_reader *r = NULL;
     pgn_writer *w = NULL;
     pgn_game *g = NULL;
+    pgn_json_writer *jw = NULL, *jb = NULL;
+    pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL},
+                         jbo = {PGN_JSON_NDJSON | PGN_JSON_RECOMPUTE, 0, NULL};
     if (pgn_reader_new(&r, &ro, fz_src_read, &src) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK ||
-        pgn_writer_new(&w, NULL, fz_buf_write, &out) != PGN_OK) {
+        pgn_writer_new(&w, NULL, fz_buf_write, &out) != PGN_OK ||
+        pgn_json_writer_new(&jw, &jo, fz_buf_write, &json) != PGN_OK ||
+        pgn_json_writer_new(&jb, &jbo, fz_buf_write, &json_board) != PGN_OK) {
+        pgn_json_writer_free(jw);
+        pgn_writer_free(w);
         pgn_reader_free(r);
         pgn_game_free(g);
         return 0;
@@ -100,16 +110,28 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
             FUZZ_CHECK(pgn_writer_write(w, g) == PGN_OK, "pgn_writer_write failed");
             written++;
         }
+        if (!(ro.flags & PGN_READ_NO_BOARD)) {
+            FUZZ_CHECK(pgn_json_writer_write(jw, g) == PGN_OK &&
+                           pgn_json_writer_write(jb, g) == PGN_OK,
+                       "pgn_json_writer_write failed");
+            FUZZ_CHECK(json.len == json_board.len &&
+                           (json.len == 0 || memcmp(json.p, json_board.p, json.len) == 0),
+                       "the JSON differs from the JSON with SAN and FEN from the board alone");
+        }
     }
     FUZZ_CHECK(st == PGN_END, "reading did not end with PGN_END");
     FUZZ_CHECK(!keep_raw || games == 0 || next == src.len, "raw pieces do not reach the end");
     uint64_t tg, te;
     pgn_reader_totals(r, &tg, &te, NULL);
     FUZZ_CHECK(tg == games && te == d.errors, "totals");
+    pgn_json_writer_free(jb);
+    pgn_json_writer_free(jw);
     pgn_writer_free(w);
     pgn_game_free(g);
     pgn_reader_free(r);
     rd_reread(&out, written, ro.encoding == PGN_ENC_UTF8 ? PGN_ENC_UTF8 : PGN_ENC_AUTO);
+    free(json.p);
+    free(json_board.p);
     free(out.p);
     return 0;
 }

@@ -82,6 +82,34 @@ int main(void) {
         printf("},\n");
     }
     printf("};\n\n");
+    /* fen_rank_layout[occupancy of a rank, bit f = file f]: [0] the length of the rank's FEN
+     * text, [1..8] where each of its characters comes from: 0..7 the piece on that file, 8 + k
+     * the digit k + 1 (k + 1 empty squares); unused places 8 (pgn_fen_write copies all 8) */
+    printf("static const uint8_t fen_rank_layout[256][9] = {\n");
+    for (int o = 0; o < 256; o++) {
+        int out[9] = {0, 8, 8, 8, 8, 8, 8, 8, 8}, n = 0, empty = 0;
+        for (int f = 0; f < 8; f++) {
+            if (!(o >> f & 1)) {
+                empty++;
+                continue;
+            }
+            if (empty) {
+                out[1 + n++] = 8 + empty - 1;
+                empty = 0;
+            }
+            out[1 + n++] = f;
+        }
+        if (empty) {
+            out[1 + n++] = 8 + empty - 1;
+        }
+        out[0] = n;
+        printf("%s{", o % 3 ? " " : "    ");
+        for (int i = 0; i < 9; i++) {
+            printf("%s%d", i ? ", " : "", out[i]);
+        }
+        printf("},%s", o % 3 == 2 || o == 255 ? "\n" : "");
+    }
+    printf("};\n\n");
     /* between[a][b]: squares strictly between two aligned squares; line[a][b]: the full line */
     uint64_t (*between)[64] = calloc(64, sizeof *between);
     uint64_t (*line)[64] = calloc(64, sizeof *line);

@@ -19,6 +19,9 @@ extern "C" {
 
 /* JSON writer flags (pgn_json_writer_opts.flags). Zero writes one JSON array of games. */
 #define PGN_JSON_NDJSON 0x01u /* newline-delimited JSON: one game object per line, no array */
+/* for tests: SAN and FEN of every move from the board alone, never the SAN kept in the node
+ * (pgn_node_san) nor the previous move's FEN text */
+#define PGN_JSON_RECOMPUTE 0x02u
 
 typedef struct pgn_json_writer_opts {
     uint32_t flags;

@@ -2,6 +2,7 @@
 /* FEN (PGN §16.1) reading with full validation, X-FEN and Shredder-FEN castling (digest §7.4),
  * and writing with a choice of en passant convention (digest §7.3). */
 #include "attacks.h"
+#include "fen_ranks.h"
 
 #include <string.h>
 
@@ -359,6 +360,10 @@ pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t fla
 static size_t put_uint(char *b, uint32_t v) {
     char tmp[12];
     size_t n = 0;
+    if (v < 10) { /* the halfmove clock of most positions */
+        b[0] = (char)('0' + v);
+        return 1;
+    }
     do {
         tmp[n++] = (char)('0' + v % 10);
         v /= 10;
@@ -371,6 +376,10 @@ static size_t put_uint(char *b, uint32_t v) {
 
 static size_t write_castling(const pgn_pos *p, uint32_t flags, char *b) {
     size_t n = 0;
+    if (p->castle == 0) {
+        b[0] = '-';
+        return 1;
+    }
     for (unsigned c = 0; c < 2; c++) {
         uint64_t back = c == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
         uint64_t rights = p->castle & back;
@@ -416,31 +425,37 @@ static int write_ep_square(const pgn_pos *p, uint32_t flags) {
     return pgn_pos_has_legal_ep(p);
 }
 
-size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
-    static const char letters[] = " PNBRQK  pnbrqk";
-    char b[PGN_FEN_MAX + 16];
-    size_t n = 0;
-    for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            unsigned piece = pos->board[rank * 8 + file];
-            if (!piece) {
-                empty++;
-                continue;
-            }
-            if (empty) {
-                b[n++] = (char)('0' + empty);
-                empty = 0;
-            }
-            b[n++] = letters[piece];
-        }
-        if (empty) {
-            b[n++] = (char)('0' + empty);
-        }
-        if (rank) {
-            b[n++] = '/';
-        }
+/* The text of one rank, table-driven so that no branch depends on the position: the text of its
+ * 8 squares and of the 8 run-length digits is indexed through fen_rank_layout (tables.inc) by the
+ * rank's occupancy (from the occupied-squares bitboard, which the library keeps equal to the
+ * board). Returns 8 bytes, character i in bits 8i..8i+7 (put8 stores them; the bytes past the
+ * rank's length are filler), and its length. */
+static uint64_t rank_text(const pgn_pos *pos, unsigned rank, size_t *len) {
+    static const char letters[17] = " PNBRQK  pnbrqk ";
+    const uint8_t *sq = pos->board + rank * 8;
+    char sym[17] = "        12345678";
+    uint64_t v = 0;
+    for (unsigned f = 0; f < 8; f++) {
+        sym[f] = letters[sq[f] & 15];
     }
+    const uint8_t *layout = fen_rank_layout[(pos->by_type[0] >> (rank * 8)) & 0xffu];
+    for (unsigned i = 0; i < 8; i++) {
+        v |= (uint64_t)(unsigned char)sym[layout[1 + i]] << (8 * i);
+    }
+    *len = layout[0];
+    return v;
+}
+
+/* Stores the 8 bytes of a rank_text value (one store where the compiler merges them). */
+static void put8(char *b, uint64_t v) {
+    for (unsigned i = 0; i < 8; i++) {
+        b[i] = (char)(v >> (8 * i));
+    }
+}
+
+/* The fields after the piece placement, from the space before the side to move. */
+static size_t write_rest(const pgn_pos *pos, uint32_t flags, char *b) {
+    size_t n = 0;
     b[n++] = ' ';
     b[n++] = pos->side == PGN_WHITE ? 'w' : 'b';
     b[n++] = ' ';
@@ -458,10 +473,41 @@ size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) 
         b[n++] = ' ';
         n += put_uint(b + n, pos->fullmove);
     }
+    return n;
+}
+
+size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
+    char b[PGN_FEN_MAX + 16];
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) { /* 8 bytes of room past the 71 the field can take */
+        size_t len;
+        put8(b + n, rank_text(pos, (unsigned)rank, &len));
+        n += len;
+        b[n++] = '/';
+    }
+    n += write_rest(pos, flags, b + n - 1) - 1;
     if (cap > 0) {
         size_t k = n < cap - 1 ? n : cap - 1;
         memcpy(buf, b, k);
         buf[k] = 0;
     }
     return n;
+}
+
+
+size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
+                             unsigned changed, char *buf) {
+    size_t n = 0;
+    for (changed &= 0xffu; changed; changed &= changed - 1) {
+        unsigned rank = (unsigned)bits_ctz(changed);
+        size_t len;
+        ranks->text[rank] = rank_text(pos, rank, &len);
+        ranks->len[rank] = (uint8_t)len;
+    }
+    for (int rank = 7; rank >= 0; rank--) {
+        put8(buf + n, ranks->text[rank]);
+        n += ranks->len[rank];
+        buf[n++] = '/';
+    }
+    return n - 1 + write_rest(pos, flags, buf + n - 1);
 }

@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "../chess/fen_ranks.h"
 #include "../game/arena.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
@@ -15,7 +16,7 @@
 /* One open array of moves ("line") or of variations. */
 typedef struct frame {
     const pgn_node *node; /* LINE: the next node to write; VARS: the next alternative */
-    pgn_pos before;       /* the position before node's move */
+    pgn_pos before;       /* the position before node's move (LINE: after it while open) */
     uint8_t vars;         /* 1: a "variations" array, 0: a line */
     uint8_t open;         /* LINE: node's object is open, waiting for its variations to end */
     uint8_t count;        /* nonzero once an element was written (a comma is due) */
@@ -28,10 +29,13 @@ struct pgn_json_writer {
     uint32_t flags, fen_flags;
     uint64_t games;
     pgn_status err; /* the first failure; then everything stops */
+    int kept_san;   /* this game's nodes all have their SAN (pgn_game_san_complete) */
     char *buf;
     size_t len, cap;
     frame *stack;
     size_t depth, stack_cap;
+    chess_fen_ranks fen_ranks; /* the FEN text of each rank of the position after fen_node */
+    const pgn_node *fen_node;  /* NULL: fen_ranks holds nothing of this game */
 };
 
 pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts *opts,
@@ -77,9 +81,12 @@ void pgn_json_writer_free(pgn_json_writer *writer) {
 
 /* ---- output ---- */
 
+/* Sends the buffer to the callback. After a failure the output is dropped, so that len stays
+ * below FLUSH_AT whatever is written (direct writes rely on it: see room). */
 static void flush(pgn_json_writer *w) {
     ptrdiff_t r;
     if (w->err != PGN_OK || w->len == 0) {
+        w->len = 0;
         return;
     }
     r = w->fn(w->ctx, w->buf, w->len);
@@ -90,8 +97,8 @@ static void flush(pgn_json_writer *w) {
 }
 
 /* Appends n bytes; the buffer is flushed when it passes FLUSH_AT, so it never grows (a longer
- * piece goes straight to the callback). */
-static void put(pgn_json_writer *w, const char *s, size_t n) {
+ * piece goes straight to the callback). The common short piece is copied inline. */
+static void put_slow(pgn_json_writer *w, const char *s, size_t n) {
     if (w->err != PGN_OK) {
         return;
     }
@@ -106,6 +113,32 @@ static void put(pgn_json_writer *w, const char *s, size_t n) {
         }
     }
     memcpy(w->buf + w->len, s, n);
+    w->len += n;
+    if (w->len >= FLUSH_AT) {
+        flush(w);
+    }
+}
+
+static inline void put(pgn_json_writer *w, const char *s, size_t n) {
+    if (n <= 16 && w->len + n < FLUSH_AT) { /* len < FLUSH_AT <= cap - FLUSH_AT: room */
+        char *d = w->buf + w->len;
+        for (size_t i = 0; i < n; i++) {
+            d[i] = s[i];
+        }
+        w->len += n;
+        return;
+    }
+    put_slow(w, s, n);
+}
+
+/* Where up to ROOM_MAX bytes may be written directly: between calls len is below FLUSH_AT
+ * (flush empties the buffer, also after a failure), and cap is twice FLUSH_AT. Then commit. */
+#define ROOM_MAX FLUSH_AT
+static inline char *room(pgn_json_writer *w) {
+    return w->buf + w->len;
+}
+
+static inline void commit(pgn_json_writer *w, size_t n) {
     w->len += n;
     if (w->len >= FLUSH_AT) {
         flush(w);
@@ -156,40 +189,53 @@ static size_t utf8_len(const unsigned char *s, size_t len) {
     return n;
 }
 
-/* A JSON string (RFC 8259 §7): runs of plain bytes are copied in one piece. */
-static void put_string(pgn_json_writer *w, pgn_str s) {
+/* Writes the JSON form (RFC 8259 §7) of the bytes p[*at..stop) of a string of len bytes at d and
+ * moves *at past them; a UTF-8 sequence that starts before stop is finished (up to 3 bytes past
+ * it). Each byte read gives at most 6 written. */
+static size_t escape(char *d, const unsigned char *p, size_t len, size_t *at, size_t stop) {
     static const char hex[] = "0123456789abcdef";
-    const unsigned char *p = (const unsigned char *)s.ptr;
-    size_t i = 0, run = 0;
-    put(w, "\"", 1);
-    while (i < s.len) {
+    size_t i = *at, k = 0;
+    while (i < stop) {
         unsigned c = p[i];
         if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+            d[k++] = (char)c;
             i++;
-            continue;
-        }
-        put(w, s.ptr + run, i - run);
-        if (c >= 0x80) {
-            size_t n = utf8_len(p + i, s.len - i);
+        } else if (c >= 0x80) {
+            size_t n = utf8_len(p + i, len - i);
             if (n == 0) {
-                put(w, "\\ufffd", 6);
+                memcpy(d + k, "\\ufffd", 6);
+                k += 6;
                 n = 1;
             } else {
-                put(w, s.ptr + i, n);
+                memcpy(d + k, p + i, n);
+                k += n;
             }
             i += n;
         } else if (c == '"' || c == '\\') {
-            char esc[2] = {'\\', (char)c};
-            put(w, esc, 2);
+            d[k++] = '\\';
+            d[k++] = (char)c;
             i++;
         } else {
             char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-            put(w, esc, 6);
+            memcpy(d + k, esc, 6);
+            k += 6;
             i++;
         }
-        run = i;
     }
-    put(w, s.ptr + run, i - run);
+    *at = i;
+    return k;
+}
+
+/* A JSON string, escaped straight into the buffer in pieces that fit its room. */
+static void put_string(pgn_json_writer *w, pgn_str s) {
+    enum { PIECE = (ROOM_MAX - 8) / 6 };
+    const unsigned char *p = (const unsigned char *)s.ptr;
+    size_t i = 0;
+    put(w, "\"", 1);
+    while (i < s.len) {
+        size_t stop = s.len - i > PIECE ? i + PIECE : s.len;
+        commit(w, escape(room(w), p, s.len, &i, stop));
+    }
     put(w, "\"", 1);
 }
 
@@ -299,11 +345,43 @@ static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before,
     return 1;
 }
 
-/* Writes node's object up to (not including) its "variations" and closing brace. */
-static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *before) {
-    char san[PGN_SAN_MAX], uci[PGN_UCI_MAX], fen[PGN_FEN_MAX];
-    pgn_pos after = *before;
+/* "san", "uci" and "fen" of a move, written straight into the buffer: the SAN kept in the node
+ * when the whole game has it (as the PGN writer does), else from the board. */
+static void put_move(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
+    enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 8 };
     pgn_move mv = pgn_node_move(n);
+    char *d = room(w);
+    size_t k = 7;
+    static_assert(MOST <= ROOM_MAX, "a move fits the buffer's room");
+    memcpy(d, "\"san\":\"", 7);
+    if (w->kept_san) {
+        pgn_str san = pgn_node_san(n);
+        memcpy(d + k, san.ptr, san.len);
+        k += san.len;
+    } else {
+        k += pgn_san_write(pos, mv, d + k);
+    }
+    memcpy(d + k, "\",\"uci\":\"", 9);
+    k += 9;
+    k += pgn_uci_write(pos, mv, d + k);
+    pgn_pos_play(pos, mv);
+    memcpy(d + k, "\",\"fen\":\"", 9);
+    k += 9;
+    /* after the parent's move fen_ranks holds this move's before: only its ranks change */
+    unsigned changed = 0xffu;
+    if (w->fen_node != NULL && pgn_node_parent(n) == w->fen_node &&
+        !(w->flags & PGN_JSON_RECOMPUTE)) {
+        changed = chess_fen_move_ranks(mv);
+    }
+    w->fen_node = n;
+    k += chess_fen_write_ranks(&w->fen_ranks, pos, w->fen_flags, changed, d + k);
+    d[k++] = '"';
+    commit(w, k);
+}
+
+/* Writes node's object up to (not including) its "variations" and closing brace, and plays its
+ * move on *pos (the position before it). */
+static void put_node(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
     size_t i, k = pgn_node_nag_count(n);
     pgn_str pre = pgn_node_pre_comment(n);
     put(w, "{", 1);
@@ -313,14 +391,7 @@ static void put_node(pgn_json_writer *w, const pgn_node *n, const pgn_pos *befor
         put_commands(w, pre);
         put(w, "},", 2);
     }
-    put(w, "\"san\":\"", 7);
-    put(w, san, pgn_san_write(before, mv, san));
-    put(w, "\",\"uci\":\"", 9);
-    put(w, uci, pgn_uci_write(before, mv, uci));
-    pgn_pos_play(&after, mv);
-    put(w, "\",\"fen\":\"", 9);
-    put(w, fen, pgn_fen_write(&after, w->fen_flags, fen, sizeof fen));
-    put(w, "\"", 1);
+    put_move(w, n, pos);
     if (k) {
         put(w, ",\"nags\":[", 9);
         for (i = 0; i < k; i++) {
@@ -344,25 +415,8 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
     }
     while (w->depth > base && w->err == PGN_OK) {
         frame *f = &w->stack[w->depth - 1];
-        if (f->vars) {
-            if (f->node == NULL) {
-                put(w, "]", 1);
-                w->depth--;
-                continue;
-            }
-            if (f->count) {
-                put(w, ",", 1);
-            }
-            f->count = 1;
-            const pgn_node *alt = f->node;
-            pgn_pos before = f->before; /* push may move the stack, f with it */
-            f->node = pgn_node_sibling(alt);
-            push(w, alt, &before, 0);
-            continue;
-        }
-        if (f->open) {
+        if (f->open) { /* f->before is already the position after f->node's move */
             put(w, "}", 1);
-            pgn_pos_play(&f->before, pgn_node_move(f->node));
             f->node = pgn_node_child(f->node);
             f->open = 0;
             continue;
@@ -376,13 +430,23 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
             put(w, ",", 1);
         }
         f->count = 1;
-        put_node(w, f->node, &f->before);
-        f->open = 1;
-        const pgn_node *parent = pgn_node_parent(f->node);
-        if (parent != NULL && pgn_node_child(parent) == f->node && pgn_node_sibling(f->node)) {
+        if (f->vars) {
+            const pgn_node *alt = f->node;
+            pgn_pos before = f->before; /* push may move the stack, f with it */
+            f->node = pgn_node_sibling(alt);
+            push(w, alt, &before, 0);
+            continue;
+        }
+        const pgn_node *node = f->node, *parent = pgn_node_parent(node);
+        if (parent != NULL && pgn_node_child(parent) == node && pgn_node_sibling(node)) {
+            pgn_pos before = f->before; /* the alternatives start from it */
+            put_node(w, node, &f->before);
+            f->open = 1;
             put(w, ",\"variations\":", 14);
-            pgn_pos before = f->before;
-            push(w, pgn_node_sibling(f->node), &before, 1);
+            push(w, pgn_node_sibling(node), &before, 1);
+        } else {
+            put_node(w, node, &f->before); /* the position is played on in place */
+            f->open = 1;
         }
     }
 }
@@ -408,6 +472,8 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
         put(w, w->games ? ",\n" : "[\n", 2);
     }
     w->games++;
+    w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_JSON_RECOMPUTE);
+    w->fen_node = NULL; /* nodes of another game may sit at the same addresses */
     put(w, "{\"tags\":{", 9);
     n = pgn_game_tag_count(game);
     for (i = 0; i < n; i++) {

@@ -679,9 +679,71 @@ typedef struct trip {
     uint64_t games, broken, mismatches, chunk_mismatches;
 } trip;
 
+static size_t first_diff(const buf *a, const buf *b);
+
+/* Appends to out the FEN after every move of the line starting at first (played from start),
+ * one a line, in the order the JSON form lists them: a move, then the lines of its alternatives
+ * if it is its parent's main continuation, then the next move (docs/json-format.md). */
+static void expected_fens(const pgn_node *first, const pgn_pos *start, buf *out, unsigned depth) {
+    pgn_pos pos = *start;
+    for (const pgn_node *n = first; n != NULL; n = pgn_node_child(n)) {
+        char fen[PGN_FEN_MAX];
+        pgn_pos after = pos;
+        pgn_pos_play(&after, pgn_node_move(n));
+        buf_put(out, fen, pgn_fen_write(&after, 0, fen, sizeof fen));
+        buf_put(out, "\n", 1);
+        if (pgn_node_child(pgn_node_parent(n)) == n && depth < 100) {
+            for (const pgn_node *alt = pgn_node_sibling(n); alt; alt = pgn_node_sibling(alt)) {
+                expected_fens(alt, &pos, out, depth + 1);
+            }
+        }
+        pos = after;
+    }
+}
+
+/* Every "fen" member of the moves of one game's JSON (json, len) against pgn_fen_write of the
+ * position the game's tree gives (the writer keeps each rank's text from move to move). */
+static void check_fens(const pgn_game *g, const char *json, size_t len, const char *name) {
+    buf want = {0}, got = {0};
+    buf_put(&want, "", 0);
+    buf_put(&got, "", 0);
+    expected_fens(pgn_node_child(pgn_game_root(g)), pgn_game_start(g), &want, 0);
+    const char *end = json + len, *p = NULL;
+    for (const char *q = json; q + 9 <= end && p == NULL; q++) {
+        if (memcmp(q, "\"moves\":", 8) == 0) {
+            p = q; /* tags and the start position come before; an escaped quote is \" */
+        }
+    }
+    for (; p != NULL && p + 7 <= end; p++) {
+        if (memcmp(p, "\"fen\":\"", 7) == 0) {
+            const char *f = p + 7, *e = memchr(f, '"', (size_t)(end - f));
+            if (e == NULL) {
+                break;
+            }
+            buf_put(&got, f, (size_t)(e - f));
+            buf_put(&got, "\n", 1);
+            p = e;
+        }
+    }
+    if (got.len != want.len || memcmp(got.p, want.p, want.len) != 0) {
+        size_t at = first_diff(&want, &got);
+        harness_fail(__FILE__, __LINE__,
+                     "%s: JSON fen differs at byte %zu of the list: '%.60s' / '%.60s'", name, at,
+                     want.p + at, got.p + (at < got.len ? at : got.len));
+    } else {
+        harness_counts.passed++;
+    }
+    free(want.p);
+    free(got.p);
+}
+
 /* fmt(x): the PGN export of every game of data that is not broken (as pgnkit fmt writes), and
- * each one's NDJSON line; all: the NDJSON of every game, broken ones too. */
-static void export_all(const char *data, size_t len, buf *pgn, buf *json, buf *all, trip *t) {
+ * each one's NDJSON line; all: the NDJSON of every game, broken ones too, each checked by
+ * check_fens and equal to what the writer gives with SAN and FEN from the board alone
+ * (PGN_JSON_RECOMPUTE) instead of the SAN the reader kept in the nodes and the FEN text kept from
+ * move to move. */
+static void export_all(const char *name, const char *data, size_t len, buf *pgn, buf *json,
+                       buf *all, trip *t) {
     pgn_reader *r;
     pgn_game *g;
     pgn_writer *w;
@@ -691,20 +753,35 @@ static void export_all(const char *data, size_t len, buf *pgn, buf *json, buf *a
     CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
     CHECK_EQ_INT(pgn_writer_new(&w, NULL, buf_write, pgn), PGN_OK);
     CHECK_EQ_INT(pgn_json_writer_new(&jw, &jo, buf_write, json), PGN_OK);
-    pgn_json_writer *aw;
+    pgn_json_writer *aw, *rw;
     CHECK_EQ_INT(pgn_json_writer_new(&aw, &jo, buf_write, all), PGN_OK);
+    pgn_json_writer_opts ro = {PGN_JSON_NDJSON | PGN_JSON_RECOMPUTE, 0, NULL};
+    buf recomputed = {0};
+    buf_put(&recomputed, "", 0);
+    CHECK_EQ_INT(pgn_json_writer_new(&rw, &ro, buf_write, &recomputed), PGN_OK);
     pgn_status st;
     while ((st = pgn_reader_next(r, g)) == PGN_OK) {
         int broken = pgn_reader_summary(r)->broken != 0;
+        size_t at = all->len;
         t->games++;
         t->broken += broken;
         CHECK_EQ_INT(pgn_json_writer_write(aw, g), PGN_OK);
+        CHECK_EQ_INT(pgn_json_writer_write(rw, g), PGN_OK);
+        check_fens(g, all->p + at, all->len - at, name);
         if (!broken) {
             CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
             CHECK_EQ_INT(pgn_json_writer_write(jw, g), PGN_OK);
         }
     }
     CHECK_EQ_INT(st, PGN_END);
+    if (recomputed.len != all->len || memcmp(recomputed.p, all->p, all->len) != 0) {
+        harness_fail(__FILE__, __LINE__, "%s: JSON differs from PGN_JSON_RECOMPUTE's at byte %zu",
+                     name, first_diff(all, &recomputed));
+    } else {
+        harness_counts.passed++;
+    }
+    free(recomputed.p);
+    pgn_json_writer_free(rw);
     pgn_json_writer_free(aw);
     pgn_json_writer_free(jw);
     pgn_writer_free(w);
@@ -766,7 +843,7 @@ static void round_trip(const char *name, const char *data, size_t len, int chunk
     buf_put(&json, "", 0);
     buf_put(&back, "", 0);
     buf_put(&again, "", 0);
-    export_all(data, len, &pgn, &json, &all, &t);
+    export_all(name, data, len, &pgn, &json, &all, &t);
     uint64_t n = import_all(json.p, json.len, 0, &back, &again, &errors);
     if (n != t.games - t.broken || errors != 0 || back.len != pgn.len ||
         memcmp(back.p, pgn.p, pgn.len) != 0) {
