@@ -34,6 +34,7 @@ struct pgn_reader {
     pgn_game_summary sum;
     pgn_pos start;
     pgn_result marker;
+    pgn_loc marker_at; /* where the termination marker was read */
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
     uint8_t bad_tag; /* the tag section had a malformed tag pair */
