@@ -66,6 +66,8 @@ static inline void reader_next_token(pgn_reader *r) {
 static inline void reader_consume(pgn_reader *r) { r->have_tok = 0; }
 pgn_flow reader_emit_comment(pgn_reader *r, const token *t);
 void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
+/* The Variant tag's value: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported. */
+int reader_variant_kind(const char *v, size_t n);
 
 /* movetext.c: reads the movetext up to and including the termination marker */
 void movetext_read(pgn_reader *r);

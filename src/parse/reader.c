@@ -24,8 +24,8 @@ void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) {
 }
 
 /* A diagnostic with the given severity; reader_diag gives the usual one. */
-static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at, const char *text,
-                            size_t len) {
+static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
+                            const char *text, size_t len) {
     pgn_diag d;
     d.code = code;
     d.severity = sev;
@@ -347,8 +347,9 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     return value_at->line != 0 ? TAG_OK : TAG_BAD;
 }
 
-/* The Variant tag: 1 standard, 2 Chess960, 0 unsupported (digest §7.6, T85). */
-static int variant_kind(const char *v, size_t n) {
+/* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported (digest
+ * §7.6, T85). The JSON reader (json_game.c) uses it too. */
+int reader_variant_kind(const char *v, size_t n) {
     static const char *const c960[] = {"chess960", "chess 960", "fischerandom", "fischerrandom",
                                        "fischer random", "freestyle", "960"};
     static const char *const standard[] = {"standard", "chess", "classical", "normal", "from position",
@@ -396,7 +397,7 @@ static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fe
     } else if (name_is(&r->name, "SetUp")) {
         r->has_setup = 1;
     } else if (name_is(&r->name, "Variant")) {
-        int k = variant_kind(r->value.ptr, r->value.len);
+        int k = reader_variant_kind(r->value.ptr, r->value.len);
         if (k == 0) {
             reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, r->value.ptr, r->value.len);
             r->variant_bad = 1;
@@ -479,15 +480,15 @@ static pgn_result tag_result(const pgn_reader *r) {
  * says nothing (the digest asks for no more; results are otherwise never compared with the board,
  * digest §9). Only checkmate: the digest names no other ending (stalemate, dead position). */
 static void check_mate_result(pgn_reader *r) {
-    if ((r->opts.flags & PGN_READ_NO_BOARD) || r->skip_movetext || r->depth == 0 || r->levels[0].dead ||
-        !pgn_pos_is_checkmate(&r->levels[0].pos)) {
+    if ((r->opts.flags & PGN_READ_NO_BOARD) || r->skip_movetext || r->depth == 0 ||
+        r->levels[0].dead || !pgn_pos_is_checkmate(&r->levels[0].pos)) {
         return;
     }
     if (r->marker == PGN_RESULT_UNKNOWN) {
         reader_diag_sev(r, PGN_W_RESULT_AFTER_MATE, PGN_SEV_WARNING, r->marker_at, "*", 1);
     } else { /* no marker: the Result tag gave the "*" */
-        reader_diag_sev(r, PGN_W_RESULT_AFTER_MATE, PGN_SEV_WARNING, r->sum.start, r->tag_result.ptr,
-                        r->tag_result.len);
+        reader_diag_sev(r, PGN_W_RESULT_AFTER_MATE, PGN_SEV_WARNING, r->sum.start,
+                        r->tag_result.ptr, r->tag_result.len);
     }
 }
 
