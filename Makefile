@@ -106,8 +106,7 @@ $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
-# fuzz_json (the JSON reader) joins this list when the JSON reader exists
-FUZZ_TARGETS := reader roundtrip fen san
+FUZZ_TARGETS := reader roundtrip fen san json
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
@@ -117,7 +116,7 @@ $(BUILD)/fuzz/src/%.o: src/%.c
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ)
 fuzz: $(FUZZ_BINS)
-fuzz-smoke: $(FUZZ_BINS)
+fuzz-smoke: $(FUZZ_BINS) $(BUILD)/pgnkit
 	@BUILD=$(BUILD) SHARED=$(SHARED) FUZZ_TIME=$(FUZZ_TIME) FUZZ_TARGETS="$(FUZZ_TARGETS)" tools/fuzz-smoke.sh
 
 pathological: $(BUILD)/slow/tests/test_robust

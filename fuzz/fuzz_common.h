@@ -102,4 +102,46 @@ static inline void fz_on_diag(void *ctx, const pgn_diag *d) {
     }
 }
 
+/* Same move tree (moves, NAGs, shape), walked with an explicit stack of node pairs. */
+static inline int fz_same_tree(const pgn_game *a, const pgn_game *b) {
+    const pgn_node **stack = NULL;
+    size_t n = 0, cap = 0;
+    int same = 1;
+    const pgn_node *x = pgn_game_root(a), *y = pgn_game_root(b);
+    for (;;) {
+        if (!x || !y) {
+            same = same && x == y;
+        } else {
+            same = same && pgn_node_move(x) == pgn_node_move(y) &&
+                   pgn_node_nag_count(x) == pgn_node_nag_count(y);
+            for (size_t i = 0; same && i < pgn_node_nag_count(x); i++) {
+                same = pgn_node_nag(x, i) == pgn_node_nag(y, i);
+            }
+            if (same && n + 2 > cap) {
+                cap = cap ? cap * 2 : 64;
+                const pgn_node **p = realloc(stack, cap * 2 * sizeof *stack);
+                if (!p) {
+                    break;
+                }
+                stack = p;
+            }
+            if (same) {
+                stack[2 * n] = pgn_node_sibling(x);
+                stack[2 * n + 1] = pgn_node_sibling(y);
+                stack[2 * n + 2] = pgn_node_child(x);
+                stack[2 * n + 3] = pgn_node_child(y);
+                n += 2;
+            }
+        }
+        if (!same || n == 0) {
+            break;
+        }
+        n--;
+        x = stack[2 * n];
+        y = stack[2 * n + 1];
+    }
+    free(stack);
+    return same;
+}
+
 #endif

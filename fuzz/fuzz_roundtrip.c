@@ -10,48 +10,6 @@
 
 int FUZZ_ENTRY(const uint8_t *data, size_t size);
 
-/* Same move tree (moves, NAGs, shape), walked with an explicit stack of node pairs. */
-static int rt_same_tree(const pgn_game *a, const pgn_game *b) {
-    const pgn_node **stack = NULL;
-    size_t n = 0, cap = 0;
-    int same = 1;
-    const pgn_node *x = pgn_game_root(a), *y = pgn_game_root(b);
-    for (;;) {
-        if (!x || !y) {
-            same = same && x == y;
-        } else {
-            same = same && pgn_node_move(x) == pgn_node_move(y) &&
-                   pgn_node_nag_count(x) == pgn_node_nag_count(y);
-            for (size_t i = 0; same && i < pgn_node_nag_count(x); i++) {
-                same = pgn_node_nag(x, i) == pgn_node_nag(y, i);
-            }
-            if (same && n + 2 > cap) {
-                cap = cap ? cap * 2 : 64;
-                const pgn_node **p = realloc(stack, cap * 2 * sizeof *stack);
-                if (!p) {
-                    break;
-                }
-                stack = p;
-            }
-            if (same) {
-                stack[2 * n] = pgn_node_sibling(x);
-                stack[2 * n + 1] = pgn_node_sibling(y);
-                stack[2 * n + 2] = pgn_node_child(x);
-                stack[2 * n + 3] = pgn_node_child(y);
-                n += 2;
-            }
-        }
-        if (!same || n == 0) {
-            break;
-        }
-        n--;
-        x = stack[2 * n];
-        y = stack[2 * n + 1];
-    }
-    free(stack);
-    return same;
-}
-
 int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     pgn_reader *r = NULL, *r2 = NULL;
     pgn_writer *w = NULL;
@@ -86,7 +44,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         }
         FUZZ_CHECK(!pgn_reader_summary(r2)->broken && d.errors + d.warnings == 0,
                    "A re-reads with diagnostics");
-        FUZZ_CHECK(rt_same_tree(g, g2), "the re-read tree differs");
+        FUZZ_CHECK(fz_same_tree(g, g2), "the re-read tree differs");
         FUZZ_CHECK(pgn_game_result(g) == pgn_game_result(g2) ||
                        (pgn_game_result(g) == PGN_RESULT_NONE &&
                         pgn_game_result(g2) == PGN_RESULT_UNKNOWN),

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # make fuzz-smoke: runs each fuzz target for FUZZ_TIME seconds on seeds made at run time in a temp
-# directory (corpus/edge files of ../shared, FENs of corpus/perft, the regression files), with the
-# PGN dictionary, and prints libFuzzer's final stats. A crash leaves its input in
-# build/fuzz/artifacts/ and fails the run; add it to tests/fuzz-regress/<target>/. The mutation
-# seed is fixed (FUZZ_SEED, default 1), which makes runs alike but not identical (libFuzzer is not
-# fully deterministic); longer or random-seed runs (FUZZ_TIME=600 FUZZ_SEED=0) find new bugs.
+# directory (corpus/edge files of ../shared, as PGN or as pgnkit's NDJSON, FENs of corpus/perft, the
+# regression files), with the PGN dictionary (JSON: fuzz/json.dict), and prints libFuzzer's final
+# stats. A crash leaves its input in build/fuzz/artifacts/ and fails the run; add it to
+# tests/fuzz-regress/<target>/. The mutation seed is fixed (FUZZ_SEED, default 1), which makes runs
+# alike but not identical (libFuzzer is not fully deterministic); longer or random-seed runs
+# (FUZZ_TIME=600 FUZZ_SEED=0) find new bugs.
 set -u
 : "${BUILD:=build}" "${SHARED:=../shared}" "${FUZZ_TIME:=60}" "${FUZZ_MAX_LEN:=4096}" "${FUZZ_SEED:=1}"
-targets=${FUZZ_TARGETS:-reader roundtrip fen san}
+targets=${FUZZ_TARGETS:-reader roundtrip fen san json}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$BUILD/fuzz/artifacts"
@@ -30,6 +31,19 @@ for t in $targets; do
     fen)
         grep -vh '^#' "$SHARED"/corpus/perft/*/*.epd | cut -d';' -f1 | sed 's/ *$//' | grep . | head -n 400 |
             while IFS= read -r fen; do i=$((i + 1)); printf '\x00%s' "$fen" >"$seeds/fen$i"; done ;;
+    json)
+        # pgnkit's own NDJSON of the edge files (two games of each; the per-move "fen" members,
+        # which the reader does not read, dropped so that whole games fit in FUZZ_MAX_LEN)
+        for f in $edge; do
+            "$BUILD/pgnkit" convert --to ndjson "$f" 2>/dev/null |
+                sed -E 's/("uci":"[a-h0-9qrbn]+"),"fen":"[^"]*"/\1/g' |
+                awk -v m=$((FUZZ_MAX_LEN - 1)) 'length($0) < m' | head -n 2 >"$tmp/games"
+            while IFS= read -r line; do
+                i=$((i + 1))
+                printf '\x40%s\n' "$line" >"$seeds/game$i"
+                printf '\x06%s\n' "$line" >"$seeds/game$i-chunk7"
+            done <"$tmp/games"
+        done ;;
     san)
         for m in e4 Nf3 O-O O-O-O exd6 e8=Q Qxb7+ Nbd7 a8=N# 0-0 e2e4 e1g1 -- Z0 Pe4 nf3 Ng1f3; do
             for s in 0 1 5 7; do i=$((i + 1)); printf "\\x0$s\\x03\\x01\\x02\\x03%s" "$m" >"$seeds/san$i"; done
@@ -38,9 +52,11 @@ for t in $targets; do
     if [ -d "tests/fuzz-regress/$t" ]; then
         cp tests/fuzz-regress/"$t"/* "$seeds"/ 2>/dev/null
     fi
+    dict=fuzz/pgn.dict
+    [ "$t" = json ] && dict=fuzz/json.dict
     echo "== fuzz_$t: $(ls "$seeds" | wc -l) seeds, ${FUZZ_TIME}s"
     "$BUILD/fuzz/fuzz_$t" -max_total_time="$FUZZ_TIME" -seed="$FUZZ_SEED" -print_final_stats=1 -max_len="$FUZZ_MAX_LEN" \
-        -dict=fuzz/pgn.dict -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -close_fd_mask=1 \
+        -dict="$dict" -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -close_fd_mask=1 \
         "$seeds" >"$tmp/$t.log" 2>&1
     st=$?
     grep -E '^(stat::|Done|INFO: seed corpus)' "$tmp/$t.log"

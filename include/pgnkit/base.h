@@ -88,7 +88,8 @@ typedef enum pgn_status {
     PGN_W_TAG_VALUE = 129,            /* a tab or line break inside a tag value */
     PGN_W_VARIANT = 130,              /* a Variant tag read as standard chess (wild/0, ...) */
     PGN_W_GLYPH_NAG = 131,            /* a glyph such as ± or +/= read as its NAG */
-    PGN_W_BAD_COMMAND = 132           /* a malformed [%cmd ...] in a comment, kept as text */
+    PGN_W_BAD_COMMAND = 132,          /* a malformed [%cmd ...] in a comment, kept as text */
+    PGN_W_RESULT_AFTER_MATE = 133     /* strict only, as a warning: the result is * after a checkmate */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

@@ -89,7 +89,8 @@ PGN_API void pgn_json_reader_free(pgn_json_reader *reader);
  *
  * Returns PGN_OK with the game; PGN_END when no game is left; for a game that is well-formed JSON
  * but not a valid game, its error after one diagnostic (to opts.on_diag): PGN_E_BAD_JSON (a
- * member of the wrong type, unknown or missing), PGN_E_BAD_FEN, PGN_E_BAD_SAN, PGN_E_ILLEGAL_MOVE
+ * member of the wrong type, unknown or missing), PGN_E_BAD_FEN, PGN_E_UNSUPPORTED_VARIANT (a
+ * Variant tag naming rules pgnkit does not check, as in PGN), PGN_E_BAD_SAN, PGN_E_ILLEGAL_MOVE
  * or PGN_E_AMBIGUOUS_MOVE (every move is replayed on the board), and the next call reads the next
  * game. Fatal errors: PGN_E_BAD_JSON for a syntax error and PGN_E_LIMIT (each with a diagnostic
  * giving line and column), PGN_E_IO, PGN_E_NOMEM; after them the reader cannot find another game

@@ -18,7 +18,8 @@ extern "C" {
 /** A diagnostic: an error (PGN_E_*) or a warning (PGN_W_*) with its place in the stream. */
 typedef struct pgn_diag {
     pgn_status code;
-    pgn_severity severity; /* PGN_SEV_ERROR for PGN_E_*, and for PGN_W_* under PGN_READ_STRICT */
+    pgn_severity severity; /* PGN_SEV_ERROR for PGN_E_*, and for PGN_W_* under PGN_READ_STRICT
+                              (except PGN_W_RESULT_AFTER_MATE, a warning only strict reports) */
     pgn_loc at;         /* start of the offending token */
     uint64_t game;      /* 1-based ordinal of the game in this stream */
     const char *source; /* opts.source_name, may be NULL */

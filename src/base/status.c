@@ -62,6 +62,7 @@ static const status_info infos[] = {
     {PGN_W_VARIANT, "W_VARIANT", "Variant tag read as standard chess"},
     {PGN_W_GLYPH_NAG, "W_GLYPH_NAG", "glyph such as +/= or +- read as its NAG"},
     {PGN_W_BAD_COMMAND, "W_BAD_COMMAND", "malformed [%command] in a comment, kept as text"},
+    {PGN_W_RESULT_AFTER_MATE, "W_RESULT_AFTER_MATE", "result * after a checkmate"},
 };
 
 static const status_info *find(pgn_status code) {

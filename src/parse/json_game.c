@@ -4,6 +4,7 @@
  * replaying every move (SAN or UCI, PGN §8.2.3) on the board from the start position (PGN §9.7
  * FEN). Lines and variations (PGN §8.2.5) are walked with an explicit stack of frames. */
 #include "json_internal.h"
+#include "parse.h"
 
 #include <string.h>
 
@@ -86,12 +87,13 @@ static pgn_status comment(pgn_json_reader *r, const jval *v, pgn_game *game, pgn
 }
 
 /* A tag name the PGN writer can write and the PGN reader read back: a PGN symbol (PGN §7) made of
- * letters, digits and _ + # = : - / @, starting with a letter, a digit or _. */
+ * letters, digits and _ + # = : - / @, starting with a letter or a digit (the PGN reader takes a
+ * name starting with _ for a malformed tag pair). */
 static int tag_name_ok(const char *s, size_t len) {
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
         int alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (!alnum && c != '_' && (i == 0 || c == 0 || strchr("+#=:-/@", c) == NULL)) {
+        if (!alnum && (i == 0 || c == 0 || strchr("_+#=:-/@", c) == NULL)) {
             return 0;
         }
     }
@@ -109,6 +111,12 @@ static pgn_status tags(pgn_json_reader *r, const jval *v, pgn_game *game) {
         }
         if (m->type != JV_STRING) {
             return bad(r, m, 0, "a tag value must be a string");
+        }
+        if (memchr(m->str, '\t', m->len) != NULL || memchr(m->str, '\n', m->len) != NULL ||
+            memchr(m->str, '\r', m->len) != NULL) {
+            /* a PGN string cannot hold them (PGN §7): a line break would end it, a tab is read
+             * as a space (W_TAG_VALUE); the PGN reader never gives them, nor does --to json */
+            return bad(r, m, 0, "a tag value cannot hold a tab or a line break");
         }
         if (pgn_game_tag_get(game, m->key, &value)) {
             return bad(r, m, 1, "tag given twice");
@@ -138,36 +146,74 @@ static pgn_status fen_value(pgn_json_reader *r, const jval *v, uint32_t flags, p
     return PGN_OK;
 }
 
+/* The member of the tags object named name (which the game's tags have). */
+static const jval *tag_member(const jval *tagsv, const char *name) {
+    size_t n = strlen(name);
+    const jval *m = tagsv->first;
+    while (m->key_len != n || memcmp(m->key, name, n) != 0) {
+        m = m->next;
+    }
+    return m;
+}
+
+/* Same position for the purpose of a FEN tag beside "fen": en passant is left out (the writer
+ * gives it only when a capture is legal, a FEN tag may give it after any double step). */
+static int same_position(const pgn_pos *a, const pgn_pos *b) {
+    return memcmp(a->board, b->board, sizeof a->board) == 0 && a->side == b->side &&
+           a->castle == b->castle && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
+}
+
+/* The start position: "fen", else the FEN tag (as in PGN, §9.7.2), else the standard one. Chess960
+ * rules come from what PGN can say them with, so that the PGN export reads back alike: a Variant
+ * tag naming Chess960 or a FEN whose castling rights only Chess960 allows; "chess960": true must
+ * agree with one of them. */
 static pgn_status start_position(pgn_json_reader *r, const jval *tagsv, const jval *fen,
                                  const jval *c960, pgn_game *game) {
-    pgn_pos pos;
+    pgn_pos pos, tag_pos;
     pgn_str tag;
-    int chess960 = 0;
-    if (c960 != NULL) {
-        if (c960->type != JV_TRUE && c960->type != JV_FALSE) {
-            return bad(r, c960, 0, "\"chess960\" must be true or false");
-        }
-        chess960 = c960->type == JV_TRUE;
+    pgn_status st;
+    int variant960 = 0;
+    const jval *fen_tag = NULL;
+    if (c960 != NULL && c960->type != JV_TRUE && c960->type != JV_FALSE) {
+        return bad(r, c960, 0, "\"chess960\" must be true or false");
     }
-    uint32_t flags = chess960 ? PGN_FEN_CHESS960 : 0;
+    if (pgn_game_tag_get(game, "Variant", &tag)) {
+        /* as in PGN (digest §7.6, T85): a Chess960 name turns on Chess960 rules, other variants
+         * are refused */
+        int k = reader_variant_kind(tag.ptr, tag.len);
+        if (k == 0) {
+            const jval *m = tag_member(tagsv, "Variant");
+            return json_error(r, PGN_E_UNSUPPORTED_VARIANT, m->at, m->str, m->len,
+                              "pgnkit reads standard chess and Chess960 only");
+        }
+        variant960 = k == 2;
+    }
+    uint32_t flags = variant960 ? PGN_FEN_CHESS960 : 0;
+    if (pgn_game_tag_get(game, "FEN", &tag)) {
+        /* the tag is kept as read and the PGN export rewrites it from the start: it must be a
+         * FEN, and the same position as "fen" */
+        fen_tag = tag_member(tagsv, "FEN");
+        if ((st = fen_value(r, fen_tag, flags, &tag_pos)) != PGN_OK) {
+            return st;
+        }
+    }
     if (fen != NULL) {
-        pgn_status st = fen_value(r, fen, flags, &pos);
-        if (st != PGN_OK) {
+        if ((st = fen_value(r, fen, flags, &pos)) != PGN_OK) {
             return st;
         }
-    } else if (pgn_game_tag_get(game, "FEN", &tag)) {
-        /* as in PGN (§9.7.2): without "fen", the FEN tag sets up the position */
-        const jval *m = tagsv->first;
-        while (m->key_len != 3 || memcmp(m->key, "FEN", 3) != 0) {
-            m = m->next;
+        if (fen_tag != NULL && !same_position(&pos, &tag_pos)) {
+            return bad(r, fen, 0, "\"fen\" and the FEN tag are different positions");
         }
-        pgn_status st = fen_value(r, m, flags, &pos);
-        if (st != PGN_OK) {
-            return st;
-        }
+    } else if (fen_tag != NULL) {
+        pos = tag_pos;
     } else {
         pgn_pos_init(&pos);
-        pos.chess960 = (uint8_t)chess960;
+        pos.chess960 = (uint8_t)variant960;
+    }
+    if (c960 != NULL && c960->type == JV_TRUE && !pos.chess960) {
+        return bad(r, c960, 0,
+                   "\"chess960\": true needs a Variant tag naming Chess960 or a FEN only Chess960 "
+                   "allows (PGN has no other way to say it)");
     }
     pgn_game_set_start(game, &pos);
     return PGN_OK;

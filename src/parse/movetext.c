@@ -287,6 +287,7 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
             return 0;
         }
         r->marker = res;
+        r->marker_at = t->at;
         return 1;
     }
     if (s->skip_parens || l->dead) {

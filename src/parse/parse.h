@@ -34,6 +34,7 @@ struct pgn_reader {
     pgn_game_summary sum;
     pgn_pos start;
     pgn_result marker;
+    pgn_loc marker_at; /* where the termination marker was read */
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
     uint8_t bad_tag; /* the tag section had a malformed tag pair */
@@ -66,6 +67,8 @@ static inline void reader_next_token(pgn_reader *r) {
 static inline void reader_consume(pgn_reader *r) { r->have_tok = 0; }
 pgn_flow reader_emit_comment(pgn_reader *r, const token *t);
 void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
+/* The Variant tag's value: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported. */
+int reader_variant_kind(const char *v, size_t n);
 
 /* movetext.c: reads the movetext up to and including the termination marker */
 void movetext_read(pgn_reader *r);

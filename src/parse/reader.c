@@ -23,11 +23,12 @@ void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) {
     return realloc(old, size);
 }
 
-void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len) {
+/* A diagnostic with the given severity; reader_diag gives the usual one. */
+static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
+                            const char *text, size_t len) {
     pgn_diag d;
     d.code = code;
-    d.severity = (!pgn_status_is_warning(code) || (r->opts.flags & PGN_READ_STRICT)) ? PGN_SEV_ERROR
-                                                                                      : PGN_SEV_WARNING;
+    d.severity = sev;
     d.at = at;
     d.game = r->games + 1;
     d.source = r->opts.source_name;
@@ -49,6 +50,11 @@ void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, s
     if (r->opts.on_diag) {
         r->opts.on_diag(r->opts.diag_ctx, &d);
     }
+}
+
+void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len) {
+    int error = !pgn_status_is_warning(code) || (r->opts.flags & PGN_READ_STRICT);
+    reader_diag_sev(r, code, error ? PGN_SEV_ERROR : PGN_SEV_WARNING, at, text, len);
 }
 
 
@@ -367,8 +373,9 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     return value_at->line != 0 ? TAG_OK : TAG_BAD;
 }
 
-/* The Variant tag: 1 standard, 2 Chess960, 0 unsupported (digest §7.6, T85). */
-static int variant_kind(const char *v, size_t n) {
+/* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported (digest
+ * §7.6, T85). The JSON reader (json_game.c) uses it too. */
+int reader_variant_kind(const char *v, size_t n) {
     static const char *const c960[] = {"chess960", "chess 960", "fischerandom", "fischerrandom",
                                        "fischer random", "freestyle", "960"};
     static const char *const standard[] = {"standard", "chess", "classical", "normal", "from position",
@@ -416,7 +423,7 @@ static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fe
     } else if (name_is(&r->name, "SetUp")) {
         r->has_setup = 1;
     } else if (name_is(&r->name, "Variant")) {
-        int k = variant_kind(r->value.ptr, r->value.len);
+        int k = reader_variant_kind(r->value.ptr, r->value.len);
         if (k == 0) {
             reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, r->value.ptr, r->value.len);
             r->variant_bad = 1;
@@ -494,6 +501,23 @@ static pgn_result tag_result(const pgn_reader *r) {
     return r->tag_result.len ? pgn_result_parse(r->tag_result.ptr, r->tag_result.len) : PGN_RESULT_NONE;
 }
 
+/* Digest T65: under strict reading, a "*" result after a checkmate on the main line is reported, as
+ * pgn-extract does, but only as a warning: the game is not broken and keeps its "*". Lax reading
+ * says nothing (the digest asks for no more; results are otherwise never compared with the board,
+ * digest §9). Only checkmate: the digest names no other ending (stalemate, dead position). */
+static void check_mate_result(pgn_reader *r) {
+    if ((r->opts.flags & PGN_READ_NO_BOARD) || r->skip_movetext || r->depth == 0 ||
+        r->levels[0].dead || !pgn_pos_is_checkmate(&r->levels[0].pos)) {
+        return;
+    }
+    if (r->marker == PGN_RESULT_UNKNOWN) {
+        reader_diag_sev(r, PGN_W_RESULT_AFTER_MATE, PGN_SEV_WARNING, r->marker_at, "*", 1);
+    } else { /* no marker: the Result tag gave the "*" */
+        reader_diag_sev(r, PGN_W_RESULT_AFTER_MATE, PGN_SEV_WARNING, r->sum.start,
+                        r->tag_result.ptr, r->tag_result.len);
+    }
+}
+
 static void reset_game(pgn_reader *r) {
     memset(&r->sum, 0, sizeof r->sum);
     r->sum.game = r->games + 1;
@@ -556,6 +580,9 @@ static pgn_status read_game(pgn_reader *r) {
     } else if (tr != PGN_RESULT_NONE && tr != PGN_RESULT_UNKNOWN && tr != res) {
         reader_diag(r, PGN_W_RESULT_MISMATCH, r->sum.start, r->tag_result.ptr, r->tag_result.len);
         res = tr;
+    }
+    if (res == PGN_RESULT_UNKNOWN && (r->opts.flags & PGN_READ_STRICT)) {
+        check_mate_result(r);
     }
     find_next_game(r); /* the game's raw bytes end where the next one starts */
     r->sum.end_offset = r->raw_end;

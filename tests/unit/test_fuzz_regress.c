@@ -2,8 +2,9 @@
 /* Replays the fuzz targets of fuzz/ without libFuzzer (so under gcc's ASan+UBSan in make check):
  * every file of tests/fuzz-regress/<target>/ (each one an input that once broke an invariant; see
  * fuzz/README.md), then every corpus/edge file of ../shared through the reader target (three
- * option/chunk prefixes) and the round-trip target, and every FEN of corpus/perft through the FEN
- * target. A broken invariant is a test failure (FUZZ_FAIL), a crash is a crash. */
+ * option/chunk prefixes), the round-trip target and, converted to NDJSON, the JSON target, and
+ * every FEN of corpus/perft through the FEN target. A broken invariant is a test failure
+ * (FUZZ_FAIL), a crash is a crash. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
@@ -27,6 +28,9 @@
 #define FUZZ_ENTRY fuzz_san_one
 #include "../../fuzz/fuzz_san.c"
 #undef FUZZ_ENTRY
+#define FUZZ_ENTRY fuzz_json_one
+#include "../../fuzz/fuzz_json.c"
+#undef FUZZ_ENTRY
 
 typedef int (*fuzz_fn)(const uint8_t *data, size_t size);
 
@@ -36,7 +40,8 @@ static const struct {
 } targets[] = {{"reader", fuzz_reader_one},
                {"roundtrip", fuzz_roundtrip_one},
                {"fen", fuzz_fen_one},
-               {"san", fuzz_san_one}};
+               {"san", fuzz_san_one},
+               {"json", fuzz_json_one}};
 
 /* Runs fn on one input; counts a pass unless a FUZZ_FAIL was reported. */
 static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t len) {
@@ -101,6 +106,34 @@ static unsigned replay_dir(const char *target, fuzz_fn fn) {
     return each_file(dir, NULL, 0, replay_file, &fn);
 }
 
+/* The games of a .pgn file as NDJSON (pgnkit's own --to ndjson, broken games included) through
+ * the JSON target, whole (prefix 0x40) and in 7-byte chunks (prefix 0x06). */
+static void json_of(const char *path, const uint8_t *data, size_t len) {
+    fz_buf out = {NULL, 0, 0};
+    pgn_reader *r = NULL;
+    pgn_json_writer *w = NULL;
+    pgn_game *g = NULL;
+    pgn_json_writer_opts wo;
+    memset(&wo, 0, sizeof wo);
+    wo.flags = PGN_JSON_NDJSON;
+    CHECK(fz_buf_write(&out, "\x40", 1) == 1);
+    if (pgn_reader_new_mem(&r, NULL, data, len) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK &&
+        pgn_json_writer_new(&w, &wo, fz_buf_write, &out) == PGN_OK) {
+        while (pgn_reader_next(r, g) == PGN_OK) {
+            CHECK(pgn_json_writer_write(w, g) == PGN_OK);
+        }
+        run_one(path, fuzz_json_one, (const uint8_t *)out.p, out.len);
+        out.p[0] = 0x06;
+        run_one(path, fuzz_json_one, (const uint8_t *)out.p, out.len);
+    } else {
+        harness_fail(__FILE__, __LINE__, "cannot convert %s", path);
+    }
+    pgn_json_writer_free(w);
+    pgn_game_free(g);
+    pgn_reader_free(r);
+    free(out.p);
+}
+
 /* One .pgn file through the reader (three prefixes) and round-trip targets. */
 static unsigned corpus_file(const char *path, void *ctx) {
     size_t len;
@@ -120,6 +153,7 @@ static unsigned corpus_file(const char *path, void *ctx) {
         run_one(path, fuzz_reader_one, pre, len + 2);
     }
     run_one(path, fuzz_roundtrip_one, data, len);
+    json_of(path, data, len);
     free(pre);
     free(data);
     return 1;
@@ -160,7 +194,10 @@ int main(void) {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", harness_shared("corpus/edge"));
     unsigned files = each_file(dir, ".pgn", 1, corpus_file, NULL);
-    printf("corpus/edge through fuzz_reader (3 prefixes) and fuzz_roundtrip: %u files\n", files);
+    printf("corpus/edge through fuzz_reader (3 prefixes), fuzz_roundtrip and (as NDJSON) "
+           "fuzz_json: %u "
+           "files\n",
+           files);
     CHECK(files > 50);
     unsigned fens = 0;
     static const char *const perft[] = {"corpus/perft/ethereal", "corpus/perft/pychess"};

@@ -312,6 +312,24 @@ static void test_diagnostics(void) {
         {"{\"tags\":{},\"moves\":[{\"san\":\"e4\",\"nags\":[-]}]}", PGN_E_BAD_JSON, "]}]", 0, 0},
         {"{\"tags\":{},\"moves\":[{\"san\":\"e4\",\"nags\":[1.]}]}", PGN_E_BAD_JSON, "]}]", 0, 0},
         {"{\"tags\":{},\"moves\":[{\"san\":\"e4\",\"nags\":[1e]}]}", PGN_E_BAD_JSON, "]}]", 0, 0},
+        /* found by fuzz_json: what the PGN export could not carry (tests/fuzz-regress/json/) */
+        {"{\"tags\":{\"Date\":\"2024\\t4.25\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON,
+         "\"2024", 0, 0},
+        {"{\"tags\":{\"a\":\"x\\ny\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"x",
+         0, 0},
+        {"{\"tags\":{\"_hite\":\"x\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"_h",
+         0, 0},
+        {"{\"tags\":{\"Variant\":\"fischerand%om\"},\"moves\":[],\"result\":\"*\"}",
+         PGN_E_UNSUPPORTED_VARIANT, "\"fischerand", 0, 0},
+        {"{\"tags\":{},\"chess960\":true,\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "true",
+         0, 0},
+        /* beside "fen", the FEN tag must be a FEN of the same position */
+        {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/8 w - - 0 1\"},\"fen\":\"" PGN_START_FEN
+         "\",\"moves\":[],\"result\":\"*\"}",
+         PGN_E_BAD_FEN, "8/8/8/8/8/8/8/8 w", 0, 0},
+        {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/K1k5 w - - 0 1\"},\"fen\":\"" PGN_START_FEN
+         "\",\"moves\":[],\"result\":\"*\"}",
+         PGN_E_BAD_JSON, "\"rnbq", 0, 0},
         {"{\"tags\":tru}", PGN_E_BAD_JSON, "tru", 0, 0},
         {"{\"tags\":True}", PGN_E_BAD_JSON, "True", 0, 0},
         {"{\"tags\":{},}", PGN_E_BAD_JSON, NULL, 1, 12},
@@ -430,6 +448,22 @@ static void test_recovery(void) {
           memcmp(pgn_node_comment(n).ptr, "[%clk 0:01:00] ok", 17) == 0);
     CHECK_EQ_INT(pgn_game_result(g), PGN_RESULT_BLACK_WINS);
     pgn_json_reader_free(r);
+
+    /* Chess960 as PGN says it: a Variant tag (with or without "chess960": true) or a FEN whose
+     * castling rights only Chess960 allows (b1 rook with K castling: digest §7.6) */
+    static const char *const c960[] = {
+        "{\"tags\":{\"Variant\":\"Chess960\"},\"moves\":[],\"result\":\"*\"}",
+        "{\"tags\":{\"Variant\":\"fischerandom\"},\"chess960\":true,\"moves\":[],"
+        "\"result\":\"*\"}",
+        "{\"tags\":{},\"chess960\":true,\"fen\":\"4k3/8/8/8/8/8/8/1R2K2R w B - 0 1\",\"moves\":"
+        "[{\"uci\":\"e1b1\",\"san\":\"O-O-O\"}],\"result\":\"*\"}"};
+    for (size_t i = 0; i < sizeof c960 / sizeof c960[0]; i++) {
+        r = open_json(c960[i], strlen(c960[i]), &f, 0, &ds, 0);
+        CHECK_EQ_INT(pgn_json_reader_next(r, g), PGN_OK);
+        CHECK(pgn_game_start(g)->chess960 != 0);
+        CHECK_EQ_INT(ds.n, 0);
+        pgn_json_reader_free(r);
+    }
 
     /* empty inputs */
     static const char *const empty[] = {"", " \n\t\r\n", "[]", "[ ]\n[]"};
