@@ -651,20 +651,37 @@ static int name_is(pgn_str name, const char *s) {
     return name.len == strlen(s) && memcmp(name.ptr, s, name.len) == 0;
 }
 
+/* [Name "value"] and a line feed, with \\ and \" escaped: room for the worst case is made once,
+ * then plain stores. */
 static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
-    size_t i, run = 0;
-    put(w, "[", 1);
-    put(w, name.ptr, name.len);
-    put(w, " \"", 2);
-    for (i = 0; i < value.len; i++) {
-        if (value.ptr[i] == '\\' || value.ptr[i] == '"') {
-            put(w, value.ptr + run, i - run);
-            put(w, "\\", 1);
-            run = i;
-        }
+    size_t i, need;
+    char *d;
+    if (w->err != PGN_OK) {
+        return;
     }
-    put(w, value.ptr + run, value.len - run);
-    put(w, "\"]\n", 3);
+    if (value.len > SIZE_MAX / 4 || name.len > SIZE_MAX / 4) {
+        w->err = PGN_E_NOMEM;
+        return;
+    }
+    need = name.len + 2 * value.len + 6;
+    if (need > w->cap - w->len && !put_room(w, need)) {
+        return;
+    }
+    d = w->buf + w->len;
+    *d++ = '[';
+    memcpy(d, name.ptr, name.len);
+    d += name.len;
+    *d++ = ' ';
+    *d++ = '"';
+    for (i = 0; i < value.len; i++) {
+        char c = value.ptr[i];
+        if (c == '\\' || c == '"') {
+            *d++ = '\\';
+        }
+        *d++ = c;
+    }
+    memcpy(d, "\"]\n", 3);
+    w->len = (size_t)(d + 3 - w->buf);
 }
 
 static pgn_str cstr(const char *s) {
