@@ -127,8 +127,9 @@ pathological: $(BUILD)/slow/tests/test_robust
 # perft: a small node cap); make check runs them in full under ASan.
 VALGRIND ?= valgrind --error-exitcode=99 --leak-check=full --show-leak-kinds=definite,indirect,possible \
 	--errors-for-leak-kinds=definite,indirect,possible --quiet
-check-valgrind: $(SLOW_TESTS)
+check-valgrind: $(SLOW_TESTS) $(BUILD)/pgnkit
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_VALGRIND=1 PGNKIT_PERFT_CAP=200000 LOGDIR=$(BUILD)/test-logs-valgrind \
+	  PGNKIT_BIN=$(BUILD)/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit \
 	  TEST_WRAPPER="$(VALGRIND)" tests/run_tests.sh $(SLOW_TESTS)
 
 # The layering rule (STYLE C2): base <- chess <- game <- parse <- export <- cli.
