@@ -367,17 +367,23 @@ static unsigned annotation_nag(const char *p, size_t n) {
 /* Termination markers written with non-ASCII characters (digest T79): the one-half sign and the
  * en dash. Read whole as a symbol, so that movetext can take them for 1/2-1/2, 1-0 and 0-1 (with
  * W_RESULT_FORM) instead of meeting stray bytes. */
-static const char *const odd_markers[] = {"\xC2\xBD-\xC2\xBD", "\xC2\xBD\xE2\x80\x93\xC2\xBD",
-                                          "1\xE2\x80\x93" "0", "0\xE2\x80\x93" "1"};
+static const struct {
+    const char *text;
+    pgn_result result;
+} odd_markers[] = {{"\xC2\xBD-\xC2\xBD", PGN_RESULT_DRAW},
+                   {"\xC2\xBD\xE2\x80\x93\xC2\xBD", PGN_RESULT_DRAW},
+                   {"1\xE2\x80\x93" "0", PGN_RESULT_WHITE_WINS},
+                   {"0\xE2\x80\x93" "1", PGN_RESULT_BLACK_WINS}};
 
-/* Length of the odd marker at window index i, followed by white space or the end; 0 if none. */
-static size_t odd_marker_at(lexer *lx, size_t i) {
+/* Length of the odd marker at window index i, followed by white space or the end (its result in
+ * *res); 0 if none. */
+static size_t odd_marker_at(lexer *lx, size_t i, pgn_result *res) {
     unsigned char c = (unsigned char)lx->buf[i];
     if (c != 0xC2 && c != '1' && c != '0') {
         return 0;
     }
     for (size_t k = 0; k < sizeof odd_markers / sizeof odd_markers[0]; k++) {
-        const char *m = odd_markers[k];
+        const char *m = odd_markers[k].text;
         size_t n = strlen(m), j = 0;
         while (j < n) {
             size_t at = i + j;
@@ -394,6 +400,7 @@ static size_t odd_marker_at(lexer *lx, size_t i) {
             i = at - n;
             if (!more || (char_class((unsigned char)lx->buf[at]) & C_SPACE) || lx->buf[at] == ')' ||
                 lx->buf[at] == '[') {
+                *res = odd_markers[k].result;
                 return n;
             }
         }
@@ -409,13 +416,15 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
     t->len = 0;
     if ((c == 0xC2 || ((c == '1' || c == '0') && i + 1 < lx->len && (unsigned char)lx->buf[i + 1] == 0xE2) ||
          ((c == '1' || c == '0') && i + 1 >= lx->len))) {
-        size_t n = odd_marker_at(lx, i);
+        pgn_result res = PGN_RESULT_NONE;
+        size_t n = odd_marker_at(lx, i, &res);
         if (n > 0) {
             i = lx->pos;
             t->kind = TOK_SYMBOL;
             t->ptr = lx->buf + i;
             t->len = n;
             t->high = 1;
+            t->value = (unsigned)res;
             return i + n;
         }
         i = s = lx->pos; /* the look-ahead may have moved the window */

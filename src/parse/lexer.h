@@ -28,7 +28,8 @@ typedef struct token {
     const char *ptr; /* borrowed from the window; valid until the next lexer call */
     size_t len;
     pgn_loc at;
-    unsigned value;
+    unsigned value; /* TOK_NAG, TOK_ANNOTATION: the NAG; TOK_SYMBOL: the pgn_result of an odd
+                     * termination marker (½-½, 1–0 with an en dash), else 0 */
     uint8_t line_start;   /* first token on its line */
     uint8_t unterminated; /* a string or comment reached the end of the input */
     uint8_t too_long;     /* longer than max_token: text dropped */

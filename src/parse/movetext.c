@@ -253,21 +253,6 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
     play_token(r, s, l, t);
 }
 
-/* The termination markers the lexer reads with non-ASCII characters (lexer.c, odd_markers). */
-static pgn_result odd_marker(const token *t) {
-    if (t->len == 5 && memcmp(t->ptr, "1\xE2\x80\x93" "0", 5) == 0) {
-        return PGN_RESULT_WHITE_WINS;
-    }
-    if (t->len == 5 && memcmp(t->ptr, "0\xE2\x80\x93" "1", 5) == 0) {
-        return PGN_RESULT_BLACK_WINS;
-    }
-    if ((t->len == 5 && memcmp(t->ptr, "\xC2\xBD-\xC2\xBD", 5) == 0) ||
-        (t->len == 7 && memcmp(t->ptr, "\xC2\xBD\xE2\x80\x93\xC2\xBD", 7) == 0)) {
-        return PGN_RESULT_DRAW;
-    }
-    return PGN_RESULT_NONE;
-}
-
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
 static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     char c0 = t->ptr[0];
@@ -276,7 +261,7 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
         res = PGN_RESULT_DRAW;
     } else if (res == PGN_RESULT_NONE && t->high && t->len >= 5) {
-        res = odd_marker(t); /* ½-½, 1–0 with an en dash (digest T79) */
+        res = (pgn_result)t->value; /* ½-½, 1–0 with an en dash (digest T79), read by the lexer */
         if (res != PGN_RESULT_NONE) {
             reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
         }
