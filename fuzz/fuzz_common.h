@@ -102,6 +102,15 @@ static inline void fz_on_diag(void *ctx, const pgn_diag *d) {
     }
 }
 
+/* Written PGN read back must give no diagnostic (the first one is printed when it does). */
+static inline void fz_check_no_diags(const fz_diags *d, const char *msg) {
+    if (d->errors + d->warnings) {
+        fprintf(stderr, "re-read diagnostic %s at %u:%u '%s'\n", pgn_status_name(d->first.code),
+                d->first.at.line, d->first.at.column, d->first.token);
+    }
+    FUZZ_CHECK(d->errors + d->warnings == 0, msg);
+}
+
 /* Same move tree (moves, NAGs, shape), walked with an explicit stack of node pairs. */
 static inline int fz_same_tree(const pgn_game *a, const pgn_game *b) {
     const pgn_node **stack = NULL;

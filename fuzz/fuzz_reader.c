@@ -42,11 +42,7 @@ static void rd_reread(const fz_buf *out, uint64_t written, pgn_encoding enc) {
     }
     FUZZ_CHECK(st == PGN_END, "re-reading the export did not end with PGN_END");
     FUZZ_CHECK(n == written, "the export re-reads as a different number of games");
-    if (d.errors + d.warnings) {
-        fprintf(stderr, "re-read diagnostic %s at %u:%u '%s'\n", pgn_status_name(d.first.code),
-                d.first.at.line, d.first.at.column, d.first.token);
-    }
-    FUZZ_CHECK(d.errors + d.warnings == 0, "the export re-reads with diagnostics");
+    fz_check_no_diags(&d, "the export re-reads with diagnostics");
     pgn_game_free(g);
     pgn_reader_free(r);
 }
