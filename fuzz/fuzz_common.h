@@ -102,6 +102,14 @@ static inline void fz_on_diag(void *ctx, const pgn_diag *d) {
     }
 }
 
+/* Reader options with nothing set but the diagnostics, counted in *d (zeroed). */
+static inline void fz_diag_opts(pgn_reader_opts *ro, fz_diags *d) {
+    memset(d, 0, sizeof *d);
+    memset(ro, 0, sizeof *ro);
+    ro->on_diag = fz_on_diag;
+    ro->diag_ctx = d;
+}
+
 /* Written PGN read back must give no diagnostic (the first one is printed when it does). */
 static inline void fz_check_no_diags(const fz_diags *d, const char *msg) {
     if (d->errors + d->warnings) {

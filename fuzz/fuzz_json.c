@@ -44,10 +44,7 @@ static void js_pgn_roundtrip(const pgn_game *g) {
     pgn_game *g2 = NULL;
     fz_diags d;
     pgn_reader_opts ro;
-    memset(&d, 0, sizeof d);
-    memset(&ro, 0, sizeof ro);
-    ro.on_diag = fz_on_diag;
-    ro.diag_ctx = &d;
+    fz_diag_opts(&ro, &d);
     if (pgn_writer_new(&w, NULL, fz_buf_write, &a) != PGN_OK || pgn_game_new(&g2, NULL) != PGN_OK) {
         goto done;
     }

@@ -22,10 +22,7 @@ static void rd_reread(const fz_buf *out, uint64_t written, pgn_encoding enc) {
     pgn_reader_opts ro;
     pgn_reader *r;
     pgn_game *g;
-    memset(&d, 0, sizeof d);
-    memset(&ro, 0, sizeof ro);
-    ro.on_diag = fz_on_diag;
-    ro.diag_ctx = &d;
+    fz_diag_opts(&ro, &d);
     ro.encoding = enc; /* forced UTF-8 passes bad bytes through: they stay bad, without a warning */
     if (pgn_reader_new_mem(&r, &ro, out->p ? out->p : "", out->len) != PGN_OK) {
         return;

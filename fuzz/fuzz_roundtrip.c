@@ -17,10 +17,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     fz_buf a = {NULL, 0, 0}, b = {NULL, 0, 0};
     fz_diags d;
     pgn_reader_opts ro;
-    memset(&d, 0, sizeof d);
-    memset(&ro, 0, sizeof ro);
-    ro.on_diag = fz_on_diag;
-    ro.diag_ctx = &d;
+    fz_diag_opts(&ro, &d);
     if (pgn_reader_new_mem(&r, NULL, data, size) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK ||
         pgn_game_new(&g2, NULL) != PGN_OK || pgn_writer_new(&w, NULL, fz_buf_write, &a) != PGN_OK) {
         goto done;
