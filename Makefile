@@ -140,12 +140,14 @@ check-layers:
 demo: $(BUILD)/pgnkit
 	@PGNKIT=$(BUILD)/pgnkit bash tools/demo.sh
 
-bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read
+bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
 # the reading and writing part of make bench alone (a few minutes; the perft part takes longer)
-bench-io: $(BUILD)/pgnkit $(BUILD)/bench_read
+bench-io: $(BUILD)/pgnkit $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
+$(BUILD)/cpurun: bench/cpurun.c
+	$(CC) $(STD) $(OPT) $(WARN) -o $@ bench/cpurun.c
 $(BUILD)/bench_read: bench/bench_read.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_read.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit.a

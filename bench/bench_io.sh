@@ -4,10 +4,13 @@
 # pgn-extract on the same file in the same run.
 #
 # Input: the TWIC issues of $SHARED/corpus/big/twic/ gunzipped once into a temporary file (about
-# 8 MB, 9,416 games), and that file 4 times over (33 MB) for the timings. Each command runs RUNS times (default 5); the table gives medians. Time is
-# the process's CPU time (user + sys, from /usr/bin/time): the machines are shared, and CPU time
-# is what another process's load disturbs least; the median wall time is shown beside it. MB/s and
-# games/s are computed from the CPU time. Peak RSS is the largest of the runs.
+# 8 MB, 9,416 games), and that file 4 times over (33 MB) for the timings. The commands run in RUNS
+# rounds (default 5), each round running every command once, in the table's order, so that a
+# change in the machine's speed during the benchmark touches pgn-extract and pgnkit alike; the
+# table gives medians. Time is the process's CPU time (user + sys, to the microsecond from wait4,
+# by bench/cpurun.c): the machines are shared, and CPU time is what another process's load
+# disturbs least; the median wall time is shown beside it. MB/s and games/s are computed from the
+# CPU time. Peak RSS is the largest of the runs.
 #
 # Rows:
 #   pgn-extract -s -o /dev/null        its check-and-rewrite pass, the reference for check and fmt
@@ -29,25 +32,21 @@ SHARED=${SHARED:-../shared}
 PGNKIT=${PGNKIT:-$BUILD/pgnkit}
 RUNS=${RUNS:-5}
 READ=$BUILD/bench_read
+CPURUN=$BUILD/cpurun
 
 PX=${PGN_EXTRACT:-}
 if [ -z "$PX" ]; then
     if [ -x /usr/games/pgn-extract ]; then PX=/usr/games/pgn-extract; else PX=$(command -v pgn-extract || true); fi
 fi
-if [ ! -x "$READ" ] || [ ! -x "$PGNKIT" ]; then
-    echo "bench_io.sh: $READ or $PGNKIT not built (run make bench)" >&2
-    exit 2
-fi
-if [ ! -x /usr/bin/time ]; then
-    echo "bench_io.sh: /usr/bin/time is needed (Debian package time)" >&2
+if [ ! -x "$READ" ] || [ ! -x "$PGNKIT" ] || [ ! -x "$CPURUN" ]; then
+    echo "bench_io.sh: $READ, $CPURUN or $PGNKIT not built (run make bench)" >&2
     exit 2
 fi
 
 tmp=$(mktemp -d)
 [ "${KEEP_TMP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
 gzip -dc "$SHARED"/corpus/big/twic/*.pgn.gz > "$tmp/twic1.pgn"
-# timed input: the two issues 4 times over (about 33 MB), so that /usr/bin/time's 10 ms steps
-# are small beside the times
+# timed input: the two issues 4 times over (about 33 MB)
 for _ in 1 2 3 4; do cat "$tmp/twic1.pgn"; done > "$tmp/twic.pgn"
 for _ in 1 2 3; do cat "$tmp/twic.pgn"; done > "$tmp/twic12.pgn"
 bytes1=$(wc -c < "$tmp/twic1.pgn")
@@ -59,29 +58,48 @@ median() {
     sort -g | awk '{ a[NR] = $1 } END { if (NR % 2) print a[(NR + 1) / 2]; else printf "%.6f\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-# run NAME CMD...: RUNS timed runs; sets cpu (median s), wall (median s), rss (max KB)
-run() {
+# once NAME CMD...: one timed run of CMD, appended to $tmp/times.NAME as "user sys wall rss_kb"
+once() {
     local name=$1
     shift
-    : > "$tmp/times"
-    for _ in $(seq "$RUNS"); do
-        /usr/bin/time -o "$tmp/t" -f "%U %S %e %M" "$@" > /dev/null 2> "$tmp/err" || {
-            echo "bench_io.sh: '$name' failed: $(tail -n 3 "$tmp/err")" >&2
-            exit 1
-        }
-        cat "$tmp/t" >> "$tmp/times"
-    done
-    cpu=$(awk '{ print $1 + $2 }' "$tmp/times" | median)
-    wall=$(awk '{ print $3 }' "$tmp/times" | median)
-    rss=$(awk '{ if ($4 > m) m = $4 } END { print m }' "$tmp/times")
+    "$CPURUN" "$tmp/t" "$@" > /dev/null 2> "$tmp/err" || {
+        echo "bench_io.sh: '$name' failed: $(tail -n 3 "$tmp/err")" >&2
+        exit 1
+    }
+    cat "$tmp/t" >> "$tmp/times.$name"
 }
 
-# the tag-only scan measures itself (process CPU time around the reading loop)
+# the tag-only scan measures itself (process CPU time around the reading loop): one run of it
+once_read() {
+    "$READ" -n 1 "$1" > "$tmp/read"
+    local s r
+    s=$(grep '^tags ' "$tmp/read" | tr ' ' '\n' | sed -n 's/^seconds=//p')
+    r=$(sed -n 's/^maxrss_kb=//p' "$tmp/read")
+    echo "$s 0 nan $r" >> "$tmp/times.$2"
+}
+
+# stats NAME: sets cpu (median s), wall (median s or nan), rss (max KB) of the runs of NAME
+stats() {
+    local f="$tmp/times.$1"
+    cpu=$(awk '{ print $1 + $2 }' "$f" | median)
+    if grep -q nan "$f"; then wall=nan; else wall=$(awk '{ print $3 }' "$f" | median); fi
+    rss=$(awk '{ if ($4 > m) m = $4 } END { print m }' "$f")
+}
+
+# run NAME CMD...: RUNS runs in a row (the memory rows below); sets cpu, wall, rss
+run() {
+    local name=$1 i
+    shift
+    rm -f "$tmp/times.$name"
+    for i in $(seq "$RUNS"); do once "$name" "$@"; done
+    stats "$name"
+}
+
+# run_read FILE: the tag-only scan on FILE, RUNS runs in a row; sets cpu, wall, rss
 run_read() {
-    "$READ" -n "$RUNS" "$1" > "$tmp/read"
-    cpu=$(grep '^tags ' "$tmp/read" | tr ' ' '\n' | sed -n 's/^seconds=//p' | median)
-    wall=nan
-    rss=$(sed -n 's/^maxrss_kb=//p' "$tmp/read")
+    rm -f "$tmp/times.read1"
+    for _ in $(seq "$RUNS"); do once_read "$1" read1; done
+    stats read1
 }
 
 row() { # label reference-cpu
@@ -94,39 +112,48 @@ row() { # label reference-cpu
 echo
 echo "## Reading and writing PGN ($(date -u +%Y-%m-%d), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
-echo "Input: TWIC 1427 + 1428 four times over, $bytes bytes, $games games; $RUNS runs each, medians;"
+echo "Input: TWIC 1427 + 1428 four times over, $bytes bytes, $games games; $RUNS rounds of every"
+echo "command in turn, medians;"
 echo "CPU = user + sys."
 echo "pgn-extract: $($PX --version 2>&1 | head -n 1 || true); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| command | CPU s | wall s | MB/s | games/s | peak RSS MiB | x pgn-extract |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-ref_s=0
+for _ in $(seq "$RUNS"); do
+    if [ -n "$PX" ]; then once px "$PX" -s -o /dev/null "$tmp/twic.pgn"; fi
+    once check "$PGNKIT" check "$tmp/twic.pgn"
+    once fmt "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn"
+    once_read "$tmp/twic.pgn" read
+    if [ -n "$PX" ]; then once pxj "$PX" -s --json -o /dev/null "$tmp/twic.pgn"; fi
+    once ndjson "$PGNKIT" convert --to ndjson -o /dev/null "$tmp/twic.pgn"
+    if [ -n "$PX" ]; then once pxf "$PX" -s --fencomments -o /dev/null "$tmp/twic.pgn"; fi
+    once fen "$PGNKIT" convert --to fen -o /dev/null "$tmp/twic.pgn"
+done
+ref_s=0 ref_j=0 ref_f=0
 if [ -n "$PX" ]; then
-    run "pgn-extract -s" "$PX" -s -o /dev/null "$tmp/twic.pgn"
+    stats px
     ref_s=$cpu
     row "pgn-extract -s -o /dev/null" 0
 fi
-run "check" "$PGNKIT" check "$tmp/twic.pgn"
+stats check
 row "pgnkit check" "$ref_s"
-run "fmt" "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn"
+stats fmt
 row "pgnkit fmt -o /dev/null" "$ref_s"
-run_read "$tmp/twic.pgn"
+stats read
 row "tag-only scan (bench_read, SKIP)" "$ref_s"
-ref_j=0
 if [ -n "$PX" ]; then
-    run "pgn-extract --json" "$PX" -s --json -o /dev/null "$tmp/twic.pgn"
+    stats pxj
     ref_j=$cpu
     row "pgn-extract --json" 0
 fi
-run "ndjson" "$PGNKIT" convert --to ndjson -o /dev/null "$tmp/twic.pgn"
+stats ndjson
 row "pgnkit convert --to ndjson" "$ref_j"
-ref_f=0
 if [ -n "$PX" ]; then
-    run "pgn-extract --fencomments" "$PX" -s --fencomments -o /dev/null "$tmp/twic.pgn"
+    stats pxf
     ref_f=$cpu
     row "pgn-extract --fencomments" 0
 fi
-run "fen" "$PGNKIT" convert --to fen -o /dev/null "$tmp/twic.pgn"
+stats fen
 row "pgnkit convert --to fen" "$ref_f"
 
 echo
