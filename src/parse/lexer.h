@@ -68,20 +68,26 @@ extern const uint8_t lexer_byte_class[256];
 static inline unsigned char_class(unsigned char c) { return lexer_byte_class[c]; }
 static inline void set_keep(lexer *lx, uint64_t off) { lx->keep = off < lx->hold ? off : lx->hold; }
 
-/* The common movetext tokens, read straight from the window: a move number with its periods
- * (TOK_SYMBOL of the digits) or a symbol that starts with a letter, after white space with at
- * most one line break. Returns 0, having moved nothing, for anything else or at the end of the
- * window; lexer_next then reads the token. Inline: it runs once per move. */
-static inline int lexer_next_fast(lexer *lx, token *t) {
+/* Where a fast token may start: past white space with at most one line break and no escape line,
+ * from lx->pos, within the window. Fills the position (*i, and the line it is on); 0 if the fast
+ * paths must leave it to lexer_next (an empty line, a % line, a lone CR, the stream's start, the
+ * window's end). */
+typedef struct fast_at {
+    size_t i;
+    uint32_t line;
+    uint64_t line_off;
+    int at_start;
+} fast_at;
+
+static inline int lexer_fast_space(const lexer *lx, fast_at *f) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
-    uint32_t line = lx->line;
-    uint64_t line_off = lx->line_off;
-    int at_start = lx->at_line_start;
+    f->line = lx->line;
+    f->line_off = lx->line_off;
+    f->at_start = lx->at_line_start;
     if (lx->last_cr || lx->base + i == 0) {
         return 0;
     }
-    /* white space with at most one line break, and no escape line */
     for (; i < len; i++) {
         unsigned char c = b[i];
         if (c == ' ' || c == '\t') {
@@ -90,7 +96,7 @@ static inline int lexer_next_fast(lexer *lx, token *t) {
         if (c != '\n' && c != '\r') {
             break;
         }
-        if (line != lx->line) {
+        if (f->line != lx->line) {
             return 0; /* a second line break: perhaps an empty line */
         }
         if (c == '\r') {
@@ -99,13 +105,47 @@ static inline int lexer_next_fast(lexer *lx, token *t) {
             }
             i += b[i + 1] == '\n';
         }
-        line++;
-        line_off = lx->base + i + 1;
-        at_start = 1;
+        f->line++;
+        f->line_off = lx->base + i + 1;
+        f->at_start = 1;
         if (i + 1 < len && b[i + 1] == '%') {
             return 0;
         }
     }
+    f->i = i;
+    return i < len;
+}
+
+/* Fills t's common fields for a fast token at window index s on f's line, and moves the lexer to
+ * window index end. */
+static inline void lexer_fast_take(lexer *lx, token *t, const fast_at *f, size_t s, size_t end) {
+    t->ptr = lx->buf + s;
+    t->value = 0;
+    t->unterminated = t->too_long = t->high = 0;
+    t->blank_before = 0;
+    t->line_start = (uint8_t)f->at_start;
+    t->at.offset = lx->base + s;
+    t->at.line = f->line;
+    t->at.column = (uint32_t)(lx->base + s - f->line_off + 1);
+    lx->line = f->line;
+    lx->line_off = f->line_off;
+    lx->at_line_start = 0;
+    lx->pos = end;
+    set_keep(lx, lx->base + end);
+}
+
+/* The common movetext tokens, read straight from the window: a move number with its periods
+ * (TOK_SYMBOL of the digits) or a symbol that starts with a letter, after white space with at
+ * most one line break. Returns 0, having moved nothing, for anything else or at the end of the
+ * window; lexer_next then reads the token. Inline: it runs once per move. */
+static inline int lexer_next_fast(lexer *lx, token *t) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t len = lx->len;
+    fast_at f;
+    if (!lexer_fast_space(lx, &f)) {
+        return 0;
+    }
+    size_t i = f.i;
     size_t s = i;
     if (i >= len) {
         return 0;
@@ -140,19 +180,21 @@ static inline int lexer_next_fast(lexer *lx, token *t) {
         return 0;
     }
     t->kind = TOK_SYMBOL;
-    t->ptr = lx->buf + s;
-    t->value = 0;
-    t->unterminated = t->too_long = t->high = 0;
-    t->blank_before = 0;
-    t->line_start = (uint8_t)at_start;
-    t->at.offset = lx->base + s;
-    t->at.line = line;
-    t->at.column = (uint32_t)(lx->base + s - line_off + 1);
-    lx->line = line;
-    lx->line_off = line_off;
-    lx->at_line_start = 0;
-    lx->pos = i;
-    set_keep(lx, lx->base + i);
+    lexer_fast_take(lx, t, &f, s, i);
+    return 1;
+}
+
+/* A '[' after white space with at most one line break, as lexer_next_fast reads moves: the tag
+ * section's tokens between tag pairs. Returns 0, having moved nothing, for anything else. */
+static inline int lexer_next_bracket(lexer *lx, token *t) {
+    fast_at f;
+    if (!lexer_fast_space(lx, &f) || lx->buf[f.i] != '[') {
+        return 0;
+    }
+    t->kind = TOK_LBRACKET;
+    t->len = 0;
+    lexer_fast_take(lx, t, &f, f.i, f.i + 1);
+    t->ptr = NULL; /* as lexer_next: single-byte tokens carry no text */
     return 1;
 }
 /* In a line of movetext whose tokens are ignored (a SKIP, a dead line), moves past the tokens that

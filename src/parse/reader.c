@@ -456,6 +456,9 @@ static void skip_rest_of_line(pgn_reader *r) {
 static pgn_flow read_tags(pgn_reader *r) {
     pgn_flow flow = PGN_FLOW_CONTINUE;
     for (;;) {
+        if (!r->have_tok) {
+            r->have_tok = (uint8_t)lexer_next_bracket(&r->lx, &r->tok); /* the next tag pair's [ */
+        }
         reader_next_token(r);
         if (r->tok.kind != TOK_LBRACKET) {
             break;
