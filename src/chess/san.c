@@ -138,11 +138,15 @@ static size_t strip_suffixes(const char *s, size_t len, san_desc *d) {
             len--;
         } else if (len > 0 && (s[len - 1] == '+' || s[len - 1] == '#')) {
             char c = s[--len];
-            if (d->suffix == '+' && c == '+') {
-                d->suffix = '#';
-                d->warn |= PGN_WARN_BIT(PGN_W_CHECK_SUFFIX);
-            } else if (d->suffix != '#') {
+            if (d->suffix == 0) {
                 d->suffix = c;
+            } else {
+                /* more than one mark: ++ (and any run with #) means mate, and is no canonical SAN
+                 * (Qh4#+ must not be kept as the move's text) */
+                d->warn |= PGN_WARN_BIT(PGN_W_CHECK_SUFFIX);
+                if (c == '#' || (c == '+' && d->suffix == '+')) {
+                    d->suffix = '#';
+                }
             }
         } else if (len > 6 && memcmp(s + len - 4, "e.p.", 4) == 0) {
             len -= 4;
