@@ -725,24 +725,13 @@ static int special_tag(pgn_str name) {
 }
 
 /* Whether pos is the standard starting position (FEN written with no flags gives PGN_START_FEN),
- * without writing the FEN. */
+ * compared with pgn_pos_init's rather than by writing its FEN. */
 static int standard_start(const pgn_pos *pos) {
-    static const uint8_t back[8] = {PGN_ROOK, PGN_KNIGHT, PGN_BISHOP, PGN_QUEEN,
-                                    PGN_KING, PGN_BISHOP, PGN_KNIGHT, PGN_ROOK};
-    unsigned f;
-    if (pos->side != PGN_WHITE || pos->ep != PGN_SQ_NONE || pos->halfmove != 0 || pos->fullmove != 1 ||
-        pos->castle != (UINT64_C(1) | UINT64_C(1) << 7 | UINT64_C(1) << 56 | UINT64_C(1) << 63) ||
-        pos->by_type[0] != UINT64_C(0xFFFF00000000FFFF)) {
-        return 0;
-    }
-    for (f = 0; f < 8; f++) {
-        if (pos->board[f] != PGN_PIECE(PGN_WHITE, back[f]) || pos->board[8 + f] != PGN_PIECE(PGN_WHITE, PGN_PAWN) ||
-            pos->board[48 + f] != PGN_PIECE(PGN_BLACK, PGN_PAWN) ||
-            pos->board[56 + f] != PGN_PIECE(PGN_BLACK, back[f])) {
-            return 0;
-        }
-    }
-    return 1;
+    pgn_pos std;
+    pgn_pos_init(&std);
+    return memcmp(pos->board, std.board, sizeof std.board) == 0 && pos->side == std.side &&
+           pos->ep == std.ep && pos->halfmove == std.halfmove && pos->fullmove == std.fullmove &&
+           pos->castle == std.castle;
 }
 
 /* Sorts the tags after the roster by name (insertion sort: a game has a dozen or so). */

@@ -129,13 +129,16 @@ static void count_newline(lexer *lx, uint64_t off, unsigned char c, uint64_t *cr
     }
 }
 
-pgn_loc lexer_loc(const lexer *lx) {
+/* The location of window index i, on the current line. */
+static pgn_loc loc_at(const lexer *lx, size_t i) {
     pgn_loc at;
-    at.offset = lx->base + lx->pos;
+    at.offset = lx->base + i;
     at.line = lx->line;
     at.column = (uint32_t)(at.offset - lx->line_off + 1);
     return at;
 }
+
+pgn_loc lexer_loc(const lexer *lx) { return loc_at(lx, lx->pos); }
 
 /* Skips white space and % escape lines; leaves lx->pos at the next token or the end. */
 static void skip_space(lexer *lx) {
@@ -750,14 +753,6 @@ int lexer_skip_inert(lexer *lx) {
     lx->last_cr = 0;
     set_keep(lx, lx->base + commit);
     return 1;
-}
-
-static pgn_loc loc_at(const lexer *lx, size_t i) {
-    pgn_loc at;
-    at.offset = lx->base + i;
-    at.line = lx->line;
-    at.column = (uint32_t)(at.offset - lx->line_off + 1);
-    return at;
 }
 
 static size_t skip_blanks(const unsigned char *b, size_t i, size_t len) {
