@@ -159,10 +159,12 @@ $(BUILD)/gen_tables: tools/gen_tables.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) -O2 $(WARN) -o $@ $<
 
+FORMAT_FILES = $(wildcard include/*.h include/pgnkit/*.h src/*/*.c src/*/*.h cli/*.c cli/*.h tests/*.c tests/*.h \
+	tests/unit/*.c tests/tools/*.c fuzz/*.c fuzz/*.h bench/*.c tools/*.c)
 format:
-	clang-format -i include/*.h include/pgnkit/*.h src/*/*.c src/*/*.h cli/*.c cli/*.h tests/*.c tests/*.h tests/unit/*.c
+	clang-format -i $(FORMAT_FILES)
 format-check:
-	clang-format --dry-run --Werror include/*.h include/pgnkit/*.h src/*/*.c src/*/*.h cli/*.c cli/*.h
+	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files clean"
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/pgnkit $(DESTDIR)$(PREFIX)/lib/pkgconfig

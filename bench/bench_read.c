@@ -92,8 +92,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "bench_read: %s\n", pgn_status_name(st));
             return 1;
         }
-        printf("tags bytes=%ld games=%llu tags=%llu seconds=%.4f mb_per_s=%.1f games_per_s=%.0f\n", bytes,
-               c.games, c.tags, t, (double)bytes / t / 1e6, (double)c.games / t);
+        printf("tags bytes=%ld games=%llu tags=%llu seconds=%.4f mb_per_s=%.1f games_per_s=%.0f\n",
+               bytes, c.games, c.tags, t, (double)bytes / t / 1e6, (double)c.games / t);
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

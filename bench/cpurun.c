@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static double seconds(struct timeval tv) { return (double)tv.tv_sec + (double)tv.tv_usec / 1e6; }
+static double seconds(struct timeval tv) {
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
 
 int main(int argc, char **argv) {
     if (argc < 3) {
@@ -49,7 +51,8 @@ int main(int argc, char **argv) {
         perror("cpurun: output file");
         return 127;
     }
-    fprintf(out, "%.6f %.6f %.6f %ld\n", seconds(ru.ru_utime), seconds(ru.ru_stime), wall, ru.ru_maxrss);
+    fprintf(out, "%.6f %.6f %.6f %ld\n", seconds(ru.ru_utime), seconds(ru.ru_stime), wall,
+            ru.ru_maxrss);
     if (fclose(out) != 0) {
         perror("cpurun: output file");
         return 127;

@@ -48,9 +48,11 @@ typedef struct cli_output {
     const char *path; /* NULL: stdout */
 } cli_output;
 
-/* Opens -o OUT (NULL or "-": stdout) with a large buffer; prints a message and returns 0 on failure. */
+/* Opens -o OUT (NULL or "-": stdout) with a large buffer; prints a message and returns 0 on
+ * failure. */
 int cli_open_output(cli_output *o, const char *path);
-/* Flushes and closes; a write error (disk full) is reported and gives EXIT_RESOURCE, else status. */
+/* Flushes and closes; a write error (disk full) is reported and gives EXIT_RESOURCE, else status.
+ */
 int cli_close_output(cli_output *o, int status);
 /* A pgn_write_fn writing to the FILE * in ctx; -1 on a write error. */
 ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len);
@@ -63,8 +65,8 @@ typedef struct cli_membuf {
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
 /* Reads every game of every file (none: stdin) through v (NULL: check only); adds the games, errors
  * and warnings to totals; returns the exit status (1 if any error). */
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v, void *user,
-                       uint64_t totals[3]);
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
+                       void *user, uint64_t totals[3]);
 
 /* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
 int cli_parse_encoding(const char *name, pgn_encoding *out);
@@ -90,8 +92,9 @@ enum {
         {"strip-clock", no_argument, NULL, CLI_OPT_STRIP_CLOCK},                                   \
         {"strip-eval", no_argument, NULL, CLI_OPT_STRIP_EVAL},                                     \
         {"seven-tags", no_argument, NULL, CLI_OPT_SEVEN_TAGS},                                     \
-        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT},                                 \
-        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS}
+        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT}, {                               \
+        "fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS                                    \
+    }
 #define CLI_EDIT_USAGE                                                                             \
     "Editing: --strip-comments --strip-nags --strip-variations --strip-clock (clk emt egt mct)\n"  \
     "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"
@@ -101,8 +104,8 @@ int cli_edit_option(int ch, pgn_edit_opts *e);
 /* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
 typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);
 /* Like cli_for_each_input, building each game's tree. */
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn, void *user,
-                      uint64_t totals[3]);
+int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
+                      void *user, uint64_t totals[3]);
 
 typedef struct cli_lines_args {
     int format; /* pgn_export_format */

@@ -18,10 +18,11 @@ static const char usage_text[] =
     "Converts the main line of every game. uci: one line per game, moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
     "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game.\n"
-    "epd: one EPD line per main-line position (the start too) with hmvc, fmvn and id \"GAME.PLY\".\n"
+    "epd: one EPD line per main-line position (the start too) with hmvc, fmvn and id "
+    "\"GAME.PLY\".\n"
     "csv (RFC 4180): a header row, then one row per game with the --tags columns (default: the\n"
-    "Seven Tag Roster), or with --per-ply one row per ply: game,ply,san,uci,fen,clock,eval,nags.\n"
-    CLI_EDIT_USAGE
+    "Seven Tag Roster), or with --per-ply one row per ply: "
+    "game,ply,san,uci,fen,clock,eval,nags.\n" CLI_EDIT_USAGE
     "(editing applies to san, lan, epd and csv; uci and fen stream the main line as read).\n"
     "Diagnostics go to stderr; exit status 1 if a game had errors (what was read of it is still\n"
     "converted).\n";
@@ -33,7 +34,10 @@ static int lines_format(const char *name) {
     static const struct {
         const char *name;
         int format;
-    } all[] = {{"san", PGN_EXPORT_SAN}, {"lan", PGN_EXPORT_LAN}, {"epd", PGN_EXPORT_EPD}, {"csv", PGN_EXPORT_CSV}};
+    } all[] = {{"san", PGN_EXPORT_SAN},
+               {"lan", PGN_EXPORT_LAN},
+               {"epd", PGN_EXPORT_EPD},
+               {"csv", PGN_EXPORT_CSV}};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         if (strcmp(name, all[i].name) == 0) {
             return all[i].format;
@@ -136,7 +140,8 @@ int cmd_convert(int argc, char **argv) {
                 c.to = TO_LINES;
             }
             if (c.to == -2) {
-                return cli_usage_error("convert", usage_text, "--to takes uci, fen, san, lan, epd or csv");
+                return cli_usage_error("convert", usage_text,
+                                       "--to takes uci, fen, san, lan, epd or csv");
             }
             break;
         case 'T': la.tags = optarg; break;
@@ -182,7 +187,8 @@ int cmd_convert(int argc, char **argv) {
         la.files = argv + optind;
         return cli_close_output(&out, cli_convert_lines(&la, out.file, lt));
     }
-    pgn_visitor v = {on_begin, NULL, NULL, on_move, NULL, NULL, on_begin_variation, on_end_variation, on_end_game};
+    pgn_visitor v = {on_begin,         NULL,       NULL, on_move, NULL, NULL, on_begin_variation,
+                     on_end_variation, on_end_game};
     uint64_t totals[3] = {0, 0, 0};
     int status = cli_for_each_input(argc - optind, argv + optind, &ro, &v, &c, totals);
     return cli_close_output(&out, status);

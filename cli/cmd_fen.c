@@ -18,12 +18,10 @@ static const char usage_text[] =
     "               always (after every double step, PGN 1994), pseudo (an enemy pawn beside)\n";
 
 int cmd_fen(int argc, char **argv) {
-    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
-                                         {"chess960", no_argument, NULL, '9'},
-                                         {"shredder", no_argument, NULL, 's'},
-                                         {"ep", required_argument, NULL, 'e'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"fen", required_argument, NULL, 'f'}, {"chess960", no_argument, NULL, '9'},
+        {"shredder", no_argument, NULL, 's'},  {"ep", required_argument, NULL, 'e'},
+        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
     const char *fen = NULL;
     int chess960 = 0, c;
     uint32_t wflags = 0;
@@ -55,8 +53,8 @@ int cmd_fen(int argc, char **argv) {
         pgn_san_result r;
         pgn_status s = pgn_san_parse(&pos, argv[i], strlen(argv[i]), PGN_SAN_NULL_MOVES, &r);
         if (s != PGN_OK) {
-            fprintf(stderr, "pgnkit: error: %s '%s' (move %d) [%s]\n", pgn_status_message(s), argv[i],
-                    i - optind + 1, pgn_status_name(s));
+            fprintf(stderr, "pgnkit: error: %s '%s' (move %d) [%s]\n", pgn_status_message(s),
+                    argv[i], i - optind + 1, pgn_status_name(s));
             return EXIT_INPUT;
         }
         cli_print_warnings(argv[i], r.warnings);

@@ -15,14 +15,16 @@ static const char usage_text[] =
     "                  [--no-nags] [--nag-compat] [--strict] [--rejects FILE] [--diag text|json]\n"
     "                  [--input-encoding ENC] [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [-o OUT] [FILE...]\n"
-    "Writes every game in the PGN export format. A game with errors is not written: with --rejects\n"
-    "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the first\n"
+    "Writes every game in the PGN export format. A game with errors is not written: with "
+    "--rejects\n"
+    "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the "
+    "first\n"
     "game that is not already in export format.\n"
     "--nag-style: how NAGs are written: number ($14, the export format; the default), symbol\n"
     "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
-    "advantage }: the meaning as a comment).\n"
-    CLI_EDIT_USAGE
-    "--fen-ep always writes the en passant square after every double step (FEN comments and tag).\n";
+    "advantage }: the meaning as a comment).\n" CLI_EDIT_USAGE
+    "--fen-ep always writes the en passant square after every double step (FEN comments and "
+    "tag).\n";
 
 typedef struct fmt_state {
     FILE *out, *rejects;
@@ -33,8 +35,8 @@ typedef struct fmt_state {
     pgn_edit_opts edit; /* --strip-... and friends */
 } fmt_state;
 
-static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_writer *w, pgn_game *g,
-                    fmt_state *s, uint64_t totals[2]) {
+static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_writer *w,
+                    pgn_game *g, fmt_state *s, uint64_t totals[2]) {
     pgn_reader_opts ro = *base;
     ro.source_name = name;
     ro.flags |= PGN_READ_KEEP_RAW;
@@ -85,19 +87,27 @@ static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_
     return EXIT_RESOURCE;
 }
 
-static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opts *wo, cli_diag_ctx *d,
-                      fmt_state *s, const char **out_path, const char **rejects_path) {
-    static const struct option opts[] = {
-        {"check", no_argument, NULL, 'c'},          {"width", required_argument, NULL, 'w'},
-        {"reduced", no_argument, NULL, 'r'},        {"no-comments", no_argument, NULL, 'C'},
-        {"no-variations", no_argument, NULL, 'V'},  {"no-nags", no_argument, NULL, 'N'},
-        {"nag-compat", no_argument, NULL, 'n'},     {"strict", no_argument, NULL, 's'},
-        {"rejects", required_argument, NULL, 'R'},  {"diag", required_argument, NULL, 'd'},
-        {"input-encoding", required_argument, NULL, 'e'}, {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},          {"help", no_argument, NULL, 'h'},
-        {"fen-ep", required_argument, NULL, 'p'},   CLI_EDIT_LONG_OPTIONS,
-        {"nag-style", required_argument, NULL, 'G'},
-        {NULL, 0, NULL, 0}};
+static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opts *wo,
+                      cli_diag_ctx *d, fmt_state *s, const char **out_path,
+                      const char **rejects_path) {
+    static const struct option opts[] = {{"check", no_argument, NULL, 'c'},
+                                         {"width", required_argument, NULL, 'w'},
+                                         {"reduced", no_argument, NULL, 'r'},
+                                         {"no-comments", no_argument, NULL, 'C'},
+                                         {"no-variations", no_argument, NULL, 'V'},
+                                         {"no-nags", no_argument, NULL, 'N'},
+                                         {"nag-compat", no_argument, NULL, 'n'},
+                                         {"strict", no_argument, NULL, 's'},
+                                         {"rejects", required_argument, NULL, 'R'},
+                                         {"diag", required_argument, NULL, 'd'},
+                                         {"input-encoding", required_argument, NULL, 'e'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"fen-ep", required_argument, NULL, 'p'},
+                                         CLI_EDIT_LONG_OPTIONS,
+                                         {"nag-style", required_argument, NULL, 'G'},
+                                         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
@@ -176,7 +186,8 @@ int cmd_fmt(int argc, char **argv) {
     s.rejects = rejects_path ? rej.file : NULL;
     pgn_writer *w = NULL;
     pgn_game *g = NULL;
-    if (pgn_writer_new(&w, &wo, cli_membuf_write, &s.text) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK) {
+    if (pgn_writer_new(&w, &wo, cli_membuf_write, &s.text) != PGN_OK ||
+        pgn_game_new(&g, NULL) != PGN_OK) {
         fprintf(stderr, "pgnkit: out of memory\n");
         st = EXIT_RESOURCE;
     }
@@ -187,7 +198,8 @@ int cmd_fmt(int argc, char **argv) {
     uint64_t totals[2] = {0, 0};
     for (int i = 0; i < nfiles && st != EXIT_RESOURCE; i++) {
         FILE *f = cli_open_input(files[i]);
-        int fst = f ? fmt_file(f, strcmp(files[i], "-") == 0 ? "<stdin>" : files[i], &ro, w, g, &s, totals)
+        int fst = f ? fmt_file(f, strcmp(files[i], "-") == 0 ? "<stdin>" : files[i], &ro, w, g, &s,
+                               totals)
                     : EXIT_RESOURCE;
         cli_close_input(f);
         st = fst > st ? fst : st;
@@ -201,7 +213,8 @@ int cmd_fmt(int argc, char **argv) {
     if (rejects_path) {
         st = cli_close_output(&rej, st);
     }
-    fprintf(stderr, "%llu games, %llu written, %llu rejected, %llu errors\n", (unsigned long long)totals[0],
-            (unsigned long long)s.written, (unsigned long long)s.rejected, (unsigned long long)totals[1]);
+    fprintf(stderr, "%llu games, %llu written, %llu rejected, %llu errors\n",
+            (unsigned long long)totals[0], (unsigned long long)s.written,
+            (unsigned long long)s.rejected, (unsigned long long)totals[1]);
     return cli_close_output(&out, st);
 }

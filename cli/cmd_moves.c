@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_text[] = "usage: pgnkit moves [--fen FEN] [--chess960]\n"
-                                 "Prints every legal move of the position as 'SAN UCI', one per line,\n"
-                                 "sorted by UCI. Without --fen, the standard starting position.\n";
+static const char usage_text[] =
+    "usage: pgnkit moves [--fen FEN] [--chess960]\n"
+    "Prints every legal move of the position as 'SAN UCI', one per line,\n"
+    "sorted by UCI. Without --fen, the standard starting position.\n";
 
 typedef struct move_line {
     char uci[PGN_UCI_MAX];

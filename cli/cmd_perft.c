@@ -10,7 +10,8 @@
 
 static const char usage_text[] =
     "usage: pgnkit perft [--fen FEN] [--chess960] [--divide] [--no-bulk] DEPTH\n"
-    "Counts the leaf nodes of the legal move tree to DEPTH plies and prints the count alone on the\n"
+    "Counts the leaf nodes of the legal move tree to DEPTH plies and prints the count alone on "
+    "the\n"
     "last line. --divide first prints one line 'UCI: COUNT' per legal move, sorted by UCI.\n"
     "--no-bulk plays every leaf move instead of counting the last ply's moves.\n";
 
@@ -24,12 +25,10 @@ static int by_uci(const void *a, const void *b) {
 }
 
 int cmd_perft(int argc, char **argv) {
-    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
-                                         {"chess960", no_argument, NULL, '9'},
-                                         {"divide", no_argument, NULL, 'd'},
-                                         {"no-bulk", no_argument, NULL, 'n'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"fen", required_argument, NULL, 'f'}, {"chess960", no_argument, NULL, '9'},
+        {"divide", no_argument, NULL, 'd'},    {"no-bulk", no_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
     const char *fen = NULL;
     int chess960 = 0, divide = 0, bulk = 1, c;
     optind = 1;

@@ -51,17 +51,20 @@ void cli_print_diag(void *ctx, const pgn_diag *d) {
     if (c->json) {
         fprintf(stderr, "{\"file\":");
         json_string(stderr, file);
-        fprintf(stderr, ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\",\"code\":\"%s\","
-                        "\"message\":",
-                d->at.line, d->at.column, (unsigned long long)d->at.offset, (unsigned long long)d->game, sev,
-                pgn_status_name(d->code));
+        fprintf(stderr,
+                ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\","
+                "\"code\":\"%s\","
+                "\"message\":",
+                d->at.line, d->at.column, (unsigned long long)d->at.offset,
+                (unsigned long long)d->game, sev, pgn_status_name(d->code));
         json_string(stderr, pgn_status_message(d->code));
         fprintf(stderr, ",\"token\":");
         json_string(stderr, d->token);
         fprintf(stderr, "}\n");
         return;
     }
-    fprintf(stderr, "%s:%u:%u: %s: %s", file, d->at.line, d->at.column, sev, pgn_status_message(d->code));
+    fprintf(stderr, "%s:%u:%u: %s: %s", file, d->at.line, d->at.column, sev,
+            pgn_status_message(d->code));
     if (d->token[0]) {
         fprintf(stderr, " '");
         for (const char *p = d->token; *p; p++) {
@@ -76,9 +79,11 @@ int cli_parse_encoding(const char *name, pgn_encoding *out) {
     static const struct {
         const char *name;
         pgn_encoding enc;
-    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},   {"utf8", PGN_ENC_UTF8},
-                 {"latin-1", PGN_ENC_LATIN1}, {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
-                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252}, {"cp437", PGN_ENC_CP437}};
+    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
+                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
+                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
+                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
+                 {"cp437", PGN_ENC_CP437}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(name, names[i].name) == 0) {
             *out = names[i].enc;
@@ -105,7 +110,8 @@ int cli_close_output(cli_output *o, int status) {
         bad = 1;
     }
     if (bad) {
-        fprintf(stderr, "pgnkit: error writing %s: %s\n", o->path ? o->path : "standard output", strerror(errno));
+        fprintf(stderr, "pgnkit: error writing %s: %s\n", o->path ? o->path : "standard output",
+                strerror(errno));
         return EXIT_RESOURCE;
     }
     return status;

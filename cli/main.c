@@ -21,7 +21,8 @@ static const command commands[] = {
     {"perft", cmd_perft, "count leaf nodes of the move tree (move generator check)"},
     {"moves", cmd_moves, "list the legal moves of a position, one \"SAN UCI\" per line"},
     {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},
-    {"analyze", cmd_analyze, "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
+    {"analyze", cmd_analyze,
+     "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
 };
 
@@ -30,9 +31,11 @@ static void usage(FILE *f) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
     }
-    fprintf(f, "  help     show this text, or a command's usage (pgnkit help COMMAND)\n"
-               "\n'pgnkit COMMAND --help' describes each command.\n"
-               "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n");
+    fprintf(
+        f,
+        "  help     show this text, or a command's usage (pgnkit help COMMAND)\n"
+        "\n'pgnkit COMMAND --help' describes each command.\n"
+        "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n");
 }
 
 int cli_usage_error(const char *cmd, const char *text, const char *msg) {
@@ -47,7 +50,8 @@ void cli_print_warnings(const char *token, uint32_t warnings) {
     for (unsigned b = 0; b < 32; b++) {
         if (warnings & (1u << b)) {
             pgn_status w = (pgn_status)(PGN_W_CASTLE_ZERO + b);
-            fprintf(stderr, "pgnkit: warning: '%s': %s [%s]\n", token, pgn_status_message(w), pgn_status_name(w));
+            fprintf(stderr, "pgnkit: warning: '%s': %s [%s]\n", token, pgn_status_message(w),
+                    pgn_status_name(w));
         }
     }
 }
@@ -60,8 +64,8 @@ int cli_position(pgn_pos *pos, const char *fen, int chess960) {
     }
     pgn_fen_diag d;
     if (pgn_fen_parse(pos, fen, strlen(fen), chess960 ? PGN_FEN_CHESS960 : 0, &d) != PGN_OK) {
-        fprintf(stderr, "pgnkit: error: invalid FEN '%s' at column %u (field %u): %s [%s]\n", fen, d.column,
-                d.field, d.reason, pgn_status_name(d.code));
+        fprintf(stderr, "pgnkit: error: invalid FEN '%s' at column %u (field %u): %s [%s]\n", fen,
+                d.column, d.field, d.reason, pgn_status_name(d.code));
         return EXIT_INPUT;
     }
     cli_print_warnings(fen, d.warnings);

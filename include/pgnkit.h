@@ -23,7 +23,8 @@ extern "C" {
 #define PGNKIT_VERSION_PATCH 0
 #define PGNKIT_VERSION_STRING "0.1.0"
 
-/** The library's version string, e.g. "0.1.0" (may differ from the header's when linked dynamically). */
+/** The library's version string, e.g. "0.1.0" (may differ from the header's when linked
+ * dynamically). */
 PGN_API const char *pgn_version(void);
 
 #ifdef __cplusplus

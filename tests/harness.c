@@ -28,6 +28,7 @@ const char *harness_shared(const char *rel) {
 }
 
 int harness_finish(void) {
-    printf("RESULT %lu %lu %lu\n", harness_counts.passed, harness_counts.failed, harness_counts.skipped);
+    printf("RESULT %lu %lu %lu\n", harness_counts.passed, harness_counts.failed,
+           harness_counts.skipped);
     return harness_counts.failed ? 1 : 0;
 }

@@ -53,20 +53,21 @@ typedef enum pgn_status {
     PGN_E_BAD_SAN = 51,
     PGN_E_ILLEGAL_MOVE = 52,
     PGN_E_AMBIGUOUS_MOVE = 53,
-    PGN_E_UNSUPPORTED_VARIANT = 54, /* a Variant tag for rules pgnkit does not check (crazyhouse...) */
+    PGN_E_UNSUPPORTED_VARIANT =
+        54, /* a Variant tag for rules pgnkit does not check (crazyhouse...) */
 
     /* warnings: tolerated quirks of the import format */
-    PGN_W_CASTLE_ZERO = 100,         /* 0-0, 0-0-0, o-o instead of O-O */
-    PGN_W_PROMOTION_FORM = 101,      /* e8Q, e8=q, e8(Q) instead of e8=Q */
-    PGN_W_EP_SUFFIX = 102,           /* exd6 e.p., exd6ep */
-    PGN_W_LONG_ALGEBRAIC = 103,      /* Ng1f3, Ng1-f3, e2-e4, e2xd3 */
-    PGN_W_UCI_MOVE = 104,            /* e2e4, e7e8q, e1h1 */
-    PGN_W_OVER_DISAMBIGUATION = 105, /* Ngf3 where Nf3 is unique */
-    PGN_W_CHECK_SUFFIX = 106,        /* missing or wrong + or # */
-    PGN_W_LOWERCASE_PIECE = 107,     /* nf3, or bc4 read as a bishop */
-    PGN_W_PAWN_LETTER = 108,         /* Pe4, Pxd5 */
-    PGN_W_CAPTURE_MARK = 109,        /* missing or needless x */
-    PGN_W_NULL_MOVE = 110,           /* --, Z0 (non-standard) */
+    PGN_W_CASTLE_ZERO = 100,          /* 0-0, 0-0-0, o-o instead of O-O */
+    PGN_W_PROMOTION_FORM = 101,       /* e8Q, e8=q, e8(Q) instead of e8=Q */
+    PGN_W_EP_SUFFIX = 102,            /* exd6 e.p., exd6ep */
+    PGN_W_LONG_ALGEBRAIC = 103,       /* Ng1f3, Ng1-f3, e2-e4, e2xd3 */
+    PGN_W_UCI_MOVE = 104,             /* e2e4, e7e8q, e1h1 */
+    PGN_W_OVER_DISAMBIGUATION = 105,  /* Ngf3 where Nf3 is unique */
+    PGN_W_CHECK_SUFFIX = 106,         /* missing or wrong + or # */
+    PGN_W_LOWERCASE_PIECE = 107,      /* nf3, or bc4 read as a bishop */
+    PGN_W_PAWN_LETTER = 108,          /* Pe4, Pxd5 */
+    PGN_W_CAPTURE_MARK = 109,         /* missing or needless x */
+    PGN_W_NULL_MOVE = 110,            /* --, Z0 (non-standard) */
     PGN_W_FEN_MISSING_COUNTERS = 111, /* FEN without halfmove/fullmove fields */
     PGN_W_FEN_CASTLING_DROPPED = 112, /* castling right without its king or rook, dropped */
     PGN_W_FEN_EP_DROPPED = 113,       /* impossible en passant square, dropped */
@@ -83,13 +84,13 @@ typedef enum pgn_status {
     PGN_W_VARIATION_START = 124,      /* a ( before any move, dropped */
     PGN_W_RESULT_IN_VARIATION = 125,  /* a termination marker inside a variation, ignored */
     PGN_W_NAG_RANGE = 126,            /* a NAG above 255, dropped */
-    PGN_W_ENCODING = 127,             /* text that is not UTF-8, converted from Windows-1252/Latin-1 */
-    PGN_W_FEN_WITHOUT_SETUP = 128,    /* a FEN tag without SetUp "1" */
-    PGN_W_TAG_VALUE = 129,            /* a tab or line break inside a tag value */
-    PGN_W_VARIANT = 130,              /* a Variant tag read as standard chess (wild/0, ...) */
-    PGN_W_GLYPH_NAG = 131,            /* a glyph such as ± or +/= read as its NAG */
-    PGN_W_BAD_COMMAND = 132,          /* a malformed [%cmd ...] in a comment, kept as text */
-    PGN_W_RESULT_AFTER_MATE = 133     /* strict only, as a warning: the result is * after a checkmate */
+    PGN_W_ENCODING = 127,          /* text that is not UTF-8, converted from Windows-1252/Latin-1 */
+    PGN_W_FEN_WITHOUT_SETUP = 128, /* a FEN tag without SetUp "1" */
+    PGN_W_TAG_VALUE = 129,         /* a tab or line break inside a tag value */
+    PGN_W_VARIANT = 130,           /* a Variant tag read as standard chess (wild/0, ...) */
+    PGN_W_GLYPH_NAG = 131,         /* a glyph such as ± or +/= read as its NAG */
+    PGN_W_BAD_COMMAND = 132,       /* a malformed [%cmd ...] in a comment, kept as text */
+    PGN_W_RESULT_AFTER_MATE = 133 /* strict only, as a warning: the result is * after a checkmate */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

@@ -14,7 +14,7 @@ extern "C" {
 /* Squares are 0..63 with a1 = 0, b1 = 1, ..., h8 = 63. */
 typedef uint8_t pgn_square;
 #define PGN_SQ_NONE 64
-#define PGN_SQ(file, rank) ((pgn_square)((rank) * 8 + (file)))
+#define PGN_SQ(file, rank) ((pgn_square)((rank)*8 + (file)))
 
 typedef enum pgn_color { PGN_WHITE = 0, PGN_BLACK = 1 } pgn_color;
 
@@ -30,7 +30,7 @@ typedef enum pgn_piece_type {
 
 /* A piece on the board: type | color << 3, so 0 is empty, 1..6 white, 9..14 black. */
 #define PGN_PIECE(color, type) ((uint8_t)((type) | ((color) << 3)))
-#define PGN_PIECE_TYPE(piece) ((pgn_piece_type)((piece) & 7))
+#define PGN_PIECE_TYPE(piece) ((pgn_piece_type)((piece)&7))
 #define PGN_PIECE_COLOR(piece) ((pgn_color)((piece) >> 3))
 
 /**
@@ -43,13 +43,13 @@ typedef uint16_t pgn_move;
 enum { PGN_MOVE_NORMAL = 0, PGN_MOVE_PROMOTION = 1, PGN_MOVE_EN_PASSANT = 2, PGN_MOVE_CASTLE = 3 };
 #define PGN_MOVE_NONE ((pgn_move)0)
 #define PGN_MOVE_NULL ((pgn_move)(1 | (1 << 6)))
-#define PGN_MOVE_FROM(m) ((pgn_square)((m) & 63))
+#define PGN_MOVE_FROM(m) ((pgn_square)((m)&63))
 #define PGN_MOVE_TO(m) ((pgn_square)(((m) >> 6) & 63))
 #define PGN_MOVE_KIND(m) (((m) >> 12) & 3)
 #define PGN_MOVE_PROMO(m) ((pgn_piece_type)((((m) >> 14) & 3) + PGN_KNIGHT))
-#define PGN_MOVE_MAKE(from, to, kind, promo)                                                      \
-    ((pgn_move)((from) | ((to) << 6) | ((kind) << 12) |                                          \
-                (((kind) == PGN_MOVE_PROMOTION ? (promo) - PGN_KNIGHT : 0) << 14)))
+#define PGN_MOVE_MAKE(from, to, kind, promo)                                                       \
+    ((pgn_move)((from) | ((to) << 6) | ((kind) << 12) |                                            \
+                (((kind) == PGN_MOVE_PROMOTION ? (promo)-PGN_KNIGHT : 0) << 14)))
 
 /**
  * A position. A plain value: copy it with `=`. Fields are read-only for callers; change a
@@ -62,7 +62,8 @@ typedef struct pgn_pos {
     uint64_t by_color[2];
     uint64_t by_type[7]; /* [0] = all occupied squares */
     uint64_t castle;
-    uint64_t key; /* Polyglot Zobrist key, kept up to date by pgn_pos_play (0 after pgn_pos_play_unkeyed) */
+    uint64_t key; /* Polyglot Zobrist key, kept up to date by pgn_pos_play (0 after
+                     pgn_pos_play_unkeyed) */
     uint8_t board[64];
     uint8_t side;     /* pgn_color to move */
     uint8_t ep;       /* PGN_SQ_NONE if none */
@@ -148,7 +149,8 @@ PGN_API int pgn_pos_has_legal_ep(const pgn_pos *pos);
  */
 PGN_API unsigned pgn_repetitions(const uint64_t *keys, size_t n, unsigned halfmove);
 
-/** The Polyglot key adjusted to FIDE identity: the en passant part only if a legal capture exists. */
+/** The Polyglot key adjusted to FIDE identity: the en passant part only if a legal capture exists.
+ */
 PGN_API uint64_t pgn_pos_identity_key(const pgn_pos *pos);
 
 typedef enum pgn_outcome {
@@ -158,7 +160,7 @@ typedef enum pgn_outcome {
     PGN_OUTCOME_INSUFFICIENT_MATERIAL,
     PGN_OUTCOME_SEVENTYFIVE_MOVES,
     PGN_OUTCOME_FIVEFOLD_REPETITION,
-    PGN_OUTCOME_FIFTY_MOVES,        /* claimable draw */
+    PGN_OUTCOME_FIFTY_MOVES,         /* claimable draw */
     PGN_OUTCOME_THREEFOLD_REPETITION /* claimable draw */
 } pgn_outcome;
 
@@ -178,10 +180,10 @@ PGN_API const char *pgn_outcome_name(pgn_outcome outcome);
 #define PGN_FEN_CHESS960 0x2u /* force Chess960 mode (also detected from the castling field) */
 
 /** Flags for pgn_fen_write. Zero writes X-FEN with the en passant square only if legal. */
-#define PGN_FEN_SHREDDER 0x1u    /* castling as rook file letters (HAha) */
-#define PGN_FEN_EP_ALWAYS 0x2u   /* en passant square after every double step (PGN 1994) */
-#define PGN_FEN_EP_PSEUDO 0x4u   /* en passant square if an enemy pawn stands beside (X-FEN) */
-#define PGN_FEN_EPD 0x8u         /* only the first four fields */
+#define PGN_FEN_SHREDDER 0x1u  /* castling as rook file letters (HAha) */
+#define PGN_FEN_EP_ALWAYS 0x2u /* en passant square after every double step (PGN 1994) */
+#define PGN_FEN_EP_PSEUDO 0x4u /* en passant square if an enemy pawn stands beside (X-FEN) */
+#define PGN_FEN_EPD 0x8u       /* only the first four fields */
 
 #define PGN_FEN_MAX 100 /* longest FEN written, with NUL */
 
@@ -213,11 +215,11 @@ PGN_API size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size
 PGN_API size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]);
 
 /** Flags for pgn_san_parse. Zero is the lax default (every quirk tolerated with a warning). */
-#define PGN_SAN_STRICT 0x1u      /* any quirk is an error (PGN_E_BAD_SAN) */
-#define PGN_SAN_NULL_MOVES 0x2u  /* accept --, Z0, 0000 as the null move */
-#define PGN_SAN_NO_VERIFY 0x4u   /* do not check the + / # suffix (faster) */
-#define PGN_SAN_AUTO_QUEEN 0x8u  /* e8 without a piece promotes to a queen */
-#define PGN_SAN_NO_FAST 0x10u    /* for tests: always take the general path, not the fast one */
+#define PGN_SAN_STRICT 0x1u     /* any quirk is an error (PGN_E_BAD_SAN) */
+#define PGN_SAN_NULL_MOVES 0x2u /* accept --, Z0, 0000 as the null move */
+#define PGN_SAN_NO_VERIFY 0x4u  /* do not check the + / # suffix (faster) */
+#define PGN_SAN_AUTO_QUEEN 0x8u /* e8 without a piece promotes to a queen */
+#define PGN_SAN_NO_FAST 0x10u   /* for tests: always take the general path, not the fast one */
 
 /** Result of pgn_san_parse: the move and the quirks met, as bits 1 << (W - PGN_W_CASTLE_ZERO). */
 typedef struct pgn_san_result {
@@ -225,7 +227,7 @@ typedef struct pgn_san_result {
     uint32_t warnings;
 } pgn_san_result;
 
-#define PGN_WARN_BIT(w) (1u << ((w) - PGN_W_CASTLE_ZERO))
+#define PGN_WARN_BIT(w) (1u << ((w)-PGN_W_CASTLE_ZERO))
 
 /**
  * Reads a move written in SAN, lax SAN, long algebraic or UCI (digest §5.2, §6.2) and matches it

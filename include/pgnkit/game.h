@@ -96,7 +96,8 @@ PGN_API size_t pgn_game_ply_count(const pgn_game *game);
 PGN_API PGN_NODISCARD pgn_status pgn_node_add(pgn_game *game, pgn_node *parent, pgn_move mv,
                                               pgn_loc at, pgn_node **out);
 /** Appends text to the node's comment (joined to an existing one with a space); copied. */
-PGN_API PGN_NODISCARD pgn_status pgn_node_append_comment(pgn_game *game, pgn_node *node, pgn_str text);
+PGN_API PGN_NODISCARD pgn_status pgn_node_append_comment(pgn_game *game, pgn_node *node,
+                                                         pgn_str text);
 /** Appends text to the node's pre-comment; copied. */
 PGN_API PGN_NODISCARD pgn_status pgn_node_append_pre_comment(pgn_game *game, pgn_node *node,
                                                              pgn_str text);

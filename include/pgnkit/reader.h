@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit streaming PGN reader (PGN §7-§9 import format, digest §5): pulls bytes through a callback,
  * reports each game through a visitor or builds its tree, and reports every problem as a
- * diagnostic with line, column, byte offset and game number. Memory is bounded by the largest game. */
+ * diagnostic with line, column, byte offset and game number. Memory is bounded by the largest game.
+ */
 #ifndef PGNKIT_READER_H
 #define PGNKIT_READER_H
 
@@ -20,10 +21,10 @@ typedef struct pgn_diag {
     pgn_status code;
     pgn_severity severity; /* PGN_SEV_ERROR for PGN_E_*, and for PGN_W_* under PGN_READ_STRICT
                               (except PGN_W_RESULT_AFTER_MATE, a warning only strict reports) */
-    pgn_loc at;         /* start of the offending token */
-    uint64_t game;      /* 1-based ordinal of the game in this stream */
-    const char *source; /* opts.source_name, may be NULL */
-    char token[48];     /* NUL-terminated excerpt of the offending text */
+    pgn_loc at;            /* start of the offending token */
+    uint64_t game;         /* 1-based ordinal of the game in this stream */
+    const char *source;    /* opts.source_name, may be NULL */
+    char token[48];        /* NUL-terminated excerpt of the offending text */
 } pgn_diag;
 
 /** Receives each diagnostic; d is valid only during the call. */
@@ -66,11 +67,11 @@ typedef struct pgn_visitor {
 } pgn_visitor;
 
 /* Reader flags (pgn_reader_opts.flags). Zero is the lax import format. */
-#define PGN_READ_STRICT 0x01u           /* import-format warnings become errors */
-#define PGN_READ_NO_BOARD 0x02u         /* do not resolve SAN: tags and syntax only (fast) */
-#define PGN_READ_KEEP_RAW 0x04u         /* keep each game's original bytes (pgn_reader_raw) */
-#define PGN_READ_NESTED_COMMENTS 0x08u  /* { a { b } c } nests (pgn-extract --nestedcomments) */
-#define PGN_READ_NO_NULL_MOVES 0x10u    /* refuse -- and Z0 even in lax mode */
+#define PGN_READ_STRICT 0x01u          /* import-format warnings become errors */
+#define PGN_READ_NO_BOARD 0x02u        /* do not resolve SAN: tags and syntax only (fast) */
+#define PGN_READ_KEEP_RAW 0x04u        /* keep each game's original bytes (pgn_reader_raw) */
+#define PGN_READ_NESTED_COMMENTS 0x08u /* { a { b } c } nests (pgn-extract --nestedcomments) */
+#define PGN_READ_NO_NULL_MOVES 0x10u   /* refuse -- and Z0 even in lax mode */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, and per game Windows-1252 if not valid. */
 typedef enum pgn_encoding {
@@ -87,9 +88,10 @@ typedef struct pgn_reader_opts {
     pgn_diag_fn on_diag;
     void *diag_ctx;
     const pgn_allocator *alloc;
-    size_t max_token;     /* longest single token; 0 means 1 MiB. Longer: PGN_E_LIMIT */
-    uint32_t max_depth;   /* deepest RAV nesting; 0 means 4096. Deeper: PGN_E_LIMIT */
-    uint64_t max_errors;  /* stop after this many errors (pgn_reader_* return PGN_E_LIMIT); 0 = never */
+    size_t max_token;   /* longest single token; 0 means 1 MiB. Longer: PGN_E_LIMIT */
+    uint32_t max_depth; /* deepest RAV nesting; 0 means 4096. Deeper: PGN_E_LIMIT */
+    uint64_t
+        max_errors; /* stop after this many errors (pgn_reader_* return PGN_E_LIMIT); 0 = never */
     pgn_encoding encoding;
     /* Byte range, for splitting a file between readers: the callback delivers the stream from
      * range_start on. A reader with range_start > 0 first skips the line it starts in, then to the
@@ -118,7 +120,8 @@ PGN_API void pgn_reader_free(pgn_reader *reader);
  * game (even a broken one: its problems went to on_diag), PGN_END when the input has no more
  * games, PGN_E_NOMEM, PGN_E_IO (the callback failed), or PGN_E_LIMIT (max_errors reached).
  */
-PGN_API PGN_NODISCARD pgn_status pgn_reader_visit(pgn_reader *reader, const pgn_visitor *v, void *user);
+PGN_API PGN_NODISCARD pgn_status pgn_reader_visit(pgn_reader *reader, const pgn_visitor *v,
+                                                  void *user);
 
 /** Reads one game into game (reset first): tags, start position, move tree and result. Moves after
  * an illegal one are not in the tree. Same returns as pgn_reader_visit. */

@@ -12,13 +12,16 @@ extern "C" {
 #endif
 
 /* Writer flags (pgn_writer_opts.flags). Zero is the strict export format. */
-#define PGN_WRITE_REDUCED 0x01u       /* reduced export format: STR tags only, no comments/NAGs/RAVs */
+#define PGN_WRITE_REDUCED 0x01u /* reduced export format: STR tags only, no comments/NAGs/RAVs */
 #define PGN_WRITE_NO_COMMENTS 0x02u
 #define PGN_WRITE_NO_VARIATIONS 0x04u
 #define PGN_WRITE_NO_NAGS 0x08u
-#define PGN_WRITE_NAG_COMPAT 0x10u    /* no "N..." after a NAG (python-chess, pgn-extract), digest D7 */
-#define PGN_WRITE_SPACED_RAV 0x20u    /* "( 3... Nxe4 )" instead of "(3... Nxe4)" */
-#define PGN_WRITE_RECOMPUTE_SAN 0x40u /* for tests: write SAN from the board, never pgn_node_san */
+#define PGN_WRITE_NAG_COMPAT                                                                       \
+    0x10u /* no "N..." after a NAG (python-chess, pgn-extract), digest D7 */
+#define PGN_WRITE_SPACED_RAV 0x20u /* "( 3... Nxe4 )" instead of "(3... Nxe4)" */
+#define PGN_WRITE_RECOMPUTE_SAN                                                                    \
+    0x40u /* for tests: write SAN from the board, never pgn_node_san                               \
+           */
 
 /* How NAGs are written (pgn_writer_opts.nag_style). */
 typedef enum pgn_nag_style {

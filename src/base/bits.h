@@ -6,10 +6,18 @@
 #include <stdint.h>
 
 #if defined(__GNUC__) || defined(__clang__)
-static inline unsigned bits_ctz(uint64_t b) { return (unsigned)__builtin_ctzll(b); }
-static inline unsigned bits_clz(uint64_t b) { return (unsigned)__builtin_clzll(b); }
-static inline unsigned bits_popcount(uint64_t b) { return (unsigned)__builtin_popcountll(b); }
-static inline uint64_t bits_bswap(uint64_t b) { return __builtin_bswap64(b); }
+static inline unsigned bits_ctz(uint64_t b) {
+    return (unsigned)__builtin_ctzll(b);
+}
+static inline unsigned bits_clz(uint64_t b) {
+    return (unsigned)__builtin_clzll(b);
+}
+static inline unsigned bits_popcount(uint64_t b) {
+    return (unsigned)__builtin_popcountll(b);
+}
+static inline uint64_t bits_bswap(uint64_t b) {
+    return __builtin_bswap64(b);
+}
 #else
 static inline unsigned bits_ctz(uint64_t b) {
     unsigned n = 0;
@@ -48,9 +56,13 @@ static inline unsigned bits_pop(uint64_t *b) {
     return s;
 }
 
-static inline uint64_t bits_sq(unsigned sq) { return UINT64_C(1) << sq; }
+static inline uint64_t bits_sq(unsigned sq) {
+    return UINT64_C(1) << sq;
+}
 
 /* More than one bit set. */
-static inline int bits_many(uint64_t b) { return (b & (b - 1)) != 0; }
+static inline int bits_many(uint64_t b) {
+    return (b & (b - 1)) != 0;
+}
 
 #endif

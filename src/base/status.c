@@ -28,7 +28,8 @@ static const status_info infos[] = {
     {PGN_E_BAD_SAN, "E_BAD_SAN", "move text that cannot be read as a move"},
     {PGN_E_ILLEGAL_MOVE, "E_ILLEGAL_MOVE", "illegal move"},
     {PGN_E_AMBIGUOUS_MOVE, "E_AMBIGUOUS_MOVE", "ambiguous move"},
-    {PGN_E_UNSUPPORTED_VARIANT, "E_UNSUPPORTED_VARIANT", "game of a chess variant whose rules are not supported"},
+    {PGN_E_UNSUPPORTED_VARIANT, "E_UNSUPPORTED_VARIANT",
+     "game of a chess variant whose rules are not supported"},
     {PGN_W_CASTLE_ZERO, "W_CASTLE_ZERO", "castling written with zeros or lowercase letters"},
     {PGN_W_PROMOTION_FORM, "W_PROMOTION_FORM", "promotion not written as =Q"},
     {PGN_W_EP_SUFFIX, "W_EP_SUFFIX", "en passant suffix (e.p.) after a move"},
@@ -40,8 +41,10 @@ static const status_info infos[] = {
     {PGN_W_PAWN_LETTER, "W_PAWN_LETTER", "pawn move written with the letter P"},
     {PGN_W_CAPTURE_MARK, "W_CAPTURE_MARK", "missing or needless capture mark x"},
     {PGN_W_NULL_MOVE, "W_NULL_MOVE", "null move (non-standard)"},
-    {PGN_W_FEN_MISSING_COUNTERS, "W_FEN_MISSING_COUNTERS", "FEN without halfmove clock or fullmove number"},
-    {PGN_W_FEN_CASTLING_DROPPED, "W_FEN_CASTLING_DROPPED", "FEN castling right without its king or rook, dropped"},
+    {PGN_W_FEN_MISSING_COUNTERS, "W_FEN_MISSING_COUNTERS",
+     "FEN without halfmove clock or fullmove number"},
+    {PGN_W_FEN_CASTLING_DROPPED, "W_FEN_CASTLING_DROPPED",
+     "FEN castling right without its king or rook, dropped"},
     {PGN_W_FEN_EP_DROPPED, "W_FEN_EP_DROPPED", "impossible FEN en passant square, dropped"},
     {PGN_W_FEN_FULLMOVE_ZERO, "W_FEN_FULLMOVE_ZERO", "FEN fullmove number 0, read as 1"},
     {PGN_W_MOVE_NUMBER, "W_MOVE_NUMBER", "move number does not match the move"},
@@ -84,4 +87,6 @@ const char *pgn_status_message(pgn_status code) {
     return i ? i->message : "unknown status code";
 }
 
-int pgn_status_is_warning(pgn_status code) { return code >= PGN_W_CASTLE_ZERO; }
+int pgn_status_is_warning(pgn_status code) {
+    return code >= PGN_W_CASTLE_ZERO;
+}

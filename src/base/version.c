@@ -2,4 +2,6 @@
 /* The library version. */
 #include "pgnkit.h"
 
-const char *pgn_version(void) { return PGNKIT_VERSION_STRING; }
+const char *pgn_version(void) {
+    return PGNKIT_VERSION_STRING;
+}

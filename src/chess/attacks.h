@@ -57,8 +57,9 @@ static inline uint64_t attackers_to(const pgn_pos *p, unsigned sq, uint64_t occ)
     uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
     return (white_pawn_attacks[sq] & pieces_of(p, PGN_BLACK, PGN_PAWN)) |
            (black_pawn_attacks[sq] & pieces_of(p, PGN_WHITE, PGN_PAWN)) |
-           (knight_attacks[sq] & p->by_type[PGN_KNIGHT]) | (king_attacks[sq] & p->by_type[PGN_KING]) |
-           (rook_attacks(sq, occ) & rq) | (bishop_attacks(sq, occ) & bq);
+           (knight_attacks[sq] & p->by_type[PGN_KNIGHT]) |
+           (king_attacks[sq] & p->by_type[PGN_KING]) | (rook_attacks(sq, occ) & rq) |
+           (bishop_attacks(sq, occ) & bq);
 }
 
 static inline unsigned king_square(const pgn_pos *p, pgn_color c) {
@@ -66,19 +67,21 @@ static inline unsigned king_square(const pgn_pos *p, pgn_color c) {
 }
 
 /* Internal helpers shared by the chess modules (position.c, movegen.c, fen.c, san.c). */
-uint64_t chess_castle_key(const pgn_pos *p);
+uint64_t pgnk_chess_castle_key(const pgn_pos *p);
 
 /* The Polyglot keys (zobrist_keys.inc, defined in zobrist.c); inline, as every move uses them. */
-extern const uint64_t chess_polyglot_random[781];
+extern const uint64_t pgnk_chess_polyglot_random[781];
 enum { KEY_CASTLE = 768, KEY_EP = 772, KEY_TURN = 780 };
 
 static inline uint64_t chess_piece_key(unsigned piece, unsigned sq) {
     /* Polyglot kind: black pawn 0, white pawn 1, black knight 2, ... white king 11 */
     unsigned kind = 2 * (PGN_PIECE_TYPE(piece) - 1) + (PGN_PIECE_COLOR(piece) == PGN_WHITE);
-    return chess_polyglot_random[64 * kind + sq];
+    return pgnk_chess_polyglot_random[64 * kind + sq];
 }
 
-static inline uint64_t chess_side_key(void) { return chess_polyglot_random[KEY_TURN]; }
+static inline uint64_t chess_side_key(void) {
+    return pgnk_chess_polyglot_random[KEY_TURN];
+}
 
 /* The Polyglot rule: the en passant file counts only if a pawn of the side to move stands
  * beside the pawn that has just made the double step. */
@@ -88,16 +91,16 @@ static inline uint64_t chess_polyglot_ep_key(const pgn_pos *p) {
     }
     pgn_color us = (pgn_color)p->side;
     if (pawn_attacks((pgn_color)!us, p->ep) & pieces_of(p, us, PGN_PAWN)) {
-        return chess_polyglot_random[KEY_EP + (p->ep & 7u)];
+        return pgnk_chess_polyglot_random[KEY_EP + (p->ep & 7u)];
     }
     return 0;
 }
-void chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq);
-void chess_clear(pgn_pos *p);
+void pgnk_chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq);
+void pgnk_chess_clear(pgn_pos *p);
 /* Whether the side to move has a legal move (king moves tried first). */
-int chess_has_legal_move(const pgn_pos *pos);
+int pgnk_chess_has_legal_move(const pgn_pos *pos);
 /* The destination squares of castling with the rook on rook_sq: king and rook. */
-unsigned chess_castle_king_to(unsigned king_sq, unsigned rook_sq);
-unsigned chess_castle_rook_to(unsigned king_sq, unsigned rook_sq);
+unsigned pgnk_chess_castle_king_to(unsigned king_sq, unsigned rook_sq);
+unsigned pgnk_chess_castle_rook_to(unsigned king_sq, unsigned rook_sq);
 
 #endif

@@ -34,7 +34,9 @@ static int quirk(fen_reader *r, pgn_status w) {
     return 1;
 }
 
-static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+static int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 /* Moves to the next field; returns its start or r->len if there is none. */
 static size_t next_field(fen_reader *r) {
@@ -76,7 +78,9 @@ static pgn_status parse_placement(fen_reader *r, pgn_pos *p) {
         char c = r->s[k];
         if (c == '/') {
             if (file != 8) {
-                return fail(r, k, 1, file < 8 ? "rank has fewer than 8 squares" : "rank has more than 8 squares");
+                return fail(r, k, 1,
+                            file < 8 ? "rank has fewer than 8 squares"
+                                     : "rank has more than 8 squares");
             }
             if (--rank < 0) {
                 return fail(r, k, 1, "more than 8 ranks");
@@ -98,7 +102,7 @@ static pgn_status parse_placement(fen_reader *r, pgn_pos *p) {
             if (file > 7) {
                 return fail(r, k, 1, "rank has more than 8 squares");
             }
-            chess_put_piece(p, (unsigned)piece, (unsigned)(rank * 8 + file));
+            pgnk_chess_put_piece(p, (unsigned)piece, (unsigned)(rank * 8 + file));
             file++;
         }
         prev = c;
@@ -208,7 +212,8 @@ static pgn_status parse_ep(fen_reader *r, pgn_pos *p) {
     unsigned origin = p->side == PGN_WHITE ? ep + 8 : ep - 8;
     if (p->board[pawn] != PGN_PIECE(!p->side, PGN_PAWN) || p->board[ep] || p->board[origin]) {
         if (!quirk(r, PGN_W_FEN_EP_DROPPED)) {
-            return fail(r, r->i, 4, "no pawn can just have made a double step to this en passant square");
+            return fail(r, r->i, 4,
+                        "no pawn can just have made a double step to this en passant square");
         }
     } else {
         p->ep = (uint8_t)ep;
@@ -280,8 +285,9 @@ static pgn_status validate(fen_reader *r, pgn_pos *p, size_t side_at) {
     for (unsigned c = 0; c < 2; c++) {
         unsigned n = bits_popcount(pieces_of(p, (pgn_color)c, PGN_KING));
         if (n != 1) {
-            return fail(r, 0, 1, n ? (c ? "more than one black king" : "more than one white king")
-                                   : (c ? "no black king" : "no white king"));
+            return fail(r, 0, 1,
+                        n ? (c ? "more than one black king" : "more than one white king")
+                          : (c ? "no black king" : "no white king"));
         }
     }
     if (p->by_type[PGN_PAWN] & (BB_RANK_1 | BB_RANK_8)) {
@@ -294,10 +300,11 @@ static pgn_status validate(fen_reader *r, pgn_pos *p, size_t side_at) {
     return PGN_OK;
 }
 
-pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t flags, pgn_fen_diag *diag) {
+pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t flags,
+                         pgn_fen_diag *diag) {
     fen_reader r = {fen, len, 0, flags, diag, 0};
     pgn_pos p;
-    chess_clear(&p);
+    pgnk_chess_clear(&p);
     if (diag) {
         diag->code = PGN_OK;
         diag->column = 0;
@@ -317,7 +324,9 @@ pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t fla
     }
     size_t at = next_field(&r);
     if (at == (size_t)-1 || at >= r.len) {
-        return fail(&r, r.i, 2, at == (size_t)-1 ? "more than one space between fields" : "missing side to move");
+        return fail(&r, r.i, 2,
+                    at == (size_t)-1 ? "more than one space between fields"
+                                     : "missing side to move");
     }
     size_t side_at = at;
     if (field_end(&r, at) != at + 1 || (fen[at] != 'w' && fen[at] != 'b')) {
@@ -327,14 +336,18 @@ pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t fla
     r.i = at + 1;
     at = next_field(&r);
     if (at == (size_t)-1 || at >= r.len) {
-        return fail(&r, r.i, 3, at == (size_t)-1 ? "more than one space between fields" : "missing castling field");
+        return fail(&r, r.i, 3,
+                    at == (size_t)-1 ? "more than one space between fields"
+                                     : "missing castling field");
     }
     if ((st = parse_castling(&r, &p)) != PGN_OK) {
         return st;
     }
     at = next_field(&r);
     if (at == (size_t)-1 || at >= r.len) {
-        return fail(&r, r.i, 4, at == (size_t)-1 ? "more than one space between fields" : "missing en passant field");
+        return fail(&r, r.i, 4,
+                    at == (size_t)-1 ? "more than one space between fields"
+                                     : "missing en passant field");
     }
     if ((st = parse_ep(&r, &p)) != PGN_OK || (st = parse_counters(&r, &p)) != PGN_OK) {
         return st;
@@ -396,7 +409,8 @@ static size_t write_castling(const pgn_pos *p, uint32_t flags, char *b) {
                 continue;
             }
             unsigned rsq = s == 0 ? 63 - bits_clz(sides[s]) : bits_ctz(sides[s]);
-            uint64_t outer = s == 0 ? rooks & ~((bits_sq(rsq) << 1) - 1) & back : rooks & (bits_sq(rsq) - 1);
+            uint64_t outer =
+                s == 0 ? rooks & ~((bits_sq(rsq) << 1) - 1) & back : rooks & (bits_sq(rsq) - 1);
             char letter;
             if (flags & PGN_FEN_SHREDDER || outer) {
                 letter = (char)('A' + (rsq & 7));
@@ -420,7 +434,8 @@ static int write_ep_square(const pgn_pos *p, uint32_t flags) {
         return 1;
     }
     if (flags & PGN_FEN_EP_PSEUDO) {
-        return (pawn_attacks((pgn_color)!p->side, p->ep) & pieces_of(p, (pgn_color)p->side, PGN_PAWN)) != 0;
+        return (pawn_attacks((pgn_color)!p->side, p->ep) &
+                pieces_of(p, (pgn_color)p->side, PGN_PAWN)) != 0;
     }
     return pgn_pos_has_legal_ep(p);
 }
@@ -494,9 +509,8 @@ size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) 
     return n;
 }
 
-
-size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
-                             unsigned changed, char *buf) {
+size_t pgnk_chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
+                                  unsigned changed, char *buf) {
     size_t n = 0;
     for (changed &= 0xffu; changed; changed &= changed - 1) {
         unsigned rank = (unsigned)bits_ctz(changed);

@@ -16,7 +16,7 @@ typedef struct chess_fen_ranks {
     uint8_t len[8];   /* its length */
 } chess_fen_ranks;
 
-/* The ranks of a move's from and to squares, for chess_fen_write_ranks after it. */
+/* The ranks of a move's from and to squares, for pgnk_chess_fen_write_ranks after it. */
 static inline unsigned chess_fen_move_ranks(pgn_move mv) {
     return (1u << (PGN_MOVE_FROM(mv) >> 3)) | (1u << (PGN_MOVE_TO(mv) >> 3));
 }
@@ -25,7 +25,7 @@ static inline unsigned chess_fen_move_ranks(pgn_move mv) {
  * room for PGN_FEN_MAX + 8 bytes; returns the length. The ranks in changed (bit r: rank r + 1)
  * are written from pos and kept; the others are taken as kept, so the caller vouches that pos
  * has the same pieces on them as the position last written with ranks: 0xff when unsure. */
-size_t chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
-                             unsigned changed, char *buf);
+size_t pgnk_chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
+                                  unsigned changed, char *buf);
 
 #endif

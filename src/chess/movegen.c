@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Legal move generation straight from checkers and pin masks: no make/unmake test, except for
  * en passant, whose discovered checks along the rank are tested on the board after the capture.
- * Castling is generated as king-takes-rook with the Chess960 rules, which include standard chess. */
+ * Castling is generated as king-takes-rook with the Chess960 rules, which include standard chess.
+ */
 #include "attacks.h"
 
 typedef struct gen {
@@ -71,9 +72,11 @@ static void gen_castles(gen *g) {
     }
     while (rooks) {
         unsigned rsq = bits_pop(&rooks);
-        unsigned kto = chess_castle_king_to(g->ksq, rsq), rto = chess_castle_rook_to(g->ksq, rsq);
+        unsigned kto = pgnk_chess_castle_king_to(g->ksq, rsq),
+                 rto = pgnk_chess_castle_rook_to(g->ksq, rsq);
         uint64_t movers = bits_sq(g->ksq) | bits_sq(rsq);
-        uint64_t path = between_mask[g->ksq][kto] | bits_sq(kto) | between_mask[rsq][rto] | bits_sq(rto);
+        uint64_t path =
+            between_mask[g->ksq][kto] | bits_sq(kto) | between_mask[rsq][rto] | bits_sq(rto);
         if (path & g->occ & ~movers) {
             continue;
         }
@@ -176,7 +179,8 @@ static void gen_pieces(gen *g) {
         unsigned from = bits_pop(&knights);
         emit_set(g, from, knight_attacks[from] & g->target);
     }
-    uint64_t diag = (pieces_of(p, g->us, PGN_BISHOP) | pieces_of(p, g->us, PGN_QUEEN)) & g->from_mask;
+    uint64_t diag =
+        (pieces_of(p, g->us, PGN_BISHOP) | pieces_of(p, g->us, PGN_QUEEN)) & g->from_mask;
     while (diag) {
         unsigned from = bits_pop(&diag);
         uint64_t t = bishop_attacks(from, g->occ) & g->target;
@@ -196,7 +200,8 @@ static void gen_pieces(gen *g) {
     }
 }
 
-static unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask, pgn_movelist *out) {
+static unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
+                         pgn_movelist *out) {
     gen g;
     g.p = p;
     g.us = (pgn_color)p->side;
@@ -228,16 +233,20 @@ static unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
     return g.count;
 }
 
-void pgn_pos_legal_moves(const pgn_pos *pos, pgn_movelist *out) { generate(pos, BB_ALL, BB_ALL, out); }
+void pgn_pos_legal_moves(const pgn_pos *pos, pgn_movelist *out) {
+    generate(pos, BB_ALL, BB_ALL, out);
+}
 
 void pgn_pos_legal_moves_masked(const pgn_pos *pos, uint64_t from_mask, uint64_t to_mask,
                                 pgn_movelist *out) {
     generate(pos, from_mask, to_mask, out);
 }
 
-unsigned pgn_pos_count_legal(const pgn_pos *pos) { return generate(pos, BB_ALL, BB_ALL, NULL); }
+unsigned pgn_pos_count_legal(const pgn_pos *pos) {
+    return generate(pos, BB_ALL, BB_ALL, NULL);
+}
 
-int chess_has_legal_move(const pgn_pos *pos) {
+int pgnk_chess_has_legal_move(const pgn_pos *pos) {
     /* after a check the king can most often step away: its first safe square settles it, with
      * no pins or other pieces looked at; otherwise (mate, stalemate, a lone castling) all moves */
     pgn_color us = (pgn_color)pos->side;
@@ -270,7 +279,8 @@ int pgn_pos_has_legal_ep(const pgn_pos *pos) {
     if (pos->ep == PGN_SQ_NONE) {
         return 0;
     }
-    if (!(pawn_attacks((pgn_color)!pos->side, pos->ep) & pieces_of(pos, (pgn_color)pos->side, PGN_PAWN))) {
+    if (!(pawn_attacks((pgn_color)!pos->side, pos->ep) &
+          pieces_of(pos, (pgn_color)pos->side, PGN_PAWN))) {
         return 0;
     }
     pgn_movelist l;

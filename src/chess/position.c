@@ -5,13 +5,13 @@
 
 #include <string.h>
 
-void chess_clear(pgn_pos *p) {
+void pgnk_chess_clear(pgn_pos *p) {
     memset(p, 0, sizeof *p);
     p->ep = PGN_SQ_NONE;
     p->fullmove = 1;
 }
 
-void chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq) {
+void pgnk_chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq) {
     uint64_t b = bits_sq(sq);
     p->board[sq] = (uint8_t)piece;
     p->by_color[PGN_PIECE_COLOR(piece)] |= b;
@@ -33,7 +33,7 @@ static inline void remove_piece(pgn_pos *p, unsigned sq, int keys) {
 }
 
 static inline void add_piece(pgn_pos *p, unsigned piece, unsigned sq, int keys) {
-    chess_put_piece(p, piece, sq);
+    pgnk_chess_put_piece(p, piece, sq);
     if (keys) {
         p->key ^= chess_piece_key(piece, sq);
     }
@@ -42,22 +42,22 @@ static inline void add_piece(pgn_pos *p, unsigned piece, unsigned sq, int keys) 
 void pgn_pos_init(pgn_pos *pos) {
     static const uint8_t back[8] = {PGN_ROOK, PGN_KNIGHT, PGN_BISHOP, PGN_QUEEN,
                                     PGN_KING, PGN_BISHOP, PGN_KNIGHT, PGN_ROOK};
-    chess_clear(pos);
+    pgnk_chess_clear(pos);
     for (unsigned f = 0; f < 8; f++) {
-        chess_put_piece(pos, PGN_PIECE(PGN_WHITE, back[f]), f);
-        chess_put_piece(pos, PGN_PIECE(PGN_WHITE, PGN_PAWN), 8 + f);
-        chess_put_piece(pos, PGN_PIECE(PGN_BLACK, PGN_PAWN), 48 + f);
-        chess_put_piece(pos, PGN_PIECE(PGN_BLACK, back[f]), 56 + f);
+        pgnk_chess_put_piece(pos, PGN_PIECE(PGN_WHITE, back[f]), f);
+        pgnk_chess_put_piece(pos, PGN_PIECE(PGN_WHITE, PGN_PAWN), 8 + f);
+        pgnk_chess_put_piece(pos, PGN_PIECE(PGN_BLACK, PGN_PAWN), 48 + f);
+        pgnk_chess_put_piece(pos, PGN_PIECE(PGN_BLACK, back[f]), 56 + f);
     }
     pos->castle = bits_sq(0) | bits_sq(7) | bits_sq(56) | bits_sq(63);
     pos->key = UINT64_C(0x463b96181691fc9c); /* the Polyglot key of the start position (its doc) */
 }
 
-unsigned chess_castle_king_to(unsigned king_sq, unsigned rook_sq) {
+unsigned pgnk_chess_castle_king_to(unsigned king_sq, unsigned rook_sq) {
     return (king_sq & 56u) + (rook_sq > king_sq ? 6u : 2u);
 }
 
-unsigned chess_castle_rook_to(unsigned king_sq, unsigned rook_sq) {
+unsigned pgnk_chess_castle_rook_to(unsigned king_sq, unsigned rook_sq) {
     return (king_sq & 56u) + (rook_sq > king_sq ? 5u : 3u);
 }
 
@@ -70,7 +70,9 @@ uint64_t pgn_pos_checkers(const pgn_pos *pos) {
     return pgn_pos_attackers(pos, (pgn_square)king_square(pos, us), (pgn_color)!us);
 }
 
-int pgn_pos_in_check(const pgn_pos *pos) { return pgn_pos_checkers(pos) != 0; }
+int pgn_pos_in_check(const pgn_pos *pos) {
+    return pgn_pos_checkers(pos) != 0;
+}
 
 int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv) {
     unsigned kind = PGN_MOVE_KIND(mv);
@@ -84,8 +86,8 @@ static inline void play_castle(pgn_pos *p, unsigned from, unsigned to, pgn_color
     unsigned king = PGN_PIECE(us, PGN_KING), rook = PGN_PIECE(us, PGN_ROOK);
     remove_piece(p, from, keys);
     remove_piece(p, to, keys);
-    add_piece(p, king, chess_castle_king_to(from, to), keys);
-    add_piece(p, rook, chess_castle_rook_to(from, to), keys);
+    add_piece(p, king, pgnk_chess_castle_king_to(from, to), keys);
+    add_piece(p, rook, pgnk_chess_castle_rook_to(from, to), keys);
 }
 
 static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
@@ -99,7 +101,7 @@ static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
         if (PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]) == PGN_KING) {
             touched |= us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
         }
-        old_castle_key = castle & touched ? chess_castle_key(pos) : 0;
+        old_castle_key = castle & touched ? pgnk_chess_castle_key(pos) : 0;
     }
     if (keys) {
         pos->key ^= chess_polyglot_ep_key(pos);
@@ -168,11 +170,13 @@ done:
     }
     pos->key ^= chess_side_key() ^ chess_polyglot_ep_key(pos);
     if (castle != pos->castle) {
-        pos->key ^= old_castle_key ^ chess_castle_key(pos);
+        pos->key ^= old_castle_key ^ pgnk_chess_castle_key(pos);
     }
 }
 
-void pgn_pos_play(pgn_pos *pos, pgn_move mv) { play(pos, mv, 1); }
+void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
+    play(pos, mv, 1);
+}
 
 void pgn_pos_play_unkeyed(pgn_pos *pos, pgn_move mv) {
     play(pos, mv, 0);

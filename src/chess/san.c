@@ -56,7 +56,7 @@ static char check_suffix(const pgn_pos *p, pgn_move mv) {
     if (!pgn_pos_in_check(&q)) {
         return 0;
     }
-    return chess_has_legal_move(&q) ? '+' : '#';
+    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
 }
 
 size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
@@ -106,18 +106,22 @@ size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
 enum { FORM_SAN, FORM_LONG, FORM_UCI, FORM_SQUARE };
 
 typedef struct san_desc {
-    int castle;       /* 0, 1 = h-side (O-O), 2 = a-side (O-O-O) */
-    int piece;        /* pgn_piece_type; PGN_NO_PIECE = take the piece on the origin square */
+    int castle; /* 0, 1 = h-side (O-O), 2 = a-side (O-O-O) */
+    int piece;  /* pgn_piece_type; PGN_NO_PIECE = take the piece on the origin square */
     int from_file, from_rank, to;
     int promo;        /* 0 or pgn_piece_type */
     int capture_mark; /* x or : written */
     int form;
-    char suffix;      /* 0, '+', '#' as written ('#' also for ++) */
+    char suffix; /* 0, '+', '#' as written ('#' also for ++) */
     uint32_t warn;
 } san_desc;
 
-static int is_file(char c) { return c >= 'a' && c <= 'h'; }
-static int is_rank(char c) { return c >= '1' && c <= '8'; }
+static int is_file(char c) {
+    return c >= 'a' && c <= 'h';
+}
+static int is_rank(char c) {
+    return c >= '1' && c <= '8';
+}
 
 static int piece_from_letter(char c) {
     switch (c) {
@@ -293,7 +297,7 @@ static pgn_move find_castle(const pgn_pos *p, int side, int king_to) {
         if (side && (side == 1) == (rsq > ksq)) {
             return m;
         }
-        if (king_to >= 0 && chess_castle_king_to(ksq, rsq) == (unsigned)king_to) {
+        if (king_to >= 0 && pgnk_chess_castle_king_to(ksq, rsq) == (unsigned)king_to) {
             return m;
         }
     }
@@ -301,7 +305,8 @@ static pgn_move find_castle(const pgn_pos *p, int side, int king_to) {
 }
 
 /* Resolves a move given by origin and destination squares (UCI, long algebraic). */
-static pgn_status resolve_squares(const pgn_pos *p, unsigned from, unsigned to, int promo, pgn_move *out) {
+static pgn_status resolve_squares(const pgn_pos *p, unsigned from, unsigned to, int promo,
+                                  pgn_move *out) {
     unsigned piece = p->board[from];
     if (!piece || PGN_PIECE_COLOR(piece) != p->side) {
         return PGN_E_ILLEGAL_MOVE;
@@ -312,7 +317,8 @@ static pgn_status resolve_squares(const pgn_pos *p, unsigned from, unsigned to, 
         if (target == PGN_PIECE(p->side, PGN_ROOK)) {
             m = PGN_MOVE_MAKE(from, to, PGN_MOVE_CASTLE, 0);
             m = pgn_pos_is_legal(p, m) ? m : PGN_MOVE_NONE;
-        } else if ((from >> 3) == (to >> 3) && ((from & 7) >= (to & 7) + 2 || (to & 7) >= (from & 7) + 2)) {
+        } else if ((from >> 3) == (to >> 3) &&
+                   ((from & 7) >= (to & 7) + 2 || (to & 7) >= (from & 7) + 2)) {
             /* a king never steps two files: this is castling written as the king's move (e1g1) */
             m = find_castle(p, 0, (int)to);
         }
@@ -347,7 +353,8 @@ static pgn_status match_san(const pgn_pos *p, san_desc *d, uint32_t flags, pgn_m
         return *out ? PGN_OK : PGN_E_ILLEGAL_MOVE;
     }
     if (d->from_file >= 0 && d->from_rank >= 0 && d->piece == PGN_NO_PIECE) {
-        return resolve_squares(p, (unsigned)PGN_SQ(d->from_file, d->from_rank), (unsigned)d->to, d->promo, out);
+        return resolve_squares(p, (unsigned)PGN_SQ(d->from_file, d->from_rank), (unsigned)d->to,
+                               d->promo, out);
     }
     int type = d->piece ? d->piece : PGN_PAWN;
     uint64_t from = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
@@ -415,7 +422,8 @@ static void check_form(const pgn_pos *p, pgn_move mv, uint32_t flags, san_desc *
             d->warn |= PGN_WARN_BIT(PGN_W_OVER_DISAMBIGUATION);
         }
         int capture = pgn_move_is_capture(p, mv);
-        if (d->form != FORM_UCI && PGN_MOVE_KIND(mv) != PGN_MOVE_CASTLE && capture != d->capture_mark) {
+        if (d->form != FORM_UCI && PGN_MOVE_KIND(mv) != PGN_MOVE_CASTLE &&
+            capture != d->capture_mark) {
             d->warn |= PGN_WARN_BIT(PGN_W_CAPTURE_MARK);
         }
     } else if (d->form == FORM_UCI) {
@@ -432,8 +440,8 @@ static int is_null_token(const char *s, size_t len) {
            (len == 4 && memcmp(s, "0000", 4) == 0);
 }
 
-static pgn_status parse_once(const pgn_pos *p, const char *s, size_t len, uint32_t flags, int b_as_bishop,
-                             san_desc *d, pgn_move *mv) {
+static pgn_status parse_once(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
+                             int b_as_bishop, san_desc *d, pgn_move *mv) {
     pgn_status st = describe(s, len, d, b_as_bishop);
     if (st == PGN_OK) {
         st = match_san(p, d, flags, mv);
@@ -458,7 +466,9 @@ static pgn_status parse_once(const pgn_pos *p, const char *s, size_t len, uint32
 static inline uint64_t rook_rays(unsigned sq) {
     return file_mask_ex[sq] | ((BB_RANK_1 << (sq & 56u)) ^ bits_sq(sq));
 }
-static inline uint64_t bishop_rays(unsigned sq) { return diag_mask_ex[sq] | anti_mask_ex[sq]; }
+static inline uint64_t bishop_rays(unsigned sq) {
+    return diag_mask_ex[sq] | anti_mask_ex[sq];
+}
 
 /* The pieces of s (on rays of sq) with nothing between them and sq under occupancy occ. */
 static inline uint64_t clear_lines(unsigned sq, uint64_t s, uint64_t occ) {
@@ -500,14 +510,17 @@ static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned ty
     uint64_t occ = (p->by_type[0] & ~f) | t;
     uint64_t rays = 0;
     switch (type) {
-    case PGN_PAWN: return (pawn_attacks(them, eksq) & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
-    case PGN_KNIGHT: return (knight_attacks[eksq] & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
+    case PGN_PAWN:
+        return (pawn_attacks(them, eksq) & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
+    case PGN_KNIGHT:
+        return (knight_attacks[eksq] & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
     case PGN_BISHOP: rays = bishop_rays(eksq); break;
     case PGN_ROOK: rays = rook_rays(eksq); break;
     case PGN_QUEEN: rays = bishop_rays(eksq) | rook_rays(eksq); break;
     default: break; /* a king gives no check itself */
     }
-    return ((rays & t) && !(between_mask[eksq][to] & occ)) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
+    return ((rays & t) && !(between_mask[eksq][to] & occ)) ||
+           slider_hits(p, eksq, p->by_color[us] & ~f, occ);
 }
 
 /* The pieces of type `type` and colour us that attack sq (occupancy occ). */
@@ -537,7 +550,8 @@ static uint64_t legal_origins(const pgn_pos *p, uint64_t cands, unsigned to) {
 
 static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
     unsigned kind = promo ? (unsigned)PGN_MOVE_PROMOTION : (unsigned)PGN_MOVE_NORMAL;
-    return (pgn_move)(from | (to << 6) | (kind << 12) | ((promo ? promo - (unsigned)PGN_KNIGHT : 0u) << 14));
+    return (pgn_move)(from | (to << 6) | (kind << 12) |
+                      ((promo ? promo - (unsigned)PGN_KNIGHT : 0u) << 14));
 }
 
 /* '#' or '+' for a move that gives check: only the replies tell. Out of line (the position copy
@@ -545,10 +559,11 @@ static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
 static NOINLINE char mate_or_check(const pgn_pos *p, pgn_move mv) {
     pgn_pos q = *p;
     pgn_pos_play_unkeyed(&q, mv);
-    return chess_has_legal_move(&q) ? '+' : '#';
+    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
 }
 
-static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags, pgn_san_result *out) {
+static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
+                    pgn_san_result *out) {
     char suffix = 0;
     if (len > 0 && (s[len - 1] == '+' || s[len - 1] == '#')) {
         suffix = s[--len];
@@ -557,9 +572,12 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
         return 0;
     }
     if (s[0] == 'O') { /* O-O, O-O-O */
-        int side = len == 3 && memcmp(s, "O-O", 3) == 0 ? 1 : len == 5 && memcmp(s, "O-O-O", 5) == 0 ? 2 : 0;
+        int side = len == 3 && memcmp(s, "O-O", 3) == 0     ? 1
+                   : len == 5 && memcmp(s, "O-O-O", 5) == 0 ? 2
+                                                            : 0;
         pgn_move mv = side ? find_castle(p, side, -1) : PGN_MOVE_NONE;
-        if (mv == PGN_MOVE_NONE || (!(flags & PGN_SAN_NO_VERIFY) && check_suffix(p, mv) != suffix)) {
+        if (mv == PGN_MOVE_NONE ||
+            (!(flags & PGN_SAN_NO_VERIFY) && check_suffix(p, mv) != suffix)) {
             return 0;
         }
         out->move = mv;
@@ -595,14 +613,16 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
             if (!all || df >= 0 || dr >= 0 ||
                 (knight_attacks[to] & p->by_type[PGN_KNIGHT] & enemy) ||
                 (pawn_attacks(us, to) & p->by_type[PGN_PAWN] & enemy) ||
-                (king_attacks[to] & p->by_type[PGN_KING] & enemy) || slider_hits(p, to, enemy, occ ^ all)) {
+                (king_attacks[to] & p->by_type[PGN_KING] & enemy) ||
+                slider_hits(p, to, enemy, occ ^ all)) {
                 return 0;
             }
             legal = all;
         } else {
             legal = legal_origins(p, all, to);
         }
-        uint64_t mask = (df >= 0 ? BB_FILE_A << df : BB_ALL) & (dr >= 0 ? BB_RANK_1 << (8 * dr) : BB_ALL);
+        uint64_t mask =
+            (df >= 0 ? BB_FILE_A << df : BB_ALL) & (dr >= 0 ? BB_RANK_1 << (8 * dr) : BB_ALL);
         uint64_t chosen = legal & mask;
         if (!chosen || bits_many(chosen)) {
             return 0;
@@ -626,7 +646,8 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
         type = PGN_PAWN;
         int ff = s[0] - 'a';
         capture_mark = s[1] == 'x';
-        if (capture_mark && (len < 4 || !is_file(s[2]) || (s[2] - 'a' != ff + 1 && s[2] - 'a' != ff - 1))) {
+        if (capture_mark &&
+            (len < 4 || !is_file(s[2]) || (s[2] - 'a' != ff + 1 && s[2] - 'a' != ff - 1))) {
             return 0;
         }
         size_t r_at = capture_mark ? 3 : 1;
@@ -672,8 +693,7 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
             return 0;
         }
         from = (unsigned)f0;
-        if (!(pawns & bits_sq(from)) ||
-            exposes_king(p, king_square(p, us), from, to)) {
+        if (!(pawns & bits_sq(from)) || exposes_king(p, king_square(p, us), from, to)) {
             return 0;
         }
     }
@@ -694,10 +714,11 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
     return 1;
 }
 
-static NOINLINE pgn_status san_general(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
-                                       pgn_san_result *out);
+static NOINLINE pgn_status san_general(const pgn_pos *pos, const char *san, size_t len,
+                                       uint32_t flags, pgn_san_result *out);
 
-pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags, pgn_san_result *out) {
+pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
+                         pgn_san_result *out) {
     if (!(flags & PGN_SAN_NO_FAST) && san_fast(pos, san, len, flags, out)) {
         return PGN_OK;
     }
@@ -750,7 +771,7 @@ size_t pgn_uci_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_UCI_MAX]) {
     }
     unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
     if (PGN_MOVE_KIND(mv) == PGN_MOVE_CASTLE && !pos->chess960) {
-        to = chess_castle_king_to(from, to);
+        to = pgnk_chess_castle_king_to(from, to);
     }
     size_t n = 0;
     buf[n++] = (char)('a' + (from & 7));
@@ -770,7 +791,8 @@ pgn_status pgn_uci_parse(const pgn_pos *pos, const char *uci, size_t len, pgn_mo
         *out = PGN_MOVE_NULL;
         return pgn_pos_in_check(pos) ? PGN_E_ILLEGAL_MOVE : PGN_OK;
     }
-    if ((len != 4 && len != 5) || !is_file(uci[0]) || !is_rank(uci[1]) || !is_file(uci[2]) || !is_rank(uci[3])) {
+    if ((len != 4 && len != 5) || !is_file(uci[0]) || !is_rank(uci[1]) || !is_file(uci[2]) ||
+        !is_rank(uci[3])) {
         return PGN_E_BAD_SAN;
     }
     int promo = 0;
@@ -780,6 +802,6 @@ pgn_status pgn_uci_parse(const pgn_pos *pos, const char *uci, size_t len, pgn_mo
             return PGN_E_BAD_SAN;
         }
     }
-    return resolve_squares(pos, (unsigned)PGN_SQ(uci[0] - 'a', uci[1] - '1'), (unsigned)PGN_SQ(uci[2] - 'a', uci[3] - '1'),
-                           promo, out);
+    return resolve_squares(pos, (unsigned)PGN_SQ(uci[0] - 'a', uci[1] - '1'),
+                           (unsigned)PGN_SQ(uci[2] - 'a', uci[3] - '1'), promo, out);
 }

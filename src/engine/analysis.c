@@ -169,8 +169,8 @@ static double window_stddev(const void *evals, size_t stride, size_t from, size_
     return var > 0 ? sqrt(var) : 0.0;
 }
 
-void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
-                          pgn_game_stats *out) {
+void pgnk_engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
+                               pgn_game_stats *out) {
     assert(out != NULL && (evals != NULL || n == 0));
     memset(out, 0, sizeof *out);
     double wsum[2] = {0, 0}, wtot[2] = {0, 0}, inv[2] = {0, 0}, cpl[2] = {0, 0};
@@ -212,5 +212,5 @@ void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color 
 
 void pgn_game_stats_compute(const pgn_engine_eval *evals, size_t n, pgn_color first_mover,
                             pgn_game_stats *out) {
-    engine_stats_strided(evals, sizeof *evals, n, first_mover, out);
+    pgnk_engine_stats_strided(evals, sizeof *evals, n, first_mover, out);
 }

@@ -5,9 +5,10 @@
 
 #include "pgnkit/engine.h"
 
-/* pgn_game_stats_compute over an array of structs of `stride` bytes, each starting with a pgn_engine_eval.
+/* pgn_game_stats_compute over an array of structs of `stride` bytes, each starting with a
+ * pgn_engine_eval.
  */
-void engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
-                          pgn_game_stats *out);
+void pgnk_engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
+                               pgn_game_stats *out);
 
 #endif

@@ -44,7 +44,7 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
     const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    w = arena_mem_alloc(alloc, sizeof *w);
+    w = pgnk_arena_mem_alloc(alloc, sizeof *w);
     if (w == NULL) {
         return PGN_E_NOMEM;
     }
@@ -58,9 +58,9 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
         w->flags = opts->flags;
         w->fen_flags = opts->fen_flags;
     }
-    w->buf = arena_mem_alloc(&w->alloc, FLUSH_AT * 2);
+    w->buf = pgnk_arena_mem_alloc(&w->alloc, FLUSH_AT * 2);
     if (w->buf == NULL) {
-        arena_mem_free(&w->alloc, w);
+        pgnk_arena_mem_free(&w->alloc, w);
         return PGN_E_NOMEM;
     }
     w->cap = FLUSH_AT * 2;
@@ -74,9 +74,9 @@ void pgn_json_writer_free(pgn_json_writer *writer) {
         return;
     }
     alloc = writer->alloc;
-    arena_mem_free(&alloc, writer->buf);
-    arena_mem_free(&alloc, writer->stack);
-    arena_mem_free(&alloc, writer);
+    pgnk_arena_mem_free(&alloc, writer->buf);
+    pgnk_arena_mem_free(&alloc, writer->stack);
+    pgnk_arena_mem_free(&alloc, writer);
 }
 
 /* ---- output ---- */
@@ -326,8 +326,8 @@ static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before,
             w->err = PGN_E_NOMEM;
             return 0;
         }
-        p = arena_mem_realloc(&w->alloc, w->stack, w->stack_cap * sizeof *w->stack,
-                              cap * sizeof *w->stack);
+        p = pgnk_arena_mem_realloc(&w->alloc, w->stack, w->stack_cap * sizeof *w->stack,
+                                   cap * sizeof *w->stack);
         if (p == NULL) {
             w->err = PGN_E_NOMEM;
             return 0;
@@ -374,7 +374,7 @@ static void put_move(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
         changed = chess_fen_move_ranks(mv);
     }
     w->fen_node = n;
-    k += chess_fen_write_ranks(&w->fen_ranks, pos, w->fen_flags, changed, d + k);
+    k += pgnk_chess_fen_write_ranks(&w->fen_ranks, pos, w->fen_flags, changed, d + k);
     d[k++] = '"';
     commit(w, k);
 }

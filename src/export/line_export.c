@@ -31,7 +31,7 @@ pgn_status pgn_exporter_new(pgn_exporter **out, const pgn_export_opts *opts, pgn
     pgn_exporter *ex;
     assert(out != NULL && opts != NULL && fn != NULL);
     *out = NULL;
-    ex = arena_mem_alloc(opts->alloc, sizeof *ex);
+    ex = pgnk_arena_mem_alloc(opts->alloc, sizeof *ex);
     if (ex == NULL) {
         return PGN_E_NOMEM;
     }
@@ -52,8 +52,8 @@ void pgn_exporter_free(pgn_exporter *ex) {
         return;
     }
     alloc = ex->alloc;
-    arena_mem_free(&alloc, ex->buf);
-    arena_mem_free(&alloc, ex);
+    pgnk_arena_mem_free(&alloc, ex->buf);
+    pgnk_arena_mem_free(&alloc, ex);
 }
 
 static void put(pgn_exporter *ex, const char *s, size_t n) {
@@ -70,7 +70,7 @@ static void put(pgn_exporter *ex, const char *s, size_t n) {
         while (cap < ex->len + n) {
             cap *= 2;
         }
-        p = arena_mem_realloc(&ex->alloc, ex->buf, ex->cap, cap);
+        p = pgnk_arena_mem_realloc(&ex->alloc, ex->buf, ex->cap, cap);
         if (p == NULL) {
             ex->err = PGN_E_NOMEM;
             return;

@@ -55,7 +55,7 @@ pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_wri
     const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    w = arena_mem_alloc(alloc, sizeof *w);
+    w = pgnk_arena_mem_alloc(alloc, sizeof *w);
     if (w == NULL) {
         return PGN_E_NOMEM;
     }
@@ -84,11 +84,11 @@ void pgn_writer_free(pgn_writer *writer) {
         return;
     }
     alloc = writer->alloc;
-    arena_mem_free(&alloc, writer->buf);
-    arena_mem_free(&alloc, writer->stack);
-    arena_mem_free(&alloc, writer->tags);
-    arena_mem_free(&alloc, writer->clean);
-    arena_mem_free(&alloc, writer);
+    pgnk_arena_mem_free(&alloc, writer->buf);
+    pgnk_arena_mem_free(&alloc, writer->stack);
+    pgnk_arena_mem_free(&alloc, writer->tags);
+    pgnk_arena_mem_free(&alloc, writer->clean);
+    pgnk_arena_mem_free(&alloc, writer);
 }
 
 /* Grows the block *p of *cap elements of size elem to hold at least need (starting near 4 KiB);
@@ -105,7 +105,7 @@ static int grow(pgn_writer *w, void **p, size_t *cap, size_t need, size_t elem) 
     if (n > SIZE_MAX / elem) {
         return 0;
     }
-    q = arena_mem_realloc(&w->alloc, *p, *cap * elem, n * elem);
+    q = pgnk_arena_mem_realloc(&w->alloc, *p, *cap * elem, n * elem);
     if (q == NULL) {
         return 0;
     }
@@ -199,8 +199,8 @@ static void token(pgn_writer *w, const char *s, size_t n) {
 }
 
 /* A number token: prefix, decimal v, suffix ("$3", "12.", "12..."). */
-static void token_uint_n(pgn_writer *w, const char *prefix, size_t p, unsigned long v, const char *suffix,
-                         size_t k) {
+static void token_uint_n(pgn_writer *w, const char *prefix, size_t p, unsigned long v,
+                         const char *suffix, size_t k) {
     char digits[32];
     size_t n = sizeof digits;
     if (v < 100) { /* move numbers, NAGs: no division loop */

@@ -490,7 +490,7 @@ static pgn_status replace_command(pgn_game *game, pgn_node *node, pgn_cmd_kind k
         return PGN_E_NOMEM;
     }
     cap = old.len + cmd_len + 2;
-    buf = arena_alloc(game_arena(game), cap);
+    buf = pgnk_arena_alloc(pgnk_game_arena(game), cap);
     if (buf == NULL) {
         return PGN_E_NOMEM;
     }
@@ -555,7 +555,7 @@ pgn_status pgn_node_remove_commands(pgn_game *game, pgn_node *node, uint32_t mas
         if (c[k].len < 4 || memchr(c[k].ptr, '%', c[k].len) == NULL) {
             continue;
         }
-        buf = arena_alloc(game_arena(game), c[k].len);
+        buf = pgnk_arena_alloc(pgnk_game_arena(game), c[k].len);
         if (buf == NULL) {
             return PGN_E_NOMEM;
         }

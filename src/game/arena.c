@@ -19,14 +19,15 @@ struct arena_chunk {
 /* The header rounded up so that the data after it is aligned for any object. */
 #define HEADER_SIZE ((sizeof(arena_chunk) + ALIGN - 1) / ALIGN * ALIGN)
 
-void *arena_mem_alloc(const pgn_allocator *alloc, size_t size) {
+void *pgnk_arena_mem_alloc(const pgn_allocator *alloc, size_t size) {
     if (alloc == NULL || alloc->malloc == NULL) {
         return malloc(size ? size : 1);
     }
     return alloc->malloc(alloc->ctx, size);
 }
 
-void *arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size, size_t new_size) {
+void *pgnk_arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size,
+                             size_t new_size) {
     void *p;
     if (alloc == NULL || alloc->malloc == NULL) {
         return realloc(ptr, new_size ? new_size : 1);
@@ -37,12 +38,12 @@ void *arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size, 
     p = alloc->malloc(alloc->ctx, new_size);
     if (p != NULL && ptr != NULL) {
         memcpy(p, ptr, old_size < new_size ? old_size : new_size);
-        arena_mem_free(alloc, ptr);
+        pgnk_arena_mem_free(alloc, ptr);
     }
     return p;
 }
 
-void arena_mem_free(const pgn_allocator *alloc, void *ptr) {
+void pgnk_arena_mem_free(const pgn_allocator *alloc, void *ptr) {
     if (ptr == NULL) {
         return;
     }
@@ -53,7 +54,7 @@ void arena_mem_free(const pgn_allocator *alloc, void *ptr) {
     }
 }
 
-void arena_init(arena *a, const pgn_allocator *alloc) {
+void pgnk_arena_init(arena *a, const pgn_allocator *alloc) {
     memset(a, 0, sizeof *a);
     if (alloc != NULL) {
         a->alloc = *alloc;
@@ -61,11 +62,11 @@ void arena_init(arena *a, const pgn_allocator *alloc) {
     a->next_size = ARENA_FIRST_CHUNK;
 }
 
-void arena_free(arena *a) {
+void pgnk_arena_free(arena *a) {
     arena_chunk *c = a->head;
     while (c != NULL) {
         arena_chunk *next = c->next;
-        arena_mem_free(&a->alloc, c);
+        pgnk_arena_mem_free(&a->alloc, c);
         c = next;
     }
     a->head = NULL;
@@ -74,12 +75,12 @@ void arena_free(arena *a) {
     a->next_size = ARENA_FIRST_CHUNK;
 }
 
-void arena_reset(arena *a) {
+void pgnk_arena_reset(arena *a) {
     arena_chunk *c = a->head;
     while (c != NULL) {
         arena_chunk *next = c->next;
         if (c != a->first) {
-            arena_mem_free(&a->alloc, c);
+            pgnk_arena_mem_free(&a->alloc, c);
         }
         c = next;
     }
@@ -98,7 +99,7 @@ static arena_chunk *chunk_new(arena *a, size_t cap) {
     if (cap > SIZE_MAX - HEADER_SIZE) {
         return NULL;
     }
-    c = arena_mem_alloc(&a->alloc, HEADER_SIZE + cap);
+    c = pgnk_arena_mem_alloc(&a->alloc, HEADER_SIZE + cap);
     if (c == NULL) {
         return NULL;
     }
@@ -144,7 +145,7 @@ static void *alloc_slow(arena *a, size_t rounded) {
     return a->last;
 }
 
-void *arena_alloc(arena *a, size_t size) {
+void *pgnk_arena_alloc(arena *a, size_t size) {
     size_t rounded;
     arena_chunk *h = a->head;
     if (size > SIZE_MAX - ALIGN) {
@@ -159,23 +160,23 @@ void *arena_alloc(arena *a, size_t size) {
     return alloc_slow(a, rounded);
 }
 
-void *arena_calloc(arena *a, size_t count, size_t size) {
+void *pgnk_arena_calloc(arena *a, size_t count, size_t size) {
     void *p;
     if (size != 0 && count > SIZE_MAX / size) {
         return NULL;
     }
-    p = arena_alloc(a, count * size);
+    p = pgnk_arena_alloc(a, count * size);
     if (p != NULL) {
         memset(p, 0, count * size);
     }
     return p;
 }
 
-void *arena_realloc(arena *a, void *ptr, size_t old_size, size_t new_size) {
+void *pgnk_arena_realloc(arena *a, void *ptr, size_t old_size, size_t new_size) {
     arena_chunk *h = a->head;
     void *p;
     if (ptr == NULL) {
-        return arena_alloc(a, new_size);
+        return pgnk_arena_alloc(a, new_size);
     }
     if (new_size <= old_size) {
         return ptr;
@@ -188,19 +189,19 @@ void *arena_realloc(arena *a, void *ptr, size_t old_size, size_t new_size) {
             return ptr;
         }
     }
-    p = arena_alloc(a, new_size);
+    p = pgnk_arena_alloc(a, new_size);
     if (p != NULL) {
         memcpy(p, ptr, old_size);
     }
     return p;
 }
 
-char *arena_strndup(arena *a, const char *s, size_t len) {
+char *pgnk_arena_strndup(arena *a, const char *s, size_t len) {
     char *p;
     if (len == SIZE_MAX) {
         return NULL;
     }
-    p = arena_alloc(a, len + 1);
+    p = pgnk_arena_alloc(a, len + 1);
     if (p != NULL) {
         if (len != 0) {
             memcpy(p, s, len);

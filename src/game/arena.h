@@ -14,9 +14,10 @@
  * its malloc is used; a NULL realloc is emulated with malloc + copy + free, and a NULL free
  * means the caller's allocator frees nothing (an arena of its own).
  */
-void *arena_mem_alloc(const pgn_allocator *alloc, size_t size);
-void *arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size, size_t new_size);
-void arena_mem_free(const pgn_allocator *alloc, void *ptr);
+void *pgnk_arena_mem_alloc(const pgn_allocator *alloc, size_t size);
+void *pgnk_arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size,
+                             size_t new_size);
+void pgnk_arena_mem_free(const pgn_allocator *alloc, void *ptr);
 
 /* Sizes of the chunks: the first one, and the cap of the geometric growth. A request larger than
  * a quarter of the next chunk gets a chunk of its own. */
@@ -28,31 +29,30 @@ typedef struct arena_chunk arena_chunk;
 typedef struct arena {
     pgn_allocator alloc; /* a copy of the caller's (all NULL = libc) */
     arena_chunk *head;   /* the chunk allocations come from; newest first */
-    arena_chunk *first;  /* the oldest chunk, kept by arena_reset */
-    char *last;          /* the most recent allocation, which arena_realloc may extend */
+    arena_chunk *first;  /* the oldest chunk, kept by pgnk_arena_reset */
+    char *last;          /* the most recent allocation, which pgnk_arena_realloc may extend */
     size_t next_size;    /* size of the next regular chunk */
 } arena;
 
 /* Prepares an empty arena; allocates nothing. alloc may be NULL (libc); it is copied. */
-void arena_init(arena *a, const pgn_allocator *alloc);
+void pgnk_arena_init(arena *a, const pgn_allocator *alloc);
 /* Frees every chunk. The arena may be initialised again afterwards. */
-void arena_free(arena *a);
+void pgnk_arena_free(arena *a);
 /* Forgets every allocation; keeps the first chunk and frees the others. */
-void arena_reset(arena *a);
+void pgnk_arena_reset(arena *a);
 
 /* size bytes aligned for any object, or NULL when out of memory (size 0 gives a valid pointer). */
-void *arena_alloc(arena *a, size_t size);
-/* Like arena_alloc for count * size bytes (overflow checked), zero-filled. */
-void *arena_calloc(arena *a, size_t count, size_t size);
+void *pgnk_arena_alloc(arena *a, size_t size);
+/* Like pgnk_arena_alloc for count * size bytes (overflow checked), zero-filled. */
+void *pgnk_arena_calloc(arena *a, size_t count, size_t size);
 /* Grows ptr (old_size bytes, from this arena) to new_size, in place if it is the latest
  * allocation and fits; otherwise copies. NULL when out of memory (ptr is then unchanged). */
-void *arena_realloc(arena *a, void *ptr, size_t old_size, size_t new_size);
+void *pgnk_arena_realloc(arena *a, void *ptr, size_t old_size, size_t new_size);
 /* A NUL-terminated copy of len bytes at s (s may be NULL when len is 0), or NULL. */
-char *arena_strndup(arena *a, const char *s, size_t len);
+char *pgnk_arena_strndup(arena *a, const char *s, size_t len);
 
 /* The arena of a game (game.c), for modules of the game layer that compose text in it. */
 struct pgn_game;
-arena *game_arena(struct pgn_game *game);
-
+arena *pgnk_game_arena(struct pgn_game *game);
 
 #endif

@@ -59,13 +59,13 @@ static pgn_status edit_node(walk *w, pgn_node *node, const pgn_pos *before) {
 
 static pgn_status push(walk *w, pgn_node *main, pgn_node *next_alt, const pgn_pos *before) {
     if (w->depth == w->cap) {
-        const pgn_allocator *alloc = &game_arena(w->game)->alloc;
+        const pgn_allocator *alloc = &pgnk_game_arena(w->game)->alloc;
         size_t cap = w->cap ? w->cap * 2 : 8;
         frame *p;
         if (cap > SIZE_MAX / sizeof *p) {
             return PGN_E_NOMEM;
         }
-        p = arena_mem_realloc(alloc, w->stack, w->cap * sizeof *p, cap * sizeof *p);
+        p = pgnk_arena_mem_realloc(alloc, w->stack, w->cap * sizeof *p, cap * sizeof *p);
         if (p == NULL) {
             return PGN_E_NOMEM;
         }
@@ -200,7 +200,7 @@ pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts) {
     if (f & (PGN_EDIT_STRIP_COMMENTS | PGN_EDIT_STRIP_NAGS | PGN_EDIT_STRIP_CLOCK |
              PGN_EDIT_STRIP_EVAL | PGN_EDIT_FEN_COMMENTS)) {
         st = walk_tree(&w);
-        arena_mem_free(&game_arena(game)->alloc, w.stack);
+        pgnk_arena_mem_free(&pgnk_game_arena(game)->alloc, w.stack);
     }
     if (st == PGN_OK && (f & PGN_EDIT_SEVEN_TAGS)) {
         st = seven_tags(game);

@@ -26,9 +26,9 @@ struct pgn_game {
     size_t index_cap;
     pgn_pos start;
     pgn_result result;
-    pgn_node root;   /* inside the game, so that reset never needs memory */
+    pgn_node root;        /* inside the game, so that reset never needs memory */
     uint8_t san_complete; /* every node has its SAN and the start has not changed since */
-    pgn_node *rootp; /* &root, handed out mutable by the const getter without a cast */
+    pgn_node *rootp;      /* &root, handed out mutable by the const getter without a cast */
 };
 
 /* ---- results ---- */
@@ -79,11 +79,11 @@ pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc) {
     pgn_game *g;
     assert(out != NULL);
     *out = NULL;
-    g = arena_mem_alloc(alloc, sizeof *g);
+    g = pgnk_arena_mem_alloc(alloc, sizeof *g);
     if (g == NULL) {
         return PGN_E_NOMEM;
     }
-    arena_init(&g->arena, alloc);
+    pgnk_arena_init(&g->arena, alloc);
     game_clear(g);
     *out = g;
     return PGN_OK;
@@ -95,13 +95,13 @@ void pgn_game_free(pgn_game *game) {
         return;
     }
     alloc = game->arena.alloc;
-    arena_free(&game->arena);
-    arena_mem_free(&alloc, game);
+    pgnk_arena_free(&game->arena);
+    pgnk_arena_mem_free(&alloc, game);
 }
 
 void pgn_game_reset(pgn_game *game) {
     assert(game != NULL);
-    arena_reset(&game->arena);
+    pgnk_arena_reset(&game->arena);
     game_clear(game);
 }
 
@@ -174,7 +174,7 @@ static pgn_status tags_reserve(pgn_game *g) {
         size_t cap = g->tag_cap ? g->tag_cap * 2 : 8;
         tag_entry *t = NULL;
         if (cap <= SIZE_MAX / sizeof *t) {
-            t = arena_realloc(&g->arena, g->tags, g->tag_cap * sizeof *t, cap * sizeof *t);
+            t = pgnk_arena_realloc(&g->arena, g->tags, g->tag_cap * sizeof *t, cap * sizeof *t);
         }
         if (t == NULL) {
             return PGN_E_NOMEM;
@@ -188,8 +188,8 @@ static pgn_status tags_reserve(pgn_game *g) {
         while (cap < need * 2) {
             cap *= 2;
         }
-        index =
-            cap <= SIZE_MAX / sizeof *index ? arena_alloc(&g->arena, cap * sizeof *index) : NULL;
+        index = cap <= SIZE_MAX / sizeof *index ? pgnk_arena_alloc(&g->arena, cap * sizeof *index)
+                                                : NULL;
         if (index == NULL) {
             return PGN_E_NOMEM;
         }
@@ -236,7 +236,7 @@ pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
     assert(game != NULL && (name.ptr != NULL || name.len == 0));
     assert(value.ptr != NULL || value.len == 0);
     v.len = value.len;
-    v.ptr = arena_strndup(&game->arena, value.ptr, value.len);
+    v.ptr = pgnk_arena_strndup(&game->arena, value.ptr, value.len);
     if (v.ptr == NULL) {
         return PGN_E_NOMEM;
     }
@@ -248,10 +248,10 @@ pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
     return tag_append(game, name, v);
 }
 
-pgn_status game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
+pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
     game_text v;
     v.len = value.len;
-    v.ptr = arena_strndup(&game->arena, value.ptr, value.len);
+    v.ptr = pgnk_arena_strndup(&game->arena, value.ptr, value.len);
     return v.ptr == NULL ? PGN_E_NOMEM : tag_append(game, name, v);
 }
 
@@ -260,7 +260,7 @@ static pgn_status tag_append(pgn_game *game, pgn_str name, game_text v) {
     game_text n;
     pgn_status st;
     n.len = name.len;
-    n.ptr = arena_strndup(&game->arena, name.ptr, name.len);
+    n.ptr = pgnk_arena_strndup(&game->arena, name.ptr, name.len);
     if (n.ptr == NULL) {
         return PGN_E_NOMEM;
     }
@@ -394,14 +394,14 @@ size_t pgn_game_ply_count(const pgn_game *game) {
 }
 
 pgn_status pgn_node_add(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at, pgn_node **out) {
-    return game_node_add_san(game, parent, mv, at, NULL, 0, out);
+    return pgnk_game_node_add_san(game, parent, mv, at, NULL, 0, out);
 }
 
-pgn_status game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at, const char *san,
-                             size_t san_len, pgn_node **out) {
+pgn_status pgnk_game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at,
+                                  const char *san, size_t san_len, pgn_node **out) {
     pgn_node *node;
     assert(game != NULL && parent != NULL);
-    node = arena_calloc(&game->arena, 1, sizeof *node);
+    node = pgnk_arena_calloc(&game->arena, 1, sizeof *node);
     if (node == NULL) {
         return PGN_E_NOMEM;
     }
@@ -434,14 +434,14 @@ static pgn_status text_append(pgn_game *game, game_text *dst, pgn_str t) {
         return PGN_OK;
     }
     if (dst->len == 0) {
-        p = arena_strndup(&game->arena, t.ptr, t.len);
+        p = pgnk_arena_strndup(&game->arena, t.ptr, t.len);
         len = t.len;
     } else {
         if (dst->len > SIZE_MAX - 2 || t.len > SIZE_MAX - 2 - dst->len) {
             return PGN_E_NOMEM;
         }
         len = dst->len + 1 + t.len;
-        p = arena_realloc(&game->arena, dst->ptr, dst->len + 1, len + 1);
+        p = pgnk_arena_realloc(&game->arena, dst->ptr, dst->len + 1, len + 1);
         if (p != NULL) {
             p[dst->len] = ' ';
             memcpy(p + dst->len + 1, t.ptr, t.len);
@@ -491,7 +491,7 @@ pgn_status pgn_node_add_nag(pgn_game *game, pgn_node *node, unsigned nag) {
     if (node->nag_count == node->nag_cap) {
         /* at most 256 distinct values, so the capacity stops at 256 */
         size_t cap = node->nag_cap ? (size_t)node->nag_cap * 2 : 4;
-        uint8_t *p = arena_realloc(&game->arena, node->nags, node->nag_cap, cap);
+        uint8_t *p = pgnk_arena_realloc(&game->arena, node->nags, node->nag_cap, cap);
         if (p == NULL) {
             return PGN_E_NOMEM;
         }
@@ -533,7 +533,7 @@ void pgn_node_remove(pgn_node *node) {
     node->parent = NULL;
 }
 
-arena *game_arena(pgn_game *game) {
+arena *pgnk_game_arena(pgn_game *game) {
     assert(game != NULL);
     return &game->arena;
 }

@@ -18,13 +18,13 @@ struct pgn_node {
     pgn_node *child;      /* the main continuation (first child) */
     pgn_node *sibling;    /* the next alternative to this node's move */
     pgn_node *last_child; /* so that pgn_node_add appends in O(1) */
-    game_text pre, post;       /* comment before the move, comment after it */
+    game_text pre, post;  /* comment before the move, comment after it */
     uint8_t *nags;        /* from the arena, input order, no duplicates */
     uint16_t nag_count, nag_cap;
     pgn_move move;
-    uint8_t san_len;  /* 0: no SAN kept */
-    char san[8];      /* the SAN as read (at most 7 bytes), when the reader found it canonical
-                       * (STYLE: reuse); 8 so that writers may copy it in one 8-byte move */
+    uint8_t san_len; /* 0: no SAN kept */
+    char san[8];     /* the SAN as read (at most 7 bytes), when the reader found it canonical
+                      * (STYLE: reuse); 8 so that writers may copy it in one 8-byte move */
     pgn_loc loc;
 };
 
@@ -32,11 +32,11 @@ struct pgn_node {
  * canonical SAN of mv in the position before it; at most 7 bytes); NULL: none kept, and the game
  * is no longer pgn_game_san_complete. For the reader's tree builder, so that the export writer
  * need not replay the game. */
-pgn_status game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at, const char *san,
-                             size_t san_len, pgn_node **out);
+pgn_status pgnk_game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at,
+                                  const char *san, size_t san_len, pgn_node **out);
 
 /* pgn_game_tag_set for a name the caller knows the game does not have yet (the reader's builder:
  * the reader tracks the names it has seen), without looking for it. */
-pgn_status game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value);
+pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value);
 
 #endif

@@ -14,14 +14,17 @@ static pgn_flow fail(builder *b, pgn_status st) {
     return PGN_FLOW_STOP;
 }
 
-static pgn_node **top(builder *b) { return &b->stack[b->depth - 1]; }
+static pgn_node **top(builder *b) {
+    return &b->stack[b->depth - 1];
+}
 
 static int push(builder *b, pgn_node *n) {
     if (b->depth == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 16;
         const pgn_allocator *a = b->alloc;
-        pgn_node **s = a && a->realloc ? a->realloc(a->ctx, b->stack, b->cap * sizeof *s, cap * sizeof *s)
-                                       : realloc(b->stack, cap * sizeof *s);
+        pgn_node **s = a && a->realloc
+                           ? a->realloc(a->ctx, b->stack, b->cap * sizeof *s, cap * sizeof *s)
+                           : realloc(b->stack, cap * sizeof *s);
         if (!s) {
             return 0;
         }
@@ -43,7 +46,7 @@ static pgn_flow on_begin(void *user, pgn_loc at) {
 
 static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     builder *b = user;
-    pgn_status st = b->reader && b->reader->tag_fresh ? game_tag_add_new(b->game, name, value)
+    pgn_status st = b->reader && b->reader->tag_fresh ? pgnk_game_tag_add_new(b->game, name, value)
                                                       : pgn_game_tag_set(b->game, name, value);
     return st == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, st);
 }
@@ -61,8 +64,8 @@ static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str 
     pgn_node *n;
     (void)before;
     int keep = b->reader && b->reader->san_canonical;
-    if (game_node_add_san(b->game, *top(b), mv, at, keep ? san.ptr : NULL, keep ? san.len : 0, &n) !=
-        PGN_OK) {
+    if (pgnk_game_node_add_san(b->game, *top(b), mv, at, keep ? san.ptr : NULL, keep ? san.len : 0,
+                               &n) != PGN_OK) {
         return fail(b, PGN_E_NOMEM);
     }
     if (b->pending_len) {
@@ -82,8 +85,8 @@ static pgn_str trimmed(pgn_str s) {
         s.ptr++;
         s.len--;
     }
-    while (s.len && (s.ptr[s.len - 1] == ' ' || s.ptr[s.len - 1] == '\t' || s.ptr[s.len - 1] == '\n' ||
-                     s.ptr[s.len - 1] == '\r')) {
+    while (s.len && (s.ptr[s.len - 1] == ' ' || s.ptr[s.len - 1] == '\t' ||
+                     s.ptr[s.len - 1] == '\n' || s.ptr[s.len - 1] == '\r')) {
         s.len--;
     }
     return s;
@@ -99,7 +102,8 @@ static pgn_flow on_comment(void *user, pgn_str text) {
         if (need > b->pending_cap) {
             size_t cap = need * 2;
             const pgn_allocator *a = b->alloc;
-            char *p = a && a->realloc ? a->realloc(a->ctx, b->pending, b->pending_cap, cap) : realloc(b->pending, cap);
+            char *p = a && a->realloc ? a->realloc(a->ctx, b->pending, b->pending_cap, cap)
+                                      : realloc(b->pending, cap);
             if (!p) {
                 return fail(b, PGN_E_NOMEM);
             }
@@ -113,12 +117,14 @@ static pgn_flow on_comment(void *user, pgn_str text) {
         b->pending_len += text.len;
         return PGN_FLOW_CONTINUE;
     }
-    return pgn_node_append_comment(b->game, n, text) == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+    return pgn_node_append_comment(b->game, n, text) == PGN_OK ? PGN_FLOW_CONTINUE
+                                                               : fail(b, PGN_E_NOMEM);
 }
 
 static pgn_flow on_nag(void *user, unsigned nag) {
     builder *b = user;
-    return pgn_node_add_nag(b->game, *top(b), nag) == PGN_OK ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
+    return pgn_node_add_nag(b->game, *top(b), nag) == PGN_OK ? PGN_FLOW_CONTINUE
+                                                             : fail(b, PGN_E_NOMEM);
 }
 
 static pgn_flow on_begin_variation(void *user) {
@@ -152,5 +158,6 @@ static pgn_flow on_end_game(void *user, pgn_result result, const pgn_game_summar
     return PGN_FLOW_CONTINUE;
 }
 
-const pgn_visitor builder_visitor = {on_begin,   on_tag,    on_end_tags,        on_move,         on_comment,
-                                     on_nag,     on_begin_variation, on_end_variation, on_end_game};
+const pgn_visitor pgnk_builder_visitor = {on_begin,   on_tag, on_end_tags,        on_move,
+                                          on_comment, on_nag, on_begin_variation, on_end_variation,
+                                          on_end_game};

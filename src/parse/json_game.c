@@ -19,7 +19,7 @@ typedef struct line_frame {
 static pgn_status bad(pgn_json_reader *r, const jval *v, int at_key, const char *detail) {
     const char *ex = at_key ? v->key : v->type == JV_STRING || v->type == JV_NUMBER ? v->str : NULL;
     size_t n = at_key ? v->key_len : ex != NULL ? v->len : 0;
-    return json_error(r, PGN_E_BAD_JSON, at_key ? v->key_at : v->at, ex, n, detail);
+    return pgnk_json_error(r, PGN_E_BAD_JSON, at_key ? v->key_at : v->at, ex, n, detail);
 }
 
 /* Finds the slot of member m among names (NULL-terminated); reports an unknown or repeated one. */
@@ -141,7 +141,7 @@ static pgn_status fen_value(pgn_json_reader *r, const jval *v, uint32_t flags, p
             at.offset += d.column;
             at.column += d.column;
         }
-        return json_error(r, PGN_E_BAD_FEN, at, v->str, v->len, d.reason);
+        return pgnk_json_error(r, PGN_E_BAD_FEN, at, v->str, v->len, d.reason);
     }
     return PGN_OK;
 }
@@ -180,11 +180,11 @@ static pgn_status start_position(pgn_json_reader *r, const jval *tagsv, const jv
     if (pgn_game_tag_get(game, "Variant", &tag)) {
         /* as in PGN (digest §7.6, T85): a Chess960 name turns on Chess960 rules, other variants
          * are refused */
-        int k = reader_variant_kind(tag.ptr, tag.len);
+        int k = pgnk_reader_variant_kind(tag.ptr, tag.len);
         if (k == 0) {
             const jval *m = tag_member(tagsv, "Variant");
-            return json_error(r, PGN_E_UNSUPPORTED_VARIANT, m->at, m->str, m->len,
-                              "pgnkit reads standard chess and Chess960 only");
+            return pgnk_json_error(r, PGN_E_UNSUPPORTED_VARIANT, m->at, m->str, m->len,
+                                   "pgnkit reads standard chess and Chess960 only");
         }
         variant960 = k == 2;
     }
@@ -253,7 +253,8 @@ static pgn_status resolve(pgn_json_reader *r, const jval *san, const jval *uci, 
         }
         st = pgn_san_parse(pos, san->str, san->len, PGN_SAN_NULL_MOVES, &res);
         if (st != PGN_OK) {
-            return json_error(r, st, san->at, san->str, san->len, "SAN not legal in the position");
+            return pgnk_json_error(r, st, san->at, san->str, san->len,
+                                   "SAN not legal in the position");
         }
         *mv = res.move;
     }
@@ -264,7 +265,8 @@ static pgn_status resolve(pgn_json_reader *r, const jval *san, const jval *uci, 
         }
         st = pgn_uci_parse(pos, uci->str, uci->len, &m);
         if (st != PGN_OK) {
-            return json_error(r, st, uci->at, uci->str, uci->len, "UCI not legal in the position");
+            return pgnk_json_error(r, st, uci->at, uci->str, uci->len,
+                                   "UCI not legal in the position");
         }
         if (san != NULL && m != *mv) {
             return bad(r, uci, 0, "\"uci\" and \"san\" are different moves");
@@ -279,7 +281,7 @@ static line_frame *push(pgn_json_reader *r, size_t *depth, const jval *cur, pgn_
     line_frame *s = r->lines;
     if (*depth == r->lines_cap) {
         size_t cap = r->lines_cap ? r->lines_cap * 2 : 16;
-        s = json_grow(r, r->lines, r->lines_cap * sizeof *s, cap * sizeof *s);
+        s = pgnk_json_grow(r, r->lines, r->lines_cap * sizeof *s, cap * sizeof *s);
         if (s == NULL) {
             return NULL;
         }
@@ -376,7 +378,7 @@ static pgn_status lines(pgn_json_reader *r, const jval *moves, pgn_game *game) {
     return PGN_OK;
 }
 
-pgn_status json_build_game(pgn_json_reader *r, const jval *v, pgn_game *game) {
+pgn_status pgnk_json_build_game(pgn_json_reader *r, const jval *v, pgn_game *game) {
     static const char *const names[] = {"tags",  "fen",    "chess960", "comment",
                                         "moves", "result", NULL};
     static const char *const required[] = {"tags", NULL, NULL, NULL, "moves", "result"};
@@ -387,8 +389,8 @@ pgn_status json_build_game(pgn_json_reader *r, const jval *v, pgn_game *game) {
     }
     for (size_t i = 0; i < 6; i++) {
         if (required[i] != NULL && s[i] == NULL) {
-            return json_error(r, PGN_E_BAD_JSON, v->at, required[i], strlen(required[i]),
-                              "a game needs the members \"tags\", \"moves\" and \"result\"");
+            return pgnk_json_error(r, PGN_E_BAD_JSON, v->at, required[i], strlen(required[i]),
+                                   "a game needs the members \"tags\", \"moves\" and \"result\"");
         }
     }
     if ((st = tags(r, s[0], game)) != PGN_OK ||

@@ -47,7 +47,7 @@ static pgn_status reader_new(pgn_json_reader **out, const pgn_json_reader_opts *
     pgn_json_reader *r;
     assert(out != NULL);
     *out = NULL;
-    r = arena_mem_alloc(alloc, sizeof *r);
+    r = pgnk_arena_mem_alloc(alloc, sizeof *r);
     if (r == NULL) {
         return PGN_E_NOMEM;
     }
@@ -65,7 +65,7 @@ static pgn_status reader_new(pgn_json_reader **out, const pgn_json_reader_opts *
         r->opts.max_depth = DEFAULT_MAX_DEPTH;
     }
     r->line = 1;
-    arena_init(&r->arena, &r->alloc);
+    pgnk_arena_init(&r->arena, &r->alloc);
     *out = r;
     return PGN_OK;
 }
@@ -79,7 +79,7 @@ pgn_status pgn_json_reader_new(pgn_json_reader **out, const pgn_json_reader_opts
     }
     (*out)->read = read;
     (*out)->ctx = ctx;
-    (*out)->own = arena_mem_alloc(&(*out)->alloc, WINDOW);
+    (*out)->own = pgnk_arena_mem_alloc(&(*out)->alloc, WINDOW);
     if ((*out)->own == NULL) {
         pgn_json_reader_free(*out);
         *out = NULL;
@@ -108,12 +108,12 @@ void pgn_json_reader_free(pgn_json_reader *reader) {
         return;
     }
     alloc = reader->alloc;
-    arena_free(&reader->arena);
-    arena_mem_free(&alloc, reader->own);
-    arena_mem_free(&alloc, reader->sbuf);
-    arena_mem_free(&alloc, reader->stack);
-    arena_mem_free(&alloc, reader->lines);
-    arena_mem_free(&alloc, reader);
+    pgnk_arena_free(&reader->arena);
+    pgnk_arena_mem_free(&alloc, reader->own);
+    pgnk_arena_mem_free(&alloc, reader->sbuf);
+    pgnk_arena_mem_free(&alloc, reader->stack);
+    pgnk_arena_mem_free(&alloc, reader->lines);
+    pgnk_arena_mem_free(&alloc, reader);
 }
 
 void pgn_json_reader_totals(const pgn_json_reader *reader, uint64_t *games, uint64_t *errors) {
@@ -131,12 +131,12 @@ const char *pgn_json_reader_detail(const pgn_json_reader *reader) {
     return reader->detail != NULL ? reader->detail : "";
 }
 
-void *json_grow(pgn_json_reader *r, void *old, size_t old_size, size_t size) {
-    return arena_mem_realloc(&r->alloc, old, old_size, size);
+void *pgnk_json_grow(pgn_json_reader *r, void *old, size_t old_size, size_t size) {
+    return pgnk_arena_mem_realloc(&r->alloc, old, old_size, size);
 }
 
-pgn_status json_error(pgn_json_reader *r, pgn_status code, pgn_loc at, const char *excerpt,
-                      size_t len, const char *detail) {
+pgn_status pgnk_json_error(pgn_json_reader *r, pgn_status code, pgn_loc at, const char *excerpt,
+                           size_t len, const char *detail) {
     pgn_diag d;
     size_t n = len < sizeof d.token - 1 ? len : sizeof d.token - 1;
     memset(&d, 0, sizeof d);
@@ -213,7 +213,7 @@ static int sbuf_put(pgn_json_reader *r, const char *s, size_t n) {
         while (cap - r->slen < n) {
             cap *= 2;
         }
-        char *p = json_grow(r, r->sbuf, r->scap, cap);
+        char *p = pgnk_json_grow(r, r->sbuf, r->scap, cap);
         if (p == NULL) {
             return 0;
         }
@@ -240,7 +240,7 @@ static tok_kind fail(pgn_json_reader *r, tok *t, pgn_status code, pgn_loc at, co
     if (c >= 0x20 && c < 0x7F) {
         ex[n++] = (char)c;
     }
-    t->err = json_error(r, code, at, ex, n, detail);
+    t->err = pgnk_json_error(r, code, at, ex, n, detail);
     t->kind = T_ERROR;
     return T_ERROR;
 }
@@ -504,7 +504,7 @@ static tok_kind literal_tok(pgn_json_reader *r, tok *t) {
             return t->kind = words[i].kind;
         }
     }
-    t->err = json_error(r, PGN_E_BAD_JSON, t->at, w, n, "not a JSON value");
+    t->err = pgnk_json_error(r, PGN_E_BAD_JSON, t->at, w, n, "not a JSON value");
     return t->kind = T_ERROR;
 }
 
@@ -548,7 +548,7 @@ static tok_kind next_tok(pgn_json_reader *r, tok *t) {
 /* ---- one game object as a tree of values ---- */
 
 static jval *new_value(pgn_json_reader *r, const tok *t) {
-    jval *v = arena_calloc(&r->arena, 1, sizeof *v);
+    jval *v = pgnk_arena_calloc(&r->arena, 1, sizeof *v);
     if (v == NULL) {
         return NULL;
     }
@@ -563,7 +563,7 @@ static jval *new_value(pgn_json_reader *r, const tok *t) {
     case T_STRING:
     default:
         v->type = t->kind == T_STRING ? JV_STRING : JV_NUMBER;
-        v->str = arena_strndup(&r->arena, r->sbuf, r->slen);
+        v->str = pgnk_arena_strndup(&r->arena, r->sbuf, r->slen);
         v->len = r->slen;
         v->raw_len = t->raw_len;
         if (v->str == NULL) {
@@ -577,7 +577,7 @@ static jval *new_value(pgn_json_reader *r, const tok *t) {
 static int push_open(pgn_json_reader *r, jval *v) {
     if (r->depth == r->stack_cap) {
         size_t cap = r->stack_cap ? r->stack_cap * 2 : 32;
-        jopen *s = json_grow(r, r->stack, r->stack_cap * sizeof *s, cap * sizeof *s);
+        jopen *s = pgnk_json_grow(r, r->stack, r->stack_cap * sizeof *s, cap * sizeof *s);
         if (s == NULL) {
             return 0;
         }
@@ -610,8 +610,8 @@ static pgn_status syntax(pgn_json_reader *r, const tok *t, const char *detail) {
     if (t->kind <= T_COMMA) {
         ex[0] = chars[t->kind];
     }
-    return json_error(r, PGN_E_BAD_JSON, t->at, ex, t->kind == T_EOF ? 0 : 1,
-                      t->kind == T_EOF ? "the input ends inside a game" : detail);
+    return pgnk_json_error(r, PGN_E_BAD_JSON, t->at, ex, t->kind == T_EOF ? 0 : 1,
+                           t->kind == T_EOF ? "the input ends inside a game" : detail);
 }
 
 /* A member name waiting for its value. */
@@ -626,7 +626,7 @@ static pgn_status member_name(pgn_json_reader *r, jopen *o, tok *t, jkey *key) {
     if (t->kind != T_STRING) {
         return syntax(r, t, wanted(o->want, o->v->type));
     }
-    key->name = arena_strndup(&r->arena, r->sbuf, r->slen);
+    key->name = pgnk_arena_strndup(&r->arena, r->sbuf, r->slen);
     key->len = r->slen;
     key->at = t->at;
     if (key->name == NULL) {
@@ -667,8 +667,8 @@ static pgn_status add_value(pgn_json_reader *r, jopen *o, const tok *t, const jk
     o->want = W_COMMA_OR_CLOSE;
     if (v->type == JV_OBJECT || v->type == JV_ARRAY) {
         if (r->depth >= r->opts.max_depth) {
-            return json_error(r, PGN_E_LIMIT, t->at, t->kind == T_LBRACE ? "{" : "[", 1,
-                              "nested deeper than max_depth");
+            return pgnk_json_error(r, PGN_E_LIMIT, t->at, t->kind == T_LBRACE ? "{" : "[", 1,
+                                   "nested deeper than max_depth");
         }
         if (!push_open(r, v)) { /* o is not used after this: the stack may move */
             return PGN_E_NOMEM;
@@ -738,7 +738,7 @@ pgn_status pgn_json_reader_next(pgn_json_reader *reader, pgn_game *game) {
     if (r->done) {
         return PGN_END;
     }
-    arena_reset(&r->arena);
+    pgnk_arena_reset(&r->arena);
     for (;;) {
         next_tok(r, &t);
         if (t.kind == T_ERROR) {
@@ -775,7 +775,7 @@ pgn_status pgn_json_reader_next(pgn_json_reader *reader, pgn_game *game) {
     if (st != PGN_OK) {
         return stop(r, st);
     }
-    st = json_build_game(r, v, game);
+    st = pgnk_json_build_game(r, v, game);
     r->games++;
     if (st == PGN_E_NOMEM) {
         return stop(r, st);

@@ -13,20 +13,27 @@ enum { WINDOW = 64 * 1024 };
 #define SY (C_SYM | C_START)
 #define DG (C_SYM | C_START | C_DIGIT)
 #define SP C_SPACE
-const uint8_t lexer_byte_class[256] = {
-    0,  0,  0,  0,  0,  0,  0,  0,  0,  SP, SP, SP, SP, SP, 0,  0,  /* 0x00 */
-    0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  /* 0x10 */
-    SP, 0,  0,  C_SYM, 0, 0,  0,  0,  0,  0,  0,  SY, 0,  SY, 0,  C_SYM, /* 0x20  !"#$%&'()*+,-./ */
-    DG, DG, DG, DG, DG, DG, DG, DG, DG, DG, C_SYM, 0, 0, SY, 0, 0,  /* 0x30 0-9:;<=>? */
-    C_SYM, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, /* 0x40 @A-O */
-    SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, 0,  0,  0,  0,  C_SYM, /* 0x50 P-Z[\]^_ */
-    0,  SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, /* 0x60 `a-o */
-    SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, SY, 0,  0,  0,  0,  0,  /* 0x70 p-z{|}~ */
+const uint8_t pgnk_lexer_byte_class[256] = {
+    0,     0,  0,     0,     0,  0,  0,  0,
+    0,     SP, SP,    SP,    SP, SP, 0,  0, /* 0x00 */
+    0,     0,  0,     0,     0,  0,  0,  0,
+    0,     0,  0,     0,     0,  0,  0,  0, /* 0x10 */
+    SP,    0,  0,     C_SYM, 0,  0,  0,  0,
+    0,     0,  0,     SY,    0,  SY, 0,  C_SYM, /* 0x20  !"#$%&'()*+,-./ */
+    DG,    DG, DG,    DG,    DG, DG, DG, DG,
+    DG,    DG, C_SYM, 0,     0,  SY, 0,  0, /* 0x30 0-9:;<=>? */
+    C_SYM, SY, SY,    SY,    SY, SY, SY, SY,
+    SY,    SY, SY,    SY,    SY, SY, SY, SY, /* 0x40 @A-O */
+    SY,    SY, SY,    SY,    SY, SY, SY, SY,
+    SY,    SY, SY,    0,     0,  0,  0,  C_SYM, /* 0x50 P-Z[\]^_ */
+    0,     SY, SY,    SY,    SY, SY, SY, SY,
+    SY,    SY, SY,    SY,    SY, SY, SY, SY, /* 0x60 `a-o */
+    SY,    SY, SY,    SY,    SY, SY, SY, SY,
+    SY,    SY, SY,    0,     0,  0,  0,  0, /* 0x70 p-z{|}~ */
 };
 #undef SY
 #undef DG
 #undef SP
-
 
 static void *xrealloc(const pgn_allocator *a, void *p, size_t old, size_t size) {
     if (a && a->realloc) {
@@ -43,7 +50,8 @@ static void xfree(const pgn_allocator *a, void *p) {
     }
 }
 
-void lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *ctx, size_t max_token) {
+void pgnk_lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *ctx,
+                     size_t max_token) {
     memset(lx, 0, sizeof *lx);
     lx->alloc = alloc;
     lx->read = read;
@@ -54,15 +62,15 @@ void lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *c
     lx->max_token = max_token;
 }
 
-void lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_token) {
-    lexer_init(lx, NULL, NULL, NULL, max_token);
+void pgnk_lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_token) {
+    pgnk_lexer_init(lx, NULL, NULL, NULL, max_token);
     lx->buf = (char *)(uintptr_t)data; /* never written: external windows are read-only */
     lx->len = lx->cap = len;
     lx->external = 1;
     lx->eof = 1;
 }
 
-void lexer_free(lexer *lx) {
+void pgnk_lexer_free(lexer *lx) {
     if (!lx->external) {
         xfree(lx->alloc, lx->buf);
     }
@@ -105,7 +113,6 @@ static int fill(lexer *lx) {
     return 1;
 }
 
-
 /* Makes byte *i available, refilling if needed (i is relative to the window and is adjusted). */
 static inline int have(lexer *lx, size_t *i) {
     if (*i < lx->len) {
@@ -138,7 +145,9 @@ static pgn_loc loc_at(const lexer *lx, size_t i) {
     return at;
 }
 
-pgn_loc lexer_loc(const lexer *lx) { return loc_at(lx, lx->pos); }
+pgn_loc pgnk_lexer_loc(const lexer *lx) {
+    return loc_at(lx, lx->pos);
+}
 
 /* Skips white space and % escape lines; leaves lx->pos at the next token or the end. */
 static void skip_space(lexer *lx) {
@@ -277,11 +286,16 @@ static int tag_line_ahead(lexer *lx, size_t i) {
 }
 
 /* Bytes below 0x80 that end the fast scan of delimited text: for strings the quote, backslash and
- * line breaks; for comments the braces (the opening one only when comments nest) and line breaks. */
+ * line breaks; for comments the braces (the opening one only when comments nest) and line breaks.
+ */
 enum { D_STRING = 1, D_COMMENT = 2, D_NESTED = 4 };
 static const uint8_t delim_class[128] = {
-    ['\n'] = D_STRING | D_COMMENT | D_NESTED, ['\r'] = D_STRING | D_COMMENT | D_NESTED,
-    ['"'] = D_STRING, ['\\'] = D_STRING, ['}'] = D_COMMENT | D_NESTED, ['{'] = D_NESTED,
+    ['\n'] = D_STRING | D_COMMENT | D_NESTED,
+    ['\r'] = D_STRING | D_COMMENT | D_NESTED,
+    ['"'] = D_STRING,
+    ['\\'] = D_STRING,
+    ['}'] = D_COMMENT | D_NESTED,
+    ['{'] = D_NESTED,
 };
 
 /* Delimited text: a string (ends at an unescaped quote or a line break) or a comment. */
@@ -375,8 +389,12 @@ static const struct {
     pgn_result result;
 } odd_markers[] = {{"\xC2\xBD-\xC2\xBD", PGN_RESULT_DRAW},
                    {"\xC2\xBD\xE2\x80\x93\xC2\xBD", PGN_RESULT_DRAW},
-                   {"1\xE2\x80\x93" "0", PGN_RESULT_WHITE_WINS},
-                   {"0\xE2\x80\x93" "1", PGN_RESULT_BLACK_WINS}};
+                   {"1\xE2\x80\x93"
+                    "0",
+                    PGN_RESULT_WHITE_WINS},
+                   {"0\xE2\x80\x93"
+                    "1",
+                    PGN_RESULT_BLACK_WINS}};
 
 /* Length of the odd marker at window index i, followed by white space or the end (its result in
  * *res); 0 if none. */
@@ -417,7 +435,8 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
     size_t s = i;
     t->ptr = NULL; /* single-byte tokens carry no text */
     t->len = 0;
-    if ((c == 0xC2 || ((c == '1' || c == '0') && i + 1 < lx->len && (unsigned char)lx->buf[i + 1] == 0xE2) ||
+    if ((c == 0xC2 ||
+         ((c == '1' || c == '0') && i + 1 < lx->len && (unsigned char)lx->buf[i + 1] == 0xE2) ||
          ((c == '1' || c == '0') && i + 1 >= lx->len))) {
         pgn_result res = PGN_RESULT_NONE;
         size_t n = odd_marker_at(lx, i, &res);
@@ -477,7 +496,8 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
             }
         }
         break;
-    case '!': case '?':
+    case '!':
+    case '?':
         t->kind = TOK_ANNOTATION;
         while (have(lx, &i) && (lx->buf[i] == '!' || lx->buf[i] == '?')) {
             i++;
@@ -493,7 +513,8 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
             t->kind = TOK_SYMBOL;
             i = scan_class(lx, t, i + 1, C_SYM, !(cls & C_DIGIT));
             s = lx->pos;
-            if ((cls & C_DIGIT) && !t->too_long && i < lx->len && lx->buf[i] == '.' && i - s <= lx->max_token) {
+            if ((cls & C_DIGIT) && !t->too_long && i < lx->len && lx->buf[i] == '.' &&
+                i - s <= lx->max_token) {
                 /* a move number: its periods, as far as the window goes, are taken with it
                  * (movetext ignores periods; the rest, if any, comes as TOK_PERIODS) */
                 size_t k = s;
@@ -518,7 +539,8 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
                 if (i - lx->pos > lx->max_token) {
                     drop_long(lx, t, i);
                 }
-            } while (have(lx, &i) && !(char_class((unsigned char)lx->buf[i]) & (C_SPACE | C_START)) &&
+            } while (have(lx, &i) &&
+                     !(char_class((unsigned char)lx->buf[i]) & (C_SPACE | C_START)) &&
                      !strchr("[](){}\";$.*!?", lx->buf[i]));
         }
         break;
@@ -532,13 +554,13 @@ static size_t scan_token(lexer *lx, token *t, size_t i) {
     return i;
 }
 
-void lexer_next(lexer *lx, token *t) {
+void pgnk_lexer_next(lexer *lx, token *t) {
     t->value = 0;
     t->unterminated = t->too_long = t->high = 0;
     uint32_t line = lx->line;
     skip_space(lx);
     t->blank_before = lx->line - line >= 2;
-    t->at = lexer_loc(lx);
+    t->at = pgnk_lexer_loc(lx);
     t->line_start = lx->at_line_start;
     if (lx->pos >= lx->len) {
         t->kind = TOK_EOF;
@@ -551,17 +573,17 @@ void lexer_next(lexer *lx, token *t) {
     lx->pos = end;
 }
 
-void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start) {
+void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start) {
     lx->pos = (size_t)(off - lx->base);
     lx->line = at.line;
     lx->line_off = at.offset - at.column + 1;
     lx->at_line_start = line_start;
 }
 
-void lexer_skip_to_range_start(lexer *lx) {
+void pgnk_lexer_skip_to_range_start(lexer *lx) {
     size_t i = lx->pos;
     uint64_t cr_end = UINT64_MAX;
-    int prev_tag = 0, first = 1;  /* first: the partial line the range starts in */
+    int prev_tag = 0, first = 1;      /* first: the partial line the range starts in */
     unsigned char lead = 0, last = 0; /* first and last non-space bytes of the current line */
     for (;;) {
         lx->pos = i;
@@ -593,7 +615,7 @@ void lexer_skip_to_range_start(lexer *lx) {
     lx->last_cr = cr_end == lx->line_off;
 }
 
-pgn_str lexer_span(const lexer *lx, uint64_t from, uint64_t to) {
+pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to) {
     pgn_str s;
     s.ptr = lx->buf + (size_t)(from - lx->base);
     s.len = (size_t)(to - from);
@@ -614,22 +636,14 @@ static int tag_line_in_window(const lexer *lx, size_t i) {
  * stop it (K_STOP), as do [ ( ) * and ". */
 enum { K_TOKEN = 0, K_LF, K_CR, K_BRACE, K_SEMI, K_DASH, K_STOP };
 static const uint8_t skip_class[256] = {
-    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 6, 0, 0, 0, 0, 0, 6, 6, 6, 0, 0, 5, 0, 5,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 6, 0, 0, 0, 0, 0, 6, 6, 6, 0, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
 };
 
 /* Is the window byte i preceded on its line by white space only? 1 yes, 0 no, -1 the line starts
@@ -644,7 +658,7 @@ static int only_space_before(const lexer *lx, size_t i, uint64_t line_off) {
     return i == 0 ? -1 : 0;
 }
 
-int lexer_skip_inert(lexer *lx) {
+int pgnk_lexer_skip_inert(lexer *lx) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
     if (lx->last_cr || lx->base + i == 0 || lx->nested_comments || i >= len ||
@@ -701,8 +715,8 @@ int lexer_skip_inert(lexer *lx) {
             c_line = line;
             c_line_off = line_off;
             c_at_start = 1;
-        } else if (k == K_SEMI && i > lx->pos && b[i - 1] != ' ' && b[i - 1] != '\t' && b[i - 1] != '}' &&
-                   b[i - 1] != '\n' && b[i - 1] != '\r') {
+        } else if (k == K_SEMI && i > lx->pos && b[i - 1] != ' ' && b[i - 1] != '\t' &&
+                   b[i - 1] != '}' && b[i - 1] != '\n' && b[i - 1] != '\r') {
             break; /* a ; glued to a token may be part of it (a run of stray bytes) */
         } else {
             int at_start = only_space_before(lx, i, line_off);
@@ -762,14 +776,15 @@ static size_t skip_blanks(const unsigned char *b, size_t i, size_t len) {
     return i;
 }
 
-size_t lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
+size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t len = lx->len;
     if (lx->last_cr || !b) {
         return 0;
     }
     size_t i = skip_blanks(b, lx->pos, len), s = i;
-    while (i < len && ((unsigned)((b[i] | 0x20) - 'a') < 26u || (unsigned)(b[i] - '0') < 10u || b[i] == '_')) {
+    while (i < len &&
+           ((unsigned)((b[i] | 0x20) - 'a') < 26u || (unsigned)(b[i] - '0') < 10u || b[i] == '_')) {
         i++;
     }
     if (i == s || i - s > 255 || i - s > lx->max_token) {
@@ -796,7 +811,7 @@ size_t lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     return i < len && b[i] == ']' ? i + 1 : 0;
 }
 
-void lexer_take(lexer *lx, size_t end) {
+void pgnk_lexer_take(lexer *lx, size_t end) {
     lx->pos = end;
     lx->at_line_start = 0;
     set_keep(lx, lx->base + end);

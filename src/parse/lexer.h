@@ -12,15 +12,15 @@ typedef enum tok_kind {
     TOK_RBRACKET,
     TOK_LPAREN,
     TOK_RPAREN,
-    TOK_STRING,     /* text between the quotes, escapes not yet resolved */
-    TOK_SYMBOL,     /* letters, digits and _+#=:-/ (and e.p. dots) */
-    TOK_PERIODS,    /* one or more '.' */
-    TOK_NAG,        /* $n; value holds n (saturated) */
-    TOK_STAR,       /* * */
-    TOK_COMMENT,    /* {text}: text between the braces */
+    TOK_STRING,       /* text between the quotes, escapes not yet resolved */
+    TOK_SYMBOL,       /* letters, digits and _+#=:-/ (and e.p. dots) */
+    TOK_PERIODS,      /* one or more '.' */
+    TOK_NAG,          /* $n; value holds n (saturated) */
+    TOK_STAR,         /* * */
+    TOK_COMMENT,      /* {text}: text between the braces */
     TOK_LINE_COMMENT, /* ;text up to the end of the line */
-    TOK_ANNOTATION, /* ! ? !! ?? !? ?!; value holds the NAG (0: other combination) */
-    TOK_BAD         /* a run of bytes that start no token */
+    TOK_ANNOTATION,   /* ! ? !! ?? !? ?!; value holds the NAG (0: other combination) */
+    TOK_BAD           /* a run of bytes that start no token */
 } tok_kind;
 
 typedef struct token {
@@ -28,8 +28,8 @@ typedef struct token {
     const char *ptr; /* borrowed from the window; valid until the next lexer call */
     size_t len;
     pgn_loc at;
-    unsigned value; /* TOK_NAG, TOK_ANNOTATION: the NAG; TOK_SYMBOL: the pgn_result of an odd
-                     * termination marker (½-½, 1–0 with an en dash), else 0 */
+    unsigned value;       /* TOK_NAG, TOK_ANNOTATION: the NAG; TOK_SYMBOL: the pgn_result of an odd
+                           * termination marker (½-½, 1–0 with an en dash), else 0 */
     uint8_t line_start;   /* first token on its line */
     uint8_t unterminated; /* a string or comment reached the end of the input */
     uint8_t too_long;     /* longer than max_token: text dropped */
@@ -45,33 +45,40 @@ typedef struct lexer {
     size_t cap, len, pos; /* window [0, len), next byte at pos */
     uint64_t base;        /* stream offset of buf[0] */
     uint64_t keep;        /* earliest stream offset the window must keep */
-    uint64_t hold;        /* set by the reader: keep everything from here (raw games); or UINT64_MAX */
+    uint64_t hold; /* set by the reader: keep everything from here (raw games); or UINT64_MAX */
     /* the white space before the last token: where it began, and its last two line breaks */
     uint64_t ws_start, ws_break, ws_break_prev;
-    uint64_t line_off;    /* stream offset where the current line starts */
+    uint64_t line_off; /* stream offset where the current line starts */
     uint32_t line;
     size_t max_token;
     uint8_t eof, external, at_line_start, last_cr, nested_comments;
     pgn_status error; /* PGN_E_IO or PGN_E_NOMEM once the input failed */
 } lexer;
 
-void lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *ctx, size_t max_token);
-void lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_token);
-void lexer_free(lexer *lx);
+void pgnk_lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *ctx,
+                     size_t max_token);
+void pgnk_lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_token);
+void pgnk_lexer_free(lexer *lx);
 /* Reads the next token into *t. TOK_EOF at the end or after an input error (lx->error). */
-void lexer_next(lexer *lx, token *t);
+void pgnk_lexer_next(lexer *lx, token *t);
 /* The stream offset of the next unread byte. */
-static inline uint64_t lexer_offset(const lexer *lx) { return lx->base + lx->pos; }
+static inline uint64_t lexer_offset(const lexer *lx) {
+    return lx->base + lx->pos;
+}
 /* Byte classes: symbol continuation, symbol start, white space, digit. */
 enum { C_SYM = 1, C_START = 2, C_SPACE = 4, C_DIGIT = 8 };
-extern const uint8_t lexer_byte_class[256];
-static inline unsigned char_class(unsigned char c) { return lexer_byte_class[c]; }
-static inline void set_keep(lexer *lx, uint64_t off) { lx->keep = off < lx->hold ? off : lx->hold; }
+extern const uint8_t pgnk_lexer_byte_class[256];
+static inline unsigned char_class(unsigned char c) {
+    return pgnk_lexer_byte_class[c];
+}
+static inline void set_keep(lexer *lx, uint64_t off) {
+    lx->keep = off < lx->hold ? off : lx->hold;
+}
 
 /* Where a fast token may start: past white space with at most one line break and no escape line,
  * from lx->pos, within the window. Fills the position (*i, and the line it is on); 0 if the fast
- * paths must leave it to lexer_next (an empty line, a % line, a lone CR, the stream's start, the
- * window's end). */
+ * paths must leave it to pgnk_lexer_next (an empty line, a % line, a lone CR, the stream's start,
+ * the window's end). */
 typedef struct fast_at {
     size_t i;
     uint32_t line;
@@ -137,7 +144,7 @@ static inline void lexer_fast_take(lexer *lx, token *t, const fast_at *f, size_t
 /* The common movetext tokens, read straight from the window: a move number with its periods
  * (TOK_SYMBOL of the digits) or a symbol that starts with a letter, after white space with at
  * most one line break. Returns 0, having moved nothing, for anything else or at the end of the
- * window; lexer_next then reads the token. Inline: it runs once per move. */
+ * window; pgnk_lexer_next then reads the token. Inline: it runs once per move. */
 static inline int lexer_next_fast(lexer *lx, token *t) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t len = lx->len;
@@ -194,33 +201,33 @@ static inline int lexer_next_bracket(lexer *lx, token *t) {
     t->kind = TOK_LBRACKET;
     t->len = 0;
     lexer_fast_take(lx, t, &f, f.i, f.i + 1);
-    t->ptr = NULL; /* as lexer_next: single-byte tokens carry no text */
+    t->ptr = NULL; /* as pgnk_lexer_next: single-byte tokens carry no text */
     return 1;
 }
 /* In a line of movetext whose tokens are ignored (a SKIP, a dead line), moves past the tokens that
  * cannot change the reader's state: symbols that start with a letter, move numbers, periods,
  * NAGs, annotations, ; comments and { } comments without a line that could be a tag pair. It
- * stops before anything else and at the end of the window, leaving that to lexer_next. Returns
+ * stops before anything else and at the end of the window, leaving that to pgnk_lexer_next. Returns
  * nonzero if it moved. The tag-only scan's fast path. */
-int lexer_skip_inert(lexer *lx);
+int pgnk_lexer_skip_inert(lexer *lx);
 /* The rest of a plain tag pair after its '[', all on one line in the window: a name of letters,
  * digits and '_', a string of printable ASCII without backslashes, then ']', with spaces or tabs
  * between. Fills *tag and returns the window index just past the ']', or 0 (anything else: the
- * tokens then read it). Moves nothing; lexer_take(lx, end) then moves past it. The tag section's
- * fast path: one scan instead of three tokens. */
+ * tokens then read it). Moves nothing; pgnk_lexer_take(lx, end) then moves past it. The tag
+ * section's fast path: one scan instead of three tokens. */
 typedef struct lexer_tag {
     pgn_str name, value;
     pgn_loc name_at, value_at; /* value_at: the opening quote, as for a TOK_STRING */
 } lexer_tag;
-size_t lexer_peek_tag(const lexer *lx, lexer_tag *tag);
-void lexer_take(lexer *lx, size_t end);
+size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag);
+void pgnk_lexer_take(lexer *lx, size_t end);
 /* Moves back to stream offset off, which must still be in the window (off >= keep). */
-void lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
+void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
 /* For a reader starting inside a file: skips the partial first line, then to the first line that
  * starts with [ right after a line that is not a tag line (the start of a tag section). */
-void lexer_skip_to_range_start(lexer *lx);
+void pgnk_lexer_skip_to_range_start(lexer *lx);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
-pgn_str lexer_span(const lexer *lx, uint64_t from, uint64_t to);
-pgn_loc lexer_loc(const lexer *lx);
+pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to);
+pgn_loc pgnk_lexer_loc(const lexer *lx);
 
 #endif

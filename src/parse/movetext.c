@@ -20,7 +20,7 @@
 static rav_level *push_level(pgn_reader *r) {
     if (r->depth == r->levels_cap) {
         size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
-        rav_level *l = reader_alloc(r, r->levels, r->levels_cap * sizeof *l, cap * sizeof *l);
+        rav_level *l = pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *l, cap * sizeof *l);
         if (!l) {
             r->nomem = 1;
             return NULL;
@@ -57,7 +57,7 @@ typedef struct mt_state {
 /* Text that is no PGN token: one W_SKIPPED_TEXT for a run of such tokens in a row (<x>, c}). */
 static void skip_text(pgn_reader *r, mt_state *s, const token *t) {
     if (!s->prev_skipped) {
-        reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
     }
     s->skipped = 1;
 }
@@ -80,7 +80,7 @@ static int could_be_move(const token *t) {
 static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
     for (unsigned b = 0; bits; b++, bits >>= 1) {
         if (bits & 1) {
-            reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, text.ptr, text.len);
+            pgnk_reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, text.ptr, text.len);
         }
     }
 }
@@ -94,12 +94,12 @@ static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *n
     if (pgn_nag_from_symbol(t->ptr, t->len, mover, nag)) {
         return 1;
     }
-    if (!t->high || enc == PGN_ENC_UTF8 || text_is_utf8(t->ptr, t->len)) {
+    if (!t->high || enc == PGN_ENC_UTF8 || pgnk_text_is_utf8(t->ptr, t->len)) {
         return 0;
     }
     r->text.len = 0;
     enc = enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc;
-    return text_append_converted(r, &r->text, t->ptr, t->len, enc) &&
+    return pgnk_text_append_converted(r, &r->text, t->ptr, t->len, enc) &&
            pgn_nag_from_symbol(r->text.ptr, r->text.len, mover, nag);
 }
 
@@ -111,7 +111,7 @@ static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
     if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev.side, &nag)) {
         return 0;
     }
-    reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
+    pgnk_reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
     on_nag(r, s, l, t, nag);
     return 1;
 }
@@ -188,7 +188,7 @@ static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const to
     if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
         return glued;
     }
-    reader_diag(r, st, t->at, t->ptr, t->len);
+    pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
     l->dead = 1;
     return 0;
 }
@@ -204,7 +204,8 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         l->pos.side = (uint8_t)(l->pos.side ^ 1u);
         l->has_move = 1;
         r->sum.plies += r->depth == 1;
-        if (r->v && r->v->move && r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at) == PGN_FLOW_STOP) {
+        if (r->v && r->v->move &&
+            r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at) == PGN_FLOW_STOP) {
             r->v = NULL;
         }
         return 0;
@@ -256,19 +257,20 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
 static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     char c0 = t->ptr[0];
-    pgn_result res = c0 == '0' || c0 == '1' || c0 == '*' ? pgn_result_parse(t->ptr, t->len) : PGN_RESULT_NONE;
+    pgn_result res =
+        c0 == '0' || c0 == '1' || c0 == '*' ? pgn_result_parse(t->ptr, t->len) : PGN_RESULT_NONE;
     if (res == PGN_RESULT_NONE && t->len == 3 && memcmp(t->ptr, "1/2", 3) == 0) {
-        reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
         res = PGN_RESULT_DRAW;
     } else if (res == PGN_RESULT_NONE && t->high && t->len >= 5) {
         res = (pgn_result)t->value; /* ½-½, 1–0 with an en dash (digest T79), read by the lexer */
         if (res != PGN_RESULT_NONE) {
-            reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
+            pgnk_reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
         }
     }
     if (res != PGN_RESULT_NONE) {
         if (r->depth > 1 || s->skip_parens) {
-            reader_diag(r, PGN_W_RESULT_IN_VARIATION, t->at, t->ptr, t->len);
+            pgnk_reader_diag(r, PGN_W_RESULT_IN_VARIATION, t->at, t->ptr, t->len);
             return 0;
         }
         r->marker = res;
@@ -286,14 +288,14 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
             }
             if (n != l->pos.fullmove) {
                 s->number_warned = 1;
-                reader_diag(r, PGN_W_MOVE_NUMBER, t->at, t->ptr, t->len);
+                pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t->at, t->ptr, t->len);
             }
         }
         return 0;
     }
     if (l->has_move && ((t->len == 2 && memcmp(t->ptr, "ep", 2) == 0) ||
                         (t->len == 3 && memcmp(t->ptr, "e.p", 3) == 0))) {
-        reader_diag(r, PGN_W_EP_SUFFIX, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_W_EP_SUFFIX, t->at, t->ptr, t->len);
         return 0;
     }
     play_move(r, s, l, t);
@@ -306,7 +308,7 @@ static void on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         return;
     }
     if (!l->has_move) {
-        reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
         s->skip_parens = 1;
         s->skip_visible = 0;
         return;
@@ -314,7 +316,7 @@ static void on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     if (r->depth > r->opts.max_depth) {
         if (!s->limit_warned) {
             s->limit_warned = 1;
-            reader_diag(r, PGN_E_LIMIT, t->at, t->ptr, t->len);
+            pgnk_reader_diag(r, PGN_E_LIMIT, t->at, t->ptr, t->len);
         }
         s->skip_parens = 1;
         s->skip_visible = 0;
@@ -347,7 +349,7 @@ static void on_close(pgn_reader *r, mt_state *s, const token *t) {
         return;
     }
     if (r->depth <= 1) {
-        reader_diag(r, PGN_W_STRAY_PAREN, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_W_STRAY_PAREN, t->at, t->ptr, t->len);
         return;
     }
     r->depth--;
@@ -371,7 +373,8 @@ static pgn_loc cursor_loc(text_cursor *c, size_t off) {
     pgn_loc at = c->t->at;
     for (; c->pos < off; c->pos++) {
         char ch = c->t->ptr[c->pos];
-        if (ch == '\n' || (ch == '\r' && (c->pos + 1 >= c->t->len || c->t->ptr[c->pos + 1] != '\n'))) {
+        if (ch == '\n' ||
+            (ch == '\r' && (c->pos + 1 >= c->t->len || c->t->ptr[c->pos + 1] != '\n'))) {
             c->line++;
             c->line_begin = c->pos + 1;
             c->broke = 1;
@@ -396,18 +399,19 @@ static void check_commands(pgn_reader *r, const token *t) {
     pgn_cmd_iter_init(&it, body);
     while (pgn_cmd_next(&it, &c)) {
         if (c.kind == PGN_CMD_BAD) {
-            reader_diag(r, PGN_W_BAD_COMMAND, cursor_loc(&cur, c.offset), c.raw.ptr, c.raw.len);
+            pgnk_reader_diag(r, PGN_W_BAD_COMMAND, cursor_loc(&cur, c.offset), c.raw.ptr,
+                             c.raw.len);
         }
     }
 }
 
 static void on_comment(pgn_reader *r, const token *t) {
     if (t->unterminated) {
-        reader_diag(r, PGN_E_UNTERMINATED_COMMENT, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_E_UNTERMINATED_COMMENT, t->at, t->ptr, t->len);
         return;
     }
     if (t->too_long) {
-        reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
+        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
         return;
     }
     if (t->kind == TOK_COMMENT) {
@@ -421,7 +425,7 @@ static void on_comment(pgn_reader *r, const token *t) {
         body.ptr++;
         body.len--;
     }
-    if (text_decode(r, &r->text, &body, 0)) {
+    if (pgnk_text_decode(r, &r->text, &body, 0)) {
         pgn_str text = {r->text.ptr, r->text.len};
         if (r->v->comment(r->user, text) == PGN_FLOW_STOP) {
             r->v = NULL;
@@ -435,7 +439,7 @@ static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, uns
         return;
     }
     if (nag > 255) {
-        reader_diag(r, PGN_W_NAG_RANGE, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_W_NAG_RANGE, t->at, t->ptr, t->len);
         return;
     }
     if (r->v && r->v->nag && r->v->nag(r->user, nag) == PGN_FLOW_STOP) {
@@ -451,7 +455,7 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     if (t->too_long && t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) {
         /* a symbol or a run of stray bytes longer than max_token: its text was dropped */
         if (live) {
-            reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
+            pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
             s->skipped = 1;
         }
         return 0;
@@ -494,10 +498,10 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
 }
 
 /* The common tokens of a live line, read in a tight loop: move numbers ("12." "12...") and moves
- * that start with a letter and hold a digit, or castle with letters O. They need none of on_token's cases (no result, no
- * e.p. suffix, no text), so they go straight to the number check and play_token. Anything else
- * is left in r->tok for the general path (have_tok set); so is nothing when the lexer's fast
- * path has nothing, or when a move killed the line. */
+ * that start with a letter and hold a digit, or castle with letters O. They need none of on_token's
+ * cases (no result, no e.p. suffix, no text), so they go straight to the number check and
+ * play_token. Anything else is left in r->tok for the general path (have_tok set); so is nothing
+ * when the lexer's fast path has nothing, or when a move killed the line. */
 static void fast_tokens(pgn_reader *r, mt_state *s) {
     token *t = &r->tok;
     while (lexer_next_fast(&r->lx, t)) {
@@ -514,7 +518,7 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
                 }
                 if (v != l->pos.fullmove) {
                     s->number_warned = 1;
-                    reader_diag(r, PGN_W_MOVE_NUMBER, t->at, p, n);
+                    pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t->at, p, n);
                 }
             }
             continue;
@@ -537,12 +541,12 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
     }
 }
 
-void movetext_read(pgn_reader *r) {
+void pgnk_movetext_read(pgn_reader *r) {
     mt_state s;
     memset(&s, 0, sizeof s);
     s.board = !(r->opts.flags & PGN_READ_NO_BOARD) && r->skip_movetext == 0;
     /* the game builder ignores the positions; another visitor may read their keys */
-    s.keys = r->v && r->v->move && r->v != &builder_visitor;
+    s.keys = r->v && r->v->move && r->v != &pgnk_builder_visitor;
     /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
@@ -558,7 +562,7 @@ void movetext_read(pgn_reader *r) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_tokens(r, &s);
             } else if (r->skip_movetext != 2 || s.skipped_move) {
-                lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
+                pgnk_lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
             }
         }
         reader_next_token(r);
@@ -574,10 +578,11 @@ void movetext_read(pgn_reader *r) {
         }
         if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {
             if (s.skip_parens || r->depth > 1) {
-                reader_diag(r, PGN_E_UNBALANCED_PAREN, t->at, t->ptr, t->len);
+                pgnk_reader_diag(r, PGN_E_UNBALANCED_PAREN, t->at, t->ptr, t->len);
             }
-            reader_diag(r, (r->opts.flags & PGN_READ_STRICT) ? PGN_E_MISSING_RESULT : PGN_W_MISSING_RESULT,
-                        t->at, t->ptr, t->len);
+            pgnk_reader_diag(
+                r, (r->opts.flags & PGN_READ_STRICT) ? PGN_E_MISSING_RESULT : PGN_W_MISSING_RESULT,
+                t->at, t->ptr, t->len);
             return; /* the token stays for the next game */
         }
         reader_consume(r);

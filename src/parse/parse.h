@@ -34,10 +34,10 @@ struct pgn_reader {
     pgn_game_summary sum;
     pgn_pos start;
     pgn_result marker;
-    pgn_loc marker_at; /* where the termination marker was read */
+    pgn_loc marker_at;     /* where the termination marker was read */
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
-    uint8_t bad_tag; /* the tag section had a malformed tag pair */
+    uint8_t bad_tag;           /* the tag section had a malformed tag pair */
     scratch name, value, text; /* decoded tag name and value, decoded comment */
     scratch tag_result;        /* the Result tag's value */
     uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */
@@ -50,39 +50,43 @@ struct pgn_reader {
     uint64_t next_start;
     pgn_loc next_loc;
     uint8_t next_line_start;
-    uint8_t next_near_end; /* only white space with at most one line break lies between the range end and it */
+    uint8_t next_near_end; /* only white space with at most one line break lies between the range
+                              end and it */
     uint64_t raw_start, raw_end;
     /* totals */
     uint64_t games, errors, warnings;
 };
 
 /* reader.c */
-void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len);
+void pgnk_reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len);
 static inline void reader_next_token(pgn_reader *r) {
     if (!r->have_tok) {
-        lexer_next(&r->lx, &r->tok);
+        pgnk_lexer_next(&r->lx, &r->tok);
         r->have_tok = 1;
     }
 }
-static inline void reader_consume(pgn_reader *r) { r->have_tok = 0; }
+static inline void reader_consume(pgn_reader *r) {
+    r->have_tok = 0;
+}
 pgn_flow reader_emit_comment(pgn_reader *r, const token *t);
-void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
+void *pgnk_reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
 /* The Variant tag's value: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported. */
-int reader_variant_kind(const char *v, size_t n);
+int pgnk_reader_variant_kind(const char *v, size_t n);
 
 /* movetext.c: reads the movetext up to and including the termination marker */
-void movetext_read(pgn_reader *r);
+void pgnk_movetext_read(pgn_reader *r);
 
 /* text.c */
-int text_is_utf8(const char *s, size_t len);
+int pgnk_text_is_utf8(const char *s, size_t len);
 /* Appends s to buf, converted to UTF-8 from enc (PGN_ENC_AUTO: from Windows-1252). */
-int text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len, pgn_encoding enc);
-int scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len);
+int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len,
+                               pgn_encoding enc);
+int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len);
 /* Decodes a string token for the visitor: escapes (tag values) and encoding. */
-int text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value);
+int pgnk_text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value);
 
 /* builder.c */
-extern const pgn_visitor builder_visitor;
+extern const pgn_visitor pgnk_builder_visitor;
 typedef struct builder {
     pgn_game *game;
     pgn_node **stack; /* current node per level */

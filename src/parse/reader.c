@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) {
+void *pgnk_reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) {
     const pgn_allocator *a = r->opts.alloc;
     if (size == 0) {
         if (a && a->free) {
@@ -23,7 +23,7 @@ void *reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) {
     return realloc(old, size);
 }
 
-/* A diagnostic with the given severity; reader_diag gives the usual one. */
+/* A diagnostic with the given severity; pgnk_reader_diag gives the usual one. */
 static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
                             const char *text, size_t len) {
     pgn_diag d;
@@ -52,11 +52,10 @@ static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pg
     }
 }
 
-void reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len) {
+void pgnk_reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len) {
     int error = !pgn_status_is_warning(code) || (r->opts.flags & PGN_READ_STRICT);
     reader_diag_sev(r, code, error ? PGN_SEV_ERROR : PGN_SEV_WARNING, at, text, len);
 }
-
 
 /* ---- creating ---- */
 
@@ -81,19 +80,21 @@ static pgn_status reader_make(pgn_reader **out, const pgn_reader_opts *opts) {
     return PGN_OK;
 }
 
-pgn_status pgn_reader_new(pgn_reader **out, const pgn_reader_opts *opts, pgn_read_fn read, void *ctx) {
+pgn_status pgn_reader_new(pgn_reader **out, const pgn_reader_opts *opts, pgn_read_fn read,
+                          void *ctx) {
     pgn_status st = reader_make(out, opts);
     if (st == PGN_OK) {
-        lexer_init(&(*out)->lx, (*out)->opts.alloc, read, ctx, (*out)->opts.max_token);
+        pgnk_lexer_init(&(*out)->lx, (*out)->opts.alloc, read, ctx, (*out)->opts.max_token);
         (*out)->lx.nested_comments = ((*out)->opts.flags & PGN_READ_NESTED_COMMENTS) != 0;
     }
     return st;
 }
 
-pgn_status pgn_reader_new_mem(pgn_reader **out, const pgn_reader_opts *opts, const void *data, size_t len) {
+pgn_status pgn_reader_new_mem(pgn_reader **out, const pgn_reader_opts *opts, const void *data,
+                              size_t len) {
     pgn_status st = reader_make(out, opts);
     if (st == PGN_OK) {
-        lexer_init_mem(&(*out)->lx, data, len, (*out)->opts.max_token);
+        pgnk_lexer_init_mem(&(*out)->lx, data, len, (*out)->opts.max_token);
         (*out)->lx.nested_comments = ((*out)->opts.flags & PGN_READ_NESTED_COMMENTS) != 0;
     }
     return st;
@@ -115,12 +116,12 @@ void pgn_reader_free(pgn_reader *r) {
     if (!r) {
         return;
     }
-    lexer_free(&r->lx);
+    pgnk_lexer_free(&r->lx);
     scratch *bufs[] = {&r->name, &r->value, &r->text, &r->tag_result};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
-        reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
+        pgnk_reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
     }
-    reader_alloc(r, r->levels, r->levels_cap * sizeof *r->levels, 0);
+    pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *r->levels, 0);
     const pgn_allocator *a = r->opts.alloc;
     if (a && a->free) {
         a->free(a->ctx, r);
@@ -129,12 +130,14 @@ void pgn_reader_free(pgn_reader *r) {
     }
 }
 
-const pgn_game_summary *pgn_reader_summary(const pgn_reader *r) { return &r->sum; }
+const pgn_game_summary *pgn_reader_summary(const pgn_reader *r) {
+    return &r->sum;
+}
 
 pgn_str pgn_reader_raw(const pgn_reader *r) {
     pgn_str s = {"", 0};
     if ((r->opts.flags & PGN_READ_KEEP_RAW) && r->raw_end > r->raw_start) {
-        s = lexer_span(&r->lx, r->raw_start, r->raw_end);
+        s = pgnk_lexer_span(&r->lx, r->raw_start, r->raw_end);
     }
     return s;
 }
@@ -167,7 +170,8 @@ static int starts_movetext(const token *t) {
     if (t->kind != TOK_SYMBOL) {
         return 0;
     }
-    if (is_digits(t->ptr, t->len) || (t->len >= 3 && (t->ptr[0] == 'O' || t->ptr[0] == '0') && t->ptr[1] == '-')) {
+    if (is_digits(t->ptr, t->len) ||
+        (t->len >= 3 && (t->ptr[0] == 'O' || t->ptr[0] == '0') && t->ptr[1] == '-')) {
         return 1;
     }
     for (size_t i = 0; i + 1 < t->len; i++) {
@@ -218,7 +222,7 @@ static void find_next_game(pgn_reader *r) {
             /* a comment too long to keep (its text was dropped while it was read) cannot be
              * the next game's first comment: it is skipped text like any other */
             if (!warned) {
-                reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
+                pgnk_reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
                 warned = 1;
             }
             have_comment = 0;
@@ -233,7 +237,8 @@ static void find_next_game(pgn_reader *r) {
 static int valid_tag_name(const char *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
         char c = p[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) {
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_')) {
             return 0;
         }
     }
@@ -296,59 +301,61 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     }
     reader_consume(r);
     lexer_tag fast;
-    size_t end = lexer_peek_tag(&r->lx, &fast);
+    size_t end = pgnk_lexer_peek_tag(&r->lx, &fast);
     if (end) { /* a plain tag pair: no tokens, nothing to decode */
         if (seen_tag(r, fast.name.ptr, fast.name.len)) {
             if (blank) {
-                lexer_rewind(&r->lx, at.offset, at, line_start);
+                pgnk_lexer_rewind(&r->lx, at.offset, at, line_start);
                 r->lx.hold = hold;
                 return TAG_NEW_GAME;
             }
-            reader_diag(r, PGN_W_DUPLICATE_TAG, fast.name_at, fast.name.ptr, fast.name.len);
+            pgnk_reader_diag(r, PGN_W_DUPLICATE_TAG, fast.name_at, fast.name.ptr, fast.name.len);
         }
         r->lx.hold = hold;
         *value_at = fast.value_at;
         if ((r->opts.flags & PGN_READ_STRICT) && fast.value.len > 255) {
-            reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast.value_at, NULL, 0); /* PGN §7: at most 255 */
+            pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast.value_at, NULL,
+                             0); /* PGN §7: at most 255 */
         }
         r->name.len = r->value.len = 0;
-        if (!scratch_put(r, &r->name, fast.name.ptr, fast.name.len) ||
-            !scratch_put(r, &r->value, fast.value.ptr, fast.value.len)) {
+        if (!pgnk_scratch_put(r, &r->name, fast.name.ptr, fast.name.len) ||
+            !pgnk_scratch_put(r, &r->value, fast.value.ptr, fast.value.len)) {
             return 0;
         }
-        lexer_take(&r->lx, end);
+        pgnk_lexer_take(&r->lx, end);
         return TAG_OK;
     }
     reader_next_token(r);
     r->lx.hold = hold;
     if (r->tok.kind == TOK_SYMBOL && seen_tag(r, r->tok.ptr, r->tok.len)) {
         if (blank) {
-            lexer_rewind(&r->lx, at.offset, at, line_start);
+            pgnk_lexer_rewind(&r->lx, at.offset, at, line_start);
             r->have_tok = 0;
             return TAG_NEW_GAME;
         }
-        reader_diag(r, PGN_W_DUPLICATE_TAG, r->tok.at, r->tok.ptr, r->tok.len);
+        pgnk_reader_diag(r, PGN_W_DUPLICATE_TAG, r->tok.at, r->tok.ptr, r->tok.len);
     }
     if (r->tok.kind == TOK_SYMBOL && r->tok.too_long) {
-        reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
+        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
         return 0;
     }
     if (r->tok.kind != TOK_SYMBOL) {
-        reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
+        pgnk_reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr,
+                         r->tok.len);
         return 0;
     }
     if (!valid_tag_name(r->tok.ptr, r->tok.len)) {
-        reader_diag(r, PGN_W_TAG_NAME, r->tok.at, r->tok.ptr, r->tok.len);
+        pgnk_reader_diag(r, PGN_W_TAG_NAME, r->tok.at, r->tok.ptr, r->tok.len);
     }
     r->name.len = 0;
-    if (!scratch_put(r, &r->name, r->tok.ptr, r->tok.len)) {
+    if (!pgnk_scratch_put(r, &r->name, r->tok.ptr, r->tok.len)) {
         return 0;
     }
     reader_consume(r);
     reader_next_token(r);
     if (r->tok.kind != TOK_STRING || r->tok.unterminated) {
-        reader_diag(r, r->tok.kind == TOK_STRING ? PGN_E_UNTERMINATED_STRING : PGN_E_BAD_TAG,
-                    r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
+        pgnk_reader_diag(r, r->tok.kind == TOK_STRING ? PGN_E_UNTERMINATED_STRING : PGN_E_BAD_TAG,
+                         r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
         if (r->tok.kind == TOK_STRING) {
             reader_consume(r);
         }
@@ -356,17 +363,18 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     }
     *value_at = r->tok.at;
     if (r->tok.too_long) {
-        reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
+        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
     } else if ((r->opts.flags & PGN_READ_STRICT) && string_chars(&r->tok) > 255) {
-        reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0); /* PGN §7: at most 255 */
+        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0); /* PGN §7: at most 255 */
     }
-    if (!text_decode(r, &r->value, &r->tok, 1)) {
+    if (!pgnk_text_decode(r, &r->value, &r->tok, 1)) {
         return 0;
     }
     reader_consume(r);
     reader_next_token(r);
     if (r->tok.kind != TOK_RBRACKET) {
-        reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
+        pgnk_reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr,
+                         r->tok.len);
         return 0;
     }
     reader_consume(r);
@@ -375,11 +383,12 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
 
 /* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported (digest
  * §7.6, T85). The JSON reader (json_game.c) uses it too. */
-int reader_variant_kind(const char *v, size_t n) {
-    static const char *const c960[] = {"chess960", "chess 960", "fischerandom", "fischerrandom",
-                                       "fischer random", "freestyle", "960"};
-    static const char *const standard[] = {"standard", "chess", "classical", "normal", "from position",
-                                           "illegal", ""};
+int pgnk_reader_variant_kind(const char *v, size_t n) {
+    static const char *const c960[] = {
+        "chess960",       "chess 960", "fischerandom", "fischerrandom",
+        "fischer random", "freestyle", "960"};
+    static const char *const standard[] = {"standard",      "chess",   "classical", "normal",
+                                           "from position", "illegal", ""};
     char low[32];
     if (n >= sizeof low) {
         return 0;
@@ -412,33 +421,34 @@ static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fe
             pgn_loc where = value_at; /* d.column counts from 1 at the byte after the quote */
             where.column += d.column;
             where.offset += d.column;
-            reader_diag(r, PGN_E_BAD_FEN, where, fen_text, fen_len);
+            pgnk_reader_diag(r, PGN_E_BAD_FEN, where, fen_text, fen_len);
             r->fen_bad = 1;
         }
         for (unsigned b = 0; b < 32; b++) {
             if (d.warnings & (1u << b)) {
-                reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, fen_text, fen_len);
+                pgnk_reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, fen_text, fen_len);
             }
         }
     } else if (name_is(&r->name, "SetUp")) {
         r->has_setup = 1;
     } else if (name_is(&r->name, "Variant")) {
-        int k = reader_variant_kind(r->value.ptr, r->value.len);
+        int k = pgnk_reader_variant_kind(r->value.ptr, r->value.len);
         if (k == 0) {
-            reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, r->value.ptr, r->value.len);
+            pgnk_reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, r->value.ptr, r->value.len);
             r->variant_bad = 1;
         } else if (k == 3) {
-            reader_diag(r, PGN_W_VARIANT, at, r->value.ptr, r->value.len);
+            pgnk_reader_diag(r, PGN_W_VARIANT, at, r->value.ptr, r->value.len);
         }
         r->chess960 = k == 2;
     } else if (name_is(&r->name, "Result")) {
         r->tag_result.len = 0;
-        scratch_put(r, &r->tag_result, r->value.ptr, r->value.len);
+        pgnk_scratch_put(r, &r->tag_result, r->value.ptr, r->value.len);
     }
 }
 
 /* After a bad tag pair: drops the rest of it, up to its ] or the end of its line, so that a bad
- * tag loses neither the movetext after it nor (by running into the next game's tags) the next game. */
+ * tag loses neither the movetext after it nor (by running into the next game's tags) the next game.
+ */
 static void skip_rest_of_line(pgn_reader *r) {
     for (;;) {
         reader_next_token(r);
@@ -494,14 +504,15 @@ static void finish_start(pgn_reader *r) {
     }
     if (r->has_fen && !r->has_setup && !r->fen_bad) {
         pgn_loc at = r->sum.start;
-        reader_diag(r, PGN_W_FEN_WITHOUT_SETUP, at, "FEN", 3);
+        pgnk_reader_diag(r, PGN_W_FEN_WITHOUT_SETUP, at, "FEN", 3);
     }
 }
 
 /* ---- a whole game ---- */
 
 static pgn_result tag_result(const pgn_reader *r) {
-    return r->tag_result.len ? pgn_result_parse(r->tag_result.ptr, r->tag_result.len) : PGN_RESULT_NONE;
+    return r->tag_result.len ? pgn_result_parse(r->tag_result.ptr, r->tag_result.len)
+                             : PGN_RESULT_NONE;
 }
 
 /* Digest T65: under strict reading, a "*" result after a checkmate on the main line is reported, as
@@ -539,13 +550,14 @@ static pgn_status read_game(pgn_reader *r) {
             r->lx.base = r->opts.range_start;
             r->lx.line_off = r->opts.range_start;
             r->lx.at_line_start = 0;
-            lexer_skip_to_range_start(&r->lx);
+            pgnk_lexer_skip_to_range_start(&r->lx);
         }
     }
     if (!r->next_known && !r->finished) {
         find_next_game(r);
     }
-    if (r->finished || (r->opts.range_end && r->next_start > r->opts.range_end && !r->next_near_end)) {
+    if (r->finished ||
+        (r->opts.range_end && r->next_start > r->opts.range_end && !r->next_near_end)) {
         r->finished = 1;
         return r->lx.error != PGN_OK ? r->lx.error : PGN_END;
     }
@@ -553,10 +565,11 @@ static pgn_status read_game(pgn_reader *r) {
     r->next_known = 0;
     r->raw_start = r->next_start;
     r->lx.hold = (r->opts.flags & PGN_READ_KEEP_RAW) ? r->raw_start : UINT64_MAX;
-    lexer_rewind(&r->lx, r->next_start, r->next_loc, r->next_line_start);
+    pgnk_lexer_rewind(&r->lx, r->next_start, r->next_loc, r->next_line_start);
     r->have_tok = 0;
     r->sum.start = r->next_loc;
-    pgn_flow flow = r->v && r->v->begin_game ? r->v->begin_game(r->user, r->next_loc) : PGN_FLOW_CONTINUE;
+    pgn_flow flow =
+        r->v && r->v->begin_game ? r->v->begin_game(r->user, r->next_loc) : PGN_FLOW_CONTINUE;
     const pgn_visitor *v = r->v;
     if (flow == PGN_FLOW_STOP) {
         r->v = NULL; /* the game is still read, so that the next one starts in the right place */
@@ -573,7 +586,7 @@ static pgn_status read_game(pgn_reader *r) {
     if (flow == PGN_FLOW_STOP) {
         r->v = NULL;
     }
-    movetext_read(r);
+    pgnk_movetext_read(r);
     r->stop = r->v == NULL;
     r->v = v;
     r->sum.end_offset = lexer_offset(&r->lx);
@@ -581,7 +594,8 @@ static pgn_status read_game(pgn_reader *r) {
     if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
         res = tr != PGN_RESULT_NONE ? tr : res;
     } else if (tr != PGN_RESULT_NONE && tr != PGN_RESULT_UNKNOWN && tr != res) {
-        reader_diag(r, PGN_W_RESULT_MISMATCH, r->sum.start, r->tag_result.ptr, r->tag_result.len);
+        pgnk_reader_diag(r, PGN_W_RESULT_MISMATCH, r->sum.start, r->tag_result.ptr,
+                         r->tag_result.len);
         res = tr;
     }
     if (res == PGN_RESULT_UNKNOWN && (r->opts.flags & PGN_READ_STRICT)) {
@@ -618,9 +632,9 @@ pgn_status pgn_reader_next(pgn_reader *r, pgn_game *game) {
     b.alloc = r->opts.alloc;
     b.reader = r;
     pgn_game_reset(game);
-    pgn_status st = pgn_reader_visit(r, &builder_visitor, &b);
-    reader_alloc(r, b.stack, b.cap * sizeof *b.stack, 0);
-    reader_alloc(r, b.pending, b.pending_cap, 0);
+    pgn_status st = pgn_reader_visit(r, &pgnk_builder_visitor, &b);
+    pgnk_reader_alloc(r, b.stack, b.cap * sizeof *b.stack, 0);
+    pgnk_reader_alloc(r, b.pending, b.pending_cap, 0);
     if (st == PGN_OK && b.status != PGN_OK) {
         st = b.status;
     }

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-int text_is_utf8(const char *s, size_t len) {
+int pgnk_text_is_utf8(const char *s, size_t len) {
     const unsigned char *p = (const unsigned char *)s, *end = p + len;
     while (p < end) {
         unsigned c = *p;
@@ -24,8 +24,8 @@ int text_is_utf8(const char *s, size_t len) {
             }
         }
         /* overlong 3- and 4-byte forms, surrogates, and code points above U+10FFFF */
-        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) ||
-            (c == 0xF4 && p[1] >= 0x90)) {
+        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) ||
+            (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90)) {
             return 0;
         }
         p += n + 1;
@@ -51,7 +51,7 @@ static const uint16_t cp437_high[128] = {
     0x221E, 0x03C6, 0x03B5, 0x2229, 0x2261, 0x00B1, 0x2265, 0x2264, 0x2320, 0x2321, 0x00F7, 0x2248,
     0x00B0, 0x2219, 0x00B7, 0x221A, 0x207F, 0x00B2, 0x25A0, 0x00A0};
 
-int scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len) {
+int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len) {
     if (len > SIZE_MAX / 2 - buf->len) {
         r->nomem = 1;
         return 0;
@@ -61,7 +61,7 @@ int scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len) {
         while (cap < buf->len + len + 1) {
             cap *= 2;
         }
-        char *p = reader_alloc(r, buf->ptr, buf->cap, cap);
+        char *p = pgnk_reader_alloc(r, buf->ptr, buf->cap, cap);
         if (!p) {
             r->nomem = 1;
             return 0;
@@ -90,13 +90,14 @@ static unsigned code_point(unsigned char c, pgn_encoding enc) {
     return c;
 }
 
-int text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len, pgn_encoding enc) {
+int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len,
+                               pgn_encoding enc) {
     for (size_t i = 0; i < len;) {
         size_t j = i;
         while (j < len && (unsigned char)s[j] < 0x80) {
             j++;
         }
-        if (!scratch_put(r, buf, s + i, j - i)) {
+        if (!pgnk_scratch_put(r, buf, s + i, j - i)) {
             return 0;
         }
         if (j == len) {
@@ -115,7 +116,7 @@ int text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len
             u[2] = (char)(0x80 | (cp & 0x3F));
             n = 3;
         }
-        if (!scratch_put(r, buf, u, n)) {
+        if (!pgnk_scratch_put(r, buf, u, n)) {
             return 0;
         }
         i = j + 1;
@@ -126,19 +127,19 @@ int text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len
 /* Appends the encoded text, converting if it is not UTF-8 (once-per-game warning). */
 static int put_text(pgn_reader *r, scratch *out, const char *s, size_t len, const token *t) {
     pgn_encoding enc = r->opts.encoding;
-    if (!t->high || enc == PGN_ENC_UTF8 || (enc == PGN_ENC_AUTO && text_is_utf8(s, len))) {
-        return scratch_put(r, out, s, len);
+    if (!t->high || enc == PGN_ENC_UTF8 || (enc == PGN_ENC_AUTO && pgnk_text_is_utf8(s, len))) {
+        return pgnk_scratch_put(r, out, s, len);
     }
     if (enc == PGN_ENC_AUTO && !r->encoding_warned) {
         r->encoding_warned = 1;
-        reader_diag(r, PGN_W_ENCODING, t->at, t->ptr, t->len);
+        pgnk_reader_diag(r, PGN_W_ENCODING, t->at, t->ptr, t->len);
     }
-    return text_append_converted(r, out, s, len, enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc);
+    return pgnk_text_append_converted(r, out, s, len, enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc);
 }
 
-int text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value) {
+int pgnk_text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value) {
     out->len = 0;
-    if (!scratch_put(r, out, "", 0)) {
+    if (!pgnk_scratch_put(r, out, "", 0)) {
         return 0;
     }
     if (!tag_value) {
@@ -146,8 +147,8 @@ int text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value) {
     }
     /* resolve \" and \\; keep other backslashes literally (digest §5.2) */
     size_t plain = 0;
-    while (plain < t->len && t->ptr[plain] != '\\' && t->ptr[plain] != '\t' && t->ptr[plain] != '\n' &&
-           t->ptr[plain] != '\r') {
+    while (plain < t->len && t->ptr[plain] != '\\' && t->ptr[plain] != '\t' &&
+           t->ptr[plain] != '\n' && t->ptr[plain] != '\r') {
         plain++;
     }
     if (plain == t->len) {
@@ -162,15 +163,15 @@ int text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value) {
             c = t->ptr[++i];
         } else if (c == '\\' && !warned_escape) {
             warned_escape = 1;
-            reader_diag(r, PGN_W_STRING_ESCAPE, t->at, t->ptr, t->len);
+            pgnk_reader_diag(r, PGN_W_STRING_ESCAPE, t->at, t->ptr, t->len);
         } else if (c == '\t' || c == '\n' || c == '\r') {
             if (!warned_space) {
                 warned_space = 1;
-                reader_diag(r, PGN_W_TAG_VALUE, t->at, t->ptr, t->len);
+                pgnk_reader_diag(r, PGN_W_TAG_VALUE, t->at, t->ptr, t->len);
             }
             c = ' ';
         }
-        if (!scratch_put(r, tmp, &c, 1)) {
+        if (!pgnk_scratch_put(r, tmp, &c, 1)) {
             return 0;
         }
     }

@@ -75,23 +75,31 @@ static void test_fen_roundtrip(void) {
     CHECK_EQ_STR(fen_of(&p, 0), PGN_START_FEN);
     pgn_pos q = fen_pos(PGN_START_FEN);
     CHECK(memcmp(&p, &q, sizeof p) == 0);
-    CHECK_EQ_STR(fen_of(&q, PGN_FEN_SHREDDER), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
+    CHECK_EQ_STR(fen_of(&q, PGN_FEN_SHREDDER),
+                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1");
     CHECK_EQ_STR(fen_of(&q, PGN_FEN_EPD), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
     CHECK(!q.chess960);
     /* STD §16.1.4 examples and T71 */
-    CHECK_EQ_STR(fen_after(NULL, "e4", PGN_FEN_EP_ALWAYS), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
-    CHECK_EQ_STR(fen_after(NULL, "e4", 0), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
-    CHECK_EQ_STR(fen_after(NULL, "e4 c5", PGN_FEN_EP_ALWAYS), "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2");
-    CHECK_EQ_STR(fen_after(NULL, "e4 c5 Nf3", 0), "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
-    CHECK_EQ_STR(fen_after(NULL, "e4 c5 Nf3", PGN_FEN_EP_ALWAYS), "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    CHECK_EQ_STR(fen_after(NULL, "e4", PGN_FEN_EP_ALWAYS),
+                 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+    CHECK_EQ_STR(fen_after(NULL, "e4", 0),
+                 "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    CHECK_EQ_STR(fen_after(NULL, "e4 c5", PGN_FEN_EP_ALWAYS),
+                 "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 2");
+    CHECK_EQ_STR(fen_after(NULL, "e4 c5 Nf3", 0),
+                 "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    CHECK_EQ_STR(fen_after(NULL, "e4 c5 Nf3", PGN_FEN_EP_ALWAYS),
+                 "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
     q = fen_pos("4k3/8/8/8/8/8/4P3/4K3 w - - 5 39");
     CHECK_EQ_STR(fen_of(&q, 0), "4k3/8/8/8/8/8/4P3/4K3 w - - 5 39");
     /* a legal en passant capture keeps the square; a pinned capturer drops it (digest §7.3) */
-    CHECK_EQ_STR(fen_after(NULL, "e4 a6 e5 d5", 0), "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
+    CHECK_EQ_STR(fen_after(NULL, "e4 a6 e5 d5", 0),
+                 "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3");
     q = fen_pos("1r5k/8/8/pP6/8/8/8/1K6 w - a6 0 1");
     CHECK_EQ_STR(fen_of(&q, 0), "1r5k/8/8/pP6/8/8/8/1K6 w - - 0 1");
     CHECK_EQ_STR(fen_of(&q, PGN_FEN_EP_PSEUDO), "1r5k/8/8/pP6/8/8/8/1K6 w - a6 0 1");
-    q = fen_pos("4k3/8/8/r2pP2K/8/8/8/8 w - d6 0 1"); /* capture would expose the king on the rank */
+    q = fen_pos(
+        "4k3/8/8/r2pP2K/8/8/8/8 w - d6 0 1"); /* capture would expose the king on the rank */
     CHECK_EQ_STR(fen_of(&q, 0), "4k3/8/8/r2pP2K/8/8/8/8 w - - 0 1");
     CHECK(!pgn_pos_has_legal_ep(&q));
 }
@@ -113,7 +121,8 @@ static void test_fen_errors(void) {
         {"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", 0, 4, 54},
         {"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1", 0, 4, 54},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", 0, 5, 54},
-        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", PGN_FEN_STRICT, 0, 0}, /* valid */
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", PGN_FEN_STRICT, 0,
+         0}, /* valid */
         {"rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", PGN_FEN_STRICT, 1, 20},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", PGN_FEN_STRICT, 6, 56},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", 0, 4, 51},
@@ -142,7 +151,8 @@ static void test_fen_errors(void) {
         CHECK_EQ_INT(d.field, cases[i].field);
         CHECK_EQ_INT(d.column, cases[i].column);
         if (st != PGN_E_BAD_FEN || d.field != cases[i].field || d.column != cases[i].column) {
-            printf("  case %zu: %s -> field %u column %u: %s\n", i, cases[i].fen, d.field, d.column, d.reason);
+            printf("  case %zu: %s -> field %u column %u: %s\n", i, cases[i].fen, d.field, d.column,
+                   d.reason);
         }
     }
 }
@@ -181,23 +191,29 @@ static void test_xfen(void) {
     CHECK_EQ_STR(fen_of(&p, 0), "rn2k1r1/8/8/8/8/8/8/2BNK1RR w Gkq - 0 1");
     p = fen_pos("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1");
     CHECK_EQ_STR(fen_of(&p, 0), "4k3/8/8/8/8/8/8/RR2K3 w Q - 0 1");
-    CHECK_EQ_STR(fen_after("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1", "O-O-O", 0), "(failed)"); /* b1 blocks */
+    CHECK_EQ_STR(fen_after("4k3/8/8/8/8/8/8/RR2K3 w A - 0 1", "O-O-O", 0),
+                 "(failed)"); /* b1 blocks */
     p = fen_pos("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
     CHECK_EQ_STR(fen_of(&p, 0), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
-    CHECK_EQ_STR(fen_after("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "O-O-O", 0), "4k3/8/8/8/8/8/8/R1KR4 b - - 1 1");
+    CHECK_EQ_STR(fen_after("4k3/8/8/8/8/8/8/RR2K3 w B - 0 1", "O-O-O", 0),
+                 "4k3/8/8/8/8/8/8/R1KR4 b - - 1 1");
 }
 
 static void test_chess960_castling(void) {
     /* T66: pieces swap; T67: the king stays, the rook moves */
-    CHECK_EQ_STR(fen_after("3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1", "O-O", 0), "3r1k1r/4pp2/8/8/8/8/8/4RRK1 b q - 2 1");
+    CHECK_EQ_STR(fen_after("3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1", "O-O", 0),
+                 "3r1k1r/4pp2/8/8/8/8/8/4RRK1 b q - 2 1");
     CHECK_EQ_STR(fen_after("3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1", "O-O", PGN_FEN_SHREDDER),
                  "3r1k1r/4pp2/8/8/8/8/8/4RRK1 b d - 2 1");
     CHECK_EQ_STR(fen_after("3r1k1r/4pp2/8/8/8/8/8/4RKR1 w Gd - 1 1", "O-O-O", 0), "(failed)");
-    CHECK_EQ_STR(fen_after("Qr4k1/4pppp/8/8/8/8/8/R5KR w Hb - 0 1", "O-O", 0), "Qr4k1/4pppp/8/8/8/8/8/R4RK1 b q - 1 1");
+    CHECK_EQ_STR(fen_after("Qr4k1/4pppp/8/8/8/8/8/R5KR w Hb - 0 1", "O-O", 0),
+                 "Qr4k1/4pppp/8/8/8/8/8/R4RK1 b q - 1 1");
     /* T68: a full game, and the king-takes-rook UCI of its castling moves */
     const char *start = "rkbqrbnn/pppppppp/8/8/8/8/PPPPPPPP/RKBQRBNN w KQkq - 0 1";
-    CHECK_EQ_STR(fen_after(start, "d4 d5 Bf4 Bf5 Qd2 Qd7 O-O-O", 0), "rk2rbnn/pppqpppp/8/3p1b2/3P1B2/8/PPPQPPPP/2KRRBNN b kq - 5 4");
-    CHECK_EQ_STR(fen_after(start, "d4 d5 Bf4 Bf5 Qd2 Qd7 O-O-O O-O-O", 0), "2krrbnn/pppqpppp/8/3p1b2/3P1B2/8/PPPQPPPP/2KRRBNN w - - 6 5");
+    CHECK_EQ_STR(fen_after(start, "d4 d5 Bf4 Bf5 Qd2 Qd7 O-O-O", 0),
+                 "rk2rbnn/pppqpppp/8/3p1b2/3P1B2/8/PPPQPPPP/2KRRBNN b kq - 5 4");
+    CHECK_EQ_STR(fen_after(start, "d4 d5 Bf4 Bf5 Qd2 Qd7 O-O-O O-O-O", 0),
+                 "2krrbnn/pppqpppp/8/3p1b2/3P1B2/8/PPPQPPPP/2KRRBNN w - - 6 5");
     pgn_pos p = fen_pos(start);
     p.chess960 = 1;
     CHECK_EQ_INT(play(&p, "d4 d5 Bf4 Bf5 Qd2 Qd7", 0, NULL), PGN_OK);
@@ -207,11 +223,15 @@ static void test_chess960_castling(void) {
     pgn_uci_write(&p, r.move, uci);
     CHECK_EQ_STR(uci, "b1a1");
     /* king b1, rook a1: O-O-O moves the king right (digest §6.3) */
-    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/RK4R1 w KQkq - 0 1", "O-O-O", 0), "r3k2r/8/8/8/8/8/8/2KR2R1 b kq - 1 1");
+    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/RK4R1 w KQkq - 0 1", "O-O-O", 0),
+                 "r3k2r/8/8/8/8/8/8/2KR2R1 b kq - 1 1");
     /* standard UCI e1g1 and king-takes-rook e1h1 both castle */
-    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", 0), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
-    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1h1", 0), "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
-    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", 0), "2kr3r/8/8/8/8/8/8/R3K2R w KQ - 1 2");
+    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", 0),
+                 "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1h1", 0),
+                 "r3k2r/8/8/8/8/8/8/R4RK1 b kq - 1 1");
+    CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8c8", 0),
+                 "2kr3r/8/8/8/8/8/8/R3K2R w KQ - 1 2");
     /* Kg1 / Kh1 are never castling (digest §6.2) */
     CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "Kg1", 0), "(failed)");
     CHECK_EQ_STR(fen_after("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "Kh1", 0), "(failed)");
@@ -219,8 +239,10 @@ static void test_chess960_castling(void) {
     CHECK_EQ_STR(fen_after("4k3/8/8/8/8/8/8/R3K2r w Q - 0 1", "O-O-O", 0), "(failed)");
     CHECK_EQ_STR(fen_after("4kr2/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O", 0), "(failed)");
     CHECK_EQ_STR(fen_after("4k1r1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "O-O", 0), "(failed)");
-    CHECK_EQ_STR(fen_after("4k2r/8/8/8/8/8/8/4K2R w K - 0 1", "O-O", 0), "4k2r/8/8/8/8/8/8/5RK1 b - - 1 1");
-    CHECK_EQ_STR(fen_after("1r2k3/8/8/8/8/8/8/R3K2R w Q - 0 1", "O-O-O", 0), "1r2k3/8/8/8/8/8/8/2KR3R b - - 1 1");
+    CHECK_EQ_STR(fen_after("4k2r/8/8/8/8/8/8/4K2R w K - 0 1", "O-O", 0),
+                 "4k2r/8/8/8/8/8/8/5RK1 b - - 1 1");
+    CHECK_EQ_STR(fen_after("1r2k3/8/8/8/8/8/8/R3K2R w Q - 0 1", "O-O-O", 0),
+                 "1r2k3/8/8/8/8/8/8/2KR3R b - - 1 1");
 }
 
 typedef struct san_case {
@@ -273,10 +295,10 @@ static void test_san_read(void) {
     static const char *b_fen = "rnbqkbnr/pp2pppp/8/8/8/2p5/PPBPPPPP/RN1QKBNR w KQkq - 0 4";
     const lax_case cases[] = {
         {NULL, "e4", 0, PGN_OK, PGN_OK, "e2e4"},
-        {castle, "0-0", 0, PGN_OK, PGN_W_CASTLE_ZERO, "e1g1"},           /* T33 */
-        {castle, "O-O+", 0, PGN_OK, PGN_W_CHECK_SUFFIX, "e1g1"},         /* T34 */
+        {castle, "0-0", 0, PGN_OK, PGN_W_CASTLE_ZERO, "e1g1"},   /* T33 */
+        {castle, "O-O+", 0, PGN_OK, PGN_W_CHECK_SUFFIX, "e1g1"}, /* T34 */
         {castle, "o-o", 0, PGN_OK, PGN_W_CASTLE_ZERO, "e1g1"},
-        {promo, "f8Q+", 0, PGN_OK, PGN_W_PROMOTION_FORM, "f7f8q"},        /* T35 */
+        {promo, "f8Q+", 0, PGN_OK, PGN_W_PROMOTION_FORM, "f7f8q"}, /* T35 */
         {promo, "f8q+", 0, PGN_OK, PGN_W_PROMOTION_FORM, "f7f8q"},
         {promo, "f8=q+", 0, PGN_OK, PGN_W_PROMOTION_FORM, "f7f8q"},
         {promo, "f8(Q)+", 0, PGN_OK, PGN_W_PROMOTION_FORM, "f7f8q"},
@@ -284,26 +306,26 @@ static void test_san_read(void) {
         {promo, "f8=N", 0, PGN_OK, PGN_OK, "f7f8n"},
         {promo, "f8", 0, PGN_E_BAD_SAN, PGN_OK, NULL},
         {promo, "f8+", PGN_SAN_AUTO_QUEEN, PGN_OK, PGN_W_PROMOTION_FORM, "f7f8q"},
-        {NULL, "e2-e4", 0, PGN_OK, PGN_W_LONG_ALGEBRAIC, "e2e4"},        /* T36 */
+        {NULL, "e2-e4", 0, PGN_OK, PGN_W_LONG_ALGEBRAIC, "e2e4"}, /* T36 */
         {NULL, "Ng1-f3", 0, PGN_OK, PGN_W_LONG_ALGEBRAIC, "g1f3"},
-        {NULL, "Ng1f3", 0, PGN_OK, PGN_W_LONG_ALGEBRAIC, "g1f3"},        /* T61 */
+        {NULL, "Ng1f3", 0, PGN_OK, PGN_W_LONG_ALGEBRAIC, "g1f3"}, /* T61 */
         {NULL, "Ngf3", 0, PGN_OK, PGN_W_OVER_DISAMBIGUATION, "g1f3"},
         {NULL, "N1f3", 0, PGN_OK, PGN_W_OVER_DISAMBIGUATION, "g1f3"},
         {NULL, "e2e4", 0, PGN_OK, PGN_W_UCI_MOVE, "e2e4"},
         {ep, "dxc6", 0, PGN_OK, PGN_OK, "d5c6"},
-        {ep, "dxc6e.p.", 0, PGN_OK, PGN_W_EP_SUFFIX, "d5c6"},           /* T37 */
+        {ep, "dxc6e.p.", 0, PGN_OK, PGN_W_EP_SUFFIX, "d5c6"}, /* T37 */
         {ep, "dxc6ep", 0, PGN_OK, PGN_W_EP_SUFFIX, "d5c6"},
         {ep, "d5xc6", 0, PGN_OK, PGN_W_LONG_ALGEBRAIC, "d5c6"},
-        {ep, "c6", 0, PGN_E_ILLEGAL_MOVE, PGN_OK, NULL},                 /* only a capture goes there */
+        {ep, "c6", 0, PGN_E_ILLEGAL_MOVE, PGN_OK, NULL}, /* only a capture goes there */
         {NULL, "e4 e5 nf3", 0, PGN_OK, PGN_W_LOWERCASE_PIECE, "g1f3"}, /* T38: never the pawn f3 */
         {NULL, "e4 e5 nf3", PGN_SAN_STRICT, PGN_E_BAD_SAN, PGN_OK, NULL},
-        {NULL, "e4 e5 bc4", 0, PGN_OK, PGN_W_LOWERCASE_PIECE, "f1c4"},  /* T39 */
-        {b_fen, "bxc3", 0, PGN_OK, PGN_OK, "b2c3"},                      /* b is a file first */
+        {NULL, "e4 e5 bc4", 0, PGN_OK, PGN_W_LOWERCASE_PIECE, "f1c4"}, /* T39 */
+        {b_fen, "bxc3", 0, PGN_OK, PGN_OK, "b2c3"},                    /* b is a file first */
         {b_fen, "Bxc3", 0, PGN_E_ILLEGAL_MOVE, PGN_OK, NULL},
-        {NULL, "Pe4 d5 Pxd5", 0, PGN_OK, PGN_W_PAWN_LETTER, "e4d5"},    /* T40 */
-        {NULL, "e4 d5 ed5", 0, PGN_OK, PGN_W_CAPTURE_MARK, "e4d5"},     /* T41 */
+        {NULL, "Pe4 d5 Pxd5", 0, PGN_OK, PGN_W_PAWN_LETTER, "e4d5"}, /* T40 */
+        {NULL, "e4 d5 ed5", 0, PGN_OK, PGN_W_CAPTURE_MARK, "e4d5"},  /* T41 */
         {NULL, "e4 d5 xd5", 0, PGN_E_BAD_SAN, PGN_OK, NULL},
-        {NULL, "e4+", 0, PGN_OK, PGN_W_CHECK_SUFFIX, "e2e4"},           /* T42 */
+        {NULL, "e4+", 0, PGN_OK, PGN_W_CHECK_SUFFIX, "e2e4"}, /* T42 */
         {NULL, "e4 e5#", 0, PGN_OK, PGN_W_CHECK_SUFFIX, "e7e5"},
         {NULL, "f3 e5 g4 Qh4#", 0, PGN_OK, PGN_OK, "d8h4"},
         {NULL, "f3 e5 g4 Qh4", 0, PGN_OK, PGN_W_CHECK_SUFFIX, "d8h4"},
@@ -355,7 +377,8 @@ static void test_san_read(void) {
         }
     }
     /* T43: a null move passes the turn; export writes -- */
-    CHECK_EQ_STR(fen_after(NULL, "e4 -- d4", PGN_FEN_EP_ALWAYS), "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3 0 2");
+    CHECK_EQ_STR(fen_after(NULL, "e4 -- d4", PGN_FEN_EP_ALWAYS),
+                 "rnbqkbnr/pppppppp/8/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq d3 0 2");
     char san[PGN_SAN_MAX];
     pgn_pos p = fen_pos(PGN_START_FEN);
     CHECK_EQ_INT(pgn_san_write(&p, PGN_MOVE_NULL, san), 2);
@@ -404,11 +427,11 @@ static void test_game_state(void) {
         const char *fen;
         int insufficient;
     } mat[] = {
-        {"8/8/8/4k3/8/8/8/4K3 w - - 0 1", 1},       {"8/8/8/4k3/8/8/8/4KN2 w - - 0 1", 1},
-        {"8/8/8/4k3/8/8/8/4KB2 w - - 0 1", 1},      {"8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1", 0},
-        {"8/8/8/3bk3/8/8/8/4KB2 w - - 0 1", 1},     {"8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", 0},
-        {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", 0},     {"8/8/8/4kn2/8/8/8/4KN2 w - - 0 1", 0},
-        {"8/8/8/4k3/8/8/8/4KR2 w - - 0 1", 0},      {"8/8/8/4kq2/8/8/8/4KN2 w - - 0 1", 0},
+        {"8/8/8/4k3/8/8/8/4K3 w - - 0 1", 1},   {"8/8/8/4k3/8/8/8/4KN2 w - - 0 1", 1},
+        {"8/8/8/4k3/8/8/8/4KB2 w - - 0 1", 1},  {"8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1", 0},
+        {"8/8/8/3bk3/8/8/8/4KB2 w - - 0 1", 1}, {"8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", 0},
+        {"8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", 0}, {"8/8/8/4kn2/8/8/8/4KN2 w - - 0 1", 0},
+        {"8/8/8/4k3/8/8/8/4KR2 w - - 0 1", 0},  {"8/8/8/4kq2/8/8/8/4KN2 w - - 0 1", 0},
     };
     for (size_t i = 0; i < sizeof mat / sizeof mat[0]; i++) {
         p = fen_pos(mat[i].fen);
@@ -455,10 +478,22 @@ static void test_game_state(void) {
 }
 
 static void test_status_names(void) {
-    const pgn_status all[] = {PGN_OK, PGN_END, PGN_E_NOMEM, PGN_E_IO, PGN_E_LIMIT, PGN_E_BAD_CHAR,
-                              PGN_E_UNTERMINATED_STRING, PGN_E_UNTERMINATED_COMMENT, PGN_E_TOKEN_TOO_LONG,
-                              PGN_E_BAD_TAG, PGN_E_UNBALANCED_PAREN, PGN_E_UNEXPECTED_TOKEN,
-                              PGN_E_MISSING_RESULT, PGN_E_BAD_FEN, PGN_E_BAD_SAN, PGN_E_ILLEGAL_MOVE,
+    const pgn_status all[] = {PGN_OK,
+                              PGN_END,
+                              PGN_E_NOMEM,
+                              PGN_E_IO,
+                              PGN_E_LIMIT,
+                              PGN_E_BAD_CHAR,
+                              PGN_E_UNTERMINATED_STRING,
+                              PGN_E_UNTERMINATED_COMMENT,
+                              PGN_E_TOKEN_TOO_LONG,
+                              PGN_E_BAD_TAG,
+                              PGN_E_UNBALANCED_PAREN,
+                              PGN_E_UNEXPECTED_TOKEN,
+                              PGN_E_MISSING_RESULT,
+                              PGN_E_BAD_FEN,
+                              PGN_E_BAD_SAN,
+                              PGN_E_ILLEGAL_MOVE,
                               PGN_E_AMBIGUOUS_MOVE};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         CHECK(strcmp(pgn_status_name(all[i]), "UNKNOWN") != 0);

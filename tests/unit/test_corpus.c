@@ -728,9 +728,9 @@ static void check_chunks(const char *name, const char *data, size_t len) {
 
 /* ---- check 5b: skipped movetext ----
  * A visitor that answers SKIP at end_tags makes the reader skip the movetext on its fast path
- * (lexer_skip_inert), which works only inside the window: a read from memory uses it over whole
- * games, a read in 1-byte pieces almost never. Both must show the same games, tags, boundaries,
- * raw bytes and diagnostics; and the game boundaries must be those of a full read. */
+ * (pgnk_lexer_skip_inert), which works only inside the window: a read from memory uses it over
+ * whole games, a read in 1-byte pieces almost never. Both must show the same games, tags,
+ * boundaries, raw bytes and diagnostics; and the game boundaries must be those of a full read. */
 
 typedef struct skip_log {
     buf *out;

@@ -315,14 +315,13 @@ static void test_diagnostics(void) {
         /* found by fuzz_json: what the PGN export could not carry (tests/fuzz-regress/json/) */
         {"{\"tags\":{\"Date\":\"2024\\t4.25\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON,
          "\"2024", 0, 0},
-        {"{\"tags\":{\"a\":\"x\\ny\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"x",
-         0, 0},
-        {"{\"tags\":{\"_hite\":\"x\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"_h",
-         0, 0},
+        {"{\"tags\":{\"a\":\"x\\ny\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"x", 0, 0},
+        {"{\"tags\":{\"_hite\":\"x\"},\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "\"_h", 0,
+         0},
         {"{\"tags\":{\"Variant\":\"fischerand%om\"},\"moves\":[],\"result\":\"*\"}",
          PGN_E_UNSUPPORTED_VARIANT, "\"fischerand", 0, 0},
-        {"{\"tags\":{},\"chess960\":true,\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "true",
-         0, 0},
+        {"{\"tags\":{},\"chess960\":true,\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "true", 0,
+         0},
         /* beside "fen", the FEN tag must be a FEN of the same position */
         {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/8 w - - 0 1\"},\"fen\":\"" PGN_START_FEN
          "\",\"moves\":[],\"result\":\"*\"}",

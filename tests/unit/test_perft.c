@@ -229,7 +229,8 @@ static unsigned san_fast_vs_general(const pgn_pos *pos, pgn_move m, const char *
     if (!eq && bl >= 2 && base[0] != 'O') {
         for (unsigned k = 0; k < 3 && nf < 16; k++) {
             unsigned sq = (PGN_MOVE_TO(m) + 7 * (k + 1)) & 63;
-            snprintf(forms[nf++], 24, "%.*s%c%c", (int)(bl - 2), base, 'a' + (sq & 7), '1' + (sq >> 3));
+            snprintf(forms[nf++], 24, "%.*s%c%c", (int)(bl - 2), base, 'a' + (sq & 7),
+                     '1' + (sq >> 3));
         }
     }
     static const uint32_t flag_sets[] = {0, PGN_SAN_NO_VERIFY, PGN_SAN_STRICT, PGN_SAN_AUTO_QUEEN};
@@ -242,9 +243,11 @@ static unsigned san_fast_vs_general(const pgn_pos *pos, pgn_move m, const char *
             pgn_status sb = pgn_san_parse(pos, forms[i], n, flag_sets[k] | PGN_SAN_NO_FAST, &b);
             if (sa != sb || a.move != b.move || a.warnings != b.warnings) {
                 bad++;
-                snprintf(why, why_cap, "\"%s\" flags %u: fast status %d move 0x%04x warnings 0x%x, general %d 0x%04x 0x%x",
-                         forms[i], (unsigned)flag_sets[k], (int)sa, a.move, (unsigned)a.warnings, (int)sb,
-                         b.move, (unsigned)b.warnings);
+                snprintf(why, why_cap,
+                         "\"%s\" flags %u: fast status %d move 0x%04x warnings 0x%x, general %d "
+                         "0x%04x 0x%x",
+                         forms[i], (unsigned)flag_sets[k], (int)sa, a.move, (unsigned)a.warnings,
+                         (int)sb, b.move, (unsigned)b.warnings);
             }
         }
     }
@@ -324,7 +327,8 @@ static void roundtrips(const char *file, const entry *e, const pgn_pos *pos) {
         u.key = q.key;
         if (!zero || memcmp(&u, &q, sizeof u) != 0) {
             f.key++;
-            snprintf(why, sizeof why, "after %s (%s) pgn_pos_play_unkeyed differs from pgn_pos_play", san, uci);
+            snprintf(why, sizeof why,
+                     "after %s (%s) pgn_pos_play_unkeyed differs from pgn_pos_play", san, uci);
             report(file, e, "key", fen, why);
         }
         if (!fen_roundtrip(&q, why, sizeof why)) {
