@@ -44,7 +44,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: all lib demo check check-slow check-layers bench bench-io tables format format-check install clean asan \
+.PHONY: deps check-run demo-run all lib demo check check-slow check-layers bench bench-io tables format format-check install clean asan \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -87,8 +87,18 @@ $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.
 asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 
 # ---- tests ----
+# make check and make demo first run tools/deps.sh (the one install step, shared with .ci/run),
+# then make the real target in a fresh make, so that what deps.sh installed (pkg-config's
+# libraries) is seen when the Makefile is read. DEPS=0 skips the install step.
+DEPS ?= 1
+deps:
+	@if [ "$(DEPS)" != 0 ]; then tools/deps.sh; fi
+check: deps
+	@$(MAKE) --no-print-directory check-run
+demo: deps
+	@$(MAKE) --no-print-directory demo-run
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
-check: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit
+check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
@@ -137,7 +147,7 @@ check-layers:
 	@tools/check-layers.sh
 
 # ---- demo, bench, tables ----
-demo: $(BUILD)/pgnkit
+demo-run: $(BUILD)/pgnkit
 	@PGNKIT=$(BUILD)/pgnkit bash tools/demo.sh
 
 bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun

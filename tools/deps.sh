@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The one list of what pgnkit's build, tests and benchmarks need from the system, and its install
+# step. .ci/run, make demo and make check all call it (make: DEPS=0 skips it). As root with apt-get
+# (Debian) it installs what is missing with `apt-get install -y`; otherwise it says what is missing
+# and exits 0, so that a build without an optional library still succeeds and says so.
+# Each entry: "package  test-command" (the test tells whether it is there already).
+set -u
+quiet=${DEPS_QUIET:-0}
+want=(
+    "gcc            command -v cc"
+    "make           command -v make"
+    "gzip           command -v gzip"
+    "pkg-config     command -v pkg-config"
+    "clang          command -v clang"
+    "libclang-rt-14-dev  fuzzer_ok"
+    "clang-format   command -v clang-format"
+    "stockfish      test -x /usr/games/stockfish || command -v stockfish"
+    "pgn-extract    test -x /usr/games/pgn-extract || command -v pgn-extract"
+    "python3-jsonschema  py_has jsonschema"
+    "binutils       command -v nm"
+)
+py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || python3 -c "import $1" >/dev/null 2>&1; }
+fuzzer_ok() {
+    command -v clang >/dev/null 2>&1 || return 1
+    local d; d=$(mktemp -d)
+    echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { (void)d; (void)n; return 0; }' >"$d/f.c"
+    clang -fsanitize=fuzzer -o "$d/f" "$d/f.c" >/dev/null 2>&1; local s=$?
+    rm -rf "$d"; return $s
+}
+missing=()
+for e in "${want[@]}"; do
+    pkg=${e%% *}; test=${e#* }
+    eval "$test" >/dev/null 2>&1 || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    [ "$quiet" = 1 ] || echo "deps: installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null || {
+        echo "deps: apt-get install ${missing[*]} failed" >&2; exit 1; }
+else
+    echo "deps: missing (install them with apt-get as root): ${missing[*]}" >&2
+fi
+exit 0
