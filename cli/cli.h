@@ -24,6 +24,8 @@ int cli_position(pgn_pos *pos, const char *fen, int chess960);
 /* A usage error through cli_usage (one line and "try 'pgnkit CMD --help'"); cmd and usage are
  * unused (kept for the commands not yet on the driver). Returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *usage, const char *msg);
+/* Keeps the running command's argv (main), so that cli_usage_error can name a refused option. */
+void cli_set_argv(char **argv);
 /* While on, cli_usage keeps the first usage error instead of printing it; turning it off prints
  * that one (cli_run_parse: --diag json may come after the bad option). */
 void cli_defer_usage(int on);

@@ -52,7 +52,8 @@ typedef struct convert {
     pgn_exporter *ex;
     pgn_json_writer *jw;
     pgn_writer *pw;
-    pgn_str *tag_names;
+    pgn_str *tag_names; /* --tags split (convert_rules) */
+    size_t tag_count;
 } convert;
 
 enum { OPT_TO = CLI_OPT_COMMAND, OPT_FROM, OPT_FEN_EP, OPT_TAGS, OPT_PER_PLY, OPT_KEEP_BROKEN };
@@ -84,6 +85,33 @@ static int convert_option(void *user, int ch, const char *arg) {
     }
 }
 
+/* Splits "Event,White,..." into c->tag_names (pointing into list). The count, 0 if one is empty
+ * or out of memory. */
+static size_t split_tags(convert *c, const char *list) {
+    size_t n = 1, k = 0;
+    for (const char *p = list; *p; p++) {
+        n += *p == ',';
+    }
+    pgn_str *names = c->tag_names = calloc(n, sizeof *names);
+    for (const char *p = list, *start = list; names; p++) {
+        if (*p == ',' || *p == 0) {
+            names[k].ptr = start;
+            names[k].len = (size_t)(p - start);
+            if (names[k++].len == 0) {
+                free(names);
+                c->tag_names = NULL;
+                return 0;
+            }
+            start = p + 1;
+        }
+        if (*p == 0) {
+            break;
+        }
+    }
+    c->tag_count = names ? n : 0;
+    return c->tag_count;
+}
+
 /* The rules between the options; EXIT_OK or a usage error. */
 static int convert_rules(convert *c, cli_run *r) {
     if (c->from_json) {
@@ -109,6 +137,9 @@ static int convert_rules(convert *c, cli_run *r) {
     }
     if (c->per_ply && c->tags) {
         return cli_usage("--per-ply and --tags do not go together");
+    }
+    if (c->tags && split_tags(c, c->tags) == 0) {
+        return cli_usage("--tags takes tag names separated by commas");
     }
     return EXIT_OK;
 }
@@ -208,30 +239,6 @@ static pgn_status tree_game(cli_run *r, void *user, const cli_game *g) {
     return st;
 }
 
-/* Splits "Event,White,..." into c->tag_names (pointing into list). The count, 0 if one is empty
- * or out of memory. */
-static size_t split_tags(convert *c, const char *list) {
-    size_t n = 1, k = 0;
-    for (const char *p = list; *p; p++) {
-        n += *p == ',';
-    }
-    pgn_str *names = c->tag_names = calloc(n, sizeof *names);
-    for (const char *p = list, *start = list; names; p++) {
-        if (*p == ',' || *p == 0) {
-            names[k].ptr = start;
-            names[k].len = (size_t)(p - start);
-            if (names[k++].len == 0) {
-                return 0;
-            }
-            start = p + 1;
-        }
-        if (*p == 0) {
-            break;
-        }
-    }
-    return names ? n : 0;
-}
-
 /* Creates the writer of c->to on r->out. EXIT_OK, or a status after a message. */
 static int open_writer(convert *c, cli_run *r) {
     static const pgn_export_format lines[] = {PGN_EXPORT_SAN, PGN_EXPORT_LAN, PGN_EXPORT_EPD,
@@ -242,9 +249,7 @@ static int open_writer(convert *c, cli_run *r) {
         memset(&eo, 0, sizeof eo);
         eo.format = c->per_ply ? PGN_EXPORT_CSV_PLY : lines[c->to - TO_SAN];
         eo.fen_flags = c->fen_flags;
-        if (c->tags && (eo.tag_count = split_tags(c, c->tags)) == 0) {
-            return cli_usage("--tags takes tag names separated by commas");
-        }
+        eo.tag_count = c->tag_count;
         eo.tags = c->tag_names;
         st = pgn_exporter_new(&c->ex, &eo, cli_output_write, &r->out);
     } else if (c->to == TO_JSON || c->to == TO_NDJSON) {

@@ -46,6 +46,18 @@ static pgn_status put(fmt_state *s, const char *p, size_t len) {
     return cli_output_write(s->out, p, len) < 0 ? PGN_E_IO : PGN_OK;
 }
 
+/* fmt --check: the first game that is not in export format. */
+static void not_canonical(const cli_game *g) {
+    unsigned long long n = g->summary->game;
+    if (cli_diag_json()) {
+        cli_error(g->input->name, "line %u: game %llu is not in export format",
+                  g->summary->start.line, n);
+    } else {
+        fprintf(stderr, "%s:%u: game %llu is not in export format\n", g->input->name,
+                g->summary->start.line, n);
+    }
+}
+
 static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     fmt_state *s = user;
     pgn_status st;
@@ -65,8 +77,7 @@ static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     if (s->check) {
         if ((g->raw.len != s->text.len || memcmp(g->raw.ptr, s->text.p, s->text.len) != 0) &&
             s->not_canonical++ == 0) {
-            fprintf(stderr, "%s:%u: game %llu is not in export format\n", g->input->name,
-                    g->summary->start.line, (unsigned long long)g->summary->game);
+            not_canonical(g);
         }
     } else if ((st = put(s, s->text.p, s->text.len)) != PGN_OK) {
         return st;

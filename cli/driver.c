@@ -378,8 +378,9 @@ int cli_run_finish(cli_run *r, cli_summary kind) {
         worst(r, EXIT_INPUT);
     }
     int status = cli_output_close(&r->rejects, commit, r->status);
+    status = cli_output_close(&r->out, commit, status);
     cli_print_summary(r, kind);
-    return cli_output_close(&r->out, commit, status);
+    return status;
 }
 
 /* ---- for the commands not yet on the driver (analyze) ---- */

@@ -4,6 +4,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,7 @@ static int dispatch(int argc, char **argv) {
             }
             cli_set_command("help");
             cli_error(NULL, "unknown command '%s'", argv[2]);
+            fputs("try 'pgnkit --help'\n", stderr);
             return EXIT_USAGE;
         }
         usage(stdout);
@@ -85,6 +88,7 @@ static int dispatch(int argc, char **argv) {
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(commands[i].name, name) == 0) {
             cli_set_command(commands[i].name);
+            cli_set_argv(argv + 1);
             return commands[i].run(argc - 1, argv + 1);
         }
     }
@@ -96,6 +100,9 @@ static int dispatch(int argc, char **argv) {
 /* Output is never lost silently (disk full, a closed pipe): a failed write or flush of standard
  * output is an I/O failure, exit status 3, unless the command already reported it. */
 int main(int argc, char **argv) {
+    opterr = 0; /* bad options get one line and a hint (cli_usage), not getopt's text */
+    /* past a file size limit a write fails (EFBIG) and is reported; the output is not kept */
+    signal(SIGXFSZ, SIG_IGN);
     int status = dispatch(argc, argv);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (status != EXIT_RESOURCE) {

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +16,14 @@
 static struct {
     const char *command;
     int json;
+    char **argv;        /* the command's arguments, for the option getopt refused */
     int defer;          /* cli_run_parse is running: keep the first usage error */
     char deferred[512]; /* that error, "" if none */
-} settings = {NULL, 0, 0, {0}};
+} settings = {NULL, 0, NULL, 0, {0}};
+
+void cli_set_argv(char **argv) {
+    settings.argv = argv;
+}
 
 void cli_set_command(const char *name) {
     settings.command = name;
@@ -143,6 +149,10 @@ void cli_defer_usage(int on) {
 int cli_usage_error(const char *cmd, const char *text, const char *msg) {
     (void)cmd;
     (void)text;
+    if (!msg && settings.argv && optind > 0) { /* after getopt_long returned '?' */
+        return cli_usage("unknown option, or an option without its value: '%s'",
+                         settings.argv[optind - 1]);
+    }
     return cli_usage("%s", msg ? msg : "bad arguments");
 }
 
