@@ -99,6 +99,11 @@ int cli_edit_option(int ch, pgn_edit_opts *e);
 
 /* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
 typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);
+/* For commands not on the driver: reads every game of every file (none: stdin) through
+ * cli_run_visit with v (NULL: check only); ropts->on_diag is used as given. Adds the games, errors
+ * and warnings to totals; returns the exit status (1 if any error). */
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
+                       void *user, uint64_t totals[3]);
 /* Reads every game of every file (none: stdin) through cli_run_games, building each game's tree;
  * ropts->on_diag is used as given. Adds the games, errors and warnings to totals; returns the
  * exit status (1 if any error). */

@@ -396,23 +396,42 @@ static pgn_status legacy_game(cli_run *r, void *user, const cli_game *g) {
     return l->fn(l->user, g->game);
 }
 
+/* A run over files (none: stdin) with the caller's reader options, diagnostics callback included.
+ */
+static void legacy_run(cli_run *r, int nfiles, char **files, const pgn_reader_opts *ropts) {
+    static char dash[] = "-";
+    static char *stdin_only[] = {dash};
+    cli_run_init(r, 0);
+    r->ropts = *ropts;
+    r->max_errors = ropts->max_errors;
+    r->files = nfiles > 0 ? files : stdin_only;
+    r->nfiles = nfiles > 0 ? nfiles : 1;
+}
+
+/* Adds r's totals to totals[3] (games, errors, warnings); returns the exit status. */
+static int legacy_totals(cli_run *r, uint64_t totals[3]) {
+    totals[0] += r->games;
+    totals[1] += r->errors;
+    totals[2] += r->warnings;
+    if (r->errors) {
+        worst(r, EXIT_INPUT);
+    }
+    return r->status;
+}
+
+int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
+                       void *user, uint64_t totals[3]) {
+    cli_run r;
+    legacy_run(&r, nfiles, files, ropts);
+    cli_run_visit(&r, v, user, NULL, NULL);
+    return legacy_totals(&r, totals);
+}
+
 int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
                       void *user, uint64_t totals[3]) {
     cli_run r;
     legacy l = {fn, user};
-    static char dash[] = "-";
-    static char *stdin_only[] = {dash};
-    cli_run_init(&r, 0);
-    r.ropts = *ropts;
-    r.max_errors = ropts->max_errors;
-    r.files = nfiles > 0 ? files : stdin_only;
-    r.nfiles = nfiles > 0 ? nfiles : 1;
+    legacy_run(&r, nfiles, files, ropts);
     cli_run_games(&r, legacy_game, &l);
-    totals[0] += r.games;
-    totals[1] += r.errors;
-    totals[2] += r.warnings;
-    if (r.errors) {
-        worst(&r, EXIT_INPUT);
-    }
-    return r.status;
+    return legacy_totals(&r, totals);
 }
