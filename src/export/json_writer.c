@@ -44,23 +44,24 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
     const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    w = pgnk_arena_mem_alloc(alloc, sizeof *w);
+    if (pgnk_alloc_check(alloc) != PGN_OK) {
+        return PGN_E_BAD_ALLOCATOR;
+    }
+    w = pgnk_malloc(alloc, sizeof *w);
     if (w == NULL) {
         return PGN_E_NOMEM;
     }
     memset(w, 0, sizeof *w);
-    if (alloc != NULL) {
-        w->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&w->alloc, alloc);
     w->fn = fn;
     w->ctx = ctx;
     if (opts != NULL) {
         w->flags = opts->flags;
         w->fen_flags = opts->fen_flags;
     }
-    w->buf = pgnk_arena_mem_alloc(&w->alloc, FLUSH_AT * 2);
+    w->buf = pgnk_malloc(&w->alloc, FLUSH_AT * 2);
     if (w->buf == NULL) {
-        pgnk_arena_mem_free(&w->alloc, w);
+        pgnk_free(&w->alloc, w);
         return PGN_E_NOMEM;
     }
     w->cap = FLUSH_AT * 2;
@@ -74,9 +75,9 @@ void pgn_json_writer_free(pgn_json_writer *writer) {
         return;
     }
     alloc = writer->alloc;
-    pgnk_arena_mem_free(&alloc, writer->buf);
-    pgnk_arena_mem_free(&alloc, writer->stack);
-    pgnk_arena_mem_free(&alloc, writer);
+    pgnk_free(&alloc, writer->buf);
+    pgnk_free(&alloc, writer->stack);
+    pgnk_free(&alloc, writer);
 }
 
 /* ---- output ---- */
@@ -326,8 +327,8 @@ static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before,
             w->err = PGN_E_NOMEM;
             return 0;
         }
-        p = pgnk_arena_mem_realloc(&w->alloc, w->stack, w->stack_cap * sizeof *w->stack,
-                                   cap * sizeof *w->stack);
+        p = pgnk_realloc(&w->alloc, w->stack, w->stack_cap * sizeof *w->stack,
+                         cap * sizeof *w->stack);
         if (p == NULL) {
             w->err = PGN_E_NOMEM;
             return 0;

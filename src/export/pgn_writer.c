@@ -55,14 +55,15 @@ pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_wri
     const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    w = pgnk_arena_mem_alloc(alloc, sizeof *w);
+    if (pgnk_alloc_check(alloc) != PGN_OK) {
+        return PGN_E_BAD_ALLOCATOR;
+    }
+    w = pgnk_malloc(alloc, sizeof *w);
     if (w == NULL) {
         return PGN_E_NOMEM;
     }
     memset(w, 0, sizeof *w);
-    if (alloc != NULL) {
-        w->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&w->alloc, alloc);
     w->fn = fn;
     w->ctx = ctx;
     if (opts != NULL) {
@@ -84,11 +85,11 @@ void pgn_writer_free(pgn_writer *writer) {
         return;
     }
     alloc = writer->alloc;
-    pgnk_arena_mem_free(&alloc, writer->buf);
-    pgnk_arena_mem_free(&alloc, writer->stack);
-    pgnk_arena_mem_free(&alloc, writer->tags);
-    pgnk_arena_mem_free(&alloc, writer->clean);
-    pgnk_arena_mem_free(&alloc, writer);
+    pgnk_free(&alloc, writer->buf);
+    pgnk_free(&alloc, writer->stack);
+    pgnk_free(&alloc, writer->tags);
+    pgnk_free(&alloc, writer->clean);
+    pgnk_free(&alloc, writer);
 }
 
 /* Grows the block *p of *cap elements of size elem to hold at least need (starting near 4 KiB);
@@ -105,7 +106,7 @@ static int grow(pgn_writer *w, void **p, size_t *cap, size_t need, size_t elem) 
     if (n > SIZE_MAX / elem) {
         return 0;
     }
-    q = pgnk_arena_mem_realloc(&w->alloc, *p, *cap * elem, n * elem);
+    q = pgnk_realloc(&w->alloc, *p, *cap * elem, n * elem);
     if (q == NULL) {
         return 0;
     }

@@ -65,7 +65,7 @@ static pgn_status push(walk *w, pgn_node *main, pgn_node *next_alt, const pgn_po
         if (cap > SIZE_MAX / sizeof *p) {
             return PGN_E_NOMEM;
         }
-        p = pgnk_arena_mem_realloc(alloc, w->stack, w->cap * sizeof *p, cap * sizeof *p);
+        p = pgnk_realloc(alloc, w->stack, w->cap * sizeof *p, cap * sizeof *p);
         if (p == NULL) {
             return PGN_E_NOMEM;
         }
@@ -200,7 +200,7 @@ pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts) {
     if (f & (PGN_EDIT_STRIP_COMMENTS | PGN_EDIT_STRIP_NAGS | PGN_EDIT_STRIP_CLOCK |
              PGN_EDIT_STRIP_EVAL | PGN_EDIT_FEN_COMMENTS)) {
         st = walk_tree(&w);
-        pgnk_arena_mem_free(&pgnk_game_arena(game)->alloc, w.stack);
+        pgnk_free(&pgnk_game_arena(game)->alloc, w.stack);
     }
     if (st == PGN_OK && (f & PGN_EDIT_SEVEN_TAGS)) {
         st = seven_tags(game);

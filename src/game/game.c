@@ -79,7 +79,10 @@ pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc) {
     pgn_game *g;
     assert(out != NULL);
     *out = NULL;
-    g = pgnk_arena_mem_alloc(alloc, sizeof *g);
+    if (pgnk_alloc_check(alloc) != PGN_OK) {
+        return PGN_E_BAD_ALLOCATOR;
+    }
+    g = pgnk_malloc(alloc, sizeof *g);
     if (g == NULL) {
         return PGN_E_NOMEM;
     }
@@ -96,7 +99,7 @@ void pgn_game_free(pgn_game *game) {
     }
     alloc = game->arena.alloc;
     pgnk_arena_free(&game->arena);
-    pgnk_arena_mem_free(&alloc, game);
+    pgnk_free(&alloc, game);
 }
 
 void pgn_game_reset(pgn_game *game) {
