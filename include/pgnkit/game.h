@@ -115,6 +115,65 @@ PGN_API PGN_NODISCARD pgn_status pgn_node_add_nag(pgn_game *game, pgn_node *node
 /** Removes every NAG of the node. */
 PGN_API void pgn_node_clear_nags(pgn_node *node);
 
+/* ---- walking a game: the one tree iterator (cmark's cmark_iter shape) ----
+ * Events in PGN order. The game is entered (node: the root), then each move of the main line is
+ * entered and left; between a move's enter and leave come its alternatives, each as a variation
+ * that is entered (node: the variation's first move), walked the same way, and left. For
+ * "1. e4 (1. d4 d5) e5": GAME_ENTER, MOVE_ENTER e4, VARIATION_ENTER d4, MOVE_ENTER d4,
+ * MOVE_LEAVE d4, MOVE_ENTER d5, MOVE_LEAVE d5, VARIATION_LEAVE d4, MOVE_LEAVE e4, MOVE_ENTER e5,
+ * MOVE_LEAVE e5, GAME_LEAVE; then pgn_iter_next returns PGN_END. The walk uses a stack of open
+ * variations (memory grows with their nesting, never with the plies; nothing recurses). The
+ * position before the current move is kept incrementally: its side to move and move number
+ * always, the whole board with PGN_ITER_BOARD. The tree must not change shape during the walk
+ * (comments and NAGs may be edited), except that with PGN_ITER_MAIN_LINE alternatives of the
+ * main line's moves may be added or removed (the annotator does). */
+
+typedef enum pgn_iter_event {
+    PGN_ITER_GAME_ENTER = 1,  /* node: the root */
+    PGN_ITER_MOVE_ENTER,      /* node: a move; position: before it */
+    PGN_ITER_VARIATION_ENTER, /* node: the variation's first move; position: before it */
+    PGN_ITER_VARIATION_LEAVE, /* node: the variation's first move; position: before it */
+    PGN_ITER_MOVE_LEAVE,      /* node: the move, after its variations; position: before it */
+    PGN_ITER_GAME_LEAVE       /* node: the root */
+} pgn_iter_event;
+
+/* pgn_iter_reset flags */
+#define PGN_ITER_BOARD 0x01u         /* keep the board: pgn_iter_pos and pgn_iter_pos_after */
+#define PGN_ITER_MAIN_LINE 0x02u     /* the main line only: no variation is entered */
+#define PGN_ITER_NO_MOVE_LEAVE 0x04u /* no MOVE_LEAVE events (one step less per move) */
+
+typedef struct pgn_iter pgn_iter;
+
+/** Creates an iterator whose stack comes from alloc (NULL: libc). Ownership passes to the
+ * caller: release it with pgn_iter_free. Returns PGN_OK, PGN_E_NOMEM or PGN_E_BAD_ALLOCATOR. */
+PGN_API PGN_NODISCARD pgn_status pgn_iter_new(pgn_iter **out, const pgn_allocator *alloc);
+/** Frees the iterator; accepts NULL. */
+PGN_API void pgn_iter_free(pgn_iter *it);
+/** Starts a walk of game (borrowed: it must outlive the walk) with PGN_ITER_* flags. An iterator
+ * may walk any number of games in turn; its stack is kept. */
+PGN_API void pgn_iter_reset(pgn_iter *it, const pgn_game *game, uint32_t flags);
+/** Moves to the next event and stores it in *event. Returns PGN_OK, PGN_END after GAME_LEAVE
+ * (and from then on), or PGN_E_NOMEM when the stack could not grow (the walk cannot go on). */
+PGN_API PGN_NODISCARD pgn_status pgn_iter_next(pgn_iter *it, pgn_iter_event *event);
+/** The node of the current event (see pgn_iter_event), borrowed from the game. */
+PGN_API pgn_node *pgn_iter_node(const pgn_iter *it);
+/** The number of variations open around the current event (0 on the main line). */
+PGN_API size_t pgn_iter_depth(const pgn_iter *it);
+/** Plies from the start position to the position of the current event. */
+PGN_API size_t pgn_iter_ply(const pgn_iter *it);
+/** The side to move in the position of the current event (before a move's move). */
+PGN_API pgn_color pgn_iter_side(const pgn_iter *it);
+/** The move number (PGN §8.2.2) of that position. */
+PGN_API uint32_t pgn_iter_fullmove(const pgn_iter *it);
+/** Nonzero at MOVE_ENTER when variations (the move's alternatives) follow before MOVE_LEAVE. */
+PGN_API int pgn_iter_has_variations(const pgn_iter *it);
+/** The position of the current event (for moves: before the move). Needs PGN_ITER_BOARD.
+ * Borrowed until the next pgn_iter_next. */
+PGN_API const pgn_pos *pgn_iter_pos(const pgn_iter *it);
+/** At MOVE_ENTER and MOVE_LEAVE, the position after the move, computed once (the walk then goes
+ * on from it). Needs PGN_ITER_BOARD. Borrowed until the next pgn_iter_next. */
+PGN_API const pgn_pos *pgn_iter_pos_after(pgn_iter *it);
+
 #ifdef __cplusplus
 }
 #endif
