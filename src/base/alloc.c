@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 pgn_status pgnk_alloc_check(const pgn_allocator *alloc) {
     int n;
@@ -17,6 +18,21 @@ pgn_status pgnk_alloc_check(const pgn_allocator *alloc) {
 void pgnk_alloc_copy(pgn_allocator *dst, const pgn_allocator *alloc) {
     static const pgn_allocator libc = {NULL, NULL, NULL, NULL};
     *dst = alloc != NULL ? *alloc : libc;
+}
+
+void *pgnk_alloc_object(const pgn_allocator *alloc, size_t size, pgn_status *st) {
+    void *p;
+    *st = pgnk_alloc_check(alloc);
+    if (*st != PGN_OK) {
+        return NULL;
+    }
+    p = pgnk_malloc(alloc, size);
+    if (p == NULL) {
+        *st = PGN_E_NOMEM;
+        return NULL;
+    }
+    memset(p, 0, size);
+    return p;
 }
 
 void *pgnk_malloc(const pgn_allocator *alloc, size_t size) {

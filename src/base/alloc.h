@@ -16,6 +16,10 @@ pgn_status pgnk_alloc_check(const pgn_allocator *alloc);
 /* Copies alloc (checked) into *dst; NULL gives the all-NULL allocator, which means libc. */
 void pgnk_alloc_copy(pgn_allocator *dst, const pgn_allocator *alloc);
 
+/* A zero-filled object of size bytes for a pgn_*_new: NULL with *st PGN_E_BAD_ALLOCATOR (alloc
+ * half-filled) or PGN_E_NOMEM. The constructor then keeps a copy of alloc (pgnk_alloc_copy). */
+void *pgnk_alloc_object(const pgn_allocator *alloc, size_t size, pgn_status *st);
+
 /* size bytes (size 0 gives a valid pointer), or NULL when out of memory. alloc may be NULL. */
 void *pgnk_malloc(const pgn_allocator *alloc, size_t size);
 /* Resizes ptr (old_size bytes; NULL with old_size 0 allocates) to new_size; NULL when out of

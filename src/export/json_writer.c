@@ -35,14 +35,11 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
     const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    if (pgnk_alloc_check(alloc) != PGN_OK) {
-        return PGN_E_BAD_ALLOCATOR;
-    }
-    w = pgnk_malloc(alloc, sizeof *w);
+    pgn_status st;
+    w = pgnk_alloc_object(alloc, sizeof *w, &st);
     if (w == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(w, 0, sizeof *w);
     pgnk_alloc_copy(&w->alloc, alloc);
     w->fn = fn;
     w->ctx = ctx;

@@ -31,14 +31,11 @@ pgn_status pgn_exporter_new(pgn_exporter **out, const pgn_export_opts *opts, pgn
     pgn_exporter *ex;
     assert(out != NULL && opts != NULL && fn != NULL);
     *out = NULL;
-    if (pgnk_alloc_check(opts->alloc) != PGN_OK) {
-        return PGN_E_BAD_ALLOCATOR;
-    }
-    ex = pgnk_malloc(opts->alloc, sizeof *ex);
+    pgn_status st;
+    ex = pgnk_alloc_object(opts->alloc, sizeof *ex, &st);
     if (ex == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(ex, 0, sizeof *ex);
     ex->opts = *opts;
     pgnk_alloc_copy(&ex->alloc, opts->alloc);
     ex->opts.alloc = &ex->alloc; /* no pointer of the caller's is kept */

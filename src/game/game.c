@@ -79,12 +79,10 @@ pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc) {
     pgn_game *g;
     assert(out != NULL);
     *out = NULL;
-    if (pgnk_alloc_check(alloc) != PGN_OK) {
-        return PGN_E_BAD_ALLOCATOR;
-    }
-    g = pgnk_malloc(alloc, sizeof *g);
+    pgn_status st;
+    g = pgnk_alloc_object(alloc, sizeof *g, &st);
     if (g == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
     pgnk_arena_init(&g->arena, alloc);
     game_clear(g);

@@ -13,14 +13,11 @@ pgn_status pgn_iter_new(pgn_iter **out, const pgn_allocator *alloc) {
     pgn_iter *it;
     assert(out != NULL);
     *out = NULL;
-    if (pgnk_alloc_check(alloc) != PGN_OK) {
-        return PGN_E_BAD_ALLOCATOR;
-    }
-    it = pgnk_malloc(alloc, sizeof *it);
+    pgn_status st;
+    it = pgnk_alloc_object(alloc, sizeof *it, &st);
     if (it == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(it, 0, sizeof *it);
     pgnk_alloc_copy(&it->alloc, alloc);
     *out = it;
     return PGN_OK;

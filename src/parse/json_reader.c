@@ -47,14 +47,11 @@ static pgn_status reader_new(pgn_json_reader **out, const pgn_json_reader_opts *
     pgn_json_reader *r;
     assert(out != NULL);
     *out = NULL;
-    if (pgnk_alloc_check(alloc) != PGN_OK) {
-        return PGN_E_BAD_ALLOCATOR;
-    }
-    r = pgnk_malloc(alloc, sizeof *r);
+    pgn_status st;
+    r = pgnk_alloc_object(alloc, sizeof *r, &st);
     if (r == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(r, 0, sizeof *r);
     if (opts != NULL) {
         r->opts = *opts;
     }

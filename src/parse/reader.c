@@ -55,14 +55,11 @@ static pgn_status reader_make(pgn_reader **out, const pgn_reader_opts *opts) {
     const pgn_allocator *a = opts ? opts->alloc : NULL;
     pgn_reader *r;
     *out = NULL;
-    if (pgnk_alloc_check(a) != PGN_OK) {
-        return PGN_E_BAD_ALLOCATOR;
+    pgn_status st;
+    r = pgnk_alloc_object(a, sizeof *r, &st);
+    if (r == NULL) {
+        return st;
     }
-    r = pgnk_malloc(a, sizeof *r);
-    if (!r) {
-        return PGN_E_NOMEM;
-    }
-    memset(r, 0, sizeof *r);
     if (opts) {
         r->opts = *opts;
     }
