@@ -43,8 +43,11 @@ PGN_API void pgn_game_reset(pgn_game *game);
 
 /* ---- tags, in input order; strings are borrowed from the game ---- */
 
+/** The number of tags (name-value pairs) of the game. */
 PGN_API size_t pgn_game_tag_count(const pgn_game *game);
+/** The name of tag index (0 <= index < pgn_game_tag_count). Borrowed. */
 PGN_API pgn_str pgn_game_tag_name(const pgn_game *game, size_t index);
+/** The value of tag index, without quotes or escapes. Borrowed. */
 PGN_API pgn_str pgn_game_tag_value(const pgn_game *game, size_t index);
 /** Finds the tag called name (exact, case-sensitive); 1 and *value set if found, else 0. */
 PGN_API int pgn_game_tag_get(const pgn_game *game, const char *name, pgn_str *value);
@@ -60,8 +63,12 @@ PGN_API int pgn_game_tag_remove(pgn_game *game, const char *name);
 
 /** The position before the first move (standard start unless a FEN set it). Borrowed. */
 PGN_API const pgn_pos *pgn_game_start(const pgn_game *game);
+/** Sets the position before the first move (copied). Moves already in the tree are not
+ * checked against it, and the game is no longer pgn_game_san_complete. */
 PGN_API void pgn_game_set_start(pgn_game *game, const pgn_pos *start);
+/** The game termination marker (PGN_RESULT_NONE if the movetext had none). */
 PGN_API pgn_result pgn_game_result(const pgn_game *game);
+/** Sets the game termination marker (the Result tag is not changed). */
 PGN_API void pgn_game_set_result(pgn_game *game, pgn_result result);
 
 /* ---- the move tree ----
@@ -70,14 +77,23 @@ PGN_API void pgn_game_set_result(pgn_game *game, pgn_result result);
  * input order. A node's pre-comment is the comment written before its move at the start of a
  * variation. Nodes are borrowed from the game and stay valid until it is reset or freed. */
 
+/** The root node (no move; the game comment); never NULL. Borrowed. */
 PGN_API pgn_node *pgn_game_root(const pgn_game *game);
+/** The node whose move comes before node's, or NULL for the root. Borrowed. */
 PGN_API pgn_node *pgn_node_parent(const pgn_node *node);
+/** The main continuation of node, or NULL at the end of a line. Borrowed. */
 PGN_API pgn_node *pgn_node_child(const pgn_node *node);
+/** The next alternative to node's move (a RAV), or NULL. Borrowed. */
 PGN_API pgn_node *pgn_node_sibling(const pgn_node *node);
+/** The move of node (PGN_MOVE_NONE for the root). */
 PGN_API pgn_move pgn_node_move(const pgn_node *node);
+/** The comment after node's move (empty if none), braces removed. Borrowed. */
 PGN_API pgn_str pgn_node_comment(const pgn_node *node);
+/** The comment before node's move at the start of a variation (empty if none). Borrowed. */
 PGN_API pgn_str pgn_node_pre_comment(const pgn_node *node);
+/** The number of NAGs after node's move. */
 PGN_API size_t pgn_node_nag_count(const pgn_node *node);
+/** NAG index (0 <= index < pgn_node_nag_count) in input order: 0..255. */
 PGN_API unsigned pgn_node_nag(const pgn_node *node, size_t index);
 /** The move's SAN as it was read, when the reader found it canonical (the export writer then
  * reuses it instead of replaying the game); empty for other nodes. Borrowed, not NUL-terminated. */
