@@ -66,14 +66,15 @@ if [ "$(wc -l <"$want")" -ne "$(wc -l <"$got")" ]; then
     echo "FAIL the list has $(wc -l <"$want") runs, this run made $(wc -l <"$got") (corpus or modes changed?)"
     fail=$((fail + 1))
 fi
-while read -r mode in out err status; do
-    line=$(grep -F -- "$mode $in " "$want" | head -n 1)
-    if [ "$line" = "$mode $in $out $err $status" ]; then
+# one pass: each run's line against the list's line for the same mode and input
+while read -r verdict line; do
+    if [ "$verdict" = ok ]; then
         pass=$((pass + 1))
     else
         fail=$((fail + 1))
-        echo "FAIL $mode $in: got $out $err $status, want ${line#"$mode $in "}"
+        echo "FAIL $line"
     fi
-done <"$got"
+done < <(awk 'NR == FNR { want[$1 " " $2] = $0; next }
+              { k = $1 " " $2; if (want[k] == $0) print "ok"; else print "bad", $1, $2 ": got", $3, $4, $5 ", want", (k in want ? want[k] : "(no line)") }' "$want" "$got")
 echo "RESULT $pass $fail 0"
 [ "$fail" -eq 0 ]
