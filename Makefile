@@ -44,8 +44,8 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: golden-update deps check-run demo-run man uninstall readme python bench-python all lib demo check check-slow \
-	check-layers bench bench-io tables format format-check install clean asan \
+.PHONY: output-md5-update golden-update deps check-run demo-run man uninstall readme python bench-python all lib demo \
+	check check-slow check-layers bench bench-io tables format format-check install clean asan \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -102,11 +102,16 @@ demo: deps
 check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
 	python
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
+	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
-check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
-	@PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
+check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine $(BUILD)/libpgnkit.so
+	@PGNKIT_LIB_A=$(BUILD)/libpgnkit.a PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
 	  PGNKIT_REL_BIN=$(BUILD)/pgnkit FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow \
 	  tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
+# tests/cli/test_output_md5.sh's list of output checksums, remade from this build's outputs
+# (after an intended change of output; review the diff of tests/data/output-md5.txt)
+output-md5-update: $(BUILD)/pgnkit
+	@UPDATE=1 PGNKIT_REL_BIN=$(BUILD)/pgnkit PGNKIT_SHARED=$(SHARED) bash tests/cli/test_output_md5.sh
 # the scripted UCI engine of tests/cli/test_analyze.sh
 $(BUILD)/fake_engine: tests/tools/fake_engine.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ tests/tools/fake_engine.c $(BUILD)/libpgnkit.a $(LDLIBS)

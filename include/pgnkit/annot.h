@@ -143,7 +143,7 @@ typedef struct pgn_edit_opts {
 
 /**
  * Applies the edits of opts to game, in the order the flags are listed. The tree is walked with
- * an explicit stack of open variations (no recursion); new text comes from the game's arena.
+ * pgn_iter (no recursion); new text comes from the game's arena.
  * Returns PGN_OK or PGN_E_NOMEM (the game is then partly edited).
  */
 PGN_API PGN_NODISCARD pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts);

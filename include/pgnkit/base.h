@@ -36,6 +36,7 @@ typedef enum pgn_status {
     PGN_E_NOMEM = 10,
     PGN_E_IO = 11,
     PGN_E_LIMIT = 12,
+    PGN_E_BAD_ALLOCATOR = 13, /* a pgn_allocator with some but not all of its three functions */
 
     /* lexical and syntax (used by the PGN reader) */
     PGN_E_BAD_CHAR = 20,
@@ -116,8 +117,12 @@ typedef struct pgn_str {
 } pgn_str;
 
 /**
- * Caller-supplied allocator (yyjson style). A NULL allocator pointer, or NULL members, mean
- * libc. realloc receives the old size so that arena or pool allocators need no headers.
+ * Caller-supplied allocator (yyjson style): all three functions, or none. A NULL allocator
+ * pointer, or one whose three functions are all NULL, means libc (ctx is then ignored). A
+ * half-filled allocator (one or two of the three) is refused: every pgn_*_new that takes one
+ * returns PGN_E_BAD_ALLOCATOR and creates nothing. Every byte the library allocates through it
+ * is freed through it, and nothing then reaches libc. realloc receives the old size so that arena
+ * or pool allocators need no headers; it is never called with a NULL ptr (malloc is).
  */
 typedef struct pgn_allocator {
     void *(*malloc)(void *ctx, size_t size);

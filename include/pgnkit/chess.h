@@ -86,6 +86,12 @@ typedef struct pgn_movelist {
 
 /** Sets *pos to the standard starting position. */
 PGN_API void pgn_pos_init(pgn_pos *pos);
+/** Nonzero if pos is the standard starting position, the one of PGN_START_FEN: its board, White
+ * to move, the four castling rights, no en passant square, halfmove clock 0 and move 1. The
+ * Chess960 flag (rules, not position) is not looked at: the PGN writer omits FEN for such a game
+ * (its Variant tag says Chess960; digest T70), the JSON writer and the UCI command also require
+ * it clear. The one test of the writers and of the UCI "position startpos" command. */
+PGN_API int pgn_pos_is_standard_start(const pgn_pos *pos);
 
 /** Fills *out with every legal move of pos (generated from checkers and pin masks). */
 PGN_API void pgn_pos_legal_moves(const pgn_pos *pos, pgn_movelist *out);

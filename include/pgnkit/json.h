@@ -43,7 +43,7 @@ PGN_API void pgn_json_writer_free(pgn_json_writer *writer);
 /**
  * Writes one game as a JSON object on one line (docs/json-format.md): "[" before the first game
  * and "," between games unless PGN_JSON_NDJSON. Output goes to fn in pieces of about 64 KiB, so
- * memory does not grow with the game; the tree is walked with an explicit stack. Strings are
+ * memory does not grow with the game; the tree is walked with pgn_iter. Strings are
  * escaped per RFC 8259 (", \, control characters as \u00XX); UTF-8 passes through, and a byte
  * that is not part of valid UTF-8 (possible only in games built through the API) is written as
  * U+FFFD. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_IO when fn failed (the output is then cut).

@@ -88,7 +88,7 @@ typedef struct pgn_reader_opts {
     pgn_diag_fn on_diag;
     void *diag_ctx;
     const pgn_allocator *alloc;
-    size_t max_token;   /* longest single token; 0 means 1 MiB. Longer: PGN_E_LIMIT */
+    size_t max_token;   /* longest single token; 0 means 1 MiB. Longer: PGN_E_TOKEN_TOO_LONG */
     uint32_t max_depth; /* deepest RAV nesting; 0 means 4096. Deeper: PGN_E_LIMIT */
     uint64_t
         max_errors; /* stop after this many errors (pgn_reader_* return PGN_E_LIMIT); 0 = never */

@@ -15,6 +15,8 @@ static const status_info infos[] = {
     {PGN_E_NOMEM, "E_NOMEM", "out of memory"},
     {PGN_E_IO, "E_IO", "input or output error"},
     {PGN_E_LIMIT, "E_LIMIT", "a size or nesting limit was reached"},
+    {PGN_E_BAD_ALLOCATOR, "E_BAD_ALLOCATOR",
+     "allocator with some but not all of malloc, realloc and free"},
     {PGN_E_BAD_CHAR, "E_BAD_CHAR", "unexpected character"},
     {PGN_E_UNTERMINATED_STRING, "E_UNTERMINATED_STRING", "unterminated string"},
     {PGN_E_UNTERMINATED_COMMENT, "E_UNTERMINATED_COMMENT", "unterminated comment"},

@@ -53,6 +53,14 @@ void pgn_pos_init(pgn_pos *pos) {
     pos->key = UINT64_C(0x463b96181691fc9c); /* the Polyglot key of the start position (its doc) */
 }
 
+int pgn_pos_is_standard_start(const pgn_pos *pos) {
+    pgn_pos s;
+    pgn_pos_init(&s);
+    return pos->side == s.side && pos->castle == s.castle && pos->ep == s.ep &&
+           pos->halfmove == s.halfmove && pos->fullmove == s.fullmove &&
+           memcmp(pos->board, s.board, sizeof s.board) == 0;
+}
+
 unsigned pgnk_chess_castle_king_to(unsigned king_sq, unsigned rook_sq) {
     return (king_sq & 56u) + (rook_sq > king_sq ? 6u : 2u);
 }

@@ -8,15 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/chars.h"
+#include "../game/arena.h"
 #include "engine_internal.h"
 
 static pgn_str cstr(const char *s) {
     pgn_str r = {s, strlen(s)};
     return r;
-}
-
-static int is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 static const char *judgement_word(unsigned nag) {
@@ -36,8 +34,8 @@ static int has_nag(const pgn_node *node, unsigned nag) {
 static int has_phrase(pgn_str text, const char *phrase) {
     size_t n = strlen(phrase);
     for (size_t i = 0; n > 0 && i + n <= text.len; i++) {
-        if (memcmp(text.ptr + i, phrase, n) == 0 && (i == 0 || is_space(text.ptr[i - 1])) &&
-            (i + n == text.len || is_space(text.ptr[i + n]))) {
+        if (memcmp(text.ptr + i, phrase, n) == 0 && (i == 0 || pgnk_is_space(text.ptr[i - 1])) &&
+            (i + n == text.len || pgnk_is_space(text.ptr[i + n]))) {
             return 1;
         }
     }
@@ -48,14 +46,14 @@ static int has_phrase(pgn_str text, const char *phrase) {
 
 /* The end of the white-space-delimited word starting at i. */
 static size_t word_end(pgn_str t, size_t i) {
-    while (i < t.len && !is_space(t.ptr[i])) {
+    while (i < t.len && !pgnk_is_space(t.ptr[i])) {
         i++;
     }
     return i;
 }
 
 static size_t skip_space(pgn_str t, size_t i) {
-    while (i < t.len && is_space(t.ptr[i])) {
+    while (i < t.len && pgnk_is_space(t.ptr[i])) {
         i++;
     }
     return i;
@@ -110,7 +108,7 @@ static pgn_status remove_sentences(pgn_game *game, pgn_node *node) {
                 break;
             }
             size_t e =
-                (i == 0 || is_space(c.ptr[i - 1])) ? sentence_at(c, i, node, &drop[spans]) : 0;
+                (i == 0 || pgnk_is_space(c.ptr[i - 1])) ? sentence_at(c, i, node, &drop[spans]) : 0;
             if (e > 0 && e <= end) {
                 from[spans] = i;
                 to[spans++] = e;
@@ -128,10 +126,10 @@ static pgn_status remove_sentences(pgn_game *game, pgn_node *node) {
     int first = 1;
     for (size_t k = 0; k <= spans && st == PGN_OK; k++) {
         size_t a = k == 0 ? 0 : to[k - 1], b = k == spans ? c.len : from[k];
-        while (a < b && is_space(c.ptr[a])) {
+        while (a < b && pgnk_is_space(c.ptr[a])) {
             a++;
         }
-        while (b > a && is_space(c.ptr[b - 1])) {
+        while (b > a && pgnk_is_space(c.ptr[b - 1])) {
             b--;
         }
         pgn_str seg = {c.ptr + a, b - a};
@@ -394,22 +392,30 @@ pgn_status pgn_game_annotate(pgn_game *game, const pgn_position_analysis *positi
     }
     uint32_t max_line = opts && opts->variation_plies ? opts->variation_plies : 6;
     int replace = opts && (opts->flags & PGN_ANNOTATE_REPLACE);
-    pgn_pos pos = *pgn_game_start(game);
-    pgn_color first = (pgn_color)pos.side;
-    pgn_node *parent = pgn_game_root(game), *node = NULL;
-    for (size_t i = 1; i < n; i++) {
-        node = pgn_node_child(parent);
-        pgn_status st = annotate_move(game, parent, node, &pos, &positions[i - 1], &positions[i],
-                                      opts, max_line);
-        if (st != PGN_OK) {
-            return st;
+    pgn_color first = (pgn_color)pgn_game_start(game)->side;
+    pgn_node *node = NULL;
+    pgn_iter *it;
+    pgn_iter_event ev;
+    pgn_status st = pgn_iter_new(&it, &pgnk_game_arena(game)->alloc);
+    if (st != PGN_OK) {
+        return st;
+    }
+    /* the main line only, so the variations added beside each move do not disturb the walk */
+    pgn_iter_reset(it, game, PGN_ITER_MAIN_LINE | PGN_ITER_BOARD | PGN_ITER_NO_MOVE_LEAVE);
+    for (size_t i = 1; st == PGN_OK && (st = pgn_iter_next(it, &ev)) == PGN_OK;) {
+        if (ev == PGN_ITER_MOVE_ENTER) {
+            node = pgn_iter_node(it);
+            st = annotate_move(game, pgn_node_parent(node), node, pgn_iter_pos(it),
+                               &positions[i - 1], &positions[i], opts, max_line);
+            i++;
         }
-        pgn_pos_play(&pos, pgn_node_move(node));
-        parent = node;
+    }
+    pgn_iter_free(it);
+    if (st != PGN_END) {
+        return st;
     }
     if (node) {
-        pgn_status st =
-            position_nag(game, node, pgn_eval_position_nag(positions[n - 1].eval), replace);
+        st = position_nag(game, node, pgn_eval_position_nag(positions[n - 1].eval), replace);
         if (st != PGN_OK) {
             return st;
         }

@@ -338,14 +338,6 @@ void pgn_uci_parse_line(const pgn_pos *pos, const char *line, size_t len, pgn_uc
     }
 }
 
-static int is_standard_start(const pgn_pos *p) {
-    pgn_pos s;
-    pgn_pos_init(&s);
-    return !p->chess960 && p->key == s.key && p->castle == s.castle && p->side == s.side &&
-           p->by_type[0] == s.by_type[0] && memcmp(p->board, s.board, sizeof s.board) == 0 &&
-           p->halfmove == 0 && p->fullmove == 1;
-}
-
 typedef struct out_buf {
     char *buf;
     size_t cap, len;
@@ -363,7 +355,7 @@ size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, siz
                                 size_t cap) {
     assert(start != NULL && (moves != NULL || n == 0) && (buf != NULL || cap == 0));
     out_buf o = {buf, cap, 0};
-    if (is_standard_start(start)) {
+    if (pgn_pos_is_standard_start(start) && !start->chess960) {
         put(&o, "position startpos", 17);
     } else {
         char fen[PGN_FEN_MAX];

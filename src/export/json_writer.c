@@ -10,17 +10,9 @@
 
 #include "../chess/fen_ranks.h"
 #include "../game/arena.h"
+#include "../game/game_internal.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
-
-/* One open array of moves ("line") or of variations. */
-typedef struct frame {
-    const pgn_node *node; /* LINE: the next node to write; VARS: the next alternative */
-    pgn_pos before;       /* the position before node's move (LINE: after it while open) */
-    uint8_t vars;         /* 1: a "variations" array, 0: a line */
-    uint8_t open;         /* LINE: node's object is open, waiting for its variations to end */
-    uint8_t count;        /* nonzero once an element was written (a comma is due) */
-} frame;
 
 struct pgn_json_writer {
     pgn_allocator alloc;
@@ -32,8 +24,7 @@ struct pgn_json_writer {
     int kept_san;   /* this game's nodes all have their SAN (pgn_game_san_complete) */
     char *buf;
     size_t len, cap;
-    frame *stack;
-    size_t depth, stack_cap;
+    pgn_iter *iter;            /* the walk of the move tree */
     chess_fen_ranks fen_ranks; /* the FEN text of each rank of the position after fen_node */
     const pgn_node *fen_node;  /* NULL: fen_ranks holds nothing of this game */
 };
@@ -44,23 +35,21 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
     const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    w = pgnk_arena_mem_alloc(alloc, sizeof *w);
+    pgn_status st;
+    w = pgnk_alloc_object(alloc, sizeof *w, &st);
     if (w == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(w, 0, sizeof *w);
-    if (alloc != NULL) {
-        w->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&w->alloc, alloc);
     w->fn = fn;
     w->ctx = ctx;
     if (opts != NULL) {
         w->flags = opts->flags;
         w->fen_flags = opts->fen_flags;
     }
-    w->buf = pgnk_arena_mem_alloc(&w->alloc, FLUSH_AT * 2);
-    if (w->buf == NULL) {
-        pgnk_arena_mem_free(&w->alloc, w);
+    w->buf = pgnk_malloc(&w->alloc, FLUSH_AT * 2);
+    if (w->buf == NULL || pgn_iter_new(&w->iter, &w->alloc) != PGN_OK) {
+        pgn_json_writer_free(w);
         return PGN_E_NOMEM;
     }
     w->cap = FLUSH_AT * 2;
@@ -74,9 +63,9 @@ void pgn_json_writer_free(pgn_json_writer *writer) {
         return;
     }
     alloc = writer->alloc;
-    pgnk_arena_mem_free(&alloc, writer->buf);
-    pgnk_arena_mem_free(&alloc, writer->stack);
-    pgnk_arena_mem_free(&alloc, writer);
+    pgnk_free(&alloc, writer->buf);
+    pgn_iter_free(writer->iter);
+    pgnk_free(&alloc, writer);
 }
 
 /* ---- output ---- */
@@ -317,39 +306,12 @@ static void put_comment(pgn_json_writer *w, const char *key, pgn_str text) {
 
 /* ---- the move tree ---- */
 
-static int push(pgn_json_writer *w, const pgn_node *node, const pgn_pos *before, int vars) {
-    frame *f;
-    if (w->depth == w->stack_cap) {
-        size_t cap = w->stack_cap ? w->stack_cap * 2 : 16;
-        void *p;
-        if (cap > SIZE_MAX / sizeof *w->stack) {
-            w->err = PGN_E_NOMEM;
-            return 0;
-        }
-        p = pgnk_arena_mem_realloc(&w->alloc, w->stack, w->stack_cap * sizeof *w->stack,
-                                   cap * sizeof *w->stack);
-        if (p == NULL) {
-            w->err = PGN_E_NOMEM;
-            return 0;
-        }
-        w->stack = p;
-        w->stack_cap = cap;
-    }
-    f = &w->stack[w->depth++];
-    f->node = node;
-    f->before = *before;
-    f->vars = (uint8_t)vars;
-    f->open = 0;
-    f->count = 0;
-    put(w, "[", 1);
-    return 1;
-}
-
 /* "san", "uci" and "fen" of a move, written straight into the buffer: the SAN kept in the node
  * when the whole game has it (as the PGN writer does), else from the board. */
-static void put_move(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
+static void put_move(pgn_json_writer *w, const pgn_node *n) {
     enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 8 };
     pgn_move mv = pgn_node_move(n);
+    const pgn_pos *pos = pgnk_iter_pos(w->iter);
     char *d = room(w);
     size_t k = 7;
     static_assert(MOST <= ROOM_MAX, "a move fits the buffer's room");
@@ -364,7 +326,7 @@ static void put_move(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
     memcpy(d + k, "\",\"uci\":\"", 9);
     k += 9;
     k += pgn_uci_write(pos, mv, d + k);
-    pgn_pos_play(pos, mv);
+    pos = pgnk_iter_pos_after(w->iter);
     memcpy(d + k, "\",\"fen\":\"", 9);
     k += 9;
     /* after the parent's move fen_ranks holds this move's before: only its ranks change */
@@ -379,9 +341,8 @@ static void put_move(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
     commit(w, k);
 }
 
-/* Writes node's object up to (not including) its "variations" and closing brace, and plays its
- * move on *pos (the position before it). */
-static void put_node(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
+/* Writes node's object up to (not including) its "variations" and closing brace. */
+static void put_node(pgn_json_writer *w, const pgn_node *n) {
     size_t i, k = pgn_node_nag_count(n);
     pgn_str pre = pgn_node_pre_comment(n);
     put(w, "{", 1);
@@ -391,7 +352,7 @@ static void put_node(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
         put_commands(w, pre);
         put(w, "},", 2);
     }
-    put_move(w, n, pos);
+    put_move(w, n);
     if (k) {
         put(w, ",\"nags\":[", 9);
         for (i = 0; i < k; i++) {
@@ -405,64 +366,55 @@ static void put_node(pgn_json_writer *w, const pgn_node *n, pgn_pos *pos) {
     put_comment(w, "comment", pgn_node_comment(n));
 }
 
-/* The line that starts with first (played from start), with every variation inside it. A node
- * lists the variations of its move only if it is its parent's main continuation: the siblings
- * that follow it are the alternatives; in their own lines they list none. */
-static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *start) {
-    size_t base = w->depth;
-    if (!push(w, first, start, 0)) {
-        return;
-    }
-    while (w->depth > base && w->err == PGN_OK) {
-        frame *f = &w->stack[w->depth - 1];
-        if (f->open) { /* f->before is already the position after f->node's move */
-            put(w, "}", 1);
-            f->node = pgn_node_child(f->node);
-            f->open = 0;
-            continue;
+/* The moves of the game (docs/json-format.md): an array of move objects; a main continuation
+ * with alternatives lists them in its "variations", an array of such arrays. The separators
+ * follow from the event before: a move after a move's end takes a comma, a variation after a
+ * variation's end too, and a move whose variations end closes their array. */
+static void put_moves(pgn_json_writer *w, const pgn_game *game) {
+    pgn_iter *it = w->iter;
+    pgn_iter_event ev, prev = PGN_ITER_GAME_ENTER;
+    pgn_iter_reset(it, game, PGN_ITER_BOARD);
+    while (w->err == PGN_OK) {
+        pgn_status st = pgnk_iter_next(it, &ev);
+        if (st != PGN_OK) {
+            w->err = st == PGN_END ? PGN_OK : st;
+            break;
         }
-        if (f->node == NULL) {
-            put(w, "]", 1);
-            w->depth--;
-            continue;
+        switch (ev) {
+        case PGN_ITER_MOVE_ENTER:
+            if (prev == PGN_ITER_MOVE_LEAVE) {
+                put(w, ",", 1);
+            }
+            put_node(w, it->node);
+            break;
+        case PGN_ITER_MOVE_LEAVE:
+            if (prev == PGN_ITER_VARIATION_LEAVE) {
+                put(w, "]}", 2);
+            } else {
+                put(w, "}", 1);
+            }
+            break;
+        case PGN_ITER_VARIATION_ENTER:
+            if (prev == PGN_ITER_MOVE_ENTER) {
+                put(w, ",\"variations\":[[", 16);
+            } else {
+                put(w, ",[", 2);
+            }
+            break;
+        case PGN_ITER_VARIATION_LEAVE:
+        case PGN_ITER_GAME_LEAVE: put(w, "]", 1); break;
+        default: /* PGN_ITER_GAME_ENTER */ put(w, "[", 1); break;
         }
-        if (f->count) {
-            put(w, ",", 1);
-        }
-        f->count = 1;
-        if (f->vars) {
-            const pgn_node *alt = f->node;
-            pgn_pos before = f->before; /* push may move the stack, f with it */
-            f->node = pgn_node_sibling(alt);
-            push(w, alt, &before, 0);
-            continue;
-        }
-        const pgn_node *node = f->node, *parent = pgn_node_parent(node);
-        if (parent != NULL && pgn_node_child(parent) == node && pgn_node_sibling(node)) {
-            pgn_pos before = f->before; /* the alternatives start from it */
-            put_node(w, node, &f->before);
-            f->open = 1;
-            put(w, ",\"variations\":", 14);
-            push(w, pgn_node_sibling(node), &before, 1);
-        } else {
-            put_node(w, node, &f->before); /* the position is played on in place */
-            f->open = 1;
-        }
+        prev = ev;
     }
 }
 
 /* ---- games ---- */
 
-static int start_is_standard(const pgn_pos *start) {
-    char fen[PGN_FEN_MAX];
-    pgn_fen_write(start, 0, fen, sizeof fen);
-    return !start->chess960 && strcmp(fen, PGN_START_FEN) == 0;
-}
-
 pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) {
     pgn_json_writer *w = writer;
     const pgn_pos *start;
-    const pgn_node *root, *first;
+    const pgn_node *root;
     size_t i, n;
     assert(w != NULL && game != NULL);
     if (w->err != PGN_OK) {
@@ -486,7 +438,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     }
     put(w, "}", 1);
     start = pgn_game_start(game);
-    if (!start_is_standard(start)) {
+    if (!pgn_pos_is_standard_start(start) || start->chess960) {
         char fen[PGN_FEN_MAX];
         pgn_fen_write(start, w->fen_flags, fen, sizeof fen);
         put(w, ",\"fen\":", 7);
@@ -498,12 +450,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     root = pgn_game_root(game);
     put_comment(w, "comment", pgn_node_comment(root));
     put(w, ",\"moves\":", 9);
-    first = pgn_node_child(root);
-    if (first != NULL) {
-        put_line(w, first, start);
-    } else {
-        put(w, "[]", 2);
-    }
+    put_moves(w, game);
     put(w, ",\"result\":", 10);
     put_cstring(w, pgn_result_str(pgn_game_result(game)));
     put(w, "}", 1);
@@ -511,7 +458,6 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
         put(w, "\n", 1);
     }
     flush(w);
-    w->depth = 0;
     return w->err;
 }
 

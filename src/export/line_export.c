@@ -31,15 +31,14 @@ pgn_status pgn_exporter_new(pgn_exporter **out, const pgn_export_opts *opts, pgn
     pgn_exporter *ex;
     assert(out != NULL && opts != NULL && fn != NULL);
     *out = NULL;
-    ex = pgnk_arena_mem_alloc(opts->alloc, sizeof *ex);
+    pgn_status st;
+    ex = pgnk_alloc_object(opts->alloc, sizeof *ex, &st);
     if (ex == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(ex, 0, sizeof *ex);
     ex->opts = *opts;
-    if (opts->alloc != NULL) {
-        ex->alloc = *opts->alloc;
-    }
+    pgnk_alloc_copy(&ex->alloc, opts->alloc);
+    ex->opts.alloc = &ex->alloc; /* no pointer of the caller's is kept */
     ex->fn = fn;
     ex->ctx = ctx;
     *out = ex;
@@ -52,8 +51,8 @@ void pgn_exporter_free(pgn_exporter *ex) {
         return;
     }
     alloc = ex->alloc;
-    pgnk_arena_mem_free(&alloc, ex->buf);
-    pgnk_arena_mem_free(&alloc, ex);
+    pgnk_free(&alloc, ex->buf);
+    pgnk_free(&alloc, ex);
 }
 
 static void put(pgn_exporter *ex, const char *s, size_t n) {
@@ -70,7 +69,7 @@ static void put(pgn_exporter *ex, const char *s, size_t n) {
         while (cap < ex->len + n) {
             cap *= 2;
         }
-        p = pgnk_arena_mem_realloc(&ex->alloc, ex->buf, ex->cap, cap);
+        p = pgnk_realloc(&ex->alloc, ex->buf, ex->cap, cap);
         if (p == NULL) {
             ex->err = PGN_E_NOMEM;
             return;

@@ -1,26 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* The PGN export format writer (PGN §3.2, §8.1.1 tag order, §8.2.1 line layout, §8.2.2.2 move
  * numbers, §8.2.3 SAN, §8.2.4 NAGs, §8.2.5 RAVs; digest §4 and the §12 policy). A game is composed
- * into one buffer and handed to the callback; the tree is walked with an explicit stack. */
+ * into one buffer and handed to the callback; the tree is walked with the game iterator. */
 #include "pgnkit/writer.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/chars.h"
 #include "../game/arena.h"
 #include "../game/game_internal.h"
 #include "pgnkit/annot.h"
 
 #define DEFAULT_WIDTH 79
 #define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
-
-/* A line whose alternatives (RAVs) are being written. */
-typedef struct frame {
-    const pgn_node *main;     /* the move whose alternatives these are */
-    const pgn_node *next_alt; /* the next alternative to write, or NULL */
-    pgn_pos before;           /* the position before main's move (and before every alternative) */
-} frame;
 
 typedef struct tag_ref {
     pgn_str name, value;
@@ -33,16 +27,14 @@ struct pgn_writer {
     void *ctx;
     uint32_t flags, width, fen_flags;
     pgn_nag_style nag_style;
-    char *buf;
-    size_t len, cap;
+    pgnk_buf out;      /* the game being composed */
     size_t line_start; /* offset in buf of the current movetext line */
     size_t unit_start; /* offset of the current unit: a token plus what is glued to it */
     int open_paren;    /* a glued "(" waits for the next token */
     int need_number;   /* a black move now needs "N..." (PGN §8.2.2.2) */
     int kept_san;      /* this game's nodes all have their SAN: no board is kept up to date */
     pgn_status err;    /* the first failure while writing this game; then everything stops */
-    frame *stack;
-    size_t depth, stack_cap;
+    pgn_iter *iter;    /* the walk of the move tree */
     tag_ref *tags;
     size_t tags_cap;
     char *clean; /* a comment without its braces (write_comment) */
@@ -55,14 +47,12 @@ pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_wri
     const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    w = pgnk_arena_mem_alloc(alloc, sizeof *w);
+    pgn_status st;
+    w = pgnk_alloc_object(alloc, sizeof *w, &st);
     if (w == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(w, 0, sizeof *w);
-    if (alloc != NULL) {
-        w->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&w->alloc, alloc);
     w->fn = fn;
     w->ctx = ctx;
     if (opts != NULL) {
@@ -74,6 +64,10 @@ pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_wri
     if (w->width == 0) {
         w->width = DEFAULT_WIDTH;
     }
+    if (pgn_iter_new(&w->iter, &w->alloc) != PGN_OK) {
+        pgn_writer_free(w);
+        return PGN_E_NOMEM;
+    }
     *out = w;
     return PGN_OK;
 }
@@ -84,53 +78,28 @@ void pgn_writer_free(pgn_writer *writer) {
         return;
     }
     alloc = writer->alloc;
-    pgnk_arena_mem_free(&alloc, writer->buf);
-    pgnk_arena_mem_free(&alloc, writer->stack);
-    pgnk_arena_mem_free(&alloc, writer->tags);
-    pgnk_arena_mem_free(&alloc, writer->clean);
-    pgnk_arena_mem_free(&alloc, writer);
-}
-
-/* Grows the block *p of *cap elements of size elem to hold at least need (starting near 4 KiB);
- * 0 when out of memory, with *p and *cap unchanged. */
-static int grow(pgn_writer *w, void **p, size_t *cap, size_t need, size_t elem) {
-    size_t n = *cap ? *cap : 4096 / elem + 1;
-    void *q;
-    while (n < need) {
-        if (n > SIZE_MAX / 2) {
-            return 0;
-        }
-        n *= 2;
-    }
-    if (n > SIZE_MAX / elem) {
-        return 0;
-    }
-    q = pgnk_arena_mem_realloc(&w->alloc, *p, *cap * elem, n * elem);
-    if (q == NULL) {
-        return 0;
-    }
-    *p = q;
-    *cap = n;
-    return 1;
+    pgnk_buf_free(&writer->out, &alloc);
+    pgn_iter_free(writer->iter);
+    pgnk_free(&alloc, writer->tags);
+    pgnk_free(&alloc, writer->clean);
+    pgnk_free(&alloc, writer);
 }
 
 /* ---- the output buffer ---- */
 
 static int put_room(pgn_writer *w, size_t n) {
-    void *p = w->buf;
-    if (n > SIZE_MAX - w->len || !grow(w, &p, &w->cap, w->len + n, 1)) {
+    if (!pgnk_buf_reserve(&w->out, &w->alloc, n)) {
         w->err = PGN_E_NOMEM;
         return 0;
     }
-    w->buf = p;
     return 1;
 }
 
 static inline void put(pgn_writer *w, const char *s, size_t n) {
-    if (w->err != PGN_OK || n == 0 || (n > w->cap - w->len && !put_room(w, n))) {
+    if (w->err != PGN_OK || n == 0 || (n > w->out.cap - w->out.len && !put_room(w, n))) {
         return;
     }
-    char *d = w->buf + w->len;
+    char *d = w->out.ptr + w->out.len;
     if (n <= 8) {
         for (size_t i = 0; i < n; i++) { /* most tokens are a few bytes: no call */
             d[i] = s[i];
@@ -138,7 +107,7 @@ static inline void put(pgn_writer *w, const char *s, size_t n) {
     } else {
         memcpy(d, s, n);
     }
-    w->len += n;
+    w->out.len += n;
 }
 
 /* Sends the first n bytes of the buffer to the callback and drops them. */
@@ -147,13 +116,13 @@ static void flush(pgn_writer *w, size_t n) {
     if (w->err != PGN_OK || n == 0) {
         return;
     }
-    r = w->fn(w->ctx, w->buf, n);
+    r = w->fn(w->ctx, w->out.ptr, n);
     if (r < 0 || (size_t)r != n) {
         w->err = PGN_E_IO;
         return;
     }
-    memmove(w->buf, w->buf + n, w->len - n);
-    w->len -= n;
+    memmove(w->out.ptr, w->out.ptr + n, w->out.len - n);
+    w->out.len -= n;
     w->line_start -= n;
     w->unit_start -= n;
 }
@@ -169,15 +138,15 @@ static void unit_open(pgn_writer *w, size_t n) {
     if (w->open_paren) {
         n++;
     }
-    if (w->len > w->line_start) {
-        if (w->len - w->line_start + 1 + n > w->width) {
+    if (w->out.len > w->line_start) {
+        if (w->out.len - w->line_start + 1 + n > w->width) {
             put(w, "\n", 1);
-            w->line_start = w->len;
+            w->line_start = w->out.len;
         } else {
             put(w, " ", 1);
         }
     }
-    w->unit_start = w->len;
+    w->unit_start = w->out.len;
     if (w->open_paren) {
         put(w, "(", 1);
         w->open_paren = 0;
@@ -187,8 +156,9 @@ static void unit_open(pgn_writer *w, size_t n) {
 /* After bytes were glued to the current unit: if the line is now too long, the unit moves to a
  * new line (the space before it becomes the line break). */
 static void unit_fix(pgn_writer *w) {
-    if (w->err == PGN_OK && w->len - w->line_start > w->width && w->unit_start > w->line_start) {
-        w->buf[w->unit_start - 1] = '\n';
+    if (w->err == PGN_OK && w->out.len - w->line_start > w->width &&
+        w->unit_start > w->line_start) {
+        w->out.ptr[w->unit_start - 1] = '\n';
         w->line_start = w->unit_start;
     }
 }
@@ -223,14 +193,10 @@ static void token_uint_n(pgn_writer *w, const char *prefix, size_t p, unsigned l
 /* ---- comments (digest §4.2: words re-wrapped, "}" dropped, "{" written as "["). The braces are
  * handled once, first (without_braces); everything below sees text without them. ---- */
 
-static int is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
 static int comment_has_words(pgn_str c) {
     size_t i;
     for (i = 0; i < c.len; i++) {
-        if (!is_space(c.ptr[i])) {
+        if (!pgnk_is_space(c.ptr[i])) {
             return 1;
         }
     }
@@ -270,7 +236,7 @@ static size_t put_command(pgn_writer *w, const pgn_cmd *c) {
     }
     for (i = 0; i < c->args.len; i++) {
         char ch = c->args.ptr[i];
-        if (is_space(ch)) {
+        if (pgnk_is_space(ch)) {
             space = 1;
             continue;
         }
@@ -351,7 +317,7 @@ static pgn_str without_braces(pgn_writer *w, pgn_str c) {
     if (memchr(c.ptr, '{', c.len) == NULL && memchr(c.ptr, '}', c.len) == NULL) {
         return c;
     }
-    if (c.len + 1 > w->clean_cap && !grow(w, &p, &w->clean_cap, c.len + 1, 1)) {
+    if (c.len + 1 > w->clean_cap && !pgnk_grow(&w->alloc, &p, &w->clean_cap, c.len + 1, 1, 4097)) {
         w->err = PGN_E_NOMEM;
         c.len = 0;
         return c;
@@ -399,11 +365,11 @@ static void write_comment(pgn_writer *w, pgn_str c) {
     while (i < c.len) {
         size_t start;
         int cmds = 0;
-        while (i < c.len && is_space(c.ptr[i])) {
+        while (i < c.len && pgnk_is_space(c.ptr[i])) {
             i++;
         }
         start = i;
-        while (i < c.len && !is_space(c.ptr[i])) {
+        while (i < c.len && !pgnk_is_space(c.ptr[i])) {
             if (i < close && c.ptr[i] == '[' && command_at(c.ptr, c.len, i, &cmd)) {
                 i += cmd.raw.len;
                 cmds = 1;
@@ -419,7 +385,7 @@ static void write_comment(pgn_writer *w, pgn_str c) {
     w->need_number = 1;
 }
 
-/* ---- the move tree, walked with an explicit stack of open variations ---- */
+/* ---- the move tree, walked with pgn_iter (src/game/iter.c) ---- */
 
 static int want(const pgn_writer *w, uint32_t flag) {
     return (w->flags & (flag | PGN_WRITE_REDUCED)) == 0;
@@ -469,63 +435,68 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
 }
 
 /* unit_open for a unit of n bytes when nothing is pending and room is made: the separator (a space
- * or, past the width, a line break). The caller then stores the unit's bytes at w->buf + w->len. */
+ * or, past the width, a line break). The caller then stores the unit's bytes at w->out.ptr +
+ * w->out.len. */
 static inline void short_unit(pgn_writer *w, size_t n) {
-    size_t col = w->len - w->line_start;
+    size_t col = w->out.len - w->line_start;
     if (col > 0) {
         if (col + 1 + n > w->width) {
-            w->buf[w->len++] = '\n';
-            w->line_start = w->len;
+            w->out.ptr[w->out.len++] = '\n';
+            w->line_start = w->out.len;
         } else {
-            w->buf[w->len++] = ' ';
+            w->out.ptr[w->out.len++] = ' ';
         }
     }
-    w->unit_start = w->len;
+    w->unit_start = w->out.len;
 }
 
 /* The common move (its SAN kept, no comment, no NAG) written straight into the buffer; 0 when the
  * move is not that simple or the buffer could not grow (the general path then decides, and
  * reports). */
-static int write_simple_move(pgn_writer *w, const pgn_node *node, const pgn_pos *before) {
+static int write_simple_move(pgn_writer *w, const pgn_node *node, pgn_color side,
+                             uint32_t fullmove) {
     if (!w->kept_san || node->pre.len || node->post.len || node->nag_count || w->open_paren ||
-        w->err != PGN_OK || w->line_start >= FLUSH_AT || before->fullmove >= 10000 ||
-        (w->cap - w->len < 64 && !put_room(w, 64))) {
+        w->err != PGN_OK || w->line_start >= FLUSH_AT || fullmove >= 10000 ||
+        (w->out.cap - w->out.len < 64 && !put_room(w, 64))) {
         return 0;
     }
-    if (before->side == PGN_WHITE || w->need_number) {
-        unsigned v = before->fullmove;
+    if (side == PGN_WHITE || w->need_number) {
+        unsigned v = fullmove;
         size_t digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
-        size_t dots = before->side == PGN_WHITE ? 1 : 3;
+        size_t dots = side == PGN_WHITE ? 1 : 3;
         short_unit(w, digits + dots);
-        char *d = w->buf + w->len + digits;
+        char *d = w->out.ptr + w->out.len + digits;
         memcpy(d, "...", 3);
         do {
             *--d = (char)('0' + v % 10);
             v /= 10;
         } while (v != 0);
-        w->len += digits + dots;
+        w->out.len += digits + dots;
     }
     short_unit(w, node->san_len);
-    memcpy(w->buf + w->len, node->san, sizeof node->san); /* 8 bytes, san_len of them count */
-    w->len += node->san_len;
+    memcpy(w->out.ptr + w->out.len, node->san,
+           sizeof node->san); /* 8 bytes, san_len of them count */
+    w->out.len += node->san_len;
     w->need_number = 0;
     return 1;
 }
 
 /* The move number, the SAN and what follows the move: NAGs, then the comment. */
-static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *before) {
+static void write_move(pgn_writer *w, const pgn_node *node) {
+    pgn_color side = pgnk_iter_side(w->iter);
+    uint32_t fullmove = pgnk_iter_fullmove(w->iter);
     char san[PGN_SAN_MAX + 2];
     size_t i = 0, n, nags = want(w, PGN_WRITE_NO_NAGS) ? node->nag_count : 0;
-    if (write_simple_move(w, node, before)) {
+    if (write_simple_move(w, node, side, fullmove)) {
         return;
     }
     if (node->pre.len && want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_pre_comment(node));
     }
-    if (before->side == PGN_WHITE) {
-        token_uint_n(w, "", 0, before->fullmove, ".", 1);
+    if (side == PGN_WHITE) {
+        token_uint_n(w, "", 0, fullmove, ".", 1);
     } else if (w->need_number) {
-        token_uint_n(w, "", 0, before->fullmove, "...", 3);
+        token_uint_n(w, "", 0, fullmove, "...", 3);
     }
     if (w->kept_san) {
         if (nags == 0 && node->post.len == 0) {
@@ -536,7 +507,7 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
         memcpy(san, node->san, node->san_len);
         n = node->san_len;
     } else {
-        n = pgn_san_write(before, node->move, san);
+        n = pgn_san_write(pgn_iter_pos(w->iter), node->move, san);
     }
     if (w->nag_style == PGN_NAG_STYLE_SYMBOL && nags > 0 && pgn_node_nag(node, 0) >= 1 &&
         pgn_node_nag(node, 0) <= 6) {
@@ -549,92 +520,44 @@ static void write_move(pgn_writer *w, const pgn_node *node, const pgn_pos *befor
     token(w, san, n);
     w->need_number = 0;
     for (; i < nags; i++) {
-        write_nag(w, pgn_node_nag(node, i), (pgn_color)before->side);
+        write_nag(w, pgn_node_nag(node, i), side);
     }
     if (node->post.len && want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_comment(node));
     }
 }
 
-/* Advances *pos past mv; with kept SAN only the side to move and the move number, which are all
- * the writer then reads. */
-static void advance(const pgn_writer *w, pgn_pos *pos, pgn_move mv) {
-    if (!w->kept_san) {
-        pgn_pos_play(pos, mv);
-        return;
-    }
-    pos->fullmove += pos->side == PGN_BLACK;
-    pos->side = (uint8_t)!pos->side;
-}
-
-/* Writes node's move from *pos. Returns the node to write next: the first alternative (a RAV is
- * opened; *pos stays, as the alternative starts there too) or the main continuation (*pos
- * advanced past the move). */
-static const pgn_node *write_node(pgn_writer *w, const pgn_node *node, pgn_pos *pos) {
-    const pgn_node *alt = node->sibling;
-    frame *f;
-    write_move(w, node, pos);
-    /* Alternatives belong to the first child; an alternative's own siblings are written by it. */
-    if (alt == NULL || node->parent->child != node || !want(w, PGN_WRITE_NO_VARIATIONS)) {
-        advance(w, pos, node->move);
-        return node->child;
-    }
-    if (w->depth == w->stack_cap) {
-        void *p = w->stack;
-        if (!grow(w, &p, &w->stack_cap, w->depth + 1, sizeof *w->stack)) {
-            w->err = PGN_E_NOMEM;
-            return NULL;
-        }
-        w->stack = p;
-    }
-    f = &w->stack[w->depth++];
-    f->main = node;
-    f->next_alt = pgn_node_sibling(alt);
-    f->before = *pos; /* the alternative starts from the same position */
-    open_variation(w);
-    return alt;
-}
-
-/* At the end of a variation (depth > 0): closes it and returns the next alternative, or the
- * continuation of the line it branched from (NULL if that line ends there too). */
-static const pgn_node *end_of_line(pgn_writer *w, pgn_pos *pos) {
-    frame *f;
-    const pgn_node *next;
-    close_variation(w);
-    f = &w->stack[w->depth - 1];
-    *pos = f->before;
-    next = f->next_alt;
-    if (next != NULL) {
-        f->next_alt = pgn_node_sibling(next);
-        open_variation(w);
-        return next;
-    }
-    advance(w, pos, pgn_node_move(f->main));
-    w->depth--;
-    return pgn_node_child(f->main);
-}
-
 static void write_movetext(pgn_writer *w, const pgn_game *game, const char *marker) {
-    const pgn_node *root = pgn_game_root(game);
-    const pgn_node *cur = pgn_node_child(root);
-    pgn_pos pos = *pgn_game_start(game);
-    w->line_start = w->len;
-    w->unit_start = w->len;
+    pgn_iter *it = w->iter;
+    pgn_iter_event ev;
+    uint32_t flags = PGN_ITER_NO_MOVE_LEAVE;
+    w->line_start = w->out.len;
+    w->unit_start = w->out.len;
     w->open_paren = 0;
     w->need_number = 1; /* a game starting with Black to move begins with "N..." */
-    w->depth = 0;
     w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_WRITE_RECOMPUTE_SAN);
-    if (want(w, PGN_WRITE_NO_COMMENTS)) {
-        write_comment(w, pgn_node_pre_comment(root));
-        write_comment(w, pgn_node_comment(root));
+    if (!w->kept_san) {
+        flags |= PGN_ITER_BOARD; /* else the side to move and move number are all it needs */
     }
+    if (!want(w, PGN_WRITE_NO_VARIATIONS)) {
+        flags |= PGN_ITER_MAIN_LINE;
+    }
+    pgn_iter_reset(it, game, flags);
     while (w->err == PGN_OK) {
-        if (cur != NULL) {
-            cur = write_node(w, cur, &pos);
-        } else if (w->depth > 0) {
-            cur = end_of_line(w, &pos);
-        } else {
+        pgn_status st = pgnk_iter_next(it, &ev);
+        if (st != PGN_OK) {
+            w->err = st == PGN_END ? PGN_OK : st;
             break;
+        }
+        if (ev == PGN_ITER_MOVE_ENTER) {
+            write_move(w, it->node);
+        } else if (ev == PGN_ITER_VARIATION_ENTER) {
+            open_variation(w);
+        } else if (ev == PGN_ITER_VARIATION_LEAVE) {
+            close_variation(w);
+        } else if (ev == PGN_ITER_GAME_ENTER && want(w, PGN_WRITE_NO_COMMENTS)) {
+            write_comment(w, pgn_node_pre_comment(it->node));
+            write_comment(w, pgn_node_comment(it->node));
         }
     }
     token(w, marker, strlen(marker));
@@ -664,10 +587,10 @@ static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
         return;
     }
     need = name.len + 2 * value.len + 6;
-    if (need > w->cap - w->len && !put_room(w, need)) {
+    if (need > w->out.cap - w->out.len && !put_room(w, need)) {
         return;
     }
-    d = w->buf + w->len;
+    d = w->out.ptr + w->out.len;
     *d++ = '[';
     memcpy(d, name.ptr, name.len);
     d += name.len;
@@ -681,7 +604,7 @@ static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
         *d++ = c;
     }
     memcpy(d, "\"]\n", 3);
-    w->len = (size_t)(d + 3 - w->buf);
+    w->out.len = (size_t)(d + 3 - w->out.ptr);
 }
 
 static pgn_str cstr(const char *s) {
@@ -724,16 +647,6 @@ static int special_tag(pgn_str name) {
     return -1;
 }
 
-/* Whether pos is the standard starting position (FEN written with no flags gives PGN_START_FEN),
- * compared with pgn_pos_init's rather than by writing its FEN. */
-static int standard_start(const pgn_pos *pos) {
-    pgn_pos std;
-    pgn_pos_init(&std);
-    return memcmp(pos->board, std.board, sizeof std.board) == 0 && pos->side == std.side &&
-           pos->ep == std.ep && pos->halfmove == std.halfmove && pos->fullmove == std.fullmove &&
-           pos->castle == std.castle;
-}
-
 /* Sorts the tags after the roster by name (insertion sort: a game has a dozen or so). */
 static void sort_tags(tag_ref *t, size_t n) {
     size_t i, j;
@@ -763,7 +676,8 @@ static void write_tags(pgn_writer *w, const pgn_game *game, const char **marker)
     int reduced = (w->flags & PGN_WRITE_REDUCED) != 0;
     pgn_result r = pgn_game_result(game);
     void *p = w->tags;
-    if (!grow(w, &p, &w->tags_cap, count + 2, sizeof *w->tags)) {
+    if (!pgnk_grow(&w->alloc, &p, &w->tags_cap, count + 2, sizeof *w->tags,
+                   4096 / sizeof *w->tags + 1)) {
         w->err = PGN_E_NOMEM;
         return;
     }
@@ -792,7 +706,7 @@ static void write_tags(pgn_writer *w, const pgn_game *game, const char **marker)
         write_tag(w, cstr(str_names[i]), have[i] ? roster[i] : cstr(str_defaults[i]));
     }
     write_tag(w, cstr(str_names[6]), cstr(*marker));
-    if ((have[7] && !reduced) || !standard_start(pgn_game_start(game))) {
+    if ((have[7] && !reduced) || !pgn_pos_is_standard_start(pgn_game_start(game))) {
         pgn_fen_write(pgn_game_start(game), w->fen_flags, fen, sizeof fen);
         w->tags[n].name = cstr("FEN");
         w->tags[n].value = cstr(fen);
@@ -814,15 +728,15 @@ pgn_status pgn_writer_write(pgn_writer *writer, const pgn_game *game) {
     pgn_status st;
     assert(writer != NULL && game != NULL);
     writer->err = PGN_OK;
-    writer->len = 0;
+    writer->out.len = 0;
     writer->line_start = 0;
     writer->unit_start = 0;
     marker = "*";
     write_tags(writer, game, &marker);
     put(writer, "\n", 1);
     write_movetext(writer, game, marker);
-    flush(writer, writer->len);
+    flush(writer, writer->out.len);
     st = writer->err;
-    writer->len = 0;
+    writer->out.len = 0;
     return st;
 }

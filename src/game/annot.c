@@ -7,11 +7,8 @@
 #include <assert.h>
 #include <string.h>
 
+#include "../base/chars.h"
 #include "arena.h"
-
-static int is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
 
 static int is_digit(char c) {
     return c >= '0' && c <= '9';
@@ -22,11 +19,11 @@ static int is_alnum(char c) {
 }
 
 static pgn_str trim(pgn_str s) {
-    while (s.len > 0 && is_space(s.ptr[0])) {
+    while (s.len > 0 && pgnk_is_space(s.ptr[0])) {
         s.ptr++;
         s.len--;
     }
-    while (s.len > 0 && is_space(s.ptr[s.len - 1])) {
+    while (s.len > 0 && pgnk_is_space(s.ptr[s.len - 1])) {
         s.len--;
     }
     return s;
@@ -148,11 +145,11 @@ int pgn_mark_next(pgn_str *args, pgn_mark *out) {
     pgn_str s = *args;
     size_t end = 0;
     assert(args != NULL && out != NULL);
-    while (s.len > 0 && (is_space(s.ptr[0]) || s.ptr[0] == ',')) {
+    while (s.len > 0 && (pgnk_is_space(s.ptr[0]) || s.ptr[0] == ',')) {
         s.ptr++;
         s.len--;
     }
-    while (end < s.len && s.ptr[end] != ',' && !is_space(s.ptr[end])) {
+    while (end < s.len && s.ptr[end] != ',' && !pgnk_is_space(s.ptr[end])) {
         end++;
     }
     if (end != 3 && end != 5) {
@@ -252,7 +249,7 @@ static size_t scan_command(pgn_str s, size_t i, pgn_cmd *c) {
     c->name.ptr = s.ptr + name_start;
     c->name.len = j - name_start;
     args_start = j;
-    if (c->name.len > 0 && j < s.len && (s.ptr[j] == ']' || is_space(s.ptr[j]))) {
+    if (c->name.len > 0 && j < s.len && (s.ptr[j] == ']' || pgnk_is_space(s.ptr[j]))) {
         while (j < s.len && (quoted || s.ptr[j] != ']')) {
             quoted ^= s.ptr[j] == '"';
             j++;
@@ -340,7 +337,7 @@ size_t pgn_comment_remove(pgn_str comment, uint32_t mask, char *out) {
     pgn_cmd_iter_init(&it, comment);
     while (pgn_cmd_next(&it, &c)) {
         if (c.kind != PGN_CMD_TEXT && (mask & PGN_CMD_BIT(c.kind)) != 0) {
-            if (n > 0 && is_space(out[n - 1])) {
+            if (n > 0 && pgnk_is_space(out[n - 1])) {
                 n--; /* the space before it */
                 drop_space = 0;
             } else {
@@ -349,7 +346,7 @@ size_t pgn_comment_remove(pgn_str comment, uint32_t mask, char *out) {
             continue;
         }
         start = 0;
-        if (drop_space && c.raw.len > 0 && is_space(c.raw.ptr[0])) {
+        if (drop_space && c.raw.len > 0 && pgnk_is_space(c.raw.ptr[0])) {
             start = 1;
         }
         drop_space = 0;
@@ -357,11 +354,11 @@ size_t pgn_comment_remove(pgn_str comment, uint32_t mask, char *out) {
         n += c.raw.len - start;
     }
     start = 0;
-    while (start < n && is_space(out[start])) {
+    while (start < n && pgnk_is_space(out[start])) {
         start++;
     }
     end = n;
-    while (end > start && is_space(out[end - 1])) {
+    while (end > start && pgnk_is_space(out[end - 1])) {
         end--;
     }
     memmove(out, out + start, end - start);

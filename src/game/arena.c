@@ -19,46 +19,9 @@ struct arena_chunk {
 /* The header rounded up so that the data after it is aligned for any object. */
 #define HEADER_SIZE ((sizeof(arena_chunk) + ALIGN - 1) / ALIGN * ALIGN)
 
-void *pgnk_arena_mem_alloc(const pgn_allocator *alloc, size_t size) {
-    if (alloc == NULL || alloc->malloc == NULL) {
-        return malloc(size ? size : 1);
-    }
-    return alloc->malloc(alloc->ctx, size);
-}
-
-void *pgnk_arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size,
-                             size_t new_size) {
-    void *p;
-    if (alloc == NULL || alloc->malloc == NULL) {
-        return realloc(ptr, new_size ? new_size : 1);
-    }
-    if (alloc->realloc != NULL) {
-        return alloc->realloc(alloc->ctx, ptr, old_size, new_size);
-    }
-    p = alloc->malloc(alloc->ctx, new_size);
-    if (p != NULL && ptr != NULL) {
-        memcpy(p, ptr, old_size < new_size ? old_size : new_size);
-        pgnk_arena_mem_free(alloc, ptr);
-    }
-    return p;
-}
-
-void pgnk_arena_mem_free(const pgn_allocator *alloc, void *ptr) {
-    if (ptr == NULL) {
-        return;
-    }
-    if (alloc == NULL || alloc->malloc == NULL) {
-        free(ptr);
-    } else if (alloc->free != NULL) {
-        alloc->free(alloc->ctx, ptr);
-    }
-}
-
 void pgnk_arena_init(arena *a, const pgn_allocator *alloc) {
     memset(a, 0, sizeof *a);
-    if (alloc != NULL) {
-        a->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&a->alloc, alloc);
     a->next_size = ARENA_FIRST_CHUNK;
 }
 
@@ -66,7 +29,7 @@ void pgnk_arena_free(arena *a) {
     arena_chunk *c = a->head;
     while (c != NULL) {
         arena_chunk *next = c->next;
-        pgnk_arena_mem_free(&a->alloc, c);
+        pgnk_free(&a->alloc, c);
         c = next;
     }
     a->head = NULL;
@@ -80,7 +43,7 @@ void pgnk_arena_reset(arena *a) {
     while (c != NULL) {
         arena_chunk *next = c->next;
         if (c != a->first) {
-            pgnk_arena_mem_free(&a->alloc, c);
+            pgnk_free(&a->alloc, c);
         }
         c = next;
     }
@@ -99,7 +62,7 @@ static arena_chunk *chunk_new(arena *a, size_t cap) {
     if (cap > SIZE_MAX - HEADER_SIZE) {
         return NULL;
     }
-    c = pgnk_arena_mem_alloc(&a->alloc, HEADER_SIZE + cap);
+    c = pgnk_malloc(&a->alloc, HEADER_SIZE + cap);
     if (c == NULL) {
         return NULL;
     }

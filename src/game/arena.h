@@ -6,18 +6,8 @@
 
 #include <stddef.h>
 
+#include "../base/alloc.h"
 #include "pgnkit/base.h"
-
-/*
- * Allocator helpers shared by the arena and by other modules that need a plain growable block
- * (the writer's buffers). A NULL allocator, or one whose malloc is NULL, means libc. Otherwise
- * its malloc is used; a NULL realloc is emulated with malloc + copy + free, and a NULL free
- * means the caller's allocator frees nothing (an arena of its own).
- */
-void *pgnk_arena_mem_alloc(const pgn_allocator *alloc, size_t size);
-void *pgnk_arena_mem_realloc(const pgn_allocator *alloc, void *ptr, size_t old_size,
-                             size_t new_size);
-void pgnk_arena_mem_free(const pgn_allocator *alloc, void *ptr);
 
 /* Sizes of the chunks: the first one, and the cap of the geometric growth. A request larger than
  * a quarter of the next chunk gets a chunk of its own. */

@@ -1,26 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* Whole-game annotation edits (pgnkit fmt/convert --strip-*, --seven-tags, --add-plycount,
  * --fen-comments): comments, NAGs, RAVs (PGN §8.2.4, §8.2.5), embedded commands (digest §10), the
- * Seven Tag Roster (PGN §8.1.1). The tree is walked as the writer walks it: down the lines with an
- * explicit stack of the variations still to visit, so nothing recurses. */
+ * Seven Tag Roster (PGN §8.1.1). The tree is walked as the writers walk it, with pgn_iter. */
 #include <assert.h>
 #include <string.h>
 
 #include "arena.h"
+#include "game_internal.h"
 #include "pgnkit/annot.h"
-
-typedef struct frame {
-    pgn_node *main;     /* the move whose alternatives are being visited */
-    pgn_node *next_alt; /* the next alternative to visit */
-    pgn_pos before;     /* the position before main's move */
-} frame;
 
 typedef struct walk {
     pgn_game *game;
     const pgn_edit_opts *opts;
     uint32_t cmd_mask;
-    frame *stack;
-    size_t depth, cap;
 } walk;
 
 static pgn_status fen_comment(walk *w, pgn_node *node, const pgn_pos *after) {
@@ -31,8 +23,8 @@ static pgn_status fen_comment(walk *w, pgn_node *node, const pgn_pos *after) {
     return pgn_node_append_comment(w->game, node, t);
 }
 
-/* The edits of one node; before is the position before its move. */
-static pgn_status edit_node(walk *w, pgn_node *node, const pgn_pos *before) {
+/* The edits of one node; after is the position after its move (NULL for the root). */
+static pgn_status edit_node(walk *w, pgn_node *node, const pgn_pos *after) {
     uint32_t f = w->opts->flags;
     pgn_status st;
     pgn_str empty = {NULL, 0};
@@ -49,73 +41,34 @@ static pgn_status edit_node(walk *w, pgn_node *node, const pgn_pos *before) {
             return st;
         }
     }
-    if ((f & PGN_EDIT_FEN_COMMENTS) && before != NULL) {
-        pgn_pos after = *before;
-        pgn_pos_play(&after, pgn_node_move(node));
-        return fen_comment(w, node, &after);
+    if ((f & PGN_EDIT_FEN_COMMENTS) && after != NULL) {
+        return fen_comment(w, node, after);
     }
     return PGN_OK;
 }
 
-static pgn_status push(walk *w, pgn_node *main, pgn_node *next_alt, const pgn_pos *before) {
-    if (w->depth == w->cap) {
-        const pgn_allocator *alloc = &pgnk_game_arena(w->game)->alloc;
-        size_t cap = w->cap ? w->cap * 2 : 8;
-        frame *p;
-        if (cap > SIZE_MAX / sizeof *p) {
-            return PGN_E_NOMEM;
-        }
-        p = pgnk_arena_mem_realloc(alloc, w->stack, w->cap * sizeof *p, cap * sizeof *p);
-        if (p == NULL) {
-            return PGN_E_NOMEM;
-        }
-        w->stack = p;
-        w->cap = cap;
-    }
-    w->stack[w->depth].main = main;
-    w->stack[w->depth].next_alt = next_alt;
-    w->stack[w->depth].before = *before;
-    w->depth++;
-    return PGN_OK;
-}
-
-/* Visits every node: the main line first, each set of alternatives when its line reaches them. */
+/* Visits every node in PGN order (pgn_iter): the root, then each move. */
 static pgn_status walk_tree(walk *w) {
-    pgn_node *root = pgn_game_root(w->game);
-    pgn_node *cur = pgn_node_child(root);
-    pgn_pos pos = *pgn_game_start(w->game);
-    pgn_status st = edit_node(w, root, NULL);
-    while (st == PGN_OK) {
-        if (cur != NULL) {
-            pgn_pos before = pos;
-            pgn_node *alt = pgn_node_sibling(cur);
-            if ((st = edit_node(w, cur, &before)) != PGN_OK) {
-                break;
-            }
-            pgn_pos_play(&pos, pgn_node_move(cur));
-            if (alt != NULL && pgn_node_child(pgn_node_parent(cur)) == cur) {
-                st = push(w, cur, pgn_node_sibling(alt), &before);
-                pos = before;
-                cur = alt;
-            } else {
-                cur = pgn_node_child(cur);
-            }
-        } else if (w->depth > 0) {
-            frame *f = &w->stack[w->depth - 1];
-            pos = f->before;
-            if (f->next_alt != NULL) {
-                cur = f->next_alt;
-                f->next_alt = pgn_node_sibling(cur);
-            } else {
-                pgn_pos_play(&pos, pgn_node_move(f->main));
-                cur = pgn_node_child(f->main);
-                w->depth--;
-            }
-        } else {
+    pgn_iter *it;
+    pgn_iter_event ev;
+    int board = (w->opts->flags & PGN_EDIT_FEN_COMMENTS) != 0;
+    pgn_status st = pgn_iter_new(&it, &pgnk_game_arena(w->game)->alloc);
+    if (st != PGN_OK) {
+        return st;
+    }
+    pgn_iter_reset(it, w->game, PGN_ITER_NO_MOVE_LEAVE | (board ? PGN_ITER_BOARD : 0));
+    while ((st = pgn_iter_next(it, &ev)) == PGN_OK) {
+        if (ev == PGN_ITER_GAME_ENTER) {
+            st = edit_node(w, it->node, NULL);
+        } else if (ev == PGN_ITER_MOVE_ENTER) {
+            st = edit_node(w, it->node, board ? pgn_iter_pos_after(it) : NULL);
+        }
+        if (st != PGN_OK) {
             break;
         }
     }
-    return st;
+    pgn_iter_free(it);
+    return st == PGN_END ? PGN_OK : st;
 }
 
 static void strip_variations(pgn_game *game) {
@@ -200,7 +153,6 @@ pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts) {
     if (f & (PGN_EDIT_STRIP_COMMENTS | PGN_EDIT_STRIP_NAGS | PGN_EDIT_STRIP_CLOCK |
              PGN_EDIT_STRIP_EVAL | PGN_EDIT_FEN_COMMENTS)) {
         st = walk_tree(&w);
-        pgnk_arena_mem_free(&pgnk_game_arena(game)->alloc, w.stack);
     }
     if (st == PGN_OK && (f & PGN_EDIT_SEVEN_TAGS)) {
         st = seven_tags(game);

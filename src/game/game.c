@@ -79,9 +79,10 @@ pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc) {
     pgn_game *g;
     assert(out != NULL);
     *out = NULL;
-    g = pgnk_arena_mem_alloc(alloc, sizeof *g);
+    pgn_status st;
+    g = pgnk_alloc_object(alloc, sizeof *g, &st);
     if (g == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
     pgnk_arena_init(&g->arena, alloc);
     game_clear(g);
@@ -96,7 +97,7 @@ void pgn_game_free(pgn_game *game) {
     }
     alloc = game->arena.alloc;
     pgnk_arena_free(&game->arena);
-    pgnk_arena_mem_free(&alloc, game);
+    pgnk_free(&alloc, game);
 }
 
 void pgn_game_reset(pgn_game *game) {

@@ -39,4 +39,162 @@ pgn_status pgnk_game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv,
  * the reader tracks the names it has seen), without looking for it. */
 pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value);
 
+/* One open variation of a pgn_iter walk. */
+typedef struct pgnk_iter_frame {
+    pgn_node *main;     /* the move whose alternatives these are */
+    pgn_node *alt;      /* the alternative being walked */
+    pgn_node *next_alt; /* the next one, or NULL */
+    size_t ply;         /* plies before main's move */
+    uint32_t fullmove;  /* and the move number and side to move there */
+    uint8_t side;
+    pgn_pos before; /* PGN_ITER_BOARD: the position before main's move */
+} pgnk_iter_frame;
+
+/* The iterator, visible to the writers for their hot loops (they read node and ply directly). */
+struct pgn_iter {
+    pgn_allocator alloc;
+    const pgn_game *game;
+    pgn_node *root;
+    pgn_node *node;   /* the node of the current event */
+    size_t ply;       /* plies before the current position */
+    uint32_t flags;   /* PGN_ITER_* */
+    uint8_t event;    /* the current event; 0 before the first */
+    uint8_t side;     /* the side to move and the move number of the current position */
+    uint8_t cur;      /* board: pos[cur] is the current position */
+    uint8_t after_ok; /* board: pos[!cur] is the position after node's move */
+    uint32_t fullmove;
+    pgn_pos pos[2];
+    pgnk_iter_frame *stack;
+    size_t depth, cap;
+};
+
+/* Opens the variations of the current node; PGN_OK or PGN_E_NOMEM. */
+pgn_status pgnk_iter_push(pgn_iter *it);
+
+static inline int pgnk_iter_has_variations(const pgn_iter *it) {
+    const pgn_node *n = it->node;
+    return it->event == PGN_ITER_MOVE_ENTER && n->sibling != NULL && n->parent->child == n &&
+           !(it->flags & PGN_ITER_MAIN_LINE);
+}
+
+/* Past the current node's move: ply and board. */
+static inline void pgnk_iter_advance_(pgn_iter *it) {
+    it->ply++;
+    if (!(it->flags & PGN_ITER_BOARD)) {
+        it->fullmove += it->side; /* PGN_BLACK is 1 */
+        it->side = (uint8_t)!it->side;
+        return;
+    }
+    if (it->after_ok) {
+        it->cur = (uint8_t)!it->cur;
+        it->after_ok = 0;
+    } else {
+        pgn_pos_play(&it->pos[it->cur], it->node->move);
+    }
+    it->side = it->pos[it->cur].side;
+    it->fullmove = it->pos[it->cur].fullmove;
+}
+
+/* After VARIATION_LEAVE: back to the position before the main move; the next alternative, or
+ * the main move's leave. */
+static inline pgn_iter_event pgnk_iter_after_variation_(pgn_iter *it) {
+    pgnk_iter_frame *f = &it->stack[it->depth - 1];
+    if (f->next_alt != NULL) {
+        f->alt = f->next_alt;
+        f->next_alt = f->alt->sibling;
+        it->node = f->alt;
+        return PGN_ITER_VARIATION_ENTER;
+    }
+    it->node = f->main;
+    it->depth--;
+    return PGN_ITER_MOVE_LEAVE;
+}
+
+/* After MOVE_LEAVE: the next move of the line, or the end of the line. */
+static inline pgn_iter_event pgnk_iter_after_move_(pgn_iter *it) {
+    pgn_node *next = it->node->child;
+    pgnk_iter_advance_(it);
+    if (next != NULL) {
+        it->node = next;
+        return PGN_ITER_MOVE_ENTER;
+    }
+    if (it->depth > 0) { /* back to the position before the variation's first move */
+        pgnk_iter_frame *f = &it->stack[it->depth - 1];
+        it->node = f->alt;
+        it->ply = f->ply;
+        it->side = f->side;
+        it->fullmove = f->fullmove;
+        it->after_ok = 0;
+        if (it->flags & PGN_ITER_BOARD) {
+            it->pos[it->cur] = f->before;
+        }
+        return PGN_ITER_VARIATION_LEAVE;
+    }
+    it->node = it->root;
+    return PGN_ITER_GAME_LEAVE;
+}
+
+/* pgn_iter_next, inline for the writers' hot loops. */
+static inline pgn_status pgnk_iter_next(pgn_iter *it, pgn_iter_event *event) {
+    pgn_iter_event ev;
+    switch (it->event) {
+    case 0: ev = PGN_ITER_GAME_ENTER; break;
+    case PGN_ITER_GAME_ENTER:
+        it->node = it->node->child;
+        ev = it->node != NULL ? PGN_ITER_MOVE_ENTER : PGN_ITER_GAME_LEAVE;
+        if (it->node == NULL) {
+            it->node = it->root;
+        }
+        break;
+    case PGN_ITER_MOVE_ENTER:
+        if (pgnk_iter_has_variations(it)) {
+            if (pgnk_iter_push(it) != PGN_OK) {
+                return PGN_E_NOMEM;
+            }
+            it->after_ok = 0; /* the alternative starts from the same position */
+            ev = PGN_ITER_VARIATION_ENTER;
+        } else if (it->flags & PGN_ITER_NO_MOVE_LEAVE) {
+            ev = pgnk_iter_after_move_(it);
+        } else {
+            ev = PGN_ITER_MOVE_LEAVE;
+        }
+        break;
+    case PGN_ITER_VARIATION_ENTER: ev = PGN_ITER_MOVE_ENTER; break;
+    case PGN_ITER_VARIATION_LEAVE:
+        ev = pgnk_iter_after_variation_(it);
+        if (ev == PGN_ITER_MOVE_LEAVE && (it->flags & PGN_ITER_NO_MOVE_LEAVE)) {
+            ev = pgnk_iter_after_move_(it);
+        }
+        break;
+    case PGN_ITER_MOVE_LEAVE: ev = pgnk_iter_after_move_(it); break;
+    default: /* PGN_ITER_GAME_LEAVE */ return PGN_END;
+    }
+    it->event = (uint8_t)ev;
+    *event = ev;
+    return PGN_OK;
+}
+
+/* pgn_iter_pos and pgn_iter_pos_after, inline for the writers' hot loops. */
+static inline const pgn_pos *pgnk_iter_pos(const pgn_iter *it) {
+    return &it->pos[it->cur];
+}
+
+static inline const pgn_pos *pgnk_iter_pos_after(pgn_iter *it) {
+    if (!it->after_ok) {
+        it->pos[!it->cur] = it->pos[it->cur];
+        pgn_pos_play(&it->pos[!it->cur], it->node->move);
+        it->after_ok = 1;
+    }
+    return &it->pos[!it->cur];
+}
+
+/* pgn_iter_side and pgn_iter_fullmove, inline for the writers' hot loops. */
+static inline pgn_color pgnk_iter_side(const pgn_iter *it) {
+    return (pgn_color)it->side;
+}
+
+static inline uint32_t pgnk_iter_fullmove(const pgn_iter *it) {
+    return it->fullmove;
+}
+
 #endif

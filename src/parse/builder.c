@@ -19,18 +19,12 @@ static pgn_node **top(builder *b) {
 }
 
 static int push(builder *b, pgn_node *n) {
-    if (b->depth == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 16;
-        const pgn_allocator *a = b->alloc;
-        pgn_node **s = a && a->realloc
-                           ? a->realloc(a->ctx, b->stack, b->cap * sizeof *s, cap * sizeof *s)
-                           : realloc(b->stack, cap * sizeof *s);
-        if (!s) {
-            return 0;
-        }
-        b->stack = s;
-        b->cap = cap;
+    void *s = b->stack;
+    if (b->depth == b->cap &&
+        !pgnk_grow(b->alloc, &s, &b->cap, b->depth + 1, sizeof *b->stack, 16)) {
+        return 0;
     }
+    b->stack = s;
     b->stack[b->depth++] = n;
     return 1;
 }
@@ -99,17 +93,11 @@ static pgn_flow on_comment(void *user, pgn_str text) {
     if (b->fresh && b->depth > 1) {
         /* before the first move of a variation: kept until that move exists */
         size_t need = b->pending_len + text.len + 2;
-        if (need > b->pending_cap) {
-            size_t cap = need * 2;
-            const pgn_allocator *a = b->alloc;
-            char *p = a && a->realloc ? a->realloc(a->ctx, b->pending, b->pending_cap, cap)
-                                      : realloc(b->pending, cap);
-            if (!p) {
-                return fail(b, PGN_E_NOMEM);
-            }
-            b->pending = p;
-            b->pending_cap = cap;
+        void *p = b->pending;
+        if (need > b->pending_cap && !pgnk_grow(b->alloc, &p, &b->pending_cap, need, 1, need * 2)) {
+            return fail(b, PGN_E_NOMEM);
         }
+        b->pending = p;
         if (b->pending_len && text.len) {
             b->pending[b->pending_len++] = ' ';
         }

@@ -47,17 +47,16 @@ static pgn_status reader_new(pgn_json_reader **out, const pgn_json_reader_opts *
     pgn_json_reader *r;
     assert(out != NULL);
     *out = NULL;
-    r = pgnk_arena_mem_alloc(alloc, sizeof *r);
+    pgn_status st;
+    r = pgnk_alloc_object(alloc, sizeof *r, &st);
     if (r == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(r, 0, sizeof *r);
     if (opts != NULL) {
         r->opts = *opts;
     }
-    if (alloc != NULL) {
-        r->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&r->alloc, alloc);
+    r->opts.alloc = &r->alloc; /* no pointer of the caller's is kept */
     if (r->opts.max_token == 0) {
         r->opts.max_token = DEFAULT_MAX_TOKEN;
     }
@@ -79,7 +78,7 @@ pgn_status pgn_json_reader_new(pgn_json_reader **out, const pgn_json_reader_opts
     }
     (*out)->read = read;
     (*out)->ctx = ctx;
-    (*out)->own = pgnk_arena_mem_alloc(&(*out)->alloc, WINDOW);
+    (*out)->own = pgnk_malloc(&(*out)->alloc, WINDOW);
     if ((*out)->own == NULL) {
         pgn_json_reader_free(*out);
         *out = NULL;
@@ -109,11 +108,11 @@ void pgn_json_reader_free(pgn_json_reader *reader) {
     }
     alloc = reader->alloc;
     pgnk_arena_free(&reader->arena);
-    pgnk_arena_mem_free(&alloc, reader->own);
-    pgnk_arena_mem_free(&alloc, reader->sbuf);
-    pgnk_arena_mem_free(&alloc, reader->stack);
-    pgnk_arena_mem_free(&alloc, reader->lines);
-    pgnk_arena_mem_free(&alloc, reader);
+    pgnk_free(&alloc, reader->own);
+    pgnk_free(&alloc, reader->sbuf);
+    pgnk_free(&alloc, reader->stack);
+    pgnk_free(&alloc, reader->lines);
+    pgnk_free(&alloc, reader);
 }
 
 void pgn_json_reader_totals(const pgn_json_reader *reader, uint64_t *games, uint64_t *errors) {
@@ -132,7 +131,7 @@ const char *pgn_json_reader_detail(const pgn_json_reader *reader) {
 }
 
 void *pgnk_json_grow(pgn_json_reader *r, void *old, size_t old_size, size_t size) {
-    return pgnk_arena_mem_realloc(&r->alloc, old, old_size, size);
+    return pgnk_realloc(&r->alloc, old, old_size, size);
 }
 
 pgn_status pgnk_json_error(pgn_json_reader *r, pgn_status code, pgn_loc at, const char *excerpt,

@@ -4,6 +4,8 @@
  * longer than max_token has its text dropped instead of growing the window without bound. */
 #include "lexer.h"
 
+#include "../base/alloc.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,21 +37,6 @@ const uint8_t pgnk_lexer_byte_class[256] = {
 #undef DG
 #undef SP
 
-static void *xrealloc(const pgn_allocator *a, void *p, size_t old, size_t size) {
-    if (a && a->realloc) {
-        return a->realloc(a->ctx, p, old, size);
-    }
-    return realloc(p, size);
-}
-
-static void xfree(const pgn_allocator *a, void *p) {
-    if (a && a->free) {
-        a->free(a->ctx, p);
-    } else {
-        free(p);
-    }
-}
-
 void pgnk_lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, void *ctx,
                      size_t max_token) {
     memset(lx, 0, sizeof *lx);
@@ -72,7 +59,7 @@ void pgnk_lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_tok
 
 void pgnk_lexer_free(lexer *lx) {
     if (!lx->external) {
-        xfree(lx->alloc, lx->buf);
+        pgnk_free(lx->alloc, lx->buf);
     }
     lx->buf = NULL;
 }
@@ -94,7 +81,7 @@ static int fill(lexer *lx) {
     }
     if (lx->len == lx->cap) {
         size_t cap = lx->cap ? lx->cap * 2 : WINDOW;
-        char *nb = cap > lx->cap ? xrealloc(lx->alloc, lx->buf, lx->cap, cap) : NULL;
+        char *nb = cap > lx->cap ? pgnk_realloc(lx->alloc, lx->buf, lx->cap, cap) : NULL;
         if (!nb) {
             lx->error = PGN_E_NOMEM;
             lx->eof = 1;

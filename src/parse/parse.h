@@ -4,6 +4,7 @@
 #ifndef PGNKIT_PARSE_H
 #define PGNKIT_PARSE_H
 
+#include "../base/alloc.h"
 #include "lexer.h"
 #include "pgnkit/game.h"
 #include "pgnkit/reader.h"
@@ -23,7 +24,8 @@ typedef struct scratch {
 } scratch;
 
 struct pgn_reader {
-    pgn_reader_opts opts;
+    pgn_reader_opts opts; /* opts.alloc points to alloc */
+    pgn_allocator alloc;  /* a copy of the caller's (all NULL: libc) */
     lexer lx;
     token tok;
     uint8_t have_tok; /* tok is read but not consumed */

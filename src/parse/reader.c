@@ -8,19 +8,11 @@
 #include <string.h>
 
 void *pgnk_reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) {
-    const pgn_allocator *a = r->opts.alloc;
     if (size == 0) {
-        if (a && a->free) {
-            a->free(a->ctx, old);
-        } else {
-            free(old);
-        }
+        pgnk_free(&r->alloc, old);
         return NULL;
     }
-    if (a && a->realloc) {
-        return a->realloc(a->ctx, old, old_size, size);
-    }
-    return realloc(old, size);
+    return pgnk_realloc(&r->alloc, old, old_size, size);
 }
 
 /* A diagnostic with the given severity; pgnk_reader_diag gives the usual one. */
@@ -61,15 +53,18 @@ void pgnk_reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *te
 
 static pgn_status reader_make(pgn_reader **out, const pgn_reader_opts *opts) {
     const pgn_allocator *a = opts ? opts->alloc : NULL;
-    pgn_reader *r = a && a->malloc ? a->malloc(a->ctx, sizeof *r) : malloc(sizeof *r);
+    pgn_reader *r;
     *out = NULL;
-    if (!r) {
-        return PGN_E_NOMEM;
+    pgn_status st;
+    r = pgnk_alloc_object(a, sizeof *r, &st);
+    if (r == NULL) {
+        return st;
     }
-    memset(r, 0, sizeof *r);
     if (opts) {
         r->opts = *opts;
     }
+    pgnk_alloc_copy(&r->alloc, a); /* the reader keeps no pointer of the caller's */
+    r->opts.alloc = &r->alloc;
     if (!r->opts.max_token) {
         r->opts.max_token = (size_t)1 << 20;
     }
@@ -122,12 +117,8 @@ void pgn_reader_free(pgn_reader *r) {
         pgnk_reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
     }
     pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *r->levels, 0);
-    const pgn_allocator *a = r->opts.alloc;
-    if (a && a->free) {
-        a->free(a->ctx, r);
-    } else {
-        free(r);
-    }
+    pgn_allocator a = r->alloc;
+    pgnk_free(&a, r);
 }
 
 const pgn_game_summary *pgn_reader_summary(const pgn_reader *r) {

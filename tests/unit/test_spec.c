@@ -696,6 +696,25 @@ static int nomem_run(long k, int *seen) {
     return 0;
 }
 
+/* PGN_E_BAD_ALLOCATOR: a reader given malloc and free but no realloc is refused. */
+static void bad_allocator_case(int *seen) {
+    limit_alloc fa = {0, 0};
+    pgn_allocator al = limit_allocator(&fa);
+    pgn_reader_opts o;
+    pgn_reader *r = NULL;
+    memset(&o, 0, sizeof o);
+    al.realloc = NULL;
+    o.alloc = &al;
+    if (pgn_reader_new_mem(&r, &o, two_games, sizeof two_games - 1) == PGN_E_BAD_ALLOCATOR &&
+        r == NULL) {
+        harness_counts.passed++;
+        seen[PGN_E_BAD_ALLOCATOR] = 1;
+    } else {
+        harness_fail(__FILE__, __LINE__, "a half-filled allocator was not refused");
+    }
+    pgn_reader_free(r);
+}
+
 /* PGN_E_NOMEM: allocation k fails, for every k until a run needs no failing allocation. */
 static void nomem_case(int *seen) {
     long k = 0;
@@ -769,6 +788,8 @@ static const struct {
      "reserved: a byte that starts no token is W_SKIPPED_TEXT (an error under strict)"},
     {PGN_E_UNEXPECTED_TOKEN, "reserved: a token out of place is W_SKIPPED_TEXT or W_STRAY_PAREN"},
     {PGN_E_BAD_JSON, "JSON input, not PGN: json_case() here, every kind in tests/unit/test_json.c"},
+    {PGN_E_BAD_ALLOCATOR, "a returned status for a half-filled allocator: bad_allocator_case(), "
+                          "tests/unit/test_alloc.c"},
 };
 
 /* The reason a code needs no errors.spec example, or NULL. */
@@ -819,6 +840,7 @@ int main(void) {
     io_case(seen);
     json_case(seen);
     nomem_case(seen);
+    bad_allocator_case(seen);
     long_line_case();
     prefix_case();
     if (getenv("PGNKIT_SPEC_ONLY") == NULL) {

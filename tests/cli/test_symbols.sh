@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Exported names (STYLE C3, issue 12): every global symbol that nm shows defined in libpgnkit.a
+# starts with pgn_, PGN_ or pgnk_ (internal), and libpgnkit.so exports pgn_/PGN_ names only
+# (pgnk_ names are hidden by -fvisibility=hidden). The Makefile hands the library paths in
+# PGNKIT_LIB_A and PGNKIT_LIB_SO; a missing path or library is a failure, never a skip.
+# Prints "RESULT passed failed skipped".
+set -u
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+libs_a=${PGNKIT_LIB_A:-}
+libs_so=${PGNKIT_LIB_SO:-}
+[ -n "$libs_a" ] || bad "PGNKIT_LIB_A is not set (make check sets it)"
+[ -n "$libs_so" ] || bad "PGNKIT_LIB_SO is not set (make check sets it)"
+command -v nm >/dev/null || bad "nm not found (binutils)"
+check() { # kind (a|so), library, allowed-name regex
+    local kind=$1 lib=$2 allow=$3 syms stray
+    if [ ! -f "$lib" ]; then
+        bad "$lib: no such library"
+        return
+    fi
+    if [ "$kind" = so ]; then
+        syms=$(nm -D --defined-only "$lib" | awk 'NF == 3 { print $3 }')
+    else
+        syms=$(nm -g --defined-only "$lib" | awk 'NF == 3 { print $3 }')
+    fi
+    # an empty list would mean nm read nothing: the test must be able to fail
+    if [ "$(grep -c '^pgn_' <<<"$syms")" -lt 50 ]; then
+        bad "$lib: nm found fewer than 50 pgn_ names (nm output unreadable?)"
+        return
+    fi
+    stray=$(grep -Ev "$allow" <<<"$syms" | sort -u)
+    if [ -n "$stray" ]; then
+        bad "$lib exports names outside the allowed prefixes: $(tr '\n' ' ' <<<"$stray")"
+    else
+        ok
+    fi
+}
+for lib in $libs_a; do check a "$lib" '^(pgn_|PGN_|pgnk_)'; done
+for lib in $libs_so; do check so "$lib" '^(pgn_|PGN_)'; done
+# the check itself: a bare name must be caught (a test that cannot fail is a defect)
+if grep -Ev '^(pgn_|PGN_|pgnk_)' <<<$'pgn_reader_new\narena_alloc' | grep -q '^arena_alloc$'; then
+    ok
+else
+    bad "the prefix filter lets arena_alloc through"
+fi
+echo "RESULT $pass $fail 0"
+[ "$fail" -eq 0 ]
