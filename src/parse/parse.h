@@ -77,7 +77,6 @@ int pgnk_reader_variant_kind(const char *v, size_t n);
 void pgnk_movetext_read(pgn_reader *r);
 
 /* text.c */
-int pgnk_text_is_utf8(const char *s, size_t len);
 /* Appends s to buf, converted to UTF-8 from enc (PGN_ENC_AUTO: from Windows-1252). */
 int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len,
                                pgn_encoding enc);

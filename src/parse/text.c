@@ -4,34 +4,9 @@
  * Latin-1, Windows-1252 or CP437, and converted to UTF-8 (digest §1). */
 #include "parse.h"
 
-#include <string.h>
+#include "../base/utf8.h"
 
-int pgnk_text_is_utf8(const char *s, size_t len) {
-    const unsigned char *p = (const unsigned char *)s, *end = p + len;
-    while (p < end) {
-        unsigned c = *p;
-        if (c < 0x80) {
-            p++;
-            continue;
-        }
-        size_t n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : 0;
-        if (n == 0 || c > 0xF4 || (size_t)(end - p) <= n) {
-            return 0;
-        }
-        for (size_t k = 1; k <= n; k++) {
-            if ((p[k] & 0xC0) != 0x80) {
-                return 0;
-            }
-        }
-        /* overlong 3- and 4-byte forms, surrogates, and code points above U+10FFFF */
-        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) ||
-            (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90)) {
-            return 0;
-        }
-        p += n + 1;
-    }
-    return 1;
-}
+#include <string.h>
 
 /* Code points of bytes 0x80-0xFF in Windows-1252 (undefined bytes map as Latin-1) and CP437. */
 static const uint16_t cp1252_high[32] = {
@@ -103,19 +78,8 @@ int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_
         if (j == len) {
             break;
         }
-        unsigned cp = code_point((unsigned char)s[j], enc);
-        char u[3];
-        size_t n;
-        if (cp < 0x800) {
-            u[0] = (char)(0xC0 | (cp >> 6));
-            u[1] = (char)(0x80 | (cp & 0x3F));
-            n = 2;
-        } else {
-            u[0] = (char)(0xE0 | (cp >> 12));
-            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-            u[2] = (char)(0x80 | (cp & 0x3F));
-            n = 3;
-        }
+        char u[4];
+        size_t n = pgnk_utf8_encode(code_point((unsigned char)s[j], enc), u);
         if (!pgnk_scratch_put(r, buf, u, n)) {
             return 0;
         }
@@ -127,7 +91,7 @@ int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_
 /* Appends the encoded text, converting if it is not UTF-8 (once-per-game warning). */
 static int put_text(pgn_reader *r, scratch *out, const char *s, size_t len, const token *t) {
     pgn_encoding enc = r->opts.encoding;
-    if (!t->high || enc == PGN_ENC_UTF8 || (enc == PGN_ENC_AUTO && pgnk_text_is_utf8(s, len))) {
+    if (!t->high || enc == PGN_ENC_UTF8 || (enc == PGN_ENC_AUTO && pgnk_utf8_valid(s, len))) {
         return pgnk_scratch_put(r, out, s, len);
     }
     if (enc == PGN_ENC_AUTO && !r->encoding_warned) {

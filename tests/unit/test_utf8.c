@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* The UTF-8 module (src/base/utf8.c) against RFC 3629's examples (§7) and its rules on overlong
+ * forms, surrogates and the U+10FFFF limit (§3, §10); the cut never splits a character. */
+#include "harness.h"
+
+#include "../../src/base/utf8.h"
+
+static void test_rfc3629_examples(void) {
+    /* RFC 3629 §7: "A<NOT IDENTICAL TO><ALPHA>.", Korean "hangugeo", Japanese "nihongo" and
+     * U+233B4 preceded by a BOM */
+    static const struct {
+        const char *s;
+        uint32_t cps[4];
+        size_t n;
+    } ex[] = {
+        {"\x41\xE2\x89\xA2\xCE\x91\x2E", {0x41, 0x2262, 0x391, 0x2E}, 4},
+        {"\xED\x95\x9C\xEA\xB5\xAD\xEC\x96\xB4", {0xD55C, 0xAD6D, 0xC5B4}, 3},
+        {"\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E", {0x65E5, 0x672C, 0x8A9E}, 3},
+        {"\xEF\xBB\xBF\xF0\xA3\x8E\xB4", {0xFEFF, 0x233B4}, 2},
+    };
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        const char *s = ex[i].s;
+        size_t len = strlen(s), at = 0, k = 0;
+        CHECK(pgnk_utf8_valid(s, len));
+        while (at < len && k < 4) {
+            size_t used;
+            uint32_t cp = pgnk_utf8_decode(s + at, len - at, &used);
+            CHECK_EQ_U64(cp, ex[i].cps[k]);
+            char enc[4];
+            CHECK_EQ_U64(pgnk_utf8_encode(cp, enc), used);
+            CHECK(memcmp(enc, s + at, used) == 0);
+            at += used;
+            k++;
+        }
+        CHECK_EQ_U64(k, ex[i].n);
+        CHECK_EQ_U64(at, len);
+    }
+}
+
+static void test_ill_formed(void) {
+    /* RFC 3629 §3 and §10: overlong forms, surrogates, above U+10FFFF, bytes that never occur,
+     * a lone continuation byte, a sequence cut short */
+    static const char *bad[] = {"\xC0\x80",
+                                "\xC1\xBF",
+                                "\xE0\x80\xAF",
+                                "\xED\xA0\x80",
+                                "\xED\xBF\xBF",
+                                "\xF0\x80\x80\xAF",
+                                "\xF4\x90\x80\x80",
+                                "\xF5\x80\x80\x80",
+                                "\xFE",
+                                "\xFF",
+                                "\x80",
+                                "\xBF",
+                                "\xE2\x89",
+                                "Br\x81ssel",
+                                "Andr\x82"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(!pgnk_utf8_valid(bad[i], strlen(bad[i])));
+    }
+    size_t used;
+    CHECK_EQ_U64(pgnk_utf8_decode("\xED\xA0\x80", 3, &used), 0xFFFD);
+    CHECK_EQ_U64(used, 1);
+    CHECK_EQ_U64(pgnk_utf8_decode("\xE2\x89", 2, &used), 0xFFFD); /* cut short by len */
+    CHECK_EQ_U64(used, 1);
+    /* the limits that are well-formed */
+    CHECK(pgnk_utf8_valid("\xF4\x8F\xBF\xBF", 4)); /* U+10FFFF */
+    CHECK(pgnk_utf8_valid("\xEE\x80\x80", 3));     /* U+E000, just past the surrogates */
+    CHECK(pgnk_utf8_valid("\xC2\x80", 2));         /* U+0080, the first 2-byte form */
+    CHECK_EQ_U64(pgnk_utf8_decode("\xF4\x8F\xBF\xBF", 4, &used), 0x10FFFF);
+    unsigned lo, hi;
+    CHECK_EQ_U64(pgnk_utf8_lead(0xE0, &lo, &hi), 3);
+    CHECK_EQ_U64(lo, 0xA0);
+    CHECK_EQ_U64(pgnk_utf8_lead(0xC1, &lo, &hi), 0);
+}
+
+static void test_cut(void) {
+    const char *s = "Z\xC3\xBCrich \xE2\x82\xAC\xF0\x9F\x98\x80"; /* "Zürich €😀" */
+    size_t len = strlen(s);
+    CHECK_EQ_U64(pgnk_utf8_cut(s, len, 1), 1); /* before the ü, not inside it */
+    CHECK_EQ_U64(pgnk_utf8_cut(s, len, 2), 1);
+    CHECK_EQ_U64(pgnk_utf8_cut(s, len, 3), 3);
+    CHECK_EQ_U64(pgnk_utf8_cut(s, len, 9), 8);        /* inside the euro sign */
+    CHECK_EQ_U64(pgnk_utf8_cut(s, len, len - 1), 11); /* inside the emoji */
+    CHECK_EQ_U64(pgnk_utf8_cut(s, len, len), len);
+    for (size_t max = 0; max <= len; max++) {
+        CHECK(pgnk_utf8_valid(s, pgnk_utf8_cut(s, len, max)));
+    }
+}
+
+int main(void) {
+    test_rfc3629_examples();
+    test_ill_formed();
+    test_cut();
+    return harness_finish();
+}
