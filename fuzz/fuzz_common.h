@@ -9,6 +9,8 @@
 
 #include <pgnkit.h>
 
+#include "../src/base/utf8.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +88,7 @@ typedef struct fz_diags {
 
 static inline void fz_on_diag(void *ctx, const pgn_diag *d) {
     fz_diags *c = ctx;
+    FUZZ_CHECK(pgnk_utf8_valid(d->token, strlen(d->token)), "a diagnostic's token is not UTF-8");
     if ((d->code == PGN_W_NULL_MOVE || d->code == PGN_W_TAG_NAME || d->code == PGN_W_BAD_COMMAND ||
          d->code == PGN_W_VARIANT) &&
         d->severity != PGN_SEV_ERROR) {

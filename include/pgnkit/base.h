@@ -84,7 +84,7 @@ typedef enum pgn_status {
     PGN_W_VARIATION_START = 124,      /* a ( before any move, dropped */
     PGN_W_RESULT_IN_VARIATION = 125,  /* a termination marker inside a variation, ignored */
     PGN_W_NAG_RANGE = 126,            /* a NAG above 255, dropped */
-    PGN_W_ENCODING = 127,          /* text that is not UTF-8, converted from Windows-1252/Latin-1 */
+    PGN_W_ENCODING = 127, /* text not UTF-8: converted from CP437 or Windows-1252/Latin-1 */
     PGN_W_FEN_WITHOUT_SETUP = 128, /* a FEN tag without SetUp "1" */
     PGN_W_TAG_VALUE = 129,         /* a tab or line break inside a tag value */
     PGN_W_VARIANT = 130,           /* a Variant tag read as standard chess (wild/0, ...) */

@@ -73,7 +73,9 @@ typedef struct pgn_visitor {
 #define PGN_READ_NESTED_COMMENTS 0x08u /* { a { b } c } nests (pgn-extract --nestedcomments) */
 #define PGN_READ_NO_NULL_MOVES 0x10u   /* refuse -- and Z0 even in lax mode */
 
-/** How bytes that are not UTF-8 are read. AUTO: UTF-8, and per game Windows-1252 if not valid. */
+/** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
+ * Latin-1 text the same) as each text's bytes tell, else as the last text that told
+ * (docs/pgn-dialect.md, "Encodings"). */
 typedef enum pgn_encoding {
     PGN_ENC_AUTO = 0,
     PGN_ENC_UTF8,

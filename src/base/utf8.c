@@ -3,6 +3,8 @@
  * library, shared by the PGN reader's text decoding, the JSON reader and the JSON writer. */
 #include "utf8.h"
 
+#include <string.h>
+
 unsigned pgnk_utf8_lead(unsigned c, unsigned *lo, unsigned *hi) {
     *lo = 0x80;
     *hi = 0xBF;
@@ -105,5 +107,22 @@ size_t pgnk_utf8_cut(const char *s, size_t len, size_t max) {
     while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) {
         n--; /* s[n] would be the first byte left out: back up to the start of its character */
     }
+    return n;
+}
+
+size_t pgnk_utf8_excerpt(char *out, size_t cap, const char *s, size_t len) {
+    size_t n = 0;
+    for (size_t i = 0; i < len;) {
+        char u[4];
+        size_t used;
+        size_t k = pgnk_utf8_encode(pgnk_utf8_decode(s + i, len - i, &used), u);
+        if (n + k > cap - 1) {
+            break;
+        }
+        memcpy(out + n, u, k);
+        n += k;
+        i += used;
+    }
+    out[n] = 0;
     return n;
 }

@@ -35,4 +35,9 @@ size_t pgnk_utf8_encode(uint32_t cp, char out[4]);
  * multi-byte sequence (s is assumed well-formed; continuation bytes are never split off). */
 size_t pgnk_utf8_cut(const char *s, size_t len, size_t max);
 
+/* Writes to out (cap >= 4 bytes) the len bytes at s as NUL-terminated UTF-8: each byte that starts
+ * no well-formed sequence becomes U+FFFD; cut on a character boundary to fit. Returns the length
+ * written. */
+size_t pgnk_utf8_excerpt(char *out, size_t cap, const char *s, size_t len);
+
 #endif

@@ -140,17 +140,15 @@ void *pgnk_json_grow(pgn_json_reader *r, void *old, size_t old_size, size_t size
 pgn_status pgnk_json_error(pgn_json_reader *r, pgn_status code, pgn_loc at, const char *excerpt,
                            size_t len, const char *detail) {
     pgn_diag d;
-    size_t n = len < sizeof d.token - 1 ? len : sizeof d.token - 1;
     memset(&d, 0, sizeof d);
     d.code = code;
     d.severity = PGN_SEV_ERROR;
     d.at = at;
     d.game = r->games + 1;
     d.source = r->opts.source_name;
-    if (excerpt != NULL && n) {
-        memcpy(d.token, excerpt, n);
+    if (excerpt != NULL && len) {
+        pgnk_utf8_excerpt(d.token, sizeof d.token, excerpt, len);
     }
-    d.token[n] = 0;
     r->detail = detail;
     r->errors++;
     if (r->opts.on_diag != NULL) {

@@ -100,7 +100,7 @@ static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *n
         return 0;
     }
     r->text.len = 0;
-    enc = enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc;
+    enc = pgnk_text_encoding(r, t->ptr, t->len);
     return pgnk_text_append_converted(r, &r->text, t->ptr, t->len, enc) &&
            pgn_nag_from_symbol(r->text.ptr, r->text.len, mover, nag);
 }

@@ -32,11 +32,10 @@ static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pg
     d.at = at;
     d.game = r->games + 1;
     d.source = r->opts.source_name;
-    size_t n = len < sizeof d.token - 1 ? len : sizeof d.token - 1;
-    if (text && n) {
-        memcpy(d.token, text, n);
+    d.token[0] = 0;
+    if (text && len) {
+        pgnk_text_excerpt(r, d.token, sizeof d.token, text, len);
     }
-    d.token[n] = 0;
     if (d.severity == PGN_SEV_ERROR) {
         if (r->sum.errors++ == 0) {
             r->sum.first_error = d;

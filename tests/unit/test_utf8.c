@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The UTF-8 module (src/base/utf8.c) against RFC 3629's examples (§7) and its rules on overlong
- * forms, surrogates and the U+10FFFF limit (§3, §10); the cut never splits a character. */
+ * forms, surrogates and the U+10FFFF limit (§3, §10); the cut never splits a character. And the
+ * diagnostics' excerpts (pgn_diag.token), which must be UTF-8 whatever the input: the text decoded
+ * from its encoding, stray bytes replaced by U+FFFD, cut on a character boundary. (The fuzz
+ * targets check the same of every diagnostic of the fuzz-regress and corpus/edge files.) */
 #include "harness.h"
+
+#include <pgnkit.h>
+#include <stdlib.h>
 
 #include "../../src/base/utf8.h"
 
@@ -88,7 +94,84 @@ static void test_cut(void) {
     }
 }
 
+typedef struct tokens {
+    char first[64]; /* the first W_ENCODING or bad-token excerpt */
+    unsigned n, bad;
+} tokens;
+
+static void on_diag(void *ctx, const pgn_diag *d) {
+    tokens *t = ctx;
+    if (t->n++ == 0) {
+        memcpy(t->first, d->token, sizeof d->token);
+    }
+    t->bad += !pgnk_utf8_valid(d->token, strlen(d->token));
+}
+
+/* Reads text through the public reader (1-byte chunks unless whole) and collects the tokens. */
+static tokens read_tokens(const char *text, size_t len, pgn_encoding enc) {
+    tokens t;
+    pgn_reader_opts ro;
+    pgn_reader *r = NULL;
+    pgn_game *g = NULL;
+    memset(&t, 0, sizeof t);
+    memset(&ro, 0, sizeof ro);
+    ro.encoding = enc;
+    ro.on_diag = on_diag;
+    ro.diag_ctx = &t;
+    CHECK(pgn_reader_new_mem(&r, &ro, text, len) == PGN_OK);
+    CHECK(pgn_game_new(&g, NULL) == PGN_OK);
+    pgn_status st;
+    while ((st = pgn_reader_next(r, g)) == PGN_OK) {
+    }
+    CHECK_EQ_INT(st, PGN_END);
+    pgn_game_free(g);
+    pgn_reader_free(r);
+    return t;
+}
+
+static void test_diag_tokens(void) {
+    /* CP437 Br\x81ssel: decoded (ü), never raw; forced UTF-8: U+FFFD */
+    const char *cp437 = "[Site \"Br\x81ssel\"]\n\n1. e4 *\n";
+    tokens t = read_tokens(cp437, strlen(cp437), PGN_ENC_AUTO);
+    CHECK_EQ_STR(t.first, "Br\xC3\xBCssel");
+    t = read_tokens(cp437, strlen(cp437), PGN_ENC_LATIN1);
+    CHECK_EQ_U64(t.n, 0); /* an asked-for encoding converts without a warning */
+    const char *bad = "[Site \"x\"]\n\n1. e4 Br\x81ssel\xFF\xFE e5 *\n";
+    t = read_tokens(bad, strlen(bad), PGN_ENC_UTF8);
+    CHECK(t.n > 0);
+    CHECK_EQ_U64(t.bad, 0);
+    /* a long token of 2-byte characters is cut between two of them */
+    char longtok[200] = "[Event \"";
+    for (int i = 0; i < 40; i++) {
+        strcat(longtok, "\xC3\xA9");
+    }
+    strcat(longtok, "\n\n1. e4 *\n"); /* unterminated string: an error with an excerpt */
+    t = read_tokens(longtok, strlen(longtok), PGN_ENC_AUTO);
+    CHECK(t.n > 0);
+    CHECK_EQ_U64(t.bad, 0);
+    /* random bytes (a fixed LCG, so the test is the same every run), each encoding */
+    static const pgn_encoding encs[] = {PGN_ENC_AUTO, PGN_ENC_UTF8, PGN_ENC_LATIN1, PGN_ENC_CP1252,
+                                        PGN_ENC_CP437};
+    uint32_t x = 12345;
+    char *rnd = malloc(4096);
+    CHECK(rnd != NULL);
+    for (int round = 0; rnd && round < 40; round++) {
+        size_t len = 64 + (size_t)round * 97;
+        for (size_t i = 0; i < len; i++) {
+            x = x * 1103515245u + 12345u;
+            unsigned b = (x >> 16) & 0xFF;
+            /* PGN punctuation often enough to make tokens of every kind */
+            rnd[i] = (b & 7) == 0 ? "[\"{}() .\n"[(b >> 3) & 7] : (char)b;
+        }
+        t = read_tokens(rnd, len, encs[round % 5]);
+        CHECK(t.n > 0);
+        CHECK_EQ_U64(t.bad, 0);
+    }
+    free(rnd);
+}
+
 int main(void) {
+    test_diag_tokens();
     test_rfc3629_examples();
     test_ill_formed();
     test_cut();
