@@ -47,6 +47,7 @@ typedef enum pgn_status {
     PGN_E_UNEXPECTED_TOKEN = 26,
     PGN_E_MISSING_RESULT = 27,
     PGN_E_BAD_JSON = 28, /* JSON input (pgn_json_reader): bad syntax, or not a game's schema */
+    PGN_E_UTF16 = 29,    /* the input starts with a UTF-16 byte order mark: refused */
 
     /* chess */
     PGN_E_BAD_FEN = 50,

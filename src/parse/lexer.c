@@ -580,6 +580,19 @@ void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start) 
     lx->at_line_start = line_start;
 }
 
+int pgnk_lexer_utf16_bom(lexer *lx) {
+    size_t i = lx->pos, j;
+    if (lx->base + i != 0 || !have(lx, &i)) {
+        return 0;
+    }
+    unsigned char c = (unsigned char)lx->buf[i];
+    j = i + 1;
+    if ((c != 0xFF && c != 0xFE) || !have(lx, &j)) {
+        return 0;
+    }
+    return (unsigned char)lx->buf[j] == (c ^ 0x01u); /* FF FE (LE) or FE FF (BE) */
+}
+
 void pgnk_lexer_skip_to_range_start(lexer *lx) {
     size_t i = lx->pos;
     uint64_t cr_end = UINT64_MAX;

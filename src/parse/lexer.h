@@ -226,6 +226,8 @@ void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
 /* For a reader starting inside a file: skips the partial first line, then to the first line that
  * starts with [ right after a line that is not a tag line (the start of a tag section). */
 void pgnk_lexer_skip_to_range_start(lexer *lx);
+/* 1 if the stream starts with a UTF-16 byte order mark (FF FE or FE FF). */
+int pgnk_lexer_utf16_bom(lexer *lx);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to);
 pgn_loc pgnk_lexer_loc(const lexer *lx);

@@ -550,6 +550,11 @@ static pgn_status read_game(pgn_reader *r) {
             r->lx.line_off = r->opts.range_start;
             r->lx.at_line_start = 0;
             pgnk_lexer_skip_to_range_start(&r->lx);
+        } else if (pgnk_lexer_utf16_bom(&r->lx)) {
+            /* refused, not misread: every other byte would be a NUL (docs/pgn-dialect.md) */
+            pgn_loc at = {0, 1, 1};
+            pgnk_reader_diag(r, PGN_E_UTF16, at, NULL, 0);
+            r->finished = 1;
         }
     }
     if (!r->next_known && !r->finished) {
