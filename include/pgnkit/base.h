@@ -91,7 +91,11 @@ typedef enum pgn_status {
     PGN_W_VARIANT = 130,           /* a Variant tag read as standard chess (wild/0, ...) */
     PGN_W_GLYPH_NAG = 131,         /* a glyph such as ± or +/= read as its NAG */
     PGN_W_BAD_COMMAND = 132,       /* a malformed [%cmd ...] in a comment, kept as text */
-    PGN_W_RESULT_AFTER_MATE = 133 /* strict only, as a warning: the result is * after a checkmate */
+    PGN_W_RESULT_AFTER_MATE =
+        133, /* strict only, as a warning: the result is * after a checkmate */
+    PGN_W_RESULT_CONTRADICTS = 134, /* a draw or the mated side's win after mate; a win after
+                                       stalemate */
+    PGN_W_TAG_QUOTES = 135 /* unescaped quotes inside a tag value ([White ""Socrates""]), kept */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

@@ -44,6 +44,8 @@ typedef struct pgn_game_summary {
     pgn_diag first_error; /* valid when errors > 0 */
     uint32_t plies;       /* main-line moves read */
     int broken;           /* nonzero: an error lost part of the game (moves, tags or text) */
+    pgn_result marker;    /* the termination marker as read (PGN_RESULT_NONE: none); the game's
+                             result is the Result tag's when they disagree (W_RESULT_MISMATCH) */
 } pgn_game_summary;
 
 /**

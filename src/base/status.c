@@ -68,6 +68,9 @@ static const status_info infos[] = {
     {PGN_W_GLYPH_NAG, "W_GLYPH_NAG", "glyph such as +/= or +- read as its NAG"},
     {PGN_W_BAD_COMMAND, "W_BAD_COMMAND", "malformed [%command] in a comment, kept as text"},
     {PGN_W_RESULT_AFTER_MATE, "W_RESULT_AFTER_MATE", "result * after a checkmate"},
+    {PGN_W_RESULT_CONTRADICTS, "W_RESULT_CONTRADICTS",
+     "result contradicted by the final position (checkmate or stalemate)"},
+    {PGN_W_TAG_QUOTES, "W_TAG_QUOTES", "unescaped quote inside a tag value, kept as text"},
 };
 
 static const status_info *find(pgn_status code) {

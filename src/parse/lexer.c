@@ -824,6 +824,38 @@ size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     return i < len && b[i] == ']' ? i + 1 : 0;
 }
 
+/* The byte rel bytes past lx->pos, filling the window as needed; 0 at the end of the input. */
+static int byte_past_pos(lexer *lx, size_t rel, unsigned char *c) {
+    size_t i = lx->pos + rel;
+    if (!have(lx, &i)) {
+        return 0;
+    }
+    *c = (unsigned char)lx->buf[i];
+    return 1;
+}
+
+size_t pgnk_lexer_lax_value(lexer *lx, pgn_str *value) {
+    unsigned char c;
+    for (size_t rel = 1; rel <= lx->max_token && byte_past_pos(lx, rel, &c); rel++) {
+        if (c == '\n' || c == '\r') {
+            return 0;
+        }
+        if (c != '"') {
+            continue;
+        }
+        size_t j = rel + 1;
+        while (byte_past_pos(lx, j, &c) && (c == ' ' || c == '\t')) {
+            j++;
+        }
+        if (byte_past_pos(lx, j, &c) && c == ']') {
+            value->ptr = lx->buf + lx->pos + 1; /* the window may have moved: taken at the end */
+            value->len = rel - 1;
+            return lx->pos + j + 1;
+        }
+    }
+    return 0;
+}
+
 void pgnk_lexer_take(lexer *lx, size_t end) {
     lx->pos = end;
     lx->at_line_start = 0;
