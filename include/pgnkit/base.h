@@ -46,8 +46,9 @@ typedef enum pgn_status {
     PGN_E_UNBALANCED_PAREN = 25,
     PGN_E_UNEXPECTED_TOKEN = 26,
     PGN_E_MISSING_RESULT = 27,
-    PGN_E_BAD_JSON = 28, /* JSON input (pgn_json_reader): bad syntax, or not a game's schema */
-    PGN_E_UTF16 = 29,    /* the input starts with a UTF-16 byte order mark: refused */
+    PGN_E_BAD_JSON = 28,    /* JSON input (pgn_json_reader): bad syntax, or not a game's schema */
+    PGN_E_UTF16 = 29,       /* the input starts with a UTF-16 byte order mark: refused */
+    PGN_E_BROKEN_GAME = 30, /* JSON input: a game marked cut short ("broken": true), refused */
 
     /* chess */
     PGN_E_BAD_FEN = 50,

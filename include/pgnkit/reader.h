@@ -138,6 +138,27 @@ PGN_API const pgn_game_summary *pgn_reader_summary(const pgn_reader *reader);
  * byte up to the start of the next game. Valid until the next read. */
 PGN_API pgn_str pgn_reader_raw(const pgn_reader *reader);
 
+/* ---- how a game was read: its diagnostics, kept in the game ---- */
+
+/** At most this many diagnostics are kept per game; the rest are only counted. */
+#define PGN_GAME_DIAG_MAX 16
+
+/** The number of diagnostics kept in game (at most PGN_GAME_DIAG_MAX, in the order reported):
+ * pgn_reader_next keeps every diagnostic reported while it read the game. *dropped (may be NULL)
+ * gets the number reported beyond them. 0 for a game built through the API. */
+PGN_API size_t pgn_game_diag_count(const pgn_game *game, uint64_t *dropped);
+/** Diagnostic index (< pgn_game_diag_count) of game, borrowed from the game (valid until it is
+ * reset, freed or read into); its source is NULL (the reader's name is not kept). */
+PGN_API const pgn_diag *pgn_game_diag(const pgn_game *game, size_t index);
+/** Keeps a copy of diag in game (beyond PGN_GAME_DIAG_MAX, counts it) and, for an error, marks the
+ * game cut short. The memory comes from the game's arena. PGN_OK or PGN_E_NOMEM. */
+PGN_API PGN_NODISCARD pgn_status pgn_game_add_diag(pgn_game *game, const pgn_diag *diag);
+/** Nonzero if the game was cut short: an error lost part of it (pgn_game_summary.broken), so the
+ * game in memory is not the whole game of the input. Writers mark it (the JSON "broken" member). */
+PGN_API int pgn_game_broken(const pgn_game *game);
+/** Sets what pgn_game_broken returns. */
+PGN_API void pgn_game_set_broken(pgn_game *game, int broken);
+
 /** Totals so far: games, errors and warnings reported. */
 PGN_API void pgn_reader_totals(const pgn_reader *reader, uint64_t *games, uint64_t *errors,
                                uint64_t *warnings);

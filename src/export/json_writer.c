@@ -422,6 +422,41 @@ static void put_line(pgn_json_writer *w, const pgn_node *first, const pgn_pos *s
     }
 }
 
+/* How the game was read (docs/json-format.md): "broken": true for a game cut short, and its
+ * diagnostics (code, severity, line, column, message, token), with the number not kept. */
+static void put_diagnostics(pgn_json_writer *w, const pgn_game *game) {
+    uint64_t dropped;
+    size_t n = pgn_game_diag_count(game, &dropped);
+    if (pgn_game_broken(game)) {
+        put(w, ",\"broken\":true", 14);
+    }
+    if (n == 0) {
+        return;
+    }
+    put(w, ",\"diagnostics\":[", 16);
+    for (size_t i = 0; i < n; i++) {
+        const pgn_diag *d = pgn_game_diag(game, i);
+        put(w, i ? ",{\"code\":" : "{\"code\":", i ? 9 : 8);
+        put_cstring(w, pgn_status_name(d->code));
+        put(w, ",\"severity\":", 12);
+        put_cstring(w, d->severity == PGN_SEV_ERROR ? "error" : "warning");
+        put(w, ",\"line\":", 8);
+        put_uint(w, d->at.line);
+        put(w, ",\"column\":", 10);
+        put_uint(w, d->at.column);
+        put(w, ",\"message\":", 11);
+        put_cstring(w, pgn_status_message(d->code));
+        put(w, ",\"token\":", 9);
+        put_cstring(w, d->token);
+        put(w, "}", 1);
+    }
+    put(w, "]", 1);
+    if (dropped) {
+        put(w, ",\"diagnostics_dropped\":", 23);
+        put_uint(w, (unsigned long)dropped);
+    }
+}
+
 /* ---- games ---- */
 
 static int start_is_standard(const pgn_pos *start) {
@@ -477,6 +512,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     }
     put(w, ",\"result\":", 10);
     put_cstring(w, pgn_result_str(pgn_game_result(game)));
+    put_diagnostics(w, game);
     put(w, "}", 1);
     if (w->flags & PGN_JSON_NDJSON) {
         put(w, "\n", 1);

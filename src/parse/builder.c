@@ -155,6 +155,7 @@ static pgn_flow on_end_game(void *user, pgn_result result, const pgn_game_summar
     builder *b = user;
     pgn_game_set_result(b->game, result);
     pgn_game_set_marker(b->game, summary->marker);
+    pgn_game_set_broken(b->game, summary->broken);
     return PGN_FLOW_CONTINUE;
 }
 

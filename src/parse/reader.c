@@ -46,6 +46,9 @@ static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pg
         r->sum.warnings++;
         r->warnings++;
     }
+    if (r->build && pgn_game_add_diag(r->build, &d) != PGN_OK) {
+        r->nomem = 1;
+    }
     if (r->opts.on_diag) {
         r->opts.on_diag(r->opts.diag_ctx, &d);
     }
@@ -718,7 +721,9 @@ pgn_status pgn_reader_next(pgn_reader *r, pgn_game *game) {
     b.alloc = r->opts.alloc;
     b.reader = r;
     pgn_game_reset(game);
+    r->build = game;
     pgn_status st = pgn_reader_visit(r, &pgnk_builder_visitor, &b);
+    r->build = NULL;
     pgnk_reader_alloc(r, b.stack, b.cap * sizeof *b.stack, 0);
     pgnk_reader_alloc(r, b.pending, b.pending_cap, 0);
     if (st == PGN_OK && b.status != PGN_OK) {
