@@ -16,6 +16,7 @@ int cli_edit_option(int ch, pgn_edit_opts *e) {
     case CLI_OPT_SEVEN_TAGS: e->flags |= PGN_EDIT_SEVEN_TAGS; return 1;
     case CLI_OPT_ADD_PLYCOUNT: e->flags |= PGN_EDIT_ADD_PLYCOUNT; return 1;
     case CLI_OPT_FEN_COMMENTS: e->flags |= PGN_EDIT_FEN_COMMENTS; return 1;
+    case CLI_OPT_FIX_RESULTS: e->flags |= PGN_EDIT_FIX_RESULTS; return 1;
     default: return 0;
     }
 }

@@ -78,7 +78,8 @@ enum {
     CLI_OPT_STRIP_EVAL,
     CLI_OPT_SEVEN_TAGS,
     CLI_OPT_ADD_PLYCOUNT,
-    CLI_OPT_FEN_COMMENTS
+    CLI_OPT_FEN_COMMENTS,
+    CLI_OPT_FIX_RESULTS
 };
 /* The long options of the editing flags, for a struct option array. */
 #define CLI_EDIT_LONG_OPTIONS                                                                      \
@@ -88,12 +89,15 @@ enum {
         {"strip-clock", no_argument, NULL, CLI_OPT_STRIP_CLOCK},                                   \
         {"strip-eval", no_argument, NULL, CLI_OPT_STRIP_EVAL},                                     \
         {"seven-tags", no_argument, NULL, CLI_OPT_SEVEN_TAGS},                                     \
-        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT}, {                               \
-        "fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS                                    \
+        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT},                                 \
+        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS}, {                               \
+        "fix-results", no_argument, NULL, CLI_OPT_FIX_RESULTS                                      \
     }
 #define CLI_EDIT_USAGE                                                                             \
     "Editing: --strip-comments --strip-nags --strip-variations --strip-clock (clk emt egt mct)\n"  \
-    "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"
+    "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"           \
+    "         --fix-results (marker and Result tag from a final mate or stalemate, else the\n"     \
+    "         marker)\n"
 /* Sets the edit flag of option ch; returns 1 if ch is an editing option. */
 int cli_edit_option(int ch, pgn_edit_opts *e);
 

@@ -9,6 +9,8 @@
 
 #include <pgnkit.h>
 
+#include "../src/base/utf8.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +80,8 @@ static inline ptrdiff_t fz_src_read(void *ctx, void *out, size_t cap) {
  * (counted apart): W_NULL_MOVE (a null move has no standard form, the writer writes "--") and
  * W_TAG_NAME (a tag name such as White-Elo is written as read, digest T14), W_BAD_COMMAND (a
  * malformed [%...] command stays comment text) and W_VARIANT (a Variant tag such as "wild/0" is
- * kept as written): the data they point at is kept, so they are reported again. */
+ * kept as written) and W_RESULT_CONTRADICTS (the result read is kept even where the final position
+ * contradicts it): the data they point at is kept, so they are reported again. */
 typedef struct fz_diags {
     unsigned long errors, warnings, null_moves;
     pgn_diag first;
@@ -86,8 +89,9 @@ typedef struct fz_diags {
 
 static inline void fz_on_diag(void *ctx, const pgn_diag *d) {
     fz_diags *c = ctx;
+    FUZZ_CHECK(pgnk_utf8_valid(d->token, strlen(d->token)), "a diagnostic's token is not UTF-8");
     if ((d->code == PGN_W_NULL_MOVE || d->code == PGN_W_TAG_NAME || d->code == PGN_W_BAD_COMMAND ||
-         d->code == PGN_W_VARIANT) &&
+         d->code == PGN_W_VARIANT || d->code == PGN_W_RESULT_CONTRADICTS) &&
         d->severity != PGN_SEV_ERROR) {
         c->null_moves++;
         return;

@@ -162,7 +162,8 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         st = pgn_json_reader_next(r, g);
         FUZZ_CHECK(st == PGN_OK || st == PGN_END || st == PGN_E_BAD_JSON || st == PGN_E_BAD_FEN ||
                        st == PGN_E_UNSUPPORTED_VARIANT || st == PGN_E_BAD_SAN ||
-                       st == PGN_E_ILLEGAL_MOVE || st == PGN_E_AMBIGUOUS_MOVE || st == PGN_E_LIMIT,
+                       st == PGN_E_ILLEGAL_MOVE || st == PGN_E_AMBIGUOUS_MOVE ||
+                       st == PGN_E_LIMIT || st == PGN_E_BROKEN_GAME,
                    "an undocumented status");
         if (st == PGN_END) {
             FUZZ_CHECK(c.n == before, "PGN_END with a diagnostic");

@@ -135,6 +135,9 @@ PGN_API PGN_NODISCARD pgn_status pgn_node_remove_commands(pgn_game *game, pgn_no
 #define PGN_EDIT_FEN_COMMENTS                                                                      \
     0x80u /* appends the FEN after each move to its comment, in                                    \
              variations too (pgn-extract --fencomments) */
+#define PGN_EDIT_FIX_RESULTS                                                                       \
+    0x100u /* result and Result tag from the main line's final position where it decides the       \
+              game (checkmate, stalemate), else from the marker as read (pgn_game_marker) */
 
 typedef struct pgn_edit_opts {
     uint32_t flags;     /* PGN_EDIT_* */

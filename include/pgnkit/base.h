@@ -47,7 +47,9 @@ typedef enum pgn_status {
     PGN_E_UNBALANCED_PAREN = 25,
     PGN_E_UNEXPECTED_TOKEN = 26,
     PGN_E_MISSING_RESULT = 27,
-    PGN_E_BAD_JSON = 28, /* JSON input (pgn_json_reader): bad syntax, or not a game's schema */
+    PGN_E_BAD_JSON = 28,    /* JSON input (pgn_json_reader): bad syntax, or not a game's schema */
+    PGN_E_UTF16 = 29,       /* the input starts with a UTF-16 byte order mark: refused */
+    PGN_E_BROKEN_GAME = 30, /* JSON input: a game marked cut short ("broken": true), refused */
 
     /* chess */
     PGN_E_BAD_FEN = 50,
@@ -85,13 +87,17 @@ typedef enum pgn_status {
     PGN_W_VARIATION_START = 124,      /* a ( before any move, dropped */
     PGN_W_RESULT_IN_VARIATION = 125,  /* a termination marker inside a variation, ignored */
     PGN_W_NAG_RANGE = 126,            /* a NAG above 255, dropped */
-    PGN_W_ENCODING = 127,          /* text that is not UTF-8, converted from Windows-1252/Latin-1 */
+    PGN_W_ENCODING = 127, /* text not UTF-8: converted from CP437 or Windows-1252/Latin-1 */
     PGN_W_FEN_WITHOUT_SETUP = 128, /* a FEN tag without SetUp "1" */
     PGN_W_TAG_VALUE = 129,         /* a tab or line break inside a tag value */
     PGN_W_VARIANT = 130,           /* a Variant tag read as standard chess (wild/0, ...) */
     PGN_W_GLYPH_NAG = 131,         /* a glyph such as ± or +/= read as its NAG */
     PGN_W_BAD_COMMAND = 132,       /* a malformed [%cmd ...] in a comment, kept as text */
-    PGN_W_RESULT_AFTER_MATE = 133 /* strict only, as a warning: the result is * after a checkmate */
+    PGN_W_RESULT_AFTER_MATE =
+        133, /* strict only, as a warning: the result is * after a checkmate */
+    PGN_W_RESULT_CONTRADICTS = 134, /* a draw or the mated side's win after mate; a win after
+                                       stalemate */
+    PGN_W_TAG_QUOTES = 135 /* unescaped quotes inside a tag value ([White ""Socrates""]), kept */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

@@ -70,6 +70,12 @@ PGN_API void pgn_game_set_start(pgn_game *game, const pgn_pos *start);
 PGN_API pgn_result pgn_game_result(const pgn_game *game);
 /** Sets the game termination marker (the Result tag is not changed). */
 PGN_API void pgn_game_set_result(pgn_game *game, pgn_result result);
+/** The termination marker as the reader read it (PGN_RESULT_NONE: none, or a game built through
+ * the API). It differs from pgn_game_result when the Result tag disagreed (the tag wins:
+ * W_RESULT_MISMATCH); PGN_EDIT_FIX_RESULTS falls back on it. */
+PGN_API pgn_result pgn_game_marker(const pgn_game *game);
+/** Sets what pgn_game_marker returns (the JSON reader and other builders of games). */
+PGN_API void pgn_game_set_marker(pgn_game *game, pgn_result marker);
 
 /* ---- the move tree ----
  * The root node holds no move; its comment is the game comment (before the first move). A node's

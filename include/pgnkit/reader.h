@@ -44,6 +44,8 @@ typedef struct pgn_game_summary {
     pgn_diag first_error; /* valid when errors > 0 */
     uint32_t plies;       /* main-line moves read */
     int broken;           /* nonzero: an error lost part of the game (moves, tags or text) */
+    pgn_result marker;    /* the termination marker as read (PGN_RESULT_NONE: none); the game's
+                             result is the Result tag's when they disagree (W_RESULT_MISMATCH) */
 } pgn_game_summary;
 
 /**
@@ -73,7 +75,9 @@ typedef struct pgn_visitor {
 #define PGN_READ_NESTED_COMMENTS 0x08u /* { a { b } c } nests (pgn-extract --nestedcomments) */
 #define PGN_READ_NO_NULL_MOVES 0x10u   /* refuse -- and Z0 even in lax mode */
 
-/** How bytes that are not UTF-8 are read. AUTO: UTF-8, and per game Windows-1252 if not valid. */
+/** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
+ * Latin-1 text the same) as each text's bytes tell, else as the last text that told
+ * (docs/pgn-dialect.md, "Encodings"). */
 typedef enum pgn_encoding {
     PGN_ENC_AUTO = 0,
     PGN_ENC_UTF8,
@@ -133,6 +137,27 @@ PGN_API const pgn_game_summary *pgn_reader_summary(const pgn_reader *reader);
 /** The original bytes of the game last read (with PGN_READ_KEEP_RAW; else empty), from its first
  * byte up to the start of the next game. Valid until the next read. */
 PGN_API pgn_str pgn_reader_raw(const pgn_reader *reader);
+
+/* ---- how a game was read: its diagnostics, kept in the game ---- */
+
+/** At most this many diagnostics are kept per game; the rest are only counted. */
+#define PGN_GAME_DIAG_MAX 16
+
+/** The number of diagnostics kept in game (at most PGN_GAME_DIAG_MAX, in the order reported):
+ * pgn_reader_next keeps every diagnostic reported while it read the game. *dropped (may be NULL)
+ * gets the number reported beyond them. 0 for a game built through the API. */
+PGN_API size_t pgn_game_diag_count(const pgn_game *game, uint64_t *dropped);
+/** Diagnostic index (< pgn_game_diag_count) of game, borrowed from the game (valid until it is
+ * reset, freed or read into); its source is NULL (the reader's name is not kept). */
+PGN_API const pgn_diag *pgn_game_diag(const pgn_game *game, size_t index);
+/** Keeps a copy of diag in game (beyond PGN_GAME_DIAG_MAX, counts it) and, for an error, marks the
+ * game cut short. The memory comes from the game's arena. PGN_OK or PGN_E_NOMEM. */
+PGN_API PGN_NODISCARD pgn_status pgn_game_add_diag(pgn_game *game, const pgn_diag *diag);
+/** Nonzero if the game was cut short: an error lost part of it (pgn_game_summary.broken), so the
+ * game in memory is not the whole game of the input. Writers mark it (the JSON "broken" member). */
+PGN_API int pgn_game_broken(const pgn_game *game);
+/** Sets what pgn_game_broken returns. */
+PGN_API void pgn_game_set_broken(pgn_game *game, int broken);
 
 /** Totals so far: games, errors and warnings reported. */
 PGN_API void pgn_reader_totals(const pgn_reader *reader, uint64_t *games, uint64_t *errors,

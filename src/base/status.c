@@ -26,6 +26,9 @@ static const status_info infos[] = {
     {PGN_E_UNEXPECTED_TOKEN, "E_UNEXPECTED_TOKEN", "unexpected token"},
     {PGN_E_MISSING_RESULT, "E_MISSING_RESULT", "missing game termination marker"},
     {PGN_E_BAD_JSON, "E_BAD_JSON", "invalid JSON, or JSON that is not a game"},
+    {PGN_E_BROKEN_GAME, "E_BROKEN_GAME",
+     "game cut short when it was first read (\"broken\": true)"},
+    {PGN_E_UTF16, "E_UTF16", "UTF-16 text (byte order mark FF FE or FE FF): convert it to UTF-8"},
     {PGN_E_BAD_FEN, "E_BAD_FEN", "invalid FEN"},
     {PGN_E_BAD_SAN, "E_BAD_SAN", "move text that cannot be read as a move"},
     {PGN_E_ILLEGAL_MOVE, "E_ILLEGAL_MOVE", "illegal move"},
@@ -61,13 +64,17 @@ static const status_info infos[] = {
     {PGN_W_VARIATION_START, "W_VARIATION_START", "variation before any move"},
     {PGN_W_RESULT_IN_VARIATION, "W_RESULT_IN_VARIATION", "termination marker inside a variation"},
     {PGN_W_NAG_RANGE, "W_NAG_RANGE", "NAG above 255"},
-    {PGN_W_ENCODING, "W_ENCODING", "text not in UTF-8 converted from Windows-1252"},
+    {PGN_W_ENCODING, "W_ENCODING",
+     "text not in UTF-8 converted from CP437 or Windows-1252 (Latin-1)"},
     {PGN_W_FEN_WITHOUT_SETUP, "W_FEN_WITHOUT_SETUP", "FEN tag without SetUp \"1\""},
     {PGN_W_TAG_VALUE, "W_TAG_VALUE", "tab or line break inside a tag value"},
     {PGN_W_VARIANT, "W_VARIANT", "Variant tag read as standard chess"},
     {PGN_W_GLYPH_NAG, "W_GLYPH_NAG", "glyph such as +/= or +- read as its NAG"},
     {PGN_W_BAD_COMMAND, "W_BAD_COMMAND", "malformed [%command] in a comment, kept as text"},
     {PGN_W_RESULT_AFTER_MATE, "W_RESULT_AFTER_MATE", "result * after a checkmate"},
+    {PGN_W_RESULT_CONTRADICTS, "W_RESULT_CONTRADICTS",
+     "result contradicted by the final position (checkmate or stalemate)"},
+    {PGN_W_TAG_QUOTES, "W_TAG_QUOTES", "unescaped quote inside a tag value, kept as text"},
 };
 
 static const status_info *find(pgn_status code) {

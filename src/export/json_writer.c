@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../chess/fen_ranks.h"
+#include "../base/utf8.h"
 #include "../game/arena.h"
 #include "../game/game_internal.h"
 
@@ -148,36 +149,6 @@ static void put_uint(pgn_json_writer *w, unsigned long v) {
     put(w, digits + n, sizeof digits - n);
 }
 
-/* Length of the valid UTF-8 sequence at s (at most len bytes), or 0 (RFC 3629: no overlong
- * forms, no surrogates, nothing above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t len) {
-    size_t n, i;
-    unsigned c = s[0];
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else {
-        return 0;
-    }
-    if (len < n || s[1] < lo || s[1] > hi) {
-        return 0;
-    }
-    for (i = 2; i < n; i++) {
-        if (s[i] < 0x80 || s[i] > 0xBF) {
-            return 0;
-        }
-    }
-    return n;
-}
-
 /* Writes the JSON form (RFC 8259 §7) of the bytes p[*at..stop) of a string of len bytes at d and
  * moves *at past them; a UTF-8 sequence that starts before stop is finished (up to 3 bytes past
  * it). Each byte read gives at most 6 written. */
@@ -190,7 +161,7 @@ static size_t escape(char *d, const unsigned char *p, size_t len, size_t *at, si
             d[k++] = (char)c;
             i++;
         } else if (c >= 0x80) {
-            size_t n = utf8_len(p + i, len - i);
+            size_t n = pgnk_utf8_seq_len(p + i, len - i);
             if (n == 0) {
                 memcpy(d + k, "\\ufffd", 6);
                 k += 6;
@@ -409,6 +380,41 @@ static void put_moves(pgn_json_writer *w, const pgn_game *game) {
     }
 }
 
+/* How the game was read (docs/json-format.md): "broken": true for a game cut short, and its
+ * diagnostics (code, severity, line, column, message, token), with the number not kept. */
+static void put_diagnostics(pgn_json_writer *w, const pgn_game *game) {
+    uint64_t dropped;
+    size_t n = pgn_game_diag_count(game, &dropped);
+    if (pgn_game_broken(game)) {
+        put(w, ",\"broken\":true", 14);
+    }
+    if (n == 0) {
+        return;
+    }
+    put(w, ",\"diagnostics\":[", 16);
+    for (size_t i = 0; i < n; i++) {
+        const pgn_diag *d = pgn_game_diag(game, i);
+        put(w, i ? ",{\"code\":" : "{\"code\":", i ? 9 : 8);
+        put_cstring(w, pgn_status_name(d->code));
+        put(w, ",\"severity\":", 12);
+        put_cstring(w, d->severity == PGN_SEV_ERROR ? "error" : "warning");
+        put(w, ",\"line\":", 8);
+        put_uint(w, d->at.line);
+        put(w, ",\"column\":", 10);
+        put_uint(w, d->at.column);
+        put(w, ",\"message\":", 11);
+        put_cstring(w, pgn_status_message(d->code));
+        put(w, ",\"token\":", 9);
+        put_cstring(w, d->token);
+        put(w, "}", 1);
+    }
+    put(w, "]", 1);
+    if (dropped) {
+        put(w, ",\"diagnostics_dropped\":", 23);
+        put_uint(w, (unsigned long)dropped);
+    }
+}
+
 /* ---- games ---- */
 
 pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) {
@@ -453,6 +459,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     put_moves(w, game);
     put(w, ",\"result\":", 10);
     put_cstring(w, pgn_result_str(pgn_game_result(game)));
+    put_diagnostics(w, game);
     put(w, "}", 1);
     if (w->flags & PGN_JSON_NDJSON) {
         put(w, "\n", 1);

@@ -132,6 +132,27 @@ static pgn_status add_plycount(pgn_game *game) {
     return pgn_game_tag_set(game, name, value);
 }
 
+/* PGN_EDIT_FIX_RESULTS: the result the main line's final position decides (checkmate, stalemate),
+ * else the termination marker as read, else the game's; set as the result and the Result tag. */
+static pgn_status fix_results(pgn_game *game) {
+    pgn_pos pos = *pgn_game_start(game);
+    pgn_result res = pgn_game_marker(game);
+    for (const pgn_node *n = pgn_node_child(pgn_game_root(game)); n; n = pgn_node_child(n)) {
+        pgn_pos_play(&pos, pgn_node_move(n));
+    }
+    if (pgn_pos_is_checkmate(&pos)) {
+        res = pos.side == PGN_WHITE ? PGN_RESULT_BLACK_WINS : PGN_RESULT_WHITE_WINS;
+    } else if (pgn_pos_is_stalemate(&pos)) {
+        res = PGN_RESULT_DRAW;
+    } else if (res == PGN_RESULT_NONE) {
+        res = pgn_game_result(game);
+    }
+    pgn_game_set_result(game, res);
+    const char *text = pgn_result_str(res);
+    pgn_str name = {"Result", 6}, value = {text, strlen(text)};
+    return pgn_game_tag_set(game, name, value);
+}
+
 pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts) {
     walk w;
     pgn_status st = PGN_OK;
@@ -159,6 +180,9 @@ pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts) {
     }
     if (st == PGN_OK && (f & PGN_EDIT_ADD_PLYCOUNT)) {
         st = add_plycount(game);
+    }
+    if (st == PGN_OK && (f & PGN_EDIT_FIX_RESULTS)) {
+        st = fix_results(game);
     }
     return st;
 }

@@ -26,6 +26,7 @@ struct pgn_game {
     size_t index_cap;
     pgn_pos start;
     pgn_result result;
+    game_record rec;
     pgn_node root;        /* inside the game, so that reset never needs memory */
     uint8_t san_complete; /* every node has its SAN and the start has not changed since */
     pgn_node *rootp;      /* &root, handed out mutable by the const getter without a cast */
@@ -70,6 +71,8 @@ static void game_clear(pgn_game *g) {
     g->index_cap = 0;
     pgn_pos_init(&g->start);
     g->result = PGN_RESULT_NONE;
+    memset(&g->rec, 0, sizeof g->rec);
+    g->rec.marker = PGN_RESULT_NONE;
     memset(&g->root, 0, sizeof g->root);
     g->rootp = &g->root;
     g->san_complete = 1;
@@ -330,6 +333,24 @@ pgn_result pgn_game_result(const pgn_game *game) {
 void pgn_game_set_result(pgn_game *game, pgn_result result) {
     assert(game != NULL);
     game->result = result;
+}
+
+pgn_result pgn_game_marker(const pgn_game *game) {
+    assert(game != NULL);
+    return game->rec.marker;
+}
+
+void pgn_game_set_marker(pgn_game *game, pgn_result marker) {
+    assert(game != NULL);
+    game->rec.marker = marker;
+}
+
+game_record *pgnk_game_record(pgn_game *game) {
+    return &game->rec;
+}
+
+const game_record *pgnk_game_record_const(const pgn_game *game) {
+    return &game->rec;
 }
 
 /* ---- the move tree ---- */

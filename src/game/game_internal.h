@@ -196,5 +196,16 @@ static inline pgn_color pgnk_iter_side(const pgn_iter *it) {
 static inline uint32_t pgnk_iter_fullmove(const pgn_iter *it) {
     return it->fullmove;
 }
+/* How a game was read, kept in the game for its readers (pgn_game_marker, and the parse layer's
+ * pgn_game_diag...): emptied by pgn_game_reset; diags come from the game's arena. */
+typedef struct game_record {
+    pgn_result marker; /* the termination marker as read, PGN_RESULT_NONE if none */
+    uint8_t broken;    /* cut short: an error lost part of the game */
+    void *diags;       /* pgn_diag[cap] (a type of the parse layer) */
+    uint32_t count, cap;
+    uint64_t dropped; /* diagnostics past cap, counted only */
+} game_record;
+game_record *pgnk_game_record(pgn_game *game);
+const game_record *pgnk_game_record_const(const pgn_game *game);
 
 #endif

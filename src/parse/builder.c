@@ -141,8 +141,9 @@ static pgn_flow on_end_variation(void *user) {
 
 static pgn_flow on_end_game(void *user, pgn_result result, const pgn_game_summary *summary) {
     builder *b = user;
-    (void)summary;
     pgn_game_set_result(b->game, result);
+    pgn_game_set_marker(b->game, summary->marker);
+    pgn_game_set_broken(b->game, summary->broken);
     return PGN_FLOW_CONTINUE;
 }
 

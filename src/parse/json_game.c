@@ -6,6 +6,9 @@
 #include "json_internal.h"
 #include "parse.h"
 
+#include "../base/utf8.h"
+#include "../game/game_internal.h"
+
 #include <string.h>
 
 /* A line being replayed (vars == 0), or the variations of a move still to start (vars == 1). */
@@ -378,11 +381,103 @@ static pgn_status lines(pgn_json_reader *r, const jval *moves, pgn_game *game) {
     return PGN_OK;
 }
 
+/* A decimal number member below 2^32 (line, column), else 0 after reporting it. */
+static int small_number(pgn_json_reader *r, const jval *v, uint32_t *out) {
+    uint64_t n = 0;
+    size_t i = 0;
+    for (; v->type == JV_NUMBER && i < v->len && i < 10 && v->str[i] >= '0' && v->str[i] <= '9';
+         i++) {
+        n = n * 10 + (uint64_t)(v->str[i] - '0');
+    }
+    if (v->type != JV_NUMBER || i == 0 || i != v->len || n > UINT32_MAX) {
+        bad(r, v, 0, "a diagnostic's line and column are whole numbers");
+        return 0;
+    }
+    *out = (uint32_t)n;
+    return 1;
+}
+
+/* One element of "diagnostics" ({"code", "severity", "line", "column", "message", "token"}), kept
+ * in the game as it was written, so that JSON read and written again is the same JSON. */
+static pgn_status diagnostic(pgn_json_reader *r, const jval *v, pgn_game *game) {
+    static const char *const names[] = {"code",    "severity", "line", "column",
+                                        "message", "token",    NULL};
+    const jval *m[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    pgn_diag d;
+    pgn_status st;
+    if (v->type != JV_OBJECT) {
+        return bad(r, v, 0, "a diagnostic must be an object");
+    }
+    if ((st = members(r, v, names, m)) != PGN_OK) {
+        return st;
+    }
+    memset(&d, 0, sizeof d);
+    d.code = PGN_OK;
+    for (int c = 1; m[0] && m[0]->type == JV_STRING && c < 256 && d.code == PGN_OK; c++) {
+        const char *name = pgn_status_name((pgn_status)c);
+        if (strlen(name) == m[0]->len && memcmp(name, m[0]->str, m[0]->len) == 0) {
+            d.code = (pgn_status)c;
+        }
+    }
+    if (d.code == PGN_OK || !m[1] || m[1]->type != JV_STRING || !m[2] || !m[3] ||
+        (m[4] && m[4]->type != JV_STRING) || (m[5] && m[5]->type != JV_STRING)) {
+        return bad(r, v, 0,
+                   "a diagnostic needs a known \"code\", \"severity\", \"line\" and "
+                   "\"column\"");
+    }
+    d.severity =
+        m[1]->len == 5 && memcmp(m[1]->str, "error", 5) == 0 ? PGN_SEV_ERROR : PGN_SEV_WARNING;
+    if (!small_number(r, m[2], &d.at.line) || !small_number(r, m[3], &d.at.column)) {
+        return PGN_E_BAD_JSON;
+    }
+    if (m[5]) {
+        pgnk_utf8_excerpt(d.token, sizeof d.token, m[5]->str, m[5]->len);
+    }
+    return pgn_game_add_diag(game, &d);
+}
+
+/* How the game was read when it was written (docs/json-format.md): "broken": true refuses the
+ * game (E_BROKEN_GAME at the member: a game cut short is never read back as a whole one); the
+ * diagnostics of a whole game are kept in it, with the number that were not. */
+static pgn_status read_record(pgn_json_reader *r, const jval *broken, const jval *diags,
+                              const jval *dropped, pgn_game *game) {
+    if (broken != NULL && broken->type != JV_TRUE && broken->type != JV_FALSE) {
+        return bad(r, broken, 0, "\"broken\" must be true or false");
+    }
+    if (broken != NULL && broken->type == JV_TRUE) {
+        return pgnk_json_error(r, PGN_E_BROKEN_GAME, broken->key_at, broken->key, broken->key_len,
+                               "refused: it would be read back as a whole game");
+    }
+    if (diags != NULL && diags->type != JV_ARRAY) {
+        return bad(r, diags, 0, "\"diagnostics\" must be an array");
+    }
+    for (const jval *d = diags ? diags->first : NULL; d; d = d->next) {
+        pgn_status st = diagnostic(r, d, game);
+        if (st != PGN_OK) {
+            return st;
+        }
+    }
+    uint64_t n = 0;
+    size_t i = 0;
+    for (; dropped && dropped->type == JV_NUMBER && i < dropped->len && i < 19 &&
+           dropped->str[i] >= '0' && dropped->str[i] <= '9';
+         i++) {
+        n = n * 10 + (uint64_t)(dropped->str[i] - '0');
+    }
+    if (dropped != NULL && (dropped->type != JV_NUMBER || i == 0 || i != dropped->len)) {
+        return bad(r, dropped, 0, "\"diagnostics_dropped\" must be a whole number");
+    }
+    pgnk_game_record(game)->dropped = n;
+    return PGN_OK;
+}
+
 pgn_status pgnk_json_build_game(pgn_json_reader *r, const jval *v, pgn_game *game) {
-    static const char *const names[] = {"tags",  "fen",    "chess960", "comment",
-                                        "moves", "result", NULL};
+    static const char *const names[] = {"tags",    "fen",         "chess960",
+                                        "comment", "moves",       "result",
+                                        "broken",  "diagnostics", "diagnostics_dropped",
+                                        NULL};
     static const char *const required[] = {"tags", NULL, NULL, NULL, "moves", "result"};
-    const jval *s[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+    const jval *s[9] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     pgn_status st;
     if ((st = members(r, v, names, s)) != PGN_OK) {
         return st;
@@ -393,7 +488,8 @@ pgn_status pgnk_json_build_game(pgn_json_reader *r, const jval *v, pgn_game *gam
                                    "a game needs the members \"tags\", \"moves\" and \"result\"");
         }
     }
-    if ((st = tags(r, s[0], game)) != PGN_OK ||
+    if ((st = read_record(r, s[6], s[7], s[8], game)) != PGN_OK ||
+        (st = tags(r, s[0], game)) != PGN_OK ||
         (st = start_position(r, s[0], s[1], s[2], game)) != PGN_OK ||
         (s[3] != NULL && (st = comment(r, s[3], game, pgn_game_root(game), 0)) != PGN_OK)) {
         return st;

@@ -5,6 +5,8 @@
  * The top level is a sequence of game objects and arrays of game objects (JSON and NDJSON). */
 #include "json_internal.h"
 
+#include "../base/utf8.h"
+
 #include <assert.h>
 #include <string.h>
 
@@ -137,17 +139,15 @@ void *pgnk_json_grow(pgn_json_reader *r, void *old, size_t old_size, size_t size
 pgn_status pgnk_json_error(pgn_json_reader *r, pgn_status code, pgn_loc at, const char *excerpt,
                            size_t len, const char *detail) {
     pgn_diag d;
-    size_t n = len < sizeof d.token - 1 ? len : sizeof d.token - 1;
     memset(&d, 0, sizeof d);
     d.code = code;
     d.severity = PGN_SEV_ERROR;
     d.at = at;
     d.game = r->games + 1;
     d.source = r->opts.source_name;
-    if (excerpt != NULL && n) {
-        memcpy(d.token, excerpt, n);
+    if (excerpt != NULL && len) {
+        pgnk_utf8_excerpt(d.token, sizeof d.token, excerpt, len);
     }
-    d.token[n] = 0;
     r->detail = detail;
     r->errors++;
     if (r->opts.on_diag != NULL) {
@@ -277,29 +277,6 @@ static long hex4(pgn_json_reader *r) {
     return v;
 }
 
-static size_t utf8_encode(unsigned long cp, char out[4]) {
-    if (cp < 0x80) {
-        out[0] = (char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = (char)(0xC0 | (cp >> 6));
-        out[1] = (char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = (char)(0xE0 | (cp >> 12));
-        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (cp >> 18));
-    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 /* An escape after the backslash (consumed); at is the backslash. */
 static tok_kind escape(pgn_json_reader *r, tok *t, pgn_loc at) {
     static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
@@ -336,32 +313,23 @@ static tok_kind escape(pgn_json_reader *r, tok *t, pgn_loc at) {
     } else if (cp == 0) {
         return fail(r, t, PGN_E_BAD_JSON, at, "\\u0000 (NUL) is not allowed in pgnkit strings");
     }
-    return sbuf_put(r, out, utf8_encode((unsigned long)cp, out)) ? T_STRING : nomem(t);
+    return sbuf_put(r, out, pgnk_utf8_encode((uint32_t)cp, out)) ? T_STRING : nomem(t);
 }
 
 /* A multi-byte UTF-8 sequence whose first byte c is next (RFC 3629). */
 static tok_kind utf8_seq(pgn_json_reader *r, tok *t, int c) {
     pgn_loc at = here(r);
     char seq[4];
-    int n, lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        lo = c == 0xE0 ? 0xA0 : 0x80;
-        hi = c == 0xED ? 0x9F : 0xBF;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        lo = c == 0xF0 ? 0x90 : 0x80;
-        hi = c == 0xF4 ? 0x8F : 0xBF;
-    } else {
+    unsigned lo, hi;
+    int n = (int)pgnk_utf8_lead((unsigned)c, &lo, &hi);
+    if (n == 0) {
         return fail(r, t, PGN_E_BAD_JSON, at, "byte that is not UTF-8");
     }
     seq[0] = (char)c;
     r->win_pos++;
     for (int i = 1; i < n; i++) {
         int b = peek(r);
-        if (b < lo || b > hi) {
+        if (b < (int)lo || b > (int)hi) {
             return fail(r, t, PGN_E_BAD_JSON, at, "byte that is not UTF-8");
         }
         seq[i] = (char)b;

@@ -567,6 +567,19 @@ void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start) 
     lx->at_line_start = line_start;
 }
 
+int pgnk_lexer_utf16_bom(lexer *lx) {
+    size_t i = lx->pos, j;
+    if (lx->base + i != 0 || !have(lx, &i)) {
+        return 0;
+    }
+    unsigned char c = (unsigned char)lx->buf[i];
+    j = i + 1;
+    if ((c != 0xFF && c != 0xFE) || !have(lx, &j)) {
+        return 0;
+    }
+    return (unsigned char)lx->buf[j] == (c ^ 0x01u); /* FF FE (LE) or FE FF (BE) */
+}
+
 void pgnk_lexer_skip_to_range_start(lexer *lx) {
     size_t i = lx->pos;
     uint64_t cr_end = UINT64_MAX;
@@ -796,6 +809,38 @@ size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     tag->value.len = i - s;
     i = skip_blanks(b, i + 1, len);
     return i < len && b[i] == ']' ? i + 1 : 0;
+}
+
+/* The byte rel bytes past lx->pos, filling the window as needed; 0 at the end of the input. */
+static int byte_past_pos(lexer *lx, size_t rel, unsigned char *c) {
+    size_t i = lx->pos + rel;
+    if (!have(lx, &i)) {
+        return 0;
+    }
+    *c = (unsigned char)lx->buf[i];
+    return 1;
+}
+
+size_t pgnk_lexer_lax_value(lexer *lx, pgn_str *value) {
+    unsigned char c;
+    for (size_t rel = 1; rel <= lx->max_token && byte_past_pos(lx, rel, &c); rel++) {
+        if (c == '\n' || c == '\r') {
+            return 0;
+        }
+        if (c != '"') {
+            continue;
+        }
+        size_t j = rel + 1;
+        while (byte_past_pos(lx, j, &c) && (c == ' ' || c == '\t')) {
+            j++;
+        }
+        if (byte_past_pos(lx, j, &c) && c == ']') {
+            value->ptr = lx->buf + lx->pos + 1; /* the window may have moved: taken at the end */
+            value->len = rel - 1;
+            return lx->pos + j + 1;
+        }
+    }
+    return 0;
 }
 
 void pgnk_lexer_take(lexer *lx, size_t end) {

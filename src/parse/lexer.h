@@ -221,11 +221,18 @@ typedef struct lexer_tag {
 } lexer_tag;
 size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag);
 void pgnk_lexer_take(lexer *lx, size_t end);
+/* With lx->pos at a tag value's opening quote: the window index just past the first `"`, blanks
+ * and `]` after it on the same line, and in *value the bytes between the two quotes (quotes left
+ * unescaped inside: [White ""Socrates Expert""]); 0 if the line ends first. Fills the window
+ * (the caller holds it from the quote on). */
+size_t pgnk_lexer_lax_value(lexer *lx, pgn_str *value);
 /* Moves back to stream offset off, which must still be in the window (off >= keep). */
 void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
 /* For a reader starting inside a file: skips the partial first line, then to the first line that
  * starts with [ right after a line that is not a tag line (the start of a tag section). */
 void pgnk_lexer_skip_to_range_start(lexer *lx);
+/* 1 if the stream starts with a UTF-16 byte order mark (FF FE or FE FF). */
+int pgnk_lexer_utf16_bom(lexer *lx);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to);
 pgn_loc pgnk_lexer_loc(const lexer *lx);

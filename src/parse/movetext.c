@@ -4,6 +4,8 @@
  * (§8.2.6). An illegal move kills the rest of its line; the parent line goes on (STYLE C5). */
 #include "parse.h"
 
+#include "../base/utf8.h"
+
 #include <string.h>
 
 #include "pgnkit/annot.h"
@@ -94,11 +96,11 @@ static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *n
     if (pgn_nag_from_symbol(t->ptr, t->len, mover, nag)) {
         return 1;
     }
-    if (!t->high || enc == PGN_ENC_UTF8 || pgnk_text_is_utf8(t->ptr, t->len)) {
+    if (!t->high || enc == PGN_ENC_UTF8 || pgnk_utf8_valid(t->ptr, t->len)) {
         return 0;
     }
     r->text.len = 0;
-    enc = enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc;
+    enc = pgnk_text_encoding(r, t->ptr, t->len);
     return pgnk_text_append_converted(r, &r->text, t->ptr, t->len, enc) &&
            pgn_nag_from_symbol(r->text.ptr, r->text.len, mover, nag);
 }

@@ -40,6 +40,8 @@ struct pgn_reader {
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
     uint8_t bad_tag;           /* the tag section had a malformed tag pair */
+    pgn_game *build;           /* pgn_reader_next's game, which keeps the diagnostics */
+    uint8_t enc_seen;          /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
     scratch name, value, text; /* decoded tag name and value, decoded comment */
     scratch tag_result;        /* the Result tag's value */
     uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */
@@ -79,8 +81,13 @@ int pgnk_reader_variant_kind(const char *v, size_t n);
 void pgnk_movetext_read(pgn_reader *r);
 
 /* text.c */
-int pgnk_text_is_utf8(const char *s, size_t len);
-/* Appends s to buf, converted to UTF-8 from enc (PGN_ENC_AUTO: from Windows-1252). */
+/* The single-byte encoding of the text s (not UTF-8) under the reader's option: with
+ * PGN_ENC_AUTO, CP437 or Windows-1252 as the text's bytes tell, else as the last text that told. */
+pgn_encoding pgnk_text_encoding(const pgn_reader *r, const char *s, size_t len);
+/* Writes to out (cap >= 4 bytes) a NUL-terminated UTF-8 excerpt of s: UTF-8 kept, other bytes
+ * decoded as pgnk_text_encoding says, cut on a character boundary to fit. */
+void pgnk_text_excerpt(const pgn_reader *r, char *out, size_t cap, const char *s, size_t len);
+/* Appends s to buf, converted to UTF-8 from the single-byte encoding enc. */
 int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len,
                                pgn_encoding enc);
 int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len);

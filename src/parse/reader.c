@@ -24,11 +24,10 @@ static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pg
     d.at = at;
     d.game = r->games + 1;
     d.source = r->opts.source_name;
-    size_t n = len < sizeof d.token - 1 ? len : sizeof d.token - 1;
-    if (text && n) {
-        memcpy(d.token, text, n);
+    d.token[0] = 0;
+    if (text && len) {
+        pgnk_text_excerpt(r, d.token, sizeof d.token, text, len);
     }
-    d.token[n] = 0;
     if (d.severity == PGN_SEV_ERROR) {
         if (r->sum.errors++ == 0) {
             r->sum.first_error = d;
@@ -38,6 +37,9 @@ static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pg
     } else {
         r->sum.warnings++;
         r->warnings++;
+    }
+    if (r->build && pgn_game_add_diag(r->build, &d) != PGN_OK) {
+        r->nomem = 1;
     }
     if (r->opts.on_diag) {
         r->opts.on_diag(r->opts.diag_ctx, &d);
@@ -275,6 +277,43 @@ static size_t string_chars(const token *t) {
     return n;
 }
 
+/* A tag value with unescaped quotes inside ([White ""Socrates Expert""], [Event "The "Big" Open"]):
+ * the bytes between its opening quote and the first `"` that only blanks separate from a `]` on
+ * the same line, with W_TAG_QUOTES at the quote that ended the string early (docs/pgn-dialect.md,
+ * Tags). Returns 1 with the lexer past the `]` (as a current TOK_RBRACKET), else 0 with the
+ * lexer and the current token as they were. */
+static int lax_value(pgn_reader *r, pgn_loc value_at, size_t first_len) {
+    token saved = r->tok;
+    pgn_str v;
+    pgnk_lexer_rewind(&r->lx, value_at.offset, value_at, 0);
+    size_t end = pgnk_lexer_lax_value(&r->lx, &v);
+    if (end == 0) {
+        pgnk_lexer_rewind(&r->lx, saved.at.offset, saved.at, saved.line_start);
+        r->have_tok = 0;
+        reader_next_token(r);
+        return 0;
+    }
+    token t = saved;
+    t.ptr = v.ptr;
+    t.len = v.len;
+    t.at = value_at;
+    t.high = 0;
+    for (size_t i = 0; i < v.len; i++) {
+        t.high |= (unsigned char)v.ptr[i] >= 0x80;
+    }
+    pgn_loc q = value_at; /* the quote that ended the string early */
+    q.offset += 1 + first_len;
+    q.column += (uint32_t)(1 + first_len);
+    pgnk_reader_diag(r, PGN_W_TAG_QUOTES, q, v.ptr, v.len);
+    if (!pgnk_text_decode(r, &r->value, &t, 1)) {
+        return 0;
+    }
+    pgnk_lexer_take(&r->lx, end);
+    r->tok.kind = TOK_RBRACKET;
+    r->have_tok = 1;
+    return 1;
+}
+
 /* Reads one tag pair starting at '['. Returns TAG_BAD after a syntax error (already reported), or
  * TAG_NEW_GAME (nothing consumed) when a tag the game already has follows an empty line: the
  * tag section of the next game (lichess exports of tag-only games); likewise any tag after an
@@ -361,13 +400,20 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     if (!pgnk_text_decode(r, &r->value, &r->tok, 1)) {
         return 0;
     }
+    size_t first_len = r->tok.len;
+    uint64_t hold2 = r->lx.hold;
+    if (r->lx.hold > value_at->offset) {
+        r->lx.hold = value_at->offset; /* so that lax_value can go back to the quote */
+    }
     reader_consume(r);
     reader_next_token(r);
-    if (r->tok.kind != TOK_RBRACKET) {
+    if (r->tok.kind != TOK_RBRACKET && !lax_value(r, *value_at, first_len)) {
+        r->lx.hold = hold2;
         pgnk_reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr,
                          r->tok.len);
         return 0;
     }
+    r->lx.hold = hold2;
     reader_consume(r);
     return value_at->line != 0 ? TAG_OK : TAG_BAD;
 }
@@ -378,8 +424,8 @@ int pgnk_reader_variant_kind(const char *v, size_t n) {
     static const char *const c960[] = {
         "chess960",       "chess 960", "fischerandom", "fischerrandom",
         "fischer random", "freestyle", "960"};
-    static const char *const standard[] = {"standard",      "chess",   "classical", "normal",
-                                           "from position", "illegal", ""};
+    static const char *const standard[] = {"standard", "chess",         "classical", "normal",
+                                           "regular",  "from position", "illegal",   ""};
     char low[32];
     if (n >= sizeof low) {
         return 0;
@@ -501,6 +547,42 @@ static void finish_start(pgn_reader *r) {
 
 /* ---- a whole game ---- */
 
+/* What the main line's final position decides if it contradicts res: a win for the side that
+ * mated, a draw after stalemate; PGN_RESULT_NONE otherwise or if no board was kept. Stalemate is
+ * looked for only after a decisive result and mate only in check, so that most games cost one
+ * attack test. */
+static pgn_result final_result(const pgn_reader *r, pgn_result res) {
+    if ((r->opts.flags & PGN_READ_NO_BOARD) || r->skip_movetext || r->depth == 0 ||
+        r->levels[0].dead) {
+        return PGN_RESULT_NONE;
+    }
+    const pgn_pos *pos = &r->levels[0].pos;
+    if (pgn_pos_in_check(pos)) {
+        if (!pgn_pos_is_checkmate(pos)) {
+            return PGN_RESULT_NONE;
+        }
+        return pos->side == PGN_WHITE ? PGN_RESULT_BLACK_WINS : PGN_RESULT_WHITE_WINS;
+    }
+    return res != PGN_RESULT_DRAW && pgn_pos_is_stalemate(pos) ? PGN_RESULT_DRAW : PGN_RESULT_NONE;
+}
+
+/* A result (the marker, else the Result tag tr) that the final position contradicts: a draw or a
+ * loss for the side that mated, a decisive result after stalemate (docs/pgn-dialect.md, Results).
+ * "*" contradicts nothing (an unfinished record; W_RESULT_AFTER_MATE covers it, strict only). */
+static void check_final_result(pgn_reader *r, pgn_result tr) {
+    int marked = r->marker != PGN_RESULT_NONE && r->marker != PGN_RESULT_UNKNOWN;
+    pgn_result res = marked ? r->marker : tr;
+    if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
+        return;
+    }
+    pgn_result fin = final_result(r, res);
+    if (fin != PGN_RESULT_NONE && fin != res) {
+        const char *m = pgn_result_str(res);
+        pgnk_reader_diag(r, PGN_W_RESULT_CONTRADICTS, marked ? r->marker_at : r->sum.start, m,
+                         strlen(m));
+    }
+}
+
 static pgn_result tag_result(const pgn_reader *r) {
     return r->tag_result.len ? pgn_result_parse(r->tag_result.ptr, r->tag_result.len)
                              : PGN_RESULT_NONE;
@@ -542,6 +624,11 @@ static pgn_status read_game(pgn_reader *r) {
             r->lx.line_off = r->opts.range_start;
             r->lx.at_line_start = 0;
             pgnk_lexer_skip_to_range_start(&r->lx);
+        } else if (pgnk_lexer_utf16_bom(&r->lx)) {
+            /* refused, not misread: every other byte would be a NUL (docs/pgn-dialect.md) */
+            pgn_loc at = {0, 1, 1};
+            pgnk_reader_diag(r, PGN_E_UTF16, at, NULL, 0);
+            r->finished = 1;
         }
     }
     if (!r->next_known && !r->finished) {
@@ -585,13 +672,15 @@ static pgn_status read_game(pgn_reader *r) {
     if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
         res = tr != PGN_RESULT_NONE ? tr : res;
     } else if (tr != PGN_RESULT_NONE && tr != PGN_RESULT_UNKNOWN && tr != res) {
-        pgnk_reader_diag(r, PGN_W_RESULT_MISMATCH, r->sum.start, r->tag_result.ptr,
-                         r->tag_result.len);
+        const char *m = pgn_result_str(res); /* reported at the marker, kept from the tag */
+        pgnk_reader_diag(r, PGN_W_RESULT_MISMATCH, r->marker_at, m, strlen(m));
         res = tr;
     }
     if (res == PGN_RESULT_UNKNOWN && (r->opts.flags & PGN_READ_STRICT)) {
         check_mate_result(r);
     }
+    check_final_result(r, tr);
+    r->sum.marker = r->marker;
     find_next_game(r); /* the game's raw bytes end where the next one starts */
     r->sum.end_offset = r->raw_end;
     r->games++;
@@ -623,7 +712,9 @@ pgn_status pgn_reader_next(pgn_reader *r, pgn_game *game) {
     b.alloc = r->opts.alloc;
     b.reader = r;
     pgn_game_reset(game);
+    r->build = game;
     pgn_status st = pgn_reader_visit(r, &pgnk_builder_visitor, &b);
+    r->build = NULL;
     pgnk_reader_alloc(r, b.stack, b.cap * sizeof *b.stack, 0);
     pgnk_reader_alloc(r, b.pending, b.pending_cap, 0);
     if (st == PGN_OK && b.status != PGN_OK) {

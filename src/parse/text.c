@@ -1,37 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Text of tag values and comments: PGN §7 string escapes (\" and \\), and the encodings found in
- * real files: UTF-8 passes through; other text is read as Windows-1252 (Latin-1) or, when asked,
- * Latin-1, Windows-1252 or CP437, and converted to UTF-8 (digest §1). */
+ * real files: UTF-8 passes through; other text is CP437 or Windows-1252 (which reads Latin-1 text
+ * the same), told apart by its bytes (docs/pgn-dialect.md, "Encodings"), or as asked; it is
+ * converted to UTF-8 (digest §1). */
 #include "parse.h"
 
-#include <string.h>
+#include "../base/utf8.h"
 
-int pgnk_text_is_utf8(const char *s, size_t len) {
-    const unsigned char *p = (const unsigned char *)s, *end = p + len;
-    while (p < end) {
-        unsigned c = *p;
-        if (c < 0x80) {
-            p++;
-            continue;
-        }
-        size_t n = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : 0;
-        if (n == 0 || c > 0xF4 || (size_t)(end - p) <= n) {
-            return 0;
-        }
-        for (size_t k = 1; k <= n; k++) {
-            if ((p[k] & 0xC0) != 0x80) {
-                return 0;
-            }
-        }
-        /* overlong 3- and 4-byte forms, surrogates, and code points above U+10FFFF */
-        if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) ||
-            (c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90)) {
-            return 0;
-        }
-        p += n + 1;
-    }
-    return 1;
-}
+#include <string.h>
 
 /* Code points of bytes 0x80-0xFF in Windows-1252 (undefined bytes map as Latin-1) and CP437. */
 static const uint16_t cp1252_high[32] = {
@@ -77,6 +53,69 @@ int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len) {
     return 1;
 }
 
+/* What a byte 0x80-0xFF is: a letter in CP437 or in Windows-1252/Latin-1, punctuation in
+ * Windows-1252/Latin-1, or undefined in Windows-1252 (0x81, 0x8D, 0x8F, 0x90, 0x9D). */
+enum { B_437 = 1, B_1252 = 2, B_PUNCT = 4, B_NOT_1252 = 8 };
+static unsigned byte_class(unsigned c) {
+    unsigned k = 0;
+    if ((c <= 0xA5 && (c < 0x9B || c > 0x9E)) || c == 0xE1) {
+        k |= B_437; /* Ç ü é ... Ö Ü, ƒ á í ó ú ñ Ñ, ß */
+    }
+    if (c == 0x8A || c == 0x8C || c == 0x8E || c == 0x9A || c == 0x9C || c == 0x9E || c == 0x9F ||
+        c == 0xAA || c == 0xB5 || c == 0xBA || (c >= 0xC0 && c != 0xD7 && c != 0xF7)) {
+        k |= B_1252; /* Š Œ Ž š œ ž Ÿ ª µ º À-ÿ */
+    } else if (c == 0x81 || c == 0x8D || c == 0x8F || c == 0x90 || c == 0x9D) {
+        k |= B_NOT_1252;
+    } else if (c != 0x83 && (c < 0xC0)) {
+        k |= B_PUNCT; /* € ‚ „ … † ‡ ‰ ‹ ‘ ’ “ ” • – — ™ › and Latin-1's symbols ° ± ½ ... */
+    }
+    return k;
+}
+
+static int word_byte(const unsigned char *p, size_t i, size_t len) {
+    if (i >= len) {
+        return 0;
+    }
+    unsigned c = p[i] | 0x20;
+    return (c >= 'a' && c <= 'z') || p[i] >= 0x80;
+}
+
+pgn_encoding pgnk_text_encoding(const pgn_reader *r, const char *s, size_t len) {
+    pgn_encoding enc = r->opts.encoding;
+    if (enc != PGN_ENC_AUTO) {
+        return enc;
+    }
+    /* votes: a letter counts where a word goes on on at least one side of it; a punctuation
+     * mark of Windows-1252 where it does not join two letters; an opening quote (‚ „ ‘ “) only
+     * after no letter, a closing one (” ›) only before none: Andr\x82 is CP437's é, not ‚; a tie
+     * (M\xE1laga: á or ß) goes as the last text that told, else to Windows-1252 */
+    const unsigned char *p = (const unsigned char *)s;
+    unsigned v437 = 0, v1252 = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = p[i];
+        if (c < 0x80) {
+            continue;
+        }
+        unsigned k = byte_class(c);
+        int before = i > 0 && word_byte(p, i - 1, len), after = word_byte(p, i + 1, len);
+        if (k & B_NOT_1252) {
+            return PGN_ENC_CP437;
+        }
+        v437 += (k & B_437) && (before || after);
+        v437 += (c == 0xAB || c == 0xAC) && !(before && after); /* CP437's ½ ¼: "½final" */
+        v1252 += (k & B_1252) && (before || after);
+        if (k & B_PUNCT) {
+            int opening = c == 0x82 || c == 0x84 || c == 0x91 || c == 0x93;
+            int closing = c == 0x94 || c == 0x9B;
+            v1252 += opening ? !before : closing ? !after : !(before && after);
+        }
+    }
+    if (v437 != v1252) {
+        return v437 > v1252 ? PGN_ENC_CP437 : PGN_ENC_CP1252;
+    }
+    return r->enc_seen ? (pgn_encoding)r->enc_seen : PGN_ENC_CP1252;
+}
+
 static unsigned code_point(unsigned char c, pgn_encoding enc) {
     if (c < 0x80) {
         return c;
@@ -103,19 +142,8 @@ int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_
         if (j == len) {
             break;
         }
-        unsigned cp = code_point((unsigned char)s[j], enc);
-        char u[3];
-        size_t n;
-        if (cp < 0x800) {
-            u[0] = (char)(0xC0 | (cp >> 6));
-            u[1] = (char)(0x80 | (cp & 0x3F));
-            n = 2;
-        } else {
-            u[0] = (char)(0xE0 | (cp >> 12));
-            u[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
-            u[2] = (char)(0x80 | (cp & 0x3F));
-            n = 3;
-        }
+        char u[4];
+        size_t n = pgnk_utf8_encode(code_point((unsigned char)s[j], enc), u);
         if (!pgnk_scratch_put(r, buf, u, n)) {
             return 0;
         }
@@ -124,17 +152,40 @@ int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_
     return 1;
 }
 
+void pgnk_text_excerpt(const pgn_reader *r, char *out, size_t cap, const char *s, size_t len) {
+    pgn_encoding enc = PGN_ENC_UTF8;
+    if (!pgnk_utf8_valid(s, len) && (enc = pgnk_text_encoding(r, s, len)) != PGN_ENC_UTF8) {
+        size_t n = 0;
+        for (size_t i = 0; i < len; i++) { /* every byte one character of the 8-bit encoding */
+            char u[4];
+            size_t k = pgnk_utf8_encode(code_point((unsigned char)s[i], enc), u);
+            if (n + k > cap - 1) {
+                break;
+            }
+            memcpy(out + n, u, k);
+            n += k;
+        }
+        out[n] = 0;
+        return;
+    }
+    pgnk_utf8_excerpt(out, cap, s, len); /* UTF-8, or asked for: stray bytes become U+FFFD */
+}
+
 /* Appends the encoded text, converting if it is not UTF-8 (once-per-game warning). */
 static int put_text(pgn_reader *r, scratch *out, const char *s, size_t len, const token *t) {
     pgn_encoding enc = r->opts.encoding;
-    if (!t->high || enc == PGN_ENC_UTF8 || (enc == PGN_ENC_AUTO && pgnk_text_is_utf8(s, len))) {
+    if (!t->high || enc == PGN_ENC_UTF8 || (enc == PGN_ENC_AUTO && pgnk_utf8_valid(s, len))) {
         return pgnk_scratch_put(r, out, s, len);
     }
-    if (enc == PGN_ENC_AUTO && !r->encoding_warned) {
-        r->encoding_warned = 1;
-        pgnk_reader_diag(r, PGN_W_ENCODING, t->at, t->ptr, t->len);
+    if (enc == PGN_ENC_AUTO) {
+        enc = pgnk_text_encoding(r, s, len);
+        r->enc_seen = (uint8_t)enc;
+        if (!r->encoding_warned) {
+            r->encoding_warned = 1;
+            pgnk_reader_diag(r, PGN_W_ENCODING, t->at, t->ptr, t->len);
+        }
     }
-    return pgnk_text_append_converted(r, out, s, len, enc == PGN_ENC_AUTO ? PGN_ENC_CP1252 : enc);
+    return pgnk_text_append_converted(r, out, s, len, enc);
 }
 
 int pgnk_text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value) {

@@ -157,7 +157,8 @@ typedef struct diag_log {
 
 static void log_diag(void *ctx, const pgn_diag *d) {
     diag_log *l = ctx;
-    if (l->skip_null_moves && d->code == PGN_W_NULL_MOVE) {
+    /* the re-read export keeps a null move and a result the board contradicts by design */
+    if (l->skip_null_moves && (d->code == PGN_W_NULL_MOVE || d->code == PGN_W_RESULT_CONTRADICTS)) {
         l->null_moves++;
         return;
     }

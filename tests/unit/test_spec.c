@@ -637,10 +637,11 @@ static void json_diag(void *ctx, const pgn_diag *d) {
     }
 }
 
-/* PGN_E_BAD_JSON comes from the JSON reader, not from PGN: one case here (the member name not
- * followed by ':'), with its line and column; tests/unit/test_json.c has the rest. */
-static void json_case(int *seen) {
-    static const char input[] = "[\n{\"tags\" {}}]";
+/* PGN_E_BAD_JSON and PGN_E_BROKEN_GAME come from the JSON reader, not from PGN: one case each
+ * here (the member name not followed by ':'; a game written with "broken": true, refused at its
+ * member name), with line and column; tests/unit/test_json.c has the rest. */
+static void json_case(int *seen, const char *input, pgn_status code, uint32_t line,
+                      uint32_t column) {
     pgn_diag d;
     pgn_json_reader_opts o;
     pgn_json_reader *r;
@@ -650,14 +651,15 @@ static void json_case(int *seen) {
     o.on_diag = json_diag;
     o.diag_ctx = &d;
     CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
-    CHECK_EQ_INT(pgn_json_reader_new_mem(&r, &o, input, sizeof input - 1), PGN_OK);
-    CHECK_EQ_INT(pgn_json_reader_next(r, g), PGN_E_BAD_JSON);
-    if (d.code == PGN_E_BAD_JSON && d.at.line == 2 && d.at.column == 9) {
+    CHECK_EQ_INT(pgn_json_reader_new_mem(&r, &o, input, strlen(input)), PGN_OK);
+    CHECK_EQ_INT(pgn_json_reader_next(r, g), code);
+    if (d.code == code && d.at.line == line && d.at.column == column) {
         harness_counts.passed++;
-        seen[PGN_E_BAD_JSON] = 1;
+        seen[code] = 1;
     } else {
-        harness_fail(__FILE__, __LINE__, "JSON case: %s at %u:%u, not E_BAD_JSON at 2:9",
-                     pgn_status_name(d.code), d.at.line, d.at.column);
+        harness_fail(__FILE__, __LINE__, "JSON case: %s at %u:%u, not %s at %u:%u",
+                     pgn_status_name(d.code), d.at.line, d.at.column, pgn_status_name(code), line,
+                     column);
     }
     pgn_json_reader_free(r);
     pgn_game_free(g);
@@ -790,6 +792,7 @@ static const struct {
     {PGN_E_BAD_JSON, "JSON input, not PGN: json_case() here, every kind in tests/unit/test_json.c"},
     {PGN_E_BAD_ALLOCATOR, "a returned status for a half-filled allocator: bad_allocator_case(), "
                           "tests/unit/test_alloc.c"},
+    {PGN_E_BROKEN_GAME, "JSON input, not PGN: json_case() here, and tests/cli/test_broken_json.sh"},
 };
 
 /* The reason a code needs no errors.spec example, or NULL. */
@@ -838,7 +841,9 @@ int main(void) {
         }
     }
     io_case(seen);
-    json_case(seen);
+    json_case(seen, "[\n{\"tags\" {}}]", PGN_E_BAD_JSON, 2, 9);
+    json_case(seen, "[\n{\"tags\":{},\"moves\":[],\"result\":\"*\",\"broken\":true}]",
+              PGN_E_BROKEN_GAME, 2, 36);
     nomem_case(seen);
     bad_allocator_case(seen);
     long_line_case();
