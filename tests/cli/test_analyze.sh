@@ -112,6 +112,17 @@ EOF
 fake_run normal "$tmp/r1.out" "$tmp/r1.err" "$tmp/h.pgn"
 fake_run normal "$tmp/r2.out" "$tmp/r2.err" "$tmp/r1.out"
 if cmp -s "$tmp/r1.out" "$tmp/r2.out"; then ok; else bad "second run without --replace added something" "$tmp/r2.out"; fi
+# idempotent wherever the writer breaks the line (inside "Blunder. Kf8 was best." too): a comment
+# of 0..40 letters before the game moves the line breaks through every place of the sentences
+nsame=0
+for n in $(seq 0 40); do
+    pad=$(printf '%*s' "$n" '' | tr ' ' w)
+    printf '[Event "b"]\n[FEN "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1"]\n[SetUp "1"]\n\n{%s} 1... a6 {a quiet move} 2. Kg2 Kf8 *\n' "$pad" >"$tmp/p.pgn"
+    fake_run normal "$tmp/p1.out" /dev/null --multipv 2 "$tmp/p.pgn"
+    fake_run normal "$tmp/p2.out" /dev/null --multipv 2 "$tmp/p1.out"
+    if cmp -s "$tmp/p1.out" "$tmp/p2.out" && grep -q 'was' "$tmp/p1.out"; then nsame=$((nsame + 1)); else diff "$tmp/p1.out" "$tmp/p2.out" | head -n 6; fi
+done
+if [ "$nsame" -eq 41 ]; then ok; else bad "second run changed $((41 - nsame)) of 41 analysed games"; fi
 fake_run normal "$tmp/r2r.out" "$tmp/r2r.err" --replace "$tmp/r1.out"
 if cmp -s "$tmp/r1.out" "$tmp/r2r.out"; then ok; else bad "second run with --replace differs from one" "$tmp/r2r.out"; fi
 FAKE_ENGINE_BEST=last fake_run normal "$tmp/l1.out" "$tmp/l1.err" --nodes 500 "$tmp/h.pgn"
@@ -253,6 +264,16 @@ else
     "$bin" fmt --check "$tmp/frc.out" 2>/dev/null; status_is "960 output in export format" $? 0
     n_read=$("$bin" convert --to csv --per-ply "$tmp/frc.out" | tail -n +2 | cut -d, -f7 | grep -c .)
     if [ "$n_read" -eq 171 ]; then ok; else bad "960: $n_read evals read back for 171 plies"; fi
+    # analysing Stockfish's output again changes nothing (the scholar's mate: its sentence is broken
+    # across two lines by the writer), also with --multipv 2
+    sfa --nodes 3000 "$tmp/s.pgn" >"$tmp/s1.out" 2>/dev/null
+    sfa --nodes 3000 "$tmp/s1.out" >"$tmp/s2.out" 2>/dev/null
+    if grep -q '^g6 was best' "$tmp/s1.out" && cmp -s "$tmp/s1.out" "$tmp/s2.out"; then ok; else
+        bad "stockfish: a second run changed the game" "$tmp/s2.out"; fi
+    sfa --nodes 2000 --multipv 2 "$tmp/m.pgn" >"$tmp/mm1.out" 2>/dev/null
+    sfa --nodes 2000 --multipv 2 "$tmp/mm1.out" >"$tmp/mm2.out" 2>/dev/null
+    if grep -q 'was best' "$tmp/mm1.out" && cmp -s "$tmp/mm1.out" "$tmp/mm2.out"; then ok; else
+        bad "stockfish --multipv 2: a second run changed the game" "$tmp/mm2.out"; fi
     # --replace on Stockfish's own output: the same as one analysis (fixed nodes, one thread)
     sfa --nodes 2000 --replace "$tmp/frc.out" >"$tmp/frc2.out" 2>/dev/null
     if cmp -s "$tmp/frc.out" "$tmp/frc2.out"; then ok; else bad "960: --replace on the output differs"; fi
