@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ typedef struct slot {
 
 typedef struct shared {
     pthread_mutex_t mu;
+    pthread_mutex_t err_mu; /* stderr: messages and the progress line; taken after mu */
+    int progress_shown;     /* a progress line without its line break is on the terminal */
     pthread_cond_t cv;
     char **files;
     int nfiles, file_i;
@@ -86,6 +89,41 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Clears a progress line left on the terminal, so that the next message starts a line of its
+ * own. Under err_mu. */
+static void clear_progress(shared *s) {
+    if (s->progress_shown) {
+        fputs("\r\033[K", stderr);
+        s->progress_shown = 0;
+    }
+}
+
+/* Every message of analyze goes through here (or through diag): one line on stderr, never run
+ * into the progress line. Safe from any thread. */
+static void say(shared *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&s->err_mu);
+    clear_progress(s);
+    vfprintf(stderr, fmt, ap);
+    pthread_mutex_unlock(&s->err_mu);
+    va_end(ap);
+}
+
+typedef struct diag_ctx {
+    shared *s;
+    cli_diag_ctx cli;
+} diag_ctx;
+
+/* The reader's diagnostics, printed like the other commands' after the progress line is cleared. */
+static void diag(void *ctx, const pgn_diag *d) {
+    diag_ctx *dc = ctx;
+    pthread_mutex_lock(&dc->s->err_mu);
+    clear_progress(dc->s);
+    cli_print_diag(&dc->cli, d);
+    pthread_mutex_unlock(&dc->s->err_mu);
+}
+
 /* Reads the next game into w->game, moving on to the next file at the end of one. Under s->mu.
  * Returns 1 with a game (raw bytes copied to w->out.p if the game is broken: *broken set), 0 at the
  * end of all input, -1 on a fatal error. */
@@ -96,14 +134,17 @@ static int read_next(shared *s, worker *w, int *broken) {
                 return 0;
             }
             const char *path = s->files[s->file_i++];
+            pthread_mutex_lock(&s->err_mu); /* cli_open_input may print */
+            clear_progress(s);
             s->in = cli_open_input(path);
+            pthread_mutex_unlock(&s->err_mu);
             if (!s->in) {
                 return -1;
             }
             pgn_reader_opts ro = s->ropts;
             ro.source_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
             if (pgn_reader_new_file(&s->reader, &ro, s->in) != PGN_OK) {
-                fprintf(stderr, "pgnkit: out of memory\n");
+                say(s, "pgnkit: out of memory\n");
                 return -1;
             }
         }
@@ -137,7 +178,7 @@ static int read_next(shared *s, worker *w, int *broken) {
             continue;
         }
         if (st != PGN_END) {
-            fprintf(stderr, "pgnkit analyze: %s\n", pgn_status_message(st));
+            say(s, "pgnkit analyze: %s\n", pgn_status_message(st));
             return -1;
         }
     }
@@ -157,9 +198,12 @@ static void progress(shared *s, int final) {
         left = left < 0 ? 0 : left;
         snprintf(eta, sizeof eta, ", ETA %dm%02ds", (int)(left / 60), (int)left % 60);
     }
+    pthread_mutex_lock(&s->err_mu);
     fprintf(stderr, "\rpgnkit analyze: %llu games, %llu positions, %.1f positions/s%s   %s",
             (unsigned long long)s->analysed, (unsigned long long)s->positions,
             secs > 0 ? (double)s->positions / secs : 0.0, eta, final ? "\n" : "");
+    s->progress_shown = !final;
+    pthread_mutex_unlock(&s->err_mu);
 }
 
 static int restart(worker *w, int chess960, char *err, size_t cap) {
@@ -182,14 +226,14 @@ static int search_position(worker *w, size_t ply, const pgn_pos *start, const pg
         if (engine_search(&w->eng, start, moves, ply, cur, out, alt, alt_cap, err, cap, warn,
                           sizeof warn) == 0) {
             if (warn[0]) {
-                fprintf(stderr, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n",
-                        w->src, (unsigned long long)w->game_no, ply, warn);
+                say(w->s, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n", w->src,
+                    (unsigned long long)w->game_no, ply, warn);
             }
             return 0;
         }
-        fprintf(stderr, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
-                (unsigned long long)w->game_no, ply, err,
-                attempt == 0 ? "; restarting the engine" : "");
+        say(w->s, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
+            (unsigned long long)w->game_no, ply, err,
+            attempt == 0 ? "; restarting the engine" : "");
     }
     return -1;
 }
@@ -227,8 +271,8 @@ static int analyze_game(worker *w) {
         node = pgn_node_child(node);
         moves[i] = pgn_node_move(node);
         if (moves[i] == PGN_MOVE_NULL) {
-            fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed: a null move\n", w->src,
-                    (unsigned long long)w->game_no);
+            say(s, "pgnkit analyze: %s: game %llu not analysed: a null move\n", w->src,
+                (unsigned long long)w->game_no);
             rc = 1;
         }
     }
@@ -236,8 +280,8 @@ static int analyze_game(worker *w) {
     if (rc == 0 &&
         (w->eng.pid <= 0 || engine_new_game(&w->eng, start->chess960, err, sizeof err) != 0) &&
         restart(w, start->chess960, err, sizeof err) != 0) {
-        fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed: %s\n", w->src,
-                (unsigned long long)w->game_no, err);
+        say(s, "pgnkit analyze: %s: game %llu not analysed: %s\n", w->src,
+            (unsigned long long)w->game_no, err);
         rc = 1;
     }
     pgn_pos pos = *start;
@@ -249,8 +293,8 @@ static int analyze_game(worker *w) {
             terminal_eval(&pos, &pa[i]);
         } else if (search_position(w, i, start, moves, &pos, &pa[i], alt ? alt + i * alt_cap : NULL,
                                    alt_cap, err, sizeof err) != 0) {
-            fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed\n", w->src,
-                    (unsigned long long)w->game_no);
+            say(s, "pgnkit analyze: %s: game %llu not analysed\n", w->src,
+                (unsigned long long)w->game_no);
             rc = 1;
             break;
         }
@@ -332,7 +376,7 @@ static void *worker_main(void *arg) {
         }
         pthread_mutex_lock(&s->mu);
         if (rc < 0 || !wrote) {
-            fprintf(stderr, "pgnkit analyze: out of memory\n");
+            say(s, "pgnkit analyze: out of memory\n");
             s->fatal = 1;
             pthread_cond_broadcast(&s->cv);
             break;
@@ -462,8 +506,8 @@ int cmd_analyze(int argc, char **argv) {
     }
     shared s;
     memset(&s, 0, sizeof s);
-    cli_diag_ctx dctx = {0, quiet};
-    s.ropts.on_diag = cli_print_diag;
+    diag_ctx dctx = {&s, {0, quiet}};
+    s.ropts.on_diag = diag;
     s.ropts.diag_ctx = &dctx;
     s.ropts.flags = PGN_READ_KEEP_RAW;
     static char dash[] = "-";
@@ -485,6 +529,7 @@ int cmd_analyze(int argc, char **argv) {
     }
     s.t0 = now_ms();
     pthread_mutex_init(&s.mu, NULL);
+    pthread_mutex_init(&s.err_mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     cli_output out = {NULL, NULL};
     if (st == EXIT_OK && (!s.ring || !cli_open_output(&out, out_path))) {
@@ -526,6 +571,7 @@ int cmd_analyze(int argc, char **argv) {
     free(s.ring);
     free(ws);
     pthread_mutex_destroy(&s.mu);
+    pthread_mutex_destroy(&s.err_mu);
     pthread_cond_destroy(&s.cv);
     return out.file ? cli_close_output(&out, st) : st;
 }

@@ -71,6 +71,17 @@ if command -v script >/dev/null 2>&1; then
         >"$tmp/tty.err" 2>&1
     check "progress line on a terminal" "$tmp/tty.err" 'pgnkit analyze: 2 games, 8 positions, [0-9.]+ positions/s'
     check_not "no progress in the output" "$tmp/tty.out" 'positions/s'
+    # warnings (the engine's illegal moves, a reader warning) are never run into the progress line:
+    # what the terminal shows after each \r (and the erase-line escape) is either one or the other
+    printf '[Event "c"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. 0-0 *\n' >"$tmp/castle.pgn"
+    FAKE_ENGINE_MODE=illegal script -qec "'$bin' analyze --engine '$fake' '$tmp/two.pgn' '$tmp/castle.pgn' >/dev/null" /dev/null \
+        >"$tmp/tty2.raw" 2>&1
+    sed 's/\r$//' "$tmp/tty2.raw" | awk -F'\r' '{print $NF}' | sed 's/\x1b\[K//g' >"$tmp/tty2.screen"
+    check "pty: engine warnings" "$tmp/tty2.screen" '^pgnkit analyze: .*two\.pgn: warning: game 1, ply 1: engine gave an illegal pv move'
+    check "pty: reader warning" "$tmp/tty2.screen" 'castle\.pgn:.*W_CASTLE_ZERO'
+    check "pty: progress drawn" "$tmp/tty2.raw" 'pgnkit analyze: [0-9]+ games, [0-9]+ positions'
+    check_not "pty: a warning on the progress line" "$tmp/tty2.screen" 'positions/s.*(warning|W_CASTLE)'
+    check "pty: summary on its own line" "$tmp/tty2.screen" '^3 games, 3 analysed, 0 not analysed'
 else
     echo "SKIP progress line test: no script(1) (util-linux) to give a terminal"
     skip=$((skip + 1))
