@@ -106,7 +106,7 @@ check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
 	  PGNKIT_REL_BIN=$(BUILD)/pgnkit FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow \
 	  tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
 # the scripted UCI engine of tests/cli/test_analyze.sh
-$(BUILD)/fake_engine: tests/tools/fake_engine.c $(BUILD)/libpgnkit.a
+$(BUILD)/fake_engine: tests/tools/fake_engine.c tests/tools/fake_script.h $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ tests/tools/fake_engine.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)

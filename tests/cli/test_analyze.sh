@@ -36,6 +36,14 @@ fake_run() { # MODE OUT ERR args...
     FAKE_ENGINE_MODE=$mode FAKE_ENGINE_STATE="$tmp/state" "$bin" analyze --engine "$fake" "$@" >"$out" 2>"$err"
 }
 
+# the golden files of tests/data/analyze (written by pgnkit analyze before the analysis moved into
+# the library; tests/unit/test_engine_api.c gets the same text from pgn_game_analyze in process)
+gold=tests/data/analyze
+fake_run normal "$tmp/g1.out" "$tmp/g1.err" "$gold/games.pgn"
+if cmp -s "$tmp/g1.out" "$gold/fake.pgn"; then ok; else bad "differs from $gold/fake.pgn" "$tmp/g1.err"; diff "$tmp/g1.out" "$gold/fake.pgn" | head; fi
+fake_run normal "$tmp/g3.out" "$tmp/g3.err" --nodes 500 --multipv 3 "$gold/games.pgn"
+if cmp -s "$tmp/g3.out" "$gold/fake-multipv3.pgn"; then ok; else bad "differs from $gold/fake-multipv3.pgn" "$tmp/g3.err"; fi
+
 # bounds and multipv: the exact multipv-1 score wins over a later lowerbound and a multipv 2 line
 fake_run normal "$tmp/n.out" "$tmp/n.err" --multipv 2 "$tmp/two.pgn"; st=$?
 status_is "fake normal" $st 0 "$tmp/n.err"
