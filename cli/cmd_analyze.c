@@ -146,7 +146,7 @@ static int read_next(shared *s, worker *w, int *broken) {
             pgn_reader_opts ro = s->ropts;
             ro.source_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
             if (pgn_reader_new_file(&s->reader, &ro, s->in) != PGN_OK) {
-                say(s, "pgnkit: out of memory\n");
+                say(s, "pgnkit analyze: out of memory\n");
                 return -1;
             }
         }
@@ -468,7 +468,7 @@ int cmd_analyze(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN); /* a dead engine is an error return, not our death */
     worker *ws = calloc(jobs, sizeof *ws);
     if (!ws) {
-        fprintf(stderr, "pgnkit: out of memory\n");
+        fprintf(stderr, "pgnkit analyze: out of memory\n");
         return EXIT_RESOURCE;
     }
     /* every engine must answer the handshake before any game is read */
@@ -515,7 +515,7 @@ int cmd_analyze(int argc, char **argv) {
         ws[i].s = &s;
         if (pgn_game_new(&ws[i].game, NULL) != PGN_OK ||
             pgn_writer_new(&ws[i].writer, NULL, cli_membuf_write, &ws[i].out) != PGN_OK) {
-            fprintf(stderr, "pgnkit: out of memory\n");
+            fprintf(stderr, "pgnkit analyze: out of memory\n");
             st = EXIT_RESOURCE;
         }
     }
