@@ -506,7 +506,7 @@ int cmd_analyze(int argc, char **argv) {
     pthread_mutex_init(&s.mu, NULL);
     pthread_mutex_init(&s.err_mu, NULL);
     pthread_cond_init(&s.cv, NULL);
-    cli_output out = {NULL, NULL};
+    cli_output out = {0};
     if (st == EXIT_OK && (!s.ring || !cli_open_output(&out, out_path))) {
         st = EXIT_RESOURCE;
     }
