@@ -113,7 +113,7 @@ check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine $(BUILD)/libpgnki
 output-md5-update: $(BUILD)/pgnkit
 	@UPDATE=1 PGNKIT_REL_BIN=$(BUILD)/pgnkit PGNKIT_SHARED=$(SHARED) bash tests/cli/test_output_md5.sh
 # the scripted UCI engine of tests/cli/test_analyze.sh
-$(BUILD)/fake_engine: tests/tools/fake_engine.c $(BUILD)/libpgnkit.a
+$(BUILD)/fake_engine: tests/tools/fake_engine.c tests/tools/fake_script.h $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ tests/tools/fake_engine.c $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/libpgnkit.a
 	@mkdir -p $(@D)

@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,8 @@ typedef struct slot {
 
 typedef struct shared {
     pthread_mutex_t mu;
+    pthread_mutex_t err_mu; /* stderr: messages and the progress line; taken after mu */
+    int progress_shown;     /* a progress line without its line break is on the terminal */
     pthread_cond_t cv;
     char **files;
     int nfiles, file_i;
@@ -78,12 +81,49 @@ typedef struct worker {
     cli_membuf out;
     const char *src; /* the current game's file and ordinal in it, for messages */
     uint64_t game_no;
+    char err[256];       /* the engine's last failure */
+    int new_game_failed; /* the game was not analysed because no engine would start it */
 } worker;
 
 static int64_t now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Clears a progress line left on the terminal, so that the next message starts a line of its
+ * own. Under err_mu. */
+static void clear_progress(shared *s) {
+    if (s->progress_shown) {
+        fputs("\r\033[K", stderr);
+        s->progress_shown = 0;
+    }
+}
+
+/* Every message of analyze goes through here (or through diag): one line on stderr, never run
+ * into the progress line. Safe from any thread. */
+static void say(shared *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&s->err_mu);
+    clear_progress(s);
+    vfprintf(stderr, fmt, ap);
+    pthread_mutex_unlock(&s->err_mu);
+    va_end(ap);
+}
+
+typedef struct diag_ctx {
+    shared *s;
+    cli_diag_ctx cli;
+} diag_ctx;
+
+/* The reader's diagnostics, printed like the other commands' after the progress line is cleared. */
+static void diag(void *ctx, const pgn_diag *d) {
+    diag_ctx *dc = ctx;
+    pthread_mutex_lock(&dc->s->err_mu);
+    clear_progress(dc->s);
+    cli_print_diag(&dc->cli, d);
+    pthread_mutex_unlock(&dc->s->err_mu);
 }
 
 /* Reads the next game into w->game, moving on to the next file at the end of one. Under s->mu.
@@ -96,14 +136,17 @@ static int read_next(shared *s, worker *w, int *broken) {
                 return 0;
             }
             const char *path = s->files[s->file_i++];
+            pthread_mutex_lock(&s->err_mu); /* cli_open_input may print */
+            clear_progress(s);
             s->in = cli_open_input(path);
+            pthread_mutex_unlock(&s->err_mu);
             if (!s->in) {
                 return -1;
             }
             pgn_reader_opts ro = s->ropts;
             ro.source_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
             if (pgn_reader_new_file(&s->reader, &ro, s->in) != PGN_OK) {
-                fprintf(stderr, "pgnkit: out of memory\n");
+                say(s, "pgnkit analyze: out of memory\n");
                 return -1;
             }
         }
@@ -137,7 +180,7 @@ static int read_next(shared *s, worker *w, int *broken) {
             continue;
         }
         if (st != PGN_END) {
-            fprintf(stderr, "pgnkit analyze: %s\n", pgn_status_message(st));
+            say(s, "pgnkit analyze: %s\n", pgn_status_message(st));
             return -1;
         }
     }
@@ -157,9 +200,12 @@ static void progress(shared *s, int final) {
         left = left < 0 ? 0 : left;
         snprintf(eta, sizeof eta, ", ETA %dm%02ds", (int)(left / 60), (int)left % 60);
     }
+    pthread_mutex_lock(&s->err_mu);
     fprintf(stderr, "\rpgnkit analyze: %llu games, %llu positions, %.1f positions/s%s   %s",
             (unsigned long long)s->analysed, (unsigned long long)s->positions,
             secs > 0 ? (double)s->positions / secs : 0.0, eta, final ? "\n" : "");
+    s->progress_shown = !final;
+    pthread_mutex_unlock(&s->err_mu);
 }
 
 static int restart(worker *w, int chess960, char *err, size_t cap) {
@@ -170,110 +216,82 @@ static int restart(worker *w, int chess960, char *err, size_t cap) {
     return engine_new_game(&w->eng, chess960, err, cap);
 }
 
-/* One position, retried once on a restarted engine. */
-static int search_position(worker *w, size_t ply, const pgn_pos *start, const pgn_move *moves,
-                           const pgn_pos *cur, pgn_position_analysis *out, pgn_engine_line *alt,
-                           unsigned alt_cap, char *err, size_t cap) {
-    char warn[320];
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (attempt > 0 && restart(w, start->chess960, err, cap) != 0) {
-            return -1;
-        }
-        if (engine_search(&w->eng, start, moves, ply, cur, out, alt, alt_cap, err, cap, warn,
-                          sizeof warn) == 0) {
-            if (warn[0]) {
-                fprintf(stderr, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n",
-                        w->src, (unsigned long long)w->game_no, ply, warn);
-            }
-            return 0;
-        }
-        fprintf(stderr, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
-                (unsigned long long)w->game_no, ply, err,
-                attempt == 0 ? "; restarting the engine" : "");
+/* pgn_engine_callbacks.new_game: the running engine told, or a new one started. */
+static pgn_status on_new_game(void *ctx, int chess960) {
+    worker *w = ctx;
+    if ((w->eng.pid <= 0 || engine_new_game(&w->eng, chess960, w->err, sizeof w->err) != 0) &&
+        restart(w, chess960, w->err, sizeof w->err) != 0) {
+        w->new_game_failed = 1;
+        return PGN_E_IO;
     }
-    return -1;
+    return PGN_OK;
 }
 
-static void terminal_eval(const pgn_pos *pos, pgn_position_analysis *out) {
-    memset(out, 0, sizeof *out);
-    if (pgn_pos_in_check(pos)) {
-        out->eval.kind = PGN_SCORE_CHECKMATE;
-        out->eval.value = pos->side == PGN_WHITE ? -1 : 1;
-    } else {
-        out->eval.kind = PGN_SCORE_CP; /* stalemate */
+/* pgn_engine_callbacks.search: one position, retried once on a restarted engine. */
+static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search *search) {
+    worker *w = ctx;
+    char warn[320];
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (attempt > 0) {
+            if (restart(w, req->start->chess960, w->err, sizeof w->err) != 0) {
+                return PGN_E_IO;
+            }
+            pgn_search_begin(search, req->pos);
+        }
+        if (engine_search(&w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
+                          sizeof warn) == 0) {
+            if (warn[0]) {
+                say(w->s, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n", w->src,
+                    (unsigned long long)w->game_no, req->ply, warn);
+            }
+            return PGN_OK;
+        }
+        say(w->s, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
+            (unsigned long long)w->game_no, req->ply, w->err,
+            attempt == 0 ? "; restarting the engine" : "");
     }
+    return PGN_E_IO;
+}
+
+/* pgn_engine_callbacks.position_done: the progress line. */
+static void on_position_done(void *ctx, size_t ply) {
+    (void)ply;
+    shared *s = ((worker *)ctx)->s;
+    pthread_mutex_lock(&s->mu);
+    s->positions++;
+    progress(s, 0);
+    pthread_mutex_unlock(&s->mu);
 }
 
 /* Returns 0 analysed, 1 not analysed (reported), -1 out of memory. */
 static int analyze_game(worker *w) {
-    shared *s = w->s;
-    pgn_game *g = w->game;
-    size_t n = pgn_game_ply_count(g);
-    pgn_move *moves = malloc((n + 1) * sizeof *moves);
-    pgn_position_analysis *pa = calloc(n + 1, sizeof *pa);
-    /* lines 2..K of --multipv K, K - 1 per position */
-    unsigned alt_cap = s->cfg->multipv > 1 ? s->cfg->multipv - 1 : 0;
-    pgn_engine_line *alt = alt_cap ? calloc((n + 1) * alt_cap, sizeof *alt) : NULL;
-    if (!moves || !pa || (alt_cap && !alt)) {
-        free(moves);
-        free(pa);
-        free(alt);
-        return -1;
-    }
-    char err[256];
-    int rc = 0;
-    pgn_node *node = pgn_game_root(g);
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        node = pgn_node_child(node);
-        moves[i] = pgn_node_move(node);
-        if (moves[i] == PGN_MOVE_NULL) {
-            fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed: a null move\n", w->src,
-                    (unsigned long long)w->game_no);
-            rc = 1;
+    const shared *s = w->s;
+    static const pgn_engine_callbacks engine_cbs = {on_new_game, on_search, on_position_done};
+    pgn_analyze_opts opts = {s->cfg->limit_kind,
+                             s->cfg->limit,
+                             s->cfg->multipv,
+                             s->replace ? PGN_ANNOTATE_REPLACE : 0u,
+                             0,
+                             w->eng.name,
+                             NULL};
+    w->new_game_failed = 0;
+    pgn_status st = pgn_game_analyze(w->game, &engine_cbs, w, &opts, NULL);
+    const char *src = w->src;
+    unsigned long long no = (unsigned long long)w->game_no;
+    switch (st) {
+    case PGN_OK: return 0;
+    case PGN_E_NOMEM: return -1;
+    case PGN_E_ILLEGAL_MOVE:
+        say(w->s, "pgnkit analyze: %s: game %llu not analysed: a null move\n", src, no);
+        return 1;
+    default:
+        if (w->new_game_failed) {
+            say(w->s, "pgnkit analyze: %s: game %llu not analysed: %s\n", src, no, w->err);
+        } else {
+            say(w->s, "pgnkit analyze: %s: game %llu not analysed\n", src, no);
         }
+        return 1;
     }
-    const pgn_pos *start = pgn_game_start(g);
-    if (rc == 0 &&
-        (w->eng.pid <= 0 || engine_new_game(&w->eng, start->chess960, err, sizeof err) != 0) &&
-        restart(w, start->chess960, err, sizeof err) != 0) {
-        fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed: %s\n", w->src,
-                (unsigned long long)w->game_no, err);
-        rc = 1;
-    }
-    pgn_pos pos = *start;
-    for (size_t i = 0; i <= n && rc == 0; i++) {
-        if (i > 0) {
-            pgn_pos_play(&pos, moves[i - 1]);
-        }
-        if (pgn_pos_count_legal(&pos) == 0) {
-            terminal_eval(&pos, &pa[i]);
-        } else if (search_position(w, i, start, moves, &pos, &pa[i], alt ? alt + i * alt_cap : NULL,
-                                   alt_cap, err, sizeof err) != 0) {
-            fprintf(stderr, "pgnkit analyze: %s: game %llu not analysed\n", w->src,
-                    (unsigned long long)w->game_no);
-            rc = 1;
-            break;
-        }
-        pthread_mutex_lock(&s->mu);
-        s->positions++;
-        progress(s, 0);
-        pthread_mutex_unlock(&s->mu);
-    }
-    if (rc == 0) {
-        static const char *const limit_names[] = {"nodes", "depth", "movetime"};
-        char annotator[200];
-        snprintf(annotator, sizeof annotator, "%s, %s %llu (pgnkit analyze)", w->eng.name,
-                 limit_names[s->cfg->limit_kind], (unsigned long long)s->cfg->limit);
-        pgn_annotate_opts opts = {annotator, 0,
-                                  (s->replace ? PGN_ANNOTATE_REPLACE : 0u) |
-                                      (alt_cap ? PGN_ANNOTATE_ALL_LINES : 0u)};
-        pgn_status st = pgn_game_annotate(g, pa, n + 1, &opts, NULL);
-        rc = st == PGN_OK ? 0 : st == PGN_E_NOMEM ? -1 : 1;
-    }
-    free(moves);
-    free(pa);
-    free(alt);
-    return rc;
 }
 
 /* Stores game seq's output and writes every finished output that is next in input order. Under mu.
@@ -332,7 +350,7 @@ static void *worker_main(void *arg) {
         }
         pthread_mutex_lock(&s->mu);
         if (rc < 0 || !wrote) {
-            fprintf(stderr, "pgnkit analyze: out of memory\n");
+            say(s, "pgnkit analyze: out of memory\n");
             s->fatal = 1;
             pthread_cond_broadcast(&s->cv);
             break;
@@ -377,14 +395,15 @@ static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, co
         switch (c) {
         case 'e': cfg->path = optarg; break;
         case 'd':
-            ok = parse_u64(optarg, 1, 200, &cfg->limit), cfg->limit_kind = LIMIT_DEPTH, limits++;
-            break;
-        case 'n':
-            ok = parse_u64(optarg, 1, UINT64_MAX / 2, &cfg->limit), cfg->limit_kind = LIMIT_NODES,
+            ok = parse_u64(optarg, 1, 200, &cfg->limit), cfg->limit_kind = PGN_LIMIT_DEPTH,
             limits++;
             break;
+        case 'n':
+            ok = parse_u64(optarg, 1, UINT64_MAX / 2, &cfg->limit),
+            cfg->limit_kind = PGN_LIMIT_NODES, limits++;
+            break;
         case 'm':
-            ok = parse_u64(optarg, 1, 86400000, &cfg->limit), cfg->limit_kind = LIMIT_MOVETIME,
+            ok = parse_u64(optarg, 1, 86400000, &cfg->limit), cfg->limit_kind = PGN_LIMIT_MOVETIME,
             limits++;
             break;
         case 'M': ok = parse_u64(optarg, 1, 500, &v), cfg->multipv = (unsigned)v; break;
@@ -437,7 +456,7 @@ static int run(shared *s, worker *ws, unsigned jobs) {
 int cmd_analyze(int argc, char **argv) {
     engine_cfg cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.limit_kind = LIMIT_NODES;
+    cfg.limit_kind = PGN_LIMIT_NODES;
     cfg.limit = 1000000;
     unsigned jobs = 1;
     const char *out_path = NULL;
@@ -449,7 +468,7 @@ int cmd_analyze(int argc, char **argv) {
     signal(SIGPIPE, SIG_IGN); /* a dead engine is an error return, not our death */
     worker *ws = calloc(jobs, sizeof *ws);
     if (!ws) {
-        fprintf(stderr, "pgnkit: out of memory\n");
+        fprintf(stderr, "pgnkit analyze: out of memory\n");
         return EXIT_RESOURCE;
     }
     /* every engine must answer the handshake before any game is read */
@@ -462,8 +481,8 @@ int cmd_analyze(int argc, char **argv) {
     }
     shared s;
     memset(&s, 0, sizeof s);
-    cli_diag_ctx dctx = {0, quiet};
-    s.ropts.on_diag = cli_print_diag;
+    diag_ctx dctx = {&s, {0, quiet}};
+    s.ropts.on_diag = diag;
     s.ropts.diag_ctx = &dctx;
     s.ropts.flags = PGN_READ_KEEP_RAW;
     static char dash[] = "-";
@@ -485,6 +504,7 @@ int cmd_analyze(int argc, char **argv) {
     }
     s.t0 = now_ms();
     pthread_mutex_init(&s.mu, NULL);
+    pthread_mutex_init(&s.err_mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     cli_output out = {0};
     if (st == EXIT_OK && (!s.ring || !cli_open_output(&out, out_path))) {
@@ -495,7 +515,7 @@ int cmd_analyze(int argc, char **argv) {
         ws[i].s = &s;
         if (pgn_game_new(&ws[i].game, NULL) != PGN_OK ||
             pgn_writer_new(&ws[i].writer, NULL, cli_membuf_write, &ws[i].out) != PGN_OK) {
-            fprintf(stderr, "pgnkit: out of memory\n");
+            fprintf(stderr, "pgnkit analyze: out of memory\n");
             st = EXIT_RESOURCE;
         }
     }
@@ -526,6 +546,7 @@ int cmd_analyze(int argc, char **argv) {
     free(s.ring);
     free(ws);
     pthread_mutex_destroy(&s.mu);
+    pthread_mutex_destroy(&s.err_mu);
     pthread_cond_destroy(&s.cv);
     return out.file ? cli_close_output(&out, st) : st;
 }

@@ -284,8 +284,8 @@ static int search_timeout(const engine_cfg *c) {
         return c->timeout_ms;
     }
     switch (c->limit_kind) {
-    case LIMIT_NODES: return 10000 + (int)(c->limit / 50 > 3600000 ? 3600000 : c->limit / 50);
-    case LIMIT_MOVETIME: return 10000 + (int)(c->limit > 3600000 ? 7200000 : 2 * c->limit);
+    case PGN_LIMIT_NODES: return 10000 + (int)(c->limit / 50 > 3600000 ? 3600000 : c->limit / 50);
+    case PGN_LIMIT_MOVETIME: return 10000 + (int)(c->limit > 3600000 ? 7200000 : 2 * c->limit);
     default: return 600000;
     }
 }
@@ -306,55 +306,22 @@ static void note(char *warn, size_t cap, const char *what, const char *bad, pgn_
     }
 }
 
-/* The latest line of each multipv index so far: exact scores win over bounds. */
-typedef struct line_pick {
-    int have_exact, have_any;
-    pgn_uci_info exact, any;
-} line_pick;
-
-static void pick(line_pick *p, const pgn_uci_info *info) {
-    p->any = *info;
-    p->have_any = 1;
-    if (info->score.bound == PGN_BOUND_EXACT) {
-        p->exact = *info;
-        p->have_exact = 1;
-    }
-}
-
-int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t n,
-                  const pgn_pos *cur, pgn_position_analysis *out, pgn_engine_line *alt,
-                  unsigned alt_cap, char *err, size_t errcap, char *warn, size_t warncap) {
+int engine_search(engine *e, const char *position, const char *go, pgn_search *search, char *err,
+                  size_t errcap, char *warn, size_t warncap) {
     warn[0] = 0;
-    memset(out, 0, sizeof *out);
     if (e->pid <= 0) {
         snprintf(err, errcap, "engine not running");
         return -1;
     }
-    size_t cap = 128 + 6 * n;
-    char *cmd = malloc(cap + 1);
-    if (!cmd) {
-        snprintf(err, errcap, "out of memory");
-        return -1;
-    }
-    size_t len = pgn_uci_position_command(start, moves, n, cmd, cap);
-    cmd[len] = '\n';
-    int bad = send_text(e, cmd, len + 1);
-    free(cmd);
-    static const char *const go[] = {"nodes", "depth", "movetime"};
-    bad |= send_line(e, "go %s %llu", go[e->cfg->limit_kind], (unsigned long long)e->cfg->limit);
-    if (bad) {
+    if (send_text(e, position, strlen(position)) != 0 || send_text(e, "\n", 1) != 0 ||
+        send_line(e, "%s", go) != 0) {
         fail(e, err, errcap, "engine closed its input");
         return -1;
     }
     int64_t deadline = now_ms() + search_timeout(e->cfg);
-    line_pick *lines = calloc((size_t)alt_cap + 1, sizeof *lines); /* [0]: multipv 1 */
-    if (!lines) {
-        snprintf(err, errcap, "out of memory");
-        return -1;
-    }
     int stopped = 0;
-    pgn_move bestmove = PGN_MOVE_NONE;
     char *line;
+    size_t len;
     int r;
     for (;;) {
         r = read_line(e, deadline, &line, &len);
@@ -375,53 +342,28 @@ int engine_search(engine *e, const pgn_pos *start, const pgn_move *moves, size_t
         if (r != 1) {
             break;
         }
-        pgn_uci_msg m;
-        pgn_uci_parse_line(cur, line, len, &m);
-        if (m.kind == PGN_UCI_INFO && (m.info.has & PGN_INFO_SCORE) && m.info.multipv >= 1 &&
-            m.info.multipv <= alt_cap + 1) {
-            if (m.info.pv_status != PGN_OK) {
-                note(warn, warncap, "an illegal pv move", m.info.pv_bad, m.info.pv_status);
-            }
-            pick(&lines[m.info.multipv - 1], &m.info);
-        } else if (m.kind == PGN_UCI_BESTMOVE) {
-            if (m.move_status != PGN_OK) {
-                note(warn, warncap, "an illegal best move", m.move_bad, m.move_status);
-            }
-            bestmove = m.best;
+        pgn_status fed = pgn_search_feed(search, line, len);
+        for (size_t i = 0; i < pgn_search_warning_count(search); i++) {
+            const pgn_search_warning *w = pgn_search_warning_at(search, i);
+            note(warn, warncap, w->best_move ? "an illegal best move" : "an illegal pv move",
+                 w->move, w->status);
+        }
+        if (fed == PGN_END) {
             break;
         }
     }
     if (r != 1) {
-        free(lines);
         fail(e, err, errcap,
              r == 0 ? "engine did not answer within %d ms, nor to 'stop'"
                     : "engine exited during the search",
              search_timeout(e->cfg));
         return -1;
     }
-    if (!lines[0].have_any) {
-        free(lines);
+    pgn_position_analysis result;
+    pgn_search_result(search, &result, NULL, 0);
+    if (result.eval.kind == PGN_SCORE_NONE) {
         snprintf(err, errcap, "engine gave no score");
         return -1;
     }
-    const pgn_uci_info *info = lines[0].have_exact ? &lines[0].exact : &lines[0].any;
-    out->eval = pgn_eval_from_score(info->score, (pgn_color)cur->side, info->depth);
-    out->pv_len = info->pv_len;
-    memcpy(out->pv, info->pv, info->pv_len * sizeof info->pv[0]);
-    if (out->pv_len == 0 && bestmove != PGN_MOVE_NONE) {
-        out->pv[0] = bestmove;
-        out->pv_len = 1;
-    }
-    /* lines 2.. in multipv order, up to the first index the engine did not give */
-    out->alt = alt;
-    out->alt_count = 0;
-    for (unsigned k = 1; k <= alt_cap && lines[k].have_any && lines[k].any.pv_len > 0; k++) {
-        info = lines[k].have_exact ? &lines[k].exact : &lines[k].any;
-        pgn_engine_line *l = &alt[out->alt_count++];
-        l->eval = pgn_eval_from_score(info->score, (pgn_color)cur->side, info->depth);
-        l->pv_len = info->pv_len;
-        memcpy(l->pv, info->pv, info->pv_len * sizeof info->pv[0]);
-    }
-    free(lines);
     return 0;
 }

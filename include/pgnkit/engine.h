@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit engine analysis: the UCI protocol as pure functions (engine output lines parsed, moves
- * checked on the board; the position command built), and the analysis logic of lichess (winning
- * chances, move judgements, accuracy, average centipawn loss) that annotates a game tree. Process
- * handling is the caller's (the pgnkit CLI spawns engines); nothing here does I/O. */
+ * checked on the board; the position command built), the reading of one search's output (exact
+ * scores beat bounds, the best move as a fallback line), the analysis logic of lichess (winning
+ * chances, move judgements, accuracy, average centipawn loss) that annotates a game tree, and the
+ * whole analysis of a game with the engine behind callbacks. Process handling is the caller's
+ * (the pgnkit CLI spawns engines); nothing here does I/O. */
 #ifndef PGNKIT_ENGINE_H
 #define PGNKIT_ENGINE_H
 
@@ -249,6 +251,128 @@ PGN_API PGN_NODISCARD pgn_status pgn_game_annotate(pgn_game *game,
                                                    const pgn_position_analysis *positions, size_t n,
                                                    const pgn_annotate_opts *opts,
                                                    pgn_game_stats *stats);
+
+/* ---- one search: the engine's output read into a result ---- */
+
+/** What the engine said during one search, read line by line (pgn_search_feed): for each multipv
+ * index the latest info line with an exact score and the latest with any score, the best move,
+ * and the engine's illegal moves. Opaque; pgn_search_new gives one, pgn_search_free releases it. */
+typedef struct pgn_search pgn_search;
+
+#define PGN_SEARCH_LINES_MAX 1024u /* multipv lines a pgn_search keeps, at most */
+
+/**
+ * Makes a reader of searches that keeps lines 1..lines of a multipv search (0 counts as 1, more
+ * than PGN_SEARCH_LINES_MAX as that; info lines of a higher multipv index are ignored). alloc may
+ * be NULL (libc); it is copied. Returns PGN_OK with *out, or PGN_E_NOMEM (*out NULL).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_search_new(pgn_search **out, const pgn_allocator *alloc,
+                                                uint32_t lines);
+
+/** Releases s (NULL is allowed). */
+PGN_API void pgn_search_free(pgn_search *s);
+
+/** Starts reading a search of pos (copied): what an earlier search said is forgotten. */
+PGN_API void pgn_search_begin(pgn_search *s, const pgn_pos *pos);
+
+/**
+ * Reads one line of the engine's output (without its line break; it need not be NUL-terminated
+ * and is not kept). Returns PGN_OK, or PGN_END when the line was "bestmove": the search is over.
+ */
+PGN_API pgn_status pgn_search_feed(pgn_search *s, const char *line, size_t len);
+
+/** An illegal or unreadable move the engine gave during a search; its pv or best move was cut
+ * there (the score is still used). */
+typedef struct pgn_search_warning {
+    int best_move;     /* 0: in the pv of an info line that was kept; 1: the best move */
+    pgn_status status; /* PGN_E_BAD_SAN (not UCI text) or PGN_E_ILLEGAL_MOVE */
+    char move[8];      /* the engine's text of the move, cut to 7 bytes */
+} pgn_search_warning;
+
+/** The number of warnings of the current search: at most 2, the first of each kind, in the order
+ * they came. */
+PGN_API size_t pgn_search_warning_count(const pgn_search *s);
+
+/** Warning i (< pgn_search_warning_count), borrowed until the next pgn_search_begin or feed. */
+PGN_API const pgn_search_warning *pgn_search_warning_at(const pgn_search *s, size_t i);
+
+/**
+ * The result of the search so far (docs/analysis.md): for each multipv index the last info line
+ * with an exact score, else the last one with a bound (a node-limited Stockfish ends with a bound
+ * from its unfinished iteration). out receives line 1's evaluation (White's point of view) and
+ * line; when that line has no moves, the best move stands in for it. out->eval.kind is
+ * PGN_SCORE_NONE when the engine gave no score. Lines 2.. (up to alt_cap, in multipv order, up to
+ * the first index the engine did not give or gave without moves) go to alt[], and out->alt points
+ * at alt. alt may be NULL when alt_cap is 0.
+ */
+PGN_API void pgn_search_result(const pgn_search *s, pgn_position_analysis *out,
+                               pgn_engine_line *alt, uint32_t alt_cap);
+
+/* ---- analysing a game: the engine behind callbacks ---- */
+
+typedef enum pgn_search_limit {
+    PGN_LIMIT_NODES = 0,   /* "go nodes N" */
+    PGN_LIMIT_DEPTH = 1,   /* "go depth N" */
+    PGN_LIMIT_MOVETIME = 2 /* "go movetime MS" */
+} pgn_search_limit;
+
+/** One search that pgn_game_analyze asks of the engine. Everything is borrowed for the call. */
+typedef struct pgn_search_request {
+    size_t ply;            /* 0: the start position; i: the position after main-line ply i */
+    const pgn_pos *start;  /* the game's start position */
+    const pgn_move *moves; /* the main-line moves up to here: moves[0..ply-1] */
+    const pgn_pos *pos;    /* the position searched */
+    const char *position;  /* the UCI command "position ...", NUL-terminated, no line break */
+    const char *go;        /* the UCI command "go ...", NUL-terminated, no line break */
+} pgn_search_request;
+
+/**
+ * The engine, as the caller runs it (the library starts no process and does no I/O). ctx is the
+ * callbacks' own. The library never keeps a pointer passed to a callback.
+ */
+typedef struct pgn_engine_callbacks {
+    /** Before the game's first search (may be NULL): tell the engine a new game begins
+     * (UCI_Chess960 as chess960 says, "ucinewgame", "isready"). A status other than PGN_OK stops
+     * the analysis: pgn_game_analyze returns it and the game is unchanged. */
+    pgn_status (*new_game)(void *ctx, int chess960);
+    /** One search: send req->position and req->go, then give every line the engine prints to
+     * pgn_search_feed(search, ...) until it returns PGN_END. search was begun on req->pos. The
+     * callback owns deadlines ("stop"), and may restart the engine and search again after
+     * pgn_search_begin(search, req->pos). PGN_OK: the search ended (pgn_search_result is then
+     * read; a search without a score is a failure the callback reports). Any other status stops
+     * the analysis: pgn_game_analyze returns it and the game is unchanged. */
+    pgn_status (*search)(void *ctx, const pgn_search_request *req, pgn_search *search);
+    /** After each position, searched or decided by the rules (may be NULL): for progress. */
+    void (*position_done)(void *ctx, size_t ply);
+} pgn_engine_callbacks;
+
+typedef struct pgn_analyze_opts {
+    pgn_search_limit limit;     /* what limit_value counts */
+    uint64_t limit_value;       /* 0: 1000000 nodes (limit is then ignored) */
+    uint32_t multipv;           /* lines searched per position; 0 and 1: one */
+    uint32_t flags;             /* PGN_ANNOTATE_REPLACE; PGN_ANNOTATE_ALL_LINES is implied by
+                                   multipv >= 2 */
+    uint32_t variation_plies;   /* as in pgn_annotate_opts; 0 means 6 */
+    const char *engine_name;    /* for the Annotator tag "NAME, nodes N (pgnkit analyze)"; NULL:
+                                   "engine" */
+    const pgn_allocator *alloc; /* for the analysis' working memory (the game's arena holds what
+                                   is added to the game); NULL: libc */
+} pgn_analyze_opts;
+
+/**
+ * Analyses the main line of game with the engine and annotates it like pgn_game_annotate: every
+ * position is searched (engine->search) but those the rules decide: checkmate, stalemate, and the
+ * automatic draws (insufficient material, the 75-move rule, fivefold repetition), which get their
+ * evaluation without asking the engine (a checkmate none, a draw 0.00). opts may be NULL (the
+ * defaults). stats (may be NULL) receives the figures. Returns PGN_OK; PGN_E_ILLEGAL_MOVE when
+ * the main line holds a null move (nothing is searched); a callback's status when it stopped the
+ * analysis; PGN_E_NOMEM (the game may then be partly annotated). After any error but PGN_E_NOMEM
+ * the game is unchanged.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_game_analyze(pgn_game *game,
+                                                  const pgn_engine_callbacks *engine, void *ctx,
+                                                  const pgn_analyze_opts *opts,
+                                                  pgn_game_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -30,12 +30,31 @@ static int has_nag(const pgn_node *node, unsigned nag) {
     return 0;
 }
 
+/* The end of phrase matched in text from i, or 0: each space of phrase matches a run of white
+ * space in text (a writer may have broken the line there, or a reader kept the break). */
+static size_t phrase_end(pgn_str text, size_t i, const char *phrase) {
+    for (const char *p = phrase; *p; p++) {
+        if (*p == ' ') {
+            if (i >= text.len || !pgnk_is_space(text.ptr[i])) {
+                return 0;
+            }
+            while (i < text.len && pgnk_is_space(text.ptr[i])) {
+                i++;
+            }
+        } else if (i < text.len && text.ptr[i] == *p) {
+            i++;
+        } else {
+            return 0;
+        }
+    }
+    return i;
+}
+
 /* 1 if text holds phrase with white space or an end on both sides. */
 static int has_phrase(pgn_str text, const char *phrase) {
-    size_t n = strlen(phrase);
-    for (size_t i = 0; n > 0 && i + n <= text.len; i++) {
-        if (memcmp(text.ptr + i, phrase, n) == 0 && (i == 0 || pgnk_is_space(text.ptr[i - 1])) &&
-            (i + n == text.len || pgnk_is_space(text.ptr[i + n]))) {
+    for (size_t i = 0; *phrase && i < text.len; i++) {
+        size_t e = (i == 0 || pgnk_is_space(text.ptr[i - 1])) ? phrase_end(text, i, phrase) : 0;
+        if (e > 0 && (e == text.len || pgnk_is_space(text.ptr[e]))) {
             return 1;
         }
     }

@@ -36,6 +36,14 @@ fake_run() { # MODE OUT ERR args...
     FAKE_ENGINE_MODE=$mode FAKE_ENGINE_STATE="$tmp/state" "$bin" analyze --engine "$fake" "$@" >"$out" 2>"$err"
 }
 
+# the golden files of tests/data/analyze (written by pgnkit analyze before the analysis moved into
+# the library; tests/unit/test_engine_api.c gets the same text from pgn_game_analyze in process)
+gold=tests/data/analyze
+fake_run normal "$tmp/g1.out" "$tmp/g1.err" "$gold/games.pgn"
+if cmp -s "$tmp/g1.out" "$gold/fake.pgn"; then ok; else bad "differs from $gold/fake.pgn" "$tmp/g1.err"; diff "$tmp/g1.out" "$gold/fake.pgn" | head; fi
+fake_run normal "$tmp/g3.out" "$tmp/g3.err" --nodes 500 --multipv 3 "$gold/games.pgn"
+if cmp -s "$tmp/g3.out" "$gold/fake-multipv3.pgn"; then ok; else bad "differs from $gold/fake-multipv3.pgn" "$tmp/g3.err"; fi
+
 # bounds and multipv: the exact multipv-1 score wins over a later lowerbound and a multipv 2 line
 fake_run normal "$tmp/n.out" "$tmp/n.err" --multipv 2 "$tmp/two.pgn"; st=$?
 status_is "fake normal" $st 0 "$tmp/n.err"
@@ -71,6 +79,17 @@ if command -v script >/dev/null 2>&1; then
         >"$tmp/tty.err" 2>&1
     check "progress line on a terminal" "$tmp/tty.err" 'pgnkit analyze: 2 games, 8 positions, [0-9.]+ positions/s'
     check_not "no progress in the output" "$tmp/tty.out" 'positions/s'
+    # warnings (the engine's illegal moves, a reader warning) are never run into the progress line:
+    # what the terminal shows after each \r (and the erase-line escape) is either one or the other
+    printf '[Event "c"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. 0-0 *\n' >"$tmp/castle.pgn"
+    FAKE_ENGINE_MODE=illegal script -qec "'$bin' analyze --engine '$fake' '$tmp/two.pgn' '$tmp/castle.pgn' >/dev/null" /dev/null \
+        >"$tmp/tty2.raw" 2>&1
+    sed 's/\r$//' "$tmp/tty2.raw" | awk -F'\r' '{print $NF}' | sed 's/\x1b\[K//g' >"$tmp/tty2.screen"
+    check "pty: engine warnings" "$tmp/tty2.screen" '^pgnkit analyze: .*two\.pgn: warning: game 1, ply 1: engine gave an illegal pv move'
+    check "pty: reader warning" "$tmp/tty2.screen" 'castle\.pgn:.*W_CASTLE_ZERO'
+    check "pty: progress drawn" "$tmp/tty2.raw" 'pgnkit analyze: [0-9]+ games, [0-9]+ positions'
+    check_not "pty: a warning on the progress line" "$tmp/tty2.screen" 'positions/s.*(warning|W_CASTLE)'
+    check "pty: summary on its own line" "$tmp/tty2.screen" '^3 games, 3 analysed, 0 not analysed'
 else
     echo "SKIP progress line test: no script(1) (util-linux) to give a terminal"
     skip=$((skip + 1))
@@ -112,6 +131,17 @@ EOF
 fake_run normal "$tmp/r1.out" "$tmp/r1.err" "$tmp/h.pgn"
 fake_run normal "$tmp/r2.out" "$tmp/r2.err" "$tmp/r1.out"
 if cmp -s "$tmp/r1.out" "$tmp/r2.out"; then ok; else bad "second run without --replace added something" "$tmp/r2.out"; fi
+# idempotent wherever the writer breaks the line (inside "Blunder. Kf8 was best." too): 41 games
+# whose comments of 0..40 letters before the moves put the line breaks at every place of the
+# sentences, analysed twice
+for n in $(seq 0 40); do
+    pad=$(printf '%*s' "$n" '' | tr ' ' w)
+    printf '[Event "b%s"]\n[FEN "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1"]\n[SetUp "1"]\n\n{%s} 1... a6 {a quiet move} 2. Kg2 Kf8 *\n\n' "$n" "$pad"
+done >"$tmp/p.pgn"
+fake_run normal "$tmp/p1.out" /dev/null --multipv 2 "$tmp/p.pgn"
+fake_run normal "$tmp/p2.out" /dev/null --multipv 2 "$tmp/p1.out"
+if [ "$(grep -c 'Blunder' "$tmp/p1.out")" -ge 41 ] && cmp -s "$tmp/p1.out" "$tmp/p2.out"; then ok; else
+    bad "a second run changed the analysed games"; diff "$tmp/p1.out" "$tmp/p2.out" | head -n 6; fi
 fake_run normal "$tmp/r2r.out" "$tmp/r2r.err" --replace "$tmp/r1.out"
 if cmp -s "$tmp/r1.out" "$tmp/r2r.out"; then ok; else bad "second run with --replace differs from one" "$tmp/r2r.out"; fi
 FAKE_ENGINE_BEST=last fake_run normal "$tmp/l1.out" "$tmp/l1.err" --nodes 500 "$tmp/h.pgn"
@@ -253,6 +283,16 @@ else
     "$bin" fmt --check "$tmp/frc.out" 2>/dev/null; status_is "960 output in export format" $? 0
     n_read=$("$bin" convert --to csv --per-ply "$tmp/frc.out" | tail -n +2 | cut -d, -f7 | grep -c .)
     if [ "$n_read" -eq 171 ]; then ok; else bad "960: $n_read evals read back for 171 plies"; fi
+    # analysing Stockfish's output again changes nothing (the scholar's mate: its sentence is broken
+    # across two lines by the writer), also with --multipv 2
+    sfa --nodes 3000 "$tmp/s.pgn" >"$tmp/s1.out" 2>/dev/null
+    sfa --nodes 3000 "$tmp/s1.out" >"$tmp/s2.out" 2>/dev/null
+    if grep -q '^g6 was best' "$tmp/s1.out" && cmp -s "$tmp/s1.out" "$tmp/s2.out"; then ok; else
+        bad "stockfish: a second run changed the game" "$tmp/s2.out"; fi
+    sfa --nodes 2000 --multipv 2 "$tmp/m.pgn" >"$tmp/mm1.out" 2>/dev/null
+    sfa --nodes 2000 --multipv 2 "$tmp/mm1.out" >"$tmp/mm2.out" 2>/dev/null
+    if grep -q 'was best' "$tmp/mm1.out" && cmp -s "$tmp/mm1.out" "$tmp/mm2.out"; then ok; else
+        bad "stockfish --multipv 2: a second run changed the game" "$tmp/mm2.out"; fi
     # --replace on Stockfish's own output: the same as one analysis (fixed nodes, one thread)
     sfa --nodes 2000 --replace "$tmp/frc.out" >"$tmp/frc2.out" 2>/dev/null
     if cmp -s "$tmp/frc.out" "$tmp/frc2.out"; then ok; else bad "960: --replace on the output differs"; fi

@@ -22,63 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "pgnkit.h"
-
-static int material(const pgn_pos *p) {
-    static const int value[7] = {0, 100, 300, 300, 500, 900, 0};
-    int sum = 0;
-    for (int sq = 0; sq < 64; sq++) {
-        uint8_t pc = p->board[sq];
-        if (pc) {
-            int v = value[PGN_PIECE_TYPE(pc)];
-            sum += PGN_PIECE_COLOR(pc) == (pgn_color)p->side ? v : -v;
-        }
-    }
-    return sum;
-}
-
-static int set_position(pgn_pos *pos, char *args, int chess960) {
-    char *moves = strstr(args, " moves");
-    if (moves) {
-        *moves = 0;
-        moves += 6;
-    }
-    if (strncmp(args, "startpos", 8) == 0) {
-        pgn_pos_init(pos);
-        pos->chess960 = (uint8_t)chess960;
-    } else if (strncmp(args, "fen ", 4) == 0) {
-        if (pgn_fen_parse(pos, args + 4, strlen(args + 4), chess960 ? PGN_FEN_CHESS960 : 0, NULL) !=
-            PGN_OK) {
-            return -1;
-        }
-    } else {
-        return -1;
-    }
-    for (char *tok = moves ? strtok(moves, " ") : NULL; tok; tok = strtok(NULL, " ")) {
-        pgn_move m;
-        if (pgn_uci_parse(pos, tok, strlen(tok), &m) != PGN_OK) {
-            return -1;
-        }
-        pgn_pos_play(pos, m);
-    }
-    return 0;
-}
-
-/* The mate in one if there is one (*mate set), else the first legal move (the last with
- * FAKE_ENGINE_BEST=last). ml is not empty. */
-static pgn_move best_move(const pgn_pos *pos, const pgn_movelist *ml, int *mate) {
-    for (uint32_t i = 0; i < ml->count; i++) {
-        pgn_pos after = *pos;
-        pgn_pos_play(&after, ml->moves[i]);
-        if (pgn_pos_is_checkmate(&after)) {
-            *mate = 1;
-            return ml->moves[i];
-        }
-    }
-    const char *b = getenv("FAKE_ENGINE_BEST");
-    *mate = 0;
-    return b && strcmp(b, "last") == 0 ? ml->moves[ml->count - 1] : ml->moves[0];
-}
+#include "fake_script.h"
 
 /* --eval: what this engine says of each FEN read, from White's point of view. */
 static int print_evals(void) {
@@ -97,36 +41,29 @@ static int print_evals(void) {
             printf("none\n");
             continue;
         }
-        best_move(&pos, &ml, &mate);
+        fake_best_move(&pos, &ml, &mate);
         int sign = pos.side == PGN_WHITE ? 1 : -1;
         if (mate) {
             printf("#%d\n", sign);
         } else {
-            int v = sign * material(&pos), a = v < 0 ? -v : v;
+            int v = sign * fake_material(&pos), a = v < 0 ? -v : v;
             printf("%s%d.%02d\n", v < 0 ? "-" : "", a / 100, a % 100);
         }
     }
     return 0;
 }
 
+static void print_line(void *ctx, const char *line) {
+    (void)ctx;
+    printf("%s\n", line);
+}
+
 /* Returns 1 when the best move is held back until "stop" (mode slow). */
 static int search(const pgn_pos *pos, const char *mode, int multipv, char held[PGN_UCI_MAX]) {
-    char uci[PGN_UCI_MAX];
-    pgn_movelist ml;
-    pgn_pos_legal_moves(pos, &ml);
-    if (ml.count == 0) {
-        printf("info depth 0 score %s\nbestmove (none)\n",
-               pgn_pos_in_check(pos) ? "mate 0" : "cp 0");
+    char score[32], uci[PGN_UCI_MAX];
+    if (!fake_search_start(pos, print_line, NULL, score, uci)) {
         return 0;
     }
-    int mate = 0;
-    pgn_move best = best_move(pos, &ml, &mate);
-    pgn_uci_write(pos, best, uci);
-    char score[32];
-    snprintf(score, sizeof score, mate ? "mate 1" : "cp %d", material(pos));
-    printf("info string fake engine searching\n");
-    printf("info depth 1 seldepth 1 multipv 1 score %s nodes 10 nps 1000 time 1 pv %s\n", score,
-           uci);
     fflush(stdout);
     if (strcmp(mode, "crash") == 0) {
         exit(3);
@@ -155,23 +92,7 @@ static int search(const pgn_pos *pos, const char *mode, int multipv, char held[P
         memcpy(held, uci, PGN_UCI_MAX);
         return 1;
     }
-    printf("info depth 2 seldepth 3 multipv 1 score %s wdl 10 980 10 nodes 20 nps 2000 hashfull 0 "
-           "tbhits 0 time 1 "
-           "pv %s\n",
-           score, uci);
-    /* lines 2..multipv: moves from the end of the list, the best one skipped */
-    int k = 2;
-    for (uint32_t i = ml.count; i-- > 0 && k <= multipv;) {
-        if (ml.moves[i] != best) {
-            char other[PGN_UCI_MAX];
-            pgn_uci_write(pos, ml.moves[i], other);
-            printf("info depth 2 multipv %d score cp %d nodes 20 pv %s\n", k, -(7700 + k), other);
-            k++;
-        }
-    }
-    printf("info depth 3 currmove %s currmovenumber 1\n", uci);
-    printf("info depth 3 seldepth 3 multipv 1 score cp 4242 lowerbound nodes 30 pv %s\n", uci);
-    printf("bestmove %s\n", uci);
+    fake_search_finish(pos, multipv, score, uci, print_line, NULL);
     return 0;
 }
 
@@ -209,7 +130,7 @@ int main(int argc, char **argv) {
         } else if (strncmp(line, "setoption name MultiPV value ", 29) == 0) {
             multipv = atoi(line + 29);
         } else if (strncmp(line, "position ", 9) == 0) {
-            have_pos = set_position(&pos, line + 9, chess960) == 0;
+            have_pos = fake_set_position(&pos, line + 9, chess960) == 0;
         } else if (strncmp(line, "go", 2) == 0) {
             if (have_pos) {
                 holding = search(&pos, mode, multipv, held);
