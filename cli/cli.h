@@ -36,6 +36,23 @@ void cli_print_warnings(const char *token, uint32_t warnings);
 FILE *cli_open_input(const char *path);
 void cli_close_input(FILE *f);
 
+/* An input being read: the file, its decoding stream (cli/compress.h: plain or compressed, told by
+ * its first bytes) and its name for messages ("<stdin>" for "-"). */
+typedef struct cli_source {
+    FILE *file;
+    struct cli_zin *z;
+    const char *name;
+} cli_source;
+/* Opens path ("-": stdin) and recognises its format; prints "pgnkit: NAME: why" and returns 0
+ * when it cannot be opened or read (an archive, a format this build lacks, compressed twice). */
+int cli_source_open(cli_source *s, const char *path);
+/* A reader over the source's decoded bytes (ro's source_name is set to the source's name). */
+pgn_status cli_source_reader(cli_source *s, const pgn_reader_opts *ro, pgn_reader **r);
+/* Prints why reading stopped with st (not PGN_END): for a decoding failure, the file and the byte
+ * offset where decoding failed. Returns EXIT_RESOURCE. */
+int cli_source_failed(const cli_source *s, pgn_status st);
+void cli_source_close(cli_source *s);
+
 typedef struct cli_diag_ctx {
     int json;
     int quiet_warnings;
@@ -46,10 +63,11 @@ void cli_print_diag(void *ctx, const pgn_diag *d);
 typedef struct cli_output {
     FILE *file;
     const char *path; /* NULL: stdout */
+    FILE *under;      /* the file below when file compresses (-o x.gz), else file */
 } cli_output;
 
-/* Opens -o OUT (NULL or "-": stdout) with a large buffer; prints a message and returns 0 on
- * failure. */
+/* Opens -o OUT (NULL or "-": stdout) with a large buffer, compressed when its name ends in .gz,
+ * .zst, .bz2 or .xz; prints a message and returns 0 on failure. */
 int cli_open_output(cli_output *o, const char *path);
 /* Flushes and closes; a write error (disk full) is reported and gives EXIT_RESOURCE, else status.
  */

@@ -35,13 +35,13 @@ typedef struct fmt_state {
     pgn_edit_opts edit; /* --strip-... and friends */
 } fmt_state;
 
-static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_writer *w,
-                    pgn_game *g, fmt_state *s, uint64_t totals[2]) {
+static int fmt_file(cli_source *in, const pgn_reader_opts *base, pgn_writer *w, pgn_game *g,
+                    fmt_state *s, uint64_t totals[2]) {
+    const char *name = in->name;
     pgn_reader_opts ro = *base;
-    ro.source_name = name;
     ro.flags |= PGN_READ_KEEP_RAW;
     pgn_reader *r;
-    if (pgn_reader_new_file(&r, &ro, f) != PGN_OK) {
+    if (cli_source_reader(in, &ro, &r) != PGN_OK) {
         return EXIT_RESOURCE;
     }
     pgn_status st;
@@ -83,8 +83,7 @@ static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_
     if (st == PGN_END || st == PGN_E_LIMIT) {
         return st == PGN_E_LIMIT ? EXIT_INPUT : EXIT_OK;
     }
-    fprintf(stderr, "pgnkit: %s: %s\n", name, pgn_status_message(st));
-    return EXIT_RESOURCE;
+    return cli_source_failed(in, st);
 }
 
 static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opts *wo,
@@ -197,11 +196,10 @@ int cmd_fmt(int argc, char **argv) {
     int nfiles = optind < argc ? argc - optind : 1;
     uint64_t totals[2] = {0, 0};
     for (int i = 0; i < nfiles && st != EXIT_RESOURCE; i++) {
-        FILE *f = cli_open_input(files[i]);
-        int fst = f ? fmt_file(f, strcmp(files[i], "-") == 0 ? "<stdin>" : files[i], &ro, w, g, &s,
-                               totals)
-                    : EXIT_RESOURCE;
-        cli_close_input(f);
+        cli_source in;
+        int fst =
+            cli_source_open(&in, files[i]) ? fmt_file(&in, &ro, w, g, &s, totals) : EXIT_RESOURCE;
+        cli_source_close(&in);
         st = fst > st ? fst : st;
     }
     pgn_writer_free(w);

@@ -3,6 +3,7 @@
  * in, PGN export format or JSON out). Reached from cmd_convert.c; the library does the work. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "compress.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -48,12 +49,6 @@ int cli_convert_is_json(int argc, char **argv) {
     return 0;
 }
 
-static ptrdiff_t read_file(void *ctx, void *buf, size_t cap) {
-    FILE *f = ctx;
-    size_t n = fread(buf, 1, cap, f);
-    return n == 0 && ferror(f) ? -1 : (ptrdiff_t)n;
-}
-
 /* GCC-style diagnostics for JSON input, with the reader's detail ("expected : ..."). */
 static void json_diag(void *ctx, const pgn_diag *d) {
     json_cli *c = ctx;
@@ -79,11 +74,11 @@ static pgn_status emit(pgn_writer *pw, pgn_json_writer *jw, const pgn_game *g) {
 }
 
 /* PGN in: every game, as far as it was read. Returns the exit status of this file. */
-static int from_pgn(FILE *f, const pgn_reader_opts *ro, pgn_json_writer *jw, pgn_game *g,
+static int from_pgn(cli_source *in, const pgn_reader_opts *ro, pgn_json_writer *jw, pgn_game *g,
                     uint64_t *errors) {
     pgn_reader *r;
     pgn_status st;
-    if (pgn_reader_new_file(&r, ro, f) != PGN_OK) {
+    if (cli_source_reader(in, ro, &r) != PGN_OK) {
         return EXIT_RESOURCE;
     }
     while ((st = pgn_reader_next(r, g)) == PGN_OK) {
@@ -98,21 +93,20 @@ static int from_pgn(FILE *f, const pgn_reader_opts *ro, pgn_json_writer *jw, pgn
     if (st == PGN_END || st == PGN_E_LIMIT) {
         return st == PGN_E_LIMIT ? EXIT_INPUT : EXIT_OK;
     }
-    fprintf(stderr, "pgnkit: %s: %s\n", ro->source_name, pgn_status_message(st));
-    return EXIT_RESOURCE;
+    return cli_source_failed(in, st);
 }
 
 /* JSON in: every valid game; a game with an error is left out after its diagnostic. */
-static int from_json(json_cli *c, FILE *f, const char *name, pgn_writer *pw, pgn_json_writer *jw,
-                     pgn_game *g, uint64_t *errors) {
+static int from_json(json_cli *c, cli_source *in, pgn_writer *pw, pgn_json_writer *jw, pgn_game *g,
+                     uint64_t *errors) {
     pgn_json_reader_opts o;
     pgn_json_reader *r;
     pgn_status st;
     memset(&o, 0, sizeof o);
-    o.source_name = name;
+    o.source_name = in->name;
     o.on_diag = json_diag;
     o.diag_ctx = c;
-    if (pgn_json_reader_new(&r, &o, read_file, f) != PGN_OK) {
+    if (pgn_json_reader_new(&r, &o, cli_zin_read, in->z) != PGN_OK) {
         return EXIT_RESOURCE;
     }
     c->reader = r;
@@ -130,8 +124,7 @@ static int from_json(json_cli *c, FILE *f, const char *name, pgn_writer *pw, pgn
     c->reader = NULL;
     pgn_json_reader_free(r);
     if (st == PGN_E_NOMEM || st == PGN_E_IO) {
-        fprintf(stderr, "pgnkit: %s: %s\n", name, pgn_status_message(st));
-        return EXIT_RESOURCE;
+        return cli_source_failed(in, st);
     }
     return EXIT_OK;
 }
@@ -219,16 +212,13 @@ int cmd_convert_json(int argc, char **argv) {
     int nfiles = optind < argc ? argc - optind : 1;
     uint64_t errors = 0;
     for (int i = 0; i < nfiles && st != EXIT_RESOURCE; i++) {
-        FILE *f = cli_open_input(files[i]);
-        const char *name = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
+        cli_source in;
         int fst = EXIT_RESOURCE;
-        if (f != NULL && c.from == FMT_JSON) {
-            fst = from_json(&c, f, name, pw, jw, g, &errors);
-        } else if (f != NULL) {
-            ro.source_name = name;
-            fst = from_pgn(f, &ro, jw, g, &errors);
+        if (cli_source_open(&in, files[i])) {
+            fst = c.from == FMT_JSON ? from_json(&c, &in, pw, jw, g, &errors)
+                                     : from_pgn(&in, &ro, jw, g, &errors);
         }
-        cli_close_input(f);
+        cli_source_close(&in);
         st = fst > st ? fst : st;
     }
     if (jw != NULL && st != EXIT_RESOURCE && pgn_json_writer_finish(jw) != PGN_OK) {

@@ -2,6 +2,7 @@
 /* Opening inputs and printing diagnostics for the commands that read PGN (check, fmt, convert). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "compress.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +24,41 @@ void cli_close_input(FILE *f) {
     if (f && f != stdin) {
         fclose(f);
     }
+}
+
+int cli_source_open(cli_source *s, const char *path) {
+    char msg[300];
+    s->z = NULL;
+    s->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    s->file = cli_open_input(path);
+    if (s->file == NULL) {
+        return 0;
+    }
+    if (cli_zin_open(&s->z, s->file, s->name, msg, sizeof msg) != PGN_OK) {
+        fprintf(stderr, "pgnkit: %s: %s\n", s->name, msg);
+        cli_source_close(s);
+        return 0;
+    }
+    return 1;
+}
+
+pgn_status cli_source_reader(cli_source *s, const pgn_reader_opts *ro, pgn_reader **r) {
+    pgn_reader_opts o = *ro;
+    o.source_name = s->name;
+    return pgn_reader_new(r, &o, cli_zin_read, s->z);
+}
+
+int cli_source_failed(const cli_source *s, pgn_status st) {
+    const char *why = st == PGN_E_IO && s->z ? cli_zin_error(s->z) : NULL;
+    fprintf(stderr, "pgnkit: %s: %s\n", s->name, why ? why : pgn_status_message(st));
+    return EXIT_RESOURCE;
+}
+
+void cli_source_close(cli_source *s) {
+    cli_zin_free(s->z);
+    s->z = NULL;
+    cli_close_input(s->file);
+    s->file = NULL;
 }
 
 static void json_string(FILE *out, const char *s) {
@@ -94,18 +130,30 @@ int cli_parse_encoding(const char *name, pgn_encoding *out) {
 }
 
 int cli_open_output(cli_output *o, const char *path) {
+    char msg[200];
     o->path = path && strcmp(path, "-") != 0 ? path : NULL;
-    o->file = o->path ? fopen(o->path, "wb") : stdout;
+    o->file = o->under = o->path ? fopen(o->path, "wb") : stdout;
     if (!o->file) {
         fprintf(stderr, "pgnkit: cannot write '%s': %s\n", path, strerror(errno));
         return 0;
     }
     setvbuf(o->file, NULL, _IOFBF, 1 << 20);
+    o->file = cli_zout_open(o->under, cli_zformat_of_name(o->path), msg, sizeof msg);
+    if (o->file == NULL) {
+        fprintf(stderr, "pgnkit: %s: %s\n", o->path, msg);
+        if (o->path) {
+            fclose(o->under);
+        }
+        return 0;
+    }
     return 1;
 }
 
 int cli_close_output(cli_output *o, int status) {
     int bad = fflush(o->file) != 0 || ferror(o->file);
+    bad |= cli_zout_close(o->file, o->under) != 0;
+    o->file = o->under;
+    bad |= fflush(o->file) != 0 || ferror(o->file);
     if (o->path && fclose(o->file) != 0) {
         bad = 1;
     }
@@ -155,16 +203,14 @@ static int read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, r
         nfiles = 1;
     }
     for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
-        FILE *f = cli_open_input(files[i]);
-        if (!f) {
+        cli_source in;
+        if (!cli_source_open(&in, files[i])) {
             status = EXIT_RESOURCE;
             break;
         }
-        pgn_reader_opts ro = *ropts;
-        ro.source_name = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
         pgn_reader *r;
-        if (pgn_reader_new_file(&r, &ro, f) != PGN_OK) {
-            cli_close_input(f);
+        if (cli_source_reader(&in, ropts, &r) != PGN_OK) {
+            cli_source_close(&in);
             fprintf(stderr, "pgnkit: out of memory\n");
             return EXIT_RESOURCE;
         }
@@ -177,13 +223,12 @@ static int read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, r
         totals[1] += e;
         totals[2] += w;
         pgn_reader_free(r);
-        cli_close_input(f);
         if (st != PGN_END && st != PGN_E_LIMIT) {
-            fprintf(stderr, "pgnkit: %s: %s\n", ro.source_name, pgn_status_message(st));
-            status = EXIT_RESOURCE;
+            status = cli_source_failed(&in, st);
         } else if (st == PGN_E_LIMIT) {
             status = EXIT_INPUT;
         }
+        cli_source_close(&in);
     }
     if (status == EXIT_OK && totals[1]) {
         status = EXIT_INPUT;

@@ -18,6 +18,13 @@ want=(
     "pgn-extract    test -x /usr/games/pgn-extract || command -v pgn-extract"
     "python3-jsonschema  py_has jsonschema"
     "binutils       command -v nm"
+    "zlib1g-dev     pkg-config --exists zlib"
+    "libzstd-dev    pkg-config --exists libzstd"
+    "libbz2-dev     test -f /usr/include/bzlib.h"
+    "liblzma-dev    pkg-config --exists liblzma"
+    "zstd           command -v zstd"
+    "bzip2          command -v bzip2"
+    "xz-utils       command -v xz"
 )
 py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || python3 -c "import $1" >/dev/null 2>&1; }
 fuzzer_ok() {

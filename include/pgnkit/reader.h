@@ -118,7 +118,9 @@ PGN_API void pgn_reader_free(pgn_reader *reader);
 /**
  * Reads one game, reporting it through v (may be NULL: syntax check only). Returns PGN_OK after a
  * game (even a broken one: its problems went to on_diag), PGN_END when the input has no more
- * games, PGN_E_NOMEM, PGN_E_IO (the callback failed), or PGN_E_LIMIT (max_errors reached).
+ * games, PGN_E_NOMEM, PGN_E_IO (the callback failed: the game being read then gets no end_game,
+ * no further diagnostic and is not counted in the totals; the games before it were reported), or
+ * PGN_E_LIMIT (max_errors reached).
  */
 PGN_API PGN_NODISCARD pgn_status pgn_reader_visit(pgn_reader *reader, const pgn_visitor *v,
                                                   void *user);
