@@ -21,6 +21,7 @@ int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_nag(int argc, char **argv);
+int cmd_frames(int argc, char **argv);
 
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */
@@ -42,10 +43,16 @@ typedef struct cli_source {
     FILE *file;
     struct cli_zin *z;
     const char *name;
+    uint64_t range_start, range_end; /* in the decoded text (--range) */
+    uint32_t line_base;
+    int empty; /* --range holds no text */
 } cli_source;
 /* Opens path ("-": stdin) and recognises its format; prints "pgnkit: NAME: why" and returns 0
- * when it cannot be opened or read (an archive, a format this build lacks, compressed twice). */
-int cli_source_open(cli_source *s, const char *path);
+ * when it cannot be opened or read (an archive, a format this build lacks, compressed twice).
+ * With a byte range in ro (--range), seeks to its start: a plain file anywhere, a zstd file at a
+ * frame (the range is then in compressed bytes, turned into the frames' plain bytes); without
+ * ro->line_base, counts the lines before the start so that diagnostics give true line numbers. */
+int cli_source_open(cli_source *s, const char *path, const pgn_reader_opts *ro);
 /* A reader over the source's decoded bytes (ro's source_name is set to the source's name). */
 pgn_status cli_source_reader(cli_source *s, const pgn_reader_opts *ro, pgn_reader **r);
 /* Prints why reading stopped with st (not PGN_END): for a decoding failure, the file and the byte
@@ -85,6 +92,20 @@ ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
  * and warnings to totals; returns the exit status (1 if any error). */
 int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
                        void *user, uint64_t totals[3]);
+
+/* --range START:END and --line-base N, common to the commands that read games. */
+enum { CLI_OPT_RANGE = 1100, CLI_OPT_LINE_BASE };
+#define CLI_RANGE_LONG_OPTIONS                                                                     \
+    {"range", required_argument, NULL, CLI_OPT_RANGE}, {                                           \
+        "line-base", required_argument, NULL, CLI_OPT_LINE_BASE                                    \
+    }
+#define CLI_RANGE_USAGE                                                                            \
+    "--range START:END reads the games that start in bytes START to END of each file (END may\n"   \
+    "be empty: to the end); consecutive ranges read every game once. A .zst file takes frame\n"    \
+    "boundaries (pgnkit frames FILE). --line-base N: the line number of byte START (default:\n"    \
+    "counted), so that diagnostics give the file's true line numbers.\n"
+/* Sets ro's range from --range or --line-base (ch); returns 1, 0 for a bad value. */
+int cli_range_option(int ch, const char *arg, pgn_reader_opts *ro);
 
 /* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
 int cli_parse_encoding(const char *name, pgn_encoding *out);

@@ -10,14 +10,15 @@
 
 static const char usage_text[] =
     "usage: pgnkit check [--strict] [--max-errors N] [--diag text|json] [--syntax-only]\n"
-    "                    [--input-encoding auto|utf-8|latin-1|cp1252|cp437] [--quiet] [FILE...]\n"
+    "                    [--input-encoding auto|utf-8|latin-1|cp1252|cp437] [--quiet]\n"
+    "                    [--range START:END [--line-base N]] [FILE...]\n"
     "Reads PGN files (or stdin, also '-') and checks every game: syntax, tags, and every move\n"
     "against the rules. Diagnostics go to stderr as FILE:LINE:COL: error|warning: ... [CODE] (game "
     "N),\n"
     "or as JSON lines with --diag json, then a summary 'N games, N errors, N warnings'.\n"
     "  --strict        import-format quirks (0-0, missing result, ...) are errors\n"
     "  --syntax-only   do not check moves against the rules (tags and syntax only; fast)\n"
-    "  --quiet         do not print warnings (still counted)\n"
+    "  --quiet         do not print warnings (still counted)\n" CLI_RANGE_USAGE
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 
 typedef struct check_opts {
@@ -33,6 +34,7 @@ int cmd_check(int argc, char **argv) {
                                          {"input-encoding", required_argument, NULL, 'e'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
+                                         CLI_RANGE_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     check_opts o;
     memset(&o, 0, sizeof o);
@@ -59,6 +61,13 @@ int cmd_check(int argc, char **argv) {
             }
             break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        case CLI_OPT_RANGE:
+        case CLI_OPT_LINE_BASE:
+            if (!cli_range_option(c, optarg, &o.ropts)) {
+                return cli_usage_error("check", usage_text,
+                                       "bad --range START:END or --line-base N");
+            }
+            break;
         default: return cli_usage_error("check", usage_text, NULL);
         }
     }

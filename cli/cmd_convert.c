@@ -13,7 +13,8 @@
 static const char usage_text[] =
     "usage: pgnkit convert --to uci|fen|san|lan|epd|csv [--fen-ep legal|always] [--strict]\n"
     "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--diag text|json]\n"
-    "                      [--input-encoding ENC] [-o OUT] [FILE...]\n"
+    "                      [--input-encoding ENC] [--range START:END [--line-base N]] [-o OUT]\n"
+    "                      [FILE...]\n"
     "       pgnkit convert --to json|ndjson | --from json ...  (pgnkit convert --to json --help)\n"
     "Converts the main line of every game. uci: one line per game, moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
@@ -25,7 +26,7 @@ static const char usage_text[] =
     "game,ply,san,uci,fen,clock,eval,nags.\n" CLI_EDIT_USAGE
     "(editing applies to san, lan, epd and csv; uci and fen stream the main line as read).\n"
     "Diagnostics go to stderr; exit status 1 if a game had errors (what was read of it is still\n"
-    "converted).\n";
+    "converted).\n" CLI_RANGE_USAGE;
 
 enum { TO_UCI, TO_FEN, TO_LINES };
 
@@ -114,6 +115,7 @@ int cmd_convert(int argc, char **argv) {
                                          {"tags", required_argument, NULL, 'T'},
                                          {"per-ply", no_argument, NULL, 'P'},
                                          CLI_EDIT_LONG_OPTIONS,
+                                         CLI_RANGE_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     if (cli_convert_is_json(argc, argv)) {
         return cmd_convert_json(argc, argv); /* --to json|ndjson, --from json: cmd_json.c */
@@ -156,6 +158,13 @@ int cmd_convert(int argc, char **argv) {
             break;
         case 'o': out_path = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        case CLI_OPT_RANGE:
+        case CLI_OPT_LINE_BASE:
+            if (!cli_range_option(ch, optarg, &ro)) {
+                return cli_usage_error("convert", usage_text,
+                                       "bad --range START:END or --line-base N");
+            }
+            break;
         default:
             if (!cli_edit_option(ch, &la.edit)) {
                 return cli_usage_error("convert", usage_text, NULL);

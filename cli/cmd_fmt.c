@@ -14,7 +14,8 @@ static const char usage_text[] =
     "usage: pgnkit fmt [--check] [--width N] [--reduced] [--no-comments] [--no-variations]\n"
     "                  [--no-nags] [--nag-compat] [--strict] [--rejects FILE] [--diag text|json]\n"
     "                  [--input-encoding ENC] [--nag-style number|symbol|text] [editing options]\n"
-    "                  [--fen-ep legal|always] [-o OUT] [FILE...]\n"
+    "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
+    "                  [FILE...]\n"
     "Writes every game in the PGN export format. A game with errors is not written: with "
     "--rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the "
@@ -24,7 +25,7 @@ static const char usage_text[] =
     "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
     "advantage }: the meaning as a comment).\n" CLI_EDIT_USAGE
     "--fen-ep always writes the en passant square after every double step (FEN comments and "
-    "tag).\n";
+    "tag).\n" CLI_RANGE_USAGE;
 
 typedef struct fmt_state {
     FILE *out, *rejects;
@@ -106,6 +107,7 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
                                          {"fen-ep", required_argument, NULL, 'p'},
                                          CLI_EDIT_LONG_OPTIONS,
                                          {"nag-style", required_argument, NULL, 'G'},
+                                         CLI_RANGE_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
@@ -149,6 +151,12 @@ static int parse_args(int argc, char **argv, pgn_reader_opts *ro, pgn_writer_opt
         case 'p':
             s->edit.fen_flags = strcmp(optarg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0;
             wo->fen_flags = s->edit.fen_flags;
+            break;
+        case CLI_OPT_RANGE:
+        case CLI_OPT_LINE_BASE:
+            if (!cli_range_option(c, optarg, ro)) {
+                return cli_usage_error("fmt", usage_text, "bad --range START:END or --line-base N");
+            }
             break;
         default:
             if (!cli_edit_option(c, &s->edit)) {
@@ -197,8 +205,8 @@ int cmd_fmt(int argc, char **argv) {
     uint64_t totals[2] = {0, 0};
     for (int i = 0; i < nfiles && st != EXIT_RESOURCE; i++) {
         cli_source in;
-        int fst =
-            cli_source_open(&in, files[i]) ? fmt_file(&in, &ro, w, g, &s, totals) : EXIT_RESOURCE;
+        int fst = cli_source_open(&in, files[i], &ro) ? fmt_file(&in, &ro, w, g, &s, totals)
+                                                      : EXIT_RESOURCE;
         cli_source_close(&in);
         st = fst > st ? fst : st;
     }

@@ -12,14 +12,16 @@
 
 static const char usage_text[] =
     "usage: pgnkit convert --to json|ndjson [--fen-ep legal|always] [--strict] [--diag text|json]\n"
-    "                      [--input-encoding ENC] [-o OUT] [FILE...]\n"
+    "                      [--input-encoding ENC] [--range START:END [--line-base N]] [-o OUT]\n"
+    "                      [FILE...]\n"
     "       pgnkit convert --from json [--to pgn|json|ndjson] [--diag text|json] [-o OUT] "
     "[FILE...]\n"
     "--to json writes one JSON array of games, --to ndjson one game object per line: tags, start\n"
     "position, every comment, NAG and variation, the result, and per move SAN, UCI and the FEN\n"
     "after it (docs/json-format.md). A game with errors is written as far as it was read.\n"
     "--from json reads that JSON (either form) back, replaying every move, and writes the games\n"
-    "in PGN export format (--to pgn, the default). Exit status 1 if the input had errors.\n";
+    "in PGN export format (--to pgn, the default). Exit status 1 if the input had "
+    "errors.\n" CLI_RANGE_USAGE "(PGN input only).\n";
 
 enum { FMT_PGN, FMT_JSON, FMT_NDJSON };
 
@@ -139,6 +141,7 @@ static int parse_args(int argc, char **argv, json_cli *c, pgn_reader_opts *ro,
                                          {"input-encoding", required_argument, NULL, 'e'},
                                          {"output", required_argument, NULL, 'o'},
                                          {"help", no_argument, NULL, 'h'},
+                                         CLI_RANGE_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     static const char *const names[] = {"pgn", "json", "ndjson"};
     int ch;
@@ -168,6 +171,13 @@ static int parse_args(int argc, char **argv, json_cli *c, pgn_reader_opts *ro,
             break;
         case 'o': *out_path = optarg; break;
         case 'h': fputs(usage_text, stdout); return -1;
+        case CLI_OPT_RANGE:
+        case CLI_OPT_LINE_BASE:
+            if (!cli_range_option(ch, optarg, ro)) {
+                return cli_usage_error("convert", usage_text,
+                                       "bad --range START:END or --line-base N");
+            }
+            break;
         default: return cli_usage_error("convert", usage_text, NULL);
         }
     }
@@ -190,6 +200,9 @@ int cmd_convert_json(int argc, char **argv) {
     int st = parse_args(argc, argv, &c, &ro, &out_path);
     if (st != EXIT_OK) {
         return st < 0 ? EXIT_OK : st;
+    }
+    if (c.from == FMT_JSON && (ro.range_start || ro.range_end)) {
+        return cli_usage_error("convert", usage_text, "--range reads PGN, not --from json");
     }
     cli_output out;
     if (!cli_open_output(&out, out_path)) {
@@ -214,7 +227,7 @@ int cmd_convert_json(int argc, char **argv) {
     for (int i = 0; i < nfiles && st != EXIT_RESOURCE; i++) {
         cli_source in;
         int fst = EXIT_RESOURCE;
-        if (cli_source_open(&in, files[i])) {
+        if (cli_source_open(&in, files[i], &ro)) {
             fst = c.from == FMT_JSON ? from_json(&c, &in, pw, jw, g, &errors)
                                      : from_pgn(&in, &ro, jw, g, &errors);
         }

@@ -52,6 +52,10 @@ struct cli_zin {
 #endif
         int none;
     } u;
+    /* called when a stream (a zstd frame) ends: at in the file, after made more decoded bytes of
+     * the current read */
+    void (*on_end)(void *user, uint64_t at, size_t made);
+    void *end_user;
     unsigned char peek[PEEK]; /* decoded bytes read ahead to look at them */
     size_t peek_len, peek_pos;
     char err[240];
@@ -374,6 +378,9 @@ static ptrdiff_t decode_some(cli_zin *z, unsigned char *out, size_t cap) {
             z->done = -1;
         } else if (r == 1) {
             z->ended = 1;
+            if (z->on_end != NULL) {
+                z->on_end(z->end_user, at_byte(z), made);
+            }
         } else if (made == 0 && z->in_eof && z->in_pos == z->in_len) {
             set_msg(z->err, sizeof z->err, "truncated %s data: the file ends at byte %llu",
                     format_names[z->fmt], (unsigned long long)at_byte(z));
@@ -439,8 +446,7 @@ static int refuse(const magic *m, const char *inside, char *msg, size_t cap) {
     return 0;
 }
 
-pgn_status cli_zin_open(cli_zin **out, FILE *f, const char *name, char *msg, size_t cap) {
-    (void)name;
+pgn_status cli_zin_open(cli_zin **out, FILE *f, int plain, char *msg, size_t cap) {
     *out = NULL;
     cli_zin *z = calloc(1, sizeof *z);
     if (z == NULL || (z->in = malloc(IN_CAP)) == NULL) {
@@ -454,7 +460,7 @@ pgn_status cli_zin_open(cli_zin **out, FILE *f, const char *name, char *msg, siz
         cli_zin_free(z);
         return PGN_E_IO;
     }
-    const magic *m = find_magic(z->in, z->in_len);
+    const magic *m = plain ? NULL : find_magic(z->in, z->in_len);
     if (m != NULL && refuse(m, NULL, msg, cap) < 0) {
         cli_zin_free(z);
         return PGN_E_IO;
@@ -504,6 +510,109 @@ void cli_zin_free(cli_zin *z) {
         free(z->in);
         free(z);
     }
+}
+
+/* ---- the frames of a zstd file ---- */
+
+typedef struct frame_walk {
+    cli_zframe fr;
+    uint64_t plain;  /* decoded bytes so far */
+    uint64_t breaks; /* line breaks so far (a CR waiting for its LF not yet) */
+    int cr;          /* the last byte was a CR */
+    size_t made;     /* decoded bytes of the current read that end the frame */
+    int ended, stop;
+    cli_zframe_fn fn;
+    void *user;
+} frame_walk;
+
+/* Counts the line breaks of p[0..n): LF, CRLF and a lone CR are one each. */
+static void count_breaks(frame_walk *w, const unsigned char *p, size_t n) {
+    if (n > 0 && w->plain == w->fr.plain_offset) {
+        w->fr.crlf_split = w->cr && p[0] == '\n';
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (w->cr && p[i] != '\n') {
+            w->breaks++; /* a lone CR */
+        }
+        w->cr = p[i] == '\r';
+        w->breaks += p[i] == '\n';
+    }
+    w->plain += n;
+}
+
+/* The frame ends here (its decoded bytes all counted): report it, start the next. */
+static void finish_frame(frame_walk *w) {
+    w->fr.plain_size = w->plain - w->fr.plain_offset;
+    w->fr.skippable = w->fr.plain_size == 0;
+    w->stop = w->stop || w->fn(w->user, &w->fr) != 0;
+    w->fr.offset += w->fr.size;
+    w->fr.plain_offset = w->plain;
+    w->fr.line = w->breaks + 1;
+    w->fr.crlf_split = 0;
+}
+
+static void frame_end(void *user, uint64_t at, size_t made) {
+    frame_walk *w = user;
+    w->fr.size = at - w->fr.offset;
+    if (made == 0) {
+        finish_frame(w); /* the read goes on: nothing of it belongs to this frame */
+    } else {
+        w->made = made; /* the read returns these bytes now: the caller counts them first */
+        w->ended = 1;
+    }
+}
+
+int cli_zstd_frames(FILE *f, cli_zframe_fn fn, void *user, char *msg, size_t cap) {
+    cli_zin *z;
+    if (cli_zin_open(&z, f, 0, msg, cap) != PGN_OK) {
+        return -1;
+    }
+    if (z->fmt != CLI_Z_ZSTD) {
+        set_msg(msg, cap, "not a zstd file");
+        cli_zin_free(z);
+        return -1;
+    }
+    frame_walk w;
+    memset(&w, 0, sizeof w);
+    w.fr.line = 1;
+    w.fn = fn;
+    w.user = user;
+    /* decode again from the start, without the bytes read ahead to recognise the format */
+    if (fseeko(f, 0, SEEK_SET) != 0) {
+        set_msg(msg, cap, "cannot seek: %s", strerror(errno));
+        cli_zin_free(z);
+        return -1;
+    }
+    end_decoder(z);
+    z->in_pos = z->in_len = z->peek_len = z->peek_pos = 0;
+    z->in_off = 0;
+    z->in_eof = z->done = z->ended = 0;
+    z->on_end = frame_end;
+    z->end_user = &w;
+    unsigned char *buf = start_decoder(z) == 0 ? malloc(OUT_CAP) : NULL;
+    int status = buf == NULL ? -1 : 0;
+    if (buf == NULL) {
+        set_msg(msg, cap, "out of memory");
+    }
+    while (status == 0 && !w.stop) {
+        ptrdiff_t n = decode_some(z, buf, OUT_CAP);
+        if (n < 0) {
+            set_msg(msg, cap, "%s", z->err);
+            status = -1;
+        } else if (n == 0) {
+            break;
+        } else if (w.ended) {
+            w.ended = 0;
+            count_breaks(&w, buf, w.made);
+            finish_frame(&w);
+            count_breaks(&w, buf + w.made, (size_t)n - w.made);
+        } else {
+            count_breaks(&w, buf, (size_t)n);
+        }
+    }
+    free(buf);
+    cli_zin_free(z);
+    return status < 0 ? -1 : w.stop;
 }
 
 /* ---- compressed outputs: a stdio stream whose writes are compressed (fopencookie) ---- */

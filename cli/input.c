@@ -5,6 +5,7 @@
 #include "compress.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +27,171 @@ void cli_close_input(FILE *f) {
     }
 }
 
-int cli_source_open(cli_source *s, const char *path) {
-    char msg[300];
+int cli_range_option(int ch, const char *arg, pgn_reader_opts *ro) {
+    char *end;
+    errno = 0;
+    if (ch == CLI_OPT_LINE_BASE) {
+        unsigned long long n = strtoull(arg, &end, 10);
+        ro->line_base = (uint32_t)n;
+        return errno == 0 && *end == 0 && n >= 1 && n <= UINT32_MAX && arg[0] != '-';
+    }
+    unsigned long long a = strtoull(arg, &end, 10), b = 0;
+    if (end == arg || *end != ':' || arg[0] == '-' || errno != 0) {
+        return 0;
+    }
+    const char *p = end + 1;
+    if (*p != 0) {
+        b = strtoull(p, &end, 10);
+        if (end == p || *end != 0 || *p == '-' || errno != 0 || b <= a) {
+            return 0;
+        }
+    }
+    ro->range_start = a;
+    ro->range_end = b;
+    return 1;
+}
+
+/* The line number of byte at of f (LF, CRLF and a lone CR end a line; at the LF of a CRLF, one
+ * less, as pgn_reader_opts.line_base wants it), reading f from its start. 0 on a read error. */
+static uint32_t line_of(FILE *f, uint64_t at) {
+    unsigned char buf[1 << 16];
+    uint64_t breaks = 0, left = at + 1; /* the byte at itself: is a CR before it followed by LF? */
+    int cr = 0;
+    while (left > 0) {
+        size_t n = fread(buf, 1, left < sizeof buf ? (size_t)left : sizeof buf, f);
+        if (n == 0) {
+            break;
+        }
+        size_t upto = n == left ? n - 1 : n; /* breaks before the byte at */
+        for (size_t i = 0; i < n; i++) {
+            if (cr && buf[i] != '\n') {
+                breaks++;
+            }
+            cr = buf[i] == '\r';
+            breaks += buf[i] == '\n' && i < upto;
+        }
+        left -= n;
+    }
+    if (ferror(f)) {
+        return 0;
+    }
+    return breaks + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(breaks + 1);
+}
+
+typedef struct frame_find {
+    uint64_t start, end; /* --range in the file */
+    uint64_t plain_total, last_line;
+    uint32_t start_line;
+    cli_source *s;
+    int found_start, found_end;
+} frame_find;
+
+static int find_frames(void *user, const cli_zframe *fr) {
+    frame_find *ff = user;
+    ff->plain_total = fr->plain_offset + fr->plain_size;
+    ff->last_line = fr->line;
+    /* a boundary between the CR and the LF of a CRLF moves past the LF (cli_source_open) */
+    if (fr->offset == ff->start) {
+        ff->s->range_start = fr->plain_offset + (uint64_t)fr->crlf_split;
+        ff->s->line_base = (uint32_t)fr->line + (uint32_t)fr->crlf_split;
+        ff->start_line = (uint32_t)fr->line;
+        ff->found_start = 1;
+    }
+    if (ff->end && fr->offset == ff->end) {
+        ff->s->range_end = fr->plain_offset + (uint64_t)fr->crlf_split;
+        ff->found_end = 1;
+    }
+    return ff->found_start && (ff->found_end || !ff->end);
+}
+
+/* --range on a zstd file: START and END must be frame boundaries; sets the plain range. */
+static int zstd_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
+    frame_find ff = {ro->range_start, ro->range_end, 0, 1, 0, s, 0, 0};
+    if (cli_zstd_frames(s->file, find_frames, &ff, msg, cap) < 0) {
+        return 0;
+    }
+    uint64_t size = (uint64_t)(fseeko(s->file, 0, SEEK_END) == 0 ? ftello(s->file) : 0);
+    ff.found_end |= ff.end == size;
+    ff.found_start |= ff.start == size;
+    if (!ff.found_start || (ff.end && !ff.found_end)) {
+        snprintf(msg, cap,
+                 "--range %llu:%llu: not frame boundaries of this zstd file (pgnkit "
+                 "frames FILE lists them)",
+                 (unsigned long long)ro->range_start, (unsigned long long)ro->range_end);
+        return 0;
+    }
+    if (ff.start == size) { /* an empty range: nothing after the last frame */
+        s->range_start = ff.plain_total;
+        s->range_end = 0;
+        s->line_base = (uint32_t)ff.last_line;
+    }
+    /* frames without text (skippable ones) make an empty range (range_end 0 would be "to the end")
+     */
+    s->empty = ff.end && ff.end < size && s->range_end <= s->range_start;
+    if (ro->line_base) { /* the line of byte START; one more when START moved past a CRLF's LF */
+        s->line_base = ro->line_base + (s->line_base - ff.start_line);
+    }
+    return 1;
+}
+
+/* A range boundary at byte at of the plain file f: at, or at + 1 when at is the LF of a CRLF (the
+ * reader cannot see the CR before its range; both sides of a split must agree on the line). */
+static uint64_t boundary(FILE *f, uint64_t at) {
+    unsigned char b[2];
+    if (at > 0 && fseeko(f, (off_t)(at - 1), SEEK_SET) == 0 && fread(b, 1, 2, f) == 2 &&
+        b[0] == '\r' && b[1] == '\n') {
+        return at + 1;
+    }
+    return at;
+}
+
+/* Positions s at the start of ro's byte range (cli_source_open). Returns 1, or 0 with msg. */
+static int seek_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
+    cli_zformat fmt = cli_zin_format(s->z);
+    cli_zin_free(s->z);
     s->z = NULL;
+    if (s->file == stdin || fseeko(s->file, 0, SEEK_SET) != 0) {
+        snprintf(msg, cap, "--range needs a file (it reads from a byte offset)");
+        return 0;
+    }
+    if (fmt == CLI_Z_ZSTD) {
+        if (!zstd_range(s, ro, msg, cap)) {
+            return 0;
+        }
+    } else if (fmt != CLI_Z_PLAIN) {
+        snprintf(msg, cap,
+                 "--range reads plain files and zstd files at frame boundaries, not %s "
+                 "data",
+                 cli_zformat_name(fmt));
+        return 0;
+    } else {
+        s->range_start = boundary(s->file, ro->range_start);
+        s->range_end = ro->range_end ? boundary(s->file, ro->range_end) : 0;
+        if (fseeko(s->file, 0, SEEK_SET) != 0) {
+            snprintf(msg, cap, "cannot seek: %s", strerror(errno));
+            return 0;
+        }
+        s->line_base = ro->line_base ? ro->line_base + (uint32_t)(s->range_start - ro->range_start)
+                                     : line_of(s->file, s->range_start);
+    }
+    uint64_t at = fmt == CLI_Z_ZSTD ? ro->range_start : s->range_start;
+    if (fseeko(s->file, (off_t)at, SEEK_SET) != 0) {
+        snprintf(msg, cap, "cannot seek to byte %llu: %s", (unsigned long long)at, strerror(errno));
+        return 0;
+    }
+    return cli_zin_open(&s->z, s->file, fmt == CLI_Z_PLAIN, msg, cap) == PGN_OK;
+}
+
+int cli_source_open(cli_source *s, const char *path, const pgn_reader_opts *ro) {
+    char msg[300];
+    memset(s, 0, sizeof *s);
     s->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
     s->file = cli_open_input(path);
     if (s->file == NULL) {
         return 0;
     }
-    if (cli_zin_open(&s->z, s->file, s->name, msg, sizeof msg) != PGN_OK) {
+    if (cli_zin_open(&s->z, s->file, 0, msg, sizeof msg) != PGN_OK ||
+        ((ro->range_start || ro->range_end) && !seek_range(s, ro, msg, sizeof msg))) {
         fprintf(stderr, "pgnkit: %s: %s\n", s->name, msg);
         cli_source_close(s);
         return 0;
@@ -42,9 +199,22 @@ int cli_source_open(cli_source *s, const char *path) {
     return 1;
 }
 
+static ptrdiff_t read_nothing(void *ctx, void *buf, size_t cap) {
+    (void)ctx;
+    (void)buf;
+    (void)cap;
+    return 0;
+}
+
 pgn_status cli_source_reader(cli_source *s, const pgn_reader_opts *ro, pgn_reader **r) {
     pgn_reader_opts o = *ro;
+    if (s->empty) {
+        return pgn_reader_new(r, &o, read_nothing, NULL);
+    }
     o.source_name = s->name;
+    o.range_start = s->range_start;
+    o.range_end = s->range_end;
+    o.line_base = s->line_base;
     return pgn_reader_new(r, &o, cli_zin_read, s->z);
 }
 
@@ -204,7 +374,7 @@ static int read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, r
     }
     for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
         cli_source in;
-        if (!cli_source_open(&in, files[i])) {
+        if (!cli_source_open(&in, files[i], ropts)) {
             status = EXIT_RESOURCE;
             break;
         }

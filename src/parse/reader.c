@@ -552,6 +552,7 @@ static pgn_status read_game(pgn_reader *r) {
         if (r->opts.range_start > 0) {
             r->lx.base = r->opts.range_start;
             r->lx.line_off = r->opts.range_start;
+            r->lx.line = r->opts.line_base ? r->opts.line_base : 1;
             r->lx.at_line_start = 0;
             pgnk_lexer_skip_to_range_start(&r->lx);
         }
