@@ -527,9 +527,6 @@ typedef struct frame_walk {
 
 /* Counts the line breaks of p[0..n): LF, CRLF and a lone CR are one each. */
 static void count_breaks(frame_walk *w, const unsigned char *p, size_t n) {
-    if (n > 0 && w->plain == w->fr.plain_offset) {
-        w->fr.crlf_split = w->cr && p[0] == '\n';
-    }
     for (size_t i = 0; i < n; i++) {
         if (w->cr && p[i] != '\n') {
             w->breaks++; /* a lone CR */
@@ -548,7 +545,6 @@ static void finish_frame(frame_walk *w) {
     w->fr.offset += w->fr.size;
     w->fr.plain_offset = w->plain;
     w->fr.line = w->breaks + 1;
-    w->fr.crlf_split = 0;
 }
 
 static void frame_end(void *user, uint64_t at, size_t made) {

@@ -44,7 +44,6 @@ typedef struct cli_zframe {
     uint64_t plain_offset, plain_size; /* in the decoded text */
     uint64_t line;
     int skippable;
-    int crlf_split; /* the text before the frame ends with a CR, and the frame starts with its LF */
 } cli_zframe;
 /* Called after each frame; nonzero stops the walk. */
 typedef int (*cli_zframe_fn)(void *user, const cli_zframe *fr);

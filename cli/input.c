@@ -81,7 +81,6 @@ static uint32_t line_of(FILE *f, uint64_t at) {
 typedef struct frame_find {
     uint64_t start, end; /* --range in the file */
     uint64_t plain_total, last_line;
-    uint32_t start_line;
     cli_source *s;
     int found_start, found_end;
 } frame_find;
@@ -90,15 +89,13 @@ static int find_frames(void *user, const cli_zframe *fr) {
     frame_find *ff = user;
     ff->plain_total = fr->plain_offset + fr->plain_size;
     ff->last_line = fr->line;
-    /* a boundary between the CR and the LF of a CRLF moves past the LF (cli_source_open) */
     if (fr->offset == ff->start) {
-        ff->s->range_start = fr->plain_offset + (uint64_t)fr->crlf_split;
-        ff->s->line_base = (uint32_t)fr->line + (uint32_t)fr->crlf_split;
-        ff->start_line = (uint32_t)fr->line;
+        ff->s->range_start = fr->plain_offset;
+        ff->s->line_base = (uint32_t)fr->line;
         ff->found_start = 1;
     }
     if (ff->end && fr->offset == ff->end) {
-        ff->s->range_end = fr->plain_offset + (uint64_t)fr->crlf_split;
+        ff->s->range_end = fr->plain_offset;
         ff->found_end = 1;
     }
     return ff->found_start && (ff->found_end || !ff->end);
@@ -106,7 +103,7 @@ static int find_frames(void *user, const cli_zframe *fr) {
 
 /* --range on a zstd file: START and END must be frame boundaries; sets the plain range. */
 static int zstd_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
-    frame_find ff = {ro->range_start, ro->range_end, 0, 1, 0, s, 0, 0};
+    frame_find ff = {ro->range_start, ro->range_end, 0, 1, s, 0, 0};
     if (cli_zstd_frames(s->file, find_frames, &ff, msg, cap) < 0) {
         return 0;
     }
@@ -128,21 +125,10 @@ static int zstd_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_
     /* frames without text (skippable ones) make an empty range (range_end 0 would be "to the end")
      */
     s->empty = ff.end && ff.end < size && s->range_end <= s->range_start;
-    if (ro->line_base) { /* the line of byte START; one more when START moved past a CRLF's LF */
-        s->line_base = ro->line_base + (s->line_base - ff.start_line);
+    if (ro->line_base) {
+        s->line_base = ro->line_base;
     }
     return 1;
-}
-
-/* A range boundary at byte at of the plain file f: at, or at + 1 when at is the LF of a CRLF (the
- * reader cannot see the CR before its range; both sides of a split must agree on the line). */
-static uint64_t boundary(FILE *f, uint64_t at) {
-    unsigned char b[2];
-    if (at > 0 && fseeko(f, (off_t)(at - 1), SEEK_SET) == 0 && fread(b, 1, 2, f) == 2 &&
-        b[0] == '\r' && b[1] == '\n') {
-        return at + 1;
-    }
-    return at;
 }
 
 /* Positions s at the start of ro's byte range (cli_source_open). Returns 1, or 0 with msg. */
@@ -165,14 +151,9 @@ static int seek_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_
                  cli_zformat_name(fmt));
         return 0;
     } else {
-        s->range_start = boundary(s->file, ro->range_start);
-        s->range_end = ro->range_end ? boundary(s->file, ro->range_end) : 0;
-        if (fseeko(s->file, 0, SEEK_SET) != 0) {
-            snprintf(msg, cap, "cannot seek: %s", strerror(errno));
-            return 0;
-        }
-        s->line_base = ro->line_base ? ro->line_base + (uint32_t)(s->range_start - ro->range_start)
-                                     : line_of(s->file, s->range_start);
+        s->range_start = ro->range_start;
+        s->range_end = ro->range_end;
+        s->line_base = ro->line_base ? ro->line_base : line_of(s->file, s->range_start);
     }
     uint64_t at = fmt == CLI_Z_ZSTD ? ro->range_start : s->range_start;
     if (fseeko(s->file, (off_t)at, SEEK_SET) != 0) {

@@ -101,10 +101,10 @@ typedef struct pgn_reader_opts {
      * - it reads the games that start at or before range_end (0 = to the end of the stream),
      *   reading the last one to its end past range_end.
      * So consecutive ranges [0, s), [s, t), ... [z, 0) read every game exactly once (for games
-     * with tag sections), wherever s, t, ... fall, with two caveats: a boundary at the LF of a
-     * CRLF must be moved past that LF (the later reader cannot see the CR), and a range that
-     * starts inside a { comment holding a line that starts with '[' takes that line for the
-     * start of a game (the reader cannot see the '{' before its range). Offsets in locations are
+     * with tag sections), wherever s, t, ... fall (a game belongs to the range holding the line
+     * break before it), with one caveat: a range that starts inside a { comment holding a line
+     * that starts with '[' takes that line for the start of a game (the reader cannot see the
+     * '{' before its range). Offsets in locations are
      * true offsets in the stream (they count from 0 at its start, not at range_start). Lines count
      * from line_base at range_start (0 means 1): give the line number of byte range_start (LF, CRLF
      * and CR each end a line; when range_start is the LF of a CRLF, one less) for true line
