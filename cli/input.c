@@ -291,9 +291,10 @@ int cli_open_output(cli_output *o, const char *path) {
     setvbuf(o->file, NULL, _IOFBF, 1 << 20);
     o->file = cli_zout_open(o->under, cli_zformat_of_name(o->path), msg, sizeof msg);
     if (o->file == NULL) {
-        fprintf(stderr, "pgnkit: %s: %s\n", o->path, msg);
+        fprintf(stderr, "pgnkit: %s: %s\n", o->path ? o->path : "standard output", msg);
         if (o->path) {
             fclose(o->under);
+            remove(o->path); /* nothing was written: leave no empty file */
         }
         return 0;
     }
