@@ -44,7 +44,7 @@ int cmd_frames(int argc, char **argv) {
     const char *path = argv[optind];
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        fprintf(stderr, "pgnkit: cannot open '%s': %s\n", path, strerror(errno));
+        cli_error(path, "%s", strerror(errno));
         return EXIT_RESOURCE;
     }
     char msg[300];
@@ -52,7 +52,7 @@ int cmd_frames(int argc, char **argv) {
     int st = cli_zstd_frames(f, print_frame, NULL, msg, sizeof msg);
     fclose(f);
     if (st < 0) {
-        fprintf(stderr, "pgnkit: %s: %s\n", path, msg);
+        cli_error(path, "%s", msg);
         return EXIT_RESOURCE;
     }
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_RESOURCE;

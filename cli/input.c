@@ -1,36 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* Opening inputs and printing diagnostics for the commands that read PGN (check, fmt, convert). */
-#define _POSIX_C_SOURCE 200809L
+/* Inputs and outputs of the program: the one function that opens an input, and outputs written
+ * to a temporary file in the target's directory (flushed, fsync'd, mode kept) and renamed over
+ * the target only when complete; the same-file test that keeps outputs from destroying inputs. */
+#define _GNU_SOURCE /* O_TMPFILE, linkat (Linux); without it, a named temporary file */
 #include "cli.h"
 #include "compress.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-FILE *cli_open_input(const char *path) {
-    if (strcmp(path, "-") == 0) {
-        return stdin;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "pgnkit: cannot open '%s': %s\n", path, strerror(errno));
-    }
-    return f;
-}
+enum { OUT_BUFFER = 1 << 20 };
 
-void cli_close_input(FILE *f) {
-    if (f && f != stdin) {
-        fclose(f);
-    }
-}
-
-int cli_range_option(int ch, const char *arg, pgn_reader_opts *ro) {
+int cli_range_option(int line_base, const char *arg, pgn_reader_opts *ro) {
     char *end;
     errno = 0;
-    if (ch == CLI_OPT_LINE_BASE) {
+    if (line_base) {
         unsigned long long n = strtoull(arg, &end, 10);
         ro->line_base = (uint32_t)n;
         return errno == 0 && *end == 0 && n >= 1 && n <= UINT32_MAX && arg[0] != '-';
@@ -81,7 +72,7 @@ static uint32_t line_of(FILE *f, uint64_t at) {
 typedef struct frame_find {
     uint64_t start, end; /* --range in the file */
     uint64_t plain_total, last_line;
-    cli_source *s;
+    cli_input *s;
     int found_start, found_end;
 } frame_find;
 
@@ -102,7 +93,7 @@ static int find_frames(void *user, const cli_zframe *fr) {
 }
 
 /* --range on a zstd file: START and END must be frame boundaries; sets the plain range. */
-static int zstd_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
+static int zstd_range(cli_input *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
     frame_find ff = {ro->range_start, ro->range_end, 0, 1, s, 0, 0};
     if (cli_zstd_frames(s->file, find_frames, &ff, msg, cap) < 0) {
         return 0;
@@ -131,8 +122,8 @@ static int zstd_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_
     return 1;
 }
 
-/* Positions s at the start of ro's byte range (cli_source_open). Returns 1, or 0 with msg. */
-static int seek_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
+/* Positions s at the start of ro's byte range (cli_input_open). Returns 1, or 0 with msg. */
+static int seek_range(cli_input *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
     cli_zformat fmt = cli_zin_format(s->z);
     cli_zin_free(s->z);
     s->z = NULL;
@@ -163,158 +154,332 @@ static int seek_range(cli_source *s, const pgn_reader_opts *ro, char *msg, size_
     return cli_zin_open(&s->z, s->file, fmt == CLI_Z_PLAIN, msg, cap) == PGN_OK;
 }
 
-int cli_source_open(cli_source *s, const char *path, const pgn_reader_opts *ro) {
+int cli_input_open(cli_input *in, const char *path) {
     char msg[300];
-    memset(s, 0, sizeof *s);
-    s->name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-    s->file = cli_open_input(path);
-    if (s->file == NULL) {
-        return 0;
+    memset(in, 0, sizeof *in);
+    in->path = path;
+    if (strcmp(path, "-") == 0) {
+        in->name = "<stdin>";
+        in->file = stdin;
+    } else {
+        in->name = path;
+        in->file = fopen(path, "rb");
+        struct stat sb;
+        int err = errno;
+        if (in->file && fstat(fileno(in->file), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            fclose(in->file);
+            in->file = NULL;
+            err = EISDIR;
+        }
+        if (!in->file) {
+            cli_error(path, "%s", strerror(err));
+            return EXIT_RESOURCE;
+        }
     }
-    if (cli_zin_open(&s->z, s->file, 0, msg, sizeof msg) != PGN_OK ||
-        ((ro->range_start || ro->range_end) && !seek_range(s, ro, msg, sizeof msg))) {
-        fprintf(stderr, "pgnkit: %s: %s\n", s->name, msg);
-        cli_source_close(s);
-        return 0;
+    /* plain or compressed: told by the first bytes (cli/compress.c) */
+    if (cli_zin_open(&in->z, in->file, 0, msg, sizeof msg) != PGN_OK) {
+        cli_error(in->name, "%s", msg);
+        cli_input_close(in);
+        return EXIT_RESOURCE;
     }
-    return 1;
+    in->read = cli_zin_read;
+    in->ctx = in->z;
+    return EXIT_OK;
 }
 
-static ptrdiff_t read_nothing(void *ctx, void *buf, size_t cap) {
-    (void)ctx;
-    (void)buf;
-    (void)cap;
-    return 0;
-}
-
-pgn_status cli_source_reader(cli_source *s, const pgn_reader_opts *ro, pgn_reader **r) {
-    pgn_reader_opts o = *ro;
-    if (s->empty) {
-        return pgn_reader_new(r, &o, read_nothing, NULL);
+int cli_input_range(cli_input *in, const pgn_reader_opts *ro) {
+    char msg[300];
+    if (!seek_range(in, ro, msg, sizeof msg)) {
+        cli_error(in->name, "%s", msg);
+        return EXIT_RESOURCE;
     }
-    o.source_name = s->name;
-    o.range_start = s->range_start;
-    o.range_end = s->range_end;
-    o.line_base = s->line_base;
-    return pgn_reader_new(r, &o, cli_zin_read, s->z);
+    in->read = cli_zin_read;
+    in->ctx = in->z;
+    return EXIT_OK;
 }
 
-int cli_source_failed(const cli_source *s, pgn_status st) {
-    const char *why = st == PGN_E_IO && s->z ? cli_zin_error(s->z) : NULL;
-    fprintf(stderr, "pgnkit: %s: %s\n", s->name, why ? why : pgn_status_message(st));
+const char *cli_input_error(const cli_input *in) {
+    return in->z ? cli_zin_error(in->z) : NULL;
+}
+
+void cli_input_close(cli_input *in) {
+    cli_zin_free(in->z);
+    in->z = NULL;
+    if (in->file && in->file != stdin) {
+        fclose(in->file);
+    }
+    in->file = NULL;
+}
+
+/* The directory part of path ("." if none), malloc'd; NULL when out of memory. */
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, slash ? path : ".", n);
+        d[n] = 0;
+        if (slash && n == 0) { /* "/x": the root */
+            d[0] = '/';
+            d[1] = 0;
+        }
+    }
+    return d;
+}
+
+/* The last component of path. */
+static const char *base_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* "DIR/.BASE.pgnkit-XXXXXX" for path (malloc'd, the X's for mkstemp), or NULL. */
+static char *temp_name(const char *path) {
+    char *dir = dir_of(path);
+    if (!dir) {
+        return NULL;
+    }
+    size_t n = strlen(dir) + strlen(base_of(path)) + 32;
+    char *t = malloc(n);
+    if (t) {
+        snprintf(t, n, "%s/.%s.pgnkit-XXXXXX", dir, base_of(path));
+    }
+    free(dir);
+    return t;
+}
+
+/* Opens an unnamed file in path's directory (O_TMPFILE), or -1 where the system has none. */
+static int open_unnamed(const char *path, mode_t mode) {
+#ifdef O_TMPFILE
+    char *dir = dir_of(path);
+    int fd = -1;
+    if (dir && access("/proc/self/fd", X_OK) == 0) {
+        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    }
+    free(dir);
+    return fd;
+#else
+    (void)path;
+    (void)mode;
+    return -1;
+#endif
+}
+
+static int open_fail(cli_output *o, const char *path, int err) {
+    cli_error(NULL, "cannot write '%s': %s", path, strerror(err));
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
     return EXIT_RESOURCE;
 }
 
-void cli_source_close(cli_source *s) {
-    cli_zin_free(s->z);
-    s->z = NULL;
-    cli_close_input(s->file);
-    s->file = NULL;
+/* -o x.gz (.zst, .bz2, .xz): a compressing stream over the file just opened (cli/compress.c). */
+static int compressed(cli_output *o) {
+    char msg[200];
+    o->under = o->file;
+    o->file = cli_zout_open(o->under, cli_zformat_of_name(o->path), msg, sizeof msg);
+    if (o->file == NULL) {
+        cli_error(o->path, "%s", msg);
+        o->file = o->under;
+        cli_output_close(o, 0, EXIT_RESOURCE); /* nothing written: no file left */
+        return EXIT_RESOURCE;
+    }
+    return EXIT_OK;
 }
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(out, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(out, "\\u%04x", c);
-        } else {
-            fputc(c, out);
+int cli_output_open(cli_output *o, const char *path) {
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    if (!path || strcmp(path, "-") == 0) {
+        o->file = stdout;
+        setvbuf(stdout, NULL, _IOFBF, OUT_BUFFER);
+        return EXIT_OK;
+    }
+    o->path = path;
+    struct stat sb;
+    int exists = stat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) {
+        return open_fail(o, path, EISDIR);
+    }
+    if (exists && !S_ISREG(sb.st_mode)) { /* a device or a FIFO: written as it comes */
+        o->file = fopen(path, "wb");
+        if (!o->file) {
+            return open_fail(o, path, errno);
+        }
+        setvbuf(o->file, NULL, _IOFBF, OUT_BUFFER);
+        return compressed(o);
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = exists ? (sb.st_mode & 07777) : (0666 & ~mask);
+    /* a symbolic link is followed: the file it names is replaced, the link kept */
+    o->target = exists ? realpath(path, NULL) : strdup(path);
+    if (!o->target) {
+        return open_fail(o, path, errno);
+    }
+    o->fd = open_unnamed(o->target, mode);
+    if (o->fd < 0) {
+        o->tmp = temp_name(o->target);
+        if (!o->tmp || (o->fd = mkstemp(o->tmp)) < 0) {
+            return open_fail(o, path, o->tmp ? errno : ENOMEM);
         }
     }
-    fputc('"', out);
+    if (fchmod(o->fd, mode) != 0 || !(o->file = fdopen(o->fd, "wb"))) {
+        int err = errno;
+        close(o->fd);
+        if (o->tmp) {
+            unlink(o->tmp);
+        }
+        return open_fail(o, path, err);
+    }
+    setvbuf(o->file, NULL, _IOFBF, OUT_BUFFER);
+    return compressed(o);
 }
 
-/* Prints one diagnostic GCC-style, or as a JSON line when ctx->json. */
-void cli_print_diag(void *ctx, const pgn_diag *d) {
-    cli_diag_ctx *c = ctx;
-    const char *sev = d->severity == PGN_SEV_ERROR ? "error" : "warning";
-    const char *file = d->source ? d->source : "<stdin>";
-    if (c->quiet_warnings && d->severity != PGN_SEV_ERROR) {
-        return;
-    }
-    if (c->json) {
-        fprintf(stderr, "{\"file\":");
-        json_string(stderr, file);
-        fprintf(stderr,
-                ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\","
-                "\"code\":\"%s\","
-                "\"message\":",
-                d->at.line, d->at.column, (unsigned long long)d->at.offset,
-                (unsigned long long)d->game, sev, pgn_status_name(d->code));
-        json_string(stderr, pgn_status_message(d->code));
-        fprintf(stderr, ",\"token\":");
-        json_string(stderr, d->token);
-        fprintf(stderr, "}\n");
-        return;
-    }
-    fprintf(stderr, "%s:%u:%u: %s: %s", file, d->at.line, d->at.column, sev,
-            pgn_status_message(d->code));
-    if (d->token[0]) {
-        fprintf(stderr, " '");
-        for (const char *p = d->token; *p; p++) {
-            fputc((unsigned char)*p < 0x20 ? ' ' : *p, stderr);
+/* Gives the unnamed file o->fd a name next to the target (o->tmp). 0 or an errno. */
+static int name_unnamed(cli_output *o) {
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        free(o->tmp);
+        o->tmp = temp_name(o->target);
+        if (!o->tmp) {
+            return ENOMEM;
         }
-        fprintf(stderr, "'");
+        unsigned v = (unsigned)getpid() + (unsigned)attempt;
+        for (char *x = o->tmp + strlen(o->tmp); x[-1] == 'X'; v /= 10) {
+            *--x = (char)('0' + v % 10);
+        }
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) {
+            return 0;
+        }
+        if (errno != EEXIST) {
+            int err = errno;
+            free(o->tmp);
+            o->tmp = NULL;
+            return err;
+        }
     }
-    fprintf(stderr, " [%s] (game %llu)\n", pgn_status_name(d->code), (unsigned long long)d->game);
+    return EEXIST;
 }
 
-int cli_parse_encoding(const char *name, pgn_encoding *out) {
-    static const struct {
-        const char *name;
-        pgn_encoding enc;
-    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
-                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
-                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
-                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
-                 {"cp437", PGN_ENC_CP437}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(name, names[i].name) == 0) {
-            *out = names[i].enc;
-            return 1;
-        }
+/* Puts the finished file in place. 0 or an errno. */
+static int commit_file(cli_output *o) {
+    int err = 0;
+    if (!o->tmp && (err = name_unnamed(o)) != 0) {
+        return err;
     }
+    if (rename(o->tmp, o->target) != 0) {
+        return errno;
+    }
+    free(o->tmp);
+    o->tmp = NULL;
     return 0;
 }
 
-int cli_open_output(cli_output *o, const char *path) {
-    char msg[200];
-    o->path = path && strcmp(path, "-") != 0 ? path : NULL;
-    o->file = o->under = o->path ? fopen(o->path, "wb") : stdout;
+int cli_output_close(cli_output *o, int commit, int status) {
     if (!o->file) {
-        fprintf(stderr, "pgnkit: cannot write '%s': %s\n", path, strerror(errno));
-        return 0;
+        return status;
     }
-    setvbuf(o->file, NULL, _IOFBF, 1 << 20);
-    o->file = cli_zout_open(o->under, cli_zformat_of_name(o->path), msg, sizeof msg);
-    if (o->file == NULL) {
-        fprintf(stderr, "pgnkit: %s: %s\n", o->path ? o->path : "standard output", msg);
-        if (o->path) {
-            fclose(o->under);
-            remove(o->path); /* nothing was written: leave no empty file */
+    if (o->under && o->file != o->under) { /* end the compressed stream first */
+        o->failed |= cli_zout_close(o->file, o->under) != 0;
+        o->file = o->under;
+    }
+    int err = 0;
+    if (fflush(o->file) != 0 || ferror(o->file) || o->failed) {
+        err = errno ? errno : EIO;
+    }
+    if (!err && commit && o->fd >= 0 && fsync(o->fd) != 0) {
+        err = errno;
+    }
+    if (!err && commit && o->target && (err = commit_file(o)) != 0) {
+        cli_error(NULL, "cannot replace '%s': %s", o->path, strerror(err));
+        status = EXIT_RESOURCE;
+        err = 0;
+    }
+    if (o->file != stdout && fclose(o->file) != 0 && !err) {
+        err = errno;
+    }
+    if (o->tmp) { /* not committed: the target stays as it was */
+        unlink(o->tmp);
+    }
+    if (err) {
+        cli_error(NULL, "error writing %s: %s", o->path ? o->path : "standard output",
+                  strerror(err));
+        status = EXIT_RESOURCE;
+    }
+    free(o->tmp);
+    free(o->target);
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    return status;
+}
+
+ptrdiff_t cli_output_write(void *ctx, const void *data, size_t len) {
+    cli_output *o = ctx;
+    if (fwrite(data, 1, len, o->file) != len) {
+        o->failed = 1;
+        return -1;
+    }
+    return (ptrdiff_t)len;
+}
+
+/* Nonzero when a and b are the same regular file (stat follows symbolic links). */
+static int same_regular(const struct stat *a, const struct stat *b) {
+    return S_ISREG(a->st_mode) && S_ISREG(b->st_mode) && a->st_dev == b->st_dev &&
+           a->st_ino == b->st_ino;
+}
+
+/* The absolute name path would have once created: its directory resolved (malloc'd). */
+static char *future_name(const char *path) {
+    char *dir = dir_of(path), *real = dir ? realpath(dir, NULL) : NULL, *name = NULL;
+    if (real) {
+        size_t n = strlen(real) + strlen(base_of(path)) + 2;
+        if ((name = malloc(n)) != NULL) {
+            snprintf(name, n, "%s/%s", real, base_of(path));
         }
+    }
+    free(dir);
+    free(real);
+    return name;
+}
+
+int cli_same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    int ea = strcmp(a, "-") == 0 ? fstat(0, &sa) == 0 : stat(a, &sa) == 0;
+    int eb = strcmp(b, "-") == 0 ? fstat(0, &sb) == 0 : stat(b, &sb) == 0;
+    if (ea && eb) {
+        return same_regular(&sa, &sb);
+    }
+    if (ea || eb || strcmp(a, "-") == 0 || strcmp(b, "-") == 0) {
         return 0;
     }
-    return 1;
+    char *na = future_name(a), *nb = future_name(b);
+    int same = na && nb && strcmp(na, nb) == 0;
+    free(na);
+    free(nb);
+    return same;
+}
+
+/* ---- for the commands not yet on the driver (analyze) ---- */
+
+FILE *cli_open_input(const char *path) {
+    cli_input in;
+    return cli_input_open(&in, path) == EXIT_OK ? in.file : NULL;
+}
+
+void cli_close_input(FILE *f) {
+    if (f && f != stdin) {
+        fclose(f);
+    }
+}
+
+int cli_open_output(cli_output *o, const char *path) {
+    return cli_output_open(o, path) == EXIT_OK;
 }
 
 int cli_close_output(cli_output *o, int status) {
-    int bad = fflush(o->file) != 0 || ferror(o->file);
-    bad |= cli_zout_close(o->file, o->under) != 0;
-    o->file = o->under;
-    bad |= fflush(o->file) != 0 || ferror(o->file);
-    if (o->path && fclose(o->file) != 0) {
-        bad = 1;
-    }
-    if (bad) {
-        fprintf(stderr, "pgnkit: error writing %s: %s\n", o->path ? o->path : "standard output",
-                strerror(errno));
-        return EXIT_RESOURCE;
-    }
-    return status;
+    return cli_output_close(o, status != EXIT_RESOURCE, status);
 }
 
 ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len) {
@@ -340,90 +505,20 @@ ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
     return (ptrdiff_t)len;
 }
 
-/* One step of reading: the next game of r through ctx; PGN_OK to go on. */
-typedef pgn_status (*read_step)(pgn_reader *r, void *ctx);
-
-/* Reads every file (none: stdin) with step until it stops; adds the games, errors and warnings
- * to totals; returns the exit status (1 if any error). */
-static int read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, read_step step,
-                       void *ctx, uint64_t totals[3]) {
-    static char dash[] = "-";
-    char *stdin_only[] = {dash};
-    int status = EXIT_OK;
-    if (nfiles <= 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
-    for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
-        cli_source in;
-        if (!cli_source_open(&in, files[i], ropts)) {
-            status = EXIT_RESOURCE;
-            break;
+int cli_parse_encoding(const char *name, pgn_encoding *out) {
+    static const struct {
+        const char *name;
+        pgn_encoding enc;
+    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
+                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
+                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
+                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
+                 {"cp437", PGN_ENC_CP437}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i].name) == 0) {
+            *out = names[i].enc;
+            return 1;
         }
-        pgn_reader *r;
-        if (cli_source_reader(&in, ropts, &r) != PGN_OK) {
-            cli_source_close(&in);
-            fprintf(stderr, "pgnkit: out of memory\n");
-            return EXIT_RESOURCE;
-        }
-        pgn_status st;
-        while ((st = step(r, ctx)) == PGN_OK) {
-        }
-        uint64_t g, e, w;
-        pgn_reader_totals(r, &g, &e, &w);
-        totals[0] += g;
-        totals[1] += e;
-        totals[2] += w;
-        pgn_reader_free(r);
-        if (st != PGN_END && st != PGN_E_LIMIT) {
-            status = cli_source_failed(&in, st);
-        } else if (st == PGN_E_LIMIT) {
-            status = EXIT_INPUT;
-        }
-        cli_source_close(&in);
     }
-    if (status == EXIT_OK && totals[1]) {
-        status = EXIT_INPUT;
-    }
-    return status;
-}
-
-typedef struct visit_ctx {
-    const pgn_visitor *v;
-    void *user;
-} visit_ctx;
-
-static pgn_status visit_step(pgn_reader *r, void *ctx) {
-    visit_ctx *c = ctx;
-    return pgn_reader_visit(r, c->v, c->user);
-}
-
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
-                       void *user, uint64_t totals[3]) {
-    visit_ctx c = {v, user};
-    return read_inputs(nfiles, files, ropts, visit_step, &c, totals);
-}
-
-typedef struct game_ctx {
-    pgn_game *g;
-    cli_game_fn fn;
-    void *user;
-} game_ctx;
-
-static pgn_status game_step(pgn_reader *r, void *ctx) {
-    game_ctx *c = ctx;
-    pgn_status st = pgn_reader_next(r, c->g);
-    return st == PGN_OK ? c->fn(c->user, c->g) : st;
-}
-
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
-                      void *user, uint64_t totals[3]) {
-    game_ctx c = {NULL, fn, user};
-    if (pgn_game_new(&c.g, NULL) != PGN_OK) {
-        fprintf(stderr, "pgnkit: out of memory\n");
-        return EXIT_RESOURCE;
-    }
-    int status = read_inputs(nfiles, files, ropts, game_step, &c, totals);
-    pgn_game_free(c.g);
-    return status;
+    return 0;
 }

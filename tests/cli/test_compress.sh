@@ -90,7 +90,7 @@ for f in "${files[@]}"; do
         head -c $cut "$v" >"cut.$v"
         "$bin" check "cut.$v" >/dev/null 2>got.cut
         st=$?
-        want="pgnkit: cut.$v: truncated $fmtname data: the file ends at byte $cut"
+        want="pgnkit check: cut.$v: truncated $fmtname data: the file ends at byte $cut"
         got_games=$(tail -n 1 got.cut | cut -d' ' -f1)
         if [ $st -eq 3 ] && grep -qxF "$want" got.cut && [ "$got_games" -ge $min_games ] && [ "$got_games" -lt "$games" ]; then ok; else
             bad "truncated $v: status $st, games $got_games of $games, want '$want'"; tail -n 3 got.cut
@@ -102,7 +102,7 @@ for f in "${files[@]}"; do
         at=$(corrupt "$v" "bad.$v")
         "$bin" check "bad.$v" >/dev/null 2>got.bad
         st=$?
-        off=$(sed -n "s/^pgnkit: bad\.$v: corrupt $fmtname data at byte \([0-9]*\): .*/\1/p" got.bad)
+        off=$(sed -n "s/^pgnkit check: bad\.$v: corrupt $fmtname data at byte \([0-9]*\): .*/\1/p" got.bad)
         if [ $st -eq 3 ] && [ -n "$off" ] && [ "$off" -ge "$at" ] && [ "$off" -le "$n" ]; then ok; else
             bad "corrupted $v (from byte $at): status $st, offset '$off'"; grep -v ': warning: \|: error: ' got.bad | tail -n 3
         fi
@@ -136,7 +136,7 @@ if "$bin" fmt long.zst 2>/dev/null | cmp -s - ref.fmt; then ok; else bad "zstd -
 (cat a.gz; printf 'junk') >trail.gz
 "$bin" check trail.gz >/dev/null 2>got.err
 st=$?
-if [ $st -eq 3 ] && grep -q "^pgnkit: trail.gz: data that is not gzip after the gzip stream, at byte $(stat -c %s a.gz)\$" got.err; then ok; else bad "trailing junk: status $st: $(cat got.err)"; fi
+if [ $st -eq 3 ] && grep -q "^pgnkit check: trail.gz: data that is not gzip after the gzip stream, at byte $(stat -c %s a.gz)\$" got.err; then ok; else bad "trailing junk: status $st: $(cat got.err)"; fi
 
 # refused inputs: one clear line, exit 3, nothing read
 expect_refused() { # name, regex, file
@@ -145,15 +145,15 @@ expect_refused() { # name, regex, file
     if [ $st -eq 3 ] && grep -qE "$2" got.err; then ok; else bad "$1: status $st: $(cat got.err)"; fi
 }
 printf 'PK\003\004\024\000\000\000' >a.zip
-expect_refused "zip" "^pgnkit: a.zip: a zip archive: .*unzip -p" a.zip
+expect_refused "zip" "^pgnkit check: a.zip: a zip archive: .*unzip -p" a.zip
 tar cf a.tar in.pgn
-expect_refused "tar" "^pgnkit: a.tar: a tar archive: .*tar -xOf" a.tar
+expect_refused "tar" "^pgnkit check: a.tar: a tar archive: .*tar -xOf" a.tar
 gzip -c a.tar >a.tgz
-expect_refused "tar.gz" "^pgnkit: a.tgz: a tar archive inside gzip" a.tgz
+expect_refused "tar.gz" "^pgnkit check: a.tgz: a tar archive inside gzip" a.tgz
 gzip -c a.gz >twice.gz
-expect_refused "gzip twice" "^pgnkit: twice.gz: gzip data inside gzip data \(compressed twice\)" twice.gz
+expect_refused "gzip twice" "^pgnkit check: twice.gz: gzip data inside gzip data \(compressed twice\)" twice.gz
 zstd -q -c a.gz >gz.zst
-expect_refused "gzip in zstd" "^pgnkit: gz.zst: gzip data inside zstd data \(compressed twice\)" gz.zst
+expect_refused "gzip in zstd" "^pgnkit check: gz.zst: gzip data inside zstd data \(compressed twice\)" gz.zst
 # the format comes from the bytes, never the name
 cp a.gz plain-named.pgn
 if "$bin" fmt plain-named.pgn 2>/dev/null | cmp -s - ref.fmt; then ok; else bad "gzip named .pgn"; fi
