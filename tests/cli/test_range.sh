@@ -136,7 +136,7 @@ gzip -c capa.pgn >capa.gz
 expect_err "gzip range" "capa.gz: --range reads plain files and zstd files at frame boundaries, not gzip" "$bin" check --range 10:20 capa.gz
 expect_err "not a frame" "not frame boundaries of this zstd file" "$bin" check --range 13: capa.zst
 expect_err "stdin" "--range needs a file" "$bin" check --range 10: - <capa.pgn
-expect_err "bad range" "bad --range" "$bin" check --range 20:10 capa.pgn
+expect_err "bad range" "--range takes START:END" "$bin" check --range 20:10 capa.pgn
 expect_err "frames of text" "capa.pgn: not a zstd file" "$bin" frames capa.pgn
 
 echo "RESULT $pass $fail $skip"
