@@ -26,6 +26,15 @@ LIB_WARN := $(WARN) -Wconversion
 LDLIBS := -lm
 # cli/ runs engines on threads (pgnkit analyze -j)
 CLI_THREADS := -pthread
+# cli/compress.c: the compression libraries found (pkg-config; libbz2 ships no .pc file on Debian,
+# so a test link finds it). Each one missing leaves its format out, and the program says so when
+# it meets such a file. NO_COMPRESS=1 builds without any (tests the messages).
+ifneq ($(NO_COMPRESS),1)
+PKG_Z := $(foreach p,zlib:ZLIB libzstd:ZSTD liblzma:LZMA,$(if $(shell pkg-config --exists $(word 1,$(subst :, ,$(p))) 2>/dev/null && echo y),$(p)))
+HAVE_BZ2 := $(shell printf '\043include <bzlib.h>\nint main(void){return BZ2_bzlibVersion()==0;}\n' | $(CC) -x c - -lbz2 -o /dev/null >/dev/null 2>&1 && echo y)
+endif
+CLI_ZFLAGS := $(foreach p,$(PKG_Z),-DPGNKIT_HAVE_$(word 2,$(subst :, ,$(p))) $(shell pkg-config --cflags $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-DPGNKIT_HAVE_BZ2)
+CLI_ZLIBS := $(foreach p,$(PKG_Z),$(shell pkg-config --libs $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-lbz2)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 
 LIB_SRC := $(wildcard src/*/*.c)
@@ -58,14 +67,14 @@ $(BUILD)/pic/src/%.o: src/%.c
 	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) -fvisibility=hidden -fPIC -MMD -MP -c $< -o $@
 $(BUILD)/rel/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(OPT) $(WARN) $(CLI_THREADS) -Iinclude -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(OPT) $(WARN) $(CLI_THREADS) $(CLI_ZFLAGS) -Iinclude -MMD -MP -c $< -o $@
 $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/libpgnkit.so: $(LIB_PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libpgnkit.so.$(SOMAJOR) -o $@ $^ $(LDLIBS)
 $(BUILD)/pgnkit: $(CLI_OBJ) $(BUILD)/libpgnkit.a
-	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(LDLIBS)
+	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(CLI_ZLIBS) $(LDLIBS)
 
 # ---- sanitizer build for the tests ----
 $(BUILD)/asan/src/%.o: src/%.c
@@ -73,7 +82,7 @@ $(BUILD)/asan/src/%.o: src/%.c
 	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
 $(BUILD)/asan/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(SAN_FLAGS) $(WARN) $(CLI_THREADS) -Iinclude -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(SAN_FLAGS) $(WARN) $(CLI_THREADS) $(CLI_ZFLAGS) -Iinclude -MMD -MP -c $< -o $@
 $(BUILD)/asan/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(SAN_FLAGS) $(WARN) -Iinclude -Itests -MMD -MP -c $< -o $@
@@ -81,7 +90,7 @@ $(BUILD)/asan/libpgnkit.a: $(ASAN_LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/asan/pgnkit: $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
-	$(CC) $(SAN_FLAGS) $(CLI_THREADS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a $(LDLIBS)
+	$(CC) $(SAN_FLAGS) $(CLI_THREADS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a $(CLI_ZLIBS) $(LDLIBS)
 $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/tests/testutil.o \
 	$(BUILD)/asan/libpgnkit.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)

@@ -20,6 +20,9 @@
 #                                      SKIP at end_tags (no board, the movetext skipped)
 #   pgn-extract --json / pgnkit convert --to ndjson
 #   pgn-extract --fencomments / pgnkit convert --to fen
+# Then compressed input (issue 16): the same 33 MB as gzip (-6) and zstd (-3), read by pgnkit
+# directly and by pgn-extract through zcat / zstdcat (the pipeline's CPU: the shell, the
+# decompressor and pgn-extract, from wait4), beside the plain file.
 # Then peak RSS of pgnkit check and fmt on the 8 MB file and on one 12 times larger (100 MB, the
 # same games repeated): memory is bounded by the largest game, not the file.
 #
@@ -155,6 +158,49 @@ if [ -n "$PX" ]; then
 fi
 stats fen
 row "pgnkit convert --to fen" "$ref_f"
+
+gzip -6 -c "$tmp/twic.pgn" > "$tmp/twic.pgn.gz"
+zstd -q -3 -c "$tmp/twic.pgn" > "$tmp/twic.pgn.zst"
+for _ in $(seq "$RUNS"); do
+    for z in gz zst; do
+        zc=zcat
+        [ $z = zst ] && zc=zstdcat
+        if [ -n "$PX" ]; then once "px.$z" bash -c "$zc '$tmp/twic.pgn.$z' | '$PX' -s -o /dev/null"; fi
+        once "check.$z" "$PGNKIT" check "$tmp/twic.pgn.$z"
+        once "fmt.$z" "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn.$z"
+    done
+    once check.plain "$PGNKIT" check "$tmp/twic.pgn"
+    once fmt.plain "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn"
+done
+echo
+echo "Compressed input: the same games as gzip -6 ($(wc -c < "$tmp/twic.pgn.gz") bytes) and zstd -3"
+echo "($(wc -c < "$tmp/twic.pgn.zst") bytes); MB/s of the plain text; 'x pgn-extract' against pgn-extract fed"
+echo "by zcat / zstdcat in the same rounds; 'vs plain' = CPU against the same command on the plain file."
+echo
+echo "| command | CPU s | wall s | MB/s | x pgn-extract | vs plain |"
+echo "|---|---:|---:|---:|---:|---:|"
+zrow() { # label reference-cpu plain-cpu
+    awk -v l="$1" -v c="$cpu" -v w="$wall" -v b="$bytes" -v ref="$2" -v p="$3" 'BEGIN {
+        printf "| %s | %.3f | %s | %.1f | %s | %s |\n", l, c, (w == "nan" ? "-" : sprintf("%.3f", w)), b / c / 1e6,
+            (ref > 0 ? sprintf("%.1f", ref / c) : "-"), (p > 0 ? sprintf("%+.0f%%", (c / p - 1) * 100) : "-") }'
+}
+for c in check fmt; do
+    stats "$c.plain"
+    plain=$cpu
+    zrow "pgnkit $c (plain)" 0 0
+    for z in gz zst; do
+        zc=zcat
+        [ $z = zst ] && zc=zstdcat
+        ref=0
+        if [ -n "$PX" ]; then
+            stats "px.$z"
+            ref=$cpu
+            [ $c = check ] && zrow "$zc .$z \| pgn-extract -s" 0 0
+        fi
+        stats "$c.$z"
+        zrow "pgnkit $c .$z" "$ref" "$plain"
+    done
+done
 
 echo
 echo "Peak RSS against input size (memory is bounded by the largest game):"

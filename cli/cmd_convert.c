@@ -33,7 +33,8 @@ static const char usage_text[] =
     "--rejects FILE; --keep-broken writes what was read of them instead (JSON marks them).\n"
     "A game the JSON reader refuses is rejected. Diagnostics and the summary 'N games, N written,\n"
     "N rejected, N errors' go to stderr.\n" CLI_EDIT_USAGE
-    "(editing applies to san, lan, epd, csv and json; uci and fen stream the main line as read).\n"
+    "(editing applies to san, lan, epd, csv and json; uci and fen stream the main line as "
+    "read).\n" CLI_RANGE_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 enum { TO_NONE, TO_UCI, TO_FEN, TO_SAN, TO_LAN, TO_EPD, TO_CSV, TO_JSON, TO_NDJSON, TO_PGN };

@@ -16,6 +16,8 @@ enum {
     OPT_MAX_ERRORS,
     OPT_ENCODING,
     OPT_REJECTS,
+    OPT_RANGE,
+    OPT_LINE_BASE,
     MAX_OPTIONS = 96
 };
 
@@ -25,6 +27,8 @@ static const struct option read_options[] = {
     {"strict", no_argument, NULL, OPT_STRICT},
     {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
     {"input-encoding", required_argument, NULL, OPT_ENCODING},
+    {"range", required_argument, NULL, OPT_RANGE},
+    {"line-base", required_argument, NULL, OPT_LINE_BASE},
     {NULL, 0, NULL, 0}};
 static const struct option write_options[] = {{"output", required_argument, NULL, 'o'},
                                               {NULL, 0, NULL, 0}};
@@ -77,6 +81,15 @@ static int common_option(cli_run *r, int ch, const char *arg) {
     case OPT_MAX_ERRORS:
         if ((r->max_errors = positive(arg)) == 0) {
             return cli_usage("--max-errors takes a positive integer, not '%s'", arg);
+        }
+        return EXIT_OK;
+    case OPT_RANGE:
+    case OPT_LINE_BASE:
+        if (!cli_range_option(ch == OPT_LINE_BASE, arg, &r->ropts)) {
+            return cli_usage(ch == OPT_RANGE ? "--range takes START:END (END > START, or empty), "
+                                               "not '%s'"
+                                             : "--line-base takes a positive line number, not '%s'",
+                             arg);
         }
         return EXIT_OK;
     case OPT_ENCODING:
@@ -209,10 +222,21 @@ static pgn_status one_game(cli_run *r, step *s, const cli_input *in) {
     return st;
 }
 
+/* The input of an empty --range (zstd frames without text). */
+static ptrdiff_t read_nothing(void *ctx, void *buf, size_t cap) {
+    (void)ctx;
+    (void)buf;
+    (void)cap;
+    return 0;
+}
+
 /* Reads one input to its end (or to the end of the run). */
 static void run_input(cli_run *r, step *s, cli_input *in) {
     pgn_reader_opts ro = r->ropts;
     ro.source_name = in->name;
+    ro.range_start = in->range_start;
+    ro.range_end = in->range_end;
+    ro.line_base = in->line_base;
     if (!ro.on_diag) {
         ro.on_diag = run_diag;
         ro.diag_ctx = r;
@@ -221,7 +245,7 @@ static void run_input(cli_run *r, step *s, cli_input *in) {
         ro.flags |= PGN_READ_KEEP_RAW;
     }
     ro.max_errors = r->max_errors ? r->max_errors - r->errors : 0;
-    if (pgn_reader_new(&s->rd, &ro, in->read, in->ctx) != PGN_OK) {
+    if (pgn_reader_new(&s->rd, &ro, in->empty ? read_nothing : in->read, in->ctx) != PGN_OK) {
         cli_error(NULL, "out of memory");
         r->aborted = 1;
         return;
@@ -240,7 +264,8 @@ static void run_input(cli_run *r, step *s, cli_input *in) {
     if (st == PGN_E_LIMIT && !s->from_fn) {
         r->stopped = 1;
     } else if (st == PGN_E_IO && !s->from_fn) {
-        cli_error(in->name, "%s", in->err ? strerror(in->err) : pgn_status_message(st));
+        const char *why = cli_input_error(in);
+        cli_error(in->name, "%s", why ? why : in->err ? strerror(in->err) : pgn_status_message(st));
         worst(r, EXIT_RESOURCE);
     } else if (st != PGN_END) { /* a write error is reported when its output is closed */
         if (st != PGN_E_IO) {
@@ -253,7 +278,10 @@ static void run_input(cli_run *r, step *s, cli_input *in) {
 static int run_all(cli_run *r, step *s) {
     for (int i = 0; i < r->nfiles && !r->aborted && !r->stopped; i++) {
         cli_input in;
-        if (cli_input_open(&in, r->files[i]) != EXIT_OK) {
+        if (cli_input_open(&in, r->files[i]) != EXIT_OK ||
+            ((r->ropts.range_start || r->ropts.range_end) &&
+             cli_input_range(&in, &r->ropts) != EXIT_OK)) {
+            cli_input_close(&in);
             worst(r, EXIT_RESOURCE);
             continue;
         }

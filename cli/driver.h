@@ -81,13 +81,35 @@ typedef struct cli_input {
     pgn_read_fn read; /* bytes of the input, decoded (later: decompressed) */
     void *ctx;
     FILE *file;
-    int err; /* the errno of a failed read */
+    int err;                         /* the errno of a failed read */
+    struct cli_zin *z;               /* the decoding stream (cli/compress.h) */
+    uint64_t range_start, range_end; /* --range, in the decoded text */
+    uint32_t line_base;
+    int empty; /* --range holds no text (zstd frames without any) */
 } cli_input;
 
 /* Opens path ("-": stdin) for reading and sets in->read and in->ctx. A missing, unreadable or
  * directory input gets one message with the system's reason ("pgnkit check: x: Is a directory")
  * and EXIT_RESOURCE; else EXIT_OK. */
 int cli_input_open(cli_input *in, const char *path);
+/* --range in ro (range_start/range_end in the file, line_base): seeks in to the range, a plain
+ * file anywhere, a zstd file at a frame boundary (the range is turned into the frames' text
+ * offsets), and sets in's range for the reader; without ro->line_base, counts the lines before
+ * the start, so that diagnostics give true line numbers. EXIT_OK, or EXIT_RESOURCE after a
+ * message (stdin, another compressed format, not a frame boundary). */
+int cli_input_range(cli_input *in, const pgn_reader_opts *ro);
+/* NULL, or what made the input's read fail: decoding (format, byte offset, reason) or reading. */
+const char *cli_input_error(const cli_input *in);
+/* --range START:END (line_base 0) or --line-base N (1) into ro; 1, or 0 for a bad value. */
+int cli_range_option(int line_base, const char *arg, pgn_reader_opts *ro);
+/* Help text of --range and --line-base, for the usage of the commands that read games. */
+#define CLI_RANGE_USAGE                                                                            \
+    "  --range START:END  the games that start in bytes START to END of each file (END empty: "    \
+    "to\n"                                                                                         \
+    "                  the end; a .zst file at frame boundaries, see pgnkit frames); "             \
+    "consecutive\n"                                                                                \
+    "                  ranges read every game once. --line-base N: the line of byte START\n"       \
+    "                  (default: counted), for true line numbers\n"
 void cli_input_close(cli_input *in);
 
 /* ---- outputs: stdout, or a file replaced only when complete ---- */
@@ -99,6 +121,7 @@ typedef struct cli_output {
     char *tmp;        /* the temporary file's name while it has one (else NULL) */
     int fd;           /* the temporary file (-1: none; writing straight to stdout or a device) */
     int failed;       /* a write failed: never renamed into place */
+    FILE *under;      /* -o x.gz: the file below the compressing stream file (else NULL) */
 } cli_output;
 
 /* Opens path for writing (NULL or "-": stdout, with a large buffer). A regular file is written to
@@ -123,7 +146,9 @@ int cli_same_file(const char *a, const char *b);
 /* ---- the shared options and the run ---- */
 
 /* Groups of shared options a command takes (cli_run_init). */
-#define CLI_READS 0x01u   /* --quiet --diag text|json --strict --max-errors N --input-encoding E */
+#define CLI_READS                                                                                  \
+    0x01u                 /* --quiet --diag text|json --strict --max-errors N --input-encoding E   \
+                             --range START:END --line-base N */
 #define CLI_WRITES 0x02u  /* -o/--output FILE */
 #define CLI_REJECTS 0x04u /* --rejects FILE */
 

@@ -4,10 +4,12 @@
  * the target only when complete; the same-file test that keeps outputs from destroying inputs. */
 #define _GNU_SOURCE /* O_TMPFILE, linkat (Linux); without it, a named temporary file */
 #include "cli.h"
+#include "compress.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,43 +18,193 @@
 
 enum { OUT_BUFFER = 1 << 20 };
 
-static ptrdiff_t read_input(void *ctx, void *buf, size_t cap) {
-    cli_input *in = ctx;
-    size_t n = fread(buf, 1, cap, in->file);
-    if (n == 0 && ferror(in->file)) {
-        in->err = errno;
-        return -1;
+int cli_range_option(int line_base, const char *arg, pgn_reader_opts *ro) {
+    char *end;
+    errno = 0;
+    if (line_base) {
+        unsigned long long n = strtoull(arg, &end, 10);
+        ro->line_base = (uint32_t)n;
+        return errno == 0 && *end == 0 && n >= 1 && n <= UINT32_MAX && arg[0] != '-';
     }
-    return (ptrdiff_t)n;
+    unsigned long long a = strtoull(arg, &end, 10), b = 0;
+    if (end == arg || *end != ':' || arg[0] == '-' || errno != 0) {
+        return 0;
+    }
+    const char *p = end + 1;
+    if (*p != 0) {
+        b = strtoull(p, &end, 10);
+        if (end == p || *end != 0 || *p == '-' || errno != 0 || b <= a) {
+            return 0;
+        }
+    }
+    ro->range_start = a;
+    ro->range_end = b;
+    return 1;
+}
+
+/* The line number of byte at of f (LF, CRLF and a lone CR end a line; at the LF of a CRLF, one
+ * less, as pgn_reader_opts.line_base wants it), reading f from its start. 0 on a read error. */
+static uint32_t line_of(FILE *f, uint64_t at) {
+    unsigned char buf[1 << 16];
+    uint64_t breaks = 0, left = at + 1; /* the byte at itself: is a CR before it followed by LF? */
+    int cr = 0;
+    while (left > 0) {
+        size_t n = fread(buf, 1, left < sizeof buf ? (size_t)left : sizeof buf, f);
+        if (n == 0) {
+            break;
+        }
+        size_t upto = n == left ? n - 1 : n; /* breaks before the byte at */
+        for (size_t i = 0; i < n; i++) {
+            if (cr && buf[i] != '\n') {
+                breaks++;
+            }
+            cr = buf[i] == '\r';
+            breaks += buf[i] == '\n' && i < upto;
+        }
+        left -= n;
+    }
+    if (ferror(f)) {
+        return 0;
+    }
+    return breaks + 1 > UINT32_MAX ? UINT32_MAX : (uint32_t)(breaks + 1);
+}
+
+typedef struct frame_find {
+    uint64_t start, end; /* --range in the file */
+    uint64_t plain_total, last_line;
+    cli_input *s;
+    int found_start, found_end;
+} frame_find;
+
+static int find_frames(void *user, const cli_zframe *fr) {
+    frame_find *ff = user;
+    ff->plain_total = fr->plain_offset + fr->plain_size;
+    ff->last_line = fr->line;
+    if (fr->offset == ff->start) {
+        ff->s->range_start = fr->plain_offset;
+        ff->s->line_base = (uint32_t)fr->line;
+        ff->found_start = 1;
+    }
+    if (ff->end && fr->offset == ff->end) {
+        ff->s->range_end = fr->plain_offset;
+        ff->found_end = 1;
+    }
+    return ff->found_start && (ff->found_end || !ff->end);
+}
+
+/* --range on a zstd file: START and END must be frame boundaries; sets the plain range. */
+static int zstd_range(cli_input *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
+    frame_find ff = {ro->range_start, ro->range_end, 0, 1, s, 0, 0};
+    if (cli_zstd_frames(s->file, find_frames, &ff, msg, cap) < 0) {
+        return 0;
+    }
+    uint64_t size = (uint64_t)(fseeko(s->file, 0, SEEK_END) == 0 ? ftello(s->file) : 0);
+    ff.found_end |= ff.end == size;
+    ff.found_start |= ff.start == size;
+    if (!ff.found_start || (ff.end && !ff.found_end)) {
+        snprintf(msg, cap,
+                 "--range %llu:%llu: not frame boundaries of this zstd file (pgnkit "
+                 "frames FILE lists them)",
+                 (unsigned long long)ro->range_start, (unsigned long long)ro->range_end);
+        return 0;
+    }
+    if (ff.start == size) { /* an empty range: nothing after the last frame */
+        s->range_start = ff.plain_total;
+        s->range_end = 0;
+        s->line_base = (uint32_t)ff.last_line;
+    }
+    /* frames without text (skippable ones) make an empty range (range_end 0 would be "to the end")
+     */
+    s->empty = ff.end && ff.end < size && s->range_end <= s->range_start;
+    if (ro->line_base) {
+        s->line_base = ro->line_base;
+    }
+    return 1;
+}
+
+/* Positions s at the start of ro's byte range (cli_input_open). Returns 1, or 0 with msg. */
+static int seek_range(cli_input *s, const pgn_reader_opts *ro, char *msg, size_t cap) {
+    cli_zformat fmt = cli_zin_format(s->z);
+    cli_zin_free(s->z);
+    s->z = NULL;
+    if (s->file == stdin || fseeko(s->file, 0, SEEK_SET) != 0) {
+        snprintf(msg, cap, "--range needs a file (it reads from a byte offset)");
+        return 0;
+    }
+    if (fmt == CLI_Z_ZSTD) {
+        if (!zstd_range(s, ro, msg, cap)) {
+            return 0;
+        }
+    } else if (fmt != CLI_Z_PLAIN) {
+        snprintf(msg, cap,
+                 "--range reads plain files and zstd files at frame boundaries, not %s "
+                 "data",
+                 cli_zformat_name(fmt));
+        return 0;
+    } else {
+        s->range_start = ro->range_start;
+        s->range_end = ro->range_end;
+        s->line_base = ro->line_base ? ro->line_base : line_of(s->file, s->range_start);
+    }
+    uint64_t at = fmt == CLI_Z_ZSTD ? ro->range_start : s->range_start;
+    if (fseeko(s->file, (off_t)at, SEEK_SET) != 0) {
+        snprintf(msg, cap, "cannot seek to byte %llu: %s", (unsigned long long)at, strerror(errno));
+        return 0;
+    }
+    return cli_zin_open(&s->z, s->file, fmt == CLI_Z_PLAIN, msg, cap) == PGN_OK;
 }
 
 int cli_input_open(cli_input *in, const char *path) {
+    char msg[300];
     memset(in, 0, sizeof *in);
     in->path = path;
-    in->read = read_input;
-    in->ctx = in;
     if (strcmp(path, "-") == 0) {
         in->name = "<stdin>";
         in->file = stdin;
-        return EXIT_OK;
+    } else {
+        in->name = path;
+        in->file = fopen(path, "rb");
+        struct stat sb;
+        int err = errno;
+        if (in->file && fstat(fileno(in->file), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+            fclose(in->file);
+            in->file = NULL;
+            err = EISDIR;
+        }
+        if (!in->file) {
+            cli_error(path, "%s", strerror(err));
+            return EXIT_RESOURCE;
+        }
     }
-    in->name = path;
-    in->file = fopen(path, "rb");
-    struct stat sb;
-    int err = errno;
-    if (in->file && fstat(fileno(in->file), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        fclose(in->file);
-        in->file = NULL;
-        err = EISDIR;
-    }
-    if (!in->file) {
-        cli_error(path, "%s", strerror(err));
+    /* plain or compressed: told by the first bytes (cli/compress.c) */
+    if (cli_zin_open(&in->z, in->file, 0, msg, sizeof msg) != PGN_OK) {
+        cli_error(in->name, "%s", msg);
+        cli_input_close(in);
         return EXIT_RESOURCE;
     }
+    in->read = cli_zin_read;
+    in->ctx = in->z;
     return EXIT_OK;
 }
 
+int cli_input_range(cli_input *in, const pgn_reader_opts *ro) {
+    char msg[300];
+    if (!seek_range(in, ro, msg, sizeof msg)) {
+        cli_error(in->name, "%s", msg);
+        return EXIT_RESOURCE;
+    }
+    in->read = cli_zin_read;
+    in->ctx = in->z;
+    return EXIT_OK;
+}
+
+const char *cli_input_error(const cli_input *in) {
+    return in->z ? cli_zin_error(in->z) : NULL;
+}
+
 void cli_input_close(cli_input *in) {
+    cli_zin_free(in->z);
+    in->z = NULL;
     if (in->file && in->file != stdin) {
         fclose(in->file);
     }
@@ -121,6 +273,20 @@ static int open_fail(cli_output *o, const char *path, int err) {
     return EXIT_RESOURCE;
 }
 
+/* -o x.gz (.zst, .bz2, .xz): a compressing stream over the file just opened (cli/compress.c). */
+static int compressed(cli_output *o) {
+    char msg[200];
+    o->under = o->file;
+    o->file = cli_zout_open(o->under, cli_zformat_of_name(o->path), msg, sizeof msg);
+    if (o->file == NULL) {
+        cli_error(o->path, "%s", msg);
+        o->file = o->under;
+        cli_output_close(o, 0, EXIT_RESOURCE); /* nothing written: no file left */
+        return EXIT_RESOURCE;
+    }
+    return EXIT_OK;
+}
+
 int cli_output_open(cli_output *o, const char *path) {
     memset(o, 0, sizeof *o);
     o->fd = -1;
@@ -141,7 +307,7 @@ int cli_output_open(cli_output *o, const char *path) {
             return open_fail(o, path, errno);
         }
         setvbuf(o->file, NULL, _IOFBF, OUT_BUFFER);
-        return EXIT_OK;
+        return compressed(o);
     }
     mode_t mask = umask(0);
     umask(mask);
@@ -167,7 +333,7 @@ int cli_output_open(cli_output *o, const char *path) {
         return open_fail(o, path, err);
     }
     setvbuf(o->file, NULL, _IOFBF, OUT_BUFFER);
-    return EXIT_OK;
+    return compressed(o);
 }
 
 /* Gives the unnamed file o->fd a name next to the target (o->tmp). 0 or an errno. */
@@ -214,6 +380,10 @@ static int commit_file(cli_output *o) {
 int cli_output_close(cli_output *o, int commit, int status) {
     if (!o->file) {
         return status;
+    }
+    if (o->under && o->file != o->under) { /* end the compressed stream first */
+        o->failed |= cli_zout_close(o->file, o->under) != 0;
+        o->file = o->under;
     }
     int err = 0;
     if (fflush(o->file) != 0 || ferror(o->file) || o->failed) {

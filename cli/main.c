@@ -26,6 +26,7 @@ static const command commands[] = {
     {"analyze", cmd_analyze,
      "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
+    {"frames", cmd_frames, "list the frames of a zstd file: the boundaries --range takes"},
 };
 
 static void usage(FILE *f) {

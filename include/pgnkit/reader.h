@@ -97,12 +97,24 @@ typedef struct pgn_reader_opts {
     uint64_t
         max_errors; /* stop after this many errors (pgn_reader_* return PGN_E_LIMIT); 0 = never */
     pgn_encoding encoding;
-    /* Byte range, for splitting a file between readers: the callback delivers the stream from
-     * range_start on. A reader with range_start > 0 first skips the line it starts in, then to the
-     * next tag section (a line starting with '[' after a line that does not); it reads the games
-     * that start at or before range_end (0 = no end). Consecutive ranges [0, s), [s, t), ... read
-     * every game exactly once, for games with tag sections. */
+    /* Byte range, for splitting a file between readers (a caller that splits a file itself, as
+     * pgnkit --range and the Python binding do):
+     * - the read callback delivers the stream from byte range_start on (the caller seeks there);
+     * - a reader with range_start > 0 first skips the line range_start lies in, then up to the
+     *   next tag section (a line starting with '[' after a line that does not);
+     * - it reads the games that start at or before range_end (0 = to the end of the stream),
+     *   reading the last one to its end past range_end.
+     * So consecutive ranges [0, s), [s, t), ... [z, 0) read every game exactly once (for games
+     * with tag sections), wherever s, t, ... fall (a game belongs to the range holding the line
+     * break before it), with one caveat: a range that starts inside a { comment holding a line
+     * that starts with '[' takes that line for the start of a game (the reader cannot see the
+     * '{' before its range). Offsets in locations are
+     * true offsets in the stream (they count from 0 at its start, not at range_start). Lines count
+     * from line_base at range_start (0 means 1): give the line number of byte range_start (LF, CRLF
+     * and CR each end a line; when range_start is the LF of a CRLF, one less) for true line
+     * numbers. */
     uint64_t range_start, range_end;
+    uint32_t line_base;
 } pgn_reader_opts;
 
 typedef struct pgn_reader pgn_reader;
@@ -122,7 +134,9 @@ PGN_API void pgn_reader_free(pgn_reader *reader);
 /**
  * Reads one game, reporting it through v (may be NULL: syntax check only). Returns PGN_OK after a
  * game (even a broken one: its problems went to on_diag), PGN_END when the input has no more
- * games, PGN_E_NOMEM, PGN_E_IO (the callback failed), or PGN_E_LIMIT (max_errors reached).
+ * games, PGN_E_NOMEM, PGN_E_IO (the callback failed: the game being read then gets no end_game,
+ * no further diagnostic and is not counted in the totals; the games before it were reported), or
+ * PGN_E_LIMIT (max_errors reached).
  */
 PGN_API PGN_NODISCARD pgn_status pgn_reader_visit(pgn_reader *reader, const pgn_visitor *v,
                                                   void *user);

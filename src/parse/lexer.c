@@ -169,8 +169,10 @@ static void skip_space(lexer *lx) {
         } else if (c == '\n' || c == '\r') {
             if (!(c == '\n' && cr_end == lx->base + i)) {
                 lx->ws_break_prev = lx->ws_break;
-                lx->ws_break = lx->base + i;
             }
+            /* a break's place is its last byte (the LF of a CRLF): a range reader starting at
+             * that LF sees the line break end there, and the two sides of a split must agree */
+            lx->ws_break = lx->base + i;
             count_newline(lx, lx->base + i, c, &cr_end);
             lx->at_line_start = 1;
             i++;

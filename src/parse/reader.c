@@ -18,6 +18,9 @@ void *pgnk_reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) 
 /* A diagnostic with the given severity; pgnk_reader_diag gives the usual one. */
 static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
                             const char *text, size_t len) {
+    if (r->lx.error == PGN_E_IO) {
+        return; /* the input failed: what is left of the game was cut by that, not by its text */
+    }
     pgn_diag d;
     d.code = code;
     d.severity = sev;
@@ -622,6 +625,7 @@ static pgn_status read_game(pgn_reader *r) {
         if (r->opts.range_start > 0) {
             r->lx.base = r->opts.range_start;
             r->lx.line_off = r->opts.range_start;
+            r->lx.line = r->opts.line_base ? r->opts.line_base : 1;
             r->lx.at_line_start = 0;
             pgnk_lexer_skip_to_range_start(&r->lx);
         } else if (pgnk_lexer_utf16_bom(&r->lx)) {
@@ -683,6 +687,9 @@ static pgn_status read_game(pgn_reader *r) {
     r->sum.marker = r->marker;
     find_next_game(r); /* the game's raw bytes end where the next one starts */
     r->sum.end_offset = r->raw_end;
+    if (r->lx.error == PGN_E_IO) {
+        return PGN_E_IO; /* not a game: the input failed while it was read (not counted) */
+    }
     r->games++;
     if (!r->stop && r->v && r->v->end_game) {
         r->stop = r->v->end_game(r->user, res, &r->sum) == PGN_FLOW_STOP;

@@ -336,7 +336,7 @@ static void fault_injection(void) {
 }
 
 /* The read callback fails at byte k: PGN_E_IO (never END), nothing leaks, the games before the
- * failure are the clean run's. */
+ * failure are the clean run's, and the totals count only them. */
 static void io_failure(void) {
     buf in = {0};
     representative(&in);
@@ -360,11 +360,18 @@ static void io_failure(void) {
             o.flags = flags[c];
             pgn_status st = pgn_game_new(&g, &al);
             if (st == PGN_OK) {
+                uint64_t oks = 0, counted = 0;
                 st = pgn_reader_new(&r, &o, src_read, &s);
                 while (st == PGN_OK && (st = pgn_reader_next(r, g)) == PGN_OK) {
+                    oks++;
                     if (pgn_reader_summary(r)->end_offset > k) {
                         st = PGN_E_LIMIT; /* a game past the failure point was "read" */
                     }
+                }
+                /* the game being read when the input failed is not counted */
+                pgn_reader_totals(r, &counted, NULL, NULL);
+                if (st == PGN_E_IO && counted != oks) {
+                    st = PGN_E_LIMIT;
                 }
                 pgn_reader_free(r);
             }

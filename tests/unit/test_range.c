@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/* Byte ranges as a caller that splits a file itself uses them (pgn_reader_opts range_start,
+ * range_end, line_base; include/pgnkit/reader.h): for texts with LF, CRLF and lone CR line ends,
+ * blank lines, broken games and comments over several lines, a split at every byte (the LF of a
+ * CRLF too) gives two readers whose games and diagnostics (code, true line, column and offset)
+ * are exactly those of one reader over the whole text. (A range that
+ * starts inside a comment holding a line that starts with '[' takes that line for a game's start:
+ * the header says so; such comments are left out here.) */
+#include "harness.h"
+#include "pgnkit.h"
+
+#include <stdlib.h>
+
+typedef struct seen {
+    char log[16384];
+    size_t len;
+    uint64_t games;
+} seen;
+
+static void on_diag(void *ctx, const pgn_diag *d) {
+    seen *s = ctx;
+    int n = snprintf(s->log + s->len, sizeof s->log - s->len, "%u:%u@%llu %s\n", d->at.line,
+                     d->at.column, (unsigned long long)d->at.offset, pgn_status_name(d->code));
+    if (n > 0 && (size_t)n < sizeof s->log - s->len) {
+        s->len += (size_t)n;
+    }
+}
+
+typedef struct feed {
+    const char *p;
+    size_t len, pos;
+} feed;
+
+static ptrdiff_t feed_read(void *ctx, void *buf, size_t cap) {
+    feed *f = ctx;
+    size_t n = f->len - f->pos < cap ? f->len - f->pos : cap;
+    n = n > 7 ? 7 : n; /* small pieces: the range logic must not depend on the window */
+    memcpy(buf, f->p + f->pos, n);
+    f->pos += n;
+    return (ptrdiff_t)n;
+}
+
+/* The line number of byte at (LF, CRLF and lone CR end lines). */
+static uint32_t line_of(const char *t, size_t at) {
+    uint32_t line = 1;
+    for (size_t i = 0; i < at; i++) {
+        line += t[i] == '\n' || (t[i] == '\r' && (i + 1 >= at || t[i + 1] != '\n'));
+    }
+    /* a CR just before at whose LF is at: the CRLF ends that line at the LF */
+    if (at > 0 && t[at - 1] == '\r' && t[at] == '\n') {
+        line--;
+    }
+    return line;
+}
+
+/* Reads t[from..) as the range [from, end) (end 0: to the end) into s. */
+static void read_range(const char *t, size_t len, size_t from, size_t end, seen *s) {
+    pgn_reader_opts o;
+    pgn_reader *r;
+    feed f = {t + from, len - from, 0};
+    memset(&o, 0, sizeof o);
+    o.on_diag = on_diag;
+    o.diag_ctx = s;
+    o.range_start = from;
+    o.range_end = end;
+    o.line_base = line_of(t, from);
+    if (pgn_reader_new(&r, &o, feed_read, &f) != PGN_OK) {
+        CHECK(0);
+        return;
+    }
+    pgn_status st;
+    while ((st = pgn_reader_visit(r, NULL, NULL)) == PGN_OK) {
+        s->games++;
+    }
+    CHECK_EQ_INT(st, PGN_END);
+    pgn_reader_free(r);
+}
+
+static void every_split(const char *name, const char *t) {
+    size_t len = strlen(t);
+    seen whole, a, b;
+    memset(&whole, 0, sizeof whole);
+    read_range(t, len, 0, 0, &whole);
+    unsigned long bad = 0;
+    for (size_t s = 1; s < len; s++) {
+        size_t cut = s;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        read_range(t, len, 0, cut, &a);
+        read_range(t, len, cut, 0, &b);
+        memcpy(a.log + a.len, b.log, b.len);
+        a.len += b.len;
+        if ((a.games + b.games != whole.games || a.len != whole.len ||
+             memcmp(a.log, whole.log, a.len) != 0) &&
+            bad++ < 3) {
+            harness_fail(__FILE__, __LINE__,
+                         "%s, split at %zu: %llu + %llu games (whole %llu); diagnostics:\n%.*s"
+                         "whole:\n%.*s",
+                         name, cut, (unsigned long long)a.games, (unsigned long long)b.games,
+                         (unsigned long long)whole.games, (int)a.len, a.log, (int)whole.len,
+                         whole.log);
+        }
+    }
+    CHECK(whole.games >= 3 && whole.len > 0);
+    if (bad == 0) {
+        harness_counts.passed++;
+    }
+    printf("%s: %zu split points, %llu games, %lu bad\n", name, len - 1,
+           (unsigned long long)whole.games, bad);
+}
+
+int main(void) {
+    every_split("LF",
+                "[Event \"a\"]\n[Site \"x\"]\n\n1. e4 e5 2. 0-0 *\n\n[Event \"b\"]\n\n1. d4 {a\n"
+                "comment line } d5 2. Qxd8 *\n[Event \"c\"]\n1. c4 Ke3 1-0\n\n\n[Event \"d\"]\n"
+                "[Result \"1-0\"]\n\n1. Nf3 0-1\n");
+    every_split("CRLF", "[Event \"a\"]\r\n[Site \"x\"]\r\n\r\n1. e4 e5 2. 0-0 *\r\n\r\n"
+                        "[Event \"b\"]\r\n\r\n1. d4 {a\r\ncomment line } d5 2. Qxd8 *\r\n"
+                        "[Event \"c\"]\r\n1. c4 Ke3 1-0\r\n\r\n\r\n[Event \"d\"]\r\n"
+                        "[Result \"1-0\"]\r\n\r\n1. Nf3 0-1\r\n");
+    every_split("CR and mixed", "[Event \"a\"]\r[Site \"x\"]\r\r1. e4 e5 2. 0-0 *\r\r"
+                                "[Event \"b\"]\n\r\n1. d4 d5 2. Qxd8 *\r\n[Event \"c\"]\r1. c4 Ke3 "
+                                "1-0\n\r\n\r[Event \"d\"]\r\n\n1. Nf3 0-1");
+    return harness_finish();
+}
