@@ -21,6 +21,10 @@ int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_nag(int argc, char **argv);
+int cmd_select(int argc, char **argv);
+/* Compiles an expression of the selection language; on an error prints it with a caret under the
+ * offending token and returns EXIT_USAGE (EXIT_RESOURCE when out of memory). */
+int cli_query_compile(const char *text, size_t len, pgn_query **out);
 
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */
@@ -63,6 +67,12 @@ typedef struct cli_membuf {
     size_t len, cap;
 } cli_membuf;
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
+/* One step of reading: the next game of r through ctx; PGN_OK to go on. */
+typedef pgn_status (*cli_read_step)(pgn_reader *r, void *ctx);
+/* Reads every file (none: stdin) with step until it stops; adds the games, errors and warnings
+ * to totals; returns the exit status (1 if any error). */
+int cli_read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, cli_read_step step,
+                    void *ctx, uint64_t totals[3]);
 /* Reads every game of every file (none: stdin) through v (NULL: check only); adds the games, errors
  * and warnings to totals; returns the exit status (1 if any error). */
 int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,

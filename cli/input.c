@@ -140,13 +140,8 @@ ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
     return (ptrdiff_t)len;
 }
 
-/* One step of reading: the next game of r through ctx; PGN_OK to go on. */
-typedef pgn_status (*read_step)(pgn_reader *r, void *ctx);
-
-/* Reads every file (none: stdin) with step until it stops; adds the games, errors and warnings
- * to totals; returns the exit status (1 if any error). */
-static int read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, read_step step,
-                       void *ctx, uint64_t totals[3]) {
+int cli_read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, cli_read_step step,
+                    void *ctx, uint64_t totals[3]) {
     static char dash[] = "-";
     char *stdin_only[] = {dash};
     int status = EXIT_OK;
@@ -204,7 +199,7 @@ static pgn_status visit_step(pgn_reader *r, void *ctx) {
 int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
                        void *user, uint64_t totals[3]) {
     visit_ctx c = {v, user};
-    return read_inputs(nfiles, files, ropts, visit_step, &c, totals);
+    return cli_read_inputs(nfiles, files, ropts, visit_step, &c, totals);
 }
 
 typedef struct game_ctx {
@@ -226,7 +221,7 @@ int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cl
         fprintf(stderr, "pgnkit: out of memory\n");
         return EXIT_RESOURCE;
     }
-    int status = read_inputs(nfiles, files, ropts, game_step, &c, totals);
+    int status = cli_read_inputs(nfiles, files, ropts, game_step, &c, totals);
     pgn_game_free(c.g);
     return status;
 }
