@@ -242,8 +242,20 @@ int cli_query_compile(const char *text, size_t len, pgn_query **out) {
     return EXIT_OK;
 }
 
-enum { O_COUNT = 1100, O_INVERT, O_LIMIT, O_GAMES, O_OFFSETS, O_MARK, O_MARK_NAG, O_REJECTS, O_FMT,
-       O_STRICT, O_ENC, O_DIAG };
+enum {
+    O_COUNT = 1100,
+    O_INVERT,
+    O_LIMIT,
+    O_GAMES,
+    O_OFFSETS,
+    O_MARK,
+    O_MARK_NAG,
+    O_REJECTS,
+    O_FMT,
+    O_STRICT,
+    O_ENC,
+    O_DIAG
+};
 
 static int parse_args(int argc, char **argv, sel *s, const char **exprfile, const char **outp,
                       const char **rejp) {

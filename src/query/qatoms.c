@@ -81,20 +81,13 @@ int pgnk_qclock_parse(const char *s, size_t len, double *ms) {
 
 int pgnk_qcmp_num(qcmp c, double a, double b) {
     switch (c) {
-    case C_EQ:
-        return a == b;
-    case C_NE:
-        return a != b;
-    case C_LT:
-        return a < b;
-    case C_LE:
-        return a <= b;
-    case C_GT:
-        return a > b;
-    case C_GE:
-        return a >= b;
-    default:
-        return 0;
+    case C_EQ: return a == b;
+    case C_NE: return a != b;
+    case C_LT: return a < b;
+    case C_LE: return a <= b;
+    case C_GT: return a > b;
+    case C_GE: return a >= b;
+    default: return 0;
     }
 }
 
@@ -122,7 +115,8 @@ const char *pgnk_qmove_parse(qmovepat *mp, const char *s, size_t len) {
             return NULL;
         }
     }
-    if (len >= 2 && piece_type_of(s[len - 1]) >= PGN_KNIGHT && piece_type_of(s[len - 1]) <= PGN_QUEEN) {
+    if (len >= 2 && piece_type_of(s[len - 1]) >= PGN_KNIGHT &&
+        piece_type_of(s[len - 1]) <= PGN_QUEEN) {
         mp->promo = (uint8_t)piece_type_of(s[len - 1]);
         len -= s[len - 2] == '=' ? 2 : 1;
     }
@@ -288,7 +282,10 @@ static uint16_t pat_letter(char c) {
         return PAT_BLACK;
     }
     int t = piece_type_of(c >= 'a' && c <= 'z' ? (char)(c - 32) : c);
-    return t ? (uint16_t)(1u << (t + (c >= 'a' ? 8 : 0))) : 0;
+    if (!t) {
+        return 0;
+    }
+    return (uint16_t)(1u << ((unsigned)t + (c >= 'a' ? 8u : 0u)));
 }
 
 const char *pgnk_qpattern_compile(qpattern *p, const char *s, size_t len) {
@@ -450,18 +447,13 @@ static int elo_atom(const qnode *n, const qtags *t) {
     int hw = tag_num(t, "WhiteElo", &w), hb = tag_num(t, "BlackElo", &b);
     qcmp c = (qcmp)n->cmp;
     switch (n->sel) {
-    case ELO_WHITE:
-        return hw && pgnk_qcmp_num(c, w, n->num);
-    case ELO_BLACK:
-        return hb && pgnk_qcmp_num(c, b, n->num);
-    case ELO_BOTH:
-        return hw && hb && pgnk_qcmp_num(c, w, n->num) && pgnk_qcmp_num(c, b, n->num);
+    case ELO_WHITE: return hw && pgnk_qcmp_num(c, w, n->num);
+    case ELO_BLACK: return hb && pgnk_qcmp_num(c, b, n->num);
+    case ELO_BOTH: return hw && hb && pgnk_qcmp_num(c, w, n->num) && pgnk_qcmp_num(c, b, n->num);
     case ELO_EITHER:
         return (hw && pgnk_qcmp_num(c, w, n->num)) || (hb && pgnk_qcmp_num(c, b, n->num));
-    case ELO_AVG:
-        return hw && hb && pgnk_qcmp_num(c, (w + b) / 2, n->num);
-    default:
-        return hw && hb && pgnk_qcmp_num(c, fabs(w - b), n->num);
+    case ELO_AVG: return hw && hb && pgnk_qcmp_num(c, (w + b) / 2, n->num);
+    default: return hw && hb && pgnk_qcmp_num(c, fabs(w - b), n->num);
     }
 }
 
@@ -489,8 +481,7 @@ static int speed_of(pgn_str tc) {
 int pgnk_qtag_atom(const qnode *n, const qtags *t) {
     pgn_str v, w;
     switch (n->op) {
-    case Q_TAG:
-        return pgnk_qtag_get(t, n->name, n->nlen, &v) && test_value(n, v);
+    case Q_TAG: return pgnk_qtag_get(t, n->name, n->nlen, &v) && test_value(n, v);
     case Q_PLAYER: {
         qnode m = *n;
         m.name = "player";
@@ -501,8 +492,7 @@ int pgnk_qtag_atom(const qnode *n, const qtags *t) {
         return (n->cmp == C_NE || n->cmp == C_NRE) ? (hw || hb) && (tw || !hw) && (tb || !hb)
                                                    : tw || tb;
     }
-    case Q_ELO:
-        return elo_atom(n, t);
+    case Q_ELO: return elo_atom(n, t);
     case Q_ECO:
         if (!pgnk_qtag_get(t, "ECO", 3, &v)) {
             return 0;
@@ -527,7 +517,6 @@ int pgnk_qtag_atom(const qnode *n, const qtags *t) {
         return pgnk_qtag_get(t, "Date", 4, &v) && pgnk_qdate_parse(v.ptr, v.len, f) && f[0] >= 0 &&
                pgnk_qcmp_num((qcmp)n->cmp, f[0], n->num);
     }
-    default:
-        return 0;
+    default: return 0;
     }
 }

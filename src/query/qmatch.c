@@ -27,11 +27,11 @@ struct pgn_query_matcher {
     pgn_allocator alloc;
     arena ar; /* the game's tags */
     qtags tags;
-    uint8_t *slot;       /* per slot: SLOT_* */
-    uint64_t *reached;   /* Q_SEQ: steps matched so far */
-    uint64_t *exact;     /* Q_SEQ: steps matched ending at the previous point */
-    uint32_t *run;       /* Q_PERSIST: consecutive points */
-    int8_t *val;         /* per node: a game atom's value after the tags (-1 unknown) */
+    uint8_t *slot;     /* per slot: SLOT_* */
+    uint64_t *reached; /* Q_SEQ: steps matched so far */
+    uint64_t *exact;   /* Q_SEQ: steps matched ending at the previous point */
+    uint32_t *run;     /* Q_PERSIST: consecutive points */
+    int8_t *val;       /* per node: a game atom's value after the tags (-1 unknown) */
     qline *lines;
     uint32_t depth, cap; /* lines[0..depth] in use */
     uint64_t *keys;
@@ -129,26 +129,17 @@ static int end_atom(const pgn_query_matcher *m, const qnode *n) {
     if (n->op == Q_ENDS) {
         int mate = pgn_pos_is_checkmate(e), v;
         switch ((int)n->num) {
-        case 0:
-            v = mate;
-            break;
-        case 1:
-            v = pgn_pos_is_stalemate(e);
-            break;
-        case 2:
-            v = m->last_reps >= 3;
-            break;
-        case 3:
-            v = !mate && e->halfmove >= 100;
-            break;
-        default:
-            v = pgn_pos_is_insufficient_material(e);
+        case 0: v = mate; break;
+        case 1: v = pgn_pos_is_stalemate(e); break;
+        case 2: v = m->last_reps >= 3; break;
+        case 3: v = !mate && e->halfmove >= 100; break;
+        default: v = pgn_pos_is_insufficient_material(e);
         }
         return n->cmp == C_EQ ? v : !v;
     }
     /* result = final / != final: only when the board decides the game */
-    pgn_result board = pgn_pos_is_checkmate(e) ? (e->side == PGN_WHITE ? PGN_RESULT_BLACK_WINS
-                                                                         : PGN_RESULT_WHITE_WINS)
+    pgn_result board = pgn_pos_is_checkmate(e)
+                           ? (e->side == PGN_WHITE ? PGN_RESULT_BLACK_WINS : PGN_RESULT_WHITE_WINS)
                        : pgn_pos_is_stalemate(e) || pgn_pos_is_insufficient_material(e)
                            ? PGN_RESULT_DRAW
                            : PGN_RESULT_NONE;
@@ -156,8 +147,8 @@ static int end_atom(const pgn_query_matcher *m, const qnode *n) {
         return 0;
     }
     pgn_str tag;
-    pgn_result said = pgnk_qtag_get(&m->tags, "Result", 6, &tag) ? pgn_result_parse(tag.ptr, tag.len)
-                                                                 : m->result;
+    pgn_result said =
+        pgnk_qtag_get(&m->tags, "Result", 6, &tag) ? pgn_result_parse(tag.ptr, tag.len) : m->result;
     return (said == board) == (n->cmp == C_EQ);
 }
 
@@ -181,8 +172,7 @@ static int eval3(const pgn_query_matcher *m, uint32_t id) {
         int v = eval3(m, n->child);
         return v == 2 ? 2 : !v;
     }
-    case Q_VARS:
-        return eval3(m, n->child);
+    case Q_VARS: return eval3(m, n->child);
     case Q_EXISTS:
     case Q_SEQ:
     case Q_PERSIST:
@@ -193,10 +183,8 @@ static int eval3(const pgn_query_matcher *m, uint32_t id) {
     case Q_PLIES:
     case Q_MOVES:
     case Q_ENDS:
-    case Q_RESULT_FINAL:
-        return m->over ? end_atom(m, n) : 2;
-    default:
-        return m->tags_done ? m->val[id] : 2;
+    case Q_RESULT_FINAL: return m->over ? end_atom(m, n) : 2;
+    default: return m->tags_done ? m->val[id] : 2;
     }
 }
 
@@ -216,7 +204,9 @@ static void seq_step(pgn_query_matcher *m, const qnode *n, const qpt *pt) {
     uint64_t reached = m->reached[n->slot], prev = m->exact[n->slot], now = 0;
     uint32_t i = 0;
     for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next, i++) {
-        uint64_t ready = i == 0 ? 1 : q->nodes[c].gap ? (prev >> (i - 1)) & 1 : (reached >> (i - 1)) & 1;
+        uint64_t ready = i == 0            ? 1
+                         : q->nodes[c].gap ? (prev >> (i - 1)) & 1
+                                           : (reached >> (i - 1)) & 1;
         if (ready && pgnk_qpoint_eval(q, c, pt)) {
             now |= UINT64_C(1) << i;
         }
@@ -347,8 +337,8 @@ static pgn_flow v_end_tags(void *user, const pgn_pos *start) {
     const pgn_query *q = m->q;
     for (uint32_t i = 0; i < q->n; i++) {
         uint8_t op = q->nodes[i].op;
-        m->val[i] = (int8_t)(op >= Q_TAG && op <= Q_YEAR ? pgnk_qtag_atom(&q->nodes[i], &m->tags)
-                                                         : 0);
+        m->val[i] =
+            (int8_t)(op >= Q_TAG && op <= Q_YEAR ? pgnk_qtag_atom(&q->nodes[i], &m->tags) : 0);
     }
     m->tags_done = 1;
     settle(m);
@@ -479,8 +469,8 @@ static pgn_flow v_end_game(void *user, pgn_result result, const pgn_game_summary
     return PGN_FLOW_CONTINUE;
 }
 
-static const pgn_visitor query_visitor = {v_begin,   v_tag, v_end_tags,  v_move,    v_comment,
-                                          v_nag,     v_begin_var, v_end_var, v_end_game};
+static const pgn_visitor query_visitor = {v_begin, v_tag,       v_end_tags, v_move,    v_comment,
+                                          v_nag,   v_begin_var, v_end_var,  v_end_game};
 
 const pgn_visitor *pgn_query_visitor(void) {
     return &query_visitor;

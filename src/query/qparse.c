@@ -232,7 +232,7 @@ static void finish_atom(parser *p, uint32_t id, uint32_t start) {
 static uint32_t parse_atom(parser *p);
 
 static uint32_t parse_unary(parser *p) {
-    if (++p->depth > QUERY_MAX_DEPTH) {
+    if (++p->depth > QUERY_MAX_DEPTH + 1) { /* 64 levels above the atom */
         if (p->st == PGN_OK) {
             fail(p, "expression nested too deeply at", NULL);
             p->st = PGN_E_LIMIT;
@@ -461,11 +461,8 @@ static void print_node(const pgn_query *q, uint32_t id, out *o, uint32_t depth) 
         print_node(q, nd->child, o, depth + 1);
         puts_(o, ")");
         return;
-    case Q_EXISTS:
-        print_node(q, nd->child, o, depth + 1);
-        return;
-    default:
-        print_atom(q, nd, o);
+    case Q_EXISTS: print_node(q, nd->child, o, depth + 1); return;
+    default: print_atom(q, nd, o);
     }
 }
 
@@ -529,17 +526,25 @@ typedef struct named {
 
 /* Comparison atoms with a meaning of their own (other names are tags). */
 static const named comparisons[] = {
-    {"player", Q_PLAYER, 0, 0},        {"elo", Q_ELO, ELO_BOTH, 1},
-    {"elo.white", Q_ELO, ELO_WHITE, 1}, {"elo.black", Q_ELO, ELO_BLACK, 1},
-    {"elo.avg", Q_ELO, ELO_AVG, 1},     {"elo.diff", Q_ELO, ELO_DIFF, 1},
-    {"elo.any", Q_ELO, ELO_EITHER, 1},  {"eco", Q_ECO, 0, 0},
-    {"speed", Q_SPEED, 0, 0},          {"year", Q_YEAR, 0, 1},
-    {"plies", Q_PLIES, 0, 1},          {"moves", Q_MOVES, 0, 1},
-    {"ends", Q_ENDS, 0, 0},            {"clock", Q_CLOCK, 0, 0},
-    {"eval", Q_EVAL, 0, 0},            {"eval.swing", Q_SWING, 0, 0},
+    {"player", Q_PLAYER, 0, 0},
+    {"elo", Q_ELO, ELO_BOTH, 1},
+    {"elo.white", Q_ELO, ELO_WHITE, 1},
+    {"elo.black", Q_ELO, ELO_BLACK, 1},
+    {"elo.avg", Q_ELO, ELO_AVG, 1},
+    {"elo.diff", Q_ELO, ELO_DIFF, 1},
+    {"elo.any", Q_ELO, ELO_EITHER, 1},
+    {"eco", Q_ECO, 0, 0},
+    {"speed", Q_SPEED, 0, 0},
+    {"year", Q_YEAR, 0, 1},
+    {"plies", Q_PLIES, 0, 1},
+    {"moves", Q_MOVES, 0, 1},
+    {"ends", Q_ENDS, 0, 0},
+    {"clock", Q_CLOCK, 0, 0},
+    {"eval", Q_EVAL, 0, 0},
+    {"eval.swing", Q_SWING, 0, 0},
 };
 
-static const char *const speeds[] = {"ultrabullet", "bullet", "blitz",
+static const char *const speeds[] = {"ultrabullet", "bullet",    "blitz",
                                      "rapid",       "classical", "correspondence"};
 static const char *const endings[] = {"checkmate", "stalemate", "repetition", "fifty",
                                       "insufficient"};
@@ -665,8 +670,7 @@ static uint32_t parse_comparison(parser *p, uint32_t start) {
                    QNONE;
         }
         break;
-    default:
-        break;
+    default: break;
     }
     finish_atom(p, id, start);
     return id;
@@ -704,9 +708,7 @@ static uint32_t parse_operand_atom(parser *p, qop op, uint32_t start) {
         }
         break;
     }
-    case Q_OPENING:
-        m = pgnk_qopening_parse(nd->pos, &nd->num, v, vlen);
-        break;
+    case Q_OPENING: m = pgnk_qopening_parse(nd->pos, &nd->num, v, vlen); break;
     case Q_PATTERN:
         nd->pat = pgnk_arena_alloc(&p->q->ar, sizeof *nd->pat);
         if (!nd->pat) {
@@ -728,20 +730,24 @@ static uint32_t parse_operand_atom(parser *p, qop op, uint32_t start) {
         }
         break;
     }
-    case Q_MATERIAL:
-        m = pgnk_qmaterial_parse(nd->mat, v, vlen);
-        break;
-    case Q_IMBALANCE:
-        m = pgnk_qimbalance_parse(nd->mat, v, vlen);
-        break;
-    case Q_MOVE:
-        m = pgnk_qmove_parse(&nd->mp, v, vlen);
-        break;
-    default:
-        break;
+    case Q_MATERIAL: m = pgnk_qmaterial_parse(nd->mat, v, vlen); break;
+    case Q_IMBALANCE: m = pgnk_qimbalance_parse(nd->mat, v, vlen); break;
+    case Q_MOVE: m = pgnk_qmove_parse(&nd->mp, v, vlen); break;
+    default: break;
     }
     if (m) {
-        return fail_at(p, &vtok, m, NULL), QNONE;
+        static const char *const what[] = {"a FEN: \"8/8/8/8/8/8/8/K1k5 w - -\"",
+                                           "a FEN pattern: \"*/*/*/*/3pP3/*/*/*\"",
+                                           "a Polyglot key: 0x463b96181691fc9c",
+                                           "",
+                                           "",
+                                           "material: \"KQRkqr\" or \"KRPvKR\"",
+                                           "an imbalance: \"R vs BN\""};
+        const char *w = op == Q_MOVE      ? "a SAN move: Nxe5, exd6, e8=Q, O-O"
+                        : op == Q_OPENING ? "legal SAN moves from the start: \"1. e4 c5 2. Nf3\""
+                        : op - Q_FEN < 7  ? what[op - Q_FEN]
+                                          : "";
+        return fail_at(p, &vtok, m, w), QNONE;
     }
     finish_atom(p, id, start);
     return id;
@@ -762,9 +768,9 @@ static const struct {
                   {"promotion", Q_PROMOTION},
                   {"underpromotion", Q_UNDERPROMOTION},
                   {"enpassant", Q_ENPASSANT}},
-  operand_atoms[] = {{"fen", Q_FEN},           {"pattern", Q_PATTERN}, {"hash", Q_HASH},
-                     {"material", Q_MATERIAL}, {"imbalance", Q_IMBALANCE},
-                     {"opening", Q_OPENING},   {"move", Q_MOVE}};
+  operand_atoms[] = {{"fen", Q_FEN},           {"pattern", Q_PATTERN},     {"hash", Q_HASH},
+                     {"material", Q_MATERIAL}, {"imbalance", Q_IMBALANCE}, {"opening", Q_OPENING},
+                     {"move", Q_MOVE}};
 
 /* count(PIECES) OP N */
 static uint32_t parse_count(parser *p, uint32_t start) {

@@ -74,80 +74,53 @@ static int move_atom(const qnode *n, const qpt *pt) {
     }
     int kind = PGN_MOVE_KIND(mv);
     switch (n->op) {
-    case Q_MOVE:
-        return pgnk_qmove_match(&n->mp, pt->before, mv);
-    case Q_CASTLES:
-        return kind == PGN_MOVE_CASTLE;
-    case Q_CAPTURE:
-        return pgn_move_is_capture(pt->before, mv);
-    case Q_PROMOTION:
-        return kind == PGN_MOVE_PROMOTION;
-    case Q_UNDERPROMOTION:
-        return kind == PGN_MOVE_PROMOTION && PGN_MOVE_PROMO(mv) != PGN_QUEEN;
-    default:
-        return kind == PGN_MOVE_EN_PASSANT;
+    case Q_MOVE: return pgnk_qmove_match(&n->mp, pt->before, mv);
+    case Q_CASTLES: return kind == PGN_MOVE_CASTLE;
+    case Q_CAPTURE: return pgn_move_is_capture(pt->before, mv);
+    case Q_PROMOTION: return kind == PGN_MOVE_PROMOTION;
+    case Q_UNDERPROMOTION: return kind == PGN_MOVE_PROMOTION && PGN_MOVE_PROMO(mv) != PGN_QUEEN;
+    default: return kind == PGN_MOVE_EN_PASSANT;
     }
 }
 
 static int annot_atom(const qnode *n, const qpt *pt) {
     const qann *a = pt->ann;
     switch (n->op) {
-    case Q_COMMENT:
-        return a && a->comment;
-    case Q_NAG:
-        return a && (a->nags[n->nag >> 6] >> (n->nag & 63)) & 1;
-    case Q_CLOCK:
-        return a && a->has_clock && pgnk_qcmp_num((qcmp)n->cmp, a->clock_ms, n->num);
-    case Q_EVAL:
-        return a && a->has_eval && pgnk_qcmp_num((qcmp)n->cmp, a->eval, n->num);
-    default:
-        return pt->has_swing && pgnk_qcmp_num((qcmp)n->cmp, pt->swing, n->num);
+    case Q_COMMENT: return a && a->comment;
+    case Q_NAG: return a && (a->nags[n->nag >> 6] >> (n->nag & 63)) & 1;
+    case Q_CLOCK: return a && a->has_clock && pgnk_qcmp_num((qcmp)n->cmp, a->clock_ms, n->num);
+    case Q_EVAL: return a && a->has_eval && pgnk_qcmp_num((qcmp)n->cmp, a->eval, n->num);
+    default: return pt->has_swing && pgnk_qcmp_num((qcmp)n->cmp, pt->swing, n->num);
     }
 }
 
 static int atom(const qnode *n, const qpt *pt) {
     const pgn_pos *pos = pt->pos;
     switch (n->op) {
-    case Q_WTM:
-        return pos->side == PGN_WHITE;
-    case Q_BTM:
-        return pos->side == PGN_BLACK;
+    case Q_WTM: return pos->side == PGN_WHITE;
+    case Q_BTM: return pos->side == PGN_BLACK;
     case Q_PIECE_ON: {
         uint8_t pc = pos->board[(unsigned)n->num];
         return pc && (n->bits >> (PGN_PIECE_COLOR(pc) * 8 + PGN_PIECE_TYPE(pc))) & 1;
     }
-    case Q_COUNT:
-        return pgnk_qcmp_num((qcmp)n->cmp, count_set(pos, n->bits), n->num);
-    case Q_MATERIAL:
-        return material_eq(pos, n->mat);
-    case Q_IMBALANCE:
-        return imbalance_eq(pos, n->mat);
-    case Q_FEN:
-        return fen_equal(pos, n->pos);
-    case Q_OPENING:
-        return pt->ply == (uint32_t)n->num && fen_equal(pos, n->pos);
-    case Q_HASH:
-        return (pt->mirrored ? pgn_pos_compute_key(pos) : pos->key) == n->bits;
-    case Q_PATTERN:
-        return pgnk_qpattern_match(n->pat, pos);
-    case Q_FIFTY:
-        return pos->halfmove >= 100;
-    case Q_REPETITION:
-        return pt->reps >= 3;
-    case Q_CHECK:
-        return pgn_pos_checkers(pos) != 0;
-    case Q_MATE:
-        return pgn_pos_is_checkmate(pos);
-    case Q_STALEMATE:
-        return pgn_pos_is_stalemate(pos);
+    case Q_COUNT: return pgnk_qcmp_num((qcmp)n->cmp, count_set(pos, n->bits), n->num);
+    case Q_MATERIAL: return material_eq(pos, n->mat);
+    case Q_IMBALANCE: return imbalance_eq(pos, n->mat);
+    case Q_FEN: return fen_equal(pos, n->pos);
+    case Q_OPENING: return pt->ply == (uint32_t)n->num && fen_equal(pos, n->pos);
+    case Q_HASH: return (pt->mirrored ? pgn_pos_compute_key(pos) : pos->key) == n->bits;
+    case Q_PATTERN: return pgnk_qpattern_match(n->pat, pos);
+    case Q_FIFTY: return pos->halfmove >= 100;
+    case Q_REPETITION: return pt->reps >= 3;
+    case Q_CHECK: return pgn_pos_checkers(pos) != 0;
+    case Q_MATE: return pgn_pos_is_checkmate(pos);
+    case Q_STALEMATE: return pgn_pos_is_stalemate(pos);
     case Q_COMMENT:
     case Q_NAG:
     case Q_CLOCK:
     case Q_EVAL:
-    case Q_SWING:
-        return annot_atom(n, pt);
-    default:
-        return move_atom(n, pt);
+    case Q_SWING: return annot_atom(n, pt);
+    default: return move_atom(n, pt);
     }
 }
 
@@ -212,16 +185,12 @@ int pgnk_qpoint_eval(const pgn_query *q, uint32_t id, const qpt *pt) {
             }
         }
         return 0;
-    case Q_NOT:
-        return !pgnk_qpoint_eval(q, n->child, pt);
+    case Q_NOT: return !pgnk_qpoint_eval(q, n->child, pt);
     case Q_VARS:
     case Q_AT:
-    case Q_EXISTS:
-        return pgnk_qpoint_eval(q, n->child, pt);
-    case Q_FLIP:
-        return flip_eval(q, n, pt);
-    default:
-        return atom(n, pt);
+    case Q_EXISTS: return pgnk_qpoint_eval(q, n->child, pt);
+    case Q_FLIP: return flip_eval(q, n, pt);
+    default: return atom(n, pt);
     }
 }
 
@@ -262,9 +231,10 @@ static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
         return count_set_max(pos, n->bits) == 0;
     }
     case Q_COUNT: {
-        unsigned need = n->cmp == C_GE ? (unsigned)n->num : n->cmp == C_GT ? (unsigned)n->num + 1
-                        : n->cmp == C_EQ                   ? (unsigned)n->num
-                                                           : 0;
+        unsigned need = n->cmp == C_GE   ? (unsigned)n->num
+                        : n->cmp == C_GT ? (unsigned)n->num + 1
+                        : n->cmp == C_EQ ? (unsigned)n->num
+                                         : 0;
         return n->num >= 0 && count_set_max(pos, n->bits) < need;
     }
     case Q_MATERIAL:
@@ -278,12 +248,9 @@ static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
             }
         }
         return 0;
-    case Q_FEN:
-        return fen_never(pos, n->pos);
-    case Q_OPENING:
-        return ply >= (uint32_t)n->num || fen_never(pos, n->pos);
-    default:
-        return 0;
+    case Q_FEN: return fen_never(pos, n->pos);
+    case Q_OPENING: return ply >= (uint32_t)n->num || fen_never(pos, n->pos);
+    default: return 0;
     }
 }
 
@@ -304,13 +271,10 @@ int pgnk_qpoint_never(const pgn_query *q, uint32_t id, const pgn_pos *pos, uint3
             }
         }
         return 1;
-    case Q_AT:
-        return pgnk_qpoint_never(q, n->child, pos, ply);
+    case Q_AT: return pgnk_qpoint_never(q, n->child, pos, ply);
     case Q_NOT:
     case Q_FLIP:
-    case Q_VARS:
-        return 0;
-    default:
-        return atom_never(n, pos, ply);
+    case Q_VARS: return 0;
+    default: return atom_never(n, pos, ply);
     }
 }

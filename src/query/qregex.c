@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The regular expressions of `~` (docs/query.md): a small subset (literals, ., [..], [^..], * + ?,
- * ^ $, \ escapes, | between whole branches), compiled to byte classes and run as a Thompson NFA over
- * a 64-bit state set: linear time, no backtracking, no recursion, no allocation while matching.
- * POSIX <regex.h> is not used: it allocates through malloc, not the caller's allocator. */
+ * ^ $, \ escapes, | between whole branches), compiled to byte classes and run as a Thompson NFA
+ * over a 64-bit state set: linear time, no backtracking, no recursion, no allocation while
+ * matching. POSIX <regex.h> is not used: it allocates through malloc, not the caller's allocator.
+ */
 #include <string.h>
 
 #include "query_internal.h"

@@ -38,43 +38,31 @@ static void compile_error(compiler *c, uint32_t id, const char *msg, const char 
 
 static uint8_t atom_cost(const qnode *n) {
     switch (n->op) {
-    case Q_PATTERN:
-        return 3;
-    case Q_CHECK:
-        return 4;
+    case Q_PATTERN: return 3;
+    case Q_CHECK: return 4;
     case Q_MATE:
-    case Q_STALEMATE:
-        return 12;
+    case Q_STALEMATE: return 12;
     case Q_PLIES:
-    case Q_MOVES:
-        return 40;
+    case Q_MOVES: return 40;
     case Q_ENDS:
-    case Q_RESULT_FINAL:
-        return 45;
-    default:
-        return 1;
+    case Q_RESULT_FINAL: return 45;
+    default: return 1;
     }
 }
 
 static uint32_t flags_of(const qnode *n) {
     switch (n->op) {
     case Q_PLIES:
-    case Q_MOVES:
-        return QF_MOVETEXT;
-    case Q_ENDS:
-        return QF_BOARD | QF_MOVETEXT | QF_END_POS | (n->num == 2 ? QF_KEYS : 0);
-    case Q_RESULT_FINAL:
-        return QF_BOARD | QF_MOVETEXT | QF_END_POS;
-    case Q_REPETITION:
-        return QF_BOARD | QF_MOVETEXT | QF_KEYS;
+    case Q_MOVES: return QF_MOVETEXT;
+    case Q_ENDS: return QF_BOARD | QF_MOVETEXT | QF_END_POS | (n->num == 2 ? QF_KEYS : 0);
+    case Q_RESULT_FINAL: return QF_BOARD | QF_MOVETEXT | QF_END_POS;
+    case Q_REPETITION: return QF_BOARD | QF_MOVETEXT | QF_KEYS;
     case Q_COMMENT:
     case Q_NAG:
     case Q_CLOCK:
     case Q_EVAL:
-    case Q_SWING:
-        return QF_BOARD | QF_MOVETEXT | QF_ANNOT;
-    default:
-        return n->op >= Q_POINT_FIRST ? QF_BOARD | QF_MOVETEXT : 0;
+    case Q_SWING: return QF_BOARD | QF_MOVETEXT | QF_ANNOT;
+    default: return n->op >= Q_POINT_FIRST ? QF_BOARD | QF_MOVETEXT : 0;
     }
 }
 
@@ -95,8 +83,8 @@ static void sort_children(pgn_query *q, uint32_t id) {
 
 static uint32_t add_slot(compiler *c, uint32_t id) {
     pgn_query *q = c->q;
-    uint32_t *s = pgnk_arena_realloc(&q->ar, q->slots, q->nslots * sizeof *s,
-                                     (q->nslots + 1) * sizeof *s);
+    uint32_t *s =
+        pgnk_arena_realloc(&q->ar, q->slots, q->nslots * sizeof *s, (q->nslots + 1) * sizeof *s);
     if (!s) {
         c->st = PGN_E_NOMEM;
         return QNONE;

@@ -98,30 +98,30 @@ typedef struct qpattern {
 
 /* A SAN-like move pattern for `move`. */
 typedef struct qmovepat {
-    uint8_t piece;    /* pgn_piece_type; 0 = any */
+    uint8_t piece;                /* pgn_piece_type; 0 = any */
     uint8_t from_file, from_rank; /* 0xff = any */
-    uint8_t to;       /* square; 0xff = any */
-    uint8_t capture;  /* 1 = must capture */
-    uint8_t promo;    /* pgn_piece_type or 0 */
-    uint8_t castle;   /* 1 short, 2 long */
+    uint8_t to;                   /* square; 0xff = any */
+    uint8_t capture;              /* 1 = must capture */
+    uint8_t promo;                /* pgn_piece_type or 0 */
+    uint8_t castle;               /* 1 short, 2 long */
 } qmovepat;
 
 typedef struct qnode {
-    uint8_t op;     /* qop */
-    uint8_t cmp;    /* qcmp */
-    uint8_t sel;    /* ELO_*, a colour, a flag... per atom */
-    uint8_t point;  /* 1: the subtree is made of point atoms only */
-    uint8_t vars;   /* point atoms tested in variations too */
-    uint8_t cost;   /* rough cost, cheap atoms first */
-    uint8_t gap;    /* Q_SEQ steps after the first: 0 then, 1 next */
-    uint8_t icase;  /* ~ with "..."i */
-    uint32_t child; /* first child, or QNONE */
-    uint32_t next;  /* next sibling, or QNONE */
+    uint8_t op;           /* qop */
+    uint8_t cmp;          /* qcmp */
+    uint8_t sel;          /* ELO_*, a colour, a flag... per atom */
+    uint8_t point;        /* 1: the subtree is made of point atoms only */
+    uint8_t vars;         /* point atoms tested in variations too */
+    uint8_t cost;         /* rough cost, cheap atoms first */
+    uint8_t gap;          /* Q_SEQ steps after the first: 0 then, 1 next */
+    uint8_t icase;        /* ~ with "..."i */
+    uint32_t child;       /* first child, or QNONE */
+    uint32_t next;        /* next sibling, or QNONE */
     uint32_t src, srclen; /* the atom's text in the expression (for printing) */
-    uint32_t slot;  /* Q_EXISTS / Q_SEQ / Q_PERSIST / Q_SWING: index of its state in the matcher */
-    double num;     /* numeric operand */
-    double num2;    /* second operand (ranges) */
-    uint64_t bits;  /* hash; piece-on-square masks... */
+    uint32_t slot;   /* Q_EXISTS / Q_SEQ / Q_PERSIST / Q_SWING: index of its state in the matcher */
+    double num;      /* numeric operand */
+    double num2;     /* second operand (ranges) */
+    uint64_t bits;   /* hash; piece-on-square masks... */
     const char *str; /* NUL-terminated operand (tag value, ECO bound...) */
     size_t slen;
     const char *name; /* tag name */
@@ -144,17 +144,17 @@ struct pgn_query {
     uint32_t root;
     uint32_t nslots;
     uint32_t *slots; /* node of each slot */
-    uint32_t flags;       /* QF_* */
+    uint32_t flags;  /* QF_* */
     uint32_t reader_flags;
 };
 
 /* What a query needs from the reader and the matcher. */
-#define QF_BOARD 0x1u      /* positions */
-#define QF_MOVETEXT 0x2u   /* moves must be read (counts, annotations) */
-#define QF_VARS 0x4u       /* points of variations */
-#define QF_KEYS 0x8u       /* repetition: identity keys of the main line */
-#define QF_ANNOT 0x10u     /* comments and NAGs */
-#define QF_END_POS 0x20u   /* the final position (ends, result != final) */
+#define QF_BOARD 0x1u    /* positions */
+#define QF_MOVETEXT 0x2u /* moves must be read (counts, annotations) */
+#define QF_VARS 0x4u     /* points of variations */
+#define QF_KEYS 0x8u     /* repetition: identity keys of the main line */
+#define QF_ANNOT 0x10u   /* comments and NAGs */
+#define QF_END_POS 0x20u /* the final position (ends, result != final) */
 
 /* qregex.c */
 /* Compiles pattern (len bytes) into *out from the arena; icase folds ASCII case. Returns NULL on
@@ -207,7 +207,7 @@ typedef struct qpt {
     const pgn_pos *before; /* NULL at the start position */
     pgn_move mv;           /* PGN_MOVE_NONE at the start position */
     uint32_t ply;
-    unsigned reps;         /* occurrences of this position so far (main line, QF_KEYS) */
+    unsigned reps; /* occurrences of this position so far (main line, QF_KEYS) */
     const qann *ann;
     double swing; /* |eval - the previous eval|, when has_swing */
     uint8_t has_swing, mirrored;
