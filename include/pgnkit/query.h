@@ -40,8 +40,9 @@ PGN_API PGN_NODISCARD pgn_status pgn_query_compile(pgn_query **out, const char *
 PGN_API void pgn_query_free(pgn_query *query);
 
 /**
- * The reader flags the query needs at the least: PGN_READ_NO_BOARD when it reads only tags and
- * move counts (then it never resolves a move), else 0. OR them into pgn_reader_opts.flags.
+ * The reader flags that make the reader do only what the query needs: PGN_READ_NO_BOARD when it
+ * reads only tags and move counts (then it never resolves a move), PGN_READ_NO_KEYS when it looks
+ * at no Zobrist key (hash and repetition do). OR them into pgn_reader_opts.flags.
  */
 PGN_API uint32_t pgn_query_reader_flags(const pgn_query *query);
 

@@ -288,6 +288,47 @@ static uint16_t pat_letter(char c) {
     return (uint16_t)(1u << ((unsigned)t + (c >= 'a' ? 8u : 0u)));
 }
 
+/* The ranks without '*' as bitboard tests (see qpattern). */
+static void compile_bitboards(qpattern *p) {
+    for (int r = 0; r < 8; r++) {
+        int stars = 0;
+        for (int k = 0; k < p->ncell[r]; k++) {
+            stars += p->star[r][k];
+        }
+        if (stars == p->ncell[r]) {
+            p->full_rank[r] = stars > 0 ? 2 : 0;
+            continue;
+        }
+        if (stars || p->ncell[r] != 8) {
+            continue; /* a rank of other than 8 cells never matches: the cell program says so */
+        }
+        p->full_rank[r] = 1;
+        for (int f = 0; f < 8; f++) {
+            unsigned sq = (unsigned)((7 - r) * 8 + f);
+            uint64_t b = UINT64_C(1) << sq;
+            uint16_t set = p->cell[r][f];
+            if (set == PAT_ANY) {
+                continue;
+            } else if (set == PAT_OCC) {
+                p->occ |= b;
+            } else if (set == PAT_WHITE) {
+                p->white |= b;
+            } else if (set == PAT_BLACK) {
+                p->black |= b;
+            } else if ((set & (set - 1)) == 0) {
+                unsigned c = 0;
+                while (!((set >> c) & 1)) {
+                    c++;
+                }
+                p->req[c] |= b;
+            } else {
+                p->slow |= b;
+                p->slow_set[sq] = set;
+            }
+        }
+    }
+}
+
 const char *pgnk_qpattern_compile(qpattern *p, const char *s, size_t len) {
     memset(p, 0, sizeof *p);
     int rank = 0;
@@ -340,7 +381,11 @@ const char *pgnk_qpattern_compile(qpattern *p, const char *s, size_t len) {
             p->star[rank][p->ncell[rank]++] = star;
         }
     }
-    return rank == 7 ? NULL : "not 8 ranks in";
+    if (rank != 7) {
+        return "not 8 ranks in";
+    }
+    compile_bitboards(p);
+    return NULL;
 }
 
 /* One rank: a set of reachable files (bit f: the next square to match is file f). */
@@ -364,8 +409,27 @@ static int rank_match(const qpattern *p, int r, const uint8_t *board) {
 }
 
 int pgnk_qpattern_match(const qpattern *p, const pgn_pos *pos) {
+    uint64_t occ = pos->by_type[0];
+    if ((occ & p->req[0]) || (occ & p->occ) != p->occ ||
+        (pos->by_color[0] & p->white) != p->white || (pos->by_color[1] & p->black) != p->black) {
+        return 0;
+    }
+    for (unsigned c = 1; c < 15; c++) {
+        if (p->req[c] && (pos->by_color[c >> 3] & pos->by_type[c & 7] & p->req[c]) != p->req[c]) {
+            return 0;
+        }
+    }
+    for (uint64_t s = p->slow; s; s &= s - 1) {
+        unsigned sq = 0;
+        while (!((s >> sq) & 1)) {
+            sq++;
+        }
+        if (!((p->slow_set[sq] >> pos->board[sq]) & 1)) {
+            return 0;
+        }
+    }
     for (int r = 0; r < 8; r++) {
-        if (!rank_match(p, r, pos->board + (7 - r) * 8)) {
+        if (!p->full_rank[r] && !rank_match(p, r, pos->board + (7 - r) * 8)) {
             return 0;
         }
     }

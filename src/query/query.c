@@ -54,9 +54,11 @@ static uint32_t flags_of(const qnode *n) {
     switch (n->op) {
     case Q_PLIES:
     case Q_MOVES: return QF_MOVETEXT;
-    case Q_ENDS: return QF_BOARD | QF_MOVETEXT | QF_END_POS | (n->num == 2 ? QF_KEYS : 0);
+    case Q_ENDS:
+        return QF_BOARD | QF_MOVETEXT | QF_END_POS | (n->num == 2 ? QF_KEYS | QF_ZOBRIST : 0);
     case Q_RESULT_FINAL: return QF_BOARD | QF_MOVETEXT | QF_END_POS;
-    case Q_REPETITION: return QF_BOARD | QF_MOVETEXT | QF_KEYS;
+    case Q_REPETITION: return QF_BOARD | QF_MOVETEXT | QF_KEYS | QF_ZOBRIST;
+    case Q_HASH: return QF_BOARD | QF_MOVETEXT | QF_ZOBRIST;
     case Q_COMMENT:
     case Q_NAG:
     case Q_CLOCK:
@@ -236,7 +238,9 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
         pgn_query_free(q);
         return st;
     }
-    q->reader_flags = (q->flags & QF_BOARD) ? 0 : PGN_READ_NO_BOARD;
+    q->reader_flags = !(q->flags & QF_BOARD)    ? PGN_READ_NO_BOARD
+                      : (q->flags & QF_ZOBRIST) ? 0
+                                                : PGN_READ_NO_KEYS;
     *out = q;
     return PGN_OK;
 }

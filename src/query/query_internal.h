@@ -94,6 +94,12 @@ typedef struct qpattern {
     uint16_t cell[8][24]; /* per rank (8 = a8's rank first): up to 24 cells; bit c = content c */
     uint8_t star[8][24];  /* 1: the cell is '*' (zero or more squares) */
     uint8_t ncell[8];
+    /* ranks without '*' compile to bitboard tests: squares that must hold exactly content c
+     * (req[c]; c = 0 empty), be occupied, hold a White or a Black piece, or (slow) be one of a
+     * set of contents; ranks with '*' (full_rank 0) run the cell program */
+    uint64_t req[15], occ, white, black, slow;
+    uint16_t slow_set[64];
+    uint8_t full_rank[8]; /* 1: tested by the bitboards; 2: "*" alone, always true */
 } qpattern;
 
 /* A SAN-like move pattern for `move`. */
@@ -155,6 +161,7 @@ struct pgn_query {
 #define QF_KEYS 0x8u     /* repetition: identity keys of the main line */
 #define QF_ANNOT 0x10u   /* comments and NAGs */
 #define QF_END_POS 0x20u /* the final position (ends, result != final) */
+#define QF_ZOBRIST 0x40u /* positions' Zobrist keys (hash, repetition) */
 
 /* qregex.c */
 /* Compiles pattern (len bytes) into *out from the arena; icase folds ASCII case. Returns NULL on

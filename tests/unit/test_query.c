@@ -114,7 +114,7 @@ static void test_print(void) {
     CHECK_EQ_INT(pgn_query_compile(&q, "move e4 then Pd4 or not check", 29, NULL, NULL), PGN_OK);
     pgn_query_print(q, a, sizeof a);
     CHECK_EQ_STR(a, "((not check) or (move e4 then Pd4))"); /* cheap first */
-    CHECK_EQ_INT(pgn_query_reader_flags(q), 0);
+    CHECK_EQ_INT(pgn_query_reader_flags(q), PGN_READ_NO_KEYS);
     pgn_query_free(q);
     CHECK_EQ_INT(pgn_query_compile(&q, "plies > 3 and White = x", 23, NULL, NULL), PGN_OK);
     CHECK_EQ_INT(pgn_query_reader_flags(q), PGN_READ_NO_BOARD); /* no move is ever resolved */
@@ -281,6 +281,40 @@ static void test_random_fens(const char *pgn, size_t len) {
     pgn_reader_free(r);
 }
 
+static pgn_flow key_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    uint64_t *keys = user;
+    (void)mv;
+    (void)san;
+    (void)at;
+    keys[before->key != 0]++;
+    keys[2] += before->key == pgn_pos_compute_key(before);
+    return PGN_FLOW_CONTINUE;
+}
+
+/* PGN_READ_NO_KEYS: the visitor's positions carry key 0; without it, their Polyglot keys. */
+static void test_no_keys(void) {
+    pgn_visitor v;
+    memset(&v, 0, sizeof v);
+    v.move = key_move;
+    for (int flag = 0; flag < 2; flag++) {
+        uint64_t keys[3] = {0, 0, 0};
+        pgn_reader_opts ro;
+        memset(&ro, 0, sizeof ro);
+        ro.flags = flag ? PGN_READ_NO_KEYS : 0;
+        pgn_reader *r;
+        if (pgn_reader_new_mem(&r, &ro, games, sizeof games - 1) != PGN_OK) {
+            harness_fail(__FILE__, __LINE__, "out of memory");
+            return;
+        }
+        while (pgn_reader_visit(r, &v, keys) == PGN_OK) {
+        }
+        pgn_reader_free(r);
+        CHECK_EQ_U64(keys[0] + keys[1], 40);      /* main lines and the variation */
+        CHECK_EQ_U64(keys[1], (flag ? 3u : 40u)); /* only the games' start positions have one */
+        CHECK_EQ_U64(keys[2], (flag ? 3u : 40u));
+    }
+}
+
 static void test_oom(void) {
     const char *expr = "white ~ \"^A\" and at (Pd4 and check) then mate or persist 2 capture";
     for (long k = 0; k < 200; k++) {
@@ -318,6 +352,7 @@ int main(void) {
     test_print();
     test_atoms();
     test_oom();
+    test_no_keys();
     buf b = {0};
     if (buf_load_shared("corpus/big/twic/twic1427.pgn.gz", &b)) {
         size_t len = slice_games(b.p, b.len, 300);
