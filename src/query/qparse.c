@@ -461,7 +461,11 @@ static void print_node(const pgn_query *q, uint32_t id, out *o, uint32_t depth) 
         print_node(q, nd->child, o, depth + 1);
         puts_(o, ")");
         return;
-    case Q_EXISTS: print_node(q, nd->child, o, depth + 1); return;
+    case Q_EXISTS:
+        puts_(o, nd->sel ? "(at " : "");
+        print_node(q, nd->child, o, depth + 1);
+        puts_(o, nd->sel ? ")" : "");
+        return;
     default: print_atom(q, nd, o);
     }
 }

@@ -142,6 +142,7 @@ static int is_point_leaf(const qnode *n) {
 static void make_exists(compiler *c, uint32_t id, uint8_t vars) {
     qnode *n = &c->q->nodes[id];
     n->op = Q_EXISTS;
+    n->sel = 1; /* printed as at (...) */
     n->vars = vars;
     n->cost = (uint8_t)(n->cost > 200 ? 250 : n->cost + 50);
     n->slot = add_slot(c, id);
