@@ -277,7 +277,7 @@ static int parse_args(int argc, char **argv, sel *s, const char **exprfile, cons
                                          {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+f:o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "f:o:qh", opts, NULL)) != -1) {
         switch (c) {
         case O_COUNT: s->count_only = 1; break;
         case O_INVERT: s->invert = 1; break;
