@@ -44,7 +44,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: deps check-run demo-run man uninstall readme python all lib demo check check-slow check-layers bench bench-io bench-query tables format format-check install clean asan \
+.PHONY: deps check-run demo-run man uninstall readme python bench-python all lib demo check check-slow check-layers bench bench-io bench-query tables format format-check install clean asan \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -166,6 +166,9 @@ bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 # pgnkit select beside pgn-extract and pgnkit check (a few minutes)
 bench-query: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
+# the Python package beside python-chess (PYTHON_CHESS_DIR: a copy of its source; bench/bench_python.py)
+bench-python: python
+	@SHARED=$(SHARED) $(PYTHON) bench/bench_python.py
 # the reading and writing part of make bench alone (a few minutes; the perft part takes longer)
 bench-io: $(BUILD)/pgnkit $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh

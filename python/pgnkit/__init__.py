@@ -111,6 +111,11 @@ class Game:
     def start_fen(self):
         return self._c.start_fen()
 
+    @property
+    def final_fen(self):
+        """The FEN after the last main-line move."""
+        return self._c.final_fen()
+
     def fens(self):
         """Yields the FEN of the start position, then after every main-line ply."""
         yield self._c.start_fen()

@@ -53,7 +53,6 @@ def _open(path):
 
 def game_record(g):
     """A game as a plain dict (what read_pgn's bag holds)."""
-    fens = list(g.fens())
     return {
         "source": g.source,
         "offset": g.offset,
@@ -61,7 +60,7 @@ def game_record(g):
         "result": g.result,
         "moves": g.moves,
         "plies": g.plies,
-        "final_fen": fens[-1],
+        "final_fen": g.final_fen,
         "broken": g.broken,
         "diagnostics": [d.as_dict() for d in g.diagnostics],
     }

@@ -221,6 +221,18 @@ static PyObject *game_start_fen(GameObject *self, PyObject *unused) {
     return PyUnicode_FromString(buf);
 }
 
+/* The FEN after the last main-line move (the start position's for a game without moves). */
+static PyObject *game_final_fen(GameObject *self, PyObject *unused) {
+    (void)unused;
+    pgn_pos pos = *pgn_game_start(self->g);
+    for (const pgn_node *c = pgn_node_child(pgn_game_root(self->g)); c; c = pgn_node_child(c)) {
+        pgn_pos_play_unkeyed(&pos, pgn_node_move(c));
+    }
+    char buf[PGN_FEN_MAX];
+    pgn_fen_write(&pos, 0, buf, sizeof buf);
+    return PyUnicode_FromString(buf);
+}
+
 static PyObject *game_comment(GameObject *self, PyObject *unused) {
     (void)unused;
     return str_of(pgn_node_comment(pgn_game_root(self->g)));
@@ -302,6 +314,7 @@ static PyMethodDef game_methods[] = {
     {"mainline", (PyCFunction)game_mainline, METH_VARARGS,
      "(san, uci, fens, comments, nags, clocks, evals) of the main line"},
     {"start_fen", (PyCFunction)game_start_fen, METH_NOARGS, "FEN of the start position"},
+    {"final_fen", (PyCFunction)game_final_fen, METH_NOARGS, "FEN after the main line"},
     {"game_comment", (PyCFunction)game_comment, METH_NOARGS, "the comment before the first move"},
     {"variations", (PyCFunction)game_variations, METH_NOARGS, "[(ply, [san])]"},
     {"to_pgn", (PyCFunction)game_to_pgn, METH_NOARGS, "the game in PGN export format"},

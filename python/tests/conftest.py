@@ -3,8 +3,12 @@
 import gzip
 import os
 import shutil
+import sys
 
 import pytest
+
+# the package built in place by `make python`, wherever pytest is started from
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED = os.environ.get("PGNKIT_SHARED") or os.path.join(os.path.dirname(ROOT), "shared")
