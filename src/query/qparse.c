@@ -240,48 +240,39 @@ static uint32_t parse_unary(parser *p) {
         return QNONE;
     }
     uint32_t id = QNONE;
-    if (word_is(p, &p->t, "not") || word_is(p, &p->t, "flip") || word_is(p, &p->t, "at")) {
-        qop op = word_is(p, &p->t, "not") ? Q_NOT : word_is(p, &p->t, "flip") ? Q_FLIP : Q_AT;
+    qop op = word_is(p, &p->t, "not")       ? Q_NOT
+             : word_is(p, &p->t, "flip")    ? Q_FLIP
+             : word_is(p, &p->t, "at")      ? Q_AT
+             : word_is(p, &p->t, "persist") ? Q_PERSIST
+             : word_is(p, &p->t, "in")      ? Q_VARS
+                                            : Q_AND;
+    if (op != Q_AND) { /* a prefix operator, then its operand */
+        double k = 0;
         lex(p);
+        if (op == Q_PERSIST &&
+            (p->t.kind != T_WORD || !pgnk_qnum_parse(p->s + p->t.at, p->t.len, &k) || k < 1 ||
+             k > 10000 || k != (double)(uint32_t)k)) {
+            fail(p, "expected a number of plies, found", "a whole number from 1 to 10000");
+            return QNONE;
+        }
+        if (op == Q_VARS && !word_is(p, &p->t, "variations")) {
+            fail(p, "unexpected", "'variations'");
+            return QNONE;
+        }
+        if (op == Q_PERSIST || op == Q_VARS) {
+            lex(p);
+        }
         uint32_t c = parse_unary(p);
         id = c == QNONE ? QNONE : new_node(p, op);
         if (id != QNONE) {
             p->q->nodes[id].child = c;
-        }
-    } else if (word_is(p, &p->t, "persist")) {
-        lex(p);
-        double k;
-        if (p->t.kind != T_WORD || !pgnk_qnum_parse(p->s + p->t.at, p->t.len, &k) || k < 1 ||
-            k > 10000 || k != (double)(uint32_t)k) {
-            fail(p, "expected a number of plies, found", "a whole number from 1 to 10000");
-            return QNONE;
-        }
-        lex(p);
-        uint32_t c = parse_unary(p);
-        id = c == QNONE ? QNONE : new_node(p, Q_PERSIST);
-        if (id != QNONE) {
-            p->q->nodes[id].child = c;
             p->q->nodes[id].num = k;
         }
-    } else if (word_is(p, &p->t, "in")) {
-        lex(p);
-        if (!word_is(p, &p->t, "variations")) {
-            fail(p, "unexpected", "'variations'");
-            return QNONE;
-        }
-        lex(p);
-        uint32_t c = parse_unary(p);
-        id = c == QNONE ? QNONE : new_node(p, Q_VARS);
-        if (id != QNONE) {
-            p->q->nodes[id].child = c;
-        }
     } else if (p->t.kind == T_LP) {
-        tok open = p->t;
         lex(p);
         id = parse_or(p);
         if (id != QNONE && p->t.kind != T_RP) {
             fail(p, "unexpected", "'and', 'or', 'then', 'next' or ')'");
-            (void)open;
             return QNONE;
         }
         lex(p);
@@ -434,38 +425,29 @@ static void print_node(const pgn_query *q, uint32_t id, out *o, uint32_t depth) 
         puts_(o, ")");
         return;
     case Q_NOT:
-        puts_(o, "(not ");
+    case Q_PERSIST:
+    case Q_AT:
+    case Q_FLIP:
+    case Q_VARS:
+    case Q_EXISTS: {
+        /* a prefix operator: "(op operand)"; an EXISTS is an at (...) or invisible */
+        char pre[32];
+        int bare = nd->op == Q_EXISTS && !nd->sel;
+        if (nd->op == Q_PERSIST) {
+            snprintf(pre, sizeof pre, "(persist %u ", (unsigned)nd->num);
+        } else {
+            snprintf(pre, sizeof pre, "%s",
+                     bare               ? ""
+                     : nd->op == Q_NOT  ? "(not "
+                     : nd->op == Q_FLIP ? "(flip "
+                     : nd->op == Q_VARS ? "(in variations "
+                                        : "(at ");
+        }
+        puts_(o, pre);
         print_node(q, nd->child, o, depth + 1);
-        puts_(o, ")");
-        return;
-    case Q_PERSIST: {
-        char b[32];
-        snprintf(b, sizeof b, "(persist %u ", (unsigned)nd->num);
-        puts_(o, b);
-        print_node(q, nd->child, o, depth + 1);
-        puts_(o, ")");
+        puts_(o, bare ? "" : ")");
         return;
     }
-    case Q_AT:
-        puts_(o, "(at ");
-        print_node(q, nd->child, o, depth + 1);
-        puts_(o, ")");
-        return;
-    case Q_FLIP:
-        puts_(o, "(flip ");
-        print_node(q, nd->child, o, depth + 1);
-        puts_(o, ")");
-        return;
-    case Q_VARS:
-        puts_(o, "(in variations ");
-        print_node(q, nd->child, o, depth + 1);
-        puts_(o, ")");
-        return;
-    case Q_EXISTS:
-        puts_(o, nd->sel ? "(at " : "");
-        print_node(q, nd->child, o, depth + 1);
-        puts_(o, nd->sel ? ")" : "");
-        return;
     default: print_atom(q, nd, o);
     }
 }
