@@ -5,7 +5,6 @@
 #include "cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +24,7 @@ static const char usage_text[] =
     "  --mark-nag N      ... or the NAG $N (both imply --fmt)\n"
     "  --rejects FILE    write the games that do not match to FILE\n"
     "  -o OUT            write to OUT instead of standard output\n"
-    "  --strict, --input-encoding E, --diag text|json, --quiet (no warnings)\n"
+    "  --strict, --input-encoding E, --diag text|json, --max-errors N, --quiet (no warnings)\n"
     "exit status: 0 ok, 1 the input had errors, 2 usage error (a bad expression: its column,\n"
     "a caret and what was expected), 3 I/O or memory failure\n";
 
@@ -36,13 +35,11 @@ typedef struct range {
 typedef struct sel {
     pgn_query *q;
     pgn_query_matcher *m;
-    pgn_reader_opts ropts;
-    cli_diag_ctx dctx;
     int count_only, invert, offsets, fmt, mark, mark_nag;
     uint64_t limit, matched, ordinal;
     range *games;
     size_t ngames;
-    FILE *out, *rejects;
+    const char *exprfile;
     pgn_writer *w;
     pgn_game *g;
 } sel;
@@ -52,6 +49,8 @@ static int parse_games(const char *s, sel *o) {
     for (const char *p = s; *p; p++) {
         n += *p == ',';
     }
+    free(o->games);
+    o->ngames = 0;
     o->games = calloc(n, sizeof *o->games);
     if (!o->games) {
         return 0;
@@ -93,21 +92,21 @@ static int wanted(const sel *s, uint64_t k) {
 }
 
 /* The game's raw bytes read again into a tree, marked at ply, then written in export format. */
-static pgn_status write_formatted(sel *s, pgn_str raw, uint32_t ply) {
-    pgn_reader_opts ro = s->ropts;
+static pgn_status write_formatted(cli_run *r, sel *s, pgn_str raw, uint32_t ply) {
+    pgn_reader_opts ro = r->ropts;
     ro.on_diag = NULL;
-    ro.flags &= ~(uint32_t)(PGN_READ_NO_BOARD | PGN_READ_KEEP_RAW);
-    pgn_reader *r;
-    pgn_status st = pgn_reader_new_mem(&r, &ro, raw.ptr, raw.len);
+    ro.flags &= ~(uint32_t)(PGN_READ_NO_BOARD | PGN_READ_KEEP_RAW | PGN_READ_NO_KEYS);
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, raw.ptr, raw.len);
     if (st != PGN_OK) {
         return st;
     }
-    st = pgn_reader_next(r, s->g);
-    pgn_reader_free(r);
+    st = pgn_reader_next(rd, s->g);
+    pgn_reader_free(rd);
     if (st != PGN_OK) {
         return st == PGN_END ? PGN_OK : st;
     }
-    if (s->mark && ply != UINT32_MAX) {
+    if (s->mark && ply != UINT32_MAX && ply > 0) {
         pgn_node *n = pgn_game_root(s->g);
         for (uint32_t k = 0; k < ply && n; k++) {
             n = pgn_node_child(n);
@@ -116,7 +115,7 @@ static pgn_status write_formatted(sel *s, pgn_str raw, uint32_t ply) {
             st = pgn_node_add_nag(s->g, n, (unsigned)s->mark_nag);
         } else if (n) {
             pgn_str text = {"select: matched", 15};
-            st = ply == 0 ? PGN_OK : pgn_node_append_comment(s->g, n, text);
+            st = pgn_node_append_comment(s->g, n, text);
         }
         if (st != PGN_OK) {
             return st;
@@ -125,53 +124,46 @@ static pgn_status write_formatted(sel *s, pgn_str raw, uint32_t ply) {
     return pgn_writer_write(s->w, s->g);
 }
 
-static pgn_status on_match(sel *s, pgn_reader *r, const pgn_query_result *res) {
-    pgn_str raw = pgn_reader_raw(r);
-    const pgn_game_summary *sum = pgn_reader_summary(r);
+static pgn_status on_match(cli_run *r, sel *s, const cli_game *g, const pgn_query_result *res) {
+    const pgn_game_summary *sum = g->summary;
+    r->written++;
     if (s->count_only) {
         return PGN_OK;
     }
     if (s->offsets) {
-        fprintf(s->out, "{\"game\":%llu,\"offset\":%llu,\"length\":%llu,\"ply\":",
+        fprintf(r->out.file, "{\"game\":%llu,\"offset\":%llu,\"length\":%llu,\"ply\":",
                 (unsigned long long)s->ordinal, (unsigned long long)sum->start.offset,
                 (unsigned long long)(sum->end_offset - sum->start.offset));
         if (res->first_ply == UINT32_MAX) {
-            fputs("null}\n", s->out);
+            fputs("null}\n", r->out.file);
         } else {
-            fprintf(s->out, "%u}\n", res->first_ply);
+            fprintf(r->out.file, "%u}\n", res->first_ply);
         }
         return PGN_OK;
     }
     if (s->fmt) {
-        return write_formatted(s, raw, res->first_ply);
+        return write_formatted(r, s, g->raw, res->first_ply);
     }
-    return fwrite(raw.ptr, 1, raw.len, s->out) == raw.len ? PGN_OK : PGN_E_IO;
+    return cli_output_write(&r->out, g->raw.ptr, g->raw.len) < 0 ? PGN_E_IO : PGN_OK;
 }
 
-static pgn_status select_step(pgn_reader *r, void *ctx) {
-    sel *s = ctx;
+static pgn_status select_one(cli_run *r, void *user, const cli_game *g) {
+    sel *s = user;
     if (s->limit && s->matched >= s->limit) {
-        return PGN_END;
-    }
-    pgn_status st = pgn_reader_visit(r, pgn_query_visitor(), s->m);
-    if (st != PGN_OK) {
-        return st;
+        return PGN_END; /* this input ends here; the next ones stop at their first game */
     }
     s->ordinal++;
     pgn_query_result res;
-    if ((st = pgn_query_matcher_result(s->m, &res)) != PGN_OK) {
+    pgn_status st = pgn_query_matcher_result(s->m, &res);
+    if (st != PGN_OK || !wanted(s, s->ordinal)) {
         return st;
-    }
-    if (!wanted(s, s->ordinal)) {
-        return PGN_OK;
     }
     if (res.matched != s->invert) {
         s->matched++;
-        return on_match(s, r, &res);
+        return on_match(r, s, g, &res);
     }
-    if (s->rejects) {
-        pgn_str raw = pgn_reader_raw(r);
-        return fwrite(raw.ptr, 1, raw.len, s->rejects) == raw.len ? PGN_OK : PGN_E_IO;
+    if (r->rejects.file) { /* not a rejected game for the summary: just not selected */
+        return cli_output_write(&r->rejects, g->raw.ptr, g->raw.len) < 0 ? PGN_E_IO : PGN_OK;
     }
     return PGN_OK;
 }
@@ -180,20 +172,18 @@ static pgn_status select_step(pgn_reader *r, void *ctx) {
 static char *read_file(const char *path, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "pgnkit select: cannot open '%s': %s\n", path, strerror(errno));
+        cli_error(path, "%s", strerror(errno));
         return NULL;
     }
     cli_membuf b = {NULL, 0, 0};
     char chunk[4096];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (cli_membuf_write(&b, chunk, n) < 0) {
-            break;
-        }
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && cli_membuf_write(&b, chunk, n) >= 0) {
     }
     fclose(f);
     if (cli_membuf_write(&b, "", 1) < 0) {
         free(b.p);
+        cli_error(NULL, "out of memory");
         return NULL;
     }
     *len = b.len - 1;
@@ -219,7 +209,7 @@ static void print_query_error(const char *text, size_t len, const pgn_query_erro
         fputc(text[i] == '\t' ? '\t' : ' ', stderr);
     }
     fputs("^", stderr);
-    for (uint32_t i = 1; i < e->length && line_start + (col - line_start) + i < line_end; i++) {
+    for (uint32_t i = 1; i < e->length && col + i < line_end; i++) {
         fputc('~', stderr);
     }
     fputc('\n', stderr);
@@ -228,11 +218,11 @@ static void print_query_error(const char *text, size_t len, const pgn_query_erro
     }
 }
 
-int cli_query_compile(const char *text, size_t len, pgn_query **out) {
+static int compile_expression(const char *text, size_t len, pgn_query **out) {
     pgn_query_error e;
     pgn_status st = pgn_query_compile(out, text, len, NULL, &e);
     if (st == PGN_E_NOMEM) {
-        fprintf(stderr, "pgnkit: out of memory\n");
+        cli_error(NULL, "out of memory");
         return EXIT_RESOURCE;
     }
     if (st != PGN_OK) {
@@ -243,22 +233,62 @@ int cli_query_compile(const char *text, size_t len, pgn_query **out) {
 }
 
 enum {
-    O_COUNT = 1100,
+    O_COUNT = CLI_OPT_COMMAND,
     O_INVERT,
     O_LIMIT,
     O_GAMES,
     O_OFFSETS,
     O_MARK,
     O_MARK_NAG,
-    O_REJECTS,
-    O_FMT,
-    O_STRICT,
-    O_ENC,
-    O_DIAG
+    O_FMT
 };
 
-static int parse_args(int argc, char **argv, sel *s, const char **exprfile, const char **outp,
-                      const char **rejp) {
+static int select_option(void *user, int ch, const char *arg) {
+    sel *s = user;
+    switch (ch) {
+    case O_COUNT: s->count_only = 1; break;
+    case O_INVERT: s->invert = 1; break;
+    case O_LIMIT: s->limit = strtoull(arg, NULL, 10); break;
+    case O_GAMES:
+        if (!parse_games(arg, s)) {
+            return cli_usage("--games takes N,N-M,... (ordinals from 1)");
+        }
+        break;
+    case O_OFFSETS: s->offsets = 1; break;
+    case O_MARK: s->mark = s->fmt = 1; break;
+    case O_MARK_NAG:
+        s->mark_nag = atoi(arg);
+        s->mark = s->fmt = 1;
+        if (s->mark_nag < 1 || s->mark_nag > 255) {
+            return cli_usage("--mark-nag takes 1 to 255");
+        }
+        break;
+    case O_FMT: s->fmt = 1; break;
+    case 'f': s->exprfile = arg; break;
+    default: return cli_usage("unknown option");
+    }
+    return EXIT_OK;
+}
+
+/* The expression: -f FILE, else the first operand (taken off the inputs). */
+static char *take_expression(cli_run *r, sel *s, int operands, size_t *len) {
+    if (s->exprfile) {
+        return read_file(s->exprfile, len);
+    }
+    if (!operands) {
+        cli_usage("no expression (pgnkit select EXPR [FILE...])");
+        return NULL;
+    }
+    static char dash[] = "-";
+    static char *stdin_only[] = {dash};
+    char *text = strdup(r->files[0]);
+    *len = text ? strlen(text) : 0;
+    r->files = r->nfiles > 1 ? r->files + 1 : stdin_only;
+    r->nfiles = r->nfiles > 1 ? r->nfiles - 1 : 1;
+    return text;
+}
+
+int cmd_select(int argc, char **argv) {
     static const struct option opts[] = {{"count", no_argument, NULL, O_COUNT},
                                          {"invert", no_argument, NULL, O_INVERT},
                                          {"limit", required_argument, NULL, O_LIMIT},
@@ -266,117 +296,42 @@ static int parse_args(int argc, char **argv, sel *s, const char **exprfile, cons
                                          {"offsets", no_argument, NULL, O_OFFSETS},
                                          {"mark", no_argument, NULL, O_MARK},
                                          {"mark-nag", required_argument, NULL, O_MARK_NAG},
-                                         {"rejects", required_argument, NULL, O_REJECTS},
                                          {"fmt", no_argument, NULL, O_FMT},
                                          {"file", required_argument, NULL, 'f'},
-                                         {"strict", no_argument, NULL, O_STRICT},
-                                         {"input-encoding", required_argument, NULL, O_ENC},
-                                         {"diag", required_argument, NULL, O_DIAG},
-                                         {"quiet", no_argument, NULL, 'q'},
-                                         {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "f:o:qh", opts, NULL)) != -1) {
-        switch (c) {
-        case O_COUNT: s->count_only = 1; break;
-        case O_INVERT: s->invert = 1; break;
-        case O_LIMIT: s->limit = strtoull(optarg, NULL, 10); break;
-        case O_GAMES:
-            if (!parse_games(optarg, s)) {
-                return cli_usage_error("select", usage_text, "--games takes N,N-M,...");
-            }
-            break;
-        case O_OFFSETS: s->offsets = 1; break;
-        case O_MARK: s->mark = s->fmt = 1; break;
-        case O_MARK_NAG:
-            s->mark_nag = atoi(optarg);
-            s->mark = s->fmt = 1;
-            if (s->mark_nag < 1 || s->mark_nag > 255) {
-                return cli_usage_error("select", usage_text, "--mark-nag takes 1 to 255");
-            }
-            break;
-        case O_REJECTS: *rejp = optarg; break;
-        case O_FMT: s->fmt = 1; break;
-        case 'f': *exprfile = optarg; break;
-        case 'o': *outp = optarg; break;
-        case O_STRICT: s->ropts.flags |= PGN_READ_STRICT; break;
-        case O_ENC:
-            if (!cli_parse_encoding(optarg, &s->ropts.encoding)) {
-                return cli_usage_error("select", usage_text, "unknown --input-encoding");
-            }
-            break;
-        case O_DIAG: s->dctx.json = strcmp(optarg, "json") == 0; break;
-        case 'q': s->dctx.quiet_warnings = 1; break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_usage_error("select", usage_text, NULL);
-        }
-    }
-    return EXIT_OK;
-}
-
-static int run(sel *s, int nfiles, char **files, const char *outp, const char *rejp) {
-    cli_output out, rej = {NULL, NULL};
-    if (!cli_open_output(&out, outp)) {
-        return EXIT_RESOURCE;
-    }
-    s->out = out.file;
-    if (rejp && !cli_open_output(&rej, rejp)) {
-        return cli_close_output(&out, EXIT_RESOURCE);
-    }
-    s->rejects = rej.file;
-    int status = EXIT_RESOURCE;
-    if (pgn_query_matcher_new(&s->m, s->q, NULL) == PGN_OK && pgn_game_new(&s->g, NULL) == PGN_OK &&
-        pgn_writer_new(&s->w, NULL, cli_write_file, s->out) == PGN_OK) {
-        uint64_t totals[3] = {0, 0, 0};
-        status = cli_read_inputs(nfiles, files, &s->ropts, select_step, s, totals);
-        if (s->count_only) {
-            fprintf(s->out, "%llu\n", (unsigned long long)s->matched);
-        }
-    } else {
-        fprintf(stderr, "pgnkit: out of memory\n");
-    }
-    pgn_writer_free(s->w);
-    pgn_game_free(s->g);
-    pgn_query_matcher_free(s->m);
-    if (rej.file) {
-        status = cli_close_output(&rej, status);
-    }
-    return cli_close_output(&out, status);
-}
-
-int cmd_select(int argc, char **argv) {
     sel s;
     memset(&s, 0, sizeof s);
-    s.ropts.on_diag = cli_print_diag;
-    s.ropts.diag_ctx = &s.dctx;
-    const char *exprfile = NULL, *outp = NULL, *rejp = NULL;
-    int status = parse_args(argc, argv, &s, &exprfile, &outp, &rejp);
-    if (status != EXIT_OK) {
-        free(s.games);
-        return status < 0 ? EXIT_OK : status;
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS);
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "f:", select_option, &s);
+    int operands = optind < argc;
+    size_t len = 0;
+    char *text = st == EXIT_OK ? take_expression(&r, &s, operands, &len) : NULL;
+    if (st == EXIT_OK) {
+        st = text ? compile_expression(text, len, &s.q) : s.exprfile ? EXIT_RESOURCE : EXIT_USAGE;
     }
-    char *text = NULL;
-    size_t len;
-    if (exprfile) {
-        if (!(text = read_file(exprfile, &len))) {
-            free(s.games);
-            return EXIT_RESOURCE;
-        }
-    } else if (optind < argc) {
-        text = strdup(argv[optind++]);
-        len = text ? strlen(text) : 0;
-    } else {
-        free(s.games);
-        return cli_usage_error("select", usage_text, "no expression");
-    }
-    status = text ? cli_query_compile(text, len, &s.q) : EXIT_RESOURCE;
     free(text);
-    if (status == EXIT_OK) {
-        s.ropts.flags |= pgn_query_reader_flags(s.q) | PGN_READ_KEEP_RAW;
-        status = run(&s, argc - optind, argv + optind, outp, rejp);
+    if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
+        free(s.games);
         pgn_query_free(s.q);
+        return st == CLI_HELP ? EXIT_OK : st;
     }
+    r.raw = 1;
+    r.ropts.flags |= pgn_query_reader_flags(s.q);
+    if (pgn_query_matcher_new(&s.m, s.q, NULL) == PGN_OK && pgn_game_new(&s.g, NULL) == PGN_OK &&
+        pgn_writer_new(&s.w, NULL, cli_output_write, &r.out) == PGN_OK) {
+        cli_run_visit(&r, pgn_query_visitor(), s.m, select_one, &s);
+        if (s.count_only) {
+            fprintf(r.out.file, "%llu\n", (unsigned long long)s.matched);
+        }
+    } else {
+        cli_error(NULL, "out of memory");
+        r.aborted = 1;
+    }
+    pgn_writer_free(s.w);
+    pgn_game_free(s.g);
+    pgn_query_matcher_free(s.m);
+    pgn_query_free(s.q);
     free(s.games);
-    return status;
+    return cli_run_finish(&r, CLI_SUMMARY_NONE);
 }
