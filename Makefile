@@ -53,8 +53,9 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: output-md5-update golden-update deps check-run demo-run man uninstall readme python bench-python all lib demo \
-	check check-slow check-layers bench bench-io tables format format-check install clean asan \
+.PHONY: output-md5-update golden-update deps check-run demo-run man uninstall readme python \
+	bench-python all lib demo check check-slow check-layers bench bench-io tables format format-check \
+	install clean asan bench-query \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -140,7 +141,7 @@ $(BUILD)/python.stamp: python/src/_pgnkit.c python/setup.py $(LIB_SRC) $(wildcar
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := reader roundtrip fen san json
+FUZZ_TARGETS := reader roundtrip fen san json query
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
@@ -177,6 +178,10 @@ demo-run: $(BUILD)/pgnkit
 bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
+# pgnkit select beside pgn-extract and pgnkit check (a few minutes)
+bench-query: $(BUILD)/pgnkit $(BUILD)/cpurun
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
 # the Python package beside python-chess (PYTHON_CHESS_DIR: a copy of its source; bench/bench_python.py)
 bench-python: python
 	@SHARED=$(SHARED) $(PYTHON) bench/bench_python.py

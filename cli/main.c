@@ -25,6 +25,7 @@ static const command commands[] = {
     {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},
     {"analyze", cmd_analyze,
      "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
+    {"select", cmd_select, "write the games that match an expression (docs/query.md)"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
     {"frames", cmd_frames, "list the frames of a zstd file: the boundaries --range takes"},
 };

@@ -8,7 +8,7 @@
 # (FUZZ_TIME=600 FUZZ_SEED=0) find new bugs.
 set -u
 : "${BUILD:=build}" "${SHARED:=../shared}" "${FUZZ_TIME:=60}" "${FUZZ_MAX_LEN:=4096}" "${FUZZ_SEED:=1}"
-targets=${FUZZ_TARGETS:-reader roundtrip fen san json}
+targets=${FUZZ_TARGETS:-reader roundtrip fen san json query}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$BUILD/fuzz/artifacts"
@@ -44,6 +44,10 @@ for t in $targets; do
                 printf '\x06%s\n' "$line" >"$seeds/game$i-chunk7"
             done <"$tmp/games"
         done ;;
+    query)
+        # the examples of docs/query.md, one expression per seed
+        grep -h '^    ' docs/query.md | sed 's/^    //' | grep . |
+            while IFS= read -r x; do i=$((i + 1)); printf '%s' "$x" >"$seeds/q$i"; done ;;
     san)
         for m in e4 Nf3 O-O O-O-O exd6 e8=Q Qxb7+ Nbd7 a8=N# 0-0 e2e4 e1g1 -- Z0 Pe4 nf3 Ng1f3; do
             for s in 0 1 5 7; do i=$((i + 1)); printf "\\x0$s\\x03\\x01\\x02\\x03%s" "$m" >"$seeds/san$i"; done
@@ -54,6 +58,7 @@ for t in $targets; do
     fi
     dict=fuzz/pgn.dict
     [ "$t" = json ] && dict=fuzz/json.dict
+    [ "$t" = query ] && dict=fuzz/query.dict
     echo "== fuzz_$t: $(ls "$seeds" | wc -l) seeds, ${FUZZ_TIME}s"
     "$BUILD/fuzz/fuzz_$t" -max_total_time="$FUZZ_TIME" -seed="$FUZZ_SEED" -print_final_stats=1 -max_len="$FUZZ_MAX_LEN" \
         -dict="$dict" -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -close_fd_mask=1 \

@@ -74,6 +74,8 @@ typedef struct pgn_visitor {
 #define PGN_READ_KEEP_RAW 0x04u        /* keep each game's original bytes (pgn_reader_raw) */
 #define PGN_READ_NESTED_COMMENTS 0x08u /* { a { b } c } nests (pgn-extract --nestedcomments) */
 #define PGN_READ_NO_NULL_MOVES 0x10u   /* refuse -- and Z0 even in lax mode */
+#define PGN_READ_NO_KEYS                                                                           \
+    0x20u /* positions given to a visitor have key 0 (faster; pgn_pos_compute_key) */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told

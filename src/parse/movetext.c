@@ -548,7 +548,8 @@ void pgnk_movetext_read(pgn_reader *r) {
     memset(&s, 0, sizeof s);
     s.board = !(r->opts.flags & PGN_READ_NO_BOARD) && r->skip_movetext == 0;
     /* the game builder ignores the positions; another visitor may read their keys */
-    s.keys = r->v && r->v->move && r->v != &pgnk_builder_visitor;
+    s.keys =
+        r->v && r->v->move && r->v != &pgnk_builder_visitor && !(r->opts.flags & PGN_READ_NO_KEYS);
     /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;

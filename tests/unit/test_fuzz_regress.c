@@ -31,17 +31,18 @@
 #define FUZZ_ENTRY fuzz_json_one
 #include "../../fuzz/fuzz_json.c"
 #undef FUZZ_ENTRY
+#define FUZZ_ENTRY fuzz_query_one
+#include "../../fuzz/fuzz_query.c"
+#undef FUZZ_ENTRY
 
 typedef int (*fuzz_fn)(const uint8_t *data, size_t size);
 
 static const struct {
     const char *name;
     fuzz_fn fn;
-} targets[] = {{"reader", fuzz_reader_one},
-               {"roundtrip", fuzz_roundtrip_one},
-               {"fen", fuzz_fen_one},
-               {"san", fuzz_san_one},
-               {"json", fuzz_json_one}};
+} targets[] = {{"reader", fuzz_reader_one}, {"roundtrip", fuzz_roundtrip_one},
+               {"fen", fuzz_fen_one},       {"san", fuzz_san_one},
+               {"json", fuzz_json_one},     {"query", fuzz_query_one}};
 
 /* Runs fn on one input; counts a pass unless a FUZZ_FAIL was reported. */
 static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t len) {

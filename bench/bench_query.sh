@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make bench` (third part; alone: `make bench-query`): `pgnkit select` (docs/query.md) beside
+# Debian's pgn-extract and beside `pgnkit check` on the same file in the same run.
+#
+# Input: the GNU Chess book source of $SHARED/corpus/big (85.7 MB, 145,716 games) gunzipped once.
+# RUNS rounds (default 3), each running every command once in the table's order; medians of CPU
+# time (user + sys, bench/cpurun.c). Every pair of rows selects the same games (the counts are
+# printed and compared: a difference fails the benchmark).
+#
+# Rows: pgn-extract's criterion, then the pgnkit expression that selects the same games:
+#   -TwKasparov                      white ~ "^Kasparov"           (tags only: the movetext skipped)
+#   -Tf*/*/*/*/3pP3/*/*/*            pattern "*/*/*/*/3pP3/*/*/*"  (a FEN pattern on every position)
+#   -x (1. e4 c5 2. Nf3 d6 3. d4)    opening "e4 c5 Nf3 d6 d4"     (decided at ply 5)
+#   --checkmate                      ends = checkmate              (the final position)
+# and pgnkit check, the reference for the position rows (every move resolved).
+set -euo pipefail
+
+BUILD=${BUILD:-build}
+SHARED=${SHARED:-../shared}
+PGNKIT=${PGNKIT:-$BUILD/pgnkit}
+RUNS=${RUNS:-3}
+CPURUN=$BUILD/cpurun
+PX=${PGN_EXTRACT:-}
+if [ -z "$PX" ]; then
+    if [ -x /usr/games/pgn-extract ]; then PX=/usr/games/pgn-extract; else PX=$(command -v pgn-extract || true); fi
+fi
+if [ ! -x "$PGNKIT" ] || [ ! -x "$CPURUN" ] || [ -z "$PX" ]; then
+    echo "bench_query.sh: $CPURUN, $PGNKIT or pgn-extract missing (run make bench)" >&2
+    exit 2
+fi
+tmp=$(mktemp -d)
+[ "${KEEP_TMP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
+gzip -dc "$SHARED/corpus/big/gnuchess-book_1.02.pgn.gz" > "$tmp/book.pgn"
+bytes=$(wc -c < "$tmp/book.pgn")
+games=$(grep -c '^\[Event ' "$tmp/book.pgn")
+echo "e4 c5 Nf3 d6 d4" > "$tmp/x.txt"
+. "$(dirname "$0")/lib.sh"
+
+names=(tag pattern opening mate)
+px_args=("-TwKasparov" "-Tf*/*/*/*/3pP3/*/*/*" "-x$tmp/x.txt" "--checkmate")
+exprs=('white ~ "^Kasparov"' 'pattern "*/*/*/*/3pP3/*/*/*"' 'opening "e4 c5 Nf3 d6 d4"' 'ends = checkmate')
+# the same selections first
+for i in "${!names[@]}"; do
+    a=$("$PX" --quiet "${px_args[$i]}" "$tmp/book.pgn" 2> /dev/null | grep -c '^\[Event ' || true)
+    b=$("$PGNKIT" select --count "${exprs[$i]}" "$tmp/book.pgn" 2> /dev/null)
+    counts[i]="$a / $b"
+    if [ "$a" != "$b" ]; then
+        echo "bench_query.sh: ${px_args[$i]} selects $a games, select '${exprs[$i]}' $b" >&2
+        exit 1
+    fi
+done
+for _ in $(seq "$RUNS"); do
+    once check "$PGNKIT" check -q "$tmp/book.pgn"
+    for i in "${!names[@]}"; do
+        once "px${names[$i]}" "$PX" --quiet "${px_args[$i]}" -o /dev/null "$tmp/book.pgn"
+        once "pk${names[$i]}" "$PGNKIT" select "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
+    done
+done
+
+echo
+echo "## Selecting games ($(date -u +%Y-%m-%d), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "Input: gnuchess-book_1.02.pgn, $bytes bytes, $games games; $RUNS rounds of every command in"
+echo "turn, medians; CPU = user + sys. pgn-extract: $($PX --version 2>&1 | head -n 1 || true);"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| command | CPU s | wall s | MB/s | games/s | peak RSS MiB | x pgn-extract | x check |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+stats check
+check_cpu=$cpu
+echo "$(row "pgnkit check -q" 0) - |"
+for i in "${!names[@]}"; do
+    stats "px${names[$i]}"
+    ref=$cpu
+    echo "$(row "pgn-extract ${px_args[$i]/$tmp\//} (${counts[$i]%% *} games)" 0) - |"
+    stats "pk${names[$i]}"
+    echo "$(row "pgnkit select '${exprs[$i]}'" "$ref") $(awk -v a="$cpu" -v b="$check_cpu" 'BEGIN { printf "%.2f", a / b }') |"
+done

@@ -1,0 +1,337 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit select: writes the games that match an expression of the selection language
+ * (docs/query.md): their original bytes, or the export format, or their ordinals and offsets. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: pgnkit select EXPR [options] [FILE...]\n"
+    "       pgnkit select -f EXPRFILE [options] [FILE...]\n"
+    "Writes the games that match EXPR (docs/query.md), as their original bytes.\n"
+    "  -f, --file FILE   read the expression from FILE\n"
+    "  --fmt             write the matching games in the export format instead\n"
+    "  --count           print only the number of matching games\n"
+    "  --invert          select the games that do not match\n"
+    "  --limit N         stop after N matching games\n"
+    "  --games LIST      consider only these input ordinals (3,10-20)\n"
+    "  --offsets         one JSON line per match: game, file, offset, length, ply\n"
+    "  --mark            add the comment {select: matched} after the first matching move\n"
+    "  --mark-nag N      ... or the NAG $N (both imply --fmt)\n"
+    "  --rejects FILE    write the games that do not match to FILE\n"
+    "  -o OUT            write to OUT instead of standard output\n"
+    "  --strict, --input-encoding E, --diag text|json, --max-errors N, --quiet (no warnings)\n"
+    "exit status: 0 ok, 1 the input had errors, 2 usage error (a bad expression: its column,\n"
+    "a caret and what was expected), 3 I/O or memory failure\n";
+
+typedef struct range {
+    uint64_t lo, hi;
+} range;
+
+typedef struct sel {
+    pgn_query *q;
+    pgn_query_matcher *m;
+    int count_only, invert, offsets, fmt, mark, mark_nag;
+    uint64_t limit, matched, ordinal;
+    range *games;
+    size_t ngames;
+    const char *exprfile;
+    pgn_writer *w;
+    pgn_game *g;
+} sel;
+
+static int parse_games(const char *s, sel *o) {
+    size_t n = 1;
+    for (const char *p = s; *p; p++) {
+        n += *p == ',';
+    }
+    free(o->games);
+    o->ngames = 0;
+    o->games = calloc(n, sizeof *o->games);
+    if (!o->games) {
+        return 0;
+    }
+    for (const char *p = s; *p;) {
+        char *end;
+        errno = 0;
+        range r;
+        r.lo = r.hi = strtoull(p, &end, 10);
+        if (end == p || errno) {
+            return 0;
+        }
+        if (*end == '-') {
+            p = end + 1;
+            r.hi = strtoull(p, &end, 10);
+            if (end == p) {
+                return 0;
+            }
+        }
+        if (r.lo == 0 || r.hi < r.lo || (*end && *end != ',')) {
+            return 0;
+        }
+        o->games[o->ngames++] = r;
+        p = *end ? end + 1 : end;
+    }
+    return 1;
+}
+
+static int wanted(const sel *s, uint64_t k) {
+    if (!s->ngames) {
+        return 1;
+    }
+    for (size_t i = 0; i < s->ngames; i++) {
+        if (k >= s->games[i].lo && k <= s->games[i].hi) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The game's raw bytes read again into a tree, marked at ply, then written in export format. */
+static pgn_status write_formatted(cli_run *r, sel *s, pgn_str raw, uint32_t ply) {
+    pgn_reader_opts ro = r->ropts;
+    ro.on_diag = NULL;
+    ro.flags &= ~(uint32_t)(PGN_READ_NO_BOARD | PGN_READ_KEEP_RAW | PGN_READ_NO_KEYS);
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, raw.ptr, raw.len);
+    if (st != PGN_OK) {
+        return st;
+    }
+    st = pgn_reader_next(rd, s->g);
+    pgn_reader_free(rd);
+    if (st != PGN_OK) {
+        return st == PGN_END ? PGN_OK : st;
+    }
+    if (s->mark && ply != UINT32_MAX && ply > 0) {
+        pgn_node *n = pgn_game_root(s->g);
+        for (uint32_t k = 0; k < ply && n; k++) {
+            n = pgn_node_child(n);
+        }
+        if (n && s->mark_nag) {
+            st = pgn_node_add_nag(s->g, n, (unsigned)s->mark_nag);
+        } else if (n) {
+            pgn_str text = {"select: matched", 15};
+            st = pgn_node_append_comment(s->g, n, text);
+        }
+        if (st != PGN_OK) {
+            return st;
+        }
+    }
+    return pgn_writer_write(s->w, s->g);
+}
+
+static pgn_status on_match(cli_run *r, sel *s, const cli_game *g, const pgn_query_result *res) {
+    const pgn_game_summary *sum = g->summary;
+    r->written++;
+    if (s->count_only) {
+        return PGN_OK;
+    }
+    if (s->offsets) {
+        fprintf(r->out.file, "{\"game\":%llu,\"offset\":%llu,\"length\":%llu,\"ply\":",
+                (unsigned long long)s->ordinal, (unsigned long long)sum->start.offset,
+                (unsigned long long)(sum->end_offset - sum->start.offset));
+        if (res->first_ply == UINT32_MAX) {
+            fputs("null}\n", r->out.file);
+        } else {
+            fprintf(r->out.file, "%u}\n", res->first_ply);
+        }
+        return PGN_OK;
+    }
+    if (s->fmt) {
+        return write_formatted(r, s, g->raw, res->first_ply);
+    }
+    return cli_output_write(&r->out, g->raw.ptr, g->raw.len) < 0 ? PGN_E_IO : PGN_OK;
+}
+
+static pgn_status select_one(cli_run *r, void *user, const cli_game *g) {
+    sel *s = user;
+    if (s->limit && s->matched >= s->limit) {
+        return PGN_END; /* this input ends here; the next ones stop at their first game */
+    }
+    s->ordinal++;
+    pgn_query_result res;
+    pgn_status st = pgn_query_matcher_result(s->m, &res);
+    if (st != PGN_OK || !wanted(s, s->ordinal)) {
+        return st;
+    }
+    if (res.matched != s->invert) {
+        s->matched++;
+        return on_match(r, s, g, &res);
+    }
+    if (r->rejects.file) { /* not a rejected game for the summary: just not selected */
+        return cli_output_write(&r->rejects, g->raw.ptr, g->raw.len) < 0 ? PGN_E_IO : PGN_OK;
+    }
+    return PGN_OK;
+}
+
+/* Reads the whole expression file into a malloc'd NUL-terminated string. */
+static char *read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error(path, "%s", strerror(errno));
+        return NULL;
+    }
+    cli_membuf b = {NULL, 0, 0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && cli_membuf_write(&b, chunk, n) >= 0) {
+    }
+    fclose(f);
+    if (cli_membuf_write(&b, "", 1) < 0) {
+        free(b.p);
+        cli_error(NULL, "out of memory");
+        return NULL;
+    }
+    *len = b.len - 1;
+    return b.p;
+}
+
+/* Prints the expression, a caret under the offending token and what was expected. */
+static void print_query_error(const char *text, size_t len, const pgn_query_error *e) {
+    fprintf(stderr, "pgnkit select: error in the expression, column %u: %s\n", e->column,
+            e->message);
+    size_t line_start = 0, col = e->column ? e->column - 1 : 0;
+    for (size_t i = 0; i < col && i < len; i++) {
+        if (text[i] == '\n') {
+            line_start = i + 1;
+        }
+    }
+    size_t line_end = line_start;
+    while (line_end < len && text[line_end] != '\n') {
+        line_end++;
+    }
+    fprintf(stderr, "  %.*s\n  ", (int)(line_end - line_start), text + line_start);
+    for (size_t i = line_start; i < col; i++) {
+        fputc(text[i] == '\t' ? '\t' : ' ', stderr);
+    }
+    fputs("^", stderr);
+    for (uint32_t i = 1; i < e->length && col + i < line_end; i++) {
+        fputc('~', stderr);
+    }
+    fputc('\n', stderr);
+    if (e->expected[0]) {
+        fprintf(stderr, "  expected: %s\n", e->expected);
+    }
+}
+
+static int compile_expression(const char *text, size_t len, pgn_query **out) {
+    pgn_query_error e;
+    pgn_status st = pgn_query_compile(out, text, len, NULL, &e);
+    if (st == PGN_E_NOMEM) {
+        cli_error(NULL, "out of memory");
+        return EXIT_RESOURCE;
+    }
+    if (st != PGN_OK) {
+        print_query_error(text, len, &e);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+enum {
+    O_COUNT = CLI_OPT_COMMAND,
+    O_INVERT,
+    O_LIMIT,
+    O_GAMES,
+    O_OFFSETS,
+    O_MARK,
+    O_MARK_NAG,
+    O_FMT
+};
+
+static int select_option(void *user, int ch, const char *arg) {
+    sel *s = user;
+    switch (ch) {
+    case O_COUNT: s->count_only = 1; break;
+    case O_INVERT: s->invert = 1; break;
+    case O_LIMIT: s->limit = strtoull(arg, NULL, 10); break;
+    case O_GAMES:
+        if (!parse_games(arg, s)) {
+            return cli_usage("--games takes N,N-M,... (ordinals from 1)");
+        }
+        break;
+    case O_OFFSETS: s->offsets = 1; break;
+    case O_MARK: s->mark = s->fmt = 1; break;
+    case O_MARK_NAG:
+        s->mark_nag = atoi(arg);
+        s->mark = s->fmt = 1;
+        if (s->mark_nag < 1 || s->mark_nag > 255) {
+            return cli_usage("--mark-nag takes 1 to 255");
+        }
+        break;
+    case O_FMT: s->fmt = 1; break;
+    case 'f': s->exprfile = arg; break;
+    default: return cli_usage("unknown option");
+    }
+    return EXIT_OK;
+}
+
+/* The expression: -f FILE, else the first operand (taken off the inputs). */
+static char *take_expression(cli_run *r, sel *s, int operands, size_t *len) {
+    if (s->exprfile) {
+        return read_file(s->exprfile, len);
+    }
+    if (!operands) {
+        cli_usage("no expression (pgnkit select EXPR [FILE...])");
+        return NULL;
+    }
+    static char dash[] = "-";
+    static char *stdin_only[] = {dash};
+    char *text = strdup(r->files[0]);
+    *len = text ? strlen(text) : 0;
+    r->files = r->nfiles > 1 ? r->files + 1 : stdin_only;
+    r->nfiles = r->nfiles > 1 ? r->nfiles - 1 : 1;
+    return text;
+}
+
+int cmd_select(int argc, char **argv) {
+    static const struct option opts[] = {{"count", no_argument, NULL, O_COUNT},
+                                         {"invert", no_argument, NULL, O_INVERT},
+                                         {"limit", required_argument, NULL, O_LIMIT},
+                                         {"games", required_argument, NULL, O_GAMES},
+                                         {"offsets", no_argument, NULL, O_OFFSETS},
+                                         {"mark", no_argument, NULL, O_MARK},
+                                         {"mark-nag", required_argument, NULL, O_MARK_NAG},
+                                         {"fmt", no_argument, NULL, O_FMT},
+                                         {"file", required_argument, NULL, 'f'},
+                                         {NULL, 0, NULL, 0}};
+    sel s;
+    memset(&s, 0, sizeof s);
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS);
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "f:", select_option, &s);
+    int operands = optind < argc;
+    size_t len = 0;
+    char *text = st == EXIT_OK ? take_expression(&r, &s, operands, &len) : NULL;
+    if (st == EXIT_OK) {
+        st = text ? compile_expression(text, len, &s.q) : s.exprfile ? EXIT_RESOURCE : EXIT_USAGE;
+    }
+    free(text);
+    if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
+        free(s.games);
+        pgn_query_free(s.q);
+        return st == CLI_HELP ? EXIT_OK : st;
+    }
+    r.raw = 1;
+    r.ropts.flags |= pgn_query_reader_flags(s.q);
+    if (pgn_query_matcher_new(&s.m, s.q, NULL) == PGN_OK && pgn_game_new(&s.g, NULL) == PGN_OK &&
+        pgn_writer_new(&s.w, NULL, cli_output_write, &r.out) == PGN_OK) {
+        cli_run_visit(&r, pgn_query_visitor(), s.m, select_one, &s);
+        if (s.count_only) {
+            fprintf(r.out.file, "%llu\n", (unsigned long long)s.matched);
+        }
+    } else {
+        cli_error(NULL, "out of memory");
+        r.aborted = 1;
+    }
+    pgn_writer_free(s.w);
+    pgn_game_free(s.g);
+    pgn_query_matcher_free(s.m);
+    pgn_query_free(s.q);
+    free(s.games);
+    return cli_run_finish(&r, CLI_SUMMARY_NONE);
+}

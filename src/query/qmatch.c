@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: MIT */
+/* The matcher (docs/query.md, "Evaluation"): a reader visitor that keeps the tags, tests each
+ * point (a position with the move that led to it and that move's comment and NAGs) as the reader
+ * plays the moves, runs sequences and persist as small automata, and decides the game in
+ * three-valued logic as soon as it can: after the tags (then the movetext is skipped), or at a
+ * point (then the rest of the game is not visited), or at the end. */
+#include <math.h>
+#include <string.h>
+
+#include "pgnkit/annot.h"
+#include "query_internal.h"
+
+/* One line being read: the main line (depth 0) or a variation. */
+typedef struct qline {
+    pgn_pos before; /* the position before the pending move */
+    pgn_move mv;    /* the pending move: its point is tested when the next move (or the end)
+                       shows its comments and NAGs */
+    uint32_t ply;   /* the pending move's point */
+    uint8_t pending;
+    qann ann;
+} qline;
+
+enum { SLOT_OPEN = 0, SLOT_TRUE = 1, SLOT_NEVER = 2 };
+
+struct pgn_query_matcher {
+    const pgn_query *q;
+    pgn_allocator alloc;
+    arena ar; /* the game's tags */
+    qtags tags;
+    uint8_t *slot;     /* per slot: SLOT_* */
+    uint64_t *reached; /* Q_SEQ: steps matched so far */
+    uint64_t *exact;   /* Q_SEQ: steps matched ending at the previous point */
+    uint32_t *run;     /* Q_PERSIST: consecutive points */
+    int8_t *val;       /* per node: a game atom's value after the tags (-1 unknown) */
+    qline *lines;
+    uint32_t depth, cap; /* lines[0..depth] in use */
+    uint64_t *keys;
+    size_t nkeys, capkeys;
+    double prev_eval;
+    uint8_t has_prev_eval, decided, matched, over, tags_done;
+    unsigned last_reps;
+    uint32_t first_ply, plies;
+    pgn_pos endpos;
+    uint8_t has_endpos;
+    pgn_result result;
+    pgn_status st;
+};
+
+static void *grow(pgn_query_matcher *m, void *p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) {
+        return p;
+    }
+    size_t nc = *cap ? *cap * 2 : 16;
+    while (nc < need) {
+        nc *= 2;
+    }
+    void *np = pgnk_arena_mem_realloc(&m->alloc, p, *cap * size, nc * size);
+    if (!np) {
+        m->st = PGN_E_NOMEM;
+        return NULL;
+    }
+    *cap = nc;
+    return np;
+}
+
+pgn_status pgn_query_matcher_new(pgn_query_matcher **out, const pgn_query *q,
+                                 const pgn_allocator *alloc) {
+    pgn_query_matcher *m = pgnk_arena_mem_alloc(alloc, sizeof *m);
+    if (!m) {
+        return PGN_E_NOMEM;
+    }
+    memset(m, 0, sizeof *m);
+    m->q = q;
+    if (alloc) {
+        m->alloc = *alloc;
+    }
+    pgnk_arena_init(&m->ar, alloc);
+    size_t ns = q->nslots ? q->nslots : 1;
+    m->slot = pgnk_arena_mem_alloc(alloc, ns);
+    m->reached = pgnk_arena_mem_alloc(alloc, ns * sizeof *m->reached);
+    m->exact = pgnk_arena_mem_alloc(alloc, ns * sizeof *m->exact);
+    m->run = pgnk_arena_mem_alloc(alloc, ns * sizeof *m->run);
+    m->val = pgnk_arena_mem_alloc(alloc, q->n);
+    size_t cap = 0;
+    m->lines = grow(m, NULL, &cap, 1, sizeof *m->lines);
+    m->cap = (uint32_t)cap;
+    if (!m->slot || !m->reached || !m->exact || !m->run || !m->val || !m->lines) {
+        pgn_query_matcher_free(m);
+        return PGN_E_NOMEM;
+    }
+    *out = m;
+    return PGN_OK;
+}
+
+void pgn_query_matcher_free(pgn_query_matcher *m) {
+    if (!m) {
+        return;
+    }
+    pgn_allocator a = m->alloc;
+    pgnk_arena_mem_free(&a, m->slot);
+    pgnk_arena_mem_free(&a, m->reached);
+    pgnk_arena_mem_free(&a, m->exact);
+    pgnk_arena_mem_free(&a, m->run);
+    pgnk_arena_mem_free(&a, m->val);
+    pgnk_arena_mem_free(&a, m->lines);
+    pgnk_arena_mem_free(&a, m->keys);
+    pgnk_arena_mem_free(&a, m->tags.v);
+    pgnk_arena_free(&m->ar);
+    pgnk_arena_mem_free(&a, m);
+}
+
+pgn_status pgn_query_matcher_result(const pgn_query_matcher *m, pgn_query_result *out) {
+    out->matched = m->matched;
+    out->first_ply = m->first_ply;
+    return m->st;
+}
+
+/* ---- three-valued evaluation of the game-level tree: 0, 1, 2 = not known yet ---- */
+
+static int end_atom(const pgn_query_matcher *m, const qnode *n) {
+    const pgn_pos *e = &m->endpos;
+    if (n->op == Q_PLIES || n->op == Q_MOVES) {
+        double v = n->op == Q_PLIES ? m->plies : (m->plies + 1) / 2;
+        return pgnk_qcmp_num((qcmp)n->cmp, v, n->num);
+    }
+    if (!m->has_endpos) {
+        return 0;
+    }
+    if (n->op == Q_ENDS) {
+        int mate = pgn_pos_is_checkmate(e), v;
+        switch ((int)n->num) {
+        case 0: v = mate; break;
+        case 1: v = pgn_pos_is_stalemate(e); break;
+        case 2: v = m->last_reps >= 3; break;
+        case 3: v = !mate && e->halfmove >= 100; break;
+        default: v = pgn_pos_is_insufficient_material(e);
+        }
+        return n->cmp == C_EQ ? v : !v;
+    }
+    /* result = final / != final: only when the board decides the game */
+    pgn_result board = pgn_pos_is_checkmate(e)
+                           ? (e->side == PGN_WHITE ? PGN_RESULT_BLACK_WINS : PGN_RESULT_WHITE_WINS)
+                       : pgn_pos_is_stalemate(e) || pgn_pos_is_insufficient_material(e)
+                           ? PGN_RESULT_DRAW
+                           : PGN_RESULT_NONE;
+    if (board == PGN_RESULT_NONE) {
+        return 0;
+    }
+    pgn_str tag;
+    pgn_result said =
+        pgnk_qtag_get(&m->tags, "Result", 6, &tag) ? pgn_result_parse(tag.ptr, tag.len) : m->result;
+    return (said == board) == (n->cmp == C_EQ);
+}
+
+static int eval3(const pgn_query_matcher *m, uint32_t id) {
+    const pgn_query *q = m->q;
+    const qnode *n = &q->nodes[id];
+    switch (n->op) {
+    case Q_AND:
+    case Q_OR: {
+        int stop = n->op == Q_OR, unknown = 0;
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            int v = eval3(m, c);
+            if (v == stop) {
+                return stop;
+            }
+            unknown |= v == 2;
+        }
+        return unknown ? 2 : !stop;
+    }
+    case Q_NOT: {
+        int v = eval3(m, n->child);
+        return v == 2 ? 2 : !v;
+    }
+    case Q_VARS: return eval3(m, n->child);
+    case Q_EXISTS:
+    case Q_SEQ:
+    case Q_PERSIST:
+        return m->slot[n->slot] == SLOT_TRUE    ? 1
+               : m->slot[n->slot] == SLOT_NEVER ? 0
+               : m->over                        ? 0
+                                                : 2;
+    case Q_PLIES:
+    case Q_MOVES:
+    case Q_ENDS:
+    case Q_RESULT_FINAL: return m->over ? end_atom(m, n) : 2;
+    default: return m->tags_done ? m->val[id] : 2;
+    }
+}
+
+/* Decides the game if the tree's value is known. */
+static void settle(pgn_query_matcher *m) {
+    int v = eval3(m, m->q->root);
+    if (v != 2) {
+        m->decided = 1;
+        m->matched = (uint8_t)v;
+    }
+}
+
+/* ---- points ---- */
+
+static void seq_step(pgn_query_matcher *m, const qnode *n, const qpt *pt) {
+    const pgn_query *q = m->q;
+    uint64_t reached = m->reached[n->slot], prev = m->exact[n->slot], now = 0;
+    uint32_t i = 0;
+    for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next, i++) {
+        uint64_t ready = i == 0            ? 1
+                         : q->nodes[c].gap ? (prev >> (i - 1)) & 1
+                                           : (reached >> (i - 1)) & 1;
+        if (ready && pgnk_qpoint_eval(q, c, pt)) {
+            now |= UINT64_C(1) << i;
+        }
+    }
+    m->reached[n->slot] = reached | now;
+    m->exact[n->slot] = now;
+    if ((m->reached[n->slot] >> (i - 1)) & 1) {
+        m->slot[n->slot] = SLOT_TRUE;
+    }
+}
+
+/* Tests every open slot at point pt (a main-line point unless in_var). */
+static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
+    const pgn_query *q = m->q;
+    int changed = 0;
+    if (!in_var && (q->flags & QF_KEYS)) {
+        m->keys = grow(m, m->keys, &m->capkeys, m->nkeys + 1, sizeof *m->keys);
+        if (!m->keys) {
+            return;
+        }
+        m->keys[m->nkeys++] = pgn_pos_identity_key(pt->pos);
+        pt->reps = m->last_reps = pgn_repetitions(m->keys, m->nkeys, pt->pos->halfmove);
+    }
+    if (!in_var && pt->ann && pt->ann->has_eval) {
+        if (m->has_prev_eval) {
+            pt->swing = fabs(pt->ann->eval - m->prev_eval);
+            pt->has_swing = 1;
+        }
+        m->prev_eval = pt->ann->eval;
+        m->has_prev_eval = 1;
+    }
+    for (uint32_t s = 0; s < q->nslots; s++) {
+        if (m->slot[s] != SLOT_OPEN) {
+            continue;
+        }
+        const qnode *n = &q->nodes[q->slots[s]];
+        uint8_t before = m->slot[s];
+        if (n->op == Q_EXISTS) {
+            if (in_var && !n->vars) {
+                continue;
+            }
+            if (pgnk_qpoint_eval(q, n->child, pt)) {
+                m->slot[s] = SLOT_TRUE;
+            } else if (!in_var && !n->vars && pgnk_qpoint_never(q, n->child, pt->pos, pt->ply)) {
+                m->slot[s] = SLOT_NEVER;
+            }
+        } else if (in_var) {
+            continue;
+        } else if (n->op == Q_SEQ) {
+            seq_step(m, n, pt);
+        } else {
+            m->run[s] = pgnk_qpoint_eval(q, n->child, pt) ? m->run[s] + 1 : 0;
+            if (m->run[s] >= (uint32_t)n->num) {
+                m->slot[s] = SLOT_TRUE;
+            }
+        }
+        if (m->slot[s] != before) {
+            changed = 1;
+            if (m->slot[s] == SLOT_TRUE && !in_var && m->first_ply == UINT32_MAX) {
+                m->first_ply = pt->ply;
+            }
+        }
+    }
+    if (changed) {
+        settle(m);
+    }
+}
+
+/* The pending move of line l has its point at pos. */
+static void test_pending(pgn_query_matcher *m, qline *l, const pgn_pos *pos) {
+    qpt pt;
+    memset(&pt, 0, sizeof pt);
+    pt.pos = pos;
+    pt.before = &l->before;
+    pt.mv = l->mv;
+    pt.ply = l->ply;
+    pt.ann = &l->ann;
+    test_point(m, &pt, m->depth > 0);
+    l->pending = 0;
+}
+
+/* ---- the visitor ---- */
+
+static pgn_flow v_begin(void *user, pgn_loc at) {
+    pgn_query_matcher *m = user;
+    (void)at;
+    pgnk_arena_reset(&m->ar);
+    m->tags.n = 0;
+    size_t ns = m->q->nslots;
+    memset(m->slot, 0, ns);
+    memset(m->reached, 0, ns * sizeof *m->reached);
+    memset(m->exact, 0, ns * sizeof *m->exact);
+    memset(m->run, 0, ns * sizeof *m->run);
+    m->depth = 0;
+    m->nkeys = 0;
+    m->lines[0].pending = 0;
+    m->has_prev_eval = m->decided = m->matched = m->over = m->tags_done = m->has_endpos = 0;
+    m->last_reps = 1;
+    m->first_ply = UINT32_MAX;
+    m->plies = 0;
+    m->result = PGN_RESULT_NONE;
+    return m->st == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
+}
+
+static pgn_flow v_tag(void *user, pgn_str name, pgn_str value) {
+    pgn_query_matcher *m = user;
+    size_t cap = m->tags.cap;
+    m->tags.v = grow(m, m->tags.v, &cap, m->tags.n + 1, sizeof *m->tags.v);
+    if (!m->tags.v) {
+        return PGN_FLOW_STOP;
+    }
+    m->tags.cap = (uint32_t)cap;
+    qtag *t = &m->tags.v[m->tags.n];
+    t->name = pgnk_arena_strndup(&m->ar, name.ptr, name.len);
+    t->val = pgnk_arena_strndup(&m->ar, value.ptr, value.len);
+    if (!t->name || !t->val) {
+        m->st = PGN_E_NOMEM;
+        return PGN_FLOW_STOP;
+    }
+    t->nlen = name.len;
+    t->vlen = value.len;
+    m->tags.n++;
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow v_end_tags(void *user, const pgn_pos *start) {
+    pgn_query_matcher *m = user;
+    const pgn_query *q = m->q;
+    for (uint32_t i = 0; i < q->n; i++) {
+        uint8_t op = q->nodes[i].op;
+        m->val[i] =
+            (int8_t)(op >= Q_TAG && op <= Q_YEAR ? pgnk_qtag_atom(&q->nodes[i], &m->tags) : 0);
+    }
+    m->tags_done = 1;
+    settle(m);
+    if (m->decided || !(q->flags & QF_MOVETEXT)) {
+        return PGN_FLOW_SKIP;
+    }
+    if (start) {
+        qpt pt;
+        memset(&pt, 0, sizeof pt);
+        pt.pos = start;
+        test_point(m, &pt, 0);
+        m->lines[0].before = *start;
+        m->lines[0].ply = 0;
+        m->endpos = *start;
+        m->has_endpos = 1;
+    }
+    return m->decided ? PGN_FLOW_SKIP : PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow v_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    pgn_query_matcher *m = user;
+    (void)san;
+    (void)at;
+    if (!before) {
+        return PGN_FLOW_CONTINUE; /* no board: the reader counts the plies */
+    }
+    qline *l = &m->lines[m->depth];
+    if (l->pending) {
+        test_pending(m, l, before);
+    }
+    l->before = *before;
+    l->mv = mv;
+    l->ply++;
+    l->pending = 1;
+    memset(&l->ann, 0, sizeof l->ann);
+    return m->decided || m->st != PGN_OK ? PGN_FLOW_STOP : PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow v_comment(void *user, pgn_str text) {
+    pgn_query_matcher *m = user;
+    qline *l = &m->lines[m->depth];
+    if (!l->pending || !(m->q->flags & QF_ANNOT)) {
+        return PGN_FLOW_CONTINUE;
+    }
+    pgn_cmd cmd;
+    l->ann.comment = 1;
+    if (pgn_cmd_find(text, PGN_CMD_CLK, &cmd)) {
+        l->ann.has_clock = 1;
+        l->ann.clock_ms = (double)cmd.ms;
+    }
+    if (pgn_cmd_find(text, PGN_CMD_EVAL, &cmd)) {
+        int32_t v = cmd.eval.value;
+        l->ann.has_eval = 1;
+        if (cmd.eval.kind == PGN_EVAL_CP) {
+            l->ann.eval = v / 100.0;
+        } else if (v != 0) {
+            l->ann.eval = v > 0 ? 1000.0 - v : -1000.0 - v;
+        } else { /* #0: the side to move after the move is mated */
+            l->ann.eval = l->before.side == PGN_WHITE ? 1000.0 : -1000.0;
+        }
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow v_nag(void *user, unsigned nag) {
+    pgn_query_matcher *m = user;
+    qline *l = &m->lines[m->depth];
+    if (l->pending && nag < 256) {
+        l->ann.nags[nag >> 6] |= UINT64_C(1) << (nag & 63);
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow v_begin_var(void *user) {
+    pgn_query_matcher *m = user;
+    if (!(m->q->flags & QF_VARS)) {
+        return PGN_FLOW_SKIP;
+    }
+    size_t cap = m->cap;
+    m->lines = grow(m, m->lines, &cap, (size_t)m->depth + 2, sizeof *m->lines);
+    if (!m->lines) {
+        return PGN_FLOW_STOP;
+    }
+    m->cap = (uint32_t)cap;
+    qline *parent = &m->lines[m->depth], *l = &m->lines[++m->depth];
+    l->before = parent->before; /* the variation replaces the parent's pending move */
+    l->ply = parent->ply - 1;
+    l->pending = 0;
+    return PGN_FLOW_CONTINUE;
+}
+
+/* The final point of a line: the pending move played. */
+static void finish_line(pgn_query_matcher *m) {
+    qline *l = &m->lines[m->depth];
+    if (l->pending) {
+        pgn_pos after = l->before;
+        pgn_pos_play(&after, l->mv);
+        if (m->depth == 0) {
+            m->endpos = after;
+        }
+        test_pending(m, l, &after);
+    }
+}
+
+static pgn_flow v_end_var(void *user) {
+    pgn_query_matcher *m = user;
+    if (m->depth == 0) {
+        return PGN_FLOW_CONTINUE;
+    }
+    finish_line(m);
+    m->depth--;
+    return m->decided ? PGN_FLOW_STOP : PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow v_end_game(void *user, pgn_result result, const pgn_game_summary *sum) {
+    pgn_query_matcher *m = user;
+    if (m->decided) {
+        return PGN_FLOW_CONTINUE;
+    }
+    m->depth = 0;
+    if (m->has_endpos) {
+        finish_line(m);
+    }
+    m->plies = sum->plies;
+    m->result = result;
+    m->over = 1;
+    settle(m);
+    return PGN_FLOW_CONTINUE;
+}
+
+static const pgn_visitor query_visitor = {v_begin, v_tag,       v_end_tags, v_move,    v_comment,
+                                          v_nag,   v_begin_var, v_end_var,  v_end_game};
+
+const pgn_visitor *pgn_query_visitor(void) {
+    return &query_visitor;
+}

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/* The point atoms of the selection language (docs/query.md): bitboard tests on one position and
+ * the move that led to it, cheap tests first; `flip` runs its operand on the colour-reversed
+ * point; and the "can no longer match" test (material never grows beyond what promotions allow,
+ * pawns never return to their start squares, castling rights never come back). */
+#include <string.h>
+
+#include "../base/bits.h"
+#include "query_internal.h"
+
+static unsigned count_of(const pgn_pos *pos, int color, int type) {
+    return bits_popcount(pos->by_color[color] & pos->by_type[type]);
+}
+
+/* Pieces of a set (bit colour * 8 + type) on the board. */
+static unsigned count_set(const pgn_pos *pos, uint64_t set) {
+    unsigned n = 0;
+    for (int c = 0; c < 2; c++) {
+        for (int t = PGN_PAWN; t <= PGN_KING; t++) {
+            if ((set >> (c * 8 + t)) & 1) {
+                n += count_of(pos, c, t);
+            }
+        }
+    }
+    return n;
+}
+
+/* The most pieces of the set that any later position of the line can hold. */
+static unsigned count_set_max(const pgn_pos *pos, uint64_t set) {
+    unsigned n = count_set(pos, set);
+    for (int c = 0; c < 2; c++) {
+        uint64_t pieces = (set >> (c * 8)) & 0x3Cu; /* N B R Q */
+        if (pieces && !((set >> (c * 8 + PGN_PAWN)) & 1)) {
+            n += count_of(pos, c, PGN_PAWN); /* each pawn may promote */
+        }
+    }
+    return n;
+}
+
+static int ep_square(const pgn_pos *pos) {
+    return pgn_pos_has_legal_ep(pos) ? pos->ep : PGN_SQ_NONE;
+}
+
+static int fen_equal(const pgn_pos *a, const pgn_pos *b) {
+    return a->by_type[0] == b->by_type[0] && a->side == b->side &&
+           memcmp(a->board, b->board, 64) == 0 && a->castle == b->castle &&
+           ep_square(a) == ep_square(b);
+}
+
+static int material_eq(const pgn_pos *pos, const int8_t mat[2][7]) {
+    for (int c = 0; c < 2; c++) {
+        for (int t = PGN_PAWN; t < PGN_KING; t++) {
+            if (count_of(pos, c, t) != (unsigned)mat[c][t]) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+static int imbalance_eq(const pgn_pos *pos, const int8_t mat[2][7]) {
+    for (int t = mat[1][PGN_PAWN] ? PGN_PAWN : PGN_KNIGHT; t < PGN_KING; t++) {
+        if ((int)count_of(pos, 0, t) - (int)count_of(pos, 1, t) != mat[0][t]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int move_atom(const qnode *n, const qpt *pt) {
+    pgn_move mv = pt->mv;
+    if (mv == PGN_MOVE_NONE || mv == PGN_MOVE_NULL) {
+        return 0;
+    }
+    int kind = PGN_MOVE_KIND(mv);
+    switch (n->op) {
+    case Q_MOVE: return pgnk_qmove_match(&n->mp, pt->before, mv);
+    case Q_CASTLES: return kind == PGN_MOVE_CASTLE;
+    case Q_CAPTURE: return pgn_move_is_capture(pt->before, mv);
+    case Q_PROMOTION: return kind == PGN_MOVE_PROMOTION;
+    case Q_UNDERPROMOTION: return kind == PGN_MOVE_PROMOTION && PGN_MOVE_PROMO(mv) != PGN_QUEEN;
+    default: return kind == PGN_MOVE_EN_PASSANT;
+    }
+}
+
+static int annot_atom(const qnode *n, const qpt *pt) {
+    const qann *a = pt->ann;
+    switch (n->op) {
+    case Q_COMMENT: return a && a->comment;
+    case Q_NAG: return a && (a->nags[n->nag >> 6] >> (n->nag & 63)) & 1;
+    case Q_CLOCK: return a && a->has_clock && pgnk_qcmp_num((qcmp)n->cmp, a->clock_ms, n->num);
+    case Q_EVAL: return a && a->has_eval && pgnk_qcmp_num((qcmp)n->cmp, a->eval, n->num);
+    default: return pt->has_swing && pgnk_qcmp_num((qcmp)n->cmp, pt->swing, n->num);
+    }
+}
+
+static int atom(const qnode *n, const qpt *pt) {
+    const pgn_pos *pos = pt->pos;
+    switch (n->op) {
+    case Q_WTM: return pos->side == PGN_WHITE;
+    case Q_BTM: return pos->side == PGN_BLACK;
+    case Q_PIECE_ON: {
+        uint8_t pc = pos->board[(unsigned)n->num];
+        return pc && (n->bits >> (PGN_PIECE_COLOR(pc) * 8 + PGN_PIECE_TYPE(pc))) & 1;
+    }
+    case Q_COUNT: return pgnk_qcmp_num((qcmp)n->cmp, count_set(pos, n->bits), n->num);
+    case Q_MATERIAL: return material_eq(pos, n->mat);
+    case Q_IMBALANCE: return imbalance_eq(pos, n->mat);
+    case Q_FEN: return fen_equal(pos, n->pos);
+    case Q_OPENING: return pt->ply == (uint32_t)n->num && fen_equal(pos, n->pos);
+    case Q_HASH: return (pt->mirrored ? pgn_pos_compute_key(pos) : pos->key) == n->bits;
+    case Q_PATTERN: return pgnk_qpattern_match(n->pat, pos);
+    case Q_FIFTY: return pos->halfmove >= 100;
+    case Q_REPETITION: return pt->reps >= 3;
+    case Q_CHECK: return pgn_pos_checkers(pos) != 0;
+    case Q_MATE: return pgn_pos_is_checkmate(pos);
+    case Q_STALEMATE: return pgn_pos_is_stalemate(pos);
+    case Q_COMMENT:
+    case Q_NAG:
+    case Q_CLOCK:
+    case Q_EVAL:
+    case Q_SWING: return annot_atom(n, pt);
+    default: return move_atom(n, pt);
+    }
+}
+
+/* pos with White and Black exchanged: ranks reversed, colours swapped, the other side to move. */
+static void mirror_pos(const pgn_pos *in, pgn_pos *out) {
+    *out = *in;
+    out->by_color[0] = bits_bswap(in->by_color[1]);
+    out->by_color[1] = bits_bswap(in->by_color[0]);
+    for (int t = 0; t < 7; t++) {
+        out->by_type[t] = bits_bswap(in->by_type[t]);
+    }
+    out->castle = bits_bswap(in->castle);
+    for (int sq = 0; sq < 64; sq++) {
+        uint8_t pc = in->board[sq ^ 56];
+        out->board[sq] = pc ? (uint8_t)(pc ^ 8) : 0;
+    }
+    out->side = (uint8_t)(in->side ^ 1);
+    out->ep = in->ep == PGN_SQ_NONE ? PGN_SQ_NONE : (uint8_t)(in->ep ^ 56);
+}
+
+static int flip_eval(const pgn_query *q, const qnode *n, const qpt *pt) {
+    if (pgnk_qpoint_eval(q, n->child, pt)) {
+        return 1;
+    }
+    pgn_pos pos, before;
+    qann ann;
+    qpt m = *pt;
+    mirror_pos(pt->pos, &pos);
+    m.pos = &pos;
+    m.mirrored = 1;
+    if (pt->before) {
+        mirror_pos(pt->before, &before);
+        m.before = &before;
+    }
+    if (pt->mv != PGN_MOVE_NONE && pt->mv != PGN_MOVE_NULL) {
+        unsigned kind = PGN_MOVE_KIND(pt->mv), promo = (pt->mv >> 14) & 3;
+        m.mv = (pgn_move)((PGN_MOVE_FROM(pt->mv) ^ 56) | (unsigned)(PGN_MOVE_TO(pt->mv) ^ 56) << 6 |
+                          kind << 12 | promo << 14);
+    }
+    if (pt->ann) {
+        ann = *pt->ann;
+        ann.eval = -ann.eval;
+        m.ann = &ann;
+    }
+    return pgnk_qpoint_eval(q, n->child, &m);
+}
+
+int pgnk_qpoint_eval(const pgn_query *q, uint32_t id, const qpt *pt) {
+    const qnode *n = &q->nodes[id];
+    switch (n->op) {
+    case Q_AND:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            if (!pgnk_qpoint_eval(q, c, pt)) {
+                return 0;
+            }
+        }
+        return 1;
+    case Q_OR:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            if (pgnk_qpoint_eval(q, c, pt)) {
+                return 1;
+            }
+        }
+        return 0;
+    case Q_NOT: return !pgnk_qpoint_eval(q, n->child, pt);
+    case Q_VARS:
+    case Q_AT:
+    case Q_EXISTS: return pgnk_qpoint_eval(q, n->child, pt);
+    case Q_FLIP: return flip_eval(q, n, pt);
+    default: return atom(n, pt);
+    }
+}
+
+/* White pawns on rank 2 and Black pawns on rank 7 required by target that pos lacks: they can
+ * never come back. Also castling rights target has and pos lost, and too few pieces. */
+static int fen_never(const pgn_pos *pos, const pgn_pos *target) {
+    static const uint64_t rank2 = UINT64_C(0xFF00), rank7 = UINT64_C(0x00FF000000000000);
+    uint64_t wp = target->by_color[0] & target->by_type[PGN_PAWN] & rank2;
+    uint64_t bp = target->by_color[1] & target->by_type[PGN_PAWN] & rank7;
+    if ((wp & ~(pos->by_color[0] & pos->by_type[PGN_PAWN])) ||
+        (bp & ~(pos->by_color[1] & pos->by_type[PGN_PAWN]))) {
+        return 1;
+    }
+    if (target->castle & ~pos->castle) {
+        return 1;
+    }
+    for (int c = 0; c < 2; c++) {
+        if (bits_popcount(target->by_color[c]) > bits_popcount(pos->by_color[c]) ||
+            count_of(target, c, PGN_PAWN) > count_of(pos, c, PGN_PAWN)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
+    switch (n->op) {
+    case Q_PIECE_ON: {
+        unsigned sq = (unsigned)n->num;
+        uint64_t b = bits_sq(sq);
+        /* only a pawn on its start square: it never comes back */
+        if (n->bits == (UINT64_C(1) << PGN_PAWN) && (b & UINT64_C(0xFF00))) {
+            return !(pos->by_color[0] & pos->by_type[PGN_PAWN] & b);
+        }
+        if (n->bits == (UINT64_C(1) << (8 + PGN_PAWN)) && (b & UINT64_C(0x00FF000000000000))) {
+            return !(pos->by_color[1] & pos->by_type[PGN_PAWN] & b);
+        }
+        return count_set_max(pos, n->bits) == 0;
+    }
+    case Q_COUNT: {
+        unsigned need = n->cmp == C_GE   ? (unsigned)n->num
+                        : n->cmp == C_GT ? (unsigned)n->num + 1
+                        : n->cmp == C_EQ ? (unsigned)n->num
+                                         : 0;
+        return n->num >= 0 && count_set_max(pos, n->bits) < need;
+    }
+    case Q_MATERIAL:
+        for (int c = 0; c < 2; c++) {
+            unsigned total = 0, now = bits_popcount(pos->by_color[c]) - 1;
+            for (int t = PGN_PAWN; t < PGN_KING; t++) {
+                total += (unsigned)n->mat[c][t];
+            }
+            if (total > now || (unsigned)n->mat[c][PGN_PAWN] > count_of(pos, c, PGN_PAWN)) {
+                return 1;
+            }
+        }
+        return 0;
+    case Q_FEN: return fen_never(pos, n->pos);
+    case Q_OPENING: return ply >= (uint32_t)n->num || fen_never(pos, n->pos);
+    default: return 0;
+    }
+}
+
+int pgnk_qpoint_never(const pgn_query *q, uint32_t id, const pgn_pos *pos, uint32_t ply) {
+    const qnode *n = &q->nodes[id];
+    switch (n->op) {
+    case Q_AND:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            if (pgnk_qpoint_never(q, c, pos, ply)) {
+                return 1;
+            }
+        }
+        return 0;
+    case Q_OR:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            if (!pgnk_qpoint_never(q, c, pos, ply)) {
+                return 0;
+            }
+        }
+        return 1;
+    case Q_AT: return pgnk_qpoint_never(q, n->child, pos, ply);
+    case Q_NOT:
+    case Q_FLIP:
+    case Q_VARS: return 0;
+    default: return atom_never(n, pos, ply);
+    }
+}

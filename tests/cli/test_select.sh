@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# CLI tests of `pgnkit select` (issue 13): every example of docs/query.md compiles, a bad expression
+# gets its column and caret (exit 2), and each option does what its --help says, checked against
+# the input's own bytes and game counts. Prints "RESULT passed failed skipped".
+set -u
+bin=${PGNKIT_BIN:-build/pgnkit}
+shared=${PGNKIT_SHARED:-../shared}
+in=$shared/corpus/expected/pgn-extract/infiles
+tmp=${TMPDIR:-/tmp}/pgnkit-select.$$
+mkdir -p "$tmp"
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+check() { # name, command that must succeed
+    local name=$1; shift
+    if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $name"; fi
+}
+eq() { # name, expected, actual
+    if [ "$2" == "$3" ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: expected [$2], got [$3]"; fi
+}
+games() { grep -c '^\[Event ' "$@" || true; }
+
+# the documentation's examples (indented lines outside code fences)
+awk '/^```/{f=!f; next} !f && /^    / && !/^    pgnkit/{sub(/^    /,""); print}' docs/query.md > "$tmp/examples"
+n=0
+while IFS= read -r x; do
+    n=$((n + 1))
+    if ! "$bin" select --count "$x" /dev/null > /dev/null 2> "$tmp/err"; then
+        fail=$((fail + 1)); echo "FAIL docs/query.md example does not compile: $x"; cat "$tmp/err"
+    else
+        pass=$((pass + 1))
+    fi
+done < "$tmp/examples"
+check "docs/query.md has over 70 examples ($n)" test "$n" -gt 70
+
+# errors: column, caret under the token, what was expected; exit status 2
+"$bin" select 'white ~ "Carlsen" and Qz9' "$in/fischer.pgn" > "$tmp/out" 2> "$tmp/err"
+eq "bad expression exit status" 2 $?
+eq "bad expression message" "pgnkit select: error in the expression, column 23: unknown atom 'Qz9'" "$(sed -n 1p "$tmp/err")"
+eq "caret under the token" "                        ^~~" "$(sed -n 3p "$tmp/err")"
+check "what was expected" grep -q "^  expected: .*'not'" "$tmp/err"
+check "nothing written on an error" test ! -s "$tmp/out"
+
+f=$in/fischer.pgn
+total=$(games "$f")
+eq "--count" 5 "$("$bin" select --count 'player ~ "^Petrosian"' "$f")"
+eq "--invert --count" $((total - 5)) "$("$bin" select --invert --count 'player ~ "^Petrosian"' "$f")"
+eq "--limit" 2 "$("$bin" select --limit 2 'player ~ "^Petrosian"' "$f" | games)"
+eq "--games" 2 "$("$bin" select --games 1-11,18 --count 'player ~ "^Petrosian"' "$f")"
+"$bin" select 'plies >= 0' "$f" > "$tmp/all"
+check "original bytes by default (the whole file back)" cmp -s "$f" "$tmp/all"
+"$bin" select --rejects "$tmp/rej" 'player ~ "^Petrosian"' "$f" > "$tmp/sel"
+eq "--rejects and the matches make the whole file" "$total" $(($(games "$tmp/sel") + $(games "$tmp/rej")))
+"$bin" select --fmt 'player ~ "^Petrosian"' "$f" > "$tmp/fmt"
+"$bin" fmt "$tmp/sel" > "$tmp/fmt2" 2> /dev/null
+check "--fmt writes the export format of the matches" cmp -s "$tmp/fmt2" "$tmp/fmt"
+# --offsets: each line names the game's bytes in the file
+"$bin" select --offsets mate "$in/test-checkmate.pgn" > "$tmp/off"
+eq "--offsets lines" 1 "$(wc -l < "$tmp/off")"
+off=$(sed 's/.*"offset":\([0-9]*\).*/\1/' "$tmp/off")
+len=$(sed 's/.*"length":\([0-9]*\).*/\1/' "$tmp/off")
+"$bin" select 'ends = checkmate' "$in/test-checkmate.pgn" > "$tmp/mate"
+tail -c +$((off + 1)) "$in/test-checkmate.pgn" | head -c "$len" > "$tmp/slice"
+check "--offsets offset and length are the game's bytes" cmp -s "$tmp/mate" "$tmp/slice"
+check "--offsets names the mating ply" grep -q '"ply":[1-9]' "$tmp/off"
+# --mark: the comment after the first matching move
+"$bin" select --mark 'at (mate and move Qh4)' "$in/test-checkmate.pgn" > "$tmp/mark"
+check "--mark adds {select: matched} after the mating move" grep -q 'Qh4# { select: matched } 0-1' "$tmp/mark"
+"$bin" select --mark-nag 1 'at (mate and move Qh4)' "$in/test-checkmate.pgn" > "$tmp/marknag"
+check "--mark-nag adds the NAG after the mating move" grep -q 'Qh4# \$1 0-1' "$tmp/marknag"
+# -f: an expression file with comments
+printf '# games of Petrosian\nplayer ~ "^Petrosian"  # either colour\n  and result = "0-1"\n' > "$tmp/q"
+eq "-f FILE" "$("$bin" select --count 'player ~ "^Petrosian" and result = "0-1"' "$f")" "$("$bin" select -f "$tmp/q" --count "$f")"
+# stdin, and several files: ordinals run on across files
+eq "stdin" 5 "$("$bin" select --count 'player ~ "^Petrosian"' < "$f")"
+eq "two files" 10 "$("$bin" select --count 'player ~ "^Petrosian"' "$f" "$f")"
+eq "--games across files" 1 "$("$bin" select --games $((total + 11)) --count 'player ~ "^Petrosian"' "$f" "$f")"
+echo "RESULT $pass $fail 0"
+[ "$fail" -eq 0 ]
