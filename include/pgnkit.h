@@ -13,6 +13,7 @@
 #include "pgnkit/export.h"
 #include "pgnkit/engine.h"
 #include "pgnkit/json.h"
+#include "pgnkit/opening.h"
 
 #ifdef __cplusplus
 extern "C" {
