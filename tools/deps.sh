@@ -18,6 +18,8 @@ want=(
     "pgn-extract    test -x /usr/games/pgn-extract || command -v pgn-extract"
     "python3-jsonschema  py_has jsonschema"
     "binutils       command -v nm"
+    "scdoc          command -v scdoc"
+    "man-db         command -v man"
 )
 py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || python3 -c "import $1" >/dev/null 2>&1; }
 fuzzer_ok() {
