@@ -14,6 +14,7 @@
 #include "pgnkit/engine.h"
 #include "pgnkit/json.h"
 #include "pgnkit/opening.h"
+#include "pgnkit/collection.h"
 
 #ifdef __cplusplus
 extern "C" {
