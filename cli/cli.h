@@ -21,6 +21,8 @@ int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_nag(int argc, char **argv);
+int cmd_eco(int argc, char **argv);
+int cmd_dedupe(int argc, char **argv);
 
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */
@@ -43,6 +45,8 @@ typedef struct cli_diag_ctx {
 
 /* A pgn_diag_fn printing GCC-style lines (or JSON lines) on stderr; ctx is a cli_diag_ctx. */
 void cli_print_diag(void *ctx, const pgn_diag *d);
+/* Writes the NUL-terminated s to out as a JSON string with its quotes. */
+void cli_json_text(FILE *out, const char *s);
 typedef struct cli_output {
     FILE *file;
     const char *path; /* NULL: stdout */

@@ -25,7 +25,7 @@ void cli_close_input(FILE *f) {
     }
 }
 
-static void json_string(FILE *out, const char *s) {
+void cli_json_text(FILE *out, const char *s) {
     fputc('"', out);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -50,16 +50,16 @@ void cli_print_diag(void *ctx, const pgn_diag *d) {
     }
     if (c->json) {
         fprintf(stderr, "{\"file\":");
-        json_string(stderr, file);
+        cli_json_text(stderr, file);
         fprintf(stderr,
                 ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\","
                 "\"code\":\"%s\","
                 "\"message\":",
                 d->at.line, d->at.column, (unsigned long long)d->at.offset,
                 (unsigned long long)d->game, sev, pgn_status_name(d->code));
-        json_string(stderr, pgn_status_message(d->code));
+        cli_json_text(stderr, pgn_status_message(d->code));
         fprintf(stderr, ",\"token\":");
-        json_string(stderr, d->token);
+        cli_json_text(stderr, d->token);
         fprintf(stderr, "}\n");
         return;
     }

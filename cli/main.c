@@ -23,6 +23,8 @@ static const command commands[] = {
     {"fen", cmd_fen, "play moves (SAN, lax SAN or UCI) and print the resulting FEN"},
     {"analyze", cmd_analyze,
      "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
+    {"eco", cmd_eco, "name each game's opening (ECO, Opening, Variation) by position"},
+    {"dedupe", cmd_dedupe, "drop duplicate games (same start and main line), with a report"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
 };
 

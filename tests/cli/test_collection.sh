@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# CLI tests of the collection commands (issue 14): eco against the lichess table and beside
+# pgn-extract -e (its own ECO file), dedupe against pgn-extract -D and by construction, stats.
+# Prints "RESULT passed failed skipped" like the C suites.
+set -u
+bin=${PGNKIT_BIN:-build/pgnkit}
+shared=${PGNKIT_SHARED:-../shared}
+PATH=$PATH:/usr/games
+pass=0 fail=0
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+same() { # name, want, got
+    if [ "$2" == "$3" ]; then ok; else bad "$1: want [$2] got [$3]"; fi
+}
+tag() { grep -m1 "^\[$1 " | sed 's/^\[[A-Za-z]* "\(.*\)"\]\r*$/\1/'; }
+eco_tsv="$shared/data/eco/b.tsv"
+command -v pgn-extract >/dev/null || bad "pgn-extract is missing (tools/deps.sh installs it)"
+
+# ---- eco: a transposition into a table line classifies to that line ----
+printf '[Event "t"]\n\n1. e4 c5 2. Nf3 Nc6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 e6 6. Nxc6 *\n' >"$t/tr.pgn"
+want=$(grep -P '\t1\. e4 c5 2\. Nf3 e6 3\. d4 cxd4 4\. Nxd4 Nc6 5\. Nc3 Nf6 6\. Nxc6$' "$eco_tsv" | cut -f1,2)
+"$bin" eco "$t/tr.pgn" >"$t/tr.out" 2>/dev/null
+got=$(printf '%s\t%s: %s' "$(tag ECO <"$t/tr.out")" "$(tag Opening <"$t/tr.out")" "$(tag Variation <"$t/tr.out")")
+same "eco transposition (table line B45 in another move order)" "$want" "$got"
+pe=$(pgn-extract -s -e/usr/share/pgn-extract/eco.pgn "$t/tr.pgn" 2>/dev/null | tag ECO)
+[ -n "$pe" ] && [ "$pe" != "B45" ] && ok || bad "pgn-extract -e gives '$pe' for the transposition (expected it to miss B45)"
+echo "eco: transposition: pgnkit $(tag ECO <"$t/tr.out"), pgn-extract -e $pe"
+
+# ---- eco: --only-missing, --check, broken games unchanged ----
+printf '[Event "a"]\n[ECO "A00"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n[Event "b"]\n\n1. e4 Ke7?? 2. Qh5 Kxe4 *\n\n' >"$t/m.pgn"
+same "eco --only-missing keeps" "A00" "$("$bin" eco --only-missing "$t/m.pgn" 2>/dev/null | tag ECO)"
+same "eco sets" "C60" "$("$bin" eco "$t/m.pgn" 2>/dev/null | tag ECO)"
+"$bin" eco --check "$t/m.pgn" >"$t/check.out" 2>/dev/null
+same "eco --check status" 1 $?
+same "eco --check line" "$t/m.pgn:1: game 1: ECO \"A00\", by position C60 (Ruy Lopez)" "$(cat "$t/check.out")"
+"$bin" eco "$t/m.pgn" >"$t/m.out" 2>/dev/null
+same "eco passes a broken game through" "$(sed -n '6,8p' "$t/m.pgn")" "$(grep -A2 '^\[Event "b"\]' "$t/m.out")"
+
+# ---- eco on TWIC beside pgn-extract -e: agreement of the ECO codes, game by game ----
+gzip -dc "$shared/corpus/big/twic/twic1427.pgn.gz" >"$t/twic.pgn"
+ecos() { awk '/^\[Event /{if(n)print e; n=1; e="-"} /^\[ECO /{e=$2} END{print e}'; }
+"$bin" eco "$t/twic.pgn" 2>/dev/null | ecos >"$t/pk.eco"
+pgn-extract -s -e/usr/share/pgn-extract/eco.pgn "$t/twic.pgn" 2>/dev/null | ecos >"$t/pe.eco"
+agree=$(paste "$t/pk.eco" "$t/pe.eco" | awk '{n++; a += $1 == $2} END{printf "%d %d %d", n, a, 1000 * a / n}')
+echo "eco: TWIC 1427: games, same ECO as pgn-extract -e, per mille: $agree"
+read -r n a pm <<<"$agree"
+[ "$n" = 4742 ] && [ "$pm" -ge 880 ] && ok || bad "eco agreement with pgn-extract -e on TWIC: $agree"
+
+# ---- dedupe: clusters by construction ----
+A='[Event "A"]\n[White "X"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n'
+A2='[Event "A2"]\n[White "x"]\n\n1. e4 e5 2. Nf3 {rich} Nc6 $1 (2... d6) *\n\n'
+B='[Event "B"]\n\n1. d4 d5 *\n\n'
+C='[Event "C"]\n\n1. e4 e5 2. Nc3 Nc6 *\n\n'
+B2='[Event "B2"]\n[White "Y"]\n\n1. d4 d5 *\n\n'
+printf "$A$B$A2$C$B2" >"$t/d.pgn"
+events() { grep '^\[Event ' "$1" | tr -d '[]"' | cut -d' ' -f2 | tr '\n' ' '; }
+"$bin" dedupe "$t/d.pgn" -o "$t/d.out" --dupes "$t/d.dup" --report "$t/d.json" 2>"$t/d.err"
+same "dedupe status" 0 $?
+same "dedupe kept" "A B C " "$(events "$t/d.out")"
+same "dedupe dupes" "A2 B2 " "$(events "$t/d.dup")"
+same "dedupe dupes verbatim" "$(printf "$A2$B2")" "$(cat "$t/d.dup")"
+same "dedupe summary" "5 games, 3 distinct, 2 duplicates dropped, 0 errors" "$(cat "$t/d.err")"
+same "dedupe report" "2 [[1, 3], [2, 5]] [[True, False], [True, False]]" "$(/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["duplicates"], [[g["ordinal"] for g in c["games"]] for c in r["clusters"]],
+      [[g["kept"] for g in c["games"]] for c in r["clusters"]])' "$t/d.json")"
+"$bin" dedupe --keep richest "$t/d.pgn" -o "$t/r.out" --dupes "$t/r.dup" 2>/dev/null
+# A2 has a comment, a NAG and a variation; B2 one more tag than B
+same "dedupe --keep richest kept" "A2 C B2 " "$(events "$t/r.out")"
+same "dedupe --keep richest dupes" "A B " "$(events "$t/r.dup")"
+# White "X" and "x" are one name; B has no White, B2 has "Y"
+same "dedupe --by moves+tags" "A B C B2 " "$("$bin" dedupe --by moves+tags "$t/d.pgn" 2>/dev/null >"$t/mt.out"; events "$t/mt.out")"
+same "dedupe stdin" "A B C " "$(cat "$t/d.pgn" | "$bin" dedupe 2>/dev/null >"$t/s.out"; events "$t/s.out")"
+same "dedupe --by bad" 2 "$("$bin" dedupe --by x "$t/d.pgn" >/dev/null 2>&1; echo $?)"
+
+# ---- dedupe beside pgn-extract -D on the pgnmentor player files (shared games) ----
+for f in "$shared"/corpus/big/pgnmentor-players/*.pgn.gz; do gzip -dc "$f"; echo; done >"$t/pm.pgn"
+"$bin" dedupe --quiet "$t/pm.pgn" -o "$t/pm.out" --dupes "$t/pm.dup" 2>"$t/pm.err"
+pgn-extract -s -d "$t/pe.dup" -o "$t/pe.out" "$t/pm.pgn" 2>/dev/null
+keys() { awk '/^\[Event /{if(n)print k; n=1; k=""} /^\[(White|Black|Date|Round|Event|Site) /{k=k"|"$0} END{print k}' "$1" | tr -d '\r' | sort; }
+echo "dedupe: pgnmentor players: $(cat "$t/pm.err"); pgn-extract -D: $(grep -c '^\[Event ' "$t/pe.dup") duplicates"
+same "dedupe drops the games pgn-extract -D drops" "$(keys "$t/pe.dup" | md5sum)" "$(keys "$t/pm.dup" | md5sum)"
+same "dedupe output + dupes = input" "$(keys "$t/pm.pgn" | md5sum)" "$(cat "$t/pm.out" "$t/pm.dup" | keys /dev/stdin | md5sum)"
+
+echo "RESULT $pass $fail 0"
