@@ -17,8 +17,16 @@ int cli_edit_option(int ch, pgn_edit_opts *e) {
     case CLI_OPT_SEVEN_TAGS: e->flags |= PGN_EDIT_SEVEN_TAGS; return 1;
     case CLI_OPT_ADD_PLYCOUNT: e->flags |= PGN_EDIT_ADD_PLYCOUNT; return 1;
     case CLI_OPT_FEN_COMMENTS: e->flags |= PGN_EDIT_FEN_COMMENTS; return 1;
+    case CLI_OPT_ADD_ECO: e->flags |= CLI_EDIT_ADD_ECO; return 1;
     default: return 0;
     }
+}
+
+pgn_status cli_game_edit(pgn_game *g, const pgn_edit_opts *e) {
+    pgn_edit_opts lib = *e;
+    lib.flags &= ~CLI_EDIT_ADD_ECO;
+    pgn_status st = e->flags & CLI_EDIT_ADD_ECO ? pgn_opening_tag(g, 0, NULL) : PGN_OK;
+    return st == PGN_OK && lib.flags ? pgn_game_edit(g, &lib) : st;
 }
 
 /* ---- convert --to san|lan|epd|csv ---- */
@@ -30,7 +38,7 @@ typedef struct lines_ctx {
 
 static pgn_status one_game(void *user, pgn_game *g) {
     lines_ctx *c = user;
-    pgn_status st = c->edit->flags ? pgn_game_edit(g, c->edit) : PGN_OK;
+    pgn_status st = c->edit->flags ? cli_game_edit(g, c->edit) : PGN_OK;
     return st == PGN_OK ? pgn_exporter_write(c->ex, g) : st;
 }
 

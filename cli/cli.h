@@ -86,8 +86,12 @@ enum {
     CLI_OPT_STRIP_EVAL,
     CLI_OPT_SEVEN_TAGS,
     CLI_OPT_ADD_PLYCOUNT,
-    CLI_OPT_FEN_COMMENTS
+    CLI_OPT_FEN_COMMENTS,
+    CLI_OPT_ADD_ECO
 };
+/* An edit of the program's own in pgn_edit_opts.flags, above the library's PGN_EDIT_* bits:
+ * --add-eco (pgn_opening_tag). cli_game_edit applies it, then pgn_game_edit the others. */
+#define CLI_EDIT_ADD_ECO 0x40000000u
 /* The long options of the editing flags, for a struct option array. */
 #define CLI_EDIT_LONG_OPTIONS                                                                      \
     {"strip-comments", no_argument, NULL, CLI_OPT_STRIP_COMMENTS},                                 \
@@ -96,14 +100,18 @@ enum {
         {"strip-clock", no_argument, NULL, CLI_OPT_STRIP_CLOCK},                                   \
         {"strip-eval", no_argument, NULL, CLI_OPT_STRIP_EVAL},                                     \
         {"seven-tags", no_argument, NULL, CLI_OPT_SEVEN_TAGS},                                     \
-        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT}, {                               \
-        "fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS                                    \
+        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT},                                 \
+        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS}, {                               \
+        "add-eco", no_argument, NULL, CLI_OPT_ADD_ECO                                              \
     }
 #define CLI_EDIT_USAGE                                                                             \
     "Editing: --strip-comments --strip-nags --strip-variations --strip-clock (clk emt egt mct)\n"  \
-    "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"
+    "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"           \
+    "         --add-eco (ECO, Opening, Variation by position, as pgnkit eco)\n"
 /* Sets the edit flag of option ch; returns 1 if ch is an editing option. */
 int cli_edit_option(int ch, pgn_edit_opts *e);
+/* Applies the edits of e to g: the program's own (CLI_EDIT_*), then pgn_game_edit. */
+pgn_status cli_game_edit(pgn_game *g, const pgn_edit_opts *e);
 
 /* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
 typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);

@@ -57,7 +57,7 @@ static int fmt_file(FILE *f, const char *name, const pgn_reader_opts *base, pgn_
             continue;
         }
         s->text.len = 0;
-        if (s->edit.flags && (st = pgn_game_edit(g, &s->edit)) != PGN_OK) {
+        if (s->edit.flags && (st = cli_game_edit(g, &s->edit)) != PGN_OK) {
             break;
         }
         if ((st = pgn_writer_write(w, g)) != PGN_OK) {

@@ -28,6 +28,11 @@ pe=$(pgn-extract -s -e/usr/share/pgn-extract/eco.pgn "$t/tr.pgn" 2>/dev/null | t
 [ -n "$pe" ] && [ "$pe" != "B45" ] && ok || bad "pgn-extract -e gives '$pe' for the transposition (expected it to miss B45)"
 echo "eco: transposition: pgnkit $(tag ECO <"$t/tr.out"), pgn-extract -e $pe"
 
+etags() { grep -E '^\[(ECO|Opening|Variation) '; }
+same "fmt --add-eco" "$(etags <"$t/tr.out")" "$("$bin" fmt --add-eco "$t/tr.pgn" 2>/dev/null | etags)"
+same "convert --add-eco" 'B45,Sicilian Defense,"Four Knights Variation, Exchange Variation"' \
+    "$("$bin" convert --to csv --tags ECO,Opening,Variation --add-eco "$t/tr.pgn" 2>/dev/null | tail -n 1 | tr -d '\r')"
+
 # ---- eco: --only-missing, --check, broken games unchanged ----
 printf '[Event "a"]\n[ECO "A00"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n[Event "b"]\n\n1. e4 Ke7?? 2. Qh5 Kxe4 *\n\n' >"$t/m.pgn"
 same "eco --only-missing keeps" "A00" "$("$bin" eco --only-missing "$t/m.pgn" 2>/dev/null | tag ECO)"
