@@ -263,6 +263,7 @@ static int run(coll_run *r, dd_state *s) {
 int cmd_dedupe(int argc, char **argv) {
     coll_run r;
     coll_init(&r);
+    r.flags = COLL_SEEKABLE;
     dd_state s;
     memset(&s, 0, sizeof s);
     s.run = &r;

@@ -73,7 +73,7 @@ int coll_open(coll_run *r, int nfiles, char **files) {
     for (int i = 0; i < r->nfiles; i++) {
         r->names[i] = strcmp(r->files[i], "-") == 0 ? "<stdin>" : r->files[i];
         FILE *f = cli_open_input(r->files[i]);
-        if (!f || !(r->in[i] = seekable(f))) {
+        if (!f || !(r->in[i] = r->flags & COLL_SEEKABLE ? seekable(f) : f)) {
             if (f) {
                 fprintf(stderr, "pgnkit: %s: cannot copy to a temporary file: %s\n", r->names[i],
                         strerror(errno));
@@ -100,9 +100,11 @@ void coll_close(coll_run *r) {
 static pgn_status one_input(coll_run *r, int i, pgn_game *g, coll_fn fn, void *user) {
     pgn_reader_opts ro = r->ropts;
     ro.source_name = r->names[i];
-    ro.flags |= PGN_READ_KEEP_RAW;
+    ro.flags |= r->flags & COLL_NO_RAW ? 0u : PGN_READ_KEEP_RAW;
     pgn_reader *rd;
-    rewind(r->in[i]);
+    if (r->flags & COLL_SEEKABLE) {
+        rewind(r->in[i]);
+    }
     pgn_status st = pgn_reader_new_file(&rd, &ro, r->in[i]);
     if (st != PGN_OK) {
         return st;

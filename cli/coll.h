@@ -24,6 +24,7 @@ typedef pgn_status (*coll_fn)(void *user, const coll_game *g);
 typedef struct coll_run {
     pgn_reader_opts ropts;      /* --strict, --input-encoding; on_diag prints */
     cli_diag_ctx dctx;          /* --diag json, --quiet */
+    unsigned flags;             /* COLL_SEEKABLE, COLL_NO_RAW */
     const pgn_visitor *visitor; /* when set: coll_games visits (no tree) instead of building */
     void *visitor_user;
     int nfiles;
@@ -32,6 +33,9 @@ typedef struct coll_run {
     const char **names;
     uint64_t games, errors, warnings;
 } coll_run;
+
+#define COLL_SEEKABLE 0x1u /* coll_open copies a non-regular input to a temporary file */
+#define COLL_NO_RAW 0x2u   /* the games' raw bytes are not needed (coll_game.raw empty) */
 
 /* The shared reading options as long options (values from 1100 up) and their usage text. */
 enum { COLL_OPT_STRICT = 1100, COLL_OPT_DIAG, COLL_OPT_ENCODING };
@@ -50,7 +54,8 @@ void coll_init(coll_run *r);
 /* Handles a shared option (c as getopt_long returned it); returns 1 if handled, 0 if not c's,
  * -1 for a bad value (after a message). */
 int coll_option(coll_run *r, const char *cmd, const char *usage, int c, const char *arg);
-/* Opens the operands (none: stdin); copies a non-regular input to a temporary file. EXIT_OK or
+/* Opens the operands (none: stdin); with COLL_SEEKABLE copies a non-regular input to a temporary
+ * file (coll_reread and a second coll_games need one). EXIT_OK or
  * EXIT_RESOURCE after a message. */
 int coll_open(coll_run *r, int nfiles, char **files);
 /* Reads every input from its start, calling fn after each game; adds the totals. Returns the

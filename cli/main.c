@@ -25,6 +25,7 @@ static const command commands[] = {
      "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
     {"eco", cmd_eco, "name each game's opening (ECO, Opening, Variation) by position"},
     {"dedupe", cmd_dedupe, "drop duplicate games (same start and main line), with a report"},
+    {"stats", cmd_stats, "count what a collection holds: results, openings, players, events"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
 };
 

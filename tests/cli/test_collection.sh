@@ -90,4 +90,36 @@ echo "dedupe: pgnmentor players: $(cat "$t/pm.err"); pgn-extract -D: $(grep -c '
 same "dedupe drops the games pgn-extract -D drops" "$(keys "$t/pe.dup" | md5sum)" "$(keys "$t/pm.dup" | md5sum)"
 same "dedupe output + dupes = input" "$(keys "$t/pm.pgn" | md5sum)" "$(cat "$t/pm.out" "$t/pm.dup" | keys /dev/stdin | md5sum)"
 
+# ---- stats: against counts made here from the tags and pgn-extract's PlyCount ----
+"$bin" stats --json --top 5 "$t/twic.pgn" >"$t/st.json" 2>/dev/null
+same "stats status" 0 $?
+/usr/bin/python3 - "$t/st.json" >"$t/st.got" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+print(s["games"], s["results"]["1-0"], s["results"]["0-1"], s["results"]["1/2-1/2"])
+print(" ".join("%s:%d" % (e["value"], e["games"]) for e in s["eco"]["top"]), s["eco"]["distinct"])
+print(s["plies"]["min"], s["plies"]["median"], s["plies"]["max"])
+PY
+tagv() { grep "^\[$1 " "$t/twic.pgn" | sed 's/^\[[A-Za-z]* "\(.*\)"\]\r*$/\1/'; }
+games=$(grep -c '^\[Event ' "$t/twic.pgn")
+res=$(tagv Result | sort | uniq -c | awk '{c[$2]=$1} END{printf "%d %d %d", c["1-0"], c["0-1"], c["1/2-1/2"]}')
+# a game without an ECO tag counts as "?"
+missing=$((games - $(tagv ECO | wc -l)))
+eco=$( (tagv ECO; yes '?' | head -n "$missing") | sort | uniq -c | sort -k1,1nr -k2 | head -n 5 | awk '{printf "%s%s:%d", (NR > 1 ? " " : ""), $2, $1}')
+ecod=$( (tagv ECO; yes '?' | head -n "$missing") | sort -u | wc -l)
+plies=$(pgn-extract -s --plycount "$t/twic.pgn" 2>/dev/null | grep '^\[PlyCount ' | tr -dc '0-9\n' | sort -n |
+    awk '{v[NR]=$1} END{printf "%d %d %d", v[1], v[int((NR+1)/2)], v[NR]}')
+same "stats against the tags and pgn-extract --plycount" "$games $res
+$eco $ecod
+$plies" "$(cat "$t/st.got")"
+printf '[Event "a"]\n[TimeControl "60+0"]\n\n*\n\n[Event "b"]\n[TimeControl "180+2"]\n\n*\n\n[Event "c"]\n[TimeControl "600+5"]\n\n*\n\n[Event "d"]\n[TimeControl "40/7200:3600"]\n\n*\n\n[Event "e"]\n[TimeControl "-"]\n\n*\n\n[Event "f"]\n\n*\n' >"$t/tc.pgn"
+same "stats time controls" "blitz:1 bullet:1 classical:1 none:1 rapid:1 unknown:1" "$("$bin" stats --json "$t/tc.pgn" 2>/dev/null |
+    /usr/bin/python3 -c 'import json,sys; print(" ".join("%s:%d" % (e["value"], e["games"]) for e in json.load(sys.stdin)["time_controls"]["top"]))')"
+printf '[Event "x"]\n[White "A"]\n[Black "B"]\n[WhiteElo "2000"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Ke7 3. Qxe5# 1-0\n\n[Event "y"]\n[White "B"]\n[Black "A"]\n[BlackElo "2100"]\n[Result "1/2-1/2"]\n\n1. e4 Ke7?? 2. Nf3 Kxe4 1/2-1/2\n' >"$t/pl.pgn"
+same "stats players and diagnostics" "A 2 1.5 2000 2100 | E_ILLEGAL_MOVE 1" "$("$bin" stats --json "$t/pl.pgn" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+a = [p for p in s["players"]["top"] if p["value"] == "A"][0]
+print(a["value"], a["games"], a["wins"] + a["draws"] / 2, a["rating_min"], a["rating_max"], "|", *["%s %d" % kv for kv in s["diagnostics"].items()])')"
+
 echo "RESULT $pass $fail 0"
