@@ -26,6 +26,7 @@ static const command commands[] = {
     {"eco", cmd_eco, "name each game's opening (ECO, Opening, Variation) by position"},
     {"dedupe", cmd_dedupe, "drop duplicate games (same start and main line), with a report"},
     {"stats", cmd_stats, "count what a collection holds: results, openings, players, events"},
+    {"split", cmd_split, "write the games into files: N a file, or one file per tag value"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
 };
 

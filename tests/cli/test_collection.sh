@@ -4,6 +4,7 @@
 # Prints "RESULT passed failed skipped" like the C suites.
 set -u
 bin=${PGNKIT_BIN:-build/pgnkit}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac # split runs in other directories
 shared=${PGNKIT_SHARED:-../shared}
 PATH=$PATH:/usr/games
 pass=0 fail=0
@@ -121,5 +122,52 @@ import json, sys
 s = json.load(sys.stdin)
 a = [p for p in s["players"]["top"] if p["value"] == "A"][0]
 print(a["value"], a["games"], a["wins"] + a["draws"] / 2, a["rating_min"], a["rating_max"], "|", *["%s %d" % kv for kv in s["diagnostics"].items()])')"
+
+# ---- split: concatenating the files gives the input's multiset of games, for every mode ----
+cat >"$t/games.py" <<'PY'
+# games.py FILE|DIR... [--by TAG]: the number of games and a digest of their sorted texts; with
+# --by, also whether every file holds one value of TAG only.
+import hashlib, os, re, sys
+args, by = sys.argv[1:], None
+if "--by" in args:
+    by = args[args.index("--by") + 1].encode()
+    args = args[:args.index("--by")]
+files = []
+for a in args:
+    files += [os.path.join(d, f) for d, _, fs in os.walk(a) for f in fs] if os.path.isdir(a) else [a]
+games, mixed = [], 0
+for f in files:
+    gs = [g for g in re.split(rb"(?m)^(?=\[Event )", open(f, "rb").read()) if g]
+    games += gs
+    if by:
+        vals = {m.group(1) if m else None
+                for m in (re.search(rb'(?m)^\[' + by + rb' "(.*)"\]', g) for g in gs)}
+        mixed += len(vals) > 1
+print(len(games), hashlib.md5(b"".join(sorted(games))).hexdigest(), "mixed files: %d" % mixed if by else "")
+PY
+gm() { /usr/bin/python3 "$t/games.py" "$@"; }
+awk '/^\[Event /{n++} n<=3000' "$t/twic.pgn" >"$t/sp.pgn"
+for mode in "--games 100" "--by ECO" "--by Date" "--by Year" "--by White" "--by Result --games 7" "--one-per-file" \
+    "--by Event --pattern d/{Event}/{Round}-{n}.pgn"; do
+    rm -rf "$t/sp" && mkdir "$t/sp"
+    (cd "$t/sp" && "$bin" split $mode "$t/sp.pgn" 2>/dev/null)
+    by=$(sed -n 's/.*--by \([A-Za-z]*\).*/\1/p' <<<"$mode")
+    same "split $mode: the same games" "$(gm "$t/sp.pgn" ${by:+--by $by} | sed 's/mixed.*/mixed files: 0/')" "$(gm "$t/sp" ${by:+--by $by})"
+done
+# hostile values: ../, /etc/passwd, 10 kB, bytes 1..255 (no NUL), empty, two values one name
+long=$(head -c 10000 /dev/zero | tr '\0' 'x')
+binv=$(/usr/bin/python3 -c 'import sys; sys.stdout.buffer.write(bytes(b for b in range(1, 256) if b not in b"\"\\\n\r]"))')
+for w in "../" "/etc/passwd" "$long" "$binv" "" "a/b" "a_b" ".hidden" ".."; do
+    printf '[Event "e"]\n[White "%s"]\n\n1. e4 *\n\n' "$w"
+done >"$t/h.pgn"
+rm -rf "$t/hs" && mkdir -p "$t/hs/in" && (cd "$t/hs/in" && "$bin" split --by White "$t/h.pgn" 2>/dev/null)
+same "split hostile: status" 0 $?
+same "split hostile: every file in the directory, one per game" "9 9" \
+    "$(find "$t/hs" -type f | wc -l) $(find "$t/hs/in" -maxdepth 1 -type f | wc -l)"
+same "split hostile: no leading dot, names at most 255 bytes" "" \
+    "$(find "$t/hs/in" -type f -printf '%f\n' | LC_ALL=C awk 'substr($0, 1, 1) == "." || length($0) > 255')"
+same "split hostile: the same games" "$(gm "$t/h.pgn")" "$(gm "$t/hs/in")"
+same "split hostile: names" "_..pgn _._.pgn _.pgn bin _etc_passwd.pgn _hidden.pgn a_b.pgn a_b~2.pgn x100.pgn" \
+    "$(cd "$t/hs/in" && ls | LC_ALL=C sort | sed 's/^x\{100\}\.pgn$/x100.pgn/; s/^_\{8\} _\{20\} .*/bin/' | tr '\n' ' ' | sed 's/ $//')"
 
 echo "RESULT $pass $fail 0"
