@@ -44,7 +44,7 @@ typedef struct out_file {
 
 typedef struct split_state {
     const char *pattern, *by;
-    uint64_t per_file;             /* 0: no limit */
+    uint64_t per_file;       /* 0: no limit */
     char *field[MAX_FIELDS]; /* tag names the pattern uses, and --by */
     size_t nfields;
     char *val[MAX_FIELDS]; /* this game's values, malloc'd */
