@@ -44,7 +44,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: deps check-run demo-run man uninstall readme all lib demo check check-slow check-layers bench bench-io tables eco-table format format-check install clean asan \
+.PHONY: deps check-run demo-run man uninstall readme python bench-python all lib demo check check-slow check-layers bench bench-io tables eco-table format format-check install clean asan \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -98,7 +98,8 @@ check: deps
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
-check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man
+check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
+	python
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
@@ -112,6 +113,14 @@ $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c tests/testutil.c \
 	  $(BUILD)/libpgnkit.a $(LDLIBS)
+
+# ---- the Python package (python/, issue 19): the extension built in place with Debian's Python ----
+PYTHON ?= /usr/bin/python3
+python: $(BUILD)/python.stamp
+$(BUILD)/python.stamp: python/src/_pgnkit.c python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
+	@mkdir -p $(BUILD)/python
+	cd python && $(PYTHON) setup.py -q build_ext --inplace --build-temp ../$(BUILD)/python
+	@touch $@
 
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang
@@ -153,6 +162,9 @@ demo-run: $(BUILD)/pgnkit
 bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
+# the Python package beside python-chess (PYTHON_CHESS_DIR: a copy of its source; bench/bench_python.py)
+bench-python: python
+	@SHARED=$(SHARED) $(PYTHON) bench/bench_python.py
 # the reading and writing part of make bench alone (a few minutes; the perft part takes longer)
 bench-io: $(BUILD)/pgnkit $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh

@@ -20,8 +20,14 @@ want=(
     "binutils       command -v nm"
     "scdoc          command -v scdoc"
     "man-db         command -v man"
+    "python3-dev    ls /usr/include/python3*/Python.h"
+    "python3-setuptools  py_has setuptools"
+    "python3-pytest      py_has pytest"
+    "python3-pandas      py_has pandas"
+    "python3-distributed py_has distributed"
+    "python3-pip         py_has pip"
 )
-py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || python3 -c "import $1" >/dev/null 2>&1; }
+py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
 fuzzer_ok() {
     command -v clang >/dev/null 2>&1 || return 1
     local d; d=$(mktemp -d)
