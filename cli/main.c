@@ -27,6 +27,7 @@ static const command commands[] = {
     {"dedupe", cmd_dedupe, "drop duplicate games (same start and main line), with a report"},
     {"stats", cmd_stats, "count what a collection holds: results, openings, players, events"},
     {"split", cmd_split, "write the games into files: N a file, or one file per tag value"},
+    {"sort", cmd_sort, "order the games by tags (dates and rounds as the standard orders them)"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
 };
 

@@ -18,6 +18,7 @@ want=(
     "pgn-extract    test -x /usr/games/pgn-extract || command -v pgn-extract"
     "python3-jsonschema  py_has jsonschema"
     "binutils       command -v nm"
+    "time           test -x /usr/bin/time"
     "scdoc          command -v scdoc"
     "man-db         command -v man"
     "python3-dev    ls /usr/include/python3*/Python.h"

@@ -81,6 +81,17 @@ PGN_API uint64_t pgn_dedupe_count(const pgn_dedupe *set);
 /** Bytes the set holds now (its table). */
 PGN_API size_t pgn_dedupe_memory(const pgn_dedupe *set);
 
+/**
+ * Compares two values of the tag called name as a sort should order them: -1, 0 or 1. Date,
+ * EventDate, UTCDate and Round compare field by field between the dots (PGN §8.1.1.3, §8.1.1.4):
+ * numbers by value ("2" before "10"), an unknown field ("?", "??", "-" or empty) before any
+ * number, other text by bytes; a missing field before a present one ("3" before "3.1"). Other
+ * tags compare as whole numbers when both values are digits only (WhiteElo, PlyCount), a value of
+ * digits only after any other, and other values by bytes (UTF-8 order). A game without the tag is
+ * the caller's to place (pgnkit sort: first).
+ */
+PGN_API int pgn_tag_compare(const char *name, pgn_str a, pgn_str b);
+
 #ifdef __cplusplus
 }
 #endif

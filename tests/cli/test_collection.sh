@@ -170,4 +170,48 @@ same "split hostile: the same games" "$(gm "$t/h.pgn")" "$(gm "$t/hs/in")"
 same "split hostile: names" "_..pgn _._.pgn _.pgn bin _etc_passwd.pgn _hidden.pgn a_b.pgn a_b~2.pgn x100.pgn" \
     "$(cd "$t/hs/in" && ls | LC_ALL=C sort | sed 's/^x\{100\}\.pgn$/x100.pgn/; s/^_\{8\} _\{20\} .*/bin/' | tr '\n' ' ' | sed 's/ $//')"
 
+# ---- sort: equal to a reference sort made here by Python, also through merged runs ----
+cat >"$t/sort.py" <<'PY'
+# sort.py FILE TAG,TAG: the games ordered as pgnkit sort documents it, by Python's stable sort.
+import re, sys
+text, tags = open(sys.argv[1], "rb").read(), sys.argv[2].split(",")
+games = [g for g in re.split(rb"(?m)^(?=\[Event )", text) if g]
+def fields(v):
+    parts = v.split(b".")
+    if v.endswith(b".") and len(parts) > 1:
+        parts = parts[:-1]
+    return tuple((1, int(p), b"") if p.isdigit() else (0, 0, p) for p in parts)
+def key(g):
+    k = []
+    for t in tags:
+        m = re.search(rb'(?m)^\[' + t.encode() + rb' "(.*)"\]\r?$', g)
+        if not m:
+            k.append((0,))
+        elif t in ("Date", "EventDate", "UTCDate", "Round"):
+            k.append((1, fields(m.group(1))))
+        elif m.group(1).isdigit():
+            k.append((1, (1, int(m.group(1)), b"")))
+        else:
+            k.append((1, (0, 0, m.group(1))))
+    return k
+sys.stdout.buffer.write(b"".join(sorted(games, key=key)))
+PY
+cat "$t/pm.pgn" "$t/twic.pgn" >"$t/so.pgn"
+for by in "Date,Round" "White,Date" "WhiteElo"; do
+    /usr/bin/python3 "$t/sort.py" "$t/so.pgn" "$by" | md5sum >"$t/so.want"
+    same "sort --by $by: equal to the reference" "$(cat "$t/so.want")" "$("$bin" sort --quiet --by "$by" "$t/so.pgn" 2>/dev/null | md5sum)"
+done
+same "sort --memory 4M (merged runs): equal to the reference" "$(cat "$t/so.want")" \
+    "$("$bin" sort --quiet --by WhiteElo --memory 4M "$t/so.pgn" 2>"$t/so.err" | md5sum)"
+grep -q " [1-9][0-9]* runs" "$t/so.err" && ok || bad "sort --memory 4M made no runs: $(cat "$t/so.err")"
+# a file twice the limit stays within it: the peak RSS beyond that of sorting one game
+rel=${PGNKIT_REL_BIN:-$bin}
+head -c 16000000 "$t/so.pgn" | awk '/^\[Event /{n++} {print}' >"$t/big.pgn"
+head -n 40 "$t/pm.pgn" | awk '/^\[Event /{n++} n < 2' >"$t/one.pgn"
+rss() { /usr/bin/time -f %M -o "$t/rss" "$@" >/dev/null 2>&1; cat "$t/rss"; } # GNU time (tools/deps.sh)
+base=$(rss "$rel" sort --by Date --memory 8M "$t/one.pgn")
+peak=$(rss "$rel" sort --by Date --memory 8M "$t/big.pgn")
+echo "sort: 16 MB with --memory 8M: peak RSS $peak kB, $base kB for one game"
+[ $((peak - base)) -le $((8 * 1024 + 2048)) ] && ok || bad "sort --memory 8M on 16 MB: RSS grew by $((peak - base)) kB"
+
 echo "RESULT $pass $fail 0"
