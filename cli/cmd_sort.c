@@ -319,6 +319,10 @@ int cmd_sort(int argc, char **argv) {
     const char *out_path = NULL;
     cli_output out = {NULL, NULL};
     int st = parse_args(argc, argv, &r, &s, &out_path);
+    if (st < 0) {
+        st = EXIT_OK; /* --help */
+        goto done;
+    }
     if (st == EXIT_OK && !cli_open_output(&out, out_path)) {
         st = EXIT_RESOURCE;
     }
@@ -331,7 +335,7 @@ int cmd_sort(int argc, char **argv) {
         st = coll_games(&r, one_game, &s);
     }
     pgn_status ps = PGN_OK;
-    if (st <= EXIT_INPUT) {
+    if (st == EXIT_OK || st == EXIT_INPUT) {
         ps = s.nruns == 0 ? flush(&s, 0) : flush(&s, 1);
         ps = ps == PGN_OK && s.nruns ? merge(&s) : ps;
         if (ps != PGN_OK) {
@@ -339,9 +343,10 @@ int cmd_sort(int argc, char **argv) {
             st = EXIT_RESOURCE;
         }
     }
-    if (st <= EXIT_INPUT) {
+    if (st == EXIT_OK || st == EXIT_INPUT) {
         fprintf(stderr, "%llu games sorted, %zu runs\n", (unsigned long long)r.games, s.nruns);
     }
+done:
     coll_close(&r);
     for (size_t i = 0; i < s.nrecs; i++) {
         free(s.recs[i]);
@@ -355,5 +360,5 @@ int cmd_sort(int argc, char **argv) {
     }
     free(s.recs);
     free(s.runs);
-    return out.file ? cli_close_output(&out, st < 0 ? EXIT_OK : st) : (st < 0 ? EXIT_OK : st);
+    return out.file ? cli_close_output(&out, st) : st;
 }

@@ -343,7 +343,7 @@ int cmd_stats(int argc, char **argv) {
     if (st == EXIT_OK && (st = coll_open(&r, argc - optind, argv + optind)) == EXIT_OK) {
         st = coll_games(&r, one_game, s);
     }
-    if (st <= EXIT_INPUT) {
+    if (st == EXIT_OK || st == EXIT_INPUT) {
         if (s->json) {
             print_json(s, r.games);
         } else {
