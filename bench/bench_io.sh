@@ -20,6 +20,9 @@
 #                                      SKIP at end_tags (no board, the movetext skipped)
 #   pgn-extract --json / pgnkit convert --to ndjson
 #   pgn-extract --fencomments / pgnkit convert --to fen
+# A second table (issue 14): pgn-extract -e (its ECO file) / pgnkit eco, pgn-extract -D /
+# pgnkit dedupe (the input holds every game four times: 3 of 4 are duplicates, each confirmed by
+# reading the first copy again), pgn-extract -s (a plain run) / pgnkit stats.
 # Then peak RSS of pgnkit check and fmt on the 8 MB file and on one 12 times larger (100 MB, the
 # same games repeated): memory is bounded by the largest game, not the file.
 #
@@ -155,6 +158,33 @@ if [ -n "$PX" ]; then
 fi
 stats fen
 row "pgnkit convert --to fen" "$ref_f"
+
+echo
+echo "Keeping a collection clean (same input and rounds):"
+echo
+echo "| command | CPU s | wall s | MB/s | games/s | peak RSS MiB | x pgn-extract |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+eco_file=/usr/share/pgn-extract/eco.pgn
+for _ in $(seq "$RUNS"); do
+    if [ -n "$PX" ] && [ -f "$eco_file" ]; then once pxe "$PX" -s -e"$eco_file" -o /dev/null "$tmp/twic.pgn"; fi
+    once eco "$PGNKIT" eco -o /dev/null "$tmp/twic.pgn"
+    if [ -n "$PX" ]; then once pxd "$PX" -s -D -o /dev/null "$tmp/twic.pgn"; fi
+    once dedupe "$PGNKIT" dedupe -o /dev/null "$tmp/twic.pgn"
+    if [ -n "$PX" ]; then once pxs "$PX" -s -o /dev/null "$tmp/twic.pgn"; fi
+    once stats "$PGNKIT" stats "$tmp/twic.pgn"
+done
+for pair in "pxe eco pgn-extract_-e_eco.pgn pgnkit_eco_-o_/dev/null" \
+    "pxd dedupe pgn-extract_-D pgnkit_dedupe_-o_/dev/null" "pxs stats pgn-extract_-s pgnkit_stats"; do
+    read -r ref mine ref_label mine_label <<<"$pair"
+    ref_cpu=0
+    if [ -f "$tmp/times.$ref" ]; then
+        stats "$ref"
+        ref_cpu=$cpu
+        row "${ref_label//_/ }" 0
+    fi
+    stats "$mine"
+    row "${mine_label//_/ }" "$ref_cpu"
+done
 
 echo
 echo "Peak RSS against input size (memory is bounded by the largest game):"

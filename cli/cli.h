@@ -90,7 +90,11 @@ enum {
     CLI_OPT_SEVEN_TAGS,
     CLI_OPT_ADD_PLYCOUNT,
     CLI_OPT_FEN_COMMENTS,
-    CLI_OPT_ADD_ECO
+    CLI_OPT_ADD_ECO,
+    CLI_OPT_ADD_HASHCODE,
+    CLI_OPT_ADD_TERMINATION,
+    CLI_OPT_ADD_FEN,
+    CLI_OPT_ADD_MATERIAL
 };
 /* An edit of the program's own in pgn_edit_opts.flags, above the library's PGN_EDIT_* bits:
  * --add-eco (pgn_opening_tag). cli_game_edit applies it, then pgn_game_edit the others. */
@@ -104,13 +108,19 @@ enum {
         {"strip-eval", no_argument, NULL, CLI_OPT_STRIP_EVAL},                                     \
         {"seven-tags", no_argument, NULL, CLI_OPT_SEVEN_TAGS},                                     \
         {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT},                                 \
-        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS}, {                               \
-        "add-eco", no_argument, NULL, CLI_OPT_ADD_ECO                                              \
+        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS},                                 \
+        {"add-eco", no_argument, NULL, CLI_OPT_ADD_ECO},                                           \
+        {"add-hashcode", no_argument, NULL, CLI_OPT_ADD_HASHCODE},                                 \
+        {"add-termination", no_argument, NULL, CLI_OPT_ADD_TERMINATION},                           \
+        {"add-fen", no_argument, NULL, CLI_OPT_ADD_FEN}, {                                         \
+        "add-material", no_argument, NULL, CLI_OPT_ADD_MATERIAL                                    \
     }
 #define CLI_EDIT_USAGE                                                                             \
     "Editing: --strip-comments --strip-nags --strip-variations --strip-clock (clk emt egt mct)\n"  \
     "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"           \
-    "         --add-eco (ECO, Opening, Variation by position, as pgnkit eco)\n"
+    "         --add-eco (ECO, Opening, Variation by position, as pgnkit eco)\n"                    \
+    "         --add-hashcode --add-termination --add-fen (FinalFEN) --add-material: tags of the\n" \
+    "         final position\n"
 /* Sets the edit flag of option ch; returns 1 if ch is an editing option. */
 int cli_edit_option(int ch, pgn_edit_opts *e);
 /* Applies the edits of e to g: the program's own (CLI_EDIT_*), then pgn_game_edit. */

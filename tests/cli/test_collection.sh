@@ -34,6 +34,24 @@ same "fmt --add-eco" "$(etags <"$t/tr.out")" "$("$bin" fmt --add-eco "$t/tr.pgn"
 same "convert --add-eco" 'B45,Sicilian Defense,"Four Knights Variation, Exchange Variation"' \
     "$("$bin" convert --to csv --tags ECO,Opening,Variation --add-eco "$t/tr.pgn" 2>/dev/null | tail -n 1 | tr -d '\r')"
 
+# ---- computed tags of the final position ----
+ft() { printf '%s\n' "$1" | "$bin" fmt --add-hashcode --add-termination --add-fen --add-material 2>/dev/null |
+    grep -E '^\[(HashCode|Termination|FinalFEN|Material) ' | tr '\n' ' '; }
+# the Polyglot book format's published key after 1. e4
+same "fmt --add-hashcode: Polyglot key" '[FinalFEN "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"] [HashCode "823c9b50fd114196"] [Material "KQR2B2N2P8 v KQR2B2N2P8"] ' "$(ft '1. e4 *')"
+same "fmt --add-termination: checkmate" '[Termination "checkmate"]' \
+    "$(ft '1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0' | grep -o '\[Termination [^]]*\]')"
+same "fmt --add-termination: stalemate (Loyd)" '[Termination "stalemate"]' \
+    "$(ft '1. e3 a5 2. Qh5 Ra6 3. Qxa5 h5 4. h4 Rah6 5. Qxc7 f6 6. Qxd7+ Kf7 7. Qxb7 Qd3 8. Qxb8 Qh7 9. Qxc8 Kg6 10. Qe6 1/2-1/2' | grep -o '\[Termination [^]]*\]')"
+same "fmt --add-termination: threefold repetition" '[Termination "threefold repetition"]' \
+    "$(ft '1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2' | grep -o '\[Termination [^]]*\]')"
+same "fmt --add-termination: insufficient material" '[Termination "insufficient material"]' \
+    "$(ft '[FEN "8/8/8/4k3/8/8/4K3/7N b - - 0 1"]
+[SetUp "1"]
+
+1... Kd5 1/2-1/2' | grep -o '\[Termination [^]]*\]')"
+same "fmt --add-termination: none while the game goes on" "" "$(ft '1. e4 e5 *' | grep -o '\[Termination [^]]*\]')"
+
 # ---- eco: --only-missing, --check, broken games unchanged ----
 printf '[Event "a"]\n[ECO "A00"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n[Event "b"]\n\n1. e4 Ke7?? 2. Qh5 Kxe4 *\n\n' >"$t/m.pgn"
 same "eco --only-missing keeps" "A00" "$("$bin" eco --only-missing "$t/m.pgn" 2>/dev/null | tag ECO)"
