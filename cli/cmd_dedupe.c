@@ -81,7 +81,7 @@ static int same_as_rep(void *ctx, uint64_t ref, const pgn_game *game) {
 }
 
 static pgn_status write_raw(FILE *f, const coll_game *g) {
-    return !f || fwrite(g->raw.ptr, 1, g->raw.len, f) == g->raw.len ? PGN_OK : PGN_E_IO;
+    return coll_write_raw(f, g->raw.ptr, g->raw.len);
 }
 
 static pgn_status add_rep(dd_state *s, const coll_game *g) {

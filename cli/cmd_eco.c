@@ -43,8 +43,7 @@ static void check_game(eco_state *s, const coll_game *g) {
 static pgn_status one_game(void *user, const coll_game *g) {
     eco_state *s = user;
     if (g->summary->broken) {
-        return s->check || fwrite(g->raw.ptr, 1, g->raw.len, s->out) == g->raw.len ? PGN_OK
-                                                                                   : PGN_E_IO;
+        return coll_write_raw(s->check ? NULL : s->out, g->raw.ptr, g->raw.len);
     }
     if (s->check) {
         check_game(s, g);

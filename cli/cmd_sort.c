@@ -133,7 +133,7 @@ static pgn_status flush(sort_state *s, int to_run) {
     for (size_t i = 0; i < s->nrecs; i++) {
         rec *r = s->recs[i];
         bad |= to_run ? fwrite(r, 1, r->size, f) != r->size
-                      : fwrite(raw_of(r), 1, r->raw_len, f) != r->raw_len;
+                      : coll_write_raw(f, raw_of(r), r->raw_len) != PGN_OK;
         free(r);
     }
     s->nrecs = 0;
@@ -228,7 +228,7 @@ static pgn_status merge(sort_state *s) {
             break;
         }
         rec *r = head[best];
-        if (fwrite(raw_of(r), 1, r->raw_len, s->out) != r->raw_len) {
+        if (coll_write_raw(s->out, raw_of(r), r->raw_len) != PGN_OK) {
             st = PGN_E_IO;
         }
         int got = read_rec(s->runs[best], &head[best]);

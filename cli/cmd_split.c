@@ -308,7 +308,7 @@ static pgn_status one_game(void *user, const coll_game *g) {
         return PGN_E_IO;
     }
     f->games++;
-    return fwrite(g->raw.ptr, 1, g->raw.len, f->f) == g->raw.len ? PGN_OK : PGN_E_IO;
+    return coll_write_raw(f->f, g->raw.ptr, g->raw.len);
 }
 
 static int parse_args(int argc, char **argv, coll_run *r, split_state *s) {

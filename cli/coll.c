@@ -145,6 +145,14 @@ int coll_games(coll_run *r, coll_fn fn, void *user) {
     return status == EXIT_OK && r->errors ? EXIT_INPUT : status;
 }
 
+pgn_status coll_write_raw(FILE *f, const char *raw, size_t len) {
+    if (!f || len == 0) {
+        return PGN_OK;
+    }
+    int ok = fwrite(raw, 1, len, f) == len && (raw[len - 1] == '\n' || fputc('\n', f) != EOF);
+    return ok ? PGN_OK : PGN_E_IO;
+}
+
 pgn_status coll_reread(coll_run *r, int input, uint64_t start, uint64_t end, pgn_game *g) {
     size_t len = (size_t)(end - start);
     char *text = malloc(len ? len : 1);

@@ -64,5 +64,9 @@ int coll_games(coll_run *r, coll_fn fn, void *user);
 /* Reads back the game of input `input` that spans [start, end) into g. PGN_OK or a failure. */
 pgn_status coll_reread(coll_run *r, int input, uint64_t start, uint64_t end, pgn_game *g);
 void coll_close(coll_run *r);
+/* Writes a game's raw bytes (len bytes at raw) to f (NULL: nowhere), with a line break after them
+ * when they lack one (the last game of a file), so that games written in another order never run
+ * together. PGN_OK or PGN_E_IO. */
+pgn_status coll_write_raw(FILE *f, const char *raw, size_t len);
 
 #endif
