@@ -168,7 +168,7 @@ static void report_game(const dd_state *s, uint64_t cluster, uint64_t ordinal, i
                         uint32_t line, int first) {
     FILE *f = s->report;
     fprintf(f, "%s{\"ordinal\":%llu,\"source\":", first ? "" : ",", (unsigned long long)ordinal);
-    cli_json_text(f, s->run->names[input]);
+    cli_json_string(f, s->run->names[input], strlen(s->run->names[input]));
     fprintf(f, ",\"line\":%u,\"kept\":%s}", line,
             s->reps[cluster].keep == ordinal ? "true" : "false");
 }

@@ -317,7 +317,8 @@ int cmd_sort(int argc, char **argv) {
     memset(&s, 0, sizeof s);
     s.memory = (uint64_t)256 << 20;
     const char *out_path = NULL;
-    cli_output out = {NULL, NULL};
+    cli_output out;
+    memset(&out, 0, sizeof out);
     int st = parse_args(argc, argv, &r, &s, &out_path);
     if (st < 0) {
         st = EXIT_OK; /* --help */

@@ -266,7 +266,7 @@ static void json_list(const stats *s, const char *name, const tally *t, int play
     printf(",\"%s\":{\"distinct\":%zu,\"top\":[", name, t->count);
     for (size_t i = 0; v && i < shown(s, t); i++) {
         printf("%s{\"value\":", i ? "," : "");
-        cli_json_text(stdout, v[i]->key);
+        cli_json_string(stdout, v[i]->key, v[i]->len);
         printf(",\"games\":%llu", (unsigned long long)v[i]->n);
         if (players) {
             printf(",\"wins\":%llu,\"draws\":%llu,\"losses\":%llu", (unsigned long long)v[i]->wins,
