@@ -24,31 +24,31 @@ const char *pgn_opening_variation(const pgn_opening *opening) {
     return *v ? v + 2 : v;
 }
 
-/* The table line of the packed position p, or NULL. */
-static const pgn_opening *find_packed(const pgnk_eco_pos *p) {
+/* The table line of pos (whose key is up to date), or NULL: a binary search on the identity key,
+ * then the whole packed position compared for each entry of that key (only on a hit). */
+static const pgn_opening *find_keyed(const pgn_pos *pos) {
+    uint64_t key = pgn_pos_identity_key(pos);
     size_t lo = 0, hi = ECO_POSITIONS;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (eco_positions[mid].key < p->key) {
+        if (eco_positions[mid].key < key) {
             lo = mid + 1;
         } else {
             hi = mid;
         }
     }
-    for (; lo < ECO_POSITIONS && eco_positions[lo].key == p->key; lo++) {
+    if (lo == ECO_POSITIONS || eco_positions[lo].key != key) {
+        return NULL;
+    }
+    pgnk_eco_pos p;
+    pgnk_eco_pack(pos, &p);
+    for (; lo < ECO_POSITIONS && eco_positions[lo].key == key; lo++) {
         const pgnk_eco_pos *e = &eco_positions[lo];
-        if (e->occ == p->occ && e->lo == p->lo && e->hi == p->hi && e->meta == p->meta) {
+        if (e->occ == p.occ && e->lo == p.lo && e->hi == p.hi && e->meta == p.meta) {
             return &eco_lines[e->line];
         }
     }
     return NULL;
-}
-
-/* pos's table line; pos->key must be up to date. */
-static const pgn_opening *find_keyed(const pgn_pos *pos) {
-    pgnk_eco_pos p;
-    pgnk_eco_pack(pos, &p);
-    return find_packed(&p);
 }
 
 const pgn_opening *pgn_opening_find(const pgn_pos *pos) {
