@@ -55,7 +55,7 @@ PERFT_CAP ?= 200000000
 
 .PHONY: output-md5-update golden-update deps check-run demo-run man uninstall readme python \
 	bench-python all lib demo check check-slow check-layers bench bench-io tables format format-check \
-	install clean asan bench-query \
+	install clean asan bench-query eco-table \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -167,7 +167,7 @@ check-valgrind: $(SLOW_TESTS) $(BUILD)/pgnkit
 	  PGNKIT_BIN=$(BUILD)/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit \
 	  TEST_WRAPPER="$(VALGRIND)" tests/run_tests.sh $(SLOW_TESTS)
 
-# The layering rule (STYLE C2): base <- chess <- game <- parse <- export <- cli.
+# The layering rule (STYLE C2): base <- chess <- game <- parse <- opening <- export <- engine <- cli.
 check-layers:
 	@tools/check-layers.sh
 
@@ -197,6 +197,14 @@ $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit
 
 tables: $(BUILD)/gen_tables
 	$(BUILD)/gen_tables > src/chess/tables.inc
+# The ECO table (src/opening/eco_table.inc, committed) from the lichess table in $(SHARED)/data/eco.
+ECO_TSV = $(wildcard $(SHARED)/data/eco/[a-e].tsv)
+eco-table: $(BUILD)/gen_eco
+	$(BUILD)/gen_eco "the lichess opening table, lichess-org/chess-openings at commit \
+	$$(sed -n 's/.*at commit \([0-9a-f]*\).*/\1/p' $(SHARED)/data/eco/README.md) ($(notdir $(ECO_TSV))), \
+	CC0 1.0 (public domain dedication)" $(ECO_TSV) > src/opening/eco_table.inc
+$(BUILD)/gen_eco: tools/gen_eco.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) -O2 $(WARN) -Iinclude -o $@ $< $(BUILD)/libpgnkit.a $(LDLIBS)
 $(BUILD)/gen_tables: tools/gen_tables.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) -O2 $(WARN) -o $@ $<

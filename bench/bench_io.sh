@@ -23,6 +23,9 @@
 # Then compressed input (issue 16): the same 33 MB as gzip (-6) and zstd (-3), read by pgnkit
 # directly and by pgn-extract through zcat / zstdcat (the pipeline's CPU: the shell, the
 # decompressor and pgn-extract, from wait4), beside the plain file.
+# A second table (issue 14): pgn-extract -e (its ECO file) / pgnkit eco, pgn-extract -D /
+# pgnkit dedupe (the input holds every game four times: 3 of 4 are duplicates, each confirmed by
+# reading the first copy again), pgn-extract -s (a plain run) / pgnkit stats.
 # Then peak RSS of pgnkit check and fmt on the 8 MB file and on one 12 times larger (100 MB, the
 # same games repeated): memory is bounded by the largest game, not the file.
 #
@@ -163,6 +166,33 @@ for c in check fmt; do
         stats "$c.$z"
         zrow "pgnkit $c .$z" "$ref" "$plain"
     done
+done
+
+echo
+echo "Keeping a collection clean (same input and rounds):"
+echo
+echo "| command | CPU s | wall s | MB/s | games/s | peak RSS MiB | x pgn-extract |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+eco_file=/usr/share/pgn-extract/eco.pgn
+for _ in $(seq "$RUNS"); do
+    if [ -n "$PX" ] && [ -f "$eco_file" ]; then once pxe "$PX" -s -e"$eco_file" -o /dev/null "$tmp/twic.pgn"; fi
+    once eco "$PGNKIT" eco -o /dev/null "$tmp/twic.pgn"
+    if [ -n "$PX" ]; then once pxd "$PX" -s -D -o /dev/null "$tmp/twic.pgn"; fi
+    once dedupe "$PGNKIT" dedupe -o /dev/null "$tmp/twic.pgn"
+    if [ -n "$PX" ]; then once pxs "$PX" -s -o /dev/null "$tmp/twic.pgn"; fi
+    once stats "$PGNKIT" stats "$tmp/twic.pgn"
+done
+for pair in "pxe eco pgn-extract_-e_eco.pgn pgnkit_eco_-o_/dev/null" \
+    "pxd dedupe pgn-extract_-D pgnkit_dedupe_-o_/dev/null" "pxs stats pgn-extract_-s pgnkit_stats"; do
+    read -r ref mine ref_label mine_label <<<"$pair"
+    ref_cpu=0
+    if [ -f "$tmp/times.$ref" ]; then
+        stats "$ref"
+        ref_cpu=$cpu
+        row "${ref_label//_/ }" 0
+    fi
+    stats "$mine"
+    row "${mine_label//_/ }" "$ref_cpu"
 done
 
 echo

@@ -17,6 +17,18 @@ int cli_edit_option(int ch, pgn_edit_opts *e) {
     case CLI_OPT_ADD_PLYCOUNT: e->flags |= PGN_EDIT_ADD_PLYCOUNT; return 1;
     case CLI_OPT_FEN_COMMENTS: e->flags |= PGN_EDIT_FEN_COMMENTS; return 1;
     case CLI_OPT_FIX_RESULTS: e->flags |= PGN_EDIT_FIX_RESULTS; return 1;
+    case CLI_OPT_ADD_ECO: e->flags |= CLI_EDIT_ADD_ECO; return 1;
+    case CLI_OPT_ADD_HASHCODE: e->flags |= PGN_EDIT_ADD_HASHCODE; return 1;
+    case CLI_OPT_ADD_TERMINATION: e->flags |= PGN_EDIT_ADD_TERMINATION; return 1;
+    case CLI_OPT_ADD_FEN: e->flags |= PGN_EDIT_ADD_FINAL_FEN; return 1;
+    case CLI_OPT_ADD_MATERIAL: e->flags |= PGN_EDIT_ADD_MATERIAL; return 1;
     default: return 0;
     }
+}
+
+pgn_status cli_game_edit(pgn_game *g, const pgn_edit_opts *e) {
+    pgn_edit_opts lib = *e;
+    lib.flags &= ~CLI_EDIT_ADD_ECO;
+    pgn_status st = e->flags & CLI_EDIT_ADD_ECO ? pgn_opening_tag(g, 0, NULL) : PGN_OK;
+    return st == PGN_OK && lib.flags ? pgn_game_edit(g, &lib) : st;
 }

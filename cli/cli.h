@@ -18,6 +18,11 @@ int cmd_analyze(int argc, char **argv);
 int cmd_nag(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
 int cmd_select(int argc, char **argv);
+int cmd_eco(int argc, char **argv);
+int cmd_dedupe(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
+int cmd_split(int argc, char **argv);
+int cmd_sort(int argc, char **argv);
 
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */
@@ -81,8 +86,16 @@ enum {
     CLI_OPT_SEVEN_TAGS,
     CLI_OPT_ADD_PLYCOUNT,
     CLI_OPT_FEN_COMMENTS,
-    CLI_OPT_FIX_RESULTS
+    CLI_OPT_FIX_RESULTS,
+    CLI_OPT_ADD_ECO,
+    CLI_OPT_ADD_HASHCODE,
+    CLI_OPT_ADD_TERMINATION,
+    CLI_OPT_ADD_FEN,
+    CLI_OPT_ADD_MATERIAL
 };
+/* An edit of the program's own in pgn_edit_opts.flags, above the library's PGN_EDIT_* bits:
+ * --add-eco (pgn_opening_tag). cli_game_edit applies it, then pgn_game_edit the others. */
+#define CLI_EDIT_ADD_ECO 0x40000000u
 /* The long options of the editing flags, for a struct option array. */
 #define CLI_EDIT_LONG_OPTIONS                                                                      \
     {"strip-comments", no_argument, NULL, CLI_OPT_STRIP_COMMENTS},                                 \
@@ -92,16 +105,26 @@ enum {
         {"strip-eval", no_argument, NULL, CLI_OPT_STRIP_EVAL},                                     \
         {"seven-tags", no_argument, NULL, CLI_OPT_SEVEN_TAGS},                                     \
         {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT},                                 \
-        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS}, {                               \
-        "fix-results", no_argument, NULL, CLI_OPT_FIX_RESULTS                                      \
+        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS},                                 \
+        {"fix-results", no_argument, NULL, CLI_OPT_FIX_RESULTS},                                   \
+        {"add-eco", no_argument, NULL, CLI_OPT_ADD_ECO},                                           \
+        {"add-hashcode", no_argument, NULL, CLI_OPT_ADD_HASHCODE},                                 \
+        {"add-termination", no_argument, NULL, CLI_OPT_ADD_TERMINATION},                           \
+        {"add-fen", no_argument, NULL, CLI_OPT_ADD_FEN}, {                                         \
+        "add-material", no_argument, NULL, CLI_OPT_ADD_MATERIAL                                    \
     }
 #define CLI_EDIT_USAGE                                                                             \
     "Editing: --strip-comments --strip-nags --strip-variations --strip-clock (clk emt egt mct)\n"  \
     "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"           \
     "         --fix-results (marker and Result tag from a final mate or stalemate, else the\n"     \
-    "         marker)\n"
+    "         marker)\n"                                                                           \
+    "         --add-eco (ECO, Opening, Variation by position, as pgnkit eco)\n"                    \
+    "         --add-hashcode --add-termination --add-fen (FinalFEN) --add-material: tags of the\n" \
+    "         final position\n"
 /* Sets the edit flag of option ch; returns 1 if ch is an editing option. */
 int cli_edit_option(int ch, pgn_edit_opts *e);
+/* Applies the edits of e to g: the program's own (CLI_EDIT_*), then pgn_game_edit. */
+pgn_status cli_game_edit(pgn_game *g, const pgn_edit_opts *e);
 
 /* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
 typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);

@@ -224,7 +224,7 @@ static pgn_status tree_game(cli_run *r, void *user, const cli_game *g) {
     if (g->summary->broken && (!c->keep_broken || !g->game)) {
         return cli_run_reject(r, g);
     }
-    if (c->edit.flags && (st = pgn_game_edit(g->game, &c->edit)) != PGN_OK) {
+    if (c->edit.flags && (st = cli_game_edit(g->game, &c->edit)) != PGN_OK) {
         return st;
     }
     if (c->ex) {

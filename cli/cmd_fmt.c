@@ -69,7 +69,7 @@ static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
         return cli_run_reject(r, g);
     }
     s->text.len = 0;
-    if (s->edit.flags && (st = pgn_game_edit(g->game, &s->edit)) != PGN_OK) {
+    if (s->edit.flags && (st = cli_game_edit(g->game, &s->edit)) != PGN_OK) {
         return st;
     }
     if ((st = pgn_writer_write(s->writer, g->game)) != PGN_OK) {

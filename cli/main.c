@@ -26,6 +26,11 @@ static const command commands[] = {
     {"analyze", cmd_analyze,
      "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
     {"select", cmd_select, "write the games that match an expression (docs/query.md)"},
+    {"eco", cmd_eco, "name each game's opening (ECO, Opening, Variation) by position"},
+    {"dedupe", cmd_dedupe, "drop duplicate games (same start and main line), with a report"},
+    {"stats", cmd_stats, "count what a collection holds: results, openings, players, events"},
+    {"split", cmd_split, "write the games into files: N a file, or one file per tag value"},
+    {"sort", cmd_sort, "order the games by tags (dates and rounds as the standard orders them)"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
     {"frames", cmd_frames, "list the frames of a zstd file: the boundaries --range takes"},
 };

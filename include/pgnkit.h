@@ -14,6 +14,8 @@
 #include "pgnkit/engine.h"
 #include "pgnkit/json.h"
 #include "pgnkit/query.h"
+#include "pgnkit/opening.h"
+#include "pgnkit/collection.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -25,6 +25,7 @@ want=(
     "zstd           command -v zstd"
     "bzip2          command -v bzip2"
     "xz-utils       command -v xz"
+    "time           test -x /usr/bin/time"
     "scdoc          command -v scdoc"
     "man-db         command -v man"
     "python3-dev    ls /usr/include/python3*/Python.h"

@@ -136,8 +136,19 @@ PGN_API PGN_NODISCARD pgn_status pgn_node_remove_commands(pgn_game *game, pgn_no
     0x80u /* appends the FEN after each move to its comment, in                                    \
              variations too (pgn-extract --fencomments) */
 #define PGN_EDIT_FIX_RESULTS                                                                       \
-    0x100u /* result and Result tag from the main line's final position where it decides the       \
+    0x1000u /* result and Result tag from the main line's final position where it decides the      \
               game (checkmate, stalemate), else from the marker as read (pgn_game_marker) */
+
+#define PGN_EDIT_ADD_HASHCODE                                                                      \
+    0x100u /* HashCode: the final position's Polyglot key, 16 hex digits */
+#define PGN_EDIT_ADD_TERMINATION                                                                                         \
+    0x200u                            /* Termination: "checkmate", "stalemate", "threefold                               \
+  repetition", "fifty-move rule", "insufficient material" ... (pgn_outcome_name) when the final \
+  position decides the game; otherwise the tag is left as it is */
+#define PGN_EDIT_ADD_FINAL_FEN 0x400u /* FinalFEN: the final position (written with fen_flags) */
+#define PGN_EDIT_ADD_MATERIAL                                                                      \
+    0x800u /* Material: "KQR2B2N2P8 v KQR2BN2P7" of the final position                             \
+            */
 
 typedef struct pgn_edit_opts {
     uint32_t flags;     /* PGN_EDIT_* */

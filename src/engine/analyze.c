@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../base/alloc.h"
 #include "../game/arena.h"
 #include "engine_internal.h"
 
@@ -30,7 +31,7 @@ static void *alloc_array(const pgn_allocator *alloc, size_t count, size_t size) 
     if (size != 0 && count > SIZE_MAX / size) {
         return NULL;
     }
-    void *p = pgnk_arena_mem_alloc(alloc, count * size);
+    void *p = pgnk_malloc(alloc, count * size);
     if (p != NULL) {
         memset(p, 0, count * size);
     }
@@ -38,11 +39,11 @@ static void *alloc_array(const pgn_allocator *alloc, size_t count, size_t size) 
 }
 
 static void work_free(work *w) {
-    pgnk_arena_mem_free(w->alloc, w->moves);
-    pgnk_arena_mem_free(w->alloc, w->keys);
-    pgnk_arena_mem_free(w->alloc, w->pa);
-    pgnk_arena_mem_free(w->alloc, w->alt);
-    pgnk_arena_mem_free(w->alloc, w->command);
+    pgnk_free(w->alloc, w->moves);
+    pgnk_free(w->alloc, w->keys);
+    pgnk_free(w->alloc, w->pa);
+    pgnk_free(w->alloc, w->alt);
+    pgnk_free(w->alloc, w->command);
     pgn_search_free(w->search);
 }
 

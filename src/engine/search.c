@@ -5,6 +5,7 @@
 #include <assert.h>
 #include <string.h>
 
+#include "../base/alloc.h"
 #include "../game/arena.h"
 #include "engine_internal.h"
 
@@ -28,7 +29,7 @@ pgn_status pgn_search_new(pgn_search **out, const pgn_allocator *alloc, uint32_t
     assert(out != NULL);
     *out = NULL;
     uint32_t n = lines == 0 ? 1 : lines > PGN_SEARCH_LINES_MAX ? PGN_SEARCH_LINES_MAX : lines;
-    pgn_search *s = pgnk_arena_mem_alloc(alloc, sizeof *s);
+    pgn_search *s = pgnk_malloc(alloc, sizeof *s);
     if (s == NULL) {
         return PGN_E_NOMEM;
     }
@@ -37,9 +38,9 @@ pgn_status pgn_search_new(pgn_search **out, const pgn_allocator *alloc, uint32_t
         s->alloc = *alloc;
     }
     s->nlines = n;
-    s->lines = pgnk_arena_mem_alloc(&s->alloc, n * sizeof *s->lines);
+    s->lines = pgnk_malloc(&s->alloc, n * sizeof *s->lines);
     if (s->lines == NULL) {
-        pgnk_arena_mem_free(&s->alloc, s);
+        pgnk_free(&s->alloc, s);
         return PGN_E_NOMEM;
     }
     pgn_pos start;
@@ -54,8 +55,8 @@ void pgn_search_free(pgn_search *s) {
         return;
     }
     pgn_allocator alloc = s->alloc;
-    pgnk_arena_mem_free(&alloc, s->lines);
-    pgnk_arena_mem_free(&alloc, s);
+    pgnk_free(&alloc, s->lines);
+    pgnk_free(&alloc, s);
 }
 
 void pgn_search_begin(pgn_search *s, const pgn_pos *pos) {

@@ -7,6 +7,7 @@
 
 #include "arena.h"
 #include "game_internal.h"
+#include "final_tags.h"
 #include "pgnkit/annot.h"
 
 typedef struct walk {
@@ -183,6 +184,10 @@ pgn_status pgn_game_edit(pgn_game *game, const pgn_edit_opts *opts) {
     }
     if (st == PGN_OK && (f & PGN_EDIT_FIX_RESULTS)) {
         st = fix_results(game);
+    }
+    if (st == PGN_OK && (f & (PGN_EDIT_ADD_HASHCODE | PGN_EDIT_ADD_TERMINATION |
+                              PGN_EDIT_ADD_FINAL_FEN | PGN_EDIT_ADD_MATERIAL))) {
+        st = pgnk_game_final_tags(game, f, opts->fen_flags);
     }
     return st;
 }

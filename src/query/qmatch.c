@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../base/alloc.h"
 #include "pgnkit/annot.h"
 #include "query_internal.h"
 
@@ -54,7 +55,7 @@ static void *grow(pgn_query_matcher *m, void *p, size_t *cap, size_t need, size_
     while (nc < need) {
         nc *= 2;
     }
-    void *np = pgnk_arena_mem_realloc(&m->alloc, p, *cap * size, nc * size);
+    void *np = pgnk_realloc(&m->alloc, p, *cap * size, nc * size);
     if (!np) {
         m->st = PGN_E_NOMEM;
         return NULL;
@@ -65,7 +66,7 @@ static void *grow(pgn_query_matcher *m, void *p, size_t *cap, size_t need, size_
 
 pgn_status pgn_query_matcher_new(pgn_query_matcher **out, const pgn_query *q,
                                  const pgn_allocator *alloc) {
-    pgn_query_matcher *m = pgnk_arena_mem_alloc(alloc, sizeof *m);
+    pgn_query_matcher *m = pgnk_malloc(alloc, sizeof *m);
     if (!m) {
         return PGN_E_NOMEM;
     }
@@ -76,11 +77,11 @@ pgn_status pgn_query_matcher_new(pgn_query_matcher **out, const pgn_query *q,
     }
     pgnk_arena_init(&m->ar, alloc);
     size_t ns = q->nslots ? q->nslots : 1;
-    m->slot = pgnk_arena_mem_alloc(alloc, ns);
-    m->reached = pgnk_arena_mem_alloc(alloc, ns * sizeof *m->reached);
-    m->exact = pgnk_arena_mem_alloc(alloc, ns * sizeof *m->exact);
-    m->run = pgnk_arena_mem_alloc(alloc, ns * sizeof *m->run);
-    m->val = pgnk_arena_mem_alloc(alloc, q->n);
+    m->slot = pgnk_malloc(alloc, ns);
+    m->reached = pgnk_malloc(alloc, ns * sizeof *m->reached);
+    m->exact = pgnk_malloc(alloc, ns * sizeof *m->exact);
+    m->run = pgnk_malloc(alloc, ns * sizeof *m->run);
+    m->val = pgnk_malloc(alloc, q->n);
     size_t cap = 0;
     m->lines = grow(m, NULL, &cap, 1, sizeof *m->lines);
     m->cap = (uint32_t)cap;
@@ -97,16 +98,16 @@ void pgn_query_matcher_free(pgn_query_matcher *m) {
         return;
     }
     pgn_allocator a = m->alloc;
-    pgnk_arena_mem_free(&a, m->slot);
-    pgnk_arena_mem_free(&a, m->reached);
-    pgnk_arena_mem_free(&a, m->exact);
-    pgnk_arena_mem_free(&a, m->run);
-    pgnk_arena_mem_free(&a, m->val);
-    pgnk_arena_mem_free(&a, m->lines);
-    pgnk_arena_mem_free(&a, m->keys);
-    pgnk_arena_mem_free(&a, m->tags.v);
+    pgnk_free(&a, m->slot);
+    pgnk_free(&a, m->reached);
+    pgnk_free(&a, m->exact);
+    pgnk_free(&a, m->run);
+    pgnk_free(&a, m->val);
+    pgnk_free(&a, m->lines);
+    pgnk_free(&a, m->keys);
+    pgnk_free(&a, m->tags.v);
     pgnk_arena_free(&m->ar);
-    pgnk_arena_mem_free(&a, m);
+    pgnk_free(&a, m);
 }
 
 pgn_status pgn_query_matcher_result(const pgn_query_matcher *m, pgn_query_result *out) {

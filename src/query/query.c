@@ -5,6 +5,7 @@
  * reader (no board at all for tags only). */
 #include <string.h>
 
+#include "../base/alloc.h"
 #include "query_internal.h"
 
 typedef struct compiler {
@@ -215,7 +216,7 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
         }
         return PGN_E_LIMIT;
     }
-    pgn_query *q = pgnk_arena_mem_alloc(alloc, sizeof *q);
+    pgn_query *q = pgnk_malloc(alloc, sizeof *q);
     if (!q) {
         return PGN_E_NOMEM;
     }
@@ -250,7 +251,7 @@ void pgn_query_free(pgn_query *q) {
     if (q) {
         pgn_allocator a = q->ar.alloc;
         pgnk_arena_free(&q->ar);
-        pgnk_arena_mem_free(&a, q);
+        pgnk_free(&a, q);
     }
 }
 

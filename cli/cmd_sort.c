@@ -1,0 +1,365 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit sort: writes the games, unchanged, ordered by a list of tags (pgn_tag_compare: dates and
+ * rounds as the standard orders them), stably. Games are held up to --memory bytes; beyond that
+ * each full batch is sorted into a temporary run file and the runs are merged (an external merge
+ * sort), so memory stays near the limit whatever the input's size. */
+#define _POSIX_C_SOURCE 200809L
+#include "coll.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_text[] =
+    "usage: pgnkit sort --by TAG[,TAG...] [--memory SIZE] [-o OUT] [reading options] [FILE...]\n"
+    "Writes the games, unchanged, ordered by the tags: Date, EventDate, UTCDate and Round field\n"
+    "by field (numbers by value, '?' first), all-digit values as numbers, others by bytes; a game\n"
+    "without a tag comes first; equal games keep their input order. Beyond --memory (default\n"
+    "256M; suffixes K, M, G) sorted runs go to temporary files and are merged.\n" COLL_USAGE;
+
+#define MAX_KEYS 16
+#define NONE UINT32_MAX /* a key the game does not have */
+
+/* A game as held and as written to a run: this header, the key bytes, then the raw text. */
+typedef struct rec {
+    uint64_t ordinal;
+    uint64_t size; /* of the whole record */
+    uint32_t raw_len;
+    uint32_t key_len[MAX_KEYS];
+} rec;
+
+typedef struct sort_state {
+    char *names[MAX_KEYS];
+    size_t nkeys;
+    uint64_t memory, held;
+    char *val[MAX_KEYS];
+    uint32_t len[MAX_KEYS];
+    rec **recs;
+    size_t nrecs, caprecs;
+    FILE **runs;
+    size_t nruns;
+    FILE *out;
+} sort_state;
+
+static pgn_flow on_begin(void *user, pgn_loc at) {
+    sort_state *s = user;
+    (void)at;
+    for (size_t i = 0; i < s->nkeys; i++) {
+        s->len[i] = NONE;
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
+    sort_state *s = user;
+    for (size_t i = 0; i < s->nkeys; i++) {
+        if (name.len == strlen(s->names[i]) && memcmp(name.ptr, s->names[i], name.len) == 0 &&
+            value.len < NONE) {
+            char *v = realloc(s->val[i], value.len + 1);
+            if (!v) {
+                return PGN_FLOW_STOP;
+            }
+            memcpy(v, value.ptr, value.len);
+            s->val[i] = v;
+            s->len[i] = (uint32_t)value.len;
+        }
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_str key_of(const rec *r, size_t k) {
+    const char *p = (const char *)(r + 1);
+    for (size_t i = 0; i < k; i++) {
+        p += r->key_len[i] == NONE ? 0 : r->key_len[i];
+    }
+    pgn_str v = {p, r->key_len[k] == NONE ? 0 : r->key_len[k]};
+    return v;
+}
+
+static const char *raw_of(const rec *r) {
+    return (const char *)r + r->size - r->raw_len;
+}
+
+/* The tag list, for the comparison (qsort has no context argument). */
+typedef struct order {
+    char *const *names;
+    size_t n;
+} order;
+
+static int compare(const order *o, const rec *a, const rec *b) {
+    for (size_t i = 0; i < o->n; i++) {
+        int ha = a->key_len[i] != NONE, hb = b->key_len[i] != NONE;
+        int c = ha && hb ? pgn_tag_compare(o->names[i], key_of(a, i), key_of(b, i)) : ha - hb;
+        if (c != 0) {
+            return c;
+        }
+    }
+    return a->ordinal < b->ordinal ? -1 : a->ordinal > b->ordinal; /* stable */
+}
+
+/* Sorts v[0..n) stably (bottom-up merge sort through tmp, n pointers). */
+static void sort_recs(const order *o, rec **v, rec **tmp, size_t n) {
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n,
+                   hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                tmp[k++] = compare(o, v[j], v[i]) < 0 ? v[j++] : v[i++];
+            }
+            while (i < mid) {
+                tmp[k++] = v[i++];
+            }
+            while (j < hi) {
+                tmp[k++] = v[j++];
+            }
+        }
+        memcpy(v, tmp, n * sizeof *v);
+    }
+}
+
+/* Sorts the held games and writes them to out (raw) or, as records, to a new run file. */
+static pgn_status flush(sort_state *s, int to_run) {
+    order o = {s->names, s->nkeys};
+    rec **tmp = malloc((s->nrecs + 1) * sizeof *tmp);
+    FILE *f = to_run ? tmpfile() : s->out;
+    if (!tmp || !f) {
+        free(tmp);
+        return tmp ? PGN_E_IO : PGN_E_NOMEM;
+    }
+    sort_recs(&o, s->recs, tmp, s->nrecs);
+    free(tmp);
+    int bad = 0;
+    for (size_t i = 0; i < s->nrecs; i++) {
+        rec *r = s->recs[i];
+        bad |= to_run ? fwrite(r, 1, r->size, f) != r->size
+                      : coll_write_raw(f, raw_of(r), r->raw_len) != PGN_OK;
+        free(r);
+    }
+    s->nrecs = 0;
+    s->held = 0;
+    if (to_run) {
+        FILE **runs = realloc(s->runs, (s->nruns + 1) * sizeof *runs);
+        if (!runs) {
+            fclose(f);
+            return PGN_E_NOMEM;
+        }
+        s->runs = runs;
+        s->runs[s->nruns++] = f;
+        bad |= fflush(f) != 0;
+        rewind(f);
+    }
+    return bad ? PGN_E_IO : PGN_OK;
+}
+
+static pgn_status one_game(void *user, const coll_game *g) {
+    sort_state *s = user;
+    uint64_t keys = 0;
+    for (size_t i = 0; i < s->nkeys; i++) {
+        keys += s->len[i] == NONE ? 0 : s->len[i];
+    }
+    if (g->raw.len >= UINT32_MAX) {
+        return PGN_E_LIMIT;
+    }
+    if (s->nrecs == s->caprecs) {
+        size_t cap = s->caprecs ? s->caprecs * 2 : 1024;
+        rec **v = realloc(s->recs, cap * sizeof *v);
+        if (!v) {
+            return PGN_E_NOMEM;
+        }
+        s->recs = v;
+        s->caprecs = cap;
+    }
+    uint64_t size = sizeof(rec) + keys + g->raw.len;
+    rec *r = malloc((size_t)size);
+    if (!r) {
+        return PGN_E_NOMEM;
+    }
+    r->ordinal = g->ordinal;
+    r->size = size;
+    r->raw_len = (uint32_t)g->raw.len;
+    char *p = (char *)(r + 1);
+    for (size_t i = 0; i < s->nkeys; i++) {
+        r->key_len[i] = s->len[i];
+        if (s->len[i] != NONE) {
+            memcpy(p, s->val[i], s->len[i]);
+            p += s->len[i];
+        }
+    }
+    memcpy(p, g->raw.ptr, g->raw.len);
+    s->recs[s->nrecs++] = r;
+    s->held += size;
+    return s->held + s->caprecs * sizeof *s->recs > s->memory ? flush(s, 1) : PGN_OK;
+}
+
+/* Reads the next record of run f into *r (reallocated); 1, 0 at its end, -1 on a failure. */
+static int read_rec(FILE *f, rec **r) {
+    rec h;
+    if (fread(&h, sizeof h, 1, f) != 1) {
+        return ferror(f) ? -1 : 0;
+    }
+    rec *n = realloc(*r, (size_t)h.size);
+    if (!n) {
+        return -1;
+    }
+    *n = h;
+    *r = n;
+    return fread(n + 1, 1, (size_t)(h.size - sizeof h), f) == h.size - sizeof h ? 1 : -1;
+}
+
+/* Merges the runs into out, taking the least record of the runs' heads each time. */
+static pgn_status merge(sort_state *s) {
+    order o = {s->names, s->nkeys};
+    rec **head = calloc(s->nruns, sizeof *head);
+    pgn_status st = head ? PGN_OK : PGN_E_NOMEM;
+    for (size_t i = 0; st == PGN_OK && i < s->nruns; i++) {
+        if (read_rec(s->runs[i], &head[i]) <= 0) {
+            st = PGN_E_IO; /* a run is never empty */
+        }
+    }
+    while (st == PGN_OK) {
+        size_t best = s->nruns;
+        for (size_t i = 0; i < s->nruns; i++) {
+            if (head[i] && (best == s->nruns || compare(&o, head[i], head[best]) < 0)) {
+                best = i;
+            }
+        }
+        if (best == s->nruns) {
+            break;
+        }
+        rec *r = head[best];
+        if (coll_write_raw(s->out, raw_of(r), r->raw_len) != PGN_OK) {
+            st = PGN_E_IO;
+        }
+        int got = read_rec(s->runs[best], &head[best]);
+        if (got <= 0) {
+            st = got < 0 ? PGN_E_IO : st;
+            free(head[best]);
+            head[best] = NULL;
+        }
+    }
+    for (size_t i = 0; head && i < s->nruns; i++) {
+        free(head[i]);
+    }
+    free(head);
+    return st;
+}
+
+/* --memory: a number of bytes with an optional K, M or G; 0 when not one. */
+static uint64_t parse_size(const char *text) {
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    int shift = *end == 'K' || *end == 'k'   ? 10
+                : *end == 'M' || *end == 'm' ? 20
+                : *end == 'G' || *end == 'g' ? 30
+                                             : 0;
+    if (end == text || (shift && end[1]) || (!shift && *end) || v > (UINT64_MAX >> 30)) {
+        return 0;
+    }
+    return (uint64_t)v << shift;
+}
+
+/* Splits "Date,Round" into s->names; 0 when a name is empty or there are too many. */
+static int parse_keys(sort_state *s, const char *list) {
+    for (const char *p = list;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || s->nkeys == MAX_KEYS || !(s->names[s->nkeys] = malloc(len + 1))) {
+            return 0;
+        }
+        memcpy(s->names[s->nkeys], p, len);
+        s->names[s->nkeys++][len] = 0;
+        if (!comma) {
+            return 1;
+        }
+        p = comma + 1;
+    }
+}
+
+static int parse_args(int argc, char **argv, coll_run *r, sort_state *s, const char **out) {
+    static const struct option opts[] = {{"by", required_argument, NULL, 'b'},
+                                         {"memory", required_argument, NULL, 'm'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         COLL_LONG_OPTIONS,
+                                         {NULL, 0, NULL, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
+        int k = coll_option(r, "sort", usage_text, c, optarg);
+        switch (k ? 0 : c) {
+        case 0:
+            if (k < 0) {
+                return EXIT_USAGE;
+            }
+            break;
+        case 'b':
+            if (s->nkeys || !parse_keys(s, optarg)) {
+                return cli_usage_error("sort", usage_text, "--by takes 1 to 16 tag names, once");
+            }
+            break;
+        case 'm':
+            if ((s->memory = parse_size(optarg)) == 0) {
+                return cli_usage_error("sort", usage_text, "--memory takes a size (64M, 2G)");
+            }
+            break;
+        case 'o': *out = optarg; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return cli_usage_error("sort", usage_text, NULL);
+        }
+    }
+    return s->nkeys ? EXIT_OK : cli_usage_error("sort", usage_text, "--by is required");
+}
+
+int cmd_sort(int argc, char **argv) {
+    coll_run r;
+    coll_init(&r);
+    sort_state s;
+    memset(&s, 0, sizeof s);
+    s.memory = (uint64_t)256 << 20;
+    const char *out_path = NULL;
+    cli_output out;
+    memset(&out, 0, sizeof out);
+    int st = parse_args(argc, argv, &r, &s, &out_path);
+    if (st < 0) {
+        st = EXIT_OK; /* --help */
+        goto done;
+    }
+    if (st == EXIT_OK && !cli_open_output(&out, out_path)) {
+        st = EXIT_RESOURCE;
+    }
+    pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    r.visitor = &v;
+    r.visitor_user = &s;
+    r.ropts.flags |= PGN_READ_NO_BOARD; /* only tags and the raw text are needed */
+    s.out = out.file;
+    if (st == EXIT_OK && (st = coll_open(&r, argc - optind, argv + optind)) == EXIT_OK) {
+        st = coll_games(&r, one_game, &s);
+    }
+    pgn_status ps = PGN_OK;
+    if (st == EXIT_OK || st == EXIT_INPUT) {
+        ps = s.nruns == 0 ? flush(&s, 0) : flush(&s, 1);
+        ps = ps == PGN_OK && s.nruns ? merge(&s) : ps;
+        if (ps != PGN_OK) {
+            fprintf(stderr, "pgnkit sort: %s\n", pgn_status_message(ps));
+            st = EXIT_RESOURCE;
+        }
+    }
+    if (st == EXIT_OK || st == EXIT_INPUT) {
+        fprintf(stderr, "%llu games sorted, %zu runs\n", (unsigned long long)r.games, s.nruns);
+    }
+done:
+    coll_close(&r);
+    for (size_t i = 0; i < s.nrecs; i++) {
+        free(s.recs[i]);
+    }
+    for (size_t i = 0; i < s.nruns; i++) {
+        fclose(s.runs[i]);
+    }
+    for (size_t i = 0; i < MAX_KEYS; i++) {
+        free(s.names[i]);
+        free(s.val[i]);
+    }
+    free(s.recs);
+    free(s.runs);
+    return out.file ? cli_close_output(&out, st) : st;
+}

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit split: writes the games, unchanged, into files named from a pattern: N games a file
+ * (--games), a file per value of a tag (--by), or one game a file. Tag values are made safe
+ * before they go into a name (no '/', no leading '.', no control bytes, bounded length), and two
+ * values that would give one name are numbered apart; together the files hold exactly the input's
+ * games. */
+#define _POSIX_C_SOURCE 200809L
+#include "coll.h"
+#include "tally.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage_text[] =
+    "usage: pgnkit split [--games N] [--by TAG|Year] [--one-per-file] [--pattern PATTERN]\n"
+    "                    [reading options] [FILE...]\n"
+    "Writes each game, unchanged, to a file named by PATTERN, in which {n} is the file's number\n"
+    "(from 1, counted per value with --by), {value} the --by value and {TAG} any tag's value.\n"
+    "  --games N        at most N games a file\n"
+    "  --by TAG         a file per value of the tag (Year: the year of Date); a game without it\n"
+    "                   goes with the value '_'\n"
+    "  --one-per-file   one game a file (--games 1)\n"
+    "  --pattern P      default: {value}.pgn with --by, else split-{n}.pgn; directories in the\n"
+    "                   pattern itself are created\n"
+    "In names, a value has '/', '\\', control bytes and a leading '.' replaced by '_', is cut to\n"
+    "100 bytes and is '_' when empty; two values giving one name are numbered apart "
+    "(name~2.pgn).\n" COLL_USAGE;
+
+#define MAX_FIELDS 8
+#define VALUE_MAX 100 /* bytes of a value in a file name */
+#define OPEN_MAX 64   /* files kept open at once */
+
+typedef struct out_file {
+    char *path;
+    FILE *f;
+    uint64_t games;
+    uint64_t n;     /* its number among the files of its value */
+    int started;    /* written to before: reopen in append mode */
+    uint64_t stamp; /* last use, to close the least recently used */
+} out_file;
+
+typedef struct split_state {
+    const char *pattern, *by;
+    uint64_t per_file;       /* 0: no limit */
+    char *field[MAX_FIELDS]; /* tag names the pattern uses, and --by */
+    size_t nfields;
+    char *val[MAX_FIELDS]; /* this game's values, malloc'd */
+    size_t len[MAX_FIELDS];
+    tally keys;  /* value -> aux = index of its current out_file + 1 */
+    tally names; /* the file names given out */
+    out_file *files;
+    size_t nfiles, capfiles, nopen;
+    uint64_t clock;
+} split_state;
+
+/* The index of field name (len bytes) among the fields, added when new; -1 when full. */
+static int field_index(split_state *s, const char *name, size_t len) {
+    for (size_t i = 0; i < s->nfields; i++) {
+        if (strlen(s->field[i]) == len && memcmp(s->field[i], name, len) == 0) {
+            return (int)i;
+        }
+    }
+    if (s->nfields == MAX_FIELDS) {
+        return -1;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        return -1;
+    }
+    memcpy(copy, name, len);
+    copy[len] = 0;
+    s->field[s->nfields] = copy;
+    return (int)s->nfields++;
+}
+
+/* Notes the tags the pattern names; 0 (after a message) for an unclosed brace or too many. */
+static int parse_pattern(split_state *s) {
+    for (const char *p = s->pattern; (p = strchr(p, '{')) != NULL;) {
+        const char *end = strchr(p, '}');
+        if (!end || end == p + 1) {
+            return cli_usage_error("split", usage_text, "a { in the pattern has no name or no }"),
+                   0;
+        }
+        size_t len = (size_t)(end - p - 1);
+        int special = (len == 1 && p[1] == 'n') || (len == 5 && memcmp(p + 1, "value", 5) == 0);
+        if (!special && field_index(s, p + 1, len) < 0) {
+            return cli_usage_error("split", usage_text, "at most 7 tags in the pattern"), 0;
+        }
+        p = end + 1;
+    }
+    return 1;
+}
+
+static pgn_flow on_begin(void *user, pgn_loc at) {
+    split_state *s = user;
+    (void)at;
+    for (size_t i = 0; i < s->nfields; i++) {
+        s->len[i] = SIZE_MAX; /* not seen */
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
+    split_state *s = user;
+    for (size_t i = 0; i < s->nfields; i++) {
+        int year = strcmp(s->field[i], "Year") == 0;
+        const char *want = year ? "Date" : s->field[i];
+        if (name.len == strlen(want) && memcmp(name.ptr, want, name.len) == 0) {
+            size_t len = year && value.len > 4 ? 4 : value.len;
+            char *v = realloc(s->val[i], len + 1);
+            if (!v) {
+                return PGN_FLOW_STOP; /* reported as a missing value: never a lost game */
+            }
+            memcpy(v, value.ptr, len);
+            v[len] = 0;
+            s->val[i] = v;
+            s->len[i] = len;
+        }
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+/* A file name being built: the pattern is at most PATTERN_MAX bytes and each value at most
+ * VALUE_MAX, so it always fits. */
+#define PATTERN_MAX 1024
+typedef struct name_buf {
+    char p[PATTERN_MAX + MAX_FIELDS * (VALUE_MAX + 8) + 64];
+    size_t len;
+} name_buf;
+
+static void put(name_buf *b, const char *s, size_t len) {
+    len = len < sizeof b->p - 1 - b->len ? len : sizeof b->p - 1 - b->len;
+    memcpy(b->p + b->len, s, len);
+    b->len += len;
+    b->p[b->len] = 0;
+}
+
+/* Appends the safe form of value (len bytes; SIZE_MAX: none) to b: see usage_text. */
+static void put_safe(name_buf *b, const char *value, size_t len) {
+    if (len == SIZE_MAX) {
+        len = 0;
+    }
+    if (len > VALUE_MAX) {
+        len = VALUE_MAX;
+        while (len > 0 && ((unsigned char)value[len] & 0xc0) == 0x80) {
+            len--; /* never cut a UTF-8 sequence */
+        }
+    }
+    if (len == 0) {
+        put(b, "_", 1);
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)value[i];
+        int bad = c == '/' || c == '\\' || c < 0x20 || c == 0x7f || (i == 0 && c == '.');
+        put(b, bad ? "_" : value + i, 1);
+    }
+}
+
+/* The pattern with {n}, {value} and {TAG} replaced, for file number n of the value at by. */
+static void expand(const split_state *s, uint64_t n, int by, name_buf *b) {
+    b->len = 0;
+    b->p[0] = 0;
+    for (const char *p = s->pattern; *p;) {
+        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
+        if (!close) {
+            put(b, p, strlen(p));
+            break;
+        }
+        put(b, p, (size_t)(open - p));
+        size_t len = (size_t)(close - open - 1);
+        if (len == 1 && open[1] == 'n') {
+            char num[24];
+            put(b, num, (size_t)snprintf(num, sizeof num, "%llu", (unsigned long long)n));
+        } else if (len == 5 && memcmp(open + 1, "value", 5) == 0) {
+            put_safe(b, by >= 0 ? s->val[by] : "", by >= 0 ? s->len[by] : 0);
+        } else {
+            for (size_t i = 0; i < s->nfields; i++) {
+                if (strlen(s->field[i]) == len && memcmp(s->field[i], open + 1, len) == 0) {
+                    put_safe(b, s->val[i], s->len[i]);
+                }
+            }
+        }
+        p = close + 1;
+    }
+}
+
+/* Makes b a name no earlier file has: name~2.ext, name~3.ext, ... (before the last '.'). */
+static int make_unique(split_state *s, name_buf *b) {
+    tally_item *it = tally_get(&s->names, b->p, b->len);
+    if (!it) {
+        return 0;
+    }
+    if (it->n++ == 0) {
+        return 1;
+    }
+    name_buf base = *b;
+    char *slash = strrchr(base.p, '/'), *dot = strrchr(base.p, '.');
+    size_t stem = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : base.p)
+                      ? (size_t)(dot - base.p)
+                      : base.len;
+    for (uint64_t k = 2;; k++) {
+        char num[24];
+        b->len = 0;
+        put(b, base.p, stem);
+        put(b, num, (size_t)snprintf(num, sizeof num, "~%llu", (unsigned long long)k));
+        put(b, base.p + stem, base.len - stem);
+        if (!(it = tally_get(&s->names, b->p, b->len))) {
+            return 0;
+        }
+        if (it->n++ == 0) {
+            return 1;
+        }
+    }
+}
+
+/* Creates the directories of path (those of the pattern: values hold no '/'). */
+static int make_dirs(const char *path) {
+    char dir[sizeof(((name_buf *)0)->p)];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
+        *p = 0;
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "pgnkit split: cannot create %s: %s\n", dir, strerror(errno));
+            return 0;
+        }
+        *p = '/';
+    }
+    return 1;
+}
+
+/* Closes the open file used least recently. */
+static void close_oldest(split_state *s) {
+    out_file *old = NULL;
+    for (size_t i = 0; i < s->nfiles; i++) {
+        if (s->files[i].f && (!old || s->files[i].stamp < old->stamp)) {
+            old = &s->files[i];
+        }
+    }
+    if (old) {
+        fclose(old->f); /* write errors surface at fflush/ferror of each write below */
+        old->f = NULL;
+        s->nopen--;
+    }
+}
+
+/* A new file (number n) for the value at by; its index, or -1 after a message. */
+static long new_file(split_state *s, uint64_t n, int by) {
+    if (s->nfiles == s->capfiles) {
+        size_t cap = s->capfiles ? s->capfiles * 2 : 64;
+        out_file *f = realloc(s->files, cap * sizeof *f);
+        if (!f) {
+            return -1;
+        }
+        s->files = f;
+        s->capfiles = cap;
+    }
+    name_buf b;
+    expand(s, n, by, &b);
+    char *path = make_unique(s, &b) && make_dirs(b.p) ? malloc(b.len + 1) : NULL;
+    if (!path) {
+        return -1;
+    }
+    memcpy(path, b.p, b.len + 1);
+    out_file o = {path, NULL, 0, n, 0, 0};
+    s->files[s->nfiles] = o;
+    return (long)s->nfiles++;
+}
+
+/* The file the current game goes to; NULL after a message. */
+static out_file *file_for(split_state *s) {
+    int by = s->by ? field_index(s, s->by, strlen(s->by)) : -1;
+    size_t klen = by >= 0 && s->len[by] != SIZE_MAX ? s->len[by] : 0;
+    tally_item *key = tally_get(&s->keys, klen ? s->val[by] : "", klen);
+    if (!key) {
+        return NULL;
+    }
+    out_file *cur = key->aux ? &s->files[key->aux - 1] : NULL;
+    if (!cur || (s->per_file && cur->games == s->per_file)) {
+        long i = new_file(s, cur ? cur->n + 1 : 1, by);
+        if (i < 0) {
+            return NULL;
+        }
+        key->aux = (uint64_t)i + 1;
+        cur = &s->files[i];
+    }
+    if (!cur->f) {
+        if (s->nopen == OPEN_MAX) {
+            close_oldest(s);
+        }
+        if (!(cur->f = fopen(cur->path, cur->started ? "ab" : "wb"))) {
+            fprintf(stderr, "pgnkit split: cannot write %s: %s\n", cur->path, strerror(errno));
+            return NULL;
+        }
+        s->nopen++;
+        cur->started = 1;
+    }
+    cur->stamp = ++s->clock;
+    return cur;
+}
+
+static pgn_status one_game(void *user, const coll_game *g) {
+    split_state *s = user;
+    out_file *f = file_for(s);
+    if (!f) {
+        return PGN_E_IO;
+    }
+    f->games++;
+    return coll_write_raw(f->f, g->raw.ptr, g->raw.len);
+}
+
+static int parse_args(int argc, char **argv, coll_run *r, split_state *s) {
+    static const struct option opts[] = {{"games", required_argument, NULL, 'g'},
+                                         {"by", required_argument, NULL, 'b'},
+                                         {"one-per-file", no_argument, NULL, '1'},
+                                         {"pattern", required_argument, NULL, 'p'},
+                                         COLL_LONG_OPTIONS,
+                                         {NULL, 0, NULL, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+        int k = coll_option(r, "split", usage_text, c, optarg);
+        switch (k ? 0 : c) {
+        case 0:
+            if (k < 0) {
+                return EXIT_USAGE;
+            }
+            break;
+        case 'g':
+            s->per_file = strtoull(optarg, NULL, 10);
+            if (s->per_file == 0) {
+                return cli_usage_error("split", usage_text, "--games takes a number above 0");
+            }
+            break;
+        case 'b': s->by = optarg; break;
+        case '1': s->per_file = 1; break;
+        case 'p': s->pattern = optarg; break;
+        case 'h': fputs(usage_text, stdout); return -1;
+        default: return cli_usage_error("split", usage_text, NULL);
+        }
+    }
+    if (!s->pattern) {
+        s->pattern = s->by ? "{value}.pgn" : "split-{n}.pgn";
+    }
+    if (strlen(s->pattern) > PATTERN_MAX) {
+        return cli_usage_error("split", usage_text, "the pattern is longer than 1024 bytes");
+    }
+    if ((s->by && (strlen(s->by) == 0 || field_index(s, s->by, strlen(s->by)) < 0)) ||
+        !parse_pattern(s)) {
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+static int finish(split_state *s, int st) {
+    for (size_t i = 0; i < s->nfiles; i++) {
+        if (s->files[i].f && fclose(s->files[i].f) != 0 && st != EXIT_RESOURCE) {
+            fprintf(stderr, "pgnkit split: error writing %s\n", s->files[i].path);
+            st = EXIT_RESOURCE;
+        }
+        free(s->files[i].path);
+    }
+    for (size_t i = 0; i < s->nfields; i++) {
+        free(s->field[i]);
+        free(s->val[i]);
+    }
+    free(s->files);
+    tally_free(&s->keys);
+    tally_free(&s->names);
+    return st;
+}
+
+int cmd_split(int argc, char **argv) {
+    coll_run r;
+    coll_init(&r);
+    split_state s;
+    memset(&s, 0, sizeof s);
+    int st = parse_args(argc, argv, &r, &s);
+    if (st != EXIT_OK) {
+        return finish(&s, st < 0 ? EXIT_OK : st);
+    }
+    pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    r.visitor = &v;
+    r.visitor_user = &s;
+    r.ropts.flags |= PGN_READ_NO_BOARD; /* only tags and the raw text are needed */
+    if ((st = coll_open(&r, argc - optind, argv + optind)) == EXIT_OK) {
+        st = coll_games(&r, one_game, &s);
+    }
+    fprintf(stderr, "%llu games into %zu files\n", (unsigned long long)r.games, s.nfiles);
+    coll_close(&r);
+    return finish(&s, st);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit collection tools: telling duplicate games apart (equal start position and main line,
+ * found through Zobrist keys and confirmed move by move), how rich a copy is, and comparing tag
+ * values as the PGN standard orders them (PGN §8.1.1.3 dates, §8.1.1.4 rounds). */
+#ifndef PGNKIT_COLLECTION_H
+#define PGNKIT_COLLECTION_H
+
+#include "base.h"
+#include "chess.h"
+#include "game.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Flags of the duplicate test (pgn_dedupe_opts.flags and pgn_game_same_line). */
+#define PGN_DEDUPE_TAGS 0x1u /* also White, Black, Date and Result equal after normalising */
+
+/**
+ * The key of a game's line: a 64-bit mix of the Zobrist keys of its start position and of every
+ * main-line position, of its length and, with PGN_DEDUPE_TAGS, of the normalised White, Black,
+ * Date and Result. Equal lines give equal keys; unequal lines almost never do, but a key is only
+ * a hint: pgn_game_same_line decides.
+ */
+PGN_API uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags);
+
+/**
+ * Nonzero when a and b have the same start position (FEN fields 1-4, an en passant square only
+ * when a capture is legal) and the same main line, move by move; with PGN_DEDUPE_TAGS also the
+ * same White, Black, Date and Result once normalised (ASCII case, spaces and the punctuation
+ * " .,-" ignored in names; Date compared as written; Result as the termination marker).
+ */
+PGN_API int pgn_game_same_line(const pgn_game *a, const pgn_game *b, uint32_t flags);
+
+/**
+ * How richly a copy of a game is annotated: the number of tags, comments, NAGs and moves in
+ * variations. dedupe --keep richest keeps the copy with the highest count (the first on a tie).
+ */
+PGN_API uint64_t pgn_game_richness(const pgn_game *game);
+
+/**
+ * Tells whether the earlier game that the caller recorded as ref has the same line as game
+ * (pgn_game_same_line with the set's flags). Returns 1 (same), 0 (not) or -1 (the earlier game
+ * could not be read back: pgn_dedupe_add then fails with PGN_E_IO).
+ */
+typedef int (*pgn_dedupe_same_fn)(void *ctx, uint64_t ref, const pgn_game *game);
+
+typedef struct pgn_dedupe_opts {
+    uint32_t flags;             /* PGN_DEDUPE_* */
+    const pgn_allocator *alloc; /* NULL: libc */
+} pgn_dedupe_opts;
+
+/**
+ * A set of distinct games that keeps no game text: each distinct game costs one 24-byte entry
+ * (its line key, the caller's 64-bit reference to it, e.g. a file offset, and its cluster
+ * number) in an open-addressed table kept at most half full, so at most 48 bytes per distinct
+ * game and never more than 96 (just after the table doubles). Confirmation is the caller's:
+ * pgn_dedupe_add calls back with the reference of each earlier game whose key is equal.
+ */
+typedef struct pgn_dedupe pgn_dedupe;
+
+/** Creates an empty set; opts may be NULL (defaults). PGN_OK or PGN_E_NOMEM. The caller frees it
+ * with pgn_dedupe_free. */
+PGN_API PGN_NODISCARD pgn_status pgn_dedupe_new(pgn_dedupe **out, const pgn_dedupe_opts *opts);
+/** Frees the set; accepts NULL. */
+PGN_API void pgn_dedupe_free(pgn_dedupe *set);
+
+/**
+ * Looks game up: when an earlier game has an equal key and same(ctx, its ref, game) says it has
+ * the same line, *cluster is that game's cluster and *is_new is 0; otherwise game starts a new
+ * cluster (numbered 0, 1, ... in order of first appearance) recorded under ref, and *is_new is 1.
+ * Returns PGN_OK, PGN_E_NOMEM (the set is unchanged) or PGN_E_IO (same returned -1).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_dedupe_add(pgn_dedupe *set, const pgn_game *game, uint64_t ref,
+                                                pgn_dedupe_same_fn same, void *ctx,
+                                                uint64_t *cluster, int *is_new);
+
+/** Number of clusters (distinct games) so far. */
+PGN_API uint64_t pgn_dedupe_count(const pgn_dedupe *set);
+
+/** Bytes the set holds now (its table). */
+PGN_API size_t pgn_dedupe_memory(const pgn_dedupe *set);
+
+/**
+ * Compares two values of the tag called name as a sort should order them: -1, 0 or 1. Date,
+ * EventDate, UTCDate and Round compare field by field between the dots (PGN §8.1.1.3, §8.1.1.4):
+ * numbers by value ("2" before "10"), an unknown field ("?", "??", "-" or empty) before any
+ * number, other text by bytes; a missing field before a present one ("3" before "3.1"). Other
+ * tags compare as whole numbers when both values are digits only (WhiteElo, PlyCount), a value of
+ * digits only after any other, and other values by bytes (UTF-8 order). A game without the tag is
+ * the caller's to place (pgnkit sort: first).
+ */
+PGN_API int pgn_tag_compare(const char *name, pgn_str a, pgn_str b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/* ECO classification by position: a binary search of the packed table positions by Zobrist key,
+ * confirmed by comparing the whole packed position (never the hash alone), along a game's main
+ * line; the deepest position found wins, so transpositions classify. */
+#include "opening_internal.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "../base/bits.h"
+#include "eco_table.inc"
+
+size_t pgn_opening_count(void) {
+    return ECO_LINES;
+}
+
+const pgn_opening *pgn_opening_at(size_t index) {
+    assert(index < ECO_LINES);
+    return &eco_lines[index];
+}
+
+const char *pgn_opening_variation(const pgn_opening *opening) {
+    const char *v = opening->name + opening->family_len;
+    return *v ? v + 2 : v;
+}
+
+/* The table line of pos (whose key is up to date), or NULL: a binary search on the identity key,
+ * then the whole packed position compared for each entry of that key (only on a hit). */
+static const pgn_opening *find_keyed(const pgn_pos *pos) {
+    uint64_t key = pgn_pos_identity_key(pos);
+    size_t lo = 0, hi = ECO_POSITIONS;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (eco_positions[mid].key < key) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo == ECO_POSITIONS || eco_positions[lo].key != key) {
+        return NULL;
+    }
+    pgnk_eco_pos p;
+    pgnk_eco_pack(pos, &p);
+    for (; lo < ECO_POSITIONS && eco_positions[lo].key == key; lo++) {
+        const pgnk_eco_pos *e = &eco_positions[lo];
+        if (e->occ == p.occ && e->lo == p.lo && e->hi == p.hi && e->meta == p.meta) {
+            return &eco_lines[e->line];
+        }
+    }
+    return NULL;
+}
+
+const pgn_opening *pgn_opening_find(const pgn_pos *pos) {
+    pgn_pos keyed = *pos;
+    keyed.key = pgn_pos_compute_key(pos);
+    return find_keyed(&keyed);
+}
+
+static unsigned piece_count(const pgn_pos *pos) {
+    return bits_popcount(pos->by_type[0]);
+}
+
+const pgn_opening *pgn_opening_classify(const pgn_game *game, uint32_t *ply) {
+    pgn_pos pos = *pgn_game_start(game);
+    pos.key = pgn_pos_compute_key(&pos);
+    const pgn_opening *best = find_keyed(&pos);
+    uint32_t best_ply = 0, n = 0;
+    for (const pgn_node *node = pgn_node_child(pgn_game_root(game));
+         node && piece_count(&pos) >= ECO_MIN_PIECES; node = pgn_node_child(node)) {
+        pgn_move mv = pgn_node_move(node);
+        if (mv == PGN_MOVE_NULL) {
+            break; /* a null move leaves the game's positions: nothing after it is an opening */
+        }
+        pgn_pos_play(&pos, mv);
+        n++;
+        const pgn_opening *o = find_keyed(&pos);
+        if (o) {
+            best = o;
+            best_ply = n;
+        }
+    }
+    if (ply) {
+        *ply = best ? best_ply : 0;
+    }
+    return best;
+}
+
+static pgn_str cstr(const char *s, size_t len) {
+    pgn_str r = {s, len};
+    return r;
+}
+
+pgn_status pgn_opening_tag(pgn_game *game, uint32_t flags, const pgn_opening **found) {
+    pgn_str old;
+    const pgn_opening *o = NULL;
+    if (!((flags & PGN_OPENING_ONLY_MISSING) && pgn_game_tag_get(game, "ECO", &old))) {
+        o = pgn_opening_classify(game, NULL);
+    }
+    if (found) {
+        *found = o;
+    }
+    if (!o) {
+        return PGN_OK;
+    }
+    pgn_status st = pgn_game_tag_set(game, cstr("ECO", 3), cstr(o->eco, 3));
+    if (st == PGN_OK) {
+        st = pgn_game_tag_set(game, cstr("Opening", 7), cstr(o->name, o->family_len));
+    }
+    const char *var = pgn_opening_variation(o);
+    if (st == PGN_OK && *var) {
+        st = pgn_game_tag_set(game, cstr("Variation", 9), cstr(var, strlen(var)));
+    } else if (st == PGN_OK) {
+        pgn_game_tag_remove(game, "Variation");
+    }
+    return st;
+}

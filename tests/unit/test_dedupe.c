@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* Duplicate games (include/pgnkit/collection.h): on a 20,000-game slice of the pgnmentor player
+ * collections (Anand, Carlsen, Kramnik, Kasparov, Kosteniuk: they share many games), the clusters
+ * of pgn_dedupe equal those of a brute-force pairwise comparison of each game's start FEN and
+ * UCI main line written by the test; the confirmation callback decides (a key alone never
+ * merges); the tags mode; the memory bound; running out of memory. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "testutil.h"
+#include "pgnkit.h"
+
+#define SLICE 20000
+
+typedef struct corpus {
+    buf text;
+    uint64_t *offset; /* each game's first byte in text */
+    char **line;      /* "FEN|uci uci ..." of each game, written by the test */
+    size_t n;
+} corpus;
+
+/* The game's start (EPD) and main line in UCI, malloc'd. */
+static char *line_text(const pgn_game *g) {
+    buf b = {0};
+    char fen[PGN_FEN_MAX], uci[PGN_UCI_MAX];
+    pgn_pos pos = *pgn_game_start(g);
+    pgn_fen_write(&pos, PGN_FEN_EPD, fen, sizeof fen);
+    buf_printf(&b, "%s|", fen);
+    for (const pgn_node *n = pgn_node_child(pgn_game_root(g)); n; n = pgn_node_child(n)) {
+        pgn_uci_write(&pos, pgn_node_move(n), uci);
+        buf_printf(&b, " %s", uci);
+        pgn_pos_play(&pos, pgn_node_move(n));
+    }
+    return b.p;
+}
+
+static void load(corpus *c) {
+    static const char *files[] = {"corpus/big/pgnmentor-players/Anand.pgn.gz",
+                                  "corpus/big/pgnmentor-players/Carlsen.pgn.gz",
+                                  "corpus/big/pgnmentor-players/Kramnik.pgn.gz",
+                                  "corpus/big/pgnmentor-players/Kasparov.pgn.gz",
+                                  "corpus/big/pgnmentor-players/Kosteniuk.pgn.gz"};
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < 5; i++) {
+        buf one = {0};
+        if (buf_load_shared(files[i], &one)) {
+            buf_put(&c->text, one.p, one.len);
+            buf_str(&c->text, "\n");
+        }
+        buf_free(&one);
+    }
+    c->text.len = slice_games(c->text.p, c->text.len, SLICE);
+    c->offset = calloc(SLICE, sizeof *c->offset);
+    c->line = calloc(SLICE, sizeof *c->line);
+    pgn_reader *r;
+    pgn_game *g;
+    if (!c->offset || !c->line || pgn_reader_new_mem(&r, NULL, c->text.p, c->text.len) != PGN_OK ||
+        pgn_game_new(&g, NULL) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "out of memory");
+        exit(1);
+    }
+    while (c->n < SLICE && pgn_reader_next(r, g) == PGN_OK) {
+        c->offset[c->n] = pgn_reader_summary(r)->start.offset;
+        c->line[c->n++] = line_text(g);
+    }
+    pgn_game_free(g);
+    pgn_reader_free(r);
+}
+
+typedef struct reread {
+    const corpus *c;
+    pgn_game *g;
+    uint32_t flags;
+    long calls;
+} reread;
+
+/* The confirmation: reads game ref back from the text and compares it move by move. */
+static int same_from_text(void *ctx, uint64_t ref, const pgn_game *game) {
+    reread *rr = ctx;
+    pgn_reader *r;
+    const corpus *c = rr->c;
+    rr->calls++;
+    if (pgn_reader_new_mem(&r, NULL, c->text.p + c->offset[ref], c->text.len - c->offset[ref]) !=
+        PGN_OK) {
+        return -1;
+    }
+    pgn_status st = pgn_reader_next(r, rr->g);
+    pgn_reader_free(r);
+    return st == PGN_OK ? pgn_game_same_line(rr->g, game, rr->flags) : -1;
+}
+
+/* first[i]: the first game of i's cluster, by comparing every pair of equal-length lines. */
+static size_t *brute_force(const corpus *c) {
+    size_t *first = calloc(c->n, sizeof *first), *len = calloc(c->n, sizeof *len);
+    for (size_t i = 0; i < c->n; i++) {
+        len[i] = strlen(c->line[i]);
+        first[i] = i;
+        for (size_t j = 0; j < i; j++) {
+            if (first[j] == j && len[j] == len[i] && memcmp(c->line[j], c->line[i], len[i]) == 0) {
+                first[i] = j;
+                break;
+            }
+        }
+    }
+    free(len);
+    return first;
+}
+
+static void test_slice(void) {
+    corpus c;
+    load(&c);
+    CHECK_EQ_U64(c.n, SLICE);
+    size_t *want = brute_force(&c);
+    pgn_dedupe *d;
+    reread rr = {&c, NULL, 0, 0};
+    CHECK(pgn_dedupe_new(&d, NULL) == PGN_OK && pgn_game_new(&rr.g, NULL) == PGN_OK);
+    uint64_t *rep = calloc(c.n, sizeof *rep); /* cluster -> its first game */
+    pgn_reader *r;
+    pgn_game *g;
+    CHECK(pgn_reader_new_mem(&r, NULL, c.text.p, c.text.len) == PGN_OK);
+    CHECK(pgn_game_new(&g, NULL) == PGN_OK);
+    size_t i = 0, agree = 0, dups = 0;
+    for (; i < c.n && pgn_reader_next(r, g) == PGN_OK; i++) {
+        uint64_t cl;
+        int is_new;
+        CHECK(pgn_dedupe_add(d, g, i, same_from_text, &rr, &cl, &is_new) == PGN_OK);
+        if (is_new) {
+            rep[cl] = i;
+        }
+        dups += !is_new;
+        agree += rep[cl] == want[i];
+    }
+    printf("dedupe: %zu games, %zu duplicates, %llu distinct; %ld confirmations; %zu bytes\n", i,
+           dups, (unsigned long long)pgn_dedupe_count(d), rr.calls, pgn_dedupe_memory(d));
+    CHECK_EQ_U64(agree, c.n);
+    CHECK(dups > 100); /* the slice does hold true duplicates (634) */
+    CHECK(pgn_dedupe_memory(d) <= 128 + 96 * pgn_dedupe_count(d));
+    pgn_reader_free(r);
+    pgn_game_free(g);
+    pgn_game_free(rr.g);
+    pgn_dedupe_free(d);
+    free(rep);
+    free(want);
+    for (size_t k = 0; k < c.n; k++) {
+        free(c.line[k]);
+    }
+    free(c.line);
+    free(c.offset);
+    buf_free(&c.text);
+}
+
+static int answer;
+static int fixed_answer(void *ctx, uint64_t ref, const pgn_game *game) {
+    (void)ctx;
+    (void)ref;
+    (void)game;
+    return answer;
+}
+
+static void read_text(pgn_game *g, const char *text) {
+    pgn_reader *r;
+    CHECK(pgn_reader_new_mem(&r, NULL, text, strlen(text)) == PGN_OK);
+    CHECK(pgn_reader_next(r, g) == PGN_OK);
+    pgn_reader_free(r);
+}
+
+/* Equal keys merge only when the callback confirms; -1 is PGN_E_IO; out of memory. */
+static void test_confirmation(void) {
+    pgn_game *g;
+    pgn_dedupe *d;
+    uint64_t cl;
+    int is_new;
+    CHECK(pgn_game_new(&g, NULL) == PGN_OK && pgn_dedupe_new(&d, NULL) == PGN_OK);
+    read_text(g, "1. e4 e5 2. Nf3 *\n");
+    answer = 0;
+    CHECK(pgn_dedupe_add(d, g, 1, fixed_answer, NULL, &cl, &is_new) == PGN_OK && is_new);
+    CHECK(pgn_dedupe_add(d, g, 2, fixed_answer, NULL, &cl, &is_new) == PGN_OK && is_new);
+    CHECK_EQ_U64(cl, 1);
+    answer = 1;
+    CHECK(pgn_dedupe_add(d, g, 3, fixed_answer, NULL, &cl, &is_new) == PGN_OK && !is_new);
+    CHECK_EQ_U64(cl, 0);
+    answer = -1;
+    CHECK(pgn_dedupe_add(d, g, 4, fixed_answer, NULL, &cl, &is_new) == PGN_E_IO);
+    CHECK_EQ_U64(pgn_dedupe_count(d), 2);
+    pgn_dedupe_free(d);
+    for (long k = 0; k < 4; k++) {
+        limit_alloc la = {k, 0};
+        pgn_allocator a = limit_allocator(&la);
+        pgn_dedupe_opts o = {0, &a};
+        pgn_status st = pgn_dedupe_new(&d, &o);
+        for (int n = 0; st == PGN_OK && n < 40; n++) {
+            answer = 0;
+            st = pgn_dedupe_add(d, g, (uint64_t)n, fixed_answer, NULL, &cl, &is_new);
+        }
+        CHECK(st == PGN_E_NOMEM);
+        pgn_dedupe_free(st == PGN_E_NOMEM && k == 0 ? NULL : d);
+        CHECK_EQ_INT(la.live, 0);
+    }
+    pgn_game_free(g);
+}
+
+/* Lines and tags: transposed move orders differ; names are normalised under PGN_DEDUPE_TAGS. */
+static void test_same_line(void) {
+    pgn_game *a, *b;
+    CHECK(pgn_game_new(&a, NULL) == PGN_OK && pgn_game_new(&b, NULL) == PGN_OK);
+    read_text(a, "[White \"Carlsen, Magnus\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 {x} 1-0\n");
+    read_text(b,
+              "[White \"carlsen magnus\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 (2. Nf3) e6 1-0\n");
+    CHECK(pgn_game_same_line(a, b, 0));
+    CHECK(pgn_game_same_line(a, b, PGN_DEDUPE_TAGS));
+    CHECK_EQ_U64(pgn_game_line_key(a, PGN_DEDUPE_TAGS), pgn_game_line_key(b, PGN_DEDUPE_TAGS));
+    CHECK_EQ_U64(pgn_game_richness(a), 3); /* 2 tags, 1 comment */
+    CHECK_EQ_U64(pgn_game_richness(b), 3); /* 2 tags, 1 move in a variation */
+    read_text(b, "[White \"Carlsen, M.\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 1-0\n");
+    CHECK(pgn_game_same_line(a, b, 0));
+    CHECK(!pgn_game_same_line(a, b, PGN_DEDUPE_TAGS));
+    read_text(b, "1. c4 e6 2. d4 Nf6 *\n"); /* the same position, another line */
+    CHECK(!pgn_game_same_line(a, b, 0));
+    CHECK(pgn_game_line_key(a, 0) != pgn_game_line_key(b, 0));
+    read_text(b, "1. d4 Nf6 2. c4 e6 3. Nc3 *\n");
+    CHECK(!pgn_game_same_line(a, b, 0));
+    read_text(b, "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]"
+                 "\n\n1. d4 Nf6 2. c4 e6 *\n");
+    CHECK(pgn_game_same_line(a, b, 0));
+    pgn_game_free(a);
+    pgn_game_free(b);
+}
+
+int main(void) {
+    test_confirmation();
+    test_same_line();
+    test_slice();
+    return harness_finish();
+}
