@@ -44,7 +44,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: deps check-run demo-run all lib demo check check-slow check-layers bench bench-io tables format format-check install clean asan \
+.PHONY: deps check-run demo-run all lib demo check check-slow check-layers bench bench-io tables pieces pictures format format-check install clean asan \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -165,6 +165,13 @@ $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit
 
 tables: $(BUILD)/gen_tables
 	$(BUILD)/gen_tables > src/chess/tables.inc
+# the Celtic pieces (MIT, src/render/PIECES.md) as a C table; the output is committed
+pieces:
+	/usr/bin/python3 tools/gen_pieces.py $(SHARED)/data/pieces/celtic > src/render/pieces.inc
+# the README's pictures, drawn by the program itself: a board with arrows, and the evaluation
+# graph of a game analysed by Stockfish (fixed node count, one thread: the same every time)
+pictures: $(BUILD)/pgnkit
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash tools/pictures.sh
 $(BUILD)/gen_tables: tools/gen_tables.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) -O2 $(WARN) -o $@ $<

@@ -21,6 +21,8 @@ int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_nag(int argc, char **argv);
+int cmd_svg(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
 
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */

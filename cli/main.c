@@ -24,6 +24,8 @@ static const command commands[] = {
     {"analyze", cmd_analyze,
      "annotate games with a UCI engine: [%eval], $6/$2/$4, better lines, accuracy"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
+    {"svg", cmd_svg, "draw a board as SVG: a game at a ply, or a FEN, with arrows and marks"},
+    {"graph", cmd_graph, "draw a game's evaluation graph ([%eval]) as SVG"},
 };
 
 static void usage(FILE *f) {

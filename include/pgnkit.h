@@ -13,6 +13,7 @@
 #include "pgnkit/export.h"
 #include "pgnkit/engine.h"
 #include "pgnkit/json.h"
+#include "pgnkit/render.h"
 
 #ifdef __cplusplus
 extern "C" {

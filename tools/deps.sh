@@ -18,6 +18,9 @@ want=(
     "pgn-extract    test -x /usr/games/pgn-extract || command -v pgn-extract"
     "python3-jsonschema  py_has jsonschema"
     "binutils       command -v nm"
+    "librsvg2-bin   command -v rsvg-convert"
+    "libxml2-utils  command -v xmllint"
+    "python3-pil    py_has PIL"
 )
 py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || python3 -c "import $1" >/dev/null 2>&1; }
 fuzzer_ok() {
