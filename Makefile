@@ -36,9 +36,11 @@ CLI_TESTS := $(wildcard tests/cli/test_*.sh)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/rel/%.o)
 LIB_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
+# the page of pgnkit html: web/ embedded by tools/embed.sh into a generated C file
+WEB_SRC := web/viewer.html web/viewer.css web/viewer.js
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o) $(BUILD)/rel/gen/web_assets.o
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
-ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o) $(BUILD)/asan/gen/web_assets.o
 ASAN_TESTS := $(addprefix $(BUILD)/asan/tests/,$(TEST_BIN_NAMES))
 SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
@@ -58,6 +60,15 @@ $(BUILD)/pic/src/%.o: src/%.c
 $(BUILD)/rel/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) $(CLI_THREADS) -Iinclude -MMD -MP -c $< -o $@
+$(BUILD)/gen/web_assets.c: tools/embed.sh $(WEB_SRC)
+	@mkdir -p $(@D)
+	tools/embed.sh $(WEB_SRC) > $@.tmp && mv $@.tmp $@
+$(BUILD)/rel/gen/web_assets.o: $(BUILD)/gen/web_assets.c cli/web_assets.h
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(WARN) -Icli -c $< -o $@
+$(BUILD)/asan/gen/web_assets.o: $(BUILD)/gen/web_assets.c cli/web_assets.h
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(WARN) -Icli -c $< -o $@
 $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^

@@ -23,6 +23,7 @@ int cmd_analyze(int argc, char **argv);
 int cmd_nag(int argc, char **argv);
 int cmd_svg(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */

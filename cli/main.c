@@ -26,6 +26,7 @@ static const command commands[] = {
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
     {"svg", cmd_svg, "draw a board as SVG: a game at a ply, or a FEN, with arrows and marks"},
     {"graph", cmd_graph, "draw a game's evaluation graph ([%eval]) as SVG"},
+    {"html", cmd_html, "the games in one self-contained HTML page: board, moves, graph"},
 };
 
 static void usage(FILE *f) {

@@ -21,6 +21,9 @@ want=(
     "librsvg2-bin   command -v rsvg-convert"
     "libxml2-utils  command -v xmllint"
     "python3-pil    py_has PIL"
+    "chromium       test -x /usr/bin/chromium"
+    "chromium-driver  test -x /usr/bin/chromedriver"
+    "python3-selenium  py_has selenium"
 )
 py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || python3 -c "import $1" >/dev/null 2>&1; }
 fuzzer_ok() {
