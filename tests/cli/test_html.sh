@@ -5,7 +5,8 @@
 # </script>, 1 MB names) appears only escaped. Then headless Chromium (Selenium) steps through
 # every move of an analysed game and compares the board with pgnkit convert --to fen, flips,
 # clicks the graph and a variation, checks screenshots (kept in build/test-artefacts/), and loads
-# the hostile page: its script flag must stay unset. Prints "RESULT passed failed skipped".
+# the hostile page: its script flag must stay unset. A board of pgnkit svg, opened in the browser,
+# shows the pieces of its FEN as rsvg-convert's render does. Prints "RESULT passed failed skipped".
 set -u
 bin=${PGNKIT_BIN:-build/pgnkit}
 shared=${PGNKIT_SHARED:-../shared}
@@ -96,17 +97,19 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! $py -c 'imp
     echo "RESULT $pass $((fail + 1)) 0"; exit 1
 fi
 "$bin" convert --to fen "$tmp/analysed.pgn" 2>/dev/null | grep -v '^$' > "$tmp/fens"
-for run in "games $tmp/games.html $tmp/fens $art $here/png_board_check.py" "hostile $tmp/hostile.html $art"; do
-    out=$($py "$here/browser_html.py" $run 2>&1)
-    line=$(grep '^RESULT ' <<<"$out" | tail -n 1)
-    if [ -z "$line" ]; then
-        bad "browser ${run%% *}: no RESULT"; tail -n 15 <<<"$out"
-    else
-        grep '^FAIL' <<<"$out"
-        read -r _ p f _ <<<"$line"
-        pass=$((pass + p)); fail=$((fail + f))
-    fi
-done
+# a board of pgnkit svg in the browser shows what rsvg-convert shows (tests/cli/test_render.sh)
+"$bin" svg --ply 40 --size 400 "$tmp/kdb.pgn" > "$tmp/board.svg"
+placement=$(sed -n 40p "$tmp/fens" | cut -d' ' -f1)
+out=$($py "$here/browser_html.py" "$tmp/games.html" "$tmp/fens" "$tmp/hostile.html" "$tmp/board.svg" \
+    "$placement" "$art" "$here/png_board_check.py" 2>&1)
+line=$(grep '^RESULT ' <<<"$out" | tail -n 1)
+if [ -z "$line" ]; then
+    bad "browser: no RESULT"; tail -n 15 <<<"$out"
+else
+    grep '^FAIL' <<<"$out"
+    read -r _ p f _ <<<"$line"
+    pass=$((pass + p)); fail=$((fail + f))
+fi
 cp "$tmp/games.html" "$art/games.html"
 echo "screenshots and the page: $art"
 echo "RESULT $pass $fail 0"
