@@ -46,7 +46,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: deps check-run demo-run all lib demo check check-slow check-layers bench bench-io tables pieces pictures format format-check install clean asan \
+.PHONY: deps check-run demo-run man uninstall readme python bench-python all lib demo check check-slow check-layers bench bench-io tables pieces pictures format format-check install clean asan \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -73,7 +73,7 @@ $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/libpgnkit.so: $(LIB_PIC_OBJ)
-	$(CC) -shared -Wl,-soname,libpgnkit.so.0 -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libpgnkit.so.$(SOMAJOR) -o $@ $^ $(LDLIBS)
 $(BUILD)/pgnkit: $(CLI_OBJ) $(BUILD)/libpgnkit.a
 	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(LDLIBS)
 
@@ -109,7 +109,8 @@ check: deps
 demo: deps
 	@$(MAKE) --no-print-directory demo-run
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
-check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit
+check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
+	python
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine
@@ -123,6 +124,14 @@ $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -Itests -o $@ tests/unit/$*.c tests/harness.c tests/testutil.c \
 	  $(BUILD)/libpgnkit.a $(LDLIBS)
+
+# ---- the Python package (python/, issue 19): the extension built in place with Debian's Python ----
+PYTHON ?= /usr/bin/python3
+python: $(BUILD)/python.stamp
+$(BUILD)/python.stamp: python/src/_pgnkit.c python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
+	@mkdir -p $(BUILD)/python
+	cd python && $(PYTHON) setup.py -q build_ext --inplace --build-temp ../$(BUILD)/python
+	@touch $@
 
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang
@@ -164,6 +173,9 @@ demo-run: $(BUILD)/pgnkit
 bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/run_bench.sh
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
+# the Python package beside python-chess (PYTHON_CHESS_DIR: a copy of its source; bench/bench_python.py)
+bench-python: python
+	@SHARED=$(SHARED) $(PYTHON) bench/bench_python.py
 # the reading and writing part of make bench alone (a few minutes; the perft part takes longer)
 bench-io: $(BUILD)/pgnkit $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_io.sh
@@ -194,14 +206,46 @@ format:
 format-check:
 	@clang-format --dry-run --Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files clean"
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/pgnkit $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 $(BUILD)/libpgnkit.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/libpgnkit.so $(DESTDIR)$(PREFIX)/lib/
+# ---- install (issue 11): the versioned shared library with its soname and dev links, the static
+# library, the headers, pgnkit.pc and the man page; uninstall removes exactly what install wrote.
+VERSION := $(shell sed -n 's/^\#define PGNKIT_VERSION_STRING "\(.*\)"/\1/p' include/pgnkit.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+LIBDIR ?= $(PREFIX)/lib
+MANDIR ?= $(PREFIX)/share/man
+INSTALLED := $(DESTDIR)$(PREFIX)/bin/pgnkit $(DESTDIR)$(LIBDIR)/libpgnkit.a \
+	$(DESTDIR)$(LIBDIR)/libpgnkit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpgnkit.so.$(SOMAJOR) \
+	$(DESTDIR)$(LIBDIR)/libpgnkit.so $(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc \
+	$(DESTDIR)$(PREFIX)/include/pgnkit.h $(patsubst include/%,$(DESTDIR)$(PREFIX)/include/%,$(wildcard include/pgnkit/*.h)) \
+	$(DESTDIR)$(MANDIR)/man1/pgnkit.1
+man: $(BUILD)/pgnkit.1
+# the man page's source is scdoc (man/pgnkit.1.scd); scdoc comes from tools/deps.sh
+$(BUILD)/pgnkit.1: man/pgnkit.1.scd
+	@mkdir -p $(@D)
+	@if command -v scdoc >/dev/null 2>&1; then scdoc < $< > $@; \
+	else echo "man page: scdoc is missing (apt-get install scdoc, or tools/deps.sh); not built" >&2; fi
+install: all man
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/pgnkit \
+	  $(DESTDIR)$(MANDIR)/man1
+	install -m 644 $(BUILD)/libpgnkit.a $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(BUILD)/libpgnkit.so $(DESTDIR)$(LIBDIR)/libpgnkit.so.$(VERSION)
+	ln -sf libpgnkit.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpgnkit.so.$(SOMAJOR)
+	ln -sf libpgnkit.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpgnkit.so
 	install -m 755 $(BUILD)/pgnkit $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 include/pgnkit.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/pgnkit/*.h $(DESTDIR)$(PREFIX)/include/pgnkit/
-	sed 's|@PREFIX@|$(PREFIX)|' tools/pgnkit.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/pgnkit.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' tools/pgnkit.pc.in \
+	  > $(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc
+	@if [ -s $(BUILD)/pgnkit.1 ]; then install -m 644 $(BUILD)/pgnkit.1 $(DESTDIR)$(MANDIR)/man1/; \
+	else echo "install: the man page was not built (scdoc missing)" >&2; fi
+# rewrites the README's command synopsis from the program's --help texts (tests/cli/test_docs.sh)
+readme: $(BUILD)/pgnkit
+	@tools/synopsis.sh $(BUILD)/pgnkit > $(BUILD)/synopsis.txt
+	@awk -v f=$(BUILD)/synopsis.txt '/<!-- synopsis: begin/{print; print "```"; while ((getline l < f) > 0) print l; \
+	  print "```"; skip=1; next} /<!-- synopsis: end/{skip=0} !skip' README.md > $(BUILD)/README.new && \
+	  mv $(BUILD)/README.new README.md
+uninstall:
+	rm -f $(INSTALLED)
+	-rmdir $(DESTDIR)$(PREFIX)/include/pgnkit 2>/dev/null
 
 clean:
 	rm -rf $(BUILD)

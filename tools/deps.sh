@@ -24,8 +24,16 @@ want=(
     "chromium       test -x /usr/bin/chromium"
     "chromium-driver  test -x /usr/bin/chromedriver"
     "python3-selenium  py_has selenium"
+    "scdoc          command -v scdoc"
+    "man-db         command -v man"
+    "python3-dev    ls /usr/include/python3*/Python.h"
+    "python3-setuptools  py_has setuptools"
+    "python3-pytest      py_has pytest"
+    "python3-pandas      py_has pandas"
+    "python3-distributed py_has distributed"
+    "python3-pip         py_has pip"
 )
-py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1 || python3 -c "import $1" >/dev/null 2>&1; }
+py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
 fuzzer_ok() {
     command -v clang >/dev/null 2>&1 || return 1
     local d; d=$(mktemp -d)

@@ -1,0 +1,240 @@
+# SPDX-License-Identifier: MIT
+"""pgnkit: read, check and write chess games in PGN, at C speed (a binding of libpgnkit).
+
+    import pgnkit
+    for game in pgnkit.read("games.pgn"):
+        print(game.tags["White"], game.result, game.moves[:4])
+
+See docs/python.md for the API and a migration table from python-chess.
+"""
+import os
+
+from . import _pgnkit
+from ._pgnkit import PgnError
+
+__all__ = ["read", "scan_tags", "read_tags_frame", "check", "Board", "Game", "Diagnostic",
+           "PgnError", "version"]
+
+# PgnError(message, code, severity, what): a ValueError that carries the diagnostic.
+PgnError.message = property(lambda self: self.args[0] if self.args else "")
+PgnError.code = property(lambda self: self.args[1] if len(self.args) > 1 else None)
+PgnError.severity = property(lambda self: self.args[2] if len(self.args) > 2 else "error")
+PgnError.token = property(lambda self: self.args[3] if len(self.args) > 3 else None)
+PgnError.__str__ = lambda self: (f"{self.args[0]}: {self.args[3]} [{self.args[1]}]"
+                                 if len(self.args) == 4 else str(self.args[0]))
+
+
+def version():
+    """The version of the C library."""
+    return _pgnkit.version()
+
+
+class Diagnostic(tuple):
+    """One problem the reader found: code, severity, line, column, offset, game, token, message."""
+    __slots__ = ()
+    _fields = ("code", "severity", "line", "column", "offset", "game", "token")
+    code = property(lambda self: self[0])
+    severity = property(lambda self: self[1])
+    line = property(lambda self: self[2])
+    column = property(lambda self: self[3])
+    offset = property(lambda self: self[4])
+    game = property(lambda self: self[5])
+    token = property(lambda self: self[6])
+
+    @property
+    def message(self):
+        return _pgnkit.status_message(self[0])
+
+    def as_dict(self):
+        d = dict(zip(self._fields, self))
+        d["message"] = self.message
+        return d
+
+    def __repr__(self):
+        return (f"Diagnostic({self.code}, {self.severity}, {self.line}:{self.column}, "
+                f"game {self.game}, {self.token!r})")
+
+
+class Game:
+    """A game read by pgnkit. The C game tree stays behind it; lists are computed when first asked
+    for. Attributes: tags (dict in file order), result, moves (SAN), uci, comments, nags, clocks
+    (seconds), evals (("cp", n) or ("mate", n)), variations, diagnostics, ordinal, offset, length,
+    broken; methods fens(), to_pgn(), to_json()."""
+
+    __slots__ = ("_c", "_tags", "_line", "diagnostics", "ordinal", "offset", "length", "broken",
+                 "source")
+
+    def __init__(self, c, diagnostics, ordinal, offset, end, broken, source=None):
+        self._c = c
+        self._tags = None
+        self._line = None
+        self.diagnostics = [Diagnostic(d) for d in diagnostics]
+        self.ordinal = ordinal
+        self.offset = offset
+        self.length = end - offset
+        self.broken = bool(broken)
+        self.source = source
+
+    @property
+    def tags(self):
+        if self._tags is None:
+            self._tags = dict(self._c.tags())
+        return self._tags
+
+    @property
+    def result(self):
+        return self._c.result()
+
+    def _main(self):
+        if self._line is None:
+            self._line = self._c.mainline(False)
+        return self._line
+
+    moves = property(lambda self: self._main()[0], doc="main-line moves in SAN")
+    uci = property(lambda self: self._main()[1], doc="main-line moves in UCI")
+    comments = property(lambda self: self._main()[3], doc="per ply: the comment after the move")
+    nags = property(lambda self: self._main()[4], doc="per ply: a tuple of NAGs")
+    clocks = property(lambda self: self._main()[5], doc="per ply: [%clk] in seconds, or None")
+    evals = property(lambda self: self._main()[6], doc="per ply: [%eval] as (kind, value)")
+    plies = property(lambda self: len(self._main()[0]))
+
+    @property
+    def game_comment(self):
+        return self._c.game_comment()
+
+    @property
+    def variations(self):
+        """[(ply, [SAN...])]: each alternative to the main-line move of that ply (1-based)."""
+        return self._c.variations()
+
+    @property
+    def start_fen(self):
+        return self._c.start_fen()
+
+    @property
+    def final_fen(self):
+        """The FEN after the last main-line move."""
+        return self._c.final_fen()
+
+    def fens(self):
+        """Yields the FEN of the start position, then after every main-line ply."""
+        yield self._c.start_fen()
+        yield from self._c.mainline(True)[2]
+
+    def to_pgn(self):
+        """The game in PGN export format (what `pgnkit fmt` writes)."""
+        return self._c.to_pgn()
+
+    def to_json(self):
+        """The game as one line of pgnkit JSON (docs/json-format.md)."""
+        return self._c.to_json()
+
+    def __repr__(self):
+        t = self.tags
+        return (f"<Game {self.ordinal}: {t.get('White', '?')} - {t.get('Black', '?')} "
+                f"{self.result}, {self.plies} plies>")
+
+
+def _source(src):
+    """(source for the C reader, name for diagnostics)."""
+    if isinstance(src, (bytes, bytearray, memoryview)):
+        return bytes(src), "<bytes>"
+    if isinstance(src, (str, os.PathLike)):
+        p = os.fspath(src)
+        return p, p
+    if hasattr(src, "read"):
+        return src, getattr(src, "name", "<stream>")
+    raise TypeError("pgnkit: a path, bytes or a binary file object is expected")
+
+
+def _where(where):
+    if where is None:
+        return None
+    if callable(where):
+        return where
+    raise NotImplementedError("pgnkit: where= takes a function of a Game until the query "
+                              "language is in the library")
+
+
+def read(source, *, encoding=None, strict=False, where=None, range=None):
+    """An iterator of Games from a path, bytes or a binary file object. strict: import-format
+    quirks are errors and a broken game raises PgnError. where: a predicate of a Game. range:
+    (start, end) byte offsets of a plain file: the games whose first byte lies in [start, end)."""
+    src, name = _source(source)
+    start, end = range if range is not None else (0, 0)
+    r = _pgnkit.Reader(src, name, encoding, strict, False, start, end)
+    pred = _where(where)
+    for c, diags, ordinal, offset, end_off, broken, errors in r:
+        g = Game(c, diags, ordinal, offset, end_off, broken, name)
+        if strict and errors:
+            first = next(d for d in g.diagnostics if d.severity == "error")
+            raise PgnError(first.message, first.code, "error",
+                           f"{name}:{first.line}:{first.column}: {first.token}")
+        if pred is None or pred(g):
+            yield g
+
+
+def scan_tags(source, *, encoding=None, range=None):
+    """The tags of every game as dicts, in file order, without resolving a move (fast)."""
+    src, name = _source(source)
+    start, end = range if range is not None else (0, 0)
+    r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
+    for tags, _diags, _ordinal, _offset, _end, _broken, _errors in r:
+        yield dict(tags)
+
+
+_INT_TAGS = ("WhiteElo", "BlackElo", "PlyCount", "WhiteRatingDiff", "BlackRatingDiff",
+             "WhiteFideId", "BlackFideId")
+
+
+def tags_frame(rows):
+    """A pandas DataFrame of tag dicts with typed columns: Elo and counts as nullable integers,
+    Date/UTCDate/EventDate as datetimes where the date is complete (NaT where it has ??)."""
+    import pandas as pd
+
+    df = pd.DataFrame.from_records(list(rows))
+    for col in df.columns:
+        if col in _INT_TAGS:
+            df[col] = pd.to_numeric(df[col], errors="coerce").astype("Int64")
+        elif col in ("Date", "UTCDate", "EventDate"):
+            df[col] = pd.to_datetime(df[col], format="%Y.%m.%d", errors="coerce")
+    return df
+
+
+def read_tags_frame(source, *, encoding=None):
+    """scan_tags straight into a pandas DataFrame (see tags_frame for the column types)."""
+    return tags_frame(scan_tags(source, encoding=encoding))
+
+
+def check(source, *, encoding=None, strict=False):
+    """Checks every game: {"games", "errors", "warnings", "diagnostics": [Diagnostic]}."""
+    src, name = _source(source)
+    r = _pgnkit.Reader(src, name, encoding, strict, False, 0, 0)
+    diags, (games, errors, warnings) = r.check_all()
+    return {"games": games, "errors": errors, "warnings": warnings,
+            "diagnostics": [Diagnostic(d) for d in diags]}
+
+
+class Board(_pgnkit.CBoard):
+    """A position over pgnkit's rules core: Board(fen=None, chess960=False).
+    fen(), legal_moves() (UCI), push_san(san) -> uci, push_uci(uci) -> san, san(uci), uci(san),
+    pop(), turn, is_check(), is_checkmate(), is_stalemate(), is_insufficient_material()."""
+
+    @property
+    def turn(self):
+        return self.state()["turn"]
+
+    def is_check(self):
+        return self.state()["check"]
+
+    def is_checkmate(self):
+        return self.state()["checkmate"]
+
+    def is_stalemate(self):
+        return self.state()["stalemate"]
+
+    def is_insufficient_material(self):
+        return self.state()["insufficient_material"]
+
+    def __repr__(self):
+        return f"Board({self.fen()!r})"

@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: MIT
+"""pgnkit.read, scan_tags and check agree with the pgnkit program on the corpus (issue 19)."""
+import io
+import json
+import os
+import subprocess
+import threading
+
+import pytest
+
+import pgnkit
+
+from conftest import CORPUS, edge_files, fuzz_files
+
+EDGE = edge_files()
+
+
+def run(bin, *args):
+    return subprocess.run([bin, *args], capture_output=True)
+
+
+def cli_diags(bin, path):
+    """(line, column, code) of every diagnostic `pgnkit check --diag json` prints."""
+    out = []
+    for line in run(bin, "check", "--diag", "json", path).stderr.decode("utf-8", "replace").splitlines():
+        if not line.startswith("{"):
+            continue
+        d = json.loads(line)
+        if "code" in d:
+            out.append((d["line"], d["column"], d["code"]))
+    return out
+
+
+@pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))
+def test_diagnostics_equal_cli(path, twic, pgnkit_bin):
+    path = twic if path == "twic" else path
+    got = [(d.line, d.column, d.code) for d in pgnkit.check(path)["diagnostics"]]
+    assert got == cli_diags(pgnkit_bin, path)
+
+
+@pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))
+def test_to_pgn_equals_fmt(path, twic, pgnkit_bin):
+    path = twic if path == "twic" else path
+    want = run(pgnkit_bin, "fmt", path).stdout.decode("utf-8", "replace")
+    got = "".join(g.to_pgn() for g in pgnkit.read(path) if not g.broken)
+    assert got == want
+
+
+@pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))
+def test_tags_and_moves_equal_cli_json(path, twic, pgnkit_bin):
+    """Tags and main-line SAN against the program's NDJSON (its own JSON writer, not this
+    binding's replay)."""
+    path = twic if path == "twic" else path
+    lines = run(pgnkit_bin, "convert", "--to", "ndjson", "--keep-broken", path).stdout
+    if not lines:  # a program without --keep-broken writes every game by default
+        lines = run(pgnkit_bin, "convert", "--to", "ndjson", path).stdout
+    cli = [json.loads(x) for x in lines.decode().splitlines() if x.strip()]
+    games = list(pgnkit.read(path))
+    if len(cli) != len(games):
+        games = [g for g in games if not g.broken]
+    assert len(cli) == len(games)
+    for j, g in zip(cli, games):
+        assert g.tags == j["tags"]
+        assert g.moves == [m["san"] for m in j["moves"]]
+        assert g.uci == [m["uci"] for m in j["moves"]]
+
+
+def test_scan_tags_equal_read(twic):
+    assert list(pgnkit.scan_tags(twic)) == [g.tags for g in pgnkit.read(twic)]
+
+
+def test_sources_agree(twic):
+    """A path, bytes and a binary file object give the same games."""
+    data = open(twic, "rb").read()
+    a = [g.to_pgn() for g in pgnkit.read(twic)]
+    assert [g.to_pgn() for g in pgnkit.read(data)] == a
+    assert [g.to_pgn() for g in pgnkit.read(io.BytesIO(data))] == a
+
+
+def test_text_file_is_refused(twic):
+    with open(twic, "r", encoding="latin-1") as f, pytest.raises(TypeError):
+        list(pgnkit.read(f))
+
+
+def test_ranges_read_every_game_once(twic):
+    size = os.path.getsize(twic)
+    whole = [g.offset for g in pgnkit.read(twic)]
+    cuts = [0] + sorted({(size * k) // 13 + k * 37 for k in range(1, 13)}) + [size]
+    parts = []
+    for s, e in zip(cuts[:-1], cuts[1:]):
+        parts += [g.offset for g in pgnkit.read(twic, range=(s, e))]
+    assert parts == whole
+
+
+def test_fens_and_lazy_lists():
+    g = next(pgnkit.read(b'[Event "x"]\n\n1. e4 {a} c5 $1 2. Nf3 (2. c3 d5) *\n'))
+    assert list(g.fens())[-1] == "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+    assert g.comments == ["a", None, None]
+    assert g.nags == [(), (1,), ()]
+    assert g.variations == [(3, ["c3", "d5"])]
+    assert g.result == "*"
+
+
+def test_clocks_and_evals():
+    pgn = b'1. e4 { [%clk 0:03:00] [%eval 0.3] } e5 { [%clk 0:02:58.5] [%eval #-2] } *\n'
+    g = next(pgnkit.read(pgn))
+    assert g.clocks == [180.0, 178.5]
+    assert g.evals == [("cp", 30), ("mate", -2)]
+
+
+def test_strict_raises_with_the_diagnostic():
+    sample = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "sample.pgn")
+    with pytest.raises(pgnkit.PgnError) as e:
+        list(pgnkit.read(sample, strict=True))
+    assert e.value.severity == "error" and e.value.code == "W_CASTLE_ZERO"  # strict: 0-0 errs
+
+
+def test_lax_broken_game_is_marked():
+    g = next(pgnkit.read(b"1. e4 e5 2. Ke3 Nc6 *\n"))
+    assert g.broken and g.moves == ["e4", "e5"]
+    assert [d.code for d in g.diagnostics] == ["E_ILLEGAL_MOVE"]
+    assert g.diagnostics[0].message
+
+
+@pytest.mark.parametrize("path", fuzz_files(), ids=lambda p: os.path.basename(p))
+def test_hostile_inputs_never_crash(path):
+    data = open(path, "rb").read()
+    for g in pgnkit.read(data):
+        g.to_pgn(), g.to_json(), g.moves, list(g.fens())
+    pgnkit.check(data)
+
+
+def test_threads_read_in_parallel(twic):
+    """The GIL is released while C code runs: two threads reading at once get the right games."""
+    want = [g.to_pgn() for g in pgnkit.read(twic)]
+    got = [None, None]
+
+    def work(i):
+        got[i] = [g.to_pgn() for g in pgnkit.read(twic)]
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert got == [want, want]
+
+
+def rss_kib():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def test_memory_steady(twic):
+    """No leak: RSS after 10 passes over TWIC within 5% of after 1."""
+    def one_pass():
+        for g in pgnkit.read(twic):
+            g.moves, g.tags, g.to_pgn()
+        pgnkit.check(twic)
+
+    one_pass()
+    after1 = rss_kib()
+    for _ in range(9):
+        one_pass()
+    assert rss_kib() <= after1 * 1.05
+
+
+def test_tags_frame_types(twic):
+    df = pgnkit.read_tags_frame(twic)
+    assert len(df) == sum(1 for _ in pgnkit.scan_tags(twic))
+    assert str(df["WhiteElo"].dtype) == "Int64"
+    assert str(df["Date"].dtype).startswith("datetime64")
