@@ -46,7 +46,8 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: deps check-run demo-run man uninstall readme python bench-python all lib demo check check-slow check-layers bench bench-io tables pieces pictures format format-check install clean asan \
+.PHONY: golden-update deps check-run demo-run man uninstall readme python bench-python all lib demo check check-slow \
+	check-layers bench bench-io tables pieces pictures format format-check install clean asan \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -252,3 +253,7 @@ clean:
 
 .SECONDARY:
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+# Regenerates tests/golden/*/*/{out,err,status} from the sanitizer build, for review (git diff).
+golden-update: $(BUILD)/asan/pgnkit
+	@GOLDEN_UPDATE=1 PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_SHARED=$(SHARED) tests/cli/test_golden.sh

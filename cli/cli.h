@@ -3,19 +3,14 @@
 #ifndef PGNKIT_CLI_H
 #define PGNKIT_CLI_H
 
+#include "driver.h"
 #include "pgnkit.h"
-
-/* Exit statuses (STYLE C9). */
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_RESOURCE = 3 };
 
 #include <stdio.h>
 
 int cmd_perft(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
-/* cmd_json.c: convert --to json|ndjson and --from json (cli_convert_is_json tells which). */
-int cli_convert_is_json(int argc, char **argv);
-int cmd_convert_json(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
 int cmd_fen(int argc, char **argv);
@@ -29,33 +24,38 @@ int cmd_html(int argc, char **argv);
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */
 int cli_position(pgn_pos *pos, const char *fen, int chess960);
 
-/* Prints "pgnkit CMD: error: ..." style usage errors; returns EXIT_USAGE. */
+/* A usage error through cli_usage (one line and "try 'pgnkit CMD --help'"); cmd and usage are
+ * unused (kept for the commands not yet on the driver). Returns EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *usage, const char *msg);
+/* Keeps the running command's argv (main), so that cli_usage_error can name a refused option. */
+void cli_set_argv(char **argv);
+/* While on, cli_usage keeps the first usage error instead of printing it; turning it off prints
+ * that one (cli_run_parse: --diag json may come after the bad option). */
+void cli_defer_usage(int on);
+/* The summary line of a run, text or JSON (cli_run_finish). */
+void cli_print_summary(const cli_run *r, cli_summary kind);
 
 /* Prints each warning bit in `warnings` about `token` to stderr. */
 void cli_print_warnings(const char *token, uint32_t warnings);
 
-/* Inputs: "-" is stdin. Prints a message and returns NULL when a file cannot be opened. */
+/* Inputs as a FILE * (through cli_input_open): "-" is stdin. Prints a message and returns NULL
+ * when a file cannot be opened. */
 FILE *cli_open_input(const char *path);
 void cli_close_input(FILE *f);
 
 typedef struct cli_diag_ctx {
-    int json;
+    int json; /* also on under cli_set_diag_json */
     int quiet_warnings;
 } cli_diag_ctx;
 
 /* A pgn_diag_fn printing GCC-style lines (or JSON lines) on stderr; ctx is a cli_diag_ctx. */
 void cli_print_diag(void *ctx, const pgn_diag *d);
-typedef struct cli_output {
-    FILE *file;
-    const char *path; /* NULL: stdout */
-} cli_output;
-
-/* Opens -o OUT (NULL or "-": stdout) with a large buffer; prints a message and returns 0 on
- * failure. */
+/* Prints d (not a warning under quiet), with detail (more about it, may be NULL) after the
+ * message. */
+void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail);
+/* cli_output_open: 1 on success, 0 after a message. */
 int cli_open_output(cli_output *o, const char *path);
-/* Flushes and closes; a write error (disk full) is reported and gives EXIT_RESOURCE, else status.
- */
+/* cli_output_close, committing the file unless status is EXIT_RESOURCE. */
 int cli_close_output(cli_output *o, int status);
 /* A pgn_write_fn writing to the FILE * in ctx; -1 on a write error. */
 ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len);
@@ -66,10 +66,6 @@ typedef struct cli_membuf {
     size_t len, cap;
 } cli_membuf;
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
-/* Reads every game of every file (none: stdin) through v (NULL: check only); adds the games, errors
- * and warnings to totals; returns the exit status (1 if any error). */
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
-                       void *user, uint64_t totals[3]);
 
 /* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
 int cli_parse_encoding(const char *name, pgn_encoding *out);
@@ -106,20 +102,10 @@ int cli_edit_option(int ch, pgn_edit_opts *e);
 
 /* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
 typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);
-/* Like cli_for_each_input, building each game's tree. */
+/* Reads every game of every file (none: stdin) through cli_run_games, building each game's tree;
+ * ropts->on_diag is used as given. Adds the games, errors and warnings to totals; returns the
+ * exit status (1 if any error). */
 int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
                       void *user, uint64_t totals[3]);
-
-typedef struct cli_lines_args {
-    int format; /* pgn_export_format */
-    uint32_t fen_flags;
-    const char *tags; /* CSV: "Event,White,..." or NULL */
-    pgn_edit_opts edit;
-    const pgn_reader_opts *ropts;
-    int nfiles;
-    char **files;
-} cli_lines_args;
-/* convert --to san|lan|epd|csv: games through pgn_game_edit and a pgn_exporter to out. */
-int cli_convert_lines(const cli_lines_args *a, FILE *out, uint64_t totals[3]);
 
 #endif

@@ -3,10 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const char usage_text[] =
     "usage: pgnkit check [--strict] [--max-errors N] [--diag text|json] [--syntax-only]\n"
@@ -17,54 +14,31 @@ static const char usage_text[] =
     "or as JSON lines with --diag json, then a summary 'N games, N errors, N warnings'.\n"
     "  --strict        import-format quirks (0-0, missing result, ...) are errors\n"
     "  --syntax-only   do not check moves against the rules (tags and syntax only; fast)\n"
+    "  --max-errors N  stop reading after N errors (over all the files)\n"
     "  --quiet         do not print warnings (still counted)\n"
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 
-typedef struct check_opts {
-    pgn_reader_opts ropts;
-    cli_diag_ctx dctx;
-} check_opts;
+enum { OPT_SYNTAX_ONLY = CLI_OPT_COMMAND };
+
+static int check_option(void *user, int ch, const char *arg) {
+    cli_run *r = user;
+    (void)arg;
+    if (ch == OPT_SYNTAX_ONLY) {
+        r->ropts.flags |= PGN_READ_NO_BOARD;
+        return EXIT_OK;
+    }
+    return cli_usage("unknown option");
+}
 
 int cmd_check(int argc, char **argv) {
-    static const struct option opts[] = {{"strict", no_argument, NULL, 's'},
-                                         {"max-errors", required_argument, NULL, 'm'},
-                                         {"diag", required_argument, NULL, 'd'},
-                                         {"syntax-only", no_argument, NULL, 'n'},
-                                         {"input-encoding", required_argument, NULL, 'e'},
-                                         {"quiet", no_argument, NULL, 'q'},
-                                         {"help", no_argument, NULL, 'h'},
+    static const struct option opts[] = {{"syntax-only", no_argument, NULL, OPT_SYNTAX_ONLY},
                                          {NULL, 0, NULL, 0}};
-    check_opts o;
-    memset(&o, 0, sizeof o);
-    o.ropts.on_diag = cli_print_diag;
-    o.ropts.diag_ctx = &o.dctx;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
-        switch (c) {
-        case 's': o.ropts.flags |= PGN_READ_STRICT; break;
-        case 'n': o.ropts.flags |= PGN_READ_NO_BOARD; break;
-        case 'q': o.dctx.quiet_warnings = 1; break;
-        case 'm': o.ropts.max_errors = strtoull(optarg, NULL, 10); break;
-        case 'd':
-            if (strcmp(optarg, "json") == 0) {
-                o.dctx.json = 1;
-            } else if (strcmp(optarg, "text") != 0) {
-                return cli_usage_error("check", usage_text, "--diag takes text or json");
-            }
-            break;
-        case 'e':
-            if (!cli_parse_encoding(optarg, &o.ropts.encoding)) {
-                return cli_usage_error("check", usage_text, "unknown --input-encoding");
-            }
-            break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cli_usage_error("check", usage_text, NULL);
-        }
+    cli_run r;
+    cli_run_init(&r, CLI_READS);
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", check_option, &r);
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
     }
-    uint64_t totals[3] = {0, 0, 0};
-    int status = cli_for_each_input(argc - optind, argv + optind, &o.ropts, NULL, NULL, totals);
-    fprintf(stderr, "%llu games, %llu errors, %llu warnings\n", (unsigned long long)totals[0],
-            (unsigned long long)totals[1], (unsigned long long)totals[2]);
-    return status;
+    cli_run_visit(&r, NULL, NULL, NULL, NULL);
+    return cli_run_finish(&r, CLI_SUMMARY_CHECK);
 }

@@ -1,195 +1,324 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit convert --to uci|fen: streams the main line of every game through the visitor API
- * (no game tree is built). uci: one line per game, the moves in UCI; fen: the FEN after every
- * main-line ply, one per line, and an empty line after each game. */
+/* pgnkit convert: games to other forms. uci and fen stream the main line through the visitor API
+ * (no tree is built); san, lan, epd and csv go through pgn_exporter, json and ndjson through the
+ * JSON writer (docs/json-format.md); --from json reads that JSON back (to PGN or JSON). One policy
+ * for broken games in every format: not written (counted as rejected, their bytes to --rejects);
+ * --keep-broken writes what was read of them (the JSON marks them). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit convert --to uci|fen|san|lan|epd|csv [--fen-ep legal|always] [--strict]\n"
-    "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--diag text|json]\n"
-    "                      [--input-encoding ENC] [-o OUT] [FILE...]\n"
-    "       pgnkit convert --to json|ndjson | --from json ...  (pgnkit convert --to json --help)\n"
-    "Converts the main line of every game. uci: one line per game, moves in UCI separated by\n"
+    "usage: pgnkit convert --to uci|fen|san|lan|epd|csv|json|ndjson [--fen-ep legal|always]\n"
+    "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--keep-broken]\n"
+    "                      [--strict] [--max-errors N] [--diag text|json] [--quiet]\n"
+    "                      [--input-encoding ENC] [--rejects FILE] [-o OUT] [FILE...]\n"
+    "       pgnkit convert --from json [--to pgn|json|ndjson] [--diag text|json] [-o OUT] "
+    "[FILE...]\n"
+    "Converts every game. uci: one line per game, the main line's moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
     "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game.\n"
     "epd: one EPD line per main-line position (the start too) with hmvc, fmvn and id "
     "\"GAME.PLY\".\n"
     "csv (RFC 4180): a header row, then one row per game with the --tags columns (default: the\n"
-    "Seven Tag Roster), or with --per-ply one row per ply: "
-    "game,ply,san,uci,fen,clock,eval,nags.\n" CLI_EDIT_USAGE
-    "(editing applies to san, lan, epd and csv; uci and fen stream the main line as read).\n"
-    "Diagnostics go to stderr; exit status 1 if a game had errors (what was read of it is still\n"
-    "converted).\n";
+    "Seven Tag Roster), or with --per-ply one row per ply: game,ply,san,uci,fen,clock,eval,nags.\n"
+    "json writes one JSON array of games, ndjson one game object per line: tags, start position,\n"
+    "every comment, NAG and variation, the result, and per move SAN, UCI and the FEN after it\n"
+    "(docs/json-format.md). --from json reads that JSON (either form) back, replaying every move,\n"
+    "and writes the games in PGN export format (--to pgn, the default) or JSON.\n"
+    "Broken games (any error): not written, counted as rejected, their original bytes to\n"
+    "--rejects FILE; --keep-broken writes what was read of them instead (JSON marks them).\n"
+    "A game the JSON reader refuses is rejected. Diagnostics and the summary 'N games, N written,\n"
+    "N rejected, N errors' go to stderr.\n" CLI_EDIT_USAGE
+    "(editing applies to san, lan, epd, csv and json; uci and fen stream the main line as read).\n"
+    "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
-enum { TO_UCI, TO_FEN, TO_LINES };
+enum { TO_NONE, TO_UCI, TO_FEN, TO_SAN, TO_LAN, TO_EPD, TO_CSV, TO_JSON, TO_NDJSON, TO_PGN };
+static const char *const to_names[] = {"",    "uci", "fen",  "san",    "lan",
+                                       "epd", "csv", "json", "ndjson", "pgn"};
 
-/* --to NAME for the formats of cli_convert_lines: the pgn_export_format, or -1. */
-static int lines_format(const char *name) {
-    static const struct {
-        const char *name;
-        int format;
-    } all[] = {{"san", PGN_EXPORT_SAN},
-               {"lan", PGN_EXPORT_LAN},
-               {"epd", PGN_EXPORT_EPD},
-               {"csv", PGN_EXPORT_CSV}};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        if (strcmp(name, all[i].name) == 0) {
-            return all[i].format;
-        }
-    }
-    return -1;
-}
-
-typedef struct conv {
-    FILE *out;
-    int to;
+typedef struct convert {
+    int to, from_json, keep_broken, per_ply;
+    const char *tags; /* --tags for csv */
+    uint32_t fen_flags;
+    pgn_edit_opts edit;
+    /* uci and fen: the current game's text, written when the game turns out whole */
+    cli_membuf buf;
     unsigned depth; /* variation nesting: only depth 0 is converted */
     unsigned moves;
-    uint32_t fen_flags;
-} conv;
+    pgn_exporter *ex;
+    pgn_json_writer *jw;
+    pgn_writer *pw;
+    pgn_str *tag_names; /* --tags split (convert_rules) */
+    size_t tag_count;
+} convert;
+
+enum { OPT_TO = CLI_OPT_COMMAND, OPT_FROM, OPT_FEN_EP, OPT_TAGS, OPT_PER_PLY, OPT_KEEP_BROKEN };
+
+static int convert_option(void *user, int ch, const char *arg) {
+    convert *c = user;
+    switch (ch) {
+    case OPT_TO:
+        for (int i = TO_UCI; i <= TO_PGN; i++) {
+            if (strcmp(arg, to_names[i]) == 0) {
+                c->to = i;
+                return EXIT_OK;
+            }
+        }
+        return cli_usage("--to takes uci, fen, san, lan, epd, csv, json or ndjson (pgn with "
+                         "--from json), not '%s'",
+                         arg);
+    case OPT_FROM:
+        if (strcmp(arg, "json") != 0) {
+            return cli_usage("--from takes json, not '%s'", arg);
+        }
+        c->from_json = 1;
+        return EXIT_OK;
+    case OPT_FEN_EP: c->fen_flags = strcmp(arg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0; return 0;
+    case OPT_TAGS: c->tags = arg; return EXIT_OK;
+    case OPT_PER_PLY: c->per_ply = 1; return EXIT_OK;
+    case OPT_KEEP_BROKEN: c->keep_broken = 1; return EXIT_OK;
+    default: return cli_edit_option(ch, &c->edit) ? EXIT_OK : cli_usage("unknown option");
+    }
+}
+
+/* Splits "Event,White,..." into c->tag_names (pointing into list). The count, 0 if one is empty
+ * or out of memory. */
+static size_t split_tags(convert *c, const char *list) {
+    size_t n = 1, k = 0;
+    for (const char *p = list; *p; p++) {
+        n += *p == ',';
+    }
+    pgn_str *names = c->tag_names = calloc(n, sizeof *names);
+    for (const char *p = list, *start = list; names; p++) {
+        if (*p == ',' || *p == 0) {
+            names[k].ptr = start;
+            names[k].len = (size_t)(p - start);
+            if (names[k++].len == 0) {
+                free(names);
+                c->tag_names = NULL;
+                return 0;
+            }
+            start = p + 1;
+        }
+        if (*p == 0) {
+            break;
+        }
+    }
+    c->tag_count = names ? n : 0;
+    return c->tag_count;
+}
+
+/* The rules between the options; EXIT_OK or a usage error. */
+static int convert_rules(convert *c, cli_run *r) {
+    if (c->from_json) {
+        if (c->to == TO_NONE) {
+            c->to = TO_PGN;
+        }
+        if (c->to != TO_PGN && c->to != TO_JSON && c->to != TO_NDJSON) {
+            return cli_usage("--from json writes pgn, json or ndjson");
+        }
+        if (r->rejects_path) {
+            return cli_usage("--rejects needs PGN input (a refused JSON game has no PGN bytes)");
+        }
+        return EXIT_OK;
+    }
+    if (c->to == TO_NONE) {
+        return cli_usage("--to is required");
+    }
+    if (c->to == TO_PGN) {
+        return cli_usage("PGN to PGN is pgnkit fmt");
+    }
+    if ((c->per_ply || c->tags) && c->to != TO_CSV) {
+        return cli_usage("--per-ply and --tags go with --to csv");
+    }
+    if (c->per_ply && c->tags) {
+        return cli_usage("--per-ply and --tags do not go together");
+    }
+    if (c->tags && split_tags(c, c->tags) == 0) {
+        return cli_usage("--tags takes tag names separated by commas");
+    }
+    return EXIT_OK;
+}
+
+/* ---- uci and fen: the visitor ---- */
 
 static pgn_flow on_begin(void *user, pgn_loc at) {
-    conv *c = user;
+    convert *c = user;
     (void)at;
     c->depth = 0;
     c->moves = 0;
+    c->buf.len = 0;
     return PGN_FLOW_CONTINUE;
 }
 
+static void put_text(convert *c, const char *s) {
+    if (cli_membuf_write(&c->buf, s, strlen(s)) < 0) {
+        c->buf.len = SIZE_MAX; /* out of memory: noticed at the end of the game */
+    }
+}
+
 static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
-    conv *c = user;
+    convert *c = user;
     (void)san;
     (void)at;
-    if (c->depth || !before) {
+    if (c->depth || !before || c->buf.len == SIZE_MAX) {
         return PGN_FLOW_CONTINUE;
     }
     if (c->to == TO_UCI) {
-        char uci[PGN_UCI_MAX];
-        pgn_uci_write(before, mv, uci);
-        fprintf(c->out, c->moves ? " %s" : "%s", uci);
+        char uci[PGN_UCI_MAX + 1];
+        uci[0] = ' ';
+        pgn_uci_write(before, mv, uci + 1);
+        put_text(c, c->moves ? uci : uci + 1);
     } else {
         pgn_pos after = *before;
-        char fen[PGN_FEN_MAX];
+        char fen[PGN_FEN_MAX + 1];
         pgn_pos_play(&after, mv);
-        pgn_fen_write(&after, c->fen_flags, fen, sizeof fen);
-        fputs(fen, c->out);
-        fputc('\n', c->out);
+        pgn_fen_write(&after, c->fen_flags, fen, sizeof fen - 1);
+        put_text(c, fen);
+        put_text(c, "\n");
     }
     c->moves++;
     return PGN_FLOW_CONTINUE;
 }
 
 static pgn_flow on_begin_variation(void *user) {
-    ((conv *)user)->depth++;
+    ((convert *)user)->depth++;
     return PGN_FLOW_SKIP;
 }
 
 static pgn_flow on_end_variation(void *user) {
-    ((conv *)user)->depth--;
+    ((convert *)user)->depth--;
     return PGN_FLOW_CONTINUE;
 }
 
-static pgn_flow on_end_game(void *user, pgn_result result, const pgn_game_summary *summary) {
-    conv *c = user;
-    (void)result;
-    (void)summary;
-    fputc('\n', c->out);
-    return PGN_FLOW_CONTINUE;
+/* After each game: its text out, or the game rejected. */
+static pgn_status stream_game(cli_run *r, void *user, const cli_game *g) {
+    convert *c = user;
+    if (c->buf.len == SIZE_MAX) {
+        return PGN_E_NOMEM;
+    }
+    if (g->summary->broken && !c->keep_broken) {
+        return cli_run_reject(r, g);
+    }
+    put_text(c, "\n");
+    if (c->buf.len == SIZE_MAX) {
+        return PGN_E_NOMEM;
+    }
+    if (cli_output_write(&r->out, c->buf.p, c->buf.len) < 0) {
+        return PGN_E_IO;
+    }
+    r->written++;
+    return PGN_OK;
+}
+
+/* ---- the formats of a built game ---- */
+
+static pgn_status tree_game(cli_run *r, void *user, const cli_game *g) {
+    convert *c = user;
+    pgn_status st = PGN_OK;
+    if (g->summary->broken && (!c->keep_broken || !g->game)) {
+        return cli_run_reject(r, g);
+    }
+    if (c->edit.flags && (st = pgn_game_edit(g->game, &c->edit)) != PGN_OK) {
+        return st;
+    }
+    if (c->ex) {
+        st = pgn_exporter_write(c->ex, g->game);
+    } else if (c->jw) {
+        st = pgn_json_writer_write(c->jw, g->game);
+    } else {
+        st = pgn_writer_write(c->pw, g->game);
+    }
+    if (st == PGN_OK) {
+        r->written++;
+    }
+    return st;
+}
+
+/* Creates the writer of c->to on r->out. EXIT_OK, or a status after a message. */
+static int open_writer(convert *c, cli_run *r) {
+    static const pgn_export_format lines[] = {PGN_EXPORT_SAN, PGN_EXPORT_LAN, PGN_EXPORT_EPD,
+                                              PGN_EXPORT_CSV};
+    pgn_status st = PGN_OK;
+    if (c->to >= TO_SAN && c->to <= TO_CSV) {
+        pgn_export_opts eo;
+        memset(&eo, 0, sizeof eo);
+        eo.format = c->per_ply ? PGN_EXPORT_CSV_PLY : lines[c->to - TO_SAN];
+        eo.fen_flags = c->fen_flags;
+        eo.tag_count = c->tag_count;
+        eo.tags = c->tag_names;
+        st = pgn_exporter_new(&c->ex, &eo, cli_output_write, &r->out);
+    } else if (c->to == TO_JSON || c->to == TO_NDJSON) {
+        pgn_json_writer_opts jo = {c->to == TO_NDJSON ? PGN_JSON_NDJSON : 0, c->fen_flags, NULL};
+        st = pgn_json_writer_new(&c->jw, &jo, cli_output_write, &r->out);
+    } else if (c->to == TO_PGN) {
+        st = pgn_writer_new(&c->pw, NULL, cli_output_write, &r->out);
+    }
+    if (st != PGN_OK) {
+        cli_error(NULL, "out of memory");
+        return EXIT_RESOURCE;
+    }
+    return EXIT_OK;
+}
+
+/* Ends the output (the JSON array's "]", the exporter's last bytes) and frees the writers. */
+static void close_writer(convert *c, cli_run *r) {
+    pgn_status st = PGN_OK;
+    if (!r->aborted && c->ex) {
+        st = pgn_exporter_finish(c->ex);
+    } else if (!r->aborted && c->jw) {
+        st = pgn_json_writer_finish(c->jw);
+    }
+    if (st != PGN_OK) {
+        r->aborted = 1; /* the output names itself when it is closed */
+        r->status = EXIT_RESOURCE;
+    }
+    pgn_exporter_free(c->ex);
+    pgn_json_writer_free(c->jw);
+    pgn_writer_free(c->pw);
+    free(c->buf.p);
+    free(c->tag_names);
 }
 
 int cmd_convert(int argc, char **argv) {
-    static const struct option opts[] = {{"to", required_argument, NULL, 't'},
-                                         {"fen-ep", required_argument, NULL, 'p'},
-                                         {"strict", no_argument, NULL, 's'},
-                                         {"diag", required_argument, NULL, 'd'},
-                                         {"input-encoding", required_argument, NULL, 'e'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"tags", required_argument, NULL, 'T'},
-                                         {"per-ply", no_argument, NULL, 'P'},
+    static const struct option opts[] = {{"to", required_argument, NULL, OPT_TO},
+                                         {"from", required_argument, NULL, OPT_FROM},
+                                         {"fen-ep", required_argument, NULL, OPT_FEN_EP},
+                                         {"tags", required_argument, NULL, OPT_TAGS},
+                                         {"per-ply", no_argument, NULL, OPT_PER_PLY},
+                                         {"keep-broken", no_argument, NULL, OPT_KEEP_BROKEN},
                                          CLI_EDIT_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
-    if (cli_convert_is_json(argc, argv)) {
-        return cmd_convert_json(argc, argv); /* --to json|ndjson, --from json: cmd_json.c */
-    }
-    cli_lines_args la;
-    memset(&la, 0, sizeof la);
-    int per_ply = 0;
-    conv c;
+    convert c;
+    cli_run r;
     memset(&c, 0, sizeof c);
-    c.to = -1;
-    cli_diag_ctx dctx = {0, 0};
-    pgn_reader_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.on_diag = cli_print_diag;
-    ro.diag_ctx = &dctx;
-    const char *out_path = NULL;
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (ch) {
-        case 't':
-            c.to = strcmp(optarg, "uci") == 0 ? TO_UCI : strcmp(optarg, "fen") == 0 ? TO_FEN : -2;
-            if (c.to == -2 && (la.format = lines_format(optarg)) >= 0) {
-                c.to = TO_LINES;
-            }
-            if (c.to == -2) {
-                return cli_usage_error("convert", usage_text,
-                                       "--to takes uci, fen, san, lan, epd or csv");
-            }
-            break;
-        case 'T': la.tags = optarg; break;
-        case 'P': per_ply = 1; break;
-        case 'p': c.fen_flags = strcmp(optarg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0; break;
-        case 's': ro.flags |= PGN_READ_STRICT; break;
-        case 'd': dctx.json = strcmp(optarg, "json") == 0; break;
-        case 'e':
-            if (!cli_parse_encoding(optarg, &ro.encoding)) {
-                return cli_usage_error("convert", usage_text, "unknown --input-encoding");
-            }
-            break;
-        case 'o': out_path = optarg; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default:
-            if (!cli_edit_option(ch, &la.edit)) {
-                return cli_usage_error("convert", usage_text, NULL);
-            }
-        }
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS);
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", convert_option, &c);
+    if (st == EXIT_OK) {
+        st = convert_rules(&c, &r);
     }
-    if (c.to < 0) {
-        return cli_usage_error("convert", usage_text, "--to is required");
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
     }
-    if ((per_ply || la.tags) && (c.to != TO_LINES || la.format != PGN_EXPORT_CSV)) {
-        return cli_usage_error("convert", usage_text, "--per-ply and --tags go with --to csv");
+    if ((st = cli_run_open(&r)) != EXIT_OK) {
+        return st;
     }
-    if (per_ply && la.tags) {
-        return cli_usage_error("convert", usage_text, "--per-ply and --tags do not go together");
+    if ((st = open_writer(&c, &r)) != EXIT_OK) {
+        r.aborted = 1;
+        r.status = st;
+    } else if (c.from_json) {
+        cli_run_json(&r, tree_game, &c);
+    } else if (c.to == TO_UCI || c.to == TO_FEN) {
+        pgn_visitor v = {on_begin,         NULL, NULL, on_move, NULL, NULL, on_begin_variation,
+                         on_end_variation, NULL};
+        cli_run_visit(&r, &v, &c, stream_game, &c);
+    } else {
+        cli_run_games(&r, tree_game, &c);
     }
-    if (per_ply) {
-        la.format = PGN_EXPORT_CSV_PLY;
-    }
-    cli_output out;
-    if (!cli_open_output(&out, out_path)) {
-        return EXIT_RESOURCE;
-    }
-    c.out = out.file;
-    if (c.to == TO_LINES) {
-        uint64_t lt[3] = {0, 0, 0};
-        la.fen_flags = c.fen_flags;
-        la.ropts = &ro;
-        la.nfiles = argc - optind;
-        la.files = argv + optind;
-        return cli_close_output(&out, cli_convert_lines(&la, out.file, lt));
-    }
-    pgn_visitor v = {on_begin,         NULL,       NULL, on_move, NULL, NULL, on_begin_variation,
-                     on_end_variation, on_end_game};
-    uint64_t totals[3] = {0, 0, 0};
-    int status = cli_for_each_input(argc - optind, argv + optind, &ro, &v, &c, totals);
-    return cli_close_output(&out, status);
+    close_writer(&c, &r);
+    return cli_run_finish(&r, CLI_SUMMARY_WRITE);
 }

@@ -10,12 +10,28 @@
 
 static const char usage_text[] =
     "usage: pgnkit fen [--fen FEN] [--chess960] [--shredder] [--ep legal|always|pseudo] MOVE...\n"
-    "Plays the moves (SAN, lax SAN, long algebraic or UCI; -- or Z0 for a null move) from the\n"
+    "Plays the moves (SAN, lax SAN, long algebraic or UCI; -- or Z0 for a null move; move numbers\n"
+    "such as 1. or 1.e4 are skipped) from the\n"
     "position and prints the resulting FEN. Tolerated quirks are warned about on stderr; a move\n"
     "that cannot be played is reported and the exit status is 1.\n"
     "  --shredder   write castling rights as rook files (HAha) instead of X-FEN (KQkq)\n"
     "  --ep MODE    en passant square: legal (default: only if a legal capture exists),\n"
     "               always (after every double step, PGN 1994), pseudo (an enemy pawn beside)\n";
+
+/* The move after a move number ("1.e4", "12...Nf6"; "1." alone gives ""), else m itself. */
+static const char *skip_move_number(const char *m) {
+    const char *p = m;
+    while (*p >= '0' && *p <= '9') {
+        p++;
+    }
+    if (p == m || *p != '.') {
+        return m;
+    }
+    while (*p == '.') {
+        p++;
+    }
+    return p;
+}
 
 int cmd_fen(int argc, char **argv) {
     static const struct option opts[] = {
@@ -49,15 +65,21 @@ int cmd_fen(int argc, char **argv) {
     if (st != EXIT_OK) {
         return st;
     }
+    int played = 0;
     for (int i = optind; i < argc; i++) {
+        const char *mv = skip_move_number(argv[i]);
+        if (!*mv) {
+            continue;
+        }
         pgn_san_result r;
-        pgn_status s = pgn_san_parse(&pos, argv[i], strlen(argv[i]), PGN_SAN_NULL_MOVES, &r);
+        pgn_status s = pgn_san_parse(&pos, mv, strlen(mv), PGN_SAN_NULL_MOVES, &r);
+        played++;
         if (s != PGN_OK) {
-            fprintf(stderr, "pgnkit: error: %s '%s' (move %d) [%s]\n", pgn_status_message(s),
-                    argv[i], i - optind + 1, pgn_status_name(s));
+            cli_error(NULL, "error: %s '%s' (move %d) [%s]", pgn_status_message(s), mv, played,
+                      pgn_status_name(s));
             return EXIT_INPUT;
         }
-        cli_print_warnings(argv[i], r.warnings);
+        cli_print_warnings(mv, r.warnings);
         pgn_pos_play(&pos, r.move);
     }
     char buf[PGN_FEN_MAX];

@@ -25,6 +25,7 @@ static const char html_usage[] =
 
 typedef struct page {
     FILE *out;
+    const char *title;
     cli_membuf buf;
     pgn_json_writer *jw;
     unsigned long games;
@@ -78,8 +79,10 @@ static const char *svg_element(const cli_membuf *b, size_t *len) {
     return svg;
 }
 
-static pgn_status one_game(void *user, pgn_game *game) {
+static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     page *pg = user;
+    const pgn_game *game = g->game;
+    (void)r;
     pg->buf.len = 0;
     pgn_status st = pgn_json_writer_write(pg->jw, game);
     if (st != PGN_OK) {
@@ -161,48 +164,46 @@ static void page_tail(FILE *out) {
     fputs("</script>\n</body>\n</html>\n", out);
 }
 
+enum { OPT_TITLE = CLI_OPT_COMMAND };
+
+static int html_option(void *user, int ch, const char *arg) {
+    page *pg = user;
+    if (ch == OPT_TITLE) {
+        pg->title = arg;
+        return EXIT_OK;
+    }
+    return cli_usage("unknown option");
+}
+
 int cmd_html(int argc, char **argv) {
-    static const struct option opts[] = {{"title", required_argument, NULL, 't'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
+    static const struct option opts[] = {{"title", required_argument, NULL, OPT_TITLE},
                                          {NULL, 0, NULL, 0}};
-    const char *outpath = NULL, *title = "pgnkit: games";
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 't': title = optarg; break;
-        case 'o': outpath = optarg; break;
-        case 'h': fputs(html_usage, stdout); return EXIT_OK;
-        default: return cli_usage_error("html", html_usage, NULL);
-        }
-    }
     page pg = {0};
-    cli_output out;
-    if (!cli_open_output(&out, outpath)) {
-        return EXIT_RESOURCE;
+    pg.title = "pgnkit: games";
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES);
+    int st = cli_run_parse(&r, argc, argv, html_usage, opts, "", html_option, &pg);
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
     }
-    pg.out = out.file;
+    if ((st = cli_run_open(&r)) != EXIT_OK) {
+        return st;
+    }
+    pg.out = r.out.file;
+    page_head(pg.out, pg.title);
     pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL};
-    page_head(pg.out, title);
     if (pgn_json_writer_new(&pg.jw, &jo, cli_membuf_write, &pg.buf) != PGN_OK || !page_data(&pg)) {
-        pgn_json_writer_free(pg.jw);
-        free(pg.buf.p);
-        fprintf(stderr, "pgnkit html: out of memory\n");
-        return cli_close_output(&out, EXIT_RESOURCE);
+        pg.st = PGN_E_NOMEM;
+    } else {
+        cli_run_games(&r, one_game, &pg);
+        page_tail(pg.out);
     }
-    uint64_t totals[3] = {0, 0, 0};
-    pgn_reader_opts ro = {0};
-    cli_diag_ctx dctx = {0, 1};
-    ro.on_diag = cli_print_diag;
-    ro.diag_ctx = &dctx;
-    int status = cli_for_each_game(argc - optind, argv + optind, &ro, one_game, &pg, totals);
-    page_tail(pg.out);
     pgn_json_writer_free(pg.jw);
     free(pg.buf.p);
     if (pg.st == PGN_E_NOMEM) {
-        fprintf(stderr, "pgnkit html: out of memory\n");
-        status = EXIT_RESOURCE;
+        cli_error(NULL, "out of memory");
+        r.aborted = 1;
+        r.status = EXIT_RESOURCE;
     }
-    return cli_close_output(&out, status);
+    return cli_run_finish(&r, CLI_SUMMARY_NONE);
 }

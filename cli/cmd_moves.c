@@ -53,6 +53,9 @@ int cmd_moves(int argc, char **argv) {
         pgn_uci_write(&pos, l.moves[i], lines[i].uci);
         pgn_san_write(&pos, l.moves[i], lines[i].san);
     }
+    if (l.count == 0) {
+        cli_error(NULL, "%s: no legal moves", pgn_pos_in_check(&pos) ? "checkmate" : "stalemate");
+    }
     qsort(lines, l.count, sizeof lines[0], by_uci);
     for (unsigned i = 0; i < l.count; i++) {
         printf("%s %s\n", lines[i].san, lines[i].uci);

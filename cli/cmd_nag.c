@@ -79,14 +79,14 @@ int cmd_nag(int argc, char **argv) {
     unsigned long number;
     if (parse_number(arg, &number)) {
         if (number > 255) {
-            fprintf(stderr, "pgnkit nag: '%s': NAGs range from 0 to 255\n", arg);
+            cli_error(NULL, "'%s': NAGs range from 0 to 255", arg);
             return EXIT_INPUT;
         }
         print_row((unsigned)number);
         return EXIT_OK;
     }
     if (!print_glyph(arg)) {
-        fprintf(stderr, "pgnkit nag: '%s' is no NAG glyph\n", arg);
+        cli_error(NULL, "'%s' is no NAG glyph", arg);
         return EXIT_INPUT;
     }
     return EXIT_OK;

@@ -34,22 +34,25 @@ typedef struct picture {
     int graph;
     unsigned long game, seen;
     long ply; /* -1: the last */
+    const char *fen;
     pgn_board_opts board;
+    pgn_mark marks[64];
     pgn_graph_opts gopts;
-    FILE *out;
+    cli_output *out;
     pgn_status st; /* of the drawing, PGN_END until the game was found */
 } picture;
 
-static pgn_status draw_game(void *user, pgn_game *game) {
+static pgn_status draw_game(cli_run *r, void *user, const cli_game *g) {
     picture *p = user;
+    (void)r;
     if (++p->seen != p->game) {
         return PGN_OK;
     }
     if (p->graph) {
-        p->st = pgn_graph_svg(game, &p->gopts, cli_write_file, p->out);
+        p->st = pgn_graph_svg(g->game, &p->gopts, cli_output_write, p->out);
     } else {
-        size_t ply = p->ply < 0 ? pgn_game_ply_count(game) : (size_t)p->ply;
-        p->st = pgn_game_board_svg(game, ply, &p->board, cli_write_file, p->out);
+        size_t ply = p->ply < 0 ? pgn_game_ply_count(g->game) : (size_t)p->ply;
+        p->st = pgn_game_board_svg(g->game, ply, &p->board, cli_output_write, p->out);
     }
     return p->st == PGN_E_IO ? PGN_E_IO : PGN_OK;
 }
@@ -67,134 +70,123 @@ static int parse_mark(const char *s, int arrow, pgn_mark *m) {
     return pgn_mark_next(&args, m) && args.len == 0 && (m->from != m->to) == arrow;
 }
 
-static unsigned long number(const char *s, unsigned long lo, unsigned long hi, int *ok) {
+static int number(const char *s, unsigned long lo, unsigned long hi, unsigned long *out) {
     char *end;
     unsigned long v = strtoul(s, &end, 10);
     if (*s < '0' || *s > '9' || *end || v < lo || v > hi) {
-        *ok = 0;
+        return cli_usage("bad number '%s' (%lu to %lu)", s, lo, hi);
     }
-    return v;
+    *out = v;
+    return EXIT_OK;
 }
 
-static int run(picture *p, const char *fen, const char *outpath, int nfiles, char **files) {
-    const char *cmd = p->graph ? "graph" : "svg";
-    const char *usage = p->graph ? graph_usage : svg_usage;
-    if (nfiles > 1) {
-        return cli_usage_error(cmd, usage, "one FILE at most");
+enum {
+    OPT_GAME = CLI_OPT_COMMAND,
+    OPT_PLY,
+    OPT_FEN,
+    OPT_FLIP,
+    OPT_SIZE,
+    OPT_COORDS,
+    OPT_ARROW,
+    OPT_SQUARE,
+    OPT_WIDTH,
+    OPT_HEIGHT
+};
+
+static int picture_option(void *user, int ch, const char *arg) {
+    picture *p = user;
+    unsigned long v = 0;
+    int st = EXIT_OK;
+    switch (ch) {
+    case OPT_GAME: st = number(arg, 1, ~0ul >> 1, &p->game); break;
+    case OPT_PLY: st = number(arg, 0, 1ul << 30, &v), p->ply = (long)v; break;
+    case OPT_FEN: p->fen = arg; break;
+    case OPT_FLIP: p->board.flags |= PGN_BOARD_FLIP; break;
+    case OPT_COORDS: p->board.flags |= PGN_BOARD_COORDS; break;
+    case OPT_SIZE: st = number(arg, 16, 8192, &v), p->board.size = (uint32_t)v; break;
+    case OPT_WIDTH: st = number(arg, 50, 16384, &v), p->gopts.width = (uint32_t)v; break;
+    case OPT_HEIGHT: st = number(arg, 50, 4096, &v), p->gopts.height = (uint32_t)v; break;
+    case OPT_ARROW:
+    case OPT_SQUARE:
+        if (p->board.mark_count == sizeof p->marks / sizeof p->marks[0]) {
+            return cli_usage("at most 64 --arrow and --square");
+        }
+        if (!parse_mark(arg, ch == OPT_ARROW, &p->marks[p->board.mark_count++])) {
+            return cli_usage(ch == OPT_ARROW ? "--arrow takes [RGYB]e2e4, not '%s'"
+                                             : "--square takes [RGYB]d5, not '%s'",
+                             arg);
+        }
+        break;
+    default: return cli_usage("unknown option");
     }
-    if (fen && (nfiles || p->ply >= 0 || p->game != 1)) {
-        return cli_usage_error(cmd, usage, "--fen takes no FILE, --game or --ply");
+    return st;
+}
+
+/* Parses the options, draws, and returns the exit status. */
+static int run(picture *p, int argc, char **argv, const char *usage, const struct option *opts) {
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES);
+    p->game = 1;
+    p->ply = -1;
+    p->st = PGN_END;
+    p->board.marks = p->marks;
+    int st = cli_run_parse(&r, argc, argv, usage, opts, "", picture_option, p);
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
+    }
+    int no_file = r.nfiles == 1 && strcmp(r.files[0], "-") == 0;
+    if (r.nfiles > 1) {
+        return cli_usage("one FILE at most");
+    }
+    if (p->fen && (!no_file || p->ply >= 0 || p->game != 1)) {
+        return cli_usage("--fen takes no FILE, --game or --ply");
     }
     pgn_pos pos;
-    if (fen && cli_position(&pos, fen, 0) != EXIT_OK) {
+    if (p->fen && cli_position(&pos, p->fen, 0) != EXIT_OK) {
         return EXIT_INPUT;
     }
-    cli_output out;
-    if (!cli_open_output(&out, outpath)) {
-        return EXIT_RESOURCE;
+    if ((st = cli_run_open(&r)) != EXIT_OK) {
+        return st;
     }
-    p->out = out.file;
-    int status = EXIT_OK;
-    if (fen) {
-        p->st = pgn_board_svg(&pos, &p->board, cli_write_file, p->out);
+    p->out = &r.out;
+    if (p->fen) {
+        p->st = pgn_board_svg(&pos, &p->board, cli_output_write, p->out);
     } else {
-        uint64_t totals[3] = {0, 0, 0};
-        pgn_reader_opts ro = {0};
-        cli_diag_ctx dctx = {0, 1};
-        ro.on_diag = cli_print_diag;
-        ro.diag_ctx = &dctx;
-        status = cli_for_each_game(nfiles, files, &ro, draw_game, p, totals);
+        cli_run_games(&r, draw_game, p);
     }
-    if (p->st == PGN_END) {
-        fprintf(stderr, "pgnkit %s: the input has no game %lu\n", cmd, p->game);
-        status = status == EXIT_OK ? EXIT_INPUT : status;
+    if (p->st == PGN_END && r.status != EXIT_RESOURCE) {
+        cli_error(NULL, "the input has no game %lu", p->game);
+        r.status = r.status > EXIT_INPUT ? r.status : EXIT_INPUT;
     } else if (p->st == PGN_E_LIMIT) {
-        fprintf(stderr, "pgnkit %s: game %lu has no ply %ld\n", cmd, p->game, p->ply);
-        status = status == EXIT_OK ? EXIT_INPUT : status;
-    } else if (p->st != PGN_OK && status != EXIT_RESOURCE) {
-        status = EXIT_RESOURCE;
+        cli_error(NULL, "game %lu has no ply %ld", p->game, p->ply);
+        r.status = r.status > EXIT_INPUT ? r.status : EXIT_INPUT;
+    } else if (p->st != PGN_OK && p->st != PGN_END) {
+        r.aborted = 1;
+        r.status = EXIT_RESOURCE;
     }
-    return cli_close_output(&out, status);
+    return cli_run_finish(&r, CLI_SUMMARY_NONE);
 }
 
 int cmd_svg(int argc, char **argv) {
-    static const struct option opts[] = {{"game", required_argument, NULL, 'g'},
-                                         {"ply", required_argument, NULL, 'p'},
-                                         {"fen", required_argument, NULL, 'f'},
-                                         {"flip", no_argument, NULL, 'F'},
-                                         {"size", required_argument, NULL, 's'},
-                                         {"coords", no_argument, NULL, 'c'},
-                                         {"arrow", required_argument, NULL, 'a'},
-                                         {"square", required_argument, NULL, 'q'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
+    static const struct option opts[] = {{"game", required_argument, NULL, OPT_GAME},
+                                         {"ply", required_argument, NULL, OPT_PLY},
+                                         {"fen", required_argument, NULL, OPT_FEN},
+                                         {"flip", no_argument, NULL, OPT_FLIP},
+                                         {"size", required_argument, NULL, OPT_SIZE},
+                                         {"coords", no_argument, NULL, OPT_COORDS},
+                                         {"arrow", required_argument, NULL, OPT_ARROW},
+                                         {"square", required_argument, NULL, OPT_SQUARE},
                                          {NULL, 0, NULL, 0}};
     picture p = {0};
-    pgn_mark marks[64];
-    size_t nmarks = 0;
-    const char *fen = NULL, *outpath = NULL;
-    p.game = 1;
-    p.ply = -1;
-    p.st = PGN_END;
-    p.board.marks = marks;
-    int c, ok = 1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'g': p.game = number(optarg, 1, ~0ul >> 1, &ok); break;
-        case 'p': p.ply = (long)number(optarg, 0, 1ul << 30, &ok); break;
-        case 'f': fen = optarg; break;
-        case 'F': p.board.flags |= PGN_BOARD_FLIP; break;
-        case 'c': p.board.flags |= PGN_BOARD_COORDS; break;
-        case 's': p.board.size = (uint32_t)number(optarg, 16, 8192, &ok); break;
-        case 'a':
-        case 'q':
-            if (nmarks == sizeof marks / sizeof marks[0]) {
-                return cli_usage_error("svg", svg_usage, "at most 64 --arrow and --square");
-            }
-            if (!parse_mark(optarg, c == 'a', &marks[nmarks++])) {
-                return cli_usage_error("svg", svg_usage,
-                                       c == 'a' ? "--arrow takes [RGYB]e2e4"
-                                                : "--square takes [RGYB]d5");
-            }
-            break;
-        case 'o': outpath = optarg; break;
-        case 'h': fputs(svg_usage, stdout); return EXIT_OK;
-        default: return cli_usage_error("svg", svg_usage, NULL);
-        }
-        if (!ok) {
-            return cli_usage_error("svg", svg_usage, "bad number");
-        }
-    }
-    p.board.mark_count = nmarks;
-    return run(&p, fen, outpath, argc - optind, argv + optind);
+    return run(&p, argc, argv, svg_usage, opts);
 }
 
 int cmd_graph(int argc, char **argv) {
-    static const struct option opts[] = {
-        {"game", required_argument, NULL, 'g'},   {"width", required_argument, NULL, 'w'},
-        {"height", required_argument, NULL, 'H'}, {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"game", required_argument, NULL, OPT_GAME},
+                                         {"width", required_argument, NULL, OPT_WIDTH},
+                                         {"height", required_argument, NULL, OPT_HEIGHT},
+                                         {NULL, 0, NULL, 0}};
     picture p = {0};
-    const char *outpath = NULL;
     p.graph = 1;
-    p.game = 1;
-    p.ply = -1;
-    p.st = PGN_END;
-    int c, ok = 1;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-        switch (c) {
-        case 'g': p.game = number(optarg, 1, ~0ul >> 1, &ok); break;
-        case 'w': p.gopts.width = (uint32_t)number(optarg, 50, 16384, &ok); break;
-        case 'H': p.gopts.height = (uint32_t)number(optarg, 50, 4096, &ok); break;
-        case 'o': outpath = optarg; break;
-        case 'h': fputs(graph_usage, stdout); return EXIT_OK;
-        default: return cli_usage_error("graph", graph_usage, NULL);
-        }
-        if (!ok) {
-            return cli_usage_error("graph", graph_usage, "bad number");
-        }
-    }
-    return run(&p, NULL, outpath, argc - optind, argv + optind);
+    return run(&p, argc, argv, graph_usage, opts);
 }

@@ -1,22 +1,301 @@
 /* SPDX-License-Identifier: MIT */
-/* Opening inputs and printing diagnostics for the commands that read PGN (check, fmt, convert). */
-#define _POSIX_C_SOURCE 200809L
+/* Inputs and outputs of the program: the one function that opens an input, and outputs written
+ * to a temporary file in the target's directory (flushed, fsync'd, mode kept) and renamed over
+ * the target only when complete; the same-file test that keeps outputs from destroying inputs. */
+#define _GNU_SOURCE /* O_TMPFILE, linkat (Linux); without it, a named temporary file */
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { OUT_BUFFER = 1 << 20 };
+
+static ptrdiff_t read_input(void *ctx, void *buf, size_t cap) {
+    cli_input *in = ctx;
+    size_t n = fread(buf, 1, cap, in->file);
+    if (n == 0 && ferror(in->file)) {
+        in->err = errno;
+        return -1;
+    }
+    return (ptrdiff_t)n;
+}
+
+int cli_input_open(cli_input *in, const char *path) {
+    memset(in, 0, sizeof *in);
+    in->path = path;
+    in->read = read_input;
+    in->ctx = in;
+    if (strcmp(path, "-") == 0) {
+        in->name = "<stdin>";
+        in->file = stdin;
+        return EXIT_OK;
+    }
+    in->name = path;
+    in->file = fopen(path, "rb");
+    struct stat sb;
+    int err = errno;
+    if (in->file && fstat(fileno(in->file), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(in->file);
+        in->file = NULL;
+        err = EISDIR;
+    }
+    if (!in->file) {
+        cli_error(path, "%s", strerror(err));
+        return EXIT_RESOURCE;
+    }
+    return EXIT_OK;
+}
+
+void cli_input_close(cli_input *in) {
+    if (in->file && in->file != stdin) {
+        fclose(in->file);
+    }
+    in->file = NULL;
+}
+
+/* The directory part of path ("." if none), malloc'd; NULL when out of memory. */
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 1;
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, slash ? path : ".", n);
+        d[n] = 0;
+        if (slash && n == 0) { /* "/x": the root */
+            d[0] = '/';
+            d[1] = 0;
+        }
+    }
+    return d;
+}
+
+/* The last component of path. */
+static const char *base_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* "DIR/.BASE.pgnkit-XXXXXX" for path (malloc'd, the X's for mkstemp), or NULL. */
+static char *temp_name(const char *path) {
+    char *dir = dir_of(path);
+    if (!dir) {
+        return NULL;
+    }
+    size_t n = strlen(dir) + strlen(base_of(path)) + 32;
+    char *t = malloc(n);
+    if (t) {
+        snprintf(t, n, "%s/.%s.pgnkit-XXXXXX", dir, base_of(path));
+    }
+    free(dir);
+    return t;
+}
+
+/* Opens an unnamed file in path's directory (O_TMPFILE), or -1 where the system has none. */
+static int open_unnamed(const char *path, mode_t mode) {
+#ifdef O_TMPFILE
+    char *dir = dir_of(path);
+    int fd = -1;
+    if (dir && access("/proc/self/fd", X_OK) == 0) {
+        fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    }
+    free(dir);
+    return fd;
+#else
+    (void)path;
+    (void)mode;
+    return -1;
+#endif
+}
+
+static int open_fail(cli_output *o, const char *path, int err) {
+    cli_error(NULL, "cannot write '%s': %s", path, strerror(err));
+    free(o->tmp);
+    free(o->target);
+    o->tmp = o->target = NULL;
+    return EXIT_RESOURCE;
+}
+
+int cli_output_open(cli_output *o, const char *path) {
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    if (!path || strcmp(path, "-") == 0) {
+        o->file = stdout;
+        setvbuf(stdout, NULL, _IOFBF, OUT_BUFFER);
+        return EXIT_OK;
+    }
+    o->path = path;
+    struct stat sb;
+    int exists = stat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode)) {
+        return open_fail(o, path, EISDIR);
+    }
+    if (exists && !S_ISREG(sb.st_mode)) { /* a device or a FIFO: written as it comes */
+        o->file = fopen(path, "wb");
+        if (!o->file) {
+            return open_fail(o, path, errno);
+        }
+        setvbuf(o->file, NULL, _IOFBF, OUT_BUFFER);
+        return EXIT_OK;
+    }
+    mode_t mask = umask(0);
+    umask(mask);
+    mode_t mode = exists ? (sb.st_mode & 07777) : (0666 & ~mask);
+    /* a symbolic link is followed: the file it names is replaced, the link kept */
+    o->target = exists ? realpath(path, NULL) : strdup(path);
+    if (!o->target) {
+        return open_fail(o, path, errno);
+    }
+    o->fd = open_unnamed(o->target, mode);
+    if (o->fd < 0) {
+        o->tmp = temp_name(o->target);
+        if (!o->tmp || (o->fd = mkstemp(o->tmp)) < 0) {
+            return open_fail(o, path, o->tmp ? errno : ENOMEM);
+        }
+    }
+    if (fchmod(o->fd, mode) != 0 || !(o->file = fdopen(o->fd, "wb"))) {
+        int err = errno;
+        close(o->fd);
+        if (o->tmp) {
+            unlink(o->tmp);
+        }
+        return open_fail(o, path, err);
+    }
+    setvbuf(o->file, NULL, _IOFBF, OUT_BUFFER);
+    return EXIT_OK;
+}
+
+/* Gives the unnamed file o->fd a name next to the target (o->tmp). 0 or an errno. */
+static int name_unnamed(cli_output *o) {
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
+    for (int attempt = 0; attempt < 100; attempt++) {
+        free(o->tmp);
+        o->tmp = temp_name(o->target);
+        if (!o->tmp) {
+            return ENOMEM;
+        }
+        unsigned v = (unsigned)getpid() + (unsigned)attempt;
+        for (char *x = o->tmp + strlen(o->tmp); x[-1] == 'X'; v /= 10) {
+            *--x = (char)('0' + v % 10);
+        }
+        if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) {
+            return 0;
+        }
+        if (errno != EEXIST) {
+            int err = errno;
+            free(o->tmp);
+            o->tmp = NULL;
+            return err;
+        }
+    }
+    return EEXIST;
+}
+
+/* Puts the finished file in place. 0 or an errno. */
+static int commit_file(cli_output *o) {
+    int err = 0;
+    if (!o->tmp && (err = name_unnamed(o)) != 0) {
+        return err;
+    }
+    if (rename(o->tmp, o->target) != 0) {
+        return errno;
+    }
+    free(o->tmp);
+    o->tmp = NULL;
+    return 0;
+}
+
+int cli_output_close(cli_output *o, int commit, int status) {
+    if (!o->file) {
+        return status;
+    }
+    int err = 0;
+    if (fflush(o->file) != 0 || ferror(o->file) || o->failed) {
+        err = errno ? errno : EIO;
+    }
+    if (!err && commit && o->fd >= 0 && fsync(o->fd) != 0) {
+        err = errno;
+    }
+    if (!err && commit && o->target && (err = commit_file(o)) != 0) {
+        cli_error(NULL, "cannot replace '%s': %s", o->path, strerror(err));
+        status = EXIT_RESOURCE;
+        err = 0;
+    }
+    if (o->file != stdout && fclose(o->file) != 0 && !err) {
+        err = errno;
+    }
+    if (o->tmp) { /* not committed: the target stays as it was */
+        unlink(o->tmp);
+    }
+    if (err) {
+        cli_error(NULL, "error writing %s: %s", o->path ? o->path : "standard output",
+                  strerror(err));
+        status = EXIT_RESOURCE;
+    }
+    free(o->tmp);
+    free(o->target);
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    return status;
+}
+
+ptrdiff_t cli_output_write(void *ctx, const void *data, size_t len) {
+    cli_output *o = ctx;
+    if (fwrite(data, 1, len, o->file) != len) {
+        o->failed = 1;
+        return -1;
+    }
+    return (ptrdiff_t)len;
+}
+
+/* Nonzero when a and b are the same regular file (stat follows symbolic links). */
+static int same_regular(const struct stat *a, const struct stat *b) {
+    return S_ISREG(a->st_mode) && S_ISREG(b->st_mode) && a->st_dev == b->st_dev &&
+           a->st_ino == b->st_ino;
+}
+
+/* The absolute name path would have once created: its directory resolved (malloc'd). */
+static char *future_name(const char *path) {
+    char *dir = dir_of(path), *real = dir ? realpath(dir, NULL) : NULL, *name = NULL;
+    if (real) {
+        size_t n = strlen(real) + strlen(base_of(path)) + 2;
+        if ((name = malloc(n)) != NULL) {
+            snprintf(name, n, "%s/%s", real, base_of(path));
+        }
+    }
+    free(dir);
+    free(real);
+    return name;
+}
+
+int cli_same_file(const char *a, const char *b) {
+    struct stat sa, sb;
+    int ea = strcmp(a, "-") == 0 ? fstat(0, &sa) == 0 : stat(a, &sa) == 0;
+    int eb = strcmp(b, "-") == 0 ? fstat(0, &sb) == 0 : stat(b, &sb) == 0;
+    if (ea && eb) {
+        return same_regular(&sa, &sb);
+    }
+    if (ea || eb || strcmp(a, "-") == 0 || strcmp(b, "-") == 0) {
+        return 0;
+    }
+    char *na = future_name(a), *nb = future_name(b);
+    int same = na && nb && strcmp(na, nb) == 0;
+    free(na);
+    free(nb);
+    return same;
+}
+
+/* ---- for the commands not yet on the driver (analyze) ---- */
 
 FILE *cli_open_input(const char *path) {
-    if (strcmp(path, "-") == 0) {
-        return stdin;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "pgnkit: cannot open '%s': %s\n", path, strerror(errno));
-    }
-    return f;
+    cli_input in;
+    return cli_input_open(&in, path) == EXIT_OK ? in.file : NULL;
 }
 
 void cli_close_input(FILE *f) {
@@ -25,96 +304,12 @@ void cli_close_input(FILE *f) {
     }
 }
 
-static void json_string(FILE *out, const char *s) {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(out, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(out, "\\u%04x", c);
-        } else {
-            fputc(c, out);
-        }
-    }
-    fputc('"', out);
-}
-
-/* Prints one diagnostic GCC-style, or as a JSON line when ctx->json. */
-void cli_print_diag(void *ctx, const pgn_diag *d) {
-    cli_diag_ctx *c = ctx;
-    const char *sev = d->severity == PGN_SEV_ERROR ? "error" : "warning";
-    const char *file = d->source ? d->source : "<stdin>";
-    if (c->quiet_warnings && d->severity != PGN_SEV_ERROR) {
-        return;
-    }
-    if (c->json) {
-        fprintf(stderr, "{\"file\":");
-        json_string(stderr, file);
-        fprintf(stderr,
-                ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\","
-                "\"code\":\"%s\","
-                "\"message\":",
-                d->at.line, d->at.column, (unsigned long long)d->at.offset,
-                (unsigned long long)d->game, sev, pgn_status_name(d->code));
-        json_string(stderr, pgn_status_message(d->code));
-        fprintf(stderr, ",\"token\":");
-        json_string(stderr, d->token);
-        fprintf(stderr, "}\n");
-        return;
-    }
-    fprintf(stderr, "%s:%u:%u: %s: %s", file, d->at.line, d->at.column, sev,
-            pgn_status_message(d->code));
-    if (d->token[0]) {
-        fprintf(stderr, " '");
-        for (const char *p = d->token; *p; p++) {
-            fputc((unsigned char)*p < 0x20 ? ' ' : *p, stderr);
-        }
-        fprintf(stderr, "'");
-    }
-    fprintf(stderr, " [%s] (game %llu)\n", pgn_status_name(d->code), (unsigned long long)d->game);
-}
-
-int cli_parse_encoding(const char *name, pgn_encoding *out) {
-    static const struct {
-        const char *name;
-        pgn_encoding enc;
-    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
-                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
-                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
-                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
-                 {"cp437", PGN_ENC_CP437}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(name, names[i].name) == 0) {
-            *out = names[i].enc;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int cli_open_output(cli_output *o, const char *path) {
-    o->path = path && strcmp(path, "-") != 0 ? path : NULL;
-    o->file = o->path ? fopen(o->path, "wb") : stdout;
-    if (!o->file) {
-        fprintf(stderr, "pgnkit: cannot write '%s': %s\n", path, strerror(errno));
-        return 0;
-    }
-    setvbuf(o->file, NULL, _IOFBF, 1 << 20);
-    return 1;
+    return cli_output_open(o, path) == EXIT_OK;
 }
 
 int cli_close_output(cli_output *o, int status) {
-    int bad = fflush(o->file) != 0 || ferror(o->file);
-    if (o->path && fclose(o->file) != 0) {
-        bad = 1;
-    }
-    if (bad) {
-        fprintf(stderr, "pgnkit: error writing %s: %s\n", o->path ? o->path : "standard output",
-                strerror(errno));
-        return EXIT_RESOURCE;
-    }
-    return status;
+    return cli_output_close(o, status != EXIT_RESOURCE, status);
 }
 
 ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len) {
@@ -140,93 +335,20 @@ ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
     return (ptrdiff_t)len;
 }
 
-/* One step of reading: the next game of r through ctx; PGN_OK to go on. */
-typedef pgn_status (*read_step)(pgn_reader *r, void *ctx);
-
-/* Reads every file (none: stdin) with step until it stops; adds the games, errors and warnings
- * to totals; returns the exit status (1 if any error). */
-static int read_inputs(int nfiles, char **files, const pgn_reader_opts *ropts, read_step step,
-                       void *ctx, uint64_t totals[3]) {
-    static char dash[] = "-";
-    char *stdin_only[] = {dash};
-    int status = EXIT_OK;
-    if (nfiles <= 0) {
-        files = stdin_only;
-        nfiles = 1;
-    }
-    for (int i = 0; i < nfiles && status != EXIT_RESOURCE; i++) {
-        FILE *f = cli_open_input(files[i]);
-        if (!f) {
-            status = EXIT_RESOURCE;
-            break;
-        }
-        pgn_reader_opts ro = *ropts;
-        ro.source_name = strcmp(files[i], "-") == 0 ? "<stdin>" : files[i];
-        pgn_reader *r;
-        if (pgn_reader_new_file(&r, &ro, f) != PGN_OK) {
-            cli_close_input(f);
-            fprintf(stderr, "pgnkit: out of memory\n");
-            return EXIT_RESOURCE;
-        }
-        pgn_status st;
-        while ((st = step(r, ctx)) == PGN_OK) {
-        }
-        uint64_t g, e, w;
-        pgn_reader_totals(r, &g, &e, &w);
-        totals[0] += g;
-        totals[1] += e;
-        totals[2] += w;
-        pgn_reader_free(r);
-        cli_close_input(f);
-        if (st != PGN_END && st != PGN_E_LIMIT) {
-            fprintf(stderr, "pgnkit: %s: %s\n", ro.source_name, pgn_status_message(st));
-            status = EXIT_RESOURCE;
-        } else if (st == PGN_E_LIMIT) {
-            status = EXIT_INPUT;
+int cli_parse_encoding(const char *name, pgn_encoding *out) {
+    static const struct {
+        const char *name;
+        pgn_encoding enc;
+    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
+                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
+                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
+                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
+                 {"cp437", PGN_ENC_CP437}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i].name) == 0) {
+            *out = names[i].enc;
+            return 1;
         }
     }
-    if (status == EXIT_OK && totals[1]) {
-        status = EXIT_INPUT;
-    }
-    return status;
-}
-
-typedef struct visit_ctx {
-    const pgn_visitor *v;
-    void *user;
-} visit_ctx;
-
-static pgn_status visit_step(pgn_reader *r, void *ctx) {
-    visit_ctx *c = ctx;
-    return pgn_reader_visit(r, c->v, c->user);
-}
-
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
-                       void *user, uint64_t totals[3]) {
-    visit_ctx c = {v, user};
-    return read_inputs(nfiles, files, ropts, visit_step, &c, totals);
-}
-
-typedef struct game_ctx {
-    pgn_game *g;
-    cli_game_fn fn;
-    void *user;
-} game_ctx;
-
-static pgn_status game_step(pgn_reader *r, void *ctx) {
-    game_ctx *c = ctx;
-    pgn_status st = pgn_reader_next(r, c->g);
-    return st == PGN_OK ? c->fn(c->user, c->g) : st;
-}
-
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
-                      void *user, uint64_t totals[3]) {
-    game_ctx c = {NULL, fn, user};
-    if (pgn_game_new(&c.g, NULL) != PGN_OK) {
-        fprintf(stderr, "pgnkit: out of memory\n");
-        return EXIT_RESOURCE;
-    }
-    int status = read_inputs(nfiles, files, ropts, game_step, &c, totals);
-    pgn_game_free(c.g);
-    return status;
+    return 0;
 }

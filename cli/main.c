@@ -4,6 +4,8 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,24 +43,6 @@ static void usage(FILE *f) {
         "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n");
 }
 
-int cli_usage_error(const char *cmd, const char *text, const char *msg) {
-    if (msg) {
-        fprintf(stderr, "pgnkit %s: %s\n", cmd, msg);
-    }
-    fputs(text, stderr);
-    return EXIT_USAGE;
-}
-
-void cli_print_warnings(const char *token, uint32_t warnings) {
-    for (unsigned b = 0; b < 32; b++) {
-        if (warnings & (1u << b)) {
-            pgn_status w = (pgn_status)(PGN_W_CASTLE_ZERO + b);
-            fprintf(stderr, "pgnkit: warning: '%s': %s [%s]\n", token, pgn_status_message(w),
-                    pgn_status_name(w));
-        }
-    }
-}
-
 int cli_position(pgn_pos *pos, const char *fen, int chess960) {
     if (!fen) {
         pgn_pos_init(pos);
@@ -67,8 +51,8 @@ int cli_position(pgn_pos *pos, const char *fen, int chess960) {
     }
     pgn_fen_diag d;
     if (pgn_fen_parse(pos, fen, strlen(fen), chess960 ? PGN_FEN_CHESS960 : 0, &d) != PGN_OK) {
-        fprintf(stderr, "pgnkit: error: invalid FEN '%s' at column %u (field %u): %s [%s]\n", fen,
-                d.column, d.field, d.reason, pgn_status_name(d.code));
+        cli_error(NULL, "error: invalid FEN '%s' at column %u (field %u): %s [%s]", fen, d.column,
+                  d.field, d.reason, pgn_status_name(d.code));
         return EXIT_INPUT;
     }
     cli_print_warnings(fen, d.warnings);
@@ -92,30 +76,40 @@ static int dispatch(int argc, char **argv) {
             char *args[] = {argv[2], help_opt, NULL};
             for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
                 if (strcmp(commands[i].name, argv[2]) == 0) {
+                    cli_set_command(commands[i].name);
                     return commands[i].run(2, args);
                 }
             }
+            cli_set_command("help");
+            cli_error(NULL, "unknown command '%s'", argv[2]);
+            fputs("try 'pgnkit --help'\n", stderr);
+            return EXIT_USAGE;
         }
         usage(stdout);
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         if (strcmp(commands[i].name, name) == 0) {
+            cli_set_command(commands[i].name);
+            cli_set_argv(argv + 1);
             return commands[i].run(argc - 1, argv + 1);
         }
     }
-    fprintf(stderr, "pgnkit: unknown command '%s'\n", name);
-    usage(stderr);
+    cli_error(NULL, "unknown command '%s'", name);
+    fputs("try 'pgnkit --help'\n", stderr);
     return EXIT_USAGE;
 }
 
 /* Output is never lost silently (disk full, a closed pipe): a failed write or flush of standard
  * output is an I/O failure, exit status 3, unless the command already reported it. */
 int main(int argc, char **argv) {
+    opterr = 0; /* bad options get one line and a hint (cli_usage), not getopt's text */
+    /* past a file size limit a write fails (EFBIG) and is reported; the output is not kept */
+    signal(SIGXFSZ, SIG_IGN);
     int status = dispatch(argc, argv);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         if (status != EXIT_RESOURCE) {
-            fprintf(stderr, "pgnkit: error writing standard output: %s\n", strerror(errno));
+            cli_error(NULL, "error writing standard output: %s", strerror(errno));
         }
         return EXIT_RESOURCE;
     }

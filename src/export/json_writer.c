@@ -524,3 +524,15 @@ pgn_status pgn_json_writer_finish(pgn_json_writer *writer) {
     flush(writer);
     return writer->err;
 }
+
+size_t pgn_json_escape(char *dst, size_t cap, const char *src, size_t len) {
+    const unsigned char *p = (const unsigned char *)src;
+    size_t i = 0, k = 0;
+    assert(dst != NULL && cap > 0 && (src != NULL || len == 0));
+    /* one character at a time: at most 6 bytes each, so the text is cut on a boundary */
+    while (i < len && cap - k > 6) {
+        k += escape(dst + k, p, len, &i, i + 1);
+    }
+    dst[k] = '\0';
+    return k;
+}

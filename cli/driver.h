@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/* The one driver of the commands that read games (STYLE C9, issue 12 item 2): the inputs (files,
+ * '-', none = stdin), one reader per input, a per-game callback or a visitor, the outputs (-o and
+ * --rejects written to a temporary file and renamed into place), the shared options, the totals,
+ * the summary line and the exit status, and every message the program prints.
+ *
+ * A command that reads games is one small file:
+ *
+ *     static pgn_status one(cli_run *r, void *user, const cli_game *g) {
+ *         if (g->summary->broken) {
+ *             return cli_run_reject(r, g);         // counted; raw bytes to --rejects
+ *         }
+ *         ... write g->game to r->out.file ...;
+ *         r->written++;
+ *         return PGN_OK;                            // PGN_E_IO / PGN_E_NOMEM stop the run
+ *     }
+ *     int cmd_x(int argc, char **argv) {
+ *         cli_run r;
+ *         cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS);
+ *         int st = cli_run_parse(&r, argc, argv, usage_text, my_opts, "", my_opt_fn, &mine);
+ *         if (st != EXIT_OK) {
+ *             return st == CLI_HELP ? EXIT_OK : st;
+ *         }
+ *         if ((st = cli_run_open(&r)) != EXIT_OK) {
+ *             return st;
+ *         }
+ *         cli_run_games(&r, one, &mine);
+ *         return cli_run_finish(&r, CLI_SUMMARY_WRITE);
+ *     }
+ *
+ * Messages: every line on stderr starts "pgnkit COMMAND: " (main sets the command), or, under
+ * --diag json, is one JSON object: {"file":...,"code":...} diagnostics, {"error":{...}} and
+ * {"summary":{...}} (docs/diagnostics.schema.json). The program is single-threaded where it uses
+ * these (analyze's threads print through its own lock), so the message settings are one static
+ * record in driver.c, set once by main and by the option parser. */
+#ifndef PGNKIT_CLI_DRIVER_H
+#define PGNKIT_CLI_DRIVER_H
+
+#include "pgnkit.h"
+
+#include <getopt.h>
+#include <stdio.h>
+
+/* Exit statuses (STYLE C9); the worst one wins. */
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2, EXIT_RESOURCE = 3 };
+/* cli_run_parse: --help was printed; the command returns EXIT_OK. */
+enum { CLI_HELP = -1 };
+
+/* ---- messages ---- */
+
+/* Names the running command for every message ("pgnkit fmt: ..."); main calls it. */
+void cli_set_command(const char *name);
+/* The running command's name ("pgnkit" before one is chosen). */
+const char *cli_command(void);
+/* --diag json: every stderr line is a JSON object from then on. */
+void cli_set_diag_json(int on);
+int cli_diag_json(void);
+/* An error, I/O or otherwise: "pgnkit CMD: FILE: TEXT" (FILE may be NULL) or
+ * {"error":{"command":CMD,"file":FILE,"message":TEXT}}. printf-style. */
+void cli_error(const char *file, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A usage error: "pgnkit CMD: TEXT" and "try 'pgnkit CMD --help'" (or one JSON error with
+ * "usage":true). Returns EXIT_USAGE. */
+int cli_usage(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Writes s (len bytes, any bytes) to f as a JSON string with its quotes, through
+ * pgn_json_escape: never a byte that is not valid UTF-8. */
+void cli_json_string(FILE *f, const char *s, size_t len);
+
+/* ---- inputs: the one place an input is opened ---- */
+
+typedef struct cli_input {
+    const char *path; /* as given: "-" is stdin */
+    const char *name; /* for messages and diagnostics: the path, or "<stdin>" */
+    pgn_read_fn read; /* bytes of the input, decoded (later: decompressed) */
+    void *ctx;
+    FILE *file;
+    int err; /* the errno of a failed read */
+} cli_input;
+
+/* Opens path ("-": stdin) for reading and sets in->read and in->ctx. A missing, unreadable or
+ * directory input gets one message with the system's reason ("pgnkit check: x: Is a directory")
+ * and EXIT_RESOURCE; else EXIT_OK. */
+int cli_input_open(cli_input *in, const char *path);
+void cli_input_close(cli_input *in);
+
+/* ---- outputs: stdout, or a file replaced only when complete ---- */
+
+typedef struct cli_output {
+    FILE *file;       /* write here */
+    const char *path; /* the target; NULL: standard output */
+    char *target;     /* the file replaced at the end (a symbolic link followed), malloc'd */
+    char *tmp;        /* the temporary file's name while it has one (else NULL) */
+    int fd;           /* the temporary file (-1: none; writing straight to stdout or a device) */
+    int failed;       /* a write failed: never renamed into place */
+} cli_output;
+
+/* Opens path for writing (NULL or "-": stdout, with a large buffer). A regular file is written to
+ * an unnamed (O_TMPFILE) or hidden temporary file in the same directory, with the mode of the file
+ * it replaces (new files: 0666 less the umask), and renamed over path by cli_output_close only
+ * when complete: an interrupted run never leaves half a file, nor a temporary one. A device or
+ * FIFO (/dev/null, /dev/full) is written directly. Returns EXIT_OK, or EXIT_RESOURCE after a
+ * message. */
+int cli_output_open(cli_output *o, const char *path);
+/* Flushes, fsyncs and closes; with commit and no write error, renames the file into place. A
+ * write error is reported naming the output ("standard output" or the path) and gives
+ * EXIT_RESOURCE; without commit the temporary file is removed and the target left untouched.
+ * Returns the worse of status and what happened here. Accepts an output never opened. */
+int cli_output_close(cli_output *o, int commit, int status);
+/* A pgn_write_fn writing to the cli_output in ctx; -1 on a write error (marks it failed). */
+ptrdiff_t cli_output_write(void *ctx, const void *data, size_t len);
+
+/* Nonzero when paths a and b ("-": stdin) are the same regular file (device and inode, so hard
+ * and symbolic links count), or, neither existing yet, would be the same new file. */
+int cli_same_file(const char *a, const char *b);
+
+/* ---- the shared options and the run ---- */
+
+/* Groups of shared options a command takes (cli_run_init). */
+#define CLI_READS 0x01u   /* --quiet --diag text|json --strict --max-errors N --input-encoding E */
+#define CLI_WRITES 0x02u  /* -o/--output FILE */
+#define CLI_REJECTS 0x04u /* --rejects FILE */
+
+/* getopt_long values of the shared options; a command's own long options use values below 1000
+ * (letters) or from CLI_OPT_COMMAND up. Short options -o, -q and -h are the driver's. */
+enum { CLI_OPT_COMMON = 2000, CLI_OPT_COMMAND = 3000 };
+
+typedef struct cli_game {
+    pgn_game *game;                  /* the built tree; NULL in visitor mode */
+    const pgn_game_summary *summary; /* errors, warnings, broken, ordinal, start */
+    pgn_str raw;            /* the original bytes (with CLI_RAW or --rejects), else empty */
+    const cli_input *input; /* where it came from (input->name for messages) */
+} cli_game;
+
+typedef struct cli_run cli_run;
+/* Called after each game (broken ones too). PGN_OK goes on; PGN_E_IO, PGN_E_NOMEM or any other
+ * status stops the run with a message (the output is then not committed). */
+typedef pgn_status (*cli_each_fn)(cli_run *r, void *user, const cli_game *g);
+/* A command's own option: ch as getopt_long returned it, arg its optarg. Returns EXIT_OK, or
+ * cli_usage(...) (EXIT_USAGE) for a bad value. */
+typedef int (*cli_opt_fn)(void *user, int ch, const char *arg);
+
+struct cli_run {
+    /* the shared options, as parsed (read-only for commands, except ropts.flags) */
+    pgn_reader_opts ropts; /* flags (strict, ...), encoding; on_diag set by the driver */
+    uint64_t max_errors;   /* --max-errors: over the whole run; 0: no limit */
+    const char *out_path, *rejects_path;
+    int quiet; /* --quiet: warnings are counted, not printed */
+    unsigned groups;
+    int raw; /* CLI_RAW: give every game its raw bytes (fmt -i, fmt --check) */
+    /* operands: the inputs ("-" when none were given) */
+    int nfiles;
+    char **files;
+    /* outputs, opened by cli_run_open: out (stdout without -o) and rejects (file NULL without) */
+    cli_output out, rejects;
+    /* totals: games read, written by the command, rejected, errors and warnings reported */
+    uint64_t games, written, rejected, errors, warnings;
+    int stopped; /* reading stopped early at --max-errors */
+    int aborted; /* an I/O or memory failure stopped the run: outputs are not committed */
+    int status;  /* the worst exit status so far */
+};
+
+/* Zeroes r and notes which shared option groups the command takes. */
+void cli_run_init(cli_run *r, unsigned groups);
+/* Parses argv with getopt_long: the command's opts (may be NULL) and shortopts (may be "") plus
+ * the shared options of r's groups and -h/--help. The command's options go to fn(user, ch, arg).
+ * A bad option or value prints one line and "try 'pgnkit CMD --help'" (in JSON under --diag json,
+ * wherever --diag comes). Sets r->files/nfiles to the operands. Returns EXIT_OK, CLI_HELP after
+ * printing usage to stdout, or EXIT_USAGE. */
+int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const struct option *opts,
+                  const char *shortopts, cli_opt_fn fn, void *user);
+/* Before reading anything: refuses (EXIT_USAGE, one line) an -o or --rejects that is the same
+ * file as an input (device and inode: hard links, symlinks and ./x count) or as each other, then
+ * opens them. Returns EXIT_OK, EXIT_USAGE or EXIT_RESOURCE. */
+int cli_run_open(cli_run *r);
+/* Refuses (EXIT_USAGE) writing path when it is the same file as an input; for outputs a command
+ * opens itself (fmt -i checks nothing: it replaces its input on purpose). */
+int cli_run_check_output(cli_run *r, const char *what, const char *path);
+/* Reads every input, building each game, and calls fn after each. Missing, unreadable and
+ * directory inputs are reported and skipped; --max-errors stops the run. Returns r->status. */
+int cli_run_games(cli_run *r, cli_each_fn fn, void *user);
+/* The same in visitor mode (no tree: check, convert --to uci|fen): v (may be NULL) sees each game
+ * as it streams; then fn (may be NULL) is called with g->game NULL. */
+int cli_run_visit(cli_run *r, const pgn_visitor *v, void *vuser, cli_each_fn fn, void *user);
+/* The same for JSON input (docs/json-format.md, convert --from json): each game the JSON reader
+ * accepts comes to fn built, with a clean summary; each one it refuses, after its diagnostic, with
+ * g->game NULL and summary->broken set (no raw bytes): a rejected game for the command. */
+int cli_run_json(cli_run *r, cli_each_fn fn, void *user);
+/* Counts g as rejected and writes its raw bytes to --rejects when given. PGN_OK or PGN_E_IO. */
+pgn_status cli_run_reject(cli_run *r, const cli_game *g);
+
+/* The summary line cli_run_finish prints (none under --quiet). */
+typedef enum cli_summary {
+    CLI_SUMMARY_NONE,
+    CLI_SUMMARY_CHECK, /* "N games, N errors, N warnings" */
+    CLI_SUMMARY_WRITE  /* "N games, N written, N rejected, N errors" */
+} cli_summary;
+/* Closes the outputs (renamed into place unless a write failed or the run stopped on a resource
+ * failure), prints the summary ("...; reading stopped at --max-errors N" when it did; a
+ * {"summary":{...}} line under --diag json) and returns the exit status: 3 for an I/O or memory
+ * failure, else 1 if any error was reported or a game rejected, else 0. */
+int cli_run_finish(cli_run *r, cli_summary kind);
+
+#endif

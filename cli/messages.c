@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/* Every message of the program on stderr: one prefix "pgnkit COMMAND: ", GCC-style diagnostics,
+ * or under --diag json one JSON object per line (docs/diagnostics.schema.json), every string
+ * escaped by the library's one JSON escaper so that it is valid UTF-8 whatever the input. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The message settings of the run: set once by main (the command) and by the option parser
+ * (--diag json, and the deferral of a usage error until every option was seen). */
+static struct {
+    const char *command;
+    int json;
+    char **argv;        /* the command's arguments, for the option getopt refused */
+    int defer;          /* cli_run_parse is running: keep the first usage error */
+    char deferred[512]; /* that error, "" if none */
+} settings = {NULL, 0, NULL, 0, {0}};
+
+void cli_set_argv(char **argv) {
+    settings.argv = argv;
+}
+
+void cli_set_command(const char *name) {
+    settings.command = name;
+}
+
+const char *cli_command(void) {
+    return settings.command ? settings.command : "";
+}
+
+void cli_set_diag_json(int on) {
+    settings.json = on;
+}
+
+int cli_diag_json(void) {
+    return settings.json;
+}
+
+/* "pgnkit CMD: " or "pgnkit: " before a command is chosen. */
+static void prefix(FILE *f) {
+    if (settings.command) {
+        fprintf(f, "pgnkit %s: ", settings.command);
+    } else {
+        fputs("pgnkit: ", f);
+    }
+}
+
+void cli_json_string(FILE *f, const char *s, size_t len) {
+    char small[1024];
+    char *buf = small;
+    if (len > (sizeof small - 1) / 6) {
+        buf = malloc(6 * len + 1);
+        if (!buf) { /* cut, but still valid JSON and UTF-8 */
+            buf = small;
+        }
+    }
+    size_t cap = buf == small ? sizeof small : 6 * len + 1;
+    fputc('"', f);
+    pgn_json_escape(buf, cap, s, len);
+    fputs(buf, f);
+    fputc('"', f);
+    if (buf != small) {
+        free(buf);
+    }
+}
+
+static void json_cstring(FILE *f, const char *s) {
+    cli_json_string(f, s, strlen(s));
+}
+
+/* {"error":{"command":CMD[,"file":FILE][,"usage":true],"message":TEXT}} */
+static void json_error(const char *file, int usage, const char *text) {
+    fputs("{\"error\":{\"command\":", stderr);
+    json_cstring(stderr, settings.command ? settings.command : "pgnkit");
+    if (file) {
+        fputs(",\"file\":", stderr);
+        json_cstring(stderr, file);
+    }
+    if (usage) {
+        fputs(",\"usage\":true", stderr);
+    }
+    fputs(",\"message\":", stderr);
+    json_cstring(stderr, text);
+    fputs("}}\n", stderr);
+}
+
+void cli_error(const char *file, const char *fmt, ...) {
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (settings.json) {
+        json_error(file, 0, text);
+        return;
+    }
+    prefix(stderr);
+    if (file) {
+        fprintf(stderr, "%s: ", file);
+    }
+    fprintf(stderr, "%s\n", text);
+}
+
+static void print_usage_error(const char *text) {
+    if (settings.json) {
+        json_error(NULL, 1, text);
+        return;
+    }
+    prefix(stderr);
+    fprintf(stderr, "%s\n", text);
+    if (settings.command) {
+        fprintf(stderr, "try 'pgnkit %s --help'\n", settings.command);
+    } else {
+        fputs("try 'pgnkit --help'\n", stderr);
+    }
+}
+
+int cli_usage(const char *fmt, ...) {
+    char text[sizeof settings.deferred];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    if (settings.defer) {
+        if (!settings.deferred[0]) {
+            memcpy(settings.deferred, text, sizeof text);
+        }
+    } else {
+        print_usage_error(text);
+    }
+    return EXIT_USAGE;
+}
+
+void cli_defer_usage(int on) {
+    settings.defer = on;
+    if (on) {
+        settings.deferred[0] = 0;
+    } else if (settings.deferred[0]) {
+        print_usage_error(settings.deferred);
+        settings.deferred[0] = 0;
+    }
+}
+
+int cli_usage_error(const char *cmd, const char *text, const char *msg) {
+    (void)cmd;
+    (void)text;
+    if (!msg && settings.argv && optind > 0) { /* after getopt_long returned '?' */
+        return cli_usage("unknown option, or an option without its value: '%s'",
+                         settings.argv[optind - 1]);
+    }
+    return cli_usage("%s", msg ? msg : "bad arguments");
+}
+
+void cli_print_diag(void *ctx, const pgn_diag *d) {
+    const cli_diag_ctx *c = ctx;
+    if (c && c->json) {
+        settings.json = 1;
+    }
+    cli_print_diag_detail(d, c && c->quiet_warnings, NULL);
+}
+
+void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
+    const char *sev = d->severity == PGN_SEV_ERROR ? "error" : "warning";
+    const char *file = d->source ? d->source : "<stdin>";
+    if (quiet && d->severity != PGN_SEV_ERROR) {
+        return;
+    }
+    if (settings.json) {
+        fputs("{\"file\":", stderr);
+        json_cstring(stderr, file);
+        fprintf(stderr,
+                ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\","
+                "\"code\":\"%s\",\"message\":",
+                d->at.line, d->at.column, (unsigned long long)d->at.offset,
+                (unsigned long long)d->game, sev, pgn_status_name(d->code));
+        json_cstring(stderr, pgn_status_message(d->code));
+        if (detail && detail[0]) {
+            fputs(",\"detail\":", stderr);
+            json_cstring(stderr, detail);
+        }
+        fputs(",\"token\":", stderr);
+        json_cstring(stderr, d->token);
+        fputs("}\n", stderr);
+        return;
+    }
+    fprintf(stderr, "%s:%u:%u: %s: %s", file, d->at.line, d->at.column, sev,
+            pgn_status_message(d->code));
+    if (detail && detail[0]) {
+        fprintf(stderr, ": %s", detail);
+    }
+    if (d->token[0]) {
+        fputs(" '", stderr);
+        for (const char *p = d->token; *p; p++) {
+            fputc((unsigned char)*p < 0x20 ? ' ' : *p, stderr);
+        }
+        fputc('\'', stderr);
+    }
+    fprintf(stderr, " [%s] (game %llu)\n", pgn_status_name(d->code), (unsigned long long)d->game);
+}
+
+void cli_print_warnings(const char *token, uint32_t warnings) {
+    for (unsigned b = 0; b < 32; b++) {
+        if (warnings & (1u << b)) {
+            pgn_status w = (pgn_status)(PGN_W_CASTLE_ZERO + b);
+            cli_error(NULL, "warning: '%s': %s [%s]", token, pgn_status_message(w),
+                      pgn_status_name(w));
+        }
+    }
+}
+
+void cli_print_summary(const cli_run *r, cli_summary kind) {
+    if (kind == CLI_SUMMARY_NONE) {
+        return;
+    }
+    unsigned long long games = r->games, written = r->written, rejected = r->rejected,
+                       errors = r->errors, warnings = r->warnings;
+    if (settings.json) {
+        fputs("{\"summary\":{\"command\":", stderr);
+        json_cstring(stderr, cli_command());
+        fprintf(stderr, ",\"games\":%llu", games);
+        if (kind == CLI_SUMMARY_WRITE) {
+            fprintf(stderr, ",\"written\":%llu,\"rejected\":%llu", written, rejected);
+        }
+        fprintf(stderr, ",\"errors\":%llu,\"warnings\":%llu,\"stopped_early\":%s}}\n", errors,
+                warnings, r->stopped ? "true" : "false");
+        return;
+    }
+    if (kind == CLI_SUMMARY_WRITE) {
+        fprintf(stderr, "%llu games, %llu written, %llu rejected, %llu errors", games, written,
+                rejected, errors);
+    } else {
+        fprintf(stderr, "%llu games, %llu errors, %llu warnings", games, errors, warnings);
+    }
+    if (r->stopped) {
+        fprintf(stderr, "; reading stopped after %llu errors (--max-errors)",
+                (unsigned long long)r->max_errors);
+    }
+    fputc('\n', stderr);
+}
