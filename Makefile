@@ -45,9 +45,11 @@ CLI_TESTS := $(wildcard tests/cli/test_*.sh)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/rel/%.o)
 LIB_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
-CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o)
+# the page of pgnkit html: web/ embedded by tools/embed.sh into a generated C file
+WEB_SRC := web/viewer.html web/viewer.css web/viewer.js
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o) $(BUILD)/rel/gen/web_assets.o
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
-ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o)
+ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o) $(BUILD)/asan/gen/web_assets.o
 ASAN_TESTS := $(addprefix $(BUILD)/asan/tests/,$(TEST_BIN_NAMES))
 SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
@@ -55,7 +57,7 @@ PERFT_CAP ?= 200000000
 
 .PHONY: output-md5-update golden-update deps check-run demo-run man uninstall readme python \
 	bench-python all lib demo check check-slow check-layers bench bench-io tables format format-check \
-	install clean asan bench-query eco-table \
+	install clean asan bench-query eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -69,6 +71,15 @@ $(BUILD)/pic/src/%.o: src/%.c
 $(BUILD)/rel/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) $(CLI_THREADS) $(CLI_ZFLAGS) -Iinclude -MMD -MP -c $< -o $@
+$(BUILD)/gen/web_assets.c: tools/embed.sh $(WEB_SRC)
+	@mkdir -p $(@D)
+	tools/embed.sh $(WEB_SRC) > $@.tmp && mv $@.tmp $@
+$(BUILD)/rel/gen/web_assets.o: $(BUILD)/gen/web_assets.c cli/web_assets.h
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(OPT) $(WARN) -Icli -c $< -o $@
+$(BUILD)/asan/gen/web_assets.o: $(BUILD)/gen/web_assets.c cli/web_assets.h
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(WARN) -Icli -c $< -o $@
 $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
@@ -205,6 +216,13 @@ eco-table: $(BUILD)/gen_eco
 	CC0 1.0 (public domain dedication)" $(ECO_TSV) > src/opening/eco_table.inc
 $(BUILD)/gen_eco: tools/gen_eco.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) -O2 $(WARN) -Iinclude -o $@ $< $(BUILD)/libpgnkit.a $(LDLIBS)
+# the Celtic pieces (MIT, src/render/PIECES.md) as a C table; the output is committed
+pieces:
+	/usr/bin/python3 tools/gen_pieces.py $(SHARED)/data/pieces/celtic > src/render/pieces.inc
+# the README's pictures, drawn by the program itself: a board with arrows, and the evaluation
+# graph of a game analysed by Stockfish (fixed node count, one thread: the same every time)
+pictures: $(BUILD)/pgnkit
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash tools/pictures.sh
 $(BUILD)/gen_tables: tools/gen_tables.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) -O2 $(WARN) -o $@ $<

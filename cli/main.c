@@ -33,6 +33,9 @@ static const command commands[] = {
     {"sort", cmd_sort, "order the games by tags (dates and rounds as the standard orders them)"},
     {"nag", cmd_nag, "the NAG table: a NAG's symbol and meaning, a glyph's NAG, or --list"},
     {"frames", cmd_frames, "list the frames of a zstd file: the boundaries --range takes"},
+    {"svg", cmd_svg, "draw a board as SVG: a game at a ply, or a FEN, with arrows and marks"},
+    {"graph", cmd_graph, "draw a game's evaluation graph ([%eval]) as SVG"},
+    {"html", cmd_html, "the games in one self-contained HTML page: board, moves, graph"},
 };
 
 static void usage(FILE *f) {

@@ -16,6 +16,7 @@
 #include "pgnkit/query.h"
 #include "pgnkit/opening.h"
 #include "pgnkit/collection.h"
+#include "pgnkit/render.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fails on an upward #include (STYLE C2): base <- chess <- game <- parse | query <- opening | collection <- export
-# <- engine <- cli.
+# <- engine <- render <- cli.
 set -u
-rank() { case $1 in base) echo 0;; chess) echo 1;; game) echo 2;; parse|query) echo 3;; opening|collection) echo 4;; export) echo 5;; engine) echo 6;; *) echo 9;; esac; }
+rank() { case $1 in base) echo 0;; chess) echo 1;; game) echo 2;; parse|query) echo 3;; opening|collection) echo 4;; export) echo 5;; engine) echo 6;; render) echo 7;; *) echo 9;; esac; }
 bad=0
 for f in src/*/*.c src/*/*.h; do
     [ -e "$f" ] || continue

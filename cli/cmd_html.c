@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit html: the games of PGN files in one self-contained page (web/, embedded at build time):
+ * a game list, the board, the move list, the evaluation graph. The games go into the page as the
+ * JSON of docs/json-format.md inside <script type="application/json">, with every <, > and & of
+ * it escaped as \u003c, \u003e, \u0026, so no text of a PGN can end the element or be markup. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+#include "web_assets.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char html_usage[] =
+    "usage: pgnkit html [--title TEXT] [-o OUT] [FILE...]\n"
+    "Writes the games of the PGN files (stdin without FILE) as one self-contained HTML page that\n"
+    "works from the file system without a network: a game list, the board, the move list with\n"
+    "variations, comments, NAGs and clocks, [%csl]/[%cal] marks, and the evaluation graph of the\n"
+    "[%eval]s (click it to go to a move). Keys: left/right, Home/End (moves), up/down (games), f\n"
+    "(flip). The page allows no network access and runs only its own script\n"
+    "(Content-Security-Policy). Pieces: \"Celtic\" by Maurizio Monge (MIT).\n"
+    "exit status: 0 success, 1 the input had errors (the games are still shown), 2 usage error,\n"
+    "3 I/O or memory failure\n";
+
+typedef struct page {
+    FILE *out;
+    const char *title;
+    cli_membuf buf;
+    pgn_json_writer *jw;
+    unsigned long games;
+    pgn_status st;
+} page;
+
+/* Writes JSON text with <, > and & as \u00XX escapes: they occur only inside JSON strings, where
+ * the escape means the same character (RFC 8259 §7). */
+static void put_safe_json(FILE *out, const char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i];
+        if (c == '<' || c == '>' || c == '&') {
+            fprintf(out, "\\u%04x", (unsigned)c);
+        } else {
+            fputc(c, out);
+        }
+    }
+}
+
+/* Writes ASCII or UTF-8 text as a JSON string, safe inside <script> as above. */
+static void put_json_string(FILE *out, const char *p, size_t n) {
+    fputc('"', out);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c == '"' || c == '\\') {
+            fputc('\\', out);
+            fputc(c, out);
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            fprintf(out, "\\u%04x", c);
+        } else {
+            fputc(c, out);
+        }
+    }
+    fputc('"', out);
+}
+
+/* The document without its XML declaration (the page is HTML). */
+static const char *svg_element(const cli_membuf *b, size_t *len) {
+    const char *start = b->p;
+    const char *svg = NULL;
+    for (size_t i = 0; i + 4 <= b->len; i++) {
+        if (memcmp(b->p + i, "<svg", 4) == 0) {
+            svg = b->p + i;
+            break;
+        }
+    }
+    if (!svg) {
+        svg = start;
+    }
+    *len = b->len - (size_t)(svg - start);
+    return svg;
+}
+
+static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
+    page *pg = user;
+    const pgn_game *game = g->game;
+    (void)r;
+    pg->buf.len = 0;
+    pgn_status st = pgn_json_writer_write(pg->jw, game);
+    if (st != PGN_OK) {
+        return pg->st = st;
+    }
+    while (pg->buf.len && pg->buf.p[pg->buf.len - 1] == '\n') {
+        pg->buf.len--;
+    }
+    fputs(pg->games++ ? ",\n{\"game\":" : "\n{\"game\":", pg->out);
+    put_safe_json(pg->out, pg->buf.p, pg->buf.len);
+    pg->buf.len = 0;
+    pgn_graph_opts go = {720, 180};
+    if ((st = pgn_graph_svg(game, &go, cli_membuf_write, &pg->buf)) != PGN_OK) {
+        return pg->st = st == PGN_E_IO ? PGN_E_NOMEM : st;
+    }
+    size_t n;
+    const char *svg = svg_element(&pg->buf, &n);
+    fputs(",\"graph\":", pg->out);
+    put_json_string(pg->out, svg, n);
+    fputc('}', pg->out);
+    return ferror(pg->out) ? (pg->st = PGN_E_IO) : PGN_OK;
+}
+
+static void put_html_text(FILE *out, const char *s) {
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+static void page_head(FILE *out, const char *title) {
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+          "style-src 'unsafe-inline'; img-src data:; script-src 'sha256-",
+          out);
+    fputs(web_viewer_js_sha256, out);
+    fputs("'\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<title>",
+          out);
+    put_html_text(out, title);
+    fputs("</title>\n<style>\n", out);
+    fwrite(web_viewer_css, 1, web_viewer_css_len, out);
+    fputs("</style>\n</head>\n<body>\n", out);
+    fwrite(web_viewer_html, 1, web_viewer_html_len, out);
+}
+
+/* The pieces' definitions, the NAG glyphs, then the games' opening; 0 when out of memory. */
+static int page_data(page *pg) {
+    if (pgn_pieces_svg(cli_membuf_write, &pg->buf) != PGN_OK) {
+        return 0;
+    }
+    size_t n;
+    const char *svg = svg_element(&pg->buf, &n);
+    fputs("<div style=\"position:absolute;width:0;height:0;overflow:hidden\" aria-hidden=\"true\">",
+          pg->out);
+    fwrite(svg, 1, n, pg->out);
+    fputs("</div>\n<script type=\"application/json\" id=\"pgnkit-data\">\n{\"nags\":[", pg->out);
+    for (unsigned i = 0; i < 256; i++) {
+        const pgn_nag_info *info = pgn_nag_get((uint8_t)i);
+        fputs(i ? ",[" : "[", pg->out);
+        put_json_string(pg->out, info->symbol, strlen(info->symbol));
+        fputc(',', pg->out);
+        put_json_string(pg->out, info->meaning, strlen(info->meaning));
+        fputc(']', pg->out);
+    }
+    fputs("],\n\"games\":[", pg->out);
+    pg->buf.len = 0;
+    return 1;
+}
+
+static void page_tail(FILE *out) {
+    fputs("]}\n</script>\n<script>", out);
+    fwrite(web_viewer_js, 1, web_viewer_js_len, out);
+    fputs("</script>\n</body>\n</html>\n", out);
+}
+
+enum { OPT_TITLE = CLI_OPT_COMMAND };
+
+static int html_option(void *user, int ch, const char *arg) {
+    page *pg = user;
+    if (ch == OPT_TITLE) {
+        pg->title = arg;
+        return EXIT_OK;
+    }
+    return cli_usage("unknown option");
+}
+
+int cmd_html(int argc, char **argv) {
+    static const struct option opts[] = {{"title", required_argument, NULL, OPT_TITLE},
+                                         {NULL, 0, NULL, 0}};
+    page pg = {0};
+    pg.title = "pgnkit: games";
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES);
+    int st = cli_run_parse(&r, argc, argv, html_usage, opts, "", html_option, &pg);
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
+    }
+    if ((st = cli_run_open(&r)) != EXIT_OK) {
+        return st;
+    }
+    pg.out = r.out.file;
+    page_head(pg.out, pg.title);
+    pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL};
+    if (pgn_json_writer_new(&pg.jw, &jo, cli_membuf_write, &pg.buf) != PGN_OK || !page_data(&pg)) {
+        pg.st = PGN_E_NOMEM;
+    } else {
+        cli_run_games(&r, one_game, &pg);
+        page_tail(pg.out);
+    }
+    pgn_json_writer_free(pg.jw);
+    free(pg.buf.p);
+    if (pg.st == PGN_E_NOMEM) {
+        cli_error(NULL, "out of memory");
+        r.aborted = 1;
+        r.status = EXIT_RESOURCE;
+    }
+    return cli_run_finish(&r, CLI_SUMMARY_NONE);
+}

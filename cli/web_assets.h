@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/* The page sources of web/, embedded at build time by tools/embed.sh (build/gen/web_assets.c). */
+#ifndef PGNKIT_WEB_ASSETS_H
+#define PGNKIT_WEB_ASSETS_H
+
+#include <stddef.h>
+
+extern const unsigned char web_viewer_html[], web_viewer_css[], web_viewer_js[];
+extern const size_t web_viewer_html_len, web_viewer_css_len, web_viewer_js_len;
+/* base64 SHA-256 of web_viewer_js, for the Content-Security-Policy */
+extern const char web_viewer_js_sha256[];
+
+#endif

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+// The page of `pgnkit html`: a game list, a board, the move list with variations, comments, NAGs
+// and clocks, [%csl]/[%cal] marks, the evaluation graph. Every text of a PGN reaches the page
+// through textContent or an attribute set by setAttribute, never as markup; the graph's SVG is
+// pgnkit's own (pgn_graph_svg: numbers and SAN only).
+(function () {
+  "use strict";
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+  var SQ = 100, PIECE_SCALE = SQ / 933.333;
+  var COLORS = { G: "#15781b", R: "#882020", Y: "#e68f00", B: "#003088" };
+  var data = JSON.parse(document.getElementById("pgnkit-data").textContent);
+  var games = data.games, nags = data.nags;
+  var state = { game: -1, nodes: [], cur: 0, flip: false };
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function svg(tag, attrs) {
+    var e = document.createElementNS(SVGNS, tag);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    return e;
+  }
+  function sqName(sq) { return "abcdefgh"[sq % 8] + (Math.floor(sq / 8) + 1); }
+  function sqIndex(name) { return (name.charCodeAt(1) - 49) * 8 + name.charCodeAt(0) - 97; }
+  function xy(sq) {
+    var f = sq % 8, r = Math.floor(sq / 8);
+    return state.flip ? [SQ * (7 - f), SQ * r] : [SQ * f, SQ * (7 - r)];
+  }
+  // the text of a comment without its [%...] commands
+  function commentText(c) {
+    return c ? c.text.replace(/\[%[^\]]*\]/g, " ").replace(/\s+/g, " ").trim() : "";
+  }
+  function command(c, name) {
+    if (!c || !c.commands) return null;
+    for (var i = 0; i < c.commands.length; i++) if (c.commands[i].name === name) return c.commands[i];
+    return null;
+  }
+  function clock(ms) {
+    var s = Math.floor(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+    s = s % 60;
+    return (h ? h + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  // ---- the move tree: nodes[0] is the start; children[0] the main continuation ----
+  function addNode(m, parent) {
+    var p = state.nodes[parent];
+    var n = { id: state.nodes.length, parent: parent, children: [], san: m.san, uci: m.uci,
+              fen: m.fen, nags: m.nags || [], comment: m.comment, pre: m.pre_comment,
+              ply: p.ply + 1 };
+    state.nodes.push(n);
+    p.children.push(n.id);
+    return n;
+  }
+  function moveNumber(n, force) {
+    var f = state.nodes[n.parent].fen.split(" ");
+    if (f[1] === "w") return f[5] + ".";
+    return force ? f[5] + "..." : "";
+  }
+  function nagSpan(n) {
+    var s = "";
+    for (var i = 0; i < n.nags.length; i++) {
+      var g = nags[n.nags[i]];
+      s += g && g[0] ? g[0] : " $" + n.nags[i];
+    }
+    return s ? el("span", "nag", s) : null;
+  }
+  // Builds the nodes and the move list together, with an explicit stack (no recursion per
+  // nesting level of variations).
+  function build(game, box) {
+    state.nodes = [{ id: 0, parent: -1, children: [], fen: game.fen || START, ply: 0,
+                     comment: game.comment, nags: [] }];
+    var gc = commentText(game.comment);
+    if (gc) box.appendChild(el("span", "cm", gc + " "));
+    var stack = [{ line: game.moves, i: 0, parent: 0, box: box, force: true }];
+    while (stack.length) {
+      var fr = stack.pop();
+      if (fr.i >= fr.line.length) continue;
+      var m = fr.line[fr.i], n = addNode(m, fr.parent);
+      var pre = commentText(m.pre_comment);
+      if (pre) fr.box.appendChild(el("span", "cm", pre + " "));
+      var num = moveNumber(n, fr.force || pre);
+      if (num) fr.box.appendChild(el("span", "num", num + " "));
+      var mv = el("span", "mv", m.san);
+      mv.setAttribute("data-node", n.id);
+      var ns = nagSpan(n);
+      if (ns) mv.appendChild(ns);
+      fr.box.appendChild(mv);
+      fr.box.appendChild(document.createTextNode(" "));
+      var clk = command(m.comment, "clk");
+      if (clk) fr.box.appendChild(el("span", "clk", "[" + clock(clk.ms) + "] "));
+      var text = commentText(m.comment);
+      if (text) fr.box.appendChild(el("span", "cm", text + " "));
+      var vars = m.variations || [];
+      stack.push({ line: fr.line, i: fr.i + 1, parent: n.id, box: fr.box,
+                   force: !!(text || vars.length) });
+      var boxes = [];
+      for (var v = 0; v < vars.length; v++) {
+        var vb = el("span", "var");
+        fr.box.appendChild(vb);
+        boxes.push({ line: vars[v], i: 0, parent: fr.parent, box: vb, force: true });
+      }
+      for (v = boxes.length - 1; v >= 0; v--) stack.push(boxes[v]);
+    }
+  }
+
+  // ---- the board ----
+  function drawBoard() {
+    var n = state.nodes[state.cur], fen = n.fen.split(" ");
+    var b = svg("svg", { viewBox: "0 0 800 800", id: "board", "data-fen": n.fen });
+    b.appendChild(svg("rect", { width: 800, height: 800, fill: "#f0d9b5" }));
+    for (var sq = 0; sq < 64; sq++) {
+      if ((Math.floor(sq / 8) + sq % 8) % 2 === 0) {
+        var p = xy(sq);
+        b.appendChild(svg("rect", { x: p[0], y: p[1], width: SQ, height: SQ, fill: "#b58863" }));
+      }
+    }
+    if (n.uci && n.uci !== "0000") {
+      var from = sqIndex(n.uci.slice(0, 2)), to = sqIndex(n.uci.slice(2, 4));
+      if (/^O-O/.test(n.san)) to = (from & 56) | (to > from ? 6 : 2);
+      [from, to].forEach(function (s) {
+        var q = xy(s);
+        b.appendChild(svg("rect", { x: q[0], y: q[1], width: SQ, height: SQ, fill: "#9bc700",
+                                    "fill-opacity": 0.41, "class": "last" }));
+      });
+    }
+    var rows = fen[0].split("/"), kings = {};
+    var check = n.san && /[+#]$/.test(n.san);
+    var marks = [];
+    ["csl", "cal"].forEach(function (name) {
+      var c = n.comment && n.comment.commands ? n.comment.commands : [];
+      c.forEach(function (cmd) { if (cmd.name === name) marks = marks.concat(cmd.marks || []); });
+    });
+    for (var r = 0; r < 8; r++) {
+      var f = 0;
+      for (var i = 0; i < rows[r].length; i++) {
+        var c = rows[r][i];
+        if (c >= "1" && c <= "8") { f += +c; continue; }
+        var s = (7 - r) * 8 + f, pt = xy(s);
+        var id = (c === c.toUpperCase() ? "w" : "b") + c.toUpperCase();
+        if (c === "K" || c === "k") kings[c] = s;
+        var u = svg("use", { href: "#pk-" + id, "data-sq": sqName(s), "data-piece": id,
+                             transform: "translate(" + pt[0] + "," + pt[1] + ") scale(" +
+                                        PIECE_SCALE + ")" });
+        u.setAttributeNS("http://www.w3.org/1999/xlink", "xlink:href", "#pk-" + id);
+        b.appendChild(u);
+        f++;
+      }
+    }
+    if (check) {
+      var k = xy(kings[fen[1] === "w" ? "K" : "k"]);
+      b.insertBefore(svg("circle", { cx: k[0] + 50, cy: k[1] + 50, r: 46, fill: "#ff0000",
+                                     "fill-opacity": 0.45, "class": "check" }),
+                     b.querySelector("use"));
+    }
+    marks.forEach(function (m) {
+      var a = xy(sqIndex(m.from)), z = xy(sqIndex(m.to)), col = COLORS[m.color] || COLORS.G;
+      if (m.from === m.to) {
+        b.appendChild(svg("circle", { cx: a[0] + 50, cy: a[1] + 50, r: 47, fill: "none",
+                                      stroke: col, "stroke-width": 6, opacity: 0.8 }));
+        return;
+      }
+      var ax = a[0] + 50, ay = a[1] + 50, bx = z[0] + 50, by = z[1] + 50;
+      var dx = bx - ax, dy = by - ay, len = Math.sqrt(dx * dx + dy * dy);
+      var ux = dx / len, uy = dy / len, nx = -uy, ny = ux, hx = bx - ux * 40, hy = by - uy * 40;
+      var pts = [[ax + nx * 8, ay + ny * 8], [hx + nx * 8, hy + ny * 8], [hx + nx * 22, hy + ny * 22],
+                 [bx, by], [hx - nx * 22, hy - ny * 22], [hx - nx * 8, hy - ny * 8],
+                 [ax - nx * 8, ay - ny * 8]];
+      b.appendChild(svg("polygon", { points: pts.map(function (p) { return p.join(","); }).join(" "),
+                                     fill: col, opacity: 0.8, "class": "arrow" }));
+    });
+    var box = document.getElementById("board-box");
+    box.textContent = "";
+    box.appendChild(b);
+  }
+
+  function mainLine() {
+    var out = [0], n = state.nodes[0];
+    while (n.children.length) { n = state.nodes[n.children[0]]; out.push(n.id); }
+    return out;
+  }
+  function isMain(id) {
+    for (var n = state.nodes[id]; n.parent >= 0; n = state.nodes[n.parent])
+      if (state.nodes[n.parent].children[0] !== n.id) return false;
+    return true;
+  }
+  function status() {
+    var n = state.nodes[state.cur], ev = command(n.comment, "eval"), s = "";
+    if (n.parent >= 0) s = moveNumber(n, true) + " " + n.san;
+    if (ev) s += "  eval " + (ev.mate !== undefined ? "#" + ev.mate : (ev.cp / 100).toFixed(2));
+    var clk = command(n.comment, "clk");
+    if (clk) s += "  clock " + clock(clk.ms);
+    document.getElementById("status").textContent = s;
+    var line = document.getElementById("graph-ply");
+    var rect = document.getElementById("ply-" + n.ply);
+    if (line) line.parentNode.removeChild(line);
+    if (rect && isMain(n.id)) {
+      var x = +rect.getAttribute("x") + +rect.getAttribute("width") / 2;
+      var g = svg("line", { id: "graph-ply", x1: x, x2: x, y1: 0, y2: rect.getAttribute("height"),
+                            stroke: "#3692e7", "stroke-width": 2 });
+      rect.parentNode.insertBefore(g, rect);
+    }
+  }
+  function go(id) {
+    if (id < 0 || id >= state.nodes.length) return;
+    state.cur = id;
+    var old = document.querySelector("#moves .mv.current");
+    if (old) old.classList.remove("current");
+    var span = document.querySelector('#moves .mv[data-node="' + id + '"]');
+    if (span) {
+      span.classList.add("current");
+      if (span.scrollIntoView) span.scrollIntoView({ block: "nearest" });
+    }
+    drawBoard();
+    status();
+  }
+
+  function tagValue(game, name) {
+    var v = game.tags[name];
+    return v === undefined ? "?" : v;
+  }
+  function showGame(i) {
+    if (i < 0 || i >= games.length) return;
+    state.game = i;
+    var game = games[i].game;
+    var items = document.querySelectorAll("#game-list li");
+    for (var k = 0; k < items.length; k++) items[k].classList.toggle("current", k === i);
+    var tags = document.getElementById("tags");
+    tags.textContent = "";
+    Object.keys(game.tags).forEach(function (name) {
+      var tr = el("tr");
+      tr.appendChild(el("td", null, name));
+      var td = el("td", null, game.tags[name]);
+      td.setAttribute("title", game.tags[name].slice(0, 200));
+      tr.appendChild(td);
+      tags.appendChild(tr);
+    });
+    document.getElementById("white-name").textContent = "\u25CB " + tagValue(game, "White");
+    document.getElementById("black-name").textContent = "\u25CF " + tagValue(game, "Black");
+    var box = document.getElementById("moves");
+    box.textContent = "";
+    build(game, box);
+    box.appendChild(el("b", null, game.result));
+    // the graph is pgnkit's own SVG (numbers and SAN only)
+    var graph = document.getElementById("graph");
+    graph.innerHTML = games[i].graph;
+    go(0);
+  }
+  function gameLabel(g, i) {
+    var t = g.game.tags;
+    return (i + 1) + ". " + tagValue(g.game, "White") + " \u2013 " + tagValue(g.game, "Black") +
+           " " + g.game.result + (t.Event ? ", " + t.Event : "") + (t.Date ? ", " + t.Date : "");
+  }
+
+  // ---- events ----
+  document.getElementById("moves").addEventListener("click", function (e) {
+    var t = e.target.closest ? e.target.closest(".mv") : null;
+    if (t) go(+t.getAttribute("data-node"));
+  });
+  document.getElementById("graph").addEventListener("click", function (e) {
+    var t = e.target;
+    if (!t || !t.id || t.id.indexOf("ply-") !== 0) return;
+    var line = mainLine(), ply = +t.id.slice(4);
+    if (ply < line.length) go(line[ply]);
+  });
+  function step(d) {
+    var n = state.nodes[state.cur];
+    if (d < 0 && n.parent >= 0) go(n.parent);
+    if (d > 0 && n.children.length) go(n.children[0]);
+  }
+  function end() {
+    var n = state.nodes[state.cur];
+    while (n.children.length) n = state.nodes[n.children[0]];
+    go(n.id);
+  }
+  function flip() { state.flip = !state.flip; drawBoard(); }
+  document.getElementById("first").addEventListener("click", function () { go(0); });
+  document.getElementById("prev").addEventListener("click", function () { step(-1); });
+  document.getElementById("next").addEventListener("click", function () { step(1); });
+  document.getElementById("last").addEventListener("click", end);
+  document.getElementById("flip").addEventListener("click", flip);
+  document.addEventListener("keydown", function (e) {
+    var k = e.key;
+    if (k === "ArrowRight") step(1);
+    else if (k === "ArrowLeft") step(-1);
+    else if (k === "Home") go(0);
+    else if (k === "End") end();
+    else if (k === "ArrowDown") showGame(state.game + 1);
+    else if (k === "ArrowUp") showGame(state.game - 1);
+    else if (k === "f") flip();
+    else return;
+    e.preventDefault();
+  });
+
+  var list = document.getElementById("game-list");
+  games.forEach(function (g, i) {
+    var li = el("li", null, gameLabel(g, i).slice(0, 300));
+    li.addEventListener("click", function () { showGame(i); });
+    list.appendChild(li);
+  });
+  document.getElementById("count").textContent = games.length + (games.length === 1 ? " game" : " games");
+  showGame(0);
+})();
