@@ -464,8 +464,15 @@ int cli_same_file(const char *a, const char *b) {
 /* ---- for the commands not yet on the driver (analyze) ---- */
 
 FILE *cli_open_input(const char *path) {
-    cli_input in;
-    return cli_input_open(&in, path) == EXIT_OK ? in.file : NULL;
+    /* plain text only: cli_input_open's look at the first bytes would consume them */
+    if (strcmp(path, "-") == 0) {
+        return stdin;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error(path, "%s", strerror(errno));
+    }
+    return f;
 }
 
 void cli_close_input(FILE *f) {
