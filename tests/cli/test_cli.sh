@@ -194,7 +194,7 @@ skip=0
 rel=${PGNKIT_REL_BIN:-}
 if [ -n "$rel" ] && [ -x "$rel" ]; then
     { printf '[Event "long"]\n\n'; for i in $(seq 2500); do printf 'Nf3 Nf6 Ng1 Ng8 %.0s' $(seq 100); done; printf '*\n'; } >"$tmp.long"
-    expect_err "fmt out of memory" "pgnkit: .*: out of memory" 3 bash -c "ulimit -v 60000; exec \"$rel\" fmt --quiet \"$tmp.long\""
+    expect_err "fmt out of memory" "pgnkit fmt: .*: out of memory" 3 bash -c "ulimit -v 60000; exec \"$rel\" fmt --quiet \"$tmp.long\""
     expect_err "check needs no tree" "^1 games, 0 errors, 0 warnings$" 0 bash -c "ulimit -v 60000; exec \"$rel\" check \"$tmp.long\""
     rm -f "$tmp.long"
 else
