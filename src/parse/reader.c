@@ -294,6 +294,9 @@ static int lax_value(pgn_reader *r, pgn_loc value_at, size_t first_len) {
         pgnk_lexer_rewind(&r->lx, saved.at.offset, saved.at, saved.line_start);
         r->have_tok = 0;
         reader_next_token(r);
+        /* lexed again from its own first byte, the token no longer sees the empty line before it,
+         * which is what ends a damaged tag section (read_tag: TAG_NEW_GAME) */
+        r->tok.blank_before = saved.blank_before;
         return 0;
     }
     token t = saved;
