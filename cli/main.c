@@ -18,7 +18,7 @@ typedef struct command {
 
 static const command commands[] = {
     {"check", cmd_check, "check PGN files: syntax, tags and every move; diagnostics on stderr"},
-    {"convert", cmd_convert, "convert games: --to uci (moves) or fen (position after every ply)"},
+    {"convert", cmd_convert, "convert games to JSON, UCI, SAN, LAN, FEN, EPD or CSV, and back"},
     {"fmt", cmd_fmt, "write games in the strict PGN export format (broken ones to --rejects)"},
     {"perft", cmd_perft, "count leaf nodes of the move tree (move generator check)"},
     {"moves", cmd_moves, "list the legal moves of a position, one \"SAN UCI\" per line"},
