@@ -21,7 +21,7 @@
 static const char usage_text[] =
     "usage: pgnkit analyze [--engine PATH] [--depth N | --nodes N | --movetime MS] [--multipv K]\n"
     "                      [-j JOBS] [--threads T] [--hash MB] [--timeout MS] [--replace]\n"
-    "                      [--quiet] [-o OUT] [FILE...]\n"
+    "                      [--quiet] [--diag text|json] [-o OUT] [FILE...]\n"
     "Searches every main-line position of every game with a UCI engine (default: stockfish on "
     "PATH,\n"
     "else /usr/games/stockfish; default limit --nodes 1000000) and writes each game in export "
@@ -107,7 +107,15 @@ static void say(shared *s, const char *fmt, ...) {
     va_start(ap, fmt);
     pthread_mutex_lock(&s->err_mu);
     clear_progress(s);
-    vfprintf(stderr, fmt, ap);
+    if (cli_diag_json()) { /* --diag json: one JSON object per line, the prefix left to it */
+        char msg[1024];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        const char *m = strncmp(msg, "pgnkit analyze: ", 16) == 0 ? msg + 16 : msg;
+        size_t n = strlen(m);
+        cli_error(NULL, "%.*s", (int)(n > 0 && m[n - 1] == '\n' ? n - 1 : n), m);
+    } else {
+        vfprintf(stderr, fmt, ap);
+    }
     pthread_mutex_unlock(&s->err_mu);
     va_end(ap);
 }
@@ -115,6 +123,7 @@ static void say(shared *s, const char *fmt, ...) {
 typedef struct diag_ctx {
     shared *s;
     cli_diag_ctx cli;
+    unsigned long long errors, warnings; /* for the --diag json summary */
 } diag_ctx;
 
 /* The reader's diagnostics, printed like the other commands' after the progress line is cleared. */
@@ -122,6 +131,7 @@ static void diag(void *ctx, const pgn_diag *d) {
     diag_ctx *dc = ctx;
     pthread_mutex_lock(&dc->s->err_mu);
     clear_progress(dc->s);
+    *(d->severity == PGN_SEV_ERROR ? &dc->errors : &dc->warnings) += 1;
     cli_print_diag(&dc->cli, d);
     pthread_mutex_unlock(&dc->s->err_mu);
 }
@@ -378,15 +388,22 @@ static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out
 }
 
 static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, const char **out_path,
-                      int *quiet, int *replace) {
-    static const struct option opts[] = {
-        {"engine", required_argument, NULL, 'e'},  {"depth", required_argument, NULL, 'd'},
-        {"nodes", required_argument, NULL, 'n'},   {"movetime", required_argument, NULL, 'm'},
-        {"multipv", required_argument, NULL, 'M'}, {"jobs", required_argument, NULL, 'j'},
-        {"threads", required_argument, NULL, 't'}, {"hash", required_argument, NULL, 'H'},
-        {"timeout", required_argument, NULL, 'T'}, {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},         {"replace", no_argument, NULL, 'R'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
+                      int *quiet, int *replace, int *diag_json) {
+    static const struct option opts[] = {{"engine", required_argument, NULL, 'e'},
+                                         {"depth", required_argument, NULL, 'd'},
+                                         {"nodes", required_argument, NULL, 'n'},
+                                         {"movetime", required_argument, NULL, 'm'},
+                                         {"multipv", required_argument, NULL, 'M'},
+                                         {"jobs", required_argument, NULL, 'j'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"hash", required_argument, NULL, 'H'},
+                                         {"timeout", required_argument, NULL, 'T'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"replace", no_argument, NULL, 'R'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"diag", required_argument, NULL, 'D'},
+                                         {NULL, 0, NULL, 0}};
     int c, limits = 0;
     uint64_t v = 0;
     optind = 1;
@@ -414,6 +431,13 @@ static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, co
         case 'o': *out_path = optarg; break;
         case 'q': *quiet = 1; break;
         case 'R': *replace = 1; break;
+        case 'D':
+            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
+                return cli_usage_error("analyze", usage_text, "--diag takes text or json");
+            }
+            *diag_json = strcmp(optarg, "json") == 0;
+            cli_set_diag_json(*diag_json);
+            break;
         case 'h': fputs(usage_text, stdout); return -1;
         default: return cli_usage_error("analyze", usage_text, NULL);
         }
@@ -460,28 +484,28 @@ int cmd_analyze(int argc, char **argv) {
     cfg.limit = 1000000;
     unsigned jobs = 1;
     const char *out_path = NULL;
-    int quiet = 0, replace = 0;
-    int st = parse_args(argc, argv, &cfg, &jobs, &out_path, &quiet, &replace);
+    int quiet = 0, replace = 0, diag_json = 0;
+    int st = parse_args(argc, argv, &cfg, &jobs, &out_path, &quiet, &replace, &diag_json);
     if (st != EXIT_OK) {
         return st < 0 ? EXIT_OK : st;
     }
     signal(SIGPIPE, SIG_IGN); /* a dead engine is an error return, not our death */
     worker *ws = calloc(jobs, sizeof *ws);
     if (!ws) {
-        fprintf(stderr, "pgnkit analyze: out of memory\n");
+        cli_error(NULL, "out of memory");
         return EXIT_RESOURCE;
     }
     /* every engine must answer the handshake before any game is read */
     char err[256];
     for (unsigned i = 0; i < jobs && st == EXIT_OK; i++) {
         if (engine_start(&ws[i].eng, &cfg, err, sizeof err) != 0) {
-            fprintf(stderr, "pgnkit analyze: error: %s\n", err);
+            cli_error(NULL, "%s", err);
             st = EXIT_RESOURCE;
         }
     }
     shared s;
     memset(&s, 0, sizeof s);
-    diag_ctx dctx = {&s, {0, quiet}};
+    diag_ctx dctx = {&s, {diag_json, quiet}, 0, 0};
     s.ropts.on_diag = diag;
     s.ropts.diag_ctx = &dctx;
     s.ropts.flags = PGN_READ_KEEP_RAW;
@@ -493,7 +517,7 @@ int cmd_analyze(int argc, char **argv) {
     s.ring = calloc(s.ring_cap, sizeof *s.ring);
     s.cfg = &cfg;
     s.replace = replace;
-    s.progress = !quiet && isatty(2);
+    s.progress = !quiet && !diag_json && isatty(2);
     for (int i = 0; s.progress && i < s.nfiles; i++) {
         struct stat sb;
         if (strcmp(s.files[i], "-") == 0 || stat(s.files[i], &sb) != 0 || !S_ISREG(sb.st_mode)) {
@@ -515,7 +539,7 @@ int cmd_analyze(int argc, char **argv) {
         ws[i].s = &s;
         if (pgn_game_new(&ws[i].game, NULL) != PGN_OK ||
             pgn_writer_new(&ws[i].writer, NULL, cli_membuf_write, &ws[i].out) != PGN_OK) {
-            fprintf(stderr, "pgnkit analyze: out of memory\n");
+            cli_error(NULL, "out of memory");
             st = EXIT_RESOURCE;
         }
     }
@@ -523,12 +547,20 @@ int cmd_analyze(int argc, char **argv) {
         st = run(&s, ws, jobs);
         progress(&s, 1);
         double secs = (double)(now_ms() - s.t0) / 1000.0;
-        fprintf(stderr,
-                "%llu games, %llu analysed, %llu not analysed, %llu positions in %.1f s (%.1f "
-                "positions/s)\n",
-                (unsigned long long)s.games, (unsigned long long)s.analysed,
-                (unsigned long long)s.not_analysed, (unsigned long long)s.positions, secs,
-                secs > 0 ? (double)s.positions / secs : 0.0);
+        if (diag_json) { /* docs/diagnostics.schema.json: every game is written */
+            fprintf(stderr,
+                    "{\"summary\":{\"command\":\"analyze\",\"games\":%llu,\"written\":%llu,"
+                    "\"errors\":%llu,\"warnings\":%llu,\"stopped_early\":false}}\n",
+                    (unsigned long long)s.games, (unsigned long long)s.games, dctx.errors,
+                    dctx.warnings);
+        } else {
+            fprintf(stderr,
+                    "%llu games, %llu analysed, %llu not analysed, %llu positions in %.1f s (%.1f "
+                    "positions/s)\n",
+                    (unsigned long long)s.games, (unsigned long long)s.analysed,
+                    (unsigned long long)s.not_analysed, (unsigned long long)s.positions, secs,
+                    secs > 0 ? (double)s.positions / secs : 0.0);
+        }
     }
     for (unsigned i = 0; i < jobs; i++) {
         engine_stop(&ws[i].eng);

@@ -297,6 +297,15 @@ else
     sfa --nodes 2000 --replace "$tmp/frc.out" >"$tmp/frc2.out" 2>/dev/null
     if cmp -s "$tmp/frc.out" "$tmp/frc2.out"; then ok; else bad "960: --replace on the output differs"; fi
 fi
+# --diag json (issue 11): every stderr line one JSON object valid against the stream's schema,
+# the summary last; a bad --diag value is a one-line usage error
+fake_run normal "$tmp/dj.out" "$tmp/dj.err" --nodes 500 --diag json examples/sample.pgn
+if /usr/bin/python3 tests/json/validate_lines.py docs/diagnostics.schema.json "$tmp/dj.err" >/dev/null; then ok
+else bad "analyze --diag json: a line is not valid" "$tmp/dj.err"; fi
+check "analyze --diag json summary" "$tmp/dj.err" '^\{"summary":\{"command":"analyze","games":3,"written":3,"errors":1,"warnings":2'
+"$bin" analyze --diag xml x >/dev/null 2>"$tmp/dx.err"; st=$?
+[ "$st" -eq 2 ] && ok || bad "analyze --diag xml: status $st, not 2" "$tmp/dx.err"
+check "analyze --diag xml message" "$tmp/dx.err" "^pgnkit analyze: --diag takes text or json$"
 rm -rf "$tmp"
 echo "RESULT $pass $fail $skip"
 [ "$fail" -eq 0 ]
