@@ -231,11 +231,14 @@ static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
         return count_set_max(pos, n->bits) == 0;
     }
     case Q_COUNT: {
-        unsigned need = n->cmp == C_GE   ? (unsigned)n->num
-                        : n->cmp == C_GT ? (unsigned)n->num + 1
-                        : n->cmp == C_EQ ? (unsigned)n->num
-                                         : 0;
-        return n->num >= 0 && count_set_max(pos, n->bits) < need;
+        /* compared as doubles: the operand may be any number ("count Q > 1e300") */
+        double most = (double)count_set_max(pos, n->bits);
+        switch (n->cmp) {
+        case C_GE:
+        case C_EQ: return most < n->num;
+        case C_GT: return most <= n->num;
+        default: return 0;
+        }
     }
     case Q_MATERIAL:
         for (int c = 0; c < 2; c++) {

@@ -175,6 +175,11 @@ static void test_atoms(void) {
         {"be7", "000"},
         {"count(Qq) = 1", "010"},
         {"count(N) >= 3", "010"},
+        {"count(N) > 2.5", "010"},
+        {"at count(Q) > 999999999999999",
+         "000"}, /* a count the board cannot hold: never, and no overflow */
+        {"at count(Q) >= 0", "111"},
+        {"at count(N) > 2.5", "010"},
         {"material \"KQRRBBNNPPPPPPPPkqrrbbnnpppppppp\" and btm", "111"},
         {"imbalance \"NN vs QB\"", "010"},
         {"flip Q on d8", "010"},
