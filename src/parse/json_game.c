@@ -89,14 +89,15 @@ static pgn_status comment(pgn_json_reader *r, const jval *v, pgn_game *game, pgn
     return st;
 }
 
-/* A tag name the PGN writer can write and the PGN reader read back: a PGN symbol (PGN §7) made of
- * letters, digits and _ + # = : - / @, starting with a letter or a digit (the PGN reader takes a
- * name starting with _ for a malformed tag pair). */
+/* A tag name the PGN writer can write and the PGN reader read back as one (PGN §7, and the lax
+ * names the reader takes with W_TAG_NAME): letters, digits and _ + # = : - / @, starting with a
+ * letter, a digit, + - or = (the PGN reader takes a name starting with _ # : / @ for a malformed
+ * tag pair). */
 static int tag_name_ok(const char *s, size_t len) {
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
         int alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-        if (!alnum && (i == 0 || c == 0 || strchr("_+#=:-/@", c) == NULL)) {
+        if (!alnum && (c == 0 || strchr(i == 0 ? "+-=" : "_+#=:-/@", c) == NULL)) {
             return 0;
         }
     }
@@ -110,7 +111,7 @@ static pgn_status tags(pgn_json_reader *r, const jval *v, pgn_game *game) {
     for (const jval *m = v->first; m != NULL; m = m->next) {
         pgn_str value;
         if (!tag_name_ok(m->key, m->key_len)) {
-            return bad(r, m, 1, "a tag name is letters, digits and _ + # = : - / @");
+            return bad(r, m, 1, "a tag name is letters, digits and _ + # = : - / @, not starting with _ # : / @");
         }
         if (m->type != JV_STRING) {
             return bad(r, m, 0, "a tag value must be a string");

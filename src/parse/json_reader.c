@@ -310,9 +310,7 @@ static tok_kind escape(pgn_json_reader *r, tok *t, pgn_loc at) {
         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
     } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
         return fail(r, t, PGN_E_BAD_JSON, at, "low surrogate without its high surrogate");
-    } else if (cp == 0) {
-        return fail(r, t, PGN_E_BAD_JSON, at, "\\u0000 (NUL) is not allowed in pgnkit strings");
-    }
+    } /* \u0000 is kept: strings have a length, and PGN comments and tag values may hold a NUL */
     return sbuf_put(r, out, pgnk_utf8_encode((uint32_t)cp, out)) ? T_STRING : nomem(t);
 }
 

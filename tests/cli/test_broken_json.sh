@@ -17,16 +17,6 @@ fi
 files=()
 while IFS= read -r f; do files+=("$f"); done < <(find "$shared/corpus/edge" -name '*.pgn' | sort)
 while IFS= read -r f; do files+=("$f"); done < <(find tests/fuzz-regress/reader tests/fuzz-regress/roundtrip -type f | sort)
-# Whole games that JSON cannot carry today (not broken ones): a NUL byte in a comment (JSON strings
-# refuse \u0000) and tag names outside the JSON format's symbol rule (W_TAG_NAME); each is listed
-# and counted as skipped, never silently, and fails the suite once it passes (remove it then).
-known_gap() {
-    case ${1##*/} in
-    first-comment-keep-raw-refill.bin | long-comment-between-games.bin | brace-percent-*.pgn | \
-        dropped-brace-*.pgn) echo "a NUL byte in a comment" ;;
-    tag-name-leading-dashes.pgn | tag-name-like-str.pgn | tag-name-leading.pgn) echo "a tag name JSON refuses" ;;
-    esac
-}
 skip=0
 broken_seen=0
 for f in "${files[@]}"; do
@@ -34,12 +24,6 @@ for f in "${files[@]}"; do
     "$bin" convert --to json --keep-broken "$f" 2>/dev/null >"$tmp/json"
     grep -q '"broken":true' "$tmp/json" && broken_seen=$((broken_seen + 1))
     "$bin" convert --from json "$tmp/json" 2>"$tmp/err" | "$bin" fmt --quiet >"$tmp/b" 2>/dev/null
-    gap=$(known_gap "$f")
-    if [ -n "$gap" ]; then
-        if cmp -s "$tmp/a" "$tmp/b"; then fail=$((fail + 1)); echo "FAIL $f: listed as a known gap but passes"; else
-            skip=$((skip + 1)); echo "SKIP $f: known gap of the JSON format ($gap)"; fi
-        continue
-    fi
     if cmp -s "$tmp/a" "$tmp/b"; then pass=$((pass + 1)); else
         fail=$((fail + 1)); echo "FAIL $f: fmt of the JSON round trip differs from fmt of the input"
         diff "$tmp/a" "$tmp/b" | head -n 6
