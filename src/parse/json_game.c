@@ -111,7 +111,9 @@ static pgn_status tags(pgn_json_reader *r, const jval *v, pgn_game *game) {
     for (const jval *m = v->first; m != NULL; m = m->next) {
         pgn_str value;
         if (!tag_name_ok(m->key, m->key_len)) {
-            return bad(r, m, 1, "a tag name is letters, digits and _ + # = : - / @, not starting with _ # : / @");
+            return bad(
+                r, m, 1,
+                "a tag name is letters, digits and _ + # = : - / @, not starting with _ # : / @");
         }
         if (m->type != JV_STRING) {
             return bad(r, m, 0, "a tag value must be a string");
