@@ -369,6 +369,9 @@ const char *pgnk_qpattern_compile(qpattern *p, const char *s, size_t len) {
                 return "unterminated [ in";
             }
             set = neg ? (uint16_t)(PAT_OCC & ~set) : set;
+            if (set == 0) {
+                return "a [...] that no square can match in";
+            }
             i = j;
         } else if (!(set = pat_letter(c))) {
             return "not a pattern character (1-8 ? ! * A a [..] KQRBNPkqrbnp) in";

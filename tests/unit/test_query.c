@@ -65,6 +65,8 @@ static void test_errors(void) {
         {"white ~ \"(a\"", PGN_E_UNEXPECTED_TOKEN, 9,
          "groups and counted repeats are not supported in '\"(a\"'"},
         {"plies > many", PGN_E_UNEXPECTED_TOKEN, 9, "expected a number, found 'many'"},
+        {"pattern \"8/8/8/8/8/8/8/[^KQRBNPkqrbnp]7\"", PGN_E_UNEXPECTED_TOKEN, 9,
+         "a [...] that no square can match in '\"8/8/8/8/8/8/8/[^KQRBNPkqrbnp]7\"'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pgn_query *q = NULL;
