@@ -148,29 +148,35 @@ def _source(src):
 
 
 def _where(where):
+    """where= as (expression for the C reader, Python predicate): a str is an expression of the
+    selection language (docs/query.md), run in C while reading; a callable is a predicate of a
+    Game."""
     if where is None:
-        return None
+        return None, None
+    if isinstance(where, str):
+        return where, None
     if callable(where):
-        return where
-    raise NotImplementedError("pgnkit: where= takes a function of a Game until the query "
-                              "language is in the library")
+        return None, where
+    raise TypeError("pgnkit: where= takes a query expression (str) or a function of a Game")
 
 
 def read(source, *, encoding=None, strict=False, where=None, range=None):
     """An iterator of Games from a path, bytes or a binary file object. strict: import-format
-    quirks are errors and a broken game raises PgnError. where: a predicate of a Game. range:
+    quirks are errors and a broken game raises PgnError. where: a query expression such as
+    "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not compile),
+    or a predicate of a Game. range:
     (start, end) byte offsets of a plain file: the games whose first byte lies in [start, end)."""
     src, name = _source(source)
     start, end = range if range is not None else (0, 0)
-    r = _pgnkit.Reader(src, name, encoding, strict, False, start, end)
-    pred = _where(where)
+    expr, pred = _where(where)
+    r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr)
     for c, diags, ordinal, offset, end_off, broken, errors in r:
         g = Game(c, diags, ordinal, offset, end_off, broken, name)
         if strict and errors:
             first = next(d for d in g.diagnostics if d.severity == "error")
             raise PgnError(first.message, first.code, "error",
                            f"{name}:{first.line}:{first.column}: {first.token}")
-        if pred is None or pred(g):
+        if c is not None and (pred is None or pred(g)):
             yield g
 
 

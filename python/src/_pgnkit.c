@@ -341,6 +341,9 @@ typedef struct ReaderObject {
     int tags_only;    /* scan mode: dicts of tags, no board */
     membuf tagbuf;    /* scan mode: NUL-separated name/value pairs of the current game */
     PyObject *io_err; /* an exception raised by a file-like object's read */
+    pgn_query *q;         /* where=: the compiled expression, or NULL */
+    pgn_query_matcher *m; /* its matcher (the reader's visitor) */
+    pgn_reader_opts sub;  /* options of the reader that builds a matching game's tree */
 } ReaderObject;
 
 static ptrdiff_t pyfile_read(void *ctx, void *buf, size_t cap) {
@@ -369,6 +372,8 @@ static ptrdiff_t pyfile_read(void *ctx, void *buf, size_t cap) {
 
 static void reader_dealloc(ReaderObject *self) {
     pgn_reader_free(self->r);
+    pgn_query_matcher_free(self->m);
+    pgn_query_free(self->q);
     if (self->file) {
         fclose(self->file);
     }
@@ -395,17 +400,42 @@ static pgn_encoding encoding_of(const char *name) {
     return (pgn_encoding)-1;
 }
 
-/* _pgnkit.Reader(source, name, encoding, strict, tags_only, range_start, range_end): source is a
- * path (str), bytes, or a binary file-like object; for a path, the file is seeked to range_start. */
+/* where=: compiles the expression and its matcher, and sets the reader's flags (the raw bytes kept,
+ * and what the query lets the first pass leave out). Returns 0, or -1 with an exception set. */
+static int reader_where(ReaderObject *self, const char *where, pgn_reader_opts *o) {
+    pgn_query_error e;
+    pgn_status st = pgn_query_compile(&self->q, where, strlen(where), NULL, &e);
+    if (st == PGN_OK) {
+        st = pgn_query_matcher_new(&self->m, self->q, NULL);
+    }
+    if (st == PGN_E_NOMEM) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (st != PGN_OK) {
+        PyErr_Format(PyExc_ValueError, "where: column %u: %s%s%s", (unsigned)e.column, e.message,
+                     e.expected[0] ? "; expected " : "", e.expected);
+        return -1;
+    }
+    self->sub = *o;
+    self->sub.on_diag = NULL;
+    self->sub.range_start = self->sub.range_end = 0;
+    o->flags |= PGN_READ_KEEP_RAW | pgn_query_reader_flags(self->q);
+    return 0;
+}
+
+/* _pgnkit.Reader(source, name, encoding, strict, tags_only, range_start, range_end, where): source
+ * is a path (str), bytes, or a binary file-like object; for a path, the file is seeked to
+ * range_start. where: an expression of the selection language (docs/query.md) or None. */
 static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     static char *kws[] = {"source", "name", "encoding", "strict", "tags_only", "range_start",
-                          "range_end", NULL};
+                          "range_end", "where", NULL};
     PyObject *src;
-    const char *name = "<input>", *enc = NULL;
+    const char *name = "<input>", *enc = NULL, *where = NULL;
     int strict = 0, tags_only = 0;
     unsigned long long rs = 0, re = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|szppKK", kws, &src, &name, &enc, &strict,
-                                     &tags_only, &rs, &re)) {
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|szppKKz", kws, &src, &name, &enc, &strict,
+                                     &tags_only, &rs, &re, &where)) {
         return NULL;
     }
     pgn_reader_opts o;
@@ -426,6 +456,10 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     o.diag_ctx = &self->diags;
     o.range_start = rs;
     o.range_end = re;
+    if (where && !tags_only && reader_where(self, where, &o) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
     pgn_status st;
     if (PyUnicode_Check(src)) {
         self->file = fopen(PyUnicode_AsUTF8(src), "rb");
@@ -483,8 +517,38 @@ static PyObject *read_failed(ReaderObject *self, pgn_status st) {
     return NULL;
 }
 
+/* where= mode: reads the next game through the matcher; a match is read again from its raw bytes
+ * into game->g (the first pass gave the diagnostics, with their true places), other games leave
+ * *matched 0. Runs without the GIL. */
+static pgn_status read_where(ReaderObject *self, GameObject *game, int *matched) {
+    pgn_status st = pgn_reader_visit(self->r, pgn_query_visitor(), self->m);
+    pgn_query_result res;
+    *matched = 0;
+    if (st != PGN_OK && st != PGN_E_LIMIT) {
+        return st;
+    }
+    if (pgn_query_matcher_result(self->m, &res) != PGN_OK) {
+        return PGN_E_NOMEM;
+    }
+    if (res.matched) {
+        pgn_str raw = pgn_reader_raw(self->r);
+        pgn_reader *sub;
+        if (pgn_reader_new_mem(&sub, &self->sub, raw.ptr, raw.len) != PGN_OK) {
+            return PGN_E_NOMEM;
+        }
+        pgn_status s2 = pgn_reader_next(sub, game->g);
+        pgn_reader_free(sub);
+        if (s2 == PGN_E_NOMEM) {
+            return s2;
+        }
+        *matched = 1;
+    }
+    return st;
+}
+
 /* The next game: (payload, diagnostics, ordinal, offset, end_offset, broken, errors), where
- * payload is a CGame or, in scan mode, the list of (name, value) tags. */
+ * payload is a CGame or, in scan mode, the list of (name, value) tags; with where=, None for a
+ * game that does not match (its diagnostics still come, for strict mode). */
 static PyObject *reader_next(ReaderObject *self) {
     pgn_status st;
     GameObject *game = NULL;
@@ -505,8 +569,18 @@ static PyObject *reader_next(ReaderObject *self) {
             Py_DECREF(game);
             return PyErr_NoMemory();
         }
-        Py_BEGIN_ALLOW_THREADS st = pgn_reader_next(self->r, game->g);
-        Py_END_ALLOW_THREADS
+        int matched = 1;
+        if (self->q) {
+            Py_BEGIN_ALLOW_THREADS st = read_where(self, game, &matched);
+            Py_END_ALLOW_THREADS
+        } else {
+            Py_BEGIN_ALLOW_THREADS st = pgn_reader_next(self->r, game->g);
+            Py_END_ALLOW_THREADS
+        }
+        if (!matched && (st == PGN_OK || st == PGN_E_LIMIT)) {
+            Py_DECREF(game);
+            game = (GameObject *)Py_NewRef(Py_None);
+        }
     }
     if (st == PGN_END || (st != PGN_OK && st != PGN_E_LIMIT)) {
         Py_XDECREF(game);

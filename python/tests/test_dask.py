@@ -55,3 +55,11 @@ def test_glob_of_files(client, twic, tmp_path):
     got = pkd.read_pgn(str(tmp_path / "*.pgn"), blocksize="100KiB").pluck("offset").compute()
     want = [g.offset for p in (a, b) for g in pgnkit.read(str(p))]
     assert got == want
+
+
+def test_where_expression_on_the_cluster(client, twic):
+    """where= with a query expression runs in each task and gives the games of a single read."""
+    expr = "WhiteElo >= 2600 and at (Pd4 and Pe5)"
+    got = pkd.read_pgn(twic, blocksize="200KiB", where=expr).pluck("offset").compute()
+    want = [g.offset for g in pgnkit.read(twic, where=expr)]
+    assert got == want and len(want) > 0

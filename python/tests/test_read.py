@@ -170,3 +170,27 @@ def test_tags_frame_types(twic):
     assert len(df) == sum(1 for _ in pgnkit.scan_tags(twic))
     assert str(df["WhiteElo"].dtype) == "Int64"
     assert str(df["Date"].dtype).startswith("datetime64")
+
+
+WHERE = ["WhiteElo >= 2600 and at (Pd4 and Pe5)", "mate", "count(Q) = 0 and plies > 60",
+         "player ~ \"^Carlsen\" or (ECO >= \"B20\" and ECO <= \"B99\")"]
+
+
+@pytest.mark.parametrize("expr", WHERE)
+def test_where_expression_equals_select(expr, twic, pgnkit_bin):
+    """where= with an expression picks the games `pgnkit select` picks (same ordinals, offsets
+    and trees), and a bad expression is a ValueError naming its column."""
+    out = run(pgnkit_bin, "select", "--offsets", expr, twic).stdout.decode().splitlines()
+    want = [(j["game"], j["offset"]) for j in map(json.loads, out)]
+    games = list(pgnkit.read(twic, where=expr))
+    assert [(g.ordinal, g.offset) for g in games] == want
+    assert want, "the expression matches no game: the test would prove nothing"
+    every = {g.ordinal: g for g in pgnkit.read(twic)}
+    assert all(g.to_pgn() == every[g.ordinal].to_pgn() for g in games)
+
+
+def test_where_expression_errors():
+    with pytest.raises(ValueError, match="column 6"):
+        list(pgnkit.read(b"[White \"a\"]\n\n1. e4 *\n", where="mate frobnicate"))
+    assert [g.tags["White"] for g in pgnkit.read(b"[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n\n1. d4 *\n",
+                                                 where="move d4")] == ["b"]
