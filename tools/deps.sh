@@ -39,6 +39,7 @@ want=(
     "python3-pytest      py_has pytest"
     "python3-pandas      py_has pandas"
     "python3-distributed py_has distributed"
+    "python3-zstandard   py_has zstandard"
     "python3-pip         py_has pip"
 )
 py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }

@@ -5,7 +5,12 @@ columns, one task per byte range of each file.
 The ranges use the library's range semantics (pgn_reader_opts.range_start/range_end): a reader
 started at byte s skips to the next tag section and reads the games that start at or before its
 range's end, so consecutive ranges [0, s), [s, t), ... read every game exactly once, in order.
-Compressed files (.gz, .bz2, .xz) cannot be split: each is one task.
+Compressed files (.gz, .bz2, .xz) cannot be split: each is one task. A .zst file is split at its
+frame boundaries (a file written in several frames, as pzstd, `zstd -B` or lichess-style tools
+write it): a task decodes from the first frame of its group on, and reads, with the same range
+semantics on the decoded text, the games that start in its group's decoded bytes (the last one to
+its end, into the next frames). A file of one frame is one task. Needs the zstandard module
+(Debian python3-zstandard).
 """
 import glob as _glob
 import os
@@ -31,8 +36,72 @@ def _paths(urlpath):
     return found
 
 
+def zst_frames(path):
+    """[(offset, size, decoded_size)] of the frames of a zstd file (RFC 8878 §3.1), skippable
+    frames included with decoded_size 0. Reads the frame and block headers only; a frame whose
+    header does not give its decoded size is decoded to measure it."""
+    out = []
+    with open(path, "rb") as f:
+        end = f.seek(0, os.SEEK_END)
+        pos = 0
+        while pos < end:
+            f.seek(pos)
+            head = f.read(18)  # magic, descriptor, window, dictionary id, content size
+            magic = int.from_bytes(head[:4], "little")
+            if magic & 0xFFFFFFF0 == 0x184D2A50:  # a skippable frame
+                size = 8 + int.from_bytes(head[4:8], "little")
+                out.append((pos, size, 0))
+                pos += size
+                continue
+            if magic != 0xFD2FB528 or len(head) < 6:
+                raise ValueError(f"{path}: not a zstd frame at byte {pos}")
+            fhd = head[4]
+            single, checksum, dict_flag, fcs_flag = fhd >> 5 & 1, fhd >> 2 & 1, fhd & 3, fhd >> 6
+            p = 5 + (0 if single else 1) + (0, 1, 2, 4)[dict_flag]
+            fcs_len = (1 if single else 0, 2, 4, 8)[fcs_flag]
+            decoded = None
+            if fcs_len:
+                decoded = int.from_bytes(head[p:p + fcs_len], "little") + (256 if fcs_len == 2 else 0)
+            p = pos + p + fcs_len
+            while True:  # the blocks: a 3-byte header each (last, type, size)
+                f.seek(p)
+                h = int.from_bytes(f.read(3), "little")
+                last, kind, bsize = h & 1, h >> 1 & 3, h >> 3
+                p += 3 + (1 if kind == 1 else bsize)
+                if last or p >= end:
+                    break
+            p += 4 if checksum else 0
+            if decoded is None:
+                import zstandard
+
+                f.seek(pos)
+                decoded = 0  # (the frame's compressed bytes in memory: such frames are rare)
+                with zstandard.ZstdDecompressor().stream_reader(f.read(p - pos)) as r:
+                    while chunk := r.read(1 << 20):
+                        decoded += len(chunk)
+            out.append((pos, p - pos, decoded))
+            pos = p
+    return out
+
+
+def _zst_blocks(path, blocksize):
+    """[(start, end, decoded_start, decoded_end)]: groups of whole frames of about blocksize
+    decoded bytes (decoded_end 0 for the last group)."""
+    groups, start, dstart, dpos = [], 0, 0, 0
+    for off, size, dsize in zst_frames(path):
+        if dpos - dstart >= blocksize:
+            groups.append((start, off, dstart, dpos))
+            start, dstart = off, dpos
+        dpos += dsize
+    groups.append((start, 0, dstart, 0))
+    return groups
+
+
 def _blocks(path, blocksize):
-    """[(start, end)] byte ranges of a file; (0, 0) is the whole file (compressed files)."""
+    """[(start, end)] byte ranges of a file; (0, 0) is the whole file (compressed files). For a
+    .zst file, [(start, end, decoded_start, decoded_end)] (see _zst_blocks)."""
+    if path.endswith(".zst") and blocksize:
+        return _zst_blocks(path, blocksize)
     if os.path.splitext(path)[1] in _COMPRESSED or not blocksize:
         return [(0, 0)]
     size = os.path.getsize(path)
@@ -66,11 +135,22 @@ def game_record(g):
     }
 
 
-def _read_part(path, start, end, where, encoding):
-    src = _open(path)
+def _read_part(path, start, end, where, encoding, dstart=0, dend=0):
+    if path.endswith(".zst"):
+        import zstandard
+
+        f = open(path, "rb")
+        f.seek(start)
+        src = zstandard.ZstdDecompressor().stream_reader(f, read_across_frames=True, closefd=True)
+        start, end = dstart, dend
+    else:
+        src = _open(path)
     try:
         rng = None if (start, end) == (0, 0) else (start, end)
-        return [game_record(g) for g in _read(src, range=rng, where=where, encoding=encoding)]
+        recs = [game_record(g) for g in _read(src, range=rng, where=where, encoding=encoding)]
+        for r in recs:
+            r["source"] = path  # a decoder's stream has no name
+        return recs
     finally:
         if not isinstance(src, str):
             src.close()
@@ -81,11 +161,11 @@ DEFAULT_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "W
 SUMMARY = ("source", "offset", "plies", "result", "final_fen", "broken", "errors")
 
 
-def _frame_part(path, start, end, where, encoding, tags=DEFAULT_TAGS):
+def _frame_part(path, start, end, where, encoding, tags=DEFAULT_TAGS, dstart=0, dend=0):
     import pandas as pd
 
     rows = []
-    for rec in _read_part(path, start, end, where, encoding):
+    for rec in _read_part(path, start, end, where, encoding, dstart, dend):
         row = {t: rec["tags"].get(t) for t in tags}
         row.update(source=rec["source"], offset=rec["offset"], plies=rec["plies"],
                    result=rec["result"], final_fen=rec["final_fen"], broken=rec["broken"],
@@ -118,8 +198,9 @@ def _parts(urlpath, blocksize, fn, where, encoding, *extra):
     bs = parse_bytes(blocksize) if isinstance(blocksize, str) else blocksize
     out = []
     for path in _paths(urlpath):
-        for start, end in _blocks(path, bs):
-            out.append(delayed(fn, pure=True)(path, start, end, where, encoding, *extra))
+        for b in _blocks(path, bs):
+            dpart = dict(dstart=b[2], dend=b[3]) if len(b) == 4 else {}
+            out.append(delayed(fn, pure=True)(path, b[0], b[1], where, encoding, *extra, **dpart))
     return out
 
 

@@ -63,3 +63,50 @@ def test_where_expression_on_the_cluster(client, twic):
     got = pkd.read_pgn(twic, blocksize="200KiB", where=expr).pluck("offset").compute()
     want = [g.offset for g in pgnkit.read(twic, where=expr)]
     assert got == want and len(want) > 0
+
+
+def test_zst_split_at_frames(client, twic, tmp_path):
+    """A .zst file of many frames (cut anywhere, not at game boundaries, as pzstd does) is read
+    one task per group of frames, and gives the games of the plain file, in order."""
+    import zstandard
+
+    data = open(twic, "rb").read()
+    z = tmp_path / "twic.pgn.zst"
+    cut = 150_001  # an odd size: frames end inside games, lines and tokens
+    with open(z, "wb") as f:
+        for i in range(0, len(data), cut):
+            f.write(zstandard.ZstdCompressor(level=3).compress(data[i:i + cut]))
+    frames = pkd.zst_frames(str(z))
+    assert len(frames) == (len(data) + cut - 1) // cut
+    assert sum(d for _, _, d in frames) == len(data)
+    bag = pkd.read_pgn(str(z), blocksize="300KiB")
+    assert bag.npartitions >= 5
+    got = [(r["offset"], r["moves"], r["tags"]) for r in bag.compute()]
+    want = [(g.offset, g.moves, g.tags) for g in pgnkit.read(twic)]
+    assert got == want
+    df = pkd.read_pgn_frame(str(z), blocksize="300KiB").compute()
+    assert list(df["offset"]) == [g.offset for g in pgnkit.read(twic)]
+
+
+def test_zst_frames_equal_the_program(tmp_path, pgnkit_bin):
+    """The frame list (a frame without its decoded size in the header, a skippable frame) is the
+    one `pgnkit frames` gives."""
+    import subprocess
+
+    import zstandard
+
+    d = b'[Event "x"]\n\n1. e4 *\n' * 1000
+    z = tmp_path / "t.pgn.zst"
+    with open(z, "wb") as f:
+        f.write(zstandard.ZstdCompressor(write_content_size=False).compress(d[:5000]))
+        f.write((0x184D2A5A).to_bytes(4, "little") + (3).to_bytes(4, "little") + b"abc")
+        f.write(zstandard.ZstdCompressor(write_checksum=True).compress(d[5000:]))
+    out = subprocess.run([pgnkit_bin, "frames", str(z)], capture_output=True, check=True)
+    want = [tuple(int(x) for x in line.split()[:4]) for line in out.stdout.decode().splitlines()[1:]]
+    got, pos = [], 0
+    for off, size, dsize in pkd.zst_frames(str(z)):
+        got.append((off, size, pos, dsize))
+        pos += dsize
+    assert got == want
+    assert [g.offset for g in pgnkit.read(d)] == [
+        r["offset"] for r in pkd.read_pgn(str(z), blocksize=3000).compute(scheduler="sync")]
