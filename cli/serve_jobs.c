@@ -182,6 +182,24 @@ static void stats_side(cli_membuf *b, const pgn_game_stats *s, int c, int *bad) 
                          s->blunders[c]) < 0;
 }
 
+/* Copies JSON text with <, > and & as \u00XX escapes: they occur only inside its strings, where
+ * the escape means the same character (RFC 8259 §7), and no text of a PGN then reaches the page
+ * as markup even if the answer were read as HTML. */
+static int put_safe_json(cli_membuf *b, const char *p, size_t n) {
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '<' || p[i] == '>' || p[i] == '&') {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\u%04x", (unsigned)p[i]);
+            if (serve_put(b, p + run, i - run) < 0 || serve_put(b, esc, 6) < 0) {
+                return -1;
+            }
+            run = i + 1;
+        }
+    }
+    return serve_put(b, p + run, n - run);
+}
+
 /* One game for the viewer: {"game": JSON (docs/json-format.md), "graph": SVG, "stats": ...}.
  * Returns 0 or -1 (out of memory). */
 static int game_entry(cli_membuf *out, cli_membuf *tmp, pgn_json_writer *jw, const pgn_game *g,
@@ -193,7 +211,7 @@ static int game_entry(cli_membuf *out, cli_membuf *tmp, pgn_json_writer *jw, con
     while (tmp->len && tmp->p[tmp->len - 1] == '\n') {
         tmp->len--;
     }
-    int bad = serve_printf(out, "{\"game\":") < 0 || serve_put(out, tmp->p, tmp->len) < 0;
+    int bad = serve_printf(out, "{\"game\":") < 0 || put_safe_json(out, tmp->p, tmp->len) < 0;
     tmp->len = 0;
     pgn_graph_opts go = {720, 180};
     if (bad || pgn_graph_svg(g, &go, cli_membuf_write, tmp) != PGN_OK) {
