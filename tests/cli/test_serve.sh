@@ -264,6 +264,23 @@ for _ in $(seq 150); do s=$(state_of "$e"); [ "$s" = queued ] || [ "$s" = runnin
 is "load: the queue drains" "$s" done
 stop_server load
 
+# ---- Stockfish: the download is pgnkit analyze's with the same node count ----
+sf=$(command -v stockfish || echo /usr/games/stockfish)
+if [ ! -x "$sf" ]; then
+    bad "no stockfish (Debian package stockfish; tools/deps.sh installs it)"
+else
+    start_server stockfish "$bin" serve --engine "$sf" || { echo "RESULT $pass $fail 0"; exit 1; }
+    e=$(code POST '/api/jobs?limit=nodes&value=5000' --data-binary @"$tmp/two.pgn" >/dev/null
+        grep -o '"id":"[0-9a-f]*"' "$tmp/body" | cut -d'"' -f4)
+    for _ in $(seq 300); do s=$(state_of "$e"); [ "$s" = queued ] || [ "$s" = running ] || break; sleep 0.2; done
+    is "stockfish: job done" "$s" done
+    code GET "/api/jobs/$e/pgn" >/dev/null
+    "$rel" analyze --engine "$sf" --nodes 5000 "$tmp/two.pgn" >"$tmp/sf.pgn" 2>/dev/null
+    check "stockfish: download = pgnkit analyze --nodes 5000" cmp -s "$tmp/body" "$tmp/sf.pgn"
+    check "stockfish: the blunder found" grep -q 'Blunder' "$tmp/body"
+    stop_server stockfish
+fi
+
 # ---- the browser ----
 if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! $py -c 'import selenium' 2>/dev/null; then
     echo "chromium, chromium-driver or python3-selenium is missing (tools/deps.sh installs them)"
