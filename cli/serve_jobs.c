@@ -368,6 +368,8 @@ static void job_free(job *jb) {
 static void finish(job *jb, int state, const char *why) {
     jb->state = state;
     jb->finished = now_ms();
+    free(jb->pgn); /* no longer read: only the results are kept */
+    jb->pgn = NULL;
     if (why && !jb->error[0]) {
         snprintf(jb->error, sizeof jb->error, "%s", why);
     }

@@ -94,7 +94,7 @@ cat >"$tmp/two.pgn" <<'EOF'
 1... a6 2. Rb8# 1-0
 EOF
 
-start_server main "$bin" serve --engine "$fake" --max-body 20000 --max-games 3 --max-plies 40 \
+start_server main "$bin" serve --engine "$fake" --jobs 2 --max-body 20000 --max-games 3 --max-plies 40 \
     --queue 2 --max-nodes 100000 --idle-timeout 20 || { echo "RESULT $pass $fail 0"; exit 1; }
 
 # ---- the page ----

@@ -128,6 +128,13 @@ def main():
         board = os.path.join(shots, "serve-board.png")
         d.find_element(By.ID, "board-box").screenshot(board)
         check("board screenshot not blank", nonblank(board))
+        # the board in the picture holds the pieces of the last position (png_board_check.py)
+        import subprocess
+        res = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                           "png_board_check.py"),
+                              board, fens[-1].split()[0]], capture_output=True, text=True)
+        check("board screenshot: the pieces of the FEN", res.returncode == 0,
+              (res.stdout + res.stderr)[-300:])
 
         # hostile text: shown and analysed, nothing runs
         text = open(hostile).read()
