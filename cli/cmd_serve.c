@@ -10,6 +10,7 @@
 #include "serve.h"
 #include "web_assets.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,6 +71,7 @@ int cmd_serve(int argc, char **argv) {
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 typedef struct server {
     serve_jobs *jobs;
@@ -499,20 +501,26 @@ int cmd_serve(int argc, char **argv) {
         free(s.page.p);
         return EXIT_RESOURCE;
     }
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0),
-        (uint16_t)port, NULL, NULL, handle, &s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)conns, MHD_OPTION_CONNECTION_TIMEOUT, 15u,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_THREAD_POOL_SIZE, 2u,
-        MHD_OPTION_NOTIFY_COMPLETED, free_request, NULL, MHD_OPTION_END);
-    if (!d) {
-        cli_error(NULL, "cannot listen on %s port %u (in use?)", bind_addr, (unsigned)port);
+    /* the socket is bound here, so that the port (--port 0) and so the accepted Host values are
+     * known before any request can arrive */
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+    socklen_t sl = ipv6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    if (fd >= 0) {
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    }
+    if (fd < 0 || bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 128) != 0 ||
+        getsockname(fd, (struct sockaddr *)&ss, &sl) != 0) {
+        cli_error(NULL, "cannot listen on %s port %u: %s", bind_addr, (unsigned)port,
+                  strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+        }
         serve_jobs_stop(s.jobs);
         free(s.page.p);
         return EXIT_RESOURCE;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    unsigned real_port = info ? info->port : (unsigned)port;
+    unsigned real_port = ntohs(ipv6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+                                    : ((struct sockaddr_in *)&ss)->sin_port);
     snprintf(s.hosts[0], sizeof s.hosts[0], "127.0.0.1:%u", real_port);
     snprintf(s.hosts[1], sizeof s.hosts[1], "localhost:%u", real_port);
     snprintf(s.hosts[2], sizeof s.hosts[2], "[::1]:%u", real_port);
@@ -521,6 +529,19 @@ int cmd_serve(int argc, char **argv) {
         strcmp(bind_addr, "0.0.0.0") != 0 && strcmp(bind_addr, "::") != 0) {
         snprintf(s.hosts[3], sizeof s.hosts[3], ipv6 ? "[%s]:%u" : "%s:%u", bind_addr, real_port);
         s.nhosts = 4;
+    }
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0),
+        (uint16_t)real_port, NULL, NULL, handle, &s, MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)conns, MHD_OPTION_CONNECTION_TIMEOUT, 15u,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_THREAD_POOL_SIZE, 2u,
+        MHD_OPTION_NOTIFY_COMPLETED, free_request, NULL, MHD_OPTION_END);
+    if (!d) {
+        cli_error(NULL, "cannot start the HTTP server");
+        close(fd);
+        serve_jobs_stop(s.jobs);
+        free(s.page.p);
+        return EXIT_RESOURCE;
     }
     const char *shown = strcmp(bind_addr, "0.0.0.0") == 0 ? "127.0.0.1"
                         : strcmp(bind_addr, "::") == 0    ? "::1"

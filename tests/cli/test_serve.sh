@@ -97,6 +97,14 @@ EOF
 start_server main "$bin" serve --engine "$fake" --jobs 2 --max-body 20000 --max-games 3 --max-plies 40 \
     --queue 2 --max-nodes 100000 --idle-timeout 20 || { echo "RESULT $pass $fail 0"; exit 1; }
 
+# a missing engine and a taken port: exit 3 with a message, at once
+"$bin" serve --port 0 --engine "$tmp/no-such-engine" >/dev/null 2>"$tmp/noengine.err"
+is "no engine: exit 3" $? 3
+check "no engine: said" grep -q 'cannot start engine' "$tmp/noengine.err"
+timeout 10 "$bin" serve --port "$port" --engine "$fake" >/dev/null 2>"$tmp/taken.err"
+is "port taken: exit 3" $? 3
+check "port taken: said" grep -q 'cannot listen' "$tmp/taken.err"
+
 # ---- the page ----
 is "GET /" "$(code GET / -D "$tmp/head")" 200
 cp "$tmp/body" "$tmp/page.html"
