@@ -36,6 +36,9 @@ typedef struct job {
     cli_membuf out;   /* the annotated PGN */
     cli_membuf notes; /* JSON strings, comma-separated: games not analysed */
     char error[256];
+    unsigned live_game; /* the last position searched: game, ply, eval (White's view) */
+    size_t live_ply;
+    char live_eval[32];
     int64_t created, started, finished, last_poll, deadline;
 } job;
 
@@ -538,6 +541,8 @@ int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body)
                      (unsigned long long)jb->positions_done, (long long)elapsed, from) < 0 ||
         (jb->error[0] ? serve_json_string(body, jb->error, (size_t)-1)
                       : serve_printf(body, "null")) < 0 ||
+        serve_printf(body, ",\"live\":{\"game\":%u,\"ply\":%zu,\"eval\":\"%s\"}", jb->live_game,
+                     jb->live_ply, jb->live_eval) < 0 ||
         serve_printf(body, ",\"notes\":[") < 0 || serve_put(body, jb->notes.p, jb->notes.len) < 0 ||
         serve_printf(body, "],\"results\":[") < 0) {
         status = 500;
@@ -645,6 +650,25 @@ static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search
         }
         if (engine_search(&w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
                           sizeof warn) == 0) {
+            pgn_position_analysis res;
+            pgn_search_result(search, &res, NULL, 0);
+            char ev[32];
+            ev[pgn_eval_format(res.eval, ev)] = 0;
+            ev[strcspn(ev, ",")] = 0; /* the depth: the page shows the score */
+            pthread_mutex_lock(&w->j->mu);
+            job *jb = w->cur;
+            jb->live_game = jb->games_done + 1;
+            jb->live_ply = req->ply;
+            snprintf(jb->live_eval, sizeof jb->live_eval, "%s", ev);
+            if (warn[0]) {
+                char msg[400];
+                snprintf(msg, sizeof msg, "game %u, ply %zu: %s (dropped)", jb->games_done + 1,
+                         req->ply, warn);
+                if (jb->notes.len == 0 || serve_put(&jb->notes, ",", 1) == 0) {
+                    serve_json_string(&jb->notes, msg, (size_t)-1);
+                }
+            }
+            pthread_mutex_unlock(&w->j->mu);
             return PGN_OK;
         }
     }

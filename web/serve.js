@@ -102,7 +102,9 @@
           progress("waiting for the engine (" + s.queued_ahead + " jobs ahead)", "queued");
         } else if (s.state === "running") {
           progress("analysing: " + s.positions_done + " of " + s.positions + " positions, " +
-                   s.games_done + " of " + s.games + " games", "running");
+                   s.games_done + " of " + s.games + " games" +
+                   (s.live.game ? "; game " + s.live.game + ", ply " + s.live.ply + ": " +
+                                  s.live.eval : ""), "running");
         } else {
           var text = s.state === "done" ? "done: " + s.games_done + " games, " + s.positions_done +
                                           " positions in " + (s.elapsed_ms / 1000).toFixed(1) + " s"

@@ -238,6 +238,7 @@ is "cancelled" "$(state_of "$b")" cancelled
 # job a: 16 searches of 300 ms, more than --job-timeout 3 s; polled, so not idle
 for _ in $(seq 60); do s=$(state_of "$a"); [ "$s" = running ] || break; sleep 0.2; done
 is "past --job-timeout" "$s" timeout
+check "live: the last position searched" grep -Eq '"live":\{"game":1,"ply":[0-9]+,"eval":"-?[0-9]+\.[0-9]{2}"\}' "$tmp/body"
 check "timeout: the reason" grep -q 'job-timeout' "$tmp/body"
 # a job nobody polls is cancelled after --idle-timeout
 c=$(submit "$tmp/two.pgn")
