@@ -662,8 +662,8 @@ static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search
             snprintf(jb->live_eval, sizeof jb->live_eval, "%s", ev);
             if (warn[0]) {
                 char msg[400];
-                snprintf(msg, sizeof msg, "game %u, ply %zu: %s (dropped)", jb->games_done + 1,
-                         req->ply, warn);
+                snprintf(msg, sizeof msg, "game %u, ply %zu: %s", jb->games_done + 1, req->ply,
+                         warn);
                 if (jb->notes.len == 0 || serve_put(&jb->notes, ",", 1) == 0) {
                     serve_json_string(&jb->notes, msg, (size_t)-1);
                 }
