@@ -35,6 +35,12 @@ HAVE_BZ2 := $(shell printf '\043include <bzlib.h>\nint main(void){return BZ2_bzl
 endif
 CLI_ZFLAGS := $(foreach p,$(PKG_Z),-DPGNKIT_HAVE_$(word 2,$(subst :, ,$(p))) $(shell pkg-config --cflags $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-DPGNKIT_HAVE_BZ2)
 CLI_ZLIBS := $(foreach p,$(PKG_Z),$(shell pkg-config --libs $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-lbz2)
+# pgnkit serve: libmicrohttpd (pkg-config); without it (or with NO_SERVE=1) serve says what is missing
+ifneq ($(NO_SERVE),1)
+HAVE_MHD := $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo y)
+endif
+CLI_ZFLAGS += $(if $(HAVE_MHD),-DPGNKIT_HAVE_MHD $(shell pkg-config --cflags libmicrohttpd))
+CLI_ZLIBS += $(if $(HAVE_MHD),$(shell pkg-config --libs libmicrohttpd))
 # float-cast-overflow: part of clang's "undefined" but not of gcc's (the fuzzers are built by clang)
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 
@@ -47,7 +53,7 @@ CLI_TESTS := $(wildcard tests/cli/test_*.sh)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/rel/%.o)
 LIB_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 # the page of pgnkit html: web/ embedded by tools/embed.sh into a generated C file
-WEB_SRC := web/viewer.html web/viewer.css web/viewer.js
+WEB_SRC := web/viewer.html web/viewer.css web/viewer.js web/serve.html web/serve.css web/serve.js
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o) $(BUILD)/rel/gen/web_assets.o
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o) $(BUILD)/asan/gen/web_assets.o

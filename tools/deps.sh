@@ -32,6 +32,8 @@ want=(
     "chromium       test -x /usr/bin/chromium"
     "chromium-driver  test -x /usr/bin/chromedriver"
     "python3-selenium  py_has selenium"
+    "libmicrohttpd-dev  pkg-config --exists libmicrohttpd"
+    "curl           command -v curl"
     "scdoc          command -v scdoc"
     "man-db         command -v man"
     "python3-dev    ls /usr/include/python3*/Python.h"

@@ -283,7 +283,8 @@
   document.getElementById("last").addEventListener("click", end);
   document.getElementById("flip").addEventListener("click", flip);
   document.addEventListener("keydown", function (e) {
-    var k = e.key;
+    var k = e.key, t = e.target && e.target.tagName;
+    if (t === "TEXTAREA" || t === "INPUT" || t === "SELECT") return; // typing (pgnkit serve)
     if (k === "ArrowRight") step(1);
     else if (k === "ArrowLeft") step(-1);
     else if (k === "Home") go(0);
@@ -295,12 +296,29 @@
     e.preventDefault();
   });
 
-  var list = document.getElementById("game-list");
-  games.forEach(function (g, i) {
-    var li = el("li", null, gameLabel(g, i).slice(0, 300));
-    li.addEventListener("click", function () { showGame(i); });
-    list.appendChild(li);
-  });
-  document.getElementById("count").textContent = games.length + (games.length === 1 ? " game" : " games");
-  showGame(0);
+  // Shows a list of games ({game, graph} as in pgnkit-data), keeping the game shown when it is
+  // still there and keep is set: pgnkit serve calls it as analysed games arrive.
+  function load(list, keep) {
+    var cur = keep && state.game >= 0 && state.game < list.length ? state.game : 0;
+    var node = keep && cur === state.game ? state.cur : 0;
+    games = list;
+    var box = document.getElementById("game-list");
+    box.textContent = "";
+    games.forEach(function (g, i) {
+      var li = el("li", null, gameLabel(g, i).slice(0, 300));
+      li.addEventListener("click", function () { showGame(i); });
+      box.appendChild(li);
+    });
+    document.getElementById("count").textContent = games.length + (games.length === 1 ? " game" : " games");
+    state.game = -1;
+    if (!games.length) {
+      ["tags", "moves", "graph", "board-box", "status", "white-name", "black-name"].forEach(
+        function (id) { document.getElementById(id).textContent = ""; });
+      return;
+    }
+    showGame(cur);
+    if (node && node < state.nodes.length) go(node);
+  }
+  window.pgnkitViewer = { load: load, show: showGame };
+  load(games, false);
 })();

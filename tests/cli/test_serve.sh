@@ -1,0 +1,315 @@
+#!/usr/bin/env bash
+# Tests of pgnkit serve (issue 18 items 4 and 5) against 127.0.0.1 only, on free ports, with the
+# scripted engine (tests/tools/fake_engine.c): the page and its Content-Security-Policy; Host
+# refused (421) and Origin / Sec-Fetch-Site refused (403); bodies over --max-body (413, with and
+# without Content-Length); bad PGN (422 with the line, column and code pgnkit check gives);
+# caps on games, plies, the engine limit and the queue; a job from submit to download, its PGN
+# byte for byte what pgnkit analyze writes; cancel, job timeout, idle cancel; a load test (200
+# concurrent requests, 20 slow clients: none lost, memory bounded); then headless Chromium
+# (tests/tools/browser_serve.py) pastes games, analyses them and compares the shown evaluations
+# with the engine's. Prints "RESULT passed failed skipped". Needs curl, chromium, chromium-driver
+# and python3-selenium (tools/deps.sh installs them): without one the suite fails.
+set -u
+bin=${PGNKIT_BIN:-build/pgnkit}
+rel=${PGNKIT_REL_BIN:-$bin}
+fake=${FAKE_ENGINE:-build/fake_engine}
+py=/usr/bin/python3
+here=$(cd "$(dirname "$0")/../tools" && pwd)
+art=${ARTEFACTS:-build/test-artefacts}
+mkdir -p "$art"
+art=$(cd "$art" && pwd)
+tmp=${TMPDIR:-/tmp}/pgnkit-serve.$$
+mkdir -p "$tmp"
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { # name, command that must succeed
+    local name=$1; shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+is() { if [ "$2" = "$3" ]; then ok; else bad "$1: got '$2', want '$3'"; fi; }
+
+for tool in curl; do
+    command -v $tool >/dev/null || { echo "$tool is missing (tools/deps.sh installs it)"; echo "RESULT 0 1 0"; exit 1; }
+done
+if "$bin" serve --port 0 --bogus >/dev/null 2>&1; [ $? -ne 2 ]; then
+    bad "serve --bogus: exit 2"
+fi
+check "serve --help" "$bin" serve --help >/dev/null
+
+# start_server NAME ARGS...: runs pgnkit serve on a free port; sets url, port and srv_pid
+start_server() {
+    local name=$1; shift
+    "$@" --port 0 >"$tmp/$name.out" 2>"$tmp/$name.err" &
+    srv_pid=$!
+    pids+=("$srv_pid")
+    url=
+    for _ in $(seq 100); do
+        url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$tmp/$name.out" 2>/dev/null)
+        [ -n "$url" ] && break
+        kill -0 "$srv_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    port=${url##*:}; port=${port%/}
+    if [ -z "$url" ]; then
+        bad "$name: the server did not start"; cat "$tmp/$name.err"
+        if grep -q "without libmicrohttpd" "$tmp/$name.err"; then
+            echo "RESULT $pass $fail 0"; exit 1
+        fi
+        return 1
+    fi
+}
+# stop_server NAME: SIGTERM, exit 0, and no sanitizer report
+stop_server() {
+    kill -TERM "$srv_pid"
+    wait "$srv_pid"; local st=$?
+    is "$1: exit status after SIGTERM" $st 0
+    if grep -q "Sanitizer" "$tmp/$1.err"; then bad "$1: sanitizer report"; head -n 30 "$tmp/$1.err"; else ok; fi
+}
+# code METHOD PATH [curl args...]: the HTTP status
+code() {
+    local m=$1 p=$2; shift 2
+    curl -s -o "$tmp/body" -w '%{http_code}' -X "$m" "$@" "$url${p#/}"
+}
+
+cat >"$tmp/two.pgn" <<'EOF'
+[Event "a"]
+[White "Alpha"]
+[Black "Beta"]
+
+1. e4 {hello} e5 2. Nf3 (2. d4 exd4) Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 *
+
+[Event "b"]
+[White "Gamma"]
+[Black "Delta"]
+[FEN "6k1/p4ppp/8/8/8/8/8/1R4K1 b - - 0 1"]
+[SetUp "1"]
+
+1... a6 2. Rb8# 1-0
+EOF
+
+start_server main "$bin" serve --engine "$fake" --jobs 2 --max-body 20000 --max-games 3 --max-plies 40 \
+    --queue 2 --max-nodes 100000 --idle-timeout 20 || { echo "RESULT $pass $fail 0"; exit 1; }
+
+# a missing engine and a taken port: exit 3 with a message, at once
+"$bin" serve --port 0 --engine "$tmp/no-such-engine" >/dev/null 2>"$tmp/noengine.err"
+is "no engine: exit 3" $? 3
+check "no engine: said" grep -q 'cannot start engine' "$tmp/noengine.err"
+timeout 10 "$bin" serve --port "$port" --engine "$fake" >/dev/null 2>"$tmp/taken.err"
+is "port taken: exit 3" $? 3
+check "port taken: said" grep -q 'cannot listen' "$tmp/taken.err"
+
+# ---- the page ----
+is "GET /" "$(code GET / -D "$tmp/head")" 200
+cp "$tmp/body" "$tmp/page.html"
+check "the page has the viewer and the form" grep -q 'id="board-box"' "$tmp/page.html"
+check "the page has the paste form" grep -q 'id="analyse"' "$tmp/page.html"
+check "CSP: no network but this server" grep -qi "^Content-Security-Policy: default-src 'none';.*connect-src 'self'" "$tmp/head"
+# the CSP names the hashes of the page's two scripts and nothing else runs
+$py - "$tmp/page.html" "$tmp/head" <<'PY' && ok || bad "CSP hashes are the page's scripts'"
+import base64, hashlib, re, sys
+page = open(sys.argv[1], "rb").read()
+head = open(sys.argv[2], "rb").read().decode()
+scripts = re.findall(rb"<script>(.*?)</script>", page, re.S)
+hashes = sorted(base64.b64encode(hashlib.sha256(s).digest()).decode() for s in scripts)
+csp = sorted(re.findall(r"'sha256-([^']+)'", head))
+sys.exit(not (len(scripts) == 2 and hashes == csp))
+PY
+urls=$(grep -o 'https\?://[^"\\ ]*' "$tmp/page.html" | sort -u | tr '\n' ' ')
+is "page: no URL but the SVG namespaces" "$urls" "http://www.w3.org/1999/xlink http://www.w3.org/2000/svg "
+check "X-Content-Type-Options" grep -qi '^X-Content-Type-Options: nosniff' "$tmp/head"
+check "X-Frame-Options" grep -qi '^X-Frame-Options: DENY' "$tmp/head"
+is "no other file: /etc/passwd" "$(code GET /etc/passwd)" 404
+is "no other file: /../../etc/passwd" "$(code GET /../../etc/passwd --path-as-is)" 404
+is "no other file: /web/viewer.js" "$(code GET /web/viewer.js)" 404
+is "PUT refused" "$(code PUT /)" 405
+
+# ---- Host (DNS rebinding) ----
+is "Host: evil.example" "$(code GET / -H 'Host: evil.example')" 421
+is "Host: evil.example:port" "$(code GET / -H "Host: evil.example:$port")" 421
+is "Host: 127.0.0.1 without the port" "$(code GET / -H 'Host: 127.0.0.1')" 421
+is "Host: 127.0.0.1.evil.example" "$(code GET / -H "Host: 127.0.0.1.evil.example:$port")" 421
+is "no Host" "$(code GET / -H 'Host:')" 421
+is "Host: localhost:port" "$(code GET / -H "Host: localhost:$port")" 200
+is "Host: [::1]:port" "$(code GET / -H "Host: [::1]:$port")" 200
+is "Host refused on the API too" "$(code POST /api/check --data-binary @"$tmp/two.pgn" -H 'Host: evil.example')" 421
+
+# ---- Origin (CSRF) ----
+is "Origin: another site" "$(code POST /api/check --data-binary @"$tmp/two.pgn" -H 'Origin: http://evil.example')" 403
+is "Origin: null" "$(code POST /api/check --data-binary @"$tmp/two.pgn" -H 'Origin: null')" 403
+is "Origin: https of this host" "$(code POST /api/check --data-binary @"$tmp/two.pgn" -H "Origin: https://127.0.0.1:$port")" 403
+is "Origin: another port" "$(code POST /api/jobs --data-binary @"$tmp/two.pgn" -H "Origin: http://127.0.0.1:1")" 403
+is "Sec-Fetch-Site: cross-site" "$(code POST /api/check --data-binary @"$tmp/two.pgn" -H 'Sec-Fetch-Site: cross-site')" 403
+is "Origin: this page" "$(code POST /api/check --data-binary @"$tmp/two.pgn" -H "Origin: http://127.0.0.1:$port" -H 'Sec-Fetch-Site: same-origin')" 200
+is "Origin: localhost" "$(code POST /api/check --data-binary @"$tmp/two.pgn" -H "Origin: http://localhost:$port" -H "Host: localhost:$port")" 200
+check "check: the games for the viewer" grep -q '"White":"Alpha"' "$tmp/body"
+
+# ---- body cap ----
+head -c 30000 /dev/zero | tr '\0' ' ' >"$tmp/big.pgn"
+is "body over --max-body" "$(code POST /api/check --data-binary @"$tmp/big.pgn")" 413
+check "413 says the cap" grep -q '20000 bytes' "$tmp/body"
+is "chunked body over --max-body" "$(code POST /api/jobs --data-binary @"$tmp/big.pgn" -H 'Transfer-Encoding: chunked')" 413
+is "body at the cap is read" "$(code POST /api/check --data-binary @<(cat "$tmp/two.pgn"; head -c $((20000 - $(wc -c <"$tmp/two.pgn"))) /dev/zero | tr '\0' ' '))" 200
+
+# ---- bad PGN: the diagnostics of pgnkit check ----
+printf '[Event "x"]\n\n1. e4 e5 2. Nf9 Nc6 *\n\n[Event "y"]\n\n1. d4 d5 2. Ke3 *\n' >"$tmp/bad.pgn"
+is "bad PGN: 422" "$(code POST /api/check --data-binary @"$tmp/bad.pgn")" 422
+cp "$tmp/body" "$tmp/bad.json"
+"$rel" check --diag json "$tmp/bad.pgn" 2>"$tmp/bad.check" >/dev/null
+$py - "$tmp/bad.json" "$tmp/bad.check" <<'PY' && ok || bad "bad PGN: the diagnostics are pgnkit check's"
+import json, sys
+got = json.load(open(sys.argv[1]))
+want = [json.loads(l) for l in open(sys.argv[2]) if '"code"' in l]
+key = lambda d: (d["line"], d["column"], d["code"], d["severity"], d["game"])
+sys.exit(not (want and sorted(map(key, got["diagnostics"])) == sorted(map(key, want))
+              and got["errors"] == 2 and got["error"]))
+PY
+is "bad PGN: no job" "$(code POST /api/jobs --data-binary @"$tmp/bad.pgn")" 422
+check "bad PGN job: the diagnostics" grep -q '"code":"E_ILLEGAL_MOVE"' "$tmp/body"
+is "no game: 422" "$(code POST /api/check --data-binary 'just text')" 422
+is "empty body: 422" "$(code POST /api/check --data-binary '')" 422
+for i in 1 2 3 4; do printf '[Event "%d"]\n\n1. e4 *\n\n' $i; done >"$tmp/four.pgn"
+is "more than --max-games" "$(code POST /api/check --data-binary @"$tmp/four.pgn")" 422
+check "--max-games named" grep -q 'max-games' "$tmp/body"
+{ printf '[Event "long"]\n\n'; for i in $(seq 11); do printf 'Nf3 Nf6 Ng1 Ng8 '; done; echo '*'; } >"$tmp/long.pgn"
+is "more than --max-plies" "$(code POST /api/jobs --data-binary @"$tmp/long.pgn")" 422
+check "--max-plies named" grep -q 'max-plies' "$tmp/body"
+is "nodes over --max-nodes" "$(code POST '/api/jobs?limit=nodes&value=100001' --data-binary @"$tmp/two.pgn")" 400
+is "an unknown limit" "$(code POST '/api/jobs?limit=mate&value=1' --data-binary @"$tmp/two.pgn")" 400
+is "a value that is no number" "$(code POST '/api/jobs?limit=depth&value=1e3' --data-binary @"$tmp/two.pgn")" 400
+is "depth 0" "$(code POST '/api/jobs?limit=depth&value=0' --data-binary @"$tmp/two.pgn")" 400
+
+# ---- hostile text stays JSON text ----
+cat >"$tmp/hostile.pgn" <<'PGN'
+[Event "<script>window.__pwned=1</script>"]
+[White "</svg><svg onload=window.__pwned=1>"]
+[Black "\"><img src=x onerror=window.__pwned=1>"]
+
+{<script>window.__pwned=1</script>} 1. e4 {</script><img src=x onerror=window.__pwned=1>} e5 *
+PGN
+is "hostile: shown" "$(code POST /api/check --data-binary @"$tmp/hostile.pgn")" 200
+check "hostile: no < in the JSON" [ "$(grep -c '<script\|<img\|</svg><svg' "$tmp/body")" -eq 0 ]
+
+# ---- a job: submit, poll, download; the PGN is pgnkit analyze's ----
+is "submit" "$(code POST '/api/jobs?limit=nodes&value=1000' --data-binary @"$tmp/two.pgn" -H "Origin: http://127.0.0.1:$port")" 202
+id=$(grep -o '"id":"[0-9a-f]*"' "$tmp/body" | cut -d'"' -f4)
+is "job id: 32 hex digits" "${#id}" 32
+state=
+for _ in $(seq 100); do
+    code GET "/api/jobs/$id" >/dev/null
+    state=$(grep -o '"state":"[a-z]*"' "$tmp/body" | cut -d'"' -f4)
+    [ "$state" = done ] || [ "$state" = failed ] && break
+    sleep 0.1
+done
+is "job done" "$state" done
+check "job: 2 games done" grep -q '"games_done":2' "$tmp/body"
+check "job: stats" grep -q '"stats":{"white":{' "$tmp/body"
+is "from=1: one result" "$(code GET "/api/jobs/$id?from=1" >/dev/null; grep -o '"game":{' "$tmp/body" | wc -l)" 1
+is "from=2: no result" "$(code GET "/api/jobs/$id?from=2" >/dev/null; grep -o '"game":{' "$tmp/body" | wc -l)" 0
+is "download" "$(code GET "/api/jobs/$id/pgn" -D "$tmp/head")" 200
+cp "$tmp/body" "$tmp/served.pgn"
+check "download: attachment" grep -qi '^Content-Disposition: attachment' "$tmp/head"
+"$rel" analyze --engine "$fake" --nodes 1000 "$tmp/two.pgn" >"$tmp/analyze.pgn" 2>/dev/null
+check "download = pgnkit analyze --nodes 1000" cmp -s "$tmp/served.pgn" "$tmp/analyze.pgn"
+is "unknown job" "$(code GET /api/jobs/0123456789abcdef0123456789abcdef)" 404
+is "not a job id" "$(code GET /api/jobs/../../etc/passwd --path-as-is)" 404
+is "cancel: Origin checked" "$(code POST "/api/jobs/$id/cancel" -H 'Origin: http://evil.example')" 403
+is "cancel a finished job" "$(code POST "/api/jobs/$id/cancel")" 200
+stop_server main
+
+# ---- queue, cancel, timeouts (an engine that answers only to "stop": 300 ms a search) ----
+export FAKE_ENGINE_MODE=slow
+start_server slow "$bin" serve --engine "$fake" --queue 1 --move-timeout 300 --job-timeout 3 \
+    --idle-timeout 2 || { echo "RESULT $pass $fail 0"; exit 1; }
+submit() { code POST '/api/jobs?limit=nodes&value=1000' --data-binary @"$1" >/dev/null; grep -o '"id":"[0-9a-f]*"' "$tmp/body" | cut -d'"' -f4; }
+state_of() { code GET "/api/jobs/$1" >/dev/null; grep -o '"state":"[a-z]*"' "$tmp/body" | cut -d'"' -f4; }
+a=$(submit "$tmp/two.pgn")
+b=$(submit "$tmp/two.pgn")
+is "the queue is full: 503" "$(code POST /api/jobs --data-binary @"$tmp/two.pgn")" 503
+is "queued behind the running job" "$(state_of "$b")" queued
+is "cancel the queued job" "$(code POST "/api/jobs/$b/cancel")" 200
+is "cancelled" "$(state_of "$b")" cancelled
+# job a: 16 searches of 300 ms, more than --job-timeout 3 s; polled, so not idle
+for _ in $(seq 60); do s=$(state_of "$a"); [ "$s" = running ] || break; sleep 0.2; done
+is "past --job-timeout" "$s" timeout
+check "live: the last position searched" grep -Eq '"live":\{"game":1,"ply":[0-9]+,"eval":"-?[0-9]+\.[0-9]{2}"\}' "$tmp/body"
+check "timeout: the reason" grep -q 'job-timeout' "$tmp/body"
+# a job nobody polls is cancelled after --idle-timeout
+c=$(submit "$tmp/two.pgn")
+sleep 3.5
+is "not polled: cancelled" "$(state_of "$c")" cancelled
+check "idle: the reason" grep -q 'stopped asking' "$tmp/body"
+# a running job cancelled from the page
+d=$(submit "$tmp/two.pgn")
+sleep 0.5
+code POST "/api/jobs/$d/cancel" >/dev/null
+for _ in $(seq 30); do s=$(state_of "$d"); [ "$s" = running ] || break; sleep 0.2; done
+is "a running job cancelled" "$s" cancelled
+stop_server slow
+unset FAKE_ENGINE_MODE
+
+# ---- load: 200 concurrent requests, 20 slow clients; none lost, memory bounded ----
+start_server load "$rel" serve --engine "$fake" --queue 100 --max-nodes 1000 --connections 256 ||
+    { echo "RESULT $pass $fail 0"; exit 1; }
+rss() { awk '/^VmRSS/ {print $2}' "/proc/$srv_pid/status"; }
+hwm() { awk '/^VmHWM/ {print $2}' "/proc/$srv_pid/status"; }
+rss0=$(rss)
+res=$($py "$here/serve_load.py" "$url" "$tmp/two.pgn" 200 20)
+echo "load: $res"
+is "load: every request answered" "$(grep -o 'codes [^s]*' <<<"$res")" "codes 200:100 202:50 421:50 "
+is "load: still answering" "$(code GET /)" 200
+rss1=$(rss) hwm1=$(hwm)
+echo "load: server RSS $rss0 kB before, $rss1 kB after, peak $hwm1 kB"
+check "load: peak memory under 100 MB" [ "$hwm1" -lt 100000 ]
+# the 50 queued jobs drain: one more job, behind them in the queue, finishes
+e=$(submit "$tmp/two.pgn")
+for _ in $(seq 150); do s=$(state_of "$e"); [ "$s" = queued ] || [ "$s" = running ] || break; sleep 0.2; done
+is "load: the queue drains" "$s" done
+stop_server load
+
+# ---- Stockfish: the download is pgnkit analyze's with the same node count ----
+sf=$(command -v stockfish || echo /usr/games/stockfish)
+if [ ! -x "$sf" ]; then
+    bad "no stockfish (Debian package stockfish; tools/deps.sh installs it)"
+else
+    start_server stockfish "$bin" serve --engine "$sf" || { echo "RESULT $pass $fail 0"; exit 1; }
+    e=$(code POST '/api/jobs?limit=nodes&value=5000' --data-binary @"$tmp/two.pgn" >/dev/null
+        grep -o '"id":"[0-9a-f]*"' "$tmp/body" | cut -d'"' -f4)
+    for _ in $(seq 300); do s=$(state_of "$e"); [ "$s" = queued ] || [ "$s" = running ] || break; sleep 0.2; done
+    is "stockfish: job done" "$s" done
+    code GET "/api/jobs/$e/pgn" >/dev/null
+    "$rel" analyze --engine "$sf" --nodes 5000 "$tmp/two.pgn" >"$tmp/sf.pgn" 2>/dev/null
+    check "stockfish: download = pgnkit analyze --nodes 5000" cmp -s "$tmp/body" "$tmp/sf.pgn"
+    check "stockfish: the blunder found" grep -q 'Blunder' "$tmp/body"
+    stop_server stockfish
+fi
+
+# ---- the browser ----
+if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! $py -c 'import selenium' 2>/dev/null; then
+    echo "chromium, chromium-driver or python3-selenium is missing (tools/deps.sh installs them)"
+    echo "RESULT $pass $((fail + 1)) 0"; exit 1
+fi
+start_server browser "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }
+# what the engine says of each position of the first game's main line, White's view
+"$rel" convert --to fen "$tmp/two.pgn" 2>/dev/null | awk 'BEGIN{RS=""} NR==1' >"$tmp/fens"
+"$fake" --eval <"$tmp/fens" >"$tmp/evals"
+out=$($py "$here/browser_serve.py" "$url" "$tmp/two.pgn" "$tmp/fens" "$tmp/evals" "$tmp/analyze.pgn" \
+    "$tmp/hostile.pgn" "$tmp/bad.pgn" "$art" 2>&1)
+line=$(grep '^RESULT ' <<<"$out" | tail -n 1)
+if [ -z "$line" ]; then
+    bad "browser: no RESULT"; tail -n 15 <<<"$out"
+else
+    grep '^FAIL' <<<"$out"
+    read -r _ p f _ <<<"$line"
+    pass=$((pass + p)); fail=$((fail + f))
+fi
+stop_server browser
+echo "screenshots: $art"
+echo "RESULT $pass $fail 0"
+[ $fail -eq 0 ]

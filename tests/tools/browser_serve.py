@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Drives Debian's headless Chromium through Selenium over the page of `pgnkit serve`, for
+# tests/cli/test_serve.sh. Prints "FAIL ..." lines and the "RESULT passed failed skipped" line.
+#   browser_serve.py URL PGN FENS EVALS ANALYZED HOSTILE BAD SHOTDIR
+#   PGN is uploaded with the file input, analysed (nodes 1000); FENS and EVALS: the first game's
+#   main-line positions (`pgnkit convert --to fen`) and what the engine says of each
+#   (`fake_engine --eval`): stepping through the moves, the board and the shown eval must match.
+#   ANALYZED: `pgnkit analyze --nodes 1000` of PGN, which the download link must give.
+#   HOSTILE: pasted, shown and analysed: no script of it may run (window.__pwned stays unset).
+#   BAD: pasted and shown: the diagnostics list names line, column and code, and a click on one
+#   selects its line in the text.
+import os
+import re
+import sys
+import tempfile
+import shutil
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.support.ui import Select
+
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL %s %s" % (name, detail))
+
+
+def browser(profile):
+    o = webdriver.ChromeOptions()
+    o.binary_location = "/usr/bin/chromium"
+    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--no-first-run",
+              "--disable-dev-shm-usage", "--window-size=1280,1100", "--user-data-dir=" + profile):
+        o.add_argument(a)
+    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+
+
+def wait_state(d, states, timeout=60):
+    end = time.time() + timeout
+    while time.time() < end:
+        s = d.find_element(By.ID, "progress").get_attribute("data-state")
+        if s in states:
+            return s
+        time.sleep(0.1)
+    return d.find_element(By.ID, "progress").get_attribute("data-state")
+
+
+def paste(d, text):
+    d.execute_script("var t = document.getElementById('pgn'); t.value = arguments[0];"
+                     "t.dispatchEvent(new Event('input'));", text)
+
+
+def key(d, k):
+    ActionChains(d).send_keys(k).perform()
+
+
+def nonblank(path):
+    from PIL import Image
+    im = Image.open(path).convert("RGB")
+    return len(im.getcolors(1 << 24) or []) > 20
+
+
+def main():
+    url, pgn, fens, evals, analyzed, hostile, bad, shots = sys.argv[1:9]
+    fens = [l.strip() for l in open(fens) if l.strip()]
+    evals = [l.strip() for l in open(evals) if l.strip()]
+    profile = tempfile.mkdtemp(prefix="pgnkit-chromium-")
+    d = browser(profile)
+    try:
+        d.get(url)
+        check("title", "pgnkit" in d.title, d.title)
+        # upload the file: its text lands in the text area
+        d.find_element(By.ID, "file").send_keys(os.path.abspath(pgn))
+        for _ in range(50):
+            if d.find_element(By.ID, "pgn").get_attribute("value"):
+                break
+            time.sleep(0.1)
+        check("upload fills the text", d.find_element(By.ID, "pgn").get_attribute("value") ==
+              open(pgn).read())
+        Select(d.find_element(By.ID, "limit")).select_by_value("nodes")
+        v = d.find_element(By.ID, "value")
+        v.clear()
+        v.send_keys("1000")
+        d.find_element(By.ID, "analyse").click()
+        st = wait_state(d, ("done", "failed", "timeout", "cancelled", "refused"))
+        check("analysis done", st == "done", st + " " + d.find_element(By.ID, "progress").text)
+        check("two games listed", len(d.find_elements(By.CSS_SELECTOR, "#game-list li")) == 2)
+        check("summary: a row per player",
+              len(d.find_elements(By.CSS_SELECTOR, "#summary tr[data-side]")) == 4)
+        check("graph drawn", len(d.find_elements(By.CSS_SELECTOR, "#graph svg [id^='ply-']")) > 0)
+        d.find_elements(By.CSS_SELECTOR, "#game-list li")[0].click()
+        d.find_element(By.ID, "first").click()
+        bad_steps = []
+        for i, fen in enumerate(fens):
+            key(d, Keys.ARROW_RIGHT)
+            shown = d.find_element(By.ID, "board").get_attribute("data-fen")
+            status = d.find_element(By.ID, "status").text
+            m = re.search(r"eval (\S+)", status)
+            want = None if evals[i] == "none" else evals[i]
+            got = m.group(1) if m else None
+            if shown != fen or got != want:
+                bad_steps.append((i + 1, shown, fen, got, want))
+        check("every move: the board and the engine's eval", not bad_steps, str(bad_steps[:3]))
+        link = d.find_element(By.ID, "download")
+        check("download shown", link.is_displayed())
+        href = link.get_attribute("href") or ""
+        check("download: a job's PGN", re.search(r"/api/jobs/[0-9a-f]{32}/pgn$", href), href)
+        text = d.execute_async_script(
+            "var done = arguments[arguments.length - 1];"
+            "fetch(arguments[0]).then(function (r) { return r.text(); }).then(done, "
+            "function (e) { done('ERR ' + e); });", href)
+        check("download = pgnkit analyze", text == open(analyzed).read(), text[:200])
+        shot = os.path.join(shots, "serve.png")
+        d.save_screenshot(shot)
+        check("screenshot not blank", nonblank(shot))
+        board = os.path.join(shots, "serve-board.png")
+        d.find_element(By.ID, "board-box").screenshot(board)
+        check("board screenshot not blank", nonblank(board))
+        # the board in the picture holds the pieces of the last position (png_board_check.py)
+        import subprocess
+        res = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                           "png_board_check.py"),
+                              board, fens[-1].split()[0]], capture_output=True, text=True)
+        check("board screenshot: the pieces of the FEN", res.returncode == 0,
+              (res.stdout + res.stderr)[-300:])
+
+        # hostile text: shown and analysed, nothing runs
+        text = open(hostile).read()
+        paste(d, text)
+        d.find_element(By.ID, "show").click()
+        check("hostile: shown", wait_state(d, ("shown", "refused")) == "shown")
+        check("hostile: the tag as text",
+              "<script>window.__pwned=1</script>" in d.find_element(By.ID, "tags").text)
+        d.find_element(By.ID, "analyse").click()
+        check("hostile: analysed", wait_state(d, ("done", "failed", "refused")) == "done")
+        time.sleep(0.3)
+        check("hostile: no script ran", d.execute_script("return window.__pwned") is None)
+        check("hostile: no img", len(d.find_elements(By.CSS_SELECTOR, "#moves img, #tags img")) == 0)
+
+        # bad PGN: the diagnostics, a click selects the line
+        paste(d, open(bad).read())
+        d.find_element(By.ID, "show").click()
+        check("bad: refused", wait_state(d, ("shown", "refused")) == "refused")
+        items = d.find_elements(By.CSS_SELECTOR, "#diagnostics li[data-code]")
+        got = [(i.get_attribute("data-line"), i.get_attribute("data-column"),
+                i.get_attribute("data-code")) for i in items]
+        check("bad: the diagnostics", ("3", "13", "E_BAD_SAN") in got, str(got))
+        if items:
+            items[0].click()
+            sel = d.execute_script("var t = document.getElementById('pgn');"
+                                   "return t.value.slice(t.selectionStart, t.selectionEnd);")
+            check("bad: a click selects the line", sel == "1. e4 e5 2. Nf9 Nc6 *", repr(sel))
+        d.save_screenshot(os.path.join(shots, "serve-diagnostics.png"))
+        # typing in the text area moves nothing on the board
+        before = d.find_element(By.ID, "board-box").get_attribute("innerHTML")
+        d.execute_script("var t = document.getElementById('pgn');"
+                         "t.setSelectionRange(t.value.length, t.value.length);")
+        d.find_element(By.ID, "pgn").send_keys("f" + Keys.ARROW_LEFT)
+        check("keys in the text stay there",
+              d.find_element(By.ID, "pgn").get_attribute("value").endswith("f") and
+              d.find_element(By.ID, "board-box").get_attribute("innerHTML") == before)
+        errs = [e for e in d.get_log("browser") if e.get("level") == "SEVERE" and
+                "422" not in e.get("message", "")]
+        check("no console errors", not errs, str(errs[:3]))
+    finally:
+        d.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+    print("RESULT %d %d 0" % (passed, failed))
+
+
+main()
