@@ -213,32 +213,55 @@ void cli_print_warnings(const char *token, uint32_t warnings) {
     }
 }
 
-void cli_print_summary(const cli_run *r, cli_summary kind) {
-    if (kind == CLI_SUMMARY_NONE) {
-        return;
-    }
-    unsigned long long games = r->games, written = r->written, rejected = r->rejected,
-                       errors = r->errors, warnings = r->warnings;
-    if (settings.json) {
-        fputs("{\"summary\":{\"command\":", stderr);
-        json_cstring(stderr, cli_command());
-        fprintf(stderr, ",\"games\":%llu", games);
-        if (kind == CLI_SUMMARY_WRITE) {
-            fprintf(stderr, ",\"written\":%llu,\"rejected\":%llu", written, rejected);
-        }
-        fprintf(stderr, ",\"errors\":%llu,\"warnings\":%llu,\"stopped_early\":%s}}\n", errors,
-                warnings, r->stopped ? "true" : "false");
-        return;
+/* The summary as one JSON object. */
+static void json_summary(const cli_run *r, cli_summary kind) {
+    fputs("{\"summary\":{\"command\":", stderr);
+    json_cstring(stderr, cli_command());
+    fprintf(stderr, ",\"games\":%llu", (unsigned long long)r->games);
+    if (r->where) {
+        fprintf(stderr, ",\"matched\":%llu", (unsigned long long)r->matched);
     }
     if (kind == CLI_SUMMARY_WRITE) {
-        fprintf(stderr, "%llu games, %llu written, %llu rejected, %llu errors", games, written,
-                rejected, errors);
-    } else {
-        fprintf(stderr, "%llu games, %llu errors, %llu warnings", games, errors, warnings);
+        fprintf(stderr, ",\"written\":%llu,\"rejected\":%llu", (unsigned long long)r->written,
+                (unsigned long long)r->rejected);
+    }
+    for (size_t i = 0; kind == CLI_SUMMARY_COUNTS && i < r->ncounts; i++) {
+        fprintf(stderr, ",\"%s\":%llu", r->counts[i].key, (unsigned long long)r->counts[i].n);
+    }
+    fprintf(stderr, ",\"errors\":%llu,\"warnings\":%llu,\"stopped_early\":%s}}\n",
+            (unsigned long long)r->errors, (unsigned long long)r->warnings,
+            r->stopped ? "true" : "false");
+}
+
+void cli_print_summary(const cli_run *r, cli_summary kind) {
+    unsigned long long max = r->max_errors;
+    if (kind == CLI_SUMMARY_NONE || r->quiet) {
+        if (r->stopped) {
+            cli_error(NULL, "reading stopped after %llu errors (--max-errors)", max);
+        }
+        return;
+    }
+    if (settings.json) {
+        json_summary(r, kind);
+        return;
+    }
+    fprintf(stderr, "%llu games", (unsigned long long)r->games);
+    if (r->where) {
+        fprintf(stderr, ", %llu matched", (unsigned long long)r->matched);
+    }
+    if (kind == CLI_SUMMARY_WRITE) {
+        fprintf(stderr, ", %llu written, %llu rejected", (unsigned long long)r->written,
+                (unsigned long long)r->rejected);
+    }
+    for (size_t i = 0; kind == CLI_SUMMARY_COUNTS && i < r->ncounts; i++) {
+        fprintf(stderr, ", %llu %s", (unsigned long long)r->counts[i].n, r->counts[i].text);
+    }
+    fprintf(stderr, ", %llu errors", (unsigned long long)r->errors);
+    if (kind == CLI_SUMMARY_CHECK) {
+        fprintf(stderr, ", %llu warnings", (unsigned long long)r->warnings);
     }
     if (r->stopped) {
-        fprintf(stderr, "; reading stopped after %llu errors (--max-errors)",
-                (unsigned long long)r->max_errors);
+        fprintf(stderr, "; reading stopped after %llu errors (--max-errors)", max);
     }
     fputc('\n', stderr);
 }
