@@ -67,27 +67,9 @@ int cli_where_flush(cli_where *w, int print, pgn_diag_fn fn, void *ctx, uint64_t
 /* Prints each warning bit in `warnings` about `token` to stderr. */
 void cli_print_warnings(const char *token, uint32_t warnings);
 
-/* Inputs as a FILE * (through cli_input_open): "-" is stdin. Prints a message and returns NULL
- * when a file cannot be opened. */
-FILE *cli_open_input(const char *path);
-void cli_close_input(FILE *f);
-
-typedef struct cli_diag_ctx {
-    int json; /* also on under cli_set_diag_json */
-    int quiet_warnings;
-} cli_diag_ctx;
-
-/* A pgn_diag_fn printing GCC-style lines (or JSON lines) on stderr; ctx is a cli_diag_ctx. */
-void cli_print_diag(void *ctx, const pgn_diag *d);
 /* Prints d (not a warning under quiet), with detail (more about it, may be NULL) after the
  * message. */
 void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail);
-/* cli_output_open: 1 on success, 0 after a message. */
-int cli_open_output(cli_output *o, const char *path);
-/* cli_output_close, committing the file unless status is EXIT_RESOURCE. */
-int cli_close_output(cli_output *o, int status);
-/* A pgn_write_fn writing to the FILE * in ctx; -1 on a write error. */
-ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len);
 /* A growable output buffer (not NUL-terminated); cli_membuf_write is a pgn_write_fn appending to
  * the cli_membuf in ctx, -1 when out of memory. */
 typedef struct cli_membuf {
@@ -150,18 +132,5 @@ enum {
 int cli_edit_option(int ch, pgn_edit_opts *e);
 /* Applies the edits of e to g: the program's own (CLI_EDIT_*), then pgn_game_edit. */
 pgn_status cli_game_edit(pgn_game *g, const pgn_edit_opts *e);
-
-/* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
-typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);
-/* For commands not on the driver: reads every game of every file (none: stdin) through
- * cli_run_visit with v (NULL: check only); ropts->on_diag is used as given. Adds the games, errors
- * and warnings to totals; returns the exit status (1 if any error). */
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
-                       void *user, uint64_t totals[3]);
-/* Reads every game of every file (none: stdin) through cli_run_games, building each game's tree;
- * ropts->on_diag is used as given. Adds the games, errors and warnings to totals; returns the
- * exit status (1 if any error). */
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
-                      void *user, uint64_t totals[3]);
 
 #endif

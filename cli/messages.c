@@ -156,14 +156,6 @@ int cli_usage_error(const char *cmd, const char *text, const char *msg) {
     return cli_usage("%s", msg ? msg : "bad arguments");
 }
 
-void cli_print_diag(void *ctx, const pgn_diag *d) {
-    const cli_diag_ctx *c = ctx;
-    if (c && c->json) {
-        settings.json = 1;
-    }
-    cli_print_diag_detail(d, c && c->quiet_warnings, NULL);
-}
-
 void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
     const char *sev = d->severity == PGN_SEV_ERROR ? "error" : "warning";
     const char *file = d->source ? d->source : "<stdin>";
