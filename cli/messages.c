@@ -205,24 +205,36 @@ void cli_print_warnings(const char *token, uint32_t warnings) {
     }
 }
 
-/* The summary as one JSON object. */
-static void json_summary(const cli_run *r, cli_summary kind) {
-    fputs("{\"summary\":{\"command\":", stderr);
-    json_cstring(stderr, cli_command());
-    fprintf(stderr, ",\"games\":%llu", (unsigned long long)r->games);
+/* One number of the summary: its JSON name and its words in the text line. */
+typedef struct field {
+    const char *key, *text;
+    unsigned long long n;
+} field;
+
+/* The numbers of r's summary of this kind, in their order; returns how many. */
+static size_t summary_fields(const cli_run *r, cli_summary kind, field *f) {
+    size_t n = 0;
+    field games = {"games", "games", r->games}, matched = {"matched", "matched", r->matched};
+    f[n++] = games;
     if (r->where) {
-        fprintf(stderr, ",\"matched\":%llu", (unsigned long long)r->matched);
+        f[n++] = matched;
     }
     if (kind == CLI_SUMMARY_WRITE) {
-        fprintf(stderr, ",\"written\":%llu,\"rejected\":%llu", (unsigned long long)r->written,
-                (unsigned long long)r->rejected);
+        field w = {"written", "written", r->written}, rej = {"rejected", "rejected", r->rejected};
+        f[n++] = w;
+        f[n++] = rej;
     }
     for (size_t i = 0; kind == CLI_SUMMARY_COUNTS && i < r->ncounts; i++) {
-        fprintf(stderr, ",\"%s\":%llu", r->counts[i].key, (unsigned long long)r->counts[i].n);
+        field c = {r->counts[i].key, r->counts[i].text, r->counts[i].n};
+        f[n++] = c;
     }
-    fprintf(stderr, ",\"errors\":%llu,\"warnings\":%llu,\"stopped_early\":%s}}\n",
-            (unsigned long long)r->errors, (unsigned long long)r->warnings,
-            r->stopped ? "true" : "false");
+    field errors = {"errors", "errors", r->errors},
+          warnings = {"warnings", "warnings", r->warnings};
+    f[n++] = errors;
+    if (kind == CLI_SUMMARY_CHECK || settings.json) { /* JSON always has warnings */
+        f[n++] = warnings;
+    }
+    return n;
 }
 
 void cli_print_summary(const cli_run *r, cli_summary kind) {
@@ -233,24 +245,19 @@ void cli_print_summary(const cli_run *r, cli_summary kind) {
         }
         return;
     }
+    field f[12];
+    size_t n = summary_fields(r, kind, f);
     if (settings.json) {
-        json_summary(r, kind);
+        fputs("{\"summary\":{\"command\":", stderr);
+        json_cstring(stderr, cli_command());
+        for (size_t i = 0; i < n; i++) {
+            fprintf(stderr, ",\"%s\":%llu", f[i].key, f[i].n);
+        }
+        fprintf(stderr, ",\"stopped_early\":%s}}\n", r->stopped ? "true" : "false");
         return;
     }
-    fprintf(stderr, "%llu games", (unsigned long long)r->games);
-    if (r->where) {
-        fprintf(stderr, ", %llu matched", (unsigned long long)r->matched);
-    }
-    if (kind == CLI_SUMMARY_WRITE) {
-        fprintf(stderr, ", %llu written, %llu rejected", (unsigned long long)r->written,
-                (unsigned long long)r->rejected);
-    }
-    for (size_t i = 0; kind == CLI_SUMMARY_COUNTS && i < r->ncounts; i++) {
-        fprintf(stderr, ", %llu %s", (unsigned long long)r->counts[i].n, r->counts[i].text);
-    }
-    fprintf(stderr, ", %llu errors", (unsigned long long)r->errors);
-    if (kind == CLI_SUMMARY_CHECK) {
-        fprintf(stderr, ", %llu warnings", (unsigned long long)r->warnings);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(stderr, "%s%llu %s", i ? ", " : "", f[i].n, f[i].text);
     }
     if (r->stopped) {
         fprintf(stderr, "; reading stopped after %llu errors (--max-errors)", max);
