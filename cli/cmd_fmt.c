@@ -159,8 +159,8 @@ static void fmt_in_place(cli_run *r, fmt_state *s) {
 
 /* Usage errors of -i and --check with the other options. */
 static int fmt_usage_rules(const cli_run *r, const fmt_state *s) {
-    if (s->in_place && (s->check || r->out_path)) {
-        return cli_usage("-i does not go with --check or -o");
+    if (s->in_place && (s->check || r->out_path || r->where)) {
+        return cli_usage("-i does not go with --check, -o or --where (it would drop games)");
     }
     for (int i = 0; s->in_place && i < r->nfiles; i++) {
         if (strcmp(r->files[i], "-") == 0) {
