@@ -231,7 +231,10 @@ int cli_run_open(cli_run *r);
  * opens itself (fmt -i checks nothing: it replaces its input on purpose). */
 int cli_run_check_output(cli_run *r, const char *what, const char *path);
 /* Reads every input, building each game, and calls fn after each. Missing, unreadable and
- * directory inputs are reported and skipped; --max-errors stops the run. Returns r->status. */
+ * directory inputs are reported and skipped; --max-errors stops the run. Returns r->status.
+ * With --where (r->query set by cli_run_open) fn sees only the games that match, built by reading
+ * their raw bytes again; the others are read, counted in r->games and dropped unseen, with their
+ * diagnostics (cli/where.c). The same holds for cli_run_visit, whose v then sees only matches. */
 int cli_run_games(cli_run *r, cli_each_fn fn, void *user);
 /* The same in visitor mode (no tree: check, convert --to uci|fen): v (may be NULL) sees each game
  * as it streams; then fn (may be NULL) is called with g->game NULL. */
