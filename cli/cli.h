@@ -43,30 +43,34 @@ void cli_defer_usage(int on);
 /* The summary line of a run, text or JSON (cli_run_finish). */
 void cli_print_summary(const cli_run *r, cli_summary kind);
 
+/* ---- --where (cli/where.c) ---- */
+
+/* Compiles an expression of the selection language; a bad one is reported (column, caret, what
+ * was expected). EXIT_OK, EXIT_USAGE or EXIT_RESOURCE. */
+int cli_query_compile(const char *text, size_t len, pgn_query **out);
+/* The driver's --where state: a matcher and the diagnostics of the game being read. */
+typedef struct cli_where cli_where;
+pgn_status cli_where_new(cli_where **out, const pgn_query *q);
+void cli_where_free(cli_where *w);
+/* The visitor to read with (user: the cli_where): it runs the matcher and tells the reader to
+ * read everything, whatever the matcher skips. */
+const pgn_visitor *cli_where_visitor(void);
+/* A pgn_diag_fn holding the diagnostics of the game being read (ctx: the cli_where). */
+void cli_where_diag(void *ctx, const pgn_diag *d);
+/* Whether the game just visited matched. PGN_OK or PGN_E_NOMEM. */
+pgn_status cli_where_matched(const cli_where *w, int *matched);
+/* Passes the held diagnostics to fn when print is set (counting errors in counts[0], warnings in
+ * counts[1], stopping when counts[0] reaches budget, 0: none), and drops them. Returns 1 when the
+ * budget was reached, -1 when a diagnostic could not be held (out of memory), else 0. */
+int cli_where_flush(cli_where *w, int print, pgn_diag_fn fn, void *ctx, uint64_t budget,
+                    uint64_t counts[2]);
+
 /* Prints each warning bit in `warnings` about `token` to stderr. */
 void cli_print_warnings(const char *token, uint32_t warnings);
 
-/* Inputs as a FILE * (through cli_input_open): "-" is stdin. Prints a message and returns NULL
- * when a file cannot be opened. */
-FILE *cli_open_input(const char *path);
-void cli_close_input(FILE *f);
-
-typedef struct cli_diag_ctx {
-    int json; /* also on under cli_set_diag_json */
-    int quiet_warnings;
-} cli_diag_ctx;
-
-/* A pgn_diag_fn printing GCC-style lines (or JSON lines) on stderr; ctx is a cli_diag_ctx. */
-void cli_print_diag(void *ctx, const pgn_diag *d);
 /* Prints d (not a warning under quiet), with detail (more about it, may be NULL) after the
  * message. */
 void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail);
-/* cli_output_open: 1 on success, 0 after a message. */
-int cli_open_output(cli_output *o, const char *path);
-/* cli_output_close, committing the file unless status is EXIT_RESOURCE. */
-int cli_close_output(cli_output *o, int status);
-/* A pgn_write_fn writing to the FILE * in ctx; -1 on a write error. */
-ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len);
 /* A growable output buffer (not NUL-terminated); cli_membuf_write is a pgn_write_fn appending to
  * the cli_membuf in ctx, -1 when out of memory. */
 typedef struct cli_membuf {
@@ -129,18 +133,5 @@ enum {
 int cli_edit_option(int ch, pgn_edit_opts *e);
 /* Applies the edits of e to g: the program's own (CLI_EDIT_*), then pgn_game_edit. */
 pgn_status cli_game_edit(pgn_game *g, const pgn_edit_opts *e);
-
-/* Called with each game read (broken ones too); a status other than PGN_OK stops the reading. */
-typedef pgn_status (*cli_game_fn)(void *user, pgn_game *game);
-/* For commands not on the driver: reads every game of every file (none: stdin) through
- * cli_run_visit with v (NULL: check only); ropts->on_diag is used as given. Adds the games, errors
- * and warnings to totals; returns the exit status (1 if any error). */
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
-                       void *user, uint64_t totals[3]);
-/* Reads every game of every file (none: stdin) through cli_run_games, building each game's tree;
- * ropts->on_diag is used as given. Adds the games, errors and warnings to totals; returns the
- * exit status (1 if any error). */
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
-                      void *user, uint64_t totals[3]);
 
 #endif

@@ -21,7 +21,7 @@
 static const char usage_text[] =
     "usage: pgnkit analyze [--engine PATH] [--depth N | --nodes N | --movetime MS] [--multipv K]\n"
     "                      [-j JOBS] [--threads T] [--hash MB] [--timeout MS] [--replace]\n"
-    "                      [--quiet] [--diag text|json] [-o OUT] [FILE...]\n"
+    "                      [-o OUT] [--where EXPR] [reading options] [FILE...]\n"
     "Searches every main-line position of every game with a UCI engine (default: stockfish on "
     "PATH,\n"
     "else /usr/games/stockfish; default limit --nodes 1000000) and writes each game in export "
@@ -38,35 +38,39 @@ static const char usage_text[] =
     "An engine that crashes or times out is restarted and the position retried once; if that "
     "fails\n"
     "the game is written unchanged and reported. Games with errors are written unchanged.\n"
+    "The games are read (and diagnosed) in order by one reader; each game goes to a free "
+    "engine.\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
     "exit status: 0 all analysed, 1 input errors or games not analysed, 2 usage,\n"
     "3 engine missing or not UCI, I/O or memory failure\n";
 
+/* A game between the reader and the output: its raw bytes while queued, its output when done. */
 typedef struct slot {
-    int ready;
+    int state; /* SLOT_FREE, SLOT_QUEUED, SLOT_TAKEN, SLOT_DONE */
     char *buf;
     size_t len;
+    const char *src; /* its input's name and its ordinal there, for messages */
+    uint64_t game_no;
 } slot;
+enum { SLOT_FREE, SLOT_QUEUED, SLOT_TAKEN, SLOT_DONE };
 
 typedef struct shared {
     pthread_mutex_t mu;
     pthread_mutex_t err_mu; /* stderr: messages and the progress line; taken after mu */
     int progress_shown;     /* a progress line without its line break is on the terminal */
     pthread_cond_t cv;
-    char **files;
-    int nfiles, file_i;
-    FILE *in;
-    pgn_reader *reader;
-    pgn_reader_opts ropts;
-    uint64_t next_seq, next_write;
+    cli_run *run;
+    /* the ring of games in input order: queued by the reader (next_seq), taken by the workers
+     * (next_take), written in order (next_write) */
+    uint64_t next_seq, next_take, next_write;
     slot *ring;
     size_t ring_cap;
     int eof, fatal;
     FILE *out;
-    uint64_t games, analysed, not_analysed, positions, input_errors;
+    uint64_t games, analysed, not_analysed, positions;
     int64_t t0, last_progress;
     int progress;
     /* for the ETA: input sizes when every input is a regular file (total_bytes 0: unknown) */
-    uint64_t total_bytes, done_bytes, cur_offset, finished_bytes;
+    uint64_t total_bytes, finished_bytes;
     const engine_cfg *cfg;
     int replace;
 } shared;
@@ -81,6 +85,7 @@ typedef struct worker {
     cli_membuf out;
     const char *src; /* the current game's file and ordinal in it, for messages */
     uint64_t game_no;
+    cli_membuf raw;      /* the current game's text */
     char err[256];       /* the engine's last failure */
     int new_game_failed; /* the game was not analysed because no engine would start it */
 } worker;
@@ -120,80 +125,13 @@ static void say(shared *s, const char *fmt, ...) {
     va_end(ap);
 }
 
-typedef struct diag_ctx {
-    shared *s;
-    cli_diag_ctx cli;
-    unsigned long long errors, warnings; /* for the --diag json summary */
-} diag_ctx;
-
 /* The reader's diagnostics, printed like the other commands' after the progress line is cleared. */
 static void diag(void *ctx, const pgn_diag *d) {
-    diag_ctx *dc = ctx;
-    pthread_mutex_lock(&dc->s->err_mu);
-    clear_progress(dc->s);
-    *(d->severity == PGN_SEV_ERROR ? &dc->errors : &dc->warnings) += 1;
-    cli_print_diag(&dc->cli, d);
-    pthread_mutex_unlock(&dc->s->err_mu);
-}
-
-/* Reads the next game into w->game, moving on to the next file at the end of one. Under s->mu.
- * Returns 1 with a game (raw bytes copied to w->out.p if the game is broken: *broken set), 0 at the
- * end of all input, -1 on a fatal error. */
-static int read_next(shared *s, worker *w, int *broken) {
-    for (;;) {
-        if (!s->reader) {
-            if (s->file_i >= s->nfiles) {
-                return 0;
-            }
-            const char *path = s->files[s->file_i++];
-            pthread_mutex_lock(&s->err_mu); /* cli_open_input may print */
-            clear_progress(s);
-            s->in = cli_open_input(path);
-            pthread_mutex_unlock(&s->err_mu);
-            if (!s->in) {
-                return -1;
-            }
-            pgn_reader_opts ro = s->ropts;
-            ro.source_name = strcmp(path, "-") == 0 ? "<stdin>" : path;
-            if (pgn_reader_new_file(&s->reader, &ro, s->in) != PGN_OK) {
-                say(s, "pgnkit analyze: out of memory\n");
-                return -1;
-            }
-        }
-        pgn_status st = pgn_reader_next(s->reader, w->game);
-        if (st == PGN_OK) {
-            const pgn_game_summary *sum = pgn_reader_summary(s->reader);
-            *broken = sum->broken;
-            s->cur_offset = sum->end_offset;
-            w->src = s->files[s->file_i - 1];
-            w->src = strcmp(w->src, "-") == 0 ? "<stdin>" : w->src;
-            w->game_no = sum->game;
-            w->out.len = 0;
-            if (sum->broken) {
-                pgn_str raw = pgn_reader_raw(s->reader);
-                if (cli_membuf_write(&w->out, raw.ptr, raw.len) < 0) {
-                    return -1;
-                }
-            }
-            return 1;
-        }
-        uint64_t g, e;
-        pgn_reader_totals(s->reader, &g, &e, NULL);
-        s->input_errors += e;
-        pgn_reader_free(s->reader);
-        cli_close_input(s->in);
-        s->reader = NULL;
-        s->in = NULL;
-        s->done_bytes += s->cur_offset;
-        s->cur_offset = 0;
-        if (st == PGN_E_LIMIT) {
-            continue;
-        }
-        if (st != PGN_END) {
-            say(s, "pgnkit analyze: %s\n", pgn_status_message(st));
-            return -1;
-        }
-    }
+    shared *s = ctx;
+    pthread_mutex_lock(&s->err_mu);
+    clear_progress(s);
+    cli_print_diag_detail(d, s->run->quiet, NULL);
+    pthread_mutex_unlock(&s->err_mu);
 }
 
 static void progress(shared *s, int final) {
@@ -304,18 +242,11 @@ static int analyze_game(worker *w) {
     }
 }
 
-/* Stores game seq's output and writes every finished output that is next in input order. Under mu.
- */
-static void deliver(shared *s, worker *w, uint64_t seq) {
-    slot *sl = &s->ring[seq % s->ring_cap];
-    sl->buf = w->out.p;
-    sl->len = w->out.len;
-    sl->ready = 1;
-    w->out.p = NULL;
-    w->out.len = w->out.cap = 0;
+/* Writes every finished output that is next in input order. Under mu. */
+static void flush_done(shared *s) {
     for (;;) {
         slot *next = &s->ring[s->next_write % s->ring_cap];
-        if (!next->ready) {
+        if (next->state != SLOT_DONE) {
             break;
         }
         if (next->len && fwrite(next->buf, 1, next->len, s->out) != next->len) {
@@ -323,58 +254,122 @@ static void deliver(shared *s, worker *w, uint64_t seq) {
         }
         free(next->buf);
         next->buf = NULL;
-        next->ready = 0;
+        next->state = SLOT_FREE;
         s->next_write++;
     }
     pthread_cond_broadcast(&s->cv);
+}
+
+/* Takes the next queued game into w (its text into w->raw); its sequence number, or UINT64_MAX
+ * at the end of the input. Under mu. */
+static uint64_t take(shared *s, worker *w) {
+    for (;;) {
+        while (!s->eof && !s->fatal && s->next_take == s->next_seq) {
+            pthread_cond_wait(&s->cv, &s->mu);
+        }
+        if (s->fatal || s->next_take == s->next_seq) {
+            return UINT64_MAX;
+        }
+        uint64_t seq = s->next_take++;
+        slot *sl = &s->ring[seq % s->ring_cap];
+        if (sl->state == SLOT_QUEUED) { /* a broken game is already SLOT_DONE */
+            free(w->raw.p);
+            w->raw.p = sl->buf;
+            w->raw.len = w->raw.cap = sl->len;
+            w->src = sl->src;
+            w->game_no = sl->game_no;
+            sl->buf = NULL;
+            sl->state = SLOT_TAKEN;
+            return seq;
+        }
+    }
+}
+
+/* The game's text read again into w->game (its diagnostics were printed by the reader). */
+static pgn_status parse_taken(worker *w) {
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = w->s->run->ropts.flags & PGN_READ_STRICT;
+    ro.encoding = w->s->run->ropts.encoding;
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, w->raw.p, w->raw.len);
+    if (st == PGN_OK) {
+        st = pgn_reader_next(rd, w->game);
+        pgn_reader_free(rd);
+    }
+    return st;
+}
+
+/* Analyses one taken game into w->out; 0 analysed, 1 not analysed (reported), -1 out of memory.
+ */
+static int analyze_taken(worker *w) {
+    pgn_status st = parse_taken(w);
+    w->out.len = 0;
+    if (st != PGN_OK) { /* cannot happen: the reader read it; kept as it was */
+        return st == PGN_E_NOMEM || cli_membuf_write(&w->out, w->raw.p, w->raw.len) < 0 ? -1 : 1;
+    }
+    int rc = analyze_game(w);
+    w->out.len = 0;
+    return rc >= 0 && pgn_writer_write(w->writer, w->game) != PGN_OK ? -1 : rc;
 }
 
 static void *worker_main(void *arg) {
     worker *w = arg;
     shared *s = w->s;
     pthread_mutex_lock(&s->mu);
-    for (;;) {
-        while (!s->eof && !s->fatal && s->next_seq - s->next_write >= s->ring_cap) {
-            pthread_cond_wait(&s->cv, &s->mu);
-        }
-        if (s->eof || s->fatal) {
-            break;
-        }
-        int broken = 0;
-        int r = read_next(s, w, &broken);
-        if (r <= 0) {
-            s->eof = 1;
-            s->fatal |= r < 0;
-            pthread_cond_broadcast(&s->cv);
-            break;
-        }
-        uint64_t seq = s->next_seq++;
-        uint64_t upto = s->done_bytes + s->cur_offset; /* input bytes up to the end of this game */
-        s->games++;
+    for (uint64_t seq; (seq = take(s, w)) != UINT64_MAX;) {
         pthread_mutex_unlock(&s->mu);
-        int rc = broken ? 1 : analyze_game(w);
-        int wrote = 1;
-        if (!broken && rc >= 0) {
-            w->out.len = 0;
-            wrote = pgn_writer_write(w->writer, w->game) == PGN_OK;
-        }
+        int rc = analyze_taken(w);
         pthread_mutex_lock(&s->mu);
-        if (rc < 0 || !wrote) {
+        if (rc < 0) {
             say(s, "pgnkit analyze: out of memory\n");
             s->fatal = 1;
             pthread_cond_broadcast(&s->cv);
             break;
         }
-        s->finished_bytes = upto > s->finished_bytes ? upto : s->finished_bytes;
-        if (rc == 0) {
-            s->analysed++;
-        } else if (!broken) {
-            s->not_analysed++;
-        }
-        deliver(s, w, seq);
+        *(rc == 0 ? &s->analysed : &s->not_analysed) += 1;
+        s->finished_bytes += w->raw.len;
+        slot *sl = &s->ring[seq % s->ring_cap];
+        sl->buf = w->out.p;
+        sl->len = w->out.len;
+        sl->state = SLOT_DONE;
+        w->out.p = NULL;
+        w->out.len = w->out.cap = 0;
+        flush_done(s);
     }
     pthread_mutex_unlock(&s->mu);
     return NULL;
+}
+
+/* The driver's callback, on the reading thread: the game's text queued for the engines (a broken
+ * game straight to the output, unchanged), waiting while the ring is full. */
+static pgn_status queue_game(cli_run *r, void *user, const cli_game *g) {
+    shared *s = user;
+    (void)r;
+    char *text = malloc(g->raw.len ? g->raw.len : 1);
+    if (!text) {
+        return PGN_E_NOMEM;
+    }
+    memcpy(text, g->raw.ptr, g->raw.len);
+    pthread_mutex_lock(&s->mu);
+    while (!s->fatal && s->next_seq - s->next_write >= s->ring_cap) {
+        pthread_cond_wait(&s->cv, &s->mu);
+    }
+    int fatal = s->fatal;
+    if (!fatal) {
+        slot *sl = &s->ring[s->next_seq++ % s->ring_cap];
+        slot queued = {g->summary->broken ? SLOT_DONE : SLOT_QUEUED, text, g->raw.len,
+                       g->input->name, g->summary->game};
+        *sl = queued;
+        s->games++;
+        s->finished_bytes += g->summary->broken ? g->raw.len : 0;
+        flush_done(s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (fatal) {
+        free(text);
+    }
+    return fatal ? PGN_E_IO : PGN_OK;
 }
 
 static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
@@ -387,198 +382,215 @@ static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out
     return 1;
 }
 
-static int parse_args(int argc, char **argv, engine_cfg *cfg, unsigned *jobs, const char **out_path,
-                      int *quiet, int *replace, int *diag_json) {
-    static const struct option opts[] = {{"engine", required_argument, NULL, 'e'},
-                                         {"depth", required_argument, NULL, 'd'},
-                                         {"nodes", required_argument, NULL, 'n'},
-                                         {"movetime", required_argument, NULL, 'm'},
-                                         {"multipv", required_argument, NULL, 'M'},
-                                         {"jobs", required_argument, NULL, 'j'},
-                                         {"threads", required_argument, NULL, 't'},
-                                         {"hash", required_argument, NULL, 'H'},
-                                         {"timeout", required_argument, NULL, 'T'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"quiet", no_argument, NULL, 'q'},
-                                         {"replace", no_argument, NULL, 'R'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"diag", required_argument, NULL, 'D'},
-                                         {NULL, 0, NULL, 0}};
-    int c, limits = 0;
-    uint64_t v = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hj:o:q", opts, NULL)) != -1) {
-        int ok = 1;
-        switch (c) {
-        case 'e': cfg->path = optarg; break;
-        case 'd':
-            ok = parse_u64(optarg, 1, 200, &cfg->limit), cfg->limit_kind = PGN_LIMIT_DEPTH,
-            limits++;
-            break;
-        case 'n':
-            ok = parse_u64(optarg, 1, UINT64_MAX / 2, &cfg->limit),
-            cfg->limit_kind = PGN_LIMIT_NODES, limits++;
-            break;
-        case 'm':
-            ok = parse_u64(optarg, 1, 86400000, &cfg->limit), cfg->limit_kind = PGN_LIMIT_MOVETIME,
-            limits++;
-            break;
-        case 'M': ok = parse_u64(optarg, 1, 500, &v), cfg->multipv = (unsigned)v; break;
-        case 'j': ok = parse_u64(optarg, 1, 256, &v), *jobs = (unsigned)v; break;
-        case 't': ok = parse_u64(optarg, 1, 1024, &v), cfg->threads = (unsigned)v; break;
-        case 'H': ok = parse_u64(optarg, 1, 1 << 20, &v), cfg->hash_mb = (unsigned)v; break;
-        case 'T': ok = parse_u64(optarg, 1, 86400000, &v), cfg->timeout_ms = (int)v; break;
-        case 'o': *out_path = optarg; break;
-        case 'q': *quiet = 1; break;
-        case 'R': *replace = 1; break;
-        case 'D':
-            if (strcmp(optarg, "json") != 0 && strcmp(optarg, "text") != 0) {
-                return cli_usage_error("analyze", usage_text, "--diag takes text or json");
-            }
-            *diag_json = strcmp(optarg, "json") == 0;
-            cli_set_diag_json(*diag_json);
-            break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_usage_error("analyze", usage_text, NULL);
-        }
-        if (!ok) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "bad value '%s' for --%s", optarg,
-                     c == 'j'   ? "jobs"
-                     : c == 'M' ? "multipv"
-                     : c == 'H' ? "hash"
-                     : c == 'T' ? "timeout"
-                     : c == 't' ? "threads"
-                     : c == 'd' ? "depth"
-                     : c == 'n' ? "nodes"
-                                : "movetime");
-            return cli_usage_error("analyze", usage_text, msg);
-        }
-    }
-    if (limits > 1) {
-        return cli_usage_error("analyze", usage_text, "give one of --depth, --nodes, --movetime");
-    }
-    cfg->handshake_ms = cfg->timeout_ms > 0 && cfg->timeout_ms < 10000 ? cfg->timeout_ms : 10000;
-    return EXIT_OK;
-}
+enum {
+    OPT_ENGINE = CLI_OPT_COMMAND,
+    OPT_DEPTH,
+    OPT_NODES,
+    OPT_MOVETIME,
+    OPT_MULTIPV,
+    OPT_THREADS,
+    OPT_HASH,
+    OPT_TIMEOUT,
+    OPT_REPLACE
+};
 
-static int run(shared *s, worker *ws, unsigned jobs) {
-    unsigned started = 0;
-    for (unsigned i = 1; i < jobs; i++) {
-        if (pthread_create(&ws[i].th, NULL, worker_main, &ws[i]) != 0) {
-            break;
-        }
-        started = i;
-    }
-    worker_main(&ws[0]);
-    for (unsigned i = 1; i <= started; i++) {
-        pthread_join(ws[i].th, NULL);
-    }
-    return s->fatal ? EXIT_RESOURCE : (s->input_errors || s->not_analysed) ? EXIT_INPUT : EXIT_OK;
-}
-
-int cmd_analyze(int argc, char **argv) {
+/* analyze's own options and what they set. */
+typedef struct an_opts {
     engine_cfg cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.limit_kind = PGN_LIMIT_NODES;
-    cfg.limit = 1000000;
-    unsigned jobs = 1;
-    const char *out_path = NULL;
-    int quiet = 0, replace = 0, diag_json = 0;
-    int st = parse_args(argc, argv, &cfg, &jobs, &out_path, &quiet, &replace, &diag_json);
-    if (st != EXIT_OK) {
-        return st < 0 ? EXIT_OK : st;
+    unsigned jobs;
+    int replace, limits;
+} an_opts;
+
+/* A limit option: one of --depth, --nodes, --movetime. */
+static int limit_option(an_opts *o, int ch, const char *arg) {
+    static const uint64_t max[] = {200, UINT64_MAX / 2, 86400000};
+    static const pgn_search_limit kinds[] = {PGN_LIMIT_DEPTH, PGN_LIMIT_NODES, PGN_LIMIT_MOVETIME};
+    static const char *const names[] = {"depth", "nodes", "movetime"};
+    int i = ch - OPT_DEPTH;
+    if (!parse_u64(arg, 1, max[i], &o->cfg.limit)) {
+        return cli_usage("bad value '%s' for --%s", arg, names[i]);
     }
-    signal(SIGPIPE, SIG_IGN); /* a dead engine is an error return, not our death */
-    worker *ws = calloc(jobs, sizeof *ws);
-    if (!ws) {
-        cli_error(NULL, "out of memory");
-        return EXIT_RESOURCE;
+    o->cfg.limit_kind = kinds[i];
+    return ++o->limits > 1 ? cli_usage("give one of --depth, --nodes, --movetime") : EXIT_OK;
+}
+
+static int analyze_option(void *user, int ch, const char *arg) {
+    an_opts *o = user;
+    uint64_t v = 0;
+    static const struct {
+        int ch;
+        const char *name;
+        uint64_t max;
+    } numbers[] = {{OPT_MULTIPV, "multipv", 500},
+                   {'j', "jobs", 256},
+                   {OPT_THREADS, "threads", 1024},
+                   {OPT_HASH, "hash", 1 << 20},
+                   {OPT_TIMEOUT, "timeout", 86400000}};
+    switch (ch) {
+    case OPT_ENGINE: o->cfg.path = arg; return EXIT_OK;
+    case OPT_REPLACE: o->replace = 1; return EXIT_OK;
+    case OPT_DEPTH:
+    case OPT_NODES:
+    case OPT_MOVETIME: return limit_option(o, ch, arg);
+    default: break;
     }
-    /* every engine must answer the handshake before any game is read */
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        if (numbers[i].ch == ch) {
+            if (!parse_u64(arg, 1, numbers[i].max, &v)) {
+                return cli_usage("bad value '%s' for --%s", arg, numbers[i].name);
+            }
+            unsigned *field[] = {&o->cfg.multipv, &o->jobs, &o->cfg.threads, &o->cfg.hash_mb, NULL};
+            if (field[i]) {
+                *field[i] = (unsigned)v;
+            } else {
+                o->cfg.timeout_ms = (int)v;
+            }
+            return EXIT_OK;
+        }
+    }
+    return cli_usage("unknown option");
+}
+
+/* The options; EXIT_OK, CLI_HELP or EXIT_USAGE. */
+static int parse_args(cli_run *r, int argc, char **argv, an_opts *o) {
+    static const struct option opts[] = {{"engine", required_argument, NULL, OPT_ENGINE},
+                                         {"depth", required_argument, NULL, OPT_DEPTH},
+                                         {"nodes", required_argument, NULL, OPT_NODES},
+                                         {"movetime", required_argument, NULL, OPT_MOVETIME},
+                                         {"multipv", required_argument, NULL, OPT_MULTIPV},
+                                         {"jobs", required_argument, NULL, 'j'},
+                                         {"threads", required_argument, NULL, OPT_THREADS},
+                                         {"hash", required_argument, NULL, OPT_HASH},
+                                         {"timeout", required_argument, NULL, OPT_TIMEOUT},
+                                         {"replace", no_argument, NULL, OPT_REPLACE},
+                                         {NULL, 0, NULL, 0}};
+    memset(o, 0, sizeof *o);
+    o->cfg.limit_kind = PGN_LIMIT_NODES;
+    o->cfg.limit = 1000000;
+    o->jobs = 1;
+    int st = cli_run_parse(r, argc, argv, usage_text, opts, "j:", analyze_option, o);
+    int t = o->cfg.timeout_ms;
+    o->cfg.handshake_ms = t > 0 && t < 10000 ? t : 10000;
+    return st;
+}
+
+/* Starts the engines (every one must answer the handshake before any game is read) and the
+ * workers' games and writers; EXIT_OK or EXIT_RESOURCE after a message. */
+static int start_workers(shared *s, worker *ws, unsigned jobs) {
     char err[256];
-    for (unsigned i = 0; i < jobs && st == EXIT_OK; i++) {
-        if (engine_start(&ws[i].eng, &cfg, err, sizeof err) != 0) {
+    for (unsigned i = 0; i < jobs; i++) {
+        ws[i].s = s;
+        if (engine_start(&ws[i].eng, s->cfg, err, sizeof err) != 0) {
             cli_error(NULL, "%s", err);
-            st = EXIT_RESOURCE;
+            return EXIT_RESOURCE;
         }
-    }
-    shared s;
-    memset(&s, 0, sizeof s);
-    diag_ctx dctx = {&s, {diag_json, quiet}, 0, 0};
-    s.ropts.on_diag = diag;
-    s.ropts.diag_ctx = &dctx;
-    s.ropts.flags = PGN_READ_KEEP_RAW;
-    static char dash[] = "-";
-    static char *stdin_only[] = {dash};
-    s.files = optind < argc ? argv + optind : stdin_only;
-    s.nfiles = optind < argc ? argc - optind : 1;
-    s.ring_cap = 4 * (size_t)jobs;
-    s.ring = calloc(s.ring_cap, sizeof *s.ring);
-    s.cfg = &cfg;
-    s.replace = replace;
-    s.progress = !quiet && !diag_json && isatty(2);
-    for (int i = 0; s.progress && i < s.nfiles; i++) {
-        struct stat sb;
-        if (strcmp(s.files[i], "-") == 0 || stat(s.files[i], &sb) != 0 || !S_ISREG(sb.st_mode)) {
-            s.total_bytes = 0;
-            break;
-        }
-        s.total_bytes += (uint64_t)sb.st_size;
-    }
-    s.t0 = now_ms();
-    pthread_mutex_init(&s.mu, NULL);
-    pthread_mutex_init(&s.err_mu, NULL);
-    pthread_cond_init(&s.cv, NULL);
-    cli_output out = {0};
-    if (st == EXIT_OK && (!s.ring || !cli_open_output(&out, out_path))) {
-        st = EXIT_RESOURCE;
-    }
-    s.out = out.file;
-    for (unsigned i = 0; i < jobs && st == EXIT_OK; i++) {
-        ws[i].s = &s;
         if (pgn_game_new(&ws[i].game, NULL) != PGN_OK ||
             pgn_writer_new(&ws[i].writer, NULL, cli_membuf_write, &ws[i].out) != PGN_OK) {
             cli_error(NULL, "out of memory");
-            st = EXIT_RESOURCE;
+            return EXIT_RESOURCE;
         }
     }
-    if (st == EXIT_OK) {
-        st = run(&s, ws, jobs);
-        progress(&s, 1);
-        double secs = (double)(now_ms() - s.t0) / 1000.0;
-        if (diag_json) { /* docs/diagnostics.schema.json: every game is written */
-            fprintf(stderr,
-                    "{\"summary\":{\"command\":\"analyze\",\"games\":%llu,\"written\":%llu,"
-                    "\"errors\":%llu,\"warnings\":%llu,\"stopped_early\":false}}\n",
-                    (unsigned long long)s.games, (unsigned long long)s.games, dctx.errors,
-                    dctx.warnings);
-        } else {
-            fprintf(stderr,
-                    "%llu games, %llu analysed, %llu not analysed, %llu positions in %.1f s (%.1f "
-                    "positions/s)\n",
-                    (unsigned long long)s.games, (unsigned long long)s.analysed,
-                    (unsigned long long)s.not_analysed, (unsigned long long)s.positions, secs,
-                    secs > 0 ? (double)s.positions / secs : 0.0);
+    return EXIT_OK;
+}
+
+/* The sizes of the inputs, for the ETA: 0 (unknown) unless every one is a regular file. */
+static uint64_t input_bytes(const cli_run *r) {
+    uint64_t total = 0;
+    for (int i = 0; i < r->nfiles; i++) {
+        struct stat sb;
+        if (strcmp(r->files[i], "-") == 0 || stat(r->files[i], &sb) != 0 || !S_ISREG(sb.st_mode)) {
+            return 0;
+        }
+        total += (uint64_t)sb.st_size;
+    }
+    return total;
+}
+
+/* The reading thread (the driver) and jobs worker threads; returns when all is written. */
+static void run(cli_run *r, shared *s, worker *ws, unsigned jobs) {
+    unsigned started = 0;
+    for (; started < jobs; started++) {
+        if (pthread_create(&ws[started].th, NULL, worker_main, &ws[started]) != 0) {
+            break;
         }
     }
-    for (unsigned i = 0; i < jobs; i++) {
+    if (started == 0) {
+        cli_error(NULL, "cannot start a thread");
+        r->aborted = 1;
+        return;
+    }
+    cli_run_games(r, queue_game, s);
+    pthread_mutex_lock(&s->mu);
+    s->eof = 1;
+    s->fatal |= r->aborted;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(ws[i].th, NULL);
+    }
+    r->aborted |= s->fatal;
+    progress(s, 1);
+}
+
+static void free_all(shared *s, worker *ws, unsigned jobs) {
+    for (unsigned i = 0; ws && i < jobs; i++) {
         engine_stop(&ws[i].eng);
         pgn_writer_free(ws[i].writer);
         pgn_game_free(ws[i].game);
         free(ws[i].out.p);
+        free(ws[i].raw.p);
     }
-    if (s.reader) {
-        pgn_reader_free(s.reader);
-        cli_close_input(s.in);
+    for (size_t i = 0; s->ring && i < s->ring_cap; i++) {
+        free(s->ring[i].buf);
     }
-    for (size_t i = 0; s.ring && i < s.ring_cap; i++) {
-        free(s.ring[i].buf);
-    }
-    free(s.ring);
+    free(s->ring);
     free(ws);
-    pthread_mutex_destroy(&s.mu);
-    pthread_mutex_destroy(&s.err_mu);
-    pthread_cond_destroy(&s.cv);
-    return out.file ? cli_close_output(&out, st) : st;
+    pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->err_mu);
+    pthread_cond_destroy(&s->cv);
+}
+
+int cmd_analyze(int argc, char **argv) {
+    an_opts o;
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
+    int st = parse_args(&r, argc, argv, &o);
+    if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
+    }
+    signal(SIGPIPE, SIG_IGN); /* a dead engine is an error return, not our death */
+    shared s;
+    memset(&s, 0, sizeof s);
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_mutex_init(&s.err_mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    s.run = &r;
+    s.cfg = &o.cfg;
+    s.replace = o.replace;
+    s.out = r.out.file;
+    s.ring_cap = 4 * (size_t)o.jobs;
+    s.ring = calloc(s.ring_cap, sizeof *s.ring);
+    s.progress = !r.quiet && !cli_diag_json() && isatty(2);
+    s.total_bytes = s.progress ? input_bytes(&r) : 0;
+    s.t0 = now_ms();
+    r.raw = 1;
+    r.ropts.on_diag = diag;
+    r.ropts.diag_ctx = &s;
+    worker *ws = calloc(o.jobs, sizeof *ws);
+    cli_summary kind = CLI_SUMMARY_NONE; /* none when nothing was read */
+    if (!ws || !s.ring) {
+        cli_error(NULL, "out of memory");
+        r.aborted = 1;
+    } else if (start_workers(&s, ws, o.jobs) != EXIT_OK) {
+        r.aborted = 1;
+    } else {
+        run(&r, &s, ws, o.jobs);
+        kind = CLI_SUMMARY_COUNTS;
+    }
+    free_all(&s, ws, o.jobs);
+    r.status = r.aborted ? EXIT_RESOURCE : s.not_analysed && !r.status ? EXIT_INPUT : r.status;
+    cli_run_count(&r, "analysed", "analysed", s.analysed);
+    cli_run_count(&r, "not_analysed", "not analysed", s.not_analysed);
+    cli_run_count(&r, "positions", "positions", s.positions);
+    return cli_run_finish(&r, kind);
 }

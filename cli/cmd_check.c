@@ -8,7 +8,7 @@
 static const char usage_text[] =
     "usage: pgnkit check [--strict] [--max-errors N] [--diag text|json] [--syntax-only]\n"
     "                    [--input-encoding auto|utf-8|latin-1|cp1252|cp437] [--quiet]\n"
-    "                    [--range START:END [--line-base N]] [FILE...]\n"
+    "                    [--where EXPR] [--range START:END [--line-base N]] [FILE...]\n"
     "Reads PGN files (or stdin, also '-') and checks every game: syntax, tags, and every move\n"
     "against the rules. Diagnostics go to stderr as FILE:LINE:COL: error|warning: ... [CODE] (game "
     "N),\n"
@@ -16,7 +16,8 @@ static const char usage_text[] =
     "  --strict        import-format quirks (0-0, missing result, ...) are errors\n"
     "  --syntax-only   do not check moves against the rules (tags and syntax only; fast)\n"
     "  --max-errors N  stop reading after N errors (over all the files)\n"
-    "  --quiet         do not print warnings (still counted)\n" CLI_RANGE_USAGE
+    "  --quiet         print no warnings (still counted) and no summary line\n" CLI_WHERE_USAGE
+        CLI_RANGE_USAGE
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 
 enum { OPT_SYNTAX_ONLY = CLI_OPT_COMMAND };
@@ -35,10 +36,13 @@ int cmd_check(int argc, char **argv) {
     static const struct option opts[] = {{"syntax-only", no_argument, NULL, OPT_SYNTAX_ONLY},
                                          {NULL, 0, NULL, 0}};
     cli_run r;
-    cli_run_init(&r, CLI_READS);
+    cli_run_init(&r, CLI_READS | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", check_option, &r);
     if (st != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;
+    }
+    if ((st = cli_run_open(&r)) != EXIT_OK) {
+        return st;
     }
     cli_run_visit(&r, NULL, NULL, NULL, NULL);
     return cli_run_finish(&r, CLI_SUMMARY_CHECK);

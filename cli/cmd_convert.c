@@ -15,7 +15,8 @@ static const char usage_text[] =
     "usage: pgnkit convert --to uci|fen|san|lan|epd|csv|json|ndjson [--fen-ep legal|always]\n"
     "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--keep-broken]\n"
     "                      [--strict] [--max-errors N] [--diag text|json] [--quiet]\n"
-    "                      [--input-encoding ENC] [--rejects FILE] [-o OUT] [FILE...]\n"
+    "                      [--input-encoding ENC] [--rejects FILE] [-o OUT] [--where EXPR]\n"
+    "                      [FILE...]\n"
     "       pgnkit convert --from json [--to pgn|json|ndjson] [--diag text|json] [-o OUT] "
     "[FILE...]\n"
     "Converts every game. uci: one line per game, the main line's moves in UCI separated by\n"
@@ -32,7 +33,7 @@ static const char usage_text[] =
     "Broken games (any error): not written, counted as rejected, their original bytes to\n"
     "--rejects FILE; --keep-broken writes what was read of them instead (JSON marks them).\n"
     "A game the JSON reader refuses is rejected. Diagnostics and the summary 'N games, N written,\n"
-    "N rejected, N errors' go to stderr.\n" CLI_EDIT_USAGE
+    "N rejected, N errors' go to stderr.\n" CLI_WHERE_USAGE CLI_EDIT_USAGE
     "(editing applies to san, lan, epd, csv and json; uci and fen stream the main line as "
     "read).\n" CLI_RANGE_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
@@ -121,6 +122,9 @@ static int convert_rules(convert *c, cli_run *r) {
         }
         if (c->to != TO_PGN && c->to != TO_JSON && c->to != TO_NDJSON) {
             return cli_usage("--from json writes pgn, json or ndjson");
+        }
+        if (r->where) {
+            return cli_usage("--where reads PGN, not --from json");
         }
         if (r->rejects_path) {
             return cli_usage("--rejects needs PGN input (a refused JSON game has no PGN bytes)");
@@ -297,7 +301,7 @@ int cmd_convert(int argc, char **argv) {
     convert c;
     cli_run r;
     memset(&c, 0, sizeof c);
-    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS);
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", convert_option, &c);
     if (st == EXIT_OK) {
         st = convert_rules(&c, &r);

@@ -3,20 +3,22 @@
  * Variation tags; include/pgnkit/opening.h) and writes it in export format; --check only reports
  * the games whose ECO tag disagrees with the table. A broken game is passed through unchanged. */
 #define _POSIX_C_SOURCE 200809L
-#include "coll.h"
+#include "cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit eco [--only-missing] [--check] [-o OUT] [reading options] [FILE...]\n"
+    "usage: pgnkit eco [--only-missing] [--check] [-o OUT] [--where EXPR] [reading options]\n"
+    "                  [FILE...]\n"
     "Classifies each game by the deepest position of its main line found in the lichess opening\n"
     "table (by position, so transpositions classify), sets the ECO, Opening and Variation tags\n"
     "and writes the game in export format; a game with errors is written unchanged.\n"
     "  --only-missing  keep the tags of games that already have an ECO tag\n"
     "  --check         write no games: list those whose ECO tag differs from the table's\n"
-    "                  (exit status 1 if any)\n" COLL_USAGE;
+    "                  (exit status 1 if any)\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
+    "exit status: 0 success, 1 the input had errors (or --check found a difference), 2 usage\n"
+    "error, 3 I/O or memory failure\n";
 
 typedef struct eco_state {
     FILE *out;
@@ -27,7 +29,7 @@ typedef struct eco_state {
 } eco_state;
 
 /* --check: reports g when its ECO tag differs from the table's code. */
-static void check_game(eco_state *s, const coll_game *g) {
+static void check_game(eco_state *s, const cli_game *g) {
     pgn_str tag;
     const pgn_opening *o = pgn_opening_classify(g->game, NULL);
     s->classified += o != NULL;
@@ -36,14 +38,15 @@ static void check_game(eco_state *s, const coll_game *g) {
         return;
     }
     s->disagree++;
-    printf("%s:%u: game %llu: ECO \"%.*s\", by position %s (%s)\n", g->name, g->summary->start.line,
-           (unsigned long long)g->summary->game, (int)tag.len, tag.ptr, o->eco, o->name);
+    fprintf(s->out, "%s:%u: game %llu: ECO \"%.*s\", by position %s (%s)\n", g->input->name,
+            g->summary->start.line, (unsigned long long)g->summary->game, (int)tag.len, tag.ptr,
+            o->eco, o->name);
 }
 
-static pgn_status one_game(void *user, const coll_game *g) {
+static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     eco_state *s = user;
     if (g->summary->broken) {
-        return coll_write_raw(s->check ? NULL : s->out, g->raw.ptr, g->raw.len);
+        return cli_write_raw(s->check ? NULL : s->out, g->raw.ptr, g->raw.len);
     }
     if (s->check) {
         check_game(s, g);
@@ -52,54 +55,47 @@ static pgn_status one_game(void *user, const coll_game *g) {
     const pgn_opening *o;
     pgn_status st = pgn_opening_tag(g->game, s->flags, &o);
     s->classified += o != NULL;
+    r->written += st == PGN_OK;
     return st == PGN_OK ? pgn_writer_write(s->w, g->game) : st;
 }
 
+enum { OPT_ONLY_MISSING = CLI_OPT_COMMAND, OPT_CHECK };
+
+static int eco_option(void *user, int ch, const char *arg) {
+    eco_state *s = user;
+    (void)arg;
+    switch (ch) {
+    case OPT_ONLY_MISSING: s->flags |= PGN_OPENING_ONLY_MISSING; return EXIT_OK;
+    case OPT_CHECK: s->check = 1; return EXIT_OK;
+    default: return cli_usage("unknown option");
+    }
+}
+
 int cmd_eco(int argc, char **argv) {
-    static const struct option opts[] = {{"only-missing", no_argument, NULL, 'm'},
-                                         {"check", no_argument, NULL, 'c'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         COLL_LONG_OPTIONS,
+    static const struct option opts[] = {{"only-missing", no_argument, NULL, OPT_ONLY_MISSING},
+                                         {"check", no_argument, NULL, OPT_CHECK},
                                          {NULL, 0, NULL, 0}};
-    coll_run r;
-    coll_init(&r);
     eco_state s = {NULL, NULL, 0, 0, 0, 0};
-    const char *out_path = NULL;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
-        int k = coll_option(&r, "eco", usage_text, c, optarg);
-        if (k < 0) {
-            return EXIT_USAGE;
-        }
-        switch (k ? 0 : c) {
-        case 0: break;
-        case 'm': s.flags |= PGN_OPENING_ONLY_MISSING; break;
-        case 'c': s.check = 1; break;
-        case 'o': out_path = optarg; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cli_usage_error("eco", usage_text, NULL);
-        }
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", eco_option, &s);
+    if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
     }
-    cli_output out;
-    if (!cli_open_output(&out, s.check ? NULL : out_path)) {
-        return EXIT_RESOURCE;
+    r.raw = 1;
+    s.out = r.out.file;
+    if (pgn_writer_new(&s.w, NULL, cli_output_write, &r.out) != PGN_OK) {
+        cli_error(NULL, "out of memory");
+        r.aborted = 1;
+        r.status = EXIT_RESOURCE;
+    } else {
+        cli_run_games(&r, one_game, &s);
     }
-    s.out = out.file;
-    int st = coll_open(&r, argc - optind, argv + optind);
-    if (st == EXIT_OK && pgn_writer_new(&s.w, NULL, cli_write_file, out.file) != PGN_OK) {
-        fprintf(stderr, "pgnkit: out of memory\n");
-        st = EXIT_RESOURCE;
-    }
-    if (st == EXIT_OK) {
-        st = coll_games(&r, one_game, &s);
-    }
-    coll_close(&r);
     pgn_writer_free(s.w);
-    fprintf(stderr, "%llu games, %llu classified%s%llu errors\n", (unsigned long long)r.games,
-            (unsigned long long)s.classified, ", ", (unsigned long long)r.errors);
+    cli_run_count(&r, "classified", "classified", s.classified);
     if (s.check) {
-        fprintf(stderr, "%llu with an ECO tag that differs\n", (unsigned long long)s.disagree);
+        cli_run_count(&r, "differing", "with an ECO tag that differs", s.disagree);
+        r.status = s.disagree && r.status < EXIT_INPUT ? EXIT_INPUT : r.status;
     }
-    return cli_close_output(&out, st == EXIT_OK && s.disagree ? EXIT_INPUT : st);
+    return cli_run_finish(&r, CLI_SUMMARY_COUNTS);
 }

@@ -16,7 +16,7 @@ static const char usage_text[] =
     "                  [--diag text|json] [--max-errors N] [--quiet] [--input-encoding ENC]\n"
     "                  [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
-    "                  [FILE...]\n"
+    "                  [--where EXPR] [FILE...]\n"
     "Writes every game in the PGN export format. A game with errors is not written: with "
     "--rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the "
@@ -27,7 +27,7 @@ static const char usage_text[] =
     "be an input.\n"
     "--nag-style: how NAGs are written: number ($14, the export format; the default), symbol\n"
     "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
-    "advantage }: the meaning as a comment).\n" CLI_EDIT_USAGE
+    "advantage }: the meaning as a comment).\n" CLI_WHERE_USAGE CLI_EDIT_USAGE
     "--fen-ep always writes the en passant square after every double step (FEN comments and "
     "tag).\n" CLI_RANGE_USAGE
     "exit status: 0 success, 1 the input had errors (or, with --check, is not canonical),\n"
@@ -159,8 +159,8 @@ static void fmt_in_place(cli_run *r, fmt_state *s) {
 
 /* Usage errors of -i and --check with the other options. */
 static int fmt_usage_rules(const cli_run *r, const fmt_state *s) {
-    if (s->in_place && (s->check || r->out_path)) {
-        return cli_usage("-i does not go with --check or -o");
+    if (s->in_place && (s->check || r->out_path || r->where)) {
+        return cli_usage("-i does not go with --check, -o or --where (it would drop games)");
     }
     for (int i = 0; s->in_place && i < r->nfiles; i++) {
         if (strcmp(r->files[i], "-") == 0) {
@@ -186,7 +186,7 @@ int cmd_fmt(int argc, char **argv) {
     fmt_state s;
     cli_run r;
     memset(&s, 0, sizeof s);
-    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS);
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "i", fmt_option, &s);
     if (st == EXIT_OK) {
         st = fmt_usage_rules(&r, &s);

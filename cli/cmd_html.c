@@ -13,7 +13,7 @@
 #include <string.h>
 
 static const char html_usage[] =
-    "usage: pgnkit html [--title TEXT] [-o OUT] [FILE...]\n"
+    "usage: pgnkit html [--title TEXT] [-o OUT] [--where EXPR] [reading options] [FILE...]\n"
     "Writes the games of the PGN files (stdin without FILE) as one self-contained HTML page that\n"
     "works from the file system without a network: a game list, the board, the move list with\n"
     "variations, comments, NAGs and clocks, [%csl]/[%cal] marks, and the evaluation graph of the\n"
@@ -21,7 +21,7 @@ static const char html_usage[] =
     "(flip). The page allows no network access and runs only its own script\n"
     "(Content-Security-Policy). Pieces: \"Celtic\" by Maurizio Monge (MIT).\n"
     "exit status: 0 success, 1 the input had errors (the games are still shown), 2 usage error,\n"
-    "3 I/O or memory failure\n";
+    "3 I/O or memory failure\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE;
 
 typedef struct page {
     FILE *out;
@@ -181,7 +181,7 @@ int cmd_html(int argc, char **argv) {
     page pg = {0};
     pg.title = "pgnkit: games";
     cli_run r;
-    cli_run_init(&r, CLI_READS | CLI_WRITES);
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, html_usage, opts, "", html_option, &pg);
     if (st != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;

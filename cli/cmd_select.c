@@ -190,48 +190,6 @@ static char *read_file(const char *path, size_t *len) {
     return b.p;
 }
 
-/* Prints the expression, a caret under the offending token and what was expected. */
-static void print_query_error(const char *text, size_t len, const pgn_query_error *e) {
-    fprintf(stderr, "pgnkit select: error in the expression, column %u: %s\n", e->column,
-            e->message);
-    size_t line_start = 0, col = e->column ? e->column - 1 : 0;
-    for (size_t i = 0; i < col && i < len; i++) {
-        if (text[i] == '\n') {
-            line_start = i + 1;
-        }
-    }
-    size_t line_end = line_start;
-    while (line_end < len && text[line_end] != '\n') {
-        line_end++;
-    }
-    fprintf(stderr, "  %.*s\n  ", (int)(line_end - line_start), text + line_start);
-    for (size_t i = line_start; i < col; i++) {
-        fputc(text[i] == '\t' ? '\t' : ' ', stderr);
-    }
-    fputs("^", stderr);
-    for (uint32_t i = 1; i < e->length && col + i < line_end; i++) {
-        fputc('~', stderr);
-    }
-    fputc('\n', stderr);
-    if (e->expected[0]) {
-        fprintf(stderr, "  expected: %s\n", e->expected);
-    }
-}
-
-static int compile_expression(const char *text, size_t len, pgn_query **out) {
-    pgn_query_error e;
-    pgn_status st = pgn_query_compile(out, text, len, NULL, &e);
-    if (st == PGN_E_NOMEM) {
-        cli_error(NULL, "out of memory");
-        return EXIT_RESOURCE;
-    }
-    if (st != PGN_OK) {
-        print_query_error(text, len, &e);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
 enum {
     O_COUNT = CLI_OPT_COMMAND,
     O_INVERT,
@@ -308,7 +266,7 @@ int cmd_select(int argc, char **argv) {
     size_t len = 0;
     char *text = st == EXIT_OK ? take_expression(&r, &s, operands, &len) : NULL;
     if (st == EXIT_OK) {
-        st = text ? compile_expression(text, len, &s.q) : s.exprfile ? EXIT_RESOURCE : EXIT_USAGE;
+        st = text ? cli_query_compile(text, len, &s.q) : s.exprfile ? EXIT_RESOURCE : EXIT_USAGE;
     }
     free(text);
     if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {

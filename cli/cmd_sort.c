@@ -4,18 +4,20 @@
  * each full batch is sorted into a temporary run file and the runs are merged (an external merge
  * sort), so memory stays near the limit whatever the input's size. */
 #define _POSIX_C_SOURCE 200809L
-#include "coll.h"
+#include "cli.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit sort --by TAG[,TAG...] [--memory SIZE] [-o OUT] [reading options] [FILE...]\n"
+    "usage: pgnkit sort --by TAG[,TAG...] [--memory SIZE] [-o OUT] [--where EXPR]\n"
+    "                   [reading options] [FILE...]\n"
     "Writes the games, unchanged, ordered by the tags: Date, EventDate, UTCDate and Round field\n"
     "by field (numbers by value, '?' first), all-digit values as numbers, others by bytes; a game\n"
     "without a tag comes first; equal games keep their input order. Beyond --memory (default\n"
-    "256M; suffixes K, M, G) sorted runs go to temporary files and are merged.\n" COLL_USAGE;
+    "256M; suffixes K, M, G) sorted runs go to temporary files and are merged.\n" CLI_WHERE_USAGE
+        CLI_READ_USAGE CLI_RANGE_USAGE
+    "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 #define MAX_KEYS 16
 #define NONE UINT32_MAX /* a key the game does not have */
@@ -133,7 +135,7 @@ static pgn_status flush(sort_state *s, int to_run) {
     for (size_t i = 0; i < s->nrecs; i++) {
         rec *r = s->recs[i];
         bad |= to_run ? fwrite(r, 1, r->size, f) != r->size
-                      : coll_write_raw(f, raw_of(r), r->raw_len) != PGN_OK;
+                      : cli_write_raw(f, raw_of(r), r->raw_len) != PGN_OK;
         free(r);
     }
     s->nrecs = 0;
@@ -152,8 +154,9 @@ static pgn_status flush(sort_state *s, int to_run) {
     return bad ? PGN_E_IO : PGN_OK;
 }
 
-static pgn_status one_game(void *user, const coll_game *g) {
+static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
     sort_state *s = user;
+    (void)run;
     uint64_t keys = 0;
     for (size_t i = 0; i < s->nkeys; i++) {
         keys += s->len[i] == NONE ? 0 : s->len[i];
@@ -228,7 +231,7 @@ static pgn_status merge(sort_state *s) {
             break;
         }
         rec *r = head[best];
-        if (coll_write_raw(s->out, raw_of(r), r->raw_len) != PGN_OK) {
+        if (cli_write_raw(s->out, raw_of(r), r->raw_len) != PGN_OK) {
             st = PGN_E_IO;
         }
         int got = read_rec(s->runs[best], &head[best]);
@@ -276,90 +279,73 @@ static int parse_keys(sort_state *s, const char *list) {
     }
 }
 
-static int parse_args(int argc, char **argv, coll_run *r, sort_state *s, const char **out) {
-    static const struct option opts[] = {{"by", required_argument, NULL, 'b'},
-                                         {"memory", required_argument, NULL, 'm'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         COLL_LONG_OPTIONS,
-                                         {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:q", opts, NULL)) != -1) {
-        int k = coll_option(r, "sort", usage_text, c, optarg);
-        switch (k ? 0 : c) {
-        case 0:
-            if (k < 0) {
-                return EXIT_USAGE;
-            }
-            break;
-        case 'b':
-            if (s->nkeys || !parse_keys(s, optarg)) {
-                return cli_usage_error("sort", usage_text, "--by takes 1 to 16 tag names, once");
-            }
-            break;
-        case 'm':
-            if ((s->memory = parse_size(optarg)) == 0) {
-                return cli_usage_error("sort", usage_text, "--memory takes a size (64M, 2G)");
-            }
-            break;
-        case 'o': *out = optarg; break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_usage_error("sort", usage_text, NULL);
-        }
+enum { OPT_BY = CLI_OPT_COMMAND, OPT_MEMORY };
+
+static int sort_option(void *user, int ch, const char *arg) {
+    sort_state *s = user;
+    switch (ch) {
+    case OPT_BY:
+        return s->nkeys || !parse_keys(s, arg) ? cli_usage("--by takes 1 to 16 tag names, once")
+                                               : EXIT_OK;
+    case OPT_MEMORY:
+        return (s->memory = parse_size(arg)) == 0 ? cli_usage("--memory takes a size (64M, 2G)")
+                                                  : EXIT_OK;
+    default: return cli_usage("unknown option");
     }
-    return s->nkeys ? EXIT_OK : cli_usage_error("sort", usage_text, "--by is required");
+}
+
+/* Sorts what is held (into a last run when there are runs) and merges the runs. */
+static void sort_out(cli_run *r, sort_state *s) {
+    pgn_status ps = s->nruns == 0 ? flush(s, 0) : flush(s, 1);
+    ps = ps == PGN_OK && s->nruns ? merge(s) : ps;
+    if (ps != PGN_OK) {
+        cli_error(NULL, "%s", pgn_status_message(ps));
+        r->aborted = 1;
+        r->status = EXIT_RESOURCE;
+    }
+}
+
+static void sort_free(sort_state *s) {
+    for (size_t i = 0; i < s->nrecs; i++) {
+        free(s->recs[i]);
+    }
+    for (size_t i = 0; i < s->nruns; i++) {
+        fclose(s->runs[i]);
+    }
+    for (size_t i = 0; i < MAX_KEYS; i++) {
+        free(s->names[i]);
+        free(s->val[i]);
+    }
+    free(s->recs);
+    free(s->runs);
 }
 
 int cmd_sort(int argc, char **argv) {
-    coll_run r;
-    coll_init(&r);
+    static const struct option opts[] = {{"by", required_argument, NULL, OPT_BY},
+                                         {"memory", required_argument, NULL, OPT_MEMORY},
+                                         {NULL, 0, NULL, 0}};
     sort_state s;
     memset(&s, 0, sizeof s);
     s.memory = (uint64_t)256 << 20;
-    const char *out_path = NULL;
-    cli_output out;
-    memset(&out, 0, sizeof out);
-    int st = parse_args(argc, argv, &r, &s, &out_path);
-    if (st < 0) {
-        st = EXIT_OK; /* --help */
-        goto done;
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", sort_option, &s);
+    if (st == EXIT_OK && !s.nkeys) {
+        st = cli_usage("--by is required");
     }
-    if (st == EXIT_OK && !cli_open_output(&out, out_path)) {
-        st = EXIT_RESOURCE;
+    if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
+        sort_free(&s);
+        return st == CLI_HELP ? EXIT_OK : st;
     }
     pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    r.visitor = &v;
-    r.visitor_user = &s;
+    r.raw = 1;
     r.ropts.flags |= PGN_READ_NO_BOARD; /* only tags and the raw text are needed */
-    s.out = out.file;
-    if (st == EXIT_OK && (st = coll_open(&r, argc - optind, argv + optind)) == EXIT_OK) {
-        st = coll_games(&r, one_game, &s);
+    s.out = r.out.file;
+    cli_run_visit(&r, &v, &s, one_game, &s);
+    if (!r.aborted) {
+        sort_out(&r, &s);
     }
-    pgn_status ps = PGN_OK;
-    if (st == EXIT_OK || st == EXIT_INPUT) {
-        ps = s.nruns == 0 ? flush(&s, 0) : flush(&s, 1);
-        ps = ps == PGN_OK && s.nruns ? merge(&s) : ps;
-        if (ps != PGN_OK) {
-            fprintf(stderr, "pgnkit sort: %s\n", pgn_status_message(ps));
-            st = EXIT_RESOURCE;
-        }
-    }
-    if (st == EXIT_OK || st == EXIT_INPUT) {
-        fprintf(stderr, "%llu games sorted, %zu runs\n", (unsigned long long)r.games, s.nruns);
-    }
-done:
-    coll_close(&r);
-    for (size_t i = 0; i < s.nrecs; i++) {
-        free(s.recs[i]);
-    }
-    for (size_t i = 0; i < s.nruns; i++) {
-        fclose(s.runs[i]);
-    }
-    for (size_t i = 0; i < MAX_KEYS; i++) {
-        free(s.names[i]);
-        free(s.val[i]);
-    }
-    free(s.recs);
-    free(s.runs);
-    return out.file ? cli_close_output(&out, st) : st;
+    cli_run_count(&r, "runs", "runs", s.nruns);
+    sort_free(&s);
+    return cli_run_finish(&r, CLI_SUMMARY_COUNTS);
 }

@@ -5,18 +5,17 @@
  * values that would give one name are numbered apart; together the files hold exactly the input's
  * games. */
 #define _POSIX_C_SOURCE 200809L
-#include "coll.h"
+#include "cli.h"
 #include "tally.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 static const char usage_text[] =
     "usage: pgnkit split [--games N] [--by TAG|Year] [--one-per-file] [--pattern PATTERN]\n"
-    "                    [reading options] [FILE...]\n"
+    "                    [--where EXPR] [reading options] [FILE...]\n"
     "Writes each game, unchanged, to a file named by PATTERN, in which {n} is the file's number\n"
     "(from 1, counted per value with --by), {value} the --by value and {TAG} any tag's value.\n"
     "  --games N        at most N games a file\n"
@@ -27,7 +26,8 @@ static const char usage_text[] =
     "                   pattern itself are created\n"
     "In names, a value has '/', '\\', control bytes and a leading '.' replaced by '_', is cut to\n"
     "100 bytes and is '_' when empty; two values giving one name are numbered apart "
-    "(name~2.pgn).\n" COLL_USAGE;
+    "(name~2.pgn).\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
+    "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 #define MAX_FIELDS 8
 #define VALUE_MAX 100 /* bytes of a value in a file name */
@@ -81,13 +81,12 @@ static int parse_pattern(split_state *s) {
     for (const char *p = s->pattern; (p = strchr(p, '{')) != NULL;) {
         const char *end = strchr(p, '}');
         if (!end || end == p + 1) {
-            return cli_usage_error("split", usage_text, "a { in the pattern has no name or no }"),
-                   0;
+            return cli_usage("a { in the pattern has no name or no }"), 0;
         }
         size_t len = (size_t)(end - p - 1);
         int special = (len == 1 && p[1] == 'n') || (len == 5 && memcmp(p + 1, "value", 5) == 0);
         if (!special && field_index(s, p + 1, len) < 0) {
-            return cli_usage_error("split", usage_text, "at most 7 tags in the pattern"), 0;
+            return cli_usage("at most 7 tags in the pattern"), 0;
         }
         p = end + 1;
     }
@@ -223,7 +222,7 @@ static int make_dirs(const char *path) {
     for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
         *p = 0;
         if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "pgnkit split: cannot create %s: %s\n", dir, strerror(errno));
+            cli_error(dir, "cannot create: %s", strerror(errno));
             return 0;
         }
         *p = '/';
@@ -291,7 +290,7 @@ static out_file *file_for(split_state *s) {
             close_oldest(s);
         }
         if (!(cur->f = fopen(cur->path, cur->started ? "ab" : "wb"))) {
-            fprintf(stderr, "pgnkit split: cannot write %s: %s\n", cur->path, strerror(errno));
+            cli_error(cur->path, "cannot write: %s", strerror(errno));
             return NULL;
         }
         s->nopen++;
@@ -301,63 +300,54 @@ static out_file *file_for(split_state *s) {
     return cur;
 }
 
-static pgn_status one_game(void *user, const coll_game *g) {
+static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     split_state *s = user;
+    (void)r;
     out_file *f = file_for(s);
     if (!f) {
         return PGN_E_IO;
     }
     f->games++;
-    return coll_write_raw(f->f, g->raw.ptr, g->raw.len);
+    return cli_write_raw(f->f, g->raw.ptr, g->raw.len);
 }
 
-static int parse_args(int argc, char **argv, coll_run *r, split_state *s) {
-    static const struct option opts[] = {{"games", required_argument, NULL, 'g'},
-                                         {"by", required_argument, NULL, 'b'},
-                                         {"one-per-file", no_argument, NULL, '1'},
-                                         {"pattern", required_argument, NULL, 'p'},
-                                         COLL_LONG_OPTIONS,
-                                         {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
-        int k = coll_option(r, "split", usage_text, c, optarg);
-        switch (k ? 0 : c) {
-        case 0:
-            if (k < 0) {
-                return EXIT_USAGE;
-            }
-            break;
-        case 'g':
-            s->per_file = strtoull(optarg, NULL, 10);
-            if (s->per_file == 0) {
-                return cli_usage_error("split", usage_text, "--games takes a number above 0");
-            }
-            break;
-        case 'b': s->by = optarg; break;
-        case '1': s->per_file = 1; break;
-        case 'p': s->pattern = optarg; break;
-        case 'h': fputs(usage_text, stdout); return -1;
-        default: return cli_usage_error("split", usage_text, NULL);
-        }
+enum { OPT_GAMES = CLI_OPT_COMMAND, OPT_BY, OPT_ONE_PER_FILE, OPT_PATTERN };
+
+static int split_option(void *user, int ch, const char *arg) {
+    split_state *s = user;
+    switch (ch) {
+    case OPT_GAMES:
+        s->per_file = strtoull(arg, NULL, 10);
+        return s->per_file == 0 ? cli_usage("--games takes a number above 0") : EXIT_OK;
+    case OPT_BY: s->by = arg; return EXIT_OK;
+    case OPT_ONE_PER_FILE: s->per_file = 1; return EXIT_OK;
+    case OPT_PATTERN: s->pattern = arg; return EXIT_OK;
+    default: return cli_usage("unknown option");
     }
+}
+
+/* The pattern's default and its checks, after the options. */
+static int split_rules(split_state *s) {
     if (!s->pattern) {
         s->pattern = s->by ? "{value}.pgn" : "split-{n}.pgn";
     }
     if (strlen(s->pattern) > PATTERN_MAX) {
-        return cli_usage_error("split", usage_text, "the pattern is longer than 1024 bytes");
+        return cli_usage("the pattern is longer than 1024 bytes");
     }
-    if ((s->by && (strlen(s->by) == 0 || field_index(s, s->by, strlen(s->by)) < 0)) ||
-        !parse_pattern(s)) {
+    if (s->by && strlen(s->by) == 0) {
+        return cli_usage("--by takes a tag name");
+    }
+    if ((s->by && field_index(s, s->by, strlen(s->by)) < 0) || !parse_pattern(s)) {
         return EXIT_USAGE;
     }
     return EXIT_OK;
 }
 
+/* Closes the files; a failure to write one is reported naming it (EXIT_RESOURCE). */
 static int finish(split_state *s, int st) {
     for (size_t i = 0; i < s->nfiles; i++) {
         if (s->files[i].f && fclose(s->files[i].f) != 0 && st != EXIT_RESOURCE) {
-            fprintf(stderr, "pgnkit split: error writing %s\n", s->files[i].path);
+            cli_error(s->files[i].path, "error writing");
             st = EXIT_RESOURCE;
         }
         free(s->files[i].path);
@@ -373,22 +363,27 @@ static int finish(split_state *s, int st) {
 }
 
 int cmd_split(int argc, char **argv) {
-    coll_run r;
-    coll_init(&r);
+    static const struct option opts[] = {{"games", required_argument, NULL, OPT_GAMES},
+                                         {"by", required_argument, NULL, OPT_BY},
+                                         {"one-per-file", no_argument, NULL, OPT_ONE_PER_FILE},
+                                         {"pattern", required_argument, NULL, OPT_PATTERN},
+                                         {NULL, 0, NULL, 0}};
     split_state s;
     memset(&s, 0, sizeof s);
-    int st = parse_args(argc, argv, &r, &s);
-    if (st != EXIT_OK) {
-        return finish(&s, st < 0 ? EXIT_OK : st);
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WHERE);
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", split_option, &s);
+    if (st == EXIT_OK) {
+        st = split_rules(&s);
+    }
+    if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
+        return finish(&s, st == CLI_HELP ? EXIT_OK : st);
     }
     pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
-    r.visitor = &v;
-    r.visitor_user = &s;
+    r.raw = 1;
     r.ropts.flags |= PGN_READ_NO_BOARD; /* only tags and the raw text are needed */
-    if ((st = coll_open(&r, argc - optind, argv + optind)) == EXIT_OK) {
-        st = coll_games(&r, one_game, &s);
-    }
-    fprintf(stderr, "%llu games into %zu files\n", (unsigned long long)r.games, s.nfiles);
-    coll_close(&r);
-    return finish(&s, st);
+    cli_run_visit(&r, &v, &s, one_game, &s);
+    cli_run_count(&r, "files", "files", s.nfiles);
+    r.status = finish(&s, r.status);
+    return cli_run_finish(&r, CLI_SUMMARY_COUNTS);
 }

@@ -4,21 +4,22 @@
  * code. Memory: the per-value counters (one per distinct ECO, player, event, ...) and one counter
  * per ply count up to the longest game. */
 #define _POSIX_C_SOURCE 200809L
-#include "coll.h"
+#include "cli.h"
 #include "tally.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit stats [--json] [--top N] [reading options] [FILE...]\n"
+    "usage: pgnkit stats [--json] [--top N] [--where EXPR] [reading options] [FILE...]\n"
     "Counts games, plies (min, median, max), results, the result by colour, ECO codes, players\n"
     "(games, score, rating range), events, years, time-control classes, variants and the\n"
     "diagnostics by code; prints a table, or one JSON object with --json. Lists are cut to the\n"
     "N most frequent values (--top, default 10; 0 = all).\n"
     "Time controls (TimeControl tag, base + 40 x increment): bullet < 3 min, blitz < 8 min,\n"
-    "rapid < 25 min, else classical; '-' is none, a missing or '?' tag unknown.\n" COLL_USAGE;
+    "rapid < 25 min, else classical; '-' is none, a missing or '?' tag unknown.\n" CLI_WHERE_USAGE
+        CLI_READ_USAGE CLI_RANGE_USAGE
+    "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 enum { T_WHITE, T_BLACK, T_WELO, T_BELO, T_RESULT, T_ECO, T_EVENT, T_DATE, T_TC, T_VARIANT, NT };
 static const char *const TAG_NAMES[NT] = {"White", "Black", "WhiteElo", "BlackElo",    "Result",
@@ -26,7 +27,7 @@ static const char *const TAG_NAMES[NT] = {"White", "Black", "WhiteElo", "BlackEl
 #define VAL_MAX 200 /* longer tag values are counted by their first VAL_MAX bytes */
 
 typedef struct stats {
-    coll_run *run;
+    cli_run *run;
     char val[NT][VAL_MAX];
     size_t len[NT];
     unsigned have;
@@ -68,7 +69,7 @@ static pgn_flow on_end(void *user, pgn_result result, const pgn_game_summary *su
 static void on_diag(void *ctx, const pgn_diag *d) {
     stats *s = ctx;
     s->diags[(unsigned)d->code & 255u]++;
-    cli_print_diag(&s->run->dctx, d);
+    cli_print_diag_detail(d, s->run->quiet, NULL);
 }
 
 /* Counts the value of tag i (or `dflt` when the game has none) in t; NULL when out of memory. */
@@ -128,8 +129,9 @@ static void count_player(stats *s, unsigned name, unsigned elo, pgn_result r, in
     }
 }
 
-static pgn_status one_game(void *user, const coll_game *g) {
+static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
     stats *s = user;
+    (void)run;
     for (unsigned i = 0; i < NT; i++) {
         s->val[i][s->len[i] < VAL_MAX ? s->len[i] : VAL_MAX - 1] = 0;
     }
@@ -306,56 +308,47 @@ static void print_json(const stats *s, uint64_t games) {
     printf("}}\n");
 }
 
+enum { OPT_JSON = CLI_OPT_COMMAND, OPT_TOP };
+
+static int stats_option(void *user, int ch, const char *arg) {
+    stats *s = user;
+    switch (ch) {
+    case OPT_JSON: s->json = 1; return EXIT_OK;
+    case OPT_TOP: s->top = atoi(arg); return EXIT_OK;
+    default: return cli_usage("unknown option");
+    }
+}
+
 int cmd_stats(int argc, char **argv) {
-    static const struct option opts[] = {{"json", no_argument, NULL, 'j'},
-                                         {"top", required_argument, NULL, 't'},
-                                         COLL_LONG_OPTIONS,
+    static const struct option opts[] = {{"json", no_argument, NULL, OPT_JSON},
+                                         {"top", required_argument, NULL, OPT_TOP},
                                          {NULL, 0, NULL, 0}};
-    coll_run r;
-    coll_init(&r);
     stats *s = calloc(1, sizeof *s);
     if (!s) {
+        cli_error(NULL, "out of memory");
         return EXIT_RESOURCE;
     }
+    cli_run r;
+    cli_run_init(&r, CLI_READS | CLI_WHERE);
     s->run = &r;
     s->top = 10;
-    int c, st = EXIT_OK;
-    optind = 1;
-    while (st == EXIT_OK && (c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
-        int k = coll_option(&r, "stats", usage_text, c, optarg);
-        switch (k ? 0 : c) {
-        case 0: st = k < 0 ? EXIT_USAGE : st; break;
-        case 'j': s->json = 1; break;
-        case 't': s->top = atoi(optarg); break;
-        case 'h':
-            fputs(usage_text, stdout);
-            st = -1;
-            break;
-        default: st = cli_usage_error("stats", usage_text, NULL);
-        }
+    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", stats_option, s);
+    if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
+        free(s);
+        return st == CLI_HELP ? EXIT_OK : st;
     }
     pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, on_end};
-    r.flags = COLL_NO_RAW;
-    r.visitor = &v;
-    r.visitor_user = s;
     r.ropts.on_diag = on_diag;
     r.ropts.diag_ctx = s;
-    if (st == EXIT_OK && (st = coll_open(&r, argc - optind, argv + optind)) == EXIT_OK) {
-        st = coll_games(&r, one_game, s);
+    cli_run_visit(&r, &v, s, one_game, s);
+    if (!r.aborted && r.status < EXIT_RESOURCE) {
+        (s->json ? print_json : print_table)(s, r.where ? r.matched : r.games);
     }
-    if (st == EXIT_OK || st == EXIT_INPUT) {
-        if (s->json) {
-            print_json(s, r.games);
-        } else {
-            print_table(s, r.games);
-        }
-    }
-    coll_close(&r);
     tally *ts[] = {&s->eco, &s->players, &s->events, &s->years, &s->tcs, &s->variants};
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
         tally_free(ts[i]);
     }
     free(s->plies);
     free(s);
-    return st < 0 ? EXIT_OK : st;
+    return cli_run_finish(&r, CLI_SUMMARY_CHECK);
 }

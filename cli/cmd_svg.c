@@ -11,7 +11,8 @@
 
 static const char svg_usage[] =
     "usage: pgnkit svg [--game N] [--ply N] [--fen FEN] [--flip] [--size PX] [--coords]\n"
-    "                  [--arrow [RGYB]e2e4]... [--square [RGYB]d5]... [-o OUT] [FILE]\n"
+    "                  [--arrow [RGYB]e2e4]... [--square [RGYB]d5]... [-o OUT]\n"
+    "                  [reading options] [FILE]\n"
     "Draws a board as SVG: game N of FILE (default 1; stdin without FILE) after ply N of its main\n"
     "line (default: the last; 0 is the start), or the position --fen FEN. The last move is\n"
     "highlighted, a king in check glows red, and the [%csl] squares and [%cal] arrows of the\n"
@@ -19,15 +20,17 @@ static const char svg_usage[] =
     "  --flip      Black at the bottom      --coords   file letters and rank numbers\n"
     "  --size PX   width and height in pixels (default 400)\n"
     "Pieces: \"Celtic\" by Maurizio Monge (MIT).\n"
-    "exit status: 0 success, 1 the input had errors or no such game/ply, 2 usage error, 3 I/O\n";
+    "exit status: 0 success, 1 the input had errors or no such game/ply, 2 usage error, 3 "
+    "I/O\n" CLI_READ_USAGE CLI_RANGE_USAGE;
 
 static const char graph_usage[] =
-    "usage: pgnkit graph [--game N] [--width PX] [--height PX] [-o OUT] [FILE]\n"
+    "usage: pgnkit graph [--game N] [--width PX] [--height PX] [-o OUT] [reading options] [FILE]\n"
     "Draws the evaluation graph of game N of FILE (default 1; stdin without FILE) as SVG from\n"
     "the [%eval] of its main-line moves, on lichess's winning-chance scale: White's advantage\n"
     "white above the middle, Black's black below; inaccuracies, mistakes and blunders as blue,\n"
     "orange and red dots; move numbers along the bottom. Default size 600 x 200.\n"
-    "exit status: 0 success, 1 the input had errors or no such game, 2 usage error, 3 I/O\n";
+    "exit status: 0 success, 1 the input had errors or no such game, 2 usage error, 3 "
+    "I/O\n" CLI_READ_USAGE CLI_RANGE_USAGE;
 
 /* What to draw, and of which game. */
 typedef struct picture {

@@ -18,6 +18,7 @@ enum {
     OPT_REJECTS,
     OPT_RANGE,
     OPT_LINE_BASE,
+    OPT_WHERE,
     MAX_OPTIONS = 96
 };
 
@@ -34,6 +35,8 @@ static const struct option write_options[] = {{"output", required_argument, NULL
                                               {NULL, 0, NULL, 0}};
 static const struct option reject_options[] = {{"rejects", required_argument, NULL, OPT_REJECTS},
                                                {NULL, 0, NULL, 0}};
+static const struct option where_options[] = {{"where", required_argument, NULL, OPT_WHERE},
+                                              {NULL, 0, NULL, 0}};
 static const struct option help_options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
 
 void cli_run_init(cli_run *r, unsigned groups) {
@@ -72,6 +75,7 @@ static int common_option(cli_run *r, int ch, const char *arg) {
     case OPT_STRICT: r->ropts.flags |= PGN_READ_STRICT; return EXIT_OK;
     case 'o': r->out_path = arg; return EXIT_OK;
     case OPT_REJECTS: r->rejects_path = arg; return EXIT_OK;
+    case OPT_WHERE: r->where = arg; return EXIT_OK;
     case OPT_DIAG:
         if (strcmp(arg, "json") != 0 && strcmp(arg, "text") != 0) {
             return cli_usage("--diag takes text or json, not '%s'", arg);
@@ -124,6 +128,7 @@ int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const st
     add_options(all, &n, r->groups & CLI_READS ? read_options : NULL);
     add_options(all, &n, r->groups & CLI_WRITES ? write_options : NULL);
     add_options(all, &n, r->groups & CLI_REJECTS ? reject_options : NULL);
+    add_options(all, &n, r->groups & CLI_WHERE ? where_options : NULL);
     add_options(all, &n, help_options);
     snprintf(shorts, sizeof shorts, ":h%s%s%s", r->groups & CLI_READS ? "q" : "",
              r->groups & CLI_WRITES ? "o:" : "", shortopts ? shortopts : "");
@@ -154,6 +159,8 @@ int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const st
     return status;
 }
 
+static int open_outputs(cli_run *r);
+
 int cli_run_check_output(cli_run *r, const char *what, const char *path) {
     for (int i = 0; path && strcmp(path, "-") != 0 && i < r->nfiles; i++) {
         if (cli_same_file(path, r->files[i])) {
@@ -166,6 +173,22 @@ int cli_run_check_output(cli_run *r, const char *what, const char *path) {
 }
 
 int cli_run_open(cli_run *r) {
+    if (r->where) {
+        int st = cli_query_compile(r->where, strlen(r->where), &r->query);
+        if (st != EXIT_OK) {
+            return st;
+        }
+    }
+    int st = open_outputs(r);
+    if (st != EXIT_OK) {
+        pgn_query_free(r->query);
+        r->query = NULL;
+    }
+    return st;
+}
+
+/* The same-file tests, then the outputs. */
+static int open_outputs(cli_run *r) {
     const char *out = r->out_path && strcmp(r->out_path, "-") != 0 ? r->out_path : NULL;
     const char *rej = r->rejects_path;
     if (cli_run_check_output(r, "-o", out) != EXIT_OK ||
@@ -207,19 +230,74 @@ typedef struct step {
     void *vuser;
     cli_each_fn fn;
     void *user;
-    int from_fn; /* the status came from fn, not the reader */
+    int from_fn;      /* the status came from fn, not the reader */
+    cli_where *where; /* --where: the matcher and the held diagnostics */
+    pgn_diag_fn diag; /* where the diagnostics go (held first under --where) */
+    void *diag_ctx;
 } step;
+
+/* Calls fn with the game rd just read. */
+static pgn_status give(cli_run *r, step *s, const cli_input *in) {
+    const pgn_game_summary *sum = pgn_reader_summary(s->rd);
+    cli_game g = {s->game, sum, pgn_reader_raw(s->rd), in, r->games + sum->game};
+    pgn_status st = s->fn(r, s->user, &g);
+    s->from_fn = st != PGN_OK;
+    return st;
+}
 
 static pgn_status one_game(cli_run *r, step *s, const cli_input *in) {
     pgn_status st =
         s->game ? pgn_reader_next(s->rd, s->game) : pgn_reader_visit(s->rd, s->v, s->vuser);
-    if (st != PGN_OK || !s->fn) {
+    return st != PGN_OK || !s->fn ? st : give(r, s, in);
+}
+
+/* --where, a game that matched: its raw bytes read again, into the tree or through the
+ * command's visitor (its diagnostics were printed from the first reading). */
+static pgn_status reread(cli_run *r, step *s) {
+    if (!s->game && !s->v) {
+        return PGN_OK;
+    }
+    pgn_str raw = pgn_reader_raw(s->rd);
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = r->ropts.flags & ~(uint32_t)PGN_READ_KEEP_RAW;
+    ro.encoding = r->ropts.encoding;
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, raw.ptr, raw.len);
+    if (st == PGN_OK) {
+        st = s->game ? pgn_reader_next(rd, s->game) : pgn_reader_visit(rd, s->v, s->vuser);
+        pgn_reader_free(rd);
+    }
+    return st == PGN_END ? PGN_OK : st;
+}
+
+/* --where: reads the next game with the matcher; a game that matches gets its diagnostics
+ * printed and goes to the command, one that does not is skipped without a word. */
+static pgn_status where_game(cli_run *r, step *s, const cli_input *in) {
+    pgn_status st = pgn_reader_visit(s->rd, cli_where_visitor(), s->where);
+    int matched = 0;
+    if (st == PGN_OK && cli_where_matched(s->where, &matched) != PGN_OK) {
+        st = PGN_E_NOMEM;
+    }
+    uint64_t counts[2] = {0, 0};
+    int full = cli_where_flush(s->where, matched || st != PGN_OK, s->diag, s->diag_ctx,
+                               r->max_errors ? r->max_errors - r->errors : 0, counts);
+    r->errors += counts[0];
+    r->warnings += counts[1];
+    if (full < 0 && st == PGN_OK) {
+        st = PGN_E_NOMEM;
+    }
+    if (st != PGN_OK || !matched) {
         return st;
     }
-    cli_game g = {s->game, pgn_reader_summary(s->rd), pgn_reader_raw(s->rd), in};
-    st = s->fn(r, s->user, &g);
-    s->from_fn = st != PGN_OK;
-    return st;
+    r->matched++;
+    if (full > 0) {
+        return PGN_E_LIMIT; /* as the reader does: the game that reaches the limit is not given */
+    }
+    if ((st = reread(r, s)) != PGN_OK) {
+        return st;
+    }
+    return s->fn ? give(r, s, in) : PGN_OK;
 }
 
 /* The input of an empty --range (zstd frames without text). */
@@ -230,21 +308,35 @@ static ptrdiff_t read_nothing(void *ctx, void *buf, size_t cap) {
     return 0;
 }
 
-/* Reads one input to its end (or to the end of the run). */
-static void run_input(cli_run *r, step *s, cli_input *in) {
+/* The reader options of one input. */
+static pgn_reader_opts input_opts(cli_run *r, step *s, const cli_input *in) {
     pgn_reader_opts ro = r->ropts;
     ro.source_name = in->name;
     ro.range_start = in->range_start;
     ro.range_end = in->range_end;
     ro.line_base = in->line_base;
-    if (!ro.on_diag) {
-        ro.on_diag = run_diag;
-        ro.diag_ctx = r;
-    }
+    s->diag = ro.on_diag ? ro.on_diag : run_diag;
+    s->diag_ctx = ro.on_diag ? ro.diag_ctx : r;
+    ro.on_diag = s->diag;
+    ro.diag_ctx = s->diag_ctx;
     if (r->raw || r->rejects.file) {
         ro.flags |= PGN_READ_KEEP_RAW;
     }
     ro.max_errors = r->max_errors ? r->max_errors - r->errors : 0;
+    if (s->where) { /* the driver holds the diagnostics, counts them and stops */
+        ro.on_diag = cli_where_diag;
+        ro.diag_ctx = s->where;
+        ro.max_errors = 0;
+        ro.flags |= PGN_READ_KEEP_RAW;
+        ro.flags &= ~(uint32_t)PGN_READ_NO_KEYS | pgn_query_reader_flags(r->query);
+        ro.flags &= ~(uint32_t)PGN_READ_NO_BOARD | pgn_query_reader_flags(r->query);
+    }
+    return ro;
+}
+
+/* Reads one input to its end (or to the end of the run). */
+static void run_input(cli_run *r, step *s, cli_input *in) {
+    pgn_reader_opts ro = input_opts(r, s, in);
     if (pgn_reader_new(&s->rd, &ro, in->empty ? read_nothing : in->read, in->ctx) != PGN_OK) {
         cli_error(NULL, "out of memory");
         r->aborted = 1;
@@ -252,13 +344,15 @@ static void run_input(cli_run *r, step *s, cli_input *in) {
     }
     pgn_status st;
     s->from_fn = 0;
-    while ((st = one_game(r, s, in)) == PGN_OK) {
+    while ((st = s->where ? where_game(r, s, in) : one_game(r, s, in)) == PGN_OK) {
     }
     uint64_t games, errors, warnings;
     pgn_reader_totals(s->rd, &games, &errors, &warnings);
     r->games += games;
-    r->errors += errors;
-    r->warnings += warnings;
+    if (!s->where) {
+        r->errors += errors;
+        r->warnings += warnings;
+    }
     pgn_reader_free(s->rd);
     s->rd = NULL;
     if (st == PGN_E_LIMIT && !s->from_fn) {
@@ -276,6 +370,10 @@ static void run_input(cli_run *r, step *s, cli_input *in) {
 }
 
 static int run_all(cli_run *r, step *s) {
+    if (r->query && cli_where_new(&s->where, r->query) != PGN_OK) {
+        cli_error(NULL, "out of memory");
+        r->aborted = 1;
+    }
     for (int i = 0; i < r->nfiles && !r->aborted && !r->stopped; i++) {
         cli_input in;
         if (cli_input_open(&in, r->files[i]) != EXIT_OK ||
@@ -288,6 +386,8 @@ static int run_all(cli_run *r, step *s) {
         run_input(r, s, &in);
         cli_input_close(&in);
     }
+    cli_where_free(s->where);
+    s->where = NULL;
     if (r->aborted) {
         worst(r, EXIT_RESOURCE);
     }
@@ -295,7 +395,7 @@ static int run_all(cli_run *r, step *s) {
 }
 
 int cli_run_games(cli_run *r, cli_each_fn fn, void *user) {
-    step s = {NULL, NULL, NULL, NULL, fn, user, 0};
+    step s = {NULL, NULL, NULL, NULL, fn, user, 0, NULL, NULL, NULL};
     if (pgn_game_new(&s.game, NULL) != PGN_OK) {
         cli_error(NULL, "out of memory");
         r->aborted = 1;
@@ -308,10 +408,9 @@ int cli_run_games(cli_run *r, cli_each_fn fn, void *user) {
 }
 
 int cli_run_visit(cli_run *r, const pgn_visitor *v, void *vuser, cli_each_fn fn, void *user) {
-    step s = {NULL, NULL, v, vuser, fn, user, 0};
+    step s = {NULL, NULL, v, vuser, fn, user, 0, NULL, NULL, NULL};
     return run_all(r, &s);
 }
-
 /* JSON input: the reader's detail goes with each diagnostic. */
 typedef struct json_diag_ctx {
     cli_run *r;
@@ -348,7 +447,7 @@ static pgn_status json_input(cli_run *r, cli_input *in, pgn_game *game, cli_each
         sum.game = ++n;
         sum.broken = st != PGN_OK;
         sum.errors = st != PGN_OK;
-        cli_game g = {st == PGN_OK ? game : NULL, &sum, {NULL, 0}, in};
+        cli_game g = {st == PGN_OK ? game : NULL, &sum, {NULL, 0}, in, r->games + n};
         if ((st = fn(r, user, &g)) != PGN_OK) {
             r->aborted = 1;
             break;
@@ -408,58 +507,22 @@ int cli_run_finish(cli_run *r, cli_summary kind) {
     int status = cli_output_close(&r->rejects, commit, r->status);
     status = cli_output_close(&r->out, commit, status);
     cli_print_summary(r, kind);
+    pgn_query_free(r->query);
+    r->query = NULL;
     return status;
 }
 
-/* ---- for the commands not yet on the driver (analyze) ---- */
-
-typedef struct legacy {
-    cli_game_fn fn;
-    void *user;
-} legacy;
-
-static pgn_status legacy_game(cli_run *r, void *user, const cli_game *g) {
-    legacy *l = user;
-    (void)r;
-    return l->fn(l->user, g->game);
-}
-
-/* A run over files (none: stdin) with the caller's reader options, diagnostics callback included.
- */
-static void legacy_run(cli_run *r, int nfiles, char **files, const pgn_reader_opts *ropts) {
-    static char dash[] = "-";
-    static char *stdin_only[] = {dash};
-    cli_run_init(r, 0);
-    r->ropts = *ropts;
-    r->max_errors = ropts->max_errors;
-    r->files = nfiles > 0 ? files : stdin_only;
-    r->nfiles = nfiles > 0 ? nfiles : 1;
-}
-
-/* Adds r's totals to totals[3] (games, errors, warnings); returns the exit status. */
-static int legacy_totals(cli_run *r, uint64_t totals[3]) {
-    totals[0] += r->games;
-    totals[1] += r->errors;
-    totals[2] += r->warnings;
-    if (r->errors) {
-        worst(r, EXIT_INPUT);
+void cli_run_count(cli_run *r, const char *key, const char *text, uint64_t n) {
+    if (r->ncounts < sizeof r->counts / sizeof r->counts[0]) {
+        cli_count c = {key, text, n};
+        r->counts[r->ncounts++] = c;
     }
-    return r->status;
 }
 
-int cli_for_each_input(int nfiles, char **files, const pgn_reader_opts *ropts, const pgn_visitor *v,
-                       void *user, uint64_t totals[3]) {
-    cli_run r;
-    legacy_run(&r, nfiles, files, ropts);
-    cli_run_visit(&r, v, user, NULL, NULL);
-    return legacy_totals(&r, totals);
-}
-
-int cli_for_each_game(int nfiles, char **files, const pgn_reader_opts *ropts, cli_game_fn fn,
-                      void *user, uint64_t totals[3]) {
-    cli_run r;
-    legacy l = {fn, user};
-    legacy_run(&r, nfiles, files, ropts);
-    cli_run_games(&r, legacy_game, &l);
-    return legacy_totals(&r, totals);
+pgn_status cli_write_raw(FILE *f, const char *raw, size_t len) {
+    if (!f || len == 0) {
+        return PGN_OK;
+    }
+    int ok = fwrite(raw, 1, len, f) == len && (raw[len - 1] == '\n' || fputc('\n', f) != EOF);
+    return ok ? PGN_OK : PGN_E_IO;
 }

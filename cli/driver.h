@@ -111,6 +111,14 @@ int cli_range_option(int line_base, const char *arg, pgn_reader_opts *ro);
     "                  ranges read every game once. --line-base N: the line of byte START\n"       \
     "                  (default: counted), for true line numbers\n"
 void cli_input_close(cli_input *in);
+/* Help text of the shared reading options and of --where, for the usage of the commands. */
+#define CLI_READ_USAGE                                                                             \
+    "Reading: --strict (quirks are errors), --max-errors N (stop after N errors over all the\n"    \
+    "  files), --diag text|json, --quiet (no warnings, no summary line; errors still shown),\n"    \
+    "  --input-encoding auto|utf-8|latin-1|cp1252|cp437\n"
+#define CLI_WHERE_USAGE                                                                            \
+    "  --where EXPR    only the games that match EXPR (docs/query.md, as pgnkit select); the\n"    \
+    "                  others are skipped, not rejected, and the summary counts the matches\n"
 
 /* ---- outputs: stdout, or a file replaced only when complete ---- */
 
@@ -151,6 +159,7 @@ int cli_same_file(const char *a, const char *b);
                              --range START:END --line-base N */
 #define CLI_WRITES 0x02u  /* -o/--output FILE */
 #define CLI_REJECTS 0x04u /* --rejects FILE */
+#define CLI_WHERE 0x08u   /* --where EXPR: only the games that match are given to the command */
 
 /* getopt_long values of the shared options; a command's own long options use values below 1000
  * (letters) or from CLI_OPT_COMMAND up. Short options -o, -q and -h are the driver's. */
@@ -161,7 +170,15 @@ typedef struct cli_game {
     const pgn_game_summary *summary; /* errors, warnings, broken, ordinal, start */
     pgn_str raw;            /* the original bytes (with CLI_RAW or --rejects), else empty */
     const cli_input *input; /* where it came from (input->name for messages) */
+    uint64_t ordinal;       /* 1-based over all the run's inputs (games --where skipped count) */
 } cli_game;
+
+/* A count of a command's own for the summary line ("3 distinct"; JSON "distinct":3). */
+typedef struct cli_count {
+    const char *key;  /* JSON name (docs/diagnostics.schema.json) */
+    const char *text; /* words after the number in the text line */
+    uint64_t n;
+} cli_count;
 
 typedef struct cli_run cli_run;
 /* Called after each game (broken ones too). PGN_OK goes on; PGN_E_IO, PGN_E_NOMEM or any other
@@ -176,7 +193,9 @@ struct cli_run {
     pgn_reader_opts ropts; /* flags (strict, ...), encoding; on_diag set by the driver */
     uint64_t max_errors;   /* --max-errors: over the whole run; 0: no limit */
     const char *out_path, *rejects_path;
-    int quiet; /* --quiet: warnings are counted, not printed */
+    int quiet;         /* --quiet: warnings and the summary line are not printed (errors are) */
+    const char *where; /* --where EXPR (CLI_WHERE) */
+    struct pgn_query *query; /* compiled by cli_run_open, freed by cli_run_finish */
     unsigned groups;
     int raw; /* CLI_RAW: give every game its raw bytes (fmt -i, fmt --check) */
     /* operands: the inputs ("-" when none were given) */
@@ -186,6 +205,9 @@ struct cli_run {
     cli_output out, rejects;
     /* totals: games read, written by the command, rejected, errors and warnings reported */
     uint64_t games, written, rejected, errors, warnings;
+    uint64_t matched;    /* games that matched --where (the only ones given to the command) */
+    cli_count counts[4]; /* the command's own counts for the summary (cli_run_count) */
+    size_t ncounts;
     int stopped; /* reading stopped early at --max-errors */
     int aborted; /* an I/O or memory failure stopped the run: outputs are not committed */
     int status;  /* the worst exit status so far */
@@ -200,7 +222,8 @@ void cli_run_init(cli_run *r, unsigned groups);
  * printing usage to stdout, or EXIT_USAGE. */
 int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const struct option *opts,
                   const char *shortopts, cli_opt_fn fn, void *user);
-/* Before reading anything: refuses (EXIT_USAGE, one line) an -o or --rejects that is the same
+/* Before reading anything: compiles --where (a bad expression: its column, a caret and what was
+ * expected, EXIT_USAGE), refuses (EXIT_USAGE, one line) an -o or --rejects that is the same
  * file as an input (device and inode: hard links, symlinks and ./x count) or as each other, then
  * opens them. Returns EXIT_OK, EXIT_USAGE or EXIT_RESOURCE. */
 int cli_run_open(cli_run *r);
@@ -208,7 +231,10 @@ int cli_run_open(cli_run *r);
  * opens itself (fmt -i checks nothing: it replaces its input on purpose). */
 int cli_run_check_output(cli_run *r, const char *what, const char *path);
 /* Reads every input, building each game, and calls fn after each. Missing, unreadable and
- * directory inputs are reported and skipped; --max-errors stops the run. Returns r->status. */
+ * directory inputs are reported and skipped; --max-errors stops the run. Returns r->status.
+ * With --where (r->query set by cli_run_open) fn sees only the games that match, built by reading
+ * their raw bytes again; the others are read, counted in r->games and dropped unseen, with their
+ * diagnostics (cli/where.c). The same holds for cli_run_visit, whose v then sees only matches. */
 int cli_run_games(cli_run *r, cli_each_fn fn, void *user);
 /* The same in visitor mode (no tree: check, convert --to uci|fen): v (may be NULL) sees each game
  * as it streams; then fn (may be NULL) is called with g->game NULL. */
@@ -220,11 +246,21 @@ int cli_run_json(cli_run *r, cli_each_fn fn, void *user);
 /* Counts g as rejected and writes its raw bytes to --rejects when given. PGN_OK or PGN_E_IO. */
 pgn_status cli_run_reject(cli_run *r, const cli_game *g);
 
-/* The summary line cli_run_finish prints (none under --quiet). */
+/* Writes a game's raw bytes (len bytes) to f (NULL: nowhere), with a line break after them when
+ * they lack one (the last game of a file), so that games written in another order never run
+ * together. PGN_OK or PGN_E_IO. */
+pgn_status cli_write_raw(FILE *f, const char *raw, size_t len);
+/* Adds a count of the command's own to the summary line, after the games (at most 4). */
+void cli_run_count(cli_run *r, const char *key, const char *text, uint64_t n);
+
+/* The summary line cli_run_finish prints: none under --quiet (nor for CLI_SUMMARY_NONE), but
+ * "pgnkit CMD: reading stopped after N errors (--max-errors)" then when reading stopped.
+ * With --where ", N matched" follows the games. */
 typedef enum cli_summary {
     CLI_SUMMARY_NONE,
     CLI_SUMMARY_CHECK, /* "N games, N errors, N warnings" */
-    CLI_SUMMARY_WRITE  /* "N games, N written, N rejected, N errors" */
+    CLI_SUMMARY_WRITE, /* "N games, N written, N rejected, N errors" */
+    CLI_SUMMARY_COUNTS /* "N games, <the command's counts>, N errors" */
 } cli_summary;
 /* Closes the outputs (renamed into place unless a write failed or the run stopped on a resource
  * failure), prints the summary ("...; reading stopped at --max-errors N" when it did; a

@@ -168,21 +168,6 @@ static void fail(engine *e, char *err, size_t errcap, const char *fmt, ...) {
     }
 }
 
-static int wait_for(engine *e, pgn_uci_kind want, int timeout_ms) {
-    int64_t deadline = now_ms() + timeout_ms;
-    char *line;
-    size_t len;
-    int r;
-    while ((r = read_line(e, deadline, &line, &len)) == 1) {
-        pgn_uci_msg m;
-        pgn_uci_parse_line(NULL, line, len, &m);
-        if (m.kind == want) {
-            return 1;
-        }
-    }
-    return r;
-}
-
 static void note_option(engine *e, const pgn_uci_msg *m) {
     static const char *const names[] = {"UCI_Chess960", "Threads", "Hash", "MultiPV"};
     int *flags[] = {&e->has_chess960, &e->has_threads, &e->has_hash, &e->has_multipv};
@@ -194,29 +179,45 @@ static void note_option(engine *e, const pgn_uci_msg *m) {
     }
 }
 
-static int handshake(engine *e, char *err, size_t errcap) {
-    const char *shown = e->cfg->path ? e->cfg->path : "stockfish";
-    if (send_line(e, "uci") != 0) {
-        fail(e, err, errcap, "'%s' is not a UCI engine: it closed its input at 'uci'", shown);
-        return -1;
+/* The engine's name and options, from its answers to 'uci' (a wait_for callback). */
+static void note_id(engine *e, const pgn_uci_msg *m) {
+    if (m->kind == PGN_UCI_ID_NAME) {
+        size_t n = m->text.len < sizeof e->name - 1 ? m->text.len : sizeof e->name - 1;
+        memcpy(e->name, m->text.ptr, n);
+        e->name[n] = 0;
+    } else if (m->kind == PGN_UCI_OPTION) {
+        note_option(e, m);
     }
-    int64_t deadline = now_ms() + e->cfg->handshake_ms;
+}
+
+/* Reads lines until one of kind want (1), the deadline (0) or the engine's end (-1); each other
+ * line goes to seen (may be NULL). */
+static int wait_for(engine *e, pgn_uci_kind want, int timeout_ms,
+                    void (*seen)(engine *, const pgn_uci_msg *)) {
+    int64_t deadline = now_ms() + timeout_ms;
     char *line;
     size_t len;
     int r;
     while ((r = read_line(e, deadline, &line, &len)) == 1) {
         pgn_uci_msg m;
         pgn_uci_parse_line(NULL, line, len, &m);
-        if (m.kind == PGN_UCI_ID_NAME) {
-            size_t n = m.text.len < sizeof e->name - 1 ? m.text.len : sizeof e->name - 1;
-            memcpy(e->name, m.text.ptr, n);
-            e->name[n] = 0;
-        } else if (m.kind == PGN_UCI_OPTION) {
-            note_option(e, &m);
-        } else if (m.kind == PGN_UCI_UCIOK) {
-            break;
+        if (m.kind == want) {
+            return 1;
+        }
+        if (seen) {
+            seen(e, &m);
         }
     }
+    return r;
+}
+
+static int handshake(engine *e, char *err, size_t errcap) {
+    const char *shown = e->cfg->path ? e->cfg->path : "stockfish";
+    if (send_line(e, "uci") != 0) {
+        fail(e, err, errcap, "'%s' is not a UCI engine: it closed its input at 'uci'", shown);
+        return -1;
+    }
+    int r = wait_for(e, PGN_UCI_UCIOK, e->cfg->handshake_ms, note_id);
     if (r != 1) {
         fail(e, err, errcap, "'%s' is not a UCI engine: no 'uciok' answer to 'uci' (%s)", shown,
              r == 0 ? "timed out" : "it exited");
@@ -236,7 +237,7 @@ static int handshake(engine *e, char *err, size_t errcap) {
         ok |= send_line(e, "setoption name MultiPV value %u", e->cfg->multipv);
     }
     ok |= send_line(e, "isready");
-    if (ok != 0 || wait_for(e, PGN_UCI_READYOK, e->cfg->handshake_ms) != 1) {
+    if (ok != 0 || wait_for(e, PGN_UCI_READYOK, e->cfg->handshake_ms, NULL) != 1) {
         fail(e, err, errcap, "engine '%s' did not answer 'isready'", shown);
         return -1;
     }
@@ -272,7 +273,7 @@ int engine_new_game(engine *e, int chess960, char *err, size_t errcap) {
     }
     bad |= send_line(e, "ucinewgame");
     bad |= send_line(e, "isready");
-    if (bad || wait_for(e, PGN_UCI_READYOK, e->cfg->handshake_ms) != 1) {
+    if (bad || wait_for(e, PGN_UCI_READYOK, e->cfg->handshake_ms, NULL) != 1) {
         fail(e, err, errcap, "engine did not answer 'isready' before a new game");
         return -1;
     }

@@ -461,38 +461,6 @@ int cli_same_file(const char *a, const char *b) {
     return same;
 }
 
-/* ---- for the commands not yet on the driver (analyze) ---- */
-
-FILE *cli_open_input(const char *path) {
-    /* plain text only: cli_input_open's look at the first bytes would consume them */
-    if (strcmp(path, "-") == 0) {
-        return stdin;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error(path, "%s", strerror(errno));
-    }
-    return f;
-}
-
-void cli_close_input(FILE *f) {
-    if (f && f != stdin) {
-        fclose(f);
-    }
-}
-
-int cli_open_output(cli_output *o, const char *path) {
-    return cli_output_open(o, path) == EXIT_OK;
-}
-
-int cli_close_output(cli_output *o, int status) {
-    return cli_output_close(o, status != EXIT_RESOURCE, status);
-}
-
-ptrdiff_t cli_write_file(void *ctx, const void *data, size_t len) {
-    return fwrite(data, 1, len, ctx) == len ? (ptrdiff_t)len : -1;
-}
-
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
     cli_membuf *b = ctx;
     if (b->len + len > b->cap) {

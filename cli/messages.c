@@ -156,14 +156,6 @@ int cli_usage_error(const char *cmd, const char *text, const char *msg) {
     return cli_usage("%s", msg ? msg : "bad arguments");
 }
 
-void cli_print_diag(void *ctx, const pgn_diag *d) {
-    const cli_diag_ctx *c = ctx;
-    if (c && c->json) {
-        settings.json = 1;
-    }
-    cli_print_diag_detail(d, c && c->quiet_warnings, NULL);
-}
-
 void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
     const char *sev = d->severity == PGN_SEV_ERROR ? "error" : "warning";
     const char *file = d->source ? d->source : "<stdin>";
@@ -213,32 +205,62 @@ void cli_print_warnings(const char *token, uint32_t warnings) {
     }
 }
 
+/* One number of the summary: its JSON name and its words in the text line. */
+typedef struct field {
+    const char *key, *text;
+    unsigned long long n;
+} field;
+
+/* The numbers of r's summary of this kind, in their order; returns how many. */
+static size_t summary_fields(const cli_run *r, cli_summary kind, field *f) {
+    size_t n = 0;
+    field games = {"games", "games", r->games}, matched = {"matched", "matched", r->matched};
+    f[n++] = games;
+    if (r->where) {
+        f[n++] = matched;
+    }
+    if (kind == CLI_SUMMARY_WRITE) {
+        field w = {"written", "written", r->written}, rej = {"rejected", "rejected", r->rejected};
+        f[n++] = w;
+        f[n++] = rej;
+    }
+    for (size_t i = 0; kind == CLI_SUMMARY_COUNTS && i < r->ncounts; i++) {
+        field c = {r->counts[i].key, r->counts[i].text, r->counts[i].n};
+        f[n++] = c;
+    }
+    field errors = {"errors", "errors", r->errors},
+          warnings = {"warnings", "warnings", r->warnings};
+    f[n++] = errors;
+    if (kind == CLI_SUMMARY_CHECK || settings.json) { /* JSON always has warnings */
+        f[n++] = warnings;
+    }
+    return n;
+}
+
 void cli_print_summary(const cli_run *r, cli_summary kind) {
-    if (kind == CLI_SUMMARY_NONE) {
+    unsigned long long max = r->max_errors;
+    if (kind == CLI_SUMMARY_NONE || r->quiet) {
+        if (r->stopped) {
+            cli_error(NULL, "reading stopped after %llu errors (--max-errors)", max);
+        }
         return;
     }
-    unsigned long long games = r->games, written = r->written, rejected = r->rejected,
-                       errors = r->errors, warnings = r->warnings;
+    field f[12];
+    size_t n = summary_fields(r, kind, f);
     if (settings.json) {
         fputs("{\"summary\":{\"command\":", stderr);
         json_cstring(stderr, cli_command());
-        fprintf(stderr, ",\"games\":%llu", games);
-        if (kind == CLI_SUMMARY_WRITE) {
-            fprintf(stderr, ",\"written\":%llu,\"rejected\":%llu", written, rejected);
+        for (size_t i = 0; i < n; i++) {
+            fprintf(stderr, ",\"%s\":%llu", f[i].key, f[i].n);
         }
-        fprintf(stderr, ",\"errors\":%llu,\"warnings\":%llu,\"stopped_early\":%s}}\n", errors,
-                warnings, r->stopped ? "true" : "false");
+        fprintf(stderr, ",\"stopped_early\":%s}}\n", r->stopped ? "true" : "false");
         return;
     }
-    if (kind == CLI_SUMMARY_WRITE) {
-        fprintf(stderr, "%llu games, %llu written, %llu rejected, %llu errors", games, written,
-                rejected, errors);
-    } else {
-        fprintf(stderr, "%llu games, %llu errors, %llu warnings", games, errors, warnings);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(stderr, "%s%llu %s", i ? ", " : "", f[i].n, f[i].text);
     }
     if (r->stopped) {
-        fprintf(stderr, "; reading stopped after %llu errors (--max-errors)",
-                (unsigned long long)r->max_errors);
+        fprintf(stderr, "; reading stopped after %llu errors (--max-errors)", max);
     }
     fputc('\n', stderr);
 }

@@ -302,10 +302,24 @@ fi
 fake_run normal "$tmp/dj.out" "$tmp/dj.err" --nodes 500 --diag json examples/sample.pgn
 if /usr/bin/python3 tests/json/validate_lines.py docs/diagnostics.schema.json "$tmp/dj.err" >/dev/null; then ok
 else bad "analyze --diag json: a line is not valid" "$tmp/dj.err"; fi
-check "analyze --diag json summary" "$tmp/dj.err" '^\{"summary":\{"command":"analyze","games":3,"written":3,"errors":1,"warnings":2'
+check "analyze --diag json summary" "$tmp/dj.err" '^\{"summary":\{"command":"analyze","games":3,"analysed":2,"not_analysed":0,"positions":[0-9]+,"errors":1,"warnings":2'
+# on the driver: a missing input and a directory are reported and skipped (exit 3); --max-errors
+# stops the run over all inputs and the summary says so; --where analyses only the matches
+mkdir -p "$tmp/adir"
+fake_run normal "$tmp/mi.out" "$tmp/mi.err" --nodes 500 "$tmp/no-such.pgn" "$tmp/adir" "$tmp/two.pgn"; st=$?
+[ "$st" -eq 3 ] && ok || bad "analyze missing input: status $st, not 3" "$tmp/mi.err"
+check "analyze missing input reported" "$tmp/mi.err" "^pgnkit analyze: $tmp/no-such.pgn: No such file or directory$"
+check "analyze directory reported" "$tmp/mi.err" "^pgnkit analyze: $tmp/adir: Is a directory$"
+check "analyze goes on past them" "$tmp/mi.err" '^2 games, 2 analysed, 0 not analysed'
+fake_run normal "$tmp/me.out" "$tmp/me.err" --nodes 500 --max-errors 1 examples/sample.pgn examples/sample.pgn; st=$?
+[ "$st" -eq 1 ] && ok || bad "analyze --max-errors: status $st, not 1" "$tmp/me.err"
+check "analyze --max-errors stops" "$tmp/me.err" '^3 games, 2 analysed, 0 not analysed, [0-9]+ positions, 1 errors; reading stopped after 1 errors'
+fake_run normal "$tmp/wh.out" "$tmp/wh.err" --nodes 500 --where 'Event ~ Club' examples/sample.pgn; st=$?
+check "analyze --where" "$tmp/wh.err" '^3 games, 1 matched, 1 analysed, 0 not analysed'
+[ "$(grep -c '^\[Event ' "$tmp/wh.out")" = 1 ] && ok || bad "analyze --where wrote $(grep -c '^\[Event ' "$tmp/wh.out") games"
 "$bin" analyze --diag xml x >/dev/null 2>"$tmp/dx.err"; st=$?
 [ "$st" -eq 2 ] && ok || bad "analyze --diag xml: status $st, not 2" "$tmp/dx.err"
-check "analyze --diag xml message" "$tmp/dx.err" "^pgnkit analyze: --diag takes text or json$"
+check "analyze --diag xml message" "$tmp/dx.err" "^pgnkit analyze: --diag takes text or json, not 'xml'$"
 rm -rf "$tmp"
 echo "RESULT $pass $fail $skip"
 [ "$fail" -eq 0 ]

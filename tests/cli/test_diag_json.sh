@@ -42,6 +42,12 @@ n=$((n + 1))
 run max-errors "$bin" check --diag json --max-errors 1 examples/sample.pgn
 run fmt "$bin" fmt --diag json --check examples/sample.pgn
 run convert "$bin" convert --diag json --to uci examples/sample.pgn
+# every command on the driver: a missing input, --max-errors, --where (issue 11.5, 13)
+for c in eco dedupe stats "sort --by Event" "split --pattern $tmp/split-{n}.pgn"; do
+    run "${c%% *}" $bin $c --diag json --max-errors 1 no/such.pgn examples/sample.pgn
+    run "${c%% *}-where" $bin $c --diag json --where 'Event ~ Club' examples/sample.pgn
+done
+run fmt-where "$bin" fmt --diag json --where 'not check' examples/sample.pgn
 printf '{"tags":{},"moves":[{"san":"e5"}],"result":"*"}\n{"tags" 1}' >"$tmp/bad.ndjson"
 run from-json "$bin" convert --diag json --from json "$tmp/bad.ndjson"
 printf '[Event "Br\x81ssel"]\n\n1. e4 N\xfff3 *\n' >"$tmp/bytes.pgn"

@@ -36,20 +36,20 @@ check_splits() {
     "$bin" check "$f" 2>&1 >/dev/null | diags >whole.diag
     "$bin" fmt "$f" >whole.fmt 2>/dev/null
     local whole_games
-    whole_games=$("$bin" check --quiet "$f" 2>&1 | tail -n 1 | cut -d' ' -f1)
+    whole_games=$("$bin" check "$f" 2>&1 | tail -n 1 | cut -d' ' -f1)
     : >parts.diag
     : >parts.fmt
     local games=0 prev=0 s n
     while read -r s; do
         "$bin" check --range "$prev:$s" "$f" 2>&1 >/dev/null | diags >>parts.diag
         "$bin" fmt --range "$prev:$s" "$f" >>parts.fmt 2>/dev/null
-        n=$("$bin" check --quiet --range "$prev:$s" "$f" 2>&1 | tail -n 1 | cut -d' ' -f1)
+        n=$("$bin" check --range "$prev:$s" "$f" 2>&1 | tail -n 1 | cut -d' ' -f1)
         games=$((games + n))
         prev=$s
     done <"$cuts"
     "$bin" check --range "$prev:" "$f" 2>&1 >/dev/null | diags >>parts.diag
     "$bin" fmt --range "$prev:" "$f" >>parts.fmt 2>/dev/null
-    n=$("$bin" check --quiet --range "$prev:" "$f" 2>&1 | tail -n 1 | cut -d' ' -f1)
+    n=$("$bin" check --range "$prev:" "$f" 2>&1 | tail -n 1 | cut -d' ' -f1)
     games=$((games + n))
     if [ "$games" -eq "$whole_games" ]; then ok; else bad "$what: $games games in the ranges, $whole_games in the whole (cuts: $(tr '\n' ' ' <"$cuts"))"; fi
     if cmp -s whole.fmt parts.fmt; then ok; else bad "$what: fmt of the ranges differs from fmt of the whole"; fi
