@@ -49,6 +49,7 @@ typedef struct pgn_writer pgn_writer;
  * PGN_E_NOMEM; release with pgn_writer_free. */
 PGN_API PGN_NODISCARD pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts,
                                                 pgn_write_fn fn, void *ctx);
+/** Frees the writer; accepts NULL. It writes nothing more (each game was sent whole). */
 PGN_API void pgn_writer_free(pgn_writer *writer);
 
 /**
