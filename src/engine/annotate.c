@@ -458,7 +458,7 @@ pgn_status pgn_game_annotate(pgn_game *game, const pgn_position_analysis *positi
         return st;
     }
     if (node) {
-        st = position_nag(game, node, pgn_eval_position_nag(positions[n - 1].eval), replace);
+        st = position_nag(game, node, pgn_engine_eval_position_nag(positions[n - 1].eval), replace);
         if (st != PGN_OK) {
             return st;
         }

@@ -349,9 +349,8 @@ static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const
     }
     r->lx.hold = ts->hold;
     *value_at = fast->value_at;
-    if ((r->opts.flags & PGN_READ_STRICT) && fast->value.len > 255) {
-        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast->value_at, NULL,
-                         0); /* PGN §7: at most 255 */
+    if ((r->opts.flags & PGN_READ_STRICT) && fast->value.len > 255) { /* PGN §7: at most 255 */
+        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast->value_at, NULL, 0);
     }
     r->name.len = r->value.len = 0;
     if (!pgnk_scratch_put(r, &r->name, fast->name.ptr, fast->name.len) ||
