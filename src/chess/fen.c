@@ -242,31 +242,32 @@ static int parse_uint(fen_reader *r, uint32_t max, uint32_t *out) {
     return 1;
 }
 
+/* Moves to counter field `field` (5 halfmove clock, 6 fullmove number): *at its start, or r->len
+ * when it is missing and that is tolerated (PGN_W_FEN_MISSING_COUNTERS); else the failure. */
+static pgn_status counter_field(fen_reader *r, unsigned field, const char *missing, size_t *at) {
+    *at = next_field(r);
+    if (*at == (size_t)-1) {
+        return fail(r, r->i, field, "more than one space between fields");
+    }
+    if (*at >= r->len && !quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
+        return fail(r, r->len, field, missing);
+    }
+    return PGN_OK;
+}
+
 static pgn_status parse_counters(fen_reader *r, pgn_pos *p) {
     uint32_t v = 0;
-    size_t at = next_field(r);
-    if (at == (size_t)-1) {
-        return fail(r, r->i, 5, "more than one space between fields");
-    }
-    if (at >= r->len) {
-        if (!quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
-            return fail(r, r->len, 5, "missing halfmove clock and fullmove number");
-        }
-        return PGN_OK;
+    size_t at;
+    pgn_status st = counter_field(r, 5, "missing halfmove clock and fullmove number", &at);
+    if (st != PGN_OK || at >= r->len) {
+        return st;
     }
     if (!parse_uint(r, 65535, &v)) {
         return fail(r, at, 5, "invalid halfmove clock");
     }
     p->halfmove = (uint16_t)v;
-    at = next_field(r);
-    if (at == (size_t)-1) {
-        return fail(r, r->i, 6, "more than one space between fields");
-    }
-    if (at >= r->len) {
-        if (!quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
-            return fail(r, r->len, 6, "missing fullmove number");
-        }
-        return PGN_OK;
+    if ((st = counter_field(r, 6, "missing fullmove number", &at)) != PGN_OK || at >= r->len) {
+        return st;
     }
     if (!parse_uint(r, 999999999, &v)) {
         return fail(r, at, 6, "invalid fullmove number");
