@@ -462,22 +462,13 @@ int cli_same_file(const char *a, const char *b) {
 }
 
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
-    cli_membuf *b = ctx;
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 1 << 16;
-        while (cap < b->len + len) {
-            cap *= 2;
-        }
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            return -1;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    return (ptrdiff_t)len;
+    cli_membuf *b = ctx; /* the library's pgn_membuf with libc (the callers free b->p) */
+    pgn_membuf m = {b->p, b->len, b->cap, NULL};
+    ptrdiff_t n = pgn_membuf_write(&m, data, len);
+    b->p = m.ptr;
+    b->len = m.len;
+    b->cap = m.cap;
+    return n;
 }
 
 int cli_parse_encoding(const char *name, pgn_encoding *out) {

@@ -653,7 +653,7 @@ static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search
             pgn_position_analysis res;
             pgn_search_result(search, &res, NULL, 0);
             char ev[32];
-            ev[pgn_eval_format(res.eval, ev)] = 0;
+            ev[pgn_engine_eval_format(res.eval, ev)] = 0;
             ev[strcspn(ev, ",")] = 0; /* the depth: the page shows the score */
             pthread_mutex_lock(&w->j->mu);
             job *jb = w->cur;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared helpers of the fuzz targets (STYLE C11): a growable buffer, a read callback that hands
- * out the input in chunks of a chosen size, a write callback into a buffer, a diagnostic counter,
+/* Shared helpers of the fuzz targets (STYLE C11): a read callback that hands out the input in
+ * chunks of a chosen size, a diagnostic counter (output goes to the library's pgn_membuf),
  * and FUZZ_FAIL, which aborts under libFuzzer and becomes a test failure when
  * tests/unit/test_fuzz_regress.c replays the inputs (it defines FUZZ_FAIL and FUZZ_ENTRY before
  * including a target). */
@@ -30,30 +30,6 @@
             FUZZ_FAIL(msg);                                                                        \
         }                                                                                          \
     } while (0)
-
-typedef struct fz_buf {
-    char *p;
-    size_t len, cap;
-} fz_buf;
-
-static inline ptrdiff_t fz_buf_write(void *ctx, const void *data, size_t len) {
-    fz_buf *b = ctx;
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len) {
-            cap *= 2;
-        }
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            return -1;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    return (ptrdiff_t)len;
-}
 
 typedef struct fz_src {
     const uint8_t *p;

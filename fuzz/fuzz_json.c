@@ -38,18 +38,19 @@ static int js_same_start(const pgn_game *a, const pgn_game *b) {
 
 /* Game g (read from JSON) written as PGN and read back. */
 static void js_pgn_roundtrip(const pgn_game *g) {
-    fz_buf a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    pgn_membuf a = {0}, b = {0};
     pgn_writer *w = NULL;
     pgn_reader *r = NULL;
     pgn_game *g2 = NULL;
     fz_diags d;
     pgn_reader_opts ro;
     fz_diag_opts(&ro, &d);
-    if (pgn_writer_new(&w, NULL, fz_buf_write, &a) != PGN_OK || pgn_game_new(&g2, NULL) != PGN_OK) {
+    if (pgn_writer_new(&w, NULL, pgn_membuf_write, &a) != PGN_OK ||
+        pgn_game_new(&g2, NULL) != PGN_OK) {
         goto done;
     }
     FUZZ_CHECK(pgn_writer_write(w, g) == PGN_OK, "write PGN");
-    if (pgn_reader_new_mem(&r, &ro, a.p, a.len) != PGN_OK) {
+    if (pgn_reader_new_mem(&r, &ro, a.ptr, a.len) != PGN_OK) {
         goto done;
     }
     FUZZ_CHECK(pgn_reader_next(r, g2) == PGN_OK, "the PGN does not re-read as a game");
@@ -61,30 +62,30 @@ static void js_pgn_roundtrip(const pgn_game *g) {
     FUZZ_CHECK(pgn_reader_next(r, g2) == PGN_END, "the PGN re-reads as more than one game");
     pgn_writer_free(w);
     w = NULL;
-    if (pgn_writer_new(&w, NULL, fz_buf_write, &b) != PGN_OK) {
+    if (pgn_writer_new(&w, NULL, pgn_membuf_write, &b) != PGN_OK) {
         goto done;
     }
     pgn_reader_free(r);
     r = NULL;
-    if (pgn_reader_new_mem(&r, NULL, a.p, a.len) != PGN_OK || pgn_reader_next(r, g2) != PGN_OK) {
+    if (pgn_reader_new_mem(&r, NULL, a.ptr, a.len) != PGN_OK || pgn_reader_next(r, g2) != PGN_OK) {
         goto done;
     }
     FUZZ_CHECK(pgn_writer_write(w, g2) == PGN_OK, "write PGN again");
-    FUZZ_CHECK(b.len == a.len && memcmp(a.p, b.p, a.len) == 0, "fmt(pgn(x)) != pgn(x)");
+    FUZZ_CHECK(b.len == a.len && memcmp(a.ptr, b.ptr, a.len) == 0, "fmt(pgn(x)) != pgn(x)");
 done:
     pgn_writer_free(w);
     pgn_reader_free(r);
     pgn_game_free(g2);
-    free(a.p);
-    free(b.p);
+    free(a.ptr);
+    free(b.ptr);
 }
 
-static int js_write(const pgn_game *g, fz_buf *out) {
+static int js_write(const pgn_game *g, pgn_membuf *out) {
     pgn_json_writer *w = NULL;
     pgn_json_writer_opts wo;
     memset(&wo, 0, sizeof wo);
     wo.flags = PGN_JSON_NDJSON;
-    if (pgn_json_writer_new(&w, &wo, fz_buf_write, out) != PGN_OK) {
+    if (pgn_json_writer_new(&w, &wo, pgn_membuf_write, out) != PGN_OK) {
         return 0;
     }
     FUZZ_CHECK(pgn_json_writer_write(w, g) == PGN_OK, "write JSON");
@@ -95,7 +96,7 @@ static int js_write(const pgn_game *g, fz_buf *out) {
 
 /* Game g written as JSON, read back and written again. */
 static void js_json_roundtrip(const pgn_game *g) {
-    fz_buf j = {NULL, 0, 0}, j2 = {NULL, 0, 0};
+    pgn_membuf j = {0}, j2 = {0};
     pgn_json_reader *r = NULL;
     pgn_game *g2 = NULL;
     js_count c;
@@ -105,7 +106,7 @@ static void js_json_roundtrip(const pgn_game *g) {
     ro.on_diag = js_on_diag;
     ro.diag_ctx = &c;
     if (!js_write(g, &j) || pgn_game_new(&g2, NULL) != PGN_OK ||
-        pgn_json_reader_new_mem(&r, &ro, j.p, j.len) != PGN_OK) {
+        pgn_json_reader_new_mem(&r, &ro, j.ptr, j.len) != PGN_OK) {
         goto done;
     }
     pgn_status st = pgn_json_reader_next(r, g2);
@@ -118,17 +119,18 @@ static void js_json_roundtrip(const pgn_game *g) {
     FUZZ_CHECK(pgn_game_result(g) == pgn_game_result(g2), "the JSON re-read result differs");
     FUZZ_CHECK(js_same_start(g, g2), "the JSON re-read start position differs");
     if (js_write(g2, &j2)) {
-        if (j2.len != j.len || memcmp(j.p, j2.p, j.len) != 0) {
-            fprintf(stderr, "J: %.*s\nagain: %.*s\n", (int)j.len, j.p, (int)j2.len, j2.p);
+        if (j2.len != j.len || memcmp(j.ptr, j2.ptr, j.len) != 0) {
+            fprintf(stderr, "J: %.*s\nagain: %.*s\n", (int)j.len, j.ptr, (int)j2.len, j2.ptr);
         }
-        FUZZ_CHECK(j2.len == j.len && memcmp(j.p, j2.p, j.len) == 0, "to_json(from_json(J)) != J");
+        FUZZ_CHECK(j2.len == j.len && memcmp(j.ptr, j2.ptr, j.len) == 0,
+                   "to_json(from_json(J)) != J");
     }
     FUZZ_CHECK(pgn_json_reader_next(r, g2) == PGN_END, "the JSON re-reads as more than one game");
 done:
     pgn_json_reader_free(r);
     pgn_game_free(g2);
-    free(j.p);
-    free(j2.p);
+    free(j.ptr);
+    free(j2.ptr);
 }
 
 int FUZZ_ENTRY(const uint8_t *data, size_t size) {

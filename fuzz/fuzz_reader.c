@@ -17,14 +17,14 @@
 int FUZZ_ENTRY(const uint8_t *data, size_t size);
 
 /* Re-reads the export: as many games as were written, none broken, no diagnostic. */
-static void rd_reread(const fz_buf *out, uint64_t written, pgn_encoding enc) {
+static void rd_reread(const pgn_membuf *out, uint64_t written, pgn_encoding enc) {
     fz_diags d;
     pgn_reader_opts ro;
     pgn_reader *r;
     pgn_game *g;
     fz_diag_opts(&ro, &d);
     ro.encoding = enc; /* forced UTF-8 passes bad bytes through: they stay bad, without a warning */
-    if (pgn_reader_new_mem(&r, &ro, out->p ? out->p : "", out->len) != PGN_OK) {
+    if (pgn_reader_new_mem(&r, &ro, out->ptr ? out->ptr : "", out->len) != PGN_OK) {
         return;
     }
     if (pgn_game_new(&g, NULL) != PGN_OK) {
@@ -63,7 +63,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         ro.max_depth = 4;
     }
     fz_src src = {data + 2, size - 2, 0, (data[1] & 0x40) ? 0 : (size_t)(data[1] & 0x3F) + 1};
-    fz_buf out = {NULL, 0, 0}, json = {NULL, 0, 0}, json_board = {NULL, 0, 0};
+    pgn_membuf out = {0}, json = {0}, json_board = {0};
     pgn_reader *r = NULL;
     pgn_writer *w = NULL;
     pgn_game *g = NULL;
@@ -71,9 +71,9 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL},
                          jbo = {PGN_JSON_NDJSON | PGN_JSON_RECOMPUTE, 0, NULL};
     if (pgn_reader_new(&r, &ro, fz_src_read, &src) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK ||
-        pgn_writer_new(&w, NULL, fz_buf_write, &out) != PGN_OK ||
-        pgn_json_writer_new(&jw, &jo, fz_buf_write, &json) != PGN_OK ||
-        pgn_json_writer_new(&jb, &jbo, fz_buf_write, &json_board) != PGN_OK) {
+        pgn_writer_new(&w, NULL, pgn_membuf_write, &out) != PGN_OK ||
+        pgn_json_writer_new(&jw, &jo, pgn_membuf_write, &json) != PGN_OK ||
+        pgn_json_writer_new(&jb, &jbo, pgn_membuf_write, &json_board) != PGN_OK) {
         pgn_json_writer_free(jw);
         pgn_writer_free(w);
         pgn_reader_free(r);
@@ -108,7 +108,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
                            pgn_json_writer_write(jb, g) == PGN_OK,
                        "pgn_json_writer_write failed");
             FUZZ_CHECK(json.len == json_board.len &&
-                           (json.len == 0 || memcmp(json.p, json_board.p, json.len) == 0),
+                           (json.len == 0 || memcmp(json.ptr, json_board.ptr, json.len) == 0),
                        "the JSON differs from the JSON with SAN and FEN from the board alone");
         }
     }
@@ -123,8 +123,8 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     pgn_game_free(g);
     pgn_reader_free(r);
     rd_reread(&out, written, ro.encoding == PGN_ENC_UTF8 ? PGN_ENC_UTF8 : PGN_ENC_AUTO);
-    free(json.p);
-    free(json_board.p);
-    free(out.p);
+    free(json.ptr);
+    free(json_board.ptr);
+    free(out.ptr);
     return 0;
 }

@@ -14,12 +14,13 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     pgn_reader *r = NULL, *r2 = NULL;
     pgn_writer *w = NULL;
     pgn_game *g = NULL, *g2 = NULL;
-    fz_buf a = {NULL, 0, 0}, b = {NULL, 0, 0};
+    pgn_membuf a = {0}, b = {0};
     fz_diags d;
     pgn_reader_opts ro;
     fz_diag_opts(&ro, &d);
     if (pgn_reader_new_mem(&r, NULL, data, size) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK ||
-        pgn_game_new(&g2, NULL) != PGN_OK || pgn_writer_new(&w, NULL, fz_buf_write, &a) != PGN_OK) {
+        pgn_game_new(&g2, NULL) != PGN_OK ||
+        pgn_writer_new(&w, NULL, pgn_membuf_write, &a) != PGN_OK) {
         goto done;
     }
     pgn_status st;
@@ -31,7 +32,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         FUZZ_CHECK(pgn_writer_write(w, g) == PGN_OK, "write A");
         pgn_reader_free(r2);
         r2 = NULL;
-        if (pgn_reader_new_mem(&r2, &ro, a.p, a.len) != PGN_OK) {
+        if (pgn_reader_new_mem(&r2, &ro, a.ptr, a.len) != PGN_OK) {
             break;
         }
         FUZZ_CHECK(pgn_reader_next(r2, g2) == PGN_OK, "A does not re-read as a game");
@@ -47,16 +48,16 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
                        pgn_game_start(g)->castle == pgn_game_start(g2)->castle,
                    "the start position differs");
         size_t alen = a.len;
-        fz_buf keep = a;
-        a.p = NULL;
+        pgn_membuf keep = a;
+        a.ptr = NULL;
         a.len = a.cap = 0;
         FUZZ_CHECK(pgn_writer_write(w, g2) == PGN_OK, "write B");
         b = a;
         a = keep;
-        FUZZ_CHECK(b.len == alen && memcmp(a.p, b.p, alen) == 0, "fmt(fmt(x)) != fmt(x)");
+        FUZZ_CHECK(b.len == alen && memcmp(a.ptr, b.ptr, alen) == 0, "fmt(fmt(x)) != fmt(x)");
         FUZZ_CHECK(pgn_reader_next(r2, g2) == PGN_END, "A re-reads as more than one game");
-        free(b.p);
-        b.p = NULL;
+        free(b.ptr);
+        b.ptr = NULL;
     }
 done:
     pgn_reader_free(r);
@@ -64,6 +65,6 @@ done:
     pgn_writer_free(w);
     pgn_game_free(g);
     pgn_game_free(g2);
-    free(a.p);
+    free(a.ptr);
     return 0;
 }

@@ -13,6 +13,7 @@
 #include "pgnkit/export.h"
 #include "pgnkit/engine.h"
 #include "pgnkit/json.h"
+#include "pgnkit/json_reader.h"
 #include "pgnkit/query.h"
 #include "pgnkit/opening.h"
 #include "pgnkit/collection.h"

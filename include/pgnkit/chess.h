@@ -137,8 +137,11 @@ PGN_API int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv);
 
 /* ---- Game state ---- */
 
+/** Nonzero if the side to move is in check. */
 PGN_API int pgn_pos_in_check(const pgn_pos *pos);
+/** Nonzero if the side to move is checkmated: in check with no legal move. */
 PGN_API int pgn_pos_is_checkmate(const pgn_pos *pos);
+/** Nonzero if the side to move is stalemated: not in check, with no legal move. */
 PGN_API int pgn_pos_is_stalemate(const pgn_pos *pos);
 /** Nonzero if `color` cannot checkmate by any sequence of legal moves (FIDE dead-position
  * approximations used by python-chess: lone king, king + one minor, bishops on one colour). */

@@ -129,19 +129,19 @@ typedef struct pgn_engine_eval {
 } pgn_engine_eval;
 
 /** Turns an engine score (side to move's view) into White's point of view. */
-PGN_API pgn_engine_eval pgn_eval_from_score(pgn_score score, pgn_color side_to_move,
-                                            uint32_t depth);
+PGN_API pgn_engine_eval pgn_engine_eval_from_score(pgn_score score, pgn_color side_to_move,
+                                                   uint32_t depth);
 
 /** Winning chances in [-1, 1] for White: 2 / (1 + exp(-0.00368208 * cp)) - 1 on the raw
  * centipawns; mates and checkmates are +1 or -1, PGN_SCORE_NONE 0. */
-PGN_API double pgn_eval_winning_chances(pgn_engine_eval e);
+PGN_API double pgn_engine_eval_winning_chances(pgn_engine_eval e);
 
 /** lichess's "win percent" in [0, 100] for White: 50 + 50 * winning chances with centipawns capped
  * at +-1000 and mates counted as +-1000. */
-PGN_API double pgn_eval_win_percent(pgn_engine_eval e);
+PGN_API double pgn_engine_eval_win_percent(pgn_engine_eval e);
 
 /** The centipawns used for average centipawn loss: capped at +-1000, mates +-1000 (lichess). */
-PGN_API int32_t pgn_eval_cp_capped(pgn_engine_eval e);
+PGN_API int32_t pgn_engine_eval_cp_capped(pgn_engine_eval e);
 
 /** Accuracy of a move in [0, 100] from the mover's win percent before and after it (lichess:
  * 103.1668 * exp(-0.04354 * loss) - 3.1669, plus 1, clamped; 100 when nothing was lost). */
@@ -151,7 +151,7 @@ PGN_API double pgn_move_accuracy(double win_before, double win_after);
 typedef struct pgn_judgement {
     double chances_loss; /* loss of winning chances (may be negative: a gain) */
     double accuracy;     /* pgn_move_accuracy of the move */
-    int32_t cp_loss;     /* centipawn loss, >= 0, on pgn_eval_cp_capped */
+    int32_t cp_loss;     /* centipawn loss, >= 0, on pgn_engine_eval_cp_capped */
     unsigned nag;        /* 0, 6 (inaccuracy), 2 (mistake) or 4 (blunder) */
     int mate;            /* 0; 1: mate now unavoidable for the mover; 2: a forced mate was lost */
 } pgn_judgement;
@@ -171,7 +171,7 @@ PGN_API void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_c
  * The position assessment NAG for an evaluation (White's view): $10 when |cp| <= 30, $14/$15 up
  * to 80, $16/$17 up to 200, $18/$19 above 200 and for mates; 0 for PGN_SCORE_NONE.
  */
-PGN_API unsigned pgn_eval_position_nag(pgn_engine_eval e);
+PGN_API unsigned pgn_engine_eval_position_nag(pgn_engine_eval e);
 
 /** The eval as annot.h's pgn_eval (depth 0 becomes -1; centipawns beyond +-999999.99 pawns, mates
  * beyond 99999 moves and depths beyond 99999 are clamped to what an [%eval] can hold). Returns 1,
@@ -180,7 +180,7 @@ PGN_API int pgn_engine_eval_to_eval(pgn_engine_eval e, pgn_eval *out);
 
 /** Writes the eval as an [%eval] argument: "0.35,18", "-1.00", "#3,20", "#-2" (depth only when
  * known; nothing for CHECKMATE or NONE). buf must hold 32 bytes; returns the length. */
-PGN_API size_t pgn_eval_format(pgn_engine_eval e, char buf[32]);
+PGN_API size_t pgn_engine_eval_format(pgn_engine_eval e, char buf[32]);
 
 /** Per-player figures of an analysed game; index 0 White, 1 Black. */
 typedef struct pgn_game_stats {

@@ -61,6 +61,7 @@ typedef struct pgn_query_matcher pgn_query_matcher;
 PGN_API PGN_NODISCARD pgn_status pgn_query_matcher_new(pgn_query_matcher **out,
                                                        const pgn_query *query,
                                                        const pgn_allocator *alloc);
+/** Frees the matcher (not its query); accepts NULL. */
 PGN_API void pgn_query_matcher_free(pgn_query_matcher *matcher);
 
 /**

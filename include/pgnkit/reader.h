@@ -131,6 +131,7 @@ PGN_API PGN_NODISCARD pgn_status pgn_reader_new_mem(pgn_reader **out, const pgn_
 /** A reader over an open stdio stream (not closed by the reader). */
 PGN_API PGN_NODISCARD pgn_status pgn_reader_new_file(pgn_reader **out, const pgn_reader_opts *opts,
                                                      FILE *file);
+/** Frees the reader and its buffers (not the FILE or the data it reads); accepts NULL. */
 PGN_API void pgn_reader_free(pgn_reader *reader);
 
 /**

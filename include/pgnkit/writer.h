@@ -43,12 +43,33 @@ typedef struct pgn_writer_opts {
 /** Output callback: writes len bytes, returns len on success or -1 on failure. */
 typedef ptrdiff_t (*pgn_write_fn)(void *ctx, const void *buf, size_t len);
 
+/** A growable memory buffer as a pgn_write_fn target: pass pgn_membuf_write as the callback and a
+ * pgn_membuf as its ctx. Start from a zeroed one ({0}); set alloc before the first write to grow
+ * it through an allocator (NULL: libc) and never change it after. The bytes written are
+ * ptr[0..len), not NUL-terminated; the caller may read them and set len to 0 to reuse the
+ * memory. The buffer owns ptr: release it with pgn_membuf_free. */
+typedef struct pgn_membuf {
+    char *ptr;
+    size_t len, cap;
+    const pgn_allocator *alloc;
+} pgn_membuf;
+
+/** A pgn_write_fn appending the len bytes at buf to the pgn_membuf ctx, growing it (capacity
+ * doubled, sizes checked for overflow). Returns len, or -1 when out of memory, when the size would
+ * overflow or when alloc is half-filled (PGN_E_BAD_ALLOCATOR's rule); the buffer is then
+ * unchanged. */
+PGN_API ptrdiff_t pgn_membuf_write(void *ctx, const void *buf, size_t len);
+/** Frees the buffer's memory and empties it (ptr NULL, len and cap 0; alloc kept); accepts a
+ * buffer that never grew. */
+PGN_API void pgn_membuf_free(pgn_membuf *b);
+
 typedef struct pgn_writer pgn_writer;
 
 /** Creates a writer that sends each game to fn. opts may be NULL (defaults). Returns PGN_OK or
  * PGN_E_NOMEM; release with pgn_writer_free. */
 PGN_API PGN_NODISCARD pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts,
                                                 pgn_write_fn fn, void *ctx);
+/** Frees the writer; accepts NULL. It writes nothing more (each game was sent whole). */
 PGN_API void pgn_writer_free(pgn_writer *writer);
 
 /**

@@ -11,37 +11,12 @@
 
 #include "pgnkit.h"
 
-/* ---- a growable byte buffer, a pgn_write_fn target ---- */
-
-typedef struct membuf {
-    char *p;
-    size_t len, cap;
-} membuf;
-
-static ptrdiff_t membuf_write(void *ctx, const void *data, size_t len) {
-    membuf *b = ctx;
-    if (b->len + len > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + len) {
-            cap *= 2;
-        }
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            return -1;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, data, len);
-    b->len += len;
-    return (ptrdiff_t)len;
-}
-
 static PyObject *PgnError; /* set once at module init (CPython's own pattern for exceptions) */
 
 /* Raises PgnError(message, code, severity, what) for status st; returns -1. */
 static int raise_status(pgn_status st, const char *what) {
-    PyObject *v = Py_BuildValue("(ssss)", pgn_status_message(st), pgn_status_name(st), "error", what);
+    PyObject *v =
+        Py_BuildValue("(ssss)", pgn_status_message(st), pgn_status_name(st), "error", what);
     if (v) {
         PyErr_SetObject(PgnError, v);
         Py_DECREF(v);
@@ -157,8 +132,7 @@ static int append_str(PyObject *list, const char *s) {
  * ("cp", n) / ("mate", n)). */
 static PyObject *line_of(const pgn_node *node, pgn_pos pos, int fens) {
     PyObject *san = PyList_New(0), *uci = PyList_New(0), *fen = PyList_New(0);
-    PyObject *com = PyList_New(0), *nags = PyList_New(0), *clk = PyList_New(0),
-             *ev = PyList_New(0);
+    PyObject *com = PyList_New(0), *nags = PyList_New(0), *clk = PyList_New(0), *ev = PyList_New(0);
     int bad = !san || !uci || !fen || !com || !nags || !clk || !ev;
     for (const pgn_node *c = pgn_node_child(node); c && !bad; c = pgn_node_child(c)) {
         pgn_move mv = pgn_node_move(c);
@@ -274,37 +248,37 @@ static PyObject *game_variations(GameObject *self, PyObject *unused) {
 
 static PyObject *game_to_pgn(GameObject *self, PyObject *unused) {
     (void)unused;
-    membuf b = {0};
+    pgn_membuf b = {0};
     pgn_writer *w;
-    if (pgn_writer_new(&w, NULL, membuf_write, &b) != PGN_OK) {
+    if (pgn_writer_new(&w, NULL, pgn_membuf_write, &b) != PGN_OK) {
         return PyErr_NoMemory();
     }
     pgn_status st;
     Py_BEGIN_ALLOW_THREADS st = pgn_writer_write(w, self->g);
     Py_END_ALLOW_THREADS pgn_writer_free(w);
-    PyObject *out = st == PGN_OK ? PyUnicode_DecodeUTF8(b.p, (Py_ssize_t)b.len, "replace")
-                                 : PyErr_NoMemory();
-    free(b.p);
+    PyObject *out =
+        st == PGN_OK ? PyUnicode_DecodeUTF8(b.ptr, (Py_ssize_t)b.len, "replace") : PyErr_NoMemory();
+    pgn_membuf_free(&b);
     return out;
 }
 
 static PyObject *game_to_json(GameObject *self, PyObject *unused) {
     (void)unused;
-    membuf b = {0};
+    pgn_membuf b = {0};
     pgn_json_writer *w;
     pgn_json_writer_opts o = {PGN_JSON_NDJSON, 0, NULL};
-    if (pgn_json_writer_new(&w, &o, membuf_write, &b) != PGN_OK) {
+    if (pgn_json_writer_new(&w, &o, pgn_membuf_write, &b) != PGN_OK) {
         return PyErr_NoMemory();
     }
     pgn_status st;
     Py_BEGIN_ALLOW_THREADS st = pgn_json_writer_write(w, self->g);
     Py_END_ALLOW_THREADS pgn_json_writer_free(w);
-    while (b.len > 0 && b.p[b.len - 1] == '\n') {
+    while (b.len > 0 && b.ptr[b.len - 1] == '\n') {
         b.len--;
     }
-    PyObject *out = st == PGN_OK ? PyUnicode_DecodeUTF8(b.p, (Py_ssize_t)b.len, "replace")
-                                 : PyErr_NoMemory();
-    free(b.p);
+    PyObject *out =
+        st == PGN_OK ? PyUnicode_DecodeUTF8(b.ptr, (Py_ssize_t)b.len, "replace") : PyErr_NoMemory();
+    pgn_membuf_free(&b);
     return out;
 }
 
@@ -334,13 +308,13 @@ static PyTypeObject GameType = {
 
 typedef struct ReaderObject {
     PyObject_HEAD pgn_reader *r;
-    FILE *file;       /* a path's file, closed here */
-    PyObject *keep;   /* the bytes object of a memory reader, or the file-like object */
-    char *name;       /* source name for diagnostics */
-    diag_list diags;  /* this game's diagnostics */
-    int tags_only;    /* scan mode: dicts of tags, no board */
-    membuf tagbuf;    /* scan mode: NUL-separated name/value pairs of the current game */
-    PyObject *io_err; /* an exception raised by a file-like object's read */
+    FILE *file;           /* a path's file, closed here */
+    PyObject *keep;       /* the bytes object of a memory reader, or the file-like object */
+    char *name;           /* source name for diagnostics */
+    diag_list diags;      /* this game's diagnostics */
+    int tags_only;        /* scan mode: dicts of tags, no board */
+    pgn_membuf tagbuf;    /* scan mode: NUL-separated name/value pairs of the current game */
+    PyObject *io_err;     /* an exception raised by a file-like object's read */
     pgn_query *q;         /* where=: the compiled expression, or NULL */
     pgn_query_matcher *m; /* its matcher (the reader's visitor) */
     pgn_reader_opts sub;  /* options of the reader that builds a matching game's tree */
@@ -381,7 +355,7 @@ static void reader_dealloc(ReaderObject *self) {
     Py_XDECREF(self->io_err);
     free(self->name);
     free(self->diags.v);
-    free(self->tagbuf.p);
+    pgn_membuf_free(&self->tagbuf);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -389,9 +363,15 @@ static pgn_encoding encoding_of(const char *name) {
     static const struct {
         const char *name;
         pgn_encoding enc;
-    } names[] = {{"utf-8", PGN_ENC_UTF8},     {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
-                 {"latin1", PGN_ENC_LATIN1},  {"iso-8859-1", PGN_ENC_LATIN1}, {"cp1252", PGN_ENC_CP1252},
-                 {"windows-1252", PGN_ENC_CP1252}, {"cp437", PGN_ENC_CP437}, {"auto", PGN_ENC_AUTO}};
+    } names[] = {{"utf-8", PGN_ENC_UTF8},
+                 {"utf8", PGN_ENC_UTF8},
+                 {"latin-1", PGN_ENC_LATIN1},
+                 {"latin1", PGN_ENC_LATIN1},
+                 {"iso-8859-1", PGN_ENC_LATIN1},
+                 {"cp1252", PGN_ENC_CP1252},
+                 {"windows-1252", PGN_ENC_CP1252},
+                 {"cp437", PGN_ENC_CP437},
+                 {"auto", PGN_ENC_AUTO}};
     for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(name, names[i].name) == 0) {
             return names[i].enc;
@@ -428,8 +408,8 @@ static int reader_where(ReaderObject *self, const char *where, pgn_reader_opts *
  * is a path (str), bytes, or a binary file-like object; for a path, the file is seeked to
  * range_start. where: an expression of the selection language (docs/query.md) or None. */
 static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    static char *kws[] = {"source", "name", "encoding", "strict", "tags_only", "range_start",
-                          "range_end", "where", NULL};
+    static char *kws[] = {"source",      "name",      "encoding", "strict", "tags_only",
+                          "range_start", "range_end", "where",    NULL};
     PyObject *src;
     const char *name = "<input>", *enc = NULL, *where = NULL;
     int strict = 0, tags_only = 0;
@@ -474,8 +454,8 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
         st = pgn_reader_new_file(&self->r, &o, self->file);
     } else if (PyBytes_Check(src)) {
         self->keep = Py_NewRef(src);
-        st = pgn_reader_new_mem(&self->r, &o, PyBytes_AS_STRING(src),
-                                (size_t)PyBytes_GET_SIZE(src));
+        st =
+            pgn_reader_new_mem(&self->r, &o, PyBytes_AS_STRING(src), (size_t)PyBytes_GET_SIZE(src));
     } else {
         self->keep = Py_NewRef(src);
         st = pgn_reader_new(&self->r, &o, pyfile_read, self);
@@ -489,10 +469,10 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
 
 /* Scan mode: the tag callback keeps name\0value\0 pairs; end_tags skips the movetext. */
 static pgn_flow scan_tag(void *user, pgn_str name, pgn_str value) {
-    membuf *b = user;
+    pgn_membuf *b = user;
     static const char nul = '\0';
-    if (membuf_write(b, name.ptr, name.len) < 0 || membuf_write(b, &nul, 1) < 0 ||
-        membuf_write(b, value.ptr, value.len) < 0 || membuf_write(b, &nul, 1) < 0) {
+    if (pgn_membuf_write(b, name.ptr, name.len) < 0 || pgn_membuf_write(b, &nul, 1) < 0 ||
+        pgn_membuf_write(b, value.ptr, value.len) < 0 || pgn_membuf_write(b, &nul, 1) < 0) {
         return PGN_FLOW_STOP;
     }
     return PGN_FLOW_CONTINUE;
@@ -594,10 +574,11 @@ static PyObject *reader_next(ReaderObject *self) {
     if (self->tags_only) {
         payload = PyList_New(0);
         for (size_t i = 0; payload && i < self->tagbuf.len;) {
-            const char *n = self->tagbuf.p + i, *v = n + strlen(n) + 1;
-            i = (size_t)(v - self->tagbuf.p) + strlen(v) + 1;
-            PyObject *t = Py_BuildValue("(NN)", PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "replace"),
-                                        PyUnicode_DecodeUTF8(v, (Py_ssize_t)strlen(v), "replace"));
+            const char *n = self->tagbuf.ptr + i, *v = n + strlen(n) + 1;
+            i = (size_t)(v - self->tagbuf.ptr) + strlen(v) + 1;
+            PyObject *t =
+                Py_BuildValue("(NN)", PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "replace"),
+                              PyUnicode_DecodeUTF8(v, (Py_ssize_t)strlen(v), "replace"));
             if (!t || PyList_Append(payload, t) < 0) {
                 Py_XDECREF(t);
                 Py_CLEAR(payload);
@@ -796,15 +777,13 @@ static PyObject *board_pop(BoardObject *self, PyObject *unused) {
 
 static PyObject *board_state(BoardObject *self, PyObject *unused) {
     (void)unused;
-    return Py_BuildValue("{s:s,s:O,s:O,s:O,s:O,s:I,s:I}", "turn",
-                         self->pos.side == PGN_WHITE ? "white" : "black", "check",
-                         pgn_pos_in_check(&self->pos) ? Py_True : Py_False, "checkmate",
-                         pgn_pos_is_checkmate(&self->pos) ? Py_True : Py_False, "stalemate",
-                         pgn_pos_is_stalemate(&self->pos) ? Py_True : Py_False,
-                         "insufficient_material",
-                         pgn_pos_is_insufficient_material(&self->pos) ? Py_True : Py_False,
-                         "halfmove_clock", (unsigned)self->pos.halfmove, "fullmove_number",
-                         (unsigned)self->pos.fullmove);
+    return Py_BuildValue(
+        "{s:s,s:O,s:O,s:O,s:O,s:I,s:I}", "turn", self->pos.side == PGN_WHITE ? "white" : "black",
+        "check", pgn_pos_in_check(&self->pos) ? Py_True : Py_False, "checkmate",
+        pgn_pos_is_checkmate(&self->pos) ? Py_True : Py_False, "stalemate",
+        pgn_pos_is_stalemate(&self->pos) ? Py_True : Py_False, "insufficient_material",
+        pgn_pos_is_insufficient_material(&self->pos) ? Py_True : Py_False, "halfmove_clock",
+        (unsigned)self->pos.halfmove, "fullmove_number", (unsigned)self->pos.fullmove);
 }
 
 static PyObject *board_key(BoardObject *self, PyObject *unused) {
@@ -860,9 +839,15 @@ static PyMethodDef mod_methods[] = {
     {"version", mod_version, METH_NOARGS, "the library version"},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT, "_pgnkit",
-                                    "pgnkit's C extension (see the pgnkit package)", -1,
-                                    mod_methods, NULL, NULL, NULL, NULL};
+static struct PyModuleDef moddef = {PyModuleDef_HEAD_INIT,
+                                    "_pgnkit",
+                                    "pgnkit's C extension (see the pgnkit package)",
+                                    -1,
+                                    mod_methods,
+                                    NULL,
+                                    NULL,
+                                    NULL,
+                                    NULL};
 
 PyMODINIT_FUNC PyInit__pgnkit(void) {
     if (PyType_Ready(&GameType) < 0 || PyType_Ready(&ReaderType) < 0 ||

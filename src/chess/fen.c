@@ -242,31 +242,32 @@ static int parse_uint(fen_reader *r, uint32_t max, uint32_t *out) {
     return 1;
 }
 
+/* Moves to counter field `field` (5 halfmove clock, 6 fullmove number): *at its start, or r->len
+ * when it is missing and that is tolerated (PGN_W_FEN_MISSING_COUNTERS); else the failure. */
+static pgn_status counter_field(fen_reader *r, unsigned field, const char *missing, size_t *at) {
+    *at = next_field(r);
+    if (*at == (size_t)-1) {
+        return fail(r, r->i, field, "more than one space between fields");
+    }
+    if (*at >= r->len && !quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
+        return fail(r, r->len, field, missing);
+    }
+    return PGN_OK;
+}
+
 static pgn_status parse_counters(fen_reader *r, pgn_pos *p) {
     uint32_t v = 0;
-    size_t at = next_field(r);
-    if (at == (size_t)-1) {
-        return fail(r, r->i, 5, "more than one space between fields");
-    }
-    if (at >= r->len) {
-        if (!quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
-            return fail(r, r->len, 5, "missing halfmove clock and fullmove number");
-        }
-        return PGN_OK;
+    size_t at;
+    pgn_status st = counter_field(r, 5, "missing halfmove clock and fullmove number", &at);
+    if (st != PGN_OK || at >= r->len) {
+        return st;
     }
     if (!parse_uint(r, 65535, &v)) {
         return fail(r, at, 5, "invalid halfmove clock");
     }
     p->halfmove = (uint16_t)v;
-    at = next_field(r);
-    if (at == (size_t)-1) {
-        return fail(r, r->i, 6, "more than one space between fields");
-    }
-    if (at >= r->len) {
-        if (!quirk(r, PGN_W_FEN_MISSING_COUNTERS)) {
-            return fail(r, r->len, 6, "missing fullmove number");
-        }
-        return PGN_OK;
+    if ((st = counter_field(r, 6, "missing fullmove number", &at)) != PGN_OK || at >= r->len) {
+        return st;
     }
     if (!parse_uint(r, 999999999, &v)) {
         return fail(r, at, 6, "invalid fullmove number");
@@ -300,6 +301,46 @@ static pgn_status validate(fen_reader *r, pgn_pos *p, size_t side_at) {
     return PGN_OK;
 }
 
+/* Moves to field number `field` (2 to 4), which must be there: *at its start. A failure names two
+ * spaces between fields (strict) or the missing field. */
+static pgn_status to_field(fen_reader *r, unsigned field, const char *missing, size_t *at) {
+    *at = next_field(r);
+    if (*at == (size_t)-1 || *at >= r->len) {
+        return fail(r, r->i, field,
+                    *at == (size_t)-1 ? "more than one space between fields" : missing);
+    }
+    return PGN_OK;
+}
+
+/* The side to move, one letter at `at`. */
+static pgn_status parse_side(fen_reader *r, pgn_pos *p, size_t at) {
+    if (field_end(r, at) != at + 1 || (r->s[at] != 'w' && r->s[at] != 'b')) {
+        return fail(r, at, 2, "side to move is not w or b");
+    }
+    p->side = r->s[at] == 'w' ? PGN_WHITE : PGN_BLACK;
+    r->i = at + 1;
+    return PGN_OK;
+}
+
+/* The six fields into *p (not yet validated as a whole); *side_at: where the side to move is. */
+static pgn_status parse_fields(fen_reader *r, pgn_pos *p, size_t *side_at) {
+    size_t at;
+    pgn_status st = parse_placement(r, p);
+    if (st != PGN_OK || (st = to_field(r, 2, "missing side to move", side_at)) != PGN_OK ||
+        (st = parse_side(r, p, *side_at)) != PGN_OK ||
+        (st = to_field(r, 3, "missing castling field", &at)) != PGN_OK ||
+        (st = parse_castling(r, p)) != PGN_OK ||
+        (st = to_field(r, 4, "missing en passant field", &at)) != PGN_OK ||
+        (st = parse_ep(r, p)) != PGN_OK || (st = parse_counters(r, p)) != PGN_OK) {
+        return st;
+    }
+    at = next_field(r);
+    if (at != (size_t)-1 && at < r->len) {
+        return fail(r, at, 6, "unexpected text after the fullmove number");
+    }
+    return PGN_OK;
+}
+
 pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t flags,
                          pgn_fen_diag *diag) {
     fen_reader r = {fen, len, 0, flags, diag, 0};
@@ -318,45 +359,9 @@ pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t fla
         }
         next_field(&r);
     }
-    pgn_status st = parse_placement(&r, &p);
-    if (st != PGN_OK) {
-        return st;
-    }
-    size_t at = next_field(&r);
-    if (at == (size_t)-1 || at >= r.len) {
-        return fail(&r, r.i, 2,
-                    at == (size_t)-1 ? "more than one space between fields"
-                                     : "missing side to move");
-    }
-    size_t side_at = at;
-    if (field_end(&r, at) != at + 1 || (fen[at] != 'w' && fen[at] != 'b')) {
-        return fail(&r, at, 2, "side to move is not w or b");
-    }
-    p.side = fen[at] == 'w' ? PGN_WHITE : PGN_BLACK;
-    r.i = at + 1;
-    at = next_field(&r);
-    if (at == (size_t)-1 || at >= r.len) {
-        return fail(&r, r.i, 3,
-                    at == (size_t)-1 ? "more than one space between fields"
-                                     : "missing castling field");
-    }
-    if ((st = parse_castling(&r, &p)) != PGN_OK) {
-        return st;
-    }
-    at = next_field(&r);
-    if (at == (size_t)-1 || at >= r.len) {
-        return fail(&r, r.i, 4,
-                    at == (size_t)-1 ? "more than one space between fields"
-                                     : "missing en passant field");
-    }
-    if ((st = parse_ep(&r, &p)) != PGN_OK || (st = parse_counters(&r, &p)) != PGN_OK) {
-        return st;
-    }
-    at = next_field(&r);
-    if (at != (size_t)-1 && at < r.len) {
-        return fail(&r, at, 6, "unexpected text after the fullmove number");
-    }
-    if ((st = validate(&r, &p, side_at)) != PGN_OK) {
+    size_t side_at = 0;
+    pgn_status st = parse_fields(&r, &p, &side_at);
+    if (st != PGN_OK || (st = validate(&r, &p, side_at)) != PGN_OK) {
         return st;
     }
     p.chess960 = (flags & PGN_FEN_CHESS960) || is_chess960_setup(&p);
@@ -367,8 +372,6 @@ pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t fla
     *out = p;
     return PGN_OK;
 }
-
-/* ---- writing ---- */
 
 static size_t put_uint(char *b, uint32_t v) {
     char tmp[12];

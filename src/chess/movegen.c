@@ -164,6 +164,23 @@ static void gen_en_passant(gen *g) {
     }
 }
 
+/* The moves of the sliders moving like `type` (PGN_BISHOP or PGN_ROOK; queens both ways); a pinned
+ * one only along its pin line. Inline, so each call keeps its one attack function. */
+static inline void gen_sliders(gen *g, pgn_piece_type type) {
+    uint64_t set =
+        (pieces_of(g->p, g->us, type) | pieces_of(g->p, g->us, PGN_QUEEN)) & g->from_mask;
+    while (set) {
+        unsigned from = bits_pop(&set);
+        uint64_t t =
+            (type == PGN_BISHOP ? bishop_attacks(from, g->occ) : rook_attacks(from, g->occ)) &
+            g->target;
+        if (g->pinned & bits_sq(from)) {
+            t &= line_mask[g->ksq][from];
+        }
+        emit_set(g, from, t);
+    }
+}
+
 static void gen_pieces(gen *g) {
     const pgn_pos *p = g->p;
     uint64_t free_pawns = pieces_of(p, g->us, PGN_PAWN) & ~g->pinned & g->from_mask;
@@ -179,25 +196,8 @@ static void gen_pieces(gen *g) {
         unsigned from = bits_pop(&knights);
         emit_set(g, from, knight_attacks[from] & g->target);
     }
-    uint64_t diag =
-        (pieces_of(p, g->us, PGN_BISHOP) | pieces_of(p, g->us, PGN_QUEEN)) & g->from_mask;
-    while (diag) {
-        unsigned from = bits_pop(&diag);
-        uint64_t t = bishop_attacks(from, g->occ) & g->target;
-        if (g->pinned & bits_sq(from)) {
-            t &= line_mask[g->ksq][from];
-        }
-        emit_set(g, from, t);
-    }
-    uint64_t orth = (pieces_of(p, g->us, PGN_ROOK) | pieces_of(p, g->us, PGN_QUEEN)) & g->from_mask;
-    while (orth) {
-        unsigned from = bits_pop(&orth);
-        uint64_t t = rook_attacks(from, g->occ) & g->target;
-        if (g->pinned & bits_sq(from)) {
-            t &= line_mask[g->ksq][from];
-        }
-        emit_set(g, from, t);
-    }
+    gen_sliders(g, PGN_BISHOP);
+    gen_sliders(g, PGN_ROOK);
 }
 
 static unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,

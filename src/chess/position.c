@@ -98,60 +98,44 @@ static inline void play_castle(pgn_pos *p, unsigned from, unsigned to, pgn_color
     add_piece(p, rook, pgnk_chess_castle_rook_to(from, to), keys);
 }
 
-static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
-    pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
-    uint64_t castle = pos->castle;
-    /* the castling keys change only when the rights do: a rook with rights moves or is taken, or
-     * a king with rights moves; only then is the old key worth computing */
-    uint64_t old_castle_key = 0;
-    if (keys && castle && mv != PGN_MOVE_NULL) {
-        uint64_t touched = bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
-        if (PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]) == PGN_KING) {
-            touched |= us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
+/* The castling key before mv, when mv may change the rights: a rook with rights moves or is
+ * taken, or a king with rights moves; only then is the old key worth computing (0 otherwise). */
+static inline uint64_t castle_key_before(const pgn_pos *pos, pgn_move mv, pgn_color us) {
+    uint64_t touched = bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
+    if (PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]) == PGN_KING) {
+        touched |= us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
+    }
+    return pos->castle & touched ? pgnk_chess_castle_key(pos) : 0;
+}
+
+/* The common move without keys (no castling, promotion or en passant): both squares' bitboards
+ * in one pass. */
+static inline void play_plain(pgn_pos *pos, unsigned from, unsigned to, unsigned piece,
+                              pgn_color us) {
+    uint64_t f = bits_sq(from), t = bits_sq(to);
+    unsigned victim = pos->board[to];
+    if (victim) {
+        pos->by_color[!us] ^= t;
+        pos->by_type[PGN_PIECE_TYPE(victim)] ^= t;
+        pos->by_type[0] ^= t;
+        pos->halfmove = 0;
+    }
+    pos->by_color[us] ^= f | t;
+    pos->by_type[PGN_PIECE_TYPE(piece)] ^= f | t;
+    pos->by_type[0] ^= f | t;
+    pos->board[from] = 0;
+    pos->board[to] = (uint8_t)piece;
+    if (PGN_PIECE_TYPE(piece) == PGN_PAWN) {
+        pos->halfmove = 0;
+        if ((from ^ to) == 16) {
+            pos->ep = (uint8_t)((from + to) / 2);
         }
-        old_castle_key = castle & touched ? pgnk_chess_castle_key(pos) : 0;
     }
-    if (keys) {
-        pos->key ^= chess_polyglot_ep_key(pos);
-    }
-    pos->ep = PGN_SQ_NONE;
-    pos->halfmove++;
-    if (mv == PGN_MOVE_NULL) {
-        goto done;
-    }
+}
+
+/* Any move but castling, square by square (with keys, or a promotion or en passant). */
+static inline void play_squares(pgn_pos *pos, pgn_move mv, unsigned piece, pgn_color us, int keys) {
     unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv), kind = PGN_MOVE_KIND(mv);
-    unsigned piece = pos->board[from];
-    pos->castle &= ~(bits_sq(from) | bits_sq(to));
-    if (PGN_PIECE_TYPE(piece) == PGN_KING) {
-        pos->castle &= ~(us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
-    }
-    if (kind == PGN_MOVE_CASTLE) {
-        play_castle(pos, from, to, us, keys);
-        goto done;
-    }
-    if (!keys && kind == PGN_MOVE_NORMAL) {
-        /* the common move without keys: both squares' bitboards in one pass */
-        uint64_t f = bits_sq(from), t = bits_sq(to);
-        unsigned victim = pos->board[to];
-        if (victim) {
-            pos->by_color[them] ^= t;
-            pos->by_type[PGN_PIECE_TYPE(victim)] ^= t;
-            pos->by_type[0] ^= t;
-            pos->halfmove = 0;
-        }
-        pos->by_color[us] ^= f | t;
-        pos->by_type[PGN_PIECE_TYPE(piece)] ^= f | t;
-        pos->by_type[0] ^= f | t;
-        pos->board[from] = 0;
-        pos->board[to] = (uint8_t)piece;
-        if (PGN_PIECE_TYPE(piece) == PGN_PAWN) {
-            pos->halfmove = 0;
-            if ((from ^ to) == 16) {
-                pos->ep = (uint8_t)((from + to) / 2);
-            }
-        }
-        goto done;
-    }
     if (pos->board[to]) {
         remove_piece(pos, to, keys);
         pos->halfmove = 0;
@@ -168,7 +152,41 @@ static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
         }
     }
     add_piece(pos, piece, to, keys);
-done:
+}
+
+/* The pieces of a move that is not null; the castling rights it takes away. */
+static inline void play_pieces(pgn_pos *pos, pgn_move mv, pgn_color us, int keys) {
+    unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv), kind = PGN_MOVE_KIND(mv);
+    unsigned piece = pos->board[from];
+    pos->castle &= ~(bits_sq(from) | bits_sq(to));
+    if (PGN_PIECE_TYPE(piece) == PGN_KING) {
+        pos->castle &= ~(us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8);
+    }
+    if (kind == PGN_MOVE_CASTLE) {
+        play_castle(pos, from, to, us, keys);
+    } else if (!keys && kind == PGN_MOVE_NORMAL) {
+        play_plain(pos, from, to, piece, us);
+    } else {
+        play_squares(pos, mv, piece, us, keys);
+    }
+}
+
+/* The hot make-move: keys is a constant at each caller, so each copy drops the key work or not. */
+static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
+    pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
+    uint64_t castle = pos->castle;
+    uint64_t old_castle_key = 0;
+    if (keys && castle && mv != PGN_MOVE_NULL) {
+        old_castle_key = castle_key_before(pos, mv, us);
+    }
+    if (keys) {
+        pos->key ^= chess_polyglot_ep_key(pos);
+    }
+    pos->ep = PGN_SQ_NONE;
+    pos->halfmove++;
+    if (mv != PGN_MOVE_NULL) {
+        play_pieces(pos, mv, us, keys);
+    }
     if (us == PGN_BLACK) {
         pos->fullmove++;
     }

@@ -12,7 +12,8 @@
 
 #define CP_CEILING 1000
 
-pgn_engine_eval pgn_eval_from_score(pgn_score score, pgn_color side_to_move, uint32_t depth) {
+pgn_engine_eval pgn_engine_eval_from_score(pgn_score score, pgn_color side_to_move,
+                                           uint32_t depth) {
     pgn_engine_eval e;
     e.kind = score.kind;
     e.value = score.value;
@@ -36,25 +37,25 @@ static double chances_of_cp(double cp) {
     return c < -1 ? -1 : c > 1 ? 1 : c;
 }
 
-double pgn_eval_winning_chances(pgn_engine_eval e) {
+double pgn_engine_eval_winning_chances(pgn_engine_eval e) {
     if (e.kind == PGN_SCORE_CP) {
         return chances_of_cp((double)e.value);
     }
     return (double)decided_sign(e);
 }
 
-int32_t pgn_eval_cp_capped(pgn_engine_eval e) {
+int32_t pgn_engine_eval_cp_capped(pgn_engine_eval e) {
     if (e.kind == PGN_SCORE_CP) {
         return e.value > CP_CEILING ? CP_CEILING : e.value < -CP_CEILING ? -CP_CEILING : e.value;
     }
     return decided_sign(e) * CP_CEILING;
 }
 
-double pgn_eval_win_percent(pgn_engine_eval e) {
+double pgn_engine_eval_win_percent(pgn_engine_eval e) {
     if (e.kind == PGN_SCORE_NONE) {
         return 50.0;
     }
-    return 50.0 + 50.0 * chances_of_cp((double)pgn_eval_cp_capped(e));
+    return 50.0 + 50.0 * chances_of_cp((double)pgn_engine_eval_cp_capped(e));
 }
 
 double pgn_move_accuracy(double win_before, double win_after) {
@@ -91,10 +92,11 @@ void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_color mov
     assert(out != NULL);
     int pov = mover == PGN_WHITE ? 1 : -1;
     memset(out, 0, sizeof *out);
-    out->chances_loss = (pgn_eval_winning_chances(before) - pgn_eval_winning_chances(after)) * pov;
-    double wb = pgn_eval_win_percent(before), wa = pgn_eval_win_percent(after);
+    out->chances_loss =
+        (pgn_engine_eval_winning_chances(before) - pgn_engine_eval_winning_chances(after)) * pov;
+    double wb = pgn_engine_eval_win_percent(before), wa = pgn_engine_eval_win_percent(after);
     out->accuracy = pov > 0 ? pgn_move_accuracy(wb, wa) : pgn_move_accuracy(100.0 - wb, 100.0 - wa);
-    int32_t loss = (pgn_eval_cp_capped(before) - pgn_eval_cp_capped(after)) * pov;
+    int32_t loss = (pgn_engine_eval_cp_capped(before) - pgn_engine_eval_cp_capped(after)) * pov;
     out->cp_loss = loss > 0 ? loss : 0;
     if (before.kind == PGN_SCORE_NONE || after.kind == PGN_SCORE_NONE) {
         return;
@@ -107,7 +109,7 @@ void pgn_judge_move(pgn_engine_eval before, pgn_engine_eval after, pgn_color mov
     out->nag = mate_judgement(before, after, pov, &out->mate);
 }
 
-unsigned pgn_eval_position_nag(pgn_engine_eval e) {
+unsigned pgn_engine_eval_position_nag(pgn_engine_eval e) {
     if (e.kind == PGN_SCORE_NONE) {
         return 0;
     }
@@ -120,7 +122,7 @@ unsigned pgn_eval_position_nag(pgn_engine_eval e) {
     return cp > 0 ? white : white + 1;
 }
 
-size_t pgn_eval_format(pgn_engine_eval e, char buf[32]) {
+size_t pgn_engine_eval_format(pgn_engine_eval e, char buf[32]) {
     int n = 0;
     if (e.kind == PGN_SCORE_CP) {
         int64_t a = e.value < 0 ? -(int64_t)e.value : e.value;
@@ -160,7 +162,7 @@ static pgn_engine_eval eval_at(const void *base, size_t stride, size_t i) {
 static double window_stddev(const void *evals, size_t stride, size_t from, size_t len) {
     double sum = 0, sq = 0;
     for (size_t i = from; i < from + len; i++) {
-        double w = pgn_eval_win_percent(eval_at(evals, stride, i));
+        double w = pgn_engine_eval_win_percent(eval_at(evals, stride, i));
         sum += w;
         sq += w * w;
     }

@@ -106,45 +106,51 @@ static size_t sentence_at(pgn_str t, size_t i, const pgn_node *node, unsigned *n
 
 #define MAX_SPANS 16
 
-/* Removes our judgement sentences from the node's comment (at most MAX_SPANS) and the NAGs they
- * go with. Only plain text is searched, never the inside of a [%...] command. */
-static pgn_status remove_sentences(pgn_game *game, pgn_node *node) {
-    pgn_str c = pgn_node_comment(node);
+/* Our sentences found in a comment: byte spans [from, to) and the NAG each goes with. */
+typedef struct sentence_spans {
     size_t from[MAX_SPANS], to[MAX_SPANS];
     unsigned drop[MAX_SPANS];
-    size_t spans = 0;
+    size_t n;
+} sentence_spans;
+
+/* Finds our judgement sentences in the comment c of node (at most MAX_SPANS). Only plain text is
+ * searched, never the inside of a [%...] command. */
+static void find_sentences(pgn_str c, const pgn_node *node, sentence_spans *sp) {
     pgn_cmd_iter it;
     pgn_cmd piece;
+    sp->n = 0;
     pgn_cmd_iter_init(&it, c);
-    while (spans < MAX_SPANS && pgn_cmd_next(&it, &piece)) {
+    while (sp->n < MAX_SPANS && pgn_cmd_next(&it, &piece)) {
         if (piece.kind != PGN_CMD_TEXT) {
             continue;
         }
         size_t end = piece.offset + piece.raw.len;
-        for (size_t i = piece.offset; i < end && spans < MAX_SPANS;) {
+        for (size_t i = piece.offset; i < end && sp->n < MAX_SPANS;) {
             i = skip_space(c, i);
             if (i >= end) {
                 break;
             }
-            size_t e =
-                (i == 0 || pgnk_is_space(c.ptr[i - 1])) ? sentence_at(c, i, node, &drop[spans]) : 0;
+            size_t e = (i == 0 || pgnk_is_space(c.ptr[i - 1]))
+                           ? sentence_at(c, i, node, &sp->drop[sp->n])
+                           : 0;
             if (e > 0 && e <= end) {
-                from[spans] = i;
-                to[spans++] = e;
+                sp->from[sp->n] = i;
+                sp->to[sp->n++] = e;
                 i = e;
             } else {
                 i = word_end(c, i);
             }
         }
     }
-    if (spans == 0) {
-        return PGN_OK;
-    }
-    /* the comment again from the pieces between the sentences, joined by one space */
+}
+
+/* Sets the node's comment again from the pieces of c between the sentences, joined by one space. */
+static pgn_status rebuild_comment(pgn_game *game, pgn_node *node, pgn_str c,
+                                  const sentence_spans *sp) {
     pgn_status st = PGN_OK;
     int first = 1;
-    for (size_t k = 0; k <= spans && st == PGN_OK; k++) {
-        size_t a = k == 0 ? 0 : to[k - 1], b = k == spans ? c.len : from[k];
+    for (size_t k = 0; k <= sp->n && st == PGN_OK; k++) {
+        size_t a = k == 0 ? 0 : sp->to[k - 1], b = k == sp->n ? c.len : sp->from[k];
         while (a < b && pgnk_is_space(c.ptr[a])) {
             a++;
         }
@@ -162,14 +168,20 @@ static pgn_status remove_sentences(pgn_game *game, pgn_node *node) {
     if (st == PGN_OK && first) {
         st = pgn_node_set_comment(game, node, cstr(""));
     }
-    /* the NAGs: all kept but the dropped ones (at most 256 distinct values) */
+    return st;
+}
+
+/* Removes the NAGs the sentences went with; all others kept (at most 256 distinct values), but
+ * added back only while st is PGN_OK. Returns st or the failure adding them. */
+static pgn_status drop_sentence_nags(pgn_game *game, pgn_node *node, const sentence_spans *sp,
+                                     pgn_status st) {
     unsigned char keep[256];
     size_t nk = 0;
     for (size_t i = 0; i < pgn_node_nag_count(node) && nk < sizeof keep; i++) {
         unsigned v = pgn_node_nag(node, i);
         int dropped = 0;
-        for (size_t k = 0; k < spans; k++) {
-            dropped |= drop[k] == v;
+        for (size_t k = 0; k < sp->n; k++) {
+            dropped |= sp->drop[k] == v;
         }
         if (!dropped) {
             keep[nk++] = (unsigned char)v;
@@ -180,6 +192,18 @@ static pgn_status remove_sentences(pgn_game *game, pgn_node *node) {
         st = pgn_node_add_nag(game, node, keep[i]);
     }
     return st;
+}
+
+/* Removes our judgement sentences from the node's comment (at most MAX_SPANS) and the NAGs they
+ * go with. */
+static pgn_status remove_sentences(pgn_game *game, pgn_node *node) {
+    pgn_str c = pgn_node_comment(node);
+    sentence_spans sp;
+    find_sentences(c, node, &sp);
+    if (sp.n == 0) {
+        return PGN_OK;
+    }
+    return drop_sentence_nags(game, node, &sp, rebuild_comment(game, node, c, &sp));
 }
 
 /* 1 if the variation starting at v looks like one we add: its first move's comment is one
@@ -434,7 +458,7 @@ pgn_status pgn_game_annotate(pgn_game *game, const pgn_position_analysis *positi
         return st;
     }
     if (node) {
-        st = position_nag(game, node, pgn_eval_position_nag(positions[n - 1].eval), replace);
+        st = position_nag(game, node, pgn_engine_eval_position_nag(positions[n - 1].eval), replace);
         if (st != PGN_OK) {
             return st;
         }

@@ -138,7 +138,7 @@ void pgn_search_result(const pgn_search *s, pgn_position_analysis *out, pgn_engi
     }
     pgn_color side = (pgn_color)s->pos.side;
     const pgn_uci_info *info = chosen(&s->lines[0]);
-    out->eval = pgn_eval_from_score(info->score, side, info->depth);
+    out->eval = pgn_engine_eval_from_score(info->score, side, info->depth);
     out->pv_len = info->pv_len;
     memcpy(out->pv, info->pv, info->pv_len * sizeof info->pv[0]);
     if (out->pv_len == 0 && s->best != PGN_MOVE_NONE) {
@@ -149,7 +149,7 @@ void pgn_search_result(const pgn_search *s, pgn_position_analysis *out, pgn_engi
          k < s->nlines && k <= alt_cap && s->lines[k].have_any && s->lines[k].any.pv_len > 0; k++) {
         info = chosen(&s->lines[k]);
         pgn_engine_line *l = &alt[out->alt_count++];
-        l->eval = pgn_eval_from_score(info->score, side, info->depth);
+        l->eval = pgn_engine_eval_from_score(info->score, side, info->depth);
         l->pv_len = info->pv_len;
         memcpy(l->pv, info->pv, info->pv_len * sizeof info->pv[0]);
     }

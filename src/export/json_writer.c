@@ -3,7 +3,8 @@
  * order), start position, comments, NAGs (PGN §8.2.4), the variation tree (PGN §8.2.5) as nested
  * lines, the result (PGN §8.2.6), and per move SAN, UCI and FEN. Strings follow RFC 8259 §7. The
  * output is streamed through the callback; the tree is walked with an explicit stack. */
-#include "pgnkit.h"
+#include "pgnkit/annot.h"
+#include "pgnkit/json.h"
 
 #include <assert.h>
 #include <string.h>

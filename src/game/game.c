@@ -488,15 +488,19 @@ pgn_status pgn_node_append_pre_comment(pgn_game *game, pgn_node *node, pgn_str t
     return text_append(game, &node->pre, text_);
 }
 
-pgn_status pgn_node_set_comment(pgn_game *game, pgn_node *node, pgn_str text_) {
+/* Sets *dst to a copy of text_ in the game's arena; *dst unchanged when out of memory. */
+static pgn_status text_set(pgn_game *game, game_text *dst, pgn_str text_) {
     game_text t = {NULL, 0};
-    pgn_status st;
-    assert(game != NULL && node != NULL && (text_.ptr != NULL || text_.len == 0));
-    st = text_append(game, &t, text_);
+    pgn_status st = text_append(game, &t, text_);
     if (st == PGN_OK) {
-        node->post = t;
+        *dst = t;
     }
     return st;
+}
+
+pgn_status pgn_node_set_comment(pgn_game *game, pgn_node *node, pgn_str text_) {
+    assert(game != NULL && node != NULL && (text_.ptr != NULL || text_.len == 0));
+    return text_set(game, &node->post, text_);
 }
 
 pgn_status pgn_node_add_nag(pgn_game *game, pgn_node *node, unsigned nag) {
@@ -530,14 +534,8 @@ void pgn_node_clear_nags(pgn_node *node) {
 }
 
 pgn_status pgn_node_set_pre_comment(pgn_game *game, pgn_node *node, pgn_str text_) {
-    game_text t = {NULL, 0};
-    pgn_status st;
     assert(game != NULL && node != NULL && (text_.ptr != NULL || text_.len == 0));
-    st = text_append(game, &t, text_);
-    if (st == PGN_OK) {
-        node->pre = t;
-    }
-    return st;
+    return text_set(game, &node->pre, text_);
 }
 
 void pgn_node_remove(pgn_node *node) {

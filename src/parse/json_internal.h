@@ -5,7 +5,7 @@
 #define PGNKIT_JSON_INTERNAL_H
 
 #include "../game/arena.h"
-#include "pgnkit/json.h"
+#include "pgnkit/json_reader.h"
 
 enum { JV_NULL, JV_FALSE, JV_TRUE, JV_NUMBER, JV_STRING, JV_ARRAY, JV_OBJECT };
 

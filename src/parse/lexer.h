@@ -75,6 +75,40 @@ static inline void set_keep(lexer *lx, uint64_t off) {
     lx->keep = off < lx->hold ? off : lx->hold;
 }
 
+/* Reads more input after the window, keeping bytes from lx->keep on. Returns 0 at the end. */
+int pgnk_lexer_fill(lexer *lx);
+/* Makes byte *i available, refilling if needed (i is relative to the window and is adjusted). */
+static inline int lexer_have(lexer *lx, size_t *i) {
+    if (*i < lx->len) {
+        return 1;
+    }
+    size_t off = *i - lx->pos;
+    int got = pgnk_lexer_fill(lx);
+    *i = lx->pos + off; /* the fill may have moved the window even when it read nothing */
+    return got && *i < lx->len;
+}
+/* Counts the line break c at stream offset off (the LF of a CRLF ending at *cr_end is not a
+ * second one). */
+static inline void lexer_count_newline(lexer *lx, uint64_t off, unsigned char c, uint64_t *cr_end) {
+    if (c == '\n' && *cr_end == off) {
+        lx->line_off = off + 1; /* the LF of a CRLF */
+        return;
+    }
+    lx->line++;
+    lx->line_off = off + 1;
+    if (c == '\r') {
+        *cr_end = off + 1;
+    }
+}
+/* The location of window index i, on the current line. */
+static inline pgn_loc lexer_loc_at(const lexer *lx, size_t i) {
+    pgn_loc at;
+    at.offset = lx->base + i;
+    at.line = lx->line;
+    at.column = (uint32_t)(at.offset - lx->line_off + 1);
+    return at;
+}
+
 /* Where a fast token may start: past white space with at most one line break and no escape line,
  * from lx->pos, within the window. Fills the position (*i, and the line it is on); 0 if the fast
  * paths must leave it to pgnk_lexer_next (an empty line, a % line, a lone CR, the stream's start,

@@ -320,73 +320,76 @@ static int lax_value(pgn_reader *r, pgn_loc value_at, size_t first_len) {
     return 1;
 }
 
-/* Reads one tag pair starting at '['. Returns TAG_BAD after a syntax error (already reported), or
- * TAG_NEW_GAME (nothing consumed) when a tag the game already has follows an empty line: the
- * tag section of the next game (lichess exports of tag-only games); likewise any tag after an
- * empty line once the section had a malformed tag pair, so that a damaged game does not take the
- * next game's tags. */
-static int read_tag(pgn_reader *r, pgn_loc *value_at) {
-    pgn_loc at = r->tok.at;
-    uint8_t line_start = r->tok.line_start, blank = r->tok.blank_before;
-    uint64_t hold = r->lx.hold;
-    if (blank && r->bad_tag) {
-        return TAG_NEW_GAME; /* after a malformed tag pair, an empty line ends the tag section */
-    }
-    if (r->lx.hold > at.offset) {
-        r->lx.hold = at.offset;
-    }
-    reader_consume(r);
-    lexer_tag fast;
-    size_t end = pgnk_lexer_peek_tag(&r->lx, &fast);
-    if (end) { /* a plain tag pair: no tokens, nothing to decode */
-        if (seen_tag(r, fast.name.ptr, fast.name.len)) {
-            if (blank) {
-                pgnk_lexer_rewind(&r->lx, at.offset, at, line_start);
-                r->lx.hold = hold;
-                return TAG_NEW_GAME;
-            }
-            pgnk_reader_diag(r, PGN_W_DUPLICATE_TAG, fast.name_at, fast.name.ptr, fast.name.len);
+/* Where a tag pair starts: its '[' (location, first on its line, after an empty line) and the
+ * lexer's hold before it. */
+typedef struct tag_start {
+    pgn_loc at;
+    uint64_t hold;
+    uint8_t line_start, blank;
+} tag_start;
+
+/* A tag the game already has, after an empty line: the next game's tag section. The lexer goes
+ * back to the '['. */
+static int tag_new_game(pgn_reader *r, const tag_start *ts) {
+    pgnk_lexer_rewind(&r->lx, ts->at.offset, ts->at, ts->line_start);
+    r->lx.hold = ts->hold;
+    r->have_tok = 0;
+    return TAG_NEW_GAME;
+}
+
+/* A plain tag pair read by pgnk_lexer_peek_tag (end: the index past its ']'): no tokens, nothing
+ * to decode. */
+static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const tag_start *ts,
+                         pgn_loc *value_at) {
+    if (seen_tag(r, fast->name.ptr, fast->name.len)) {
+        if (ts->blank) {
+            return tag_new_game(r, ts);
         }
-        r->lx.hold = hold;
-        *value_at = fast.value_at;
-        if ((r->opts.flags & PGN_READ_STRICT) && fast.value.len > 255) {
-            pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast.value_at, NULL,
-                             0); /* PGN §7: at most 255 */
-        }
-        r->name.len = r->value.len = 0;
-        if (!pgnk_scratch_put(r, &r->name, fast.name.ptr, fast.name.len) ||
-            !pgnk_scratch_put(r, &r->value, fast.value.ptr, fast.value.len)) {
-            return 0;
-        }
-        pgnk_lexer_take(&r->lx, end);
-        return TAG_OK;
+        pgnk_reader_diag(r, PGN_W_DUPLICATE_TAG, fast->name_at, fast->name.ptr, fast->name.len);
     }
+    r->lx.hold = ts->hold;
+    *value_at = fast->value_at;
+    if ((r->opts.flags & PGN_READ_STRICT) && fast->value.len > 255) { /* PGN §7: at most 255 */
+        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast->value_at, NULL, 0);
+    }
+    r->name.len = r->value.len = 0;
+    if (!pgnk_scratch_put(r, &r->name, fast->name.ptr, fast->name.len) ||
+        !pgnk_scratch_put(r, &r->value, fast->value.ptr, fast->value.len)) {
+        return 0;
+    }
+    pgnk_lexer_take(&r->lx, end);
+    return TAG_OK;
+}
+
+/* The tag name, token by token, into r->name: TAG_OK, TAG_NEW_GAME or TAG_BAD. */
+static int read_tag_name(pgn_reader *r, const tag_start *ts) {
     reader_next_token(r);
-    r->lx.hold = hold;
+    r->lx.hold = ts->hold;
     if (r->tok.kind == TOK_SYMBOL && seen_tag(r, r->tok.ptr, r->tok.len)) {
-        if (blank) {
-            pgnk_lexer_rewind(&r->lx, at.offset, at, line_start);
-            r->have_tok = 0;
-            return TAG_NEW_GAME;
+        if (ts->blank) {
+            return tag_new_game(r, ts);
         }
         pgnk_reader_diag(r, PGN_W_DUPLICATE_TAG, r->tok.at, r->tok.ptr, r->tok.len);
     }
     if (r->tok.kind == TOK_SYMBOL && r->tok.too_long) {
         pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
-        return 0;
+        return TAG_BAD;
     }
     if (r->tok.kind != TOK_SYMBOL) {
-        pgnk_reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr,
+        pgnk_reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? ts->at : r->tok.at, r->tok.ptr,
                          r->tok.len);
-        return 0;
+        return TAG_BAD;
     }
     if (!valid_tag_name(r->tok.ptr, r->tok.len)) {
         pgnk_reader_diag(r, PGN_W_TAG_NAME, r->tok.at, r->tok.ptr, r->tok.len);
     }
     r->name.len = 0;
-    if (!pgnk_scratch_put(r, &r->name, r->tok.ptr, r->tok.len)) {
-        return 0;
-    }
+    return pgnk_scratch_put(r, &r->name, r->tok.ptr, r->tok.len) ? TAG_OK : TAG_BAD;
+}
+
+/* The tag value after the name, token by token, into r->value, and the closing ']' (or a lax
+ * value, lax_value). at: the tag pair's '['. */
+static int read_tag_value(pgn_reader *r, pgn_loc at, pgn_loc *value_at) {
     reader_consume(r);
     reader_next_token(r);
     if (r->tok.kind != TOK_STRING || r->tok.unterminated) {
@@ -395,7 +398,7 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
         if (r->tok.kind == TOK_STRING) {
             reader_consume(r);
         }
-        return 0;
+        return TAG_BAD;
     }
     *value_at = r->tok.at;
     if (r->tok.too_long) {
@@ -404,24 +407,47 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
         pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0); /* PGN §7: at most 255 */
     }
     if (!pgnk_text_decode(r, &r->value, &r->tok, 1)) {
-        return 0;
+        return TAG_BAD;
     }
     size_t first_len = r->tok.len;
-    uint64_t hold2 = r->lx.hold;
+    uint64_t hold = r->lx.hold;
     if (r->lx.hold > value_at->offset) {
         r->lx.hold = value_at->offset; /* so that lax_value can go back to the quote */
     }
     reader_consume(r);
     reader_next_token(r);
     if (r->tok.kind != TOK_RBRACKET && !lax_value(r, *value_at, first_len)) {
-        r->lx.hold = hold2;
+        r->lx.hold = hold;
         pgnk_reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr,
                          r->tok.len);
-        return 0;
+        return TAG_BAD;
     }
-    r->lx.hold = hold2;
+    r->lx.hold = hold;
     reader_consume(r);
     return value_at->line != 0 ? TAG_OK : TAG_BAD;
+}
+
+/* Reads one tag pair starting at '['. Returns TAG_BAD after a syntax error (already reported), or
+ * TAG_NEW_GAME (nothing consumed) when a tag the game already has follows an empty line: the
+ * tag section of the next game (lichess exports of tag-only games); likewise any tag after an
+ * empty line once the section had a malformed tag pair, so that a damaged game does not take the
+ * next game's tags. */
+static int read_tag(pgn_reader *r, pgn_loc *value_at) {
+    tag_start ts = {r->tok.at, r->lx.hold, r->tok.line_start, r->tok.blank_before};
+    if (ts.blank && r->bad_tag) {
+        return TAG_NEW_GAME; /* after a malformed tag pair, an empty line ends the tag section */
+    }
+    if (r->lx.hold > ts.at.offset) {
+        r->lx.hold = ts.at.offset;
+    }
+    reader_consume(r);
+    lexer_tag fast;
+    size_t end = pgnk_lexer_peek_tag(&r->lx, &fast);
+    if (end) {
+        return read_tag_fast(r, &fast, end, &ts, value_at);
+    }
+    int got = read_tag_name(r, &ts);
+    return got == TAG_OK ? read_tag_value(r, ts.at, value_at) : got;
 }
 
 /* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported (digest
@@ -622,42 +648,45 @@ static void reset_game(pgn_reader *r) {
     r->depth = 0;
 }
 
-static pgn_status read_game(pgn_reader *r) {
-    if (!r->started) {
-        r->started = 1;
-        if (r->opts.range_start > 0) {
-            r->lx.base = r->opts.range_start;
-            r->lx.line_off = r->opts.range_start;
-            r->lx.line = r->opts.line_base ? r->opts.line_base : 1;
-            r->lx.at_line_start = 0;
-            pgnk_lexer_skip_to_range_start(&r->lx);
-        } else if (pgnk_lexer_utf16_bom(&r->lx)) {
-            /* refused, not misread: every other byte would be a NUL (docs/pgn-dialect.md) */
-            pgn_loc at = {0, 1, 1};
-            pgnk_reader_diag(r, PGN_E_UTF16, at, NULL, 0);
-            r->finished = 1;
-        }
-    }
-    if (!r->next_known && !r->finished) {
-        find_next_game(r);
-    }
-    if (r->finished ||
-        (r->opts.range_end && r->next_start > r->opts.range_end && !r->next_near_end)) {
+/* At the first game: a range reader moves to its range's first game; a UTF-16 stream is refused
+ * (not misread: every other byte would be a NUL, docs/pgn-dialect.md). */
+static void start_stream(pgn_reader *r) {
+    r->started = 1;
+    if (r->opts.range_start > 0) {
+        r->lx.base = r->opts.range_start;
+        r->lx.line_off = r->opts.range_start;
+        r->lx.line = r->opts.line_base ? r->opts.line_base : 1;
+        r->lx.at_line_start = 0;
+        pgnk_lexer_skip_to_range_start(&r->lx);
+    } else if (pgnk_lexer_utf16_bom(&r->lx)) {
+        pgn_loc at = {0, 1, 1};
+        pgnk_reader_diag(r, PGN_E_UTF16, at, NULL, 0);
         r->finished = 1;
-        return r->lx.error != PGN_OK ? r->lx.error : PGN_END;
     }
-    reset_game(r);
-    r->next_known = 0;
-    r->raw_start = r->next_start;
-    r->lx.hold = (r->opts.flags & PGN_READ_KEEP_RAW) ? r->raw_start : UINT64_MAX;
-    pgnk_lexer_rewind(&r->lx, r->next_start, r->next_loc, r->next_line_start);
-    r->have_tok = 0;
-    r->sum.start = r->next_loc;
+}
+
+/* The game's result: the termination marker, else the Result tag; a marker that disagrees with
+ * the tag is reported there and the tag's result kept. */
+static pgn_result game_result(pgn_reader *r, pgn_result tr) {
+    pgn_result res = r->marker;
+    if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
+        res = tr != PGN_RESULT_NONE ? tr : res;
+    } else if (tr != PGN_RESULT_NONE && tr != PGN_RESULT_UNKNOWN && tr != res) {
+        const char *m = pgn_result_str(res); /* reported at the marker, kept from the tag */
+        pgnk_reader_diag(r, PGN_W_RESULT_MISMATCH, r->marker_at, m, strlen(m));
+        res = tr;
+    }
+    return res;
+}
+
+/* The game's tags and movetext, with the visitor's begin_game and end_tags; a STOP reads the rest
+ * of the game without the visitor, so that the next one starts in the right place. */
+static void read_game_body(pgn_reader *r) {
     pgn_flow flow =
         r->v && r->v->begin_game ? r->v->begin_game(r->user, r->next_loc) : PGN_FLOW_CONTINUE;
     const pgn_visitor *v = r->v;
     if (flow == PGN_FLOW_STOP) {
-        r->v = NULL; /* the game is still read, so that the next one starts in the right place */
+        r->v = NULL;
     }
     flow = read_tags(r);
     finish_start(r);
@@ -674,15 +703,44 @@ static pgn_status read_game(pgn_reader *r) {
     pgnk_movetext_read(r);
     r->stop = r->v == NULL;
     r->v = v;
-    r->sum.end_offset = lexer_offset(&r->lx);
-    pgn_result tr = tag_result(r), res = r->marker;
-    if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
-        res = tr != PGN_RESULT_NONE ? tr : res;
-    } else if (tr != PGN_RESULT_NONE && tr != PGN_RESULT_UNKNOWN && tr != res) {
-        const char *m = pgn_result_str(res); /* reported at the marker, kept from the tag */
-        pgnk_reader_diag(r, PGN_W_RESULT_MISMATCH, r->marker_at, m, strlen(m));
-        res = tr;
+}
+
+/* The status of a game read to its end: an out-of-memory or input error, the error limit, or OK. */
+static pgn_status game_status(const pgn_reader *r) {
+    if (r->nomem) {
+        return PGN_E_NOMEM;
     }
+    if (r->lx.error != PGN_OK) {
+        return r->lx.error;
+    }
+    if (r->opts.max_errors && r->errors >= r->opts.max_errors) {
+        return PGN_E_LIMIT;
+    }
+    return PGN_OK;
+}
+
+static pgn_status read_game(pgn_reader *r) {
+    if (!r->started) {
+        start_stream(r);
+    }
+    if (!r->next_known && !r->finished) {
+        find_next_game(r);
+    }
+    if (r->finished ||
+        (r->opts.range_end && r->next_start > r->opts.range_end && !r->next_near_end)) {
+        r->finished = 1;
+        return r->lx.error != PGN_OK ? r->lx.error : PGN_END;
+    }
+    reset_game(r);
+    r->next_known = 0;
+    r->raw_start = r->next_start;
+    r->lx.hold = (r->opts.flags & PGN_READ_KEEP_RAW) ? r->raw_start : UINT64_MAX;
+    pgnk_lexer_rewind(&r->lx, r->next_start, r->next_loc, r->next_line_start);
+    r->have_tok = 0;
+    r->sum.start = r->next_loc;
+    read_game_body(r);
+    r->sum.end_offset = lexer_offset(&r->lx);
+    pgn_result tr = tag_result(r), res = game_result(r, tr);
     if (res == PGN_RESULT_UNKNOWN && (r->opts.flags & PGN_READ_STRICT)) {
         check_mate_result(r);
     }
@@ -697,16 +755,7 @@ static pgn_status read_game(pgn_reader *r) {
     if (!r->stop && r->v && r->v->end_game) {
         r->stop = r->v->end_game(r->user, res, &r->sum) == PGN_FLOW_STOP;
     }
-    if (r->nomem) {
-        return PGN_E_NOMEM;
-    }
-    if (r->lx.error != PGN_OK) {
-        return r->lx.error;
-    }
-    if (r->opts.max_errors && r->errors >= r->opts.max_errors) {
-        return PGN_E_LIMIT;
-    }
-    return PGN_OK;
+    return game_status(r);
 }
 
 pgn_status pgn_reader_visit(pgn_reader *r, const pgn_visitor *v, void *user) {

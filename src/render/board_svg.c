@@ -190,11 +190,8 @@ static void last_move_squares(pgn_move mv, unsigned sq[2]) {
     }
 }
 
-static void board(svg_out *o, const pgn_pos *pos, const pgn_board_opts *opts, pgn_str comment) {
-    int flip = (opts->flags & PGN_BOARD_FLIP) != 0;
-    unsigned size = opts->size ? opts->size : 400;
-    int check = pgn_pos_in_check(pos);
-    svg_open(o, 8 * SQ, 8 * SQ, size, size);
+/* The <defs>: each piece on the board once, and the check gradient when the king is in check. */
+static void board_defs(svg_out *o, const pgn_pos *pos, int check) {
     pgnk_svg_puts(o, "<defs>\n");
     unsigned present = 0;
     for (unsigned sq = 0; sq < 64; sq++) {
@@ -217,6 +214,11 @@ static void board(svg_out *o, const pgn_pos *pos, const pgn_board_opts *opts, pg
                          "</radialGradient>\n");
     }
     pgnk_svg_puts(o, "</defs>\n");
+}
+
+/* The squares: light ground, dark squares, the last move, the king in check. */
+static void board_squares(svg_out *o, const pgn_pos *pos, const pgn_board_opts *opts, int flip,
+                          int check) {
     pgnk_svg_printf(o, "<rect width=\"%g\" height=\"%g\" fill=\"%s\"/>\n", 8 * SQ, 8 * SQ,
                     light_sq);
     for (unsigned sq = 0; sq < 64; sq++) {
@@ -239,7 +241,10 @@ static void board(svg_out *o, const pgn_pos *pos, const pgn_board_opts *opts, pg
             }
         }
     }
-    marks(o, opts, comment, 0);
+}
+
+/* The pieces, each a <use> of its definition. */
+static void board_pieces(svg_out *o, const pgn_pos *pos, int flip) {
     for (unsigned sq = 0; sq < 64; sq++) {
         unsigned p = pos->board[sq];
         if (p) {
@@ -251,6 +256,17 @@ static void board(svg_out *o, const pgn_pos *pos, const pgn_board_opts *opts, pg
                 SQ / PIECE_UNITS);
         }
     }
+}
+
+static void board(svg_out *o, const pgn_pos *pos, const pgn_board_opts *opts, pgn_str comment) {
+    int flip = (opts->flags & PGN_BOARD_FLIP) != 0;
+    unsigned size = opts->size ? opts->size : 400;
+    int check = pgn_pos_in_check(pos);
+    svg_open(o, 8 * SQ, 8 * SQ, size, size);
+    board_defs(o, pos, check);
+    board_squares(o, pos, opts, flip, check);
+    marks(o, opts, comment, 0);
+    board_pieces(o, pos, flip);
     if (opts->flags & PGN_BOARD_COORDS) {
         coords(o, flip);
     }

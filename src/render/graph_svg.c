@@ -87,7 +87,7 @@ static double gx(const geometry *g, size_t ply) {
 }
 
 static double gy(const geometry *g, pgn_engine_eval e) {
-    return g->mid - pgn_eval_winning_chances(e) * (g->mid - 2);
+    return g->mid - pgn_engine_eval_winning_chances(e) * (g->mid - 2);
 }
 
 /* The area between the curve and the middle line, as one polygon; clip decides its colour. */

@@ -255,16 +255,16 @@ static unsigned nag_of(pgn_engine_eval before, pgn_engine_eval after, pgn_color 
 
 static void test_formulas(void) {
     /* 2 / (1 + exp(-0.00368208 * cp)) - 1, evaluated by hand (Python's math.exp) */
-    CHECK_NEAR(pgn_eval_winning_chances(cp(0)), 0.0);
-    CHECK_NEAR(pgn_eval_winning_chances(cp(100)), 0.1820517943832256);
-    CHECK_NEAR(pgn_eval_winning_chances(cp(-300)), -0.5022510018766968);
-    CHECK_NEAR(pgn_eval_winning_chances(mate(3)), 1.0);
-    CHECK_NEAR(pgn_eval_winning_chances(mate(-1)), -1.0);
+    CHECK_NEAR(pgn_engine_eval_winning_chances(cp(0)), 0.0);
+    CHECK_NEAR(pgn_engine_eval_winning_chances(cp(100)), 0.1820517943832256);
+    CHECK_NEAR(pgn_engine_eval_winning_chances(cp(-300)), -0.5022510018766968);
+    CHECK_NEAR(pgn_engine_eval_winning_chances(mate(3)), 1.0);
+    CHECK_NEAR(pgn_engine_eval_winning_chances(mate(-1)), -1.0);
     /* win percent caps at 1000 cp, mates count as 1000 */
-    CHECK_NEAR(pgn_eval_win_percent(cp(2500)), 50 + 50 * 0.9508948726828645);
-    CHECK_NEAR(pgn_eval_win_percent(mate(-4)), 50 - 50 * 0.9508948726828645);
-    CHECK_EQ_INT(pgn_eval_cp_capped(cp(-1500)), -1000);
-    CHECK_EQ_INT(pgn_eval_cp_capped(mate(2)), 1000);
+    CHECK_NEAR(pgn_engine_eval_win_percent(cp(2500)), 50 + 50 * 0.9508948726828645);
+    CHECK_NEAR(pgn_engine_eval_win_percent(mate(-4)), 50 - 50 * 0.9508948726828645);
+    CHECK_EQ_INT(pgn_engine_eval_cp_capped(cp(-1500)), -1000);
+    CHECK_EQ_INT(pgn_engine_eval_cp_capped(mate(2)), 1000);
     /* 103.1668100711649 * exp(-0.04354415386753951 * 10) - 3.166924740191411 + 1 */
     CHECK_NEAR(pgn_move_accuracy(60, 50), 64.57982845372067);
     CHECK_NEAR(pgn_move_accuracy(50, 60), 100.0);
@@ -304,41 +304,41 @@ static void test_formulas(void) {
 
     /* engine scores are the side to move's */
     pgn_score s = {PGN_SCORE_CP, PGN_BOUND_EXACT, 50};
-    CHECK_EQ_INT(pgn_eval_from_score(s, PGN_BLACK, 7).value, -50);
-    CHECK_EQ_INT(pgn_eval_from_score(s, PGN_WHITE, 7).value, 50);
+    CHECK_EQ_INT(pgn_engine_eval_from_score(s, PGN_BLACK, 7).value, -50);
+    CHECK_EQ_INT(pgn_engine_eval_from_score(s, PGN_WHITE, 7).value, 50);
     pgn_score m0 = {PGN_SCORE_CHECKMATE, PGN_BOUND_EXACT, -1};
-    CHECK_EQ_INT(pgn_eval_from_score(m0, PGN_BLACK, 0).value, 1);
+    CHECK_EQ_INT(pgn_engine_eval_from_score(m0, PGN_BLACK, 0).value, 1);
 
     /* position assessment */
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(0)), 10);
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(-30)), 10);
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(31)), 14);
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(-80)), 15);
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(81)), 16);
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(-200)), 17);
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(201)), 18);
-    CHECK_EQ_INT(pgn_eval_position_nag(mate(-2)), 19);
-    CHECK_EQ_INT(pgn_eval_position_nag(won), 18);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(0)), 10);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(-30)), 10);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(31)), 14);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(-80)), 15);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(81)), 16);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(-200)), 17);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(201)), 18);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(mate(-2)), 19);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(won), 18);
 
     char str[32];
     pgn_engine_eval e = {PGN_SCORE_CP, 35, 18};
-    pgn_eval_format(e, str);
+    pgn_engine_eval_format(e, str);
     CHECK_EQ_STR(str, "0.35,18");
-    pgn_eval_format(cp(-5), str);
+    pgn_engine_eval_format(cp(-5), str);
     CHECK_EQ_STR(str, "-0.05");
-    pgn_eval_format(cp(-100), str);
+    pgn_engine_eval_format(cp(-100), str);
     CHECK_EQ_STR(str, "-1.00");
-    pgn_eval_format(cp(1234), str);
+    pgn_engine_eval_format(cp(1234), str);
     CHECK_EQ_STR(str, "12.34");
     pgn_engine_eval m3 = {PGN_SCORE_MATE, 3, 20};
-    pgn_eval_format(m3, str);
+    pgn_engine_eval_format(m3, str);
     CHECK_EQ_STR(str, "#3,20");
-    pgn_eval_format(mate(-2), str);
+    pgn_engine_eval_format(mate(-2), str);
     CHECK_EQ_STR(str, "#-2");
-    CHECK_EQ_INT(pgn_eval_format(won, str), 0);
-    pgn_eval_format(cp(INT32_MIN), str); /* no overflow on the extremes */
+    CHECK_EQ_INT(pgn_engine_eval_format(won, str), 0);
+    pgn_engine_eval_format(cp(INT32_MIN), str); /* no overflow on the extremes */
     CHECK_EQ_STR(str, "-21474836.48");
-    CHECK_EQ_INT(pgn_eval_position_nag(cp(INT32_MIN)), 19);
+    CHECK_EQ_INT(pgn_engine_eval_position_nag(cp(INT32_MIN)), 19);
     CHECK_EQ_INT(nag_of(cp(INT32_MIN), mate(-1), PGN_BLACK),
                  0); /* Black was winning, still mates */
     CHECK_EQ_INT(nag_of(cp(INT32_MIN), mate(-1), PGN_WHITE), 6); /* lost anyway */

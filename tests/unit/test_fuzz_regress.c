@@ -110,29 +110,29 @@ static unsigned replay_dir(const char *target, fuzz_fn fn) {
 /* The games of a .pgn file as NDJSON (pgnkit's own --to ndjson, broken games included) through
  * the JSON target, whole (prefix 0x40) and in 7-byte chunks (prefix 0x06). */
 static void json_of(const char *path, const uint8_t *data, size_t len) {
-    fz_buf out = {NULL, 0, 0};
+    pgn_membuf out = {0};
     pgn_reader *r = NULL;
     pgn_json_writer *w = NULL;
     pgn_game *g = NULL;
     pgn_json_writer_opts wo;
     memset(&wo, 0, sizeof wo);
     wo.flags = PGN_JSON_NDJSON;
-    CHECK(fz_buf_write(&out, "\x40", 1) == 1);
+    CHECK(pgn_membuf_write(&out, "\x40", 1) == 1);
     if (pgn_reader_new_mem(&r, NULL, data, len) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK &&
-        pgn_json_writer_new(&w, &wo, fz_buf_write, &out) == PGN_OK) {
+        pgn_json_writer_new(&w, &wo, pgn_membuf_write, &out) == PGN_OK) {
         while (pgn_reader_next(r, g) == PGN_OK) {
             CHECK(pgn_json_writer_write(w, g) == PGN_OK);
         }
-        run_one(path, fuzz_json_one, (const uint8_t *)out.p, out.len);
-        out.p[0] = 0x06;
-        run_one(path, fuzz_json_one, (const uint8_t *)out.p, out.len);
+        run_one(path, fuzz_json_one, (const uint8_t *)out.ptr, out.len);
+        out.ptr[0] = 0x06;
+        run_one(path, fuzz_json_one, (const uint8_t *)out.ptr, out.len);
     } else {
         harness_fail(__FILE__, __LINE__, "cannot convert %s", path);
     }
     pgn_json_writer_free(w);
     pgn_game_free(g);
     pgn_reader_free(r);
-    free(out.p);
+    free(out.ptr);
 }
 
 /* One .pgn file through the reader (three prefixes) and round-trip targets. */

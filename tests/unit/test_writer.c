@@ -1014,7 +1014,54 @@ static void test_alloc_failure(void) {
     pgn_game_free(g);
 }
 
+/* pgn_membuf: growth, content, a failed growth leaves the buffer as it was, every block freed, a
+ * half-filled allocator refused, and the writer's output in it. */
+static void test_membuf(void) {
+    pgn_membuf b = {0};
+    char big[10000];
+    memset(big, 'x', sizeof big);
+    CHECK_EQ_INT((int)pgn_membuf_write(&b, "abc", 3), 3);
+    CHECK_EQ_INT((int)pgn_membuf_write(&b, "", 0), 0);
+    CHECK_EQ_INT((int)pgn_membuf_write(&b, big, sizeof big), (int)sizeof big);
+    CHECK(b.len == 3 + sizeof big && b.cap >= b.len && memcmp(b.ptr, "abc", 3) == 0 &&
+          memcmp(b.ptr + 3, big, sizeof big) == 0);
+    pgn_membuf_free(&b);
+    CHECK(b.ptr == NULL && b.len == 0 && b.cap == 0);
+    pgn_membuf_free(&b); /* a buffer that never grew */
+
+    limit_alloc ta = {1, 0};
+    pgn_allocator a = limit_allocator(&ta);
+    pgn_membuf c = {0};
+    c.alloc = &a;
+    CHECK_EQ_INT((int)pgn_membuf_write(&c, "abc", 3), 3); /* the one allowed allocation */
+    char *kept = c.ptr;
+    CHECK_EQ_INT((int)pgn_membuf_write(&c, big, sizeof big), -1);
+    CHECK(c.ptr == kept && c.len == 3 && memcmp(c.ptr, "abc", 3) == 0);
+    pgn_membuf_free(&c);
+    CHECK_EQ_INT((int)ta.live, 0);
+
+    pgn_allocator half = a;
+    half.realloc = NULL;
+    pgn_membuf d = {0};
+    d.alloc = &half;
+    CHECK_EQ_INT((int)pgn_membuf_write(&d, "abc", 3), -1);
+    CHECK(d.ptr == NULL && d.len == 0);
+
+    pgn_game *g = worked_example();
+    char *expected = export_opts(g, 0, 0);
+    pgn_writer *w;
+    pgn_membuf e = {0};
+    CHECK_EQ_INT(pgn_writer_new(&w, NULL, pgn_membuf_write, &e), PGN_OK);
+    CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
+    CHECK(e.len == strlen(expected) && memcmp(e.ptr, expected, e.len) == 0);
+    pgn_writer_free(w);
+    pgn_membuf_free(&e);
+    free(expected);
+    pgn_game_free(g);
+}
+
 int main(void) {
+    test_membuf();
     test_t80_sample();
     test_worked_example();
     test_tags_export();

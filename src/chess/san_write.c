@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/* SAN and UCI writing: canonical SAN (disambiguation by legal moves only: file, then rank, then
+ * square; correct + and #). */
+#include "san.h"
+
+#include <string.h>
+
+static const char piece_letters[] = " PNBRQK";
+
+unsigned pgnk_san_needed_disambiguation(const pgn_pos *p, pgn_move mv) {
+    unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
+    unsigned type = PGN_PIECE_TYPE(p->board[from]);
+    if (type == PGN_PAWN) {
+        return pgn_move_is_capture(p, mv) ? 1u : 0u;
+    }
+    if (type == PGN_KING) {
+        return 0;
+    }
+    uint64_t others = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type) & ~bits_sq(from);
+    if (!others) {
+        return 0;
+    }
+    pgn_movelist l;
+    pgn_pos_legal_moves_masked(p, others, bits_sq(to), &l);
+    int any = 0, same_file = 0, same_rank = 0;
+    for (unsigned i = 0; i < l.count; i++) {
+        unsigned f = PGN_MOVE_FROM(l.moves[i]);
+        if (PGN_MOVE_KIND(l.moves[i]) == PGN_MOVE_CASTLE) {
+            continue;
+        }
+        any = 1;
+        same_file |= (f & 7) == (from & 7);
+        same_rank |= (f >> 3) == (from >> 3);
+    }
+    if (!any) {
+        return 0;
+    }
+    if (!same_file) {
+        return 1;
+    }
+    return same_rank ? 3u : 2u;
+}
+
+char pgnk_san_check_suffix(const pgn_pos *p, pgn_move mv) {
+    pgn_pos q = *p;
+    pgn_pos_play_unkeyed(&q, mv);
+    if (!pgn_pos_in_check(&q)) {
+        return 0;
+    }
+    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
+}
+
+size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
+    size_t n = 0;
+    if (mv == PGN_MOVE_NULL) {
+        memcpy(buf, "--", 3);
+        return 2;
+    }
+    unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
+    if (PGN_MOVE_KIND(mv) == PGN_MOVE_CASTLE) {
+        memcpy(buf, to > from ? "O-O" : "O-O-O", to > from ? 3 : 5);
+        n = to > from ? 3 : 5;
+    } else {
+        unsigned type = PGN_PIECE_TYPE(pos->board[from]);
+        unsigned need = pgnk_san_needed_disambiguation(pos, mv);
+        if (type != PGN_PAWN) {
+            buf[n++] = piece_letters[type];
+        }
+        if (need & 1) {
+            buf[n++] = (char)('a' + (from & 7));
+        }
+        if (need & 2) {
+            buf[n++] = (char)('1' + (from >> 3));
+        }
+        if (pgn_move_is_capture(pos, mv)) {
+            buf[n++] = 'x';
+        }
+        buf[n++] = (char)('a' + (to & 7));
+        buf[n++] = (char)('1' + (to >> 3));
+        if (PGN_MOVE_KIND(mv) == PGN_MOVE_PROMOTION) {
+            buf[n++] = '=';
+            buf[n++] = piece_letters[PGN_MOVE_PROMO(mv)];
+        }
+    }
+    char c = pgnk_san_check_suffix(pos, mv);
+    if (c) {
+        buf[n++] = c;
+    }
+    buf[n] = 0;
+    return n;
+}
+
+size_t pgn_uci_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_UCI_MAX]) {
+    if (mv == PGN_MOVE_NULL || mv == PGN_MOVE_NONE) {
+        memcpy(buf, "0000", 5);
+        return 4;
+    }
+    unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
+    if (PGN_MOVE_KIND(mv) == PGN_MOVE_CASTLE && !pos->chess960) {
+        to = pgnk_chess_castle_king_to(from, to);
+    }
+    size_t n = 0;
+    buf[n++] = (char)('a' + (from & 7));
+    buf[n++] = (char)('1' + (from >> 3));
+    buf[n++] = (char)('a' + (to & 7));
+    buf[n++] = (char)('1' + (to >> 3));
+    if (PGN_MOVE_KIND(mv) == PGN_MOVE_PROMOTION) {
+        buf[n++] = "  nbrq"[PGN_MOVE_PROMO(mv)];
+    }
+    buf[n] = 0;
+    return n;
+}

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/* The lexer's look-aheads and skips for the reader, beside the token scanner (lexer.c): the
+ * UTF-16 BOM test, the range start, the inert-line skip of a skipped game, the tag-pair and lax
+ * tag-value look-aheads. */
+#include "lexer.h"
+
+#include <string.h>
+
+int pgnk_lexer_utf16_bom(lexer *lx) {
+    size_t i = lx->pos, j;
+    if (lx->base + i != 0 || !lexer_have(lx, &i)) {
+        return 0;
+    }
+    unsigned char c = (unsigned char)lx->buf[i];
+    j = i + 1;
+    if ((c != 0xFF && c != 0xFE) || !lexer_have(lx, &j)) {
+        return 0;
+    }
+    return (unsigned char)lx->buf[j] == (c ^ 0x01u); /* FF FE (LE) or FE FF (BE) */
+}
+
+void pgnk_lexer_skip_to_range_start(lexer *lx) {
+    size_t i = lx->pos;
+    uint64_t cr_end = UINT64_MAX;
+    int prev_tag = 0, first = 1;      /* first: the partial line the range starts in */
+    unsigned char lead = 0, last = 0; /* first and last non-space bytes of the current line */
+    for (;;) {
+        lx->pos = i;
+        set_keep(lx, lx->base + i);
+        if (!lexer_have(lx, &i)) {
+            break;
+        }
+        unsigned char c = (unsigned char)lx->buf[i];
+        if (c == '\n' && cr_end == lx->base + i) {
+            lexer_count_newline(lx, lx->base + i, c, &cr_end); /* the LF of a CRLF */
+        } else if (c == '\n' || c == '\r') {
+            /* the partial first line (its start is unseen) counts as a tag line if it is blank or
+             * ends with ]; the reader before this range reads the game starting on the next line */
+            prev_tag = first ? (last == 0 || last == ']') : lead == '[';
+            first = 0;
+            lead = last = 0;
+            lexer_count_newline(lx, lx->base + i, c, &cr_end);
+        } else if (!(char_class(c) & C_SPACE)) {
+            if (!first && !lead && c == '[' && !prev_tag) {
+                break;
+            }
+            lead = lead ? lead : c;
+            last = c;
+        }
+        i++;
+    }
+    lx->pos = i;
+    lx->at_line_start = 1;
+    lx->last_cr = cr_end == lx->line_off;
+}
+
+pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to) {
+    pgn_str s;
+    s.ptr = lx->buf + (size_t)(from - lx->base);
+    s.len = (size_t)(to - from);
+    return s;
+}
+
+/* Is byte i (in the window) the start of a line that looks like a tag line ([ after blanks)? 1 yes,
+ * 0 no, -1 the window ends first. */
+static int tag_line_in_window(const lexer *lx, size_t i) {
+    while (i < lx->len && (lx->buf[i] == ' ' || lx->buf[i] == '\t')) {
+        i++;
+    }
+    return i >= lx->len ? -1 : lx->buf[i] == '[';
+}
+
+/* What the fast skip does at each byte: most bytes, white space included, belong to tokens that are
+ * inert in a skipped line whatever the token (K_TOKEN); a few need a look. Bytes >= 0x80 and NUL
+ * stop it (K_STOP), as do [ ( ) * and ". */
+enum { K_TOKEN = 0, K_LF, K_CR, K_BRACE, K_SEMI, K_DASH, K_STOP };
+static const uint8_t skip_class[256] = {
+    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 6, 0, 0, 0, 0, 0, 6, 6, 6, 0, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
+};
+
+/* Is the window byte i preceded on its line by white space only? 1 yes, 0 no, -1 the line starts
+ * before the window, so the bytes that would tell are gone. */
+static int only_space_before(const lexer *lx, size_t i, uint64_t line_off) {
+    while (i > 0 && lx->base + i > line_off && (lx->buf[i - 1] == ' ' || lx->buf[i - 1] == '\t')) {
+        i--;
+    }
+    if (lx->base + i == line_off) {
+        return 1;
+    }
+    return i == 0 ? -1 : 0;
+}
+
+/* The fast skip's state: where it is (line, line_off) and the last commit point, the last place
+ * passed where a token boundary is known (after a line break, before a { ; or stop byte, after a
+ * comment), with the line state there. */
+typedef struct skip_state {
+    size_t commit;
+    uint32_t line, c_line;
+    uint64_t line_off, c_line_off;
+    int c_at_start;
+} skip_state;
+
+static inline void skip_commit(skip_state *s, size_t i, int at_start) {
+    s->commit = i;
+    s->c_line = s->line;
+    s->c_line_off = s->line_off;
+    s->c_at_start = at_start;
+}
+
+/* A - or / at i in a symbol with a digit before it: perhaps a termination marker (1-0, 0-1,
+ * 1/2-1/2); castling and null moves have none. */
+static inline int dash_after_digit(const lexer *lx, size_t i) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    int digit = 0;
+    while (i > lx->pos && (char_class(b[i - 1]) & C_SYM)) {
+        digit |= (char_class(b[--i]) & C_DIGIT) != 0;
+    }
+    return digit;
+}
+
+/* The line break (class k) at i: the index past it, or 0 when the byte-wise path must take it
+ * (a CR at the window's end; an empty line, after which a game without tags may start; an escape
+ * line). */
+static inline size_t skip_line_break(const lexer *lx, size_t i, unsigned k) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t j = i + 1, len = lx->len;
+    if (k == K_CR) {
+        if (j >= len) {
+            return 0;
+        }
+        j += b[j] == '\n';
+    }
+    size_t e = j;
+    while (e < len && (b[e] == ' ' || b[e] == '\t')) {
+        e++;
+    }
+    return e >= len || b[e] == '\n' || b[e] == '\r' || b[j] == '%' ? 0 : j;
+}
+
+/* A comment at i that ends in the window, without a CR or a line that could be a tag: the index
+ * past its }, counting its lines into s; 0 otherwise. */
+static inline size_t skip_comment(const lexer *lx, size_t i, skip_state *s) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t j = i + 1, len = lx->len;
+    while (j < len && b[j] != '}') {
+        if (b[j] == '\r' || (b[j] == '\n' && tag_line_in_window(lx, j + 1) != 0)) {
+            return 0;
+        }
+        if (b[j] == '\n') {
+            s->line++;
+            s->line_off = lx->base + j + 1;
+        }
+        j++;
+    }
+    return j < len ? j + 1 : 0;
+}
+
+/* A ; glued to the token before it may be part of it (a run of stray bytes). */
+static inline int glued_semicolon(const lexer *lx, size_t i) {
+    if (i <= lx->pos) {
+        return 0;
+    }
+    unsigned char p = (unsigned char)lx->buf[i - 1];
+    return p != ' ' && p != '\t' && p != '}' && p != '\n' && p != '\r';
+}
+
+/* Moves the lexer to the commit point: 1, or 0 if the skip passed nothing. */
+static inline int skip_apply(lexer *lx, const skip_state *s) {
+    if (s->commit == lx->pos) {
+        return 0;
+    }
+    lx->pos = s->commit;
+    lx->line = s->c_line;
+    lx->line_off = s->c_line_off;
+    lx->at_line_start = (uint8_t)s->c_at_start;
+    lx->last_cr = 0;
+    set_keep(lx, lx->base + s->commit);
+    return 1;
+}
+
+int pgnk_lexer_skip_inert(lexer *lx) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t i = lx->pos, len = lx->len;
+    if (lx->last_cr || lx->base + i == 0 || lx->nested_comments || i >= len ||
+        (b[i] == '%' && lx->base + i == lx->line_off)) {
+        return 0; /* the LF of a CRLF split by a refill, a BOM, nesting, an escape line */
+    }
+    /* stopping early is always correct: the byte-wise path reads the same tokens from the commit */
+    skip_state s = {i, lx->line, lx->line, lx->line_off, lx->line_off, lx->at_line_start};
+    for (;;) {
+        while (i < len && skip_class[b[i]] == K_TOKEN) {
+            i++;
+        }
+        if (i >= len) {
+            break;
+        }
+        unsigned k = skip_class[b[i]];
+        if (k == K_DASH) {
+            if (dash_after_digit(lx, i)) {
+                break;
+            }
+            i++;
+        } else if (k == K_LF || k == K_CR) {
+            if ((i = skip_line_break(lx, i, k)) == 0) {
+                break;
+            }
+            s.line++;
+            s.line_off = lx->base + i;
+            skip_commit(&s, i, 1);
+        } else if (k == K_SEMI && glued_semicolon(lx, i)) {
+            break;
+        } else {
+            int at_start = only_space_before(lx, i, s.line_off);
+            if (at_start < 0) {
+                break; /* unknown: the byte-wise path decides */
+            }
+            skip_commit(&s, i, at_start);
+            if (k == K_BRACE) {
+                if ((i = skip_comment(lx, i, &s)) == 0) {
+                    break;
+                }
+                skip_commit(&s, i, 0);
+            } else if (k == K_SEMI) {
+                while (i < len && b[i] != '\n' && b[i] != '\r') {
+                    i++;
+                }
+            } else {
+                break; /* [ ( ) * " NUL and bytes >= 0x80: the byte-wise path */
+            }
+        }
+    }
+    return skip_apply(lx, &s);
+}
+
+static size_t skip_blanks(const unsigned char *b, size_t i, size_t len) {
+    while (i < len && (b[i] == ' ' || b[i] == '\t')) {
+        i++;
+    }
+    return i;
+}
+
+size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t len = lx->len;
+    if (lx->last_cr || !b) {
+        return 0;
+    }
+    size_t i = skip_blanks(b, lx->pos, len), s = i;
+    while (i < len &&
+           ((unsigned)((b[i] | 0x20) - 'a') < 26u || (unsigned)(b[i] - '0') < 10u || b[i] == '_')) {
+        i++;
+    }
+    if (i == s || i - s > 255 || i - s > lx->max_token) {
+        return 0;
+    }
+    tag->name.ptr = lx->buf + s;
+    tag->name.len = i - s;
+    tag->name_at = lexer_loc_at(lx, s);
+    i = skip_blanks(b, i, len);
+    if (i >= len || b[i] != '"') {
+        return 0;
+    }
+    tag->value_at = lexer_loc_at(lx, i);
+    s = ++i;
+    while (i < len && b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\') {
+        i++;
+    }
+    if (i >= len || b[i] != '"' || i - s > lx->max_token) {
+        return 0;
+    }
+    tag->value.ptr = lx->buf + s;
+    tag->value.len = i - s;
+    i = skip_blanks(b, i + 1, len);
+    return i < len && b[i] == ']' ? i + 1 : 0;
+}
+
+/* The byte rel bytes past lx->pos, filling the window as needed; 0 at the end of the input. */
+static int byte_past_pos(lexer *lx, size_t rel, unsigned char *c) {
+    size_t i = lx->pos + rel;
+    if (!lexer_have(lx, &i)) {
+        return 0;
+    }
+    *c = (unsigned char)lx->buf[i];
+    return 1;
+}
+
+size_t pgnk_lexer_lax_value(lexer *lx, pgn_str *value) {
+    unsigned char c;
+    for (size_t rel = 1; rel <= lx->max_token && byte_past_pos(lx, rel, &c); rel++) {
+        if (c == '\n' || c == '\r') {
+            return 0;
+        }
+        if (c != '"') {
+            continue;
+        }
+        size_t j = rel + 1;
+        while (byte_past_pos(lx, j, &c) && (c == ' ' || c == '\t')) {
+            j++;
+        }
+        if (byte_past_pos(lx, j, &c) && c == ']') {
+            value->ptr = lx->buf + lx->pos + 1; /* the window may have moved: taken at the end */
+            value->len = rel - 1;
+            return lx->pos + j + 1;
+        }
+    }
+    return 0;
+}
+
+void pgnk_lexer_take(lexer *lx, size_t end) {
+    lx->pos = end;
+    lx->at_line_start = 0;
+    set_keep(lx, lx->base + end);
+}
