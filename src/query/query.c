@@ -60,6 +60,8 @@ static uint32_t flags_of(const qnode *n) {
     case Q_RESULT_FINAL: return QF_BOARD | QF_MOVETEXT | QF_END_POS;
     case Q_REPETITION: return QF_BOARD | QF_MOVETEXT | QF_KEYS | QF_ZOBRIST;
     case Q_HASH: return QF_BOARD | QF_MOVETEXT | QF_ZOBRIST;
+    case Q_FEN:
+    case Q_OPENING: return QF_BOARD | QF_MOVETEXT | QF_NEVER_PLY;
     case Q_COMMENT:
     case Q_NAG:
     case Q_CLOCK:

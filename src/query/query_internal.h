@@ -155,13 +155,14 @@ struct pgn_query {
 };
 
 /* What a query needs from the reader and the matcher. */
-#define QF_BOARD 0x1u    /* positions */
-#define QF_MOVETEXT 0x2u /* moves must be read (counts, annotations) */
-#define QF_VARS 0x4u     /* points of variations */
-#define QF_KEYS 0x8u     /* repetition: identity keys of the main line */
-#define QF_ANNOT 0x10u   /* comments and NAGs */
-#define QF_END_POS 0x20u /* the final position (ends, result != final) */
-#define QF_ZOBRIST 0x40u /* positions' Zobrist keys (hash, repetition) */
+#define QF_BOARD 0x1u      /* positions */
+#define QF_MOVETEXT 0x2u   /* moves must be read (counts, annotations) */
+#define QF_VARS 0x4u       /* points of variations */
+#define QF_KEYS 0x8u       /* repetition: identity keys of the main line */
+#define QF_ANNOT 0x10u     /* comments and NAGs */
+#define QF_END_POS 0x20u   /* the final position (ends, result != final) */
+#define QF_ZOBRIST 0x40u   /* positions' Zobrist keys (hash, repetition) */
+#define QF_NEVER_PLY 0x80u /* fen, opening: "never" can turn without a pawn move or capture */
 
 /* qregex.c */
 /* Compiles pattern (len bytes) into *out from the arena; icase folds ASCII case. Returns NULL on
