@@ -140,7 +140,18 @@ static void write_table(const char *note) {
                (unsigned long long)p->key, (unsigned long long)p->occ, (unsigned long long)p->lo,
                (unsigned long long)p->hi, p->meta, p->line);
     }
-    printf("};\n");
+    /* eco_buckets[b]: the first position whose key's top ECO_BUCKET_BITS bits are >= b, so that a
+     * lookup reads one short run of the sorted table instead of binary-searching all of it */
+    printf("};\n\n#define ECO_BUCKET_BITS 12\n\nstatic const uint16_t eco_buckets[(1u << "
+           "ECO_BUCKET_BITS) + 1] = {");
+    size_t at = 0;
+    for (size_t b = 0; b <= 4096; b++) {
+        while (at < npos && (positions[at].key >> 52) < b) {
+            at++;
+        }
+        printf("%s%zu,", b % 12 ? " " : "\n    ", at);
+    }
+    printf("\n};\n");
 }
 
 int main(int argc, char **argv) {

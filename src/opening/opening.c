@@ -24,20 +24,17 @@ const char *pgn_opening_variation(const pgn_opening *opening) {
     return *v ? v + 2 : v;
 }
 
-/* The table line of pos (whose key is up to date), or NULL: a binary search on the identity key,
- * then the whole packed position compared for each entry of that key (only on a hit). */
+/* The table line of pos (whose key is up to date), or NULL: the run of the sorted table that
+ * the top bits of the identity key select (about one entry; eco_buckets), then the whole packed
+ * position compared for each entry of that key (only on a hit). */
 static const pgn_opening *find_keyed(const pgn_pos *pos) {
     uint64_t key = pgn_pos_identity_key(pos);
-    size_t lo = 0, hi = ECO_POSITIONS;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (eco_positions[mid].key < key) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
+    size_t b = (size_t)(key >> (64 - ECO_BUCKET_BITS)), lo = eco_buckets[b],
+           hi = eco_buckets[b + 1];
+    while (lo < hi && eco_positions[lo].key < key) {
+        lo++;
     }
-    if (lo == ECO_POSITIONS || eco_positions[lo].key != key) {
+    if (lo == hi || eco_positions[lo].key != key) {
         return NULL;
     }
     pgnk_eco_pos p;
