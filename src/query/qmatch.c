@@ -242,6 +242,7 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     /* "never" rests on pawns and material (castling rights and the ply for fen and opening),
      * which change only with a pawn move or a capture, the moves that reset the halfmove clock */
     int never = !in_var && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
+    int unchanged = pt->ply > 0 && pt->pos->halfmove != 0; /* no capture, no promotion */
     for (uint32_t s = 0; s < q->nslots; s++) {
         if (m->slot[s] != SLOT_OPEN) {
             continue;
@@ -249,8 +250,8 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
         const qnode *n = &q->nodes[q->slots[s]];
         uint8_t before = m->slot[s];
         if (n->op == Q_EXISTS) {
-            if (in_var && !n->vars) {
-                continue;
+            if ((in_var && !n->vars) || (n->matonly && !in_var && unchanged)) {
+                continue; /* material as at the previous point, where the group was false */
             }
             if (pgnk_qpoint_eval(q, n->child, pt)) {
                 m->slot[s] = SLOT_TRUE;

@@ -137,6 +137,28 @@ static void wrap(compiler *c, uint32_t *link, uint8_t vars) {
     }
 }
 
+/* 1 if the point subtree id reads nothing but the material (piece counts), which only a capture
+ * or a promotion changes. */
+static int material_only(const pgn_query *q, uint32_t id) {
+    const qnode *n = &q->nodes[id];
+    switch (n->op) {
+    case Q_AND:
+    case Q_OR:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            if (!material_only(q, c)) {
+                return 0;
+            }
+        }
+        return 1;
+    case Q_NOT:
+    case Q_AT: return material_only(q, n->child);
+    case Q_MATERIAL:
+    case Q_IMBALANCE:
+    case Q_COUNT: return 1;
+    default: return 0;
+    }
+}
+
 static int is_point_leaf(const qnode *n) {
     return n->op >= Q_POINT_FIRST || n->op == Q_FLIP;
 }
@@ -241,6 +263,10 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
     if (st != PGN_OK) {
         pgn_query_free(q);
         return st;
+    }
+    for (uint32_t s = 0; s < q->nslots; s++) {
+        qnode *e = &q->nodes[q->slots[s]];
+        e->matonly = (uint8_t)(e->op == Q_EXISTS && material_only(q, e->child));
     }
     q->reader_flags = !(q->flags & QF_BOARD)    ? PGN_READ_NO_BOARD
                       : (q->flags & QF_ZOBRIST) ? 0
