@@ -263,7 +263,8 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
         } else if (n->op == Q_SEQ) {
             seq_step(m, n, pt);
         } else {
-            m->run[s] = pgnk_qpoint_eval(q, n->child, pt) ? m->run[s] + 1 : 0;
+            int v = n->matonly && unchanged ? m->run[s] > 0 : pgnk_qpoint_eval(q, n->child, pt);
+            m->run[s] = v ? m->run[s] + 1 : 0;
             if (m->run[s] >= (uint32_t)n->num) {
                 m->slot[s] = SLOT_TRUE;
             }

@@ -266,7 +266,8 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
     }
     for (uint32_t s = 0; s < q->nslots; s++) {
         qnode *e = &q->nodes[q->slots[s]];
-        e->matonly = (uint8_t)(e->op == Q_EXISTS && material_only(q, e->child));
+        e->matonly =
+            (uint8_t)((e->op == Q_EXISTS || e->op == Q_PERSIST) && material_only(q, e->child));
     }
     q->reader_flags = !(q->flags & QF_BOARD)    ? PGN_READ_NO_BOARD
                       : (q->flags & QF_ZOBRIST) ? 0

@@ -121,7 +121,7 @@ typedef struct qnode {
     uint8_t cost;         /* rough cost, cheap atoms first */
     uint8_t gap;          /* Q_SEQ steps after the first: 0 then, 1 next */
     uint8_t icase;        /* ~ with "..."i */
-    uint8_t matonly;      /* Q_EXISTS: its group reads material only (Q_MATERIAL, ...) */
+    uint8_t matonly;      /* Q_EXISTS, Q_PERSIST: its group reads material only (Q_MATERIAL...) */
     uint32_t child;       /* first child, or QNONE */
     uint32_t next;        /* next sibling, or QNONE */
     uint32_t src, srclen; /* the atom's text in the expression (for printing) */
