@@ -64,7 +64,7 @@ PERFT_CAP ?= 200000000
 
 .PHONY: output-md5-update golden-update deps check-run demo-run man uninstall readme python \
 	bench-python all lib demo check check-slow check-layers bench bench-io tables format format-check \
-	install clean asan bench-query eco-table pieces pictures \
+	install clean asan bench-query bench-scoutfish eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -200,6 +200,9 @@ bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 # pgnkit select beside pgn-extract and pgnkit check (a few minutes)
 bench-query: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
+# select beside Scoutfish (GPL, built from SCOUTFISH_SRC, a checkout of its source; or SCOUTFISH=binary)
+bench-scoutfish: $(BUILD)/pgnkit $(BUILD)/cpurun
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_scoutfish.sh
 # the Python package beside python-chess (PYTHON_CHESS_DIR: a copy of its source; bench/bench_python.py)
 bench-python: python
 	@SHARED=$(SHARED) $(PYTHON) bench/bench_python.py

@@ -11,6 +11,7 @@
 # Rows: pgn-extract's criterion, then the pgnkit expression that selects the same games:
 #   -TwKasparov                      white ~ "^Kasparov"           (tags only: the movetext skipped)
 #   -Tf*/*/*/*/3pP3/*/*/*            pattern "*/*/*/*/3pP3/*/*/*"  (a FEN pattern on every position)
+#   -Tf*/*/*/????P???/???P????/*/*/* at (Pd4 and Pe5)              (piece atoms on one position)
 #   -x (1. e4 c5 2. Nf3 d6 3. d4)    opening "e4 c5 Nf3 d6 d4"     (decided at ply 5)
 #   --checkmate                      ends = checkmate              (the final position)
 # and pgnkit check, the reference for the position rows (every move resolved).
@@ -37,9 +38,11 @@ games=$(grep -c '^\[Event ' "$tmp/book.pgn")
 echo "e4 c5 Nf3 d6 d4" > "$tmp/x.txt"
 . "$(dirname "$0")/lib.sh"
 
-names=(tag pattern opening mate)
-px_args=("-TwKasparov" "-Tf*/*/*/*/3pP3/*/*/*" "-x$tmp/x.txt" "--checkmate")
-exprs=('white ~ "^Kasparov"' 'pattern "*/*/*/*/3pP3/*/*/*"' 'opening "e4 c5 Nf3 d6 d4"' 'ends = checkmate')
+names=(tag pattern pieces opening mate)
+px_args=("-TwKasparov" "-Tf*/*/*/*/3pP3/*/*/*" "-Tf*/*/*/????P???/???P????/*/*/*" "-x$tmp/x.txt"
+    "--checkmate")
+exprs=('white ~ "^Kasparov"' 'pattern "*/*/*/*/3pP3/*/*/*"' 'at (Pd4 and Pe5)'
+    'opening "e4 c5 Nf3 d6 d4"' 'ends = checkmate')
 # the same selections first
 for i in "${!names[@]}"; do
     a=$("$PX" --quiet "${px_args[$i]}" "$tmp/book.pgn" 2> /dev/null | grep -c '^\[Event ' || true)

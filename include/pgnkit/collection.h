@@ -17,10 +17,10 @@ extern "C" {
 #define PGN_DEDUPE_TAGS 0x1u /* also White, Black, Date and Result equal after normalising */
 
 /**
- * The key of a game's line: a 64-bit mix of the Zobrist keys of its start position and of every
- * main-line position, of its length and, with PGN_DEDUPE_TAGS, of the normalised White, Black,
- * Date and Result. Equal lines give equal keys; unequal lines almost never do, but a key is only
- * a hint: pgn_game_same_line decides.
+ * The key of a game's line: a 64-bit mix of the Zobrist key of its start position (FEN fields
+ * 1-4), of every main-line move, of its length and, with PGN_DEDUPE_TAGS, of the normalised
+ * White, Black, Date and Result. Equal lines give equal keys; unequal lines almost never do, but a
+ * key is only a hint: pgn_game_same_line decides.
  */
 PGN_API uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags);
 

@@ -59,7 +59,10 @@ typedef struct pgn_visitor {
     /* start: the game's start position (from FEN or standard), NULL under PGN_READ_NO_BOARD.
      * SKIP jumps to end_game without reading the movetext. */
     pgn_flow (*end_tags)(void *user, const pgn_pos *start);
-    /* before: the position before mv; NULL and mv = PGN_MOVE_NONE under PGN_READ_NO_BOARD */
+    /* before: the position before mv; NULL and mv = PGN_MOVE_NONE under PGN_READ_NO_BOARD.
+     * STOP: no more callbacks for this game (its moves are still resolved and checked). SKIP: the
+     * rest of the movetext is skipped as after end_tags' SKIP (no move resolved, no callback
+     * but end_game, whose summary counts the plies up to this one). */
     pgn_flow (*move)(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at);
     pgn_flow (*comment)(void *user, pgn_str text);
     pgn_flow (*nag)(void *user, unsigned nag);

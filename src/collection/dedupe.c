@@ -67,12 +67,11 @@ static size_t norm_tag(const pgn_game *g, unsigned i, char *out, size_t cap) {
 }
 
 uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags) {
-    pgn_pos pos = *pgn_game_start(game);
-    pos.key = pgn_pos_compute_key(&pos);
-    uint64_t h = mix(0, start_key(&pos)), plies = 0;
+    /* the moves, not the positions' keys: pgn_game_same_line compares moves, and the line need
+     * not be played again (that replay was a tenth of pgnkit dedupe's time) */
+    uint64_t h = mix(0, start_key(pgn_game_start(game))), plies = 0;
     for (const pgn_node *n = pgn_node_child(pgn_game_root(game)); n; n = pgn_node_child(n)) {
-        pgn_pos_play(&pos, pgn_node_move(n));
-        h = mix(h, pos.key);
+        h = mix(h, pgn_node_move(n));
         plies++;
     }
     h = mix(h, plies);

@@ -24,20 +24,17 @@ const char *pgn_opening_variation(const pgn_opening *opening) {
     return *v ? v + 2 : v;
 }
 
-/* The table line of pos (whose key is up to date), or NULL: a binary search on the identity key,
- * then the whole packed position compared for each entry of that key (only on a hit). */
+/* The table line of pos (whose key is up to date), or NULL: the run of the sorted table that
+ * the top bits of the identity key select (about one entry; eco_buckets), then the whole packed
+ * position compared for each entry of that key (only on a hit). */
 static const pgn_opening *find_keyed(const pgn_pos *pos) {
     uint64_t key = pgn_pos_identity_key(pos);
-    size_t lo = 0, hi = ECO_POSITIONS;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (eco_positions[mid].key < key) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
+    size_t b = (size_t)(key >> (64 - ECO_BUCKET_BITS)), lo = eco_buckets[b],
+           hi = eco_buckets[b + 1];
+    while (lo < hi && eco_positions[lo].key < key) {
+        lo++;
     }
-    if (lo == ECO_POSITIONS || eco_positions[lo].key != key) {
+    if (lo == hi || eco_positions[lo].key != key) {
         return NULL;
     }
     pgnk_eco_pos p;
@@ -61,13 +58,22 @@ static unsigned piece_count(const pgn_pos *pos) {
     return bits_popcount(pos->by_type[0]);
 }
 
+/* 1 while a table position can still come: enough pieces, and some table position whose home
+ * pawns (White's on rank 2, Black's on rank 7, which never come back) are all still at home. */
+static int book_reachable(const pgn_pos *pos) {
+    uint64_t wp = pos->by_color[PGN_WHITE] & pos->by_type[PGN_PAWN];
+    uint64_t bp = pos->by_color[PGN_BLACK] & pos->by_type[PGN_PAWN];
+    unsigned home = (unsigned)((wp >> 8) & 0xFF) | (unsigned)((bp >> 40) & 0xFF00);
+    return (eco_home_reach[home >> 6] >> (home & 63)) & 1 && piece_count(pos) >= ECO_MIN_PIECES;
+}
+
 const pgn_opening *pgn_opening_classify(const pgn_game *game, uint32_t *ply) {
     pgn_pos pos = *pgn_game_start(game);
     pos.key = pgn_pos_compute_key(&pos);
     const pgn_opening *best = find_keyed(&pos);
     uint32_t best_ply = 0, n = 0;
-    for (const pgn_node *node = pgn_node_child(pgn_game_root(game));
-         node && piece_count(&pos) >= ECO_MIN_PIECES; node = pgn_node_child(node)) {
+    for (const pgn_node *node = pgn_node_child(pgn_game_root(game)); node && book_reachable(&pos);
+         node = pgn_node_child(node)) {
         pgn_move mv = pgn_node_move(node);
         if (mv == PGN_MOVE_NULL) {
             break; /* a null move leaves the game's positions: nothing after it is an opening */

@@ -195,6 +195,25 @@ static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const to
     return 0;
 }
 
+/* What a move callback answered: STOP ends the callbacks of the game (its moves are still
+ * resolved); SKIP also skips the rest of the movetext, as a SKIP from end_tags does (no move is
+ * resolved, nothing is reported but structure errors, the final position is not checked), and
+ * end_game still comes. The move itself is played: the caller goes on with it. */
+static void after_move(pgn_reader *r, mt_state *s, pgn_flow f) {
+    if (f == PGN_FLOW_CONTINUE) {
+        return;
+    }
+    r->v = NULL;
+    if (f == PGN_FLOW_SKIP) {
+        r->move_skip = 1;
+        r->skip_movetext = 2;
+        s->skipped_move = 1;
+        for (uint32_t d = 0; d < r->depth; d++) {
+            r->levels[d].dead = 1;
+        }
+    }
+}
+
 /* Plays the move of token t. Returns the length of an ASCII glyph glued to it (e4+/=), which the
  * caller reads after the move: none of these SAN forms is a move, so they are looked for only when
  * the whole token cannot be played. Without a board the token is not interpreted, glyph and all. */
@@ -206,9 +225,8 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         l->pos.side = (uint8_t)(l->pos.side ^ 1u);
         l->has_move = 1;
         r->sum.plies += r->depth == 1;
-        if (r->v && r->v->move &&
-            r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at) == PGN_FLOW_STOP) {
-            r->v = NULL;
+        if (r->v && r->v->move) {
+            after_move(r, s, r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at));
         }
         return 0;
     }
@@ -223,8 +241,8 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
     }
     warn_bits(r, res.warnings, t->at, san);
     r->san_canonical = res.warnings == 0 && san.len <= 7; /* no quirk: the text is canonical SAN */
-    if (r->v && r->v->move && r->v->move(r->user, &l->pos, res.move, san, t->at) == PGN_FLOW_STOP) {
-        r->v = NULL;
+    if (r->v && r->v->move) {
+        after_move(r, s, r->v->move(r->user, &l->pos, res.move, san, t->at));
     }
     l->prev = l->pos;
     if (s->keys) {

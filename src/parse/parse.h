@@ -40,6 +40,7 @@ struct pgn_reader {
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
     uint8_t bad_tag;           /* the tag section had a malformed tag pair */
+    uint8_t move_skip;         /* a move callback said SKIP: the rest was skipped, end_game due */
     pgn_game *build;           /* pgn_reader_next's game, which keeps the diagnostics */
     uint8_t enc_seen;          /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
     scratch name, value, text; /* decoded tag name and value, decoded comment */

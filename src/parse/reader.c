@@ -641,7 +641,7 @@ static void reset_game(pgn_reader *r) {
     memset(&r->sum, 0, sizeof r->sum);
     r->sum.game = r->games + 1;
     r->encoding_warned = r->fen_bad = r->variant_bad = r->chess960 = 0;
-    r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = 0;
+    r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = r->move_skip = 0;
     r->tag_result.len = 0;
     r->tag_hash_count = 0;
     r->marker = PGN_RESULT_NONE;
@@ -701,7 +701,7 @@ static void read_game_body(pgn_reader *r) {
         r->v = NULL;
     }
     pgnk_movetext_read(r);
-    r->stop = r->v == NULL;
+    r->stop = r->v == NULL && !r->move_skip;
     r->v = v;
 }
 

@@ -84,12 +84,102 @@ static int find_word(const char *const *list, size_t n, const char *v) {
     return -1;
 }
 
+/* The node of a comparison: result = final, a named comparison (nm) or a tag; QNONE on error. */
+static uint32_t comparison_node(parser *p, const tok *name, const tok *optok, const named *nm,
+                                const char *v) {
+    qcmp cmp = (qcmp)optok->cmp;
+    uint32_t id;
+    if (pgnk_qword_is(p, name, "result") && strcmp(v, "final") == 0) {
+        if (cmp != C_EQ && cmp != C_NE) {
+            return pgnk_qfail_at(p, optok, "unexpected", "'=' or '!='"), QNONE;
+        }
+        id = pgnk_qnew_node(p, Q_RESULT_FINAL);
+    } else {
+        id = pgnk_qnew_node(p, nm ? (qop)nm->op : Q_TAG);
+    }
+    if (id == QNONE) {
+        return QNONE;
+    }
+    qnode *nd = &p->q->nodes[id];
+    nd->cmp = (uint8_t)cmp;
+    nd->sel = nm ? nm->sel : 0;
+    if (nd->op == Q_TAG) {
+        nd->name = pgnk_arena_strndup(&p->q->ar, p->s + name->at, name->len);
+        nd->nlen = name->len;
+        if (!nd->name) {
+            p->st = PGN_E_NOMEM;
+            return QNONE;
+        }
+    }
+    return id;
+}
+
+/* name ~ "re": a regular expression for a tag, player or eco (then a test of the ECO tag). */
+static int regex_value(parser *p, qnode *nd, const tok *vtok) {
+    const char *m = pgnk_qre_compile(&p->q->ar, nd->str, nd->slen, vtok->icase, &nd->re);
+    if (m) {
+        pgnk_qfail_at(p, vtok, m, "a regular expression of the subset in docs/query.md");
+        return 0;
+    }
+    if (nd->op == Q_ECO) {
+        nd->op = Q_TAG;
+        nd->name = "ECO";
+        nd->nlen = 3;
+    }
+    return 1;
+}
+
+/* eco = A00..B99: the range's bounds. */
+static int eco_range(parser *p, qnode *nd) {
+    const char *v = nd->str, *dots = strstr(v, "..");
+    if (dots) {
+        nd->str = pgnk_arena_strndup(&p->q->ar, v, (size_t)(dots - v));
+        nd->slen = (size_t)(dots - v);
+        nd->str2 = dots + 2;
+        if (!nd->str) {
+            p->st = PGN_E_NOMEM;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The value of a named comparison that is not a plain string or number, checked. */
+static int special_value(parser *p, qnode *nd, const tok *optok, const tok *vtok) {
+    const char *v = nd->str;
+    switch (nd->op) {
+    case Q_ECO: return eco_range(p, nd);
+    case Q_SPEED:
+        nd->num = find_word(speeds, 6, v);
+        return nd->num >= 0 ||
+               (pgnk_qfail_at(p, vtok, "unknown speed",
+                              "ultrabullet, bullet, blitz, rapid, classical or correspondence"),
+                0);
+    case Q_ENDS:
+        nd->num = find_word(endings, 5, v);
+        if (nd->num < 0 || (nd->cmp != C_EQ && nd->cmp != C_NE)) {
+            pgnk_qfail_at(p, nd->num < 0 ? vtok : optok, "unexpected",
+                          "ends = checkmate|stalemate|repetition|fifty|insufficient (or !=)");
+            return 0;
+        }
+        return 1;
+    case Q_CLOCK:
+        return pgnk_qclock_parse(v, nd->slen, &nd->num) ||
+               (pgnk_qfail_at(p, vtok, "expected a time, found", "h:mm:ss, m:ss or seconds"), 0);
+    case Q_EVAL:
+    case Q_SWING:
+        return pgnk_qnum_parse(v, nd->slen, &nd->num) ||
+               (pgnk_qfail_at(p, vtok, "expected an evaluation in pawns, found", "a number (3.0)"),
+                0);
+    default: return 1;
+    }
+}
+
 /* name OP value */
 static uint32_t parse_comparison(parser *p, uint32_t start) {
     tok name = p->t;
     pgnk_qlex(p);
     tok optok = p->t;
-    qcmp cmp = (qcmp)optok.cmp;
     pgnk_qlex(p);
     const named *nm = NULL;
     for (size_t k = 0; k < sizeof comparisons / sizeof comparisons[0]; k++) {
@@ -100,110 +190,86 @@ static uint32_t parse_comparison(parser *p, uint32_t start) {
     tok vtok = p->t;
     size_t vlen;
     const char *v = pgnk_qoperand(p, &vlen, "a value: a word or a \"string\"");
-    if (!v) {
-        return QNONE;
-    }
-    int isre = cmp == C_RE || cmp == C_NRE;
-    uint32_t id;
-    if (pgnk_qword_is(p, &name, "result") && strcmp(v, "final") == 0) {
-        if (cmp != C_EQ && cmp != C_NE) {
-            return pgnk_qfail_at(p, &optok, "unexpected", "'=' or '!='"), QNONE;
-        }
-        id = pgnk_qnew_node(p, Q_RESULT_FINAL);
-    } else if (nm) {
-        id = pgnk_qnew_node(p, (qop)nm->op);
-    } else {
-        id = pgnk_qnew_node(p, Q_TAG);
-    }
+    uint32_t id = v ? comparison_node(p, &name, &optok, nm, v) : QNONE;
     if (id == QNONE) {
         return QNONE;
     }
     qnode *nd = &p->q->nodes[id];
-    nd->cmp = (uint8_t)cmp;
     nd->str = v;
     nd->slen = vlen;
     nd->icase = vtok.icase;
-    if (nd->op == Q_TAG) {
-        nd->name = pgnk_arena_strndup(&p->q->ar, p->s + name.at, name.len);
-        nd->nlen = name.len;
-        if (!nd->name) {
-            p->st = PGN_E_NOMEM;
+    if (optok.cmp == C_RE || optok.cmp == C_NRE) {
+        if (nd->op != Q_TAG && nd->op != Q_PLAYER && nd->op != Q_ECO) {
+            return pgnk_qfail_at(p, &optok, "'~' does not apply here:", "= != < <= > >="), QNONE;
+        }
+        if (!regex_value(p, nd, &vtok)) {
             return QNONE;
         }
-    }
-    if (nm) {
-        nd->sel = nm->sel;
-    }
-    if (isre && (nd->op == Q_TAG || nd->op == Q_PLAYER || nd->op == Q_ECO)) {
-        const char *m = pgnk_qre_compile(&p->q->ar, v, vlen, vtok.icase, &nd->re);
-        if (m) {
-            return pgnk_qfail_at(p, &vtok, m,
-                                 "a regular expression of the subset in docs/query.md"),
-                   QNONE;
-        }
-        if (nd->op == Q_ECO) {
-            nd->op = Q_TAG;
-            nd->name = "ECO";
-            nd->nlen = 3;
-        }
-        pgnk_qfinish_atom(p, id, start);
-        return id;
-    }
-    if (isre) {
-        return pgnk_qfail_at(p, &optok, "'~' does not apply here:", "= != < <= > >="), QNONE;
-    }
-    if (nm && nm->needs_num && !pgnk_qnum_parse(v, vlen, &nd->num)) {
+    } else if (nm && nm->needs_num && !pgnk_qnum_parse(v, vlen, &nd->num)) {
         return pgnk_qfail_at(p, &vtok, "expected a number, found", "a number"), QNONE;
-    }
-    switch (nd->op) {
-    case Q_ECO: {
-        const char *dots = strstr(v, "..");
-        if (dots) {
-            nd->str = pgnk_arena_strndup(&p->q->ar, v, (size_t)(dots - v));
-            nd->slen = (size_t)(dots - v);
-            nd->str2 = dots + 2;
-            if (!nd->str) {
-                p->st = PGN_E_NOMEM;
-                return QNONE;
-            }
-        }
-        break;
-    }
-    case Q_SPEED:
-        nd->num = find_word(speeds, 6, v);
-        if (nd->num < 0) {
-            return pgnk_qfail_at(p, &vtok, "unknown speed",
-                                 "ultrabullet, bullet, blitz, rapid, classical or correspondence"),
-                   QNONE;
-        }
-        break;
-    case Q_ENDS:
-        nd->num = find_word(endings, 5, v);
-        if (nd->num < 0 || (cmp != C_EQ && cmp != C_NE)) {
-            return pgnk_qfail_at(
-                       p, nd->num < 0 ? &vtok : &optok, "unexpected",
-                       "ends = checkmate|stalemate|repetition|fifty|insufficient (or !=)"),
-                   QNONE;
-        }
-        break;
-    case Q_CLOCK:
-        if (!pgnk_qclock_parse(v, vlen, &nd->num)) {
-            return pgnk_qfail_at(p, &vtok, "expected a time, found", "h:mm:ss, m:ss or seconds"),
-                   QNONE;
-        }
-        break;
-    case Q_EVAL:
-    case Q_SWING:
-        if (!pgnk_qnum_parse(v, vlen, &nd->num)) {
-            return pgnk_qfail_at(p, &vtok, "expected an evaluation in pawns, found",
-                                 "a number (3.0)"),
-                   QNONE;
-        }
-        break;
-    default: break;
+    } else if (!special_value(p, nd, &optok, &vtok)) {
+        return QNONE;
     }
     pgnk_qfinish_atom(p, id, start);
     return id;
+}
+
+/* hash 0x...: 1 to 16 hexadecimal digits into nd->bits; NULL or a message. */
+static const char *parse_hash(qnode *nd, const char *v, size_t vlen) {
+    size_t k = vlen > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 2 : 0;
+    if (vlen == k || vlen - k > 16) {
+        return "a hash has 1 to 16 hexadecimal digits";
+    }
+    for (; k < vlen; k++) {
+        const char *hx = "0123456789abcdef", *d = strchr(hx, v[k] | 0x20);
+        if (!d || !v[k]) {
+            return "not a hexadecimal digit in";
+        }
+        nd->bits = nd->bits << 4 | (uint64_t)(d - hx);
+    }
+    return NULL;
+}
+
+/* The operand v of keyword atom nd, compiled; NULL or a message (p->st set when out of memory). */
+static const char *compile_operand(parser *p, qnode *nd, const char *v, size_t vlen) {
+    void *mem = NULL;
+    if (nd->op == Q_FEN || nd->op == Q_OPENING) {
+        mem = nd->pos = pgnk_arena_alloc(&p->q->ar, sizeof *nd->pos);
+    } else if (nd->op == Q_PATTERN) {
+        mem = nd->pat = pgnk_arena_alloc(&p->q->ar, sizeof *nd->pat);
+    }
+    if (!mem && (nd->op == Q_FEN || nd->op == Q_OPENING || nd->op == Q_PATTERN)) {
+        p->st = PGN_E_NOMEM;
+        return "out of memory";
+    }
+    switch (nd->op) {
+    case Q_FEN: {
+        pgn_fen_diag fd;
+        return pgn_fen_parse(nd->pos, v, vlen, 0, &fd) != PGN_OK ? fd.reason : NULL;
+    }
+    case Q_OPENING: return pgnk_qopening_parse(nd->pos, &nd->num, v, vlen);
+    case Q_PATTERN: return pgnk_qpattern_compile(nd->pat, v, vlen);
+    case Q_HASH: return parse_hash(nd, v, vlen);
+    case Q_MATERIAL: return pgnk_qmaterial_parse(nd->mat, v, vlen);
+    case Q_IMBALANCE: return pgnk_qimbalance_parse(nd->mat, v, vlen);
+    case Q_MOVE: return pgnk_qmove_parse(&nd->mp, v, vlen);
+    default: return NULL;
+    }
+}
+
+/* What the operand of op should look like, for an error message. */
+static const char *operand_form(qop op) {
+    static const char *const what[] = {"a FEN: \"8/8/8/8/8/8/8/K1k5 w - -\"",
+                                       "a FEN pattern: \"*/*/*/*/3pP3/*/*/*\"",
+                                       "a Polyglot key: 0x463b96181691fc9c",
+                                       "",
+                                       "",
+                                       "material: \"KQRkqr\" or \"KRPvKR\"",
+                                       "an imbalance: \"R vs BN\""};
+    return op == Q_MOVE      ? "a SAN move: Nxe5, exd6, e8=Q, O-O"
+           : op == Q_OPENING ? "legal SAN moves from the start: \"1. e4 c5 2. Nf3\""
+           : op - Q_FEN < 7  ? what[op - Q_FEN]
+                             : "";
 }
 
 /* The keyword atoms that take one operand. */
@@ -220,64 +286,14 @@ static uint32_t parse_operand_atom(parser *p, qop op, uint32_t start) {
         return QNONE;
     }
     qnode *nd = &p->q->nodes[id];
-    const char *m = NULL;
     nd->str = v;
     nd->slen = vlen;
-    if (op == Q_FEN || op == Q_OPENING) {
-        nd->pos = pgnk_arena_alloc(&p->q->ar, sizeof *nd->pos);
-        if (!nd->pos) {
-            p->st = PGN_E_NOMEM;
-            return QNONE;
-        }
-    }
-    switch (op) {
-    case Q_FEN: {
-        pgn_fen_diag fd;
-        if (pgn_fen_parse(nd->pos, v, vlen, 0, &fd) != PGN_OK) {
-            m = fd.reason;
-        }
-        break;
-    }
-    case Q_OPENING: m = pgnk_qopening_parse(nd->pos, &nd->num, v, vlen); break;
-    case Q_PATTERN:
-        nd->pat = pgnk_arena_alloc(&p->q->ar, sizeof *nd->pat);
-        if (!nd->pat) {
-            p->st = PGN_E_NOMEM;
-            return QNONE;
-        }
-        m = pgnk_qpattern_compile(nd->pat, v, vlen);
-        break;
-    case Q_HASH: {
-        size_t k = vlen > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 2 : 0;
-        m = vlen == k || vlen - k > 16 ? "a hash has 1 to 16 hexadecimal digits" : NULL;
-        for (; !m && k < vlen; k++) {
-            const char *hx = "0123456789abcdef", *d = strchr(hx, v[k] | 0x20);
-            if (!d || !v[k]) {
-                m = "not a hexadecimal digit in";
-                break;
-            }
-            nd->bits = nd->bits << 4 | (uint64_t)(d - hx);
-        }
-        break;
-    }
-    case Q_MATERIAL: m = pgnk_qmaterial_parse(nd->mat, v, vlen); break;
-    case Q_IMBALANCE: m = pgnk_qimbalance_parse(nd->mat, v, vlen); break;
-    case Q_MOVE: m = pgnk_qmove_parse(&nd->mp, v, vlen); break;
-    default: break;
+    const char *m = compile_operand(p, nd, v, vlen);
+    if (p->st != PGN_OK) {
+        return QNONE;
     }
     if (m) {
-        static const char *const what[] = {"a FEN: \"8/8/8/8/8/8/8/K1k5 w - -\"",
-                                           "a FEN pattern: \"*/*/*/*/3pP3/*/*/*\"",
-                                           "a Polyglot key: 0x463b96181691fc9c",
-                                           "",
-                                           "",
-                                           "material: \"KQRkqr\" or \"KRPvKR\"",
-                                           "an imbalance: \"R vs BN\""};
-        const char *w = op == Q_MOVE      ? "a SAN move: Nxe5, exd6, e8=Q, O-O"
-                        : op == Q_OPENING ? "legal SAN moves from the start: \"1. e4 c5 2. Nf3\""
-                        : op - Q_FEN < 7  ? what[op - Q_FEN]
-                                          : "";
-        return pgnk_qfail_at(p, &vtok, m, w), QNONE;
+        return pgnk_qfail_at(p, &vtok, m, operand_form(op)), QNONE;
     }
     pgnk_qfinish_atom(p, id, start);
     return id;
@@ -338,6 +354,63 @@ static uint32_t parse_count(parser *p, uint32_t start) {
     return id;
 }
 
+/* has comment, has nag $N */
+static uint32_t parse_has(parser *p, uint32_t start) {
+    pgnk_qlex(p);
+    int comment = pgnk_qword_is(p, &p->t, "comment");
+    if (!comment && !pgnk_qword_is(p, &p->t, "nag")) {
+        return pgnk_qfail(p, "unexpected", "'comment' or 'nag'"), QNONE;
+    }
+    double k = 0;
+    if (!comment) {
+        pgnk_qlex(p);
+        const char *w = p->s + p->t.at;
+        size_t wl = p->t.len;
+        if (p->t.kind == T_WORD && wl > 1 && w[0] == '$') {
+            w++;
+            wl--;
+        }
+        if (p->t.kind != T_WORD || !pgnk_qnum_parse(w, wl, &k) || k < 0 || k > 255 ||
+            k != (double)(int)k) {
+            return pgnk_qfail(p, "expected a NAG, found", "$1 to $255"), QNONE;
+        }
+    }
+    uint32_t id = pgnk_qnew_node(p, comment ? Q_COMMENT : Q_NAG);
+    if (id != QNONE) {
+        p->q->nodes[id].nag = (uint8_t)k;
+        pgnk_qfinish_atom(p, id, start);
+    }
+    return id;
+}
+
+/* Pd4 (one piece letter and a square), or "PIECES on SQUARE" when nx is the word on; QNONE
+ * without an error when the word is neither (*tried stays 0). */
+static uint32_t parse_piece_on(parser *p, const tok *nx, uint32_t start, int *tried) {
+    const char *w = p->s + p->t.at;
+    uint8_t sq;
+    uint64_t set = 0;
+    if (p->t.len == 3 && is_piece_letter(w[0]) && square_of(w + 1, &sq)) {
+        set = piece_set(w, 1);
+    } else if ((set = piece_set(w, p->t.len)) != 0 && pgnk_qword_is(p, nx, "on")) {
+        pgnk_qlex(p);
+        pgnk_qlex(p);
+        if (p->t.kind != T_WORD || p->t.len != 2 || !square_of(p->s + p->t.at, &sq)) {
+            *tried = 1;
+            return pgnk_qfail(p, "expected a square, found", "a square such as d1"), QNONE;
+        }
+    } else {
+        return QNONE;
+    }
+    *tried = 1;
+    uint32_t id = pgnk_qnew_node(p, Q_PIECE_ON);
+    if (id != QNONE) {
+        p->q->nodes[id].bits = set;
+        p->q->nodes[id].num = sq;
+        pgnk_qfinish_atom(p, id, start);
+    }
+    return id;
+}
+
 uint32_t pgnk_qparse_atom(parser *p) {
     uint32_t start = p->t.at;
     if (p->t.kind != T_WORD) {
@@ -370,61 +443,9 @@ uint32_t pgnk_qparse_atom(parser *p) {
         return parse_count(p, start);
     }
     if (pgnk_qword_is(p, &p->t, "has")) {
-        pgnk_qlex(p);
-        if (pgnk_qword_is(p, &p->t, "comment")) {
-            uint32_t id = pgnk_qnew_node(p, Q_COMMENT);
-            if (id != QNONE) {
-                pgnk_qfinish_atom(p, id, start);
-            }
-            return id;
-        }
-        if (!pgnk_qword_is(p, &p->t, "nag")) {
-            return pgnk_qfail(p, "unexpected", "'comment' or 'nag'"), QNONE;
-        }
-        pgnk_qlex(p);
-        double k;
-        const char *w = p->s + p->t.at;
-        size_t wl = p->t.len;
-        if (p->t.kind == T_WORD && wl > 1 && w[0] == '$') {
-            w++;
-            wl--;
-        }
-        if (p->t.kind != T_WORD || !pgnk_qnum_parse(w, wl, &k) || k < 0 || k > 255 ||
-            k != (double)(int)k) {
-            return pgnk_qfail(p, "expected a NAG, found", "$1 to $255"), QNONE;
-        }
-        uint32_t id = pgnk_qnew_node(p, Q_NAG);
-        if (id != QNONE) {
-            p->q->nodes[id].nag = (uint8_t)k;
-            pgnk_qfinish_atom(p, id, start);
-        }
-        return id;
+        return parse_has(p, start);
     }
-    const char *w = p->s + p->t.at;
-    uint8_t sq;
-    if (p->t.len == 3 && is_piece_letter(w[0]) && square_of(w + 1, &sq)) {
-        uint32_t id = pgnk_qnew_node(p, Q_PIECE_ON);
-        if (id != QNONE) {
-            p->q->nodes[id].bits = piece_set(w, 1);
-            p->q->nodes[id].num = sq;
-            pgnk_qfinish_atom(p, id, start);
-        }
-        return id;
-    }
-    uint64_t set = piece_set(w, p->t.len);
-    if (set && pgnk_qword_is(p, &nx, "on")) {
-        pgnk_qlex(p);
-        pgnk_qlex(p);
-        if (p->t.kind != T_WORD || p->t.len != 2 || !square_of(p->s + p->t.at, &sq)) {
-            return pgnk_qfail(p, "expected a square, found", "a square such as d1"), QNONE;
-        }
-        uint32_t id = pgnk_qnew_node(p, Q_PIECE_ON);
-        if (id != QNONE) {
-            p->q->nodes[id].bits = set;
-            p->q->nodes[id].num = sq;
-            pgnk_qfinish_atom(p, id, start);
-        }
-        return id;
-    }
-    return pgnk_qfail(p, "unknown atom", EXPECT_ATOM), QNONE;
+    int tried = 0;
+    uint32_t id = parse_piece_on(p, &nx, start, &tried);
+    return tried ? id : (pgnk_qfail(p, "unknown atom", EXPECT_ATOM), QNONE);
 }

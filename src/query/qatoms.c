@@ -329,52 +329,60 @@ static void compile_bitboards(qpattern *p) {
     }
 }
 
+/* The cell(s) of pattern character s[*i] (a [...] set moves *i to its ']'): the set of contents
+ * allowed, whether it is '*', and how many squares it stands for; NULL or a message. */
+static const char *pattern_cell(const char *s, size_t len, size_t *i, uint16_t *set, uint8_t *star,
+                                int *cells) {
+    char c = s[*i];
+    *cells = c >= '1' && c <= '8' ? c - '0' : 1;
+    *star = c == '*';
+    if (c >= '1' && c <= '8') {
+        *set = 1; /* empty */
+    } else if (c == '?' || c == '*') {
+        *set = PAT_ANY;
+    } else if (c == '!') {
+        *set = PAT_OCC;
+    } else if (c == '[') {
+        int neg = *i + 1 < len && s[*i + 1] == '^';
+        size_t j = *i + 1 + (size_t)neg;
+        uint16_t in = 0;
+        for (; j < len && s[j] != ']'; j++) {
+            uint16_t b = pat_letter(s[j]);
+            if (!b) {
+                return "not a piece letter inside [...] of";
+            }
+            in |= b;
+        }
+        if (j >= len) {
+            return "unterminated [ in";
+        }
+        *set = neg ? (uint16_t)(PAT_OCC & ~in) : in;
+        if (*set == 0) {
+            return "a [...] that no square can match in";
+        }
+        *i = j;
+    } else if (!(*set = pat_letter(c))) {
+        return "not a pattern character (1-8 ? ! * A a [..] KQRBNPkqrbnp) in";
+    }
+    return NULL;
+}
+
 const char *pgnk_qpattern_compile(qpattern *p, const char *s, size_t len) {
     memset(p, 0, sizeof *p);
     int rank = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = s[i];
-        if (c == ' ') {
-            break; /* a label may follow (pgn-extract) */
-        }
-        if (c == '/') {
+    for (size_t i = 0; i < len && s[i] != ' '; i++) { /* a label may follow (pgn-extract) */
+        if (s[i] == '/') {
             if (++rank > 7) {
                 return "more than 8 ranks in";
             }
             continue;
         }
-        int cells = c >= '1' && c <= '8' ? c - '0' : 1;
-        uint16_t set = 0;
-        uint8_t star = 0;
-        if (c >= '1' && c <= '8') {
-            set = 1; /* empty */
-        } else if (c == '?') {
-            set = PAT_ANY;
-        } else if (c == '!') {
-            set = PAT_OCC;
-        } else if (c == '*') {
-            star = 1;
-            set = PAT_ANY;
-        } else if (c == '[') {
-            int neg = i + 1 < len && s[i + 1] == '^';
-            size_t j = i + 1 + (size_t)neg;
-            for (; j < len && s[j] != ']'; j++) {
-                uint16_t b = pat_letter(s[j]);
-                if (!b) {
-                    return "not a piece letter inside [...] of";
-                }
-                set |= b;
-            }
-            if (j >= len) {
-                return "unterminated [ in";
-            }
-            set = neg ? (uint16_t)(PAT_OCC & ~set) : set;
-            if (set == 0) {
-                return "a [...] that no square can match in";
-            }
-            i = j;
-        } else if (!(set = pat_letter(c))) {
-            return "not a pattern character (1-8 ? ! * A a [..] KQRBNPkqrbnp) in";
+        int cells;
+        uint16_t set;
+        uint8_t star;
+        const char *m = pattern_cell(s, len, &i, &set, &star, &cells);
+        if (m) {
+            return m;
         }
         for (int k = 0; k < cells; k++) {
             if (p->ncell[rank] == 24) {

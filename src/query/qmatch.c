@@ -239,6 +239,10 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
         m->prev_eval = pt->ann->eval;
         m->has_prev_eval = 1;
     }
+    /* "never" rests on pawns and material (castling rights and the ply for fen and opening),
+     * which change only with a pawn move or a capture, the moves that reset the halfmove clock */
+    int never = !in_var && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
+    int unchanged = pt->ply > 0 && pt->pos->halfmove != 0; /* no capture, no promotion */
     for (uint32_t s = 0; s < q->nslots; s++) {
         if (m->slot[s] != SLOT_OPEN) {
             continue;
@@ -246,12 +250,12 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
         const qnode *n = &q->nodes[q->slots[s]];
         uint8_t before = m->slot[s];
         if (n->op == Q_EXISTS) {
-            if (in_var && !n->vars) {
-                continue;
+            if ((in_var && !n->vars) || (n->matonly && !in_var && unchanged)) {
+                continue; /* material as at the previous point, where the group was false */
             }
             if (pgnk_qpoint_eval(q, n->child, pt)) {
                 m->slot[s] = SLOT_TRUE;
-            } else if (!in_var && !n->vars && pgnk_qpoint_never(q, n->child, pt->pos, pt->ply)) {
+            } else if (never && !n->vars && pgnk_qpoint_never(q, n->child, pt->pos, pt->ply)) {
                 m->slot[s] = SLOT_NEVER;
             }
         } else if (in_var) {
@@ -259,7 +263,8 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
         } else if (n->op == Q_SEQ) {
             seq_step(m, n, pt);
         } else {
-            m->run[s] = pgnk_qpoint_eval(q, n->child, pt) ? m->run[s] + 1 : 0;
+            int v = n->matonly && unchanged ? m->run[s] > 0 : pgnk_qpoint_eval(q, n->child, pt);
+            m->run[s] = v ? m->run[s] + 1 : 0;
             if (m->run[s] >= (uint32_t)n->num) {
                 m->slot[s] = SLOT_TRUE;
             }
@@ -375,7 +380,10 @@ static pgn_flow v_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str s
     l->ply++;
     l->pending = 1;
     memset(&l->ann, 0, sizeof l->ann);
-    return m->decided || m->st != PGN_OK ? PGN_FLOW_STOP : PGN_FLOW_CONTINUE;
+    if (m->st != PGN_OK) {
+        return PGN_FLOW_STOP;
+    }
+    return m->decided ? PGN_FLOW_SKIP : PGN_FLOW_CONTINUE; /* the rest is not even resolved */
 }
 
 static pgn_flow v_comment(void *user, pgn_str text) {

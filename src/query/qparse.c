@@ -20,10 +20,8 @@ static int is_word_char(const char *s, size_t n, size_t i) {
            strchr("QRBNqrbn", s[i + 1]) && s[i + 1];
 }
 
-/* Reads the next token at p->i into p->t; skips white space and # comments. */
-void pgnk_qlex(parser *p) {
-    const char *s = p->s;
-    size_t n = p->n, i = p->i;
+/* The first byte at or after i that is neither white space nor in a # comment. */
+static size_t skip_space(const char *s, size_t n, size_t i) {
     for (;;) {
         while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r')) {
             i++;
@@ -34,8 +32,57 @@ void pgnk_qlex(parser *p) {
             }
             continue;
         }
-        break;
+        return i;
     }
+}
+
+/* A "string" whose opening quote is at j - 1, with an optional i flag: its end into *j. */
+static void lex_string(const char *s, size_t n, size_t *j, tok *t) {
+    size_t k = *j;
+    while (k < n && s[k] != '"') {
+        k += s[k] == '\\' && k + 1 < n ? 2 : 1;
+    }
+    if (k >= n) {
+        t->kind = T_BAD;
+        *j = n;
+        return;
+    }
+    k++;
+    t->kind = T_STR;
+    if (k < n && s[k] == 'i' && (k + 1 >= n || !is_word_char(s, n, k + 1))) {
+        t->icase = 1;
+        k++;
+    }
+    *j = k;
+}
+
+/* An operator whose first character c is at j - 1 (one of =!<>~): its end into *j. */
+static void lex_operator(const char *s, size_t n, char c, size_t *j, tok *t) {
+    char d = *j < n ? s[*j] : 0;
+    t->kind = T_OP;
+    if (c == '=') {
+        t->cmp = C_EQ;
+        *j += d == '=';
+    } else if (c == '!' && (d == '=' || d == '~')) {
+        t->cmp = d == '=' ? C_NE : C_NRE;
+        (*j)++;
+    } else if (c == '<') {
+        t->cmp = d == '=' ? C_LE : d == '>' ? C_NE : C_LT;
+        *j += d == '=' || d == '>';
+    } else if (c == '>') {
+        t->cmp = d == '=' ? C_GE : C_GT;
+        *j += d == '=';
+    } else if (c == '~') {
+        t->cmp = C_RE;
+    } else {
+        t->kind = T_BAD;
+    }
+}
+
+/* Reads the next token at p->i into p->t; skips white space and # comments. */
+void pgnk_qlex(parser *p) {
+    const char *s = p->s;
+    size_t n = p->n, i = skip_space(s, n, p->i);
     tok t = {T_END, (uint32_t)i, 0, 0, 0};
     if (i >= n) {
         p->t = t;
@@ -47,43 +94,9 @@ void pgnk_qlex(parser *p) {
     if (c == '(' || c == ')') {
         t.kind = c == '(' ? T_LP : T_RP;
     } else if (c == '"') {
-        while (j < n && s[j] != '"') {
-            j += s[j] == '\\' && j + 1 < n ? 2 : 1;
-        }
-        if (j >= n) {
-            t.kind = T_BAD;
-            j = n;
-        } else {
-            j++;
-            t.kind = T_STR;
-            if (j < n && s[j] == 'i' && (j + 1 >= n || !is_word_char(s, n, j + 1))) {
-                t.icase = 1;
-                j++;
-            }
-        }
+        lex_string(s, n, &j, &t);
     } else if (strchr("=!<>~", c)) {
-        char d = j < n ? s[j] : 0;
-        t.kind = T_OP;
-        if (c == '=') {
-            t.cmp = C_EQ;
-            j += d == '=';
-        } else if (c == '!' && d == '=') {
-            t.cmp = C_NE;
-            j++;
-        } else if (c == '!' && d == '~') {
-            t.cmp = C_NRE;
-            j++;
-        } else if (c == '<') {
-            t.cmp = d == '=' ? C_LE : d == '>' ? C_NE : C_LT;
-            j += d == '=' || d == '>';
-        } else if (c == '>') {
-            t.cmp = d == '=' ? C_GE : C_GT;
-            j += d == '=';
-        } else if (c == '~') {
-            t.cmp = C_RE;
-        } else {
-            t.kind = T_BAD;
-        }
+        lex_operator(s, n, c, &j, &t);
     } else if (is_word_char(s, n, i)) {
         while (j < n && is_word_char(s, n, j)) {
             j++;

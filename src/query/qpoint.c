@@ -194,14 +194,80 @@ int pgnk_qpoint_eval(const pgn_query *q, uint32_t id, const qpt *pt) {
     }
 }
 
-/* White pawns on rank 2 and Black pawns on rank 7 required by target that pos lacks: they can
- * never come back. Also castling rights target has and pos lost, and too few pieces. */
+/* pawn_cones[c][sq]: the squares a pawn of colour c must stand on now to reach sq later (pawns
+ * only go forward, one rank a move, one file aside when they capture): a cone behind sq, sq
+ * included; empty on the first and last ranks. Written by a script from that rule. */
+static const uint64_t pawn_cones[2][64] = {
+    {
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000100),
+        UINT64_C(0x0000000000000200), UINT64_C(0x0000000000000400), UINT64_C(0x0000000000000800),
+        UINT64_C(0x0000000000001000), UINT64_C(0x0000000000002000), UINT64_C(0x0000000000004000),
+        UINT64_C(0x0000000000008000), UINT64_C(0x0000000000010300), UINT64_C(0x0000000000020700),
+        UINT64_C(0x0000000000040e00), UINT64_C(0x0000000000081c00), UINT64_C(0x0000000000103800),
+        UINT64_C(0x0000000000207000), UINT64_C(0x000000000040e000), UINT64_C(0x000000000080c000),
+        UINT64_C(0x0000000001030700), UINT64_C(0x0000000002070f00), UINT64_C(0x00000000040e1f00),
+        UINT64_C(0x00000000081c3e00), UINT64_C(0x0000000010387c00), UINT64_C(0x000000002070f800),
+        UINT64_C(0x0000000040e0f000), UINT64_C(0x0000000080c0e000), UINT64_C(0x0000000103070f00),
+        UINT64_C(0x00000002070f1f00), UINT64_C(0x000000040e1f3f00), UINT64_C(0x000000081c3e7f00),
+        UINT64_C(0x00000010387cfe00), UINT64_C(0x0000002070f8fc00), UINT64_C(0x00000040e0f0f800),
+        UINT64_C(0x00000080c0e0f000), UINT64_C(0x00000103070f1f00), UINT64_C(0x000002070f1f3f00),
+        UINT64_C(0x0000040e1f3f7f00), UINT64_C(0x0000081c3e7fff00), UINT64_C(0x000010387cfeff00),
+        UINT64_C(0x00002070f8fcfe00), UINT64_C(0x000040e0f0f8fc00), UINT64_C(0x000080c0e0f0f800),
+        UINT64_C(0x000103070f1f3f00), UINT64_C(0x0002070f1f3f7f00), UINT64_C(0x00040e1f3f7fff00),
+        UINT64_C(0x00081c3e7fffff00), UINT64_C(0x0010387cfeffff00), UINT64_C(0x002070f8fcfeff00),
+        UINT64_C(0x0040e0f0f8fcfe00), UINT64_C(0x0080c0e0f0f8fc00), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000),
+    },
+    {
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x003f1f0f07030100),
+        UINT64_C(0x007f3f1f0f070200), UINT64_C(0x00ff7f3f1f0e0400), UINT64_C(0x00ffff7f3e1c0800),
+        UINT64_C(0x00fffffe7c381000), UINT64_C(0x00fffefcf8702000), UINT64_C(0x00fefcf8f0e04000),
+        UINT64_C(0x00fcf8f0e0c08000), UINT64_C(0x001f0f0703010000), UINT64_C(0x003f1f0f07020000),
+        UINT64_C(0x007f3f1f0e040000), UINT64_C(0x00ff7f3e1c080000), UINT64_C(0x00fffe7c38100000),
+        UINT64_C(0x00fefcf870200000), UINT64_C(0x00fcf8f0e0400000), UINT64_C(0x00f8f0e0c0800000),
+        UINT64_C(0x000f070301000000), UINT64_C(0x001f0f0702000000), UINT64_C(0x003f1f0e04000000),
+        UINT64_C(0x007f3e1c08000000), UINT64_C(0x00fe7c3810000000), UINT64_C(0x00fcf87020000000),
+        UINT64_C(0x00f8f0e040000000), UINT64_C(0x00f0e0c080000000), UINT64_C(0x0007030100000000),
+        UINT64_C(0x000f070200000000), UINT64_C(0x001f0e0400000000), UINT64_C(0x003e1c0800000000),
+        UINT64_C(0x007c381000000000), UINT64_C(0x00f8702000000000), UINT64_C(0x00f0e04000000000),
+        UINT64_C(0x00e0c08000000000), UINT64_C(0x0003010000000000), UINT64_C(0x0007020000000000),
+        UINT64_C(0x000e040000000000), UINT64_C(0x001c080000000000), UINT64_C(0x0038100000000000),
+        UINT64_C(0x0070200000000000), UINT64_C(0x00e0400000000000), UINT64_C(0x00c0800000000000),
+        UINT64_C(0x0001000000000000), UINT64_C(0x0002000000000000), UINT64_C(0x0004000000000000),
+        UINT64_C(0x0008000000000000), UINT64_C(0x0010000000000000), UINT64_C(0x0020000000000000),
+        UINT64_C(0x0040000000000000), UINT64_C(0x0080000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
+        UINT64_C(0x0000000000000000),
+    },
+};
+
+/* 1 if some square of need (pawns of colour c) can no longer get one: no pawn of c in its cone,
+ * or fewer pawns of c than squares. */
+static int pawns_never(const pgn_pos *pos, int c, uint64_t need) {
+    uint64_t have = pos->by_color[c] & pos->by_type[PGN_PAWN];
+    if ((need & ~have) == 0) {
+        return 0;
+    }
+    for (uint64_t b = need & ~have; b; b &= b - 1) {
+        if (!(have & pawn_cones[c][bits_ctz(b)])) {
+            return 1;
+        }
+    }
+    return (need & (need - 1)) && bits_popcount(need) > bits_popcount(have);
+}
+
+/* Pawns target has that no pawn of pos can still become (pawns_never), castling rights target has
+ * and pos lost, and too few pieces. */
 static int fen_never(const pgn_pos *pos, const pgn_pos *target) {
-    static const uint64_t rank2 = UINT64_C(0xFF00), rank7 = UINT64_C(0x00FF000000000000);
-    uint64_t wp = target->by_color[0] & target->by_type[PGN_PAWN] & rank2;
-    uint64_t bp = target->by_color[1] & target->by_type[PGN_PAWN] & rank7;
-    if ((wp & ~(pos->by_color[0] & pos->by_type[PGN_PAWN])) ||
-        (bp & ~(pos->by_color[1] & pos->by_type[PGN_PAWN]))) {
+    if (pawns_never(pos, PGN_WHITE, target->by_color[0] & target->by_type[PGN_PAWN]) ||
+        pawns_never(pos, PGN_BLACK, target->by_color[1] & target->by_type[PGN_PAWN])) {
         return 1;
     }
     if (target->castle & ~pos->castle) {
@@ -221,12 +287,12 @@ static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
     case Q_PIECE_ON: {
         unsigned sq = (unsigned)n->num;
         uint64_t b = bits_sq(sq);
-        /* only a pawn on its start square: it never comes back */
-        if (n->bits == (UINT64_C(1) << PGN_PAWN) && (b & UINT64_C(0xFF00))) {
-            return !(pos->by_color[0] & pos->by_type[PGN_PAWN] & b);
+        /* only a pawn: one in its cone */
+        if (n->bits == (UINT64_C(1) << PGN_PAWN)) {
+            return pawns_never(pos, PGN_WHITE, b);
         }
-        if (n->bits == (UINT64_C(1) << (8 + PGN_PAWN)) && (b & UINT64_C(0x00FF000000000000))) {
-            return !(pos->by_color[1] & pos->by_type[PGN_PAWN] & b);
+        if (n->bits == (UINT64_C(1) << (8 + PGN_PAWN))) {
+            return pawns_never(pos, PGN_BLACK, b);
         }
         return count_set_max(pos, n->bits) == 0;
     }
@@ -252,6 +318,9 @@ static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
         }
         return 0;
     case Q_FEN: return fen_never(pos, n->pos);
+    case Q_PATTERN:
+        return pawns_never(pos, PGN_WHITE, n->pat->req[PGN_PAWN]) ||
+               pawns_never(pos, PGN_BLACK, n->pat->req[8 + PGN_PAWN]);
     case Q_OPENING: return ply >= (uint32_t)n->num || fen_never(pos, n->pos);
     default: return 0;
     }

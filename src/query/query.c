@@ -60,6 +60,8 @@ static uint32_t flags_of(const qnode *n) {
     case Q_RESULT_FINAL: return QF_BOARD | QF_MOVETEXT | QF_END_POS;
     case Q_REPETITION: return QF_BOARD | QF_MOVETEXT | QF_KEYS | QF_ZOBRIST;
     case Q_HASH: return QF_BOARD | QF_MOVETEXT | QF_ZOBRIST;
+    case Q_FEN:
+    case Q_OPENING: return QF_BOARD | QF_MOVETEXT | QF_NEVER_PLY;
     case Q_COMMENT:
     case Q_NAG:
     case Q_CLOCK:
@@ -132,6 +134,28 @@ static void wrap(compiler *c, uint32_t *link, uint8_t vars) {
     n->slot = add_slot(c, e);
     if (vars) {
         q->flags |= QF_VARS;
+    }
+}
+
+/* 1 if the point subtree id reads nothing but the material (piece counts), which only a capture
+ * or a promotion changes. */
+static int material_only(const pgn_query *q, uint32_t id) {
+    const qnode *n = &q->nodes[id];
+    switch (n->op) {
+    case Q_AND:
+    case Q_OR:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            if (!material_only(q, c)) {
+                return 0;
+            }
+        }
+        return 1;
+    case Q_NOT:
+    case Q_AT: return material_only(q, n->child);
+    case Q_MATERIAL:
+    case Q_IMBALANCE:
+    case Q_COUNT: return 1;
+    default: return 0;
     }
 }
 
@@ -239,6 +263,11 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
     if (st != PGN_OK) {
         pgn_query_free(q);
         return st;
+    }
+    for (uint32_t s = 0; s < q->nslots; s++) {
+        qnode *e = &q->nodes[q->slots[s]];
+        e->matonly =
+            (uint8_t)((e->op == Q_EXISTS || e->op == Q_PERSIST) && material_only(q, e->child));
     }
     q->reader_flags = !(q->flags & QF_BOARD)    ? PGN_READ_NO_BOARD
                       : (q->flags & QF_ZOBRIST) ? 0

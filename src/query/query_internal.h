@@ -121,6 +121,7 @@ typedef struct qnode {
     uint8_t cost;         /* rough cost, cheap atoms first */
     uint8_t gap;          /* Q_SEQ steps after the first: 0 then, 1 next */
     uint8_t icase;        /* ~ with "..."i */
+    uint8_t matonly;      /* Q_EXISTS, Q_PERSIST: its group reads material only (Q_MATERIAL...) */
     uint32_t child;       /* first child, or QNONE */
     uint32_t next;        /* next sibling, or QNONE */
     uint32_t src, srclen; /* the atom's text in the expression (for printing) */
@@ -155,13 +156,14 @@ struct pgn_query {
 };
 
 /* What a query needs from the reader and the matcher. */
-#define QF_BOARD 0x1u    /* positions */
-#define QF_MOVETEXT 0x2u /* moves must be read (counts, annotations) */
-#define QF_VARS 0x4u     /* points of variations */
-#define QF_KEYS 0x8u     /* repetition: identity keys of the main line */
-#define QF_ANNOT 0x10u   /* comments and NAGs */
-#define QF_END_POS 0x20u /* the final position (ends, result != final) */
-#define QF_ZOBRIST 0x40u /* positions' Zobrist keys (hash, repetition) */
+#define QF_BOARD 0x1u      /* positions */
+#define QF_MOVETEXT 0x2u   /* moves must be read (counts, annotations) */
+#define QF_VARS 0x4u       /* points of variations */
+#define QF_KEYS 0x8u       /* repetition: identity keys of the main line */
+#define QF_ANNOT 0x10u     /* comments and NAGs */
+#define QF_END_POS 0x20u   /* the final position (ends, result != final) */
+#define QF_ZOBRIST 0x40u   /* positions' Zobrist keys (hash, repetition) */
+#define QF_NEVER_PLY 0x80u /* fen, opening: "never" can turn without a pawn move or capture */
 
 /* qregex.c */
 /* Compiles pattern (len bytes) into *out from the arena; icase folds ASCII case. Returns NULL on
