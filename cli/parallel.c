@@ -65,6 +65,7 @@ typedef struct pgame {
     pgn_game_summary sum;
     pgn_str raw;
     size_t prod_off, prod_len;
+    size_t raw_off; /* in the batch's rawbuf (a batch read through a callback) */
 } pgame;
 
 enum { B_FREE, B_QUEUED, B_WORKING, B_DONE };
@@ -86,6 +87,7 @@ typedef struct batch {
     pdiag *diags;
     size_t ndiags, cap_diags;
     cli_membuf product;
+    cli_membuf rawbuf;                 /* copies of raw bytes (io_error batches) */
     uint64_t n_read, errors, warnings; /* the reader's totals */
     pgn_status st;                     /* how reading ended: PGN_END, PGN_E_IO, or a failure */
     int state;
@@ -236,6 +238,13 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         pgame *pg = &b->games[b->ngames];
         pg->sum = *pgn_reader_summary(rd);
         pg->raw = pgn_reader_raw(rd);
+        if (b->io_error) { /* a reader over a callback: its window moves on; keep a copy */
+            pg->raw_off = b->rawbuf.len;
+            if (cli_membuf_write(&b->rawbuf, pg->raw.ptr, pg->raw.len) < 0) {
+                b->st = PGN_E_NOMEM;
+                break;
+            }
+        }
         pg->prod_off = b->product.len;
         if (h && h->prepare) {
             cli_game cg = {g, &pg->sum, pg->raw, p->in};
@@ -246,6 +255,9 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         }
         pg->prod_len = b->product.len - pg->prod_off;
         b->ngames++;
+    }
+    for (size_t i = 0; b->io_error && i < b->ngames; i++) {
+        b->games[i].raw.ptr = b->rawbuf.p + b->games[i].raw_off;
     }
 }
 
@@ -260,7 +272,7 @@ static void work(worker *w, batch *b) {
     ro.diag_ctx = b;
     ro.range_start = b->start;
     ro.line_base = b->line;
-    b->ngames = b->ndiags = b->product.len = 0;
+    b->ngames = b->ndiags = b->product.len = b->rawbuf.len = 0;
     b->end437 = 0;
     b->st = PGN_OK;
     if (probe) {
@@ -450,6 +462,7 @@ static void free_slots(pool *p) {
         free(b->buf);
         free(b->seed_buf);
         free(b->product.p);
+        free(b->rawbuf.p);
     }
     free(p->slots);
     free(p->w);
