@@ -478,7 +478,10 @@ static int start_workers(pool *p, void *user) {
             return 0;
         }
         w->vuser = h && h->worker_vuser ? h->worker_vuser(w->wuser) : NULL;
-        if (i < p->nw && pthread_create(&w->th, NULL, worker_main, w) != 0) {
+        if (i == p->nw) {
+            break; /* the main thread's, for reading again: no thread */
+        }
+        if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
             return 0;
         }
         w->started = 1;
