@@ -19,8 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where). */
-enum { BATCH_DEFAULT = 1 << 19, READ_CHUNK = 1 << 16, MAX_JOBS = 256 };
+/* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where), or BATCH_TREES when the callback
+ * gets every game's tree (a tree takes some 20 times its text). */
+enum { BATCH_DEFAULT = 1 << 19, BATCH_TREES = 1 << 16, READ_CHUNK = 1 << 16, MAX_JOBS = 256 };
 
 int cli_jobs_option(const char *arg, int *jobs) {
     char *end;
@@ -98,6 +99,7 @@ typedef struct worker {
     pool *p;
     pthread_t th;
     void *wuser, *vuser;
+    pgn_game *game; /* with a prepare hook: the tree of the game being read */
     int started;
 } worker;
 
@@ -219,14 +221,23 @@ static void drop_game(batch *b, size_t k) {
     }
 }
 
+/* The worker's one game (with a prepare hook the tree is not kept for the callback). */
+static pgn_game *worker_game(worker *w) {
+    if (!w->game && pgn_game_new(&w->game, NULL) != PGN_OK) {
+        w->game = NULL;
+    }
+    return w->game;
+}
+
 /* Reads the batch's text (made ready by work) into its games and diagnostics. */
 static void read_batch(worker *w, batch *b, pgn_reader *rd) {
     pool *p = w->p;
     const cli_par_hooks *h = p->r->par;
+    int keep = !(h && h->prepare); /* the callback gets the tree: one per game of the batch */
     while (b->st == PGN_OK) {
         pgn_game *g = NULL;
         if (!reserve(&b->games, &b->cap_games, b->ngames + 1, sizeof *b->games) ||
-            (p->tree && !(g = slot_game(b, b->ngames)))) {
+            (p->tree && !(g = keep ? slot_game(b, b->ngames) : worker_game(w)))) {
             b->st = PGN_E_NOMEM;
             break;
         }
@@ -376,6 +387,7 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void
     }
     size_t k = 0;
     uint64_t counts[2] = {0, 0};
+    int prepared = r->par && r->par->prepare;
     pgn_status st = PGN_OK;
     size_t i;
     for (i = 0; i < b->ngames && st == PGN_OK; i++) {
@@ -387,7 +399,7 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void
         pgame *pg = &b->games[i];
         pg->sum.game += *base;
         pg->sum.first_error.game += pg->sum.errors ? *base : 0;
-        cli_game g = {p->tree ? pg->game : NULL, &pg->sum, pg->raw, p->in};
+        cli_game g = {p->tree && !prepared ? pg->game : NULL, &pg->sum, pg->raw, p->in};
         current = &g;
         current_product.ptr = b->product.p + pg->prod_off;
         current_product.len = pg->prod_len;
@@ -445,6 +457,7 @@ static void stop_workers(pool *p) {
         if (p->w[i].started) {
             pthread_join(p->w[i].th, NULL);
         }
+        pgn_game_free(p->w[i].game);
         if (p->r->par && p->r->par->worker_free && p->w[i].wuser) {
             p->r->par->worker_free(p->w[i].wuser);
         }
@@ -520,11 +533,13 @@ static int carry(const cli_scanner *sc, batch *b, batch *nb) {
 }
 
 /* The batch size: PGNKIT_BATCH (bytes; for the tests, which cut small files into many batches),
- * else 512 KiB. */
-static size_t batch_size(void) {
+ * else BATCH_DEFAULT or BATCH_TREES. */
+static size_t batch_size(const pool *p) {
     const char *e = getenv("PGNKIT_BATCH");
     long v = e ? atol(e) : 0;
-    return v > 0 ? (size_t)v : BATCH_DEFAULT;
+    return v > 0                                           ? (size_t)v
+           : p->tree && !(p->r->par && p->r->par->prepare) ? BATCH_TREES
+                                                           : BATCH_DEFAULT;
 }
 
 /* Is the oldest batch in flight read? */
@@ -541,7 +556,7 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
     memset(&sc, 0, sizeof sc);
     sc.bol = 1;
     sc.check_utf8 = p->ro.encoding == PGN_ENC_AUTO;
-    size_t size = batch_size();
+    size_t size = batch_size(p);
     uint64_t base = 0;
     pgn_status st = PGN_OK;
     batch *b = &p->slots[0];

@@ -15,7 +15,9 @@
  * prepare, called on the worker after each game with that state: the bytes it appends to out
  * come back to the command's ordered callback through cli_par_product. A command without
  * prepare gets its callback on the main thread with the game as read (tree mode), which is
- * always correct; a visitor with a user needs worker_vuser (else the run is serial). */
+ * always correct; a visitor with a user needs worker_vuser (else the run is serial). With
+ * prepare, the callback gets no tree (cli_game.game NULL) when it gets a product: the workers
+ * keep one tree each, not one per game in flight. */
 typedef struct cli_par_hooks {
     void *(*worker_new)(void *user); /* NULL: out of memory */
     void (*worker_free)(void *wuser);
