@@ -104,10 +104,12 @@ void cli_zcodec_end(cli_zcodec *c) {
     }
 }
 
+#if defined(PGNKIT_HAVE_ZLIB) || defined(PGNKIT_HAVE_BZ2)
 /* The span sizes a 32-bit stream field takes. */
 static unsigned clamp32(size_t n) {
     return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
 }
+#endif
 
 #ifdef PGNKIT_HAVE_ZLIB
 static int step_gzip(cli_zcodec *c, cli_zstep *x) {
