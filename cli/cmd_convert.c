@@ -16,7 +16,8 @@ static const char usage_text[] =
     "usage: pgnkit convert --to uci|fen|san|lan|epd|csv|json|ndjson [--fen-ep legal|always]\n"
     "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--keep-broken]\n"
     "                      [--strict] [--max-errors N] [--diag text|json] [--quiet]\n"
-    "                      [--input-encoding ENC] [--rejects FILE] [-o OUT] [FILE...]\n"
+    "                      [--input-encoding ENC] [--rejects FILE] [-j N] [--progress]\n"
+    "                      [-o OUT] [FILE...]\n"
     "       pgnkit convert --from json [--to pgn|json|ndjson] [--diag text|json] [-o OUT] "
     "[FILE...]\n"
     "Converts every game. uci: one line per game, the main line's moves in UCI separated by\n"
@@ -35,7 +36,7 @@ static const char usage_text[] =
     "A game the JSON reader refuses is rejected. Diagnostics and the summary 'N games, N written,\n"
     "N rejected, N errors' go to stderr.\n" CLI_EDIT_USAGE
     "(editing applies to san, lan, epd, csv and json; uci and fen stream the main line as "
-    "read).\n" CLI_RANGE_USAGE
+    "read).\n" CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 enum { TO_NONE, TO_UCI, TO_FEN, TO_SAN, TO_LAN, TO_EPD, TO_CSV, TO_JSON, TO_NDJSON, TO_PGN };

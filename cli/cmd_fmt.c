@@ -17,7 +17,7 @@ static const char usage_text[] =
     "                  [--diag text|json] [--max-errors N] [--quiet] [--input-encoding ENC]\n"
     "                  [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
-    "                  [FILE...]\n"
+    "                  [-j N] [--progress] [FILE...]\n"
     "Writes every game in the PGN export format. A game with errors is not written: with "
     "--rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the "
@@ -30,7 +30,7 @@ static const char usage_text[] =
     "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
     "advantage }: the meaning as a comment).\n" CLI_EDIT_USAGE
     "--fen-ep always writes the en passant square after every double step (FEN comments and "
-    "tag).\n" CLI_RANGE_USAGE
+    "tag).\n" CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors (or, with --check, is not canonical),\n"
     "2 usage error, 3 I/O or memory failure\n";
 

@@ -25,7 +25,8 @@ static const char usage_text[] =
     "  --mark-nag N      ... or the NAG $N (both imply --fmt)\n"
     "  --rejects FILE    write the games that do not match to FILE\n"
     "  -o OUT            write to OUT instead of standard output\n"
-    "  --strict, --input-encoding E, --diag text|json, --max-errors N, --quiet (no warnings)\n"
+    "  --strict, --input-encoding E, --diag text|json, --max-errors N, --quiet (no "
+    "warnings)\n" CLI_JOBS_USAGE
     "exit status: 0 ok, 1 the input had errors, 2 usage error (a bad expression: its column,\n"
     "a caret and what was expected), 3 I/O or memory failure\n";
 

@@ -25,6 +25,11 @@ typedef struct cli_par_hooks {
     pgn_status (*prepare)(void *wuser, const cli_game *g, cli_membuf *out);
 } cli_par_hooks;
 
+/* Help text of -j and --progress, for the usage of the commands that read games. */
+#define CLI_JOBS_USAGE                                                                             \
+    "  -j N            read on N threads (0 or auto: one per core; default 1); same output\n"      \
+    "  --progress, --no-progress  a progress line on stderr (default: on a terminal)\n"
+
 /* -j VALUE: a count, or 0 or "auto" (the number of cores: *jobs -1). 1 and *jobs set, or 0
  * (a usage error). */
 int cli_jobs_option(const char *arg, int *jobs);
