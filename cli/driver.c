@@ -152,7 +152,8 @@ int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const st
             return CLI_HELP;
         } else if (ch == '?' || ch == ':') {
             st = bad_option(ch, argv);
-        } else if ((st = common_option(r, ch, optarg)) < 0) {
+        } else if ((ch == 'j' && strchr(shortopts ? shortopts : "", 'j')) ||
+                   (st = common_option(r, ch, optarg)) < 0) { /* a command's own -j comes first */
             st = fn ? fn(user, ch, optarg) : bad_option('?', argv);
         }
         if (st != EXIT_OK && status == EXIT_OK) {
