@@ -120,75 +120,111 @@ static int utf8_len(const unsigned char *d, size_t i, size_t n) {
     return len;
 }
 
+/* Byte classes of the scan: a state's loop skips every byte outside its mask. */
+enum {
+    K_LF = 1,
+    K_CR = 2,
+    K_OPEN = 4,
+    K_CLOSE = 8,
+    K_SEMI = 16,
+    K_QUOTE = 32,
+    K_ESC = 64,
+    K_HIGH = 128
+};
+#define H16                                                                                        \
+    K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH,        \
+        K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH
+static const unsigned char klass[256] = {['\n'] = K_LF,
+                                         ['\r'] = K_CR,
+                                         ['{'] = K_OPEN,
+                                         ['}'] = K_CLOSE,
+                                         [';'] = K_SEMI,
+                                         ['"'] = K_QUOTE,
+                                         ['\\'] = K_ESC,
+                                         [128] = H16,
+                                         H16,
+                                         H16,
+                                         H16,
+                                         H16,
+                                         H16,
+                                         H16,
+                                         H16};
+#undef H16
+static const unsigned char masks[] = {[S_TEXT] = K_LF | K_CR | K_OPEN | K_SEMI | K_QUOTE,
+                                      [S_COMMENT] = K_LF | K_CR | K_CLOSE,
+                                      [S_STRING] = K_LF | K_CR | K_QUOTE | K_ESC,
+                                      [S_LINE] = K_LF | K_CR};
+
+/* At the first byte d[i] of a line: a cut (1), more bytes needed (-1), or on (0) with the line's
+ * start handled: a tag-like line ends a comment, '%' starts an escape line. */
+static int line_start(cli_scanner *sc, const cli_text *b, size_t i, size_t min, int eof, int weak) {
+    const unsigned char *d = (const unsigned char *)b->buf;
+    if (d[i] == '\n' || d[i] == '\r') {
+        return 0; /* an empty line: still at a line start after it */
+    }
+    if (sc->state == S_COMMENT && sc->lf) {
+        int t = tag_line(d, i, b->len);
+        if (t < 0 && !eof) {
+            return -1;
+        }
+        sc->state = t > 0 ? S_TEXT : S_COMMENT; /* not a cut: the comment is unterminated */
+    } else if (sc->state == S_TEXT && d[i] == '[' && i >= min && cut_here(sc, b, i, weak)) {
+        return 1;
+    } else if (sc->state == S_TEXT && d[i] == '%') {
+        sc->state = S_LINE;
+    }
+    sc->bol = 0;
+    return 0;
+}
+
 int cli_scan(cli_scanner *sc, const cli_text *b, size_t min, int eof) {
     const unsigned char *d = (const unsigned char *)b->buf;
-    size_t n = b->len;
+    size_t n = b->len, i = (size_t)(sc->pos - b->start);
     int weak = b->len > CLI_WEAK_AFTER; /* no game ended with a marker for that long */
-    for (size_t i = (size_t)(sc->pos - b->start); i < n; i++, sc->pos++) {
+    unsigned high = sc->check_utf8 ? K_HIGH : 0;
+    int r = CLI_SCAN_MORE;
+    while (i < n) {
+        int ls = sc->bol ? line_start(sc, b, i, min, eof, weak) : 0;
+        if (ls != 0) {
+            r = ls > 0 ? CLI_SCAN_CUT : CLI_SCAN_MORE;
+            break;
+        }
+        unsigned mask = masks[sc->state] | high;
+        while (i < n && !(klass[d[i]] & mask)) {
+            i++;
+        }
+        if (i >= n) {
+            break;
+        }
         unsigned char c = d[i];
-        if (c >= 0x80 && sc->check_utf8) {
-            int len = utf8_len(d, i, n);
-            if (len < 0 && !eof) {
-                return CLI_SCAN_MORE;
-            }
-            if (len <= 0) {
-                sc->dirty = 1;
-                len = 1;
-            }
-            sc->pos += (uint64_t)len - 1;
-            i += (size_t)len - 1;
-            sc->prev_cr = sc->bol = 0;
-            continue;
-        }
-        if (sc->bol && sc->state == S_COMMENT && sc->lf && c != '\n') {
-            int t = tag_line(d, i, n);
-            if (t < 0 && !eof) {
-                return CLI_SCAN_MORE;
-            }
-            if (t > 0) {
-                sc->state = S_TEXT;
-                sc->bol = 0; /* not a cut: the comment before it is unterminated */
-            }
-        }
         if (c == '\n' || c == '\r') {
-            sc->breaks += c == '\r' || !sc->prev_cr;
-            sc->prev_cr = c == '\r';
+            int cr_before = i > 0 ? d[i - 1] == '\r' : sc->prev_cr;
+            sc->breaks += c == '\r' || !cr_before;
             sc->lf = c == '\n';
             sc->bol = 1;
             sc->state = sc->state == S_COMMENT ? S_COMMENT : S_TEXT;
-            continue;
-        }
-        sc->prev_cr = 0;
-        int bol = sc->bol;
-        sc->bol = 0;
-        switch (sc->state) {
-        case S_TEXT:
-            if (bol && c == '[' && i >= min && cut_here(sc, b, i, weak)) {
-                sc->bol = 1; /* the '[' is the next batch's to scan */
-                return CLI_SCAN_CUT;
+            i++;
+        } else if (c >= 0x80) {
+            int len = utf8_len(d, i, n);
+            if (len < 0 && !eof) {
+                break;
             }
-            sc->state = c == '{'                        ? S_COMMENT
-                        : c == '"'                      ? S_STRING
-                        : c == ';' || (bol && c == '%') ? S_LINE
-                                                        : S_TEXT;
-            break;
-        case S_COMMENT: sc->state = c == '}' ? S_TEXT : S_COMMENT; break;
-        case S_STRING:
-            if (c == '\\') {
-                if (i + 1 >= n && !eof) {
-                    sc->bol = bol;
-                    return CLI_SCAN_MORE;
-                }
-                if (i + 1 < n && (d[i + 1] == '"' || d[i + 1] == '\\')) {
-                    i++;
-                    sc->pos++;
-                }
-            } else if (c == '"') {
-                sc->state = S_TEXT;
+            sc->dirty |= len <= 0;
+            i += len > 0 ? (size_t)len : 1;
+        } else if (sc->state == S_STRING && c == '\\') {
+            if (i + 1 >= n && !eof) {
+                break;
             }
-            break;
-        default: break; /* S_LINE: to the line break */
+            i += i + 1 < n && (d[i + 1] == '"' || d[i + 1] == '\\') ? 2 : 1;
+        } else {
+            sc->state = c == '{'                          ? S_COMMENT
+                        : c == '"' && sc->state == S_TEXT ? S_STRING
+                        : c == ';'                        ? S_LINE
+                                                          : S_TEXT;
+            i++;
         }
     }
-    return CLI_SCAN_MORE;
+    sc->pos = b->start + i;
+    sc->prev_cr = i > 0 ? d[i - 1] == '\r' : sc->prev_cr;
+    return r;
 }
