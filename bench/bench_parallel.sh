@@ -86,8 +86,8 @@ if [ -n "$PX" ]; then
     for f in pgn gz zst; do
         stats "px.$f"
         label="pgn-extract -s"
-        [ $f = gz ] && label="zcat | pgn-extract -s"
-        [ $f = zst ] && label="zstdcat | pgn-extract -s"
+        [ $f = gz ] && label="zcat \\| pgn-extract -s"
+        [ $f = zst ] && label="zstdcat \\| pgn-extract -s"
         awk -v l="$label ($f)" -v c="$cpu" -v w="$wall" -v b="$bytes" 'BEGIN {
             printf "| %s | %.3f | %.3f | %.1f | - | - | - |\n", l, w, c, b / w / 1e6 }'
     done
