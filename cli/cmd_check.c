@@ -2,13 +2,15 @@
 /* pgnkit check: reads PGN, checks every move, prints every problem GCC-style or as JSON lines. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <stdio.h>
 
 static const char usage_text[] =
     "usage: pgnkit check [--strict] [--max-errors N] [--diag text|json] [--syntax-only]\n"
     "                    [--input-encoding auto|utf-8|latin-1|cp1252|cp437] [--quiet]\n"
-    "                    [--where EXPR] [--range START:END [--line-base N]] [FILE...]\n"
+    "                    [--where EXPR] [--range START:END [--line-base N]] [-j N] [--progress]\n"
+    "                    [FILE...]\n"
     "Reads PGN files (or stdin, also '-') and checks every game: syntax, tags, and every move\n"
     "against the rules. Diagnostics go to stderr as FILE:LINE:COL: error|warning: ... [CODE] (game "
     "N),\n"
@@ -17,7 +19,7 @@ static const char usage_text[] =
     "  --syntax-only   do not check moves against the rules (tags and syntax only; fast)\n"
     "  --max-errors N  stop reading after N errors (over all the files)\n"
     "  --quiet         print no warnings (still counted) and no summary line\n" CLI_WHERE_USAGE
-        CLI_RANGE_USAGE
+        CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 
 enum { OPT_SYNTAX_ONLY = CLI_OPT_COMMAND };

@@ -6,6 +6,7 @@
  * --keep-broken writes what was read of them (the JSON marks them). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static const char usage_text[] =
     "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--keep-broken]\n"
     "                      [--strict] [--max-errors N] [--diag text|json] [--quiet]\n"
     "                      [--input-encoding ENC] [--rejects FILE] [-o OUT] [--where EXPR]\n"
-    "                      [FILE...]\n"
+    "                      [-j N] [--progress] [FILE...]\n"
     "       pgnkit convert --from json [--to pgn|json|ndjson] [--diag text|json] [-o OUT] "
     "[FILE...]\n"
     "Converts every game. uci: one line per game, the main line's moves in UCI separated by\n"
@@ -35,7 +36,7 @@ static const char usage_text[] =
     "A game the JSON reader refuses is rejected. Diagnostics and the summary 'N games, N written,\n"
     "N rejected, N errors' go to stderr.\n" CLI_WHERE_USAGE CLI_EDIT_USAGE
     "(editing applies to san, lan, epd, csv and json; uci and fen stream the main line as "
-    "read).\n" CLI_RANGE_USAGE
+    "read).\n" CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 enum { TO_NONE, TO_UCI, TO_FEN, TO_SAN, TO_LAN, TO_EPD, TO_CSV, TO_JSON, TO_NDJSON, TO_PGN };
@@ -200,14 +201,58 @@ static pgn_flow on_end_variation(void *user) {
     return PGN_FLOW_CONTINUE;
 }
 
+/* -j N: each worker streams with a convert state of its own; its text comes back as the product. */
+static void *stream_worker_new(void *user) {
+    convert *w = malloc(sizeof *w);
+    if (w) {
+        *w = *(convert *)user;
+        memset(&w->buf, 0, sizeof w->buf);
+    }
+    return w;
+}
+
+static void stream_worker_free(void *wuser) {
+    free(((convert *)wuser)->buf.p);
+    free(wuser);
+}
+
+static void *stream_worker_vuser(void *wuser) {
+    return wuser;
+}
+
+static pgn_status stream_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+    convert *w = wuser;
+    if (w->buf.len == SIZE_MAX) {
+        return PGN_E_NOMEM;
+    }
+    if (g->summary->broken && !w->keep_broken) {
+        return PGN_OK;
+    }
+    put_text(w, "\n");
+    return w->buf.len == SIZE_MAX || cli_membuf_write(out, w->buf.p, w->buf.len) < 0 ? PGN_E_NOMEM
+                                                                                     : PGN_OK;
+}
+
+static const cli_par_hooks stream_hooks = {stream_worker_new, stream_worker_free,
+                                           stream_worker_vuser, stream_prepare};
+
 /* After each game: its text out, or the game rejected. */
 static pgn_status stream_game(cli_run *r, void *user, const cli_game *g) {
     convert *c = user;
-    if (c->buf.len == SIZE_MAX) {
+    pgn_str text;
+    int made = cli_par_product(g, &text);
+    if (!made && c->buf.len == SIZE_MAX) {
         return PGN_E_NOMEM;
     }
     if (g->summary->broken && !c->keep_broken) {
         return cli_run_reject(r, g);
+    }
+    if (made) {
+        if (cli_output_write(&r->out, text.ptr, text.len) < 0) {
+            return PGN_E_IO;
+        }
+        r->written++;
+        return PGN_OK;
     }
     put_text(c, "\n");
     if (c->buf.len == SIZE_MAX) {
@@ -320,6 +365,7 @@ int cmd_convert(int argc, char **argv) {
     } else if (c.to == TO_UCI || c.to == TO_FEN) {
         pgn_visitor v = {on_begin,         NULL, NULL, on_move, NULL, NULL, on_begin_variation,
                          on_end_variation, NULL};
+        r.par = &stream_hooks;
         cli_run_visit(&r, &v, &c, stream_game, &c);
     } else {
         cli_run_games(&r, tree_game, &c);

@@ -5,6 +5,7 @@
  * input is already canonical (like gofmt -l). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@ static const char usage_text[] =
     "                  [--diag text|json] [--max-errors N] [--quiet] [--input-encoding ENC]\n"
     "                  [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
-    "                  [--where EXPR] [FILE...]\n"
+    "                  [--where EXPR] [-j N] [--progress] [FILE...]\n"
     "Writes every game in the PGN export format. A game with errors is not written: with "
     "--rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the "
@@ -29,7 +30,7 @@ static const char usage_text[] =
     "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
     "advantage }: the meaning as a comment).\n" CLI_WHERE_USAGE CLI_EDIT_USAGE
     "--fen-ep always writes the en passant square after every double step (FEN comments and "
-    "tag).\n" CLI_RANGE_USAGE
+    "tag).\n" CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors (or, with --check, is not canonical),\n"
     "2 usage error, 3 I/O or memory failure\n";
 
@@ -59,6 +60,50 @@ static void not_canonical(const cli_game *g) {
     }
 }
 
+/* The export of g (edited) into s->text. */
+static pgn_status fmt_export(fmt_state *s, const cli_game *g) {
+    pgn_status st;
+    s->text.len = 0;
+    if (s->edit.flags && (st = cli_game_edit(g->game, &s->edit)) != PGN_OK) {
+        return st;
+    }
+    return pgn_writer_write(s->writer, g->game);
+}
+
+/* -j N: each worker exports the games it reads with a writer of its own. */
+static void *fmt_worker_new(void *user) {
+    fmt_state *w = malloc(sizeof *w);
+    if (w) {
+        *w = *(fmt_state *)user;
+        memset(&w->text, 0, sizeof w->text);
+        if (pgn_writer_new(&w->writer, &w->wo, cli_membuf_write, &w->text) != PGN_OK) {
+            free(w);
+            w = NULL;
+        }
+    }
+    return w;
+}
+
+static void fmt_worker_free(void *wuser) {
+    fmt_state *w = wuser;
+    pgn_writer_free(w->writer);
+    free(w->text.p);
+    free(w);
+}
+
+static pgn_status fmt_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+    fmt_state *w = wuser;
+    pgn_status st;
+    if (g->summary->broken || (st = fmt_export(w, g)) == PGN_OK) {
+        return !g->summary->broken && cli_membuf_write(out, w->text.p, w->text.len) < 0
+                   ? PGN_E_NOMEM
+                   : PGN_OK;
+    }
+    return st;
+}
+
+static const cli_par_hooks fmt_hooks = {fmt_worker_new, fmt_worker_free, NULL, fmt_prepare};
+
 static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     fmt_state *s = user;
     pgn_status st;
@@ -68,19 +113,20 @@ static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
         }
         return cli_run_reject(r, g);
     }
-    s->text.len = 0;
-    if (s->edit.flags && (st = cli_game_edit(g->game, &s->edit)) != PGN_OK) {
-        return st;
-    }
-    if ((st = pgn_writer_write(s->writer, g->game)) != PGN_OK) {
-        return st;
+    pgn_str text;
+    if (!cli_par_product(g, &text)) { /* -j N: a worker wrote it (fmt_prepare) */
+        if ((st = fmt_export(s, g)) != PGN_OK) {
+            return st;
+        }
+        text.ptr = s->text.p;
+        text.len = s->text.len;
     }
     if (s->check) {
-        if ((g->raw.len != s->text.len || memcmp(g->raw.ptr, s->text.p, s->text.len) != 0) &&
+        if ((g->raw.len != text.len || memcmp(g->raw.ptr, text.ptr, text.len) != 0) &&
             s->not_canonical++ == 0) {
             not_canonical(g);
         }
-    } else if ((st = put(s, s->text.p, s->text.len)) != PGN_OK) {
+    } else if ((st = put(s, text.ptr, text.len)) != PGN_OK) {
         return st;
     }
     r->written++;
@@ -202,6 +248,7 @@ int cmd_fmt(int argc, char **argv) {
         return st;
     }
     s.out = &r.out;
+    r.par = &fmt_hooks;
     if (pgn_writer_new(&s.writer, &s.wo, cli_membuf_write, &s.text) != PGN_OK) {
         cli_error(NULL, "out of memory");
         r.aborted = 1;

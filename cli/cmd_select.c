@@ -3,6 +3,7 @@
  * (docs/query.md): their original bytes, or the export format, or their ordinals and offsets. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +25,8 @@ static const char usage_text[] =
     "  --mark-nag N      ... or the NAG $N (both imply --fmt)\n"
     "  --rejects FILE    write the games that do not match to FILE\n"
     "  -o OUT            write to OUT instead of standard output\n"
-    "  --strict, --input-encoding E, --diag text|json, --max-errors N, --quiet (no warnings)\n"
+    "  --strict, --input-encoding E, --diag text|json, --max-errors N, --quiet (no "
+    "warnings)\n" CLI_JOBS_USAGE
     "exit status: 0 ok, 1 the input had errors, 2 usage error (a bad expression: its column,\n"
     "a caret and what was expected), 3 I/O or memory failure\n";
 
@@ -154,7 +156,13 @@ static pgn_status select_one(cli_run *r, void *user, const cli_game *g) {
     }
     s->ordinal++;
     pgn_query_result res;
-    pgn_status st = pgn_query_matcher_result(s->m, &res);
+    pgn_str made;
+    pgn_status st = PGN_OK;
+    if (cli_par_product(g, &made) && made.len == sizeof res) { /* -j N: select_prepare */
+        memcpy(&res, made.ptr, sizeof res);
+    } else {
+        st = pgn_query_matcher_result(s->m, &res);
+    }
     if (st != PGN_OK || !wanted(s, s->ordinal)) {
         return st;
     }
@@ -167,6 +175,33 @@ static pgn_status select_one(cli_run *r, void *user, const cli_game *g) {
     }
     return PGN_OK;
 }
+
+/* -j N: each worker matches with a matcher of its own; the result comes back as the product. */
+static void *select_worker_new(void *user) {
+    pgn_query_matcher *m;
+    return pgn_query_matcher_new(&m, ((sel *)user)->q, NULL) == PGN_OK ? m : NULL;
+}
+
+static void select_worker_free(void *wuser) {
+    pgn_query_matcher_free(wuser);
+}
+
+static void *select_worker_vuser(void *wuser) {
+    return wuser;
+}
+
+static pgn_status select_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+    pgn_query_result res;
+    (void)g;
+    pgn_status st = pgn_query_matcher_result(wuser, &res);
+    if (st != PGN_OK) {
+        return st;
+    }
+    return cli_membuf_write(out, &res, sizeof res) < 0 ? PGN_E_NOMEM : PGN_OK;
+}
+
+static const cli_par_hooks select_hooks = {select_worker_new, select_worker_free,
+                                           select_worker_vuser, select_prepare};
 
 /* Reads the whole expression file into a malloc'd NUL-terminated string. */
 static char *read_file(const char *path, size_t *len) {
@@ -278,6 +313,7 @@ int cmd_select(int argc, char **argv) {
     r.ropts.flags |= pgn_query_reader_flags(s.q);
     if (pgn_query_matcher_new(&s.m, s.q, NULL) == PGN_OK && pgn_game_new(&s.g, NULL) == PGN_OK &&
         pgn_writer_new(&s.w, NULL, cli_output_write, &r.out) == PGN_OK) {
+        r.par = &select_hooks;
         cli_run_visit(&r, pgn_query_visitor(), s.m, select_one, &s);
         if (s.count_only) {
             fprintf(r.out.file, "%llu\n", (unsigned long long)s.matched);

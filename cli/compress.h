@@ -50,6 +50,11 @@ typedef int (*cli_zframe_fn)(void *user, const cli_zframe *fr);
 /* Decodes the zstd file f from where it stands (its start) to its end, frame by frame, calling fn
  * after each. Returns 0, 1 when fn stopped it, or -1 with msg set (not zstd, damaged). */
 int cli_zstd_frames(FILE *f, cli_zframe_fn fn, void *user, char *msg, size_t cap);
+/* For the walk over a zstd file's frames (zframes.c): decodes z again from the start of its file,
+ * calling on_end(user, at, made) when a frame ends at byte at of the file, after made more
+ * decoded bytes of the read under way. 0, or -1 with msg set. */
+int cli_zin_restart(cli_zin *z, void (*on_end)(void *user, uint64_t at, size_t made), void *user,
+                    char *msg, size_t cap);
 /* "plain", "gzip", "zstd", "bzip2", "xz". */
 const char *cli_zformat_name(cli_zformat f);
 

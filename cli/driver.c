@@ -4,6 +4,7 @@
  * the whole run, the summary and the exit status. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@ enum {
     OPT_RANGE,
     OPT_LINE_BASE,
     OPT_WHERE,
+    OPT_PROGRESS,
+    OPT_NO_PROGRESS,
     MAX_OPTIONS = 96
 };
 
@@ -30,6 +33,9 @@ static const struct option read_options[] = {
     {"input-encoding", required_argument, NULL, OPT_ENCODING},
     {"range", required_argument, NULL, OPT_RANGE},
     {"line-base", required_argument, NULL, OPT_LINE_BASE},
+    {"jobs", required_argument, NULL, 'j'},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
     {NULL, 0, NULL, 0}};
 static const struct option write_options[] = {{"output", required_argument, NULL, 'o'},
                                               {NULL, 0, NULL, 0}};
@@ -96,6 +102,13 @@ static int common_option(cli_run *r, int ch, const char *arg) {
                              arg);
         }
         return EXIT_OK;
+    case 'j':
+        return cli_jobs_option(arg, &r->jobs) ? EXIT_OK
+                                              : cli_usage("-j takes a number of threads or auto, "
+                                                          "not '%s'",
+                                                          arg);
+    case OPT_PROGRESS:
+    case OPT_NO_PROGRESS: cli_progress_mode(ch == OPT_PROGRESS); return EXIT_OK;
     case OPT_ENCODING:
         if (!cli_parse_encoding(arg, &r->ropts.encoding)) {
             return cli_usage("--input-encoding takes auto, utf-8, latin-1, cp1252 or cp437, not "
@@ -130,7 +143,7 @@ int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const st
     add_options(all, &n, r->groups & CLI_REJECTS ? reject_options : NULL);
     add_options(all, &n, r->groups & CLI_WHERE ? where_options : NULL);
     add_options(all, &n, help_options);
-    snprintf(shorts, sizeof shorts, ":h%s%s%s", r->groups & CLI_READS ? "q" : "",
+    snprintf(shorts, sizeof shorts, ":h%s%s%s", r->groups & CLI_READS ? "qj:" : "",
              r->groups & CLI_WRITES ? "o:" : "", shortopts ? shortopts : "");
     int ch, status = EXIT_OK;
     opterr = 0;
@@ -144,7 +157,8 @@ int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const st
             return CLI_HELP;
         } else if (ch == '?' || ch == ':') {
             st = bad_option(ch, argv);
-        } else if ((st = common_option(r, ch, optarg)) < 0) {
+        } else if ((ch == 'j' && strchr(shortopts ? shortopts : "", 'j')) ||
+                   (st = common_option(r, ch, optarg)) < 0) { /* a command's own -j comes first */
             st = fn ? fn(user, ch, optarg) : bad_option('?', argv);
         }
         if (st != EXIT_OK && status == EXIT_OK) {
@@ -248,6 +262,9 @@ static pgn_status give(cli_run *r, step *s, const cli_input *in) {
 static pgn_status one_game(cli_run *r, step *s, const cli_input *in) {
     pgn_status st =
         s->game ? pgn_reader_next(s->rd, s->game) : pgn_reader_visit(s->rd, s->v, s->vuser);
+    if (st == PGN_OK) {
+        cli_progress_game();
+    }
     return st != PGN_OK || !s->fn ? st : give(r, s, in);
 }
 
@@ -276,6 +293,9 @@ static pgn_status reread(cli_run *r, step *s) {
 static pgn_status where_game(cli_run *r, step *s, const cli_input *in) {
     pgn_status st = pgn_reader_visit(s->rd, cli_where_visitor(), s->where);
     int matched = 0;
+    if (st == PGN_OK) {
+        cli_progress_game();
+    }
     if (st == PGN_OK && cli_where_matched(s->where, &matched) != PGN_OK) {
         st = PGN_E_NOMEM;
     }
@@ -334,13 +354,13 @@ static pgn_reader_opts input_opts(cli_run *r, step *s, const cli_input *in) {
     return ro;
 }
 
-/* Reads one input to its end (or to the end of the run). */
-static void run_input(cli_run *r, step *s, cli_input *in) {
-    pgn_reader_opts ro = input_opts(r, s, in);
-    if (pgn_reader_new(&s->rd, &ro, in->empty ? read_nothing : in->read, in->ctx) != PGN_OK) {
-        cli_error(NULL, "out of memory");
-        r->aborted = 1;
-        return;
+/* Reads one input on this thread: the status that ended it (the totals added to r); PGN_E_NOMEM
+ * with *made 0 when the reader could not be made. */
+static pgn_status serial_input(cli_run *r, step *s, cli_input *in, const pgn_reader_opts *ro,
+                               int *made) {
+    *made = pgn_reader_new(&s->rd, ro, in->empty ? read_nothing : in->read, in->ctx) == PGN_OK;
+    if (!*made) {
+        return PGN_E_NOMEM;
     }
     pgn_status st;
     s->from_fn = 0;
@@ -349,13 +369,31 @@ static void run_input(cli_run *r, step *s, cli_input *in) {
     uint64_t games, errors, warnings;
     pgn_reader_totals(s->rd, &games, &errors, &warnings);
     r->games += games;
-    if (!s->where) {
+    if (!s->where) { /* where_game counted those it printed */
         r->errors += errors;
         r->warnings += warnings;
     }
     pgn_reader_free(s->rd);
     s->rd = NULL;
-    if (st == PGN_E_LIMIT && !s->from_fn) {
+    return st;
+}
+
+/* Reads one input to its end (or to the end of the run). */
+static void run_input(cli_run *r, step *s, cli_input *in) {
+    pgn_reader_opts ro = input_opts(r, s, in);
+    pgn_status st;
+    int made = 1;
+    cli_progress_input(in);
+    if (!s->where && cli_par_wanted(r, s->v != NULL)) { /* -j N: cli/parallel.c */
+        st = cli_par_input(r, in, s->game != NULL, s->v, s->fn, s->user, &s->from_fn);
+    } else { /* --where reads on this thread */
+        st = serial_input(r, s, in, &ro, &made);
+    }
+    cli_progress_clear();
+    if (!made) {
+        cli_error(NULL, "out of memory");
+        r->aborted = 1;
+    } else if (st == PGN_E_LIMIT && !s->from_fn) {
         r->stopped = 1;
     } else if (st == PGN_E_IO && !s->from_fn) {
         const char *why = cli_input_error(in);

@@ -156,7 +156,7 @@ int cli_same_file(const char *a, const char *b);
 /* Groups of shared options a command takes (cli_run_init). */
 #define CLI_READS                                                                                  \
     0x01u                 /* --quiet --diag text|json --strict --max-errors N --input-encoding E   \
-                             --range START:END --line-base N */
+                             --range START:END --line-base N -j N --progress --no-progress */
 #define CLI_WRITES 0x02u  /* -o/--output FILE */
 #define CLI_REJECTS 0x04u /* --rejects FILE */
 #define CLI_WHERE 0x08u   /* --where EXPR: only the games that match are given to the command */
@@ -211,6 +211,8 @@ struct cli_run {
     int stopped; /* reading stopped early at --max-errors */
     int aborted; /* an I/O or memory failure stopped the run: outputs are not committed */
     int status;  /* the worst exit status so far */
+    int jobs;    /* -j: 0 not given (1), -1 the number of cores (cli/parallel.h) */
+    const struct cli_par_hooks *par; /* what the command does on the workers (may be NULL) */
 };
 
 /* Zeroes r and notes which shared option groups the command takes. */

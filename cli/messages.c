@@ -4,6 +4,7 @@
  * escaped by the library's one JSON escaper so that it is valid UTF-8 whatever the input. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -75,6 +76,7 @@ static void json_cstring(FILE *f, const char *s) {
 
 /* {"error":{"command":CMD[,"file":FILE][,"usage":true],"message":TEXT}} */
 static void json_error(const char *file, int usage, const char *text) {
+    cli_progress_clear();
     fputs("{\"error\":{\"command\":", stderr);
     json_cstring(stderr, settings.command ? settings.command : "pgnkit");
     if (file) {
@@ -99,6 +101,7 @@ void cli_error(const char *file, const char *fmt, ...) {
         json_error(file, 0, text);
         return;
     }
+    cli_progress_clear();
     prefix(stderr);
     if (file) {
         fprintf(stderr, "%s: ", file);
@@ -162,6 +165,7 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
     if (quiet && d->severity != PGN_SEV_ERROR) {
         return;
     }
+    cli_progress_clear();
     if (settings.json) {
         fputs("{\"file\":", stderr);
         json_cstring(stderr, file);
@@ -238,6 +242,7 @@ static size_t summary_fields(const cli_run *r, cli_summary kind, field *f) {
 }
 
 void cli_print_summary(const cli_run *r, cli_summary kind) {
+    cli_progress_clear();
     unsigned long long max = r->max_errors;
     if (kind == CLI_SUMMARY_NONE || r->quiet) {
         if (r->stopped) {

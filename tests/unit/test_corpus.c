@@ -616,8 +616,8 @@ static void cli_pass(const char *name, const char *data, size_t len, const file_
         harness_fail(__FILE__, __LINE__, "cannot write %s", in);
         return;
     }
-    snprintf(cmd, sizeof cmd, "'%s' fmt --quiet --rejects '%s' -o '%s' '%s' 2>'%s'", bin, rej, out,
-             in, err);
+    snprintf(cmd, sizeof cmd, "'%s' fmt --rejects '%s' -o '%s' '%s' 2>'%s'", bin, rej, out, in,
+             err);
     int st = system(cmd);
     buf o, r, e;
     int ok = buf_read_path(out, &o) & buf_read_path(rej, &r) & buf_read_path(err, &e);

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make bench-parallel` (also the last part of `make bench`): -j N (issue 16). The input of
+# bench_io.sh (TWIC 1427 + 1428 four times over, about 33 MB), plain, gzip -6 and zstd -3 (one
+# frame, as zstd writes it), in RUNS rounds (default 5) of every command in turn; medians. What -j
+# changes is the wall time (the CPU time of a parallel run is the sum over its threads), so the
+# ratios here are of median wall times: -j 2 against -j 1 for check and fmt, compressed against
+# plain at -j 2 (issue 16's goals: .zst within 10%, .gz within 25%), and pgn-extract (fed by zcat /
+# zstdcat for the compressed files) against pgnkit in the same rounds. On a shared machine wall
+# times move with the other processes' load: the load average is printed with the table.
+set -euo pipefail
+
+BUILD=${BUILD:-build}
+SHARED=${SHARED:-../shared}
+PGNKIT=${PGNKIT:-$BUILD/pgnkit}
+RUNS=${RUNS:-5}
+CPURUN=$BUILD/cpurun
+PX=${PGN_EXTRACT:-}
+if [ -z "$PX" ]; then
+    if [ -x /usr/games/pgn-extract ]; then PX=/usr/games/pgn-extract; else PX=$(command -v pgn-extract || true); fi
+fi
+if [ ! -x "$PGNKIT" ] || [ ! -x "$CPURUN" ]; then
+    echo "bench_parallel.sh: $CPURUN or $PGNKIT not built (run make bench-parallel)" >&2
+    exit 2
+fi
+tmp=$(mktemp -d)
+[ "${KEEP_TMP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
+gzip -dc "$SHARED"/corpus/big/twic/*.pgn.gz >"$tmp/twic1.pgn"
+for _ in 1 2 3 4; do cat "$tmp/twic1.pgn"; done >"$tmp/twic.pgn"
+gzip -6 -c "$tmp/twic.pgn" >"$tmp/twic.gz"
+zstd -q -3 -c "$tmp/twic.pgn" >"$tmp/twic.zst"
+bytes=$(wc -c <"$tmp/twic.pgn")
+games=$(grep -c '^\[Event ' "$tmp/twic.pgn")
+. "$(dirname "$0")/lib.sh"
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+
+for _ in $(seq "$RUNS"); do
+    for f in pgn gz zst; do
+        if [ -n "$PX" ]; then
+            case $f in
+            pgn) once px.$f "$PX" -s -o /dev/null "$tmp/twic.pgn" ;;
+            gz) once px.$f bash -c "zcat '$tmp/twic.gz' | '$PX' -s -o /dev/null" ;;
+            zst) once px.$f bash -c "zstdcat '$tmp/twic.zst' | '$PX' -s -o /dev/null" ;;
+            esac
+        fi
+        for j in 1 2; do
+            [ $f != pgn ] && [ $j = 1 ] && continue
+            once "check.$f.$j" "$PGNKIT" check -j $j "$tmp/twic.$f"
+            once "fmt.$f.$j" "$PGNKIT" fmt -j $j -o /dev/null "$tmp/twic.$f"
+        done
+    done
+done
+
+# median wall (s) of NAME
+w() {
+    stats "$1"
+    echo "$wall"
+}
+echo
+echo "## -j N ($(date -u +%Y-%m-%d), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo
+echo "Input: TWIC 1427 + 1428 four times over, $bytes bytes, $games games, plain, gzip -6, zstd -3;"
+echo "$RUNS rounds, medians. $(nproc) cores; load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)."
+echo
+echo "| command | wall s | CPU s | MB/s (wall) | x -j 1 | vs plain -j 2 | x pgn-extract |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for c in check fmt; do
+    one=$(w "$c.pgn.1")
+    two=$(w "$c.pgn.2")
+    for f in pgn gz zst; do
+        ref=nan
+        [ -n "$PX" ] && ref=$(w "px.$f")
+        for j in 1 2; do
+            [ $f != pgn ] && [ $j = 1 ] && continue
+            stats "$c.$f.$j"
+            awk -v l="pgnkit $c -j $j ($f)" -v c="$cpu" -v w="$wall" -v b="$bytes" -v one="$one" -v two="$two" \
+                -v ref="$ref" -v j=$j -v f=$f 'BEGIN {
+                printf "| %s | %.3f | %.3f | %.1f | %s | %s | %s |\n", l, w, c, b / w / 1e6,
+                    (f == "pgn" && j == 2 ? sprintf("%.2f", one / w) : "-"),
+                    (f != "pgn" ? sprintf("%+.0f%%", (w / two - 1) * 100) : "-"),
+                    (ref != "nan" ? sprintf("%.2f", ref / w) : "-") }'
+        done
+    done
+done
+if [ -n "$PX" ]; then
+    for f in pgn gz zst; do
+        stats "px.$f"
+        label="pgn-extract -s"
+        [ $f = gz ] && label="zcat \\| pgn-extract -s"
+        [ $f = zst ] && label="zstdcat \\| pgn-extract -s"
+        awk -v l="$label ($f)" -v c="$cpu" -v w="$wall" -v b="$bytes" 'BEGIN {
+            printf "| %s | %.3f | %.3f | %.1f | - | - | - |\n", l, w, c, b / w / 1e6 }'
+    done
+fi

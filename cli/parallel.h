@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* -j N for the commands that read games through the driver (issue 16): the main thread reads
+ * (and decompresses) an input and cuts its text into batches at game boundaries; N workers read
+ * the batches (one pgn_reader and its games per batch, the library being re-entrant); the main
+ * thread then gives each game, its diagnostics and the command's callback in input order, so
+ * that every output, the diagnostics and the summary are byte-identical to -j 1. At most 2N
+ * batches are in flight: memory is O(N x batch), never the whole file. And the progress line. */
+#ifndef PGNKIT_CLI_PARALLEL_H
+#define PGNKIT_CLI_PARALLEL_H
+
+#include "cli.h"
+
+/* Work a command may do on the worker threads (all members may be NULL): a state per worker
+ * made from the command's user state, the visitor's user for that worker (visitor mode), and
+ * prepare, called on the worker after each game with that state: the bytes it appends to out
+ * come back to the command's ordered callback through cli_par_product. A command without
+ * prepare gets its callback on the main thread with the game as read (tree mode), which is
+ * always correct; a visitor with a user needs worker_vuser (else the run is serial). With
+ * prepare, the callback gets no tree (cli_game.game NULL) when it gets a product: the workers
+ * keep one tree each, not one per game in flight. */
+typedef struct cli_par_hooks {
+    void *(*worker_new)(void *user); /* NULL: out of memory */
+    void (*worker_free)(void *wuser);
+    void *(*worker_vuser)(void *wuser);
+    pgn_status (*prepare)(void *wuser, const cli_game *g, cli_membuf *out);
+} cli_par_hooks;
+
+/* Help text of -j and --progress, for the usage of the commands that read games. */
+#define CLI_JOBS_USAGE                                                                             \
+    "  -j N            read on N threads (0 or auto: one per core; default 1); same output\n"      \
+    "  --progress, --no-progress  a progress line on stderr (default: on a terminal)\n"
+
+/* -j VALUE: a count, or 0 or "auto" (the number of cores: *jobs -1). 1 and *jobs set, or 0
+ * (a usage error). */
+int cli_jobs_option(const char *arg, int *jobs);
+/* Whether r reads in parallel: -j above 1, and nothing that needs one reader over the whole
+ * input (--max-errors, --range, nested comments, a diagnostics callback of the command's own,
+ * a visitor user without hooks). */
+int cli_par_wanted(const cli_run *r, int visitor);
+/* Reads in, as run_input's loop would, on r->jobs threads (a visitor v gets each worker's user
+ * from r->par): games to fn in order, totals added to r. Returns the status that ended the input
+ * (PGN_END, PGN_E_IO, PGN_E_NOMEM or fn's), and *from_fn set when fn returned it. */
+pgn_status cli_par_input(cli_run *r, const cli_input *in, int tree, const pgn_visitor *v,
+                         cli_each_fn fn, void *user, int *from_fn);
+/* In a callback: the bytes prepare made for g (1), or 0 (no prepare, or a serial run). */
+int cli_par_product(const cli_game *g, pgn_str *out);
+
+/* ---- the progress line (stderr, a terminal) ---- */
+
+/* --progress (1), --no-progress (0), neither (-1: when stderr is a terminal). */
+void cli_progress_mode(int mode);
+/* Starts counting an input (its size for the ETA when it is a regular file). */
+void cli_progress_input(const cli_input *in);
+/* One more game of the current input; redraws the line a few times a second. */
+void cli_progress_game(void);
+/* Redraws the line if it is due (more bytes were read). */
+void cli_progress_tick(void);
+/* Erases the line, if shown, before a message (messages.c) and at the end. */
+void cli_progress_clear(void);
+
+#endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* One step function over the compression libraries (zcodec.h): each library's stream is driven
+ * the same way, from an input span into an output span, for decoding and encoding alike. */
+#include "zcodec.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+void cli_set_msg(char *msg, size_t cap, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, cap, fmt, ap);
+    va_end(ap);
+}
+
+const char *cli_zformat_missing_lib(cli_zformat f) {
+    switch (f) {
+#ifndef PGNKIT_HAVE_ZLIB
+    case CLI_Z_GZIP: return "zlib (zlib1g-dev)";
+#endif
+#ifndef PGNKIT_HAVE_ZSTD
+    case CLI_Z_ZSTD: return "libzstd (libzstd-dev)";
+#endif
+#ifndef PGNKIT_HAVE_BZ2
+    case CLI_Z_BZIP2: return "libbz2 (libbz2-dev)";
+#endif
+#ifndef PGNKIT_HAVE_LZMA
+    case CLI_Z_XZ: return "liblzma (liblzma-dev)";
+#endif
+    default: return NULL;
+    }
+}
+
+#ifdef PGNKIT_HAVE_ZSTD
+static int start_zstd(cli_zcodec *c) {
+    if (c->encode) { /* with a checksum, like the zstd program */
+        return (c->u.ze = ZSTD_createCStream()) != NULL &&
+               !ZSTD_isError(ZSTD_CCtx_setParameter(c->u.ze, ZSTD_c_checksumFlag, 1));
+    }
+    /* long windows (zstd --long, up to 2 GiB) are accepted: the window is the file's choice */
+    return (c->u.zd = ZSTD_createDStream()) != NULL &&
+           !ZSTD_isError(ZSTD_DCtx_setParameter(c->u.zd, ZSTD_d_windowLogMax, 31));
+}
+#endif
+
+int cli_zcodec_start(cli_zcodec *c, cli_zformat fmt, int encode) {
+    memset(c, 0, sizeof *c);
+    c->fmt = fmt;
+    c->encode = encode;
+    int ok = 0;
+    switch (fmt) {
+#ifdef PGNKIT_HAVE_ZLIB
+    case CLI_Z_GZIP:
+        ok = (encode ? deflateInit2(&c->u.gz, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY)
+                     : inflateInit2(&c->u.gz, 15 + 16)) == Z_OK;
+        break;
+#endif
+#ifdef PGNKIT_HAVE_ZSTD
+    case CLI_Z_ZSTD: ok = start_zstd(c); break;
+#endif
+#ifdef PGNKIT_HAVE_BZ2
+    case CLI_Z_BZIP2:
+        ok = (encode ? BZ2_bzCompressInit(&c->u.bz, 9, 0, 0)
+                     : BZ2_bzDecompressInit(&c->u.bz, 0, 0)) == BZ_OK;
+        break;
+#endif
+#ifdef PGNKIT_HAVE_LZMA
+    case CLI_Z_XZ:
+        ok = (encode ? lzma_easy_encoder(&c->u.xz, 6, LZMA_CHECK_CRC64)
+                     : lzma_stream_decoder(&c->u.xz, UINT64_MAX, LZMA_CONCATENATED)) == LZMA_OK;
+        break;
+#endif
+    default: break;
+    }
+    c->inited = ok;
+    return ok;
+}
+
+void cli_zcodec_end(cli_zcodec *c) {
+    if (!c->inited) {
+        return;
+    }
+    c->inited = 0;
+    switch (c->fmt) {
+#ifdef PGNKIT_HAVE_ZLIB
+    case CLI_Z_GZIP: (void)(c->encode ? deflateEnd(&c->u.gz) : inflateEnd(&c->u.gz)); break;
+#endif
+#ifdef PGNKIT_HAVE_ZSTD
+    case CLI_Z_ZSTD:
+        (void)(c->encode ? ZSTD_freeCStream(c->u.ze) : ZSTD_freeDStream(c->u.zd));
+        break;
+#endif
+#ifdef PGNKIT_HAVE_BZ2
+    case CLI_Z_BZIP2:
+        (void)(c->encode ? BZ2_bzCompressEnd(&c->u.bz) : BZ2_bzDecompressEnd(&c->u.bz));
+        break;
+#endif
+#ifdef PGNKIT_HAVE_LZMA
+    case CLI_Z_XZ: lzma_end(&c->u.xz); break;
+#endif
+    default: break;
+    }
+}
+
+#if defined(PGNKIT_HAVE_ZLIB) || defined(PGNKIT_HAVE_BZ2)
+/* The span sizes a 32-bit stream field takes. */
+static unsigned clamp32(size_t n) {
+    return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
+}
+#endif
+
+#ifdef PGNKIT_HAVE_ZLIB
+static int step_gzip(cli_zcodec *c, cli_zstep *x) {
+    z_stream *s = &c->u.gz;
+    s->next_in = (unsigned char *)(uintptr_t)x->in;
+    s->avail_in = clamp32(x->in_len);
+    s->next_out = x->out;
+    s->avail_out = clamp32(x->cap);
+    int r = c->encode ? deflate(s, x->finish ? Z_FINISH : Z_NO_FLUSH) : inflate(s, Z_NO_FLUSH);
+    x->used = (size_t)(s->next_in - x->in);
+    x->made = (size_t)(s->next_out - x->out);
+    if (r == Z_STREAM_END) {
+        return CLI_ZC_END;
+    }
+    if (r == Z_OK || r == Z_BUF_ERROR || (c->encode && r != Z_STREAM_ERROR)) {
+        return CLI_ZC_OK;
+    }
+    x->why = s->msg ? s->msg : "invalid data";
+    return CLI_ZC_ERR;
+}
+#endif
+
+#ifdef PGNKIT_HAVE_ZSTD
+static int step_zstd(cli_zcodec *c, cli_zstep *x) {
+    ZSTD_inBuffer ib = {x->in, x->in_len, 0};
+    ZSTD_outBuffer ob = {x->out, x->cap, 0};
+    size_t r = c->encode ? ZSTD_compressStream2(c->u.ze, &ob, &ib,
+                                                x->finish ? ZSTD_e_end : ZSTD_e_continue)
+                         : ZSTD_decompressStream(c->u.zd, &ob, &ib);
+    x->used = ib.pos;
+    x->made = ob.pos;
+    if (ZSTD_isError(r)) {
+        x->why = ZSTD_getErrorName(r);
+        return CLI_ZC_ERR;
+    }
+    return r == 0 ? CLI_ZC_END : CLI_ZC_OK; /* decoding: a frame ended and was flushed */
+}
+#endif
+
+#ifdef PGNKIT_HAVE_BZ2
+static int step_bzip2(cli_zcodec *c, cli_zstep *x) {
+    bz_stream *s = &c->u.bz;
+    s->next_in = (char *)(uintptr_t)x->in;
+    s->avail_in = clamp32(x->in_len);
+    s->next_out = (char *)x->out;
+    s->avail_out = clamp32(x->cap);
+    int r = c->encode ? BZ2_bzCompress(s, x->finish ? BZ_FINISH : BZ_RUN) : BZ2_bzDecompress(s);
+    x->used = (size_t)((const unsigned char *)s->next_in - x->in);
+    x->made = (size_t)((unsigned char *)s->next_out - x->out);
+    if (r == BZ_STREAM_END) {
+        return CLI_ZC_END;
+    }
+    if (r == BZ_OK || (c->encode && r >= 0)) {
+        return CLI_ZC_OK;
+    }
+    x->why = r == BZ_MEM_ERROR ? "out of memory" : "invalid data";
+    return CLI_ZC_ERR;
+}
+#endif
+
+#ifdef PGNKIT_HAVE_LZMA
+static int step_xz(cli_zcodec *c, cli_zstep *x) {
+    lzma_stream *s = &c->u.xz;
+    s->next_in = x->in;
+    s->avail_in = x->in_len;
+    s->next_out = x->out;
+    s->avail_out = x->cap;
+    lzma_ret r = lzma_code(s, x->finish ? LZMA_FINISH : LZMA_RUN);
+    x->used = (size_t)(s->next_in - x->in);
+    x->made = (size_t)(s->next_out - x->out);
+    if (r == LZMA_STREAM_END) {
+        return CLI_ZC_END;
+    }
+    /* decoding, no progress: more input is needed, or the file is truncated (said by the caller) */
+    if (r == LZMA_OK || (!c->encode && r == LZMA_BUF_ERROR)) {
+        return CLI_ZC_OK;
+    }
+    x->why = r == LZMA_MEM_ERROR ? "out of memory" : "invalid data";
+    return CLI_ZC_ERR;
+}
+#endif
+
+int cli_zcodec_step(cli_zcodec *c, cli_zstep *x) {
+    x->used = x->made = 0;
+    switch (c->inited ? c->fmt : CLI_Z_PLAIN) {
+#ifdef PGNKIT_HAVE_ZLIB
+    case CLI_Z_GZIP: return step_gzip(c, x);
+#endif
+#ifdef PGNKIT_HAVE_ZSTD
+    case CLI_Z_ZSTD: return step_zstd(c, x);
+#endif
+#ifdef PGNKIT_HAVE_BZ2
+    case CLI_Z_BZIP2: return step_bzip2(c, x);
+#endif
+#ifdef PGNKIT_HAVE_LZMA
+    case CLI_Z_XZ: return step_xz(c, x);
+#endif
+    default: x->why = "no decoder in this build"; return CLI_ZC_ERR;
+    }
+}

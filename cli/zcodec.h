@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* The four compression libraries behind one step function (cli/compress.c decodes inputs with it,
+ * cli/zout.c encodes -o outputs): gzip (zlib), zstd (libzstd), bzip2 (libbz2), xz (liblzma), each
+ * present when the build found it (PGNKIT_HAVE_ZLIB, _ZSTD, _BZ2, _LZMA). */
+#ifndef PGNKIT_CLI_ZCODEC_H
+#define PGNKIT_CLI_ZCODEC_H
+
+#include "compress.h"
+
+#include <stddef.h>
+
+#ifdef PGNKIT_HAVE_ZLIB
+#include <zlib.h>
+#endif
+#ifdef PGNKIT_HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef PGNKIT_HAVE_BZ2
+#include <bzlib.h>
+#endif
+#ifdef PGNKIT_HAVE_LZMA
+#include <lzma.h>
+#endif
+
+typedef struct cli_zcodec {
+    cli_zformat fmt;
+    int encode;
+    int inited; /* the library's stream below is set up */
+    union {
+#ifdef PGNKIT_HAVE_ZLIB
+        z_stream gz;
+#endif
+#ifdef PGNKIT_HAVE_ZSTD
+        ZSTD_DStream *zd;
+        ZSTD_CStream *ze;
+#endif
+#ifdef PGNKIT_HAVE_BZ2
+        bz_stream bz;
+#endif
+#ifdef PGNKIT_HAVE_LZMA
+        lzma_stream xz;
+#endif
+        int none;
+    } u;
+} cli_zcodec;
+
+/* One step: from in[0..in_len) into out[0..cap); used and made say how much. finish: encoding,
+ * end the stream; decoding xz, the file has no more bytes. why: the failure, for CLI_ZC_ERR. */
+typedef struct cli_zstep {
+    const unsigned char *in;
+    size_t in_len, used;
+    unsigned char *out;
+    size_t cap, made;
+    int finish;
+    const char *why;
+} cli_zstep;
+
+enum { CLI_ZC_ERR = -1, CLI_ZC_OK = 0, CLI_ZC_END = 1 /* a stream (member, frame) ended */ };
+
+/* Sets up c to decode (encode 0) or encode (gzip level 6, zstd 3 with a checksum, bzip2 9, xz 6)
+ * fmt. 1, or 0 (out of memory, or no library for fmt in this build). */
+int cli_zcodec_start(cli_zcodec *c, cli_zformat fmt, int encode);
+void cli_zcodec_end(cli_zcodec *c);
+/* CLI_ZC_OK, CLI_ZC_END or CLI_ZC_ERR (x->why set). */
+int cli_zcodec_step(cli_zcodec *c, cli_zstep *x);
+/* NULL when this build reads and writes format f, else the library it lacks. */
+const char *cli_zformat_missing_lib(cli_zformat f);
+/* snprintf into msg. */
+void cli_set_msg(char *msg, size_t cap, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif
