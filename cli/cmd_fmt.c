@@ -14,6 +14,7 @@ static const char usage_text[] =
     "usage: pgnkit fmt [--check] [-i|--in-place] [--width N] [--reduced] [--no-comments]\n"
     "                  [--no-variations] [--no-nags] [--nag-compat] [--strict] [--rejects FILE]\n"
     "                  [--diag text|json] [--max-errors N] [--quiet] [--input-encoding ENC]\n"
+    "                  [--input-lang LANG]\n"
     "                  [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
     "                  [FILE...]\n"

@@ -18,6 +18,7 @@ enum {
     OPT_REJECTS,
     OPT_RANGE,
     OPT_LINE_BASE,
+    OPT_INPUT_LANG,
     MAX_OPTIONS = 96
 };
 
@@ -29,6 +30,7 @@ static const struct option read_options[] = {
     {"input-encoding", required_argument, NULL, OPT_ENCODING},
     {"range", required_argument, NULL, OPT_RANGE},
     {"line-base", required_argument, NULL, OPT_LINE_BASE},
+    {"input-lang", required_argument, NULL, OPT_INPUT_LANG},
     {NULL, 0, NULL, 0}};
 static const struct option write_options[] = {{"output", required_argument, NULL, 'o'},
                                               {NULL, 0, NULL, 0}};
@@ -65,6 +67,23 @@ static uint64_t positive(const char *s) {
     return v;
 }
 
+/* --input-lang LANG: that language's piece letters only; "auto" (the default): English, and per
+ * game another language when English cannot read it; "en": English only. */
+static int input_lang_option(cli_run *r, const char *arg) {
+    pgn_lang lang = PGN_LANG_ENGLISH;
+    r->ropts.flags &= ~PGN_READ_NO_LANG_DETECT;
+    if (strcmp(arg, "auto") != 0 && !pgn_lang_from_name(arg, &lang)) {
+        return cli_usage("--input-lang takes auto or a language (en, de, fr, ..., ru, figurine; "
+                         "docs/notation.md), not '%s'",
+                         arg);
+    }
+    if (strcmp(arg, "auto") != 0 && lang == PGN_LANG_ENGLISH) {
+        r->ropts.flags |= PGN_READ_NO_LANG_DETECT;
+    }
+    r->ropts.input_lang = lang;
+    return EXIT_OK;
+}
+
 /* One shared option; EXIT_OK or a usage error. */
 static int common_option(cli_run *r, int ch, const char *arg) {
     switch (ch) {
@@ -99,6 +118,7 @@ static int common_option(cli_run *r, int ch, const char *arg) {
                              arg);
         }
         return EXIT_OK;
+    case OPT_INPUT_LANG: return input_lang_option(r, arg);
     default: return -1;
     }
 }
