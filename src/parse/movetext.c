@@ -152,12 +152,15 @@ static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
     const token *n = &r->tok;
     if (n->kind != TOK_SYMBOL || n->at.offset != both.at.offset + both.len ||
         both.len + n->len > sizeof buf) {
-        return 0;
+        skip_text(r, s, &both); /* t was overwritten by the look: its copy; the next stays */
+        return 1;
     }
     memcpy(buf + both.len, n->ptr, n->len);
     both.len += n->len;
     if (!could_be_move(&both)) {
-        return 0;
+        both.len = g;
+        skip_text(r, s, &both);
+        return 1;
     }
     reader_consume(r);
     s->prev_skipped = s->skipped;
@@ -238,10 +241,27 @@ static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const to
     return 0;
 }
 
+/* English read t with its lax pawn letter (Pc3: W_PAWN_LETTER) while the other languages are
+ * still possible: where P is a knight (Dutch) and reads t as another legal move, the two readings
+ * are reported (E_LANGUAGE_AMBIGUOUS, movetext_lang.c) and the line ends. Returns 1 then. */
+static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                                  const pgn_san_result *res) {
+    if (!(res->warnings & PGN_WARN_BIT(PGN_W_PAWN_LETTER)) ||
+        (r->opts.flags & PGN_READ_NO_LANG_DETECT) ||
+        !pgnk_lang_split(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, res->move)) {
+        return 0;
+    }
+    l->dead = 1;
+    return 1;
+}
+
 /* Reports and plays the move res of token t (san: its text without a glued glyph). english: read
  * with English letters (a constant where inlined, so the English path pays nothing for it). */
 static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_str san,
                           const pgn_san_result *res, int english) {
+    if (english && res->warnings && pawn_letter_split(r, s, l, t, res)) {
+        return;
+    }
     warn_bits(r, res->warnings, t->at, san);
     /* no quirk, English: the text is canonical SAN */
     r->san_canonical = english && res->warnings == 0 && san.len <= 7;

@@ -191,6 +191,23 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
     return PGN_OK;
 }
 
+int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                    uint32_t flags, pgn_move mv) {
+    uint32_t set = fallbacks(r), other = 0;
+    for (int l = 1; l < PGN_LANG_COUNT; l++) {
+        pgn_san_result res;
+        if ((set & BIT(l)) && pgn_san_parse_lang(pos, (pgn_lang)l, s, n, flags, &res) == PGN_OK &&
+            res.move != mv) {
+            other |= BIT(l);
+        }
+    }
+    if (other == 0) {
+        return 0;
+    }
+    lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, other | BIT(PGN_LANG_ENGLISH), s, n);
+    return 1;
+}
+
 void pgnk_lang_game_end(pgn_reader *r) {
     if (r->lang_cands && !forced(r)) {
         lang_diag(r, PGN_W_LANGUAGE, r->lang_at, r->lang_cands, r->lang_tok, r->lang_tok_len);

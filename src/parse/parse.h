@@ -93,6 +93,10 @@ void pgnk_movetext_read(pgn_reader *r);
  * error). Returns PGN_OK with *res, or the error to report. */
 pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
                           uint32_t flags, pgn_status english, pgn_san_result *res);
+/* English read s as move mv with a quirk: if a language that agrees with the moves so far reads
+ * s as another legal move, reports E_LANGUAGE_AMBIGUOUS and returns 1. */
+int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                    uint32_t flags, pgn_move mv);
 /* Movetext starts: the game's languages as the options say. */
 void pgnk_lang_game_start(pgn_reader *r);
 /* Movetext ended: W_LANGUAGE for a game detected as written in other languages. */
