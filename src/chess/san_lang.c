@@ -95,7 +95,8 @@ const char *pgn_lang_letter(pgn_lang lang, pgn_piece_type type) {
 int pgn_lang_same(pgn_lang a, pgn_lang b) {
     assert((unsigned)a < PGN_LANG_COUNT && (unsigned)b < PGN_LANG_COUNT);
     for (int k = 0; k < 6; k++) {
-        if (strcmp(langs[a].letters[k], langs[b].letters[k]) != 0) {
+        const char *x = langs[a].letters[k], *y = langs[b].letters[k];
+        if (x[0] != y[0] || strcmp(x, y) != 0) {
             return 0;
         }
     }
@@ -120,6 +121,16 @@ static int castle_shaped(const char *s, size_t n) {
 static int letter_at(pgn_lang lang, const char *s, size_t n, size_t *len) {
     int best = 0;
     size_t best_len = 0;
+    if ((unsigned char)s[0] < 0x80) { /* one-byte letters: no strlen, no memcmp */
+        *len = 1;
+        for (int k = 0; k < 6; k++) {
+            const char *l = langs[lang].letters[k];
+            if (l[0] == s[0] && l[1] == '\0') {
+                return k + 1;
+            }
+        }
+        return 0;
+    }
     for (int k = 0; k < 6; k++) {
         const char *l = langs[lang].letters[k];
         size_t m = strlen(l);

@@ -9,6 +9,8 @@
  * movetext W_LANGUAGE names the language(s) that read the whole game. */
 #include "parse.h"
 
+#include "../base/bits.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -53,9 +55,9 @@ static int agrees(const pgn_reader *r, pgn_lang lang) {
     if (r->lang_tainted) {
         return 0;
     }
-    for (char c = 'A'; c <= 'Z'; c++) {
-        if (c != 'O' && c != 'Z' && (r->lead_seen >> (c & 63)) & 1 &&
-            english_piece(c) != lang_piece(lang, c)) {
+    for (uint64_t seen = r->lead_seen & 0x7FFFFFEu; seen; seen &= seen - 1) { /* 'A'..'Z' */
+        char c = (char)('@' + bits_ctz(seen));
+        if (c != 'O' && c != 'Z' && english_piece(c) != lang_piece(lang, c)) {
             return 0;
         }
     }
@@ -123,11 +125,9 @@ static pgn_status read_in(const pgn_pos *pos, uint32_t set, const char *s, size_
     pgn_status first = PGN_OK;
     *fit = 0;
     *split = 0;
-    for (int l = 0; l < PGN_LANG_COUNT; l++) {
+    for (uint32_t left = set; left; left &= left - 1) {
+        int l = (int)bits_ctz(left);
         pgn_san_result one;
-        if (!(set & BIT(l))) {
-            continue;
-        }
         pgn_status st = pgn_san_parse_lang(pos, (pgn_lang)l, s, n, flags, &one);
         if (st != PGN_OK) {
             first = first == PGN_OK ? st : first;
@@ -146,14 +146,15 @@ static pgn_status read_in(const pgn_pos *pos, uint32_t set, const char *s, size_
 
 /* The languages English could fall back to at this point: one per set of letters, agreeing with
  * the moves read so far. */
+/* One language per set of letters: the later twins (Norwegian, Swedish after Danish; German too;
+ * Spanish after Italian), as pgn_lang_same says (test_lang checks this list against it). */
+#define TWINS                                                                                      \
+    (BIT(PGN_LANG_GERMAN) | BIT(PGN_LANG_NORWEGIAN) | BIT(PGN_LANG_SWEDISH) | BIT(PGN_LANG_SPANISH))
+
 static uint32_t fallbacks(const pgn_reader *r) {
     uint32_t set = 0;
     for (int l = 1; l < PGN_LANG_COUNT; l++) {
-        int dup = 0;
-        for (int k = 1; k < l && !dup; k++) {
-            dup = pgn_lang_same((pgn_lang)k, (pgn_lang)l);
-        }
-        if (!dup && agrees(r, (pgn_lang)l)) {
+        if (!(TWINS & BIT(l)) && agrees(r, (pgn_lang)l)) {
             set |= BIT(l);
         }
     }
