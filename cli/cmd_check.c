@@ -8,9 +8,9 @@
 
 static const char usage_text[] =
     "usage: pgnkit check [--strict] [--max-errors N] [--diag text|json] [--syntax-only]\n"
-    "                    [--input-encoding auto|utf-8|latin-1|cp1252|cp437] [--quiet]\n"
-    "                    [--where EXPR] [--range START:END [--line-base N]] [-j N] [--progress]\n"
-    "                    [FILE...]\n"
+    "                    [--input-encoding auto|utf-8|latin-1|cp1252|cp437] [--input-lang LANG]\n"
+    "                    [--quiet] [--where EXPR] [--range START:END [--line-base N]] [-j N]\n"
+    "                    [--progress] [FILE...]\n"
     "Reads PGN files (or stdin, also '-') and checks every game: syntax, tags, and every move\n"
     "against the rules. Diagnostics go to stderr as FILE:LINE:COL: error|warning: ... [CODE] (game "
     "N),\n"
@@ -18,8 +18,10 @@ static const char usage_text[] =
     "  --strict        import-format quirks (0-0, missing result, ...) are errors\n"
     "  --syntax-only   do not check moves against the rules (tags and syntax only; fast)\n"
     "  --max-errors N  stop reading after N errors (over all the files)\n"
-    "  --quiet         print no warnings (still counted) and no summary line\n" CLI_WHERE_USAGE
-        CLI_RANGE_USAGE CLI_JOBS_USAGE
+    "  --quiet         print no warnings (still counted) and no summary line\n"
+    "  --input-lang L  piece letters: auto (English, else per game the language that reads it),\n"
+    "                  en (English only), de, fr, es, ..., ru, figurine "
+    "(docs/notation.md)\n" CLI_WHERE_USAGE CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 
 enum { OPT_SYNTAX_ONLY = CLI_OPT_COMMAND };

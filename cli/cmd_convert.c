@@ -14,15 +14,17 @@
 
 static const char usage_text[] =
     "usage: pgnkit convert --to uci|fen|san|lan|epd|csv|json|ndjson [--fen-ep legal|always]\n"
-    "                      [--tags NAME,NAME...] [--per-ply] [editing options] [--keep-broken]\n"
-    "                      [--strict] [--max-errors N] [--diag text|json] [--quiet]\n"
-    "                      [--input-encoding ENC] [--rejects FILE] [-o OUT] [--where EXPR]\n"
-    "                      [-j N] [--progress] [FILE...]\n"
+    "                      [--lang LANG] [--tags NAME,NAME...] [--per-ply] [editing options]\n"
+    "                      [--keep-broken] [--strict] [--max-errors N] [--diag text|json]\n"
+    "                      [--quiet] [--input-encoding ENC] [--input-lang LANG] [--rejects FILE]\n"
+    "                      [-o OUT] [--where EXPR] [-j N] [--progress] [FILE...]\n"
     "       pgnkit convert --from json [--to pgn|json|ndjson] [--diag text|json] [-o OUT] "
     "[FILE...]\n"
     "Converts every game. uci: one line per game, the main line's moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
-    "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game.\n"
+    "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game;\n"
+    "--lang LANG writes them with another language's piece letters or figurines (de: Sg1-f3;\n"
+    "not export format, docs/notation.md).\n"
     "epd: one EPD line per main-line position (the start too) with hmvc, fmvn and id "
     "\"GAME.PLY\".\n"
     "csv (RFC 4180): a header row, then one row per game with the --tags columns (default: the\n"
@@ -45,6 +47,7 @@ static const char *const to_names[] = {"",    "uci", "fen",  "san",    "lan",
 
 typedef struct convert {
     int to, from_json, keep_broken, per_ply;
+    pgn_lang lang;    /* --lang: san and lan only */
     const char *tags; /* --tags for csv */
     uint32_t fen_flags;
     pgn_edit_opts edit;
@@ -59,7 +62,15 @@ typedef struct convert {
     size_t tag_count;
 } convert;
 
-enum { OPT_TO = CLI_OPT_COMMAND, OPT_FROM, OPT_FEN_EP, OPT_TAGS, OPT_PER_PLY, OPT_KEEP_BROKEN };
+enum {
+    OPT_TO = CLI_OPT_COMMAND,
+    OPT_FROM,
+    OPT_FEN_EP,
+    OPT_TAGS,
+    OPT_PER_PLY,
+    OPT_KEEP_BROKEN,
+    OPT_LANG
+};
 
 static int convert_option(void *user, int ch, const char *arg) {
     convert *c = user;
@@ -84,6 +95,13 @@ static int convert_option(void *user, int ch, const char *arg) {
     case OPT_TAGS: c->tags = arg; return EXIT_OK;
     case OPT_PER_PLY: c->per_ply = 1; return EXIT_OK;
     case OPT_KEEP_BROKEN: c->keep_broken = 1; return EXIT_OK;
+    case OPT_LANG:
+        if (!pgn_lang_from_name(arg, &c->lang)) {
+            return cli_usage("--lang takes en, de, fr, ..., ru or figurine (docs/notation.md), "
+                             "not '%s'",
+                             arg);
+        }
+        return EXIT_OK;
     default: return cli_edit_option(ch, &c->edit) ? EXIT_OK : cli_usage("unknown option");
     }
 }
@@ -301,6 +319,7 @@ static int open_writer(convert *c, cli_run *r) {
         eo.fen_flags = c->fen_flags;
         eo.tag_count = c->tag_count;
         eo.tags = c->tag_names;
+        eo.lang = c->lang;
         st = pgn_exporter_new(&c->ex, &eo, cli_output_write, &r->out);
     } else if (c->to == TO_JSON || c->to == TO_NDJSON) {
         pgn_json_writer_opts jo = {c->to == TO_NDJSON ? PGN_JSON_NDJSON : 0, c->fen_flags, NULL};
@@ -341,6 +360,7 @@ int cmd_convert(int argc, char **argv) {
                                          {"tags", required_argument, NULL, OPT_TAGS},
                                          {"per-ply", no_argument, NULL, OPT_PER_PLY},
                                          {"keep-broken", no_argument, NULL, OPT_KEEP_BROKEN},
+                                         {"lang", required_argument, NULL, OPT_LANG},
                                          CLI_EDIT_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     convert c;

@@ -15,6 +15,7 @@ static const char usage_text[] =
     "usage: pgnkit fmt [--check] [-i|--in-place] [--width N] [--reduced] [--no-comments]\n"
     "                  [--no-variations] [--no-nags] [--nag-compat] [--strict] [--rejects FILE]\n"
     "                  [--diag text|json] [--max-errors N] [--quiet] [--input-encoding ENC]\n"
+    "                  [--input-lang LANG] [--lang LANG]\n"
     "                  [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
     "                  [--where EXPR] [-j N] [--progress] [FILE...]\n"
@@ -26,6 +27,8 @@ static const char usage_text[] =
     "stays in it verbatim and in its place; the file is replaced only when all of it was written.\n"
     "-o and --rejects are written to a temporary file renamed into place at the end, and may not\n"
     "be an input.\n"
+    "--lang LANG: the moves with another language's piece letters (de, fr, ..., ru) or figurines\n"
+    "(not export format; docs/notation.md).\n"
     "--nag-style: how NAGs are written: number ($14, the export format; the default), symbol\n"
     "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
     "advantage }: the meaning as a comment).\n" CLI_WHERE_USAGE CLI_EDIT_USAGE
@@ -142,7 +145,8 @@ enum {
     OPT_NO_NAGS,
     OPT_NAG_COMPAT,
     OPT_FEN_EP,
-    OPT_NAG_STYLE
+    OPT_NAG_STYLE,
+    OPT_LANG
 };
 
 static int fmt_option(void *user, int ch, const char *arg) {
@@ -172,6 +176,13 @@ static int fmt_option(void *user, int ch, const char *arg) {
             }
         }
         return cli_usage("--nag-style must be number, symbol or text");
+    case OPT_LANG:
+        if (!pgn_lang_from_name(arg, &s->wo.lang)) {
+            return cli_usage("--lang takes en, de, fr, ..., ru or figurine (docs/notation.md), "
+                             "not '%s'",
+                             arg);
+        }
+        return EXIT_OK;
     case OPT_FEN_EP:
         s->edit.fen_flags = strcmp(arg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0;
         s->wo.fen_flags = s->edit.fen_flags;
@@ -227,6 +238,7 @@ int cmd_fmt(int argc, char **argv) {
                                          {"nag-compat", no_argument, NULL, OPT_NAG_COMPAT},
                                          {"fen-ep", required_argument, NULL, OPT_FEN_EP},
                                          {"nag-style", required_argument, NULL, OPT_NAG_STYLE},
+                                         {"lang", required_argument, NULL, OPT_LANG},
                                          CLI_EDIT_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     fmt_state s;

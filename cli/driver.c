@@ -22,6 +22,7 @@ enum {
     OPT_WHERE,
     OPT_PROGRESS,
     OPT_NO_PROGRESS,
+    OPT_INPUT_LANG,
     MAX_OPTIONS = 96
 };
 
@@ -36,6 +37,7 @@ static const struct option read_options[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"progress", no_argument, NULL, OPT_PROGRESS},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+    {"input-lang", required_argument, NULL, OPT_INPUT_LANG},
     {NULL, 0, NULL, 0}};
 static const struct option write_options[] = {{"output", required_argument, NULL, 'o'},
                                               {NULL, 0, NULL, 0}};
@@ -72,6 +74,23 @@ static uint64_t positive(const char *s) {
         v = v * 10 + (uint64_t)(*s - '0');
     }
     return v;
+}
+
+/* --input-lang LANG: that language's piece letters only; "auto" (the default): English, and per
+ * game another language when English cannot read it; "en": English only. */
+static int input_lang_option(cli_run *r, const char *arg) {
+    pgn_lang lang = PGN_LANG_ENGLISH;
+    r->ropts.flags &= ~PGN_READ_NO_LANG_DETECT;
+    if (strcmp(arg, "auto") != 0 && !pgn_lang_from_name(arg, &lang)) {
+        return cli_usage("--input-lang takes auto or a language (en, de, fr, ..., ru, figurine; "
+                         "docs/notation.md), not '%s'",
+                         arg);
+    }
+    if (strcmp(arg, "auto") != 0 && lang == PGN_LANG_ENGLISH) {
+        r->ropts.flags |= PGN_READ_NO_LANG_DETECT;
+    }
+    r->ropts.input_lang = lang;
+    return EXIT_OK;
 }
 
 /* One shared option; EXIT_OK or a usage error. */
@@ -116,6 +135,7 @@ static int common_option(cli_run *r, int ch, const char *arg) {
                              arg);
         }
         return EXIT_OK;
+    case OPT_INPUT_LANG: return input_lang_option(r, arg);
     default: return -1;
     }
 }
@@ -279,6 +299,7 @@ static pgn_status reread(cli_run *r, step *s) {
     memset(&ro, 0, sizeof ro);
     ro.flags = r->ropts.flags & ~(uint32_t)PGN_READ_KEEP_RAW;
     ro.encoding = r->ropts.encoding;
+    ro.input_lang = r->ropts.input_lang;
     pgn_reader *rd;
     pgn_status st = pgn_reader_new_mem(&rd, &ro, raw.ptr, raw.len);
     if (st == PGN_OK) {

@@ -24,7 +24,7 @@ static const char *const san_seeds[] = {
     "k7/8/8/8/8/8/8/1Q1Q1KQ1 w - - 0 1",
 };
 
-static void san_all_moves(const pgn_pos *pos) {
+static void san_all_moves(const pgn_pos *pos, pgn_lang lang) {
     pgn_movelist ml;
     pgn_pos_legal_moves(pos, &ml);
     for (uint32_t i = 0; i < ml.count; i++) {
@@ -36,6 +36,12 @@ static void san_all_moves(const pgn_pos *pos) {
         FUZZ_CHECK(pgn_san_parse(pos, san, n, PGN_SAN_STRICT, &r) == PGN_OK &&
                        r.move == ml.moves[i] && r.warnings == 0,
                    "canonical SAN does not parse back strictly");
+        char other[PGN_SAN_LANG_MAX];
+        size_t tn = pgn_san_translate(lang, san, n, other, sizeof other);
+        FUZZ_CHECK(tn > 0 &&
+                       pgn_san_parse_lang(pos, lang, other, tn, PGN_SAN_STRICT, &r) == PGN_OK &&
+                       r.move == ml.moves[i],
+                   "SAN in another language does not parse back");
         n = pgn_uci_write(pos, ml.moves[i], uci);
         FUZZ_CHECK(n >= 4 && n < PGN_UCI_MAX, "UCI length");
         FUZZ_CHECK(pgn_uci_parse(pos, uci, n, &m) == PGN_OK && m == ml.moves[i],
@@ -66,9 +72,13 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         pgn_pos_play(&pos, ml.moves[data[i] % ml.count]);
     }
     FUZZ_CHECK(pos.key == pgn_pos_compute_key(&pos), "incremental key");
-    san_all_moves(&pos);
+    pgn_lang lang = (pgn_lang)((data[0] ^ data[1]) % PGN_LANG_COUNT);
+    san_all_moves(&pos, lang);
     pgn_san_result r;
-    pgn_status st = pgn_san_parse(&pos, (const char *)data + i, size - i, flags, &r);
+    pgn_status st =
+        lang == PGN_LANG_ENGLISH
+            ? pgn_san_parse(&pos, (const char *)data + i, size - i, flags, &r)
+            : pgn_san_parse_lang(&pos, lang, (const char *)data + i, size - i, flags, &r);
     if (st != PGN_OK) {
         FUZZ_CHECK(st == PGN_E_BAD_SAN || st == PGN_E_ILLEGAL_MOVE || st == PGN_E_AMBIGUOUS_MOVE,
                    "unexpected status");

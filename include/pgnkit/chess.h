@@ -258,6 +258,58 @@ PGN_API size_t pgn_uci_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_UCI_M
 PGN_API PGN_NODISCARD pgn_status pgn_uci_parse(const pgn_pos *pos, const char *uci, size_t len,
                                                pgn_move *out);
 
+/* ---- Piece letters of other languages (PGN §17) and figurines (§8.2.3); docs/notation.md ---- */
+
+/** A set of piece letters. English is 0. Languages whose letters are the same (Danish, German,
+ * Norwegian and Swedish; Italian and Spanish) read the same text; pgn_lang_same says so. Not
+ * export format (PGN §17): for local presentation and for reading what people typed. */
+typedef enum pgn_lang {
+    PGN_LANG_ENGLISH = 0, /* P N B R Q K */
+    PGN_LANG_CZECH,       /* P J S V D K */
+    PGN_LANG_DANISH,      /* B S L T D K */
+    PGN_LANG_DUTCH,       /* O P L T D K */
+    PGN_LANG_ESTONIAN,    /* P R O V L K */
+    PGN_LANG_FINNISH,     /* P R L T D K */
+    PGN_LANG_FRENCH,      /* P C F T D R */
+    PGN_LANG_GERMAN,      /* B S L T D K */
+    PGN_LANG_HUNGARIAN,   /* G H F B V K */
+    PGN_LANG_ICELANDIC,   /* P R B H D K */
+    PGN_LANG_ITALIAN,     /* P C A T D R */
+    PGN_LANG_NORWEGIAN,   /* B S L T D K */
+    PGN_LANG_POLISH,      /* P S G W H K */
+    PGN_LANG_PORTUGUESE,  /* P C B T D R */
+    PGN_LANG_ROMANIAN,    /* P C N T D R */
+    PGN_LANG_SPANISH,     /* P C A T D R */
+    PGN_LANG_SWEDISH,     /* B S L T D K */
+    PGN_LANG_RUSSIAN,     /* п К С Л Ф Кр (the common Cyrillic set) */
+    PGN_LANG_FIGURINE,    /* the Unicode chess symbols, white ones written */
+    PGN_LANG_COUNT
+} pgn_lang;
+
+/** The language named by name: an ISO 639-1 code ("de"), an English name ("german", any case),
+ * "cyrillic" (Russian) or "figurine". Returns 1 and sets *out, or 0 for an unknown name. */
+PGN_API int pgn_lang_from_name(const char *name, pgn_lang *out);
+/** The English name of lang ("German"), never NULL. */
+PGN_API const char *pgn_lang_name(pgn_lang lang);
+/** The ISO 639-1 code of lang ("de"; "figurine" for figurines), never NULL. */
+PGN_API const char *pgn_lang_code(pgn_lang lang);
+/** The piece letter of type (PGN_PAWN..PGN_KING) in lang, as a NUL-terminated UTF-8 string. */
+PGN_API const char *pgn_lang_letter(pgn_lang lang, pgn_piece_type type);
+/** Nonzero when a and b have the same letters (German and Swedish, Italian and Spanish). */
+PGN_API int pgn_lang_same(pgn_lang a, pgn_lang b);
+
+/** pgn_san_parse of a move written with lang's piece letters (figurines are read in every
+ * language, castling is O-O in all). A letter lang does not have is PGN_E_BAD_SAN. */
+PGN_API PGN_NODISCARD pgn_status pgn_san_parse_lang(const pgn_pos *pos, pgn_lang lang,
+                                                    const char *san, size_t len, uint32_t flags,
+                                                    pgn_san_result *out);
+
+#define PGN_SAN_LANG_MAX 32 /* longest SAN in any language (Кр: 4 bytes, figurines 3) plus NUL */
+
+/** Rewrites the English SAN or LAN text san (len bytes) with lang's piece letters into buf (cap
+ * bytes, PGN_SAN_LANG_MAX suffices for SAN); returns the length, or 0 if it does not fit. */
+PGN_API size_t pgn_san_translate(pgn_lang lang, const char *san, size_t len, char *buf, size_t cap);
+
 /* ---- Zobrist ---- */
 
 /** The Polyglot key of pos computed from scratch (equal to pos->key). */

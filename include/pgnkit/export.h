@@ -28,6 +28,7 @@ typedef struct pgn_export_opts {
     const pgn_str *tags; /* CSV: the columns (tag names); NULL: the Seven Tag Roster */
     size_t tag_count;
     const pgn_allocator *alloc; /* NULL: libc */
+    pgn_lang lang; /* SAN and LAN: piece letters (0: English; others are not export format) */
 } pgn_export_opts;
 
 typedef struct pgn_exporter pgn_exporter;

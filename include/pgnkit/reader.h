@@ -79,6 +79,8 @@ typedef struct pgn_visitor {
 #define PGN_READ_NO_NULL_MOVES 0x10u   /* refuse -- and Z0 even in lax mode */
 #define PGN_READ_NO_KEYS                                                                           \
     0x20u /* positions given to a visitor have key 0 (faster; pgn_pos_compute_key) */
+#define PGN_READ_NO_LANG_DETECT                                                                    \
+    0x40u /* a move English cannot read stays an error: no other language is tried */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told
@@ -120,6 +122,12 @@ typedef struct pgn_reader_opts {
      * numbers. */
     uint64_t range_start, range_end;
     uint32_t line_base;
+    /* The piece letters of the movetext (docs/notation.md). PGN_LANG_ENGLISH (0): English, and
+     * per game, when English cannot read a move, the languages that read it and agree with the
+     * moves before it are tried on the rest of the game (W_LANGUAGE at the end names the one or
+     * ones that read it all; E_LANGUAGE_AMBIGUOUS where they read a move differently), unless
+     * PGN_READ_NO_LANG_DETECT. Another language: that language only (figurines are read in all). */
+    pgn_lang input_lang;
 } pgn_reader_opts;
 
 typedef struct pgn_reader pgn_reader;

@@ -38,6 +38,9 @@ typedef struct pgn_writer_opts {
     uint32_t fen_flags; /* pgn_fen_write flags for the FEN tag */
     const pgn_allocator *alloc;
     pgn_nag_style nag_style; /* 0: $n */
+    /* Piece letters of the moves: PGN_LANG_ENGLISH (0), the export format; another language or
+     * figurines are for people to read, not export format (PGN §17; docs/notation.md). */
+    pgn_lang lang;
 } pgn_writer_opts;
 
 /** Output callback: writes len bytes, returns len on success or -1 on failure. */

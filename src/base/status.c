@@ -35,6 +35,8 @@ static const status_info infos[] = {
     {PGN_E_AMBIGUOUS_MOVE, "E_AMBIGUOUS_MOVE", "ambiguous move"},
     {PGN_E_UNSUPPORTED_VARIANT, "E_UNSUPPORTED_VARIANT",
      "game of a chess variant whose rules are not supported"},
+    {PGN_E_LANGUAGE_AMBIGUOUS, "E_LANGUAGE_AMBIGUOUS",
+     "the piece letters of several languages read this move differently"},
     {PGN_W_CASTLE_ZERO, "W_CASTLE_ZERO", "castling written with zeros or lowercase letters"},
     {PGN_W_PROMOTION_FORM, "W_PROMOTION_FORM", "promotion not written as =Q"},
     {PGN_W_EP_SUFFIX, "W_EP_SUFFIX", "en passant suffix (e.p.) after a move"},
@@ -75,6 +77,7 @@ static const status_info infos[] = {
     {PGN_W_RESULT_CONTRADICTS, "W_RESULT_CONTRADICTS",
      "result contradicted by the final position (checkmate or stalemate)"},
     {PGN_W_TAG_QUOTES, "W_TAG_QUOTES", "unescaped quote inside a tag value, kept as text"},
+    {PGN_W_LANGUAGE, "W_LANGUAGE", "moves written with another language's piece letters"},
 };
 
 static const status_info *find(pgn_status code) {

@@ -160,7 +160,13 @@ static void write_moves(pgn_exporter *ex, const pgn_game *game) {
         if (!first) {
             put(ex, " ", 1);
         }
-        put(ex, text, n);
+        if (ex->opts.lang != PGN_LANG_ENGLISH) { /* not export format (docs/notation.md) */
+            char other[PGN_SAN_LANG_MAX];
+            size_t m = pgn_san_translate(ex->opts.lang, text, n, other, sizeof other);
+            put(ex, m ? other : text, m ? m : n);
+        } else {
+            put(ex, text, n);
+        }
         first = 0;
         pgn_pos_play(&pos, mv);
     }

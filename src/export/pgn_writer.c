@@ -27,6 +27,7 @@ struct pgn_writer {
     void *ctx;
     uint32_t flags, width, fen_flags;
     pgn_nag_style nag_style;
+    pgn_lang lang;
     pgnk_buf out;      /* the game being composed */
     size_t line_start; /* offset in buf of the current movetext line */
     size_t unit_start; /* offset of the current unit: a token plus what is glued to it */
@@ -60,6 +61,7 @@ pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_wri
         w->width = opts->width;
         w->fen_flags = opts->fen_flags;
         w->nag_style = opts->nag_style;
+        w->lang = opts->lang;
     }
     if (w->width == 0) {
         w->width = DEFAULT_WIDTH;
@@ -517,7 +519,13 @@ static void write_move(pgn_writer *w, const pgn_node *node) {
         n += strlen(suffix);
         i = 1;
     }
-    token(w, san, n);
+    if (w->lang != PGN_LANG_ENGLISH) { /* another language's letters (docs/notation.md) */
+        char other[PGN_SAN_LANG_MAX];
+        size_t m = pgn_san_translate(w->lang, san, n, other, sizeof other);
+        token(w, m ? other : san, m ? m : n);
+    } else {
+        token(w, san, n);
+    }
     w->need_number = 0;
     for (; i < nags; i++) {
         write_nag(w, pgn_node_nag(node, i), side);
@@ -535,7 +543,8 @@ static void write_movetext(pgn_writer *w, const pgn_game *game, const char *mark
     w->unit_start = w->out.len;
     w->open_paren = 0;
     w->need_number = 1; /* a game starting with Black to move begins with "N..." */
-    w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_WRITE_RECOMPUTE_SAN);
+    w->kept_san = pgn_game_san_complete(game) && !(w->flags & PGN_WRITE_RECOMPUTE_SAN) &&
+                  w->lang == PGN_LANG_ENGLISH;
     if (!w->kept_san) {
         flags |= PGN_ITER_BOARD; /* else the side to move and move number are all it needs */
     }

@@ -45,10 +45,15 @@ static int is_digits(const char *p, size_t n) {
     return n > 0;
 }
 
+enum { BOARD_ENGLISH = 1, BOARD_OTHER = 2 };
+/* rav_level.dead while a move looked at the token after it (promotion_glyph): not dead, but the
+ * fast path must stop */
+enum { PEEKED = 2 };
+
 typedef struct mt_state {
     uint32_t skip_parens; /* > 0: inside a variation being skipped */
     uint8_t skip_visible; /* that variation was reported by begin_variation */
-    uint8_t board;        /* resolve SAN */
+    uint8_t board;        /* resolve SAN: BOARD_ENGLISH, BOARD_OTHER (movetext_lang.c) or 0 */
     uint8_t limit_warned, number_warned;
     uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
     uint8_t skipped_move;          /* a skipped movetext (SKIP) had a symbol shaped like a move */
@@ -82,7 +87,10 @@ static int could_be_move(const token *t) {
 static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
     for (unsigned b = 0; bits; b++, bits >>= 1) {
         if (bits & 1) {
-            pgnk_reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, text.ptr, text.len);
+            pgn_status code = (pgn_status)(PGN_W_CASTLE_ZERO + b);
+            /* bc4 read as a bishop: no other language reads it so (movetext_lang.c) */
+            r->lang_tainted |= code == PGN_W_LOWERCASE_PIECE;
+            pgnk_reader_diag(r, code, at, text.ptr, text.len);
         }
     }
 }
@@ -126,10 +134,46 @@ static int is_glyph_half(const token *t) {
            (t->len == 3 && memcmp(t->ptr, "\xE2\x88\x92", 3) == 0); /* U+2212 MINUS SIGN */
 }
 
+static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+
+/* A figurine or a Cyrillic piece letter (♘, Кр), which ends a symbol for the lexer, and the symbol
+ * touching it (f3, e2): read as one move (♘f3, Крe2). Returns 0, the next token unread, if t is
+ * no such glyph or nothing touches it. */
+static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    char buf[64];
+    size_t g = pgnk_lang_glyph_len(t->ptr, t->len);
+    if (g == 0 || g != t->len || (!l->has_move && r->depth > 1)) {
+        return 0;
+    }
+    token both = *t;
+    memcpy(buf, t->ptr, t->len);
+    both.ptr = buf;
+    reader_next_token(r);
+    const token *n = &r->tok;
+    if (n->kind != TOK_SYMBOL || n->at.offset != both.at.offset + both.len ||
+        both.len + n->len > sizeof buf) {
+        skip_text(r, s, &both); /* t was overwritten by the look: its copy; the next stays */
+        return 1;
+    }
+    memcpy(buf + both.len, n->ptr, n->len);
+    both.len += n->len;
+    if (!could_be_move(&both)) {
+        both.len = g;
+        skip_text(r, s, &both);
+        return 1;
+    }
+    reader_consume(r);
+    s->prev_skipped = s->skipped;
+    s->skipped = 0;
+    play_token(r, s, l, &both);
+    l->dead = l->dead == PEEKED ? 0 : l->dead;
+    return 1;
+}
+
 /* A token that is no move: a glyph's NAG, else skipped text. t may be the reader's current token,
  * which a look at the next one overwrites, so the first half is copied first. */
 static COLD void glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (read_glyph(r, s, l, t)) {
+    if (read_glyph(r, s, l, t) || piece_glyph(r, s, l, t)) {
         return;
     }
     if (!l->has_move || !is_glyph_half(t)) {
@@ -190,7 +234,9 @@ static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const to
     if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
         return glued;
     }
-    pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
+    if (st != PGN_E_LANGUAGE_AMBIGUOUS) { /* that one was reported with the languages */
+        pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
+    }
     l->dead = 1;
     return 0;
 }
@@ -214,13 +260,124 @@ static void after_move(pgn_reader *r, mt_state *s, pgn_flow f) {
     }
 }
 
+/* English read t with its lax pawn letter (Pc3: W_PAWN_LETTER) while the other languages are
+ * still possible: where P is a knight (Dutch) and reads t as another legal move, the two readings
+ * are reported (E_LANGUAGE_AMBIGUOUS, movetext_lang.c) and the line ends. Returns 1 then. */
+static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                                  const pgn_san_result *res) {
+    if (!(res->warnings & PGN_WARN_BIT(PGN_W_PAWN_LETTER)) ||
+        (r->opts.flags & PGN_READ_NO_LANG_DETECT) ||
+        !pgnk_lang_split(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, res->move)) {
+        return 0;
+    }
+    l->dead = 1;
+    return 1;
+}
+
+/* Reports and plays the move res of token t (san: its text without a glued glyph). english: read
+ * with English letters (a constant where inlined, so the English path pays nothing for it). */
+static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_str san,
+                          const pgn_san_result *res, int english) {
+    if (english && res->warnings && pawn_letter_split(r, s, l, t, res)) {
+        return;
+    }
+    warn_bits(r, res->warnings, t->at, san);
+    /* no quirk, English: the text is canonical SAN */
+    r->san_canonical = english && res->warnings == 0 && san.len <= 7;
+    if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
+        r->moves_or |= res->move;
+    }
+    if (r->v && r->v->move) {
+        after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
+    }
+    l->prev = l->pos;
+    if (s->keys) {
+        pgn_pos_play(&l->pos, res->move);
+    } else {
+        pgn_pos_play_unkeyed(&l->pos, res->move); /* nobody looks at the key: save its updates */
+    }
+    l->has_move = 1;
+    r->sum.plies += r->depth == 1;
+}
+
+/* A promotion to a figurine or a Cyrillic letter (e8=♕, e8Ф), which the lexer ends the symbol
+ * before: when the token touching t starts with such a glyph, the two as one token in *joined
+ * (text in buf). t may be the reader's token, which the look overwrites: then the copy in *joined
+ * is returned, and a look that found nothing leaves the next token unread with l->dead = PEEKED,
+ * so that the fast path hands it to the general one. */
+static const token *promotion_glyph(pgn_reader *r, rav_level *l, const token *t, token *joined,
+                                    char *buf, size_t cap) {
+    char last = t->len ? t->ptr[t->len - 1] : 0;
+    if (r->have_tok || t->len + 8 > cap || (last != '=' && last != '1' && last != '8')) {
+        return t;
+    }
+    *joined = *t;
+    memcpy(buf, t->ptr, t->len);
+    joined->ptr = buf;
+    reader_next_token(r);
+    const token *n = &r->tok;
+    size_t g = n->kind == TOK_BAD ? pgnk_lang_glyph_len(n->ptr, n->len) : 0;
+    if (g > 0 && n->at.offset == joined->at.offset + joined->len && joined->len + n->len <= cap) {
+        memcpy(buf + joined->len, n->ptr, n->len);
+        joined->len += n->len;
+        reader_consume(r);
+        reader_next_token(r); /* e8=♕+: the lexer ends the glyph before the + */
+        if (n->kind == TOK_SYMBOL && n->at.offset == joined->at.offset + joined->len &&
+            (n->ptr[0] == '+' || n->ptr[0] == '#') && joined->len + n->len <= cap) {
+            memcpy(buf + joined->len, n->ptr, n->len);
+            joined->len += n->len;
+            reader_consume(r);
+        } else if (!l->dead) {
+            l->dead = PEEKED;
+        }
+    } else if (!l->dead) {
+        l->dead = PEEKED;
+    }
+    return joined;
+}
+
+/* Token t that English did not read (st; any error when the game is read in other languages):
+ * in the game's other languages (movetext_lang.c), else as a move with a glyph glued to it.
+ * Returns the glyph's length, as play_san. */
+static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                              pgn_status st) {
+    pgn_san_result res;
+    char buf[64];
+    token joined;
+    t = promotion_glyph(r, l, t, &joined, buf, sizeof buf);
+    pgn_str san = {t->ptr, t->len};
+    size_t glued = 0;
+    int english = 0;
+    st = pgnk_lang_read(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, st, &res);
+    s->board = r->lang_cands ? BOARD_OTHER : BOARD_ENGLISH;
+    if (st != PGN_OK) {
+        english = r->lang_cands == 0;
+        glued = unplayable(r, s, l, t, st, &res);
+        if (glued == 0) {
+            return 0;
+        }
+        san.len -= glued;
+    }
+    played(r, s, l, t, san, &res, english);
+    if (glued > 0 && t == &joined) { /* the caller's t is gone: the glyph is read here */
+        token glyph = glyph_part(t, glued);
+        if (!read_glyph(r, s, l, &glyph)) {
+            skip_text(r, s, &glyph);
+        }
+        return 0;
+    }
+    return glued;
+}
+
 /* Plays the move of token t. Returns the length of an ASCII glyph glued to it (e4+/=), which the
  * caller reads after the move: none of these SAN forms is a move, so they are looked for only when
  * the whole token cannot be played. Without a board the token is not interpreted, glyph and all. */
 static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     pgn_str san = {t->ptr, t->len};
-    size_t glued = 0;
-    if (!s->board) {
+    if (s->board == BOARD_OTHER) {
+        return play_other(r, s, l, t, PGN_E_BAD_SAN); /* no English: movetext_lang.c */
+    }
+    if (s->board != BOARD_ENGLISH) {
         l->prev.side = l->pos.side; /* no board, but the side to move is kept for glyphs */
         l->pos.side = (uint8_t)(l->pos.side ^ 1u);
         l->has_move = 1;
@@ -231,28 +388,13 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         return 0;
     }
     pgn_san_result res;
+    /* English first, by the fast path; other languages only when it fails */
     pgn_status st = pgn_san_parse(&l->pos, t->ptr, t->len, s->san_flags, &res);
-    if (st != PGN_OK) {
-        glued = unplayable(r, s, l, t, st, &res);
-        if (glued == 0) {
-            return 0;
-        }
-        san.len -= glued;
+    if (st == PGN_OK) {
+        played(r, s, l, t, san, &res, 1);
+        return 0;
     }
-    warn_bits(r, res.warnings, t->at, san);
-    r->san_canonical = res.warnings == 0 && san.len <= 7; /* no quirk: the text is canonical SAN */
-    if (r->v && r->v->move) {
-        after_move(r, s, r->v->move(r->user, &l->pos, res.move, san, t->at));
-    }
-    l->prev = l->pos;
-    if (s->keys) {
-        pgn_pos_play(&l->pos, res.move);
-    } else {
-        pgn_pos_play_unkeyed(&l->pos, res.move); /* nobody looks at the key: save its updates */
-    }
-    l->has_move = 1;
-    r->sum.plies += r->depth == 1;
-    return glued;
+    return play_other(r, s, l, t, st);
 }
 
 /* Plays t, a token that could be a move (could_be_move), and a glyph glued to it. */
@@ -271,7 +413,10 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
         glyph_or_text(r, s, l, t);
         return;
     }
+    char c0 = t->ptr[0]; /* t may be overwritten by a look at the next token */
     play_token(r, s, l, t);
+    r->lead_seen |= (uint64_t)1 << (c0 & 63); /* which languages agree (movetext_lang.c) */
+    l->dead = l->dead == PEEKED ? 0 : l->dead;
 }
 
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
@@ -524,6 +669,7 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
  * when the lexer's fast path has nothing, or when a move killed the line. */
 static void fast_tokens(pgn_reader *r, mt_state *s) {
     token *t = &r->tok;
+    uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
     while (lexer_next_fast(&r->lx, t)) {
         rav_level *l = &r->levels[r->depth - 1];
         const char *p = t->ptr;
@@ -550,21 +696,34 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
         }
         if (!digit && !castle) {
             r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
-            return;
+            break;
         }
         s->prev_skipped = s->skipped;
         s->skipped = 0;
+        char c0 = p[0];         /* t may be overwritten by a look at the next token */
         play_token(r, s, l, t); /* a digit, or O-O: could_be_move */
         if (l->dead) {
-            return;
+            l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
+            break;
         }
+        lead |= (uint64_t)1 << (c0 & 63);
     }
+    r->lead_seen |= lead;
 }
 
+static void read_movetext(pgn_reader *r);
+
 void pgnk_movetext_read(pgn_reader *r) {
+    pgnk_lang_game_start(r);
+    read_movetext(r);
+    pgnk_lang_game_end(r);
+}
+
+static void read_movetext(pgn_reader *r) {
     mt_state s;
     memset(&s, 0, sizeof s);
     s.board = !(r->opts.flags & PGN_READ_NO_BOARD) && r->skip_movetext == 0;
+    s.board = s.board && r->lang_cands ? BOARD_OTHER : s.board; /* --input-lang */
     /* the game builder ignores the positions; another visitor may read their keys */
     s.keys =
         r->v && r->v->move && r->v != &pgnk_builder_visitor && !(r->opts.flags & PGN_READ_NO_KEYS);

@@ -58,6 +58,14 @@ struct pgn_reader {
     uint8_t next_near_end; /* only white space with at most one line break lies between the range
                               end and it */
     uint64_t raw_start, raw_end;
+    /* other languages' piece letters (movetext_lang.c), per game */
+    uint64_t lead_seen;   /* bit (c & 63) for the first byte c of each move read in English */
+    uint16_t moves_or;    /* the moves read in English, or-ed: promotions (movetext_lang.c) */
+    uint32_t lang_cands;  /* bit per pgn_lang reading the game; 0: English */
+    uint8_t lang_tainted; /* a lowercase piece (bc4) was read in English: no other language fits */
+    uint8_t lang_tok_len;
+    char lang_tok[16]; /* the first move English could not read, and where */
+    pgn_loc lang_at;
     /* totals */
     uint64_t games, errors, warnings;
 };
@@ -80,6 +88,22 @@ int pgnk_reader_variant_kind(const char *v, size_t n);
 
 /* movetext.c: reads the movetext up to and including the termination marker */
 void pgnk_movetext_read(pgn_reader *r);
+
+/* movetext_lang.c: the move in t (pos before it) in the game's other language(s). Called when
+ * English failed with english (or when the game is read in other languages: then english is any
+ * error). Returns PGN_OK with *res, or the error to report. */
+pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                          uint32_t flags, pgn_status english, pgn_san_result *res);
+/* English read s as move mv with a quirk: if a language that agrees with the moves so far reads
+ * s as another legal move, reports E_LANGUAGE_AMBIGUOUS and returns 1. */
+int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                    uint32_t flags, pgn_move mv);
+/* Movetext starts: the game's languages as the options say. */
+void pgnk_lang_game_start(pgn_reader *r);
+/* Movetext ended: W_LANGUAGE for a game detected as written in other languages. */
+void pgnk_lang_game_end(pgn_reader *r);
+/* The length of the piece glyph (figurine, Cyrillic piece letter) t starts with, 0 if none. */
+size_t pgnk_lang_glyph_len(const char *s, size_t n);
 
 /* text.c */
 /* The single-byte encoding of the text s (not UTF-8) under the reader's option: with

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: MIT */
+/* Movetext in other languages' piece letters (PGN §17) and figurines, found per game (issue 15;
+ * docs/notation.md). English is read first, by the fast path, and pays only for remembering which
+ * first letters its moves had. When English cannot read a move, every language (one per set of
+ * letters) that agrees with the moves read so far (each letter used means the same piece in it)
+ * and reads this move legally becomes a candidate; the rest of the game is read in the candidates,
+ * a move dropping those that cannot read it. Candidates that read a move as different moves are
+ * never chosen between: E_LANGUAGE_AMBIGUOUS names them and ends the line. At the end of the
+ * movetext W_LANGUAGE names the language(s) that read the whole game. */
+#include "parse.h"
+
+#include "../base/bits.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define BIT(l) ((uint32_t)1 << (l))
+
+static int forced(const pgn_reader *r) {
+    return r->opts.input_lang != PGN_LANG_ENGLISH;
+}
+
+void pgnk_lang_game_start(pgn_reader *r) {
+    r->lead_seen = 0;
+    r->moves_or = 0;
+    r->lang_tainted = 0;
+    r->lang_tok_len = 0;
+    r->lang_cands = forced(r) ? BIT(r->opts.input_lang) : 0;
+}
+
+/* The piece English gives letter c (0: none). */
+static int english_piece(char c) {
+    const char *p = c ? strchr("PNBRQK", c) : NULL;
+    return p ? (int)(p - "PNBRQK") + PGN_PAWN : 0;
+}
+
+/* The piece lang gives the one-byte letter c (0: none). */
+static int lang_piece(pgn_lang lang, char c) {
+    for (int t = PGN_PAWN; t <= PGN_KING; t++) {
+        const char *l = pgn_lang_letter(lang, (pgn_piece_type)t);
+        if (l[0] == c && l[1] == '\0') {
+            return t;
+        }
+    }
+    return 0;
+}
+
+/* Whether lang reads every move English read so far as English did: each uppercase first letter
+ * means the same piece in both (castling's O and the null move's Z aside), and no promotion was
+ * read. Figurines are read with English letters, so they always agree. */
+static int agrees(const pgn_reader *r, pgn_lang lang) {
+    if (lang == PGN_LANG_FIGURINE) {
+        return 1;
+    }
+    if (r->lang_tainted) {
+        return 0;
+    }
+    for (uint64_t seen = r->lead_seen & 0x7FFFFFEu; seen; seen &= seen - 1) { /* 'A'..'Z' */
+        char c = (char)('@' + bits_ctz(seen));
+        if (c != 'O' && c != 'Z' && english_piece(c) != lang_piece(lang, c)) {
+            return 0;
+        }
+    }
+    /* the first byte of a move in 'i'..'z' (but x): English's lowercase pieces (nf3), which
+     * no other language reads */
+    for (char c = 'i'; c <= 'z'; c++) {
+        if ((r->lead_seen >> (c & 63)) & 1) {
+            return 0;
+        }
+    }
+    /* Promotions read in English: the English path keeps only the moves or-ed (it stays as
+     * fast as it was). Bits 14-15 set: one to a bishop, rook or queen (e8=Q), which no other
+     * language is taken to agree with. Bit 12 without 13: one to a knight, the same. Bits 12 and
+     * 13 (castling, or en passant and a promotion): maybe one to a knight, e8=N, which Romanian
+     * would read as a bishop's. */
+    unsigned kind = r->moves_or >> 12;
+    if ((kind & 0xC) || (kind & 3) == 1) {
+        return 0;
+    }
+    return !((kind & 1) && lang_piece(lang, 'N') != 0);
+}
+
+/* The languages of set, those with the same letters joined by '/' ("Danish/German/Norwegian/
+ * Swedish, Polish"), by name or by code. */
+static size_t lang_list(uint32_t set, int codes, char *buf, size_t cap) {
+    size_t o = 0;
+    buf[0] = '\0';
+    uint32_t done = 0;
+    for (int a = 0; a < PGN_LANG_COUNT; a++) {
+        if (!(set & BIT(a)) || (done & BIT(a))) {
+            continue;
+        }
+        const char *sep = o ? ", " : "";
+        for (int b = 0; b < PGN_LANG_COUNT; b++) {
+            if (pgn_lang_same((pgn_lang)a, (pgn_lang)b)) {
+                const char *name = codes ? pgn_lang_code((pgn_lang)b) : pgn_lang_name((pgn_lang)b);
+                int n = snprintf(buf + o, cap - o, "%s%s", sep, name);
+                o = n < 0 || (size_t)n >= cap - o ? cap - 1 : o + (size_t)n;
+                sep = "/";
+                done |= BIT(b);
+            }
+        }
+    }
+    return o;
+}
+
+/* Reports code at at: the move text, then the languages of set ("Sf3: Danish/German/Norwegian/
+ * Swedish"), by code when the names do not fit in a diagnostic's excerpt. */
+static void lang_diag(pgn_reader *r, pgn_status code, pgn_loc at, uint32_t set, const char *s,
+                      size_t n) {
+    char buf[192];
+    int m = snprintf(buf, sizeof buf, "%.*s: ", (int)(n > 32 ? 32 : n), s);
+    size_t o = m < 0 ? 0 : (size_t)m;
+    size_t len = o + lang_list(set, 0, buf + o, sizeof buf - o);
+    if (len >= sizeof((pgn_diag *)0)->token) {
+        len = o + lang_list(set, 1, buf + o, sizeof buf - o);
+    }
+    pgnk_reader_diag(r, code, at, buf, len);
+}
+
+/* Reads s in each language of set: the ones that read it legally in *fit, their move in *res
+ * (when they agree; *split is set when they do not). Returns the first failure when none does. */
+static pgn_status read_in(const pgn_pos *pos, uint32_t set, const char *s, size_t n, uint32_t flags,
+                          uint32_t *fit, int *split, pgn_san_result *res) {
+    pgn_status first = PGN_OK;
+    *fit = 0;
+    *split = 0;
+    for (uint32_t left = set; left; left &= left - 1) {
+        int l = (int)bits_ctz(left);
+        pgn_san_result one;
+        pgn_status st = pgn_san_parse_lang(pos, (pgn_lang)l, s, n, flags, &one);
+        if (st != PGN_OK) {
+            first = first == PGN_OK ? st : first;
+            continue;
+        }
+        if (*fit && one.move != res->move) {
+            *split = 1;
+        }
+        if (!*fit) {
+            *res = one;
+        }
+        *fit |= BIT(l);
+    }
+    return *fit ? PGN_OK : first;
+}
+
+/* The languages English could fall back to at this point: one per set of letters, agreeing with
+ * the moves read so far. */
+/* One language per set of letters: the later twins (Norwegian, Swedish after Danish; German too;
+ * Spanish after Italian), as pgn_lang_same says (test_lang checks this list against it). */
+#define TWINS                                                                                      \
+    (BIT(PGN_LANG_GERMAN) | BIT(PGN_LANG_NORWEGIAN) | BIT(PGN_LANG_SWEDISH) | BIT(PGN_LANG_SPANISH))
+
+static uint32_t fallbacks(const pgn_reader *r) {
+    uint32_t set = 0;
+    for (int l = 1; l < PGN_LANG_COUNT; l++) {
+        if (!(TWINS & BIT(l)) && agrees(r, (pgn_lang)l)) {
+            set |= BIT(l);
+        }
+    }
+    return set;
+}
+
+pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                          uint32_t flags, pgn_status english, pgn_san_result *res) {
+    uint32_t set = r->lang_cands, fit;
+    int split;
+    if (set == 0) {
+        if (r->opts.flags & PGN_READ_NO_LANG_DETECT) {
+            return english;
+        }
+        set = fallbacks(r);
+    }
+    pgn_status st = read_in(pos, set, s, n, flags, &fit, &split, res);
+    if (st != PGN_OK) {
+        return r->lang_cands ? st : english;
+    }
+    if (r->lang_cands == 0 && (fit & BIT(PGN_LANG_FIGURINE))) {
+        fit = BIT(PGN_LANG_FIGURINE); /* a figurine is the same piece in every language */
+        split = 0;
+    }
+    if (split) {
+        lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, fit, s, n);
+        return PGN_E_LANGUAGE_AMBIGUOUS; /* reported here: the caller ends the line */
+    }
+    if (r->lang_cands == 0) {
+        r->lang_at = at;
+        r->lang_tok_len = (uint8_t)(n < sizeof r->lang_tok ? n : sizeof r->lang_tok);
+        memcpy(r->lang_tok, s, r->lang_tok_len);
+    }
+    r->lang_cands = fit;
+    return PGN_OK;
+}
+
+int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                    uint32_t flags, pgn_move mv) {
+    uint32_t set = fallbacks(r), other = 0;
+    for (int l = 1; l < PGN_LANG_COUNT; l++) {
+        pgn_san_result res;
+        if ((set & BIT(l)) && pgn_san_parse_lang(pos, (pgn_lang)l, s, n, flags, &res) == PGN_OK &&
+            res.move != mv) {
+            other |= BIT(l);
+        }
+    }
+    if (other == 0) {
+        return 0;
+    }
+    lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, other | BIT(PGN_LANG_ENGLISH), s, n);
+    return 1;
+}
+
+void pgnk_lang_game_end(pgn_reader *r) {
+    if (r->lang_cands && !forced(r)) {
+        lang_diag(r, PGN_W_LANGUAGE, r->lang_at, r->lang_cands, r->lang_tok, r->lang_tok_len);
+    }
+}
+
+size_t pgnk_lang_glyph_len(const char *s, size_t n) {
+    const unsigned char *u = (const unsigned char *)s;
+    if (n >= 3 && u[0] == 0xE2 && u[1] == 0x99 && u[2] >= 0x94 && u[2] <= 0x9F) {
+        return 3; /* a figurine */
+    }
+    for (int t = PGN_KING; t >= PGN_PAWN; t--) { /* Кр before К */
+        const char *l = pgn_lang_letter(PGN_LANG_RUSSIAN, (pgn_piece_type)t);
+        size_t m = strlen(l);
+        if (m <= n && memcmp(s, l, m) == 0) {
+            return m;
+        }
+    }
+    return 0;
+}
