@@ -394,7 +394,45 @@ enum {
     O_HASH
 };
 
-int cmd_serve(int argc, char **argv) {
+/* What the command line asked for. */
+typedef struct serve_opts {
+    serve_limits lim;
+    uint64_t port, conns;
+    const char *bind_addr;
+    engine_cfg cfg;
+} serve_opts;
+
+/* Takes the value of option ch; returns 0 for a bad value. */
+static int set_option(serve_opts *o, int ch, const char *arg) {
+    uint64_t v = 0;
+    serve_limits *lim = &o->lim;
+    int ok = 1;
+    switch (ch) {
+    case O_PORT: ok = parse_u64(arg, 0, 65535, &o->port); break;
+    case O_BIND: o->bind_addr = arg; break;
+    case O_ENGINE: o->cfg.path = arg; break;
+    case O_JOBS: ok = parse_u64(arg, 1, 64, &v), lim->workers = (unsigned)v; break;
+    case O_QUEUE: ok = parse_u64(arg, 0, 10000, &v), lim->queue = (unsigned)v; break;
+    case O_BODY: ok = parse_u64(arg, 1, 1u << 30, &v), lim->max_body = (size_t)v; break;
+    case O_GAMES: ok = parse_u64(arg, 1, 100000, &v), lim->max_games = (unsigned)v; break;
+    case O_PLIES: ok = parse_u64(arg, 1, 100000, &v), lim->max_plies = (unsigned)v; break;
+    case O_NODES: ok = parse_u64(arg, 1, UINT64_MAX / 2, &lim->max_nodes); break;
+    case O_DEPTH: ok = parse_u64(arg, 1, 200, &v), lim->max_depth = (unsigned)v; break;
+    case O_MOVETIME: ok = parse_u64(arg, 1, 3600000, &lim->max_movetime); break;
+    case O_MOVE_TO: ok = parse_u64(arg, 1, 86400000, &v), lim->move_ms = (int)v; break;
+    case O_JOB_TO: ok = parse_u64(arg, 1, 86400, &v), lim->job_s = (unsigned)v; break;
+    case O_IDLE: ok = parse_u64(arg, 1, 86400, &v), lim->idle_s = (unsigned)v; break;
+    case O_KEEP: ok = parse_u64(arg, 0, 86400, &v), lim->keep_s = (unsigned)v; break;
+    case O_CONN: ok = parse_u64(arg, 1, 10000, &o->conns); break;
+    case O_THREADS: ok = parse_u64(arg, 1, 1024, &v), o->cfg.threads = (unsigned)v; break;
+    case O_HASH: ok = parse_u64(arg, 1, 1 << 20, &v), o->cfg.hash_mb = (unsigned)v; break;
+    default: ok = 0;
+    }
+    return ok;
+}
+
+/* Parses the command line into *o: -1 to go on, else the exit status (--help, a usage error). */
+static int parse_args(serve_opts *o, int argc, char **argv) {
     static const struct option opts[] = {{"port", required_argument, NULL, O_PORT},
                                          {"bind", required_argument, NULL, O_BIND},
                                          {"engine", required_argument, NULL, O_ENGINE},
@@ -415,40 +453,17 @@ int cmd_serve(int argc, char **argv) {
                                          {"hash", required_argument, NULL, O_HASH},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    serve_limits lim = {1 << 20, 100, 1000, 1, 8, 30, 10000000, 10000, 30000, 600, 30, 600};
-    uint64_t port = 8765, conns = 64, v = 0;
-    const char *bind_addr = "127.0.0.1";
-    engine_cfg cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.limit_kind = PGN_LIMIT_NODES;
-    cfg.limit = 1000000;
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        int ok = 1;
-        switch (ch) {
-        case O_PORT: ok = parse_u64(optarg, 0, 65535, &port); break;
-        case O_BIND: bind_addr = optarg; break;
-        case O_ENGINE: cfg.path = optarg; break;
-        case O_JOBS: ok = parse_u64(optarg, 1, 64, &v), lim.workers = (unsigned)v; break;
-        case O_QUEUE: ok = parse_u64(optarg, 0, 10000, &v), lim.queue = (unsigned)v; break;
-        case O_BODY: ok = parse_u64(optarg, 1, 1u << 30, &v), lim.max_body = (size_t)v; break;
-        case O_GAMES: ok = parse_u64(optarg, 1, 100000, &v), lim.max_games = (unsigned)v; break;
-        case O_PLIES: ok = parse_u64(optarg, 1, 100000, &v), lim.max_plies = (unsigned)v; break;
-        case O_NODES: ok = parse_u64(optarg, 1, UINT64_MAX / 2, &lim.max_nodes); break;
-        case O_DEPTH: ok = parse_u64(optarg, 1, 200, &v), lim.max_depth = (unsigned)v; break;
-        case O_MOVETIME: ok = parse_u64(optarg, 1, 3600000, &lim.max_movetime); break;
-        case O_MOVE_TO: ok = parse_u64(optarg, 1, 86400000, &v), lim.move_ms = (int)v; break;
-        case O_JOB_TO: ok = parse_u64(optarg, 1, 86400, &v), lim.job_s = (unsigned)v; break;
-        case O_IDLE: ok = parse_u64(optarg, 1, 86400, &v), lim.idle_s = (unsigned)v; break;
-        case O_KEEP: ok = parse_u64(optarg, 0, 86400, &v), lim.keep_s = (unsigned)v; break;
-        case O_CONN: ok = parse_u64(optarg, 1, 10000, &conns); break;
-        case O_THREADS: ok = parse_u64(optarg, 1, 1024, &v), cfg.threads = (unsigned)v; break;
-        case O_HASH: ok = parse_u64(optarg, 1, 1 << 20, &v), cfg.hash_mb = (unsigned)v; break;
-        case 'h': fputs(serve_usage, stdout); return EXIT_OK;
-        default: return cli_usage_error("serve", serve_usage, NULL);
+        if (ch == 'h') {
+            fputs(serve_usage, stdout);
+            return EXIT_OK;
         }
-        if (!ok) {
+        if (ch < O_PORT) { /* '?' or ':' */
+            return cli_usage_error("serve", serve_usage, NULL);
+        }
+        if (!set_option(o, ch, optarg)) {
             char msg[160];
             snprintf(msg, sizeof msg, "bad value '%s' for %s", optarg, argv[optind - 1]);
             return cli_usage_error("serve", serve_usage, msg);
@@ -457,106 +472,146 @@ int cmd_serve(int argc, char **argv) {
     if (optind < argc) {
         return cli_usage_error("serve", serve_usage, "serve takes no file");
     }
-    struct sockaddr_storage ss;
-    memset(&ss, 0, sizeof ss);
-    int ipv6 = strchr(bind_addr, ':') != NULL;
-    if (ipv6) {
-        struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+    return -1;
+}
+
+/* The address to listen on: 0, or -1 when --bind is not a numeric IP address. */
+static int make_addr(const serve_opts *o, struct sockaddr_storage *ss, int *ipv6) {
+    memset(ss, 0, sizeof *ss);
+    *ipv6 = strchr(o->bind_addr, ':') != NULL;
+    if (*ipv6) {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
         a->sin6_family = AF_INET6;
-        a->sin6_port = htons((uint16_t)port);
-        if (inet_pton(AF_INET6, bind_addr, &a->sin6_addr) != 1) {
-            return cli_usage_error("serve", serve_usage, "--bind takes a numeric IP address");
-        }
-    } else {
-        struct sockaddr_in *a = (struct sockaddr_in *)&ss;
-        a->sin_family = AF_INET;
-        a->sin_port = htons((uint16_t)port);
-        if (inet_pton(AF_INET, bind_addr, &a->sin_addr) != 1) {
-            return cli_usage_error("serve", serve_usage, "--bind takes a numeric IP address");
-        }
+        a->sin6_port = htons((uint16_t)o->port);
+        return inet_pton(AF_INET6, o->bind_addr, &a->sin6_addr) == 1 ? 0 : -1;
     }
-    cfg.timeout_ms = lim.move_ms;
-    cfg.handshake_ms = 10000;
+    struct sockaddr_in *a = (struct sockaddr_in *)ss;
+    a->sin_family = AF_INET;
+    a->sin_port = htons((uint16_t)o->port);
+    return inet_pton(AF_INET, o->bind_addr, &a->sin_addr) == 1 ? 0 : -1;
+}
 
-    /* the signals that stop the server are taken by sigwait below, in no other thread */
-    sigset_t stop;
-    sigemptyset(&stop);
-    sigaddset(&stop, SIGINT);
-    sigaddset(&stop, SIGTERM);
-    sigaddset(&stop, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+/* Binds and listens: the socket (its port in *port, for --port 0), or -1 after a message. The
+ * socket is bound here, so that the port and so the accepted Host values are known before any
+ * request can arrive. */
+static int open_listener(const serve_opts *o, struct sockaddr_storage *ss, int ipv6,
+                         unsigned *port) {
+    int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+    socklen_t sl = ipv6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    if (fd >= 0) {
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    }
+    if (fd < 0 || bind(fd, (struct sockaddr *)ss, sl) != 0 || listen(fd, 128) != 0 ||
+        getsockname(fd, (struct sockaddr *)ss, &sl) != 0) {
+        cli_error(NULL, "cannot listen on %s port %u: %s", o->bind_addr, (unsigned)o->port,
+                  strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    *port =
+        ntohs(ipv6 ? ((struct sockaddr_in6 *)ss)->sin6_port : ((struct sockaddr_in *)ss)->sin_port);
+    return fd;
+}
+
+/* The Host header values a request may carry: the loopback names and the --bind address. */
+static void set_hosts(server *s, const char *bind_addr, int ipv6, unsigned port) {
+    snprintf(s->hosts[0], sizeof s->hosts[0], "127.0.0.1:%u", port);
+    snprintf(s->hosts[1], sizeof s->hosts[1], "localhost:%u", port);
+    snprintf(s->hosts[2], sizeof s->hosts[2], "[::1]:%u", port);
+    s->nhosts = 3;
+    if (strcmp(bind_addr, "127.0.0.1") != 0 && strcmp(bind_addr, "::1") != 0 &&
+        strcmp(bind_addr, "0.0.0.0") != 0 && strcmp(bind_addr, "::") != 0) {
+        snprintf(s->hosts[3], sizeof s->hosts[3], ipv6 ? "[%s]:%u" : "%s:%u", bind_addr, port);
+        s->nhosts = 4;
+    }
+}
+
+/* Serves on the listening socket fd until a signal of stop: the exit status. */
+static int run_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned port,
+                      const sigset_t *stop) {
+    struct MHD_Daemon *d = MHD_start_daemon(
+        MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0),
+        (uint16_t)port, NULL, NULL, handle, s, MHD_OPTION_LISTEN_SOCKET, fd,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->conns, MHD_OPTION_CONNECTION_TIMEOUT, 15u,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_THREAD_POOL_SIZE, 2u,
+        MHD_OPTION_NOTIFY_COMPLETED, free_request, NULL, MHD_OPTION_END);
+    if (!d) {
+        cli_error(NULL, "cannot start the HTTP server");
+        close(fd);
+        return EXIT_RESOURCE;
+    }
+    const char *shown = strcmp(o->bind_addr, "0.0.0.0") == 0 ? "127.0.0.1"
+                        : strcmp(o->bind_addr, "::") == 0    ? "::1"
+                                                             : o->bind_addr;
+    printf(ipv6 ? "pgnkit serve: http://[%s]:%u/ (Ctrl-C stops)\n"
+                : "pgnkit serve: http://%s:%u/ (Ctrl-C stops)\n",
+           shown, port);
+    fflush(stdout);
+    int sig = 0;
+    sigwait(stop, &sig);
+    MHD_stop_daemon(d);
+    fprintf(stderr, "pgnkit serve: stopped (signal %d)\n", sig);
+    return EXIT_OK;
+}
+
+/* Blocks the signals that stop the server (taken by sigwait, in no other thread) into *stop. */
+static void block_stop_signals(sigset_t *stop) {
+    sigemptyset(stop);
+    sigaddset(stop, SIGINT);
+    sigaddset(stop, SIGTERM);
+    sigaddset(stop, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, stop, NULL);
     signal(SIGPIPE, SIG_IGN);
+}
 
+int cmd_serve(int argc, char **argv) {
+    serve_opts o;
+    memset(&o, 0, sizeof o);
+    serve_limits lim = {1 << 20, 100, 1000, 1, 8, 30, 10000000, 10000, 30000, 600, 30, 600};
+    o.lim = lim;
+    o.port = 8765;
+    o.conns = 64;
+    o.bind_addr = "127.0.0.1";
+    o.cfg.limit_kind = PGN_LIMIT_NODES;
+    o.cfg.limit = 1000000;
+    int st = parse_args(&o, argc, argv), ipv6;
+    struct sockaddr_storage ss;
+    if (st >= 0) {
+        return st;
+    }
+    if (make_addr(&o, &ss, &ipv6) != 0) {
+        return cli_usage_error("serve", serve_usage, "--bind takes a numeric IP address");
+    }
+    o.cfg.timeout_ms = o.lim.move_ms;
+    o.cfg.handshake_ms = 10000;
+    sigset_t stop;
+    block_stop_signals(&stop);
     server s;
     memset(&s, 0, sizeof s);
-    s.lim = lim;
+    s.lim = o.lim;
     char err[256];
     if (build_page(&s) != 0) {
         cli_error(NULL, "out of memory");
         free(s.page.p);
         return EXIT_RESOURCE;
     }
-    if (serve_jobs_start(&s.jobs, &lim, &cfg, err, sizeof err) != 0) {
+    if (serve_jobs_start(&s.jobs, &o.lim, &o.cfg, err, sizeof err) != 0) {
         cli_error(NULL, "%s", err);
         free(s.page.p);
         return EXIT_RESOURCE;
     }
-    /* the socket is bound here, so that the port (--port 0) and so the accepted Host values are
-     * known before any request can arrive */
-    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-    socklen_t sl = ipv6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    unsigned port = 0;
+    int fd = open_listener(&o, &ss, ipv6, &port);
+    st = EXIT_RESOURCE;
     if (fd >= 0) {
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+        set_hosts(&s, o.bind_addr, ipv6, port);
+        st = run_daemon(&s, &o, fd, ipv6, port, &stop);
     }
-    if (fd < 0 || bind(fd, (struct sockaddr *)&ss, sl) != 0 || listen(fd, 128) != 0 ||
-        getsockname(fd, (struct sockaddr *)&ss, &sl) != 0) {
-        cli_error(NULL, "cannot listen on %s port %u: %s", bind_addr, (unsigned)port,
-                  strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-        }
-        serve_jobs_stop(s.jobs);
-        free(s.page.p);
-        return EXIT_RESOURCE;
-    }
-    unsigned real_port = ntohs(ipv6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-                                    : ((struct sockaddr_in *)&ss)->sin_port);
-    snprintf(s.hosts[0], sizeof s.hosts[0], "127.0.0.1:%u", real_port);
-    snprintf(s.hosts[1], sizeof s.hosts[1], "localhost:%u", real_port);
-    snprintf(s.hosts[2], sizeof s.hosts[2], "[::1]:%u", real_port);
-    s.nhosts = 3;
-    if (strcmp(bind_addr, "127.0.0.1") != 0 && strcmp(bind_addr, "::1") != 0 &&
-        strcmp(bind_addr, "0.0.0.0") != 0 && strcmp(bind_addr, "::") != 0) {
-        snprintf(s.hosts[3], sizeof s.hosts[3], ipv6 ? "[%s]:%u" : "%s:%u", bind_addr, real_port);
-        s.nhosts = 4;
-    }
-    struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0),
-        (uint16_t)real_port, NULL, NULL, handle, &s, MHD_OPTION_LISTEN_SOCKET, fd,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)conns, MHD_OPTION_CONNECTION_TIMEOUT, 15u,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_THREAD_POOL_SIZE, 2u,
-        MHD_OPTION_NOTIFY_COMPLETED, free_request, NULL, MHD_OPTION_END);
-    if (!d) {
-        cli_error(NULL, "cannot start the HTTP server");
-        close(fd);
-        serve_jobs_stop(s.jobs);
-        free(s.page.p);
-        return EXIT_RESOURCE;
-    }
-    const char *shown = strcmp(bind_addr, "0.0.0.0") == 0 ? "127.0.0.1"
-                        : strcmp(bind_addr, "::") == 0    ? "::1"
-                                                          : bind_addr;
-    printf(ipv6 ? "pgnkit serve: http://[%s]:%u/ (Ctrl-C stops)\n"
-                : "pgnkit serve: http://%s:%u/ (Ctrl-C stops)\n",
-           shown, real_port);
-    fflush(stdout);
-    int sig = 0;
-    sigwait(&stop, &sig);
-    MHD_stop_daemon(d);
     serve_jobs_stop(s.jobs);
     free(s.page.p);
-    fprintf(stderr, "pgnkit serve: stopped (signal %d)\n", sig);
-    return EXIT_OK;
+    return st;
 }
 
 #endif

@@ -18,7 +18,6 @@
 enum { J_QUEUED, J_RUNNING, J_DONE, J_FAILED, J_CANCELLED, J_TIMEOUT };
 static const char *const state_names[] = {"queued", "running",   "done",
                                           "failed", "cancelled", "timeout"};
-#define MAX_DIAGS 200
 #define KEPT_JOBS 32 /* finished jobs kept besides the running and queued ones */
 
 typedef struct job {
@@ -74,277 +73,13 @@ static int64_t now_ms(void) {
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int serve_put(cli_membuf *b, const void *p, size_t n) {
-    return n == 0 || cli_membuf_write(b, p, n) >= 0 ? 0 : -1;
-}
-
-int serve_printf(cli_membuf *b, const char *fmt, ...) {
-    char small[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        return -1;
-    }
-    if ((size_t)n < sizeof small) {
-        return serve_put(b, small, (size_t)n);
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        return -1;
-    }
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    int r = serve_put(b, big, (size_t)n);
-    free(big);
-    return r;
-}
-
-int serve_json_string(cli_membuf *b, const char *s, size_t n) {
-    if (n == (size_t)-1) {
-        n = strlen(s);
-    }
-    if (serve_put(b, "\"", 1) < 0) {
-        return -1;
-    }
-    size_t run = 0; /* bytes copied as they are, written in one go */
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0x7f) {
-            continue;
-        }
-        char esc[8];
-        if (c == '"' || c == '\\') {
-            esc[0] = '\\', esc[1] = (char)c, esc[2] = 0;
-        } else {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-        }
-        if (serve_put(b, s + run, i - run) < 0 || serve_put(b, esc, strlen(esc)) < 0) {
-            return -1;
-        }
-        run = i + 1;
-    }
-    return serve_put(b, s + run, n - run) < 0 || serve_put(b, "\"", 1) < 0 ? -1 : 0;
-}
-
-/* ---- reading a paste ---- */
-
-typedef struct reading {
-    cli_membuf diags; /* JSON objects, comma-separated */
-    unsigned ndiags, errors, warnings;
-    int nomem;
-} reading;
-
-static void on_diag(void *ctx, const pgn_diag *d) {
-    reading *rd = ctx;
-    *(d->severity == PGN_SEV_ERROR ? &rd->errors : &rd->warnings) += 1;
-    if (rd->ndiags >= MAX_DIAGS) {
-        return;
-    }
-    cli_membuf *b = &rd->diags;
-    rd->nomem |=
-        serve_printf(b, "%s{\"line\":%u,\"column\":%u,\"game\":%llu,\"severity\":\"%s\",\"code\":",
-                     rd->ndiags ? "," : "", (unsigned)d->at.line, (unsigned)d->at.column,
-                     (unsigned long long)d->game,
-                     d->severity == PGN_SEV_ERROR ? "error" : "warning") < 0 ||
-        serve_json_string(b, pgn_status_name(d->code), (size_t)-1) < 0 ||
-        serve_printf(b, ",\"message\":") < 0 ||
-        serve_json_string(b, pgn_status_message(d->code), (size_t)-1) < 0 ||
-        serve_printf(b, ",\"token\":") < 0 || serve_json_string(b, d->token, (size_t)-1) < 0 ||
-        serve_printf(b, "}") < 0;
-    rd->ndiags++;
-}
-
-/* The <svg> element of an SVG document (its XML declaration dropped: it goes into HTML). */
-static const char *svg_element(const cli_membuf *b, size_t *len) {
-    const char *svg = b->p;
-    for (size_t i = 0; i + 4 <= b->len; i++) {
-        if (memcmp(b->p + i, "<svg", 4) == 0) {
-            svg = b->p + i;
-            break;
-        }
-    }
-    *len = b->len - (size_t)(svg - b->p);
-    return svg;
-}
-
-static void stats_side(cli_membuf *b, const pgn_game_stats *s, int c, int *bad) {
-    char acpl[32] = "null", acc[32] = "null";
-    if (s->acpl[c] >= 0) {
-        snprintf(acpl, sizeof acpl, "%.1f", s->acpl[c]);
-    }
-    if (s->accuracy[c] >= 0) {
-        snprintf(acc, sizeof acc, "%.1f", s->accuracy[c]);
-    }
-    *bad |= serve_printf(b,
-                         "{\"moves\":%u,\"acpl\":%s,\"accuracy\":%s,\"inaccuracies\":%u,"
-                         "\"mistakes\":%u,\"blunders\":%u}",
-                         s->moves[c], acpl, acc, s->inaccuracies[c], s->mistakes[c],
-                         s->blunders[c]) < 0;
-}
-
-/* Copies JSON text with <, > and & as \u00XX escapes: they occur only inside its strings, where
- * the escape means the same character (RFC 8259 §7), and no text of a PGN then reaches the page
- * as markup even if the answer were read as HTML. */
-static int put_safe_json(cli_membuf *b, const char *p, size_t n) {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '<' || p[i] == '>' || p[i] == '&') {
-            char esc[8];
-            snprintf(esc, sizeof esc, "\\u%04x", (unsigned)p[i]);
-            if (serve_put(b, p + run, i - run) < 0 || serve_put(b, esc, 6) < 0) {
-                return -1;
-            }
-            run = i + 1;
-        }
-    }
-    return serve_put(b, p + run, n - run);
-}
-
-/* One game for the viewer: {"game": JSON (docs/json-format.md), "graph": SVG, "stats": ...}.
- * Returns 0 or -1 (out of memory). */
-static int game_entry(cli_membuf *out, cli_membuf *tmp, pgn_json_writer *jw, const pgn_game *g,
-                      const pgn_game_stats *stats, int analysed) {
-    tmp->len = 0;
-    if (pgn_json_writer_write(jw, g) != PGN_OK) {
-        return -1;
-    }
-    while (tmp->len && tmp->p[tmp->len - 1] == '\n') {
-        tmp->len--;
-    }
-    int bad = serve_printf(out, "{\"game\":") < 0 || put_safe_json(out, tmp->p, tmp->len) < 0;
-    tmp->len = 0;
-    pgn_graph_opts go = {720, 180};
-    if (bad || pgn_graph_svg(g, &go, cli_membuf_write, tmp) != PGN_OK) {
-        return -1;
-    }
-    size_t n;
-    const char *svg = svg_element(tmp, &n);
-    bad |= serve_printf(out, ",\"graph\":") < 0 || serve_json_string(out, svg, n) < 0;
-    if (stats) {
-        bad |= serve_printf(
-                   out, ",\"analysed\":%s,\"stats\":{\"white\":", analysed ? "true" : "false") < 0;
-        stats_side(out, stats, PGN_WHITE, &bad);
-        bad |= serve_printf(out, ",\"black\":") < 0;
-        stats_side(out, stats, PGN_BLACK, &bad);
-        bad |= serve_printf(out, "}") < 0;
-    }
-    return bad || serve_printf(out, "}") < 0 ? -1 : 0;
-}
-
-typedef struct paste {
-    unsigned games;
-    uint64_t positions;
-    char error[160]; /* a cap exceeded */
-} paste;
-
-/* Reads every game of the paste (with the games' entries appended to entries unless NULL).
- * Returns the HTTP status: 200, 422 (errors, no game, a cap), 500 (out of memory). */
-static int read_paste(serve_jobs *j, const char *text, size_t len, reading *rd, paste *pa,
-                      cli_membuf *entries) {
-    pgn_reader_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.on_diag = on_diag;
-    ro.diag_ctx = rd;
-    ro.source_name = "paste";
-    pgn_reader *r = NULL;
-    pgn_game *g = NULL;
-    pgn_json_writer *jw = NULL;
-    cli_membuf tmp = {0};
-    pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL};
-    int status = 200;
-    if (pgn_reader_new_mem(&r, &ro, text, len) != PGN_OK || pgn_game_new(&g, NULL) != PGN_OK ||
-        pgn_json_writer_new(&jw, &jo, cli_membuf_write, &tmp) != PGN_OK) {
-        status = 500;
-    }
-    while (status == 200) {
-        pgn_status st = pgn_reader_next(r, g);
-        if (st == PGN_END) {
-            break;
-        }
-        if (st != PGN_OK) {
-            status = st == PGN_E_NOMEM ? 500 : 422;
-            break;
-        }
-        if (++pa->games > j->lim.max_games) {
-            snprintf(pa->error, sizeof pa->error, "more than %u games (--max-games)",
-                     j->lim.max_games);
-            status = 422;
-            break;
-        }
-        size_t plies = pgn_game_ply_count(g);
-        if (plies > j->lim.max_plies) {
-            snprintf(pa->error, sizeof pa->error,
-                     "game %u has %zu plies, more than %u (--max-plies)", pa->games, plies,
-                     j->lim.max_plies);
-            status = 422;
-            break;
-        }
-        pa->positions += plies + 1;
-        if (entries && pgn_reader_summary(r)->broken == 0 &&
-            ((entries->len && serve_put(entries, ",", 1) < 0) ||
-             game_entry(entries, &tmp, jw, g, NULL, 0) < 0)) {
-            status = 500;
-        }
-    }
-    if (status == 200 && (rd->errors || pa->games == 0)) {
-        status = 422;
-    }
-    if (rd->nomem) {
-        status = 500;
-    }
-    if (status == 422 && !pa->error[0]) {
-        snprintf(pa->error, sizeof pa->error, "%s",
-                 rd->errors ? "the PGN has errors" : "no game in the text");
-    }
-    pgn_json_writer_free(jw);
-    pgn_game_free(g);
-    pgn_reader_free(r);
-    free(tmp.p);
-    return status;
-}
-
-/* The members every answer about a paste has: error, counts, diagnostics. */
-static int paste_json(cli_membuf *b, const reading *rd, const paste *pa) {
-    if (pa->error[0] &&
-        (serve_printf(b, "\"error\":") < 0 || serve_json_string(b, pa->error, (size_t)-1) < 0 ||
-         serve_printf(b, ",") < 0)) {
-        return -1;
-    }
-    return serve_printf(b,
-                        "\"games\":%u,\"positions\":%llu,\"errors\":%u,\"warnings\":%u,"
-                        "\"diagnostics\":[",
-                        pa->games, (unsigned long long)pa->positions, rd->errors,
-                        rd->warnings) < 0 ||
-                   serve_put(b, rd->diags.p, rd->diags.len) < 0 || serve_printf(b, "]") < 0
-               ? -1
-               : 0;
-}
-
-static int nomem(cli_membuf *b) {
-    b->len = 0;
-    serve_printf(b, "{\"error\":\"out of memory\"}");
-    return 500;
-}
-
-static int error_json(cli_membuf *b, int status, const char *msg) {
-    b->len = 0;
-    if (serve_printf(b, "{\"error\":") < 0 || serve_json_string(b, msg, (size_t)-1) < 0 ||
-        serve_printf(b, "}") < 0) {
-        return nomem(b);
-    }
-    return status;
-}
-
 int serve_check(serve_jobs *j, const char *pgn, size_t len, cli_membuf *body) {
-    reading rd = {0};
-    paste pa = {0};
+    serve_reading rd = {0};
+    serve_paste pa = {0};
     cli_membuf entries = {0};
-    int status = read_paste(j, pgn, len, &rd, &pa, &entries);
+    int status = serve_read_paste(&j->lim, pgn, len, &rd, &pa, &entries);
     body->len = 0;
-    if (status != 500 && (serve_printf(body, "{") < 0 || paste_json(body, &rd, &pa) < 0 ||
+    if (status != 500 && (serve_printf(body, "{") < 0 || serve_paste_json(body, &rd, &pa) < 0 ||
                           serve_printf(body, ",\"results\":[") < 0 ||
                           serve_put(body, entries.p, status == 200 ? entries.len : 0) < 0 ||
                           serve_printf(body, "]}") < 0)) {
@@ -352,7 +87,7 @@ int serve_check(serve_jobs *j, const char *pgn, size_t len, cli_membuf *body) {
     }
     free(rd.diags.p);
     free(entries.p);
-    return status == 500 ? nomem(body) : status;
+    return status == 500 ? serve_nomem(body) : status;
 }
 
 /* ---- the job table (under mu) ---- */
@@ -439,6 +174,46 @@ static int random_id(char out[33]) {
     return 0;
 }
 
+/* A queued job over a copy of the paste; NULL when out of memory. */
+static job *new_job(const char *pgn, size_t len, pgn_search_limit kind, uint64_t value,
+                    const serve_paste *pa) {
+    job *jb = calloc(1, sizeof *jb);
+    if (!jb || !(jb->pgn = malloc(len ? len : 1)) ||
+        !(jb->ends = calloc(pa->games + 1, sizeof *jb->ends)) || random_id(jb->id) != 0) {
+        job_free(jb);
+        return NULL;
+    }
+    memcpy(jb->pgn, pgn, len);
+    jb->pgn_len = len;
+    jb->kind = kind;
+    jb->value = value;
+    jb->games = pa->games;
+    jb->positions = pa->positions;
+    jb->created = jb->last_poll = now_ms();
+    return jb;
+}
+
+/* Puts jb in the table for a worker: 200, or 503 when the queue is full (jb not taken). */
+static int enqueue(serve_jobs *j, job *jb) {
+    int status = 200;
+    pthread_mutex_lock(&j->mu);
+    sweep(j);
+    unsigned queued = 0;
+    for (size_t i = 0; i < j->cap; i++) {
+        queued += j->jobs[i] && j->jobs[i]->state == J_QUEUED;
+    }
+    long slot = queued >= j->lim.queue ? -1 : free_slot(j);
+    if (slot < 0) {
+        status = 503;
+    } else {
+        jb->seq = j->next_seq++;
+        j->jobs[slot] = jb;
+        pthread_cond_broadcast(&j->cv);
+    }
+    pthread_mutex_unlock(&j->mu);
+    return status;
+}
+
 int serve_submit(serve_jobs *j, const char *pgn, size_t len, pgn_search_limit kind, uint64_t value,
                  cli_membuf *body) {
     uint64_t max = kind == PGN_LIMIT_DEPTH   ? j->lim.max_depth
@@ -451,44 +226,18 @@ int serve_submit(serve_jobs *j, const char *pgn, size_t len, pgn_search_limit ki
                  : kind == PGN_LIMIT_NODES ? "node count"
                                            : "time per move (ms)",
                  (unsigned long long)max);
-        return error_json(body, 400, msg);
+        return serve_error_json(body, 400, msg);
     }
-    reading rd = {0};
-    paste pa = {0};
-    int status = read_paste(j, pgn, len, &rd, &pa, NULL);
+    serve_reading rd = {0};
+    serve_paste pa = {0};
+    int status = serve_read_paste(&j->lim, pgn, len, &rd, &pa, NULL);
     body->len = 0;
     job *jb = NULL;
-    if (status == 200) {
-        jb = calloc(1, sizeof *jb);
-        if (!jb || !(jb->pgn = malloc(len ? len : 1)) ||
-            !(jb->ends = calloc(pa.games + 1, sizeof *jb->ends)) || random_id(jb->id) != 0) {
-            status = 500;
-        } else {
-            memcpy(jb->pgn, pgn, len);
-            jb->pgn_len = len;
-            jb->kind = kind;
-            jb->value = value;
-            jb->games = pa.games;
-            jb->positions = pa.positions;
-            jb->created = jb->last_poll = now_ms();
-        }
+    if (status == 200 && !(jb = new_job(pgn, len, kind, value, &pa))) {
+        status = 500;
     }
     if (status == 200) {
-        pthread_mutex_lock(&j->mu);
-        sweep(j);
-        unsigned queued = 0;
-        for (size_t i = 0; i < j->cap; i++) {
-            queued += j->jobs[i] && j->jobs[i]->state == J_QUEUED;
-        }
-        long slot = queued >= j->lim.queue ? -1 : free_slot(j);
-        if (slot < 0) {
-            status = 503;
-        } else {
-            jb->seq = j->next_seq++;
-            j->jobs[slot] = jb;
-            pthread_cond_broadcast(&j->cv);
-        }
-        pthread_mutex_unlock(&j->mu);
+        status = enqueue(j, jb);
     }
     if (status == 503) {
         snprintf(pa.error, sizeof pa.error,
@@ -508,11 +257,11 @@ int serve_submit(serve_jobs *j, const char *pgn, size_t len, pgn_search_limit ki
     if (bad) {
         status = 500;
     }
-    if (status != 500 && (paste_json(body, &rd, &pa) < 0 || serve_printf(body, "}") < 0)) {
+    if (status != 500 && (serve_paste_json(body, &rd, &pa) < 0 || serve_printf(body, "}") < 0)) {
         status = 500;
     }
     free(rd.diags.p);
-    return status == 500 ? nomem(body) : status;
+    return status == 500 ? serve_nomem(body) : status;
 }
 
 int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body) {
@@ -523,7 +272,8 @@ int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body)
     int status = 200;
     if (!jb) {
         pthread_mutex_unlock(&j->mu);
-        return error_json(body, 404, "no such job (finished jobs are kept for --keep seconds)");
+        return serve_error_json(body, 404,
+                                "no such job (finished jobs are kept for --keep seconds)");
     }
     int64_t t = now_ms();
     jb->last_poll = t;
@@ -557,7 +307,7 @@ int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body)
     if (status == 200 && serve_printf(body, "]}") < 0) {
         status = 500;
     }
-    return status == 500 ? nomem(body) : status;
+    return status == 500 ? serve_nomem(body) : status;
 }
 
 int serve_pgn(serve_jobs *j, const char *id, cli_membuf *body) {
@@ -570,12 +320,12 @@ int serve_pgn(serve_jobs *j, const char *id, cli_membuf *body) {
     }
     pthread_mutex_unlock(&j->mu);
     if (status == 404) {
-        return error_json(body, 404, "no such job");
+        return serve_error_json(body, 404, "no such job");
     }
     if (status == 409) {
-        return error_json(body, 409, "the job has not finished");
+        return serve_error_json(body, 409, "the job has not finished");
     }
-    return status == 500 ? nomem(body) : 200;
+    return status == 500 ? serve_nomem(body) : 200;
 }
 
 int serve_cancel(serve_jobs *j, const char *id, cli_membuf *body) {
@@ -589,10 +339,10 @@ int serve_cancel(serve_jobs *j, const char *id, cli_membuf *body) {
     }
     pthread_mutex_unlock(&j->mu);
     if (!jb) {
-        return error_json(body, 404, "no such job");
+        return serve_error_json(body, 404, "no such job");
     }
     body->len = 0;
-    return serve_printf(body, "{\"cancelled\":true}") < 0 ? nomem(body) : 200;
+    return serve_printf(body, "{\"cancelled\":true}") < 0 ? serve_nomem(body) : 200;
 }
 
 /* ---- the workers ---- */
@@ -729,7 +479,7 @@ static int run_job(worker *w, job *jb) {
         }
         w->pgnbuf.len = w->entry.len = 0;
         if (pgn_writer_write(w->writer, w->game) != PGN_OK ||
-            game_entry(&w->entry, &w->tmp, w->jw, w->game, &stats, st == PGN_OK) < 0) {
+            serve_game_entry(&w->entry, &w->tmp, w->jw, w->game, &stats, st == PGN_OK) < 0) {
             snprintf(w->err, sizeof w->err, "out of memory");
             state = J_FAILED;
             break;
