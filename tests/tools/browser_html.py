@@ -18,33 +18,15 @@ import subprocess
 import sys
 import tempfile
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s %s" % (name, detail))
+from selenium_util import browser as _browser, check, counts, result_line
 
 
 def browser(profile):
-    o = webdriver.ChromeOptions()
-    o.binary_location = "/usr/bin/chromium"
-    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--no-first-run",
-              "--disable-dev-shm-usage", "--window-size=1280,900", "--user-data-dir=" + profile):
-        o.add_argument(a)
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    return _browser(profile, 900)
 
 
 BOARD_JS = """
@@ -200,8 +182,8 @@ def main(argv):
     finally:
         d.quit()
         shutil.rmtree(profile, ignore_errors=True)
-    print("RESULT %d %d 0" % (passed, failed))
-    return 1 if failed else 0
+    print(result_line())
+    return 1 if counts["failed"] else 0
 
 
 if __name__ == "__main__":

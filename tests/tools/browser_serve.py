@@ -17,34 +17,16 @@ import tempfile
 import shutil
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support.ui import Select
 
-passed = failed = 0
-
-
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s %s" % (name, detail))
+from selenium_util import browser as _browser, check, result_line
 
 
 def browser(profile):
-    o = webdriver.ChromeOptions()
-    o.binary_location = "/usr/bin/chromium"
-    for a in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--no-first-run",
-              "--disable-dev-shm-usage", "--window-size=1280,1100", "--user-data-dir=" + profile):
-        o.add_argument(a)
-    o.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=o)
+    return _browser(profile, 1100)
 
 
 def wait_state(d, states, timeout=60):
@@ -177,7 +159,7 @@ def main():
     finally:
         d.quit()
         shutil.rmtree(profile, ignore_errors=True)
-    print("RESULT %d %d 0" % (passed, failed))
+    print(result_line())
 
 
 main()
