@@ -405,7 +405,7 @@ static void test_annotate(void) {
     CHECK_EQ_INT(st.blunders[1], 1);
     pgn_writer *w;
     char *out = calloc(1, 4096);
-    pgn_writer_opts wo = {0, 1000, 0, NULL};
+    pgn_writer_opts wo = {.width = 1000};
     CHECK_EQ_INT(pgn_writer_new(&w, &wo, to_buf, out), PGN_OK);
     CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
     const char *want =
@@ -479,7 +479,7 @@ static char *annotate_runs(const char *pgn, size_t n, const run *runs, size_t nr
         pgn_annotate_opts o = {runs[k].annotator, 0, runs[k].flags};
         CHECK_EQ_INT(pgn_game_annotate(g, runs[k].pa, n, &o, NULL), PGN_OK);
     }
-    pgn_writer_opts wo = {0, 1000, 0, NULL};
+    pgn_writer_opts wo = {.width = 1000};
     CHECK_EQ_INT(pgn_writer_new(&w, &wo, to_buf, out), PGN_OK);
     CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
     pgn_writer_free(w);
