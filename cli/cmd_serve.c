@@ -13,17 +13,21 @@
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/wait.h>
+
+extern char **environ;
 
 static const char serve_usage[] =
     "usage: pgnkit serve [--port N] [--bind ADDR] [--engine PATH] [--jobs N] [--queue N]\n"
     "                    [--max-body BYTES] [--max-games N] [--max-plies N] [--max-nodes N]\n"
     "                    [--max-depth N] [--max-movetime MS] [--move-timeout MS]\n"
     "                    [--job-timeout S] [--idle-timeout S] [--keep S] [--connections N]\n"
-    "                    [--threads T] [--hash MB]\n"
+    "                    [--threads T] [--hash MB] [--open]\n"
     "Serves a local web page (http://127.0.0.1:8765/ by default) where you paste or upload a PGN:\n"
     "its diagnostics (line, column, code) or its games are shown in the viewer of pgnkit html,\n"
     "and \"Analyse\" runs a UCI engine on them (default: stockfish on PATH, else\n"
@@ -34,6 +38,7 @@ static const char serve_usage[] =
     "limit. The URL is printed on stdout; Ctrl-C (SIGINT) or SIGTERM stops the server.\n"
     "--port N        port (default 8765; 0: any free port)\n"
     "--bind ADDR     numeric address to listen on (default 127.0.0.1; ::1 for IPv6)\n"
+    "--open          open the page in the browser ($BROWSER, else xdg-open) once it is served\n"
     "Requests must name the server in Host (localhost, 127.0.0.1 or [::1] with the port, or the\n"
     "--bind address): others get 421. A POST with an Origin or Sec-Fetch-Site of another site\n"
     "gets 403. Caps (defaults in brackets; past them 413, 422 or 503 with a message):\n"
@@ -391,7 +396,8 @@ enum {
     O_KEEP,
     O_CONN,
     O_THREADS,
-    O_HASH
+    O_HASH,
+    O_OPEN
 };
 
 /* What the command line asked for. */
@@ -400,6 +406,7 @@ typedef struct serve_opts {
     uint64_t port, conns;
     const char *bind_addr;
     engine_cfg cfg;
+    int open; /* --open */
 } serve_opts;
 
 /* Takes the value of option ch; returns 0 for a bad value. */
@@ -426,6 +433,7 @@ static int set_option(serve_opts *o, int ch, const char *arg) {
     case O_CONN: ok = parse_u64(arg, 1, 10000, &o->conns); break;
     case O_THREADS: ok = parse_u64(arg, 1, 1024, &v), o->cfg.threads = (unsigned)v; break;
     case O_HASH: ok = parse_u64(arg, 1, 1 << 20, &v), o->cfg.hash_mb = (unsigned)v; break;
+    case O_OPEN: o->open = 1; break;
     default: ok = 0;
     }
     return ok;
@@ -451,6 +459,7 @@ static int parse_args(serve_opts *o, int argc, char **argv) {
                                          {"connections", required_argument, NULL, O_CONN},
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"hash", required_argument, NULL, O_HASH},
+                                         {"open", no_argument, NULL, O_OPEN},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int ch;
@@ -528,6 +537,36 @@ static void set_hosts(server *s, const char *bind_addr, int ipv6, unsigned port)
     }
 }
 
+/* --open: the page in the user's browser, $BROWSER or else xdg-open, started in the background by
+ * a shell that exits at once (so no child of ours is left to reap; the engines are our children).
+ * A browser that cannot be started says so on the terminal itself; the URL is printed anyway. */
+static void open_browser(const char *url) {
+    const char *b = getenv("BROWSER");
+    char sh[] = "sh", c[] = "-c", script[] = "\"$0\" \"$1\" </dev/null >/dev/null 2>&1 &";
+    char browser[512], u[128];
+    snprintf(browser, sizeof browser, "%s", b && *b ? b : "xdg-open");
+    snprintf(u, sizeof u, "%s", url);
+    char *argv[] = {sh, c, script, browser, u, NULL};
+    pid_t pid;
+    posix_spawnattr_t at;
+    sigset_t none;
+    sigemptyset(&none);
+    int bad = posix_spawnattr_init(&at) != 0;
+    if (!bad) { /* not the server's blocked stop signals */
+        bad = posix_spawnattr_setsigmask(&at, &none) != 0 ||
+              posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK) != 0 ||
+              posix_spawn(&pid, "/bin/sh", NULL, &at, argv, environ) != 0;
+        posix_spawnattr_destroy(&at);
+    }
+    if (bad) {
+        cli_error(NULL, "cannot start a browser for --open: open %s yourself", url);
+        return;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+}
+
 /* Serves on the listening socket fd until a signal of stop: the exit status. */
 static int run_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned port,
                       const sigset_t *stop) {
@@ -545,10 +584,13 @@ static int run_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned
     const char *shown = strcmp(o->bind_addr, "0.0.0.0") == 0 ? "127.0.0.1"
                         : strcmp(o->bind_addr, "::") == 0    ? "::1"
                                                              : o->bind_addr;
-    printf(ipv6 ? "pgnkit serve: http://[%s]:%u/ (Ctrl-C stops)\n"
-                : "pgnkit serve: http://%s:%u/ (Ctrl-C stops)\n",
-           shown, port);
+    char url[128];
+    snprintf(url, sizeof url, ipv6 ? "http://[%s]:%u/" : "http://%s:%u/", shown, port);
+    printf("pgnkit serve: %s (Ctrl-C stops)\n", url);
     fflush(stdout);
+    if (o->open) {
+        open_browser(url);
+    }
     int sig = 0;
     sigwait(stop, &sig);
     MHD_stop_daemon(d);

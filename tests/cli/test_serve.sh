@@ -223,6 +223,22 @@ is "cancel: Origin checked" "$(code POST "/api/jobs/$id/cancel" -H 'Origin: http
 is "cancel a finished job" "$(code POST "/api/jobs/$id/cancel")" 200
 stop_server main
 
+# ---- --open: the URL given to $BROWSER once the page is served (here a script that fetches it) ----
+cat >"$tmp/browser.sh" <<EOF
+#!/bin/sh
+echo "\$1" >"$tmp/opened.url"
+curl -s -o /dev/null -w '%{http_code}' "\$1" >"$tmp/opened.code"
+EOF
+chmod +x "$tmp/browser.sh"
+export BROWSER="$tmp/browser.sh"
+if start_server open "$bin" serve --engine "$fake" --open; then
+    for _ in $(seq 100); do [ -s "$tmp/opened.code" ] && break; sleep 0.1; done
+    is "--open gives the page's URL to \$BROWSER" "$(cat "$tmp/opened.url" 2>/dev/null)" "$url"
+    is "--open: the page answers the browser" "$(cat "$tmp/opened.code" 2>/dev/null)" 200
+    stop_server open
+fi
+unset BROWSER
+
 # ---- queue, cancel, timeouts (an engine that answers only to "stop": 300 ms a search) ----
 export FAKE_ENGINE_MODE=slow
 start_server slow "$bin" serve --engine "$fake" --queue 1 --move-timeout 300 --job-timeout 3 \
