@@ -463,6 +463,11 @@ int cli_same_file(const char *a, const char *b) {
 
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
     cli_membuf *b = ctx; /* the library's pgn_membuf with libc (the callers free b->p) */
+    if (len <= b->cap - b->len && len > 0) { /* it fits: no call */
+        memcpy(b->p + b->len, data, len);
+        b->len += len;
+        return (ptrdiff_t)len;
+    }
     pgn_membuf m = {b->p, b->len, b->cap, NULL};
     ptrdiff_t n = pgn_membuf_write(&m, data, len);
     b->p = m.ptr;

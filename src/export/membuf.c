@@ -12,7 +12,12 @@
 
 ptrdiff_t pgn_membuf_write(void *ctx, const void *buf, size_t len) {
     pgn_membuf *b = ctx;
-    assert(b != NULL && (buf != NULL || len == 0));
+    assert(b != NULL && (buf != NULL || len == 0) && b->len <= b->cap);
+    if (len <= b->cap - b->len && len > 0) { /* it fits: the path of nearly every write */
+        memcpy(b->ptr + b->len, buf, len);
+        b->len += len;
+        return (ptrdiff_t)len;
+    }
     if (len > PTRDIFF_MAX || pgnk_alloc_check(b->alloc) != PGN_OK) {
         return -1;
     }
