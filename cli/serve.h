@@ -25,6 +25,7 @@ typedef struct serve_limits {
     unsigned job_s;        /* one job, from its start: past it the job ends as "timeout" */
     unsigned idle_s;       /* a job not polled for this long is cancelled (the page went away) */
     unsigned keep_s;       /* a finished job is dropped this long after it finished */
+    size_t max_results;    /* bytes the jobs in the table may hold, results and pastes */
 } serve_limits;
 
 typedef struct serve_jobs serve_jobs;
@@ -45,12 +46,34 @@ int serve_check(serve_jobs *j, const char *pgn, size_t len, cli_membuf *body);
  * cap; 503 when the queue is full. */
 int serve_submit(serve_jobs *j, const char *pgn, size_t len, pgn_search_limit kind, uint64_t value,
                  cli_membuf *body);
-/* A job's state and progress, and the results of its games from the from'th on; 404 unknown. */
+/* A job's state and progress, the bytes it holds, and the results of its games from the from'th
+ * on; 404 unknown.
+ * serve_submit's 202 also has "entries": the games as serve_check gives them, not analysed. */
 int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body);
 /* The annotated PGN of the games done (text, not JSON); 404 unknown, 409 not finished. */
 int serve_pgn(serve_jobs *j, const char *id, cli_membuf *body);
 /* Cancels a job: 200, or 404. */
 int serve_cancel(serve_jobs *j, const char *id, cli_membuf *body);
+
+/* ---- a job's events as Server-Sent Events (serve_stream.c) ---- */
+
+typedef struct serve_stream serve_stream;
+/* How the HTTP layer wakes a connection that serve_stream_read suspended (called under the jobs'
+ * lock, from a worker or the ticker). */
+void serve_jobs_set_resume(serve_jobs *j, void (*resume)(void *conn));
+/* A reader of job id's events for the connection conn, from the first: 200 and *out, else the
+ * status (404 unknown) with a JSON body. */
+int serve_stream_open(serve_jobs *j, const char *id, void *conn, serve_stream **out,
+                      cli_membuf *body);
+/* Up to max bytes of the stream into buf: their count; 0 when there is nothing yet (then
+ * suspend(conn) was called, under the lock, and the resume function will be); -1 at the end. */
+long serve_stream_read(serve_jobs *j, serve_stream *st, char *buf, size_t max,
+                       void (*suspend)(void *conn));
+/* Frees a reader (its connection closed). */
+void serve_stream_close(serve_jobs *j, serve_stream *st);
+/* Ends every stream (the server stops) and waits up to ms for them to close: 0, or -1 if some
+ * are still open. */
+int serve_streams_end(serve_jobs *j, int ms);
 
 /* Appends s (NUL-terminated, n bytes when n != (size_t)-1) as a JSON string with <, >, & escaped
  * too (\u00XX); returns 0, or -1 when out of memory. */

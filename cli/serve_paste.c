@@ -164,6 +164,22 @@ int serve_game_entry(cli_membuf *out, cli_membuf *tmp, pgn_json_writer *jw, cons
     return bad || serve_printf(out, "}") < 0 ? -1 : 0;
 }
 
+/* Counts game g in pa: 1 (with pa->error) when it is over --max-games or --max-plies. */
+static int over_caps(const serve_limits *lim, const pgn_game *g, serve_paste *pa) {
+    if (++pa->games > lim->max_games) {
+        snprintf(pa->error, sizeof pa->error, "more than %u games (--max-games)", lim->max_games);
+        return 1;
+    }
+    size_t plies = pgn_game_ply_count(g);
+    if (plies > lim->max_plies) {
+        snprintf(pa->error, sizeof pa->error, "game %u has %zu plies, more than %u (--max-plies)",
+                 pa->games, plies, lim->max_plies);
+        return 1;
+    }
+    pa->positions += plies + 1;
+    return 0;
+}
+
 /* Reads every game of the paste (with the games' entries appended to entries unless NULL).
  * Returns the HTTP status: 200, 422 (errors, no game, a cap), 500 (out of memory). */
 int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serve_reading *rd,
@@ -192,21 +208,10 @@ int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serv
             status = st == PGN_E_NOMEM ? 500 : 422;
             break;
         }
-        if (++pa->games > lim->max_games) {
-            snprintf(pa->error, sizeof pa->error, "more than %u games (--max-games)",
-                     lim->max_games);
+        if (over_caps(lim, g, pa)) {
             status = 422;
             break;
         }
-        size_t plies = pgn_game_ply_count(g);
-        if (plies > lim->max_plies) {
-            snprintf(pa->error, sizeof pa->error,
-                     "game %u has %zu plies, more than %u (--max-plies)", pa->games, plies,
-                     lim->max_plies);
-            status = 422;
-            break;
-        }
-        pa->positions += plies + 1;
         if (entries && pgn_reader_summary(r)->broken == 0 &&
             ((entries->len && serve_put(entries, ",", 1) < 0) ||
              serve_game_entry(entries, &tmp, jw, g, NULL, 0) < 0)) {

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 // The paste form of `pgnkit serve`: "Show" reads the PGN on the server (POST /api/check) and
 // shows its diagnostics or its games in the viewer (viewer.js); "Analyse" queues a job (POST
-// /api/jobs), polls it (GET /api/jobs/ID?from=N) and adds each analysed game to the viewer as it
-// arrives; "Download" is GET /api/jobs/ID/pgn. Texts reach the page only through textContent.
+// /api/jobs) and follows it on its event stream (GET /api/jobs/ID/events, Server-Sent Events):
+// each position the engine has searched moves the board there and adds its point to the eval
+// graph, each finished game is fetched (GET /api/jobs/ID?from=N) into the viewer. Without
+// EventSource, or when the stream fails, the page polls GET /api/jobs/ID?from=N instead.
+// "Download" is GET /api/jobs/ID/pgn. Texts reach the page only through textContent.
 (function () {
   "use strict";
   var $ = function (id) { return document.getElementById(id); };
-  var job = null, results = [], timer = null;
+  var job = null, results = [], timer = null, pending = [], live = null, es = null;
+  var inflight = false, again = false;
+  var SVGNS = "http://www.w3.org/2000/svg";
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -84,36 +89,128 @@
     });
     t.hidden = !results.length;
   }
-  function poll() {
-    timer = null;
-    if (!job) return;
+  function getStatus(then) {
     fetch("/api/jobs/" + job + "?from=" + results.length, { credentials: "same-origin" })
       .then(function (r) { return r.json().then(function (j) { return { status: r.status, body: j }; }); })
       .then(function (r) {
         if (r.status !== 200) { finish("error: " + (r.body.error || r.status), "failed"); return; }
-        var s = r.body;
-        if (s.results.length) {
-          results = results.concat(s.results);
-          window.pgnkitViewer.load(results, true);
-          summary();
-        }
-        if (s.notes.length) showDiagnostics({ diagnostics: [], error: s.notes.join("; ") });
-        if (s.state === "queued") {
-          progress("waiting for the engine (" + s.queued_ahead + " jobs ahead)", "queued");
-        } else if (s.state === "running") {
-          progress("analysing: " + s.positions_done + " of " + s.positions + " positions, " +
-                   s.games_done + " of " + s.games + " games" +
-                   (s.live.game ? "; game " + s.live.game + ", ply " + s.live.ply + ": " +
-                                  s.live.eval : ""), "running");
-        } else {
-          var text = s.state === "done" ? "done: " + s.games_done + " games, " + s.positions_done +
-                                          " positions in " + (s.elapsed_ms / 1000).toFixed(1) + " s"
-                                        : s.state + (s.error ? ": " + s.error : "");
-          finish(text, s.state);
-          return;
-        }
-        timer = setTimeout(poll, 400);
+        then(r.body);
       }, function () { finish("the server does not answer", "failed"); });
+  }
+  // the games analysed so far, then the ones still to come as they were pasted
+  function shown() { return results.concat(pending.slice(results.length)); }
+  // a status answer: new games into the viewer; 1 when the job is over (the page then says so)
+  function apply(s) {
+    if (s.results.length) {
+      results = results.concat(s.results);
+      window.pgnkitViewer.load(shown(), true);
+      summary();
+    }
+    if (s.notes.length) showDiagnostics({ diagnostics: [], error: s.notes.join("; ") });
+    if (s.state === "queued") {
+      progress("waiting for the engine (" + s.queued_ahead + " jobs ahead)", "queued");
+    } else if (s.state === "running") {
+      progress("analysing: " + s.positions_done + " of " + s.positions + " positions, " +
+               s.games_done + " of " + s.games + " games" +
+               (s.live.game ? "; game " + s.live.game + ", ply " + s.live.ply + ": " +
+                              s.live.eval : ""), "running");
+    } else {
+      finish(s.state === "done" ? "done: " + s.games_done + " games, " + s.positions_done +
+                                  " positions in " + (s.elapsed_ms / 1000).toFixed(1) + " s"
+                                : s.state + (s.error ? ": " + s.error : ""), s.state);
+      return 1;
+    }
+    return 0;
+  }
+  function poll() {
+    timer = null;
+    if (!job) return;
+    $("progress").setAttribute("data-transport", "poll");
+    getStatus(function (s) { if (!apply(s)) timer = setTimeout(poll, 400); });
+  }
+  // the eval graph of the game under analysis, point by point (winning chances, White up): its
+  // columns are the plies, with the ids the viewer's graph has ("ply-N")
+  function liveGraph(d) {
+    var W = 720, H = 164, mid = H / 2, n = Math.max(d.plies, 1), col = W / n;
+    var g = document.createElementNS(SVGNS, "svg");
+    function add(parent, tag, attrs) {
+      var e = document.createElementNS(SVGNS, tag);
+      Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+      parent.appendChild(e);
+      return e;
+    }
+    g.setAttribute("viewBox", "0 0 " + W + " " + (H + 16));
+    g.setAttribute("data-live", live.points.length);
+    add(g, "rect", { width: W, height: H + 16, fill: "#f4f4f4" });
+    add(g, "rect", { width: W, height: H, fill: "#a7a7a7" });
+    var pts = [];
+    for (var i = 1; i <= n; i++) {
+      if (live.wc[i] === undefined) break;
+      pts.push(((i - 0.5) * col).toFixed(1) + "," + (mid - live.wc[i] * mid).toFixed(1));
+    }
+    if (pts.length) {
+      var last = pts[pts.length - 1].split(",")[0];
+      var area = (col / 2).toFixed(1) + "," + mid + " " + pts.join(" ") + " " + last + "," + mid;
+      var defs = add(g, "defs", {});
+      add(add(defs, "clipPath", { id: "live-above" }), "rect", { width: W, height: mid });
+      add(add(defs, "clipPath", { id: "live-below" }), "rect", { y: mid, width: W, height: mid });
+      add(g, "polygon", { points: area, fill: "#ffffff", "clip-path": "url(#live-above)" });
+      add(g, "polygon", { points: area, fill: "#262421", "clip-path": "url(#live-below)" });
+      add(g, "polyline", { points: pts.join(" "), fill: "none", stroke: "#d85000", "stroke-width": 1.5 });
+    }
+    add(g, "line", { x1: 0, y1: mid, x2: W, y2: mid, stroke: "#777777" });
+    for (i = 1; i <= n; i++) {
+      add(g, "rect", { id: "ply-" + i, x: ((i - 1) * col).toFixed(1), y: 0, width: col.toFixed(2),
+                       height: H, fill: "#000000", "fill-opacity": 0 });
+    }
+    var box = $("graph");
+    box.textContent = "";
+    box.appendChild(g);
+  }
+  // one position searched: the board goes there, the graph gets its point
+  function onMove(d) {
+    var m = $("progress");
+    m.setAttribute("data-moves", +(m.getAttribute("data-moves") || 0) + 1);
+    progress("analysing: " + d.done + " of " + d.positions + " positions; game " + d.game +
+             ", ply " + d.ply + ": " + d.eval, "running");
+    if (!live || live.game !== d.game) live = { game: d.game, wc: [], points: [] };
+    live.wc[d.ply] = d.wc;
+    if (d.ply > 0) live.points.push(d.ply);
+    // shown while the game is the next one to come (its "game" answer is not in yet)
+    if (d.game - 1 !== results.length || d.game > pending.length) return;
+    var v = window.pgnkitViewer;
+    if (v.current() !== d.game - 1) v.show(d.game - 1);
+    liveGraph(d);
+    v.ply(d.ply);
+  }
+  // the job's status once more (a game finished, or the end), one request at a time: two answers
+  // from the same game on would add its results twice
+  function refresh() {
+    if (inflight) { again = true; return; }
+    inflight = true;
+    getStatus(function (st) {
+      inflight = false;
+      if (!apply(st) && again) { again = false; refresh(); }
+    });
+  }
+  function follow() {
+    $("progress").setAttribute("data-transport", "stream");
+    es = new EventSource("/api/jobs/" + job + "/events");
+    var ended = false;
+    es.addEventListener("move", function (e) { onMove(JSON.parse(e.data)); });
+    es.addEventListener("game", refresh);
+    es.addEventListener("end", function () {
+      ended = true;
+      es.close();
+      es = null;
+      refresh();
+    });
+    es.onerror = function () { // the stream failed (a proxy, the server gone): poll instead
+      if (ended || !es) return;
+      es.close();
+      es = null;
+      poll();
+    };
   }
   function finish(text, state) {
     progress(text, state);
@@ -128,6 +225,7 @@
       showDiagnostics(r.body);
       if (r.status === 200) {
         results = [];
+        pending = [];
         window.pgnkitViewer.load(r.body.results, false);
         progress(r.body.games + (r.body.games === 1 ? " game" : " games"), "shown");
       } else {
@@ -149,10 +247,14 @@
       }
       job = r.body.id;
       results = [];
-      window.pgnkitViewer.load([], false);
+      inflight = again = false;
+      pending = r.body.entries || [];
+      live = null;
+      window.pgnkitViewer.load(pending, false);
       $("summary").hidden = true;
+      $("progress").setAttribute("data-moves", 0);
       progress("queued", "queued");
-      poll();
+      if (window.EventSource) follow(); else poll();
     }, function () { busy(false); progress("the server does not answer", "failed"); });
   });
   $("cancel").addEventListener("click", function () {
@@ -167,7 +269,7 @@
   });
   // the page going away cancels its job (the server also cancels a job nobody polls)
   window.addEventListener("pagehide", function () {
-    if (job && timer !== null) {
+    if (job && (timer !== null || es)) {
       fetch("/api/jobs/" + job + "/cancel", { method: "POST", keepalive: true, credentials: "same-origin" });
     }
   });

@@ -319,6 +319,12 @@
     showGame(cur);
     if (node && node < state.nodes.length) go(node);
   }
-  window.pgnkitViewer = { load: load, show: showGame };
+  // pgnkit serve follows the engine: the main line's ply n of the game shown, and which game that is
+  function ply(n) {
+    var line = mainLine();
+    if (n >= 0 && n < line.length) go(line[n]);
+  }
+  window.pgnkitViewer = { load: load, show: showGame, ply: ply,
+                          current: function () { return state.game; } };
   load(games, false);
 })();

@@ -4,10 +4,12 @@
 # refused (421) and Origin / Sec-Fetch-Site refused (403); bodies over --max-body (413, with and
 # without Content-Length); bad PGN (422 with the line, column and code pgnkit check gives);
 # caps on games, plies, the engine limit and the queue; a job from submit to download, its PGN
-# byte for byte what pgnkit analyze writes; cancel, job timeout, idle cancel; a load test (200
-# concurrent requests, 20 slow clients: none lost, memory bounded); then headless Chromium
-# (tests/tools/browser_serve.py) pastes games, analyses them and compares the shown evaluations
-# with the engine's. Prints "RESULT passed failed skipped". Needs curl, chromium, chromium-driver
+# byte for byte what pgnkit analyze writes; cancel, job timeout, idle cancel; the event stream
+# (Server-Sent Events: a move each position, as it comes); --max-results (bytes held); a load
+# test (200 concurrent requests, 20 slow clients: none lost, memory bounded); then headless
+# Chromium (tests/tools/browser_serve.py) pastes games, analyses them with Stockfish at 2000 nodes
+# while the board and graph follow the stream, compares the shown evaluations and the download
+# with pgnkit analyze's, and analyses once more by polling. Prints "RESULT passed failed skipped". Needs curl, chromium, chromium-driver
 # and python3-selenium (tools/deps.sh installs them): without one the suite fails.
 set -u
 bin=${PGNKIT_BIN:-build/pgnkit}
@@ -247,6 +249,7 @@ submit() { code POST '/api/jobs?limit=nodes&value=1000' --data-binary @"$1" >/de
 state_of() { code GET "/api/jobs/$1" >/dev/null; grep -o '"state":"[a-z]*"' "$tmp/body" | cut -d'"' -f4; }
 a=$(submit "$tmp/two.pgn")
 b=$(submit "$tmp/two.pgn")
+state_of "$a" >/dev/null # a is asked for (--idle-timeout 2 counts from its last poll)
 is "the queue is full: 503" "$(code POST /api/jobs --data-binary @"$tmp/two.pgn")" 503
 is "queued behind the running job" "$(state_of "$b")" queued
 is "cancel the queued job" "$(code POST "/api/jobs/$b/cancel")" 200
@@ -267,7 +270,32 @@ sleep 0.5
 code POST "/api/jobs/$d/cancel" >/dev/null
 for _ in $(seq 30); do s=$(state_of "$d"); [ "$s" = running ] || break; sleep 0.2; done
 is "a running job cancelled" "$s" cancelled
+# the event stream: each position's "move" as the engine gives it, not at the end; a page that
+# only reads the stream still asks for its job (no idle cancel: it runs into --job-timeout)
+is "events of an unknown job" "$(code GET /api/jobs/0123456789abcdef0123456789abcdef/events)" 404
+is "events: Host checked" "$(code GET "/api/jobs/$d/events" -H 'Host: evil.example')" 421
+f=$(submit "$tmp/two.pgn")
+curl -s -N -D "$tmp/ev.head" --max-time 20 "${url}api/jobs/$f/events" >"$tmp/events" &
+cpid=$!
+sleep 1.2
+check "events: moves before the end" grep -q '^event: move' "$tmp/events"
+check "events: not ended yet" [ "$(grep -c '^event: end' "$tmp/events")" -eq 0 ]
+wait "$cpid"
+is "events: the stream ends with the job" "$(tail -n 3 "$tmp/events" | head -n 2 | tr '\n' ' ')" \
+    "event: end data: {\"state\":\"timeout\",\"games_done\":0} "
+check "events: text/event-stream" grep -qi '^Content-Type: text/event-stream' "$tmp/ev.head"
+is "events: a job read only by its stream is not idle" "$(state_of "$f")" timeout
+done_n=$(grep -o '"positions_done":[0-9]*' "$tmp/body" | cut -d: -f2)
+is "events: one move a position searched" "$(grep -c '^event: move' "$tmp/events")" "$done_n"
+is "events: the plies in order" "$(grep -o '"ply":[0-9]*' "$tmp/events" | cut -d: -f2 | tr '\n' ' ')" \
+    "$(seq 0 $((done_n - 1)) | tr '\n' ' ')"
+# a stream open while the server stops: it ends, the server exits 0 (stop_server)
+g=$(submit "$tmp/two.pgn")
+curl -s -N --max-time 20 "${url}api/jobs/$g/events" >/dev/null &
+cpid=$!
+sleep 0.5
 stop_server slow
+wait "$cpid"; is "events: the stream ends when the server stops" $? 0
 unset FAKE_ENGINE_MODE
 
 # ---- load: 200 concurrent requests, 20 slow clients; none lost, memory bounded ----
@@ -288,6 +316,32 @@ e=$(submit "$tmp/two.pgn")
 for _ in $(seq 150); do s=$(state_of "$e"); [ "$s" = queued ] || [ "$s" = running ] || break; sleep 0.2; done
 is "load: the queue drains" "$s" done
 stop_server load
+
+# ---- --max-results: the bytes jobs hold; the oldest finished job goes first ----
+start_server bytes "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }
+run_job() { # the id of a job over $1 that ran to its end
+    local i s; i=$(submit "$1")
+    for _ in $(seq 100); do s=$(state_of "$i"); [ "$s" = queued ] || [ "$s" = running ] || break; sleep 0.1; done
+    echo "$i"
+}
+a=$(run_job "$tmp/two.pgn")
+one=$(grep -o '"bytes":[0-9]*' "$tmp/body" | cut -d: -f2)
+stop_server bytes
+echo "a finished job over two.pgn holds $one bytes"
+start_server bytes "$bin" serve --engine "$fake" --max-results $((one * 3 / 2)) || { echo "RESULT $pass $fail 0"; exit 1; }
+a=$(run_job "$tmp/two.pgn")
+is "one job within --max-results" "$(state_of "$a")" done
+b=$(run_job "$tmp/two.pgn")
+is "the next job too" "$(state_of "$b")" done
+is "the first dropped to make room (the count cap would keep it)" "$(code GET "/api/jobs/$a")" 404
+is "the second kept" "$(code GET "/api/jobs/$b/pgn")" 200
+check "the second's download = pgnkit analyze" cmp -s "$tmp/body" "$tmp/analyze.pgn"
+stop_server bytes
+start_server bytes "$bin" serve --engine "$fake" --max-results $((one / 2)) || { echo "RESULT $pass $fail 0"; exit 1; }
+a=$(run_job "$tmp/two.pgn")
+is "a job over --max-results alone: stopped" "$(state_of "$a")" failed
+check "stopped: the reason" grep -q 'max-results' "$tmp/body"
+stop_server bytes
 
 # ---- Stockfish: the download is pgnkit analyze's with the same node count ----
 sf=$(command -v stockfish || echo /usr/games/stockfish)
@@ -311,12 +365,30 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ] || ! $py -c 'imp
     echo "chromium, chromium-driver or python3-selenium is missing (tools/deps.sh installs them)"
     echo "RESULT $pass $((fail + 1)) 0"; exit 1
 fi
-start_server browser "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }
-# what the engine says of each position of the first game's main line, White's view
+# Stockfish at 2000 nodes, one thread and a fixed hash: deterministic, so the page's download
+# must be pgnkit analyze's byte for byte (checked here: two runs of analyze agree)
+sfopts=(--threads 1 --hash 16)
+"$rel" analyze --engine "$sf" --nodes 2000 "${sfopts[@]}" "$tmp/two.pgn" >"$tmp/sf2000.pgn" 2>/dev/null
+"$rel" analyze --engine "$sf" --nodes 2000 "${sfopts[@]}" "$tmp/two.pgn" >"$tmp/sf2000b.pgn" 2>/dev/null
+check "stockfish --nodes 2000 --threads 1: deterministic" cmp -s "$tmp/sf2000.pgn" "$tmp/sf2000b.pgn"
+start_server browser "$bin" serve --engine "$sf" "${sfopts[@]}" || { echo "RESULT $pass $fail 0"; exit 1; }
+# the first game's main-line positions, and what Stockfish said of each in analyze's output
 "$rel" convert --to fen "$tmp/two.pgn" 2>/dev/null | awk 'BEGIN{RS=""} NR==1' >"$tmp/fens"
-"$fake" --eval <"$tmp/fens" >"$tmp/evals"
-out=$($py "$here/browser_serve.py" "$url" "$tmp/two.pgn" "$tmp/fens" "$tmp/evals" "$tmp/analyze.pgn" \
-    "$tmp/hostile.pgn" "$tmp/bad.pgn" "$art" 2>&1)
+"$rel" convert --to ndjson "$tmp/sf2000.pgn" 2>/dev/null | $py -c '
+import json, sys
+game = json.loads(sys.stdin.readline())
+for m in game["moves"]:
+    ev = [c for c in (m.get("comment") or {}).get("commands", []) if c["name"] == "eval"]
+    if not ev:
+        print("none")
+    elif "mate" in ev[0]:
+        print("#%d" % ev[0]["mate"])
+    else:
+        print("%.2f" % (ev[0]["cp"] / 100))
+' >"$tmp/evals"
+is "evals: one a position" "$(wc -l <"$tmp/evals")" "$(wc -l <"$tmp/fens")"
+out=$($py "$here/browser_serve.py" "$url" "$tmp/two.pgn" "$tmp/fens" "$tmp/evals" "$tmp/sf2000.pgn" \
+    "$tmp/hostile.pgn" "$tmp/bad.pgn" "$art" 2000 2>&1)
 line=$(grep '^RESULT ' <<<"$out" | tail -n 1)
 if [ -z "$line" ]; then
     bad "browser: no RESULT"; tail -n 15 <<<"$out"

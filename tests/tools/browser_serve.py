@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: MIT
 # Drives Debian's headless Chromium through Selenium over the page of `pgnkit serve`, for
 # tests/cli/test_serve.sh. Prints "FAIL ..." lines and the "RESULT passed failed skipped" line.
-#   browser_serve.py URL PGN FENS EVALS ANALYZED HOSTILE BAD SHOTDIR
-#   PGN is uploaded with the file input, analysed (nodes 1000); FENS and EVALS: the first game's
-#   main-line positions (`pgnkit convert --to fen`) and what the engine says of each
-#   (`fake_engine --eval`): stepping through the moves, the board and the shown eval must match.
-#   ANALYZED: `pgnkit analyze --nodes 1000` of PGN, which the download link must give.
+#   browser_serve.py URL PGN FENS EVALS ANALYZED HOSTILE BAD SHOTDIR NODES
+#   PGN is uploaded with the file input and analysed at NODES nodes a move by the server's engine
+#   (Stockfish in test_serve.sh). FENS: the first game's main-line positions after each ply
+#   (`pgnkit convert --to fen`); EVALS: the [%eval] of each in ANALYZED, which is
+#   `pgnkit analyze --nodes NODES` of PGN with the same engine and settings. While the analysis
+#   streams, the board must step through FENS and the live graph gain one point a move; after it,
+#   stepping through the moves, the board and the shown eval must match, and the download link
+#   must give ANALYZED byte for byte. Then once more with EventSource taken away: the page polls,
+#   and the download is the same.
 #   HOSTILE: pasted, shown and analysed: no script of it may run (window.__pwned stays unset).
 #   BAD: pasted and shown: the diagnostics list names line, column and code, and a click on one
 #   selects its line in the text.
@@ -48,6 +52,36 @@ def key(d, k):
     ActionChains(d).send_keys(k).perform()
 
 
+# records, while the analysis streams, each live graph drawn: its point count and the board's FEN
+OBSERVE = """
+window.__live = [];
+new MutationObserver(function () {
+  var g = document.querySelector('#graph svg[data-live]');
+  if (!g) return;
+  var fen = document.getElementById('board').getAttribute('data-fen');
+  var n = +g.getAttribute('data-live'), last = window.__live[window.__live.length - 1];
+  if (!last || last[0] !== n || last[1] !== fen) window.__live.push([n, fen]);
+}).observe(document.getElementById('graph'), { childList: true, subtree: true });
+"""
+
+
+def analyse(d, nodes):
+    Select(d.find_element(By.ID, "limit")).select_by_value("nodes")
+    v = d.find_element(By.ID, "value")
+    v.clear()
+    v.send_keys(nodes)
+    d.find_element(By.ID, "analyse").click()
+    return wait_state(d, ("done", "failed", "timeout", "cancelled", "refused"))
+
+
+def download(d):
+    href = d.find_element(By.ID, "download").get_attribute("href") or ""
+    return href, d.execute_async_script(
+        "var done = arguments[arguments.length - 1];"
+        "fetch(arguments[0]).then(function (r) { return r.text(); }).then(done, "
+        "function (e) { done('ERR ' + e); });", href)
+
+
 def nonblank(path):
     from PIL import Image
     im = Image.open(path).convert("RGB")
@@ -55,7 +89,7 @@ def nonblank(path):
 
 
 def main():
-    url, pgn, fens, evals, analyzed, hostile, bad, shots = sys.argv[1:9]
+    url, pgn, fens, evals, analyzed, hostile, bad, shots, nodes = sys.argv[1:10]
     fens = [l.strip() for l in open(fens) if l.strip()]
     evals = [l.strip() for l in open(evals) if l.strip()]
     profile = tempfile.mkdtemp(prefix="pgnkit-chromium-")
@@ -71,17 +105,25 @@ def main():
             time.sleep(0.1)
         check("upload fills the text", d.find_element(By.ID, "pgn").get_attribute("value") ==
               open(pgn).read())
-        Select(d.find_element(By.ID, "limit")).select_by_value("nodes")
-        v = d.find_element(By.ID, "value")
-        v.clear()
-        v.send_keys("1000")
-        d.find_element(By.ID, "analyse").click()
-        st = wait_state(d, ("done", "failed", "timeout", "cancelled", "refused"))
+        d.execute_script(OBSERVE)
+        st = analyse(d, nodes)
         check("analysis done", st == "done", st + " " + d.find_element(By.ID, "progress").text)
         check("two games listed", len(d.find_elements(By.CSS_SELECTOR, "#game-list li")) == 2)
         check("summary: a row per player",
               len(d.find_elements(By.CSS_SELECTOR, "#summary tr[data-side]")) == 4)
         check("graph drawn", len(d.find_elements(By.CSS_SELECTOR, "#graph svg [id^='ply-']")) > 0)
+        prog = d.find_element(By.ID, "progress")
+        check("streamed, not polled", prog.get_attribute("data-transport") == "stream",
+              prog.get_attribute("data-transport"))
+        # every position searched came as an event: game 1 has len(fens) + 1 positions, game 2
+        # three, the last a checkmate that is not searched
+        moves = int(prog.get_attribute("data-moves") or 0)
+        check("an event per position searched", moves == len(fens) + 1 + 2, str(moves))
+        live = d.execute_script("return window.__live")
+        want = [[i + 1, f] for i, f in enumerate(fens)]
+        got = [x for x in live if x in want]
+        check("live: the board and the graph move by move", got == want,
+              "%d of %d: %s" % (len(got), len(want), str(live[:4])))
         d.find_elements(By.CSS_SELECTOR, "#game-list li")[0].click()
         d.find_element(By.ID, "first").click()
         bad_steps = []
@@ -95,14 +137,9 @@ def main():
             if shown != fen or got != want:
                 bad_steps.append((i + 1, shown, fen, got, want))
         check("every move: the board and the engine's eval", not bad_steps, str(bad_steps[:3]))
-        link = d.find_element(By.ID, "download")
-        check("download shown", link.is_displayed())
-        href = link.get_attribute("href") or ""
+        check("download shown", d.find_element(By.ID, "download").is_displayed())
+        href, text = download(d)
         check("download: a job's PGN", re.search(r"/api/jobs/[0-9a-f]{32}/pgn$", href), href)
-        text = d.execute_async_script(
-            "var done = arguments[arguments.length - 1];"
-            "fetch(arguments[0]).then(function (r) { return r.text(); }).then(done, "
-            "function (e) { done('ERR ' + e); });", href)
         check("download = pgnkit analyze", text == open(analyzed).read(), text[:200])
         shot = os.path.join(shots, "serve.png")
         d.save_screenshot(shot)
@@ -117,6 +154,16 @@ def main():
                               board, fens[-1].split()[0]], capture_output=True, text=True)
         check("board screenshot: the pieces of the FEN", res.returncode == 0,
               (res.stdout + res.stderr)[-300:])
+
+        # no EventSource (an old browser): the page polls, with the same result
+        d.execute_script("window.EventSource = undefined;")
+        st = analyse(d, nodes)
+        check("poll: analysis done", st == "done", st)
+        check("poll: polled", d.find_element(By.ID, "progress").get_attribute("data-transport") ==
+              "poll")
+        href2, text = download(d)
+        check("poll: another job", href2 != href, href2)
+        check("poll: download = pgnkit analyze", text == open(analyzed).read(), text[:200])
 
         # hostile text: shown and analysed, nothing runs
         text = open(hostile).read()
