@@ -60,4 +60,6 @@ int serve_build_page(server *s) {
                ? -1
                : 0;
 }
+#else
+typedef int serve_page_needs_mhd; /* ISO C: a translation unit declares something */
 #endif
