@@ -64,6 +64,10 @@ pgn_status cli_where_matched(const cli_where *w, int *matched);
  * budget was reached, -1 when a diagnostic could not be held (out of memory), else 0. */
 int cli_where_flush(cli_where *w, int print, pgn_diag_fn fn, void *ctx, uint64_t budget,
                     uint64_t counts[2]);
+/* The driver's --where step: reads the next game of s->rd with the matcher; a game that matches
+ * gets its diagnostics printed and goes to the command, one that does not is skipped without a
+ * word. */
+pgn_status cli_where_game(cli_run *r, cli_step *s, const cli_input *in);
 
 /* Prints each warning bit in `warnings` about `token` to stderr. */
 void cli_print_warnings(const char *token, uint32_t warnings);

@@ -5,13 +5,11 @@
  * values that would give one name are numbered apart; together the files hold exactly the input's
  * games. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
-#include "tally.h"
+#include "split.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char usage_text[] =
     "usage: pgnkit split [--games N] [--by TAG|Year] [--one-per-file] [--pattern PATTERN]\n"
@@ -29,32 +27,7 @@ static const char usage_text[] =
     "(name~2.pgn).\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
-#define MAX_FIELDS 8
-#define VALUE_MAX 100 /* bytes of a value in a file name */
-#define OPEN_MAX 64   /* files kept open at once */
-
-typedef struct out_file {
-    char *path;
-    FILE *f;
-    uint64_t games;
-    uint64_t n;     /* its number among the files of its value */
-    int started;    /* written to before: reopen in append mode */
-    uint64_t stamp; /* last use, to close the least recently used */
-} out_file;
-
-typedef struct split_state {
-    const char *pattern, *by;
-    uint64_t per_file;       /* 0: no limit */
-    char *field[MAX_FIELDS]; /* tag names the pattern uses, and --by */
-    size_t nfields;
-    char *val[MAX_FIELDS]; /* this game's values, malloc'd */
-    size_t len[MAX_FIELDS];
-    tally keys;  /* value -> aux = index of its current out_file + 1 */
-    tally names; /* the file names given out */
-    out_file *files;
-    size_t nfiles, capfiles, nopen;
-    uint64_t clock;
-} split_state;
+#define OPEN_MAX 64 /* files kept open at once */
 
 /* The index of field name (len bytes) among the fields, added when new; -1 when full. */
 static int field_index(split_state *s, const char *name, size_t len) {
@@ -122,114 +95,6 @@ static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     return PGN_FLOW_CONTINUE;
 }
 
-/* A file name being built: the pattern is at most PATTERN_MAX bytes and each value at most
- * VALUE_MAX, so it always fits. */
-#define PATTERN_MAX 1024
-typedef struct name_buf {
-    char p[PATTERN_MAX + MAX_FIELDS * (VALUE_MAX + 8) + 64];
-    size_t len;
-} name_buf;
-
-static void put(name_buf *b, const char *s, size_t len) {
-    len = len < sizeof b->p - 1 - b->len ? len : sizeof b->p - 1 - b->len;
-    memcpy(b->p + b->len, s, len);
-    b->len += len;
-    b->p[b->len] = 0;
-}
-
-/* Appends the safe form of value (len bytes; SIZE_MAX: none) to b: see usage_text. */
-static void put_safe(name_buf *b, const char *value, size_t len) {
-    if (len == SIZE_MAX) {
-        len = 0;
-    }
-    if (len > VALUE_MAX) {
-        len = VALUE_MAX;
-        while (len > 0 && ((unsigned char)value[len] & 0xc0) == 0x80) {
-            len--; /* never cut a UTF-8 sequence */
-        }
-    }
-    if (len == 0) {
-        put(b, "_", 1);
-    }
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)value[i];
-        int bad = c == '/' || c == '\\' || c < 0x20 || c == 0x7f || (i == 0 && c == '.');
-        put(b, bad ? "_" : value + i, 1);
-    }
-}
-
-/* The pattern with {n}, {value} and {TAG} replaced, for file number n of the value at by. */
-static void expand(const split_state *s, uint64_t n, int by, name_buf *b) {
-    b->len = 0;
-    b->p[0] = 0;
-    for (const char *p = s->pattern; *p;) {
-        const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
-        if (!close) {
-            put(b, p, strlen(p));
-            break;
-        }
-        put(b, p, (size_t)(open - p));
-        size_t len = (size_t)(close - open - 1);
-        if (len == 1 && open[1] == 'n') {
-            char num[24];
-            put(b, num, (size_t)snprintf(num, sizeof num, "%llu", (unsigned long long)n));
-        } else if (len == 5 && memcmp(open + 1, "value", 5) == 0) {
-            put_safe(b, by >= 0 ? s->val[by] : "", by >= 0 ? s->len[by] : 0);
-        } else {
-            for (size_t i = 0; i < s->nfields; i++) {
-                if (strlen(s->field[i]) == len && memcmp(s->field[i], open + 1, len) == 0) {
-                    put_safe(b, s->val[i], s->len[i]);
-                }
-            }
-        }
-        p = close + 1;
-    }
-}
-
-/* Makes b a name no earlier file has: name~2.ext, name~3.ext, ... (before the last '.'). */
-static int make_unique(split_state *s, name_buf *b) {
-    tally_item *it = tally_get(&s->names, b->p, b->len);
-    if (!it) {
-        return 0;
-    }
-    if (it->n++ == 0) {
-        return 1;
-    }
-    name_buf base = *b;
-    char *slash = strrchr(base.p, '/'), *dot = strrchr(base.p, '.');
-    size_t stem = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : base.p)
-                      ? (size_t)(dot - base.p)
-                      : base.len;
-    for (uint64_t k = 2;; k++) {
-        char num[24];
-        b->len = 0;
-        put(b, base.p, stem);
-        put(b, num, (size_t)snprintf(num, sizeof num, "~%llu", (unsigned long long)k));
-        put(b, base.p + stem, base.len - stem);
-        if (!(it = tally_get(&s->names, b->p, b->len))) {
-            return 0;
-        }
-        if (it->n++ == 0) {
-            return 1;
-        }
-    }
-}
-
-/* Creates the directories of path (those of the pattern: values hold no '/'). */
-static int make_dirs(const char *path) {
-    char dir[sizeof(((name_buf *)0)->p)];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
-        *p = 0;
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-            cli_error(dir, "cannot create: %s", strerror(errno));
-            return 0;
-        }
-        *p = '/';
-    }
-    return 1;
-}
-
 /* Closes the open file used least recently. */
 static void close_oldest(split_state *s) {
     out_file *old = NULL;
@@ -256,13 +121,10 @@ static long new_file(split_state *s, uint64_t n, int by) {
         s->files = f;
         s->capfiles = cap;
     }
-    name_buf b;
-    expand(s, n, by, &b);
-    char *path = make_unique(s, &b) && make_dirs(b.p) ? malloc(b.len + 1) : NULL;
+    char *path = split_path(s, n, by);
     if (!path) {
         return -1;
     }
-    memcpy(path, b.p, b.len + 1);
     out_file o = {path, NULL, 0, n, 0, 0};
     s->files[s->nfiles] = o;
     return (long)s->nfiles++;

@@ -4,8 +4,7 @@
  * code. Memory: the per-value counters (one per distinct ECO, player, event, ...) and one counter
  * per ply count up to the longest game. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
-#include "tally.h"
+#include "stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +20,8 @@ static const char usage_text[] =
         CLI_READ_USAGE CLI_RANGE_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
-enum { T_WHITE, T_BLACK, T_WELO, T_BELO, T_RESULT, T_ECO, T_EVENT, T_DATE, T_TC, T_VARIANT, NT };
 static const char *const TAG_NAMES[NT] = {"White", "Black", "WhiteElo", "BlackElo",    "Result",
                                           "ECO",   "Event", "Date",     "TimeControl", "Variant"};
-#define VAL_MAX 200 /* longer tag values are counted by their first VAL_MAX bytes */
-
-typedef struct stats {
-    cli_run *run;
-    char val[NT][VAL_MAX];
-    size_t len[NT];
-    unsigned have;
-    pgn_result marker;
-    uint64_t *plies; /* plies[k]: games of k plies */
-    size_t nplies;
-    uint64_t results[5]; /* by pgn_result */
-    tally eco, players, events, years, tcs, variants;
-    uint64_t diags[256];
-    int top, json, oom;
-} stats;
 
 static pgn_flow on_begin(void *user, pgn_loc at) {
     stats *s = user;
@@ -164,150 +147,6 @@ static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
     return s->oom ? PGN_E_NOMEM : PGN_OK;
 }
 
-/* The ply count at rank k (0-based) of the sorted counts. */
-static size_t ply_at(const stats *s, uint64_t k) {
-    uint64_t seen = 0;
-    for (size_t i = 0; i < s->nplies; i++) {
-        seen += s->plies[i];
-        if (seen > k) {
-            return i;
-        }
-    }
-    return 0;
-}
-
-typedef struct ply_summary {
-    size_t min, median, max;
-    double mean;
-} ply_summary;
-
-static ply_summary plies_of(const stats *s, uint64_t games) {
-    ply_summary p = {0, 0, 0, 0};
-    double total = 0;
-    for (size_t i = 0; i < s->nplies; i++) {
-        total += (double)s->plies[i] * (double)i;
-    }
-    if (games) {
-        p.min = ply_at(s, 0);
-        p.median = ply_at(s, (games - 1) / 2);
-        p.max = ply_at(s, games - 1);
-        p.mean = total / (double)games;
-    }
-    return p;
-}
-
-static double pct(uint64_t n, uint64_t of) {
-    return of ? 100.0 * (double)n / (double)of : 0.0;
-}
-
-/* White's score over the decided and drawn games, in percent. */
-static double white_score(const stats *s) {
-    uint64_t w = s->results[PGN_RESULT_WHITE_WINS], b = s->results[PGN_RESULT_BLACK_WINS],
-             d = s->results[PGN_RESULT_DRAW];
-    return w + b + d ? 100.0 * ((double)w + (double)d / 2) / (double)(w + b + d) : 0.0;
-}
-
-static size_t shown(const stats *s, const tally *t) {
-    return s->top > 0 && (size_t)s->top < t->count ? (size_t)s->top : t->count;
-}
-
-static void table_list(const stats *s, const char *title, const tally *t, uint64_t games) {
-    tally_item **v = tally_sorted(t);
-    printf("\n%s (%zu distinct%s)\n", title, t->count, shown(s, t) < t->count ? ", top" : "");
-    for (size_t i = 0; v && i < shown(s, t); i++) {
-        printf("  %-40s %8llu  %5.1f%%\n", v[i]->key, (unsigned long long)v[i]->n,
-               pct(v[i]->n, games));
-    }
-    free(v);
-}
-
-static void table_players(const stats *s) {
-    tally_item **v = tally_sorted(&s->players);
-    printf("\nplayers (%zu distinct%s)                 games     score   rating\n",
-           s->players.count, shown(s, &s->players) < s->players.count ? ", top" : "");
-    for (size_t i = 0; v && i < shown(s, &s->players); i++) {
-        const tally_item *p = v[i];
-        printf("  %-40s %5llu %7.1f/%-5llu", p->key, (unsigned long long)p->n,
-               (double)p->wins + (double)p->draws / 2,
-               (unsigned long long)(p->wins + p->draws + p->losses));
-        if (p->max_elo) {
-            printf(" %d-%d", p->min_elo, p->max_elo);
-        }
-        printf("\n");
-    }
-    free(v);
-}
-
-static void print_table(const stats *s, uint64_t games) {
-    ply_summary p = plies_of(s, games);
-    static const char *const names[5] = {"none", "1-0", "0-1", "1/2-1/2", "*"};
-    printf("games %llu\nplies min %zu, median %zu, max %zu, mean %.1f\nresults",
-           (unsigned long long)games, p.min, p.median, p.max, p.mean);
-    for (int r = 1; r <= 4; r++) {
-        printf("  %s %llu (%.1f%%)", names[r], (unsigned long long)s->results[r],
-               pct(s->results[r], games));
-    }
-    printf("\nby colour: White scored %.1f%% of the decided and drawn games\n", white_score(s));
-    table_list(s, "ECO", &s->eco, games);
-    table_players(s);
-    table_list(s, "events", &s->events, games);
-    table_list(s, "years", &s->years, games);
-    table_list(s, "time controls", &s->tcs, games);
-    table_list(s, "variants", &s->variants, games);
-    printf("\ndiagnostics\n");
-    for (unsigned c = 0; c < 256; c++) {
-        if (s->diags[c]) {
-            printf("  %-40s %8llu\n", pgn_status_name((pgn_status)c),
-                   (unsigned long long)s->diags[c]);
-        }
-    }
-}
-
-static void json_list(const stats *s, const char *name, const tally *t, int players) {
-    tally_item **v = tally_sorted(t);
-    printf(",\"%s\":{\"distinct\":%zu,\"top\":[", name, t->count);
-    for (size_t i = 0; v && i < shown(s, t); i++) {
-        printf("%s{\"value\":", i ? "," : "");
-        cli_json_string(stdout, v[i]->key, v[i]->len);
-        printf(",\"games\":%llu", (unsigned long long)v[i]->n);
-        if (players) {
-            printf(",\"wins\":%llu,\"draws\":%llu,\"losses\":%llu", (unsigned long long)v[i]->wins,
-                   (unsigned long long)v[i]->draws, (unsigned long long)v[i]->losses);
-            if (v[i]->max_elo) {
-                printf(",\"rating_min\":%d,\"rating_max\":%d", v[i]->min_elo, v[i]->max_elo);
-            }
-        }
-        printf("}");
-    }
-    printf("]}");
-    free(v);
-}
-
-static void print_json(const stats *s, uint64_t games) {
-    ply_summary p = plies_of(s, games);
-    printf("{\"games\":%llu,\"plies\":{\"min\":%zu,\"median\":%zu,\"max\":%zu,\"mean\":%.2f}",
-           (unsigned long long)games, p.min, p.median, p.max, p.mean);
-    printf(",\"results\":{\"1-0\":%llu,\"0-1\":%llu,\"1/2-1/2\":%llu,\"*\":%llu}",
-           (unsigned long long)s->results[1], (unsigned long long)s->results[2],
-           (unsigned long long)s->results[3], (unsigned long long)(s->results[4] + s->results[0]));
-    printf(",\"white_score_percent\":%.2f", white_score(s));
-    json_list(s, "eco", &s->eco, 0);
-    json_list(s, "players", &s->players, 1);
-    json_list(s, "events", &s->events, 0);
-    json_list(s, "years", &s->years, 0);
-    json_list(s, "time_controls", &s->tcs, 0);
-    json_list(s, "variants", &s->variants, 0);
-    printf(",\"diagnostics\":{");
-    for (unsigned c = 0, first = 1; c < 256; c++) {
-        if (s->diags[c]) {
-            printf("%s\"%s\":%llu", first ? "" : ",", pgn_status_name((pgn_status)c),
-                   (unsigned long long)s->diags[c]);
-            first = 0;
-        }
-    }
-    printf("}}\n");
-}
-
 enum { OPT_JSON = CLI_OPT_COMMAND, OPT_TOP };
 
 static int stats_option(void *user, int ch, const char *arg) {
@@ -342,7 +181,7 @@ int cmd_stats(int argc, char **argv) {
     r.ropts.diag_ctx = s;
     cli_run_visit(&r, &v, s, one_game, s);
     if (!r.aborted && r.status < EXIT_RESOURCE) {
-        (s->json ? print_json : print_table)(s, r.where ? r.matched : r.games);
+        stats_report(s, r.where ? r.matched : r.games);
     }
     tally *ts[] = {&s->eco, &s->players, &s->events, &s->years, &s->tcs, &s->variants};
     for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {

@@ -270,4 +270,25 @@ typedef enum cli_summary {
  * failure, else 1 if any error was reported or a game rejected, else 0. */
 int cli_run_finish(cli_run *r, cli_summary kind);
 
+/* ---- between the driver's files: driver.c, reading.c (the reading), where.c (--where) ---- */
+
+/* Raises r->status to status when that is worse. */
+void cli_run_worst(cli_run *r, int status);
+/* One step of the reading: the next game of rd; the loop of reading.c does the rest. */
+typedef struct cli_step {
+    pgn_reader *rd;
+    pgn_game *game; /* NULL: visitor mode */
+    const pgn_visitor *v;
+    void *vuser;
+    cli_each_fn fn;
+    void *user;
+    int from_fn;             /* the status came from fn, not the reader */
+    struct cli_where *where; /* --where: the matcher and the held diagnostics */
+    pgn_diag_fn diag;        /* where the diagnostics go (held first under --where) */
+    void *diag_ctx;
+} cli_step;
+
+/* Calls s->fn with the game s->rd just read (s->from_fn: its status came from fn). */
+pgn_status cli_step_give(cli_run *r, cli_step *s, const cli_input *in);
+
 #endif

@@ -2,10 +2,12 @@
 /* --where EXPR (issue 13), the driver's shared selection: the expression compiled once (its errors
  * with a caret, as pgnkit select prints them), and a visitor that runs the query's matcher while
  * the reader reads the whole game (the matcher may skip or stop; the reader is never told, so that
- * every diagnostic of a game is found), holding the game's diagnostics until it is known to match.
- */
+ * every diagnostic of a game is found), holding the game's diagnostics until it is known to match;
+ * and the driver's step under --where: a game read with the matcher, a match read again for the
+ * command. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -204,4 +206,55 @@ pgn_status cli_where_matched(const cli_where *w, int *matched) {
     pgn_status st = pgn_query_matcher_result(w->m, &res);
     *matched = st == PGN_OK && res.matched;
     return st;
+}
+
+/* --where, a game that matched: its raw bytes read again, into the tree or through the
+ * command's visitor (its diagnostics were printed from the first reading). */
+static pgn_status reread(cli_run *r, cli_step *s) {
+    if (!s->game && !s->v) {
+        return PGN_OK;
+    }
+    pgn_str raw = pgn_reader_raw(s->rd);
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = r->ropts.flags & ~(uint32_t)PGN_READ_KEEP_RAW;
+    ro.encoding = r->ropts.encoding;
+    ro.input_lang = r->ropts.input_lang;
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, raw.ptr, raw.len);
+    if (st == PGN_OK) {
+        st = s->game ? pgn_reader_next(rd, s->game) : pgn_reader_visit(rd, s->v, s->vuser);
+        pgn_reader_free(rd);
+    }
+    return st == PGN_END ? PGN_OK : st;
+}
+
+pgn_status cli_where_game(cli_run *r, cli_step *s, const cli_input *in) {
+    pgn_status st = pgn_reader_visit(s->rd, cli_where_visitor(), s->where);
+    int matched = 0;
+    if (st == PGN_OK) {
+        cli_progress_game();
+    }
+    if (st == PGN_OK && cli_where_matched(s->where, &matched) != PGN_OK) {
+        st = PGN_E_NOMEM;
+    }
+    uint64_t counts[2] = {0, 0};
+    int full = cli_where_flush(s->where, matched || st != PGN_OK, s->diag, s->diag_ctx,
+                               r->max_errors ? r->max_errors - r->errors : 0, counts);
+    r->errors += counts[0];
+    r->warnings += counts[1];
+    if (full < 0 && st == PGN_OK) {
+        st = PGN_E_NOMEM;
+    }
+    if (st != PGN_OK || !matched) {
+        return st;
+    }
+    r->matched++;
+    if (full > 0) {
+        return PGN_E_LIMIT; /* as the reader does: the game that reaches the limit is not given */
+    }
+    if ((st = reread(r, s)) != PGN_OK) {
+        return st;
+    }
+    return s->fn ? cli_step_give(r, s, in) : PGN_OK;
 }
