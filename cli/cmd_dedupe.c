@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit dedupe: drops duplicate games, those with the same start position and main line (and
  * with --by moves+tags the same players, date and result), found through pgn_dedupe's Zobrist
- * line keys and confirmed move by move against the earlier copy read back from a spool file (the
- * distinct games' text; with --keep richest every game's, for the second pass). Memory: per
- * distinct game one set entry (at most 96 bytes) and one record here (48 bytes); per duplicate a
- * 32-byte record only with --report; never the games' text. */
+ * line keys and confirmed move by move against the earlier copy read back from a spool file: by
+ * default each distinct game's line record, made by a visitor without a game tree
+ * (cli/dedupe_line.c); with --keep richest every game's text, read again into a tree and also
+ * read by the second pass (cli/dedupe_out.c). Memory: per distinct game one set entry (at most 96
+ * bytes) and one record here (48 bytes); per duplicate a 32-byte record only with --report; never
+ * the games' text. */
 #define _POSIX_C_SOURCE 200809L
-#include "cli.h"
+#include "dedupe.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char usage_text[] =
     "usage: pgnkit dedupe [--by moves|moves+tags] [--keep first|richest] [--dupes FILE]\n"
@@ -27,46 +28,7 @@ static const char usage_text[] =
     "A game with errors is always kept.\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
-typedef struct rep { /* a distinct game: where its first copy is, and the copy to keep */
-    uint64_t start;
-    uint64_t first, keep; /* ordinals of the first copy and of the kept one */
-    uint32_t len, rich;
-    const char *input; /* its input's name */
-    uint32_t line;
-} rep;
-
-typedef struct member { /* a duplicate, for --report */
-    uint64_t cluster, ordinal;
-    const char *input;
-    uint32_t line;
-} member;
-
-/* A game in the spool: this header, then its raw bytes. */
-typedef struct spooled {
-    uint64_t ordinal, len;
-    uint32_t broken;
-} spooled;
-
-typedef struct dd_state {
-    cli_run *run;
-    FILE *spool; /* the distinct games' text (--keep richest: every game's) */
-    uint64_t spooled;
-    pgn_dedupe *set;
-    pgn_game *scratch;
-    uint32_t flags;
-    int richest;
-    FILE *out, *dupes, *report;
-    rep *reps;
-    size_t nreps, capreps;
-    member *members;
-    size_t nmembers, capmembers;
-    uint64_t *kept; /* --keep richest: the ordinals of the kept copies, sorted */
-    size_t nkept, next_kept;
-    uint64_t broken, dropped;
-} dd_state;
-
-/* Grows *p (n used of *cap elements of size sz) to hold one more; 0 when out of memory. */
-static int reserve(void **p, size_t n, size_t *cap, size_t sz) {
+int dd_reserve(void **p, size_t n, size_t *cap, size_t sz) {
     if (n < *cap) {
         return 1;
     }
@@ -80,63 +42,18 @@ static int reserve(void **p, size_t n, size_t *cap, size_t sz) {
     return 1;
 }
 
-/* Appends g to the spool; *at: where its raw bytes start there. */
-static pgn_status spool(dd_state *s, const cli_game *g, uint64_t *at) {
-    spooled h = {g->ordinal, g->raw.len, (uint32_t)g->summary->broken};
-    if (fwrite(&h, sizeof h, 1, s->spool) != 1 ||
-        fwrite(g->raw.ptr, 1, g->raw.len, s->spool) != g->raw.len) {
-        return PGN_E_IO;
-    }
-    *at = s->spooled + sizeof h;
-    s->spooled += sizeof h + g->raw.len;
-    return PGN_OK;
-}
-
-/* Reads len bytes at offset at of the spool into g. */
-static pgn_status reread(dd_state *s, uint64_t at, size_t len, pgn_game *g) {
-    char *text = malloc(len ? len : 1);
-    if (!text) {
-        return PGN_E_NOMEM;
-    }
-    pgn_status st =
-        fflush(s->spool) == 0 && pread(fileno(s->spool), text, len, (off_t)at) == (ssize_t)len
-            ? PGN_OK
-            : PGN_E_IO;
-    pgn_reader *rd = NULL;
-    pgn_reader_opts ro;
-    memset(&ro, 0, sizeof ro); /* no diagnostics: reported the first time */
-    ro.flags = s->run->ropts.flags & PGN_READ_STRICT;
-    ro.encoding = s->run->ropts.encoding;
-    if (st == PGN_OK && (st = pgn_reader_new_mem(&rd, &ro, text, len)) == PGN_OK) {
-        st = pgn_reader_next(rd, g);
-    }
-    pgn_reader_free(rd);
-    free(text);
-    return st;
-}
-
-/* The confirmation: reads the first copy of cluster ref back and compares it move by move. */
-static int same_as_rep(void *ctx, uint64_t ref, const pgn_game *game) {
-    dd_state *s = ctx;
-    const rep *r = &s->reps[ref];
-    if (reread(s, r->start, r->len, s->scratch) != PGN_OK) {
-        return -1;
-    }
-    return pgn_game_same_line(s->scratch, game, s->flags);
-}
-
 static pgn_status write_raw(FILE *f, const cli_game *g) {
     return cli_write_raw(f, g->raw.ptr, g->raw.len);
 }
 
-/* A new distinct game (at: its text in the spool). */
-static pgn_status add_rep(dd_state *s, const cli_game *g, uint64_t at) {
-    if (!reserve((void **)&s->reps, s->nreps, &s->capreps, sizeof(rep))) {
+/* A new distinct game (at, len: its record or text in the spool). */
+static pgn_status add_rep(dd_state *s, const cli_game *g, uint64_t at, uint32_t len) {
+    if (!dd_reserve((void **)&s->reps, s->nreps, &s->capreps, sizeof(rep))) {
         return PGN_E_NOMEM;
     }
     rep *r = &s->reps[s->nreps++];
     r->start = at;
-    r->len = (uint32_t)g->raw.len;
+    r->len = len;
     r->input = g->input->name;
     r->line = g->summary->start.line;
     r->first = r->keep = g->ordinal;
@@ -144,8 +61,13 @@ static pgn_status add_rep(dd_state *s, const cli_game *g, uint64_t at) {
     return PGN_OK;
 }
 
+/* A duplicate of cluster: counted, and kept for --report. */
 static pgn_status add_member(dd_state *s, const cli_game *g, uint64_t cluster) {
-    if (!reserve((void **)&s->members, s->nmembers, &s->capmembers, sizeof(member))) {
+    s->dropped++;
+    if (!s->report) {
+        return PGN_OK;
+    }
+    if (!dd_reserve((void **)&s->members, s->nmembers, &s->capmembers, sizeof(member))) {
         return PGN_E_NOMEM;
     }
     member m = {cluster, g->ordinal, g->input->name, g->summary->start.line};
@@ -153,33 +75,44 @@ static pgn_status add_member(dd_state *s, const cli_game *g, uint64_t cluster) {
     return PGN_OK;
 }
 
-/* The first pass: clusters; with --keep first also the outputs. */
+/* --keep first, after the visitor read g: its line looked up; the output or --dupes. */
 static pgn_status first_pass(cli_run *run, void *user, const cli_game *g) {
     dd_state *s = user;
-    uint64_t at = 0;
-    pgn_status st = s->richest ? spool(s, g, &at) : PGN_OK;
+    (void)run;
+    if (g->summary->broken || g->raw.len > UINT32_MAX) {
+        s->broken++;
+        return write_raw(s->out, g);
+    }
+    uint64_t cluster, at = 0;
+    uint32_t len = 0;
+    int is_new;
+    pgn_status st = dd_line_add(s, &cluster, &is_new, &at, &len);
+    if (st != PGN_OK || is_new) {
+        st = st == PGN_OK ? add_rep(s, g, at, len) : st;
+        return st == PGN_OK ? write_raw(s->out, g) : st;
+    }
+    st = add_member(s, g, cluster);
+    return st == PGN_OK ? write_raw(s->dupes, g) : st;
+}
+
+/* --keep richest, the first pass: every game spooled, the clusters and the richest copies. */
+static pgn_status richest_pass(cli_run *run, void *user, const cli_game *g) {
+    dd_state *s = user;
+    uint64_t at = 0, cluster;
+    int is_new;
+    pgn_status st = dd_spool(s, g, &at);
     (void)run;
     if (st != PGN_OK || g->summary->broken || g->raw.len > UINT32_MAX) {
         s->broken += st == PGN_OK;
-        return s->richest || st != PGN_OK ? st : write_raw(s->out, g);
-    }
-    uint64_t cluster;
-    int is_new;
-    st = pgn_dedupe_add(s->set, g->game, pgn_dedupe_count(s->set), same_as_rep, s, &cluster,
-                        &is_new);
-    if (st == PGN_OK && is_new && !s->richest) {
-        st = spool(s, g, &at);
-    }
-    if (st != PGN_OK || is_new) {
-        st = st == PGN_OK ? add_rep(s, g, at) : st;
-        return st == PGN_OK && !s->richest ? write_raw(s->out, g) : st;
-    }
-    s->dropped++;
-    if (s->report && (st = add_member(s, g, cluster)) != PGN_OK) {
         return st;
     }
-    if (!s->richest) {
-        return write_raw(s->dupes, g);
+    st = pgn_dedupe_add(s->set, g->game, pgn_dedupe_count(s->set), dd_same_as_rep, s, &cluster,
+                        &is_new);
+    if (st != PGN_OK || is_new) {
+        return st == PGN_OK ? add_rep(s, g, at, (uint32_t)g->raw.len) : st;
+    }
+    if ((st = add_member(s, g, cluster)) != PGN_OK) {
+        return st;
     }
     uint32_t rich = (uint32_t)pgn_game_richness(g->game);
     if (rich > s->reps[cluster].rich) {
@@ -192,72 +125,6 @@ static pgn_status first_pass(cli_run *run, void *user, const cli_game *g) {
 static int by_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return x < y ? -1 : x > y;
-}
-
-/* The second pass of --keep richest, over the spool: the kept copies (and games with errors) to
- * the output, the others to --dupes. s->kept holds the kept copies' ordinals, sorted. */
-static pgn_status second_pass(dd_state *s) {
-    spooled h;
-    char *text = NULL;
-    pgn_status st = fflush(s->spool) == 0 && fseek(s->spool, 0, SEEK_SET) == 0 ? PGN_OK : PGN_E_IO;
-    while (st == PGN_OK && fread(&h, sizeof h, 1, s->spool) == 1) {
-        char *t = realloc(text, h.len ? (size_t)h.len : 1);
-        if (!t) {
-            st = PGN_E_NOMEM;
-            break;
-        }
-        text = t;
-        if (fread(text, 1, (size_t)h.len, s->spool) != h.len) {
-            st = PGN_E_IO;
-            break;
-        }
-        while (s->next_kept < s->nkept && s->kept[s->next_kept] < h.ordinal) {
-            s->next_kept++;
-        }
-        int keep = h.broken || h.len > UINT32_MAX ||
-                   (s->next_kept < s->nkept && s->kept[s->next_kept] == h.ordinal);
-        st = cli_write_raw(keep ? s->out : s->dupes, text, (size_t)h.len);
-    }
-    free(text);
-    return st == PGN_OK && ferror(s->spool) ? PGN_E_IO : st;
-}
-
-static int by_member(const void *a, const void *b) {
-    const member *x = a, *y = b;
-    if (x->cluster != y->cluster) {
-        return x->cluster < y->cluster ? -1 : 1;
-    }
-    return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
-}
-
-static void report_game(const dd_state *s, uint64_t cluster, uint64_t ordinal, const char *input,
-                        uint32_t line, int first) {
-    FILE *f = s->report;
-    fprintf(f, "%s{\"ordinal\":%llu,\"source\":", first ? "" : ",", (unsigned long long)ordinal);
-    cli_json_string(f, input, strlen(input));
-    fprintf(f, ",\"line\":%u,\"kept\":%s}", line,
-            s->reps[cluster].keep == ordinal ? "true" : "false");
-}
-
-/* --report: {"games":N,"distinct":N,"duplicates":N,"clusters":[{"cluster":C,"games":[...]}]}. */
-static void write_report(dd_state *s) {
-    FILE *f = s->report;
-    qsort(s->members, s->nmembers, sizeof *s->members, by_member);
-    fprintf(f, "{\"games\":%llu,\"distinct\":%llu,\"duplicates\":%llu,\"clusters\":[",
-            (unsigned long long)(s->run->where ? s->run->matched : s->run->games),
-            (unsigned long long)(s->nreps + s->broken), (unsigned long long)s->dropped);
-    for (size_t i = 0; i < s->nmembers;) {
-        uint64_t c = s->members[i].cluster;
-        const rep *r = &s->reps[c];
-        fprintf(f, "%s\n{\"cluster\":%llu,\"games\":[", i ? "," : "", (unsigned long long)c);
-        report_game(s, c, r->first, r->input, r->line, 1);
-        for (; i < s->nmembers && s->members[i].cluster == c; i++) {
-            const member *m = &s->members[i];
-            report_game(s, c, m->ordinal, m->input, m->line, 0);
-        }
-        fprintf(f, "]}");
-    }
-    fprintf(f, "\n]}\n");
 }
 
 enum { OPT_BY = CLI_OPT_COMMAND, OPT_KEEP, OPT_DUPES, OPT_REPORT };
@@ -297,7 +164,13 @@ static void run(cli_run *r, dd_state *s) {
         r->aborted = 1;
         return;
     }
-    cli_run_games(r, first_pass, s);
+    if (s->richest) {
+        cli_run_games(r, richest_pass, s);
+    } else {
+        s->line.flags = s->flags;
+        r->ropts.flags |= PGN_READ_NO_KEYS; /* the visitor keys the start position itself */
+        cli_run_visit(r, dd_line_visitor(), &s->line, first_pass, s);
+    }
     pgn_status st = PGN_OK;
     if (!r->aborted && s->richest) {
         s->kept = malloc((s->nreps + 1) * sizeof *s->kept);
@@ -307,14 +180,14 @@ static void run(cli_run *r, dd_state *s) {
         if (s->kept) {
             qsort(s->kept, s->nkept, sizeof *s->kept, by_u64);
         }
-        st = s->kept ? second_pass(s) : PGN_E_NOMEM;
+        st = s->kept ? dd_second_pass(s) : PGN_E_NOMEM;
     }
     if (st != PGN_OK) {
         cli_error(NULL, "%s", pgn_status_message(st));
         r->aborted = 1;
     }
     if (!r->aborted && s->report) {
-        write_report(s);
+        dd_write_report(s);
     }
 }
 
@@ -372,6 +245,7 @@ int cmd_dedupe(int argc, char **argv) {
     free(s.reps);
     free(s.members);
     free(s.kept);
+    dd_line_free(&s.line);
     cli_run_count(&r, "distinct", "distinct", s.nreps + s.broken);
     cli_run_count(&r, "duplicates", "duplicates dropped", s.dropped);
     r.status = side_outputs(&r, &o, side, 0, r.status);

@@ -24,6 +24,29 @@ extern "C" {
  */
 PGN_API uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags);
 
+/** Bytes of a normalised tag value that count (a longer value is cut there). */
+#define PGN_DEDUPE_TAG_MAX 256
+
+/**
+ * pgn_game_line_key built as a visitor reads a game (no tree): key = pgn_line_key_start(start),
+ * then key = pgn_line_key_move(key, mv) for each main-line move in order, then
+ * pgn_line_key_finish(key, plies, tags) gives the same key as pgn_game_line_key. tags is NULL
+ * without PGN_DEDUPE_TAGS, else the normalised White, Black, Date and Result
+ * (pgn_dedupe_norm_tag; an absent tag is an empty value).
+ */
+PGN_API uint64_t pgn_line_key_start(const pgn_pos *start);
+/** The line key after one more main-line move mv (see pgn_line_key_start). */
+PGN_API uint64_t pgn_line_key_move(uint64_t key, pgn_move mv);
+/** The finished line key of a line of plies moves (see pgn_line_key_start); tags may be NULL. */
+PGN_API uint64_t pgn_line_key_finish(uint64_t key, uint64_t plies, const pgn_str *tags);
+
+/**
+ * Normalises value of tag i (0 White, 1 Black, 2 Date, 3 Result) as PGN_DEDUPE_TAGS compares it
+ * (see pgn_game_same_line) into out, at most cap bytes (PGN_DEDUPE_TAG_MAX counts); returns the
+ * length. value may be empty (an absent tag).
+ */
+PGN_API size_t pgn_dedupe_norm_tag(unsigned i, pgn_str value, char *out, size_t cap);
+
 /**
  * Nonzero when a and b have the same start position (FEN fields 1-4, an en passant square only
  * when a capture is legal) and the same main line, move by move; with PGN_DEDUPE_TAGS also the
@@ -74,6 +97,20 @@ PGN_API void pgn_dedupe_free(pgn_dedupe *set);
 PGN_API PGN_NODISCARD pgn_status pgn_dedupe_add(pgn_dedupe *set, const pgn_game *game, uint64_t ref,
                                                 pgn_dedupe_same_fn same, void *ctx,
                                                 uint64_t *cluster, int *is_new);
+
+/**
+ * Tells whether the earlier game that the caller recorded as ref has the same line as the game
+ * the caller is adding with pgn_dedupe_add_key: 1 (same), 0 (not) or -1 (failure: PGN_E_IO).
+ */
+typedef int (*pgn_dedupe_same_key_fn)(void *ctx, uint64_t ref);
+
+/**
+ * pgn_dedupe_add for a caller that keyed the game itself (pgn_line_key_*, e.g. from a visitor,
+ * without a tree): key is the game's line key, same confirms each earlier game of equal key.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_dedupe_add_key(pgn_dedupe *set, uint64_t key, uint64_t ref,
+                                                    pgn_dedupe_same_key_fn same, void *ctx,
+                                                    uint64_t *cluster, int *is_new);
 
 /** Number of clusters (distinct games) so far. */
 PGN_API uint64_t pgn_dedupe_count(const pgn_dedupe *set);

@@ -46,13 +46,11 @@ static unsigned char name_byte(unsigned char c) {
 
 static const char *const TAG_NAMES[4] = {"White", "Black", "Date", "Result"};
 
-/* The normalised value of tag i (0..3) of g into out (at most cap bytes); its length. */
-static size_t norm_tag(const pgn_game *g, unsigned i, char *out, size_t cap) {
-    pgn_str v = {"", 0};
+size_t pgn_dedupe_norm_tag(unsigned i, pgn_str v, char *out, size_t cap) {
     size_t n = 0;
-    pgn_game_tag_get(g, TAG_NAMES[i], &v);
+    assert(i < 4 && (out || !cap));
     if (i == 3) {
-        const char *r = pgn_result_str(pgn_result_parse(v.ptr, v.len));
+        const char *r = pgn_result_str(pgn_result_parse(v.ptr ? v.ptr : "", v.len));
         n = strlen(r) < cap ? strlen(r) : cap;
         memcpy(out, r, n);
         return n;
@@ -66,24 +64,47 @@ static size_t norm_tag(const pgn_game *g, unsigned i, char *out, size_t cap) {
     return n;
 }
 
+/* The normalised value of tag i (0..3) of g into out (at most cap bytes); its length. */
+static size_t norm_tag(const pgn_game *g, unsigned i, char *out, size_t cap) {
+    pgn_str v = {"", 0};
+    pgn_game_tag_get(g, TAG_NAMES[i], &v);
+    return pgn_dedupe_norm_tag(i, v, out, cap);
+}
+
+uint64_t pgn_line_key_start(const pgn_pos *start) {
+    return mix(0, start_key(start));
+}
+
+uint64_t pgn_line_key_move(uint64_t key, pgn_move mv) {
+    return mix(key, mv);
+}
+
+uint64_t pgn_line_key_finish(uint64_t key, uint64_t plies, const pgn_str *tags) {
+    key = mix(key, plies);
+    for (unsigned i = 0; tags && i < 4; i++) {
+        for (size_t k = 0; k < tags[i].len; k++) {
+            key = mix(key, (unsigned char)tags[i].ptr[k]);
+        }
+        key = mix(key, 256 + i);
+    }
+    return key;
+}
+
 uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags) {
     /* the moves, not the positions' keys: pgn_game_same_line compares moves, and the line need
      * not be played again (that replay was a tenth of pgnkit dedupe's time) */
-    uint64_t h = mix(0, start_key(pgn_game_start(game))), plies = 0;
+    uint64_t h = pgn_line_key_start(pgn_game_start(game)), plies = 0;
     for (const pgn_node *n = pgn_node_child(pgn_game_root(game)); n; n = pgn_node_child(n)) {
-        h = mix(h, pgn_node_move(n));
+        h = pgn_line_key_move(h, pgn_node_move(n));
         plies++;
     }
-    h = mix(h, plies);
+    char buf[4][PGN_DEDUPE_TAG_MAX];
+    pgn_str tags[4];
     for (unsigned i = 0; (flags & PGN_DEDUPE_TAGS) && i < 4; i++) {
-        char buf[256];
-        size_t len = norm_tag(game, i, buf, sizeof buf);
-        for (size_t k = 0; k < len; k++) {
-            h = mix(h, (unsigned char)buf[k]);
-        }
-        h = mix(h, 256 + i);
+        tags[i].ptr = buf[i];
+        tags[i].len = norm_tag(game, i, buf[i], sizeof buf[i]);
     }
-    return h;
+    return pgn_line_key_finish(h, plies, (flags & PGN_DEDUPE_TAGS) ? tags : NULL);
 }
 
 static int same_start(const pgn_pos *a, const pgn_pos *b) {
@@ -105,7 +126,7 @@ int pgn_game_same_line(const pgn_game *a, const pgn_game *b, uint32_t flags) {
         return 0;
     }
     for (unsigned i = 0; (flags & PGN_DEDUPE_TAGS) && i < 4; i++) {
-        char u[256], v[256];
+        char u[PGN_DEDUPE_TAG_MAX], v[PGN_DEDUPE_TAG_MAX];
         size_t nu = norm_tag(a, i, u, sizeof u), nv = norm_tag(b, i, v, sizeof v);
         if (nu != nv || memcmp(u, v, nu) != 0) {
             return 0;
@@ -199,22 +220,22 @@ static pgn_status grow(pgn_dedupe *d) {
     return PGN_OK;
 }
 
-pgn_status pgn_dedupe_add(pgn_dedupe *set, const pgn_game *game, uint64_t ref,
-                          pgn_dedupe_same_fn same, void *ctx, uint64_t *cluster, int *is_new) {
-    assert(set && game && same && cluster && is_new);
+pgn_status pgn_dedupe_add_key(pgn_dedupe *set, uint64_t key, uint64_t ref,
+                              pgn_dedupe_same_key_fn same, void *ctx, uint64_t *cluster,
+                              int *is_new) {
+    assert(set && same && cluster && is_new);
     if ((set->count + 1) * 2 > set->cap) {
         pgn_status st = grow(set);
         if (st != PGN_OK) {
             return st;
         }
     }
-    uint64_t key = pgn_game_line_key(game, set->flags);
     size_t j = (size_t)key & (set->cap - 1);
     for (; set->slots[j].cluster != UINT64_MAX; j = (j + 1) & (set->cap - 1)) {
         if (set->slots[j].key != key) {
             continue;
         }
-        int r = same(ctx, set->slots[j].ref, game);
+        int r = same(ctx, set->slots[j].ref);
         if (r < 0) {
             return PGN_E_IO;
         }
@@ -230,4 +251,24 @@ pgn_status pgn_dedupe_add(pgn_dedupe *set, const pgn_game *game, uint64_t ref,
     *cluster = set->slots[j].cluster;
     *is_new = 1;
     return PGN_OK;
+}
+
+/* pgn_dedupe_add's callback and game, for pgn_dedupe_add_key. */
+typedef struct game_same {
+    pgn_dedupe_same_fn same;
+    void *ctx;
+    const pgn_game *game;
+} game_same;
+
+static int same_game(void *ctx, uint64_t ref) {
+    const game_same *g = ctx;
+    return g->same(g->ctx, ref, g->game);
+}
+
+pgn_status pgn_dedupe_add(pgn_dedupe *set, const pgn_game *game, uint64_t ref,
+                          pgn_dedupe_same_fn same, void *ctx, uint64_t *cluster, int *is_new) {
+    assert(set && game && same && cluster && is_new);
+    game_same g = {same, ctx, game};
+    return pgn_dedupe_add_key(set, pgn_game_line_key(game, set->flags), ref, same_game, &g, cluster,
+                              is_new);
 }

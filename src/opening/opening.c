@@ -67,24 +67,63 @@ static int book_reachable(const pgn_pos *pos) {
     return (eco_home_reach[home >> 6] >> (home & 63)) & 1 && piece_count(pos) >= ECO_MIN_PIECES;
 }
 
-const pgn_opening *pgn_opening_classify(const pgn_game *game, uint32_t *ply) {
-    pgn_pos pos = *pgn_game_start(game);
+/* The first table entry whose key is pos's (up to date), or ECO_POSITIONS: a candidate only,
+ * find_keyed confirms it. */
+static size_t key_hit(const pgn_pos *pos) {
+    uint64_t key = pgn_pos_identity_key(pos);
+    size_t b = (size_t)(key >> (64 - ECO_BUCKET_BITS)), lo = eco_buckets[b],
+           hi = eco_buckets[b + 1];
+    while (lo < hi && eco_positions[lo].key < key) {
+        lo++;
+    }
+    return lo < hi && eco_positions[lo].key == key ? lo : ECO_POSITIONS;
+}
+
+/* The walk of pgn_opening_classify. confirm: every key hit confirmed on the spot (find_keyed);
+ * else only the deepest one at the end, and 0 is returned when that fails (a key shared by a
+ * position the table lacks: the caller walks again confirming each). */
+static int walk(const pgn_game *game, int confirm, const pgn_opening **best, uint32_t *best_ply) {
+    pgn_pos pos = *pgn_game_start(game), hit;
     pos.key = pgn_pos_compute_key(&pos);
-    const pgn_opening *best = find_keyed(&pos);
-    uint32_t best_ply = 0, n = 0;
-    for (const pgn_node *node = pgn_node_child(pgn_game_root(game)); node && book_reachable(&pos);
+    int have = key_hit(&pos) < ECO_POSITIONS;
+    uint32_t n = 0, at = 0;
+    *best = confirm ? find_keyed(&pos) : NULL;
+    hit = pos;
+    int reachable = book_reachable(&pos);
+    for (const pgn_node *node = pgn_node_child(pgn_game_root(game)); node && reachable;
          node = pgn_node_child(node)) {
         pgn_move mv = pgn_node_move(node);
         if (mv == PGN_MOVE_NULL) {
             break; /* a null move leaves the game's positions: nothing after it is an opening */
         }
+        /* only a pawn move or a capture (castling too, as king takes rook) changes what
+         * book_reachable reads */
+        int changes = pos.board[PGN_MOVE_TO(mv)] != 0 ||
+                      PGN_PIECE_TYPE(pos.board[PGN_MOVE_FROM(mv)]) == PGN_PAWN;
         pgn_pos_play(&pos, mv);
+        reachable = !changes || book_reachable(&pos);
         n++;
-        const pgn_opening *o = find_keyed(&pos);
-        if (o) {
-            best = o;
-            best_ply = n;
+        const pgn_opening *o = NULL;
+        if (confirm ? (o = find_keyed(&pos)) != NULL : key_hit(&pos) < ECO_POSITIONS) {
+            *best = confirm ? o : *best;
+            have = 1;
+            at = n;
+            hit = confirm ? hit : pos;
         }
+    }
+    *best_ply = at;
+    if (!confirm && have) {
+        *best = find_keyed(&hit);
+        return *best != NULL;
+    }
+    return 1;
+}
+
+const pgn_opening *pgn_opening_classify(const pgn_game *game, uint32_t *ply) {
+    const pgn_opening *best;
+    uint32_t best_ply;
+    if (!walk(game, 0, &best, &best_ply)) {
+        walk(game, 1, &best, &best_ply);
     }
     if (ply) {
         *ply = best ? best_ply : 0;

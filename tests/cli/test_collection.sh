@@ -109,6 +109,21 @@ echo "dedupe: pgnmentor players: $(cat "$t/pm.err"); pgn-extract -D: $(grep -c '
 same "dedupe drops the games pgn-extract -D drops" "$(keys "$t/pe.dup" | md5sum)" "$(keys "$t/pm.dup" | md5sum)"
 same "dedupe output + dupes = input" "$(keys "$t/pm.pgn" | md5sum)" "$(cat "$t/pm.out" "$t/pm.dup" | keys /dev/stdin | md5sum)"
 
+# ---- dedupe's two readings agree: the default keys each line from a visitor (no tree) and
+# compares records spooled past 4 MiB in a file; --keep richest builds every game and reads the
+# first copy's text back. Same clusters on the players' files plus twice the edge/ files
+# (variations, comments, null moves, FEN starts, Chess960, broken games) ----
+{ cat "$t/pm.pgn"; for _ in 1 2; do find "$shared/corpus/edge" -name '*.pgn' | sort | xargs cat; echo; done; } >"$t/dd2.pgn"
+clusters() { /usr/bin/python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+print(r["games"], r["distinct"], r["duplicates"], [[g["ordinal"] for g in c["games"]] for c in r["clusters"]])' "$1" | md5sum; }
+for by in moves moves+tags; do
+    "$bin" dedupe --quiet --by $by "$t/dd2.pgn" --report "$t/dd.first.json" -o /dev/null 2>/dev/null
+    "$bin" dedupe --quiet --by $by --keep richest "$t/dd2.pgn" --report "$t/dd.rich.json" -o /dev/null 2>/dev/null
+    same "dedupe --by $by: the visitor's clusters equal the tree's" "$(clusters "$t/dd.rich.json")" "$(clusters "$t/dd.first.json")"
+done
+/usr/bin/python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print("dedupe: edge + players: %d games, %d distinct, %d clusters" % (r["games"], r["distinct"], len(r["clusters"])))' "$t/dd.first.json"
+
 # ---- stats: against counts made here from the tags and pgn-extract's PlyCount ----
 "$bin" stats --json --top 5 "$t/twic.pgn" >"$t/st.json" 2>/dev/null
 same "stats status" 0 $?

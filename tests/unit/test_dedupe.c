@@ -227,9 +227,104 @@ static void test_same_line(void) {
     pgn_game_free(b);
 }
 
+/* A visitor keying each game's main line as it is read (pgn_line_key_*), as pgnkit dedupe does. */
+typedef struct streamed {
+    uint32_t flags;
+    unsigned depth;
+    uint64_t key, plies;
+    char tags[4][PGN_DEDUPE_TAG_MAX];
+    pgn_str norm[4];
+} streamed;
+
+static pgn_flow st_begin(void *user, pgn_loc at) {
+    streamed *s = user;
+    pgn_str empty = {"", 0};
+    (void)at;
+    s->depth = 0;
+    s->plies = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        s->norm[i].ptr = s->tags[i];
+        s->norm[i].len = pgn_dedupe_norm_tag(i, empty, s->tags[i], PGN_DEDUPE_TAG_MAX);
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow st_tag(void *user, pgn_str name, pgn_str value) {
+    static const char *const names[4] = {"White", "Black", "Date", "Result"};
+    streamed *s = user;
+    for (unsigned i = 0; i < 4; i++) {
+        if (name.len == strlen(names[i]) && memcmp(name.ptr, names[i], name.len) == 0) {
+            s->norm[i].len = pgn_dedupe_norm_tag(i, value, s->tags[i], PGN_DEDUPE_TAG_MAX);
+        }
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow st_end_tags(void *user, const pgn_pos *start) {
+    ((streamed *)user)->key = pgn_line_key_start(start);
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow st_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    streamed *s = user;
+    (void)before;
+    (void)san;
+    (void)at;
+    if (s->depth == 0) {
+        s->key = pgn_line_key_move(s->key, mv);
+        s->plies++;
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow st_in(void *user) {
+    ((streamed *)user)->depth++;
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow st_out(void *user) {
+    ((streamed *)user)->depth--;
+    return PGN_FLOW_CONTINUE;
+}
+
+/* The key built from a visitor equals pgn_game_line_key, game by game (with and without tags),
+ * on the pgnmentor slice and on TWIC 1427 (variations, comments, long tag sets). */
+static void test_streamed_key(void) {
+    static const char *files[] = {"corpus/big/twic/twic1427.pgn.gz",
+                                  "corpus/big/pgnmentor-players/Kasparov.pgn.gz"};
+    static const pgn_visitor v = {st_begin, st_tag, st_end_tags, st_move, NULL,
+                                  NULL,     st_in,  st_out,      NULL};
+    size_t games = 0, equal = 0;
+    for (size_t f = 0; f < 2; f++) {
+        buf text = {0};
+        CHECK(buf_load_shared(files[f], &text));
+        pgn_reader *rv, *rg;
+        pgn_game *g;
+        CHECK(pgn_reader_new_mem(&rv, NULL, text.p, text.len) == PGN_OK);
+        CHECK(pgn_reader_new_mem(&rg, NULL, text.p, text.len) == PGN_OK);
+        CHECK(pgn_game_new(&g, NULL) == PGN_OK);
+        streamed s;
+        while (pgn_reader_visit(rv, &v, &s) == PGN_OK && pgn_reader_next(rg, g) == PGN_OK) {
+            uint64_t plain = pgn_line_key_finish(s.key, s.plies, NULL);
+            uint64_t tagged = pgn_line_key_finish(s.key, s.plies, s.norm);
+            games++;
+            equal += plain == pgn_game_line_key(g, 0) &&
+                     tagged == pgn_game_line_key(g, PGN_DEDUPE_TAGS) && plain != tagged;
+        }
+        pgn_game_free(g);
+        pgn_reader_free(rv);
+        pgn_reader_free(rg);
+        buf_free(&text);
+    }
+    printf("dedupe: streamed line keys equal the tree's for %zu of %zu games\n", equal, games);
+    CHECK(games > 6000);
+    CHECK_EQ_U64(equal, games);
+}
+
 int main(void) {
     test_confirmation();
     test_same_line();
+    test_streamed_key();
     test_slice();
     return harness_finish();
 }
