@@ -167,8 +167,8 @@ static void read_text(pgn_game *g, const char *text) {
 
 /* Equal keys merge only when the callback confirms; -1 is PGN_E_IO; out of memory. */
 static void test_confirmation(void) {
-    pgn_game *g;
-    pgn_dedupe *d;
+    pgn_game *g = NULL;
+    pgn_dedupe *d = NULL;
     uint64_t cl;
     int is_new;
     CHECK(pgn_game_new(&g, NULL) == PGN_OK && pgn_dedupe_new(&d, NULL) == PGN_OK);
@@ -202,7 +202,7 @@ static void test_confirmation(void) {
 
 /* Lines and tags: transposed move orders differ; names are normalised under PGN_DEDUPE_TAGS. */
 static void test_same_line(void) {
-    pgn_game *a, *b;
+    pgn_game *a = NULL, *b = NULL;
     CHECK(pgn_game_new(&a, NULL) == PGN_OK && pgn_game_new(&b, NULL) == PGN_OK);
     read_text(a, "[White \"Carlsen, Magnus\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 {x} 1-0\n");
     read_text(b,
