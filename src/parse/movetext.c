@@ -234,7 +234,7 @@ static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const to
     if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
         return glued;
     }
-    if (st != PGN_E_LANGUAGE_AMBIGUOUS) { /* that one was reported with the languages */
+    if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS) { /* reported */
         pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
     }
     l->dead = 1;
@@ -409,8 +409,11 @@ static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
 }
 
 static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (!could_be_move(t)) {
-        glyph_or_text(r, s, l, t);
+    int word = could_be_move(t) ? 1 : pgnk_lang_word(r, t->ptr, t->len); /* PxP, ch: descriptive */
+    if (word != 1) {
+        if (word == 0) {
+            glyph_or_text(r, s, l, t);
+        }
         return;
     }
     char c0 = t->ptr[0]; /* t may be overwritten by a look at the next token */

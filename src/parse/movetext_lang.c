@@ -15,6 +15,9 @@
 #include <string.h>
 
 #define BIT(l) ((uint32_t)1 << (l))
+/* the descriptive notations (src/chess/descriptive.c) */
+#define DESCRIPTIVE                                                                                \
+    (BIT(PGN_LANG_DESCRIPTIVE) | BIT(PGN_LANG_DESCRIPTIVE_ES) | BIT(PGN_LANG_DESCRIPTIVE_PT))
 
 static int forced(const pgn_reader *r) {
     return r->opts.input_lang != PGN_LANG_ENGLISH;
@@ -51,6 +54,9 @@ static int lang_piece(pgn_lang lang, char c) {
 static int agrees(const pgn_reader *r, pgn_lang lang) {
     if (lang == PGN_LANG_FIGURINE) {
         return 1;
+    }
+    if (pgn_lang_is_descriptive(lang)) {
+        return r->lead_seen == 0 && !r->lang_tainted; /* English read no move of the game */
     }
     if (r->lang_tainted) {
         return 0;
@@ -161,6 +167,32 @@ static uint32_t fallbacks(const pgn_reader *r) {
     return set;
 }
 
+/* A descriptive notation of set reads s as several legal moves (PxP with two captures): reports
+ * E_DESCRIPTIVE_AMBIGUOUS with them in SAN ("PxP: exd5, cxd5") and returns 1. */
+static int desc_ambiguous(pgn_reader *r, const pgn_pos *pos, uint32_t set, const char *s, size_t n,
+                          pgn_loc at) {
+    for (uint32_t left = set & DESCRIPTIVE; left; left &= left - 1) {
+        pgn_movelist fit;
+        pgn_move mv;
+        if (pgn_desc_parse(pos, (pgn_lang)bits_ctz(left), s, n, &fit, &mv) !=
+            PGN_E_AMBIGUOUS_MOVE) {
+            continue;
+        }
+        char buf[sizeof((pgn_diag *)0)->token];
+        int m = snprintf(buf, sizeof buf, "%.*s:", (int)(n > 24 ? 24 : n), s);
+        size_t o = m < 0 ? 0 : (size_t)m;
+        for (uint32_t i = 0; i < fit.count && o + PGN_SAN_MAX + 2 < sizeof buf; i++) {
+            buf[o++] = i ? ',' : ' ';
+            buf[o] = ' ';
+            o += i > 0;
+            o += pgn_san_write(pos, fit.moves[i], buf + o);
+        }
+        pgnk_reader_diag(r, PGN_E_DESCRIPTIVE_AMBIGUOUS, at, buf, o);
+        return 1;
+    }
+    return 0;
+}
+
 pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
                           uint32_t flags, pgn_status english, pgn_san_result *res) {
     uint32_t set = r->lang_cands, fit;
@@ -172,6 +204,9 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
         set = fallbacks(r);
     }
     pgn_status st = read_in(pos, set, s, n, flags, &fit, &split, res);
+    if (st != PGN_OK && desc_ambiguous(r, pos, set, s, n, at)) {
+        return PGN_E_DESCRIPTIVE_AMBIGUOUS; /* reported here, with the moves */
+    }
     if (st != PGN_OK) {
         return r->lang_cands ? st : english;
     }
@@ -211,8 +246,23 @@ int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, 
 
 void pgnk_lang_game_end(pgn_reader *r) {
     if (r->lang_cands && !forced(r)) {
-        lang_diag(r, PGN_W_LANGUAGE, r->lang_at, r->lang_cands, r->lang_tok, r->lang_tok_len);
+        pgn_status code = (r->lang_cands & ~DESCRIPTIVE) ? PGN_W_LANGUAGE : PGN_W_DESCRIPTIVE;
+        lang_diag(r, code, r->lang_at, r->lang_cands, r->lang_tok, r->lang_tok_len);
     }
+}
+
+int pgnk_lang_word(const pgn_reader *r, const char *s, size_t n) {
+    static const char *const words[] = {"ch",  "Ch",    "mate",  "dis",
+                                        "dbl", "check", "disch", "dblch"};
+    if (!r->lang_cands || (r->lang_cands & ~DESCRIPTIVE)) {
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        if (strlen(words[k]) == n && memcmp(words[k], s, n) == 0) {
+            return 2;
+        }
+    }
+    return n > 0 && s[0] >= 'A' && s[0] <= 'Z';
 }
 
 size_t pgnk_lang_glyph_len(const char *s, size_t n) {

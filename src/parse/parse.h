@@ -100,8 +100,12 @@ int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, 
                     uint32_t flags, pgn_move mv);
 /* Movetext starts: the game's languages as the options say. */
 void pgnk_lang_game_start(pgn_reader *r);
-/* Movetext ended: W_LANGUAGE for a game detected as written in other languages. */
+/* Movetext ended: W_LANGUAGE (W_DESCRIPTIVE) for a game detected as written in other languages
+ * (in descriptive notation). */
 void pgnk_lang_game_end(pgn_reader *r);
+/* A symbol without a digit in a game read in descriptive notation: 1 if it is a move (PxP, BxN),
+ * 2 if it is a word printed after moves (ch, mate, dis), to be dropped; 0 otherwise. */
+int pgnk_lang_word(const pgn_reader *r, const char *s, size_t n);
 /* The length of the piece glyph (figurine, Cyrillic piece letter) t starts with, 0 if none. */
 size_t pgnk_lang_glyph_len(const char *s, size_t n);
 
