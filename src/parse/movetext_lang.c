@@ -23,12 +23,52 @@ static int forced(const pgn_reader *r) {
     return r->opts.input_lang != PGN_LANG_ENGLISH;
 }
 
+/* The game's languages are now set: when they are one language of one-byte letters, its map
+ * from letters to English ones, so that its moves are translated in one pass (read_fast). */
+static void set_cands(pgn_reader *r, uint32_t set) {
+    if (set == r->lang_cands && (r->lang_fast || set == 0)) {
+        return;
+    }
+    r->lang_cands = set;
+    int l = set ? (int)bits_ctz(set) : 0;
+    r->lang_fast = set != 0 && (set & (set - 1)) == 0 && l != PGN_LANG_RUSSIAN &&
+                   l != PGN_LANG_FIGURINE && !pgn_lang_is_descriptive((pgn_lang)l);
+    if (r->lang_fast) {
+        memset(r->lang_map, 0, sizeof r->lang_map);
+        for (int t = PGN_PAWN; t <= PGN_KING; t++) {
+            r->lang_map[pgn_lang_letter((pgn_lang)l, (pgn_piece_type)t)[0] - 'A'] =
+                "PNBRQK"[t - PGN_PAWN];
+        }
+    }
+}
+
 void pgnk_lang_game_start(pgn_reader *r) {
     r->lead_seen = 0;
     r->moves_or = 0;
     r->lang_tainted = 0;
     r->lang_tok_len = 0;
-    r->lang_cands = forced(r) ? BIT(r->opts.input_lang) : 0;
+    set_cands(r, forced(r) ? BIT(r->opts.input_lang) : 0);
+}
+
+int pgnk_lang_fast(const pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, uint32_t flags,
+                   pgn_san_result *res) {
+    char buf[PGN_SAN_LANG_MAX];
+    if (n > sizeof buf) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 'A' && c <= 'Z') {
+            if ((buf[i] = r->lang_map[c - 'A']) == 0) {
+                return 0; /* castling's O, or a letter of another language */
+            }
+        } else if (c >= 0x80 || c == 0 || (c >= 'i' && c <= 'z' && c != 'x')) {
+            return 0;
+        } else {
+            buf[i] = (char)c;
+        }
+    }
+    return pgn_san_parse(pos, buf, n, flags, res) == PGN_OK;
 }
 
 /* The piece English gives letter c (0: none). */
@@ -67,12 +107,10 @@ static int agrees(const pgn_reader *r, pgn_lang lang) {
             return 0;
         }
     }
-    /* the first byte of a move in 'i'..'z' (but x): English's lowercase pieces (nf3), which
-     * no other language reads */
-    for (char c = 'i'; c <= 'z'; c++) {
-        if ((r->lead_seen >> (c & 63)) & 1) {
-            return 0;
-        }
+    /* the first byte of a move in 'i'..'z' (bits 41..58): English's lowercase pieces (nf3),
+     * which no other language reads */
+    if (r->lead_seen & (((uint64_t)1 << (('z' & 63) + 1)) - ((uint64_t)1 << ('i' & 63)))) {
+        return 0;
     }
     /* Promotions read in English: the English path keeps only the moves or-ed (it stays as
      * fast as it was). Bits 14-15 set: one to a bishop, rook or queen (e8=Q), which no other
@@ -197,6 +235,9 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
                           uint32_t flags, pgn_status english, pgn_san_result *res) {
     uint32_t set = r->lang_cands, fit;
     int split;
+    if (r->lang_fast && pgnk_lang_fast(r, pos, s, n, flags, res)) {
+        return PGN_OK;
+    }
     if (set == 0) {
         if (r->opts.flags & PGN_READ_NO_LANG_DETECT) {
             return english;
@@ -223,7 +264,7 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
         r->lang_tok_len = (uint8_t)(n < sizeof r->lang_tok ? n : sizeof r->lang_tok);
         memcpy(r->lang_tok, s, r->lang_tok_len);
     }
-    r->lang_cands = fit;
+    set_cands(r, fit);
     return PGN_OK;
 }
 
