@@ -317,7 +317,8 @@ PGN_API int pgn_lang_is_descriptive(pgn_lang lang);
  * side naming the squares from its own side, and matches it against the legal moves of pos. The
  * marks ch, mate, +, #, e.p., ! and ? may follow it. Returns PGN_OK and *out, PGN_E_BAD_SAN (not
  * such a move, or lang is no descriptive notation), PGN_E_ILLEGAL_MOVE (no legal move fits) or
- * PGN_E_AMBIGUOUS_MOVE (several do). fitting (may be NULL) gets the moves that fit. */
+ * PGN_E_AMBIGUOUS_MOVE (several do). fitting (may be NULL) gets the moves that fit, in the
+ * order of their pgn_move values (the target square's, then the origin's). */
 PGN_API PGN_NODISCARD pgn_status pgn_desc_parse(const pgn_pos *pos, pgn_lang lang, const char *text,
                                                 size_t len, pgn_movelist *fitting, pgn_move *out);
 

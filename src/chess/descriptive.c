@@ -31,7 +31,7 @@ static const dialect *dialect_of(pgn_lang lang) {
 }
 
 int pgn_lang_is_descriptive(pgn_lang lang) {
-    return dialect_of(lang) != NULL;
+    return lang >= PGN_LANG_DESCRIPTIVE && lang <= PGN_LANG_DESCRIPTIVE_PT;
 }
 
 /* Where a piece may stand: a type (0: none) and masks of files and ranks (bit 0 = a / 1). */
@@ -318,10 +318,13 @@ static unsigned matches(const pgn_pos *pos, const pgn_movelist *list, const desc
     unsigned k = 0;
     for (uint32_t i = 0; i < list->count && k < stop; i++) {
         if (fits(pos, list->moves[i], m)) {
-            if (out) {
-                out->moves[k] = list->moves[i];
+            uint32_t j = k++;
+            for (; out && j > 0 && out->moves[j - 1] > list->moves[i]; j--) {
+                out->moves[j] = out->moves[j - 1]; /* in the order of the move numbers */
             }
-            k++;
+            if (out) {
+                out->moves[j] = list->moves[i];
+            }
         }
     }
     if (out) {
