@@ -11,7 +11,7 @@
  * - the ambiguous forms of issue 15 in the positions that make them so (PxP with two captures,
  *   R-Q1 with two rooks, N-B3 at the start, where both knights reach a B3 square);
  * - every move of real games, main lines and variations (TWIC 232 games and Kasparov's 2,128 of
- *   pgnmentor; with PGNKIT_SLOW=1 every file of corpus/big, 190k games), written by
+ *   pgnmentor; with PGNKIT_SLOW=1 every file of corpus/big, 190k games, Chess960 too), written by
  *   pgn_desc_write in English, Spanish and Portuguese descriptive and read back by
  *   pgn_desc_parse, is the same move, and the written form is never ambiguous. */
 #include "harness.h"
@@ -225,22 +225,50 @@ static void round_trip(const char *rel, trip *t) {
 static void test_corpus(void) {
     static const char *const quick[] = {"corpus/big/misc/mliebelt-twic-01-232games.pgn",
                                         "corpus/big/pgnmentor-players/Kasparov.pgn.gz"};
-    static const char *const slow[] = {"corpus/big/gnuchess-book_1.02.pgn.gz",
-                                       "corpus/big/twic/twic1427.pgn.gz",
-                                       "corpus/big/twic/twic1428.pgn.gz",
-                                       "corpus/big/fics/fics_01_standard_humans_2000_2199.pgn.gz",
-                                       "corpus/big/fics/fics_02_standard_humans_2000_2199.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Anand.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Capablanca.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Carlsen.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Chiburdanidze.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Fischer.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Gaprindashvili.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Hou.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Kosteniuk.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Kramnik.pgn.gz",
-                                       "corpus/big/pgnmentor-players/PolgarJ.pgn.gz",
-                                       "corpus/big/pgnmentor-players/Stefanova.pgn.gz"};
+    static const char *const slow[] = {
+        "corpus/big/gnuchess-book_1.02.pgn.gz",
+        "corpus/big/twic/twic1427.pgn.gz",
+        "corpus/big/twic/twic1428.pgn.gz",
+        "corpus/big/fics/fics_01_standard_humans_2000_2199.pgn.gz",
+        "corpus/big/fics/fics_02_standard_humans_2000_2199.pgn.gz",
+        "corpus/big/pgnmentor-players/Anand.pgn.gz",
+        "corpus/big/pgnmentor-players/Capablanca.pgn.gz",
+        "corpus/big/pgnmentor-players/Carlsen.pgn.gz",
+        "corpus/big/pgnmentor-players/Chiburdanidze.pgn.gz",
+        "corpus/big/pgnmentor-players/Fischer.pgn.gz",
+        "corpus/big/pgnmentor-players/Gaprindashvili.pgn.gz",
+        "corpus/big/pgnmentor-players/Hou.pgn.gz",
+        "corpus/big/pgnmentor-players/Kosteniuk.pgn.gz",
+        "corpus/big/pgnmentor-players/Kramnik.pgn.gz",
+        "corpus/big/pgnmentor-players/PolgarJ.pgn.gz",
+        "corpus/big/pgnmentor-players/Stefanova.pgn.gz",
+        "corpus/big/tcec/TCEC_Cup_10_Final.pgn.gz",
+        "corpus/big/tcec/TCEC_Cup_11_Final.pgn.gz",
+        "corpus/big/tcec/TCEC_Cup_12_Final.pgn.gz",
+        "corpus/big/tcec/TCEC_Cup_13_Final.pgn.gz",
+        "corpus/big/tcec/TCEC_Cup_14_Final.pgn.gz",
+        "corpus/big/tcec/TCEC_Cup_15_Final.pgn.gz",
+        "corpus/big/tcec/TCEC_Cup_16_Final.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_10_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_11_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_12_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_13_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_18_-_Cpu_Superfinal_Bonus.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_22_-_League_1.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_26_-_1s_Ultra_Bullet_Chess_Bonus.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_4_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_5_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_6_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_7_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_8_-_Superfinal.pgn.gz",
+        "corpus/big/tcec/TCEC_Season_9_-_Superfinal.pgn.gz",
+        "corpus/big/tcec-frc/TCEC_Season_16_-_Frc_Sufi.pgn.gz",
+        "corpus/big/tcec-frc/TCEC_Season_19_-_Frc2_Final.pgn.gz",
+        "corpus/big/tcec-frc/TCEC_Season_21_-_Frc4_Final.pgn.gz",
+        "corpus/big/tcec-frc/TCEC_Season_22_-_Bonus_Dfrc_1_Final.pgn.gz",
+        "corpus/big/tcec-frc/TCEC_Season_24_-_Dfrc_2_Final.pgn.gz",
+        "corpus/big/tcec-frc/TCEC_Season_29_-_Frd_5_Final.pgn.gz",
+        "corpus/big/tcec-frc/TCEC_Season_6_-_FRC.pgn.gz"};
     trip t;
     memset(&t, 0, sizeof t);
     for (size_t i = 0; i < sizeof quick / sizeof quick[0]; i++) {
