@@ -466,7 +466,7 @@ static int target_parts(const pgn_pos *pos, const dialect *d, pgn_move mv, part 
     int kind = PGN_MOVE_KIND(mv);
     pgn_square victim = kind == PGN_MOVE_EN_PASSANT ? (pgn_square)(to ^ 8) : to;
     if (pos->board[victim] != 0) {
-        k = piece_parts(d, black, PGN_PIECE_TYPE(pos->board[victim]), victim, out);
+        k = piece_parts(d, black, (int)PGN_PIECE_TYPE(pos->board[victim]), victim, out);
     }
     for (int full = 0; full < 2; full++) {
         part p = {{0}, 0};
@@ -494,8 +494,9 @@ static size_t shortest(const pgn_pos *pos, const dialect *d, pgn_move mv, char *
     part pieces[5], targets[7];
     pgn_movelist legal;
     pgn_pos_legal_moves(pos, &legal);
-    int np = piece_parts(d, pos->side == PGN_BLACK, PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]),
-                         PGN_MOVE_FROM(mv), pieces);
+    int np =
+        piece_parts(d, pos->side == PGN_BLACK, (int)PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]),
+                    PGN_MOVE_FROM(mv), pieces);
     int nt = target_parts(pos, d, mv, targets);
     int capture = PGN_MOVE_KIND(mv) == PGN_MOVE_EN_PASSANT || pos->board[PGN_MOVE_TO(mv)] != 0;
     size_t best = 0;
