@@ -20,7 +20,7 @@ static const char usage_text[] =
     "  --max-errors N  stop reading after N errors (over all the files)\n"
     "  --quiet         print no warnings (still counted) and no summary line\n"
     "  --input-lang L  piece letters: auto (English, else per game the language that reads it),\n"
-    "                  en (English only), de, fr, es, ..., ru, figurine "
+    "                  en (English only), de, fr, es, ..., ru, figurine, descriptive[:es|:pt] "
     "(docs/notation.md)\n" CLI_WHERE_USAGE CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 

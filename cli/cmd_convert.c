@@ -23,8 +23,8 @@ static const char usage_text[] =
     "Converts every game. uci: one line per game, the main line's moves in UCI separated by\n"
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
     "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game;\n"
-    "--lang LANG writes them with another language's piece letters or figurines (de: Sg1-f3;\n"
-    "not export format, docs/notation.md).\n"
+    "--lang LANG writes them with another language's piece letters, figurines or descriptive\n"
+    "notation (de: Sg1-f3; descriptive: N-KB3; descriptive:es: C3AR; not export format).\n"
     "epd: one EPD line per main-line position (the start too) with hmvc, fmvn and id "
     "\"GAME.PLY\".\n"
     "csv (RFC 4180): a header row, then one row per game with the --tags columns (default: the\n"
@@ -79,9 +79,8 @@ static int convert_option(void *user, int ch, const char *arg) {
     case OPT_KEEP_BROKEN: c->keep_broken = 1; return EXIT_OK;
     case OPT_LANG:
         if (!pgn_lang_from_name(arg, &c->lang)) {
-            return cli_usage("--lang takes en, de, fr, ..., ru or figurine (docs/notation.md), "
-                             "not '%s'",
-                             arg);
+            return cli_usage(
+                "--lang takes en, de, ..., ru, figurine, descriptive[:es|:pt], not '%s'", arg);
         }
         return EXIT_OK;
     default: return cli_edit_option(ch, &c->edit) ? EXIT_OK : cli_usage("unknown option");

@@ -27,8 +27,8 @@ static const char usage_text[] =
     "stays in it verbatim and in its place; the file is replaced only when all of it was written.\n"
     "-o and --rejects are written to a temporary file renamed into place at the end, and may not\n"
     "be an input.\n"
-    "--lang LANG: the moves with another language's piece letters (de, fr, ..., ru) or figurines\n"
-    "(not export format; docs/notation.md).\n"
+    "--lang LANG: the moves with another language's piece letters (de, fr, ..., ru), figurines\n"
+    "or in descriptive notation (descriptive, descriptive:es, :pt; not export format).\n"
     "--nag-style: how NAGs are written: number ($14, the export format; the default), symbol\n"
     "(e4! \u2A72 for people; reads back to the same NAGs) or text (e4 { White has a slight\n"
     "advantage }: the meaning as a comment).\n" CLI_WHERE_USAGE CLI_EDIT_USAGE
@@ -178,9 +178,8 @@ static int fmt_option(void *user, int ch, const char *arg) {
         return cli_usage("--nag-style must be number, symbol or text");
     case OPT_LANG:
         if (!pgn_lang_from_name(arg, &s->wo.lang)) {
-            return cli_usage("--lang takes en, de, fr, ..., ru or figurine (docs/notation.md), "
-                             "not '%s'",
-                             arg);
+            return cli_usage(
+                "--lang takes en, de, ..., ru, figurine, descriptive[:es|:pt], not '%s'", arg);
         }
         return EXIT_OK;
     case OPT_FEN_EP:

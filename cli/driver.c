@@ -82,7 +82,8 @@ static int input_lang_option(cli_run *r, const char *arg) {
     pgn_lang lang = PGN_LANG_ENGLISH;
     r->ropts.flags &= ~PGN_READ_NO_LANG_DETECT;
     if (strcmp(arg, "auto") != 0 && !pgn_lang_from_name(arg, &lang)) {
-        return cli_usage("--input-lang takes auto or a language (en, de, fr, ..., ru, figurine; "
+        return cli_usage("--input-lang takes auto or a language (en, de, fr, ..., ru, figurine, "
+                         "descriptive[:es|:pt]; "
                          "docs/notation.md), not '%s'",
                          arg);
     }

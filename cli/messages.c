@@ -184,19 +184,18 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
         fputs("}\n", stderr);
         return;
     }
-    fprintf(stderr, "%s:%u:%u: %s: %s", file, d->at.line, d->at.column, sev,
-            pgn_status_message(d->code));
-    if (detail && detail[0]) {
-        fprintf(stderr, ": %s", detail);
+    /* one fprintf, so one write to the unbuffered stderr (not one per byte of the token) */
+    char tok[sizeof d->token];
+    size_t k = 0;
+    for (const char *p = d->token; *p && k + 1 < sizeof tok; p++) {
+        tok[k++] = (unsigned char)*p < 0x20 ? ' ' : *p;
     }
-    if (d->token[0]) {
-        fputs(" '", stderr);
-        for (const char *p = d->token; *p; p++) {
-            fputc((unsigned char)*p < 0x20 ? ' ' : *p, stderr);
-        }
-        fputc('\'', stderr);
-    }
-    fprintf(stderr, " [%s] (game %llu)\n", pgn_status_name(d->code), (unsigned long long)d->game);
+    tok[k] = '\0';
+    int has_detail = detail && detail[0];
+    fprintf(stderr, "%s:%u:%u: %s: %s%s%s%s%s%s [%s] (game %llu)\n", file, d->at.line, d->at.column,
+            sev, pgn_status_message(d->code), has_detail ? ": " : "", has_detail ? detail : "",
+            k ? " '" : "", tok, k ? "'" : "", pgn_status_name(d->code),
+            (unsigned long long)d->game);
 }
 
 void cli_print_warnings(const char *token, uint32_t warnings) {

@@ -59,6 +59,7 @@ typedef enum pgn_status {
     PGN_E_UNSUPPORTED_VARIANT =
         54, /* a Variant tag for rules pgnkit does not check (crazyhouse...) */
     PGN_E_LANGUAGE_AMBIGUOUS = 55, /* the piece letters of two languages read a move differently */
+    PGN_E_DESCRIPTIVE_AMBIGUOUS = 56, /* a descriptive move that names several legal moves (PxP) */
 
     /* warnings: tolerated quirks of the import format */
     PGN_W_CASTLE_ZERO = 100,          /* 0-0, 0-0-0, o-o instead of O-O */
@@ -99,7 +100,8 @@ typedef enum pgn_status {
     PGN_W_RESULT_CONTRADICTS = 134, /* a draw or the mated side's win after mate; a win after
                                        stalemate */
     PGN_W_TAG_QUOTES = 135, /* unescaped quotes inside a tag value ([White ""Socrates""]), kept */
-    PGN_W_LANGUAGE = 136    /* moves read with another language's piece letters (Sf3: German) */
+    PGN_W_LANGUAGE = 136,   /* moves read with another language's piece letters (Sf3: German) */
+    PGN_W_DESCRIPTIVE = 137 /* moves read in descriptive notation (P-K4, P4R) */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

@@ -283,6 +283,11 @@ typedef enum pgn_lang {
     PGN_LANG_SWEDISH,     /* B S L T D K */
     PGN_LANG_RUSSIAN,     /* п К С Л Ф Кр (the common Cyrillic set) */
     PGN_LANG_FIGURINE,    /* the Unicode chess symbols, white ones written */
+    /* Descriptive notation (not letters alone: the moves are written otherwise; read and written
+     * by pgn_desc_parse and pgn_desc_write, and by pgn_san_parse_lang) */
+    PGN_LANG_DESCRIPTIVE,    /* English: P-K4, N-KB3, PxP, KBPxP, R/1-Q1, P-K8=Q */
+    PGN_LANG_DESCRIPTIVE_ES, /* Spanish and Italian: P4R, C3AR, PxP, A5CD (P C A T D R) */
+    PGN_LANG_DESCRIPTIVE_PT, /* Portuguese: P4R, C3BR, B5CD (P C B T D R) */
     PGN_LANG_COUNT
 } pgn_lang;
 
@@ -303,6 +308,28 @@ PGN_API int pgn_lang_same(pgn_lang a, pgn_lang b);
 PGN_API PGN_NODISCARD pgn_status pgn_san_parse_lang(const pgn_pos *pos, pgn_lang lang,
                                                     const char *san, size_t len, uint32_t flags,
                                                     pgn_san_result *out);
+
+/** Nonzero for the descriptive notations (PGN_LANG_DESCRIPTIVE...), whose moves
+ * pgn_san_translate cannot write (they need the position): pgn_desc_write does. */
+PGN_API int pgn_lang_is_descriptive(pgn_lang lang);
+
+/** Reads a move in descriptive notation lang (PGN_LANG_DESCRIPTIVE...; docs/notation.md), each
+ * side naming the squares from its own side, and matches it against the legal moves of pos. The
+ * marks ch, mate, +, #, e.p., ! and ? may follow it. Returns PGN_OK and *out, PGN_E_BAD_SAN (not
+ * such a move, or lang is no descriptive notation), PGN_E_ILLEGAL_MOVE (no legal move fits) or
+ * PGN_E_AMBIGUOUS_MOVE (several do). fitting (may be NULL) gets the moves that fit, in the
+ * order of their pgn_move values (the target square's, then the origin's). */
+PGN_API PGN_NODISCARD pgn_status pgn_desc_parse(const pgn_pos *pos, pgn_lang lang, const char *text,
+                                                size_t len, pgn_movelist *fitting, pgn_move *out);
+
+#define PGN_DESC_MAX 32 /* longest descriptive move written (P/QB7xN/KN8=Q), mark and NUL */
+
+/** Writes legal move mv of pos in descriptive notation lang: the shortest form that
+ * pgn_desc_parse reads as mv alone (N-B3 when one knight can reach one B3, else N-KB3, KN-B3,
+ * N/1-B3...), then ch or mate (Romance: + or ++). Returns the length, 0 if mv is not legal, lang
+ * is no descriptive notation or cap is too small (PGN_DESC_MAX suffices). */
+PGN_API size_t pgn_desc_write(const pgn_pos *pos, pgn_lang lang, pgn_move mv, char *buf,
+                              size_t cap);
 
 #define PGN_SAN_LANG_MAX 32 /* longest SAN in any language (Кр: 4 bytes, figurines 3) plus NUL */
 

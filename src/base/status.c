@@ -37,6 +37,8 @@ static const status_info infos[] = {
      "game of a chess variant whose rules are not supported"},
     {PGN_E_LANGUAGE_AMBIGUOUS, "E_LANGUAGE_AMBIGUOUS",
      "the piece letters of several languages read this move differently"},
+    {PGN_E_DESCRIPTIVE_AMBIGUOUS, "E_DESCRIPTIVE_AMBIGUOUS",
+     "a move in descriptive notation that names several legal moves"},
     {PGN_W_CASTLE_ZERO, "W_CASTLE_ZERO", "castling written with zeros or lowercase letters"},
     {PGN_W_PROMOTION_FORM, "W_PROMOTION_FORM", "promotion not written as =Q"},
     {PGN_W_EP_SUFFIX, "W_EP_SUFFIX", "en passant suffix (e.p.) after a move"},
@@ -78,6 +80,7 @@ static const status_info infos[] = {
      "result contradicted by the final position (checkmate or stalemate)"},
     {PGN_W_TAG_QUOTES, "W_TAG_QUOTES", "unescaped quote inside a tag value, kept as text"},
     {PGN_W_LANGUAGE, "W_LANGUAGE", "moves written with another language's piece letters"},
+    {PGN_W_DESCRIPTIVE, "W_DESCRIPTIVE", "moves written in descriptive notation"},
 };
 
 static const status_info *find(pgn_status code) {

@@ -41,15 +41,24 @@ static const lang_info langs[PGN_LANG_COUNT] = {
      "figurine",
      {"\xE2\x99\x99", "\xE2\x99\x98", "\xE2\x99\x97", "\xE2\x99\x96", "\xE2\x99\x95",
       "\xE2\x99\x94"}},
+    /* descriptive notation (descriptive.c): the letters of its pieces */
+    {"descriptive", "descriptive", {"P", "N", "B", "R", "Q", "K"}},
+    {"descriptive:es", "Spanish descriptive", {"P", "C", "A", "T", "D", "R"}},
+    {"descriptive:pt", "Portuguese descriptive", {"P", "C", "B", "T", "D", "R"}},
 };
 
 /* Other names people give: the English names are matched case-insensitively. */
 static const struct {
     const char *name;
     pgn_lang lang;
-} aliases[] = {{"cyrillic", PGN_LANG_RUSSIAN},   {"fan", PGN_LANG_FIGURINE},
-               {"figurines", PGN_LANG_FIGURINE}, {"nb", PGN_LANG_NORWEGIAN},
-               {"se", PGN_LANG_SWEDISH},         {"cz", PGN_LANG_CZECH}};
+} aliases[] = {{"cyrillic", PGN_LANG_RUSSIAN},
+               {"fan", PGN_LANG_FIGURINE},
+               {"figurines", PGN_LANG_FIGURINE},
+               {"nb", PGN_LANG_NORWEGIAN},
+               {"se", PGN_LANG_SWEDISH},
+               {"cz", PGN_LANG_CZECH},
+               {"descriptive:en", PGN_LANG_DESCRIPTIVE},
+               {"descriptive:it", PGN_LANG_DESCRIPTIVE_ES}};
 
 static int same_ci(const char *a, const char *b) {
     for (; *a && *b; a++, b++) {
@@ -94,6 +103,9 @@ const char *pgn_lang_letter(pgn_lang lang, pgn_piece_type type) {
 
 int pgn_lang_same(pgn_lang a, pgn_lang b) {
     assert((unsigned)a < PGN_LANG_COUNT && (unsigned)b < PGN_LANG_COUNT);
+    if (pgn_lang_is_descriptive(a) || pgn_lang_is_descriptive(b)) {
+        return a == b; /* other moves than letters: English descriptive is no English SAN */
+    }
     for (int k = 0; k < 6; k++) {
         const char *x = langs[a].letters[k], *y = langs[b].letters[k];
         if (x[0] != y[0] || strcmp(x, y) != 0) {
@@ -193,6 +205,11 @@ static size_t to_english(pgn_lang lang, const char *s, size_t n, char *out, size
 pgn_status pgn_san_parse_lang(const pgn_pos *pos, pgn_lang lang, const char *san, size_t len,
                               uint32_t flags, pgn_san_result *out) {
     assert(pos && out && (unsigned)lang < PGN_LANG_COUNT);
+    if (pgn_lang_is_descriptive(lang)) {
+        out->warnings = 0;
+        out->move = PGN_MOVE_NONE;
+        return pgn_desc_parse(pos, lang, san, len, NULL, &out->move);
+    }
     char buf[64];
     size_t n = len <= sizeof buf * 2 ? to_english(lang, san, len, buf, sizeof buf) : 0;
     if (n == 0) {
@@ -204,6 +221,9 @@ pgn_status pgn_san_parse_lang(const pgn_pos *pos, pgn_lang lang, const char *san
 size_t pgn_san_translate(pgn_lang lang, const char *san, size_t len, char *buf, size_t cap) {
     assert((unsigned)lang < PGN_LANG_COUNT && buf);
     size_t o = 0;
+    if (pgn_lang_is_descriptive(lang)) {
+        return 0; /* needs the position: pgn_desc_write */
+    }
     int castle = castle_shaped(san, len);
     for (size_t i = 0; i < len; i++) {
         const char *p = castle ? NULL : strchr(english, san[i]);

@@ -161,8 +161,10 @@ static void write_moves(pgn_exporter *ex, const pgn_game *game) {
             put(ex, " ", 1);
         }
         if (ex->opts.lang != PGN_LANG_ENGLISH) { /* not export format (docs/notation.md) */
-            char other[PGN_SAN_LANG_MAX];
-            size_t m = pgn_san_translate(ex->opts.lang, text, n, other, sizeof other);
+            char other[PGN_SAN_LANG_MAX + PGN_DESC_MAX];
+            size_t m = pgn_lang_is_descriptive(ex->opts.lang)
+                           ? pgn_desc_write(&pos, ex->opts.lang, mv, other, sizeof other)
+                           : pgn_san_translate(ex->opts.lang, text, n, other, sizeof other);
             put(ex, m ? other : text, m ? m : n);
         } else {
             put(ex, text, n);

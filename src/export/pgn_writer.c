@@ -483,6 +483,28 @@ static int write_simple_move(pgn_writer *w, const pgn_node *node, pgn_color side
     return 1;
 }
 
+/* The move's text san (n bytes, the SAN its first bare ones), or in another language's letters
+ * or in descriptive notation, which is written from the position (docs/notation.md). */
+static void move_token(pgn_writer *w, const pgn_node *node, const char *san, size_t n,
+                       size_t bare) {
+    char other[PGN_SAN_LANG_MAX + PGN_DESC_MAX];
+    size_t m;
+    if (w->lang == PGN_LANG_ENGLISH) {
+        token(w, san, n);
+        return;
+    }
+    if (pgn_lang_is_descriptive(w->lang)) {
+        m = pgn_desc_write(pgn_iter_pos(w->iter), w->lang, node->move, other, PGN_DESC_MAX);
+        if (m > 0) {
+            memcpy(other + m, san + bare, n - bare); /* a glued ! or ? */
+            m += n - bare;
+        }
+    } else {
+        m = pgn_san_translate(w->lang, san, n, other, sizeof other);
+    }
+    token(w, m ? other : san, m ? m : n);
+}
+
 /* The move number, the SAN and what follows the move: NAGs, then the comment. */
 static void write_move(pgn_writer *w, const pgn_node *node) {
     pgn_color side = pgnk_iter_side(w->iter);
@@ -511,6 +533,7 @@ static void write_move(pgn_writer *w, const pgn_node *node) {
     } else {
         n = pgn_san_write(pgn_iter_pos(w->iter), node->move, san);
     }
+    size_t bare = n; /* the SAN before a glued suffix */
     if (w->nag_style == PGN_NAG_STYLE_SYMBOL && nags > 0 && pgn_node_nag(node, 0) >= 1 &&
         pgn_node_nag(node, 0) <= 6) {
         /* the move's first assessment glued to it, as the suffix it stands for (PGN §8.2.3.8) */
@@ -519,13 +542,7 @@ static void write_move(pgn_writer *w, const pgn_node *node) {
         n += strlen(suffix);
         i = 1;
     }
-    if (w->lang != PGN_LANG_ENGLISH) { /* another language's letters (docs/notation.md) */
-        char other[PGN_SAN_LANG_MAX];
-        size_t m = pgn_san_translate(w->lang, san, n, other, sizeof other);
-        token(w, m ? other : san, m ? m : n);
-    } else {
-        token(w, san, n);
-    }
+    move_token(w, node, san, n, bare);
     w->need_number = 0;
     for (; i < nags; i++) {
         write_nag(w, pgn_node_nag(node, i), side);

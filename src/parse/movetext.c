@@ -234,7 +234,7 @@ static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const to
     if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
         return glued;
     }
-    if (st != PGN_E_LANGUAGE_AMBIGUOUS) { /* that one was reported with the languages */
+    if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS) { /* reported */
         pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
     }
     l->dead = 1;
@@ -374,8 +374,13 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
  * the whole token cannot be played. Without a board the token is not interpreted, glyph and all. */
 static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     pgn_str san = {t->ptr, t->len};
-    if (s->board == BOARD_OTHER) {
-        return play_other(r, s, l, t, PGN_E_BAD_SAN); /* no English: movetext_lang.c */
+    pgn_san_result res;
+    if (s->board == BOARD_OTHER) { /* no English: movetext_lang.c */
+        if (r->lang_fast && pgnk_lang_fast(r, &l->pos, t->ptr, t->len, s->san_flags, &res)) {
+            played(r, s, l, t, san, &res, 0);
+            return 0;
+        }
+        return play_other(r, s, l, t, PGN_E_BAD_SAN);
     }
     if (s->board != BOARD_ENGLISH) {
         l->prev.side = l->pos.side; /* no board, but the side to move is kept for glyphs */
@@ -387,7 +392,6 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         }
         return 0;
     }
-    pgn_san_result res;
     /* English first, by the fast path; other languages only when it fails */
     pgn_status st = pgn_san_parse(&l->pos, t->ptr, t->len, s->san_flags, &res);
     if (st == PGN_OK) {
@@ -409,8 +413,11 @@ static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
 }
 
 static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (!could_be_move(t)) {
-        glyph_or_text(r, s, l, t);
+    int word = could_be_move(t) ? 1 : pgnk_lang_word(r, t->ptr, t->len); /* PxP, ch: descriptive */
+    if (word != 1) {
+        if (word == 0) {
+            glyph_or_text(r, s, l, t);
+        }
         return;
     }
     char c0 = t->ptr[0]; /* t may be overwritten by a look at the next token */

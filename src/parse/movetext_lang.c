@@ -15,9 +15,31 @@
 #include <string.h>
 
 #define BIT(l) ((uint32_t)1 << (l))
+/* the descriptive notations (src/chess/descriptive.c) */
+#define DESCRIPTIVE                                                                                \
+    (BIT(PGN_LANG_DESCRIPTIVE) | BIT(PGN_LANG_DESCRIPTIVE_ES) | BIT(PGN_LANG_DESCRIPTIVE_PT))
 
 static int forced(const pgn_reader *r) {
     return r->opts.input_lang != PGN_LANG_ENGLISH;
+}
+
+/* The game's languages are now set: when they are one language of one-byte letters, its map
+ * from letters to English ones, so that its moves are translated in one pass (read_fast). */
+static void set_cands(pgn_reader *r, uint32_t set) {
+    if (set == r->lang_cands && (r->lang_fast || set == 0)) {
+        return;
+    }
+    r->lang_cands = set;
+    int l = set ? (int)bits_ctz(set) : 0;
+    r->lang_fast = set != 0 && (set & (set - 1)) == 0 && l != PGN_LANG_RUSSIAN &&
+                   l != PGN_LANG_FIGURINE && !pgn_lang_is_descriptive((pgn_lang)l);
+    if (r->lang_fast) {
+        memset(r->lang_map, 0, sizeof r->lang_map);
+        for (int t = PGN_PAWN; t <= PGN_KING; t++) {
+            r->lang_map[pgn_lang_letter((pgn_lang)l, (pgn_piece_type)t)[0] - 'A'] =
+                "PNBRQK"[t - PGN_PAWN];
+        }
+    }
 }
 
 void pgnk_lang_game_start(pgn_reader *r) {
@@ -25,7 +47,28 @@ void pgnk_lang_game_start(pgn_reader *r) {
     r->moves_or = 0;
     r->lang_tainted = 0;
     r->lang_tok_len = 0;
-    r->lang_cands = forced(r) ? BIT(r->opts.input_lang) : 0;
+    set_cands(r, forced(r) ? BIT(r->opts.input_lang) : 0);
+}
+
+int pgnk_lang_fast(const pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, uint32_t flags,
+                   pgn_san_result *res) {
+    char buf[PGN_SAN_LANG_MAX];
+    if (n > sizeof buf) {
+        return 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 'A' && c <= 'Z') {
+            if ((buf[i] = r->lang_map[c - 'A']) == 0) {
+                return 0; /* castling's O, or a letter of another language */
+            }
+        } else if (c >= 0x80 || c == 0 || (c >= 'i' && c <= 'z' && c != 'x')) {
+            return 0;
+        } else {
+            buf[i] = (char)c;
+        }
+    }
+    return pgn_san_parse(pos, buf, n, flags, res) == PGN_OK;
 }
 
 /* The piece English gives letter c (0: none). */
@@ -52,6 +95,9 @@ static int agrees(const pgn_reader *r, pgn_lang lang) {
     if (lang == PGN_LANG_FIGURINE) {
         return 1;
     }
+    if (pgn_lang_is_descriptive(lang)) {
+        return r->lead_seen == 0 && !r->lang_tainted; /* English read no move of the game */
+    }
     if (r->lang_tainted) {
         return 0;
     }
@@ -61,12 +107,10 @@ static int agrees(const pgn_reader *r, pgn_lang lang) {
             return 0;
         }
     }
-    /* the first byte of a move in 'i'..'z' (but x): English's lowercase pieces (nf3), which
-     * no other language reads */
-    for (char c = 'i'; c <= 'z'; c++) {
-        if ((r->lead_seen >> (c & 63)) & 1) {
-            return 0;
-        }
+    /* the first byte of a move in 'i'..'z' (bits 41..58): English's lowercase pieces (nf3),
+     * which no other language reads */
+    if (r->lead_seen & (((uint64_t)1 << (('z' & 63) + 1)) - ((uint64_t)1 << ('i' & 63)))) {
+        return 0;
     }
     /* Promotions read in English: the English path keeps only the moves or-ed (it stays as
      * fast as it was). Bits 14-15 set: one to a bishop, rook or queen (e8=Q), which no other
@@ -161,10 +205,39 @@ static uint32_t fallbacks(const pgn_reader *r) {
     return set;
 }
 
+/* A descriptive notation of set reads s as several legal moves (PxP with two captures): reports
+ * E_DESCRIPTIVE_AMBIGUOUS with them in SAN ("PxP: exd5, cxd5") and returns 1. */
+static int desc_ambiguous(pgn_reader *r, const pgn_pos *pos, uint32_t set, const char *s, size_t n,
+                          pgn_loc at) {
+    for (uint32_t left = set & DESCRIPTIVE; left; left &= left - 1) {
+        pgn_movelist fit;
+        pgn_move mv;
+        if (pgn_desc_parse(pos, (pgn_lang)bits_ctz(left), s, n, &fit, &mv) !=
+            PGN_E_AMBIGUOUS_MOVE) {
+            continue;
+        }
+        char buf[sizeof((pgn_diag *)0)->token];
+        int m = snprintf(buf, sizeof buf, "%.*s:", (int)(n > 24 ? 24 : n), s);
+        size_t o = m < 0 ? 0 : (size_t)m;
+        for (uint32_t i = 0; i < fit.count && o + PGN_SAN_MAX + 2 < sizeof buf; i++) {
+            buf[o++] = i ? ',' : ' ';
+            buf[o] = ' ';
+            o += i > 0;
+            o += pgn_san_write(pos, fit.moves[i], buf + o);
+        }
+        pgnk_reader_diag(r, PGN_E_DESCRIPTIVE_AMBIGUOUS, at, buf, o);
+        return 1;
+    }
+    return 0;
+}
+
 pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
                           uint32_t flags, pgn_status english, pgn_san_result *res) {
     uint32_t set = r->lang_cands, fit;
     int split;
+    if (r->lang_fast && pgnk_lang_fast(r, pos, s, n, flags, res)) {
+        return PGN_OK;
+    }
     if (set == 0) {
         if (r->opts.flags & PGN_READ_NO_LANG_DETECT) {
             return english;
@@ -172,6 +245,9 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
         set = fallbacks(r);
     }
     pgn_status st = read_in(pos, set, s, n, flags, &fit, &split, res);
+    if (st != PGN_OK && desc_ambiguous(r, pos, set, s, n, at)) {
+        return PGN_E_DESCRIPTIVE_AMBIGUOUS; /* reported here, with the moves */
+    }
     if (st != PGN_OK) {
         return r->lang_cands ? st : english;
     }
@@ -188,7 +264,7 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
         r->lang_tok_len = (uint8_t)(n < sizeof r->lang_tok ? n : sizeof r->lang_tok);
         memcpy(r->lang_tok, s, r->lang_tok_len);
     }
-    r->lang_cands = fit;
+    set_cands(r, fit);
     return PGN_OK;
 }
 
@@ -211,8 +287,23 @@ int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, 
 
 void pgnk_lang_game_end(pgn_reader *r) {
     if (r->lang_cands && !forced(r)) {
-        lang_diag(r, PGN_W_LANGUAGE, r->lang_at, r->lang_cands, r->lang_tok, r->lang_tok_len);
+        pgn_status code = (r->lang_cands & ~DESCRIPTIVE) ? PGN_W_LANGUAGE : PGN_W_DESCRIPTIVE;
+        lang_diag(r, code, r->lang_at, r->lang_cands, r->lang_tok, r->lang_tok_len);
     }
+}
+
+int pgnk_lang_word(const pgn_reader *r, const char *s, size_t n) {
+    static const char *const words[] = {"ch",  "Ch",    "mate",  "dis",
+                                        "dbl", "check", "disch", "dblch"};
+    if (!r->lang_cands || (r->lang_cands & ~DESCRIPTIVE)) {
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+        if (strlen(words[k]) == n && memcmp(words[k], s, n) == 0) {
+            return 2;
+        }
+    }
+    return n > 0 && s[0] >= 'A' && s[0] <= 'Z';
 }
 
 size_t pgnk_lang_glyph_len(const char *s, size_t n) {

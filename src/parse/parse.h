@@ -64,6 +64,8 @@ struct pgn_reader {
     uint32_t lang_cands;  /* bit per pgn_lang reading the game; 0: English */
     uint8_t lang_tainted; /* a lowercase piece (bc4) was read in English: no other language fits */
     uint8_t lang_tok_len;
+    uint8_t lang_fast; /* lang_cands is one language of ASCII letters: lang_map translates */
+    char lang_map[26]; /* its letter 'A' + i as the English one, 0 for none */
     char lang_tok[16]; /* the first move English could not read, and where */
     pgn_loc lang_at;
     /* totals */
@@ -98,10 +100,19 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
  * s as another legal move, reports E_LANGUAGE_AMBIGUOUS and returns 1. */
 int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
                     uint32_t flags, pgn_move mv);
+/* The move s of a game in one language of one-byte letters (r->lang_fast), translated by
+ * r->lang_map and read in one pass: what pgn_san_parse_lang does, for the common move. Returns 0
+ * for anything else (castling, a figurine, an error), which pgnk_lang_read reads and reports. */
+int pgnk_lang_fast(const pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, uint32_t flags,
+                   pgn_san_result *res);
 /* Movetext starts: the game's languages as the options say. */
 void pgnk_lang_game_start(pgn_reader *r);
-/* Movetext ended: W_LANGUAGE for a game detected as written in other languages. */
+/* Movetext ended: W_LANGUAGE (W_DESCRIPTIVE) for a game detected as written in other languages
+ * (in descriptive notation). */
 void pgnk_lang_game_end(pgn_reader *r);
+/* A symbol without a digit in a game read in descriptive notation: 1 if it is a move (PxP, BxN),
+ * 2 if it is a word printed after moves (ch, mate, dis), to be dropped; 0 otherwise. */
+int pgnk_lang_word(const pgn_reader *r, const char *s, size_t n);
 /* The length of the piece glyph (figurine, Cyrillic piece letter) t starts with, 0 if none. */
 size_t pgnk_lang_glyph_len(const char *s, size_t n);
 

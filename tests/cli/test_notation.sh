@@ -51,7 +51,39 @@ for f in "${files[@]}"; do
         cmp -s "$tmp/en.san" "$tmp/lan.san" && ok || bad "$name: convert --to lan --lang $l, read back, differs"
     done
     echo "# $name: $games games, 18 letter sets, detected and forced" >&2
+    # descriptive notation (English P-K4, Spanish P4R, Portuguese C3BR): written by fmt and by
+    # convert --to san, read back named and detected (W_DESCRIPTIVE), the same games
+    for d in descriptive descriptive:es descriptive:pt; do
+        "$bin" fmt --lang "$d" -o "$tmp/d.pgn" "$tmp/en.pgn" 2>/dev/null
+        "$bin" fmt --quiet --input-lang "$d" -o "$tmp/back.pgn" "$tmp/d.pgn" 2>/dev/null
+        cmp -s "$tmp/en.pgn" "$tmp/back.pgn" && ok || bad "$name: $d, --input-lang, read back differs"
+        "$bin" fmt -o "$tmp/back.pgn" "$tmp/d.pgn" 2>"$tmp/diag"
+        cmp -s "$tmp/en.pgn" "$tmp/back.pgn" && ok || bad "$name: $d, detected, read back differs"
+        det=$(grep -c W_DESCRIPTIVE "$tmp/diag")
+        [ "$det" = "$games" ] && ok || bad "$name: $d: W_DESCRIPTIVE in $det games of $games"
+        "$bin" convert --to san --lang "$d" -o "$tmp/d.san" "$tmp/en.pgn" 2>/dev/null
+        awk '{print "[Event \"x\"]\n\n" $0 " *\n"}' "$tmp/d.san" >"$tmp/dsan.pgn"
+        "$bin" convert --to san --input-lang "$d" -o "$tmp/dsan.san" "$tmp/dsan.pgn" 2>/dev/null
+        cmp -s "$tmp/en.san" "$tmp/dsan.san" && ok || bad "$name: convert --lang $d, read back, differs"
+        echo "# $name $d: $games games written and read back, $det detected" >&2
+    done
 done
+# A famous game as the books print it (Morphy v the Duke of Brunswick and Count Isouard, Paris
+# 1858; moves as quoted by E. Winter from F. Marshall, Comparative Chess, 1932, p. 54: see
+# tests/unit/test_descriptive.c), with "ch" and "mate" as separate words, read to its SAN; and the
+# short form "B-B4" where two bishops reach a B4 square, refused with both moves named.
+opera='1. P-K4 P-K4 2. N-KB3 P-Q3 3. P-Q4 B-N5 4. PxP BxN 5. QxB PxP 6. B-QB4 N-KB3 7. Q-QN3 Q-K2
+8. N-B3 P-B3 9. B-KN5 P-N4 10. NxP PxN 11. BxNP ch QN-Q2 12. O-O-O R-Q1 13. RxN RxR 14. R-Q1 Q-K3
+15. BxR ch NxB 16. Q-N8 ch NxQ 17. R-Q8 mate 1-0'
+want='e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 cxb5 Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#'
+printf '[Event "Opera"]\n\n%s\n' "$opera" >"$tmp/opera.pgn"
+got=$("$bin" convert --to san "$tmp/opera.pgn" 2>"$tmp/diag")
+[ "$got" = "$want" ] && ok || bad "the Opera game in descriptive reads as '$got'"
+grep -q "W_DESCRIPTIVE" "$tmp/diag" && ok || bad "the Opera game: no W_DESCRIPTIVE"
+printf '[Event "Opera"]\n\n%s\n' "${opera/B-QB4/B-B4}" >"$tmp/opera2.pgn"
+"$bin" check "$tmp/opera2.pgn" 2>"$tmp/diag" >/dev/null
+grep -q "3:66: error: .*'B-B4: Bc4, Bf4' \[E_DESCRIPTIVE_AMBIGUOUS\]" "$tmp/diag" && ok ||
+    bad "B-B4 with two bishops: $(cat "$tmp/diag")"
 # pgn-extract reads German letters by default: our German copy must give it our moves.
 pe=/usr/games/pgn-extract
 f="$shared/corpus/big/misc/mliebelt-twic-01-232games.pgn"
