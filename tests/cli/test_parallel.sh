@@ -90,6 +90,15 @@ for f in brackets.pgn crlf.pgn enc.pgn; do
         same "$bin" "$f" 2 4 -- $c
     done
 done
+# batches of some thousand bytes: the splitter's fast path (whole lines before the batch size,
+# cli/splitter.c plain_lines) meets comments, CRs and bytes that are not UTF-8 in them
+export PGNKIT_BATCH=3000
+for f in brackets.pgn crlf.pgn enc.pgn; do
+    for c in "check --diag json" "fmt"; do
+        # shellcheck disable=SC2086
+        same "$bin" "$f" 2 -- $c
+    done
+done
 unset PGNKIT_BATCH
 
 # 3. a big file, plain and compressed (the release build: the sanitizer one is slow)
