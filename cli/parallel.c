@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where), or BATCH_TREES when the callback
@@ -30,17 +31,25 @@ int cli_jobs_option(const char *arg, int *jobs) {
     return 1;
 }
 
-/* The number of workers of -j (0: the cores). */
-static unsigned jobs_of(const cli_run *r) {
-    if (r->jobs >= 0) {
-        return r->jobs ? (unsigned)r->jobs : 1;
+/* Is in a regular file (plain or compressed)? */
+static int regular(const cli_input *in) {
+    struct stat sb;
+    return in->file && fstat(fileno(in->file), &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The number of workers: -j's count, or the cores for -j 0 or auto. Without -j, the cores when
+ * the command's work runs on the workers (r->par: check, fmt, convert, select) and the input is
+ * a regular file (from a pipe, the first game would wait for a whole batch), else 1. */
+static unsigned jobs_of(const cli_run *r, const cli_input *in) {
+    if (r->jobs > 0 || (r->jobs == 0 && !(r->par && regular(in)))) {
+        return r->jobs > 0 ? (unsigned)r->jobs : 1;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (unsigned)n;
 }
 
-int cli_par_wanted(const cli_run *r, int visitor) {
-    if (jobs_of(r) < 2 || r->max_errors || r->ropts.range_start || r->ropts.range_end ||
+int cli_par_wanted(const cli_run *r, const cli_input *in, int visitor) {
+    if (jobs_of(r, in) < 2 || r->max_errors || r->ropts.range_start || r->ropts.range_end ||
         r->ropts.line_base || r->ropts.on_diag || (r->ropts.flags & PGN_READ_NESTED_COMMENTS)) {
         return 0;
     }
@@ -220,7 +229,7 @@ pgn_status cli_par_input(cli_run *r, const cli_input *in, int tree, const pgn_vi
     }
     p.ro.max_errors = 0;
     p.ro.range_end = 0;
-    p.nw = jobs_of(r);
+    p.nw = jobs_of(r, in);
     p.nslots = 2 * (size_t)p.nw;
     p.slots = calloc(p.nslots, sizeof *p.slots);
     p.w = calloc(p.nw + 1, sizeof *p.w);
