@@ -8,9 +8,10 @@
 # rounds (default 5), each round running every command once, in the table's order, so that a
 # change in the machine's speed during the benchmark touches pgn-extract and pgnkit alike; the
 # table gives medians. Time is the process's CPU time (user + sys, to the microsecond from wait4,
-# by bench/cpurun.c): the machines are shared, and CPU time is what another process's load
-# disturbs least; the median wall time is shown beside it. MB/s and games/s are computed from the
-# CPU time. Peak RSS is the largest of the runs.
+# by bench/cpurun.c; pgnkit runs at -j 1, one core: threads are bench_parallel.sh's): the
+# machines are shared, and CPU time is what another process's load disturbs least; the median
+# wall time is shown beside it. MB/s and games/s are computed from the CPU time. Peak RSS is
+# the largest of the runs.
 #
 # Rows:
 #   pgn-extract -s -o /dev/null        its check-and-rewrite pass, the reference for check and fmt
@@ -90,13 +91,13 @@ echo "| command | CPU s | wall s | MB/s | games/s | peak RSS MiB | x pgn-extract
 echo "|---|---:|---:|---:|---:|---:|---:|"
 for _ in $(seq "$RUNS"); do
     if [ -n "$PX" ]; then once px "$PX" -s -o /dev/null "$tmp/twic.pgn"; fi
-    once check "$PGNKIT" check "$tmp/twic.pgn"
-    once fmt "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn"
+    once check "$PGNKIT" check -j 1 "$tmp/twic.pgn"
+    once fmt "$PGNKIT" fmt -j 1 -o /dev/null "$tmp/twic.pgn"
     once_read "$tmp/twic.pgn" read
     if [ -n "$PX" ]; then once pxj "$PX" -s --json -o /dev/null "$tmp/twic.pgn"; fi
     once ndjson "$PGNKIT" convert --to ndjson -o /dev/null "$tmp/twic.pgn"
     if [ -n "$PX" ]; then once pxf "$PX" -s --fencomments -o /dev/null "$tmp/twic.pgn"; fi
-    once fen "$PGNKIT" convert --to fen -o /dev/null "$tmp/twic.pgn"
+    once fen "$PGNKIT" convert -j 1 --to fen -o /dev/null "$tmp/twic.pgn"
 done
 ref_s=0 ref_j=0 ref_f=0
 if [ -n "$PX" ]; then
@@ -132,11 +133,11 @@ for _ in $(seq "$RUNS"); do
         zc=zcat
         [ $z = zst ] && zc=zstdcat
         if [ -n "$PX" ]; then once "px.$z" bash -c "$zc '$tmp/twic.pgn.$z' | '$PX' -s -o /dev/null"; fi
-        once "check.$z" "$PGNKIT" check "$tmp/twic.pgn.$z"
-        once "fmt.$z" "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn.$z"
+        once "check.$z" "$PGNKIT" check -j 1 "$tmp/twic.pgn.$z"
+        once "fmt.$z" "$PGNKIT" fmt -j 1 -o /dev/null "$tmp/twic.pgn.$z"
     done
-    once check.plain "$PGNKIT" check "$tmp/twic.pgn"
-    once fmt.plain "$PGNKIT" fmt -o /dev/null "$tmp/twic.pgn"
+    once check.plain "$PGNKIT" check -j 1 "$tmp/twic.pgn"
+    once fmt.plain "$PGNKIT" fmt -j 1 -o /dev/null "$tmp/twic.pgn"
 done
 echo
 echo "Compressed input: the same games as gzip -6 ($(wc -c < "$tmp/twic.pgn.gz") bytes) and zstd -3"
@@ -201,8 +202,8 @@ echo
 echo "| command | $((bytes1 / 1000000)) MB input | $((bytes12 / 1000000)) MB input |"
 echo "|---|---:|---:|"
 for c in check fmt; do
-    args=("$c")
-    [ "$c" = fmt ] && args=(fmt -o /dev/null)
+    args=("$c" -j 1)
+    [ "$c" = fmt ] && args=(fmt -j 1 -o /dev/null)
     RUNS=1 run "$c small" "$PGNKIT" "${args[@]}" "$tmp/twic1.pgn"
     small=$rss
     RUNS=1 run "$c big" "$PGNKIT" "${args[@]}" "$tmp/twic12.pgn"

@@ -46,7 +46,7 @@ exprs=('white ~ "^Kasparov"' 'pattern "*/*/*/*/3pP3/*/*/*"' 'at (Pd4 and Pe5)'
 # the same selections first
 for i in "${!names[@]}"; do
     a=$("$PX" --quiet "${px_args[$i]}" "$tmp/book.pgn" 2> /dev/null | grep -c '^\[Event ' || true)
-    b=$("$PGNKIT" select --count "${exprs[$i]}" "$tmp/book.pgn" 2> /dev/null)
+    b=$("$PGNKIT" select -j 1 --count "${exprs[$i]}" "$tmp/book.pgn" 2> /dev/null)
     counts[i]="$a / $b"
     if [ "$a" != "$b" ]; then
         echo "bench_query.sh: ${px_args[$i]} selects $a games, select '${exprs[$i]}' $b" >&2
@@ -54,10 +54,10 @@ for i in "${!names[@]}"; do
     fi
 done
 for _ in $(seq "$RUNS"); do
-    once check "$PGNKIT" check -q "$tmp/book.pgn"
+    once check "$PGNKIT" check -j 1 -q "$tmp/book.pgn"
     for i in "${!names[@]}"; do
         once "px${names[$i]}" "$PX" --quiet "${px_args[$i]}" -o /dev/null "$tmp/book.pgn"
-        once "pk${names[$i]}" "$PGNKIT" select "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
+        once "pk${names[$i]}" "$PGNKIT" select -j 1 "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
     done
 done
 

@@ -58,13 +58,13 @@ pk_q=('at (Pd4 and Pe5)' 'material "KQRkqr"' 'imbalance "PPvN"' 'Pd4 then Pd5'
     'persist 3 imbalance "vP"')
 for i in "${!names[@]}"; do
     a=$("$SF" scout "$tmp/book.scout" "${sf_q[$i]}" | sed -n 's/.*"match count": *\([0-9]*\).*/\1/p')
-    b=$("$PGNKIT" select --count "${pk_q[$i]}" "$tmp/book.pgn" 2> /dev/null)
+    b=$("$PGNKIT" select -j 1 --count "${pk_q[$i]}" "$tmp/book.pgn" 2> /dev/null)
     counts[i]="$a / $b"
 done
 for _ in $(seq "$RUNS"); do
     for i in "${!names[@]}"; do
         once "sf${names[$i]}" "$SF" scout "$tmp/book.scout" "${sf_q[$i]}"
-        once "pk${names[$i]}" "$PGNKIT" select "${pk_q[$i]}" -o /dev/null "$tmp/book.pgn"
+        once "pk${names[$i]}" "$PGNKIT" select -j 1 "${pk_q[$i]}" -o /dev/null "$tmp/book.pgn"
     done
 done
 

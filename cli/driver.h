@@ -211,7 +211,7 @@ struct cli_run {
     int stopped; /* reading stopped early at --max-errors */
     int aborted; /* an I/O or memory failure stopped the run: outputs are not committed */
     int status;  /* the worst exit status so far */
-    int jobs;    /* -j: 0 not given (1), -1 the number of cores (cli/parallel.h) */
+    int jobs;    /* -j: 0 not given (cli/parallel.c: jobs_of), -1 the number of cores */
     const struct cli_par_hooks *par; /* what the command does on the workers (may be NULL) */
 };
 

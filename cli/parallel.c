@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* -j N (parallel.h): the splitter, the workers and the ordered commit.
- *
- * The main thread reads the decoded text and scans it for cut points where the serial reader
- * surely starts a game: a line starting with '[' outside any comment, string or ';' line, whose
- * last non-blank line before it neither starts with '[' (a ChessBase blank line inside a tag
- * section) nor ends with ']'. A batch runs from the last non-blank byte R before its first game
- * to the next cut; its reader starts with range_start = R (pgn_reader_opts: it skips to the tag
- * section after R), so offsets, lines and raw bytes are the whole file's. Diagnostics are kept
- * as values with the number of games read before them, and given out in order with the game
- * ordinals of the whole input. */
+/* -j N (parallel.h): the options, and the main thread's loop. It reads the decoded text and cuts
+ * it into batches where the serial reader surely starts a game (splitter.c), queues them for the
+ * workers (par_batch.c) in a ring of 2N slots, and commits the read ones in order
+ * (par_commit.c). */
 #define _POSIX_C_SOURCE 200809L
-#include "parallel.h"
 #include "compress.h"
+#include "par_pool.h"
 #include "splitter.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where), or BATCH_TREES when the callback
@@ -37,389 +31,29 @@ int cli_jobs_option(const char *arg, int *jobs) {
     return 1;
 }
 
-/* The number of workers of -j (0: the cores). */
-static unsigned jobs_of(const cli_run *r) {
-    if (r->jobs >= 0) {
-        return r->jobs ? (unsigned)r->jobs : 1;
+/* Is in a regular file (plain or compressed)? */
+static int regular(const cli_input *in) {
+    struct stat sb;
+    return in->file && fstat(fileno(in->file), &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The number of workers: -j's count, or the cores for -j 0 or auto. Without -j, the cores when
+ * the command's work runs on the workers (r->par: check, fmt, convert, select) and the input is
+ * a regular file (from a pipe, the first game would wait for a whole batch), else 1. */
+static unsigned jobs_of(const cli_run *r, const cli_input *in) {
+    if (r->jobs > 0 || (r->jobs == 0 && !(r->par && regular(in)))) {
+        return r->jobs > 0 ? (unsigned)r->jobs : 1;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (unsigned)n;
 }
 
-int cli_par_wanted(const cli_run *r, int visitor) {
-    if (jobs_of(r) < 2 || r->max_errors || r->ropts.range_start || r->ropts.range_end ||
+int cli_par_wanted(const cli_run *r, const cli_input *in, int visitor) {
+    if (jobs_of(r, in) < 2 || r->max_errors || r->ropts.range_start || r->ropts.range_end ||
         r->ropts.line_base || r->ropts.on_diag || (r->ropts.flags & PGN_READ_NESTED_COMMENTS)) {
         return 0;
     }
     return !visitor || (r->par && r->par->worker_vuser && r->par->prepare);
-}
-
-/* ---- batches ---- */
-
-typedef struct pdiag {
-    pgn_diag d;
-    uint64_t after; /* games of the batch read before it */
-} pdiag;
-
-typedef struct pgame {
-    pgn_game *game; /* tree mode; kept for the next use of the slot */
-    pgn_game_summary sum;
-    pgn_str raw;
-    size_t prod_off, prod_len;
-    size_t raw_off; /* in the batch's rawbuf (a batch read through a callback) */
-} pgame;
-
-enum { B_FREE, B_QUEUED, B_WORKING, B_DONE };
-
-typedef struct batch {
-    char *buf;
-    size_t len, cap;
-    uint64_t start;   /* the offset of buf[0] in the text: the reader's range_start */
-    uint32_t line;    /* the line of byte start */
-    int io_error;     /* the input failed after these bytes */
-    int final;        /* the input's last batch */
-    int dirty;        /* holds bytes that are not UTF-8 (--input-encoding auto) */
-    int seed, end437; /* read after a CP437 seed; the probe found CP437 at the end */
-    uint64_t first;   /* the offset of the first game's '[' (after start) */
-    uint32_t first_line;
-    char *seed_buf;
-    pgame *games;
-    size_t ngames, cap_games, kept_games; /* kept_games: pgn_game objects allocated */
-    pdiag *diags;
-    size_t ndiags, cap_diags;
-    cli_membuf product;
-    cli_membuf rawbuf;                 /* copies of raw bytes (io_error batches) */
-    uint64_t n_read, errors, warnings; /* the reader's totals */
-    pgn_status st;                     /* how reading ended: PGN_END, PGN_E_IO, or a failure */
-    int state;
-} batch;
-
-typedef struct pool pool;
-typedef struct worker {
-    pool *p;
-    pthread_t th;
-    void *wuser, *vuser;
-    pgn_game *game; /* with a prepare hook: the tree of the game being read */
-    int started;
-} worker;
-
-struct pool {
-    cli_run *r;
-    const cli_input *in;
-    int tree;
-    const pgn_visitor *v;
-    pgn_reader_opts ro;
-    pthread_mutex_t mu;
-    pthread_cond_t work, done;
-    batch *slots;
-    size_t nslots;
-    uint64_t head, tail, next; /* next to commit, to fill, to work on */
-    int stop;
-    worker *w; /* nw workers, and one more for the main thread's reading again */
-    unsigned nw;
-    int state437; /* the text before the batch being committed left the reader at CP437 */
-};
-
-/* Grows *p (an array of *cap elements of size sz) to hold n; 0 when out of memory. */
-static int reserve(void *p, size_t *cap, size_t n, size_t sz) {
-    if (n <= *cap) {
-        return 1;
-    }
-    size_t c = *cap ? *cap : 16;
-    while (c < n) {
-        c *= 2;
-    }
-    void *q = realloc(*(void **)p, c * sz);
-    if (!q) {
-        return 0;
-    }
-    *(void **)p = q;
-    *cap = c;
-    return 1;
-}
-
-static void keep_diag(void *ctx, const pgn_diag *d) {
-    batch *b = ctx;
-    if (reserve(&b->diags, &b->cap_diags, b->ndiags + 1, sizeof *b->diags)) {
-        b->diags[b->ndiags].d = *d;
-        b->diags[b->ndiags++].after = b->ngames;
-    } else {
-        b->st = PGN_E_NOMEM;
-    }
-}
-
-typedef struct mem_in {
-    const batch *b;
-    size_t at;
-} mem_in;
-
-/* The batch's bytes, then a read error (a batch that ends where the input failed). */
-static ptrdiff_t read_then_fail(void *ctx, void *buf, size_t cap) {
-    mem_in *m = ctx;
-    size_t n = m->b->len - m->at;
-    if (n == 0) {
-        return -1;
-    }
-    n = n < cap ? n : cap;
-    memcpy(buf, m->b->buf + m->at, n);
-    m->at += n;
-    return (ptrdiff_t)n;
-}
-
-/* The game slot i of b (tree mode), made when first needed. */
-static pgn_game *slot_game(batch *b, size_t i) {
-    if (i < b->kept_games) {
-        return b->games[i].game;
-    }
-    pgn_game *g;
-    if (pgn_game_new(&g, NULL) != PGN_OK) {
-        return NULL;
-    }
-    b->games[i].game = g;
-    b->kept_games = i + 1;
-    return g;
-}
-
-/* The encoding of text that is not UTF-8 (--input-encoding auto) depends on the text before it:
- * a string that cannot tell CP437 from Windows-1252 is read as the last one that could. A batch
- * that holds such bytes ends with a probe game whose tag tells (in its W_ENCODING excerpt) what
- * the reader was left with; a batch read from a fresh reader when the text before it left CP437
- * is read again, on the main thread, after a seed game that sets CP437. Both extra games are
- * taken out of the batch's games, diagnostics and totals. */
-static const char probe_text[] = "[Event \"\xE1\"]\n*\n";
-static const char seed_text[] = "x\n[Event \"\x81\"] *\n"; /* 2 line breaks */
-enum { SEED_LINES = 2 };
-
-/* Takes game k (the seed or the probe) and its diagnostics out of b. */
-static void drop_game(batch *b, size_t k) {
-    size_t out = 0;
-    for (size_t i = 0; i < b->ndiags; i++) {
-        pdiag *d = &b->diags[i];
-        if (d->after == k) {
-            b->errors -= d->d.severity == PGN_SEV_ERROR;
-            b->warnings -= d->d.severity != PGN_SEV_ERROR;
-            if (d->d.code == PGN_W_ENCODING) {
-                b->end437 = strcmp(d->d.token, "\xC3\x9F") == 0; /* U+00DF: CP437's 0xE1 */
-            }
-            continue;
-        }
-        if (d->after > k) {
-            d->after--;
-            d->d.game -= k == 0;
-        }
-        b->diags[out++] = *d;
-    }
-    b->ndiags = out;
-    pgn_game *g = b->games[k].game;
-    memmove(&b->games[k], &b->games[k + 1], (b->ngames - k - 1) * sizeof *b->games);
-    b->games[b->ngames - 1].game = g; /* the tree is kept for the slot's next use */
-    b->ngames--;
-    b->n_read--;
-    for (size_t i = 0; k == 0 && i < b->ngames; i++) {
-        b->games[i].sum.game--;
-        b->games[i].sum.first_error.game -= b->games[i].sum.errors > 0;
-    }
-}
-
-/* The worker's one game (with a prepare hook the tree is not kept for the callback). */
-static pgn_game *worker_game(worker *w) {
-    if (!w->game && pgn_game_new(&w->game, NULL) != PGN_OK) {
-        w->game = NULL;
-    }
-    return w->game;
-}
-
-/* Reads the batch's text (made ready by work) into its games and diagnostics. */
-static void read_batch(worker *w, batch *b, pgn_reader *rd) {
-    pool *p = w->p;
-    const cli_par_hooks *h = p->r->par;
-    int keep = !(h && h->prepare); /* the callback gets the tree: one per game of the batch */
-    while (b->st == PGN_OK) {
-        pgn_game *g = NULL;
-        if (!reserve(&b->games, &b->cap_games, b->ngames + 1, sizeof *b->games) ||
-            (p->tree && !(g = keep ? slot_game(b, b->ngames) : worker_game(w)))) {
-            b->st = PGN_E_NOMEM;
-            break;
-        }
-        pgn_status st = g ? pgn_reader_next(rd, g) : pgn_reader_visit(rd, p->v, w->vuser);
-        if (st != PGN_OK) {
-            b->st = b->st == PGN_OK ? st : b->st;
-            break;
-        }
-        pgame *pg = &b->games[b->ngames];
-        pg->sum = *pgn_reader_summary(rd);
-        pg->raw = pgn_reader_raw(rd);
-        if (b->io_error) { /* a reader over a callback: its window moves on; keep a copy */
-            pg->raw_off = b->rawbuf.len;
-            if (cli_membuf_write(&b->rawbuf, pg->raw.ptr, pg->raw.len) < 0) {
-                b->st = PGN_E_NOMEM;
-                break;
-            }
-        }
-        pg->prod_off = b->product.len;
-        if (h && h->prepare) {
-            cli_game cg = {g, &pg->sum, pg->raw, p->in, 0}; /* no ordinal yet: not in order */
-            if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
-                b->st = st;
-                break;
-            }
-        }
-        pg->prod_len = b->product.len - pg->prod_off;
-        b->ngames++;
-    }
-    for (size_t i = 0; b->io_error && i < b->ngames; i++) {
-        b->games[i].raw.ptr = b->rawbuf.p + b->games[i].raw_off;
-    }
-}
-
-/* Reads one batch on a worker (or again on the main thread, with b->seed). */
-static void work(worker *w, batch *b) {
-    pgn_reader_opts ro = w->p->ro;
-    pgn_reader *rd = NULL;
-    mem_in m = {b, 0};
-    const char *text = b->buf;
-    size_t len = b->len, plen = strlen(probe_text), slen = strlen(seed_text);
-    int probe = b->dirty && !b->final && reserve(&b->buf, &b->cap, b->len + plen, 1);
-    ro.diag_ctx = b;
-    ro.range_start = b->start;
-    ro.line_base = b->line;
-    b->ngames = b->ndiags = b->product.len = b->rawbuf.len = 0;
-    b->end437 = 0;
-    b->st = PGN_OK;
-    if (probe) {
-        memcpy(b->buf + b->len, probe_text, plen);
-        text = b->buf;
-        len = b->len + plen;
-    }
-    if (b->seed) { /* seed + the text from the first game on (+ probe) */
-        size_t from = (size_t)(b->first - b->start), n = len - from;
-        char *t = realloc(b->seed_buf, slen + n);
-        if (!t) {
-            b->st = PGN_E_NOMEM;
-            return;
-        }
-        b->seed_buf = t;
-        memcpy(t, seed_text, slen);
-        memcpy(t + slen, b->buf + from, n);
-        text = t;
-        len = slen + n;
-        ro.range_start = b->first - slen;
-        ro.line_base = b->first_line - SEED_LINES;
-    }
-    b->st = b->io_error ? pgn_reader_new(&rd, &ro, read_then_fail, &m)
-                        : pgn_reader_new_mem(&rd, &ro, text, len);
-    read_batch(w, b, rd);
-    if (rd) {
-        pgn_reader_totals(rd, &b->n_read, &b->errors, &b->warnings);
-        pgn_reader_free(rd);
-    }
-    if (b->st == PGN_END && b->seed && b->ngames > 0) {
-        drop_game(b, 0);
-    }
-    if (b->st == PGN_END && probe && b->ngames > 0) {
-        drop_game(b, b->ngames - 1);
-    }
-}
-
-static void *worker_main(void *arg) {
-    worker *w = arg;
-    pool *p = w->p;
-    pthread_mutex_lock(&p->mu);
-    for (;;) {
-        while (!p->stop && p->next == p->tail) {
-            pthread_cond_wait(&p->work, &p->mu);
-        }
-        if (p->next == p->tail) { /* stopped, nothing queued */
-            break;
-        }
-        batch *b = &p->slots[p->next++ % p->nslots];
-        b->state = B_WORKING;
-        b->seed = b->dirty && p->state437; /* a guess: the encoding of the text before stays */
-        int skip = p->stop;
-        pthread_mutex_unlock(&p->mu);
-        if (!skip) {
-            work(w, b);
-        }
-        pthread_mutex_lock(&p->mu);
-        b->state = B_DONE;
-        pthread_cond_broadcast(&p->done);
-    }
-    pthread_mutex_unlock(&p->mu);
-    return NULL;
-}
-
-/* ---- the main thread: fill, commit ---- */
-
-static void emit_diags(cli_run *r, const batch *b, size_t *k, uint64_t upto, uint64_t base,
-                       uint64_t counts[2]) {
-    for (; *k < b->ndiags && b->diags[*k].after <= upto; (*k)++) {
-        pgn_diag d = b->diags[*k].d;
-        d.game += base;
-        counts[d.severity == PGN_SEV_ERROR ? 0 : 1]++;
-        cli_print_diag_detail(&d, r->quiet, NULL);
-    }
-}
-
-static const cli_game *current;
-static pgn_str current_product;
-
-int cli_par_product(const cli_game *g, pgn_str *out) {
-    if (g != current || !current) {
-        return 0;
-    }
-    *out = current_product;
-    return 1;
-}
-
-/* Gives out batch b's games in order; *base counts the input's games. PGN_OK, or the status
- * that ends the input (*from_fn when the command's). */
-static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void *user,
-                         int *from_fn) {
-    cli_run *r = p->r;
-    if (b->dirty && b->seed != p->state437 && b->st == PGN_END) { /* the guess was wrong */
-        b->seed = p->state437;
-        work(&p->w[p->nw], b);
-    }
-    if (b->dirty) {
-        pthread_mutex_lock(&p->mu);
-        p->state437 = b->end437;
-        pthread_mutex_unlock(&p->mu);
-    }
-    size_t k = 0;
-    uint64_t counts[2] = {0, 0};
-    int prepared = r->par && r->par->prepare;
-    pgn_status st = PGN_OK;
-    size_t i;
-    for (i = 0; i < b->ngames && st == PGN_OK; i++) {
-        emit_diags(r, b, &k, i, *base, counts);
-        cli_progress_game();
-        if (!fn) {
-            continue;
-        }
-        pgame *pg = &b->games[i];
-        pg->sum.game += *base;
-        pg->sum.first_error.game += pg->sum.errors ? *base : 0;
-        cli_game g = {p->tree && !prepared ? pg->game : NULL, &pg->sum, pg->raw, p->in,
-                      r->games + i + 1};
-        current = &g;
-        current_product.ptr = b->product.p + pg->prod_off;
-        current_product.len = pg->prod_len;
-        st = fn(r, user, &g);
-        current = NULL;
-    }
-    if (st != PGN_OK) { /* the command stopped: the totals of what was given out */
-        *from_fn = 1;
-        r->games += i;
-        r->errors += counts[0];
-        r->warnings += counts[1];
-        return st;
-    }
-    emit_diags(r, b, &k, UINT64_MAX, *base, counts);
-    *base += b->ngames;
-    r->games += b->n_read;
-    r->errors += b->errors;
-    r->warnings += b->warnings;
-    return b->st == PGN_END ? PGN_OK : b->st;
 }
 
 /* Reads into b until a cut past the batch size (the rest carried to the next batch through
@@ -430,7 +64,7 @@ static int fill(cli_scanner *sc, batch *b, const cli_input *in, size_t size) {
         if (cli_scan(sc, &t, size, 0) == CLI_SCAN_CUT) {
             return 0;
         }
-        if (!reserve(&b->buf, &b->cap, b->len + READ_CHUNK, 1)) {
+        if (!cli_par_reserve(&b->buf, &b->cap, b->len + READ_CHUNK, 1)) {
             b->io_error = 1; /* out of memory, reported as a failed read */
             return 1;
         }
@@ -495,7 +129,7 @@ static int start_workers(pool *p, void *user) {
         if (i == p->nw) {
             break; /* the main thread's, for reading again: no thread */
         }
-        if (pthread_create(&w->th, NULL, worker_main, w) != 0) {
+        if (pthread_create(&w->th, NULL, cli_par_worker_main, w) != 0) {
             return 0;
         }
         w->started = 1;
@@ -503,24 +137,10 @@ static int start_workers(pool *p, void *user) {
     return 1;
 }
 
-/* Waits until the oldest batch in flight is read, then commits it. */
-static pgn_status commit_head(pool *p, uint64_t *base, cli_each_fn fn, void *user, int *from_fn) {
-    batch *b = &p->slots[p->head % p->nslots];
-    pthread_mutex_lock(&p->mu);
-    while (b->state != B_DONE) {
-        pthread_cond_wait(&p->done, &p->mu);
-    }
-    pthread_mutex_unlock(&p->mu);
-    pgn_status st = commit(p, b, base, fn, user, from_fn);
-    b->state = B_FREE;
-    p->head++;
-    return st;
-}
-
 /* Moves the bytes from the cut's R on from b to the next batch nb. 0 when out of memory. */
 static int carry(const cli_scanner *sc, batch *b, batch *nb) {
     size_t from = (size_t)(sc->cut_from - b->start), n = b->len - from;
-    if (!reserve(&nb->buf, &nb->cap, n + READ_CHUNK, 1)) {
+    if (!cli_par_reserve(&nb->buf, &nb->cap, n + READ_CHUNK, 1)) {
         return 0;
     }
     memcpy(nb->buf, b->buf + from, n);
@@ -571,7 +191,7 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
         sc.dirty = 0;
         batch *nb = &p->slots[(p->tail + 1) % p->nslots];
         if (!end && p->tail + 1 - p->head == p->nslots) {
-            st = commit_head(p, &base, fn, user, from_fn); /* frees nb */
+            st = cli_par_commit_head(p, &base, fn, user, from_fn); /* frees nb */
         }
         if (!end && st == PGN_OK && !carry(&sc, b, nb)) {
             b->io_error = 1;
@@ -584,11 +204,11 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
         pthread_mutex_unlock(&p->mu);
         b = nb;
         while (st == PGN_OK && head_done(p)) {
-            st = commit_head(p, &base, fn, user, from_fn);
+            st = cli_par_commit_head(p, &base, fn, user, from_fn);
         }
     }
     while (st == PGN_OK && p->head < p->tail) {
-        st = commit_head(p, &base, fn, user, from_fn);
+        st = cli_par_commit_head(p, &base, fn, user, from_fn);
     }
     return st;
 }
@@ -603,13 +223,13 @@ pgn_status cli_par_input(cli_run *r, const cli_input *in, int tree, const pgn_vi
     p.v = v;
     p.ro = r->ropts;
     p.ro.source_name = in->name;
-    p.ro.on_diag = keep_diag;
+    p.ro.on_diag = cli_par_keep_diag;
     if (r->raw || r->rejects.file) {
         p.ro.flags |= PGN_READ_KEEP_RAW;
     }
     p.ro.max_errors = 0;
     p.ro.range_end = 0;
-    p.nw = jobs_of(r);
+    p.nw = jobs_of(r, in);
     p.nslots = 2 * (size_t)p.nw;
     p.slots = calloc(p.nslots, sizeof *p.slots);
     p.w = calloc(p.nw + 1, sizeof *p.w);

@@ -27,16 +27,19 @@ typedef struct cli_par_hooks {
 
 /* Help text of -j and --progress, for the usage of the commands that read games. */
 #define CLI_JOBS_USAGE                                                                             \
-    "  -j N            read on N threads (0 or auto: one per core; default 1); same output\n"      \
+    "  -j N            read on N threads (0 or auto: one per core); same output. Default: one\n"   \
+    "                  per core for a regular file with check, fmt, convert --to uci|fen and\n"    \
+    "                  select, else 1\n"                                                           \
     "  --progress, --no-progress  a progress line on stderr (default: on a terminal)\n"
 
 /* -j VALUE: a count, or 0 or "auto" (the number of cores: *jobs -1). 1 and *jobs set, or 0
  * (a usage error). */
 int cli_jobs_option(const char *arg, int *jobs);
-/* Whether r reads in parallel: -j above 1, and nothing that needs one reader over the whole
+/* Whether r reads in on threads: -j above 1 (without -j: the cores, when r->par is set and in is
+ * a regular file), and nothing that needs one reader over the whole
  * input (--max-errors, --range, nested comments, a diagnostics callback of the command's own,
  * a visitor user without hooks). */
-int cli_par_wanted(const cli_run *r, int visitor);
+int cli_par_wanted(const cli_run *r, const cli_input *in, int visitor);
 /* Reads in, as run_input's loop would, on r->jobs threads (a visitor v gets each worker's user
  * from r->par): games to fn in order, totals added to r. Returns the status that ended the input
  * (PGN_END, PGN_E_IO, PGN_E_NOMEM or fn's), and *from_fn set when fn returned it. */

@@ -97,7 +97,7 @@ static void run_input(cli_run *r, cli_step *s, cli_input *in) {
     pgn_status st;
     int made = 1;
     cli_progress_input(in);
-    if (!s->where && cli_par_wanted(r, s->v != NULL)) { /* -j N: cli/parallel.c */
+    if (!s->where && cli_par_wanted(r, in, s->v != NULL)) { /* -j N: cli/parallel.c */
         st = cli_par_input(r, in, s->game != NULL, s->v, s->fn, s->user, &s->from_fn);
     } else { /* --where reads on this thread */
         st = serial_input(r, s, in, &ro, &made);

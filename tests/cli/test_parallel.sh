@@ -90,6 +90,15 @@ for f in brackets.pgn crlf.pgn enc.pgn; do
         same "$bin" "$f" 2 4 -- $c
     done
 done
+# batches of some thousand bytes: the splitter's fast path (whole lines before the batch size,
+# cli/splitter.c plain_lines) meets comments, CRs and bytes that are not UTF-8 in them
+export PGNKIT_BATCH=3000
+for f in brackets.pgn crlf.pgn enc.pgn; do
+    for c in "check --diag json" "fmt"; do
+        # shellcheck disable=SC2086
+        same "$bin" "$f" 2 -- $c
+    done
+done
 unset PGNKIT_BATCH
 
 # 3. a big file, plain and compressed (the release build: the sanitizer one is slow)
@@ -142,6 +151,20 @@ if [ -f "$twic" ]; then
         done
     done
     unset PGNKIT_BATCH
+    # without -j: one thread per core on a regular file (cli/parallel.c jobs_of), the same output
+    for f in twic.pgn "$twic"; do
+        for c in "check --diag json" "fmt" "convert --to uci" "select plies>30"; do
+            # shellcheck disable=SC2086
+            "$rel" $c -j 1 "$f" >o1 2>e1
+            s1=$?
+            # shellcheck disable=SC2086
+            "$rel" $c "$f" >o2 2>e2
+            s2=$?
+            if cmp -s o1 o2 && cmp -s e1 e2 && [ $s1 = $s2 ]; then ok; else
+                bad "$c $(basename "$f") without -j: differs from -j 1"
+            fi
+        done
+    done
 else
     echo "SKIP $twic missing"
     skip=$((skip + 1))

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* -j N (par_pool.h): a worker reads one batch, from the last non-blank byte R before its first game
+ * to the next cut, with range_start = R (pgn_reader_opts: it skips to the tag section after R), so
+ * that offsets, lines and raw bytes are the whole file's. Diagnostics are kept as values with the
+ * number of games read before them; a command's prepare hook formats each game here. */
+#include "par_pool.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Grows *p (an array of *cap elements of size sz) to hold n; 0 when out of memory. */
+int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz) {
+    if (n <= *cap) {
+        return 1;
+    }
+    size_t c = *cap ? *cap : 16;
+    while (c < n) {
+        c *= 2;
+    }
+    void *q = realloc(*(void **)p, c * sz);
+    if (!q) {
+        return 0;
+    }
+    *(void **)p = q;
+    *cap = c;
+    return 1;
+}
+
+void cli_par_keep_diag(void *ctx, const pgn_diag *d) {
+    batch *b = ctx;
+    if (cli_par_reserve(&b->diags, &b->cap_diags, b->ndiags + 1, sizeof *b->diags)) {
+        b->diags[b->ndiags].d = *d;
+        b->diags[b->ndiags++].after = b->ngames;
+    } else {
+        b->st = PGN_E_NOMEM;
+    }
+}
+
+typedef struct mem_in {
+    const batch *b;
+    size_t at;
+} mem_in;
+
+/* The batch's bytes, then a read error (a batch that ends where the input failed). */
+static ptrdiff_t read_then_fail(void *ctx, void *buf, size_t cap) {
+    mem_in *m = ctx;
+    size_t n = m->b->len - m->at;
+    if (n == 0) {
+        return -1;
+    }
+    n = n < cap ? n : cap;
+    memcpy(buf, m->b->buf + m->at, n);
+    m->at += n;
+    return (ptrdiff_t)n;
+}
+
+/* The game slot i of b (tree mode), made when first needed. */
+static pgn_game *slot_game(batch *b, size_t i) {
+    if (i < b->kept_games) {
+        return b->games[i].game;
+    }
+    pgn_game *g;
+    if (pgn_game_new(&g, NULL) != PGN_OK) {
+        return NULL;
+    }
+    b->games[i].game = g;
+    b->kept_games = i + 1;
+    return g;
+}
+
+/* The encoding of text that is not UTF-8 (--input-encoding auto) depends on the text before it:
+ * a string that cannot tell CP437 from Windows-1252 is read as the last one that could. A batch
+ * that holds such bytes ends with a probe game whose tag tells (in its W_ENCODING excerpt) what
+ * the reader was left with; a batch read from a fresh reader when the text before it left CP437
+ * is read again, on the main thread, after a seed game that sets CP437. Both extra games are
+ * taken out of the batch's games, diagnostics and totals. */
+static const char probe_text[] = "[Event \"\xE1\"]\n*\n";
+static const char seed_text[] = "x\n[Event \"\x81\"] *\n"; /* 2 line breaks */
+enum { SEED_LINES = 2 };
+
+/* Takes game k (the seed or the probe) and its diagnostics out of b. */
+static void drop_game(batch *b, size_t k) {
+    size_t out = 0;
+    for (size_t i = 0; i < b->ndiags; i++) {
+        pdiag *d = &b->diags[i];
+        if (d->after == k) {
+            b->errors -= d->d.severity == PGN_SEV_ERROR;
+            b->warnings -= d->d.severity != PGN_SEV_ERROR;
+            if (d->d.code == PGN_W_ENCODING) {
+                b->end437 = strcmp(d->d.token, "\xC3\x9F") == 0; /* U+00DF: CP437's 0xE1 */
+            }
+            continue;
+        }
+        if (d->after > k) {
+            d->after--;
+            d->d.game -= k == 0;
+        }
+        b->diags[out++] = *d;
+    }
+    b->ndiags = out;
+    pgn_game *g = b->games[k].game;
+    memmove(&b->games[k], &b->games[k + 1], (b->ngames - k - 1) * sizeof *b->games);
+    b->games[b->ngames - 1].game = g; /* the tree is kept for the slot's next use */
+    b->ngames--;
+    b->n_read--;
+    for (size_t i = 0; k == 0 && i < b->ngames; i++) {
+        b->games[i].sum.game--;
+        b->games[i].sum.first_error.game -= b->games[i].sum.errors > 0;
+    }
+}
+
+/* The worker's one game (with a prepare hook the tree is not kept for the callback). */
+static pgn_game *worker_game(worker *w) {
+    if (!w->game && pgn_game_new(&w->game, NULL) != PGN_OK) {
+        w->game = NULL;
+    }
+    return w->game;
+}
+
+/* Reads the batch's text (made ready by work) into its games and diagnostics. */
+static void read_batch(worker *w, batch *b, pgn_reader *rd) {
+    pool *p = w->p;
+    const cli_par_hooks *h = p->r->par;
+    int keep = !(h && h->prepare); /* the callback gets the tree: one per game of the batch */
+    while (b->st == PGN_OK) {
+        pgn_game *g = NULL;
+        if (!cli_par_reserve(&b->games, &b->cap_games, b->ngames + 1, sizeof *b->games) ||
+            (p->tree && !(g = keep ? slot_game(b, b->ngames) : worker_game(w)))) {
+            b->st = PGN_E_NOMEM;
+            break;
+        }
+        pgn_status st = g ? pgn_reader_next(rd, g) : pgn_reader_visit(rd, p->v, w->vuser);
+        if (st != PGN_OK) {
+            b->st = b->st == PGN_OK ? st : b->st;
+            break;
+        }
+        pgame *pg = &b->games[b->ngames];
+        pg->sum = *pgn_reader_summary(rd);
+        pg->raw = pgn_reader_raw(rd);
+        if (b->io_error) { /* a reader over a callback: its window moves on; keep a copy */
+            pg->raw_off = b->rawbuf.len;
+            if (cli_membuf_write(&b->rawbuf, pg->raw.ptr, pg->raw.len) < 0) {
+                b->st = PGN_E_NOMEM;
+                break;
+            }
+        }
+        pg->prod_off = b->product.len;
+        if (h && h->prepare) {
+            cli_game cg = {g, &pg->sum, pg->raw, p->in, 0}; /* no ordinal yet: not in order */
+            if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
+                b->st = st;
+                break;
+            }
+        }
+        pg->prod_len = b->product.len - pg->prod_off;
+        b->ngames++;
+    }
+    for (size_t i = 0; b->io_error && i < b->ngames; i++) {
+        b->games[i].raw.ptr = b->rawbuf.p + b->games[i].raw_off;
+    }
+}
+
+/* Reads one batch on a worker (or again on the main thread, with b->seed). */
+void cli_par_work(worker *w, batch *b) {
+    pgn_reader_opts ro = w->p->ro;
+    pgn_reader *rd = NULL;
+    mem_in m = {b, 0};
+    const char *text = b->buf;
+    size_t len = b->len, plen = strlen(probe_text), slen = strlen(seed_text);
+    int probe = b->dirty && !b->final && cli_par_reserve(&b->buf, &b->cap, b->len + plen, 1);
+    ro.diag_ctx = b;
+    ro.range_start = b->start;
+    ro.line_base = b->line;
+    b->ngames = b->ndiags = b->product.len = b->rawbuf.len = 0;
+    b->end437 = 0;
+    b->st = PGN_OK;
+    if (probe) {
+        memcpy(b->buf + b->len, probe_text, plen);
+        text = b->buf;
+        len = b->len + plen;
+    }
+    if (b->seed) { /* seed + the text from the first game on (+ probe) */
+        size_t from = (size_t)(b->first - b->start), n = len - from;
+        char *t = realloc(b->seed_buf, slen + n);
+        if (!t) {
+            b->st = PGN_E_NOMEM;
+            return;
+        }
+        b->seed_buf = t;
+        memcpy(t, seed_text, slen);
+        memcpy(t + slen, b->buf + from, n);
+        text = t;
+        len = slen + n;
+        ro.range_start = b->first - slen;
+        ro.line_base = b->first_line - SEED_LINES;
+    }
+    b->st = b->io_error ? pgn_reader_new(&rd, &ro, read_then_fail, &m)
+                        : pgn_reader_new_mem(&rd, &ro, text, len);
+    read_batch(w, b, rd);
+    if (rd) {
+        pgn_reader_totals(rd, &b->n_read, &b->errors, &b->warnings);
+        pgn_reader_free(rd);
+    }
+    if (b->st == PGN_END && b->seed && b->ngames > 0) {
+        drop_game(b, 0);
+    }
+    if (b->st == PGN_END && probe && b->ngames > 0) {
+        drop_game(b, b->ngames - 1);
+    }
+}
+
+void *cli_par_worker_main(void *arg) {
+    worker *w = arg;
+    pool *p = w->p;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->stop && p->next == p->tail) {
+            pthread_cond_wait(&p->work, &p->mu);
+        }
+        if (p->next == p->tail) { /* stopped, nothing queued */
+            break;
+        }
+        batch *b = &p->slots[p->next++ % p->nslots];
+        b->state = B_WORKING;
+        b->seed = b->dirty && p->state437; /* a guess: the encoding of the text before stays */
+        int skip = p->stop;
+        pthread_mutex_unlock(&p->mu);
+        if (!skip) {
+            cli_par_work(w, b);
+        }
+        pthread_mutex_lock(&p->mu);
+        b->state = B_DONE;
+        pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* The insides of -j N (parallel.h), shared by its three files: parallel.c (the main thread: reads,
+ * cuts the text into batches, queues them), par_batch.c (a worker: reads one batch into its games
+ * and diagnostics) and par_commit.c (the main thread: gives the batches' games out in order). */
+#ifndef PGNKIT_CLI_PAR_POOL_H
+#define PGNKIT_CLI_PAR_POOL_H
+
+#include "parallel.h"
+
+#include <pthread.h>
+#include <stdint.h>
+
+typedef struct pdiag {
+    pgn_diag d;
+    uint64_t after; /* games of the batch read before it */
+} pdiag;
+
+typedef struct pgame {
+    pgn_game *game; /* tree mode; kept for the next use of the slot */
+    pgn_game_summary sum;
+    pgn_str raw;
+    size_t prod_off, prod_len;
+    size_t raw_off; /* in the batch's rawbuf (a batch read through a callback) */
+} pgame;
+
+enum { B_FREE, B_QUEUED, B_WORKING, B_DONE };
+
+typedef struct batch {
+    char *buf;
+    size_t len, cap;
+    uint64_t start;   /* the offset of buf[0] in the text: the reader's range_start */
+    uint32_t line;    /* the line of byte start */
+    int io_error;     /* the input failed after these bytes */
+    int final;        /* the input's last batch */
+    int dirty;        /* holds bytes that are not UTF-8 (--input-encoding auto) */
+    int seed, end437; /* read after a CP437 seed; the probe found CP437 at the end */
+    uint64_t first;   /* the offset of the first game's '[' (after start) */
+    uint32_t first_line;
+    char *seed_buf;
+    pgame *games;
+    size_t ngames, cap_games, kept_games; /* kept_games: pgn_game objects allocated */
+    pdiag *diags;
+    size_t ndiags, cap_diags;
+    cli_membuf product;
+    cli_membuf rawbuf;                 /* copies of raw bytes (io_error batches) */
+    uint64_t n_read, errors, warnings; /* the reader's totals */
+    pgn_status st;                     /* how reading ended: PGN_END, PGN_E_IO, or a failure */
+    int state;
+} batch;
+
+typedef struct pool pool;
+typedef struct worker {
+    pool *p;
+    pthread_t th;
+    void *wuser, *vuser;
+    pgn_game *game; /* with a prepare hook: the tree of the game being read */
+    int started;
+} worker;
+
+struct pool {
+    cli_run *r;
+    const cli_input *in;
+    int tree;
+    const pgn_visitor *v;
+    pgn_reader_opts ro;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    batch *slots;
+    size_t nslots;
+    uint64_t head, tail, next; /* next to commit, to fill, to work on */
+    int stop;
+    worker *w; /* nw workers, and one more for the main thread's reading again */
+    unsigned nw;
+    int state437; /* the text before the batch being committed left the reader at CP437 */
+};
+
+/* Grows *p (an array of *cap elements of size sz) to hold n; 0 when out of memory. */
+int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
+/* The readers' on_diag: keeps d in the batch ctx, with the number of games read before it. */
+void cli_par_keep_diag(void *ctx, const pgn_diag *d);
+/* Reads batch b (on a worker, or again on the main thread with b->seed set). */
+void cli_par_work(worker *w, batch *b);
+/* A worker thread: reads the queued batches until the pool stops. */
+void *cli_par_worker_main(void *arg);
+/* Waits until the oldest batch in flight is read, then gives its games to fn in order: PGN_OK,
+ * or the status that ends the input (*from_fn when fn's). */
+pgn_status cli_par_commit_head(pool *p, uint64_t *base, cli_each_fn fn, void *user, int *from_fn);
+
+#endif
