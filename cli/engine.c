@@ -1,172 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* UCI engine processes for pgnkit analyze: posix_spawn with two close-on-exec pipes, commands
- * written whole, output read line by line under poll deadlines; a dead or silent engine is
- * killed and reported, never waited for forever. */
-#define _GNU_SOURCE /* pipe2 (POSIX.1-2024) */
+/* The UCI dialogue with an engine for pgnkit analyze: the uci/uciok handshake and its options, a
+ * new game, and one search under its deadline (stop, then a grace period); a dead or silent engine
+ * is killed and reported, never waited for forever. The process and its pipes are in engine_proc.c.
+ */
+#define _GNU_SOURCE /* strncasecmp */
 #include "engine.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
-
-extern char **environ;
-
-static int64_t now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int spawn(engine *e, const char *path, int *spawn_errno) {
-    int in[2], out[2];
-    if (pipe2(in, O_CLOEXEC) != 0) {
-        *spawn_errno = errno;
-        return -1;
-    }
-    if (pipe2(out, O_CLOEXEC) != 0) {
-        *spawn_errno = errno;
-        close(in[0]);
-        close(in[1]);
-        return -1;
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    char *argv[] = {(char *)(uintptr_t)path, NULL};
-    int rc = posix_spawnp(&e->pid, path, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(in[0]);
-    close(out[1]);
-    if (rc != 0) {
-        *spawn_errno = rc;
-        close(in[1]);
-        close(out[0]);
-        e->pid = 0;
-        return -1;
-    }
-    e->to_fd = in[1];
-    e->from_fd = out[0];
-    return 0;
-}
-
-static int send_text(engine *e, const char *text, size_t len) {
-    for (size_t off = 0; off < len;) {
-        ssize_t w = write(e->to_fd, text + off, len - off);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        off += (size_t)w;
-    }
-    return 0;
-}
-
-static int send_line(engine *e, const char *fmt, ...) {
-    char line[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
-    va_end(ap);
-    if (n < 0 || (size_t)n >= sizeof line - 1) {
-        return -1;
-    }
-    line[n++] = '\n';
-    return send_text(e, line, (size_t)n);
-}
-
-/* Next line of output (NUL-terminated in place): 1, 0 on timeout, -1 at EOF or error. */
-static int read_line(engine *e, int64_t deadline, char **line, size_t *len) {
-    for (;;) {
-        char *nl = memchr(e->buf + e->start, '\n', e->len - e->start);
-        if (nl) {
-            *line = e->buf + e->start;
-            *len = (size_t)(nl - *line);
-            *nl = 0;
-            e->start += *len + 1;
-            return 1;
-        }
-        if (e->start > 0) {
-            memmove(e->buf, e->buf + e->start, e->len - e->start);
-            e->len -= e->start;
-            e->start = 0;
-        }
-        if (e->len == sizeof e->buf - 1) {
-            e->len = 0; /* an absurdly long line: dropped */
-        }
-        int64_t left = deadline - now_ms();
-        if (left <= 0) {
-            return 0;
-        }
-        struct pollfd p = {e->from_fd, POLLIN, 0};
-        int pr = poll(&p, 1, (int)(left > 1000000 ? 1000000 : left));
-        if (pr < 0 && errno == EINTR) {
-            continue;
-        }
-        if (pr == 0) {
-            continue; /* the deadline is checked above */
-        }
-        ssize_t r = read(e->from_fd, e->buf + e->len, sizeof e->buf - 1 - e->len);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
-            return -1;
-        }
-        e->len += (size_t)r;
-    }
-}
-
-static void kill_engine(engine *e) {
-    if (e->pid > 0) {
-        kill(e->pid, SIGKILL);
-        waitpid(e->pid, NULL, 0);
-    }
-    e->pid = 0;
-}
-
-void engine_stop(engine *e) {
-    if (e->pid <= 0) {
-        return;
-    }
-    send_line(e, "quit");
-    close(e->to_fd);
-    close(e->from_fd);
-    /* give it a moment to exit on its own, then kill it */
-    for (int i = 0; i < 50; i++) {
-        pid_t r = waitpid(e->pid, NULL, WNOHANG);
-        if (r == e->pid || (r < 0 && errno != EINTR)) {
-            e->pid = 0;
-            return;
-        }
-        struct timespec ts = {0, 10 * 1000000};
-        nanosleep(&ts, NULL);
-    }
-    kill_engine(e);
-}
-
-static void fail(engine *e, char *err, size_t errcap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errcap, fmt, ap);
-    va_end(ap);
-    if (e->pid > 0) {
-        close(e->to_fd);
-        close(e->from_fd);
-        kill_engine(e);
-    }
-}
 
 static void note_option(engine *e, const pgn_uci_msg *m) {
     static const char *const names[] = {"UCI_Chess960", "Threads", "Hash", "MultiPV"};
@@ -194,11 +36,11 @@ static void note_id(engine *e, const pgn_uci_msg *m) {
  * line goes to seen (may be NULL). */
 static int wait_for(engine *e, pgn_uci_kind want, int timeout_ms,
                     void (*seen)(engine *, const pgn_uci_msg *)) {
-    int64_t deadline = now_ms() + timeout_ms;
+    int64_t deadline = engine_now_ms() + timeout_ms;
     char *line;
     size_t len;
     int r;
-    while ((r = read_line(e, deadline, &line, &len)) == 1) {
+    while ((r = engine_read_line(e, deadline, &line, &len)) == 1) {
         pgn_uci_msg m;
         pgn_uci_parse_line(NULL, line, len, &m);
         if (m.kind == want) {
@@ -213,14 +55,15 @@ static int wait_for(engine *e, pgn_uci_kind want, int timeout_ms,
 
 static int handshake(engine *e, char *err, size_t errcap) {
     const char *shown = e->cfg->path ? e->cfg->path : "stockfish";
-    if (send_line(e, "uci") != 0) {
-        fail(e, err, errcap, "'%s' is not a UCI engine: it closed its input at 'uci'", shown);
+    if (engine_send_line(e, "uci") != 0) {
+        engine_fail(e, err, errcap, "'%s' is not a UCI engine: it closed its input at 'uci'",
+                    shown);
         return -1;
     }
     int r = wait_for(e, PGN_UCI_UCIOK, e->cfg->handshake_ms, note_id);
     if (r != 1) {
-        fail(e, err, errcap, "'%s' is not a UCI engine: no 'uciok' answer to 'uci' (%s)", shown,
-             r == 0 ? "timed out" : "it exited");
+        engine_fail(e, err, errcap, "'%s' is not a UCI engine: no 'uciok' answer to 'uci' (%s)",
+                    shown, r == 0 ? "timed out" : "it exited");
         return -1;
     }
     if (!e->name[0]) {
@@ -228,17 +71,17 @@ static int handshake(engine *e, char *err, size_t errcap) {
     }
     int ok = 0;
     if (e->has_threads && e->cfg->threads) {
-        ok |= send_line(e, "setoption name Threads value %u", e->cfg->threads);
+        ok |= engine_send_line(e, "setoption name Threads value %u", e->cfg->threads);
     }
     if (e->has_hash && e->cfg->hash_mb) {
-        ok |= send_line(e, "setoption name Hash value %u", e->cfg->hash_mb);
+        ok |= engine_send_line(e, "setoption name Hash value %u", e->cfg->hash_mb);
     }
     if (e->has_multipv && e->cfg->multipv > 1) {
-        ok |= send_line(e, "setoption name MultiPV value %u", e->cfg->multipv);
+        ok |= engine_send_line(e, "setoption name MultiPV value %u", e->cfg->multipv);
     }
-    ok |= send_line(e, "isready");
+    ok |= engine_send_line(e, "isready");
     if (ok != 0 || wait_for(e, PGN_UCI_READYOK, e->cfg->handshake_ms, NULL) != 1) {
-        fail(e, err, errcap, "engine '%s' did not answer 'isready'", shown);
+        engine_fail(e, err, errcap, "engine '%s' did not answer 'isready'", shown);
         return -1;
     }
     return 0;
@@ -248,9 +91,9 @@ int engine_start(engine *e, const engine_cfg *cfg, char *err, size_t errcap) {
     memset(e, 0, sizeof *e);
     e->cfg = cfg;
     int en = 0;
-    int rc = spawn(e, cfg->path ? cfg->path : "stockfish", &en);
+    int rc = engine_spawn(e, cfg->path ? cfg->path : "stockfish", &en);
     if (rc != 0 && !cfg->path && en == ENOENT) {
-        rc = spawn(e, "/usr/games/stockfish", &en);
+        rc = engine_spawn(e, "/usr/games/stockfish", &en);
     }
     if (rc != 0) {
         snprintf(err, errcap, "cannot start engine '%s': %s%s", cfg->path ? cfg->path : "stockfish",
@@ -268,13 +111,14 @@ int engine_new_game(engine *e, int chess960, char *err, size_t errcap) {
     }
     int bad = 0;
     if (e->has_chess960 && (chess960 != 0) != e->chess960) {
-        bad |= send_line(e, "setoption name UCI_Chess960 value %s", chess960 ? "true" : "false");
+        bad |= engine_send_line(e, "setoption name UCI_Chess960 value %s",
+                                chess960 ? "true" : "false");
         e->chess960 = chess960 != 0;
     }
-    bad |= send_line(e, "ucinewgame");
-    bad |= send_line(e, "isready");
+    bad |= engine_send_line(e, "ucinewgame");
+    bad |= engine_send_line(e, "isready");
     if (bad || wait_for(e, PGN_UCI_READYOK, e->cfg->handshake_ms, NULL) != 1) {
-        fail(e, err, errcap, "engine did not answer 'isready' before a new game");
+        engine_fail(e, err, errcap, "engine did not answer 'isready' before a new game");
         return -1;
     }
     return 0;
@@ -307,25 +151,17 @@ static void note(char *warn, size_t cap, const char *what, const char *bad, pgn_
     }
 }
 
-int engine_search(engine *e, const char *position, const char *go, pgn_search *search, char *err,
-                  size_t errcap, char *warn, size_t warncap) {
-    warn[0] = 0;
-    if (e->pid <= 0) {
-        snprintf(err, errcap, "engine not running");
-        return -1;
-    }
-    if (send_text(e, position, strlen(position)) != 0 || send_text(e, "\n", 1) != 0 ||
-        send_line(e, "%s", go) != 0) {
-        fail(e, err, errcap, "engine closed its input");
-        return -1;
-    }
-    int64_t deadline = now_ms() + search_timeout(e->cfg);
+/* Gives the engine's output to search until bestmove, under the deadline of the limit; past it,
+ * "stop" and STOP_GRACE_MS more. Returns 1 at bestmove, 0 past both deadlines, -1 when the engine
+ * died. */
+static int read_search(engine *e, pgn_search *search, char *warn, size_t warncap) {
+    int64_t deadline = engine_now_ms() + search_timeout(e->cfg);
     int stopped = 0;
     char *line;
     size_t len;
     int r;
     for (;;) {
-        r = read_line(e, deadline, &line, &len);
+        r = engine_read_line(e, deadline, &line, &len);
         if (r == 0 && !stopped) {
             /* past the deadline: ask for the result so far, and give it a short grace period */
             stopped = 1;
@@ -333,15 +169,14 @@ int engine_search(engine *e, const char *position, const char *go, pgn_search *s
             snprintf(what, sizeof what, "no result within %d ms, sent 'stop'",
                      search_timeout(e->cfg));
             note(warn, warncap, what, "", PGN_OK);
-            if (send_line(e, "stop") != 0) {
-                r = -1;
-                break;
+            if (engine_send_line(e, "stop") != 0) {
+                return -1;
             }
-            deadline = now_ms() + STOP_GRACE_MS;
+            deadline = engine_now_ms() + STOP_GRACE_MS;
             continue;
         }
         if (r != 1) {
-            break;
+            return r;
         }
         pgn_status fed = pgn_search_feed(search, line, len);
         for (size_t i = 0; i < pgn_search_warning_count(search); i++) {
@@ -350,14 +185,29 @@ int engine_search(engine *e, const char *position, const char *go, pgn_search *s
                  w->move, w->status);
         }
         if (fed == PGN_END) {
-            break;
+            return 1;
         }
     }
+}
+
+int engine_search(engine *e, const char *position, const char *go, pgn_search *search, char *err,
+                  size_t errcap, char *warn, size_t warncap) {
+    warn[0] = 0;
+    if (e->pid <= 0) {
+        snprintf(err, errcap, "engine not running");
+        return -1;
+    }
+    if (engine_send_text(e, position, strlen(position)) != 0 || engine_send_text(e, "\n", 1) != 0 ||
+        engine_send_line(e, "%s", go) != 0) {
+        engine_fail(e, err, errcap, "engine closed its input");
+        return -1;
+    }
+    int r = read_search(e, search, warn, warncap);
     if (r != 1) {
-        fail(e, err, errcap,
-             r == 0 ? "engine did not answer within %d ms, nor to 'stop'"
-                    : "engine exited during the search",
-             search_timeout(e->cfg));
+        engine_fail(e, err, errcap,
+                    r == 0 ? "engine did not answer within %d ms, nor to 'stop'"
+                           : "engine exited during the search",
+                    search_timeout(e->cfg));
         return -1;
     }
     pgn_position_analysis result;

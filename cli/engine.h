@@ -50,4 +50,21 @@ int engine_new_game(engine *e, int chess960, char *err, size_t errcap);
 int engine_search(engine *e, const char *position, const char *go, pgn_search *search, char *err,
                   size_t errcap, char *warn, size_t warncap);
 
+/* Between engine_proc.c (the process and its pipes) and engine.c (the UCI dialogue). */
+
+/* CLOCK_MONOTONIC in milliseconds: the deadlines. */
+int64_t engine_now_ms(void);
+/* Starts path (looked up on PATH) with two close-on-exec pipes as its stdin and stdout, into
+ * e->pid, e->to_fd, e->from_fd. Returns 0, or -1 with the error number in *spawn_errno. */
+int engine_spawn(engine *e, const char *path, int *spawn_errno);
+/* Writes len bytes of text to the engine, all of them; 0, or -1 (its input is closed). */
+int engine_send_text(engine *e, const char *text, size_t len);
+/* Writes one formatted line (under 255 bytes) and its line break; 0 or -1. */
+int engine_send_line(engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Next line of output (NUL-terminated in place): 1, 0 on timeout, -1 at EOF or error. */
+int engine_read_line(engine *e, int64_t deadline, char **line, size_t *len);
+/* Formats the failure into err and, if the engine runs, closes its pipes and kills it. */
+void engine_fail(engine *e, char *err, size_t errcap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif

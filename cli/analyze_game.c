@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit analyze: one game analysed on a worker's engine: the engine callbacks of
+ * pgn_game_analyze (a new game, one search retried once on a restarted engine, the progress), the
+ * game's text read again and the annotated game written to the worker's buffer. */
+#define _POSIX_C_SOURCE 200809L
+#include "analyze.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int restart(worker *w, int chess960, char *err, size_t cap) {
+    engine_stop(&w->eng);
+    if (engine_start(&w->eng, w->s->cfg, err, cap) != 0) {
+        return -1;
+    }
+    return engine_new_game(&w->eng, chess960, err, cap);
+}
+
+/* pgn_engine_callbacks.new_game: the running engine told, or a new one started. */
+static pgn_status on_new_game(void *ctx, int chess960) {
+    worker *w = ctx;
+    if ((w->eng.pid <= 0 || engine_new_game(&w->eng, chess960, w->err, sizeof w->err) != 0) &&
+        restart(w, chess960, w->err, sizeof w->err) != 0) {
+        w->new_game_failed = 1;
+        return PGN_E_IO;
+    }
+    return PGN_OK;
+}
+
+/* pgn_engine_callbacks.search: one position, retried once on a restarted engine. */
+static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search *search) {
+    worker *w = ctx;
+    char warn[320];
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (attempt > 0) {
+            if (restart(w, req->start->chess960, w->err, sizeof w->err) != 0) {
+                return PGN_E_IO;
+            }
+            pgn_search_begin(search, req->pos);
+        }
+        if (engine_search(&w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
+                          sizeof warn) == 0) {
+            if (warn[0]) {
+                analyze_say(w->s, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n",
+                            w->src, (unsigned long long)w->game_no, req->ply, warn);
+            }
+            return PGN_OK;
+        }
+        analyze_say(w->s, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
+                    (unsigned long long)w->game_no, req->ply, w->err,
+                    attempt == 0 ? "; restarting the engine" : "");
+    }
+    return PGN_E_IO;
+}
+
+/* pgn_engine_callbacks.position_done: the progress line. */
+static void on_position_done(void *ctx, size_t ply) {
+    (void)ply;
+    shared *s = ((worker *)ctx)->s;
+    pthread_mutex_lock(&s->mu);
+    s->positions++;
+    analyze_progress(s, 0);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* Returns 0 analysed, 1 not analysed (reported), -1 out of memory. */
+static int analyze_game(worker *w) {
+    const shared *s = w->s;
+    static const pgn_engine_callbacks engine_cbs = {on_new_game, on_search, on_position_done};
+    pgn_analyze_opts opts = {s->cfg->limit_kind,
+                             s->cfg->limit,
+                             s->cfg->multipv,
+                             s->replace ? PGN_ANNOTATE_REPLACE : 0u,
+                             0,
+                             w->eng.name,
+                             NULL};
+    w->new_game_failed = 0;
+    pgn_status st = pgn_game_analyze(w->game, &engine_cbs, w, &opts, NULL);
+    const char *src = w->src;
+    unsigned long long no = (unsigned long long)w->game_no;
+    switch (st) {
+    case PGN_OK: return 0;
+    case PGN_E_NOMEM: return -1;
+    case PGN_E_ILLEGAL_MOVE:
+        analyze_say(w->s, "pgnkit analyze: %s: game %llu not analysed: a null move\n", src, no);
+        return 1;
+    default:
+        if (w->new_game_failed) {
+            analyze_say(w->s, "pgnkit analyze: %s: game %llu not analysed: %s\n", src, no, w->err);
+        } else {
+            analyze_say(w->s, "pgnkit analyze: %s: game %llu not analysed\n", src, no);
+        }
+        return 1;
+    }
+}
+
+/* The game's text read again into w->game (its diagnostics were printed by the reader). */
+static pgn_status parse_taken(worker *w) {
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = w->s->run->ropts.flags & PGN_READ_STRICT;
+    ro.encoding = w->s->run->ropts.encoding;
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, w->raw.p, w->raw.len);
+    if (st == PGN_OK) {
+        st = pgn_reader_next(rd, w->game);
+        pgn_reader_free(rd);
+    }
+    return st;
+}
+
+int analyze_taken(worker *w) {
+    pgn_status st = parse_taken(w);
+    w->out.len = 0;
+    if (st != PGN_OK) { /* cannot happen: the reader read it; kept as it was */
+        return st == PGN_E_NOMEM || cli_membuf_write(&w->out, w->raw.p, w->raw.len) < 0 ? -1 : 1;
+    }
+    int rc = analyze_game(w);
+    w->out.len = 0;
+    return rc >= 0 && pgn_writer_write(w->writer, w->game) != PGN_OK ? -1 : rc;
+}
