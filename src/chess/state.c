@@ -83,6 +83,12 @@ const char *pgn_outcome_name(pgn_outcome outcome) {
     case PGN_OUTCOME_FIVEFOLD_REPETITION: return "fivefold repetition";
     case PGN_OUTCOME_FIFTY_MOVES: return "fifty-move rule";
     case PGN_OUTCOME_THREEFOLD_REPETITION: return "threefold repetition";
+    case PGN_OUTCOME_KING_EXPLODED: return "king exploded";
+    case PGN_OUTCOME_THIRD_CHECK: return "third check";
+    case PGN_OUTCOME_KING_OF_THE_HILL: return "king of the hill";
+    case PGN_OUTCOME_NO_PIECES: return "no pieces left";
+    case PGN_OUTCOME_RACE_WON: return "race won";
+    case PGN_OUTCOME_RACE_DRAWN: return "race drawn";
     }
     return "unknown";
 }

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* The lichess variants in the rules core, internal: each entry point is reached from the standard
+ * code by one `if (pos->variant)` branch, so standard chess keeps its own fast paths. */
+#ifndef PGNKIT_VARIANTS_H
+#define PGNKIT_VARIANTS_H
+
+#include "attacks.h"
+
+#if defined(__GNUC__)
+#define PGNK_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define PGNK_UNLIKELY(x) (x)
+#endif
+
+/* Legal moves of a variant position with origin in from_mask and destination in to_mask (a drop
+ * counts as coming from its destination square); out may be NULL to count. */
+unsigned pgnk_variant_generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
+                               pgn_movelist *out);
+/* Plays mv (legal, not null) in a variant position; keys: keep pos->key up to date. */
+void pgnk_variant_play(pgn_pos *p, pgn_move mv, int keys);
+/* The pieces giving check to the side to move in a variant position (0 where there is no check). */
+uint64_t pgnk_variant_checkers(const pgn_pos *p);
+/* The key of the variant state (pockets, promoted pieces, check counters): 0 for standard. */
+uint64_t pgnk_variant_key(const pgn_pos *p);
+/* Variant game state: insufficient material for color (python-chess's definitions). */
+int pgnk_variant_insufficient(const pgn_pos *p, pgn_color color);
+
+#endif
