@@ -304,7 +304,8 @@ static void put_move(pgn_json_writer *w, const pgn_node *n) {
     /* after the parent's move fen_ranks holds this move's before: only its ranks change */
     unsigned changed = 0xffu;
     if (w->fen_node != NULL && pgn_node_parent(n) == w->fen_node &&
-        !(w->flags & PGN_JSON_RECOMPUTE)) {
+        !(w->flags & PGN_JSON_RECOMPUTE) && pos->variant == PGN_VARIANT_STANDARD) {
+        /* (a variant's move may change more: an atomic explosion, a drop's pocket) */
         changed = chess_fen_move_ranks(mv);
     }
     w->fen_node = n;
@@ -445,6 +446,10 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     }
     put(w, "}", 1);
     start = pgn_game_start(game);
+    if (start->variant != PGN_VARIANT_STANDARD) {
+        put(w, ",\"variant\":", 11);
+        put_cstring(w, pgn_variant_uci_name((pgn_variant)start->variant));
+    }
     if (!pgn_pos_is_standard_start(start) || start->chess960) {
         char fen[PGN_FEN_MAX];
         pgn_fen_write(start, w->fen_flags, fen, sizeof fen);
