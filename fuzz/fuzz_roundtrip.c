@@ -45,7 +45,11 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
                    "the result differs");
         FUZZ_CHECK(memcmp(pgn_game_start(g)->board, pgn_game_start(g2)->board, 64) == 0 &&
                        pgn_game_start(g)->side == pgn_game_start(g2)->side &&
-                       pgn_game_start(g)->castle == pgn_game_start(g2)->castle,
+                       pgn_game_start(g)->castle == pgn_game_start(g2)->castle &&
+                       pgn_game_start(g)->variant == pgn_game_start(g2)->variant &&
+                       memcmp(pgn_game_start(g)->pocket, pgn_game_start(g2)->pocket,
+                              sizeof pgn_game_start(g)->pocket) == 0 &&
+                       memcmp(pgn_game_start(g)->checks, pgn_game_start(g2)->checks, 2) == 0,
                    "the start position differs");
         size_t alen = a.len;
         pgn_membuf keep = a;
