@@ -525,7 +525,9 @@ static void note_fen(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *te
         r->fen_bad = 1;
         return;
     }
-    if (r->variant != PGN_VARIANT_STANDARD) {
+    if (r->variant_bad) {
+        r->fen_bad = 1; /* an unsupported variant's FEN: not judged, the game is refused */
+    } else if (r->variant != PGN_VARIANT_STANDARD) {
         parse_fen(r, (pgn_variant)r->variant, 3);
     } else {
         /* read: its quirks reported at the tag, as before; read again if a Variant tag follows */
@@ -607,7 +609,9 @@ static pgn_flow read_tags(pgn_reader *r) {
 }
 
 static void finish_start(pgn_reader *r) {
-    if (r->fen_pending == 2) {
+    if (r->variant_bad) {
+        r->fen_bad = r->has_fen; /* not judged: the game is refused (E_UNSUPPORTED_VARIANT) */
+    } else if (r->fen_pending == 2) {
         parse_fen(r, (pgn_variant)r->variant, 3); /* standard chess could not read it */
     } else if (r->fen_pending == 1 && r->variant != PGN_VARIANT_STANDARD) {
         parse_fen(r, (pgn_variant)r->variant, 1); /* read as standard before the Variant tag */
