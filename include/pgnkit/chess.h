@@ -64,7 +64,8 @@ enum { PGN_MOVE_NORMAL = 0, PGN_MOVE_PROMOTION = 1, PGN_MOVE_EN_PASSANT = 2, PGN
  */
 #define PGN_MOVE_IS_DROP(m) (PGN_MOVE_FROM(m) == PGN_MOVE_TO(m) && ((m) >> 12) != 0)
 #define PGN_MOVE_DROP_PIECE(m) ((pgn_piece_type)((m) >> 12))
-#define PGN_MOVE_MAKE_DROP(type, to) ((pgn_move)((to) | ((to) << 6) | ((unsigned)(type) << 12)))
+#define PGN_MOVE_MAKE_DROP(type, to)                                                               \
+    ((pgn_move)((unsigned)(to) | ((unsigned)(to) << 6) | ((unsigned)(type) << 12)))
 #define PGN_MOVE_IS_KING_PROMO(m)                                                                  \
     (PGN_MOVE_KIND(m) == PGN_MOVE_CASTLE && (PGN_MOVE_FROM(m) >> 3) != (PGN_MOVE_TO(m) >> 3))
 #define PGN_MOVE_MAKE_KING_PROMO(from, to)                                                         \
@@ -121,10 +122,11 @@ typedef struct pgn_pos {
                              type PGN_PAWN..PGN_QUEEN ([0] is always 0) */
 } pgn_pos;
 
-/** A list of moves: no legal position has more than 218, so 256 always suffice. */
+/** A list of moves. No legal position of standard chess has more than 218; crazyhouse drops make
+ * more (301 with both kings and a full pocket), and 512 holds every variant position met. */
 typedef struct pgn_movelist {
     uint32_t count;
-    pgn_move moves[256];
+    pgn_move moves[512];
 } pgn_movelist;
 
 #define PGN_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
