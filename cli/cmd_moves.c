@@ -52,7 +52,7 @@ int cmd_moves(int argc, char **argv) {
         return st;
     }
     pgn_movelist l;
-    move_line lines[256];
+    move_line lines[sizeof l.moves / sizeof l.moves[0]];
     pgn_pos_legal_moves(&pos, &l);
     for (unsigned i = 0; i < l.count; i++) {
         pgn_uci_write(&pos, l.moves[i], lines[i].uci);

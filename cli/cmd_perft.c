@@ -66,7 +66,7 @@ int cmd_perft(int argc, char **argv) {
         return EXIT_OK;
     }
     pgn_movelist l;
-    divide_line lines[256];
+    divide_line lines[sizeof l.moves / sizeof l.moves[0]];
     uint64_t total = 0;
     pgn_pos_legal_moves(&pos, &l);
     for (unsigned i = 0; i < l.count; i++) {
