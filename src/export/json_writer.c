@@ -13,6 +13,7 @@
 #include "../base/utf8.h"
 #include "../game/arena.h"
 #include "../game/game_internal.h"
+#include "variant_start.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
 
@@ -450,7 +451,7 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
         put(w, ",\"variant\":", 11);
         put_cstring(w, pgn_variant_uci_name((pgn_variant)start->variant));
     }
-    if (!pgn_pos_is_standard_start(start) || start->chess960) {
+    if (!pgnk_export_is_rules_start(start) || start->chess960) {
         char fen[PGN_FEN_MAX];
         pgn_fen_write(start, w->fen_flags, fen, sizeof fen);
         put(w, ",\"fen\":", 7);

@@ -12,6 +12,7 @@
 #include "../game/arena.h"
 #include "../game/game_internal.h"
 #include "pgnkit/annot.h"
+#include "variant_start.h"
 
 #define DEFAULT_WIDTH 79
 #define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
@@ -682,12 +683,13 @@ static void add_tag(pgn_writer *w, size_t *n, pgn_str name, pgn_str value) {
 
 /* The tags that say the rules and the start (have: the game had a FEN tag, a Variant tag). FEN is
  * rewritten from the start position (three-check counters as lichess writes them) and is written
- * when the game had one or starts elsewhere than the standard position; SetUp "1" goes with it
+ * when the game had one or starts elsewhere than its rules' start (the standard position, or its
+ * variant's: pgnk_export_is_rules_start); SetUp "1" goes with it
  * and only with it. A variant's game without a Variant tag gets one (lichess's name). */
 static size_t rules_tags(pgn_writer *w, const pgn_game *game, size_t n, int have_fen,
                          int have_variant, char fen[PGN_FEN_MAX]) {
     const pgn_pos *start = pgn_game_start(game);
-    if (have_fen || !pgn_pos_is_standard_start(start)) {
+    if (have_fen || !pgnk_export_is_rules_start(start)) {
         pgn_fen_write(start, w->fen_flags | PGN_FEN_LICHESS_CHECKS, fen, PGN_FEN_MAX);
         add_tag(w, &n, cstr("FEN"), cstr(fen));
         add_tag(w, &n, cstr("SetUp"), cstr("1"));
