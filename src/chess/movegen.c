@@ -315,17 +315,17 @@ static uint64_t perft_rec(const pgn_pos *p, unsigned depth, int bulk) {
         return 1;
     }
     if (bulk && depth == 1) {
-        return generate(p, BB_ALL, BB_ALL, NULL);
+        return generate_std(p, BB_ALL, BB_ALL, NULL);
     }
     pgn_movelist l;
-    generate(p, BB_ALL, BB_ALL, &l);
+    generate_std(p, BB_ALL, BB_ALL, &l);
     if (depth == 1) {
         return l.count;
     }
     uint64_t n = 0;
     for (unsigned i = 0; i < l.count; i++) {
         pgn_pos q = *p;
-        pgn_pos_play(&q, l.moves[i]);
+        pgnk_chess_play_std(&q, l.moves[i]);
         n += perft_rec(&q, depth - 1, bulk);
     }
     return n;
@@ -338,11 +338,11 @@ uint64_t pgn_perft(const pgn_pos *pos, unsigned depth, int bulk) {
     /* Without bulk counting every leaf is played, which is what the benchmark compares. */
     if (!bulk && depth > 0) {
         pgn_movelist l;
-        generate(pos, BB_ALL, BB_ALL, &l);
+        generate_std(pos, BB_ALL, BB_ALL, &l);
         uint64_t n = 0;
         for (unsigned i = 0; i < l.count; i++) {
             pgn_pos q = *pos;
-            pgn_pos_play(&q, l.moves[i]);
+            pgnk_chess_play_std(&q, l.moves[i]);
             n += depth == 1 ? 1 : pgn_perft(&q, depth - 1, 0);
         }
         return n;

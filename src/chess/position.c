@@ -185,11 +185,7 @@ static inline void play_pieces(pgn_pos *pos, pgn_move mv, pgn_color us, int keys
 }
 
 /* The hot make-move: keys is a constant at each caller, so each copy drops the key work or not. */
-static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
-    if (PGNK_UNLIKELY(pos->variant) && mv != PGN_MOVE_NULL) {
-        pgnk_variant_play(pos, mv, keys);
-        return;
-    }
+static inline void play_std(pgn_pos *pos, pgn_move mv, int keys) {
     pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
     uint64_t castle = pos->castle;
     uint64_t old_castle_key = 0;
@@ -217,8 +213,21 @@ static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
     }
 }
 
+/* The one branch of every move on the variant: standard chess keeps its own code. */
+static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
+    if (PGNK_UNLIKELY(pos->variant) && mv != PGN_MOVE_NULL) {
+        pgnk_variant_play(pos, mv, keys);
+        return;
+    }
+    play_std(pos, mv, keys);
+}
+
 void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
     play(pos, mv, 1);
+}
+
+void pgnk_chess_play_std(pgn_pos *pos, pgn_move mv) {
+    play_std(pos, mv, 1);
 }
 
 void pgn_pos_play_unkeyed(pgn_pos *pos, pgn_move mv) {

@@ -22,6 +22,8 @@ uint64_t pgnk_variant_perft(const pgn_pos *p, unsigned depth);
  * use as it is. */
 unsigned pgnk_chess_generate_std(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
                                  pgn_movelist *out);
+/* pgn_pos_play for a standard position (no variant test): standard perft's make-move. */
+void pgnk_chess_play_std(pgn_pos *pos, pgn_move mv);
 /* Nonzero if color has a king in check under the variant's rules (atomic: not while kings
  * touch; antichess: never). */
 int pgnk_variant_king_attacked(const pgn_pos *p, pgn_color color);
