@@ -8,18 +8,29 @@
 #include <stdio.h>
 #include <string.h>
 
-static int restart(worker *w, int chess960, char *err, size_t cap) {
-    engine_stop(&w->eng);
-    if (engine_start(&w->eng, w->s->cfg, err, cap) != 0) {
+/* A new game on the engine: UCI_Variant as the game's variant (docs/variants.md), then
+ * engine_new_game. */
+static int new_game(worker *w, int chess960, char *err, size_t cap) {
+    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
+    if (engine_set_variant(&w->eng, pgn_variant_uci_name(v)) != 0) {
+        snprintf(err, cap, "engine closed its input at setoption UCI_Variant");
         return -1;
     }
     return engine_new_game(&w->eng, chess960, err, cap);
 }
 
+static int restart(worker *w, int chess960, char *err, size_t cap) {
+    engine_stop(&w->eng);
+    if (engine_start(&w->eng, w->s->cfg, err, cap) != 0) {
+        return -1;
+    }
+    return new_game(w, chess960, err, cap);
+}
+
 /* pgn_engine_callbacks.new_game: the running engine told, or a new one started. */
 static pgn_status on_new_game(void *ctx, int chess960) {
     worker *w = ctx;
-    if ((w->eng.pid <= 0 || engine_new_game(&w->eng, chess960, w->err, sizeof w->err) != 0) &&
+    if ((w->eng.pid <= 0 || new_game(w, chess960, w->err, sizeof w->err) != 0) &&
         restart(w, chess960, w->err, sizeof w->err) != 0) {
         w->new_game_failed = 1;
         return PGN_E_IO;
@@ -75,9 +86,17 @@ static int analyze_game(worker *w) {
                              w->eng.name,
                              NULL};
     w->new_game_failed = 0;
-    pgn_status st = pgn_game_analyze(w->game, &engine_cbs, w, &opts, NULL);
     const char *src = w->src;
     unsigned long long no = (unsigned long long)w->game_no;
+    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
+    if (v != PGN_VARIANT_STANDARD && !engine_has_variant(&w->eng, pgn_variant_uci_name(v))) {
+        analyze_say(w->s,
+                    "pgnkit analyze: %s: game %llu not analysed: a %s game, and the engine '%s' "
+                    "does not list '%s' in its UCI_Variant option\n",
+                    src, no, pgn_variant_name(v), w->eng.name, pgn_variant_uci_name(v));
+        return 1;
+    }
+    pgn_status st = pgn_game_analyze(w->game, &engine_cbs, w, &opts, NULL);
     switch (st) {
     case PGN_OK: return 0;
     case PGN_E_NOMEM: return -1;

@@ -31,6 +31,9 @@ int cmd_serve(int argc, char **argv);
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */
 int cli_position(pgn_pos *pos, const char *fen, int chess960);
+/* cli_position in the variant named variant (NULL: standard chess; pgn_variant_from_name's names):
+ * its start position, or fen read in its dialect. An unknown name is a usage error (EXIT_USAGE). */
+int cli_position_variant(pgn_pos *pos, const char *fen, int chess960, const char *variant);
 
 /* A usage error through cli_usage (one line and "try 'pgnkit CMD --help'"); cmd and usage are
  * unused (kept for the commands not yet on the driver). Returns EXIT_USAGE. */

@@ -73,7 +73,10 @@ static int convert_option(void *user, int ch, const char *arg) {
         }
         c->from_json = 1;
         return EXIT_OK;
-    case OPT_FEN_EP: c->fen_flags = strcmp(arg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0; return 0;
+    case OPT_FEN_EP:
+        c->fen_flags =
+            PGN_FEN_LICHESS_CHECKS | (strcmp(arg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0);
+        return 0;
     case OPT_TAGS: c->tags = arg; return EXIT_OK;
     case OPT_PER_PLY: c->per_ply = 1; return EXIT_OK;
     case OPT_KEEP_BROKEN: c->keep_broken = 1; return EXIT_OK;
@@ -232,6 +235,7 @@ int cmd_convert(int argc, char **argv) {
     convert c;
     cli_run r;
     memset(&c, 0, sizeof c);
+    c.fen_flags = PGN_FEN_LICHESS_CHECKS; /* three-check FENs as lichess writes them */
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", convert_option, &c);
     if (st == EXIT_OK) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit fen [--fen FEN] [--chess960] [--shredder] [--ep MODE] MOVE...: plays the moves and
- * prints the resulting FEN. */
+/* pgnkit fen [--variant NAME] [--fen FEN] [--chess960] [--shredder] [--ep MODE] [--pocket-rank]
+ * [--checks-left] MOVE...: plays the moves and prints the resulting FEN. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -9,14 +9,21 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit fen [--fen FEN] [--chess960] [--shredder] [--ep legal|always|pseudo] MOVE...\n"
+    "usage: pgnkit fen [--variant NAME] [--fen FEN] [--chess960] [--shredder]\n"
+    "                  [--ep legal|always|pseudo] [--pocket-rank] [--checks-left] MOVE...\n"
     "Plays the moves (SAN, lax SAN, long algebraic or UCI; -- or Z0 for a null move; move numbers\n"
     "such as 1. or 1.e4 are skipped) from the\n"
     "position and prints the resulting FEN. Tolerated quirks are warned about on stderr; a move\n"
     "that cannot be played is reported and the exit status is 1.\n"
     "  --shredder   write castling rights as rook files (HAha) instead of X-FEN (KQkq)\n"
     "  --ep MODE    en passant square: legal (default: only if a legal capture exists),\n"
-    "               always (after every double step, PGN 1994), pseudo (an enemy pawn beside)\n";
+    "               always (after every double step, PGN 1994), pseudo (an enemy pawn beside)\n"
+    "  --variant NAME  the rules of a variant (crazyhouse, atomic, antichess, 3check,\n"
+    "               kingofthehill, horde, racingkings; docs/variants.md): its start, or --fen\n"
+    "               in any of its dialects; drops as N@f3 or @e4. FEN written as lichess does:\n"
+    "  --pocket-rank   crazyhouse pockets as a ninth rank (.../RNBQKBNR/Qn), not [Qn]\n"
+    "  --checks-left   three-check counters as checks left before the clocks (3+3), not\n"
+    "               lichess's checks given after them (+0+0)\n";
 
 /* The move after a move number ("1.e4", "12...Nf6"; "1." alone gives ""), else m itself. */
 static const char *skip_move_number(const char *m) {
@@ -33,26 +40,40 @@ static const char *skip_move_number(const char *m) {
     return p;
 }
 
+/* --ep MODE into the write flags; 0 for an unknown mode. */
+static int ep_flag(const char *mode, uint32_t *wflags) {
+    if (strcmp(mode, "always") == 0) {
+        *wflags |= PGN_FEN_EP_ALWAYS;
+    } else if (strcmp(mode, "pseudo") == 0) {
+        *wflags |= PGN_FEN_EP_PSEUDO;
+    }
+    return strcmp(mode, "always") == 0 || strcmp(mode, "pseudo") == 0 || strcmp(mode, "legal") == 0;
+}
+
 int cmd_fen(int argc, char **argv) {
-    static const struct option opts[] = {
-        {"fen", required_argument, NULL, 'f'}, {"chess960", no_argument, NULL, '9'},
-        {"shredder", no_argument, NULL, 's'},  {"ep", required_argument, NULL, 'e'},
-        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
-    const char *fen = NULL;
+    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
+                                         {"chess960", no_argument, NULL, '9'},
+                                         {"shredder", no_argument, NULL, 's'},
+                                         {"ep", required_argument, NULL, 'e'},
+                                         {"variant", required_argument, NULL, 'v'},
+                                         {"pocket-rank", no_argument, NULL, 'p'},
+                                         {"checks-left", no_argument, NULL, 'c'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *fen = NULL, *variant = NULL;
     int chess960 = 0, c;
-    uint32_t wflags = 0;
+    uint32_t wflags = PGN_FEN_LICHESS_CHECKS;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'f': fen = optarg; break;
         case '9': chess960 = 1; break;
         case 's': wflags |= PGN_FEN_SHREDDER; break;
+        case 'v': variant = optarg; break;
+        case 'p': wflags |= PGN_FEN_POCKET_RANK; break;
+        case 'c': wflags &= ~PGN_FEN_LICHESS_CHECKS; break;
         case 'e':
-            if (strcmp(optarg, "always") == 0) {
-                wflags |= PGN_FEN_EP_ALWAYS;
-            } else if (strcmp(optarg, "pseudo") == 0) {
-                wflags |= PGN_FEN_EP_PSEUDO;
-            } else if (strcmp(optarg, "legal") != 0) {
+            if (!ep_flag(optarg, &wflags)) {
                 return cli_usage_error("fen", usage_text, "--ep takes legal, always or pseudo");
             }
             break;
@@ -61,7 +82,7 @@ int cmd_fen(int argc, char **argv) {
         }
     }
     pgn_pos pos;
-    int st = cli_position(&pos, fen, chess960);
+    int st = cli_position_variant(&pos, fen, chess960, variant);
     if (st != EXIT_OK) {
         return st;
     }

@@ -183,7 +183,8 @@ static int fmt_option(void *user, int ch, const char *arg) {
         }
         return EXIT_OK;
     case OPT_FEN_EP:
-        s->edit.fen_flags = strcmp(arg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0;
+        s->edit.fen_flags =
+            PGN_FEN_LICHESS_CHECKS | (strcmp(arg, "always") == 0 ? PGN_FEN_EP_ALWAYS : 0);
         s->wo.fen_flags = s->edit.fen_flags;
         return EXIT_OK;
     default: return cli_edit_option(ch, &s->edit) ? EXIT_OK : cli_usage("unknown option");
@@ -243,6 +244,7 @@ int cmd_fmt(int argc, char **argv) {
     fmt_state s;
     cli_run r;
     memset(&s, 0, sizeof s);
+    s.edit.fen_flags = s.wo.fen_flags = PGN_FEN_LICHESS_CHECKS; /* three-check FENs as lichess */
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "i", fmt_option, &s);
     if (st == EXIT_OK) {

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit moves [--fen FEN] [--chess960]: every legal move as "SAN UCI", sorted by UCI. */
+/* pgnkit moves [--variant NAME] [--fen FEN] [--chess960]: every legal move as "SAN UCI", sorted
+ * by UCI. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -9,9 +10,11 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit moves [--fen FEN] [--chess960]\n"
+    "usage: pgnkit moves [--variant NAME] [--fen FEN] [--chess960]\n"
     "Prints every legal move of the position as 'SAN UCI', one per line,\n"
-    "sorted by UCI. Without --fen, the standard starting position.\n";
+    "sorted by UCI (drops as N@f3). Without --fen, the starting position.\n"
+    "--variant NAME: the rules of a variant (crazyhouse, atomic, antichess, 3check,\n"
+    "kingofthehill, horde, racingkings; docs/variants.md), --fen read in its dialect.\n";
 
 typedef struct move_line {
     char uci[PGN_UCI_MAX];
@@ -25,15 +28,17 @@ static int by_uci(const void *a, const void *b) {
 int cmd_moves(int argc, char **argv) {
     static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
                                          {"chess960", no_argument, NULL, '9'},
+                                         {"variant", required_argument, NULL, 'v'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *fen = NULL;
+    const char *fen = NULL, *variant = NULL;
     int chess960 = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'f': fen = optarg; break;
         case '9': chess960 = 1; break;
+        case 'v': variant = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         default: return cli_usage_error("moves", usage_text, NULL);
         }
@@ -42,19 +47,21 @@ int cmd_moves(int argc, char **argv) {
         return cli_usage_error("moves", usage_text, "unexpected argument");
     }
     pgn_pos pos;
-    int st = cli_position(&pos, fen, chess960);
+    int st = cli_position_variant(&pos, fen, chess960, variant);
     if (st != EXIT_OK) {
         return st;
     }
     pgn_movelist l;
-    move_line lines[256];
+    move_line lines[sizeof l.moves / sizeof l.moves[0]];
     pgn_pos_legal_moves(&pos, &l);
     for (unsigned i = 0; i < l.count; i++) {
         pgn_uci_write(&pos, l.moves[i], lines[i].uci);
         pgn_san_write(&pos, l.moves[i], lines[i].san);
     }
     if (l.count == 0) {
-        cli_error(NULL, "%s: no legal moves", pgn_pos_in_check(&pos) ? "checkmate" : "stalemate");
+        pgn_outcome o = pgn_pos_outcome(&pos, 1);
+        cli_error(NULL, "%s: no legal moves",
+                  o == PGN_OUTCOME_NONE ? "stalemate" : pgn_outcome_name(o));
     }
     qsort(lines, l.count, sizeof lines[0], by_uci);
     for (unsigned i = 0; i < l.count; i++) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit perft [--fen FEN] [--chess960] [--divide] [--no-bulk] DEPTH */
+/* pgnkit perft [--variant NAME] [--fen FEN] [--chess960] [--divide] [--no-bulk] DEPTH */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
@@ -9,11 +9,13 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit perft [--fen FEN] [--chess960] [--divide] [--no-bulk] DEPTH\n"
+    "usage: pgnkit perft [--variant NAME] [--fen FEN] [--chess960] [--divide] [--no-bulk] DEPTH\n"
     "Counts the leaf nodes of the legal move tree to DEPTH plies and prints the count alone on "
     "the\n"
     "last line. --divide first prints one line 'UCI: COUNT' per legal move, sorted by UCI.\n"
-    "--no-bulk plays every leaf move instead of counting the last ply's moves.\n";
+    "--no-bulk plays every leaf move instead of counting the last ply's moves.\n"
+    "--variant NAME: the rules of a variant (crazyhouse, atomic, antichess, 3check,\n"
+    "kingofthehill, horde, racingkings; docs/variants.md), its start or --fen in its dialect.\n";
 
 typedef struct divide_line {
     char uci[PGN_UCI_MAX];
@@ -25,11 +27,14 @@ static int by_uci(const void *a, const void *b) {
 }
 
 int cmd_perft(int argc, char **argv) {
-    static const struct option opts[] = {
-        {"fen", required_argument, NULL, 'f'}, {"chess960", no_argument, NULL, '9'},
-        {"divide", no_argument, NULL, 'd'},    {"no-bulk", no_argument, NULL, 'n'},
-        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
-    const char *fen = NULL;
+    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
+                                         {"chess960", no_argument, NULL, '9'},
+                                         {"divide", no_argument, NULL, 'd'},
+                                         {"no-bulk", no_argument, NULL, 'n'},
+                                         {"variant", required_argument, NULL, 'v'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *fen = NULL, *variant = NULL;
     int chess960 = 0, divide = 0, bulk = 1, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -38,6 +43,7 @@ int cmd_perft(int argc, char **argv) {
         case '9': chess960 = 1; break;
         case 'd': divide = 1; break;
         case 'n': bulk = 0; break;
+        case 'v': variant = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         default: return cli_usage_error("perft", usage_text, NULL);
         }
@@ -51,7 +57,7 @@ int cmd_perft(int argc, char **argv) {
         return cli_usage_error("perft", usage_text, "DEPTH must be an integer from 0 to 30");
     }
     pgn_pos pos;
-    int st = cli_position(&pos, fen, chess960);
+    int st = cli_position_variant(&pos, fen, chess960, variant);
     if (st != EXIT_OK) {
         return st;
     }
@@ -60,7 +66,7 @@ int cmd_perft(int argc, char **argv) {
         return EXIT_OK;
     }
     pgn_movelist l;
-    divide_line lines[256];
+    divide_line lines[sizeof l.moves / sizeof l.moves[0]];
     uint64_t total = 0;
     pgn_pos_legal_moves(&pos, &l);
     for (unsigned i = 0; i < l.count; i++) {

@@ -10,8 +10,35 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The rest of UCI_Variant's line ("type combo default chess var 3check var ..."): the line is
+ * NUL-terminated in place (engine_read_line) and m->text points into it. */
+static void note_variants(engine *e, const pgn_uci_msg *m) {
+    const char *rest = m->text.ptr + m->text.len;
+    snprintf(e->variants, sizeof e->variants, "%s ", rest);
+    for (char *c = e->variants; *c; c++) {
+        *c = *c == '\t' || *c == '\r' ? ' ' : *c;
+    }
+}
+
+int engine_has_variant(const engine *e, const char *name) {
+    char want[40];
+    snprintf(want, sizeof want, " var %s ", name);
+    return strstr(e->variants, want) != NULL;
+}
+
+int engine_set_variant(engine *e, const char *name) {
+    if (strcmp(e->variant, name) == 0 || (!e->variant[0] && strcmp(name, "chess") == 0)) {
+        return 0;
+    }
+    snprintf(e->variant, sizeof e->variant, "%s", name);
+    return engine_send_line(e, "setoption name UCI_Variant value %s", name);
+}
+
 static void note_option(engine *e, const pgn_uci_msg *m) {
     static const char *const names[] = {"UCI_Chess960", "Threads", "Hash", "MultiPV"};
+    if (m->text.len == 11 && strncasecmp(m->text.ptr, "UCI_Variant", 11) == 0) {
+        note_variants(e, m);
+    }
     int *flags[] = {&e->has_chess960, &e->has_threads, &e->has_hash, &e->has_multipv};
     for (int i = 0; i < 4; i++) {
         if (m->text.len == strlen(names[i]) &&

@@ -28,6 +28,8 @@ typedef struct engine {
     int chess960; /* UCI_Chess960 as last set */
     int has_chess960, has_threads, has_hash, has_multipv;
     char name[128];
+    char variants[1024]; /* the UCI_Variant option's line after its name (its "var" values) */
+    char variant[24];    /* UCI_Variant as last set ("" : never) */
     char buf[1 << 16];
 } engine;
 
@@ -38,6 +40,11 @@ int engine_start(engine *e, const engine_cfg *cfg, char *err, size_t errcap);
 /* Sends quit and reaps the process (killed if it does not exit at once); e may be stopped already.
  */
 void engine_stop(engine *e);
+
+/* Nonzero if the engine's UCI_Variant option lists name (Fairy-Stockfish's "crazyhouse", ...). */
+int engine_has_variant(const engine *e, const char *name);
+/* Sets UCI_Variant to name if it changes (before engine_new_game). Returns 0 or -1 (dead). */
+int engine_set_variant(engine *e, const char *name);
 
 /* Prepares a new game: UCI_Chess960 if it changes, ucinewgame, isready. Returns 0 or -1 (dead). */
 int engine_new_game(engine *e, int chess960, char *err, size_t errcap);

@@ -33,7 +33,9 @@ static void js_on_diag(void *ctx, const pgn_diag *d) {
 static int js_same_start(const pgn_game *a, const pgn_game *b) {
     const pgn_pos *x = pgn_game_start(a), *y = pgn_game_start(b);
     return memcmp(x->board, y->board, 64) == 0 && x->side == y->side && x->castle == y->castle &&
-           x->chess960 == y->chess960;
+           x->chess960 == y->chess960 && x->variant == y->variant &&
+           memcmp(x->pocket, y->pocket, sizeof x->pocket) == 0 && x->checks[0] == y->checks[0] &&
+           x->checks[1] == y->checks[1] && x->promoted == y->promoted;
 }
 
 /* Game g (read from JSON) written as PGN and read back. */

@@ -15,6 +15,8 @@ want=(
     "libclang-rt-14-dev  fuzzer_ok"
     "clang-format   command -v clang-format"
     "stockfish      test -x /usr/games/stockfish || command -v stockfish"
+    "fairy-stockfish  test -x /usr/games/fairy-stockfish || command -v fairy-stockfish"
+    "nodejs         command -v node && command -v npm"
     "pgn-extract    test -x /usr/games/pgn-extract || command -v pgn-extract"
     "python3-jsonschema  py_has jsonschema"
     "binutils       command -v nm"
@@ -52,12 +54,23 @@ fuzzer_ok() {
     clang -fsanitize=fuzzer -o "$d/f" "$d/f.c" >/dev/null 2>&1; local s=$?
     rm -rf "$d"; return $s
 }
+# From npm (the one other registry): chessops, lichess's rules library, the outside truth for
+# atomic perft in tests/cli/test_variant_perft.sh. Installed under build/npm (not in git).
+npm_want=("chessops@0.15.1")
+npm_dir=$(cd "$(dirname "$0")/.." && pwd)/build/npm
+npm_deps() {
+    command -v npm >/dev/null 2>&1 || { echo "deps: no npm: chessops not installed" >&2; return 0; }
+    [ -f "$npm_dir/node_modules/chessops/package.json" ] && return 0
+    [ "$quiet" = 1 ] || echo "deps: installing ${npm_want[*]} (npm) in $npm_dir"
+    mkdir -p "$npm_dir" && npm install --silent --no-audit --no-fund --prefix "$npm_dir" \
+        "${npm_want[@]}" >/dev/null 2>&1 || echo "deps: npm install ${npm_want[*]} failed" >&2
+}
 missing=()
 for e in "${want[@]}"; do
     pkg=${e%% *}; test=${e#* }
     eval "$test" >/dev/null 2>&1 || missing+=("$pkg")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && { npm_deps; exit 0; }
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     [ "$quiet" = 1 ] || echo "deps: installing ${missing[*]}"
     export DEBIAN_FRONTEND=noninteractive
@@ -66,4 +79,5 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 else
     echo "deps: missing (install them with apt-get as root): ${missing[*]}" >&2
 fi
+npm_deps
 exit 0

@@ -57,7 +57,7 @@ typedef enum pgn_status {
     PGN_E_ILLEGAL_MOVE = 52,
     PGN_E_AMBIGUOUS_MOVE = 53,
     PGN_E_UNSUPPORTED_VARIANT =
-        54, /* a Variant tag for rules pgnkit does not check (crazyhouse...) */
+        54,                        /* a Variant tag for rules pgnkit does not check (Seirawan...) */
     PGN_E_LANGUAGE_AMBIGUOUS = 55, /* the piece letters of two languages read a move differently */
     PGN_E_DESCRIPTIVE_AMBIGUOUS = 56, /* a descriptive move that names several legal moves (PxP) */
 

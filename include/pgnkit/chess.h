@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit chess rules core: positions, legal moves, FEN (PGN §16.1, X-FEN, Shredder-FEN),
- * SAN (PGN §8.2.3), UCI, Polyglot Zobrist keys and game-state tests, standard chess and Chess960.
- * Nothing here allocates: pgn_pos and pgn_movelist are plain values. */
+ * SAN (PGN §8.2.3), UCI, Polyglot Zobrist keys and game-state tests, standard chess and Chess960,
+ * and the lichess variants (crazyhouse, atomic, antichess, three-check, king of the hill, horde,
+ * racing kings; docs/variants.md). Nothing here allocates: pgn_pos and pgn_movelist are plain
+ * values. */
 #ifndef PGNKIT_CHESS_H
 #define PGNKIT_CHESS_H
 
@@ -52,32 +54,79 @@ enum { PGN_MOVE_NORMAL = 0, PGN_MOVE_PROMOTION = 1, PGN_MOVE_EN_PASSANT = 2, PGN
                 (((kind) == PGN_MOVE_PROMOTION ? (promo)-PGN_KNIGHT : 0) << 14)))
 
 /**
+ * Variant moves, in the same 16 bits (they occur only in positions of those variants):
+ * - A crazyhouse drop has from == to and the dropped piece type (PGN_PAWN..PGN_QUEEN) in bits
+ *   12-15, so its "kind" bits mean nothing: test PGN_MOVE_IS_DROP before PGN_MOVE_KIND. The
+ *   null move (from == to == b1, bits 12-15 zero) is not a drop.
+ * - An antichess promotion to a king has kind PGN_MOVE_CASTLE with from and to on different ranks
+ *   (castling never changes rank).
+ * PGN_MOVE_PROMOTED gives the piece a move promotes to (king included), or PGN_NO_PIECE.
+ */
+#define PGN_MOVE_IS_DROP(m) (PGN_MOVE_FROM(m) == PGN_MOVE_TO(m) && ((m) >> 12) != 0)
+#define PGN_MOVE_DROP_PIECE(m) ((pgn_piece_type)((m) >> 12))
+#define PGN_MOVE_MAKE_DROP(type, to)                                                               \
+    ((pgn_move)((unsigned)(to) | ((unsigned)(to) << 6) | ((unsigned)(type) << 12)))
+#define PGN_MOVE_IS_KING_PROMO(m)                                                                  \
+    (PGN_MOVE_KIND(m) == PGN_MOVE_CASTLE && (PGN_MOVE_FROM(m) >> 3) != (PGN_MOVE_TO(m) >> 3))
+#define PGN_MOVE_MAKE_KING_PROMO(from, to)                                                         \
+    ((pgn_move)((from) | ((to) << 6) | (PGN_MOVE_CASTLE << 12)))
+#define PGN_MOVE_PROMOTED(m)                                                                       \
+    (PGN_MOVE_IS_DROP(m)                      ? PGN_NO_PIECE                                       \
+     : PGN_MOVE_IS_KING_PROMO(m)              ? PGN_KING                                           \
+     : PGN_MOVE_KIND(m) == PGN_MOVE_PROMOTION ? PGN_MOVE_PROMO(m)                                  \
+                                              : PGN_NO_PIECE)
+
+/**
+ * The rules a position is played by (lichess's variants). Chess960 is not one of them: it is the
+ * separate `chess960` flag of a position (castling rules), which combines with any variant that
+ * has castling. PGN_VARIANT_ANTICHESS is lichess's antichess, python-chess's and
+ * Fairy-Stockfish's "giveaway" rules as well (castling only where the FEN grants rights).
+ */
+typedef enum pgn_variant {
+    PGN_VARIANT_STANDARD = 0,
+    PGN_VARIANT_CRAZYHOUSE,
+    PGN_VARIANT_ATOMIC,
+    PGN_VARIANT_ANTICHESS,
+    PGN_VARIANT_THREECHECK,
+    PGN_VARIANT_KOTH, /* king of the hill */
+    PGN_VARIANT_HORDE,
+    PGN_VARIANT_RACINGKINGS,
+    PGN_VARIANT_COUNT
+} pgn_variant;
+
+/**
  * A position. A plain value: copy it with `=`. Fields are read-only for callers; change a
  * position only through pgn_pos_* functions. `ep` is the square behind a pawn that has just
  * made a double step (the 1994 FEN rule), whether or not a capture is possible; writers and
  * hashes decide whether it counts. `castle` holds the squares of the rooks that keep their
  * castling rights (both colours), which serves standard chess and Chess960 alike.
+ * `variant` selects the rules; `promoted`, `checks` and `pocket` are zero outside the variants
+ * that use them.
  */
 typedef struct pgn_pos {
     uint64_t by_color[2];
     uint64_t by_type[7]; /* [0] = all occupied squares */
     uint64_t castle;
-    uint64_t key; /* Polyglot Zobrist key, kept up to date by pgn_pos_play (0 after
-                     pgn_pos_play_unkeyed) */
+    uint64_t key;      /* Polyglot Zobrist key, kept up to date by pgn_pos_play (0 after
+                          pgn_pos_play_unkeyed); variant state adds its own keys */
+    uint64_t promoted; /* crazyhouse: pieces that were pawns (captured, they return as pawns) */
     uint8_t board[64];
     uint8_t side;     /* pgn_color to move */
     uint8_t ep;       /* PGN_SQ_NONE if none */
     uint8_t chess960; /* nonzero: UCI castling is king-takes-rook and FEN may use file letters */
-    uint8_t reserved;
+    uint8_t variant;  /* pgn_variant */
     uint16_t halfmove;
-    uint16_t reserved2;
+    uint8_t checks[2]; /* three-check: checks[c] = checks colour c still has to give (3 at start) */
     uint32_t fullmove;
+    uint8_t pocket[2][6]; /* crazyhouse: pocket[c][type], pieces of colour c in hand, indexed by
+                             type PGN_PAWN..PGN_QUEEN ([0] is always 0) */
 } pgn_pos;
 
-/** A list of moves: no legal position has more than 218, so 256 always suffice. */
+/** A list of moves. No legal position of standard chess has more than 218; crazyhouse drops make
+ * more (301 with both kings and a full pocket), and 512 holds every variant position met. */
 typedef struct pgn_movelist {
     uint32_t count;
-    pgn_move moves[256];
+    pgn_move moves[512];
 } pgn_movelist;
 
 #define PGN_START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -86,6 +135,23 @@ typedef struct pgn_movelist {
 
 /** Sets *pos to the standard starting position. */
 PGN_API void pgn_pos_init(pgn_pos *pos);
+/** Sets *pos to the starting position of variant v (horde and racing kings have their own;
+ * three-check starts with 3 checks each, crazyhouse with empty pockets). */
+PGN_API void pgn_pos_init_variant(pgn_pos *pos, pgn_variant v);
+
+/** The variant named by name (len bytes, any case, spaces and hyphens ignored): lichess's,
+ * pychess's, python-chess's and Fairy-Stockfish's spellings ("Crazyhouse", "zh", "giveaway",
+ * "3check", "King of the Hill", "koth", "racingkings", "From Position", "Chess960",
+ * "fischerandom"...). Returns 1 and sets *out, and *chess960 (may be NULL) to 1 for Chess960's
+ * names and 0 otherwise; 0 for an unknown name (then nothing is set). */
+PGN_API int pgn_variant_from_name(const char *name, size_t len, pgn_variant *out, int *chess960);
+/** lichess's name of v, as in its Variant tag ("Standard", "Crazyhouse", "Atomic", "Antichess",
+ * "Three-check", "King of the Hill", "Horde", "Racing Kings"); never NULL. */
+PGN_API const char *pgn_variant_name(pgn_variant v);
+/** The UCI_Variant value of v as Fairy-Stockfish names it ("chess", "crazyhouse", "atomic",
+ * "antichess", "3check", "kingofthehill", "horde", "racingkings"); never NULL. */
+PGN_API const char *pgn_variant_uci_name(pgn_variant v);
+
 /** Nonzero if pos is the standard starting position, the one of PGN_START_FEN: its board, White
  * to move, the four castling rights, no en passant square, halfmove clock 0 and move 1. The
  * Chess960 flag (rules, not position) is not looked at: the PGN writer omits FEN for such a game
@@ -137,7 +203,8 @@ PGN_API int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv);
 
 /* ---- Game state ---- */
 
-/** Nonzero if the side to move is in check. */
+/** Nonzero if the side to move is in check (never in antichess, nor for horde's kingless White;
+ * in atomic not while the kings touch). */
 PGN_API int pgn_pos_in_check(const pgn_pos *pos);
 /** Nonzero if the side to move is checkmated: in check with no legal move. */
 PGN_API int pgn_pos_is_checkmate(const pgn_pos *pos);
@@ -169,8 +236,16 @@ typedef enum pgn_outcome {
     PGN_OUTCOME_INSUFFICIENT_MATERIAL,
     PGN_OUTCOME_SEVENTYFIVE_MOVES,
     PGN_OUTCOME_FIVEFOLD_REPETITION,
-    PGN_OUTCOME_FIFTY_MOVES,         /* claimable draw */
-    PGN_OUTCOME_THREEFOLD_REPETITION /* claimable draw */
+    PGN_OUTCOME_FIFTY_MOVES,          /* claimable draw */
+    PGN_OUTCOME_THREEFOLD_REPETITION, /* claimable draw */
+    /* variant endings (pgn_outcome_winner says who won) */
+    PGN_OUTCOME_KING_EXPLODED,    /* atomic: a king has exploded */
+    PGN_OUTCOME_THIRD_CHECK,      /* three-check: a side has given its third check */
+    PGN_OUTCOME_KING_OF_THE_HILL, /* king of the hill: a king stands on d4, e4, d5 or e5 */
+    PGN_OUTCOME_NO_PIECES,        /* antichess: a side has lost every piece (it wins);
+                                     horde: White has lost every piece (Black wins) */
+    PGN_OUTCOME_RACE_WON,         /* racing kings: a king has reached the eighth rank alone */
+    PGN_OUTCOME_RACE_DRAWN        /* racing kings: both kings have reached the eighth rank */
 } pgn_outcome;
 
 /**
@@ -181,20 +256,33 @@ typedef enum pgn_outcome {
 PGN_API pgn_outcome pgn_pos_outcome(const pgn_pos *pos, unsigned repetitions);
 /** "checkmate", "stalemate", ... never NULL. */
 PGN_API const char *pgn_outcome_name(pgn_outcome outcome);
+/** Who won the game ended with `outcome` at pos (as pgn_pos_outcome gave it): PGN_WHITE or
+ * PGN_BLACK, or -1 for a draw or no ending. Antichess stalemate is a win for the side to move. */
+PGN_API int pgn_outcome_winner(const pgn_pos *pos, pgn_outcome outcome);
+/** Nonzero if pos is over by its variant's own rule (a king exploded, third check, king on the
+ * hill, pieces all lost, race ended); 0 in standard chess. Such a position has no legal moves. */
+PGN_API int pgn_pos_is_variant_end(const pgn_pos *pos);
 
 /* ---- FEN ---- */
 
 /** Flags for pgn_fen_parse. Zero is the lax default. */
 #define PGN_FEN_STRICT 0x1u   /* no missing counters, no fullmove 0, no dropped rights or ep */
 #define PGN_FEN_CHESS960 0x2u /* force Chess960 mode (also detected from the castling field) */
+/* (pgn_fen_parse_variant reads either crazyhouse pocket form, `~` marks and either three-check
+ * counter form whatever the flags.) */
 
 /** Flags for pgn_fen_write. Zero writes X-FEN with the en passant square only if legal. */
 #define PGN_FEN_SHREDDER 0x1u  /* castling as rook file letters (HAha) */
 #define PGN_FEN_EP_ALWAYS 0x2u /* en passant square after every double step (PGN 1994) */
 #define PGN_FEN_EP_PSEUDO 0x4u /* en passant square if an enemy pawn stands beside (X-FEN) */
 #define PGN_FEN_EPD 0x8u       /* only the first four fields */
+/* crazyhouse: pockets as a ninth rank (.../RNBQKBNR/Qn), not [Qn] */
+#define PGN_FEN_POCKET_RANK 0x10u
+/* three-check: checks given as +2+0 after the clocks (lichess), not checks remaining 1+3 before
+ * them */
+#define PGN_FEN_LICHESS_CHECKS 0x20u
 
-#define PGN_FEN_MAX 100 /* longest FEN written, with NUL */
+#define PGN_FEN_MAX 256 /* longest FEN written, with NUL (variant FENs included) */
 
 /** Details of a FEN parse: the failure (code != PGN_OK) and tolerated quirks. */
 typedef struct pgn_fen_diag {
@@ -213,14 +301,28 @@ typedef struct pgn_fen_diag {
 PGN_API PGN_NODISCARD pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len,
                                                uint32_t flags, pgn_fen_diag *diag);
 
-/** Writes pos as FEN into buf (cap >= PGN_FEN_MAX suffices); returns the length (without NUL). */
+/**
+ * pgn_fen_parse for variant v: crazyhouse pockets ([Qn] after the placement or a ninth rank
+ * /Qn) and promoted marks (Q~), three-check counters (remaining "3+3" before the clocks or
+ * lichess's given "+0+0" after them; absent = 3+3), and each variant's own validity (kings:
+ * none required in antichess, none for White in horde; racing kings: no check). With
+ * PGN_VARIANT_STANDARD it is pgn_fen_parse.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_fen_parse_variant(pgn_pos *out, pgn_variant v, const char *fen,
+                                                       size_t len, uint32_t flags,
+                                                       pgn_fen_diag *diag);
+
+/** Writes pos as FEN into buf (cap >= PGN_FEN_MAX suffices); returns the length (without NUL).
+ * Variant state is written as pos->variant needs (see PGN_FEN_POCKET_RANK, ..._LICHESS_CHECKS). */
 PGN_API size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap);
 
 /* ---- SAN and UCI ---- */
 
-#define PGN_SAN_MAX 8 /* longest canonical SAN (Qa6xb7#) plus NUL */
+/* longest canonical SAN (Qa6xb7#; drops Q@e4#, antichess exd8=K) plus NUL */
+#define PGN_SAN_MAX 8
 
-/** Writes the canonical SAN of mv (legal in pos) into buf; returns its length. */
+/** Writes the canonical SAN of mv (legal in pos) into buf; returns its length: drops as N@f3 and
+ * P@e4, check and mate marks as the variant defines them (none in antichess and racing kings). */
 PGN_API size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]);
 
 /** Flags for pgn_san_parse. Zero is the lax default (every quirk tolerated with a warning). */
@@ -240,6 +342,7 @@ typedef struct pgn_san_result {
 
 /**
  * Reads a move written in SAN, lax SAN, long algebraic or UCI (digest §5.2, §6.2) and matches it
+ * (in a crazyhouse position also drops: N@f3, P@e4 and chess.com's @e4 for a pawn)
  * against the legal moves of pos. Returns PGN_OK, PGN_E_BAD_SAN (unparsable, or a quirk under
  * PGN_SAN_STRICT), PGN_E_ILLEGAL_MOVE (no legal move matches) or PGN_E_AMBIGUOUS_MOVE.
  */
@@ -248,12 +351,14 @@ PGN_API PGN_NODISCARD pgn_status pgn_san_parse(const pgn_pos *pos, const char *s
 
 #define PGN_UCI_MAX 6 /* e7e8q plus NUL */
 
-/** Writes mv as UCI; castling is e1g1 unless pos->chess960 (then king-takes-rook e1h1). */
+/** Writes mv as UCI; castling is e1g1 unless pos->chess960 (then king-takes-rook e1h1); a drop
+ * is N@f3 (P@e4 for a pawn), an antichess king promotion e7e8k. */
 PGN_API size_t pgn_uci_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_UCI_MAX]);
 
 /**
- * Reads a UCI move (e2e4, e7e8q, e1g1 or king-takes-rook e1h1 castling, 0000 = null move)
- * and checks it is legal. Returns PGN_OK, PGN_E_BAD_SAN (not UCI) or PGN_E_ILLEGAL_MOVE.
+ * Reads a UCI move (e2e4, e7e8q, e1g1 or king-takes-rook e1h1 castling, 0000 = null move; in
+ * variants N@f3 drops and e7e8k antichess promotions) and checks it is legal. Returns PGN_OK,
+ * PGN_E_BAD_SAN (not UCI) or PGN_E_ILLEGAL_MOVE.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_uci_parse(const pgn_pos *pos, const char *uci, size_t len,
                                                pgn_move *out);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* FEN (PGN §16.1) reading with full validation, X-FEN and Shredder-FEN castling (digest §7.4),
  * and writing with a choice of en passant convention (digest §7.3). */
-#include "attacks.h"
+#include "variants.h"
 #include "fen_ranks.h"
 
 #include <string.h>
@@ -12,6 +12,7 @@ typedef struct fen_reader {
     uint32_t flags;
     pgn_fen_diag *diag;
     uint32_t warnings;
+    pgn_variant variant;
 } fen_reader;
 
 static pgn_status fail(fen_reader *r, size_t at, unsigned field, const char *reason) {
@@ -70,12 +71,60 @@ static int piece_of_char(char c) {
     return 0;
 }
 
+/* Crazyhouse pockets: the letters from `at` to `end` (brackets already stripped). */
+static pgn_status parse_pocket(fen_reader *r, pgn_pos *p, size_t at, size_t end) {
+    unsigned total = 0;
+    for (size_t k = at; k < end; k++) {
+        int piece = piece_of_char(r->s[k]);
+        unsigned type = PGN_PIECE_TYPE(piece);
+        if (!piece || type == PGN_KING) {
+            return fail(r, k, 1, "invalid piece in the pocket");
+        }
+        if (++total > 64) {
+            return fail(r, k, 1, "more than 64 pieces in the pockets");
+        }
+        p->pocket[PGN_PIECE_COLOR(piece)][type]++;
+    }
+    return PGN_OK;
+}
+
+/* Whether a crazyhouse pocket starts at k, after the eight ranks: [pocket] or a ninth rank. */
+static int pocket_starts(const fen_reader *r, size_t k, int rank, int file) {
+    if (r->variant != PGN_VARIANT_CRAZYHOUSE || rank != 0 || file != 8) {
+        return 0;
+    }
+    return r->s[k] == '[' || r->s[k] == '/';
+}
+
+static pgn_status placement_pocket(fen_reader *r, pgn_pos *p, size_t k, size_t end) {
+    if (r->s[k] == '/') {
+        return parse_pocket(r, p, k + 1, end);
+    }
+    if (r->s[end - 1] != ']') {
+        return fail(r, end, 1, "pocket without a closing ]");
+    }
+    return parse_pocket(r, p, k + 1, end - 1);
+}
+
 static pgn_status parse_placement(fen_reader *r, pgn_pos *p) {
     size_t end = field_end(r, r->i);
     int rank = 7, file = 0;
     char prev = 0;
     for (size_t k = r->i; k < end; k++) {
         char c = r->s[k];
+        if (pocket_starts(r, k, rank, file)) {
+            pgn_status st = placement_pocket(r, p, k, end);
+            if (st != PGN_OK) {
+                return st;
+            }
+            break;
+        }
+        if (c == '~' && r->variant == PGN_VARIANT_CRAZYHOUSE && file > 0 && piece_of_char(prev) &&
+            PGN_PIECE_TYPE(piece_of_char(prev)) != PGN_KING) {
+            p->promoted |= bits_sq((unsigned)(rank * 8 + file - 1));
+            prev = c;
+            continue;
+        }
         if (c == '/') {
             if (file != 8) {
                 return fail(r, k, 1,
@@ -255,10 +304,33 @@ static pgn_status counter_field(fen_reader *r, unsigned field, const char *missi
     return PGN_OK;
 }
 
+/* Three-check counters at r->i: "2+3" (checks remaining, before the clocks) or, given,
+ * "+1+0" (lichess, after them). Returns 1 if the field was one. */
+static int parse_checks(fen_reader *r, pgn_pos *p) {
+    size_t end = field_end(r, r->i), at = r->i;
+    const char *s = r->s + at;
+    size_t n = end - at;
+    int given = n == 4 && s[0] == '+';
+    if (r->variant != PGN_VARIANT_THREECHECK || (n != 3 && !given)) {
+        return 0;
+    }
+    s += given;
+    if (s[0] < '0' || s[0] > '3' || s[1] != '+' || s[2] < '0' || s[2] > '3') {
+        return 0;
+    }
+    p->checks[0] = (uint8_t)(given ? 3 - (s[0] - '0') : s[0] - '0');
+    p->checks[1] = (uint8_t)(given ? 3 - (s[2] - '0') : s[2] - '0');
+    r->i = end;
+    return 1;
+}
+
 static pgn_status parse_counters(fen_reader *r, pgn_pos *p) {
     uint32_t v = 0;
     size_t at;
     pgn_status st = counter_field(r, 5, "missing halfmove clock and fullmove number", &at);
+    if (st == PGN_OK && at < r->len && parse_checks(r, p)) {
+        st = counter_field(r, 5, "missing halfmove clock and fullmove number", &at);
+    }
     if (st != PGN_OK || at >= r->len) {
         return st;
     }
@@ -282,7 +354,43 @@ static pgn_status parse_counters(fen_reader *r, pgn_pos *p) {
     return PGN_OK;
 }
 
+/* The kings and checks each variant allows (standard: one king each, the side not to move not
+ * in check). */
+static pgn_status validate_variant(fen_reader *r, pgn_pos *p, size_t side_at) {
+    pgn_variant v = r->variant;
+    unsigned nw = bits_popcount(pieces_of(p, PGN_WHITE, PGN_KING));
+    unsigned nb = bits_popcount(pieces_of(p, PGN_BLACK, PGN_KING));
+    if (v == PGN_VARIANT_ANTICHESS) {
+        return PGN_OK;
+    }
+    if (nw > 1 || nb > 1) {
+        return fail(r, 0, 1, nw > 1 ? "more than one white king" : "more than one black king");
+    }
+    if ((v == PGN_VARIANT_ATOMIC && nw + nb == 0) || (v == PGN_VARIANT_HORDE && nb == 0) ||
+        (v != PGN_VARIANT_ATOMIC && v != PGN_VARIANT_HORDE && nw + nb != 2)) {
+        return fail(r, 0, 1, nb ? "no white king" : "no black king");
+    }
+    uint64_t bad_pawns = v == PGN_VARIANT_HORDE
+                             ? (pieces_of(p, PGN_WHITE, PGN_PAWN) & BB_RANK_8) |
+                                   (pieces_of(p, PGN_BLACK, PGN_PAWN) & (BB_RANK_1 | BB_RANK_8))
+                             : p->by_type[PGN_PAWN] & (BB_RANK_1 | BB_RANK_8);
+    if (bad_pawns) {
+        return fail(r, 0, 1, "pawn on the first or last rank");
+    }
+    if (pgnk_variant_king_attacked(p, (pgn_color)!p->side)) {
+        return fail(r, side_at, 2, "the side not to move is in check");
+    }
+    if (v == PGN_VARIANT_RACINGKINGS && pgnk_variant_king_attacked(p, (pgn_color)p->side)) {
+        return fail(r, side_at, 2, "a king is in check in racing kings");
+    }
+    return PGN_OK;
+}
+
 static pgn_status validate(fen_reader *r, pgn_pos *p, size_t side_at) {
+    if (r->variant != PGN_VARIANT_STANDARD) {
+        p->variant = (uint8_t)r->variant;
+        return validate_variant(r, p, side_at);
+    }
     for (unsigned c = 0; c < 2; c++) {
         unsigned n = bits_popcount(pieces_of(p, (pgn_color)c, PGN_KING));
         if (n != 1) {
@@ -335,6 +443,9 @@ static pgn_status parse_fields(fen_reader *r, pgn_pos *p, size_t *side_at) {
         return st;
     }
     at = next_field(r);
+    if (at != (size_t)-1 && at < r->len && r->s[at] == '+' && parse_checks(r, p)) {
+        at = next_field(r); /* lichess's three-check counters, after the clocks */
+    }
     if (at != (size_t)-1 && at < r->len) {
         return fail(r, at, 6, "unexpected text after the fullmove number");
     }
@@ -343,9 +454,20 @@ static pgn_status parse_fields(fen_reader *r, pgn_pos *p, size_t *side_at) {
 
 pgn_status pgn_fen_parse(pgn_pos *out, const char *fen, size_t len, uint32_t flags,
                          pgn_fen_diag *diag) {
-    fen_reader r = {fen, len, 0, flags, diag, 0};
+    return pgn_fen_parse_variant(out, PGN_VARIANT_STANDARD, fen, len, flags, diag);
+}
+
+pgn_status pgn_fen_parse_variant(pgn_pos *out, pgn_variant variant, const char *fen, size_t len,
+                                 uint32_t flags, pgn_fen_diag *diag) {
+    fen_reader r = {fen, len, 0, flags, diag, 0, variant};
     pgn_pos p;
     pgnk_chess_clear(&p);
+    if ((unsigned)variant >= PGN_VARIANT_COUNT) {
+        r.variant = PGN_VARIANT_STANDARD;
+    }
+    if (r.variant == PGN_VARIANT_THREECHECK) {
+        p.checks[0] = p.checks[1] = 3;
+    }
     if (diag) {
         diag->code = PGN_OK;
         diag->column = 0;
@@ -471,6 +593,21 @@ static void put8(char *b, uint64_t v) {
     }
 }
 
+/* Three-check counters: remaining "2+3", or with PGN_FEN_LICHESS_CHECKS given "+1+0". */
+static size_t write_checks(const pgn_pos *pos, uint32_t flags, char *b) {
+    size_t n = 0;
+    b[n++] = ' ';
+    int given = (flags & PGN_FEN_LICHESS_CHECKS) != 0;
+    for (unsigned c = 0; c < 2; c++) {
+        if (given || c == 1) {
+            b[n++] = '+';
+        }
+        unsigned left = pos->checks[c] > 3 ? 3 : pos->checks[c];
+        b[n++] = (char)('0' + (given ? 3 - left : left));
+    }
+    return n;
+}
+
 /* The fields after the piece placement, from the space before the side to move. */
 static size_t write_rest(const pgn_pos *pos, uint32_t flags, char *b) {
     size_t n = 0;
@@ -485,11 +622,57 @@ static size_t write_rest(const pgn_pos *pos, uint32_t flags, char *b) {
     } else {
         b[n++] = '-';
     }
+    int checks = pos->variant == PGN_VARIANT_THREECHECK;
+    if (checks && !(flags & PGN_FEN_LICHESS_CHECKS)) {
+        n += write_checks(pos, flags, b + n);
+    }
     if (!(flags & PGN_FEN_EPD)) {
         b[n++] = ' ';
         n += put_uint(b + n, pos->halfmove);
         b[n++] = ' ';
         n += put_uint(b + n, pos->fullmove);
+    }
+    if (checks && (flags & PGN_FEN_LICHESS_CHECKS)) {
+        n += write_checks(pos, flags, b + n);
+    }
+    return n;
+}
+
+/* A crazyhouse placement: promoted pieces marked ~, then the pockets ([Qn] or a ninth rank). */
+static size_t write_crazyhouse_placement(const pgn_pos *pos, uint32_t flags, char *b) {
+    static const char letters[17] = " PNBRQK  pnbrqk ";
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        unsigned empty = 0;
+        for (unsigned f = 0; f < 8; f++) {
+            unsigned sq = (unsigned)rank * 8 + f, piece = pos->board[sq];
+            if (!piece) {
+                empty++;
+                continue;
+            }
+            if (empty) {
+                b[n++] = (char)('0' + empty);
+                empty = 0;
+            }
+            b[n++] = letters[piece & 15];
+            if (pos->promoted & bits_sq(sq)) {
+                b[n++] = '~';
+            }
+        }
+        if (empty) {
+            b[n++] = (char)('0' + empty);
+        }
+        b[n++] = rank ? '/' : ((flags & PGN_FEN_POCKET_RANK) ? '/' : '[');
+    }
+    for (unsigned c = 0; c < 2; c++) {
+        for (unsigned t = PGN_QUEEN; t >= PGN_PAWN; t--) {
+            for (unsigned k = 0; k < pos->pocket[c][t] && n < PGN_FEN_MAX - 48; k++) {
+                b[n++] = letters[PGN_PIECE(c, t)];
+            }
+        }
+    }
+    if (!(flags & PGN_FEN_POCKET_RANK)) {
+        b[n++] = ']';
     }
     return n;
 }
@@ -497,13 +680,18 @@ static size_t write_rest(const pgn_pos *pos, uint32_t flags, char *b) {
 size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) {
     char b[PGN_FEN_MAX + 16];
     size_t n = 0;
-    for (int rank = 7; rank >= 0; rank--) { /* 8 bytes of room past the 71 the field can take */
-        size_t len;
-        put8(b + n, rank_text(pos, (unsigned)rank, &len));
-        n += len;
-        b[n++] = '/';
+    if (PGNK_UNLIKELY(pos->variant == PGN_VARIANT_CRAZYHOUSE)) {
+        n = write_crazyhouse_placement(pos, flags, b);
+        n += write_rest(pos, flags, b + n);
+    } else {
+        for (int rank = 7; rank >= 0; rank--) { /* 8 bytes of room past the 71 it can take */
+            size_t len;
+            put8(b + n, rank_text(pos, (unsigned)rank, &len));
+            n += len;
+            b[n++] = '/';
+        }
+        n += write_rest(pos, flags, b + n - 1) - 1;
     }
-    n += write_rest(pos, flags, b + n - 1) - 1;
     if (cap > 0) {
         size_t k = n < cap - 1 ? n : cap - 1;
         memcpy(buf, b, k);
@@ -515,6 +703,9 @@ size_t pgn_fen_write(const pgn_pos *pos, uint32_t flags, char *buf, size_t cap) 
 size_t pgnk_chess_fen_write_ranks(chess_fen_ranks *ranks, const pgn_pos *pos, uint32_t flags,
                                   unsigned changed, char *buf) {
     size_t n = 0;
+    if (PGNK_UNLIKELY(pos->variant)) { /* pockets, ~ marks, explosions: the whole FEN */
+        return pgn_fen_write(pos, flags, buf, PGN_FEN_MAX + 8);
+    }
     for (changed &= 0xffu; changed; changed &= changed - 1) {
         unsigned rank = (unsigned)bits_ctz(changed);
         size_t len;

@@ -3,7 +3,7 @@
  * en passant, whose discovered checks along the rank are tested on the board after the capture.
  * Castling is generated as king-takes-rook with the Chess960 rules, which include standard chess.
  */
-#include "attacks.h"
+#include "variants.h"
 
 typedef struct gen {
     const pgn_pos *p;
@@ -200,8 +200,8 @@ static void gen_pieces(gen *g) {
     gen_sliders(g, PGN_ROOK);
 }
 
-static unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
-                         pgn_movelist *out) {
+static inline unsigned generate_std(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
+                                    pgn_movelist *out) {
     gen g;
     g.p = p;
     g.us = (pgn_color)p->side;
@@ -233,6 +233,20 @@ static unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
     return g.count;
 }
 
+unsigned pgnk_chess_generate_std(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
+                                 pgn_movelist *out) {
+    return generate_std(p, from_mask, to_mask, out);
+}
+
+/* The one branch of every generation on the variant: standard chess keeps its own code. */
+static inline unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
+                                pgn_movelist *out) {
+    if (PGNK_UNLIKELY(p->variant)) {
+        return pgnk_variant_generate(p, from_mask, to_mask, out);
+    }
+    return generate_std(p, from_mask, to_mask, out);
+}
+
 void pgn_pos_legal_moves(const pgn_pos *pos, pgn_movelist *out) {
     generate(pos, BB_ALL, BB_ALL, out);
 }
@@ -249,6 +263,9 @@ unsigned pgn_pos_count_legal(const pgn_pos *pos) {
 int pgnk_chess_has_legal_move(const pgn_pos *pos) {
     /* after a check the king can most often step away: its first safe square settles it, with
      * no pins or other pieces looked at; otherwise (mate, stalemate, a lone castling) all moves */
+    if (PGNK_UNLIKELY(pos->variant)) {
+        return pgnk_variant_generate(pos, BB_ALL, BB_ALL, NULL) > 0;
+    }
     pgn_color us = (pgn_color)pos->side;
     unsigned ksq = king_square(pos, us);
     uint64_t occ = pos->by_type[0] ^ bits_sq(ksq), enemy = pos->by_color[!us];
@@ -286,7 +303,7 @@ int pgn_pos_has_legal_ep(const pgn_pos *pos) {
     pgn_movelist l;
     generate(pos, BB_ALL, bits_sq(pos->ep), &l);
     for (unsigned i = 0; i < l.count; i++) {
-        if (PGN_MOVE_KIND(l.moves[i]) == PGN_MOVE_EN_PASSANT) {
+        if (PGN_MOVE_KIND(l.moves[i]) == PGN_MOVE_EN_PASSANT && !PGN_MOVE_IS_DROP(l.moves[i])) {
             return 1;
         }
     }
@@ -298,31 +315,34 @@ static uint64_t perft_rec(const pgn_pos *p, unsigned depth, int bulk) {
         return 1;
     }
     if (bulk && depth == 1) {
-        return generate(p, BB_ALL, BB_ALL, NULL);
+        return generate_std(p, BB_ALL, BB_ALL, NULL);
     }
     pgn_movelist l;
-    generate(p, BB_ALL, BB_ALL, &l);
+    generate_std(p, BB_ALL, BB_ALL, &l);
     if (depth == 1) {
         return l.count;
     }
     uint64_t n = 0;
     for (unsigned i = 0; i < l.count; i++) {
         pgn_pos q = *p;
-        pgn_pos_play(&q, l.moves[i]);
+        pgnk_chess_play_std(&q, l.moves[i]);
         n += perft_rec(&q, depth - 1, bulk);
     }
     return n;
 }
 
 uint64_t pgn_perft(const pgn_pos *pos, unsigned depth, int bulk) {
+    if (PGNK_UNLIKELY(pos->variant)) {
+        return pgnk_variant_perft(pos, depth);
+    }
     /* Without bulk counting every leaf is played, which is what the benchmark compares. */
     if (!bulk && depth > 0) {
         pgn_movelist l;
-        generate(pos, BB_ALL, BB_ALL, &l);
+        generate_std(pos, BB_ALL, BB_ALL, &l);
         uint64_t n = 0;
         for (unsigned i = 0; i < l.count; i++) {
             pgn_pos q = *pos;
-            pgn_pos_play(&q, l.moves[i]);
+            pgnk_chess_play_std(&q, l.moves[i]);
             n += depth == 1 ? 1 : pgn_perft(&q, depth - 1, 0);
         }
         return n;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Position basics: setting up, making moves (castling as king-takes-rook, so standard chess
  * and Chess960 share one code path), attackers and incremental Polyglot keys. */
-#include "attacks.h"
+#include "variants.h"
 
 #include <string.h>
 
@@ -56,6 +56,13 @@ void pgn_pos_init(pgn_pos *pos) {
 int pgn_pos_is_standard_start(const pgn_pos *pos) {
     pgn_pos s;
     pgn_pos_init(&s);
+    static const uint8_t empty[2][6] = {{0}};
+    if (PGNK_UNLIKELY(pos->variant) &&
+        (pos->promoted || memcmp(pos->pocket, empty, sizeof empty) != 0 ||
+         (pos->variant == PGN_VARIANT_THREECHECK &&
+          (pos->checks[0] != 3 || pos->checks[1] != 3)))) {
+        return 0;
+    }
     return pos->side == s.side && pos->castle == s.castle && pos->ep == s.ep &&
            pos->halfmove == s.halfmove && pos->fullmove == s.fullmove &&
            memcmp(pos->board, s.board, sizeof s.board) == 0;
@@ -74,6 +81,9 @@ uint64_t pgn_pos_attackers(const pgn_pos *pos, pgn_square sq, pgn_color by) {
 }
 
 uint64_t pgn_pos_checkers(const pgn_pos *pos) {
+    if (PGNK_UNLIKELY(pos->variant)) {
+        return pgnk_variant_checkers(pos);
+    }
     pgn_color us = (pgn_color)pos->side;
     return pgn_pos_attackers(pos, (pgn_square)king_square(pos, us), (pgn_color)!us);
 }
@@ -84,8 +94,11 @@ int pgn_pos_in_check(const pgn_pos *pos) {
 
 int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv) {
     unsigned kind = PGN_MOVE_KIND(mv);
-    if (mv == PGN_MOVE_NULL || kind == PGN_MOVE_CASTLE) {
+    if (PGNK_UNLIKELY(PGN_MOVE_IS_DROP(mv))) {
         return 0;
+    }
+    if (mv == PGN_MOVE_NULL || kind == PGN_MOVE_CASTLE) {
+        return PGN_MOVE_IS_KING_PROMO(mv) && pos->board[PGN_MOVE_TO(mv)] != 0;
     }
     return kind == PGN_MOVE_EN_PASSANT || pos->board[PGN_MOVE_TO(mv)] != 0;
 }
@@ -172,7 +185,7 @@ static inline void play_pieces(pgn_pos *pos, pgn_move mv, pgn_color us, int keys
 }
 
 /* The hot make-move: keys is a constant at each caller, so each copy drops the key work or not. */
-static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
+static inline void play_std(pgn_pos *pos, pgn_move mv, int keys) {
     pgn_color us = (pgn_color)pos->side, them = (pgn_color)!us;
     uint64_t castle = pos->castle;
     uint64_t old_castle_key = 0;
@@ -200,8 +213,21 @@ static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
     }
 }
 
+/* The one branch of every move on the variant: standard chess keeps its own code. */
+static inline void play(pgn_pos *pos, pgn_move mv, int keys) {
+    if (PGNK_UNLIKELY(pos->variant) && mv != PGN_MOVE_NULL) {
+        pgnk_variant_play(pos, mv, keys);
+        return;
+    }
+    play_std(pos, mv, keys);
+}
+
 void pgn_pos_play(pgn_pos *pos, pgn_move mv) {
     play(pos, mv, 1);
+}
+
+void pgnk_chess_play_std(pgn_pos *pos, pgn_move mv) {
+    play_std(pos, mv, 1);
 }
 
 void pgn_pos_play_unkeyed(pgn_pos *pos, pgn_move mv) {

@@ -307,7 +307,8 @@ static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
 
 pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
                          pgn_san_result *out) {
-    if (!(flags & PGN_SAN_NO_FAST) && san_fast(pos, san, len, flags, out)) {
+    /* variant positions (drops, explosions, other check rules) take the general path */
+    if (!(flags & PGN_SAN_NO_FAST) && !pos->variant && san_fast(pos, san, len, flags, out)) {
         return PGN_OK;
     }
     return pgnk_san_general(pos, san, len, flags, out);

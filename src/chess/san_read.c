@@ -18,6 +18,7 @@ typedef struct san_desc {
     int form;
     char suffix; /* 0, '+', '#' as written ('#' also for ++) */
     uint32_t warn;
+    int king_promo; /* antichess: =K is a promotion */
 } san_desc;
 
 /* Strips trailing check marks, annotation glyphs and e.p. suffixes; records what it saw. */
@@ -86,7 +87,7 @@ static int parse_promotion(const char *s, size_t len, san_desc *d) {
     }
     char c = s[i];
     int t = piece_from_letter((char)(c >= 'a' ? c - 32 : c));
-    if (t < PGN_KNIGHT || t > PGN_QUEEN) {
+    if (t < PGN_KNIGHT || (t > PGN_QUEEN && !(t == PGN_KING && d->king_promo))) {
         return -1;
     }
     i++;
@@ -142,9 +143,11 @@ static pgn_status parse_body(const char *s, size_t len, san_desc *d) {
     return PGN_OK;
 }
 
-static pgn_status describe(const char *s, size_t len, san_desc *d, int b_as_bishop) {
+static pgn_status describe(const char *s, size_t len, san_desc *d, int b_as_bishop,
+                           int king_promo) {
     memset(d, 0, sizeof *d);
     d->from_file = d->from_rank = -1;
+    d->king_promo = king_promo;
     len = strip_suffixes(s, len, d);
     if (len == 0) {
         return PGN_E_BAD_SAN;
@@ -169,13 +172,17 @@ static pgn_status describe(const char *s, size_t len, san_desc *d, int b_as_bish
 }
 
 pgn_move pgnk_san_find_castle(const pgn_pos *p, int side, int king_to) {
-    unsigned ksq = king_square(p, (pgn_color)p->side);
+    uint64_t kings = pieces_of(p, (pgn_color)p->side, PGN_KING);
+    if (!kings) {
+        return PGN_MOVE_NONE; /* antichess, horde */
+    }
+    unsigned ksq = bits_ctz(kings);
     pgn_movelist l;
     pgn_pos_legal_moves_masked(p, bits_sq(ksq), p->castle, &l);
     for (unsigned i = 0; i < l.count; i++) {
         pgn_move m = l.moves[i];
         unsigned rsq = PGN_MOVE_TO(m);
-        if (PGN_MOVE_KIND(m) != PGN_MOVE_CASTLE) {
+        if (PGN_MOVE_KIND(m) != PGN_MOVE_CASTLE || PGN_MOVE_IS_DROP(m)) {
             continue;
         }
         if (side && (side == 1) == (rsq > ksq)) {
@@ -186,6 +193,12 @@ pgn_move pgnk_san_find_castle(const pgn_pos *p, int side, int king_to) {
         }
     }
     return PGN_MOVE_NONE;
+}
+
+/* Castling (king takes rook) or a crazyhouse drop: never what a SAN with a destination means. */
+static int is_castle_or_drop(pgn_move m) {
+    return PGN_MOVE_IS_DROP(m) ||
+           (PGN_MOVE_KIND(m) == PGN_MOVE_CASTLE && !PGN_MOVE_IS_KING_PROMO(m));
 }
 
 /* Resolves a move given by origin and destination squares (UCI, long algebraic). */
@@ -215,14 +228,7 @@ static pgn_status resolve_squares(const pgn_pos *p, unsigned from, unsigned to, 
     pgn_pos_legal_moves_masked(p, bits_sq(from), bits_sq(to), &l);
     for (unsigned i = 0; i < l.count; i++) {
         pgn_move m = l.moves[i];
-        unsigned kind = PGN_MOVE_KIND(m);
-        if (kind == PGN_MOVE_CASTLE) {
-            continue;
-        }
-        if ((kind == PGN_MOVE_PROMOTION) != (promo != 0)) {
-            continue;
-        }
-        if (promo && (int)PGN_MOVE_PROMO(m) != promo) {
+        if (is_castle_or_drop(m) || (int)PGN_MOVE_PROMOTED(m) != promo) {
             continue;
         }
         *out = m;
@@ -262,14 +268,13 @@ static pgn_status match_san(const pgn_pos *p, san_desc *d, uint32_t flags, pgn_m
     int missing_promo = 0;
     for (unsigned i = 0; i < l.count; i++) {
         pgn_move m = l.moves[i];
-        unsigned kind = PGN_MOVE_KIND(m);
-        if (kind == PGN_MOVE_CASTLE) {
+        if (is_castle_or_drop(m)) {
             continue;
         }
-        if (kind == PGN_MOVE_PROMOTION) {
+        if (PGN_MOVE_PROMOTED(m)) {
             int want = d->promo ? d->promo : ((flags & PGN_SAN_AUTO_QUEEN) ? PGN_QUEEN : 0);
             missing_promo |= !d->promo;
-            if ((int)PGN_MOVE_PROMO(m) != want) {
+            if ((int)PGN_MOVE_PROMOTED(m) != want) {
                 continue;
             }
         } else if (d->promo) {
@@ -306,8 +311,7 @@ static void check_form(const pgn_pos *p, pgn_move mv, uint32_t flags, san_desc *
             d->warn |= PGN_WARN_BIT(PGN_W_OVER_DISAMBIGUATION);
         }
         int capture = pgn_move_is_capture(p, mv);
-        if (d->form != FORM_UCI && PGN_MOVE_KIND(mv) != PGN_MOVE_CASTLE &&
-            capture != d->capture_mark) {
+        if (d->form != FORM_UCI && !is_castle_or_drop(mv) && capture != d->capture_mark) {
             d->warn |= PGN_WARN_BIT(PGN_W_CAPTURE_MARK);
         }
     } else if (d->form == FORM_UCI) {
@@ -327,7 +331,7 @@ static int is_null_token(const char *s, size_t len) {
 
 static pgn_status parse_once(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
                              int b_as_bishop, san_desc *d, pgn_move *mv) {
-    pgn_status st = describe(s, len, d, b_as_bishop);
+    pgn_status st = describe(s, len, d, b_as_bishop, p->variant == PGN_VARIANT_ANTICHESS);
     if (st == PGN_OK) {
         st = match_san(p, d, flags, mv);
     }
@@ -335,6 +339,39 @@ static pgn_status parse_once(const pgn_pos *p, const char *s, size_t len, uint32
         check_form(p, *mv, flags, d);
     }
     return st;
+}
+
+static int has_at(const char *s, size_t len) {
+    return memchr(s, '@', len) != NULL;
+}
+
+/* A drop: N@f3, P@e4 or chess.com's @e4 for a pawn, with an optional check mark. */
+static pgn_status parse_drop(const pgn_pos *pos, const char *s, size_t len, uint32_t flags,
+                             pgn_san_result *out) {
+    san_desc d;
+    memset(&d, 0, sizeof d);
+    len = strip_suffixes(s, len, &d);
+    size_t at = len >= 1 && s[0] == '@' ? 0 : 1;
+    if (len != at + 3 || s[at] != '@' || !is_file(s[at + 1]) || !is_rank(s[at + 2])) {
+        return PGN_E_BAD_SAN;
+    }
+    int type = at ? piece_from_letter(s[0]) : PGN_PAWN;
+    if (type < PGN_PAWN || type > PGN_QUEEN) {
+        return PGN_E_BAD_SAN;
+    }
+    pgn_move mv = PGN_MOVE_MAKE_DROP(type, PGN_SQ(s[at + 1] - 'a', s[at + 2] - '1'));
+    if (!pgn_pos_is_legal(pos, mv)) {
+        return PGN_E_ILLEGAL_MOVE;
+    }
+    if (!(flags & PGN_SAN_NO_VERIFY) && pgnk_san_check_suffix(pos, mv) != d.suffix) {
+        d.warn |= PGN_WARN_BIT(PGN_W_CHECK_SUFFIX);
+    }
+    if ((flags & PGN_SAN_STRICT) && d.warn) {
+        return PGN_E_BAD_SAN;
+    }
+    out->move = mv;
+    out->warnings = d.warn;
+    return PGN_OK;
 }
 
 pgn_status pgnk_san_general(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
@@ -350,6 +387,9 @@ pgn_status pgnk_san_general(const pgn_pos *pos, const char *san, size_t len, uin
         out->move = PGN_MOVE_NULL;
         out->warnings = PGN_WARN_BIT(PGN_W_NULL_MOVE);
         return pgn_pos_in_check(pos) ? PGN_E_ILLEGAL_MOVE : PGN_OK;
+    }
+    if (pos->variant == PGN_VARIANT_CRAZYHOUSE && has_at(san, len)) {
+        return parse_drop(pos, san, len, flags, out);
     }
     pgn_status st = parse_once(pos, san, len, flags, 0, &d, &mv);
     if (st != PGN_OK && len > 1 && san[0] == 'b' && !(flags & PGN_SAN_STRICT)) {
@@ -379,6 +419,18 @@ pgn_status pgn_uci_parse(const pgn_pos *pos, const char *uci, size_t len, pgn_mo
         *out = PGN_MOVE_NULL;
         return pgn_pos_in_check(pos) ? PGN_E_ILLEGAL_MOVE : PGN_OK;
     }
+    if (len == 4 && uci[1] == '@' && is_file(uci[2]) && is_rank(uci[3])) {
+        int type = piece_from_letter((char)(uci[0] >= 'a' ? uci[0] - 32 : uci[0]));
+        if (type < PGN_PAWN || type > PGN_QUEEN) {
+            return PGN_E_BAD_SAN;
+        }
+        pgn_move mv = PGN_MOVE_MAKE_DROP(type, PGN_SQ(uci[2] - 'a', uci[3] - '1'));
+        if (!pgn_pos_is_legal(pos, mv)) {
+            return PGN_E_ILLEGAL_MOVE;
+        }
+        *out = mv;
+        return PGN_OK;
+    }
     if ((len != 4 && len != 5) || !is_file(uci[0]) || !is_rank(uci[1]) || !is_file(uci[2]) ||
         !is_rank(uci[3])) {
         return PGN_E_BAD_SAN;
@@ -386,7 +438,8 @@ pgn_status pgn_uci_parse(const pgn_pos *pos, const char *uci, size_t len, pgn_mo
     int promo = 0;
     if (len == 5) {
         promo = piece_from_letter((char)(uci[4] >= 'a' ? uci[4] - 32 : uci[4]));
-        if (promo < PGN_KNIGHT || promo > PGN_QUEEN) {
+        int king_ok = promo == PGN_KING && pos->variant == PGN_VARIANT_ANTICHESS;
+        if ((promo < PGN_KNIGHT || promo > PGN_QUEEN) && !king_ok) {
             return PGN_E_BAD_SAN;
         }
     }

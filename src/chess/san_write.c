@@ -13,8 +13,8 @@ unsigned pgnk_san_needed_disambiguation(const pgn_pos *p, pgn_move mv) {
     if (type == PGN_PAWN) {
         return pgn_move_is_capture(p, mv) ? 1u : 0u;
     }
-    if (type == PGN_KING) {
-        return 0;
+    if (type == PGN_KING && p->variant != PGN_VARIANT_ANTICHESS) {
+        return 0; /* one king: only antichess may have more */
     }
     uint64_t others = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type) & ~bits_sq(from);
     if (!others) {
@@ -25,7 +25,7 @@ unsigned pgnk_san_needed_disambiguation(const pgn_pos *p, pgn_move mv) {
     int any = 0, same_file = 0, same_rank = 0;
     for (unsigned i = 0; i < l.count; i++) {
         unsigned f = PGN_MOVE_FROM(l.moves[i]);
-        if (PGN_MOVE_KIND(l.moves[i]) == PGN_MOVE_CASTLE) {
+        if (PGN_MOVE_KIND(l.moves[i]) == PGN_MOVE_CASTLE || PGN_MOVE_IS_DROP(l.moves[i])) {
             continue;
         }
         any = 1;
@@ -41,7 +41,28 @@ unsigned pgnk_san_needed_disambiguation(const pgn_pos *p, pgn_move mv) {
     return same_rank ? 3u : 2u;
 }
 
+/* The marks of the variants, as python-chess writes them: # also for a move that wins by the
+ * variant's own rule (third check, king on the hill, explosion); none in antichess and racing
+ * kings, which have no check. */
+static NOINLINE char variant_suffix(const pgn_pos *p, pgn_move mv) {
+    if (p->variant == PGN_VARIANT_ANTICHESS || p->variant == PGN_VARIANT_RACINGKINGS) {
+        return 0;
+    }
+    pgn_pos q = *p;
+    pgn_pos_play_unkeyed(&q, mv);
+    if (pgn_pos_is_variant_end(&q)) {
+        return '#';
+    }
+    if (!pgn_pos_in_check(&q)) {
+        return 0;
+    }
+    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
+}
+
 char pgnk_san_check_suffix(const pgn_pos *p, pgn_move mv) {
+    if (p->variant) {
+        return variant_suffix(p, mv);
+    }
     pgn_pos q = *p;
     pgn_pos_play_unkeyed(&q, mv);
     if (!pgn_pos_in_check(&q)) {
@@ -50,14 +71,33 @@ char pgnk_san_check_suffix(const pgn_pos *p, pgn_move mv) {
     return pgnk_chess_has_legal_move(&q) ? '+' : '#';
 }
 
+/* A drop, N@f3 (P@e4 for a pawn), and its mark. */
+static size_t san_drop(const pgn_pos *pos, pgn_move mv, char *buf) {
+    unsigned to = PGN_MOVE_TO(mv);
+    size_t n = 0;
+    buf[n++] = piece_letters[PGN_MOVE_DROP_PIECE(mv) & 7];
+    buf[n++] = '@';
+    buf[n++] = (char)('a' + (to & 7));
+    buf[n++] = (char)('1' + (to >> 3));
+    char c = pgnk_san_check_suffix(pos, mv);
+    if (c) {
+        buf[n++] = c;
+    }
+    buf[n] = 0;
+    return n;
+}
+
 size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
     size_t n = 0;
     if (mv == PGN_MOVE_NULL) {
         memcpy(buf, "--", 3);
         return 2;
     }
+    if (PGN_MOVE_IS_DROP(mv)) {
+        return san_drop(pos, mv, buf);
+    }
     unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
-    if (PGN_MOVE_KIND(mv) == PGN_MOVE_CASTLE) {
+    if (PGN_MOVE_KIND(mv) == PGN_MOVE_CASTLE && !PGN_MOVE_IS_KING_PROMO(mv)) {
         memcpy(buf, to > from ? "O-O" : "O-O-O", to > from ? 3 : 5);
         n = to > from ? 3 : 5;
     } else {
@@ -77,9 +117,10 @@ size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
         }
         buf[n++] = (char)('a' + (to & 7));
         buf[n++] = (char)('1' + (to >> 3));
-        if (PGN_MOVE_KIND(mv) == PGN_MOVE_PROMOTION) {
+        pgn_piece_type promo = PGN_MOVE_PROMOTED(mv);
+        if (promo) {
             buf[n++] = '=';
-            buf[n++] = piece_letters[PGN_MOVE_PROMO(mv)];
+            buf[n++] = piece_letters[promo];
         }
     }
     char c = pgnk_san_check_suffix(pos, mv);
@@ -96,16 +137,24 @@ size_t pgn_uci_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_UCI_MAX]) {
         return 4;
     }
     unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
-    if (PGN_MOVE_KIND(mv) == PGN_MOVE_CASTLE && !pos->chess960) {
+    size_t n = 0;
+    if (PGN_MOVE_IS_DROP(mv)) {
+        buf[n++] = piece_letters[PGN_MOVE_DROP_PIECE(mv) & 7];
+        buf[n++] = '@';
+        buf[n++] = (char)('a' + (to & 7));
+        buf[n++] = (char)('1' + (to >> 3));
+        buf[n] = 0;
+        return n;
+    }
+    if (PGN_MOVE_KIND(mv) == PGN_MOVE_CASTLE && !PGN_MOVE_IS_KING_PROMO(mv) && !pos->chess960) {
         to = pgnk_chess_castle_king_to(from, to);
     }
-    size_t n = 0;
     buf[n++] = (char)('a' + (from & 7));
     buf[n++] = (char)('1' + (from >> 3));
     buf[n++] = (char)('a' + (to & 7));
     buf[n++] = (char)('1' + (to >> 3));
-    if (PGN_MOVE_KIND(mv) == PGN_MOVE_PROMOTION) {
-        buf[n++] = "  nbrq"[PGN_MOVE_PROMO(mv)];
+    if (PGN_MOVE_PROMOTED(mv)) {
+        buf[n++] = "  nbrqk"[PGN_MOVE_PROMOTED(mv)];
     }
     buf[n] = 0;
     return n;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Game state: check, checkmate, stalemate, insufficient material, the 50- and 75-move rules and
  * threefold and fivefold repetition (FIDE Laws 5.2, 9.2, 9.3, 9.6). */
-#include "attacks.h"
+#include "variants.h"
 
 static const uint64_t BB_LIGHT = UINT64_C(0x55aa55aa55aa55aa);
 
@@ -14,6 +14,9 @@ int pgn_pos_is_stalemate(const pgn_pos *pos) {
 }
 
 int pgn_pos_insufficient_material_for(const pgn_pos *pos, pgn_color color) {
+    if (PGNK_UNLIKELY(pos->variant)) {
+        return pgnk_variant_insufficient(pos, color);
+    }
     uint64_t us = pos->by_color[color], them = pos->by_color[!color];
     if (us & (pos->by_type[PGN_PAWN] | pos->by_type[PGN_ROOK] | pos->by_type[PGN_QUEEN])) {
         return 0;
@@ -51,6 +54,12 @@ unsigned pgn_repetitions(const uint64_t *keys, size_t n, unsigned halfmove) {
 }
 
 pgn_outcome pgn_pos_outcome(const pgn_pos *pos, unsigned repetitions) {
+    if (PGNK_UNLIKELY(pos->variant)) {
+        pgn_outcome end = pgnk_variant_end_outcome(pos);
+        if (end != PGN_OUTCOME_NONE) {
+            return end;
+        }
+    }
     int no_moves = pgn_pos_count_legal(pos) == 0;
     if (no_moves) {
         return pgn_pos_in_check(pos) ? PGN_OUTCOME_CHECKMATE : PGN_OUTCOME_STALEMATE;
@@ -83,6 +92,12 @@ const char *pgn_outcome_name(pgn_outcome outcome) {
     case PGN_OUTCOME_FIVEFOLD_REPETITION: return "fivefold repetition";
     case PGN_OUTCOME_FIFTY_MOVES: return "fifty-move rule";
     case PGN_OUTCOME_THREEFOLD_REPETITION: return "threefold repetition";
+    case PGN_OUTCOME_KING_EXPLODED: return "king exploded";
+    case PGN_OUTCOME_THIRD_CHECK: return "third check";
+    case PGN_OUTCOME_KING_OF_THE_HILL: return "king of the hill";
+    case PGN_OUTCOME_NO_PIECES: return "no pieces left";
+    case PGN_OUTCOME_RACE_WON: return "race won";
+    case PGN_OUTCOME_RACE_DRAWN: return "race drawn";
     }
     return "unknown";
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Polyglot Zobrist hashing: the same keys as Polyglot opening books, python-chess and
  * pgn-extract -H, so hashes can be compared across tools. */
-#include "attacks.h"
+#include "variants.h"
 
 #include "zobrist_keys.inc"
 
@@ -39,6 +39,9 @@ uint64_t pgn_pos_compute_key(const pgn_pos *pos) {
     k ^= pgnk_chess_castle_key(pos) ^ chess_polyglot_ep_key(pos);
     if (pos->side == PGN_WHITE) {
         k ^= pgnk_chess_polyglot_random[KEY_TURN];
+    }
+    if (PGNK_UNLIKELY(pos->variant)) {
+        k ^= pgnk_variant_key(pos);
     }
     return k;
 }

@@ -13,6 +13,7 @@
 #include "../base/utf8.h"
 #include "../game/arena.h"
 #include "../game/game_internal.h"
+#include "variant_start.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
 
@@ -304,7 +305,8 @@ static void put_move(pgn_json_writer *w, const pgn_node *n) {
     /* after the parent's move fen_ranks holds this move's before: only its ranks change */
     unsigned changed = 0xffu;
     if (w->fen_node != NULL && pgn_node_parent(n) == w->fen_node &&
-        !(w->flags & PGN_JSON_RECOMPUTE)) {
+        !(w->flags & PGN_JSON_RECOMPUTE) && pos->variant == PGN_VARIANT_STANDARD) {
+        /* (a variant's move may change more: an atomic explosion, a drop's pocket) */
         changed = chess_fen_move_ranks(mv);
     }
     w->fen_node = n;
@@ -445,7 +447,11 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     }
     put(w, "}", 1);
     start = pgn_game_start(game);
-    if (!pgn_pos_is_standard_start(start) || start->chess960) {
+    if (start->variant != PGN_VARIANT_STANDARD) {
+        put(w, ",\"variant\":", 11);
+        put_cstring(w, pgn_variant_uci_name((pgn_variant)start->variant));
+    }
+    if (!pgnk_export_is_rules_start(start) || start->chess960) {
         char fen[PGN_FEN_MAX];
         pgn_fen_write(start, w->fen_flags, fen, sizeof fen);
         put(w, ",\"fen\":", 7);

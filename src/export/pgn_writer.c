@@ -12,6 +12,7 @@
 #include "../game/arena.h"
 #include "../game/game_internal.h"
 #include "pgnkit/annot.h"
+#include "variant_start.h"
 
 #define DEFAULT_WIDTH 79
 #define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
@@ -689,20 +690,48 @@ static void sort_tags(tag_ref *t, size_t n) {
     }
 }
 
+/* Appends tag name = value to w->tags[*n]. */
+static void add_tag(pgn_writer *w, size_t *n, pgn_str name, pgn_str value) {
+    w->tags[*n].name = name;
+    w->tags[*n].value = value;
+    w->tags[*n].order = *n;
+    ++*n;
+}
+
+/* The tags that say the rules and the start (have: the game had a FEN tag, a Variant tag). FEN is
+ * rewritten from the start position (three-check counters as lichess writes them) and is written
+ * when the game had one or starts elsewhere than its rules' start (the standard position, or its
+ * variant's: pgnk_export_is_rules_start); SetUp "1" goes with it
+ * and only with it. A variant's game without a Variant tag gets one (lichess's name). */
+static size_t rules_tags(pgn_writer *w, const pgn_game *game, size_t n, int have_fen,
+                         int have_variant, char fen[PGN_FEN_MAX]) {
+    const pgn_pos *start = pgn_game_start(game);
+    if (have_fen || !pgnk_export_is_rules_start(start)) {
+        pgn_fen_write(start, w->fen_flags | PGN_FEN_LICHESS_CHECKS, fen, PGN_FEN_MAX);
+        add_tag(w, &n, cstr("FEN"), cstr(fen));
+        add_tag(w, &n, cstr("SetUp"), cstr("1"));
+    }
+    if (start->variant != PGN_VARIANT_STANDARD && !have_variant) {
+        add_tag(w, &n, cstr("Variant"), cstr(pgn_variant_name((pgn_variant)start->variant)));
+    }
+    return n;
+}
+
 /* The tag section: the Seven Tag Roster in its order (missing ones filled in, Result from the
- * termination marker), then the other tags sorted by name. FEN is rewritten from the start
- * position and is written when the game had one or starts elsewhere than the standard position;
- * SetUp "1" goes with it and only with it. Reduced export keeps FEN and SetUp only for a set-up
- * position, without which the moves could not be replayed. One pass over the game's tags. */
+ * termination marker), then the other tags sorted by name, with FEN, SetUp and Variant as
+ * rules_tags says. Reduced export keeps FEN and SetUp only for a set-up position, without which
+ * the moves could not be replayed, and Variant only for a variant's game. One pass over the
+ * game's tags. */
 static void write_tags(pgn_writer *w, const pgn_game *game, const char **marker) {
     char fen[PGN_FEN_MAX];
     pgn_str roster[7];
-    int have[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    int have[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, have_variant = 0;
     size_t i, n = 0, count = pgn_game_tag_count(game);
     int reduced = (w->flags & PGN_WRITE_REDUCED) != 0;
+    int variant = pgn_game_start(game)->variant != PGN_VARIANT_STANDARD;
     pgn_result r = pgn_game_result(game);
     void *p = w->tags;
-    if (!pgnk_grow(&w->alloc, &p, &w->tags_cap, count + 2, sizeof *w->tags,
+    if (!pgnk_grow(&w->alloc, &p, &w->tags_cap, count + 3, sizeof *w->tags,
                    4096 / sizeof *w->tags + 1)) {
         w->err = PGN_E_NOMEM;
         return;
@@ -716,11 +745,9 @@ static void write_tags(pgn_writer *w, const pgn_game *game, const char **marker)
             if (k < 7) {
                 roster[k] = pgn_game_tag_value(game, i);
             }
-        } else if (!reduced) {
-            w->tags[n].name = name;
-            w->tags[n].value = pgn_game_tag_value(game, i);
-            w->tags[n].order = n;
-            n++;
+        } else if (!reduced || (variant && name_is(name, "Variant"))) {
+            have_variant |= name_is(name, "Variant");
+            add_tag(w, &n, name, pgn_game_tag_value(game, i));
         }
     }
     /* the termination marker: the game's, else the Result tag's if it is a marker, else "*" */
@@ -732,17 +759,7 @@ static void write_tags(pgn_writer *w, const pgn_game *game, const char **marker)
         write_tag(w, cstr(str_names[i]), have[i] ? roster[i] : cstr(str_defaults[i]));
     }
     write_tag(w, cstr(str_names[6]), cstr(*marker));
-    if ((have[7] && !reduced) || !pgn_pos_is_standard_start(pgn_game_start(game))) {
-        pgn_fen_write(pgn_game_start(game), w->fen_flags, fen, sizeof fen);
-        w->tags[n].name = cstr("FEN");
-        w->tags[n].value = cstr(fen);
-        w->tags[n].order = n;
-        n++;
-        w->tags[n].name = cstr("SetUp");
-        w->tags[n].value = cstr("1");
-        w->tags[n].order = n;
-        n++;
-    }
+    n = rules_tags(w, game, n, have[7] && !reduced, have_variant, fen);
     sort_tags(w->tags, n);
     for (i = 0; i < n; i++) {
         write_tag(w, w->tags[i].name, w->tags[i].value);

@@ -136,12 +136,13 @@ static pgn_status tags(pgn_json_reader *r, const jval *v, pgn_game *game) {
 }
 
 /* The position of a FEN string value, with the FEN's own column when the string had no escape. */
-static pgn_status fen_value(pgn_json_reader *r, const jval *v, uint32_t flags, pgn_pos *pos) {
+static pgn_status fen_value(pgn_json_reader *r, const jval *v, pgn_variant variant, uint32_t flags,
+                            pgn_pos *pos) {
     pgn_fen_diag d;
     if (v->type != JV_STRING) {
         return bad(r, v, 0, "a FEN must be a string");
     }
-    if (pgn_fen_parse(pos, v->str, v->len, flags, &d) != PGN_OK) {
+    if (pgn_fen_parse_variant(pos, variant, v->str, v->len, flags, &d) != PGN_OK) {
         pgn_loc at = v->at;
         if (v->raw_len == v->len && d.column >= 1) {
             at.offset += d.column;
@@ -166,45 +167,69 @@ static const jval *tag_member(const jval *tagsv, const char *name) {
  * gives it only when a capture is legal, a FEN tag may give it after any double step). */
 static int same_position(const pgn_pos *a, const pgn_pos *b) {
     return memcmp(a->board, b->board, sizeof a->board) == 0 && a->side == b->side &&
-           a->castle == b->castle && a->halfmove == b->halfmove && a->fullmove == b->fullmove;
+           a->castle == b->castle && a->halfmove == b->halfmove && a->fullmove == b->fullmove &&
+           memcmp(a->pocket, b->pocket, sizeof a->pocket) == 0 && a->promoted == b->promoted &&
+           a->checks[0] == b->checks[0] && a->checks[1] == b->checks[1];
 }
 
-/* The start position: "fen", else the FEN tag (as in PGN, §9.7.2), else the standard one. Chess960
- * rules come from what PGN can say them with, so that the PGN export reads back alike: a Variant
- * tag naming Chess960 or a FEN whose castling rights only Chess960 allows; "chess960": true must
- * agree with one of them. */
+/* The game's rules, from its Variant tag as in PGN (digest §7.6, T85): a Chess960 name turns on
+ * Chess960 rules (*is960), a variant of docs/variants.md selects it, other names are refused.
+ * "variant" (may be NULL) must name the same variant: PGN has no other way to say it. */
+static pgn_status game_variant(pgn_json_reader *r, const jval *tagsv, const jval *vm,
+                               pgn_game *game, pgn_variant *variant, int *is960) {
+    pgn_str tag;
+    pgn_variant named = PGN_VARIANT_STANDARD;
+    *variant = PGN_VARIANT_STANDARD;
+    *is960 = 0;
+    if (pgn_game_tag_get(game, "Variant", &tag)) {
+        int k = pgnk_reader_variant_kind(tag.ptr, tag.len, variant);
+        if (k == 0) {
+            const jval *m = tag_member(tagsv, "Variant");
+            return pgnk_json_error(r, PGN_E_UNSUPPORTED_VARIANT, m->at, m->str, m->len,
+                                   "pgnkit reads standard chess, Chess960 and the variants of "
+                                   "docs/variants.md");
+        }
+        *is960 = k == 2;
+    }
+    if (vm != NULL &&
+        (vm->type != JV_STRING || !pgn_variant_from_name(vm->str, vm->len, &named, NULL))) {
+        return bad(r, vm, 0, "\"variant\" must be the name of a variant of docs/variants.md");
+    }
+    if (vm != NULL && named != *variant) {
+        return bad(r, vm, 0, "\"variant\" must be the variant the Variant tag names");
+    }
+    return PGN_OK;
+}
+
+/* The start position: "fen", else the FEN tag (as in PGN, §9.7.2), else the variant's start.
+ * Chess960 rules come from what PGN can say them with, so that the PGN export reads back alike: a
+ * Variant tag naming Chess960 or a FEN whose castling rights only Chess960 allows; "chess960": true
+ * must agree with one of them. A variant comes from the Variant tag (game_variant). */
 static pgn_status start_position(pgn_json_reader *r, const jval *tagsv, const jval *fen,
-                                 const jval *c960, pgn_game *game) {
+                                 const jval *c960, const jval *vm, pgn_game *game) {
     pgn_pos pos, tag_pos;
     pgn_str tag;
     pgn_status st;
+    pgn_variant variant;
     int variant960 = 0;
     const jval *fen_tag = NULL;
     if (c960 != NULL && c960->type != JV_TRUE && c960->type != JV_FALSE) {
         return bad(r, c960, 0, "\"chess960\" must be true or false");
     }
-    if (pgn_game_tag_get(game, "Variant", &tag)) {
-        /* as in PGN (digest §7.6, T85): a Chess960 name turns on Chess960 rules, other variants
-         * are refused */
-        int k = pgnk_reader_variant_kind(tag.ptr, tag.len);
-        if (k == 0) {
-            const jval *m = tag_member(tagsv, "Variant");
-            return pgnk_json_error(r, PGN_E_UNSUPPORTED_VARIANT, m->at, m->str, m->len,
-                                   "pgnkit reads standard chess and Chess960 only");
-        }
-        variant960 = k == 2;
+    if ((st = game_variant(r, tagsv, vm, game, &variant, &variant960)) != PGN_OK) {
+        return st;
     }
     uint32_t flags = variant960 ? PGN_FEN_CHESS960 : 0;
     if (pgn_game_tag_get(game, "FEN", &tag)) {
         /* the tag is kept as read and the PGN export rewrites it from the start: it must be a
          * FEN, and the same position as "fen" */
         fen_tag = tag_member(tagsv, "FEN");
-        if ((st = fen_value(r, fen_tag, flags, &tag_pos)) != PGN_OK) {
+        if ((st = fen_value(r, fen_tag, variant, flags, &tag_pos)) != PGN_OK) {
             return st;
         }
     }
     if (fen != NULL) {
-        if ((st = fen_value(r, fen, flags, &pos)) != PGN_OK) {
+        if ((st = fen_value(r, fen, variant, flags, &pos)) != PGN_OK) {
             return st;
         }
         if (fen_tag != NULL && !same_position(&pos, &tag_pos)) {
@@ -213,7 +238,7 @@ static pgn_status start_position(pgn_json_reader *r, const jval *tagsv, const jv
     } else if (fen_tag != NULL) {
         pos = tag_pos;
     } else {
-        pgn_pos_init(&pos);
+        pgn_pos_init_variant(&pos, variant);
         pos.chess960 = (uint8_t)variant960;
     }
     if (c960 != NULL && c960->type == JV_TRUE && !pos.chess960) {
@@ -478,9 +503,9 @@ pgn_status pgnk_json_build_game(pgn_json_reader *r, const jval *v, pgn_game *gam
     static const char *const names[] = {"tags",    "fen",         "chess960",
                                         "comment", "moves",       "result",
                                         "broken",  "diagnostics", "diagnostics_dropped",
-                                        NULL};
+                                        "variant", NULL};
     static const char *const required[] = {"tags", NULL, NULL, NULL, "moves", "result"};
-    const jval *s[9] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    const jval *s[10] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     pgn_status st;
     if ((st = members(r, v, names, s)) != PGN_OK) {
         return st;
@@ -493,7 +518,7 @@ pgn_status pgnk_json_build_game(pgn_json_reader *r, const jval *v, pgn_game *gam
     }
     if ((st = read_record(r, s[6], s[7], s[8], game)) != PGN_OK ||
         (st = tags(r, s[0], game)) != PGN_OK ||
-        (st = start_position(r, s[0], s[1], s[2], game)) != PGN_OK ||
+        (st = start_position(r, s[0], s[1], s[2], s[9], game)) != PGN_OK ||
         (s[3] != NULL && (st = comment(r, s[3], game, pgn_game_root(game), 0)) != PGN_OK)) {
         return st;
     }

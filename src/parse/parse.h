@@ -39,12 +39,16 @@ struct pgn_reader {
     pgn_loc marker_at;     /* where the termination marker was read */
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
-    uint8_t bad_tag;           /* the tag section had a malformed tag pair */
+    uint8_t variant;     /* pgn_variant of the Variant tag (docs/variants.md) */
+    uint8_t fen_pending; /* the FEN tag is read at the end of the tags, in the game's variant */
+    pgn_loc fen_at, fen_value_at; /* the FEN tag's [ and its value's opening quote */
+    uint8_t bad_tag;              /* the tag section had a malformed tag pair */
     uint8_t move_skip;         /* a move callback said SKIP: the rest was skipped, end_game due */
     pgn_game *build;           /* pgn_reader_next's game, which keeps the diagnostics */
     uint8_t enc_seen;          /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
     scratch name, value, text; /* decoded tag name and value, decoded comment */
     scratch tag_result;        /* the Result tag's value */
+    scratch fen;               /* the FEN tag's value */
     uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */
     unsigned tag_hash_count;
     uint8_t tag_fresh; /* the tag just read has a name the game certainly did not have */
@@ -85,8 +89,9 @@ static inline void reader_consume(pgn_reader *r) {
 }
 pgn_flow reader_emit_comment(pgn_reader *r, const token *t);
 void *pgnk_reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
-/* The Variant tag's value: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported. */
-int pgnk_reader_variant_kind(const char *v, size_t n);
+/* The Variant tag's value: 1 standard, 2 Chess960, 3 wild/N (read as standard), 4 a variant of
+ * pgn_variant (*variant), 0 unsupported. *variant is PGN_VARIANT_STANDARD unless 4. */
+int pgnk_reader_variant_kind(const char *v, size_t n, pgn_variant *variant);
 
 /* movetext.c: reads the movetext up to and including the termination marker */
 void pgnk_movetext_read(pgn_reader *r);

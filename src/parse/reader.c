@@ -117,7 +117,7 @@ void pgn_reader_free(pgn_reader *r) {
         return;
     }
     pgnk_lexer_free(&r->lx);
-    scratch *bufs[] = {&r->name, &r->value, &r->text, &r->tag_result};
+    scratch *bufs[] = {&r->name, &r->value, &r->text, &r->tag_result, &r->fen};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
         pgnk_reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
     }
@@ -450,15 +450,18 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     return got == TAG_OK ? read_tag_value(r, ts.at, value_at) : got;
 }
 
-/* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 0 unsupported (digest
- * §7.6, T85). The JSON reader (json_game.c) uses it too. */
-int pgnk_reader_variant_kind(const char *v, size_t n) {
+/* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 4 a variant of pgn_variant
+ * (*variant; pgn_variant_from_name's spellings, docs/variants.md), 0 unsupported (digest §7.6,
+ * T85). The JSON reader (json_game.c) uses it too. */
+int pgnk_reader_variant_kind(const char *v, size_t n, pgn_variant *variant) {
     static const char *const c960[] = {
         "chess960",       "chess 960", "fischerandom", "fischerrandom",
         "fischer random", "freestyle", "960"};
     static const char *const standard[] = {"standard", "chess",         "classical", "normal",
                                            "regular",  "from position", "illegal",   ""};
     char low[32];
+    int is960 = 0;
+    *variant = PGN_VARIANT_STANDARD;
     if (n >= sizeof low) {
         return 0;
     }
@@ -476,32 +479,72 @@ int pgnk_reader_variant_kind(const char *v, size_t n) {
             return 1;
         }
     }
-    return strncmp(low, "wild/", 5) == 0 ? 3 : 0;
+    if (strncmp(low, "wild/", 5) == 0) {
+        return 3;
+    }
+    if (!pgn_variant_from_name(v, n, variant, &is960)) {
+        return 0;
+    }
+    return is960 ? 2 : *variant == PGN_VARIANT_STANDARD ? 1 : 4;
+}
+
+/* Parses the FEN tag's value (r->fen) in variant into r->start. report: bit 0 the error (and
+ * fen_bad), bit 1 the tolerated quirks. Returns nonzero on success. */
+static int parse_fen(pgn_reader *r, pgn_variant variant, int report) {
+    pgn_fen_diag d;
+    uint32_t flags = (r->opts.flags & PGN_READ_STRICT) ? PGN_FEN_STRICT : 0;
+    if (pgn_fen_parse_variant(&r->start, variant, r->fen.ptr, r->fen.len, flags, &d) != PGN_OK) {
+        if (report & 1) {
+            pgn_loc where = r->fen_value_at; /* d.column counts from 1 after the quote */
+            where.column += d.column;
+            where.offset += d.column;
+            pgnk_reader_diag(r, PGN_E_BAD_FEN, where, r->fen.ptr, r->fen.len);
+            r->fen_bad = 1;
+        }
+        return 0;
+    }
+    r->fen_bad = 0;
+    for (unsigned b = 0; b < 32 && (report & 2); b++) {
+        if (d.warnings & (1u << b)) {
+            pgnk_reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), r->fen_at, r->fen.ptr,
+                             r->fen.len);
+        }
+    }
+    return 1;
+}
+
+/* The FEN tag: read at once in the variant of a Variant tag before it, else as standard chess if
+ * that reads it; otherwise (a variant's FEN before its Variant tag: pockets, a horde) it is read
+ * at the end of the tags, in the game's variant (finish_start). */
+static void note_fen(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *text, size_t len) {
+    r->has_fen = 1;
+    r->fen_at = at;
+    r->fen_value_at = value_at;
+    r->fen.len = 0;
+    if (!pgnk_scratch_put(r, &r->fen, text, len)) {
+        r->fen_bad = 1;
+        return;
+    }
+    if (r->variant_bad) {
+        r->fen_bad = 1; /* an unsupported variant's FEN: not judged, the game is refused */
+    } else if (r->variant != PGN_VARIANT_STANDARD) {
+        parse_fen(r, (pgn_variant)r->variant, 3);
+    } else {
+        /* read: its quirks reported at the tag, as before; read again if a Variant tag follows */
+        r->fen_pending = parse_fen(r, PGN_VARIANT_STANDARD, 2) ? 1 : 2;
+    }
 }
 
 /* at: the tag's [; value_at: its value's opening quote. */
 static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fen_text,
                      size_t fen_len) {
     if (name_is(&r->name, "FEN")) {
-        pgn_fen_diag d;
-        uint32_t flags = (r->opts.flags & PGN_READ_STRICT) ? PGN_FEN_STRICT : 0;
-        r->has_fen = 1;
-        if (pgn_fen_parse(&r->start, fen_text, fen_len, flags, &d) != PGN_OK) {
-            pgn_loc where = value_at; /* d.column counts from 1 at the byte after the quote */
-            where.column += d.column;
-            where.offset += d.column;
-            pgnk_reader_diag(r, PGN_E_BAD_FEN, where, fen_text, fen_len);
-            r->fen_bad = 1;
-        }
-        for (unsigned b = 0; b < 32; b++) {
-            if (d.warnings & (1u << b)) {
-                pgnk_reader_diag(r, (pgn_status)(PGN_W_CASTLE_ZERO + b), at, fen_text, fen_len);
-            }
-        }
+        note_fen(r, at, value_at, fen_text, fen_len);
     } else if (name_is(&r->name, "SetUp")) {
         r->has_setup = 1;
     } else if (name_is(&r->name, "Variant")) {
-        int k = pgnk_reader_variant_kind(r->value.ptr, r->value.len);
+        pgn_variant variant;
+        int k = pgnk_reader_variant_kind(r->value.ptr, r->value.len, &variant);
         if (k == 0) {
             pgnk_reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, r->value.ptr, r->value.len);
             r->variant_bad = 1;
@@ -509,6 +552,7 @@ static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fe
             pgnk_reader_diag(r, PGN_W_VARIANT, at, r->value.ptr, r->value.len);
         }
         r->chess960 = k == 2;
+        r->variant = (uint8_t)variant;
     } else if (name_is(&r->name, "Result")) {
         r->tag_result.len = 0;
         pgnk_scratch_put(r, &r->tag_result, r->value.ptr, r->value.len);
@@ -565,8 +609,15 @@ static pgn_flow read_tags(pgn_reader *r) {
 }
 
 static void finish_start(pgn_reader *r) {
+    if (r->variant_bad) {
+        r->fen_bad = r->has_fen; /* not judged: the game is refused (E_UNSUPPORTED_VARIANT) */
+    } else if (r->fen_pending == 2) {
+        parse_fen(r, (pgn_variant)r->variant, 3); /* standard chess could not read it */
+    } else if (r->fen_pending == 1 && r->variant != PGN_VARIANT_STANDARD) {
+        parse_fen(r, (pgn_variant)r->variant, 1); /* read as standard before the Variant tag */
+    }
     if ((r->fen_bad || !r->has_fen) && !(r->opts.flags & PGN_READ_NO_BOARD)) {
-        pgn_pos_init(&r->start); /* a tag-only pass builds no board */
+        pgn_pos_init_variant(&r->start, (pgn_variant)r->variant); /* a tag-only pass builds none */
     }
     if (r->chess960) {
         r->start.chess960 = 1;
@@ -579,16 +630,32 @@ static void finish_start(pgn_reader *r) {
 
 /* ---- a whole game ---- */
 
+/* What a variant's final position decides (pgn_pos_outcome): its own endings (a king exploded,
+ * third check, ...), mate and stalemate as the variant scores them (antichess: stalemate wins). */
+static pgn_result variant_final_result(const pgn_pos *pos) {
+    pgn_outcome o = pgn_pos_outcome(pos, 1);
+    if (o != PGN_OUTCOME_CHECKMATE && o != PGN_OUTCOME_STALEMATE && o < PGN_OUTCOME_KING_EXPLODED) {
+        return PGN_RESULT_NONE;
+    }
+    int winner = pgn_outcome_winner(pos, o);
+    return winner < 0            ? PGN_RESULT_DRAW
+           : winner == PGN_WHITE ? PGN_RESULT_WHITE_WINS
+                                 : PGN_RESULT_BLACK_WINS;
+}
+
 /* What the main line's final position decides if it contradicts res: a win for the side that
- * mated, a draw after stalemate; PGN_RESULT_NONE otherwise or if no board was kept. Stalemate is
- * looked for only after a decisive result and mate only in check, so that most games cost one
- * attack test. */
+ * mated, a draw after stalemate (a variant's: variant_final_result); PGN_RESULT_NONE otherwise or
+ * if no board was kept. Stalemate is looked for only after a decisive result and mate only in
+ * check, so that most games cost one attack test. */
 static pgn_result final_result(const pgn_reader *r, pgn_result res) {
     if ((r->opts.flags & PGN_READ_NO_BOARD) || r->skip_movetext || r->depth == 0 ||
         r->levels[0].dead) {
         return PGN_RESULT_NONE;
     }
     const pgn_pos *pos = &r->levels[0].pos;
+    if (pos->variant != PGN_VARIANT_STANDARD) {
+        return variant_final_result(pos);
+    }
     if (pgn_pos_in_check(pos)) {
         if (!pgn_pos_is_checkmate(pos)) {
             return PGN_RESULT_NONE;
@@ -641,6 +708,8 @@ static void reset_game(pgn_reader *r) {
     memset(&r->sum, 0, sizeof r->sum);
     r->sum.game = r->games + 1;
     r->encoding_warned = r->fen_bad = r->variant_bad = r->chess960 = 0;
+    r->variant = PGN_VARIANT_STANDARD;
+    r->fen_pending = 0;
     r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = r->move_skip = 0;
     r->tag_result.len = 0;
     r->tag_hash_count = 0;

@@ -4,13 +4,9 @@
  * reads from the same files (node.clock(), node.eval() of every main-line node; made once by
  * tests/tools/annot_oracle.py). For each file of the table pgnkit's rows must be the same:
  * games and main-line plies, then every clock and eval in order.
- * - Games pgnkit reads: the tree (pgn_reader_next) and the node getters pgn_node_clock and
- *   pgn_node_eval (include/pgnkit/annot.h).
- * - Games of a variant pgnkit refuses (the lichess crazyhouse games, E_UNSUPPORTED_VARIANT): the
- *   reader skips their movetext, comments included (checked below), so the test takes the game's
- *   raw bytes, blanks its Variant tag, and reads the movetext with the visitor under
- *   PGN_READ_NO_BOARD (moves are only text, so drops such as N@f7 do not matter), parsing each
- *   main-line comment with pgn_cmd_find.
+ * - Every game is read whole, the lichess crazyhouse games too (their Variant tag selects the
+ *   crazyhouse rules, docs/variants.md): the tree (pgn_reader_next) and the node getters
+ *   pgn_node_clock and pgn_node_eval (include/pgnkit/annot.h).
  * - TCEC engine comments ({d=34, sd=50, mt=..., wv=...}) must stay plain text: no command and no
  *   W_BAD_COMMAND in the whole file. */
 #include "harness.h"
@@ -23,112 +19,17 @@
 #define ORACLE "tests/data/annot-python-chess.tsv"
 
 typedef struct counts {
-    unsigned long bad_commands, variant_refused;
+    unsigned long bad_commands;
 } counts;
 
 static void on_diag(void *ctx, const pgn_diag *d) {
     counts *c = ctx;
     c->bad_commands += d->code == PGN_W_BAD_COMMAND;
-    c->variant_refused += d->code == PGN_E_UNSUPPORTED_VARIANT;
 }
 
 static void eval_row(buf *out, const char *rel, uint64_t game, size_t ply, const pgn_eval *e) {
     buf_printf(out, "%s\t%llu\t%zu\teval\t%s\t%ld\t%ld\n", rel, (unsigned long long)game, ply,
                e->kind == PGN_EVAL_MATE ? "mate" : "cp", (long)e->value, (long)e->depth);
-}
-
-/* ---- a refused game's movetext through the visitor ---- */
-
-typedef struct zh_state {
-    const char *rel;
-    uint64_t game;
-    size_t depth, ply, clk_ply, eval_ply;
-    unsigned long comments;
-    buf *rows;
-} zh_state;
-
-static pgn_flow zh_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
-    zh_state *z = user;
-    (void)before, (void)mv, (void)san, (void)at;
-    z->ply += z->depth == 0;
-    return PGN_FLOW_CONTINUE;
-}
-
-static pgn_flow zh_comment(void *user, pgn_str text) {
-    zh_state *z = user;
-    pgn_cmd c;
-    z->comments++;
-    if (z->depth != 0 || z->ply == 0) {
-        return PGN_FLOW_CONTINUE; /* python-chess: a variation's, or the game's comment */
-    }
-    /* a move's comments count as one text (python-chess joins them): its first clock and eval */
-    if (z->clk_ply != z->ply && pgn_cmd_find(text, PGN_CMD_CLK, &c)) {
-        z->clk_ply = z->ply;
-        buf_printf(z->rows, "%s\t%llu\t%zu\tclk\t%lld\n", z->rel, (unsigned long long)z->game,
-                   z->ply, (long long)c.ms);
-    }
-    if (z->eval_ply != z->ply && pgn_cmd_find(text, PGN_CMD_EVAL, &c)) {
-        z->eval_ply = z->ply;
-        eval_row(z->rows, z->rel, z->game, z->ply, &c.eval);
-    }
-    return PGN_FLOW_CONTINUE;
-}
-
-static pgn_flow zh_begin(void *user) {
-    ((zh_state *)user)->depth++;
-    return PGN_FLOW_CONTINUE;
-}
-
-static pgn_flow zh_end(void *user) {
-    ((zh_state *)user)->depth--;
-    return PGN_FLOW_CONTINUE;
-}
-
-static const pgn_visitor zh_visitor = {NULL, NULL,     NULL,   zh_move, zh_comment,
-                                       NULL, zh_begin, zh_end, NULL};
-
-/* Reads one game's bytes with the visitor; returns its main-line plies. */
-static size_t zh_visit(const char *raw, size_t len, uint32_t flags, zh_state *z) {
-    pgn_reader *r;
-    pgn_reader_opts o;
-    memset(&o, 0, sizeof o);
-    o.flags = flags;
-    z->depth = z->ply = z->clk_ply = z->eval_ply = 0;
-    z->comments = 0;
-    if (pgn_reader_new_mem(&r, &o, raw, len) != PGN_OK) {
-        harness_fail(__FILE__, __LINE__, "out of memory");
-        return 0;
-    }
-    CHECK_EQ_INT(pgn_reader_visit(r, &zh_visitor, z), PGN_OK);
-    pgn_reader_free(r);
-    return z->ply;
-}
-
-/* A refused game (raw bytes): its clocks and evals with the Variant tag blanked. */
-static size_t refused_game(const char *rel, uint64_t game, pgn_str raw, buf *rows) {
-    zh_state z;
-    buf copy = {NULL, 0, 0};
-    memset(&z, 0, sizeof z);
-    z.rel = rel;
-    z.game = game;
-    z.rows = rows;
-    buf_put(&copy, raw.ptr, raw.len);
-    /* as read: the movetext is skipped, comments too (so the reader alone cannot show them) */
-    buf scratch = {NULL, 0, 0};
-    z.rows = &scratch;
-    CHECK_EQ_INT(zh_visit(copy.p, copy.len, 0, &z), 0);
-    CHECK_EQ_INT(z.comments, 0);
-    buf_free(&scratch);
-    z.rows = rows;
-    char *v = strstr(copy.p, "[Variant ");
-    CHECK(v != NULL);
-    for (; v != NULL && *v != '\n' && *v != 0; v++) {
-        *v = ' ';
-    }
-    size_t plies = zh_visit(copy.p, copy.len, PGN_READ_NO_BOARD, &z);
-    CHECK(z.comments > 0);
-    buf_free(&copy);
-    return plies;
 }
 
 /* ---- pgnkit's rows for one file ---- */
@@ -141,7 +42,6 @@ static void pgnkit_rows(const char *rel, const buf *text, buf *out, counts *c) {
     uint64_t games = 0;
     size_t plies = 0;
     memset(&o, 0, sizeof o);
-    o.flags = PGN_READ_KEEP_RAW;
     o.on_diag = on_diag;
     o.diag_ctx = c;
     buf_put(&rows, "", 0);
@@ -151,13 +51,8 @@ static void pgnkit_rows(const char *rel, const buf *text, buf *out, counts *c) {
         return;
     }
     pgn_status st;
-    unsigned long refused = 0;
-    for (; (st = pgn_reader_next(r, g)) == PGN_OK; refused = c->variant_refused) {
+    while ((st = pgn_reader_next(r, g)) == PGN_OK) {
         games++;
-        if (pgn_reader_summary(r)->broken && c->variant_refused > refused) {
-            plies += refused_game(rel, games, pgn_reader_raw(r), &rows);
-            continue;
-        }
         CHECK(!pgn_reader_summary(r)->broken);
         size_t ply = 0;
         for (const pgn_node *n = pgn_node_child(pgn_game_root(g)); n; n = pgn_node_child(n)) {
