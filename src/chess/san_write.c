@@ -41,19 +41,20 @@ unsigned pgnk_san_needed_disambiguation(const pgn_pos *p, pgn_move mv) {
     return same_rank ? 3u : 2u;
 }
 
-/* The marks of the variants, as python-chess writes them: # also for a move that wins by the
- * variant's own rule (third check, king on the hill, explosion); none in antichess and racing
- * kings, which have no check. */
+/* The marks of the variants, as python-chess and lichess write them: # also for a move that wins
+ * by the variant's own rule (third check, the hill, an explosion, the last piece taken, a race won;
+ * in antichess also a stalemate, which wins); no + in antichess and racing kings, which have no
+ * check, and no mark for a drawn race. */
 static NOINLINE char variant_suffix(const pgn_pos *p, pgn_move mv) {
-    if (p->variant == PGN_VARIANT_ANTICHESS || p->variant == PGN_VARIANT_RACINGKINGS) {
-        return 0;
-    }
     pgn_pos q = *p;
     pgn_pos_play_unkeyed(&q, mv);
     if (pgn_pos_is_variant_end(&q)) {
-        return '#';
+        return pgn_outcome_winner(&q, pgn_pos_outcome(&q, 1)) < 0 ? 0 : '#';
     }
-    if (!pgn_pos_in_check(&q)) {
+    if (p->variant == PGN_VARIANT_ANTICHESS) {
+        return pgnk_chess_has_legal_move(&q) ? 0 : '#';
+    }
+    if (p->variant == PGN_VARIANT_RACINGKINGS || !pgn_pos_in_check(&q)) {
         return 0;
     }
     return pgnk_chess_has_legal_move(&q) ? '+' : '#';

@@ -379,6 +379,8 @@ static void test_antichess(void) {
     pgn_pos e = vpos(PGN_VARIANT_ANTICHESS, "4k3/8/8/8/8/8/8/4R2K w - - 0 1");
     CHECK_EQ_STR(san_of(&e, "e1e7"), "(illegal)"); /* Rxe8 must be played */
     CHECK(!pgn_pos_in_check(&c));
+    pgn_pos last = vpos(PGN_VARIANT_ANTICHESS, "8/8/8/8/8/8/8/Rr5k b - - 0 1");
+    CHECK_EQ_STR(san_of(&last, "b1a1"), "Rxa1#"); /* White's last piece: lichess writes # */
     pgn_pos none = vpos(PGN_VARIANT_ANTICHESS, "8/8/8/8/8/8/8/7k w - - 0 1");
     CHECK_EQ_INT(pgn_pos_outcome(&none, 1), PGN_OUTCOME_NO_PIECES);
     CHECK_EQ_INT(pgn_outcome_winner(&none, PGN_OUTCOME_NO_PIECES), PGN_WHITE);
@@ -429,13 +431,14 @@ static void test_check_variants(void) {
 
 static void test_race_and_horde(void) {
     pgn_pos w = vpos(PGN_VARIANT_RACINGKINGS, "8/1K6/8/8/8/8/8/k7 w - - 0 1");
-    CHECK_EQ_STR(san_of(&w, "b7b8"), "Kb8"); /* no marks in racing kings */
+    CHECK_EQ_STR(san_of(&w, "b7b8"), "Kb8#"); /* the race won */
     CHECK_EQ_INT(play_san(&w, "Kb8"), PGN_OK);
     CHECK_EQ_INT(pgn_pos_outcome(&w, 1), PGN_OUTCOME_RACE_WON); /* Black cannot follow */
     CHECK_EQ_INT(pgn_outcome_winner(&w, PGN_OUTCOME_RACE_WON), PGN_WHITE);
     pgn_pos d = vpos(PGN_VARIANT_RACINGKINGS, "8/1K4k1/8/8/8/8/8/8 w - - 0 1");
     CHECK_EQ_INT(play_san(&d, "Kb8"), PGN_OK);
     CHECK_EQ_INT(pgn_pos_outcome(&d, 1), PGN_OUTCOME_NONE); /* Black has one move to follow */
+    CHECK_EQ_STR(san_of(&d, "g7g8"), "Kg8");                /* a drawn race: no mark */
     CHECK_EQ_INT(play_san(&d, "Kg8"), PGN_OK);
     CHECK_EQ_INT(pgn_pos_outcome(&d, 1), PGN_OUTCOME_RACE_DRAWN);
     CHECK_EQ_INT(pgn_outcome_winner(&d, PGN_OUTCOME_RACE_DRAWN), -1);
