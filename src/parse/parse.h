@@ -78,6 +78,11 @@ struct pgn_reader {
 
 /* reader.c */
 void pgnk_reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len);
+/* A diagnostic with the given severity; pgnk_reader_diag gives the usual one. */
+void pgnk_reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
+                          const char *text, size_t len);
+/* The result of the game just read, with its diagnostics (results.c). */
+pgn_result pgnk_reader_result(pgn_reader *r);
 static inline void reader_next_token(pgn_reader *r) {
     if (!r->have_tok) {
         pgnk_lexer_next(&r->lx, &r->tok);

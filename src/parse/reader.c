@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The streaming PGN reader: finding games (PGN §8; digest §5.2 boundaries and recovery), tag pairs
  * (PGN §8.1), the start position (FEN, SetUp and Variant tags, PGN §9.7) and diagnostics. The
- * movetext is read by movetext.c; the game tree is built by builder.c. */
+ * movetext is read by movetext.c, the result checked by results.c; the game tree is built by
+ * builder.c. */
 #include "parse.h"
 
 #include <stdlib.h>
@@ -16,8 +17,8 @@ void *pgnk_reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size) 
 }
 
 /* A diagnostic with the given severity; pgnk_reader_diag gives the usual one. */
-static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
-                            const char *text, size_t len) {
+void pgnk_reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
+                          const char *text, size_t len) {
     if (r->lx.error == PGN_E_IO) {
         return; /* the input failed: what is left of the game was cut by that, not by its text */
     }
@@ -51,7 +52,7 @@ static void reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pg
 
 void pgnk_reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *text, size_t len) {
     int error = !pgn_status_is_warning(code) || (r->opts.flags & PGN_READ_STRICT);
-    reader_diag_sev(r, code, error ? PGN_SEV_ERROR : PGN_SEV_WARNING, at, text, len);
+    pgnk_reader_diag_sev(r, code, error ? PGN_SEV_ERROR : PGN_SEV_WARNING, at, text, len);
 }
 
 /* ---- creating ---- */
@@ -630,80 +631,6 @@ static void finish_start(pgn_reader *r) {
 
 /* ---- a whole game ---- */
 
-/* What a variant's final position decides (pgn_pos_outcome): its own endings (a king exploded,
- * third check, ...), mate and stalemate as the variant scores them (antichess: stalemate wins). */
-static pgn_result variant_final_result(const pgn_pos *pos) {
-    pgn_outcome o = pgn_pos_outcome(pos, 1);
-    if (o != PGN_OUTCOME_CHECKMATE && o != PGN_OUTCOME_STALEMATE && o < PGN_OUTCOME_KING_EXPLODED) {
-        return PGN_RESULT_NONE;
-    }
-    int winner = pgn_outcome_winner(pos, o);
-    return winner < 0            ? PGN_RESULT_DRAW
-           : winner == PGN_WHITE ? PGN_RESULT_WHITE_WINS
-                                 : PGN_RESULT_BLACK_WINS;
-}
-
-/* What the main line's final position decides if it contradicts res: a win for the side that
- * mated, a draw after stalemate (a variant's: variant_final_result); PGN_RESULT_NONE otherwise or
- * if no board was kept. Stalemate is looked for only after a decisive result and mate only in
- * check, so that most games cost one attack test. */
-static pgn_result final_result(const pgn_reader *r, pgn_result res) {
-    if ((r->opts.flags & PGN_READ_NO_BOARD) || r->skip_movetext || r->depth == 0 ||
-        r->levels[0].dead) {
-        return PGN_RESULT_NONE;
-    }
-    const pgn_pos *pos = &r->levels[0].pos;
-    if (pos->variant != PGN_VARIANT_STANDARD) {
-        return variant_final_result(pos);
-    }
-    if (pgn_pos_in_check(pos)) {
-        if (!pgn_pos_is_checkmate(pos)) {
-            return PGN_RESULT_NONE;
-        }
-        return pos->side == PGN_WHITE ? PGN_RESULT_BLACK_WINS : PGN_RESULT_WHITE_WINS;
-    }
-    return res != PGN_RESULT_DRAW && pgn_pos_is_stalemate(pos) ? PGN_RESULT_DRAW : PGN_RESULT_NONE;
-}
-
-/* A result (the marker, else the Result tag tr) that the final position contradicts: a draw or a
- * loss for the side that mated, a decisive result after stalemate (docs/pgn-dialect.md, Results).
- * "*" contradicts nothing (an unfinished record; W_RESULT_AFTER_MATE covers it, strict only). */
-static void check_final_result(pgn_reader *r, pgn_result tr) {
-    int marked = r->marker != PGN_RESULT_NONE && r->marker != PGN_RESULT_UNKNOWN;
-    pgn_result res = marked ? r->marker : tr;
-    if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
-        return;
-    }
-    pgn_result fin = final_result(r, res);
-    if (fin != PGN_RESULT_NONE && fin != res) {
-        const char *m = pgn_result_str(res);
-        pgnk_reader_diag(r, PGN_W_RESULT_CONTRADICTS, marked ? r->marker_at : r->sum.start, m,
-                         strlen(m));
-    }
-}
-
-static pgn_result tag_result(const pgn_reader *r) {
-    return r->tag_result.len ? pgn_result_parse(r->tag_result.ptr, r->tag_result.len)
-                             : PGN_RESULT_NONE;
-}
-
-/* Digest T65: under strict reading, a "*" result after a checkmate on the main line is reported, as
- * pgn-extract does, but only as a warning: the game is not broken and keeps its "*". Lax reading
- * says nothing (the digest asks for no more; results are otherwise never compared with the board,
- * digest §9). Only checkmate: the digest names no other ending (stalemate, dead position). */
-static void check_mate_result(pgn_reader *r) {
-    if ((r->opts.flags & PGN_READ_NO_BOARD) || r->skip_movetext || r->depth == 0 ||
-        r->levels[0].dead || !pgn_pos_is_checkmate(&r->levels[0].pos)) {
-        return;
-    }
-    if (r->marker == PGN_RESULT_UNKNOWN) {
-        reader_diag_sev(r, PGN_W_RESULT_AFTER_MATE, PGN_SEV_WARNING, r->marker_at, "*", 1);
-    } else { /* no marker: the Result tag gave the "*" */
-        reader_diag_sev(r, PGN_W_RESULT_AFTER_MATE, PGN_SEV_WARNING, r->sum.start,
-                        r->tag_result.ptr, r->tag_result.len);
-    }
-}
-
 static void reset_game(pgn_reader *r) {
     memset(&r->sum, 0, sizeof r->sum);
     r->sum.game = r->games + 1;
@@ -732,20 +659,6 @@ static void start_stream(pgn_reader *r) {
         pgnk_reader_diag(r, PGN_E_UTF16, at, NULL, 0);
         r->finished = 1;
     }
-}
-
-/* The game's result: the termination marker, else the Result tag; a marker that disagrees with
- * the tag is reported there and the tag's result kept. */
-static pgn_result game_result(pgn_reader *r, pgn_result tr) {
-    pgn_result res = r->marker;
-    if (res == PGN_RESULT_NONE || res == PGN_RESULT_UNKNOWN) {
-        res = tr != PGN_RESULT_NONE ? tr : res;
-    } else if (tr != PGN_RESULT_NONE && tr != PGN_RESULT_UNKNOWN && tr != res) {
-        const char *m = pgn_result_str(res); /* reported at the marker, kept from the tag */
-        pgnk_reader_diag(r, PGN_W_RESULT_MISMATCH, r->marker_at, m, strlen(m));
-        res = tr;
-    }
-    return res;
 }
 
 /* The game's tags and movetext, with the visitor's begin_game and end_tags; a STOP reads the rest
@@ -809,11 +722,7 @@ static pgn_status read_game(pgn_reader *r) {
     r->sum.start = r->next_loc;
     read_game_body(r);
     r->sum.end_offset = lexer_offset(&r->lx);
-    pgn_result tr = tag_result(r), res = game_result(r, tr);
-    if (res == PGN_RESULT_UNKNOWN && (r->opts.flags & PGN_READ_STRICT)) {
-        check_mate_result(r);
-    }
-    check_final_result(r, tr);
+    pgn_result res = pgnk_reader_result(r);
     r->sum.marker = r->marker;
     find_next_game(r); /* the game's raw bytes end where the next one starts */
     r->sum.end_offset = r->raw_end;
