@@ -63,7 +63,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 PERFT_CAP ?= 200000000
 
 .PHONY: output-md5-update golden-update deps check-run demo-run man uninstall readme python \
-	bench-python bench-parallel bench-lang all lib demo check check-slow check-layers bench bench-io tables format format-check \
+	bench-python bench-parallel bench-lang bench-variants all lib demo check check-slow check-layers bench bench-io tables format format-check \
 	install clean asan bench-query bench-scoutfish eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
@@ -199,6 +199,10 @@ bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_parallel.sh
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_lang.sh
+	@PGNKIT=$(BUILD)/pgnkit BUILD=$(BUILD) bash bench/bench_variants.sh
+# perft of each lichess variant beside Fairy-Stockfish's (docs/variants.md)
+bench-variants: $(BUILD)/pgnkit $(BUILD)/cpurun
+	@PGNKIT=$(BUILD)/pgnkit BUILD=$(BUILD) bash bench/bench_variants.sh
 # other notations (German letters, descriptive) beside English (docs/notation.md)
 bench-lang: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_lang.sh
