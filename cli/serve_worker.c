@@ -10,21 +10,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int restart(worker *w, int chess960) {
-    engine_stop(&w->eng);
-    if (engine_start(&w->eng, &w->j->cfg, w->err, sizeof w->err) != 0) {
+/* A new game on the engine: the game's variant set through UCI_Variant, as pgnkit analyze does
+ * (docs/variants.md). Returns 0, -1 (the engine failed) or 1: a variant the engine does not list,
+ * the reason in w->err. */
+static int new_game(worker *w, int chess960) {
+    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
+    const char *uv = pgn_variant_uci_name(v);
+    if (v != PGN_VARIANT_STANDARD && !engine_has_variant(&w->eng, uv)) {
+        snprintf(w->err, sizeof w->err,
+                 "a %s game, and the engine '%s' does not list '%s' in its "
+                 "UCI_Variant option",
+                 pgn_variant_name(v), w->eng.name, uv);
+        return 1;
+    }
+    if (engine_set_variant(&w->eng, uv) != 0) {
+        snprintf(w->err, sizeof w->err, "engine closed its input at setoption UCI_Variant");
         return -1;
     }
     return engine_new_game(&w->eng, chess960, w->err, sizeof w->err);
 }
 
+static int restart(worker *w, int chess960) {
+    engine_stop(&w->eng);
+    if (engine_start(&w->eng, &w->j->cfg, w->err, sizeof w->err) != 0) {
+        return -1;
+    }
+    return new_game(w, chess960);
+}
+
 static pgn_status on_new_game(void *ctx, int chess960) {
     worker *w = ctx;
-    if ((w->eng.pid <= 0 || engine_new_game(&w->eng, chess960, w->err, sizeof w->err) != 0) &&
-        restart(w, chess960) != 0) {
-        return PGN_E_IO;
+    int rc = w->eng.pid <= 0 ? -1 : new_game(w, chess960);
+    if (rc < 0) {
+        rc = restart(w, chess960);
     }
-    return PGN_OK;
+    return rc == 0 ? PGN_OK : rc > 0 ? PGN_E_UNSUPPORTED_VARIANT : PGN_E_IO;
 }
 
 /* Whether the current job must end (cancelled, past its time, its page gone): stop_state. */

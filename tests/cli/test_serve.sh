@@ -343,6 +343,28 @@ is "a job over --max-results alone: stopped" "$(state_of "$a")" failed
 check "stopped: the reason" grep -q 'max-results' "$tmp/body"
 stop_server bytes
 
+# ---- a variant game: analysed only by an engine that lists it in UCI_Variant (docs/variants.md) ----
+zh=${PGNKIT_SHARED:-../shared}/corpus/edge/variants/python-chess-saturs-jannlee-zh-lichess.pgn
+start_server variant "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }
+a=$(run_job "$zh")
+is "a crazyhouse game, an engine without UCI_Variant: the job ends" "$(state_of "$a")" done
+check "the reason: the variant the engine does not list" \
+    grep -q "game 1 not analysed: a Crazyhouse game, and the engine .* does not list 'crazyhouse'" "$tmp/body"
+stop_server variant
+fsf=$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)
+if [ ! -x "$fsf" ]; then
+    bad "no fairy-stockfish (Debian package fairy-stockfish; tools/deps.sh installs it)"
+else
+    start_server variant "$bin" serve --engine "$fsf" || { echo "RESULT $pass $fail 0"; exit 1; }
+    a=$(run_job "$zh")
+    is "crazyhouse on Fairy-Stockfish: done" "$(state_of "$a")" done
+    check "no game left unanalysed" sh -c "! grep -q 'not analysed' '$tmp/body'"
+    is "its download" "$(code GET "/api/jobs/$a/pgn")" 200
+    check "the download: evals from the engine, the Variant tag kept" \
+        sh -c "grep -q '%eval' '$tmp/body' && grep -q '^\[Variant \"Crazyhouse\"\]' '$tmp/body'"
+    stop_server variant
+fi
+
 # ---- Stockfish: the download is pgnkit analyze's with the same node count ----
 sf=$(command -v stockfish || echo /usr/games/stockfish)
 if [ ! -x "$sf" ]; then
