@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzz target: SAN against positions (STYLE C11). Byte 0 picks a seed position and the parse
- * flags, byte 1 how many of the following bytes choose legal moves to play first (so positions
- * vary), the rest is a move text. A move that parses is legal, and its canonical SAN and UCI
- * parse (strictly) back to it; for every legal move of the position, SAN and UCI round-trip. */
+ * flags, byte 1 how many of the following bytes choose legal moves to play first (low 4 bits; so
+ * positions vary) and a variant (bits 4-6: nonzero plays from that variant's start instead of the
+ * seed), the rest is a move text. A move that parses is legal, and its canonical SAN and UCI
+ * parse (strictly) back to it; for every legal move of the position, SAN (in the chosen
+ * language, descriptive included) and UCI round-trip. Variants use English (drops). */
 #include "fuzz_common.h"
 
 #ifndef FUZZ_ENTRY
@@ -36,12 +38,20 @@ static void san_all_moves(const pgn_pos *pos, pgn_lang lang) {
         FUZZ_CHECK(pgn_san_parse(pos, san, n, PGN_SAN_STRICT, &r) == PGN_OK &&
                        r.move == ml.moves[i] && r.warnings == 0,
                    "canonical SAN does not parse back strictly");
-        char other[PGN_SAN_LANG_MAX];
-        size_t tn = pgn_san_translate(lang, san, n, other, sizeof other);
-        FUZZ_CHECK(tn > 0 &&
-                       pgn_san_parse_lang(pos, lang, other, tn, PGN_SAN_STRICT, &r) == PGN_OK &&
-                       r.move == ml.moves[i],
-                   "SAN in another language does not parse back");
+        if (pgn_lang_is_descriptive(lang)) {
+            char d[PGN_DESC_MAX];
+            size_t dn = pgn_desc_write(pos, lang, ml.moves[i], d, sizeof d);
+            FUZZ_CHECK(dn > 0 && pgn_desc_parse(pos, lang, d, dn, NULL, &m) == PGN_OK &&
+                           m == ml.moves[i],
+                       "descriptive does not parse back");
+        } else {
+            char other[PGN_SAN_LANG_MAX];
+            size_t tn = pgn_san_translate(lang, san, n, other, sizeof other);
+            FUZZ_CHECK(tn > 0 &&
+                           pgn_san_parse_lang(pos, lang, other, tn, PGN_SAN_STRICT, &r) == PGN_OK &&
+                           r.move == ml.moves[i],
+                       "SAN in another language does not parse back");
+        }
         n = pgn_uci_write(pos, ml.moves[i], uci);
         FUZZ_CHECK(n >= 4 && n < PGN_UCI_MAX, "UCI length");
         FUZZ_CHECK(pgn_uci_parse(pos, uci, n, &m) == PGN_OK && m == ml.moves[i],
@@ -58,7 +68,10 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     uint32_t flags = (uint32_t)(data[0] >> 4) &
                      (PGN_SAN_STRICT | PGN_SAN_NULL_MOVES | PGN_SAN_NO_VERIFY | PGN_SAN_AUTO_QUEEN);
     pgn_pos pos;
-    if (pgn_fen_parse(&pos, fen, strlen(fen), 0, NULL) != PGN_OK) {
+    pgn_variant variant = (pgn_variant)(((unsigned)data[1] >> 4 & 7u) % PGN_VARIANT_COUNT);
+    if (variant != PGN_VARIANT_STANDARD) {
+        pgn_pos_init_variant(&pos, variant);
+    } else if (pgn_fen_parse(&pos, fen, strlen(fen), 0, NULL) != PGN_OK) {
         FUZZ_FAIL("seed FEN");
         return 0;
     }
@@ -72,13 +85,20 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         pgn_pos_play(&pos, ml.moves[data[i] % ml.count]);
     }
     FUZZ_CHECK(pos.key == pgn_pos_compute_key(&pos), "incremental key");
-    pgn_lang lang = (pgn_lang)((data[0] ^ data[1]) % PGN_LANG_COUNT);
+    pgn_lang lang = variant != PGN_VARIANT_STANDARD
+                        ? PGN_LANG_ENGLISH
+                        : (pgn_lang)((data[0] ^ data[1]) % PGN_LANG_COUNT);
     san_all_moves(&pos, lang);
     pgn_san_result r;
-    pgn_status st =
-        lang == PGN_LANG_ENGLISH
-            ? pgn_san_parse(&pos, (const char *)data + i, size - i, flags, &r)
-            : pgn_san_parse_lang(&pos, lang, (const char *)data + i, size - i, flags, &r);
+    memset(&r, 0, sizeof r);
+    pgn_status st;
+    if (pgn_lang_is_descriptive(lang)) {
+        st = pgn_desc_parse(&pos, lang, (const char *)data + i, size - i, NULL, &r.move);
+    } else {
+        st = lang == PGN_LANG_ENGLISH
+                 ? pgn_san_parse(&pos, (const char *)data + i, size - i, flags, &r)
+                 : pgn_san_parse_lang(&pos, lang, (const char *)data + i, size - i, flags, &r);
+    }
     if (st != PGN_OK) {
         FUZZ_CHECK(st == PGN_E_BAD_SAN || st == PGN_E_ILLEGAL_MOVE || st == PGN_E_AMBIGUOUS_MOVE,
                    "unexpected status");
