@@ -30,6 +30,7 @@ want=(
     "time           test -x /usr/bin/time"
     "librsvg2-bin   command -v rsvg-convert"
     "libxml2-utils  command -v xmllint"
+    "w3c-sgml-lib   test -f /usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd"
     "python3-pil    py_has PIL"
     "chromium       test -x /usr/bin/chromium"
     "chromium-driver  test -x /usr/bin/chromedriver"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CLI tests of issue 18 items 1-2: pgnkit svg and pgnkit graph. Every position of a few corpus
-# games is drawn; each SVG passes xmllint (well-formed XML) and tests/tools/svg_check.py (the
-# structural SVG 1.1 check of docs/render.md), shows the position pgnkit convert --to fen gives
+# games is drawn; each SVG is valid against the W3C SVG 1.1 DTD (xmllint --dtdvalid, the DTD of
+# Debian's w3c-sgml-lib) and passes tests/tools/svg_check.py (the structural SVG 1.1 check of
+# docs/render.md: references, numbers, colours), shows the position pgnkit convert --to fen gives
 # for that ply (read back from the <use> elements), highlights the move convert --to uci gives,
 # marks check exactly when the SAN says + or #, and renders with rsvg-convert into a picture
 # whose squares hold the pieces of that FEN (tests/tools/png_board_check.py). The graphs are
@@ -32,6 +33,11 @@ for tool in xmllint rsvg-convert; do
         echo "RESULT 0 1 0"; exit 1
     fi
 done
+dtd=${SVG_DTD:-/usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd}
+if [ ! -f "$dtd" ]; then
+    echo "the SVG 1.1 DTD is missing ($dtd; Debian w3c-sgml-lib, tools/deps.sh installs it)"
+    echo "RESULT 0 1 0"; exit 1
+fi
 if ! $py -c 'import PIL' 2>/dev/null; then
     echo "python3-pil is missing (tools/deps.sh installs it): the suite cannot run"
     echo "RESULT 0 1 0"; exit 1
@@ -89,8 +95,8 @@ for g in g1 g2 g3 g4; do
     else
         bad "$g: boards drawn differ from convert --to fen/uci"; head -n 6 "$tmp/$g.diff"
     fi
-    if xmllint --noout "$tmp/$g"-*.svg 2> "$tmp/xmllint.err"; then ok; else
-        bad "$g: xmllint"; head -n 3 "$tmp/xmllint.err"; fi
+    if xmllint --noout --dtdvalid "$dtd" "$tmp/$g"-*.svg 2> "$tmp/xmllint.err"; then ok; else
+        bad "$g: xmllint against the SVG 1.1 DTD"; head -n 3 "$tmp/xmllint.err"; fi
     positions=$((positions + n + 1))
     # rsvg-convert renders every position of g4 (of all four with PGNKIT_SLOW=1; else every
     # fifth of the others: a render takes 50-350 ms); the pictures show the pieces of the FEN
@@ -161,7 +167,7 @@ PGN
 check "graph: points and dots = lichess's formulas" $py "$here/graph_check.py" "$tmp/graph.svg" "$tmp/graph.csv" 600 200
 check "graph: a mistake, blunders and a mate" [ "$(grep -c '<circle' "$tmp/graph.svg")" -ge 4 ]
 check "graph: svg check" $py "$here/svg_check.py" "$tmp/graph.svg"
-check "graph: xmllint" xmllint --noout "$tmp/graph.svg"
+check "graph: valid against the SVG 1.1 DTD" xmllint --noout --dtdvalid "$dtd" "$tmp/graph.svg"
 check "graph: renders" rsvg-convert "$tmp/graph.svg" -o "$tmp/graph.png"
 "$bin" graph --width 900 --height 120 "$tmp/graph.pgn" > "$tmp/graph2.svg"
 check "graph --width --height" $py "$here/graph_check.py" "$tmp/graph2.svg" "$tmp/graph.csv" 900 120

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# A structural check of pgnkit's SVG against SVG 1.1 (W3C Recommendation 16 August 2011), for
-# want of the SVG 1.1 DTD in a Debian package (docs/render.md): every element is an SVG 1.1
+# A structural check of pgnkit's SVG against SVG 1.1 (W3C Recommendation 16 August 2011), beside
+# the DTD validation of tests/cli/test_render.sh (xmllint --dtdvalid; docs/render.md), for what a
+# DTD cannot say: every element is an SVG 1.1
 # element in the SVG namespace, every attribute is one SVG 1.1 allows on that element (the
 # presentation attributes of §6.4 where the spec allows them), the root says version="1.1",
 # ids are unique, every url(#id) and xlink:href="#id" points at an element of the document, and
