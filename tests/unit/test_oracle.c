@@ -289,9 +289,51 @@ static const py_deviation *py_find_deviation(const py_case *c) {
     return NULL;
 }
 
+/* The variant of python-chess's board class (chess.variant.*Board), or -1 for one pgnkit does
+ * not play. */
+static int py_board_variant(const char *board) {
+    static const struct {
+        const char *board;
+        pgn_variant v;
+    } map[] = {
+        {"chess.Board", PGN_VARIANT_STANDARD},
+        {"chess.variant.CrazyhouseBoard", PGN_VARIANT_CRAZYHOUSE},
+        {"chess.variant.AtomicBoard", PGN_VARIANT_ATOMIC},
+        {"chess.variant.GiveawayBoard", PGN_VARIANT_ANTICHESS},
+        {"chess.variant.AntichessBoard", PGN_VARIANT_ANTICHESS},
+        {"chess.variant.ThreeCheckBoard", PGN_VARIANT_THREECHECK},
+        {"chess.variant.KingOfTheHillBoard", PGN_VARIANT_KOTH},
+        {"chess.variant.HordeBoard", PGN_VARIANT_HORDE},
+        {"chess.variant.RacingKingsBoard", PGN_VARIANT_RACINGKINGS},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        if (strcmp(board, map[i].board) == 0) {
+            return (int)map[i].v;
+        }
+    }
+    return -1;
+}
+
+/* The case's start: its FEN read in its variant's dialect, else the variant's own start. */
+static int py_start(const py_case *c, pgn_variant v, pgn_pos *pos, int lineno) {
+    pgn_fen_diag diag;
+    if (!c->has_start_fen) {
+        pgn_pos_init_variant(pos, v);
+        return 1;
+    }
+    if (pgn_fen_parse_variant(pos, v, c->start_fen, strlen(c->start_fen),
+                              c->chess960 ? PGN_FEN_CHESS960 : 0, &diag) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "python-chess line %d %s: FEN \"%s\" rejected: %s", lineno,
+                     c->test, c->start_fen, diag.reason);
+        return 0;
+    }
+    return 1;
+}
+
 /* Runs one case; returns 1 if it was checked, 0 if skipped. */
 static int py_run_case(const py_case *c, int lineno) {
-    if (strcmp(c->board, "chess.Board") != 0) {
+    int variant = py_board_variant(c->board);
+    if (variant < 0) {
         printf("SKIP python-chess line %d %s: variant board %s\n", lineno, c->test, c->board);
         harness_counts.skipped++;
         return 0;
@@ -320,12 +362,7 @@ static int py_run_case(const py_case *c, int lineno) {
     }
 
     pgn_pos pos;
-    pgn_fen_diag diag;
-    const char *start = c->has_start_fen ? c->start_fen : PGN_START_FEN;
-    if (pgn_fen_parse(&pos, start, strlen(start), c->chess960 ? PGN_FEN_CHESS960 : 0, &diag) !=
-        PGN_OK) {
-        harness_fail(__FILE__, __LINE__, "python-chess line %d %s: FEN \"%s\" rejected: %s", lineno,
-                     c->test, start, diag.reason);
+    if (!py_start(c, (pgn_variant)variant, &pos, lineno)) {
         return 1;
     }
     for (int i = 0; i < c->nmoves; i++) {
