@@ -113,7 +113,7 @@ static void tcec_text_only(const char *rel, const buf *text) {
 /* One file of the table: pgnkit's rows must be want (python-chess's). */
 static void check_file(const char *rel, const char *want) {
     buf text = {NULL, 0, 0}, got = {NULL, 0, 0};
-    counts c = {0, 0};
+    counts c = {0};
     char path[600];
     snprintf(path, sizeof path, "corpus/%s", rel);
     if (!buf_load_shared(path, &text)) {

@@ -287,7 +287,7 @@ typedef struct tree_cmp {
     buf na, nb;
     node_pair *stack;
     size_t depth, cap;
-    char why[400];
+    char why[2 * PGN_FEN_MAX + 128];
 } tree_cmp;
 
 static const pgn_str no_str = {"", 0};

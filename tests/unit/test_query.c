@@ -273,7 +273,7 @@ static void test_random_fens(const char *pgn, size_t len) {
             nd = pgn_node_child(nd);
             pgn_pos_play(&pos, pgn_node_move(nd));
         }
-        char fen[PGN_FEN_MAX], expr[160];
+        char fen[PGN_FEN_MAX], expr[PGN_FEN_MAX + 16];
         pgn_fen_write(&pos, 0, fen, sizeof fen);
         snprintf(expr, sizeof expr, "fen \"%s\"", fen);
         if (run(expr, pgn, len, hit) > k) {
