@@ -11,7 +11,7 @@
 # medians of CPU time (user + sys, bench/cpurun.c) and the ratio to English's median.
 #
 # Rows:
-#   English                          pgnkit check --quiet (English SAN, the fast path)
+#   English                          pgnkit check -j 1 --quiet (English SAN, the fast path; one core, as bench_io.sh)
 #   German, --input-lang de          the German copy, its letters named
 #   German, detected                 the same, found per game (W_LANGUAGE); the games whose moves
 #                                    two languages read differently are E_LANGUAGE_AMBIGUOUS and
@@ -54,12 +54,12 @@ once_any() {
 }
 
 for _ in $(seq "$RUNS"); do
-    once en "$PGNKIT" check --quiet "$tmp/en.pgn"
-    once de "$PGNKIT" check --quiet --input-lang de "$tmp/de.pgn"
-    once_any deauto "$PGNKIT" check --quiet "$tmp/de.pgn"
-    once desc "$PGNKIT" check --quiet --input-lang descriptive "$tmp/desc.pgn"
-    once descauto "$PGNKIT" check --quiet "$tmp/desc.pgn"
-    once es "$PGNKIT" check --quiet --input-lang descriptive:es "$tmp/es.pgn"
+    once en "$PGNKIT" check -j 1 --quiet "$tmp/en.pgn"
+    once de "$PGNKIT" check -j 1 --quiet --input-lang de "$tmp/de.pgn"
+    once_any deauto "$PGNKIT" check -j 1 --quiet "$tmp/de.pgn"
+    once desc "$PGNKIT" check -j 1 --quiet --input-lang descriptive "$tmp/desc.pgn"
+    once descauto "$PGNKIT" check -j 1 --quiet "$tmp/desc.pgn"
+    once es "$PGNKIT" check -j 1 --quiet --input-lang descriptive:es "$tmp/es.pgn"
 done
 
 echo
@@ -68,7 +68,7 @@ echo
 echo "Input: TWIC 1427 + 1428 written by pgnkit fmt in each notation, $games games; $RUNS rounds,"
 echo "medians; CPU = user + sys; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| pgnkit check --quiet | CPU s | wall s | MB/s | games/s | peak RSS MiB | x English |"
+echo "| pgnkit check -j 1 --quiet | CPU s | wall s | MB/s | games/s | peak RSS MiB | x English |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
 stats en
 en_cpu=$cpu
