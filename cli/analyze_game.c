@@ -89,11 +89,8 @@ static int analyze_game(worker *w) {
     const char *src = w->src;
     unsigned long long no = (unsigned long long)w->game_no;
     pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
-    if (v != PGN_VARIANT_STANDARD && !engine_has_variant(&w->eng, pgn_variant_uci_name(v))) {
-        analyze_say(w->s,
-                    "pgnkit analyze: %s: game %llu not analysed: a %s game, and the engine '%s' "
-                    "does not list '%s' in its UCI_Variant option\n",
-                    src, no, pgn_variant_name(v), w->eng.name, pgn_variant_uci_name(v));
+    if (engine_refuses_variant(&w->eng, v, w->err, sizeof w->err)) {
+        analyze_say(w->s, "pgnkit analyze: %s: game %llu not analysed: %s\n", src, no, w->err);
         return 1;
     }
     pgn_status st = pgn_game_analyze(w->game, &engine_cbs, w, &opts, NULL);

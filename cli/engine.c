@@ -20,10 +20,17 @@ static void note_variants(engine *e, const pgn_uci_msg *m) {
     }
 }
 
-int engine_has_variant(const engine *e, const char *name) {
+int engine_refuses_variant(const engine *e, pgn_variant v, char *err, size_t errcap) {
+    const char *name = pgn_variant_uci_name(v);
     char want[40];
     snprintf(want, sizeof want, " var %s ", name);
-    return strstr(e->variants, want) != NULL;
+    if (v == PGN_VARIANT_STANDARD || strstr(e->variants, want) != NULL) {
+        return 0;
+    }
+    snprintf(err, errcap,
+             "a %s game, and the engine '%s' does not list '%s' in its UCI_Variant option",
+             pgn_variant_name(v), e->name, name);
+    return 1;
 }
 
 int engine_set_variant(engine *e, const char *name) {

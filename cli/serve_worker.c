@@ -15,15 +15,10 @@
  * the reason in w->err. */
 static int new_game(worker *w, int chess960) {
     pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
-    const char *uv = pgn_variant_uci_name(v);
-    if (v != PGN_VARIANT_STANDARD && !engine_has_variant(&w->eng, uv)) {
-        snprintf(w->err, sizeof w->err,
-                 "a %s game, and the engine '%s' does not list '%s' in its "
-                 "UCI_Variant option",
-                 pgn_variant_name(v), w->eng.name, uv);
+    if (engine_refuses_variant(&w->eng, v, w->err, sizeof w->err)) {
         return 1;
     }
-    if (engine_set_variant(&w->eng, uv) != 0) {
+    if (engine_set_variant(&w->eng, pgn_variant_uci_name(v)) != 0) {
         snprintf(w->err, sizeof w->err, "engine closed its input at setoption UCI_Variant");
         return -1;
     }
