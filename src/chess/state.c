@@ -67,13 +67,15 @@ pgn_outcome pgn_pos_outcome(const pgn_pos *pos, unsigned repetitions) {
     if (pgn_pos_is_insufficient_material(pos)) {
         return PGN_OUTCOME_INSUFFICIENT_MATERIAL;
     }
-    if (pos->halfmove >= 150) {
+    /* crazyhouse has no 50- or 75-move rule (lichess, python-chess): material never leaves */
+    int clock_rules = pos->variant != PGN_VARIANT_CRAZYHOUSE;
+    if (clock_rules && pos->halfmove >= 150) {
         return PGN_OUTCOME_SEVENTYFIVE_MOVES;
     }
     if (repetitions >= 5) {
         return PGN_OUTCOME_FIVEFOLD_REPETITION;
     }
-    if (pos->halfmove >= 100) {
+    if (clock_rules && pos->halfmove >= 100) {
         return PGN_OUTCOME_FIFTY_MOVES;
     }
     if (repetitions >= 3) {

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Making moves in the variants (drops and pockets, explosions, king promotions, check counters),
- * the keys of variant state, and the variant endings, winners and insufficient material. */
+ * the keys of variant state, and the variant endings and winners (insufficient material:
+ * variant_material.c). */
 #include "variants.h"
-
-static const uint64_t BB_LIGHT_SQ = UINT64_C(0x55aa55aa55aa55aa);
 
 static void take_off(pgn_pos *p, unsigned sq) {
     unsigned piece = p->board[sq];
@@ -170,66 +169,5 @@ int pgn_outcome_winner(const pgn_pos *pos, pgn_outcome outcome) {
         }
         return pos->by_color[PGN_WHITE] ? PGN_WHITE : PGN_BLACK;
     default: return -1;
-    }
-}
-
-/* Bishops only, all of one side's on one square colour and the other's on the other colour:
- * they can never meet (atomic: explode each other; antichess: capture each other). */
-static int bishops_never_meet(const pgn_pos *p, pgn_color color) {
-    uint64_t ours = pieces_of(p, color, PGN_BISHOP), theirs = pieces_of(p, !color, PGN_BISHOP);
-    if (!(ours & ~BB_LIGHT_SQ)) {
-        return !(theirs & BB_LIGHT_SQ);
-    }
-    if (!(ours & BB_LIGHT_SQ)) {
-        return !(theirs & ~BB_LIGHT_SQ);
-    }
-    return 0;
-}
-
-/* python-chess's AtomicBoard.has_insufficient_material, rule by rule. */
-static int atomic_insufficient(const pgn_pos *p, pgn_color color) {
-    uint64_t kings = p->by_type[PGN_KING], occ = p->by_type[0];
-    if (!(p->by_color[!color] & kings)) {
-        return 0;
-    }
-    if (!(p->by_color[color] & ~kings)) {
-        return 1;
-    }
-    if (p->by_color[!color] & ~kings) {
-        return occ == (p->by_type[PGN_BISHOP] | kings) && bishops_never_meet(p, PGN_WHITE);
-    }
-    if (p->by_type[PGN_QUEEN] | p->by_type[PGN_PAWN]) {
-        return 0;
-    }
-    uint64_t minors = p->by_type[PGN_KNIGHT] | p->by_type[PGN_BISHOP] | p->by_type[PGN_ROOK];
-    if (bits_popcount(minors) == 1) {
-        return 1;
-    }
-    return occ == (p->by_type[PGN_KNIGHT] | kings) && bits_popcount(p->by_type[PGN_KNIGHT]) <= 2;
-}
-
-static unsigned pocket_count(const pgn_pos *p, unsigned type) {
-    return (unsigned)p->pocket[0][type] + p->pocket[1][type];
-}
-
-int pgnk_variant_insufficient(const pgn_pos *p, pgn_color color) {
-    switch ((pgn_variant)p->variant) {
-    case PGN_VARIANT_ATOMIC: return atomic_insufficient(p, color);
-    case PGN_VARIANT_ANTICHESS:
-        if (!p->by_color[color] || !p->by_color[!color]) {
-            return !p->by_color[!color] && p->by_color[color];
-        }
-        return p->by_type[0] == p->by_type[PGN_BISHOP] && bishops_never_meet(p, color);
-    case PGN_VARIANT_THREECHECK: return !(p->by_color[color] & ~p->by_type[PGN_KING]);
-    case PGN_VARIANT_CRAZYHOUSE: {
-        unsigned total = bits_popcount(p->by_type[0]);
-        for (unsigned t = PGN_PAWN; t <= PGN_QUEEN; t++) {
-            total += pocket_count(p, t);
-        }
-        uint64_t heavy = p->by_type[PGN_PAWN] | p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
-        return total <= 3 && !p->promoted && !heavy && !pocket_count(p, PGN_PAWN) &&
-               !pocket_count(p, PGN_ROOK) && !pocket_count(p, PGN_QUEEN);
-    }
-    default: return 0; /* king of the hill, racing kings, horde: a win is always possible */
     }
 }

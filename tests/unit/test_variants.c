@@ -452,6 +452,60 @@ static void test_race_and_horde(void) {
     CHECK_EQ_INT(pgn_outcome_winner(&gone, PGN_OUTCOME_NO_PIECES), PGN_BLACK);
 }
 
+/* Horde's insufficient material: the four cases of scalachess's HordeVariantTest (lichess; GitHub
+ * lichess-org/scalachess, src/test/scala/HordeVariantTest.scala), and two of S. Papazis's suite
+ * as shakmaty samples it (a rook walled in by a rook and a knight mates; a lone queen against a
+ * queen does not). The king's side is never short; a draw is never declared for it (python-chess:
+ * is_insufficient_material needs both sides). The full comparison with python-chess is
+ * test_variant_material. */
+static void test_horde_material(void) {
+    static const struct {
+        const char *fen;
+        int white_short;
+    } cases[] = {
+        {"8/2k5/3q4/8/8/8/1P6/8 w - - 0 1", 1},    /* one pawn */
+        {"8/2k5/3q4/8/8/1Q6/8/8 w - - 0 1", 1},    /* one queen */
+        {"8/2k5/3q4/8/8/1B2N3/8/8 w - - 0 1", 1},  /* two minor pieces */
+        {"8/2k5/3q4/8/8/3B4/4NB2/8 w - - 0 1", 0}, /* three minor pieces */
+        {"k1R5/nr6/8/8/8/8/8/8 b - - 0 1", 0},     /* shakmaty: white=R */
+        {"8/8/8/8/8/2Q5/q7/kq6 b - - 0 1", 1},     /* shakmaty: white=Q */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        pgn_pos p = vpos(PGN_VARIANT_HORDE, cases[i].fen);
+        CHECK_EQ_INT(pgn_pos_insufficient_material_for(&p, PGN_WHITE), cases[i].white_short);
+        CHECK_EQ_INT(pgn_pos_insufficient_material_for(&p, PGN_BLACK), 0);
+        CHECK(!pgn_pos_is_insufficient_material(&p));
+        CHECK(pgn_pos_outcome(&p, 1) != PGN_OUTCOME_INSUFFICIENT_MATERIAL);
+    }
+    pgn_pos start;
+    pgn_pos_init_variant(&start, PGN_VARIANT_HORDE);
+    CHECK(!pgn_pos_insufficient_material_for(&start, PGN_WHITE));
+}
+
+/* Crazyhouse has no 50- or 75-move rule (lichess, python-chess); the other variants keep them. */
+static void test_clock_rules(void) {
+    pgn_pos zh = vpos(PGN_VARIANT_CRAZYHOUSE, "4k3/8/8/8/8/8/8/R3K3[] w - - 150 100");
+    CHECK_EQ_INT(pgn_pos_outcome(&zh, 1), PGN_OUTCOME_NONE);
+    pgn_pos koth = vpos(PGN_VARIANT_KOTH, "4k3/8/8/8/8/8/8/R3K3 w - - 150 100");
+    CHECK_EQ_INT(pgn_pos_outcome(&koth, 1), PGN_OUTCOME_SEVENTYFIVE_MOVES);
+    pgn_pos koth50 = vpos(PGN_VARIANT_KOTH, "4k3/8/8/8/8/8/8/R3K3 w - - 100 100");
+    CHECK_EQ_INT(pgn_pos_outcome(&koth50, 1), PGN_OUTCOME_FIFTY_MOVES);
+}
+
+/* Atomic: a move that explodes the enemy king may leave the mover's king attacked, so a FEN with
+ * the side to move kingless and the other king attacked is read (python-chess's random play
+ * reaches it: 3k2R1/8/4p1B1/p7/7p/8/8/R7 w); with both kings on the board it is refused. */
+static void test_atomic_exploded_fen(void) {
+    pgn_pos over = vpos(PGN_VARIANT_ATOMIC, "3k2R1/8/4p1B1/p7/7p/8/8/R7 w - - 0 62");
+    CHECK_EQ_INT(pgn_pos_outcome(&over, 1), PGN_OUTCOME_KING_EXPLODED);
+    CHECK_EQ_INT(pgn_outcome_winner(&over, PGN_OUTCOME_KING_EXPLODED), PGN_BLACK);
+    pgn_pos q;
+    pgn_fen_diag d;
+    const char *both = "3k2R1/8/4p1B1/p7/7p/8/8/R6K w - - 0 62";
+    CHECK_EQ_INT(pgn_fen_parse_variant(&q, PGN_VARIANT_ATOMIC, both, strlen(both), 0, &d),
+                 PGN_E_BAD_FEN);
+}
+
 int main(void) {
     test_names();
     test_starts();
@@ -461,6 +515,9 @@ int main(void) {
     test_atomic();
     test_check_variants();
     test_race_and_horde();
+    test_horde_material();
+    test_clock_rules();
+    test_atomic_exploded_fen();
     test_perft_files();
     return harness_finish();
 }
