@@ -137,12 +137,13 @@ static int is_glyph_half(const token *t) {
 static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 
 /* A figurine or a Cyrillic piece letter (♘, Кр), which ends a symbol for the lexer, and the symbol
- * touching it (f3, e2): read as one move (♘f3, Крe2). Returns 0, the next token unread, if t is
- * no such glyph or nothing touches it. */
+ * touching it (f3, e2): read as one move (♘f3, Крe2); a crazyhouse drop's @ stays with the glyph
+ * (♘@ then f3). Returns 0, the next token unread, if t is no such glyph or nothing touches it. */
 static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     char buf[64];
     size_t g = pgnk_lang_glyph_len(t->ptr, t->len);
-    if (g == 0 || g != t->len || (!l->has_move && r->depth > 1)) {
+    size_t head = g > 0 && t->len == g + 1 && t->ptr[g] == '@' ? g + 1 : g;
+    if (g == 0 || head != t->len || (!l->has_move && r->depth > 1)) {
         return 0;
     }
     token both = *t;

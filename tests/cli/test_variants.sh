@@ -10,6 +10,8 @@
 #   is valid against docs/pgnkit-game.schema.json and reads back (`--from json`) to fmt's PGN.
 # - The lichess crazyhouse games' clocks through `convert --to csv --per-ply` equal python-chess's
 #   (tests/data/annot-python-chess.tsv): the 48 of the KnightVuillaume game, no workaround.
+# - Drops in other languages' letters: every crazyhouse game through `fmt --lang L` and
+#   `--input-lang L` (S@f3 in German, ♘@f3 in figurines) gives python-chess's main lines again.
 # - perft/moves/fen --variant on entries of the perft files of ../shared/corpus/perft/
 #   (python-chess, scalachess) and the variants' start positions.
 # - analyze: Debian's stockfish (no UCI_Variant) leaves a crazyhouse game unchanged with a message;
@@ -104,6 +106,49 @@ for rel in edge/variants/python-chess-knightvuillaume-jannlee-zh-lichess.pgn \
         awk -F, 'NR > 1 && $6 != "" {print $2, $6}')
     got=$(echo "$got" | awk 'NF {printf "%d %d\n", $1, $2 * 1000 + 0.5}') # csv: seconds; python-chess: ms
     check "$(basename "$rel"): $(echo "$want" | wc -l) clocks = python-chess" "$want" "$got"
+done
+
+# ---- drops in other languages' piece letters ----
+# Every crazyhouse game written by `fmt --lang L` reads back (`--input-lang L`) to python-chess's
+# main lines, in every language; figurines and Cyrillic letters also without --input-lang (no
+# other notation has them). The drops are written in the language's letters (PGN §17's table):
+# mapped back to English, the same pieces as python-chess's UCI drops (P@e4, N@f3...).
+zh_files="edge/variants/pychess-zh.pgn edge/variants/python-chess-knightvuillaume-jannlee-zh-lichess.pgn
+edge/variants/python-chess-saturs-jannlee-zh-lichess.pgn"
+drop_pieces() { grep -o '[PNBRQ]@' | sort | uniq -c | tr -s ' '; }
+to_english() { # language: its drops' letters (as fmt writes them) as English ones
+    case $1 in
+    de) sed 's/B@/p@/g; s/S@/N@/g; s/L@/B@/g; s/T@/R@/g; s/D@/Q@/g; s/p@/P@/g' ;;
+    fr) sed 's/C@/N@/g; s/F@/B@/g; s/T@/R@/g; s/D@/Q@/g' ;;
+    ru) sed 's/п@/P@/g; s/К@/N@/g; s/С@/B@/g; s/Л@/R@/g; s/Ф@/Q@/g' ;;
+    figurine) sed 's/♙@/P@/g; s/♘@/N@/g; s/♗@/B@/g; s/♖@/R@/g; s/♕@/Q@/g' ;;
+    esac
+}
+for rel in $zh_files; do
+    name=$(basename "$rel")
+    want=$(awk -F'\t' -v f="$rel" '$1 == f && $3 != "unsupported" {print $7}' "$oracle")
+    [ -n "$want" ] || bad "$name: no python-chess rows"
+    langs="de ru figurine" # every language on pychess-zh's 83 games (1,139 drops), three on the others
+    [ "$name" = pychess-zh.pgn ] && langs="cs da nl et fi fr de hu is it no pl pt ro es sv ru figurine"
+    for lang in $langs; do
+        "$bin" fmt --lang "$lang" "$shared/corpus/$rel" >"$tmp/l.pgn" 2>/dev/null
+        check "$name: fmt --lang $lang reads back (--input-lang $lang) to python-chess's main lines" \
+            "$want" "$("$bin" convert --input-lang "$lang" --to uci "$tmp/l.pgn" 2>/dev/null)"
+        case $lang in
+        ru | figurine)
+            check "$name: $lang drops read without --input-lang" "$want" \
+                "$("$bin" convert --to uci "$tmp/l.pgn" 2>/dev/null)"
+            ;;
+        esac
+        case $lang in
+        de | fr | ru | figurine)
+            check "$name: fmt --lang $lang writes the drops in its letters" \
+                "$(echo "$want" | drop_pieces)" \
+                "$("$bin" fmt --lang "$lang" --no-variations --no-comments "$shared/corpus/$rel" 2>/dev/null |
+                    grep -v '^\[' | to_english "$lang" | drop_pieces)"
+            ;;
+        esac
+    done
 done
 
 # ---- perft, moves and fen --variant ----

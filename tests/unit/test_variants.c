@@ -452,6 +452,70 @@ static void test_race_and_horde(void) {
     CHECK_EQ_INT(pgn_outcome_winner(&gone, PGN_OUTCOME_NO_PIECES), PGN_BLACK);
 }
 
+/* Drops in every language's piece letters (PGN §17's table; the drop SAN N@f3 of lichess and
+ * python-chess): each legal drop's SAN translated into the language starts with that language's
+ * letter for the piece and an @, and reads back as the same drop. */
+static void drops_in_lang(const pgn_pos *p, pgn_lang lang) {
+    pgn_movelist l;
+    pgn_pos_legal_moves(p, &l);
+    unsigned drops = 0;
+    for (unsigned i = 0; i < l.count; i++) {
+        pgn_move m = l.moves[i];
+        if (!PGN_MOVE_IS_DROP(m)) {
+            continue;
+        }
+        drops++;
+        char en[PGN_SAN_MAX], tr[64], want[16];
+        size_t n = pgn_san_write(p, m, en);
+        size_t k = pgn_san_translate(lang, en, n, tr, sizeof tr);
+        snprintf(want, sizeof want, "%s@", pgn_lang_letter(lang, PGN_MOVE_DROP_PIECE(m)));
+        if (k == 0 || strncmp(tr, want, strlen(want)) != 0) {
+            harness_fail(__FILE__, __LINE__, "%s: %s written %s", pgn_lang_code(lang), en, tr);
+            continue;
+        }
+        pgn_san_result r;
+        if (pgn_san_parse_lang(p, lang, tr, k, 0, &r) != PGN_OK || r.move != m) {
+            harness_fail(__FILE__, __LINE__, "%s: %s does not read back", pgn_lang_code(lang), tr);
+            continue;
+        }
+        harness_counts.passed++;
+    }
+    CHECK(drops >= 5 * 50); /* five piece types on the empty squares (pawns not on ranks 1, 8) */
+}
+
+static pgn_move parse_lang(const pgn_pos *p, pgn_lang lang, const char *san) {
+    pgn_san_result r;
+    return pgn_san_parse_lang(p, lang, san, strlen(san), 0, &r) == PGN_OK ? r.move : PGN_MOVE_NONE;
+}
+
+static void test_drops_in_languages(void) {
+    pgn_pos w = vpos(PGN_VARIANT_CRAZYHOUSE, "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] w - - 0 1");
+    pgn_pos b = vpos(PGN_VARIANT_CRAZYHOUSE, "2k5/8/8/8/8/8/8/4K3[QRBNPqrbnp] b - - 0 1");
+    for (int lang = 0; lang < PGN_LANG_COUNT; lang++) {
+        if (!pgn_lang_is_descriptive((pgn_lang)lang)) {
+            drops_in_lang(&w, (pgn_lang)lang);
+            drops_in_lang(&b, (pgn_lang)lang);
+        }
+    }
+    pgn_move n_f3 = PGN_MOVE_MAKE_DROP(PGN_KNIGHT, PGN_SQ(5, 2));
+    pgn_move p_e4 = PGN_MOVE_MAKE_DROP(PGN_PAWN, PGN_SQ(4, 3));
+    CHECK_EQ_INT(parse_lang(&w, PGN_LANG_GERMAN, "S@f3"), n_f3);
+    CHECK_EQ_INT(parse_lang(&w, PGN_LANG_GERMAN, "B@e4"), p_e4); /* Bauer: the pawn */
+    CHECK_EQ_INT(parse_lang(&w, PGN_LANG_GERMAN, "@e4"), p_e4);  /* chess.com's pawn drop */
+    CHECK_EQ_INT(parse_lang(&w, PGN_LANG_GERMAN, "N@f3"), PGN_MOVE_NONE); /* no German letter */
+    CHECK_EQ_INT(parse_lang(&w, PGN_LANG_FRENCH, "C@f3"), n_f3);
+    CHECK_EQ_INT(parse_lang(&w, PGN_LANG_RUSSIAN, "\xD0\x9A@f3"), n_f3);      /* К@f3 */
+    CHECK_EQ_INT(parse_lang(&w, PGN_LANG_FIGURINE, "\xE2\x99\x98@f3"), n_f3); /* ♘@f3 */
+    /* a black figurine is the same piece: ♞@f6 for Black */
+    CHECK_EQ_INT(parse_lang(&b, PGN_LANG_FIGURINE, "\xE2\x99\x9E@f6"),
+                 PGN_MOVE_MAKE_DROP(PGN_KNIGHT, PGN_SQ(5, 5)));
+    char out[64];
+    CHECK(pgn_san_translate(PGN_LANG_GERMAN, "N@f3+", 5, out, sizeof out) == 5);
+    CHECK_EQ_STR(out, "S@f3+");
+    CHECK(pgn_san_translate(PGN_LANG_DUTCH, "P@e4", 4, out, sizeof out) == 4);
+    CHECK_EQ_STR(out, "O@e4"); /* Dutch's pawn letter O: a drop, not castling */
+}
+
 /* Horde's insufficient material: the four cases of scalachess's HordeVariantTest (lichess; GitHub
  * lichess-org/scalachess, src/test/scala/HordeVariantTest.scala), and two of S. Papazis's suite
  * as shakmaty samples it (a rook walled in by a rook and a knight mates; a lone queen against a
@@ -511,6 +575,7 @@ int main(void) {
     test_starts();
     test_fen_dialects();
     test_drops();
+    test_drops_in_languages();
     test_antichess();
     test_atomic();
     test_check_variants();
