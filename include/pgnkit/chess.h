@@ -224,6 +224,13 @@ PGN_API int pgn_pos_has_legal_ep(const pgn_pos *pos);
  * Returns at least 1 when n > 0. 3 = threefold (claimable), 5 = fivefold (automatic draw).
  */
 PGN_API unsigned pgn_repetitions(const uint64_t *keys, size_t n, unsigned halfmove);
+/**
+ * How far back pgn_repetitions may look from pos (its `halfmove` argument): the halfmove clock,
+ * or, in crazyhouse, where a captured piece returns through the pocket and only a lost castling
+ * right is irreversible (lichess, python-chess), every earlier position (UINT_MAX; the keys carry
+ * the castling rights and pockets, so no earlier position is counted wrongly).
+ */
+PGN_API unsigned pgn_pos_repetition_window(const pgn_pos *pos);
 
 /** The Polyglot key adjusted to FIDE identity: the en passant part only if a legal capture exists.
  */

@@ -3,6 +3,8 @@
  * threefold and fivefold repetition (FIDE Laws 5.2, 9.2, 9.3, 9.6). */
 #include "variants.h"
 
+#include <limits.h>
+
 static const uint64_t BB_LIGHT = UINT64_C(0x55aa55aa55aa55aa);
 
 int pgn_pos_is_checkmate(const pgn_pos *pos) {
@@ -51,6 +53,10 @@ unsigned pgn_repetitions(const uint64_t *keys, size_t n, unsigned halfmove) {
         count += keys[n - 1 - d] == k;
     }
     return count;
+}
+
+unsigned pgn_pos_repetition_window(const pgn_pos *pos) {
+    return pos->variant == PGN_VARIANT_CRAZYHOUSE ? UINT_MAX : pos->halfmove;
 }
 
 pgn_outcome pgn_pos_outcome(const pgn_pos *pos, unsigned repetitions) {

@@ -82,7 +82,7 @@ static pgn_status read_main_line(const pgn_game *game, work *w) {
 /* 1 with the evaluation of a position the rules decide (no engine asked): a checkmate, or a draw
  * that needs no claim; 0 for a position the game goes on from. */
 static int decided(const pgn_pos *pos, const uint64_t *keys, size_t i, pgn_engine_eval *out) {
-    unsigned reps = pgn_repetitions(keys, i + 1, pos->halfmove);
+    unsigned reps = pgn_repetitions(keys, i + 1, pgn_pos_repetition_window(pos));
     pgn_outcome o = pgn_pos_outcome(pos, reps);
     memset(out, 0, sizeof *out);
     switch (o) {

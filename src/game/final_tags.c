@@ -61,7 +61,7 @@ static pgn_status final_position(pgn_game *game, pgn_pos *pos, unsigned *reps) {
         pgn_pos_play(pos, pgn_node_move(node));
         keys[n++] = pgn_pos_identity_key(pos);
     }
-    *reps = pgn_repetitions(keys, n, pos->halfmove);
+    *reps = pgn_repetitions(keys, n, pgn_pos_repetition_window(pos));
     return PGN_OK;
 }
 

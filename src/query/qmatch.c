@@ -229,7 +229,8 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
             return;
         }
         m->keys[m->nkeys++] = pgn_pos_identity_key(pt->pos);
-        pt->reps = m->last_reps = pgn_repetitions(m->keys, m->nkeys, pt->pos->halfmove);
+        pt->reps = m->last_reps =
+            pgn_repetitions(m->keys, m->nkeys, pgn_pos_repetition_window(pt->pos));
     }
     if (!in_var && pt->ann && pt->ann->has_eval) {
         if (m->has_prev_eval) {

@@ -556,6 +556,29 @@ static void test_clock_rules(void) {
     CHECK_EQ_INT(pgn_pos_outcome(&koth50, 1), PGN_OUTCOME_FIFTY_MOVES);
 }
 
+/* Crazyhouse repetitions reach across captures (a captured piece comes back through the
+ * pocket; lichess and python-chess count them so): the 4-ply cycle Nxf5 Nxf5 N@d4 N@h6 twice
+ * repeats the start a third time, python-chess 1.11.2: is_repetition(3) and
+ * can_claim_threefold_repetition() both true, halfmove clock 2. The halfmove clock alone would
+ * look back 2 plies and see 1 occurrence. */
+static void test_zh_repetition(void) {
+    pgn_pos p = vpos(PGN_VARIANT_CRAZYHOUSE, "k7/8/7n/5n2/3N4/8/8/K7[] w - - 0 1");
+    static const char *const line[] = {"Nxf5", "Nxf5", "N@d4", "N@h6",
+                                       "Nxf5", "Nxf5", "N@d4", "N@h6"};
+    uint64_t keys[9];
+    size_t n = 0;
+    keys[n++] = pgn_pos_identity_key(&p);
+    for (size_t i = 0; i < sizeof line / sizeof *line; i++) {
+        CHECK_EQ_INT(play_san(&p, line[i]), PGN_OK);
+        keys[n++] = pgn_pos_identity_key(&p);
+    }
+    CHECK_EQ_INT((int)p.halfmove, 2);
+    CHECK_EQ_INT((int)pgn_repetitions(keys, n, p.halfmove), 1);
+    CHECK_EQ_INT((int)pgn_repetitions(keys, n, pgn_pos_repetition_window(&p)), 3);
+    pgn_pos std = vpos(PGN_VARIANT_STANDARD, "k7/8/8/8/8/8/8/K7 w - - 7 9");
+    CHECK_EQ_INT((int)pgn_pos_repetition_window(&std), 7);
+}
+
 /* Atomic: a move that explodes the enemy king may leave the mover's king attacked, so a FEN with
  * the side to move kingless and the other king attacked is read (python-chess's random play
  * reaches it: 3k2R1/8/4p1B1/p7/7p/8/8/R7 w); with both kings on the board it is refused. */
@@ -582,6 +605,7 @@ int main(void) {
     test_race_and_horde();
     test_horde_material();
     test_clock_rules();
+    test_zh_repetition();
     test_atomic_exploded_fen();
     test_perft_files();
     return harness_finish();
