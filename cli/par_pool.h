@@ -68,6 +68,7 @@ struct pool {
     batch *slots;
     size_t nslots;
     uint64_t head, tail, next; /* next to commit, to fill, to work on */
+    uint64_t size;             /* the text's size when known (a plain regular file), else 0 */
     int stop;
     worker *w; /* nw workers, and one more for the main thread's reading again */
     unsigned nw;

@@ -4,18 +4,21 @@
  * workers (par_batch.c) in a ring of 2N slots, and commits the read ones in order
  * (par_commit.c). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "compress.h"
 #include "par_pool.h"
 #include "splitter.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 /* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where), or BATCH_TREES when the callback
  * gets every game's tree (a tree takes some 20 times its text). */
 enum { BATCH_DEFAULT = 1 << 19, BATCH_TREES = 1 << 16, READ_CHUNK = 1 << 16, MAX_JOBS = 256 };
+enum { HUGE_PAGE = 1 << 21, HUGE_JOBS = 4 };
 
 int cli_jobs_option(const char *arg, int *jobs) {
     char *end;
@@ -163,6 +166,52 @@ static size_t batch_size(const pool *p) {
                                                            : BATCH_DEFAULT;
 }
 
+/* A buffer of one 2 MiB page, on a transparent huge page where the system gives them (madvise):
+ * the kernel maps it in one fault instead of 512, and a first touch of the ring's buffers cost
+ * some 15 us a 4 KiB page on the virtual machine measured (docs/design.md). NULL: none. */
+static char *huge_buffer(void) {
+    char *q = aligned_alloc(HUGE_PAGE, HUGE_PAGE);
+#ifdef MADV_HUGEPAGE
+    if (q) {
+        (void)madvise(q, HUGE_PAGE, MADV_HUGEPAGE);
+    }
+#endif
+    return q;
+}
+
+/* With batches of BATCH_DEFAULT and up to -j HUGE_JOBS (the memory: 2N slots of 4 MiB): each
+ * slot's text, and its product with a prepare hook, in a huge page buffer (realloc'd like any
+ * other if a batch outgrows it). Out of memory is not an error here: the buffers then grow as
+ * they would. */
+static void huge_buffers(pool *p, size_t size) {
+    int prepared = p->r->par && p->r->par->prepare;
+    if (size < BATCH_DEFAULT || size + 2 * READ_CHUNK > HUGE_PAGE || p->nslots > 2 * HUGE_JOBS) {
+        return;
+    }
+    for (size_t i = 0; i < p->nslots; i++) {
+        batch *b = &p->slots[i];
+        if ((b->buf = huge_buffer()) != NULL) {
+            b->cap = HUGE_PAGE;
+        }
+        if (prepared && (b->product.p = huge_buffer()) != NULL) {
+            b->product.cap = HUGE_PAGE;
+        }
+    }
+}
+
+/* Where batch b may be cut: after size bytes; the first batch after READ_CHUNK, so that a worker
+ * starts sooner; and near the end of a text of known size, after a share of what is left for each
+ * slot (READ_CHUNK at least), so that the workers end together rather than one reading the last
+ * big batch alone. */
+static size_t cut_after(const pool *p, const batch *b, size_t size) {
+    size_t want = size;
+    if (p->size > b->start) {
+        uint64_t share = (p->size - b->start) / p->nslots;
+        want = share >= want ? want : share > READ_CHUNK ? (size_t)share : READ_CHUNK;
+    }
+    return p->tail == 0 && want > READ_CHUNK ? READ_CHUNK : want;
+}
+
 /* Is the oldest batch in flight read? */
 static int head_done(pool *p) {
     pthread_mutex_lock(&p->mu);
@@ -178,6 +227,7 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
     sc.bol = 1;
     sc.check_utf8 = p->ro.encoding == PGN_ENC_AUTO;
     size_t size = batch_size(p);
+    huge_buffers(p, size);
     uint64_t base = 0;
     pgn_status st = PGN_OK;
     batch *b = &p->slots[0];
@@ -185,7 +235,7 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
     int end = 0;
     while (!end && st == PGN_OK) {
         b->io_error = b->seed = 0;
-        end = fill(&sc, b, p->in, size);
+        end = fill(&sc, b, p->in, cut_after(p, b, size));
         b->final = end;
         b->dirty = sc.dirty;
         sc.dirty = 0;
@@ -230,6 +280,11 @@ pgn_status cli_par_input(cli_run *r, const cli_input *in, int tree, const pgn_vi
     p.ro.max_errors = 0;
     p.ro.range_end = 0;
     p.nw = jobs_of(r, in);
+    struct stat sb;
+    if (in->z && cli_zin_format(in->z) == CLI_Z_PLAIN && regular(in) &&
+        fstat(fileno(in->file), &sb) == 0) {
+        p.size = (uint64_t)sb.st_size;
+    }
     p.nslots = 2 * (size_t)p.nw;
     p.slots = calloc(p.nslots, sizeof *p.slots);
     p.w = calloc(p.nw + 1, sizeof *p.w);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The four compression libraries behind one step function (cli/compress.c decodes inputs with it,
- * cli/zout.c encodes -o outputs): gzip (zlib), zstd (libzstd), bzip2 (libbz2), xz (liblzma), each
- * present when the build found it (PGNKIT_HAVE_ZLIB, _ZSTD, _BZ2, _LZMA). */
+ * cli/zout.c encodes -o outputs): gzip (zlib; decoded by ISA-L's igzip when the build also found
+ * libisal), zstd (libzstd), bzip2 (libbz2), xz (liblzma), each present when the build found it
+ * (PGNKIT_HAVE_ZLIB, _ISAL, _ZSTD, _BZ2, _LZMA). */
 #ifndef PGNKIT_CLI_ZCODEC_H
 #define PGNKIT_CLI_ZCODEC_H
 
@@ -11,6 +12,11 @@
 
 #ifdef PGNKIT_HAVE_ZLIB
 #include <zlib.h>
+#endif
+#if defined(PGNKIT_HAVE_ZLIB) && defined(PGNKIT_HAVE_ISAL)
+#include <isa-l/igzip_lib.h>
+/* gzip is decoded by ISA-L's igzip (some twice zlib's speed), encoded by zlib */
+#define CLI_GZIP_ISAL 1
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
 #include <zstd.h>
@@ -29,6 +35,9 @@ typedef struct cli_zcodec {
     union {
 #ifdef PGNKIT_HAVE_ZLIB
         z_stream gz;
+#endif
+#ifdef CLI_GZIP_ISAL
+        struct inflate_state *igz;
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
         ZSTD_DStream *zd;

@@ -21,6 +21,7 @@ want=(
     "python3-jsonschema  py_has jsonschema"
     "binutils       command -v nm"
     "zlib1g-dev     pkg-config --exists zlib"
+    "libisal-dev    pkg-config --exists libisal"
     "libzstd-dev    pkg-config --exists libzstd"
     "libbz2-dev     test -f /usr/include/bzlib.h"
     "liblzma-dev    pkg-config --exists liblzma"
