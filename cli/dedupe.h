@@ -31,6 +31,10 @@ typedef struct dd_line {
     unsigned depth; /* of variations */
     uint64_t key;   /* pgn_line_key_* */
     uint32_t plies;
+    pgn_pos start; /* the last start position (as the reader gave it), its identity and line keys:
+                      most games start where the one before did */
+    uint64_t start_id, start_key;
+    int have_start;
     unsigned char *rec, *back; /* the record, and an earlier one read back from the spool */
     size_t len, cap, back_cap;
     char tags[4][PGN_DEDUPE_TAG_MAX];

@@ -67,9 +67,15 @@ static pgn_flow on_end_tags(void *user, const pgn_pos *start) {
     if (start) {
         p = *start;
     }
-    p.key = pgn_pos_compute_key(&p);
-    uint64_t id = pgn_pos_identity_key(&p);
-    l->key = pgn_line_key_start(&p);
+    if (!l->have_start || memcmp(&p, &l->start, sizeof p) != 0) { /* else as the last game's */
+        l->start = p;
+        l->have_start = 1;
+        p.key = pgn_pos_compute_key(&p);
+        l->start_id = pgn_pos_identity_key(&p);
+        l->start_key = pgn_line_key_start(&p);
+    }
+    uint64_t id = l->start_id;
+    l->key = l->start_key;
     put(l, p.board, sizeof p.board);
     put(l, &p.side, 1);
     put(l, &p.castle, sizeof p.castle);
