@@ -25,8 +25,10 @@
 # directly and by pgn-extract through zcat / zstdcat (the pipeline's CPU: the shell, the
 # decompressor and pgn-extract, from wait4), beside the plain file.
 # A second table (issue 14): pgn-extract -e (its ECO file) / pgnkit eco, pgn-extract -D /
-# pgnkit dedupe (the input holds every game four times: 3 of 4 are duplicates, each confirmed by
-# reading the first copy again), pgn-extract -s (a plain run) / pgnkit stats.
+# pgnkit dedupe (the input holds every game four times: 3 of 4 are duplicates, each confirmed
+# against the first copy's line record), pgn-extract -s (a plain run) / pgnkit stats; each
+# pgnkit command at -j 1 (ratio of CPU times) and at its default, one thread per core (ratio of
+# median wall times: pgn-extract has one thread; meaningful on a quiet machine only).
 # Then peak RSS of pgnkit check and fmt on the 8 MB file and on one 12 times larger (100 MB, the
 # same games repeated): memory is bounded by the largest game, not the file.
 #
@@ -177,23 +179,35 @@ echo "|---|---:|---:|---:|---:|---:|---:|"
 eco_file=/usr/share/pgn-extract/eco.pgn
 for _ in $(seq "$RUNS"); do
     if [ -n "$PX" ] && [ -f "$eco_file" ]; then once pxe "$PX" -s -e"$eco_file" -o /dev/null "$tmp/twic.pgn"; fi
-    once eco "$PGNKIT" eco -o /dev/null "$tmp/twic.pgn"
+    once eco "$PGNKIT" eco -j 1 -o /dev/null "$tmp/twic.pgn"
+    once eco.all "$PGNKIT" eco -o /dev/null "$tmp/twic.pgn"
     if [ -n "$PX" ]; then once pxd "$PX" -s -D -o /dev/null "$tmp/twic.pgn"; fi
-    once dedupe "$PGNKIT" dedupe -o /dev/null "$tmp/twic.pgn"
+    once dedupe "$PGNKIT" dedupe -j 1 -o /dev/null "$tmp/twic.pgn"
+    once dedupe.all "$PGNKIT" dedupe -o /dev/null "$tmp/twic.pgn"
     if [ -n "$PX" ]; then once pxs "$PX" -s -o /dev/null "$tmp/twic.pgn"; fi
-    once stats "$PGNKIT" stats "$tmp/twic.pgn"
+    once stats "$PGNKIT" stats -j 1 "$tmp/twic.pgn"
+    once stats.all "$PGNKIT" stats "$tmp/twic.pgn"
 done
-for pair in "pxe eco pgn-extract_-e_eco.pgn pgnkit_eco_-o_/dev/null" \
-    "pxd dedupe pgn-extract_-D pgnkit_dedupe_-o_/dev/null" "pxs stats pgn-extract_-s pgnkit_stats"; do
+# row_wall LABEL REF_WALL: a row of a run on every core, MB/s, games/s and the ratio from the
+# median wall time (its CPU time is the sum over the threads)
+row_wall() {
+    awk -v l="$1" -v c="$cpu" -v w="$wall" -v r="$rss" -v b="$bytes" -v g="$games" -v ref="$2" 'BEGIN {
+        ratio = ref > 0 ? sprintf("%.1f (wall)", ref / w) : "-"
+        printf "| %s | %.3f | %.3f | %.1f | %.0f | %.1f | %s |\n", l, c, w, b / w / 1e6, g / w, r / 1024, ratio }'
+}
+for pair in "pxe eco pgn-extract_-e_eco.pgn eco_-o_/dev/null" \
+    "pxd dedupe pgn-extract_-D dedupe_-o_/dev/null" "pxs stats pgn-extract_-s stats"; do
     read -r ref mine ref_label mine_label <<<"$pair"
-    ref_cpu=0
+    ref_cpu=0 ref_wall=0
     if [ -f "$tmp/times.$ref" ]; then
         stats "$ref"
-        ref_cpu=$cpu
+        ref_cpu=$cpu ref_wall=$wall
         row "${ref_label//_/ }" 0
     fi
     stats "$mine"
-    row "${mine_label//_/ }" "$ref_cpu"
+    row "pgnkit ${mine_label//_/ } -j 1" "$ref_cpu"
+    stats "$mine.all"
+    row_wall "pgnkit ${mine_label//_/ }, all $(nproc) cores" "$ref_wall"
 done
 
 echo

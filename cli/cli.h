@@ -78,6 +78,10 @@ void cli_print_warnings(const char *token, uint32_t warnings);
 /* Prints d (not a warning under quiet), with detail (more about it, may be NULL) after the
  * message. */
 void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail);
+/* fn(ctx, d) for every diagnostic cli_print_diag_detail is given (under --quiet too), on the main
+ * thread and in input order whether the reading ran on threads or not (stats counts them by code;
+ * a reader on_diag of the command's own would keep -j N off). NULL: none. */
+void cli_diag_observe(pgn_diag_fn fn, void *ctx);
 /* A growable output buffer (not NUL-terminated); cli_membuf_write is a pgn_write_fn appending to
  * the cli_membuf in ctx, -1 when out of memory. */
 typedef struct cli_membuf {

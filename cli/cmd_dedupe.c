@@ -26,6 +26,7 @@ static const char usage_text[] =
     "  --report FILE    JSON: every cluster of two or more copies, with each copy's ordinal,\n"
     "                   input, line and whether it was kept\n"
     "A game with errors is always kept.\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
+        CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 int dd_reserve(void **p, size_t n, size_t *cap, size_t sz) {
@@ -86,7 +87,7 @@ static pgn_status first_pass(cli_run *run, void *user, const cli_game *g) {
     uint64_t cluster, at = 0;
     uint32_t len = 0;
     int is_new;
-    pgn_status st = dd_line_add(s, &cluster, &is_new, &at, &len);
+    pgn_status st = dd_line_add(s, g, &cluster, &is_new, &at, &len);
     if (st != PGN_OK || is_new) {
         st = st == PGN_OK ? add_rep(s, g, at, len) : st;
         return st == PGN_OK ? write_raw(s->out, g) : st;
@@ -169,6 +170,7 @@ static void run(cli_run *r, dd_state *s) {
     } else {
         s->line.flags = s->flags;
         r->ropts.flags |= PGN_READ_NO_KEYS; /* the visitor keys the start position itself */
+        r->par = dd_line_hooks();
         cli_run_visit(r, dd_line_visitor(), &s->line, first_pass, s);
     }
     pgn_status st = PGN_OK;

@@ -4,6 +4,7 @@
  * the games whose ECO tag disagrees with the table. A broken game is passed through unchanged. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,46 +18,124 @@ static const char usage_text[] =
     "  --only-missing  keep the tags of games that already have an ECO tag\n"
     "  --check         write no games: list those whose ECO tag differs from the table's\n"
     "                  (exit status 1 if any)\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
+        CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors (or --check found a difference), 2 usage\n"
     "error, 3 I/O or memory failure\n";
 
 typedef struct eco_state {
     FILE *out;
     pgn_writer *w;
+    cli_membuf *to; /* where w writes: the product of the game being made */
+    cli_membuf buf; /* -j 1: the game's product */
     uint32_t flags;
     int check;
     uint64_t classified, disagree;
 } eco_state;
 
-/* --check: reports g when its ECO tag differs from the table's code. */
-static void check_game(eco_state *s, const cli_game *g) {
-    pgn_str tag;
-    const pgn_opening *o = pgn_opening_classify(g->game, NULL);
-    s->classified += o != NULL;
-    if (!pgn_game_tag_get(g->game, "ECO", &tag) || !o ||
-        (tag.len == 3 && memcmp(tag.ptr, o->eco, 3) == 0)) {
-        return;
-    }
-    s->disagree++;
-    fprintf(s->out, "%s:%u: game %llu: ECO \"%.*s\", by position %s (%s)\n", g->input->name,
-            g->summary->start.line, (unsigned long long)g->summary->game, (int)tag.len, tag.ptr,
-            o->eco, o->name);
+/* A game's product (made on a worker under -j N, else here): one byte (ECO_CLASSIFIED,
+ * ECO_DIFFERS), then the game in export format, or with --check and a difference the end of its
+ * message. Both runs use it, so -j N writes what -j 1 writes. */
+enum { ECO_CLASSIFIED = 1, ECO_DIFFERS = 2 };
+
+static ptrdiff_t to_product(void *ctx, const void *data, size_t len) {
+    return cli_membuf_write(((eco_state *)ctx)->to, data, len);
 }
+
+/* --check: the product of g, whose ECO tag may differ from the table's code. */
+static pgn_status check_make(const pgn_game *game, cli_membuf *out) {
+    pgn_str tag;
+    const pgn_opening *o = pgn_opening_classify(game, NULL);
+    unsigned char f = o ? ECO_CLASSIFIED : 0;
+    int differs = o && pgn_game_tag_get(game, "ECO", &tag) &&
+                  !(tag.len == 3 && memcmp(tag.ptr, o->eco, 3) == 0);
+    f |= differs ? ECO_DIFFERS : 0;
+    if (cli_membuf_write(out, &f, 1) < 0) {
+        return PGN_E_NOMEM;
+    }
+    if (!differs) {
+        return PGN_OK;
+    }
+    const char *parts[] = {"ECO \"", "\", by position ", o->eco, " (", o->name, ")\n"};
+    const size_t lens[] = {5, 15, 3, 2, strlen(o->name), 2};
+    int bad =
+        cli_membuf_write(out, parts[0], lens[0]) < 0 || cli_membuf_write(out, tag.ptr, tag.len) < 0;
+    for (size_t i = 1; i < 6 && !bad; i++) {
+        bad = cli_membuf_write(out, parts[i], lens[i]) < 0;
+    }
+    return bad ? PGN_E_NOMEM : PGN_OK;
+}
+
+static pgn_status eco_make(eco_state *s, pgn_game *game, cli_membuf *out) {
+    if (s->check) {
+        return check_make(game, out);
+    }
+    const pgn_opening *o;
+    pgn_status st = pgn_opening_tag(game, s->flags, &o);
+    unsigned char f = o ? ECO_CLASSIFIED : 0;
+    if (st != PGN_OK || cli_membuf_write(out, &f, 1) < 0) {
+        return st != PGN_OK ? st : PGN_E_NOMEM;
+    }
+    s->to = out;
+    return pgn_writer_write(s->w, game);
+}
+
+/* -j N: each worker classifies and writes the games it reads with a writer of its own. */
+static void *eco_worker_new(void *user) {
+    eco_state *w = malloc(sizeof *w);
+    if (w) {
+        *w = *(eco_state *)user;
+        memset(&w->buf, 0, sizeof w->buf);
+        if (pgn_writer_new(&w->w, NULL, to_product, w) != PGN_OK) {
+            free(w);
+            w = NULL;
+        }
+    }
+    return w;
+}
+
+static void eco_worker_free(void *wuser) {
+    eco_state *w = wuser;
+    pgn_writer_free(w->w);
+    free(w);
+}
+
+static pgn_status eco_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+    return g->summary->broken ? PGN_OK : eco_make(wuser, g->game, out);
+}
+
+static const cli_par_hooks eco_hooks = {eco_worker_new, eco_worker_free, NULL, eco_prepare};
 
 static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     eco_state *s = user;
     if (g->summary->broken) {
         return cli_write_raw(s->check ? NULL : s->out, g->raw.ptr, g->raw.len);
     }
-    if (s->check) {
-        check_game(s, g);
+    pgn_str p;
+    if (!cli_par_product(g, &p)) { /* -j 1 (else a worker made it: eco_prepare) */
+        s->buf.len = 0;
+        pgn_status st = eco_make(s, g->game, &s->buf);
+        if (st != PGN_OK) {
+            return st;
+        }
+        p.ptr = s->buf.p;
+        p.len = s->buf.len;
+    }
+    if (p.len == 0) {
+        return PGN_E_NOMEM; /* not made: cannot happen */
+    }
+    unsigned char f = (unsigned char)p.ptr[0];
+    s->classified += (f & ECO_CLASSIFIED) != 0;
+    if (s->check && (f & ECO_DIFFERS)) {
+        s->disagree++;
+        fprintf(s->out, "%s:%u: game %llu: %.*s", g->input->name, g->summary->start.line,
+                (unsigned long long)g->summary->game, (int)p.len - 1, p.ptr + 1);
         return PGN_OK;
     }
-    const pgn_opening *o;
-    pgn_status st = pgn_opening_tag(g->game, s->flags, &o);
-    s->classified += o != NULL;
-    r->written += st == PGN_OK;
-    return st == PGN_OK ? pgn_writer_write(s->w, g->game) : st;
+    r->written += !s->check;
+    if (!s->check && cli_output_write(&r->out, p.ptr + 1, p.len - 1) < 0) {
+        return PGN_E_IO;
+    }
+    return PGN_OK;
 }
 
 enum { OPT_ONLY_MISSING = CLI_OPT_COMMAND, OPT_CHECK };
@@ -75,7 +154,8 @@ int cmd_eco(int argc, char **argv) {
     static const struct option opts[] = {{"only-missing", no_argument, NULL, OPT_ONLY_MISSING},
                                          {"check", no_argument, NULL, OPT_CHECK},
                                          {NULL, 0, NULL, 0}};
-    eco_state s = {NULL, NULL, 0, 0, 0, 0};
+    eco_state s;
+    memset(&s, 0, sizeof s);
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", eco_option, &s);
@@ -84,7 +164,8 @@ int cmd_eco(int argc, char **argv) {
     }
     r.raw = 1;
     s.out = r.out.file;
-    if (pgn_writer_new(&s.w, NULL, cli_output_write, &r.out) != PGN_OK) {
+    r.par = &eco_hooks;
+    if (pgn_writer_new(&s.w, NULL, to_product, &s) != PGN_OK) {
         cli_error(NULL, "out of memory");
         r.aborted = 1;
         r.status = EXIT_RESOURCE;
@@ -92,6 +173,7 @@ int cmd_eco(int argc, char **argv) {
         cli_run_games(&r, one_game, &s);
     }
     pgn_writer_free(s.w);
+    free(s.buf.p);
     cli_run_count(&r, "classified", "classified", s.classified);
     if (s.check) {
         cli_run_count(&r, "differing", "with an ECO tag that differs", s.disagree);

@@ -4,6 +4,7 @@
  * code. Memory: the per-value counters (one per distinct ECO, player, event, ...) and one counter
  * per ply count up to the longest game. */
 #define _POSIX_C_SOURCE 200809L
+#include "parallel.h"
 #include "stats.h"
 
 #include <stdlib.h>
@@ -17,48 +18,96 @@ static const char usage_text[] =
     "N most frequent values (--top, default 10; 0 = all).\n"
     "Time controls (TimeControl tag, base + 40 x increment): bullet < 3 min, blitz < 8 min,\n"
     "rapid < 25 min, else classical; '-' is none, a missing or '?' tag unknown.\n" CLI_WHERE_USAGE
-        CLI_READ_USAGE CLI_RANGE_USAGE
+        CLI_READ_USAGE CLI_RANGE_USAGE CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
 static const char *const TAG_NAMES[NT] = {"White", "Black", "WhiteElo", "BlackElo",    "Result",
                                           "ECO",   "Event", "Date",     "TimeControl", "Variant"};
 
 static pgn_flow on_begin(void *user, pgn_loc at) {
-    stats *s = user;
+    stats_game *g = user;
     (void)at;
-    s->have = 0;
+    g->have = 0;
     return PGN_FLOW_CONTINUE;
 }
 
 static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
-    stats *s = user;
+    stats_game *g = user;
     for (unsigned i = 0; i < NT; i++) {
         if (name.len == strlen(TAG_NAMES[i]) && memcmp(name.ptr, TAG_NAMES[i], name.len) == 0) {
-            s->len[i] = value.len < VAL_MAX ? value.len : VAL_MAX;
-            memcpy(s->val[i], value.ptr, s->len[i]);
-            s->have |= 1u << i;
+            g->len[i] = value.len < VAL_MAX ? value.len : VAL_MAX;
+            memcpy(g->val[i], value.ptr, g->len[i]);
+            g->have |= 1u << i;
         }
     }
     return PGN_FLOW_CONTINUE;
 }
 
 static pgn_flow on_end(void *user, pgn_result result, const pgn_game_summary *summary) {
-    stats *s = user;
+    stats_game *g = user;
     (void)summary;
-    s->marker = result;
+    g->marker = result;
     return PGN_FLOW_CONTINUE;
 }
 
+static const pgn_visitor stats_visitor = {on_begin, on_tag, NULL, NULL,  NULL,
+                                          NULL,     NULL,   NULL, on_end};
+
+/* Every diagnostic of the reading (cli_diag_observe), counted by code. */
 static void on_diag(void *ctx, const pgn_diag *d) {
     stats *s = ctx;
     s->diags[(unsigned)d->code & 255u]++;
-    cli_print_diag_detail(d, s->run->quiet, NULL);
+}
+
+/* -j N: a worker reads the tags into a stats_game of its own and sends it as the product: the
+ * bits of the tags seen (2 bytes), the marker (1), then each tag seen as a length byte and its
+ * bytes; the counting stays on the main thread, in input order. */
+static void *stats_worker_new(void *user) {
+    (void)user;
+    return calloc(1, sizeof(stats_game));
+}
+
+static void *stats_worker_vuser(void *wuser) {
+    return wuser;
+}
+
+static pgn_status stats_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+    const stats_game *sg = wuser;
+    unsigned char head[3] = {(unsigned char)(sg->have & 255u), (unsigned char)(sg->have >> 8),
+                             (unsigned char)sg->marker};
+    int bad = cli_membuf_write(out, head, sizeof head) < 0;
+    (void)g;
+    for (unsigned i = 0; i < NT && !bad; i++) {
+        unsigned char n = (unsigned char)sg->len[i];
+        bad = ((sg->have >> i) & 1u) &&
+              (cli_membuf_write(out, &n, 1) < 0 || cli_membuf_write(out, sg->val[i], n) < 0);
+    }
+    return bad ? PGN_E_NOMEM : PGN_OK;
+}
+
+static const cli_par_hooks stats_hooks = {stats_worker_new, free, stats_worker_vuser,
+                                          stats_prepare};
+
+/* The product of stats_prepare back into the game being counted. */
+static void from_product(stats_game *sg, pgn_str p) {
+    const unsigned char *q = (const unsigned char *)p.ptr, *end = q + p.len;
+    sg->have = p.len >= 3 ? q[0] | (unsigned)q[1] << 8 : 0;
+    sg->marker = p.len >= 3 ? (pgn_result)q[2] : PGN_RESULT_NONE;
+    q += p.len >= 3 ? 3 : p.len;
+    for (unsigned i = 0; i < NT; i++) {
+        sg->len[i] = 0;
+        if (((sg->have >> i) & 1u) && q < end && (size_t)(end - q) > *q) {
+            sg->len[i] = *q;
+            memcpy(sg->val[i], q + 1, *q);
+            q += 1 + *q;
+        }
+    }
 }
 
 /* Counts the value of tag i (or `dflt` when the game has none) in t; NULL when out of memory. */
 static tally_item *count(stats *s, tally *t, unsigned i, const char *dflt) {
-    int has = (s->have >> i) & 1u && s->len[i] > 0;
-    tally_item *it = tally_get(t, has ? s->val[i] : dflt, has ? s->len[i] : strlen(dflt));
+    int has = (s->g.have >> i) & 1u && s->g.len[i] > 0;
+    tally_item *it = tally_get(t, has ? s->g.val[i] : dflt, has ? s->g.len[i] : strlen(dflt));
     s->oom |= it == NULL;
     if (it) {
         it->n++;
@@ -67,12 +116,12 @@ static tally_item *count(stats *s, tally *t, unsigned i, const char *dflt) {
 }
 
 static const char *tc_class(const stats *s) {
-    if (!((s->have >> T_TC) & 1u) || s->len[T_TC] == 0 || s->val[T_TC][0] == '?') {
+    if (!((s->g.have >> T_TC) & 1u) || s->g.len[T_TC] == 0 || s->g.val[T_TC][0] == '?') {
         return "unknown";
     }
     char buf[VAL_MAX + 1];
-    memcpy(buf, s->val[T_TC], s->len[T_TC]);
-    buf[s->len[T_TC]] = 0;
+    memcpy(buf, s->g.val[T_TC], s->g.len[T_TC]);
+    buf[s->g.len[T_TC]] = 0;
     if (buf[0] == '-') {
         return "none";
     }
@@ -88,9 +137,10 @@ static const char *tc_class(const stats *s) {
 
 /* The game's result: the Result tag when it is one of the four markers, else the movetext's. */
 static pgn_result game_result(const stats *s) {
-    pgn_result r = (s->have >> T_RESULT) & 1u ? pgn_result_parse(s->val[T_RESULT], s->len[T_RESULT])
-                                              : PGN_RESULT_NONE;
-    return r != PGN_RESULT_NONE ? r : s->marker;
+    pgn_result r = (s->g.have >> T_RESULT) & 1u
+                       ? pgn_result_parse(s->g.val[T_RESULT], s->g.len[T_RESULT])
+                       : PGN_RESULT_NONE;
+    return r != PGN_RESULT_NONE ? r : s->g.marker;
 }
 
 static void count_player(stats *s, unsigned name, unsigned elo, pgn_result r, int white) {
@@ -103,8 +153,8 @@ static void count_player(stats *s, unsigned name, unsigned elo, pgn_result r, in
     } else if (r == PGN_RESULT_WHITE_WINS || r == PGN_RESULT_BLACK_WINS) {
         *((r == PGN_RESULT_WHITE_WINS) == white ? &p->wins : &p->losses) += 1;
     }
-    if ((s->have >> elo) & 1u) {
-        int e = atoi(s->val[elo]);
+    if ((s->g.have >> elo) & 1u) {
+        int e = atoi(s->g.val[elo]);
         if (e > 0) {
             p->min_elo = p->min_elo == 0 || e < p->min_elo ? e : p->min_elo;
             p->max_elo = e > p->max_elo ? e : p->max_elo;
@@ -114,9 +164,13 @@ static void count_player(stats *s, unsigned name, unsigned elo, pgn_result r, in
 
 static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
     stats *s = user;
+    pgn_str made;
     (void)run;
+    if (cli_par_product(g, &made)) { /* -j N: stats_prepare */
+        from_product(&s->g, made);
+    }
     for (unsigned i = 0; i < NT; i++) {
-        s->val[i][s->len[i] < VAL_MAX ? s->len[i] : VAL_MAX - 1] = 0;
+        s->g.val[i][s->g.len[i] < VAL_MAX ? s->g.len[i] : VAL_MAX - 1] = 0;
     }
     uint32_t n = g->summary->plies;
     if (n >= s->nplies) {
@@ -135,7 +189,7 @@ static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
     count(s, &s->eco, T_ECO, "?");
     count(s, &s->events, T_EVENT, "?");
     count(s, &s->variants, T_VARIANT, "standard");
-    s->len[T_DATE] = s->len[T_DATE] > 4 ? 4 : s->len[T_DATE];
+    s->g.len[T_DATE] = s->g.len[T_DATE] > 4 ? 4 : s->g.len[T_DATE];
     count(s, &s->years, T_DATE, "????");
     tally_item *tc = tally_get(&s->tcs, tc_class(s), strlen(tc_class(s)));
     s->oom |= tc == NULL;
@@ -176,10 +230,10 @@ int cmd_stats(int argc, char **argv) {
         free(s);
         return st == CLI_HELP ? EXIT_OK : st;
     }
-    pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, on_end};
-    r.ropts.on_diag = on_diag;
-    r.ropts.diag_ctx = s;
-    cli_run_visit(&r, &v, s, one_game, s);
+    cli_diag_observe(on_diag, s);
+    r.par = &stats_hooks;
+    cli_run_visit(&r, &stats_visitor, &s->g, one_game, s);
+    cli_diag_observe(NULL, NULL);
     if (!r.aborted && r.status < EXIT_RESOURCE) {
         stats_report(s, r.where ? r.matched : r.games);
     }

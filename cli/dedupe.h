@@ -6,6 +6,7 @@
 #define PGNKIT_CLI_DEDUPE_H
 
 #include "cli.h"
+#include "parallel.h"
 
 typedef struct rep { /* a distinct game: where its first copy's spool record is, the copy kept */
     uint64_t start;
@@ -30,6 +31,10 @@ typedef struct dd_line {
     unsigned depth; /* of variations */
     uint64_t key;   /* pgn_line_key_* */
     uint32_t plies;
+    pgn_pos start; /* the last start position (as the reader gave it), its identity and line keys:
+                      most games start where the one before did */
+    uint64_t start_id, start_key;
+    int have_start;
     unsigned char *rec, *back; /* the record, and an earlier one read back from the spool */
     size_t len, cap, back_cap;
     char tags[4][PGN_DEDUPE_TAG_MAX];
@@ -69,10 +74,15 @@ int dd_reserve(void **p, size_t n, size_t *cap, size_t sz);
 
 /* The visitor that builds s->line (user: the dd_line). */
 const pgn_visitor *dd_line_visitor(void);
-/* Looks the line just read up in s->set, confirming each equal key against the spooled record; a
- * new line's record is appended to the spool (*at, *len: where). PGN_OK, PGN_E_NOMEM or PGN_E_IO.
+/* Looks the line just read (g's) up in s->set, confirming each equal key against the spooled
+ * record; a new line's record is appended to the spool (*at, *len: where). PGN_OK, PGN_E_NOMEM or
+ * PGN_E_IO.
  */
-pgn_status dd_line_add(dd_state *s, uint64_t *cluster, int *is_new, uint64_t *at, uint32_t *len);
+pgn_status dd_line_add(dd_state *s, const cli_game *g, uint64_t *cluster, int *is_new, uint64_t *at,
+                       uint32_t *len);
+/* -j N (cli/parallel.h): the workers read the lines (a dd_line each) and send g's key and record
+ * as its product, which dd_line_add then takes instead of s->line's own. */
+const cli_par_hooks *dd_line_hooks(void);
 void dd_line_free(dd_line *l);
 
 /* --keep richest: appends g's text to the spool (*at: where its bytes start). */

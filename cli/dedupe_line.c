@@ -5,6 +5,7 @@
  * This halved dedupe's time: the tree and the second parse of every duplicate were most of it. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
+#include "parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,9 +67,15 @@ static pgn_flow on_end_tags(void *user, const pgn_pos *start) {
     if (start) {
         p = *start;
     }
-    p.key = pgn_pos_compute_key(&p);
-    uint64_t id = pgn_pos_identity_key(&p);
-    l->key = pgn_line_key_start(&p);
+    if (!l->have_start || memcmp(&p, &l->start, sizeof p) != 0) { /* else as the last game's */
+        l->start = p;
+        l->have_start = 1;
+        p.key = pgn_pos_compute_key(&p);
+        l->start_id = pgn_pos_identity_key(&p);
+        l->start_key = pgn_line_key_start(&p);
+    }
+    uint64_t id = l->start_id;
+    l->key = l->start_key;
     put(l, p.board, sizeof p.board);
     put(l, &p.side, 1);
     put(l, &p.castle, sizeof p.castle);
@@ -196,9 +203,62 @@ static pgn_status keep_record(dd_state *s, uint64_t *at) {
     return PGN_OK;
 }
 
-pgn_status dd_line_add(dd_state *s, uint64_t *cluster, int *is_new, uint64_t *at, uint32_t *len) {
+/* -j N: each worker reads the main lines with a dd_line of its own and sends each game's key and
+ * record (finished) as its product; the set, the spool and the clustering stay on the main
+ * thread, in input order. */
+static void *worker_new(void *user) {
+    dd_line *l = calloc(1, sizeof *l);
+    if (l) {
+        l->flags = ((dd_state *)user)->line.flags;
+    }
+    return l;
+}
+
+static void worker_free(void *wuser) {
+    dd_line_free(wuser);
+    free(wuser);
+}
+
+static void *worker_vuser(void *wuser) {
+    return wuser;
+}
+
+static pgn_status prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+    dd_line *l = wuser;
+    pgn_status st;
+    if (g->summary->broken || g->raw.len > UINT32_MAX) {
+        return PGN_OK; /* written as it is: no record */
+    }
+    if ((st = finish(l)) != PGN_OK) {
+        return st;
+    }
+    return cli_membuf_write(out, &l->key, sizeof l->key) < 0 ||
+                   cli_membuf_write(out, l->rec, l->len) < 0
+               ? PGN_E_NOMEM
+               : PGN_OK;
+}
+
+const cli_par_hooks *dd_line_hooks(void) {
+    static const cli_par_hooks h = {worker_new, worker_free, worker_vuser, prepare};
+    return &h;
+}
+
+/* The key and record a worker made (prepare) into s->line; 0 when out of memory. */
+static int from_product(dd_line *l, pgn_str p) {
+    l->len = 0;
+    if (p.len < sizeof l->key) {
+        return 0;
+    }
+    memcpy(&l->key, p.ptr, sizeof l->key);
+    return put(l, p.ptr + sizeof l->key, p.len - sizeof l->key);
+}
+
+pgn_status dd_line_add(dd_state *s, const cli_game *g, uint64_t *cluster, int *is_new, uint64_t *at,
+                       uint32_t *len) {
     dd_line *l = &s->line;
-    pgn_status st = finish(l);
+    pgn_str made;
+    pgn_status st =
+        cli_par_product(g, &made) ? (from_product(l, made) ? PGN_OK : PGN_E_NOMEM) : finish(l);
     if (st == PGN_OK) {
         st = pgn_dedupe_add_key(s->set, l->key, pgn_dedupe_count(s->set), same_record, s, cluster,
                                 is_new);

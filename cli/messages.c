@@ -20,7 +20,14 @@ static struct {
     char **argv;        /* the command's arguments, for the option getopt refused */
     int defer;          /* cli_run_parse is running: keep the first usage error */
     char deferred[512]; /* that error, "" if none */
-} settings = {NULL, 0, NULL, 0, {0}};
+    pgn_diag_fn seen;   /* cli_diag_observe: told of every diagnostic of the reading */
+    void *seen_ctx;
+} settings = {NULL, 0, NULL, 0, {0}, NULL, NULL};
+
+void cli_diag_observe(pgn_diag_fn fn, void *ctx) {
+    settings.seen = fn;
+    settings.seen_ctx = ctx;
+}
 
 void cli_set_argv(char **argv) {
     settings.argv = argv;
@@ -162,6 +169,9 @@ int cli_usage_error(const char *cmd, const char *text, const char *msg) {
 void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
     const char *sev = d->severity == PGN_SEV_ERROR ? "error" : "warning";
     const char *file = d->source ? d->source : "<stdin>";
+    if (settings.seen) {
+        settings.seen(settings.seen_ctx, d);
+    }
     if (quiet && d->severity != PGN_SEV_ERROR) {
         return;
     }

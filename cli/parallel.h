@@ -28,8 +28,8 @@ typedef struct cli_par_hooks {
 /* Help text of -j and --progress, for the usage of the commands that read games. */
 #define CLI_JOBS_USAGE                                                                             \
     "  -j N            read on N threads (0 or auto: one per core); same output. Default: one\n"   \
-    "                  per core for a regular file with check, fmt, convert --to uci|fen and\n"    \
-    "                  select, else 1\n"                                                           \
+    "                  per core for a regular file with check, fmt, convert --to uci|fen,\n"       \
+    "                  select, eco, dedupe (--keep first) and stats, else 1\n"                     \
     "  --progress, --no-progress  a progress line on stderr (default: on a terminal)\n"
 
 /* -j VALUE: a count, or 0 or "auto" (the number of cores: *jobs -1). 1 and *jobs set, or 0

@@ -29,6 +29,7 @@ want=(
     "bzip2          command -v bzip2"
     "xz-utils       command -v xz"
     "time           test -x /usr/bin/time"
+    "strace         command -v strace"
     "librsvg2-bin   command -v rsvg-convert"
     "libxml2-utils  command -v xmllint"
     "w3c-sgml-lib   test -f /usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd"
