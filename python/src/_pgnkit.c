@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pgnkit.h"
+#include "tagcols.h"
 
 static PyObject *PgnError; /* set once at module init (CPython's own pattern for exceptions) */
 
@@ -467,15 +468,26 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return (PyObject *)self;
 }
 
-/* Scan mode: the tag callback keeps name\0value\0 pairs; end_tags skips the movetext. */
+/* Scan mode: the tag callback keeps the pairs as (length, bytes) of the name, then of the value (a
+ * value may hold a NUL byte); end_tags skips the movetext. */
 static pgn_flow scan_tag(void *user, pgn_str name, pgn_str value) {
     pgn_membuf *b = user;
-    static const char nul = '\0';
-    if (pgn_membuf_write(b, name.ptr, name.len) < 0 || pgn_membuf_write(b, &nul, 1) < 0 ||
-        pgn_membuf_write(b, value.ptr, value.len) < 0 || pgn_membuf_write(b, &nul, 1) < 0) {
+    if (pgn_membuf_write(b, &name.len, sizeof name.len) < 0 ||
+        pgn_membuf_write(b, name.ptr, name.len) < 0 ||
+        pgn_membuf_write(b, &value.len, sizeof value.len) < 0 ||
+        pgn_membuf_write(b, value.ptr, value.len) < 0) {
         return PGN_FLOW_STOP;
     }
     return PGN_FLOW_CONTINUE;
+}
+
+/* The next (length, bytes) string of a scan buffer at *i, as a str. */
+static PyObject *scan_str(const pgn_membuf *b, size_t *i) {
+    size_t n;
+    memcpy(&n, b->ptr + *i, sizeof n);
+    const char *p = b->ptr + *i + sizeof n;
+    *i += sizeof n + n;
+    return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "replace");
 }
 
 static pgn_flow scan_end_tags(void *user, const pgn_pos *start) {
@@ -574,13 +586,11 @@ static PyObject *reader_next(ReaderObject *self) {
     if (self->tags_only) {
         payload = PyList_New(0);
         for (size_t i = 0; payload && i < self->tagbuf.len;) {
-            const char *n = self->tagbuf.ptr + i, *v = n + strlen(n) + 1;
-            i = (size_t)(v - self->tagbuf.ptr) + strlen(v) + 1;
-            PyObject *t =
-                Py_BuildValue("(NN)", PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "replace"),
-                              PyUnicode_DecodeUTF8(v, (Py_ssize_t)strlen(v), "replace"));
+            PyObject *n = scan_str(&self->tagbuf, &i), *v = scan_str(&self->tagbuf, &i);
+            PyObject *t = n && v ? PyTuple_Pack(2, n, v) : NULL;
+            Py_XDECREF(n);
+            Py_XDECREF(v);
             if (!t || PyList_Append(payload, t) < 0) {
-                Py_XDECREF(t);
                 Py_CLEAR(payload);
             }
             Py_XDECREF(t);
@@ -619,7 +629,32 @@ static PyObject *reader_check_all(ReaderObject *self, PyObject *unused) {
     return Py_BuildValue("(NN)", diag_pylist(&self->diags, 0), reader_totals(self, NULL));
 }
 
+/* tag_columns(int_tags, date_tags): the rest of a tags-only reader's games as columns, in one
+ * call (tagcols.c): (games, [(name, column)]). */
+static PyObject *reader_tag_columns(ReaderObject *self, PyObject *args) {
+    PyObject *ints, *dates;
+    if (!PyArg_ParseTuple(args, "OO", &ints, &dates)) {
+        return NULL;
+    }
+    if (!self->tags_only) {
+        PyErr_SetString(PyExc_ValueError, "tag_columns: the reader must be opened tags_only");
+        return NULL;
+    }
+    pgn_status st = PGN_OK;
+    PyObject *out = pk_tag_columns(self->r, ints, dates, &st);
+    if (!out && !PyErr_Occurred()) {
+        return read_failed(self, st);
+    }
+    if (out && self->diags.oom) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return out;
+}
+
 static PyMethodDef reader_methods[] = {
+    {"tag_columns", (PyCFunction)reader_tag_columns, METH_VARARGS,
+     "the rest of a tags-only reader as columns: (games, [(name, column)])"},
     {"totals", (PyCFunction)reader_totals, METH_NOARGS, "(games, errors, warnings) so far"},
     {"check_all", (PyCFunction)reader_check_all, METH_NOARGS, "read the rest: (diags, totals)"},
     {NULL, NULL, 0, NULL}};
