@@ -85,18 +85,29 @@ class Game:
     def result(self):
         return self._c.result()
 
-    def _main(self):
-        if self._line is None:
-            self._line = self._c.mainline(False)
-        return self._line
+    # the parts of the main line (see _pgnkit.CGame.mainline): index -> the bit that makes it
+    _BITS = (1, 2, 4, 8, 8, 8, 8)
 
-    moves = property(lambda self: self._main()[0], doc="main-line moves in SAN")
-    uci = property(lambda self: self._main()[1], doc="main-line moves in UCI")
-    comments = property(lambda self: self._main()[3], doc="per ply: the comment after the move")
-    nags = property(lambda self: self._main()[4], doc="per ply: a tuple of NAGs")
-    clocks = property(lambda self: self._main()[5], doc="per ply: [%clk] in seconds, or None")
-    evals = property(lambda self: self._main()[6], doc="per ply: [%eval] as (kind, value)")
-    plies = property(lambda self: len(self._main()[0]))
+    def _part(self, i):
+        """Part i of the main line, made in C the first time it is asked for (the SAN alone for
+        moves; the comments, NAGs, clocks and evals together)."""
+        line = self._line
+        if line is None or line[i] is None:
+            got = self._c.mainline(self._BITS[i])
+            if line is None:
+                self._line = line = list(got)
+            else:
+                line[:] = [a if a is not None else b for a, b in zip(line, got)]
+        return line[i]
+
+    moves = property(lambda self: self._part(0), doc="main-line moves in SAN")
+    uci = property(lambda self: self._part(1), doc="main-line moves in UCI")
+    comments = property(lambda self: self._part(3), doc="per ply: the comment after the move")
+    nags = property(lambda self: self._part(4), doc="per ply: a tuple of NAGs")
+    clocks = property(lambda self: self._part(5), doc="per ply: [%clk] in seconds, or None")
+    evals = property(lambda self: self._part(6), doc="per ply: [%eval] as (kind, value)")
+    plies = property(lambda self: len(self._part(0) if self._line is None or self._line[1] is None
+                                      else self._line[1]))
 
     @property
     def game_comment(self):
@@ -119,7 +130,7 @@ class Game:
     def fens(self):
         """Yields the FEN of the start position, then after every main-line ply."""
         yield self._c.start_fen()
-        yield from self._c.mainline(True)[2]
+        yield from self._c.mainline(4)[2]
 
     def to_pgn(self):
         """The game in PGN export format (what `pgnkit fmt` writes)."""

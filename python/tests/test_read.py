@@ -250,3 +250,16 @@ def test_where_expression_errors():
         list(pgnkit.read(b"[White \"a\"]\n\n1. e4 *\n", where="mate frobnicate"))
     assert [g.tags["White"] for g in pgnkit.read(b"[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n\n1. d4 *\n",
                                                  where="move d4")] == ["b"]
+
+
+@pytest.mark.parametrize("path", EDGE, ids=lambda p: os.path.basename(p))
+def test_lazy_parts_agree(path):
+    """The main line's parts are made when first asked for (SAN alone for moves): in whatever
+    order they are asked, they equal the parts made all at once."""
+    names = ("moves", "uci", "comments", "nags", "clocks", "evals")
+    for a, b in zip(pgnkit.read(path), pgnkit.read(path)):
+        whole = a._c.mainline(15)
+        got_b = {n: getattr(b, n) for n in reversed(names)}
+        assert [getattr(a, n) for n in names] == [whole[i] for i in (0, 1, 3, 4, 5, 6)]
+        assert [got_b[n] for n in names] == [getattr(a, n) for n in names]
+        assert a.plies == len(whole[0]) and list(a.fens())[1:] == a._c.mainline(4)[2]
