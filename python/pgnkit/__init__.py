@@ -269,7 +269,8 @@ def read_tags_frame(source, *, encoding=None, range=None, categorical=False):
                 values[:-1] = col[1]
                 values[-1] = np.nan
                 data[tag] = values.take(codes)
-    return pd.DataFrame(data, index=pd.RangeIndex(rows))
+    # copy=False: each column stays its own block (pandas would copy the object columns into one)
+    return pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
 
 
 def check(source, *, encoding=None, strict=False):
