@@ -152,7 +152,7 @@ $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/
 # ---- the Python package (python/, issue 19): the extension built in place with Debian's Python ----
 PYTHON ?= /usr/bin/python3
 python: $(BUILD)/python.stamp
-$(BUILD)/python.stamp: python/src/_pgnkit.c python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
+$(BUILD)/python.stamp: $(wildcard python/src/*.c python/src/*.h) python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
 	@mkdir -p $(BUILD)/python
 	cd python && $(PYTHON) setup.py -q build_ext --inplace --build-temp ../$(BUILD)/python
 	@touch $@

@@ -20,7 +20,8 @@ def rel(p):
 
 ext = Extension(
     "pgnkit._pgnkit",
-    sources=[rel(os.path.join(here, "src", "_pgnkit.c"))] + [rel(p) for p in lib_sources],
+    sources=[rel(p) for p in sorted(glob.glob(os.path.join(here, "src", "*.c")))]
+    + [rel(p) for p in lib_sources],
     include_dirs=[rel(os.path.join(root, "include"))],
     define_macros=[("PGNKIT_BUILD", "1")],
     extra_compile_args=["-std=c17", "-O3", "-fvisibility=hidden"],

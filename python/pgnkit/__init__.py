@@ -85,18 +85,29 @@ class Game:
     def result(self):
         return self._c.result()
 
-    def _main(self):
-        if self._line is None:
-            self._line = self._c.mainline(False)
-        return self._line
+    # the parts of the main line (see _pgnkit.CGame.mainline): index -> the bit that makes it
+    _BITS = (1, 2, 4, 8, 8, 8, 8)
 
-    moves = property(lambda self: self._main()[0], doc="main-line moves in SAN")
-    uci = property(lambda self: self._main()[1], doc="main-line moves in UCI")
-    comments = property(lambda self: self._main()[3], doc="per ply: the comment after the move")
-    nags = property(lambda self: self._main()[4], doc="per ply: a tuple of NAGs")
-    clocks = property(lambda self: self._main()[5], doc="per ply: [%clk] in seconds, or None")
-    evals = property(lambda self: self._main()[6], doc="per ply: [%eval] as (kind, value)")
-    plies = property(lambda self: len(self._main()[0]))
+    def _part(self, i):
+        """Part i of the main line, made in C the first time it is asked for (the SAN alone for
+        moves; the comments, NAGs, clocks and evals together)."""
+        line = self._line
+        if line is None or line[i] is None:
+            got = self._c.mainline(self._BITS[i])
+            if line is None:
+                self._line = line = list(got)
+            else:
+                line[:] = [a if a is not None else b for a, b in zip(line, got)]
+        return line[i]
+
+    moves = property(lambda self: self._part(0), doc="main-line moves in SAN")
+    uci = property(lambda self: self._part(1), doc="main-line moves in UCI")
+    comments = property(lambda self: self._part(3), doc="per ply: the comment after the move")
+    nags = property(lambda self: self._part(4), doc="per ply: a tuple of NAGs")
+    clocks = property(lambda self: self._part(5), doc="per ply: [%clk] in seconds, or None")
+    evals = property(lambda self: self._part(6), doc="per ply: [%eval] as (kind, value)")
+    plies = property(lambda self: len(self._part(0) if self._line is None or self._line[1] is None
+                                      else self._line[1]))
 
     @property
     def game_comment(self):
@@ -119,7 +130,7 @@ class Game:
     def fens(self):
         """Yields the FEN of the start position, then after every main-line ply."""
         yield self._c.start_fen()
-        yield from self._c.mainline(True)[2]
+        yield from self._c.mainline(4)[2]
 
     def to_pgn(self):
         """The game in PGN export format (what `pgnkit fmt` writes)."""
@@ -191,6 +202,7 @@ def scan_tags(source, *, encoding=None, range=None):
 
 _INT_TAGS = ("WhiteElo", "BlackElo", "PlyCount", "WhiteRatingDiff", "BlackRatingDiff",
              "WhiteFideId", "BlackFideId")
+_DATE_TAGS = ("Date", "UTCDate", "EventDate")
 
 
 def tags_frame(rows):
@@ -202,14 +214,63 @@ def tags_frame(rows):
     for col in df.columns:
         if col in _INT_TAGS:
             df[col] = pd.to_numeric(df[col], errors="coerce").astype("Int64")
-        elif col in ("Date", "UTCDate", "EventDate"):
-            df[col] = pd.to_datetime(df[col], format="%Y.%m.%d", errors="coerce")
+        elif col in _DATE_TAGS:
+            df[col] = _dates(df[col])
     return df
 
 
-def read_tags_frame(source, *, encoding=None):
-    """scan_tags straight into a pandas DataFrame (see tags_frame for the column types)."""
-    return tags_frame(scan_tags(source, encoding=encoding))
+# a complete date: what datetime.strptime(value, "%Y.%m.%d") accepts (pandas 1.5's to_datetime
+# with that format also takes "2011" as 2011-01-01)
+_DATE_RE = r"([0-9]{4})\.(1[0-2]|0?[1-9])\.(3[01]|[12][0-9]|0?[1-9]| [1-9])"
+
+
+def _dates(col):
+    """A column of PGN dates as datetime64[ns]: NaT where the date is not complete, not a real
+    day, or outside what datetime64[ns] holds."""
+    import warnings
+
+    import pandas as pd
+
+    ymd = col.astype("string").str.extract("^" + _DATE_RE + "$")
+    ymd = ymd.apply(lambda s: pd.to_numeric(s.str.strip(), errors="coerce"))
+    ymd.columns = ["year", "month", "day"]
+    with warnings.catch_warnings():  # pandas casts the NaN of a missing date: said, not wrong
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return pd.to_datetime(ymd, errors="coerce")
+
+
+def read_tags_frame(source, *, encoding=None, range=None, categorical=False):
+    """The tags of every game straight into a pandas DataFrame, a row per game and a column per tag
+    name (in order of first appearance), typed as tags_frame types them: Elo and counts as nullable
+    Int64 (missing where the value is not a decimal integer), Date/UTCDate/EventDate as datetimes
+    where complete. The C scan builds the columns in one call without the GIL: each distinct value
+    becomes one str, a column is an array of codes into them (categorical=True: pandas
+    Categoricals, else object columns sharing those strs), integers and dates are numpy arrays."""
+    import numpy as np
+    import pandas as pd
+
+    src, name = _source(source)
+    start, end = range if range is not None else (0, 0)
+    r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
+    rows, cols = r.tag_columns(_INT_TAGS, _DATE_TAGS)
+    data = {}
+    for tag, col in cols:
+        if col[0] == "i":
+            data[tag] = pd.arrays.IntegerArray(np.frombuffer(col[1], np.int64),
+                                               np.frombuffer(col[2], np.bool_))
+        elif col[0] == "d":
+            data[tag] = np.frombuffer(col[1], "M8[D]").astype("M8[ns]")
+        else:
+            codes = np.frombuffer(col[2], np.int32)
+            if categorical and len(set(col[1])) == len(col[1]):
+                data[tag] = pd.Categorical.from_codes(codes, col[1])
+            else:  # -1 (no such tag in that game) takes the NaN at the end
+                values = np.empty(len(col[1]) + 1, dtype=object)
+                values[:-1] = col[1]
+                values[-1] = np.nan
+                data[tag] = values.take(codes)
+    # copy=False: each column stays its own block (pandas would copy the object columns into one)
+    return pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
 
 
 def check(source, *, encoding=None, strict=False):

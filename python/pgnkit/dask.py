@@ -191,11 +191,17 @@ def _typed(df):
     return df
 
 
-def _parts(urlpath, blocksize, fn, where, encoding, *extra):
-    from dask import delayed
+def _parse_size(blocksize):
+    """A blocksize as bytes: an int, or a str such as "64MiB" (dask.utils.parse_bytes)."""
     from dask.utils import parse_bytes
 
-    bs = parse_bytes(blocksize) if isinstance(blocksize, str) else blocksize
+    return parse_bytes(blocksize) if isinstance(blocksize, str) else blocksize
+
+
+def _parts(urlpath, blocksize, fn, where, encoding, *extra):
+    from dask import delayed
+
+    bs = _parse_size(blocksize)
     out = []
     for path in _paths(urlpath):
         for b in _blocks(path, bs):

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pgnkit.h"
+#include "tagcols.h"
 
 static PyObject *PgnError; /* set once at module init (CPython's own pattern for exceptions) */
 
@@ -127,65 +128,83 @@ static int append_str(PyObject *list, const char *s) {
     return r;
 }
 
-/* The main line from node's child on, played from *pos: lists of SAN, UCI and (if fens) the FEN
- * after each move, comments, NAG tuples, clocks (seconds or None) and evals (None, or
- * ("cp", n) / ("mate", n)). */
-static PyObject *line_of(const pgn_node *node, pgn_pos pos, int fens) {
-    PyObject *san = PyList_New(0), *uci = PyList_New(0), *fen = PyList_New(0);
-    PyObject *com = PyList_New(0), *nags = PyList_New(0), *clk = PyList_New(0), *ev = PyList_New(0);
-    int bad = !san || !uci || !fen || !com || !nags || !clk || !ev;
+/* The parts of a main line that mainline() can make (a bit each). */
+enum { LINE_SAN = 1, LINE_UCI = 2, LINE_FEN = 4, LINE_ANNOT = 8, LINE_ALL = 15 };
+
+/* Appends to l[3..6] the comment, NAG tuple, clock (seconds or None) and eval (None, or ("cp", n)
+ * / ("mate", n)) of node c; returns 0, or -1 with an exception set. */
+static int annot_of(const pgn_node *c, PyObject *const *l) {
+    pgn_str cm = pgn_node_comment(c);
+    PyObject *o = cm.len ? str_of(cm) : Py_NewRef(Py_None);
+    int bad = !o || PyList_Append(l[3], o) < 0;
+    Py_XDECREF(o);
+    size_t nn = pgn_node_nag_count(c);
+    PyObject *t = PyTuple_New((Py_ssize_t)nn);
+    for (size_t i = 0; t && i < nn; i++) {
+        PyTuple_SET_ITEM(t, (Py_ssize_t)i, PyLong_FromUnsignedLong(pgn_node_nag(c, i)));
+    }
+    bad |= !t || PyList_Append(l[4], t) < 0;
+    Py_XDECREF(t);
+    int64_t ms;
+    o = pgn_node_clock(c, &ms) ? PyFloat_FromDouble((double)ms / 1000.0) : Py_NewRef(Py_None);
+    bad |= !o || PyList_Append(l[5], o) < 0;
+    Py_XDECREF(o);
+    pgn_eval e;
+    o = pgn_node_eval(c, &e)
+            ? Py_BuildValue("(si)", e.kind == PGN_EVAL_MATE ? "mate" : "cp", (int)e.value)
+            : Py_NewRef(Py_None);
+    bad |= !o || PyList_Append(l[6], o) < 0;
+    Py_XDECREF(o);
+    return bad ? -1 : 0;
+}
+
+/* The main line from node's child on, played from *pos, as the 7-tuple (san, uci, fens, comments,
+ * nags, clocks, evals) of lists (see annot_of), each None unless its bit is in what (LINE_*). */
+static PyObject *line_of(const pgn_node *node, pgn_pos pos, int what) {
+    static const int bit[7] = {LINE_SAN,   LINE_UCI,   LINE_FEN,  LINE_ANNOT,
+                               LINE_ANNOT, LINE_ANNOT, LINE_ANNOT};
+    PyObject *l[7];
+    int bad = 0;
+    for (int i = 0; i < 7; i++) {
+        l[i] = what & bit[i] ? PyList_New(0) : Py_NewRef(Py_None);
+        bad |= !l[i];
+    }
     for (const pgn_node *c = pgn_node_child(node); c && !bad; c = pgn_node_child(c)) {
         pgn_move mv = pgn_node_move(c);
         char sbuf[PGN_SAN_MAX], ubuf[PGN_UCI_MAX], fbuf[PGN_FEN_MAX];
-        pgn_san_write(&pos, mv, sbuf);
-        pgn_uci_write(&pos, mv, ubuf);
+        if (what & LINE_SAN) {
+            pgn_san_write(&pos, mv, sbuf);
+            bad |= append_str(l[0], sbuf) < 0;
+        }
+        if (what & LINE_UCI) {
+            pgn_uci_write(&pos, mv, ubuf);
+            bad |= append_str(l[1], ubuf) < 0;
+        }
         pgn_pos_play(&pos, mv);
-        bad |= append_str(san, sbuf) < 0 || append_str(uci, ubuf) < 0;
-        if (fens) {
+        if (what & LINE_FEN) {
             pgn_fen_write(&pos, 0, fbuf, sizeof fbuf);
-            bad |= append_str(fen, fbuf) < 0;
+            bad |= append_str(l[2], fbuf) < 0;
         }
-        pgn_str cm = pgn_node_comment(c);
-        PyObject *o = cm.len ? str_of(cm) : Py_NewRef(Py_None);
-        bad |= !o || PyList_Append(com, o) < 0;
-        Py_XDECREF(o);
-        size_t nn = pgn_node_nag_count(c);
-        PyObject *t = PyTuple_New((Py_ssize_t)nn);
-        for (size_t i = 0; t && i < nn; i++) {
-            PyTuple_SET_ITEM(t, (Py_ssize_t)i, PyLong_FromUnsignedLong(pgn_node_nag(c, i)));
+        bad |= (what & LINE_ANNOT) && annot_of(c, l) < 0;
+    }
+    PyObject *out = bad ? NULL : PyTuple_New(7);
+    for (int i = 0; i < 7; i++) {
+        if (out) {
+            PyTuple_SET_ITEM(out, i, l[i]);
+        } else {
+            Py_XDECREF(l[i]);
         }
-        bad |= !t || PyList_Append(nags, t) < 0;
-        Py_XDECREF(t);
-        int64_t ms;
-        o = pgn_node_clock(c, &ms) ? PyFloat_FromDouble((double)ms / 1000.0) : Py_NewRef(Py_None);
-        bad |= !o || PyList_Append(clk, o) < 0;
-        Py_XDECREF(o);
-        pgn_eval e;
-        o = pgn_node_eval(c, &e)
-                ? Py_BuildValue("(si)", e.kind == PGN_EVAL_MATE ? "mate" : "cp", (int)e.value)
-                : Py_NewRef(Py_None);
-        bad |= !o || PyList_Append(ev, o) < 0;
-        Py_XDECREF(o);
     }
-    if (bad) {
-        Py_XDECREF(san);
-        Py_XDECREF(uci);
-        Py_XDECREF(fen);
-        Py_XDECREF(com);
-        Py_XDECREF(nags);
-        Py_XDECREF(clk);
-        Py_XDECREF(ev);
-        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
-    }
-    return Py_BuildValue("(NNNNNNN)", san, uci, fen, com, nags, clk, ev);
+    return out || PyErr_Occurred() ? out : PyErr_NoMemory();
 }
 
+/* mainline(what=LINE_SAN | LINE_UCI | LINE_ANNOT): see line_of. */
 static PyObject *game_mainline(GameObject *self, PyObject *args) {
-    int fens = 0;
-    if (!PyArg_ParseTuple(args, "|p", &fens)) {
+    int what = LINE_ALL & ~LINE_FEN;
+    if (!PyArg_ParseTuple(args, "|i", &what)) {
         return NULL;
     }
-    return line_of(pgn_game_root(self->g), *pgn_game_start(self->g), fens);
+    return line_of(pgn_game_root(self->g), *pgn_game_start(self->g), what & LINE_ALL);
 }
 
 static PyObject *game_start_fen(GameObject *self, PyObject *unused) {
@@ -286,7 +305,8 @@ static PyMethodDef game_methods[] = {
     {"tags", (PyCFunction)game_tags, METH_NOARGS, "[(name, value)] in file order"},
     {"result", (PyCFunction)game_result, METH_NOARGS, "the termination marker"},
     {"mainline", (PyCFunction)game_mainline, METH_VARARGS,
-     "(san, uci, fens, comments, nags, clocks, evals) of the main line"},
+     "(san, uci, fens, comments, nags, clocks, evals) of the main line; what: bits 1 SAN, 2 UCI, "
+     "4 FENs, 8 the rest (a list not asked for is None)"},
     {"start_fen", (PyCFunction)game_start_fen, METH_NOARGS, "FEN of the start position"},
     {"final_fen", (PyCFunction)game_final_fen, METH_NOARGS, "FEN after the main line"},
     {"game_comment", (PyCFunction)game_comment, METH_NOARGS, "the comment before the first move"},
@@ -467,15 +487,26 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     return (PyObject *)self;
 }
 
-/* Scan mode: the tag callback keeps name\0value\0 pairs; end_tags skips the movetext. */
+/* Scan mode: the tag callback keeps the pairs as (length, bytes) of the name, then of the value (a
+ * value may hold a NUL byte); end_tags skips the movetext. */
 static pgn_flow scan_tag(void *user, pgn_str name, pgn_str value) {
     pgn_membuf *b = user;
-    static const char nul = '\0';
-    if (pgn_membuf_write(b, name.ptr, name.len) < 0 || pgn_membuf_write(b, &nul, 1) < 0 ||
-        pgn_membuf_write(b, value.ptr, value.len) < 0 || pgn_membuf_write(b, &nul, 1) < 0) {
+    if (pgn_membuf_write(b, &name.len, sizeof name.len) < 0 ||
+        pgn_membuf_write(b, name.ptr, name.len) < 0 ||
+        pgn_membuf_write(b, &value.len, sizeof value.len) < 0 ||
+        pgn_membuf_write(b, value.ptr, value.len) < 0) {
         return PGN_FLOW_STOP;
     }
     return PGN_FLOW_CONTINUE;
+}
+
+/* The next (length, bytes) string of a scan buffer at *i, as a str. */
+static PyObject *scan_str(const pgn_membuf *b, size_t *i) {
+    size_t n;
+    memcpy(&n, b->ptr + *i, sizeof n);
+    const char *p = b->ptr + *i + sizeof n;
+    *i += sizeof n + n;
+    return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "replace");
 }
 
 static pgn_flow scan_end_tags(void *user, const pgn_pos *start) {
@@ -574,13 +605,11 @@ static PyObject *reader_next(ReaderObject *self) {
     if (self->tags_only) {
         payload = PyList_New(0);
         for (size_t i = 0; payload && i < self->tagbuf.len;) {
-            const char *n = self->tagbuf.ptr + i, *v = n + strlen(n) + 1;
-            i = (size_t)(v - self->tagbuf.ptr) + strlen(v) + 1;
-            PyObject *t =
-                Py_BuildValue("(NN)", PyUnicode_DecodeUTF8(n, (Py_ssize_t)strlen(n), "replace"),
-                              PyUnicode_DecodeUTF8(v, (Py_ssize_t)strlen(v), "replace"));
+            PyObject *n = scan_str(&self->tagbuf, &i), *v = scan_str(&self->tagbuf, &i);
+            PyObject *t = n && v ? PyTuple_Pack(2, n, v) : NULL;
+            Py_XDECREF(n);
+            Py_XDECREF(v);
             if (!t || PyList_Append(payload, t) < 0) {
-                Py_XDECREF(t);
                 Py_CLEAR(payload);
             }
             Py_XDECREF(t);
@@ -619,7 +648,32 @@ static PyObject *reader_check_all(ReaderObject *self, PyObject *unused) {
     return Py_BuildValue("(NN)", diag_pylist(&self->diags, 0), reader_totals(self, NULL));
 }
 
+/* tag_columns(int_tags, date_tags): the rest of a tags-only reader's games as columns, in one
+ * call (tagcols.c): (games, [(name, column)]). */
+static PyObject *reader_tag_columns(ReaderObject *self, PyObject *args) {
+    PyObject *ints, *dates;
+    if (!PyArg_ParseTuple(args, "OO", &ints, &dates)) {
+        return NULL;
+    }
+    if (!self->tags_only) {
+        PyErr_SetString(PyExc_ValueError, "tag_columns: the reader must be opened tags_only");
+        return NULL;
+    }
+    pgn_status st = PGN_OK;
+    PyObject *out = pk_tag_columns(self->r, ints, dates, &st);
+    if (!out && !PyErr_Occurred()) {
+        return read_failed(self, st);
+    }
+    if (out && self->diags.oom) {
+        Py_DECREF(out);
+        return PyErr_NoMemory();
+    }
+    return out;
+}
+
 static PyMethodDef reader_methods[] = {
+    {"tag_columns", (PyCFunction)reader_tag_columns, METH_VARARGS,
+     "the rest of a tags-only reader as columns: (games, [(name, column)])"},
     {"totals", (PyCFunction)reader_totals, METH_NOARGS, "(games, errors, warnings) so far"},
     {"check_all", (PyCFunction)reader_check_all, METH_NOARGS, "read the rest: (diags, totals)"},
     {NULL, NULL, 0, NULL}};

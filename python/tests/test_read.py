@@ -65,8 +65,11 @@ def test_tags_and_moves_equal_cli_json(path, twic, pgnkit_bin):
         assert g.uci == [m["uci"] for m in j["moves"]]
 
 
-def test_scan_tags_equal_read(twic):
-    assert list(pgnkit.scan_tags(twic)) == [g.tags for g in pgnkit.read(twic)]
+@pytest.mark.parametrize("path", EDGE + fuzz_files() + ["twic"], ids=lambda p: os.path.basename(p))
+def test_scan_tags_equal_read(path, twic):
+    """(a fuzz file has a tag value with a NUL byte in it: scan_tags keeps it whole)"""
+    path = twic if path == "twic" else path
+    assert list(pgnkit.scan_tags(path)) == [g.tags for g in pgnkit.read(path)]
 
 
 def test_sources_agree(twic):
@@ -172,6 +175,59 @@ def test_tags_frame_types(twic):
     assert str(df["Date"].dtype).startswith("datetime64")
 
 
+@pytest.mark.parametrize("path", EDGE + fuzz_files() + ["twic"], ids=lambda p: os.path.basename(p))
+def test_tags_frame_columns_equal_rows(path, twic):
+    """read_tags_frame's columns, built in C, equal the frame pandas builds from scan_tags' dicts
+    (pandas.to_numeric for the integers, column order and missing values as from_records gives
+    them); one row per game."""
+    import pandas as pd
+
+    path = twic if path == "twic" else path
+    got = pgnkit.read_tags_frame(path)
+    rows = list(pgnkit.scan_tags(path))
+    assert len(got) == len(rows)
+    if any(rows):  # (pandas makes no row at all of dicts that are all empty)
+        pd.testing.assert_frame_equal(got, pgnkit.tags_frame(rows))
+    cat = pgnkit.read_tags_frame(path, categorical=True)
+    pd.testing.assert_frame_equal(cat.astype(object), got.astype(object))
+
+
+DATES = ["2023.01.05", "2023.1.5", "2023.01. 5", "2023. 1.05", "2011", "2011.05", "2011.??.??",
+         "2023.02.29", "2024.02.29", "1900.02.29", "2000.02.29", "2023.04.31", "2023.13.01",
+         "2023.00.10", "2023.10.00", "1677.09.21", "1677.09.22", "2262.04.11", "2262.04.12",
+         "02023.01.01", "2023.01.01 ", " 2023.01.01", "2023-01-01", "", "????.??.??"]
+INTS = ["2700", " 2700 ", "+12", "-5", "0", "007", "", "-", "?", "12a", "2700.5", "0x10",
+        "123456789012", "--1", "+"]
+
+
+def test_tags_frame_typed_values():
+    """Dates as Python's datetime.strptime(v, "%Y.%m.%d") reads them, where datetime64[ns] holds
+    them; integers as pandas.to_numeric reads them (decimal integers only: "1e3" is missing)."""
+    import datetime
+
+    import pandas as pd
+
+    pgn = "".join(f'[Date "{d}"]\n[WhiteElo "{i}"]\n\n*\n\n'
+                  for d, i in zip(DATES, INTS + [""] * len(DATES)))
+    df = pgnkit.read_tags_frame(pgn.encode())
+    assert len(df) == len(DATES)
+    lo, hi = pd.Timestamp.min, pd.Timestamp.max
+    for d, got in zip(DATES, df["Date"]):
+        try:
+            want = pd.Timestamp(datetime.datetime.strptime(d, "%Y.%m.%d"))
+            want = want if lo <= want <= hi else pd.NaT
+        except ValueError:
+            want = pd.NaT
+        assert (got is pd.NaT and want is pd.NaT) or got == want, d
+    num = pd.to_numeric(pd.Series(INTS), errors="coerce")
+    for i, want, got in zip(INTS, num, df["WhiteElo"]):
+        if pd.isna(want) or want != int(want):
+            assert got is pd.NA, i
+        else:
+            assert got == int(want), i
+    assert pgnkit.read_tags_frame(b'[PlyCount "1e3"]\n\n*\n')["PlyCount"][0] is pd.NA
+
+
 WHERE = ["WhiteElo >= 2600 and at (Pd4 and Pe5)", "mate", "count(Q) = 0 and plies > 60",
          "player ~ \"^Carlsen\" or (ECO >= \"B20\" and ECO <= \"B99\")"]
 
@@ -194,3 +250,16 @@ def test_where_expression_errors():
         list(pgnkit.read(b"[White \"a\"]\n\n1. e4 *\n", where="mate frobnicate"))
     assert [g.tags["White"] for g in pgnkit.read(b"[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n\n1. d4 *\n",
                                                  where="move d4")] == ["b"]
+
+
+@pytest.mark.parametrize("path", EDGE, ids=lambda p: os.path.basename(p))
+def test_lazy_parts_agree(path):
+    """The main line's parts are made when first asked for (SAN alone for moves): in whatever
+    order they are asked, they equal the parts made all at once."""
+    names = ("moves", "uci", "comments", "nags", "clocks", "evals")
+    for a, b in zip(pgnkit.read(path), pgnkit.read(path)):
+        whole = a._c.mainline(15)
+        got_b = {n: getattr(b, n) for n in reversed(names)}
+        assert [getattr(a, n) for n in names] == [whole[i] for i in (0, 1, 3, 4, 5, 6)]
+        assert [got_b[n] for n in names] == [getattr(a, n) for n in names]
+        assert a.plies == len(whole[0]) and list(a.fens())[1:] == a._c.mainline(4)[2]
