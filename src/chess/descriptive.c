@@ -262,6 +262,9 @@ static size_t strip_suffix(const char *s, size_t n, int *check) {
                                         "!",       "?",      ".",    "(best)"};
     for (int again = 1; again && n > 0;) {
         again = 0;
+        if (!strchr("ehp+#).sl!?", s[n - 1]) || s[n - 1] == '\0') {
+            break; /* no tail ends so: the common move (P-K4, NxP) */
+        }
         for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
             size_t m = strlen(tails[k]);
             if (m < n && memcmp(s + n - m, tails[k], m) == 0) {
@@ -307,9 +310,11 @@ static int light(pgn_square sq) {
 /* Whether the piece on sq, of the side black, fits d: on its files and ranks, and a bishop named
  * by its wing on the colour of the square where that bishop began (f1, c1; f8, c8). */
 static int on_side(desig d, pgn_square sq, int black) {
+    if (!((d.files >> (sq & 7)) & 1) || !((d.ranks >> (sq >> 3)) & 1)) {
+        return 0;
+    }
     pgn_square origin = (pgn_square)((d.wing == PGN_KING ? 5 : 2) + (black ? 56 : 0));
-    return ((d.files >> (sq & 7)) & 1) && ((d.ranks >> (sq >> 3)) & 1) &&
-           (d.wing == 0 || light(sq) == light(origin));
+    return d.wing == 0 || light(sq) == light(origin);
 }
 
 static int on(desig d, pgn_square sq) {
@@ -466,6 +471,18 @@ static size_t compact(const char *s, size_t n, char *out) {
     return o;
 }
 
+/* Whether s needs compact: only a printed form has a space, a period, an apostrophe or a byte
+ * above ASCII (×, ’); the compact form (the one the reader sees in PGN movetext) is read as is. */
+static int printed(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\t' || c == '.' || c == '\'' || c >= 0x80) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* "Castles" (any case of its C): the castling moves of the position that fit, as the books mean
  * it (the side that castles is the one to move; which wing, the position says). */
 static pgn_status castles(const pgn_pos *pos, pgn_movelist *fitting, pgn_move *out) {
@@ -497,8 +514,10 @@ pgn_status pgn_desc_parse(const pgn_pos *pos, pgn_lang lang, const char *text, s
     assert(pos && text && out);
     const dialect *d = dialect_of(lang);
     char flat[COMPACT_MAX];
-    len = compact(text, len, flat);
-    text = flat;
+    if (printed(text, len)) {
+        len = compact(text, len, flat);
+        text = flat;
+    }
     int check = 0;
     size_t n = strip_suffix(text, len, &check);
     if (fitting) {
