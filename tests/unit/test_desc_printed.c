@@ -407,7 +407,28 @@ static void test_long_words(void) {
     }
 }
 
+/* Printed text longer than any move, or cut inside a word or a UTF-8 sign, is no move. */
+static void test_bad_printed(void) {
+    pgn_pos p;
+    pgn_move mv;
+    char big[300];
+    pgn_pos_init(&p);
+    for (size_t i = 0; i < sizeof big; i++) {
+        big[i] = "P. to K's 4th "[i % 14];
+    }
+    CHECK_EQ_INT(pgn_desc_parse(&p, PGN_LANG_DESCRIPTIVE, big, sizeof big, NULL, &mv),
+                 PGN_E_BAD_SAN);
+    static const char *const cut[] = {"P. t",   "P. to K'",     "B \xC3", "P. to K\xE2\x80",
+                                      "Castle", "P. to K's 4t", "to",     "takes",
+                                      "'s",     ". . ."};
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        CHECK_EQ_INT(pgn_desc_parse(&p, PGN_LANG_DESCRIPTIVE, cut[i], strlen(cut[i]), NULL, &mv),
+                     PGN_E_BAD_SAN);
+    }
+}
+
 int main(void) {
+    test_bad_printed();
     test_capablanca();
     test_ambiguous();
     test_note();
