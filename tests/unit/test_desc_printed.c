@@ -10,16 +10,19 @@
  *   × sign ("P P" for "P × P"); the × is put back as the e-text prints it elsewhere (bitlit.ru's
  *   copy of Example 53: "B × Kt ch P × B"). Truth: the same games in
  *   corpus/big/pgnmentor-players/Capablanca.pgn.gz (pgnmentor.com).
- * - Edward Lasker, "Chess Strategy", translated by J. Du Mont (London: Bell, 1915), Project
+ * - Edward Lasker, "Chess Strategy", translated by J. Du Mont (1915), Project
  *   Gutenberg eBook #5614 (https://www.gutenberg.org/ebooks/5614), Game No. 18 (Em. Lasker v
- *   Capablanca again, moves 1-10) and its note at Black's 5th move. Its compact form: "Kt-KB3",
- *   "QxQch", "Castles", "B-KKt5". The e-text prints White's 4th move "BxKtQ PxB" (the book's
- *   "BxKt QPxB" with a space lost): read as printed it is refused, "BxKtQ" being no legal move
- *   and "PxB" naming two (bxc6, dxc6), which is the ambiguity books left to the eye. Truth: the
+ *   Capablanca again, moves 1-10) and its note at Black's 5th move, copied from the e-text as
+ *   served at bookrags.com and bitlit.ru. Its compact form: "Kt-KB3", "QxQch", "Castles",
+ *   "B-KKt5". Both copies print the 4th move "BxKtQ PxB", most likely "BxKt QPxB" with a space
+ *   misplaced (Chess Fundamentals prints "Q P × B"), which lasker_cs below uses; read as printed
+ *   it is refused, "BxKtQ" being no legal move and "PxB" naming two (bxc6, dxc6), the ambiguity
+ *   books left to the eye. Truth: the
  *   same game in Capablanca.pgn.gz; the note, which is analysis, is read to one legal move at
  *   every step (its Castles ch is the queen's side, the only castling legal there).
- * - Howard Staunton, "The Blue Book of Chess" (Philadelphia: Porter & Coates, 1904 edition),
- *   Project Gutenberg eBook #16377 (https://www.gutenberg.org/ebooks/16377), the long form:
+ * - Howard Staunton and others, "The Blue Book of Chess: Teaching the Rudiments of the Game, and
+ *   Giving an Analysis of All the Recognized Openings", Project Gutenberg eBook #16377
+ *   (https://www.gutenberg.org/ebooks/16377), the long form:
  *   "P. to K's 4th.", "K. Kt. to B's 3d.", "Kt. takes K. B's P.", "P. takes P. (dis. ch.)",
  *   "K. to Kt's 3d.", "Q. to K. R's 5th. (ch.)", "Castles." Chapter II, the Damiano Gambit, and
  *   the Giuoco Piano with its Variation I, copied from bookrags.com's copy of the e-text. Truth:
