@@ -87,7 +87,7 @@ grep -q "3:66: error: .*'B-B4: Bc4, Bf4' \[E_DESCRIPTIVE_AMBIGUOUS\]" "$tmp/diag
 # A game as a book prints it: Edward Lasker, Chess Strategy (1915; Project Gutenberg #5614), Game
 # No. 18, Em. Lasker v Capablanca, St Petersburg 1914, moves 1-10 (Kt, Castles, "Castles." with
 # its full stop; tests/unit/test_desc_printed.c), read through the PGN reader to the moves of the
-# same game in pgnmentor's Capablanca.pgn.gz. The e-text's "4. BxKtQ PxB" (a space lost in
+# same game in pgnmentor's Capablanca.pgn.gz. The e-text's "4. BxKtQ PxB" (a space misplaced in
 # "BxKt QPxB") is refused as no legal move, and the book's own text reads.
 cs='1. P-K4 P-K4 2. Kt-KB3 Kt-QB3 3. B-Kt5 P-QR3 4. BxKt QPxB 5. P-Q4 PxP 6. QxP QxQ
 7. KtxQ B-Q3 8. Kt-QB3 Kt-K2 9. Castles Castles. 10. P-B4 R-K1 *'
