@@ -81,6 +81,8 @@ static const status_info infos[] = {
     {PGN_W_TAG_QUOTES, "W_TAG_QUOTES", "unescaped quote inside a tag value, kept as text"},
     {PGN_W_LANGUAGE, "W_LANGUAGE", "moves written with another language's piece letters"},
     {PGN_W_DESCRIPTIVE, "W_DESCRIPTIVE", "moves written in descriptive notation"},
+    {PGN_W_NOTATION_HINT, "W_NOTATION_HINT",
+     "the move that could not be played looks like the notation named (try --input-lang)"},
 };
 
 static const status_info *find(pgn_status code) {

@@ -34,10 +34,14 @@ int pgn_lang_is_descriptive(pgn_lang lang) {
     return lang >= PGN_LANG_DESCRIPTIVE && lang <= PGN_LANG_DESCRIPTIVE_PT;
 }
 
-/* Where a piece may stand: a type (0: none) and masks of files and ranks (bit 0 = a / 1). */
+/* Where a piece may stand: a type (0: none) and masks of files and ranks (bit 0 = a / 1). A
+ * bishop's wing (KB, QB; Romance AR, AD) names the bishop by where it began, which its squares'
+ * colour tells for ever (White's KB began on f1, a light square): wing is then PGN_KING or
+ * PGN_QUEEN. A knight's or rook's wing can only be where it stands now (files). */
 typedef struct desig {
     int type;
     uint8_t files, ranks;
+    int wing;
 } desig;
 
 /* A move as written: the mover, and the target square or the captured piece. */
@@ -160,7 +164,7 @@ static int english_piece(cursor *c, desig *p) {
     for (; k > 0; k--) { /* the longest run of letters that names a piece */
         int t = a[k - 1];
         c->i = at[k];
-        *p = (desig){t, 0xFF, 0xFF};
+        *p = (desig){t, 0xFF, 0xFF, 0};
         if (k == 1) {
             return 1;
         }
@@ -169,7 +173,8 @@ static int english_piece(cursor *c, desig *p) {
             return 1;
         }
         if (k == 2 && is_wing(a[0]) && is_file_piece(t)) {
-            p->files = a[0] == PGN_KING ? 0xF0 : 0x0F; /* KN: the knight of the king's side */
+            p->files = t == PGN_BISHOP ? 0xFF : a[0] == PGN_KING ? 0xF0 : 0x0F; /* KN, KR */
+            p->wing = t == PGN_BISHOP ? a[0] : 0;                               /* KB */
             return 1;
         }
         if (k == 2 && is_file_piece(a[0]) && t == PGN_PAWN) {
@@ -192,10 +197,13 @@ static int romance_piece(cursor *c, desig *p) {
     if (t == 0) {
         return 0;
     }
-    *p = (desig){t, 0xFF, 0xFF};
+    *p = (desig){t, 0xFF, 0xFF, 0};
     size_t before = c->i;
     if (file_name(c, &files)) {
-        if (t != PGN_PAWN && (files == 0x10 || files == 0x08)) {
+        if (t == PGN_BISHOP && (files == 0x10 || files == 0x08)) {
+            p->wing = files == 0x10 ? PGN_KING : PGN_QUEEN; /* AR: the king's bishop */
+            files = 0xFF;
+        } else if (t != PGN_PAWN && (files == 0x10 || files == 0x08)) {
             files = files == 0x10 ? 0xF0 : 0x0F; /* TR: the rook of the king's side */
         } else if (t != PGN_PAWN) {
             c->i = before; /* no form */
@@ -212,7 +220,7 @@ static int qualifier(cursor *c, desig *p) {
         return 1;
     }
     char open = c->s[c->i++];
-    desig q = {0, 0xFF, 0xFF};
+    desig q = {0, 0xFF, 0xFF, 0};
     if (!square(c, &q) && !rank_digit(c, &q.ranks) && !file_name(c, &q.files)) {
         return 0;
     }
@@ -247,14 +255,21 @@ static int promotion(cursor *c, int *promo) {
 
 /* The length of s without what may follow a move: check and mate marks (+, #, ch, mate),
  * e.p., and ! ?. */
-static size_t strip_suffix(const char *s, size_t n) {
-    static const char *const tails[] = {"mate", "e.p.", "ep", "ch", "Ch", "+", "#", "!", "?", "."};
+static size_t strip_suffix(const char *s, size_t n, int *check) {
+    /* the first 8 say check (or mate) */
+    static const char *const tails[] = {"mate",    "ch",     "Ch",   "+",     "#",   "(ch)",
+                                        "(disch)", "(mate)", "e.p.", "ep",    "dis", "dbl",
+                                        "!",       "?",      ".",    "(best)"};
     for (int again = 1; again && n > 0;) {
         again = 0;
+        if (!strchr("ehp+#).sl!?", s[n - 1]) || s[n - 1] == '\0') {
+            break; /* no tail ends so: the common move (P-K4, NxP) */
+        }
         for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
             size_t m = strlen(tails[k]);
             if (m < n && memcmp(s + n - m, tails[k], m) == 0) {
                 n -= m;
+                *check |= k < 8;
                 again = 1;
                 break;
             }
@@ -265,7 +280,8 @@ static size_t strip_suffix(const char *s, size_t n) {
 
 /* Reads the text of a move (no castling) into *m. Returns 0 if it is no descriptive move. */
 static int read_move(const dialect *d, int black, const char *s, size_t n, desc_move *m) {
-    cursor c = {s, strip_suffix(s, n), 0, d, black};
+    int check = 0;
+    cursor c = {s, strip_suffix(s, n, &check), 0, d, black};
     memset(m, 0, sizeof *m);
     if (!piece(&c, &m->from)) {
         return 0;
@@ -286,16 +302,32 @@ static int read_move(const dialect *d, int black, const char *s, size_t n, desc_
     return promotion(&c, &m->promo) && c.i == c.n;
 }
 
+/* The colour of square sq: 1 light, 0 dark. */
+static int light(pgn_square sq) {
+    return ((sq & 7) + (sq >> 3)) & 1;
+}
+
+/* Whether the piece on sq, of the side black, fits d: on its files and ranks, and a bishop named
+ * by its wing on the colour of the square where that bishop began (f1, c1; f8, c8). */
+static int on_side(desig d, pgn_square sq, int black) {
+    if (!((d.files >> (sq & 7)) & 1) || !((d.ranks >> (sq >> 3)) & 1)) {
+        return 0;
+    }
+    pgn_square origin = (pgn_square)((d.wing == PGN_KING ? 5 : 2) + (black ? 56 : 0));
+    return d.wing == 0 || light(sq) == light(origin);
+}
+
 static int on(desig d, pgn_square sq) {
-    return ((d.files >> (sq & 7)) & 1) && ((d.ranks >> (sq >> 3)) & 1);
+    return on_side(d, sq, 0);
 }
 
 /* Whether legal move mv of pos is what m describes. */
 static int fits(const pgn_pos *pos, pgn_move mv, const desc_move *m) {
     pgn_square from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
     int kind = PGN_MOVE_KIND(mv);
+    int black = pos->side == PGN_BLACK;
     if (kind == PGN_MOVE_CASTLE || (int)PGN_PIECE_TYPE(pos->board[from]) != m->from.type ||
-        !on(m->from, from)) {
+        !on_side(m->from, from, black)) {
         return 0;
     }
     int capture = kind == PGN_MOVE_EN_PASSANT || pos->board[to] != 0;
@@ -308,7 +340,7 @@ static int fits(const pgn_pos *pos, pgn_move mv, const desc_move *m) {
     }
     /* the captured piece; en passant takes the pawn beside, one rank from the target */
     pgn_square victim = kind == PGN_MOVE_EN_PASSANT ? (pgn_square)(to ^ 8) : to;
-    return (int)PGN_PIECE_TYPE(pos->board[victim]) == m->to.type && on(m->to, victim);
+    return (int)PGN_PIECE_TYPE(pos->board[victim]) == m->to.type && on_side(m->to, victim, !black);
 }
 
 /* The moves of list that m describes, into *out (may be NULL); returns their number, counting
@@ -333,6 +365,141 @@ static unsigned matches(const pgn_pos *pos, const pgn_movelist *list, const desc
     return k;
 }
 
+/* Of several moves that fit a move printed with a check mark (Q × P ch), the ones that check, when
+ * there are any (a wrong mark changes nothing). Returns their number. */
+static unsigned checking_only(const pgn_pos *pos, pgn_movelist *found) {
+    pgn_movelist checks = {.count = 0};
+    for (uint32_t i = 0; i < found->count; i++) {
+        pgn_pos after = *pos;
+        pgn_pos_play_unkeyed(&after, found->moves[i]);
+        if (pgn_pos_in_check(&after)) {
+            checks.moves[checks.count++] = found->moves[i];
+        }
+    }
+    if (checks.count > 0) {
+        *found = checks;
+    }
+    return found->count;
+}
+
+/* ---- printed forms: spaced (Kt - K B 3, B × Kt ch) and long (P. to K's 4th) ---- */
+
+#define COMPACT_MAX 48 /* longest printed move read: "Q. R. P. takes Q. Kt. P. (dis. ch.)" fits */
+
+static int word_end(const char *s, size_t n, size_t i) {
+    return i == n || s[i] == ' ' || s[i] == '.' || s[i] == '(' || s[i] == ')';
+}
+
+/* Whether the word at s[i] is w, standing alone: a space, a period or the text's ends around it. */
+static int word_at(const char *s, size_t n, size_t i, const char *w) {
+    size_t m = strlen(w);
+    return (i == 0 || s[i - 1] == ' ' || s[i - 1] == '.') && i + m <= n &&
+           memcmp(s + i, w, m) == 0 && word_end(s, n, i + m);
+}
+
+/* A rank's ordinal suffix at s[i], after its digit: 1st 2nd 3rd 4th, and the old 2d 3d. Its
+ * length, 0 if none. */
+static size_t ordinal(const char *s, size_t n, size_t i) {
+    static const char *const ends[] = {"st", "nd", "rd", "th", "d"};
+    if (i == 0 || s[i - 1] < '1' || s[i - 1] > '8') {
+        return 0;
+    }
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        size_t m = strlen(ends[k]);
+        if (i + m <= n && memcmp(s + i, ends[k], m) == 0 && word_end(s, n, i + m)) {
+            return m;
+        }
+    }
+    return 0;
+}
+
+/* The words of the long form (Staunton's "K. Kt. to B's 3d."): what each stands for in the
+ * compact one ('\0': nothing; 'o': the file of the moving piece, "K. to his 2d" is K-K2). */
+static const struct {
+    const char *word;
+    char as;
+} words[] = {{"to", '-'},  {"takes", 'x'}, {"sq", '1'},      {"his", 'o'},
+             {"her", 'o'}, {"in", '\0'},   {"passing", '\0'}};
+
+/* The byte of s at i rewritten for the compact form ('\0': dropped), and how many bytes of s it
+ * stands for (*used): spaces and periods dropped, × (UTF-8 or Latin-1) is x, "'s" (also with ’)
+ * and ordinal suffixes dropped, the long form's words as in words[]. */
+static char compact_byte(const char *s, size_t n, size_t i, char first, size_t *used) {
+    const unsigned char *u = (const unsigned char *)s;
+    *used = 1;
+    if (u[i] == ' ' || u[i] == '\t' || u[i] == '.') {
+        return 0;
+    }
+    if (u[i] == 0xD7 || (u[i] == 0xC3 && i + 1 < n && u[i + 1] == 0x97)) {
+        *used = u[i] == 0xC3 ? 2 : 1;
+        return 'x';
+    }
+    static const char *const drop[] = {"'s", "\xE2\x80\x99s"};
+    for (size_t k = 0; k < 2; k++) {
+        size_t m = strlen(drop[k]);
+        if (i + m <= n && memcmp(s + i, drop[k], m) == 0 && word_end(s, n, i + m)) {
+            *used = m;
+            return 0;
+        }
+    }
+    if ((*used = ordinal(s, n, i)) != 0) {
+        return 0;
+    }
+    *used = 1;
+    for (size_t k = 0; u[i] >= 'a' && k < sizeof words / sizeof words[0]; k++) {
+        if (word_at(s, n, i, words[k].word)) {
+            *used = strlen(words[k].word);
+            return words[k].as == 'o' ? (first == 'K' || first == 'Q' ? first : '?') : words[k].as;
+        }
+    }
+    return s[i];
+}
+
+/* The compact form of a printed move into out (COMPACT_MAX bytes): "Kt - K B 3" is Kt-KB3,
+ * "K. Kt. to B's 3d." KKt-B3, "Q. takes P." QxP. Returns its length; 0 when it does not fit. */
+static size_t compact(const char *s, size_t n, char *out) {
+    size_t o = 0;
+    for (size_t i = 0, used = 1; i < n; i += used) {
+        char c = compact_byte(s, n, i, o ? out[0] : 0, &used);
+        if (c != 0 && o == COMPACT_MAX) {
+            return 0;
+        }
+        if (c != 0) {
+            out[o++] = c;
+        }
+    }
+    return o;
+}
+
+/* Whether s needs compact: only a printed form has a space, a period, an apostrophe or a byte
+ * above ASCII (×, ’); the compact form (the one the reader sees in PGN movetext) is read as is. */
+static int printed(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == ' ' || c == '\t' || c == '.' || c == '\'' || c >= 0x80) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* "Castles" (any case of its C): the castling moves of the position that fit, as the books mean
+ * it (the side that castles is the one to move; which wing, the position says). */
+static pgn_status castles(const pgn_pos *pos, pgn_movelist *fitting, pgn_move *out) {
+    pgn_movelist legal, found = {.count = 0};
+    pgn_pos_legal_moves(pos, &legal);
+    for (uint32_t i = 0; i < legal.count; i++) {
+        if (PGN_MOVE_KIND(legal.moves[i]) == PGN_MOVE_CASTLE) {
+            found.moves[found.count++] = legal.moves[i];
+        }
+    }
+    if (fitting) {
+        *fitting = found;
+    }
+    *out = found.count == 1 ? found.moves[0] : PGN_MOVE_NONE;
+    return found.count == 1 ? PGN_OK : found.count == 0 ? PGN_E_ILLEGAL_MOVE : PGN_E_AMBIGUOUS_MOVE;
+}
+
 static int castle_text(const char *s, size_t n) {
     for (size_t i = 0; i < n; i++) {
         if (s[i] != 'O' && s[i] != '0' && s[i] != '-') {
@@ -346,9 +513,19 @@ pgn_status pgn_desc_parse(const pgn_pos *pos, pgn_lang lang, const char *text, s
                           pgn_movelist *fitting, pgn_move *out) {
     assert(pos && text && out);
     const dialect *d = dialect_of(lang);
-    size_t n = strip_suffix(text, len);
+    char flat[COMPACT_MAX];
+    if (printed(text, len)) {
+        len = compact(text, len, flat);
+        text = flat;
+    }
+    int check = 0;
+    size_t n = strip_suffix(text, len, &check);
     if (fitting) {
         fitting->count = 0;
+    }
+    *out = PGN_MOVE_NONE;
+    if (d && n == 7 && (text[0] == 'C' || text[0] == 'c') && memcmp(text + 1, "astles", 6) == 0) {
+        return castles(pos, fitting, out);
     }
     if (d && castle_text(text, n)) {
         pgn_san_result res;
@@ -363,6 +540,9 @@ pgn_status pgn_desc_parse(const pgn_pos *pos, pgn_lang lang, const char *text, s
     pgn_movelist legal, found;
     pgn_pos_legal_moves(pos, &legal);
     unsigned k = matches(pos, &legal, &m, 256, &found);
+    if (k > 1 && check) {
+        k = checking_only(pos, &found);
+    }
     if (fitting) {
         *fitting = found;
     }
@@ -417,13 +597,16 @@ static void put_square(part *p, const dialect *d, int black, pgn_square sq, int 
 }
 
 /* The ways to name the piece of type t on sq, shortest first: P, KP, KBP, P/2, P/KB2 (Romance
- * P, PR, PAR...); N, KN, N/1, N/KN1 (Romance C, CR...). Returns their number. */
-static int piece_parts(const dialect *d, int black, int t, pgn_square sq, part out[5]) {
+ * P, PR, PAR...); N, KN, N/1, N/KN1 (Romance C, CR...). black: the mover's side, from which
+ * ranks count; owner: the piece's side (a bishop's wing is its colour's, see desig). Returns
+ * their number. */
+static int piece_parts(const dialect *d, int black, int owner, int t, pgn_square sq, part out[5]) {
     int k = 0;
     char letter = d->letter[t - 1];
+    int kb_light = light((pgn_square)(5 + (owner ? 56 : 0)));
     for (int form = 0; form < 5; form++) {
         part p = {{0}, 0};
-        int wing = (sq & 7) >= 4 ? PGN_KING : PGN_QUEEN;
+        int wing = (t == PGN_BISHOP ? light(sq) == kb_light : (sq & 7) >= 4) ? PGN_KING : PGN_QUEEN;
         if (form == 1 || form == 2) {
             if (t == PGN_PAWN) {
                 if (form == 2 && ((sq & 7) == 3 || (sq & 7) == 4)) {
@@ -466,7 +649,7 @@ static int target_parts(const pgn_pos *pos, const dialect *d, pgn_move mv, part 
     int kind = PGN_MOVE_KIND(mv);
     pgn_square victim = kind == PGN_MOVE_EN_PASSANT ? (pgn_square)(to ^ 8) : to;
     if (pos->board[victim] != 0) {
-        k = piece_parts(d, black, (int)PGN_PIECE_TYPE(pos->board[victim]), victim, out);
+        k = piece_parts(d, black, !black, (int)PGN_PIECE_TYPE(pos->board[victim]), victim, out);
     }
     for (int full = 0; full < 2; full++) {
         part p = {{0}, 0};
@@ -495,8 +678,8 @@ static size_t shortest(const pgn_pos *pos, const dialect *d, pgn_move mv, char *
     pgn_movelist legal;
     pgn_pos_legal_moves(pos, &legal);
     int np =
-        piece_parts(d, pos->side == PGN_BLACK, (int)PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]),
-                    PGN_MOVE_FROM(mv), pieces);
+        piece_parts(d, pos->side == PGN_BLACK, pos->side == PGN_BLACK,
+                    (int)PGN_PIECE_TYPE(pos->board[PGN_MOVE_FROM(mv)]), PGN_MOVE_FROM(mv), pieces);
     int nt = target_parts(pos, d, mv, targets);
     int capture = PGN_MOVE_KIND(mv) == PGN_MOVE_EN_PASSANT || pos->board[PGN_MOVE_TO(mv)] != 0;
     size_t best = 0;

@@ -355,6 +355,7 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
         english = r->lang_cands == 0;
         glued = unplayable(r, s, l, t, st, &res);
         if (glued == 0) {
+            pgnk_lang_hint(r, &l->pos, t->ptr, t->len, t->at, st);
             return 0;
         }
         san.len -= glued;

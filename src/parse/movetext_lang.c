@@ -47,6 +47,7 @@ void pgnk_lang_game_start(pgn_reader *r) {
     r->moves_or = 0;
     r->lang_tainted = 0;
     r->lang_tok_len = 0;
+    r->lang_hinted = 0;
     set_cands(r, forced(r) ? BIT(r->opts.input_lang) : 0);
 }
 
@@ -283,6 +284,36 @@ int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, 
     }
     lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, other | BIT(PGN_LANG_ENGLISH), s, n);
     return 1;
+}
+
+void pgnk_lang_hint(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                    pgn_status st) {
+    pgn_san_result res;
+    if (r->lang_hinted || (st != PGN_E_BAD_SAN && st != PGN_E_ILLEGAL_MOVE) ||
+        (r->lang_cands && !forced(r)) || pgn_san_parse(pos, s, n, 0, &res) != PGN_E_BAD_SAN) {
+        return; /* English reads it (as an illegal move), or a language reads the game */
+    }
+    uint32_t legal = 0, shaped = 0; /* the notations that read s legally, and at all */
+    for (int l = 1; l < PGN_LANG_COUNT; l++) {
+        int same = (TWINS & BIT(l)) != 0;
+        for (uint32_t c = r->lang_cands; c && !same; c &= c - 1) {
+            same = pgn_lang_same((pgn_lang)l, (pgn_lang)bits_ctz(c)); /* the language named */
+        }
+        pgn_status in = same ? PGN_E_BAD_SAN : pgn_san_parse_lang(pos, (pgn_lang)l, s, n, 0, &res);
+        legal |= in == PGN_OK ? BIT(l) : 0;
+        shaped |= in != PGN_E_BAD_SAN ? BIT(l) : 0;
+    }
+    /* under --input-lang, only a notation that plays the move is worth naming */
+    uint32_t set = legal ? legal : r->lang_cands ? 0 : shaped;
+    if (set == 0) {
+        return;
+    }
+    r->lang_hinted = 1;
+    char buf[sizeof((pgn_diag *)0)->token];
+    int m = snprintf(buf, sizeof buf, "%.*s: ", (int)(n > 16 ? 16 : n), s);
+    size_t o = m < 0 ? 0 : (size_t)m;
+    pgnk_reader_diag(r, PGN_W_NOTATION_HINT, at, buf,
+                     o + lang_list(set, 1, buf + o, sizeof buf - o));
 }
 
 void pgnk_lang_game_end(pgn_reader *r) {

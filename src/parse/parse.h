@@ -68,9 +68,10 @@ struct pgn_reader {
     uint32_t lang_cands;  /* bit per pgn_lang reading the game; 0: English */
     uint8_t lang_tainted; /* a lowercase piece (bc4) was read in English: no other language fits */
     uint8_t lang_tok_len;
-    uint8_t lang_fast; /* lang_cands is one language of ASCII letters: lang_map translates */
-    char lang_map[26]; /* its letter 'A' + i as the English one, 0 for none */
-    char lang_tok[16]; /* the first move English could not read, and where */
+    uint8_t lang_hinted; /* W_NOTATION_HINT given in this game */
+    uint8_t lang_fast;   /* lang_cands is one language of ASCII letters: lang_map translates */
+    char lang_map[26];   /* its letter 'A' + i as the English one, 0 for none */
+    char lang_tok[16];   /* the first move English could not read, and where */
     pgn_loc lang_at;
     /* totals */
     uint64_t games, errors, warnings;
@@ -117,6 +118,11 @@ int pgnk_lang_fast(const pgn_reader *r, const pgn_pos *pos, const char *s, size_
                    pgn_san_result *res);
 /* Movetext starts: the game's languages as the options say. */
 void pgnk_lang_game_start(pgn_reader *r);
+/* The move s could not be played (st, reported) and ended its line: when English cannot read it
+ * either and no language reads the game, W_NOTATION_HINT names the notations whose letters or
+ * descriptive form it has (P-K5: descriptive; Sf5: da/de/no/sv, pl), once per game. */
+void pgnk_lang_hint(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
+                    pgn_status st);
 /* Movetext ended: W_LANGUAGE (W_DESCRIPTIVE) for a game detected as written in other languages
  * (in descriptive notation). */
 void pgnk_lang_game_end(pgn_reader *r);

@@ -84,6 +84,41 @@ printf '[Event "Opera"]\n\n%s\n' "${opera/B-QB4/B-B4}" >"$tmp/opera2.pgn"
 "$bin" check "$tmp/opera2.pgn" 2>"$tmp/diag" >/dev/null
 grep -q "3:66: error: .*'B-B4: Bc4, Bf4' \[E_DESCRIPTIVE_AMBIGUOUS\]" "$tmp/diag" && ok ||
     bad "B-B4 with two bishops: $(cat "$tmp/diag")"
+# A game as a book prints it: Edward Lasker, Chess Strategy (1915; Project Gutenberg #5614), Game
+# No. 18, Em. Lasker v Capablanca, St Petersburg 1914, moves 1-10 (Kt, Castles, "Castles." with
+# its full stop; tests/unit/test_desc_printed.c), read through the PGN reader to the moves of the
+# same game in pgnmentor's Capablanca.pgn.gz. The e-text's "4. BxKtQ PxB" (a space misplaced in
+# "BxKt QPxB") is refused as no legal move, and the book's own text reads.
+cs='1. P-K4 P-K4 2. Kt-KB3 Kt-QB3 3. B-Kt5 P-QR3 4. BxKt QPxB 5. P-Q4 PxP 6. QxP QxQ
+7. KtxQ B-Q3 8. Kt-QB3 Kt-K2 9. Castles Castles. 10. P-B4 R-K1 *'
+f="$shared/corpus/big/pgnmentor-players/Capablanca.pgn.gz"
+want=$(zcat "$f" | tr -d '\r' | awk '/^\[White "Lasker, Emanuel"\]/ { w = 1 } /^\[Black / && w == 1 {
+    w = ($0 ~ /Capablanca/) ? 2 : 0 } /^\[Event / { w = 0 } w == 2 && /^1\./ { m = 1 } m && /^$/ { exit }
+    m { print }' | tr ' ' '\n' | sed 's/^[0-9]*\.//' | grep -v '^$' | head -20 | tr '\n' ' ')
+printf '[Event "St Petersburg"]\n\n%s\n' "$cs" >"$tmp/cs.pgn"
+got=$("$bin" convert --to san "$tmp/cs.pgn" 2>"$tmp/diag" | tr '\n' ' ')
+[ -n "$want" ] && [ "${got% }" = "${want% }" ] && ok || bad "Chess Strategy game 18 reads as '$got', not '$want'"
+printf '[Event "St Petersburg"]\n\n%s\n' "${cs/BxKt QPxB/BxKtQ PxB}" >"$tmp/cs2.pgn"
+"$bin" check "$tmp/cs2.pgn" 2>"$tmp/diag" >/dev/null
+grep -q "3:49: error: illegal move 'BxKtQ' \[E_ILLEGAL_MOVE\]" "$tmp/diag" && ok ||
+    bad "Chess Strategy's e-text: $(cat "$tmp/diag")"
+# W_NOTATION_HINT: a move that no reader plays, named with the notations whose form it has, with
+# detection (P-K5: no legal move in any) and under --input-lang en (English only) or de.
+hint() { # name, expected token, pgnkit arguments...
+    local name=$1 want=$2
+    shift 2
+    "$bin" check "$@" 2>"$tmp/diag" >/dev/null
+    grep -q "'$want' \[W_NOTATION_HINT\]" "$tmp/diag" && ok || bad "hint $name: $(cat "$tmp/diag")"
+}
+printf '[Event "a"]\n\n1. P-K5 *\n' >"$tmp/h1.pgn"
+hint "P-K5" "P-K5: descriptive" "$tmp/h1.pgn"
+hint "--input-lang en, Chess Strategy" "P-K4: descriptive" --input-lang en "$tmp/cs.pgn"
+printf '[Event "a"]\n\n1. e4 e5 2. Sf3 Sc6 *\n' >"$tmp/h2.pgn"
+hint "--input-lang en, German" "Sf3: da/de/no/sv, pl" --input-lang en "$tmp/h2.pgn"
+printf '[Event "a"]\n\n1. P4R P4R 2. C3AR C3AD *\n' >"$tmp/h3.pgn"
+hint "--input-lang de, Spanish" "P4R: descriptive:es, descriptive:pt" --input-lang de "$tmp/h3.pgn"
+"$bin" check "$tmp/h2.pgn" 2>"$tmp/diag" >/dev/null # read by detection: no hint
+grep -q "W_NOTATION_HINT" "$tmp/diag" && bad "hint on a game detection reads" || ok
 # pgn-extract reads German letters by default: our German copy must give it our moves.
 pe=/usr/games/pgn-extract
 f="$shared/corpus/big/misc/mliebelt-twic-01-232games.pgn"
