@@ -219,6 +219,21 @@ static void seq_step(pgn_query_matcher *m, const qnode *n, const qpt *pt) {
     }
 }
 
+/* 1 if the sequence n can no longer complete: a step that no point so far has reached (nor any
+ * step after it) must hold at a later point, and holds at none (pgnk_qpoint_never). Steps already
+ * reached may be reached again, so only the steps past the furthest one reached are asked. */
+static int seq_never(const pgn_query_matcher *m, const qnode *n, const qpt *pt) {
+    const pgn_query *q = m->q;
+    uint64_t reached = m->reached[n->slot];
+    uint32_t i = 0;
+    for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next, i++) {
+        if ((reached >> i) == 0 && pgnk_qpoint_never(q, c, pt->pos, pt->ply)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Tests every open slot at point pt (a main-line point unless in_var). */
 static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     const pgn_query *q = m->q;
@@ -241,7 +256,7 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     }
     /* "never" rests on pawns and material (castling rights and the ply for fen and opening),
      * which change only with a pawn move or a capture, the moves that reset the halfmove clock */
-    int never = !in_var && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
+    int never = !in_var && !q->noprune && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
     int unchanged = pt->ply > 0 && pt->pos->halfmove != 0; /* no capture, no promotion */
     for (uint32_t s = 0; s < q->nslots; s++) {
         if (m->slot[s] != SLOT_OPEN) {
@@ -262,11 +277,16 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
             continue;
         } else if (n->op == Q_SEQ) {
             seq_step(m, n, pt);
+            if (never && m->slot[s] == SLOT_OPEN && seq_never(m, n, pt)) {
+                m->slot[s] = SLOT_NEVER;
+            }
         } else {
             int v = n->matonly && unchanged ? m->run[s] > 0 : pgnk_qpoint_eval(q, n->child, pt);
             m->run[s] = v ? m->run[s] + 1 : 0;
             if (m->run[s] >= (uint32_t)n->num) {
                 m->slot[s] = SLOT_TRUE;
+            } else if (never && pgnk_qpoint_never(q, n->child, pt->pos, pt->ply)) {
+                m->slot[s] = SLOT_NEVER; /* the run cannot grow: no later point holds A */
             }
         }
         if (m->slot[s] != before) {

@@ -153,6 +153,7 @@ struct pgn_query {
     uint32_t *slots; /* node of each slot */
     uint32_t flags;  /* QF_* */
     uint32_t reader_flags;
+    uint8_t noprune; /* tests only (test_query_prune.c): no "can no longer match" exit */
 };
 
 /* What a query needs from the reader and the matcher. */
