@@ -283,6 +283,42 @@ static int fresh(const pgn_query *q, const qnode *n, const qpt *pt, int in_var) 
     return n->dep == ~UINT64_C(0) || q->noprune || (n->dep & touched(pt, in_var));
 }
 
+/* Tests the open slot s at point pt. never: the "can no longer match" tests may run; unchanged:
+ * the material is as at the previous main-line point. */
+static void test_slot(pgn_query_matcher *m, uint32_t s, const qpt *pt, int in_var, int never,
+                      int unchanged) {
+    const pgn_query *q = m->q;
+    const qnode *n = &q->nodes[q->slots[s]];
+    if (n->op == Q_EXISTS) {
+        if ((in_var && !n->vars) || (n->matonly && !in_var && unchanged)) {
+            return; /* material as at the previous point, where the group was false */
+        }
+        /* the squares it reads as at the previous point, where it was false */
+        if (fresh(q, n, pt, in_var) && pgnk_qpoint_eval(q, n->child, pt)) {
+            m->slot[s] = SLOT_TRUE;
+        } else if (never && !n->vars && never_at(q, n, n->child, pt)) {
+            m->slot[s] = SLOT_NEVER;
+        }
+    } else if (in_var) {
+        return;
+    } else if (n->op == Q_SEQ) {
+        seq_step(m, n, pt, touched(pt, in_var));
+        if (never && m->slot[s] == SLOT_OPEN && seq_never(m, n, pt)) {
+            m->slot[s] = SLOT_NEVER;
+        }
+    } else {
+        int v = (n->matonly && unchanged) || !fresh(q, n, pt, in_var)
+                    ? m->run[s] > 0
+                    : pgnk_qpoint_eval(q, n->child, pt);
+        m->run[s] = v ? m->run[s] + 1 : 0;
+        if (m->run[s] >= (uint32_t)n->num) {
+            m->slot[s] = SLOT_TRUE;
+        } else if (never && never_at(q, n, n->child, pt)) {
+            m->slot[s] = SLOT_NEVER; /* the run cannot grow: no later point holds A */
+        }
+    }
+}
+
 /* Tests every open slot at point pt (a main-line point unless in_var). */
 static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     const pgn_query *q = m->q;
@@ -314,37 +350,8 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
         if (m->slot[s] != SLOT_OPEN) {
             continue;
         }
-        const qnode *n = &q->nodes[q->slots[s]];
-        uint8_t before = m->slot[s];
-        if (n->op == Q_EXISTS) {
-            if ((in_var && !n->vars) || (n->matonly && !in_var && unchanged)) {
-                continue; /* material as at the previous point, where the group was false */
-            }
-            /* the squares it reads as at the previous point, where it was false */
-            if (fresh(q, n, pt, in_var) && pgnk_qpoint_eval(q, n->child, pt)) {
-                m->slot[s] = SLOT_TRUE;
-            } else if (never && !n->vars && never_at(q, n, n->child, pt)) {
-                m->slot[s] = SLOT_NEVER;
-            }
-        } else if (in_var) {
-            continue;
-        } else if (n->op == Q_SEQ) {
-            seq_step(m, n, pt, touched(pt, in_var));
-            if (never && m->slot[s] == SLOT_OPEN && seq_never(m, n, pt)) {
-                m->slot[s] = SLOT_NEVER;
-            }
-        } else {
-            int v = (n->matonly && unchanged) || !fresh(q, n, pt, in_var)
-                        ? m->run[s] > 0
-                        : pgnk_qpoint_eval(q, n->child, pt);
-            m->run[s] = v ? m->run[s] + 1 : 0;
-            if (m->run[s] >= (uint32_t)n->num) {
-                m->slot[s] = SLOT_TRUE;
-            } else if (never && never_at(q, n, n->child, pt)) {
-                m->slot[s] = SLOT_NEVER; /* the run cannot grow: no later point holds A */
-            }
-        }
-        if (m->slot[s] != before) {
+        test_slot(m, s, pt, in_var, never, unchanged);
+        if (m->slot[s] != SLOT_OPEN) {
             changed = 1;
             if (m->slot[s] == SLOT_TRUE && !in_var && m->first_ply == UINT32_MAX) {
                 m->first_ply = pt->ply;
