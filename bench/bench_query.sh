@@ -15,6 +15,11 @@
 #   -x (1. e4 c5 2. Nf3 d6 3. d4)    opening "e4 c5 Nf3 d6 d4"     (decided at ply 5)
 #   --checkmate                      ends = checkmate              (the final position)
 # and pgnkit check, the reference for the position rows (every move resolved).
+#
+# Two tables: -j 1 (one thread, CPU time: the work each tool does), and the default -j (every core
+# for a regular file: `select` and `check` match on worker threads; wall time, beside pgn-extract's
+# wall time, which is single-threaded). Wall times mean something only on a quiet machine: the load
+# average is printed with them.
 set -euo pipefail
 
 BUILD=${BUILD:-build}
@@ -48,16 +53,20 @@ for i in "${!names[@]}"; do
     a=$("$PX" --quiet "${px_args[$i]}" "$tmp/book.pgn" 2> /dev/null | grep -c '^\[Event ' || true)
     b=$("$PGNKIT" select -j 1 --count "${exprs[$i]}" "$tmp/book.pgn" 2> /dev/null)
     counts[i]="$a / $b"
-    if [ "$a" != "$b" ]; then
-        echo "bench_query.sh: ${px_args[$i]} selects $a games, select '${exprs[$i]}' $b" >&2
+    c=$("$PGNKIT" select --count "${exprs[$i]}" "$tmp/book.pgn" 2> /dev/null)
+    if [ "$a" != "$b" ] || [ "$b" != "$c" ]; then
+        echo "bench_query.sh: ${px_args[$i]} selects $a games, select '${exprs[$i]}' $b (default -j: $c)" >&2
         exit 1
     fi
 done
+cores=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo '?')
 for _ in $(seq "$RUNS"); do
     once check "$PGNKIT" check -j 1 -q "$tmp/book.pgn"
+    once checkall "$PGNKIT" check -q "$tmp/book.pgn"
     for i in "${!names[@]}"; do
         once "px${names[$i]}" "$PX" --quiet "${px_args[$i]}" -o /dev/null "$tmp/book.pgn"
         once "pk${names[$i]}" "$PGNKIT" select -j 1 "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
+        once "all${names[$i]}" "$PGNKIT" select "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
     done
 done
 
@@ -79,4 +88,22 @@ for i in "${!names[@]}"; do
     echo "$(row "pgn-extract ${px_args[$i]/$tmp\//} (${counts[$i]%% *} games)" 0) - |"
     stats "pk${names[$i]}"
     echo "$(row "pgnkit select '${exprs[$i]}'" "$ref") $(awk -v a="$cpu" -v b="$check_cpu" 'BEGIN { printf "%.2f", a / b }') |"
+done
+
+echo
+echo "Default -j (every core: $cores; \`select\` and \`check\` work on worker threads): wall time,"
+echo "medians; pgn-extract is single-threaded (its wall time from the same rounds). Load average:"
+echo "$(cut -d' ' -f1-3 /proc/loadavg) (wall times compare tools only on a quiet machine)."
+echo
+echo "| command | wall s | CPU s | x pgn-extract (wall) | x check (wall) |"
+echo "|---|---:|---:|---:|---:|"
+stats checkall
+check_wall=$wall
+awk -v w="$wall" -v c="$cpu" 'BEGIN { printf "| pgnkit check -q | %.3f | %.3f | - | - |\n", w, c }'
+for i in "${!names[@]}"; do
+    stats "px${names[$i]}"
+    px_wall=$wall
+    stats "all${names[$i]}"
+    awk -v l="pgnkit select '${exprs[$i]}'" -v w="$wall" -v c="$cpu" -v p="$px_wall" -v k="$check_wall" \
+        'BEGIN { printf "| %s | %.3f | %.3f | %.1f | %.2f |\n", l, w, c, p / w, w / k }'
 done

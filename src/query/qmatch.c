@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../base/alloc.h"
+#include "../base/bits.h"
 #include "pgnkit/annot.h"
 #include "query_internal.h"
 
@@ -31,8 +32,10 @@ struct pgn_query_matcher {
     uint8_t *slot;     /* per slot: SLOT_* */
     uint64_t *reached; /* Q_SEQ: steps matched so far */
     uint64_t *exact;   /* Q_SEQ: steps matched ending at the previous point */
-    uint32_t *run;     /* Q_PERSIST: consecutive points */
-    int8_t *val;       /* per node: a game atom's value after the tags (-1 unknown) */
+    uint64_t *sval;    /* Q_SEQ: the steps' values at the previous point, where sknown */
+    uint64_t *sknown;
+    uint32_t *run; /* Q_PERSIST: consecutive points */
+    int8_t *val;   /* per node: a game atom's value after the tags (-1 unknown) */
     qline *lines;
     uint32_t depth, cap; /* lines[0..depth] in use */
     uint64_t *keys;
@@ -80,12 +83,15 @@ pgn_status pgn_query_matcher_new(pgn_query_matcher **out, const pgn_query *q,
     m->slot = pgnk_malloc(alloc, ns);
     m->reached = pgnk_malloc(alloc, ns * sizeof *m->reached);
     m->exact = pgnk_malloc(alloc, ns * sizeof *m->exact);
+    m->sval = pgnk_malloc(alloc, ns * sizeof *m->sval);
+    m->sknown = pgnk_malloc(alloc, ns * sizeof *m->sknown);
     m->run = pgnk_malloc(alloc, ns * sizeof *m->run);
     m->val = pgnk_malloc(alloc, q->n);
     size_t cap = 0;
     m->lines = grow(m, NULL, &cap, 1, sizeof *m->lines);
     m->cap = (uint32_t)cap;
-    if (!m->slot || !m->reached || !m->exact || !m->run || !m->val || !m->lines) {
+    if (!m->slot || !m->reached || !m->exact || !m->sval || !m->sknown || !m->run || !m->val ||
+        !m->lines) {
         pgn_query_matcher_free(m);
         return PGN_E_NOMEM;
     }
@@ -101,6 +107,8 @@ void pgn_query_matcher_free(pgn_query_matcher *m) {
     pgnk_free(&a, m->slot);
     pgnk_free(&a, m->reached);
     pgnk_free(&a, m->exact);
+    pgnk_free(&a, m->sval);
+    pgnk_free(&a, m->sknown);
     pgnk_free(&a, m->run);
     pgnk_free(&a, m->val);
     pgnk_free(&a, m->lines);
@@ -200,22 +208,114 @@ static void settle(pgn_query_matcher *m) {
 
 /* ---- points ---- */
 
-static void seq_step(pgn_query_matcher *m, const qnode *n, const qpt *pt) {
+/* One point of the sequence n. A step whose squares the move left alone (moved: the squares it
+ * changed) keeps its value of the previous point; a step already reached is not tested again
+ * unless the next step is a `next`, which needs it at the point just before. */
+static void seq_step(pgn_query_matcher *m, const qnode *n, const qpt *pt, uint64_t moved) {
     const pgn_query *q = m->q;
-    uint64_t reached = m->reached[n->slot], prev = m->exact[n->slot], now = 0;
+    uint64_t reached = m->reached[n->slot], prev = m->exact[n->slot], now = 0, known = 0;
+    uint64_t was = m->sval[n->slot], was_known = m->sknown[n->slot];
     uint32_t i = 0;
     for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next, i++) {
-        uint64_t ready = i == 0            ? 1
-                         : q->nodes[c].gap ? (prev >> (i - 1)) & 1
-                                           : (reached >> (i - 1)) & 1;
-        if (ready && pgnk_qpoint_eval(q, c, pt)) {
-            now |= UINT64_C(1) << i;
+        const qnode *st = &q->nodes[c];
+        uint64_t bit = UINT64_C(1) << i;
+        if ((reached & bit) && (st->next == QNONE || !q->nodes[st->next].gap) && !q->noprune) {
+            continue;
         }
+        uint64_t ready = i == 0 ? 1 : ((st->gap ? prev : reached) >> (i - 1)) & 1;
+        if (!ready) {
+            continue;
+        }
+        int v = (was_known & bit) && !(st->dep & moved) && !q->noprune ? (was & bit) != 0
+                                                                       : pgnk_qpoint_eval(q, c, pt);
+        known |= bit;
+        now |= v ? bit : 0;
     }
+    m->sval[n->slot] = now;
+    m->sknown[n->slot] = known;
     m->reached[n->slot] = reached | now;
     m->exact[n->slot] = now;
     if ((m->reached[n->slot] >> (i - 1)) & 1) {
         m->slot[n->slot] = SLOT_TRUE;
+    }
+}
+
+/* 1 if the group id, tested as h says (h->nvk), holds at no later point of the main line. */
+static int never_at(const pgn_query *q, const qnode *h, uint32_t id, const qpt *pt) {
+    switch (h->nvk) {
+    case NV_NONE: return 0;
+    case NV_PAWNS: return pgnk_qpawns_never(pt->pos, h->need);
+    default: return pgnk_qpoint_never(q, id, pt->pos, pt->ply);
+    }
+}
+
+/* 1 if the sequence n can no longer complete: a step that no point so far has reached (nor any
+ * step after it) must hold at a later point, and holds at none (pgnk_qpoint_never). Steps already
+ * reached may be reached again, so only the steps past the furthest one reached are asked. */
+static int seq_never(const pgn_query_matcher *m, const qnode *n, const qpt *pt) {
+    const pgn_query *q = m->q;
+    uint64_t reached = m->reached[n->slot];
+    uint32_t i = 0;
+    for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next, i++) {
+        if ((reached >> i) == 0 && never_at(q, &q->nodes[c], c, pt)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The squares whose contents the move to pt changed; all of them at the start position, for
+ * castling, en passant, null moves, variants (drops, explosions) and in variations. */
+static uint64_t touched(const qpt *pt, int in_var) {
+    if (pt->pos->variant != PGN_VARIANT_STANDARD) {
+        return ~UINT64_C(0);
+    }
+    pgn_move mv = pt->mv;
+    if (in_var || !pt->before || mv == PGN_MOVE_NONE || mv == PGN_MOVE_NULL ||
+        PGN_MOVE_KIND(mv) >= PGN_MOVE_EN_PASSANT) {
+        return ~UINT64_C(0);
+    }
+    return bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
+}
+
+/* 1 if the group n must be tested again at pt: the move changed a square it reads. */
+static int fresh(const pgn_query *q, const qnode *n, const qpt *pt, int in_var) {
+    return n->dep == ~UINT64_C(0) || q->noprune || (n->dep & touched(pt, in_var));
+}
+
+/* Tests the open slot s at point pt. never: the "can no longer match" tests may run; unchanged:
+ * the material is as at the previous main-line point. */
+static void test_slot(pgn_query_matcher *m, uint32_t s, const qpt *pt, int in_var, int never,
+                      int unchanged) {
+    const pgn_query *q = m->q;
+    const qnode *n = &q->nodes[q->slots[s]];
+    if (n->op == Q_EXISTS) {
+        if ((in_var && !n->vars) || (n->matonly && !in_var && unchanged)) {
+            return; /* material as at the previous point, where the group was false */
+        }
+        /* the squares it reads as at the previous point, where it was false */
+        if (fresh(q, n, pt, in_var) && pgnk_qpoint_eval(q, n->child, pt)) {
+            m->slot[s] = SLOT_TRUE;
+        } else if (never && !n->vars && never_at(q, n, n->child, pt)) {
+            m->slot[s] = SLOT_NEVER;
+        }
+    } else if (in_var) {
+        return;
+    } else if (n->op == Q_SEQ) {
+        seq_step(m, n, pt, touched(pt, in_var));
+        if (never && m->slot[s] == SLOT_OPEN && seq_never(m, n, pt)) {
+            m->slot[s] = SLOT_NEVER;
+        }
+    } else {
+        int v = (n->matonly && unchanged) || !fresh(q, n, pt, in_var)
+                    ? m->run[s] > 0
+                    : pgnk_qpoint_eval(q, n->child, pt);
+        m->run[s] = v ? m->run[s] + 1 : 0;
+        if (m->run[s] >= (uint32_t)n->num) {
+            m->slot[s] = SLOT_TRUE;
+        } else if (never && never_at(q, n, n->child, pt)) {
+            m->slot[s] = SLOT_NEVER; /* the run cannot grow: no later point holds A */
+        }
     }
 }
 
@@ -232,6 +332,9 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
         pt->reps = m->last_reps =
             pgn_repetitions(m->keys, m->nkeys, pgn_pos_repetition_window(pt->pos));
     }
+    if (!q->nslots) {
+        return; /* game atoms only (plies, ends...): nothing to test at a point */
+    }
     if (!in_var && pt->ann && pt->ann->has_eval) {
         if (m->has_prev_eval) {
             pt->swing = fabs(pt->ann->eval - m->prev_eval);
@@ -242,35 +345,14 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     }
     /* "never" rests on pawns and material (castling rights and the ply for fen and opening),
      * which change only with a pawn move or a capture, the moves that reset the halfmove clock */
-    int never = !in_var && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
-    int unchanged = pt->ply > 0 && pt->pos->halfmove != 0; /* no capture, no promotion */
+    int never = !in_var && !q->noprune && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
+    int unchanged = !q->noprune && pt->ply > 0 && pt->pos->halfmove != 0; /* no capture */
     for (uint32_t s = 0; s < q->nslots; s++) {
         if (m->slot[s] != SLOT_OPEN) {
             continue;
         }
-        const qnode *n = &q->nodes[q->slots[s]];
-        uint8_t before = m->slot[s];
-        if (n->op == Q_EXISTS) {
-            if ((in_var && !n->vars) || (n->matonly && !in_var && unchanged)) {
-                continue; /* material as at the previous point, where the group was false */
-            }
-            if (pgnk_qpoint_eval(q, n->child, pt)) {
-                m->slot[s] = SLOT_TRUE;
-            } else if (never && !n->vars && pgnk_qpoint_never(q, n->child, pt->pos, pt->ply)) {
-                m->slot[s] = SLOT_NEVER;
-            }
-        } else if (in_var) {
-            continue;
-        } else if (n->op == Q_SEQ) {
-            seq_step(m, n, pt);
-        } else {
-            int v = n->matonly && unchanged ? m->run[s] > 0 : pgnk_qpoint_eval(q, n->child, pt);
-            m->run[s] = v ? m->run[s] + 1 : 0;
-            if (m->run[s] >= (uint32_t)n->num) {
-                m->slot[s] = SLOT_TRUE;
-            }
-        }
-        if (m->slot[s] != before) {
+        test_slot(m, s, pt, in_var, never, unchanged);
+        if (m->slot[s] != SLOT_OPEN) {
             changed = 1;
             if (m->slot[s] == SLOT_TRUE && !in_var && m->first_ply == UINT32_MAX) {
                 m->first_ply = pt->ply;
@@ -284,13 +366,8 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
 
 /* The pending move of line l has its point at pos. */
 static void test_pending(pgn_query_matcher *m, qline *l, const pgn_pos *pos) {
-    qpt pt;
-    memset(&pt, 0, sizeof pt);
-    pt.pos = pos;
-    pt.before = &l->before;
-    pt.mv = l->mv;
-    pt.ply = l->ply;
-    pt.ann = &l->ann;
+    qpt pt = {pos, &l->before, l->mv, l->ply, 0, (m->q->flags & QF_ANNOT) ? &l->ann : NULL,
+              0,   0,          0};
     test_point(m, &pt, m->depth > 0);
     l->pending = 0;
 }
@@ -306,6 +383,7 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
     memset(m->slot, 0, ns);
     memset(m->reached, 0, ns * sizeof *m->reached);
     memset(m->exact, 0, ns * sizeof *m->exact);
+    memset(m->sknown, 0, ns * sizeof *m->sknown);
     memset(m->run, 0, ns * sizeof *m->run);
     m->depth = 0;
     m->nkeys = 0;
@@ -320,6 +398,9 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
 
 static pgn_flow v_tag(void *user, pgn_str name, pgn_str value) {
     pgn_query_matcher *m = user;
+    if (!(m->q->flags & QF_TAGS)) {
+        return PGN_FLOW_CONTINUE; /* no atom reads them */
+    }
     size_t cap = m->tags.cap;
     m->tags.v = grow(m, m->tags.v, &cap, m->tags.n + 1, sizeof *m->tags.v);
     if (!m->tags.v) {
@@ -380,7 +461,9 @@ static pgn_flow v_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str s
     l->mv = mv;
     l->ply++;
     l->pending = 1;
-    memset(&l->ann, 0, sizeof l->ann);
+    if (m->q->flags & QF_ANNOT) {
+        memset(&l->ann, 0, sizeof l->ann);
+    }
     if (m->st != PGN_OK) {
         return PGN_FLOW_STOP;
     }
@@ -416,7 +499,7 @@ static pgn_flow v_comment(void *user, pgn_str text) {
 static pgn_flow v_nag(void *user, unsigned nag) {
     pgn_query_matcher *m = user;
     qline *l = &m->lines[m->depth];
-    if (l->pending && nag < 256) {
+    if (l->pending && nag < 256 && (m->q->flags & QF_ANNOT)) {
         l->ann.nags[nag >> 6] |= UINT64_C(1) << (nag & 63);
     }
     return PGN_FLOW_CONTINUE;

@@ -350,3 +350,67 @@ int pgnk_qpoint_never(const pgn_query *q, uint32_t id, const pgn_pos *pos, uint3
     default: return atom_never(n, pos, ply);
     }
 }
+
+int pgnk_qpawns_never(const pgn_pos *pos, const uint64_t need[2]) {
+    return pawns_never(pos, PGN_WHITE, need[0]) || pawns_never(pos, PGN_BLACK, need[1]);
+}
+
+/* 1 if atom_never can be true for n in some position. */
+static int atom_can_never(const qnode *n) {
+    switch (n->op) {
+    case Q_PIECE_ON:
+    case Q_MATERIAL:
+    case Q_FEN:
+    case Q_OPENING: return 1;
+    case Q_COUNT: return n->cmp == C_GE || n->cmp == C_EQ || n->cmp == C_GT;
+    case Q_PATTERN: return (n->pat->req[PGN_PAWN] | n->pat->req[8 + PGN_PAWN]) != 0;
+    default: return 0;
+    }
+}
+
+static int can_never(const pgn_query *q, uint32_t id) {
+    const qnode *n = &q->nodes[id];
+    switch (n->op) {
+    case Q_AND:
+    case Q_OR:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            if (can_never(q, c) == (n->op == Q_AND)) {
+                return n->op == Q_AND;
+            }
+        }
+        return n->op == Q_OR;
+    case Q_AT: return can_never(q, n->child);
+    case Q_NOT:
+    case Q_FLIP:
+    case Q_VARS: return 0;
+    default: return atom_can_never(n);
+    }
+}
+
+/* A pawn atom, a pattern, and an `and` of them on one point: all their pawns at once. */
+uint8_t pgnk_qpoint_never_kind(const pgn_query *q, uint32_t id, uint64_t need[2]) {
+    const qnode *n = &q->nodes[id];
+    uint8_t k = NV_NONE;
+    switch (n->op) {
+    case Q_PIECE_ON:
+        for (int c = 0; c < 2; c++) {
+            if (n->bits == UINT64_C(1) << (c * 8 + PGN_PAWN)) {
+                need[c] |= bits_sq((unsigned)n->num);
+                return NV_PAWNS;
+            }
+        }
+        return NV_ANY;
+    case Q_PATTERN:
+        need[0] |= n->pat->req[PGN_PAWN];
+        need[1] |= n->pat->req[8 + PGN_PAWN];
+        return (need[0] | need[1]) ? NV_PAWNS : NV_NONE;
+    case Q_AND:
+        for (uint32_t c = n->child; c != QNONE && k != NV_ANY; c = q->nodes[c].next) {
+            uint8_t kc = pgnk_qpoint_never_kind(q, c, need);
+            k = kc > k ? kc : k;
+        }
+        return k;
+    case Q_AT: return pgnk_qpoint_never_kind(q, n->child, need);
+    default: return can_never(q, id) ? NV_ANY : NV_NONE;
+    }
+}

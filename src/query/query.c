@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/alloc.h"
+#include "../base/bits.h"
 #include "query_internal.h"
 
 typedef struct compiler {
@@ -57,7 +58,7 @@ static uint32_t flags_of(const qnode *n) {
     case Q_MOVES: return QF_MOVETEXT;
     case Q_ENDS:
         return QF_BOARD | QF_MOVETEXT | QF_END_POS | (n->num == 2 ? QF_KEYS | QF_ZOBRIST : 0);
-    case Q_RESULT_FINAL: return QF_BOARD | QF_MOVETEXT | QF_END_POS;
+    case Q_RESULT_FINAL: return QF_BOARD | QF_MOVETEXT | QF_END_POS | QF_TAGS;
     case Q_REPETITION: return QF_BOARD | QF_MOVETEXT | QF_KEYS | QF_ZOBRIST;
     case Q_HASH: return QF_BOARD | QF_MOVETEXT | QF_ZOBRIST;
     case Q_FEN:
@@ -67,7 +68,7 @@ static uint32_t flags_of(const qnode *n) {
     case Q_CLOCK:
     case Q_EVAL:
     case Q_SWING: return QF_BOARD | QF_MOVETEXT | QF_ANNOT;
-    default: return n->op >= Q_POINT_FIRST ? QF_BOARD | QF_MOVETEXT : 0;
+    default: return n->op >= Q_POINT_FIRST ? QF_BOARD | QF_MOVETEXT : QF_TAGS;
     }
 }
 
@@ -229,6 +230,47 @@ static void mark(compiler *c, uint32_t id, uint8_t vars, int in_point) {
     }
 }
 
+/* The squares a FEN pattern reads: its bitboard tests, and whole ranks run by the cell program. */
+static uint64_t pattern_dep(const qpattern *p) {
+    uint64_t d = p->occ | p->white | p->black | p->slow;
+    for (int c = 0; c < 15; c++) {
+        d |= p->req[c];
+    }
+    for (int r = 0; r < 8; r++) {
+        if (!p->full_rank[r]) {
+            d |= UINT64_C(0xff) << ((7 - r) * 8);
+        }
+    }
+    return d;
+}
+
+static uint64_t point_dep(const pgn_query *q, uint32_t id) {
+    const qnode *n = &q->nodes[id];
+    uint64_t d = 0;
+    switch (n->op) {
+    case Q_AND:
+    case Q_OR:
+        for (uint32_t c = n->child; c != QNONE; c = q->nodes[c].next) {
+            d |= point_dep(q, c);
+        }
+        return d;
+    case Q_NOT:
+    case Q_AT:
+    case Q_VARS:
+    case Q_EXISTS: return point_dep(q, n->child);
+    case Q_FLIP: d = point_dep(q, n->child); return d | bits_bswap(d);
+    case Q_PIECE_ON: return UINT64_C(1) << (unsigned)n->num;
+    case Q_PATTERN: return pattern_dep(n->pat);
+    default: return ~UINT64_C(0); /* the side, the move, annotations, counts, the whole board */
+    }
+}
+
+/* No square at all (a pattern of '*' only): a constant, tested at every point. */
+uint64_t pgnk_qpoint_dep(const pgn_query *q, uint32_t id) {
+    uint64_t d = point_dep(q, id);
+    return d ? d : ~UINT64_C(0);
+}
+
 pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
                              const pgn_allocator *alloc, pgn_query_error *err) {
     if (err) {
@@ -268,6 +310,14 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
         qnode *e = &q->nodes[q->slots[s]];
         e->matonly =
             (uint8_t)((e->op == Q_EXISTS || e->op == Q_PERSIST) && material_only(q, e->child));
+        e->dep = e->op == Q_SEQ ? ~UINT64_C(0) : pgnk_qpoint_dep(q, e->child);
+        if (e->op != Q_SEQ) {
+            e->nvk = pgnk_qpoint_never_kind(q, e->child, e->need);
+        }
+        for (uint32_t c = e->op == Q_SEQ ? e->child : QNONE; c != QNONE; c = q->nodes[c].next) {
+            q->nodes[c].nvk = pgnk_qpoint_never_kind(q, c, q->nodes[c].need);
+            q->nodes[c].dep = pgnk_qpoint_dep(q, c);
+        }
     }
     q->reader_flags = !(q->flags & QF_BOARD)    ? PGN_READ_NO_BOARD
                       : (q->flags & QF_ZOBRIST) ? 0

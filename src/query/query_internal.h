@@ -122,14 +122,18 @@ typedef struct qnode {
     uint8_t gap;          /* Q_SEQ steps after the first: 0 then, 1 next */
     uint8_t icase;        /* ~ with "..."i */
     uint8_t matonly;      /* Q_EXISTS, Q_PERSIST: its group reads material only (Q_MATERIAL...) */
+    uint8_t nvk;          /* slots and sequence steps: how "can no longer match" is tested (NV_*) */
     uint32_t child;       /* first child, or QNONE */
     uint32_t next;        /* next sibling, or QNONE */
     uint32_t src, srclen; /* the atom's text in the expression (for printing) */
-    uint32_t slot;   /* Q_EXISTS / Q_SEQ / Q_PERSIST / Q_SWING: index of its state in the matcher */
-    double num;      /* numeric operand */
-    double num2;     /* second operand (ranges) */
-    uint64_t bits;   /* hash; piece-on-square masks... */
-    const char *str; /* NUL-terminated operand (tag value, ECO bound...) */
+    uint32_t slot; /* Q_EXISTS / Q_SEQ / Q_PERSIST / Q_SWING: index of its state in the matcher */
+    double num;    /* numeric operand */
+    double num2;   /* second operand (ranges) */
+    uint64_t bits; /* hash; piece-on-square masks... */
+    uint64_t need[2]; /* nvk NV_PAWNS: squares that must hold pawns of each colour at once */
+    uint64_t dep;     /* point subtrees: the squares whose contents decide the value (all ones:
+                         the side, the move, the annotations or the whole board may) */
+    const char *str;  /* NUL-terminated operand (tag value, ECO bound...) */
     size_t slen;
     const char *name; /* tag name */
     size_t nlen;
@@ -153,6 +157,8 @@ struct pgn_query {
     uint32_t *slots; /* node of each slot */
     uint32_t flags;  /* QF_* */
     uint32_t reader_flags;
+    uint8_t noprune; /* tests only (test_query_prune.c): every group tested at every point, no
+                        "can no longer match" exit */
 };
 
 /* What a query needs from the reader and the matcher. */
@@ -164,6 +170,7 @@ struct pgn_query {
 #define QF_END_POS 0x20u   /* the final position (ends, result != final) */
 #define QF_ZOBRIST 0x40u   /* positions' Zobrist keys (hash, repetition) */
 #define QF_NEVER_PLY 0x80u /* fen, opening: "never" can turn without a pawn move or capture */
+#define QF_TAGS 0x100u     /* tags are kept (tag atoms, result = final) */
 
 /* qregex.c */
 /* Compiles pattern (len bytes) into *out from the arena; icase folds ASCII case. Returns NULL on
@@ -226,6 +233,17 @@ int pgnk_qpoint_eval(const pgn_query *q, uint32_t id, const qpt *pt);
 /* 1 if the point subtree id, false at the point (pos, ply), holds at no later point of the main
  * line. */
 int pgnk_qpoint_never(const pgn_query *q, uint32_t id, const pgn_pos *pos, uint32_t ply);
+
+/* "Can no longer match" tests (qnode.nvk): none can say so; only pawns that can no longer reach
+ * the squares of need; any (pgnk_qpoint_never). */
+enum { NV_NONE, NV_PAWNS, NV_ANY };
+/* The nvk of the point subtree id; NV_PAWNS adds its squares to need. */
+uint8_t pgnk_qpoint_never_kind(const pgn_query *q, uint32_t id, uint64_t need[2]);
+/* 1 if a square of need[c] can no longer hold a pawn of colour c, or not all of them at once. */
+int pgnk_qpawns_never(const pgn_pos *pos, const uint64_t need[2]);
+
+/* The squares whose contents decide the point subtree id (query.c; qnode.dep). */
+uint64_t pgnk_qpoint_dep(const pgn_query *q, uint32_t id);
 
 /* qparse.c */
 pgn_status pgnk_query_parse(pgn_query *q, pgn_query_error *err);
