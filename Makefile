@@ -40,8 +40,10 @@ CLI_ZLIBS := $(foreach p,$(PKG_Z),$(shell pkg-config --libs $(word 1,$(subst :, 
 ifneq ($(NO_SERVE),1)
 HAVE_MHD := $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo y)
 endif
-CLI_ZFLAGS += $(if $(HAVE_MHD),-DPGNKIT_HAVE_MHD $(shell pkg-config --cflags libmicrohttpd))
-CLI_ZLIBS += $(if $(HAVE_MHD),$(shell pkg-config --libs libmicrohttpd))
+# serve opens it with dlopen by its soname (cli/serve_http.h says why): only its headers are used
+MHD_SONAME := $(if $(HAVE_MHD),$(shell objdump -p "$$(pkg-config --variable=libdir libmicrohttpd)/libmicrohttpd.so" 2>/dev/null | awk '/SONAME/ {print $$2}'))
+CLI_ZFLAGS += $(if $(HAVE_MHD),-DPGNKIT_HAVE_MHD $(shell pkg-config --cflags libmicrohttpd) $(if $(MHD_SONAME),-DPGNKIT_MHD_SONAME='"$(MHD_SONAME)"'))
+CLI_ZLIBS += $(if $(HAVE_MHD),-ldl)
 # float-cast-overflow: part of clang's "undefined" but not of gcc's (the fuzzers are built by clang)
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 

@@ -243,6 +243,11 @@ int cmd_serve(int argc, char **argv) {
     if (serve_make_addr(o.bind_addr, (unsigned)o.port, &ss, &ipv6) != 0) {
         return cli_usage_error("serve", serve_usage, "--bind takes a numeric IP address");
     }
+    char err[256];
+    if (serve_mhd_load(err, sizeof err) != 0) {
+        cli_error(NULL, "%s", err);
+        return EXIT_RESOURCE;
+    }
     o.cfg.timeout_ms = o.lim.move_ms;
     o.cfg.handshake_ms = 10000;
     sigset_t stop;
@@ -250,7 +255,6 @@ int cmd_serve(int argc, char **argv) {
     server s;
     memset(&s, 0, sizeof s);
     s.lim = o.lim;
-    char err[256];
     if (serve_build_page(&s) != 0) {
         cli_error(NULL, "out of memory");
         free(s.page.p);
