@@ -21,7 +21,8 @@ static const char usage_text[] =
     "  --quiet         print no warnings (still counted) and no summary line\n"
     "  --input-lang L  piece letters: auto (English, else per game the language that reads it),\n"
     "                  en (English only), de, fr, es, ..., ru, figurine, descriptive[:es|:pt] "
-    "(docs/notation.md)\n" CLI_WHERE_USAGE CLI_RANGE_USAGE CLI_JOBS_USAGE
+    "(docs/notation.md); --notation L is the same option\n" CLI_WHERE_USAGE CLI_RANGE_USAGE
+        CLI_JOBS_USAGE
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 
 enum { OPT_SYNTAX_ONLY = CLI_OPT_COMMAND };

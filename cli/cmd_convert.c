@@ -13,7 +13,8 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit convert --to uci|fen|san|lan|epd|csv|json|ndjson [--fen-ep legal|always]\n"
+    "usage: pgnkit convert --to uci|fen|san|lan|epd|csv|json|ndjson|descriptive [--fen-ep "
+    "legal|always]\n"
     "                      [--lang LANG] [--tags NAME,NAME...] [--per-ply] [editing options]\n"
     "                      [--keep-broken] [--strict] [--max-errors N] [--diag text|json]\n"
     "                      [--quiet] [--input-encoding ENC] [--input-lang LANG] [--rejects FILE]\n"
@@ -24,7 +25,8 @@ static const char usage_text[] =
     "spaces (Chess960 castling as king-takes-rook). fen: the FEN after every main-line ply, one\n"
     "per line, and an empty line after each game. san, lan (Ng1-f3 e7xd8=Q): one line per game;\n"
     "--lang LANG writes them with another language's piece letters, figurines or descriptive\n"
-    "notation (de: Sg1-f3; descriptive: N-KB3; descriptive:es: C3AR; not export format).\n"
+    "notation (de: Sg1-f3; descriptive: N-KB3; descriptive:es: C3AR; not export format);\n"
+    "--to descriptive[:es|:pt] is --to san --lang descriptive[:es|:pt].\n"
     "epd: one EPD line per main-line position (the start too) with hmvc, fmvn and id "
     "\"GAME.PLY\".\n"
     "csv (RFC 4180): a header row, then one row per game with the --tags columns (default: the\n"
@@ -64,8 +66,16 @@ static int convert_option(void *user, int ch, const char *arg) {
                 return EXIT_OK;
             }
         }
-        return cli_usage("--to takes uci, fen, san, lan, epd, csv, json or ndjson (pgn with "
-                         "--from json), not '%s'",
+        if (strncmp(arg, "descriptive", 11) == 0 && (arg[11] == '\0' || arg[11] == ':')) {
+            c->to = TO_SAN; /* --to descriptive[:es|:pt]: --to san --lang descriptive[:..] */
+            return pgn_lang_from_name(arg, &c->lang)
+                       ? EXIT_OK
+                       : cli_usage("--to takes descriptive, descriptive:es or descriptive:pt, "
+                                   "not '%s'",
+                                   arg);
+        }
+        return cli_usage("--to takes uci, fen, san, lan, epd, csv, json, ndjson or "
+                         "descriptive[:es|:pt] (pgn with --from json), not '%s'",
                          arg);
     case OPT_FROM:
         if (strcmp(arg, "json") != 0) {

@@ -38,6 +38,7 @@ static const struct option read_options[] = {
     {"progress", no_argument, NULL, OPT_PROGRESS},
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
     {"input-lang", required_argument, NULL, OPT_INPUT_LANG},
+    {"notation", required_argument, NULL, OPT_INPUT_LANG}, /* the same: descriptive[:es|:pt] */
     {NULL, 0, NULL, 0}};
 static const struct option write_options[] = {{"output", required_argument, NULL, 'o'},
                                               {NULL, 0, NULL, 0}};
@@ -82,10 +83,11 @@ static int input_lang_option(cli_run *r, const char *arg) {
     pgn_lang lang = PGN_LANG_ENGLISH;
     r->ropts.flags &= ~PGN_READ_NO_LANG_DETECT;
     if (strcmp(arg, "auto") != 0 && !pgn_lang_from_name(arg, &lang)) {
-        return cli_usage("--input-lang takes auto or a language (en, de, fr, ..., ru, figurine, "
-                         "descriptive[:es|:pt]; "
-                         "docs/notation.md), not '%s'",
-                         arg);
+        return cli_usage(
+            "--input-lang (--notation) takes auto or a language (en, de, fr, ..., ru, figurine, "
+            "descriptive[:es|:pt]; "
+            "docs/notation.md), not '%s'",
+            arg);
     }
     if (strcmp(arg, "auto") != 0 && lang == PGN_LANG_ENGLISH) {
         r->ropts.flags |= PGN_READ_NO_LANG_DETECT;

@@ -65,6 +65,11 @@ for f in "${files[@]}"; do
         awk '{print "[Event \"x\"]\n\n" $0 " *\n"}' "$tmp/d.san" >"$tmp/dsan.pgn"
         "$bin" convert --to san --input-lang "$d" -o "$tmp/dsan.san" "$tmp/dsan.pgn" 2>/dev/null
         cmp -s "$tmp/en.san" "$tmp/dsan.san" && ok || bad "$name: convert --lang $d, read back, differs"
+        # the names: convert --to descriptive[:LANG] and --notation
+        "$bin" convert --to "$d" -o "$tmp/d2.san" "$tmp/en.pgn" 2>/dev/null
+        cmp -s "$tmp/d.san" "$tmp/d2.san" && ok || bad "$name: convert --to $d differs from --to san --lang $d"
+        "$bin" convert --to san --notation "$d" -o "$tmp/dsan2.san" "$tmp/dsan.pgn" 2>/dev/null
+        cmp -s "$tmp/en.san" "$tmp/dsan2.san" && ok || bad "$name: --notation $d, read back, differs"
         echo "# $name $d: $games games written and read back, $det detected" >&2
     done
 done
