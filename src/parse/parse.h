@@ -41,6 +41,7 @@ struct pgn_reader {
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
     uint8_t variant;     /* pgn_variant of the Variant tag (docs/variants.md) */
     uint8_t fen_pending; /* the FEN tag is read at the end of the tags, in the game's variant */
+    uint8_t fen_variant; /* the variant the FEN tag was read in (a later Variant tag may differ) */
     pgn_loc fen_at, fen_value_at; /* the FEN tag's [ and its value's opening quote */
     uint8_t bad_tag;              /* the tag section had a malformed tag pair */
     uint8_t move_skip;         /* a move callback said SKIP: the rest was skipped, end_game due */

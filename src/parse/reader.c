@@ -529,6 +529,7 @@ static void note_fen(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *te
     if (r->variant_bad) {
         r->fen_bad = 1; /* an unsupported variant's FEN: not judged, the game is refused */
     } else if (r->variant != PGN_VARIANT_STANDARD) {
+        r->fen_variant = r->variant;
         parse_fen(r, (pgn_variant)r->variant, 3);
     } else {
         /* read: its quirks reported at the tag, as before; read again if a Variant tag follows */
@@ -616,6 +617,10 @@ static void finish_start(pgn_reader *r) {
         parse_fen(r, (pgn_variant)r->variant, 3); /* standard chess could not read it */
     } else if (r->fen_pending == 1 && r->variant != PGN_VARIANT_STANDARD) {
         parse_fen(r, (pgn_variant)r->variant, 1); /* read as standard before the Variant tag */
+    } else if (r->has_fen && !r->fen_pending && !r->fen_bad && r->fen_variant != r->variant) {
+        /* two Variant tags around the FEN (W_DUPLICATE_TAG): the game keeps the last one, and so
+         * does its start, or the export would not read back */
+        parse_fen(r, (pgn_variant)r->variant, 1);
     }
     if ((r->fen_bad || !r->has_fen) && !(r->opts.flags & PGN_READ_NO_BOARD)) {
         pgn_pos_init_variant(&r->start, (pgn_variant)r->variant); /* a tag-only pass builds none */
@@ -636,7 +641,7 @@ static void reset_game(pgn_reader *r) {
     r->sum.game = r->games + 1;
     r->encoding_warned = r->fen_bad = r->variant_bad = r->chess960 = 0;
     r->variant = PGN_VARIANT_STANDARD;
-    r->fen_pending = 0;
+    r->fen_pending = r->fen_variant = 0;
     r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = r->move_skip = 0;
     r->tag_result.len = 0;
     r->tag_hash_count = 0;
