@@ -173,7 +173,7 @@ expect_err "json syntax error" "^<stdin>:2:9: error: invalid JSON, or JSON that 
 expect_err "json illegal move" "^<stdin>:1:28: error: illegal move: SAN not legal in the position 'e5' \[E_ILLEGAL_MOVE\] \(game 1\)
 1 games, 0 written, 1 rejected, 1 errors$" 1 bash -c "echo '{\"tags\":{},\"moves\":[{\"san\":\"e5\"}],\"result\":\"*\"}' | \"$bin\" convert --from json"
 expect_err "json diag json" '"line":1,"column":28,.*"code":"E_ILLEGAL_MOVE"' 1 bash -c "echo '{\"tags\":{},\"moves\":[{\"san\":\"e5\"}],\"result\":\"*\"}' | \"$bin\" convert --from json --diag json"
-expect_err "json bad format name" "^pgnkit convert: --to takes uci, fen, san, lan, epd, csv, json or ndjson \(pgn with --from json\), not 'xml'
+expect_err "json bad format name" "^pgnkit convert: --to takes uci, fen, san, lan, epd, csv, json, ndjson or descriptive.:es.:pt. \(pgn with --from json\), not 'xml'
 try 'pgnkit convert --help'$" 2 "$bin" convert --from json --to xml
 rm -rf "$tmp.json"
 # resource failures (issue 5): exit status 3 with a message, never a silent loss
