@@ -533,6 +533,7 @@ static void note_fen(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *te
         parse_fen(r, (pgn_variant)r->variant, 3);
     } else {
         /* read: its quirks reported at the tag, as before; read again if a Variant tag follows */
+        r->fen_variant = PGN_VARIANT_STANDARD;
         r->fen_pending = parse_fen(r, PGN_VARIANT_STANDARD, 2) ? 1 : 2;
     }
 }
@@ -615,11 +616,10 @@ static void finish_start(pgn_reader *r) {
         r->fen_bad = r->has_fen; /* not judged: the game is refused (E_UNSUPPORTED_VARIANT) */
     } else if (r->fen_pending == 2) {
         parse_fen(r, (pgn_variant)r->variant, 3); /* standard chess could not read it */
-    } else if (r->fen_pending == 1 && r->variant != PGN_VARIANT_STANDARD) {
-        parse_fen(r, (pgn_variant)r->variant, 1); /* read as standard before the Variant tag */
-    } else if (r->has_fen && !r->fen_pending && !r->fen_bad && r->fen_variant != r->variant) {
-        /* two Variant tags around the FEN (W_DUPLICATE_TAG): the game keeps the last one, and so
-         * does its start, or the export would not read back */
+    } else if (r->has_fen && !r->fen_bad && r->fen_variant != r->variant) {
+        /* read in another variant than the game's: as standard before the Variant tag, or under
+         * a first Variant tag when a second one follows (W_DUPLICATE_TAG: the game keeps the
+         * last, and so does its start, or the export would not read back) */
         parse_fen(r, (pgn_variant)r->variant, 1);
     }
     if ((r->fen_bad || !r->has_fen) && !(r->opts.flags & PGN_READ_NO_BOARD)) {
