@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes src/chess/tables.inc: the static const attack and ray tables of the chess core
  * (knight, king and pawn attacks, line masks for hyperbola quintessence, first-rank slider
- * attacks, between and line masks). Run by `make tables`; the output is committed. */
+ * attacks, empty-board rook and bishop rays, between and line masks). Run by `make tables`; the
+ * output is committed. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,14 @@ int main(void) {
     for (int s = 0; s < 64; s++)
         t[s] = line_through(s, 1, -1);
     table64("anti_mask_ex", t);
+    /* every square a rook (a bishop) on sq reaches on an empty board: one load for the SAN fast
+     * path's look along a king's lines */
+    for (int s = 0; s < 64; s++)
+        t[s] = line_through(s, 0, 1) | line_through(s, 1, 0);
+    table64("rook_ray_mask", t);
+    for (int s = 0; s < 64; s++)
+        t[s] = line_through(s, 1, 1) | line_through(s, 1, -1);
+    table64("bishop_ray_mask", t);
     /* first_rank[file][inner occupancy of b..g as 6 bits]: attacked files on one rank */
     printf("static const uint8_t first_rank_attacks[8][64] = {\n");
     for (int f = 0; f < 8; f++) {

@@ -9,6 +9,12 @@
 
 #include "tables.inc"
 
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
 static const uint64_t BB_RANK_1 = UINT64_C(0xff);
 static const uint64_t BB_RANK_8 = UINT64_C(0xff00000000000000);
 static const uint64_t BB_FILE_A = UINT64_C(0x0101010101010101);

@@ -7,12 +7,6 @@
 
 #include "attacks.h"
 
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
 static inline int is_file(char c) {
     return c >= 'a' && c <= 'h';
 }

@@ -5,21 +5,22 @@
 #include <string.h>
 
 /* ---- the fast path ----
- * Canonical SAN of a piece or pawn move (Nf3, Nbd7, R1e2, exd5, e8=Q, with + or #) is resolved
- * without generating moves: the candidates are the pieces of that type that attack (or, for
- * pawns, reach) the target, each tested for legality by looking at the king after the move; the
- * check suffix is verified the same way, and mate only when the move gives check. Anything else
- * (castling, quirks, en passant, no match, ambiguity, a wrong suffix) returns 0 and the general
- * path decides, so both give the same result. */
+ * Canonical SAN of a piece or pawn move (Nf3, Nbd7, R1e2, exd5, e8=Q, with + or #) and O-O/O-O-O
+ * are resolved without generating moves: the candidates are the pieces of that type that reach
+ * the target (one table look-up for a knight or the king, a look along the target's lines for a
+ * slider, the one or two squares behind for a pawn). Legality is one pass over the enemy sliders
+ * on the king's lines (a check or a pin shows there); the check suffix is one look from the enemy
+ * king at the moved piece and along the line it leaves; mate is looked for only after a check.
+ * Anything else (quirks, en passant, no match, ambiguity, a wrong suffix) returns PGN_MOVE_NONE
+ * and the general path decides, so both give the same result. */
 
-/* The fast path looks at lines, not at attack sets: a slider on one of a square's empty-board
- * rays reaches the square when nothing stands between them (between_mask), which for the one or
- * two pieces concerned is cheaper than computing sliding attacks. */
+/* A slider on one of a square's empty-board rays reaches the square when nothing stands between
+ * them (between_mask): for the one or two pieces concerned, cheaper than sliding attacks. */
 static inline uint64_t rook_rays(unsigned sq) {
-    return file_mask_ex[sq] | ((BB_RANK_1 << (sq & 56u)) ^ bits_sq(sq));
+    return rook_ray_mask[sq];
 }
 static inline uint64_t bishop_rays(unsigned sq) {
-    return diag_mask_ex[sq] | anti_mask_ex[sq];
+    return bishop_ray_mask[sq];
 }
 
 /* The pieces of s (on rays of sq) with nothing between them and sq under occupancy occ. */
@@ -41,8 +42,9 @@ static inline uint64_t slider_hits(const pgn_pos *p, unsigned sq, uint64_t piece
     return clear_lines(sq, (rook_rays(sq) & rq) | (bishop_rays(sq) & bq), occ);
 }
 
-/* Would our king (on ksq) be attacked after a non-king move from -> to (capturing on to)? */
-static int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, unsigned to) {
+/* Would our king (on ksq) be attacked after a non-king move from -> to (capturing on to)? The
+ * full test, for a position in check. */
+static NOINLINE int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, unsigned to) {
     pgn_color them = (pgn_color)!p->side;
     uint64_t t = bits_sq(to);
     uint64_t occ = (p->by_type[0] & ~bits_sq(from)) | t;
@@ -52,9 +54,39 @@ static int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, unsigned 
            slider_hits(p, ksq, enemy, occ);
 }
 
+/* Is the non-king move from -> to (no en passant) legal? Each slider of theirs on a line of our
+ * king is looked at once: with nothing between, it gives check, and the full test decides; with
+ * only `from` between, it pins, and the move must stay on its line. A knight or pawn giving check
+ * also takes the full test. */
+static int move_is_legal(const pgn_pos *p, unsigned from, unsigned to) {
+    pgn_color us = (pgn_color)p->side;
+    unsigned ksq = king_square(p, us);
+    uint64_t enemy = p->by_color[!us], occ = p->by_type[0];
+    uint64_t rq = p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
+    uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
+    uint64_t snipers = ((rook_rays(ksq) & rq) | (bishop_rays(ksq) & bq)) & enemy;
+    if (((knight_attacks[ksq] & p->by_type[PGN_KNIGHT]) |
+         (pawn_attacks(us, ksq) & p->by_type[PGN_PAWN])) &
+        enemy) {
+        return !exposes_king(p, ksq, from, to);
+    }
+    while (snipers) {
+        unsigned s = bits_pop(&snipers);
+        uint64_t b = between_mask[ksq][s] & occ;
+        if (!b) {
+            return !exposes_king(p, ksq, from, to);
+        }
+        if (b == bits_sq(from) && !(line_mask[ksq][s] & bits_sq(to))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Does the move (from -> to, the piece becoming type `type`) give check? The side to move
- * cannot be giving check already, so it is the moved piece from its new square, or a slider of
- * ours whose line the move opens. */
+ * cannot be giving check already (the FEN reader refuses such positions), so it is the moved
+ * piece from its new square, or a slider of ours on the line through the enemy king and `from`
+ * that the move opens (a move along that line opens nothing). */
 static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned type) {
     pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
     unsigned eksq = king_square(p, them);
@@ -62,42 +94,75 @@ static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned ty
     uint64_t occ = (p->by_type[0] & ~f) | t;
     uint64_t rays = 0;
     switch (type) {
-    case PGN_PAWN:
-        return (pawn_attacks(them, eksq) & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
-    case PGN_KNIGHT:
-        return (knight_attacks[eksq] & t) || slider_hits(p, eksq, p->by_color[us] & ~f, occ);
+    case PGN_PAWN: rays = pawn_attacks(them, eksq); break;
+    case PGN_KNIGHT: rays = knight_attacks[eksq]; break;
     case PGN_BISHOP: rays = bishop_rays(eksq); break;
     case PGN_ROOK: rays = rook_rays(eksq); break;
     case PGN_QUEEN: rays = bishop_rays(eksq) | rook_rays(eksq); break;
     default: break; /* a king gives no check itself */
     }
-    return ((rays & t) && !(between_mask[eksq][to] & occ)) ||
-           slider_hits(p, eksq, p->by_color[us] & ~f, occ);
-}
-
-/* The pieces of type `type` and colour us that attack sq (occupancy occ). */
-static uint64_t attackers_of_type(const pgn_pos *p, unsigned type, unsigned sq, uint64_t occ) {
-    uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
-    switch (type) {
-    case PGN_KNIGHT: return knight_attacks[sq] & mine;
-    case PGN_BISHOP: return clear_lines(sq, bishop_rays(sq) & mine, occ);
-    case PGN_ROOK: return clear_lines(sq, rook_rays(sq) & mine, occ);
-    case PGN_QUEEN: return clear_lines(sq, (bishop_rays(sq) | rook_rays(sq)) & mine, occ);
-    default: return king_attacks[sq] & mine;
+    if ((rays & t) && !(between_mask[eksq][to] & occ)) {
+        return 1; /* between_mask is empty for a knight's or a pawn's step */
     }
-}
-
-/* Legal origins among cands for a non-king piece moving to `to`. */
-static uint64_t legal_origins(const pgn_pos *p, uint64_t cands, unsigned to) {
-    unsigned ksq = king_square(p, (pgn_color)p->side);
-    uint64_t legal = 0;
-    while (cands) {
-        unsigned from = bits_pop(&cands);
-        if (!exposes_king(p, ksq, from, to)) {
-            legal |= bits_sq(from);
+    uint64_t line = line_mask[eksq][from];
+    if (!line || (line & t)) {
+        return 0;
+    }
+    int straight = ((eksq ^ from) & 7u) == 0 || ((eksq ^ from) & 56u) == 0;
+    uint64_t sliders =
+        (straight ? p->by_type[PGN_ROOK] : p->by_type[PGN_BISHOP]) | p->by_type[PGN_QUEEN];
+    sliders &= p->by_color[us] & line & ~f;
+    while (sliders) {
+        if (!(between_mask[eksq][bits_pop(&sliders)] & occ)) {
+            return 1;
         }
     }
-    return legal;
+    return 0;
+}
+
+/* Pieces of ours (by type, after a move) and whether one of them attacks sq (occupancy occ). */
+typedef struct after_bb {
+    uint64_t type[7];
+    uint64_t us;
+    pgn_color them;
+} after_bb;
+
+static int after_attacks(const after_bb *a, unsigned sq, uint64_t occ) {
+    uint64_t rq = (a->type[PGN_ROOK] | a->type[PGN_QUEEN]) & a->us;
+    uint64_t bq = (a->type[PGN_BISHOP] | a->type[PGN_QUEEN]) & a->us;
+    return ((knight_attacks[sq] & a->type[PGN_KNIGHT]) | (king_attacks[sq] & a->type[PGN_KING]) |
+            (pawn_attacks(a->them, sq) & a->type[PGN_PAWN])) &
+               a->us ||
+           clear_lines(sq, (rook_rays(sq) & rq) | (bishop_rays(sq) & bq), occ);
+}
+
+/* '#' or '+' for a move (from -> to, the piece becoming `type`) that gives check: only the
+ * replies tell. The enemy king's steps are tried on the pieces' bitboards after the move; with no
+ * safe step, the move is played on a copy for the full test. Out of line (the copies would weigh
+ * on every move's stack frame). */
+static NOINLINE char mate_or_check(const pgn_pos *p, pgn_move mv, unsigned type) {
+    unsigned from = PGN_MOVE_FROM(mv), to = PGN_MOVE_TO(mv);
+    pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
+    uint64_t f = bits_sq(from), t = bits_sq(to);
+    after_bb a;
+    for (unsigned k = 0; k < 7; k++) {
+        a.type[k] = p->by_type[k] & ~t;
+    }
+    a.type[PGN_PIECE_TYPE(p->board[from])] &= ~f;
+    a.type[type] |= t;
+    a.us = (p->by_color[us] & ~f) | t;
+    a.them = them;
+    unsigned eksq = king_square(p, them);
+    uint64_t occ = ((p->by_type[0] & ~f) | t) ^ bits_sq(eksq);
+    uint64_t steps = king_attacks[eksq] & ~(p->by_color[them] & ~t);
+    while (steps) {
+        if (!after_attacks(&a, bits_pop(&steps), occ)) {
+            return '+';
+        }
+    }
+    pgn_pos q = *p;
+    pgn_pos_play_unkeyed(&q, mv);
+    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
 }
 
 static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
@@ -106,36 +171,12 @@ static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
                       ((promo ? promo - (unsigned)PGN_KNIGHT : 0u) << 14));
 }
 
-/* '#' or '+' for a move that gives check: only the replies tell. Out of line (the position copy
- * would weigh on every move's stack frame). */
-static NOINLINE char mate_or_check(const pgn_pos *p, pgn_move mv) {
-    pgn_pos q = *p;
-    pgn_pos_play_unkeyed(&q, mv);
-    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
-}
-
 /* A fast-path move: origin, target, promotion piece (0: none), the piece type moving and whether
  * the text wrote a capture mark. */
 typedef struct fast_desc {
     unsigned from, to, promo, type;
     int capture_mark;
 } fast_desc;
-
-/* O-O and O-O-O with the right suffix (or none asked for). */
-static int fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_t flags, char suffix,
-                       pgn_san_result *out) {
-    int side = len == 3 && memcmp(s, "O-O", 3) == 0     ? 1
-               : len == 5 && memcmp(s, "O-O-O", 5) == 0 ? 2
-                                                        : 0;
-    pgn_move mv = side ? pgnk_san_find_castle(p, side, -1) : PGN_MOVE_NONE;
-    if (mv == PGN_MOVE_NONE ||
-        (!(flags & PGN_SAN_NO_VERIFY) && pgnk_san_check_suffix(p, mv) != suffix)) {
-        return 0;
-    }
-    out->move = mv;
-    out->warnings = 0;
-    return 1;
-}
 
 /* Is the king's target `to` safe once the king (the only one in `all`) has left its square? A
  * disambiguated king move is left to the general path. */
@@ -148,27 +189,51 @@ static inline int fast_king_safe(const pgn_pos *p, unsigned to, uint64_t all, in
            !slider_hits(p, to, enemy, p->by_type[0] ^ all);
 }
 
-/* Is the disambiguation written (df file, dr rank, -1 when absent) for the origin in `chosen`
- * the one canonical SAN needs among the legal origins `legal` (file, else rank)? Both needed: 0,
- * the general path. */
-static inline int fast_canonical_disambiguation(uint64_t legal, uint64_t chosen, unsigned from,
-                                                int df, int dr) {
+/* The pieces of type `type` (knight to queen) and colour us that reach sq. */
+static inline uint64_t reaching(const pgn_pos *p, unsigned type, unsigned sq) {
+    uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
+    uint64_t occ = p->by_type[0];
+    switch (type) {
+    case PGN_KNIGHT: return knight_attacks[sq] & mine;
+    case PGN_BISHOP: return clear_lines(sq, bishop_rays(sq) & mine, occ);
+    case PGN_ROOK: return clear_lines(sq, rook_rays(sq) & mine, occ);
+    default: return clear_lines(sq, (bishop_rays(sq) | rook_rays(sq)) & mine, occ);
+    }
+}
+
+/* Several pieces reach the target: the one written, if its disambiguation is the one canonical
+ * SAN needs among the legal origins (file, else rank; both needed: the general path). */
+static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, int df, int dr) {
+    uint64_t legal = 0;
+    while (cands) {
+        unsigned from = bits_pop(&cands);
+        if (move_is_legal(p, from, to)) {
+            legal |= bits_sq(from);
+        }
+    }
+    uint64_t mask =
+        (df >= 0 ? BB_FILE_A << df : BB_ALL) & (dr >= 0 ? BB_RANK_1 << (8 * dr) : BB_ALL);
+    uint64_t chosen = legal & mask;
+    if (!chosen || bits_many(chosen)) {
+        return -1;
+    }
+    unsigned from = bits_ctz(chosen);
     uint64_t others = legal & ~chosen;
     int need_file = others != 0 && !(others & (BB_FILE_A << (from & 7)));
     int need_rank = others != 0 && !need_file && !(others & (BB_RANK_1 << (from & 56)));
     if (others && !need_file && !need_rank) {
-        return 0;
+        return -1;
     }
-    return (df >= 0) == need_file && (dr >= 0) == need_rank;
+    return (df >= 0) == need_file && (dr >= 0) == need_rank ? (int)from : -1;
 }
 
 /* A piece move: N [file|rank] [x] file rank (len without the suffix). */
 static inline int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
     size_t i = 1;
     int df = -1, dr = -1;
-    if (len - i >= 3 && is_file(s[i]) && (s[i + 1] == 'x' || is_file(s[i + 1]))) {
+    if (len >= 4 && is_file(s[1]) && (s[2] == 'x' || is_file(s[2]))) {
         df = s[i++] - 'a';
-    } else if (len - i >= 3 && is_rank(s[i])) {
+    } else if (len >= 4 && is_rank(s[1])) {
         dr = s[i++] - '1';
     }
     m->capture_mark = s[i] == 'x';
@@ -176,27 +241,28 @@ static inline int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_d
     if (len - i != 2 || !is_file(s[i]) || !is_rank(s[i + 1])) {
         return 0;
     }
-    m->to = (unsigned)PGN_SQ(s[i] - 'a', s[i + 1] - '1');
-    if (p->by_color[p->side] & bits_sq(m->to)) {
+    unsigned to = (unsigned)PGN_SQ(s[i] - 'a', s[i + 1] - '1');
+    m->to = to;
+    if (p->by_color[p->side] & bits_sq(to)) {
         return 0;
     }
-    uint64_t all = attackers_of_type(p, m->type, m->to, p->by_type[0]), legal;
     if (m->type == PGN_KING) {
-        if (!fast_king_safe(p, m->to, all, df >= 0 || dr >= 0)) {
-            return 0;
-        }
-        legal = all;
-    } else {
-        legal = legal_origins(p, all, m->to);
+        uint64_t k = king_attacks[to] & pieces_of(p, (pgn_color)p->side, PGN_KING);
+        m->from = k ? bits_ctz(k) : 0;
+        return fast_king_safe(p, to, k, df >= 0 || dr >= 0);
     }
-    uint64_t mask =
-        (df >= 0 ? BB_FILE_A << df : BB_ALL) & (dr >= 0 ? BB_RANK_1 << (8 * dr) : BB_ALL);
-    uint64_t chosen = legal & mask;
-    if (!chosen || bits_many(chosen)) {
+    uint64_t cands = reaching(p, m->type, to);
+    if (bits_many(cands)) {
+        int from = pick_among(p, cands, to, df, dr);
+        m->from = (unsigned)from;
+        return from >= 0;
+    }
+    /* one piece reaches the target: no disambiguation is canonical */
+    if (!cands || df >= 0 || dr >= 0) {
         return 0;
     }
-    m->from = bits_ctz(chosen);
-    return fast_canonical_disambiguation(legal, chosen, m->from, df, dr);
+    m->from = bits_ctz(cands);
+    return move_is_legal(p, m->from, to);
 }
 
 /* The text of a pawn move: e4, exd5, e8=Q, exd8=Q (len without the suffix); sets to, promo and
@@ -261,55 +327,130 @@ static inline int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_de
         return 0;
     }
     m->from = (unsigned)f0;
-    return (pieces_of(p, us, PGN_PAWN) & bits_sq(m->from)) &&
-           !exposes_king(p, king_square(p, us), m->from, m->to);
+    return (pieces_of(p, us, PGN_PAWN) & bits_sq(m->from)) && move_is_legal(p, m->from, m->to);
 }
 
-static int san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
-                    pgn_san_result *out) {
+/* Is sq attacked by the side not to move, under occupancy occ? */
+static int attacked(const pgn_pos *p, unsigned sq, uint64_t occ) {
+    pgn_color us = (pgn_color)p->side;
+    uint64_t enemy = p->by_color[!us];
+    return ((knight_attacks[sq] & p->by_type[PGN_KNIGHT]) |
+            (king_attacks[sq] & p->by_type[PGN_KING]) |
+            (pawn_attacks(us, sq) & p->by_type[PGN_PAWN])) &
+               enemy ||
+           slider_hits(p, sq, enemy, occ);
+}
+
+/* Castling of the side to move with the one rook with rights on that side (1 h-side, 2 a-side),
+ * by the rules movegen.c's gen_castles applies; several such rooks: the general search. */
+static pgn_move fast_find_castle(const pgn_pos *p, int side) {
+    pgn_color us = (pgn_color)p->side;
+    uint64_t kings = pieces_of(p, us, PGN_KING), occ = p->by_type[0];
+    if (!kings) {
+        return PGN_MOVE_NONE;
+    }
+    unsigned ksq = bits_ctz(kings);
+    uint64_t above = ~(kings | (kings - 1));
+    uint64_t rooks = p->castle & pieces_of(p, us, PGN_ROOK) & (side == 1 ? above : kings - 1);
+    if (!rooks || bits_many(rooks)) {
+        return rooks ? pgnk_san_find_castle(p, side, -1) : PGN_MOVE_NONE;
+    }
+    unsigned rsq = bits_ctz(rooks);
+    unsigned kto = pgnk_chess_castle_king_to(ksq, rsq), rto = pgnk_chess_castle_rook_to(ksq, rsq);
+    uint64_t movers = kings | rooks;
+    uint64_t kpath = between_mask[ksq][kto] | bits_sq(kto);
+    if ((kpath | between_mask[rsq][rto] | bits_sq(rto)) & occ & ~movers) {
+        return PGN_MOVE_NONE;
+    }
+    if (attacked(p, ksq, occ)) {
+        return PGN_MOVE_NONE;
+    }
+    occ ^= movers;
+    while (kpath) {
+        if (attacked(p, bits_pop(&kpath), occ)) {
+            return PGN_MOVE_NONE;
+        }
+    }
+    return PGN_MOVE_MAKE(ksq, rsq, PGN_MOVE_CASTLE, 0);
+}
+
+/* The suffix castling mv needs: our sliders (the rook on its new square) looked at from the enemy
+ * king over the board after it; a check needs the replies. */
+static char castle_suffix(const pgn_pos *p, pgn_move mv) {
+    pgn_color us = (pgn_color)p->side;
+    unsigned ksq = PGN_MOVE_FROM(mv), rsq = PGN_MOVE_TO(mv);
+    uint64_t rto = bits_sq(pgnk_chess_castle_rook_to(ksq, rsq));
+    uint64_t movers = bits_sq(ksq) | bits_sq(rsq);
+    uint64_t occ = (p->by_type[0] & ~movers) | rto | bits_sq(pgnk_chess_castle_king_to(ksq, rsq));
+    uint64_t own = p->by_color[us];
+    uint64_t rq = (((p->by_type[PGN_ROOK] & own) & ~movers) | rto) | (p->by_type[PGN_QUEEN] & own);
+    uint64_t bq = (p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN]) & own;
+    unsigned eksq = king_square(p, (pgn_color)!us);
+    if (!clear_lines(eksq, (rook_rays(eksq) & rq) | (bishop_rays(eksq) & bq), occ)) {
+        return 0;
+    }
+    return pgnk_san_check_suffix(p, mv);
+}
+
+/* O-O and O-O-O with the right suffix (or none asked for). */
+static pgn_move fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
+                            char suffix) {
+    int side = len == 3 && memcmp(s, "O-O", 3) == 0     ? 1
+               : len == 5 && memcmp(s, "O-O-O", 5) == 0 ? 2
+                                                        : 0;
+    pgn_move mv = side ? fast_find_castle(p, side) : PGN_MOVE_NONE;
+    if (mv == PGN_MOVE_NONE || (!(flags & PGN_SAN_NO_VERIFY) && castle_suffix(p, mv) != suffix)) {
+        return PGN_MOVE_NONE;
+    }
+    return mv;
+}
+
+static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags) {
     char suffix = 0;
     if (len > 0 && (s[len - 1] == '+' || s[len - 1] == '#')) {
         suffix = s[--len];
     }
     if (len < 2 || len > 6) {
-        return 0;
+        return PGN_MOVE_NONE;
     }
     if (s[0] == 'O') {
-        return fast_castle(p, s, len, flags, suffix, out);
+        return fast_castle(p, s, len, flags, suffix);
     }
     fast_desc m = {0, 0, 0, (unsigned)piece_from_letter(s[0]), 0};
     if (m.type >= PGN_KNIGHT) {
         if (!fast_piece(p, s, len, &m)) {
-            return 0;
+            return PGN_MOVE_NONE;
         }
     } else {
         m.type = PGN_PAWN;
         if (!fast_pawn(p, s, len, &m)) {
-            return 0;
+            return PGN_MOVE_NONE;
         }
     }
     if (m.capture_mark != ((p->by_type[0] & bits_sq(m.to)) != 0)) {
-        return 0;
+        return PGN_MOVE_NONE;
     }
+    pgn_move mv = fast_move(m.from, m.to, m.promo);
     if (!(flags & PGN_SAN_NO_VERIFY)) {
-        char want = 0;
-        if (gives_check(p, m.from, m.to, m.promo ? m.promo : m.type)) {
-            want = mate_or_check(p, fast_move(m.from, m.to, m.promo));
-        }
+        unsigned type = m.promo ? m.promo : m.type;
+        char want = gives_check(p, m.from, m.to, type) ? mate_or_check(p, mv, type) : 0;
         if (want != suffix) {
-            return 0;
+            return PGN_MOVE_NONE;
         }
     }
-    out->move = fast_move(m.from, m.to, m.promo);
-    out->warnings = 0;
-    return 1;
+    return mv;
 }
 
 pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
                          pgn_san_result *out) {
     /* variant positions (drops, explosions, other check rules) take the general path */
-    if (!(flags & PGN_SAN_NO_FAST) && !pos->variant && san_fast(pos, san, len, flags, out)) {
-        return PGN_OK;
+    if (!(flags & PGN_SAN_NO_FAST) && !pos->variant) {
+        pgn_move mv = san_fast(pos, san, len, flags);
+        if (mv != PGN_MOVE_NONE) {
+            out->move = mv;
+            out->warnings = 0;
+            return PGN_OK;
+        }
     }
     return pgnk_san_general(pos, san, len, flags, out);
 }
