@@ -11,8 +11,10 @@
 
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define NOINLINE
+#define ALWAYS_INLINE inline
 #endif
 
 static const uint64_t BB_RANK_1 = UINT64_C(0xff);

@@ -57,8 +57,8 @@ static NOINLINE int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, 
 /* Is the non-king move from -> to (no en passant) legal? Each slider of theirs on a line of our
  * king is looked at once: with nothing between, it gives check, and the full test decides; with
  * only `from` between, it pins, and the move must stay on its line. A knight or pawn giving check
- * also takes the full test. */
-static int move_is_legal(const pgn_pos *p, unsigned from, unsigned to) {
+ * also takes the full test. Inlined: the call cost more than its duplicates. */
+static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned to) {
     pgn_color us = (pgn_color)p->side;
     unsigned ksq = king_square(p, us);
     uint64_t enemy = p->by_color[!us], occ = p->by_type[0];
