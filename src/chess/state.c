@@ -7,12 +7,14 @@
 
 static const uint64_t BB_LIGHT = UINT64_C(0x55aa55aa55aa55aa);
 
+/* No legal move: pgnk_chess_has_legal_move stops at the first one (a king's step first), where
+ * counting them all would generate every move. */
 int pgn_pos_is_checkmate(const pgn_pos *pos) {
-    return pgn_pos_in_check(pos) && pgn_pos_count_legal(pos) == 0;
+    return pgn_pos_in_check(pos) && !pgnk_chess_has_legal_move(pos);
 }
 
 int pgn_pos_is_stalemate(const pgn_pos *pos) {
-    return !pgn_pos_in_check(pos) && pgn_pos_count_legal(pos) == 0;
+    return !pgn_pos_in_check(pos) && !pgnk_chess_has_legal_move(pos);
 }
 
 int pgn_pos_insufficient_material_for(const pgn_pos *pos, pgn_color color) {
@@ -66,7 +68,7 @@ pgn_outcome pgn_pos_outcome(const pgn_pos *pos, unsigned repetitions) {
             return end;
         }
     }
-    int no_moves = pgn_pos_count_legal(pos) == 0;
+    int no_moves = !pgnk_chess_has_legal_move(pos);
     if (no_moves) {
         return pgn_pos_in_check(pos) ? PGN_OUTCOME_CHECKMATE : PGN_OUTCOME_STALEMATE;
     }

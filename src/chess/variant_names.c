@@ -121,5 +121,7 @@ void pgn_pos_init_variant(pgn_pos *pos, pgn_variant v) {
     if (v == PGN_VARIANT_THREECHECK) {
         pos->checks[0] = pos->checks[1] = 3;
     }
-    pos->key = pgn_pos_compute_key(pos);
+    if (pos->variant != PGN_VARIANT_STANDARD) {
+        pos->key = pgn_pos_compute_key(pos); /* pgn_pos_init set the standard start's key */
+    }
 }
