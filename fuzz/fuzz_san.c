@@ -4,7 +4,8 @@
  * positions vary) and a variant (bits 4-6: nonzero plays from that variant's start instead of the
  * seed), the rest is a move text. A move that parses is legal, and its canonical SAN and UCI
  * parse (strictly) back to it; for every legal move of the position, SAN (in the chosen
- * language, descriptive included) and UCI round-trip. Variants use English (drops). */
+ * language, descriptive included) and UCI round-trip. Variants use English (drops). An English
+ * text reads the same with and without the fast path (PGN_SAN_NO_FAST). */
 #include "fuzz_common.h"
 
 #ifndef FUZZ_ENTRY
@@ -98,6 +99,14 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         st = lang == PGN_LANG_ENGLISH
                  ? pgn_san_parse(&pos, (const char *)data + i, size - i, flags, &r)
                  : pgn_san_parse_lang(&pos, lang, (const char *)data + i, size - i, flags, &r);
+    }
+    if (lang == PGN_LANG_ENGLISH) { /* the fast path (san_fast.c) never decides otherwise */
+        pgn_san_result g;
+        memset(&g, 0, sizeof g);
+        pgn_status sg =
+            pgn_san_parse(&pos, (const char *)data + i, size - i, flags | PGN_SAN_NO_FAST, &g);
+        FUZZ_CHECK(sg == st && g.move == r.move && g.warnings == r.warnings,
+                   "fast and general SAN paths differ");
     }
     if (st != PGN_OK) {
         FUZZ_CHECK(st == PGN_E_BAD_SAN || st == PGN_E_ILLEGAL_MOVE || st == PGN_E_AMBIGUOUS_MOVE,
