@@ -98,11 +98,14 @@ static void drop_game(batch *b, size_t k) {
         b->diags[out++] = *d;
     }
     b->ndiags = out;
-    pgn_game *g = b->games[k].game;
-    memmove(&b->games[k], &b->games[k + 1], (b->ngames - k - 1) * sizeof *b->games);
-    b->games[b->ngames - 1].game = g; /* the tree is kept for the slot's next use */
     b->ngames--;
     b->n_read--;
+    if (b->cap_games == 0) { /* a bare batch (pool.bare): no pgame */
+        return;
+    }
+    pgn_game *g = b->games[k].game;
+    memmove(&b->games[k], &b->games[k + 1], (b->ngames - k) * sizeof *b->games);
+    b->games[b->ngames].game = g; /* the tree is kept for the slot's next use */
     for (size_t i = 0; k == 0 && i < b->ngames; i++) {
         b->games[i].sum.game--;
         b->games[i].sum.first_error.game -= b->games[i].sum.errors > 0;
@@ -121,7 +124,15 @@ static pgn_game *worker_game(worker *w) {
 static void read_batch(worker *w, batch *b, pgn_reader *rd) {
     pool *p = w->p;
     const cli_par_hooks *h = p->r->par;
-    int keep = !(h && h->prepare); /* the callback gets the tree: one per game of the batch */
+    int keep = !(h && h->prepare);       /* the callback gets the tree: one per game of the batch */
+    while (b->st == PGN_OK && p->bare) { /* no callback: the games are only counted */
+        pgn_status st = pgn_reader_visit(rd, p->v, w->vuser);
+        if (st != PGN_OK) {
+            b->st = st;
+            break;
+        }
+        b->ngames++;
+    }
     while (b->st == PGN_OK) {
         pgn_game *g = NULL;
         if (!cli_par_reserve(&b->games, &b->cap_games, b->ngames + 1, sizeof *b->games) ||
@@ -155,7 +166,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         pg->prod_len = b->product.len - pg->prod_off;
         b->ngames++;
     }
-    for (size_t i = 0; b->io_error && i < b->ngames; i++) {
+    for (size_t i = 0; b->io_error && !p->bare && i < b->ngames; i++) {
         b->games[i].raw.ptr = b->rawbuf.p + b->games[i].raw_off;
     }
 }
@@ -220,7 +231,8 @@ void *cli_par_worker_main(void *arg) {
         if (p->next == p->tail) { /* stopped, nothing queued */
             break;
         }
-        batch *b = &p->slots[p->next++ % p->nslots];
+        uint64_t seq = p->next++;
+        batch *b = &p->slots[seq % p->nslots];
         b->state = B_WORKING;
         b->seed = b->dirty && p->state437; /* a guess: the encoding of the text before stays */
         int skip = p->stop;
@@ -230,7 +242,9 @@ void *cli_par_worker_main(void *arg) {
         }
         pthread_mutex_lock(&p->mu);
         b->state = B_DONE;
-        pthread_cond_broadcast(&p->done);
+        if (p->wait_for == seq + 1) { /* the main thread waits for this batch (only) */
+            pthread_cond_signal(&p->done);
+        }
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;

@@ -82,9 +82,11 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void
 pgn_status cli_par_commit_head(pool *p, uint64_t *base, cli_each_fn fn, void *user, int *from_fn) {
     batch *b = &p->slots[p->head % p->nslots];
     pthread_mutex_lock(&p->mu);
+    p->wait_for = p->head + 1;
     while (b->state != B_DONE) {
         pthread_cond_wait(&p->done, &p->mu);
     }
+    p->wait_for = 0;
     pthread_mutex_unlock(&p->mu);
     pgn_status st = commit(p, b, base, fn, user, from_fn);
     b->state = B_FREE;

@@ -61,6 +61,7 @@ struct pool {
     cli_run *r;
     const cli_input *in;
     int tree;
+    int bare; /* no callback (check): a batch keeps only the number of its games, no pgame */
     const pgn_visitor *v;
     pgn_reader_opts ro;
     pthread_mutex_t mu;
@@ -68,7 +69,11 @@ struct pool {
     batch *slots;
     size_t nslots;
     uint64_t head, tail, next; /* next to commit, to fill, to work on */
-    uint64_t size;             /* the text's size when known (a plain regular file), else 0 */
+    uint64_t wait_for;         /* the main thread waits for batch wait_for - 1 (0: it does not) */
+    char *carry;               /* the text after the last cut, for the next batch */
+    size_t carry_len, carry_cap;
+    uint64_t size;  /* the text's size when known (a plain regular file), else 0 */
+    uint64_t zsize; /* the size of a compressed regular file, else 0 */
     int stop;
     worker *w; /* nw workers, and one more for the main thread's reading again */
     unsigned nw;
