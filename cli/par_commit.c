@@ -53,9 +53,9 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void
             continue;
         }
         pgame *pg = &b->games[i];
-        pg->sum.game += *base;
-        pg->sum.first_error.game += pg->sum.errors ? *base : 0;
-        cli_game g = {p->tree && !prepared ? pg->game : NULL, &pg->sum, pg->raw, p->in,
+        pgn_game_summary sum;
+        cli_par_summary(b, pg, *base, &sum);
+        cli_game g = {p->tree && !prepared ? pg->game : NULL, &sum, pg->raw, p->in,
                       r->games + i + 1};
         current = &g;
         current_product.ptr = b->product.p + pg->prod_off;

@@ -15,9 +15,22 @@ typedef struct pdiag {
     uint64_t after; /* games of the batch read before it */
 } pdiag;
 
+/* A game's pgn_game_summary without its first error (104 bytes less a game: the records are
+ * written by a worker into memory that the main thread read last); that error is kept in the
+ * batch's firsts, as few games have one. */
+typedef struct psum {
+    uint64_t game;
+    pgn_loc start;
+    uint64_t end_offset;
+    uint32_t errors, warnings, plies;
+    int broken;
+    pgn_result marker;
+    uint32_t first; /* the first error: the batch's firsts[first] (errors > 0) */
+} psum;
+
 typedef struct pgame {
     pgn_game *game; /* tree mode; kept for the next use of the slot */
-    pgn_game_summary sum;
+    psum sum;
     pgn_str raw;
     size_t prod_off, prod_len;
     size_t raw_off; /* in the batch's rawbuf (a batch read through a callback) */
@@ -41,6 +54,8 @@ typedef struct batch {
     size_t ngames, cap_games, kept_games; /* kept_games: pgn_game objects allocated */
     pdiag *diags;
     size_t ndiags, cap_diags;
+    pgn_diag *firsts; /* the games' first errors (psum.first) */
+    size_t nfirsts, cap_firsts;
     cli_membuf product;
     cli_membuf rawbuf;                 /* copies of raw bytes (io_error batches) */
     uint64_t n_read, errors, warnings; /* the reader's totals */
@@ -84,6 +99,8 @@ struct pool {
 int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
 /* The readers' on_diag: keeps d in the batch ctx, with the number of games read before it. */
 void cli_par_keep_diag(void *ctx, const pgn_diag *d);
+/* The summary of game pg of b, with the game ordinals moved on by base. */
+void cli_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out);
 /* Reads batch b (on a worker, or again on the main thread with b->seed set). */
 void cli_par_work(worker *w, batch *b);
 /* A worker thread: reads the queued batches until the pool stops. */

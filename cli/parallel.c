@@ -110,6 +110,7 @@ static void free_slots(pool *p) {
         }
         free(b->games);
         free(b->diags);
+        free(b->firsts);
         free(b->buf);
         free(b->seed_buf);
         free(b->product.p);
