@@ -11,7 +11,10 @@
 # runs every command under `chrt -r 10` (root: real-time round-robin, so that the other jobs of a
 # busy machine wait while a run has the cores; the kernel still keeps 5% of each second for them):
 # on a shared 2-core machine at load 10 it reproduced the quiet machine's ratios (-j 2 1.55x and
-# 1.53x, against 1.52x and 1.57x measured quiet).
+# 1.53x, against 1.52x and 1.57x measured quiet). A second input, the gnuchess book (85.7 MB plain,
+# gzip in the shared corpus; BOOK=0 leaves it out), gives check and fmt -j 1 / -j 2 on plain text
+# only: a run of 0.2 s on TWIC x4 carries some 15 ms of process start and end that no thread
+# divides, which weighs about 2.6 times less on the book (closer to the files of Lichess scale).
 set -euo pipefail
 
 BUILD=${BUILD:-build}
@@ -37,6 +40,11 @@ gzip -6 -c "$tmp/twic.pgn" >"$tmp/twic.gz"
 zstd -q -3 -c "$tmp/twic.pgn" >"$tmp/twic.zst"
 bytes=$(wc -c <"$tmp/twic.pgn")
 games=$(grep -c '^\[Event ' "$tmp/twic.pgn")
+BOOK=${BOOK:-1}
+if [ "$BOOK" = 1 ]; then
+    gzip -dc "$SHARED"/corpus/big/gnuchess-book_1.02.pgn.gz >"$tmp/book.pgn"
+    book_bytes=$(wc -c <"$tmp/book.pgn")
+fi
 . "$(dirname "$0")/lib.sh"
 if [ "${PRIO:-}" = rt ]; then
     printf '#!/bin/sh\nexec chrt -r 10 "%s" "$@"\n' "$(realpath "$CPURUN")" >"$tmp/rtrun"
@@ -59,6 +67,11 @@ for _ in $(seq "$RUNS"); do
             once "check.$f.$j" "$PGNKIT" check -j $j "$tmp/twic.$f"
             once "fmt.$f.$j" "$PGNKIT" fmt -j $j -o /dev/null "$tmp/twic.$f"
         done
+    done
+    for j in 1 2; do
+        [ "$BOOK" = 1 ] || continue
+        once "book.check.$j" "$PGNKIT" check -j $j "$tmp/book.pgn"
+        once "book.fmt.$j" "$PGNKIT" fmt -j $j -o /dev/null "$tmp/book.pgn"
     done
 done
 
@@ -101,5 +114,21 @@ if [ -n "$PX" ]; then
         [ $f = zst ] && label="zstdcat \\| pgn-extract -s"
         awk -v l="$label ($f)" -v c="$cpu" -v w="$wall" -v b="$bytes" 'BEGIN {
             printf "| %s | %.3f | %.3f | %.1f | - | - | - |\n", l, w, c, b / w / 1e6 }'
+    done
+fi
+if [ "$BOOK" = 1 ]; then
+    echo
+    echo "The gnuchess book, $book_bytes bytes (plain), same rounds:"
+    echo
+    echo "| command | wall s | CPU s | MB/s (wall) | x -j 1 |"
+    echo "|---|---:|---:|---:|---:|"
+    for c in check fmt; do
+        one=$(w "book.$c.1")
+        for j in 1 2; do
+            stats "book.$c.$j"
+            awk -v l="pgnkit $c -j $j (book)" -v c="$cpu" -v w="$wall" -v b="$book_bytes" -v one="$one" \
+                -v j=$j 'BEGIN { printf "| %s | %.3f | %.3f | %.1f | %s |\n", l, w, c, b / w / 1e6,
+                    (j == 2 ? sprintf("%.2f", one / w) : "-") }'
+        done
     done
 fi

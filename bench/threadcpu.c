@@ -7,9 +7,11 @@
  *
  *   cc -O2 -shared -fPIC -o build/threadcpu.so bench/threadcpu.c -ldl -pthread
  *   LD_PRELOAD=build/threadcpu.so THREADCPU_OUT=FILE CMD [ARGS...]
- *       appends to FILE one line per thread that ends, "worker USER SYS SLEPT", and at exit
- *       "main USER SYS SLEPT" (seconds; CPU time from getrusage(RUSAGE_THREAD); SLEPT = the
- *       thread's lifetime less its time on a core and its time waiting for one). */
+ *       appends to FILE one line per thread that ends, "worker USER SYS SLEPT SLEEPS PREEMPTED",
+ *       and at exit "main USER SYS SLEPT SLEEPS PREEMPTED" (seconds; CPU time from
+ *       getrusage(RUSAGE_THREAD); SLEPT = the thread's lifetime less its time on a core and its
+ *       time waiting for one; SLEEPS and PREEMPTED: its voluntary and involuntary context
+ *       switches). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -60,8 +62,8 @@ static void report(const char *who, double t0) {
     double slept = now() - t0 - sched_busy();
     FILE *f = fopen(path, "a");
     if (f) {
-        fprintf(f, "%s %.6f %.6f %.6f\n", who, seconds(ru.ru_utime), seconds(ru.ru_stime),
-                slept < 0 ? 0 : slept);
+        fprintf(f, "%s %.6f %.6f %.6f %ld %ld\n", who, seconds(ru.ru_utime), seconds(ru.ru_stime),
+                slept < 0 ? 0 : slept, ru.ru_nvcsw, ru.ru_nivcsw);
         fclose(f);
     }
 }

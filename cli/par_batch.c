@@ -5,6 +5,7 @@
  * number of games read before them; a command's prepare hook formats each game here. */
 #include "par_pool.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,14 +99,67 @@ static void drop_game(batch *b, size_t k) {
         b->diags[out++] = *d;
     }
     b->ndiags = out;
-    pgn_game *g = b->games[k].game;
-    memmove(&b->games[k], &b->games[k + 1], (b->ngames - k - 1) * sizeof *b->games);
-    b->games[b->ngames - 1].game = g; /* the tree is kept for the slot's next use */
     b->ngames--;
     b->n_read--;
+    if (b->cap_games == 0) { /* a bare batch (pool.bare): no pgame */
+        return;
+    }
+    pgn_game *g = b->games[k].game;
+    if (b->games[k].sum.errors > 0) { /* its first error goes too */
+        size_t f = b->games[k].sum.first;
+        memmove(&b->firsts[f], &b->firsts[f + 1], (b->nfirsts - f - 1) * sizeof *b->firsts);
+        b->nfirsts--;
+        for (size_t i = k + 1; i <= b->ngames; i++) {
+            b->games[i].sum.first -= b->games[i].sum.errors > 0;
+        }
+    }
+    memmove(&b->games[k], &b->games[k + 1], (b->ngames - k) * sizeof *b->games);
+    b->games[b->ngames].game = g; /* the tree is kept for the slot's next use */
     for (size_t i = 0; k == 0 && i < b->ngames; i++) {
         b->games[i].sum.game--;
-        b->games[i].sum.first_error.game -= b->games[i].sum.errors > 0;
+    }
+    for (size_t i = 0; k == 0 && i < b->nfirsts; i++) {
+        b->firsts[i].game--;
+    }
+}
+
+/* psum holds every member of pgn_game_summary but first_error: a member added there fails here. */
+_Static_assert(offsetof(pgn_game_summary, first_error) ==
+                       offsetof(pgn_game_summary, errors) + 2 * sizeof(uint32_t) &&
+                   offsetof(pgn_game_summary, plies) ==
+                       offsetof(pgn_game_summary, first_error) + sizeof(pgn_diag) &&
+                   sizeof(pgn_game_summary) - offsetof(pgn_game_summary, marker) <= 8,
+               "pgn_game_summary changed: update psum (par_pool.h)");
+
+/* Keeps summary s in pg (its first error in b->firsts). 0 when out of memory. */
+static int keep_summary(batch *b, pgame *pg, const pgn_game_summary *s) {
+    psum ps = {s->game,  s->start,  s->end_offset, s->errors, s->warnings,
+               s->plies, s->broken, s->marker,     0};
+    if (s->errors > 0) {
+        if (!cli_par_reserve(&b->firsts, &b->cap_firsts, b->nfirsts + 1, sizeof *b->firsts)) {
+            return 0;
+        }
+        ps.first = (uint32_t)b->nfirsts;
+        b->firsts[b->nfirsts++] = s->first_error;
+    }
+    pg->sum = ps;
+    return 1;
+}
+
+void cli_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out) {
+    const psum *ps = &pg->sum;
+    memset(out, 0, sizeof *out);
+    out->game = ps->game + base;
+    out->start = ps->start;
+    out->end_offset = ps->end_offset;
+    out->errors = ps->errors;
+    out->warnings = ps->warnings;
+    out->plies = ps->plies;
+    out->broken = ps->broken;
+    out->marker = ps->marker;
+    if (ps->errors > 0) {
+        out->first_error = b->firsts[ps->first];
+        out->first_error.game += base;
     }
 }
 
@@ -121,7 +175,15 @@ static pgn_game *worker_game(worker *w) {
 static void read_batch(worker *w, batch *b, pgn_reader *rd) {
     pool *p = w->p;
     const cli_par_hooks *h = p->r->par;
-    int keep = !(h && h->prepare); /* the callback gets the tree: one per game of the batch */
+    int keep = !(h && h->prepare);       /* the callback gets the tree: one per game of the batch */
+    while (b->st == PGN_OK && p->bare) { /* no callback: the games are only counted */
+        pgn_status st = pgn_reader_visit(rd, p->v, w->vuser);
+        if (st != PGN_OK) {
+            b->st = st;
+            break;
+        }
+        b->ngames++;
+    }
     while (b->st == PGN_OK) {
         pgn_game *g = NULL;
         if (!cli_par_reserve(&b->games, &b->cap_games, b->ngames + 1, sizeof *b->games) ||
@@ -135,7 +197,11 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
             break;
         }
         pgame *pg = &b->games[b->ngames];
-        pg->sum = *pgn_reader_summary(rd);
+        const pgn_game_summary *sum = pgn_reader_summary(rd);
+        if (!keep_summary(b, pg, sum)) {
+            b->st = PGN_E_NOMEM;
+            break;
+        }
         pg->raw = pgn_reader_raw(rd);
         if (b->io_error) { /* a reader over a callback: its window moves on; keep a copy */
             pg->raw_off = b->rawbuf.len;
@@ -146,7 +212,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         }
         pg->prod_off = b->product.len;
         if (h && h->prepare) {
-            cli_game cg = {g, &pg->sum, pg->raw, p->in, 0}; /* no ordinal yet: not in order */
+            cli_game cg = {g, sum, pg->raw, p->in, 0}; /* no ordinal yet: not in order */
             if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
                 b->st = st;
                 break;
@@ -155,7 +221,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         pg->prod_len = b->product.len - pg->prod_off;
         b->ngames++;
     }
-    for (size_t i = 0; b->io_error && i < b->ngames; i++) {
+    for (size_t i = 0; b->io_error && !p->bare && i < b->ngames; i++) {
         b->games[i].raw.ptr = b->rawbuf.p + b->games[i].raw_off;
     }
 }
@@ -171,7 +237,7 @@ void cli_par_work(worker *w, batch *b) {
     ro.diag_ctx = b;
     ro.range_start = b->start;
     ro.line_base = b->line;
-    b->ngames = b->ndiags = b->product.len = b->rawbuf.len = 0;
+    b->ngames = b->ndiags = b->nfirsts = b->product.len = b->rawbuf.len = 0;
     b->end437 = 0;
     b->st = PGN_OK;
     if (probe) {
@@ -220,7 +286,8 @@ void *cli_par_worker_main(void *arg) {
         if (p->next == p->tail) { /* stopped, nothing queued */
             break;
         }
-        batch *b = &p->slots[p->next++ % p->nslots];
+        uint64_t seq = p->next++;
+        batch *b = &p->slots[seq % p->nslots];
         b->state = B_WORKING;
         b->seed = b->dirty && p->state437; /* a guess: the encoding of the text before stays */
         int skip = p->stop;
@@ -230,7 +297,9 @@ void *cli_par_worker_main(void *arg) {
         }
         pthread_mutex_lock(&p->mu);
         b->state = B_DONE;
-        pthread_cond_broadcast(&p->done);
+        if (p->wait_for == seq + 1) { /* the main thread waits for this batch (only) */
+            pthread_cond_signal(&p->done);
+        }
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;

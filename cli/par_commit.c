@@ -53,9 +53,9 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void
             continue;
         }
         pgame *pg = &b->games[i];
-        pg->sum.game += *base;
-        pg->sum.first_error.game += pg->sum.errors ? *base : 0;
-        cli_game g = {p->tree && !prepared ? pg->game : NULL, &pg->sum, pg->raw, p->in,
+        pgn_game_summary sum;
+        cli_par_summary(b, pg, *base, &sum);
+        cli_game g = {p->tree && !prepared ? pg->game : NULL, &sum, pg->raw, p->in,
                       r->games + i + 1};
         current = &g;
         current_product.ptr = b->product.p + pg->prod_off;
@@ -82,9 +82,11 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void
 pgn_status cli_par_commit_head(pool *p, uint64_t *base, cli_each_fn fn, void *user, int *from_fn) {
     batch *b = &p->slots[p->head % p->nslots];
     pthread_mutex_lock(&p->mu);
+    p->wait_for = p->head + 1;
     while (b->state != B_DONE) {
         pthread_cond_wait(&p->done, &p->mu);
     }
+    p->wait_for = 0;
     pthread_mutex_unlock(&p->mu);
     pgn_status st = commit(p, b, base, fn, user, from_fn);
     b->state = B_FREE;

@@ -15,9 +15,22 @@ typedef struct pdiag {
     uint64_t after; /* games of the batch read before it */
 } pdiag;
 
+/* A game's pgn_game_summary without its first error (104 bytes less a game: the records are
+ * written by a worker into memory that the main thread read last); that error is kept in the
+ * batch's firsts, as few games have one. */
+typedef struct psum {
+    uint64_t game;
+    pgn_loc start;
+    uint64_t end_offset;
+    uint32_t errors, warnings, plies;
+    int broken;
+    pgn_result marker;
+    uint32_t first; /* the first error: the batch's firsts[first] (errors > 0) */
+} psum;
+
 typedef struct pgame {
     pgn_game *game; /* tree mode; kept for the next use of the slot */
-    pgn_game_summary sum;
+    psum sum;
     pgn_str raw;
     size_t prod_off, prod_len;
     size_t raw_off; /* in the batch's rawbuf (a batch read through a callback) */
@@ -41,6 +54,8 @@ typedef struct batch {
     size_t ngames, cap_games, kept_games; /* kept_games: pgn_game objects allocated */
     pdiag *diags;
     size_t ndiags, cap_diags;
+    pgn_diag *firsts; /* the games' first errors (psum.first) */
+    size_t nfirsts, cap_firsts;
     cli_membuf product;
     cli_membuf rawbuf;                 /* copies of raw bytes (io_error batches) */
     uint64_t n_read, errors, warnings; /* the reader's totals */
@@ -61,6 +76,7 @@ struct pool {
     cli_run *r;
     const cli_input *in;
     int tree;
+    int bare; /* no callback (check): a batch keeps only the number of its games, no pgame */
     const pgn_visitor *v;
     pgn_reader_opts ro;
     pthread_mutex_t mu;
@@ -68,7 +84,11 @@ struct pool {
     batch *slots;
     size_t nslots;
     uint64_t head, tail, next; /* next to commit, to fill, to work on */
-    uint64_t size;             /* the text's size when known (a plain regular file), else 0 */
+    uint64_t wait_for;         /* the main thread waits for batch wait_for - 1 (0: it does not) */
+    char *carry;               /* the text after the last cut, for the next batch */
+    size_t carry_len, carry_cap;
+    uint64_t size;  /* the text's size when known (a plain regular file), else 0 */
+    uint64_t zsize; /* the size of a compressed regular file, else 0 */
     int stop;
     worker *w; /* nw workers, and one more for the main thread's reading again */
     unsigned nw;
@@ -79,6 +99,8 @@ struct pool {
 int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
 /* The readers' on_diag: keeps d in the batch ctx, with the number of games read before it. */
 void cli_par_keep_diag(void *ctx, const pgn_diag *d);
+/* The summary of game pg of b, with the game ordinals moved on by base. */
+void cli_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out);
 /* Reads batch b (on a worker, or again on the main thread with b->seed set). */
 void cli_par_work(worker *w, batch *b);
 /* A worker thread: reads the queued batches until the pool stops. */

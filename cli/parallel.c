@@ -17,7 +17,7 @@
 
 /* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where), or BATCH_TREES when the callback
  * gets every game's tree (a tree takes some 20 times its text). */
-enum { BATCH_DEFAULT = 1 << 19, BATCH_TREES = 1 << 16, READ_CHUNK = 1 << 16, MAX_JOBS = 256 };
+enum { BATCH_DEFAULT = 1 << 20, BATCH_TREES = 1 << 16, READ_CHUNK = 1 << 16, MAX_JOBS = 256 };
 enum { HUGE_PAGE = 1 << 21, HUGE_JOBS = 4 };
 
 int cli_jobs_option(const char *arg, int *jobs) {
@@ -110,6 +110,7 @@ static void free_slots(pool *p) {
         }
         free(b->games);
         free(b->diags);
+        free(b->firsts);
         free(b->buf);
         free(b->seed_buf);
         free(b->product.p);
@@ -117,6 +118,7 @@ static void free_slots(pool *p) {
     }
     free(p->slots);
     free(p->w);
+    free(p->carry);
 }
 
 /* Starts the workers, each with its state from the command's hooks. 0 when out of memory. */
@@ -140,19 +142,31 @@ static int start_workers(pool *p, void *user) {
     return 1;
 }
 
-/* Moves the bytes from the cut's R on from b to the next batch nb. 0 when out of memory. */
-static int carry(const cli_scanner *sc, batch *b, batch *nb) {
+/* Keeps the bytes from the cut's R on (the next batch's start) in p->carry, and ends b at the
+ * cut: b can then be queued before a slot is free for the next batch. 0 when out of memory. */
+static int keep_tail(pool *p, const cli_scanner *sc, batch *b) {
     size_t from = (size_t)(sc->cut_from - b->start), n = b->len - from;
-    if (!cli_par_reserve(&nb->buf, &nb->cap, n + READ_CHUNK, 1)) {
+    if (!cli_par_reserve(&p->carry, &p->carry_cap, n, 1)) {
         return 0;
     }
-    memcpy(nb->buf, b->buf + from, n);
-    nb->len = n;
+    memcpy(p->carry, b->buf + from, n);
+    p->carry_len = n;
+    b->len = (size_t)(sc->cut - b->start);
+    return 1;
+}
+
+/* Starts the next batch nb with the kept bytes. 0 when out of memory (nb is then empty). */
+static int take_tail(pool *p, const cli_scanner *sc, batch *nb) {
     nb->start = sc->cut_from;
     nb->line = sc->cut_line;
     nb->first = sc->cut;
     nb->first_line = sc->cut_first_line;
-    b->len = (size_t)(sc->cut - b->start);
+    nb->len = 0;
+    if (!cli_par_reserve(&nb->buf, &nb->cap, p->carry_len + READ_CHUNK, 1)) {
+        return 0;
+    }
+    memcpy(nb->buf, p->carry, p->carry_len);
+    nb->len = p->carry_len;
     return 1;
 }
 
@@ -199,14 +213,25 @@ static void huge_buffers(pool *p, size_t size) {
     }
 }
 
+/* The size of the text: a plain file's, or for a compressed regular file an estimate from the
+ * share of the file decoded so far (for the batch sizes near the end only); 0: unknown. */
+static uint64_t text_size(const pool *p, const batch *b) {
+    if (p->size || !p->zsize || b->start == 0) {
+        return p->size;
+    }
+    uint64_t used = cli_zin_consumed(p->in->z);
+    return used == 0 || used > p->zsize ? 0 : (uint64_t)((double)b->start * p->zsize / used);
+}
+
 /* Where batch b may be cut: after size bytes; the first batch after READ_CHUNK, so that a worker
- * starts sooner; and near the end of a text of known size, after a share of what is left for each
- * slot (READ_CHUNK at least), so that the workers end together rather than one reading the last
- * big batch alone. */
+ * starts sooner; and near the end of a text of known (or estimated) size, after a share of what
+ * is left for each slot (READ_CHUNK at least), so that the workers end together rather than one
+ * reading the last big batch alone. */
 static size_t cut_after(const pool *p, const batch *b, size_t size) {
     size_t want = size;
-    if (p->size > b->start) {
-        uint64_t share = (p->size - b->start) / p->nslots;
+    uint64_t total = text_size(p, b);
+    if (total > b->start) {
+        uint64_t share = (total - b->start) / p->nslots;
         want = share >= want ? want : share > READ_CHUNK ? (size_t)share : READ_CHUNK;
     }
     return p->tail == 0 && want > READ_CHUNK ? READ_CHUNK : want;
@@ -220,7 +245,18 @@ static int head_done(pool *p) {
     return done;
 }
 
-/* The main loop: fill a free slot, queue it, commit what is done; the ring bounds the memory. */
+/* Hands b to the workers. */
+static void queue(pool *p, batch *b) {
+    pthread_mutex_lock(&p->mu);
+    b->state = B_QUEUED;
+    p->tail++;
+    pthread_cond_signal(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* The main loop: fill a slot, queue it, commit what is done (waiting for the oldest batch when
+ * every slot is in flight: the ring bounds the memory), start the next slot with the text after
+ * the cut. A batch is queued before the main thread waits, so that the workers find one more. */
 static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
     cli_scanner sc;
     memset(&sc, 0, sizeof sc);
@@ -232,30 +268,24 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
     pgn_status st = PGN_OK;
     batch *b = &p->slots[0];
     b->line = p->ro.line_base;
-    int end = 0;
-    while (!end && st == PGN_OK) {
-        b->io_error = b->seed = 0;
-        end = fill(&sc, b, p->in, cut_after(p, b, size));
-        b->final = end;
+    for (;;) {
+        int end = b->io_error || fill(&sc, b, p->in, cut_after(p, b, size));
         b->dirty = sc.dirty;
         sc.dirty = 0;
-        batch *nb = &p->slots[(p->tail + 1) % p->nslots];
-        if (!end && p->tail + 1 - p->head == p->nslots) {
-            st = cli_par_commit_head(p, &base, fn, user, from_fn); /* frees nb */
+        if (!end && !keep_tail(p, &sc, b)) {
+            b->io_error = end = 1; /* out of memory, reported as a failed read */
         }
-        if (!end && st == PGN_OK && !carry(&sc, b, nb)) {
-            b->io_error = 1;
-            end = 1;
-        }
-        pthread_mutex_lock(&p->mu);
-        b->state = B_QUEUED;
-        p->tail++;
-        pthread_cond_signal(&p->work);
-        pthread_mutex_unlock(&p->mu);
-        b = nb;
-        while (st == PGN_OK && head_done(p)) {
+        b->final = end;
+        queue(p, b);
+        while (st == PGN_OK && (p->tail - p->head == p->nslots || head_done(p))) {
             st = cli_par_commit_head(p, &base, fn, user, from_fn);
         }
+        if (end || st != PGN_OK) {
+            break;
+        }
+        b = &p->slots[p->tail % p->nslots];
+        b->seed = 0;
+        b->io_error = !take_tail(p, &sc, b);
     }
     while (st == PGN_OK && p->head < p->tail) {
         st = cli_par_commit_head(p, &base, fn, user, from_fn);
@@ -271,6 +301,7 @@ pgn_status cli_par_input(cli_run *r, const cli_input *in, int tree, const pgn_vi
     p.in = in;
     p.tree = tree;
     p.v = v;
+    p.bare = !fn && !tree && !(r->par && r->par->prepare);
     p.ro = r->ropts;
     p.ro.source_name = in->name;
     p.ro.on_diag = cli_par_keep_diag;
@@ -281,9 +312,8 @@ pgn_status cli_par_input(cli_run *r, const cli_input *in, int tree, const pgn_vi
     p.ro.range_end = 0;
     p.nw = jobs_of(r, in);
     struct stat sb;
-    if (in->z && cli_zin_format(in->z) == CLI_Z_PLAIN && regular(in) &&
-        fstat(fileno(in->file), &sb) == 0) {
-        p.size = (uint64_t)sb.st_size;
+    if (in->z && regular(in) && fstat(fileno(in->file), &sb) == 0) {
+        *(cli_zin_format(in->z) == CLI_Z_PLAIN ? &p.size : &p.zsize) = (uint64_t)sb.st_size;
     }
     p.nslots = 2 * (size_t)p.nw;
     p.slots = calloc(p.nslots, sizeof *p.slots);
