@@ -318,37 +318,105 @@ static const struct {
                      {"material", Q_MATERIAL}, {"imbalance", Q_IMBALANCE}, {"opening", Q_OPENING},
                      {"move", Q_MOVE}};
 
-/* count(PIECES) OP N */
-static uint32_t parse_count(parser *p, uint32_t start) {
+/* A count comparison: sums of count(PIECES) and numbers on both sides (docs/query.md). The
+ * piece counts are kept as one coefficient per colour and type, the numbers as one constant. */
+typedef struct qsum {
+    int coef[2][7];
+    double k;       /* the constants, left side minus right side */
+    unsigned terms; /* capped at COUNT_TERMS: coefficients stay within an int8_t */
+    uint64_t set;   /* the union of the left side's sets */
+    int simple;     /* left: count() terms added, sets disjoint; right: numbers only */
+} qsum;
+
+#define COUNT_TERMS 16
+
+/* count(PIECES) or a number, at the current token, added to s with sign; p->t is its last token
+ * on return. 0 after an error. */
+static int count_term(parser *p, int sign, qsum *s) {
+    double k;
+    if (++s->terms > COUNT_TERMS) {
+        return pgnk_qfail(p, "too many terms at", "at most 16 count() or number terms");
+    }
+    if (p->t.kind == T_WORD && pgnk_qnum_parse(p->s + p->t.at, p->t.len, &k)) {
+        s->k += sign * k;
+        s->simple &= sign < 0;
+        return 1;
+    }
+    if (!pgnk_qword_is(p, &p->t, "count")) {
+        return pgnk_qfail(p, "expected a number or count(...), found", "a number or count(...)");
+    }
     pgnk_qlex(p);
     if (p->t.kind != T_LP) {
-        return pgnk_qfail(p, "unexpected", "'(' after count"), QNONE;
+        return pgnk_qfail(p, "unexpected", "'(' after count");
     }
     pgnk_qlex(p);
     uint64_t set = p->t.kind == T_WORD ? piece_set(p->s + p->t.at, p->t.len) : 0;
     if (!set) {
-        return pgnk_qfail(p, "expected piece letters, found", "piece letters such as R or Pp"),
-               QNONE;
+        return pgnk_qfail(p, "expected piece letters, found", "piece letters such as R or Pp");
     }
     pgnk_qlex(p);
     if (p->t.kind != T_RP) {
-        return pgnk_qfail(p, "unexpected", "')'"), QNONE;
+        return pgnk_qfail(p, "unexpected", "')'");
+    }
+    for (int c = 0; c < 2; c++) {
+        for (int t = PGN_PAWN; t <= PGN_KING; t++) {
+            s->coef[c][t] += (set >> (c * 8 + t) & 1) ? sign : 0;
+        }
+    }
+    s->simple &= sign > 0 && !(s->set & set);
+    s->set |= sign > 0 ? set : 0;
+    return 1;
+}
+
+/* term (+|- term)*, the first term at the current token. A sign glued to the next term
+ * ("-count(n)", "+2") is read as the operator before it. */
+static int count_sum(parser *p, int sign, qsum *s) {
+    if (!count_term(p, sign, s)) {
+        return 0;
+    }
+    for (;;) {
+        tok t = peek(p);
+        char c = t.kind == T_WORD ? p->s[t.at] : 0;
+        if (c != '+' && c != '-') {
+            return 1;
+        }
+        p->i = t.at + 1; /* the term after the sign, glued or not */
+        pgnk_qlex(p);
+        if (!count_term(p, c == '-' ? -sign : sign, s)) {
+            return 0;
+        }
+    }
+}
+
+/* count(PIECES) [+|- TERM]... OP TERM [+|- TERM]... */
+static uint32_t parse_count(parser *p, uint32_t start) {
+    qsum s;
+    memset(&s, 0, sizeof s);
+    s.simple = 1;
+    if (!count_sum(p, 1, &s)) {
+        return QNONE;
     }
     pgnk_qlex(p);
     if (p->t.kind != T_OP || p->t.cmp >= C_RE) {
-        return pgnk_qfail(p, "unexpected", "= != < <= > >="), QNONE;
+        return pgnk_qfail(p, "unexpected", "= != < <= > >= + -"), QNONE;
     }
     uint8_t cmp = p->t.cmp;
     pgnk_qlex(p);
-    double k;
-    if (p->t.kind != T_WORD || !pgnk_qnum_parse(p->s + p->t.at, p->t.len, &k)) {
-        return pgnk_qfail(p, "expected a number, found", "a number"), QNONE;
+    if (!count_sum(p, -1, &s)) {
+        return QNONE;
     }
     uint32_t id = pgnk_qnew_node(p, Q_COUNT);
     if (id != QNONE) {
-        p->q->nodes[id].bits = set;
-        p->q->nodes[id].cmp = cmp;
-        p->q->nodes[id].num = k;
+        qnode *nd = &p->q->nodes[id];
+        nd->cmp = cmp;
+        nd->num = -s.k;
+        nd->bits = s.set;
+        nd->sel = !s.simple; /* 1: the sum of coefficients times counts, in mat */
+        for (int c = 0; c < 2; c++) {
+            for (int t = 0; t < 7; t++) {
+                nd->mat[c][t] = (int8_t)s.coef[c][t];
+            }
+        }
         pgnk_qfinish_atom(p, id, start);
     }
     return id;

@@ -26,6 +26,17 @@ static unsigned count_set(const pgn_pos *pos, uint64_t set) {
 }
 
 /* The most pieces of the set that any later position of the line can hold. */
+/* A count comparison's left side minus its right side's counts: sum of coef times count. */
+static int count_lin(const pgn_pos *pos, const int8_t coef[2][7]) {
+    int v = 0;
+    for (int c = 0; c < 2; c++) {
+        for (int t = PGN_PAWN; t <= PGN_KING; t++) {
+            v += coef[c][t] ? coef[c][t] * (int)count_of(pos, c, t) : 0;
+        }
+    }
+    return v;
+}
+
 static unsigned count_set_max(const pgn_pos *pos, uint64_t set) {
     unsigned n = count_set(pos, set);
     for (int c = 0; c < 2; c++) {
@@ -103,7 +114,10 @@ static int atom(const qnode *n, const qpt *pt) {
         uint8_t pc = pos->board[(unsigned)n->num];
         return pc && (n->bits >> (PGN_PIECE_COLOR(pc) * 8 + PGN_PIECE_TYPE(pc))) & 1;
     }
-    case Q_COUNT: return pgnk_qcmp_num((qcmp)n->cmp, count_set(pos, n->bits), n->num);
+    case Q_COUNT:
+        return pgnk_qcmp_num((qcmp)n->cmp,
+                             n->sel ? count_lin(pos, n->mat) : (double)count_set(pos, n->bits),
+                             n->num);
     case Q_MATERIAL: return material_eq(pos, n->mat);
     case Q_IMBALANCE: return imbalance_eq(pos, n->mat);
     case Q_FEN: return fen_equal(pos, n->pos);
@@ -297,6 +311,9 @@ static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
         return count_set_max(pos, n->bits) == 0;
     }
     case Q_COUNT: {
+        if (n->sel) {
+            return 0; /* a difference of counts: no bound kept */
+        }
         /* compared as doubles: the operand may be any number ("count Q > 1e300") */
         double most = (double)count_set_max(pos, n->bits);
         switch (n->cmp) {
@@ -362,7 +379,7 @@ static int atom_can_never(const qnode *n) {
     case Q_MATERIAL:
     case Q_FEN:
     case Q_OPENING: return 1;
-    case Q_COUNT: return n->cmp == C_GE || n->cmp == C_EQ || n->cmp == C_GT;
+    case Q_COUNT: return !n->sel && (n->cmp == C_GE || n->cmp == C_EQ || n->cmp == C_GT);
     case Q_PATTERN: return (n->pat->req[PGN_PAWN] | n->pat->req[8 + PGN_PAWN]) != 0;
     default: return 0;
     }

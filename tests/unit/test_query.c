@@ -57,6 +57,15 @@ static void test_errors(void) {
         {"(mate or", PGN_E_UNEXPECTED_TOKEN, 9, "unexpected at the end"},
         {"mate )", PGN_E_UNEXPECTED_TOKEN, 6, "unexpected ')'"},
         {"count(X) > 1", PGN_E_UNEXPECTED_TOKEN, 7, "expected piece letters, found 'X'"},
+        {"count(N) - >= 1", PGN_E_UNEXPECTED_TOKEN, 12,
+         "expected a number or count(...), found '>='"},
+        {"count(N) + x > 1", PGN_E_UNEXPECTED_TOKEN, 12,
+         "expected a number or count(...), found 'x'"},
+        {"count(N) >= count(Z)", PGN_E_UNEXPECTED_TOKEN, 19, "expected piece letters, found 'Z'"},
+        {"count(P) count(p)", PGN_E_UNEXPECTED_TOKEN, 10, "unexpected 'count'"},
+        {"count(P)+count(P)+count(P)+count(P)+count(P)+count(P)+count(P)+count(P)+count(P) > "
+         "count(p)+count(p)+count(p)+count(p)+count(p)+count(p)+count(p)+count(p)",
+         PGN_E_UNEXPECTED_TOKEN, 147, "too many terms at 'count'"},
         {"Pd4 and\n  Qz9", PGN_E_UNEXPECTED_TOKEN, 11, "unknown atom 'Qz9'"},
         {"at (white ~ X)", PGN_E_UNEXPECTED_TOKEN, 5, "a game condition inside a position group"},
         {"speed = slow", PGN_E_UNEXPECTED_TOKEN, 9, "unknown speed 'slow'"},
@@ -95,6 +104,7 @@ static void test_print(void) {
         "not (mate or stalemate) and plies>=40",
         "move e4 then at (Pd4 and Pe5) next check",
         "persist 3 (eval >= 3.0) or flip count( R ) >= 2",
+        "count(N)-count(n) >= 2 and count(q) >= count(Q) + 1 and count(BN) - 2 = count(bn)-1",
         "in variations (Q on d1 and hash 0x463b96181691fc9c)",
         "opening \"1. e4 c5 2. Nf3\" and eco = B20..B99 and elo.avg > 2500",
     };
@@ -182,6 +192,18 @@ static void test_atoms(void) {
          "000"}, /* a count the board cannot hold: never, and no overflow */
         {"at count(Q) >= 0", "111"},
         {"at count(N) > 2.5", "010"},
+        /* sums and differences of counts (pgn-extract's relational -z: R=, P#, N2<, B1>=) */
+        {"count(P) = count(p)", "111"},
+        {"at (count(P) != count(p) and count(Q) = count(q))", "110"}, /* 4. Qxf7#, 4...dxe4 */
+        {"count(P) != count(p)", "110"},
+        {"count(q) - count(Q) >= 1", "010"}, /* 9...Qxd1 */
+        {"count(q)-count(Q) >= 1", "010"},
+        {"count(q) >= count(Q) + 1", "010"},
+        {"count(Q) + 1 <= count(q)", "010"},
+        {"count(Q) - count(q) >= 1", "000"},
+        {"count(q) - count(Q) = 2", "000"},
+        {"count(Qq) - count(Q) = count(q)", "111"},     /* always: count(Qq) is their sum */
+        {"count(N) + count(N) = count(NN) + 2", "111"}, /* a set counts each piece once */
         {"material \"KQRRBBNNPPPPPPPPkqrrbbnnpppppppp\" and btm", "111"},
         {"imbalance \"NN vs QB\"", "010"},
         {"flip Q on d8", "010"},
