@@ -20,6 +20,14 @@
 # for a regular file: `select` and `check` match on worker threads; wall time, beside pgn-extract's
 # wall time, which is single-threaded). Wall times mean something only on a quiet machine: the load
 # average is printed with them.
+#
+# Order: each round runs pgnkit's -j 1 commands back to back (check, then every select), then the
+# default -j ones, then pgn-extract's, so that "x check" compares runs made in the same conditions.
+# (Until 2026-12-01 each select -j 1 ran right after a 3-10 s pgn-extract run and check after a
+# short pgnkit run; on the quiet machine that run showed select at 1.58-1.67x check's CPU time
+# where callgrind counted 1.05-1.16x the instructions: docs/query.md, "Performance".) The row
+# "check -q, right after pgn-extract" repeats check right after pgn-extract's pattern run: if it is
+# slower than the first row, the machine slows a process that follows a long one.
 set -euo pipefail
 
 BUILD=${BUILD:-build}
@@ -62,11 +70,18 @@ done
 cores=$(getconf _NPROCESSORS_ONLN 2> /dev/null || echo '?')
 for _ in $(seq "$RUNS"); do
     once check "$PGNKIT" check -j 1 -q "$tmp/book.pgn"
+    for i in "${!names[@]}"; do
+        once "pk${names[$i]}" "$PGNKIT" select -j 1 "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
+    done
     once checkall "$PGNKIT" check -q "$tmp/book.pgn"
     for i in "${!names[@]}"; do
-        once "px${names[$i]}" "$PX" --quiet "${px_args[$i]}" -o /dev/null "$tmp/book.pgn"
-        once "pk${names[$i]}" "$PGNKIT" select -j 1 "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
         once "all${names[$i]}" "$PGNKIT" select "${exprs[$i]}" -o /dev/null "$tmp/book.pgn"
+    done
+    for i in "${!names[@]}"; do
+        once "px${names[$i]}" "$PX" --quiet "${px_args[$i]}" -o /dev/null "$tmp/book.pgn"
+        if [ "${names[$i]}" = pattern ]; then
+            once checkafter "$PGNKIT" check -j 1 -q "$tmp/book.pgn"
+        fi
     done
 done
 
@@ -89,6 +104,8 @@ for i in "${!names[@]}"; do
     stats "pk${names[$i]}"
     echo "$(row "pgnkit select '${exprs[$i]}'" "$ref") $(awk -v a="$cpu" -v b="$check_cpu" 'BEGIN { printf "%.2f", a / b }') |"
 done
+stats checkafter
+echo "$(row "pgnkit check -q, right after pgn-extract's pattern run" 0) $(awk -v a="$cpu" -v b="$check_cpu" 'BEGIN { printf "%.2f", a / b }') |"
 
 echo
 echo "Default -j (every core: $cores; \`select\` and \`check\` work on worker threads): wall time,"

@@ -314,7 +314,7 @@ int cmd_select(int argc, char **argv) {
     if (pgn_query_matcher_new(&s.m, s.q, NULL) == PGN_OK && pgn_game_new(&s.g, NULL) == PGN_OK &&
         pgn_writer_new(&s.w, NULL, cli_output_write, &r.out) == PGN_OK) {
         r.par = &select_hooks;
-        cli_run_visit(&r, pgn_query_visitor(), s.m, select_one, &s);
+        cli_run_visit(&r, pgn_query_visitor_for(s.q), s.m, select_one, &s);
         if (s.count_only) {
             fprintf(r.out.file, "%llu\n", (unsigned long long)s.matched);
         }

@@ -18,6 +18,38 @@ static const char fz_query_games[] =
     "Nf6 $4 4. Qxf7# 1-0\n\n[FEN \"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. b8=N {[%eval 1.5]} "
     "Kd7 2. Kd2 {[%eval #3]} 1/2-1/2\n";
 
+enum { FZ_QUERY_GAMES = 2 };
+
+/* Runs q over the games with visitor v; with want, the results must be those of want (the
+ * visitor for q, pgn_query_visitor_for, against the full one). */
+static void fz_query_run(const pgn_query *q, const pgn_visitor *v, pgn_query_result *want) {
+    pgn_query_result got[FZ_QUERY_GAMES];
+    pgn_query_matcher *m;
+    pgn_reader *r;
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = pgn_query_reader_flags(q);
+    size_t k = 0;
+    if (pgn_query_matcher_new(&m, q, NULL) != PGN_OK) {
+        return;
+    }
+    if (pgn_reader_new_mem(&r, &ro, fz_query_games, sizeof fz_query_games - 1) == PGN_OK) {
+        while (pgn_reader_visit(r, v, m) == PGN_OK && k < FZ_QUERY_GAMES) {
+            pgn_query_result *res = &got[k++];
+            FUZZ_CHECK(pgn_query_matcher_result(m, res) == PGN_OK, "matcher status");
+            FUZZ_CHECK(res->matched == 0 || res->matched == 1, "matched is not a boolean");
+            FUZZ_CHECK(!want || (res->matched == want[k - 1].matched &&
+                                 res->first_ply == want[k - 1].first_ply),
+                       "pgn_query_visitor_for and pgn_query_visitor disagree");
+        }
+        pgn_reader_free(r);
+    }
+    pgn_query_matcher_free(m);
+    if (!want && k == FZ_QUERY_GAMES) {
+        fz_query_run(q, pgn_query_visitor_for(q), got);
+    }
+}
+
 int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     pgn_query *q = NULL, *q2 = NULL;
     pgn_query_error e;
@@ -42,22 +74,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
                        "the canonical form is not a fixed point");
         }
     }
-    pgn_query_matcher *m;
-    pgn_reader *r;
-    pgn_reader_opts ro;
-    memset(&ro, 0, sizeof ro);
-    ro.flags = pgn_query_reader_flags(q);
-    if (pgn_query_matcher_new(&m, q, NULL) == PGN_OK) {
-        if (pgn_reader_new_mem(&r, &ro, fz_query_games, sizeof fz_query_games - 1) == PGN_OK) {
-            while (pgn_reader_visit(r, pgn_query_visitor(), m) == PGN_OK) {
-                pgn_query_result res;
-                FUZZ_CHECK(pgn_query_matcher_result(m, &res) == PGN_OK, "matcher status");
-                FUZZ_CHECK(res.matched == 0 || res.matched == 1, "matched is not a boolean");
-            }
-            pgn_reader_free(r);
-        }
-        pgn_query_matcher_free(m);
-    }
+    fz_query_run(q, pgn_query_visitor(), NULL);
     free(a);
     free(b);
     pgn_query_free(q2);

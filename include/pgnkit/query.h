@@ -70,6 +70,13 @@ PGN_API void pgn_query_matcher_free(pgn_query_matcher *matcher);
  * when it can). Returns a static visitor, never NULL.
  */
 PGN_API const pgn_visitor *pgn_query_visitor(void);
+/**
+ * The same visitor for query, without the move callback when the query tests no position but the
+ * final one (ends, result != final, plies, tags): the reader then calls nothing per move, and the
+ * matcher reads the final position from the summary end_game gets. Same answers as
+ * pgn_query_visitor(). Returns a static visitor, never NULL.
+ */
+PGN_API const pgn_visitor *pgn_query_visitor_for(const pgn_query *query);
 
 /** The outcome for the game last visited. */
 typedef struct pgn_query_result {

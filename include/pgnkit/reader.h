@@ -46,6 +46,10 @@ typedef struct pgn_game_summary {
     int broken;           /* nonzero: an error lost part of the game (moves, tags or text) */
     pgn_result marker;    /* the termination marker as read (PGN_RESULT_NONE: none); the game's
                              result is the Result tag's when they disagree (W_RESULT_MISMATCH) */
+    /* During end_game only (NULL elsewhere): the main line's final position, where its last
+     * legal move left it; NULL under PGN_READ_NO_BOARD or when the movetext was not read. A
+     * visitor that needs only the final position then needs no move callback. */
+    const pgn_pos *final_pos;
 } pgn_game_summary;
 
 /**

@@ -736,7 +736,10 @@ static pgn_status read_game(pgn_reader *r) {
     }
     r->games++;
     if (!r->stop && r->v && r->v->end_game) {
+        int board = !(r->opts.flags & PGN_READ_NO_BOARD) && !r->skip_movetext && r->depth > 0;
+        r->sum.final_pos = board ? &r->levels[0].pos : NULL;
         r->stop = r->v->end_game(r->user, res, &r->sum) == PGN_FLOW_STOP;
+        r->sum.final_pos = NULL;
     }
     return game_status(r);
 }

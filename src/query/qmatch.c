@@ -14,11 +14,13 @@
 
 /* One line being read: the main line (depth 0) or a variation. */
 typedef struct qline {
-    pgn_pos before; /* the position before the pending move */
+    pgn_pos before; /* the position before the pending move (kept only under QF_BEFORE or
+                       QF_VARS: the main line's final position comes from the reader) */
     pgn_move mv;    /* the pending move: its point is tested when the next move (or the end)
                        shows its comments and NAGs */
     uint32_t ply;   /* the pending move's point */
     uint8_t pending;
+    uint8_t side; /* the side that played the pending move */
     qann ann;
 } qline;
 
@@ -42,6 +44,8 @@ struct pgn_query_matcher {
     size_t nkeys, capkeys;
     double prev_eval;
     uint8_t has_prev_eval, decided, matched, over, tags_done;
+    uint8_t quiet_ok;  /* quiet_point may pass main-line points over (set_quiet) */
+    uint64_t open_dep; /* the squares the open "exists" groups read */
     unsigned last_reps;
     uint32_t first_ply, plies;
     pgn_pos endpos;
@@ -264,18 +268,18 @@ static int seq_never(const pgn_query_matcher *m, const qnode *n, const qpt *pt) 
     return 0;
 }
 
-/* The squares whose contents the move to pt changed; all of them at the start position, for
- * castling, en passant, null moves, variants (drops, explosions) and in variations. */
-static uint64_t touched(const qpt *pt, int in_var) {
-    if (pt->pos->variant != PGN_VARIANT_STANDARD) {
-        return ~UINT64_C(0);
-    }
-    pgn_move mv = pt->mv;
-    if (in_var || !pt->before || mv == PGN_MOVE_NONE || mv == PGN_MOVE_NULL ||
-        PGN_MOVE_KIND(mv) >= PGN_MOVE_EN_PASSANT) {
+/* The squares whose contents the move mv to pos changed; all of them at the start position (no
+ * move), for castling, en passant, null moves, variants (drops, explosions) and in variations. */
+static uint64_t touched_by(const pgn_pos *pos, pgn_move mv, int in_var) {
+    if (pos->variant != PGN_VARIANT_STANDARD || in_var || mv == PGN_MOVE_NONE ||
+        mv == PGN_MOVE_NULL || PGN_MOVE_KIND(mv) >= PGN_MOVE_EN_PASSANT) {
         return ~UINT64_C(0);
     }
     return bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
+}
+
+static uint64_t touched(const qpt *pt, int in_var) {
+    return touched_by(pt->pos, pt->mv, in_var);
 }
 
 /* 1 if the group n must be tested again at pt: the move changed a square it reads. */
@@ -317,6 +321,32 @@ static void test_slot(pgn_query_matcher *m, uint32_t s, const qpt *pt, int in_va
             m->slot[s] = SLOT_NEVER; /* the run cannot grow: no later point holds A */
         }
     }
+}
+
+/* After the open slots changed: whether quiet_point may pass main-line points over, and the
+ * squares the open groups read. Only "exists" groups may be passed over (a sequence or a persist
+ * changes state at every point), and not when annotations, keys or fen/opening (whose "never"
+ * turns at any ply) are read at every point. Material groups are not tested after a quiet move. */
+static void set_quiet(pgn_query_matcher *m) {
+    const pgn_query *q = m->q;
+    uint64_t dep = 0;
+    int ok = !q->noprune && !(q->flags & (QF_ANNOT | QF_KEYS | QF_NEVER_PLY));
+    for (uint32_t s = 0; s < q->nslots && ok; s++) {
+        const qnode *n = &q->nodes[q->slots[s]];
+        if (m->slot[s] == SLOT_OPEN) {
+            ok = n->op == Q_EXISTS;
+            dep |= n->matonly ? 0 : n->dep;
+        }
+    }
+    m->quiet_ok = (uint8_t)ok;
+    m->open_dep = dep;
+}
+
+/* 1 if the main-line point at pos, reached by mv, would leave every slot as it is (test_point
+ * would change nothing): no pawn move nor capture (no "never" test is due, the material is as
+ * before) and none of the squares the open groups read changed. */
+static int quiet_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
+    return m->quiet_ok && pos->halfmove != 0 && !(m->open_dep & touched_by(pos, mv, 0));
 }
 
 /* Tests every open slot at point pt (a main-line point unless in_var). */
@@ -361,13 +391,14 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     }
     if (changed) {
         settle(m);
+        set_quiet(m);
     }
 }
 
 /* The pending move of line l has its point at pos. */
 static void test_pending(pgn_query_matcher *m, qline *l, const pgn_pos *pos) {
-    qpt pt = {pos, &l->before, l->mv, l->ply, 0, (m->q->flags & QF_ANNOT) ? &l->ann : NULL,
-              0,   0,          0};
+    const pgn_pos *before = (m->q->flags & (QF_BEFORE | QF_VARS)) ? &l->before : NULL;
+    qpt pt = {pos, before, l->mv, l->ply, 0, (m->q->flags & QF_ANNOT) ? &l->ann : NULL, 0, 0, 0};
     test_point(m, &pt, m->depth > 0);
     l->pending = 0;
 }
@@ -442,22 +473,31 @@ static pgn_flow v_end_tags(void *user, const pgn_pos *start) {
         m->lines[0].ply = 0;
         m->endpos = *start;
         m->has_endpos = 1;
+        set_quiet(m);
     }
     return m->decided ? PGN_FLOW_SKIP : PGN_FLOW_CONTINUE;
 }
 
 static pgn_flow v_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
     pgn_query_matcher *m = user;
+    const pgn_query *q = m->q;
     (void)san;
     (void)at;
-    if (!before) {
-        return PGN_FLOW_CONTINUE; /* no board: the reader counts the plies */
+    if (!before || !(q->flags & QF_POINTS)) {
+        return PGN_FLOW_CONTINUE; /* no board (the reader counts the plies), or no point to test */
     }
     qline *l = &m->lines[m->depth];
     if (l->pending) {
-        test_pending(m, l, before);
+        if (m->depth == 0 && quiet_point(m, before, l->mv)) {
+            l->pending = 0; /* nothing it could change: not even built */
+        } else {
+            test_pending(m, l, before);
+        }
     }
-    l->before = *before;
+    if (q->flags & (QF_BEFORE | QF_VARS)) {
+        l->before = *before;
+    }
+    l->side = before->side;
     l->mv = mv;
     l->ply++;
     l->pending = 1;
@@ -490,7 +530,7 @@ static pgn_flow v_comment(void *user, pgn_str text) {
         } else if (v != 0) {
             l->ann.eval = v > 0 ? 1000.0 - v : -1000.0 - v;
         } else { /* #0: the side to move after the move is mated */
-            l->ann.eval = l->before.side == PGN_WHITE ? 1000.0 : -1000.0;
+            l->ann.eval = l->side == PGN_WHITE ? 1000.0 : -1000.0;
         }
     }
     return PGN_FLOW_CONTINUE;
@@ -523,17 +563,28 @@ static pgn_flow v_begin_var(void *user) {
     return PGN_FLOW_CONTINUE;
 }
 
-/* The final point of a line: the pending move played. */
-static void finish_line(pgn_query_matcher *m) {
+/* The final point of a line: the pending move played; on the main line, final is where the reader
+ * left it (NULL if it did not say). */
+static void finish_line(pgn_query_matcher *m, const pgn_pos *final) {
     qline *l = &m->lines[m->depth];
-    if (l->pending) {
-        pgn_pos after = l->before;
-        pgn_pos_play(&after, l->mv);
-        if (m->depth == 0) {
-            m->endpos = after;
-        }
-        test_pending(m, l, &after);
+    if (!l->pending) {
+        return;
     }
+    pgn_pos after;
+    const pgn_pos *pos = m->depth == 0 ? final : NULL;
+    if (!pos && (m->q->flags & (QF_BEFORE | QF_VARS))) {
+        after = l->before;
+        pgn_pos_play(&after, l->mv);
+        pos = &after;
+    }
+    if (!pos) {
+        l->pending = 0;
+        return;
+    }
+    if (m->depth == 0) {
+        m->endpos = *pos;
+    }
+    test_pending(m, l, pos);
 }
 
 static pgn_flow v_end_var(void *user) {
@@ -541,7 +592,7 @@ static pgn_flow v_end_var(void *user) {
     if (m->depth == 0) {
         return PGN_FLOW_CONTINUE;
     }
-    finish_line(m);
+    finish_line(m, NULL);
     m->depth--;
     return m->decided ? PGN_FLOW_STOP : PGN_FLOW_CONTINUE;
 }
@@ -552,8 +603,10 @@ static pgn_flow v_end_game(void *user, pgn_result result, const pgn_game_summary
         return PGN_FLOW_CONTINUE;
     }
     m->depth = 0;
-    if (m->has_endpos) {
-        finish_line(m);
+    if (m->has_endpos && !(m->q->flags & QF_POINTS) && sum->final_pos) {
+        m->endpos = *sum->final_pos; /* no move was seen: the reader's final position */
+    } else if (m->has_endpos) {
+        finish_line(m, sum->final_pos);
     }
     m->plies = sum->plies;
     m->result = result;
@@ -565,6 +618,14 @@ static pgn_flow v_end_game(void *user, pgn_result result, const pgn_game_summary
 static const pgn_visitor query_visitor = {v_begin, v_tag,       v_end_tags, v_move,    v_comment,
                                           v_nag,   v_begin_var, v_end_var,  v_end_game};
 
+/* Without move callbacks: a query that reads only the final position (QF_POINTS unset). */
+static const pgn_visitor query_visitor_end = {
+    v_begin, v_tag, v_end_tags, NULL, v_comment, v_nag, v_begin_var, v_end_var, v_end_game};
+
 const pgn_visitor *pgn_query_visitor(void) {
     return &query_visitor;
+}
+
+const pgn_visitor *pgn_query_visitor_for(const pgn_query *q) {
+    return (q->flags & QF_POINTS) ? &query_visitor : &query_visitor_end;
 }

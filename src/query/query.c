@@ -63,6 +63,8 @@ static uint32_t flags_of(const qnode *n) {
     case Q_HASH: return QF_BOARD | QF_MOVETEXT | QF_ZOBRIST;
     case Q_FEN:
     case Q_OPENING: return QF_BOARD | QF_MOVETEXT | QF_NEVER_PLY;
+    case Q_MOVE:
+    case Q_CAPTURE: return QF_BOARD | QF_MOVETEXT | QF_BEFORE;
     case Q_COMMENT:
     case Q_NAG:
     case Q_CLOCK:
@@ -318,6 +320,9 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
             q->nodes[c].nvk = pgnk_qpoint_never_kind(q, c, q->nodes[c].need);
             q->nodes[c].dep = pgnk_qpoint_dep(q, c);
         }
+    }
+    if (q->nslots || (q->flags & QF_KEYS)) {
+        q->flags |= QF_POINTS; /* else only the final position: no move callback needed */
     }
     q->reader_flags = !(q->flags & QF_BOARD)    ? PGN_READ_NO_BOARD
                       : (q->flags & QF_ZOBRIST) ? 0

@@ -171,6 +171,8 @@ struct pgn_query {
 #define QF_ZOBRIST 0x40u   /* positions' Zobrist keys (hash, repetition) */
 #define QF_NEVER_PLY 0x80u /* fen, opening: "never" can turn without a pawn move or capture */
 #define QF_TAGS 0x100u     /* tags are kept (tag atoms, result = final) */
+#define QF_BEFORE 0x200u   /* the position before a point's move (move, capture) */
+#define QF_POINTS 0x400u   /* points are tested (slots or keys): the matcher needs each move */
 
 /* qregex.c */
 /* Compiles pattern (len bytes) into *out from the arena; icase folds ASCII case. Returns NULL on
@@ -220,7 +222,7 @@ typedef struct qann {
 } qann;
 typedef struct qpt {
     const pgn_pos *pos;
-    const pgn_pos *before; /* NULL at the start position */
+    const pgn_pos *before; /* NULL at the start position, and unless QF_BEFORE or QF_VARS */
     pgn_move mv;           /* PGN_MOVE_NONE at the start position */
     uint32_t ply;
     unsigned reps; /* occurrences of this position so far (main line, QF_KEYS) */

@@ -2,7 +2,9 @@
 /* The selection language (include/pgnkit/query.h, docs/query.md): errors with their columns, the
  * canonical form as a fixed point, atoms against hand-checked games, and the properties over a
  * slice of TWIC 1427: `not E` is the complement of E, `or` the union, `and` the intersection, and
- * `fen` of a random position of a game selects that game. */
+ * `fen` of a random position of a game selects that game; the final position end_game's summary
+ * gives, against pgn-extract's final FENs. */
+#define _POSIX_C_SOURCE 200809L
 #include <pgnkit.h>
 
 #include <stdio.h>
@@ -344,6 +346,99 @@ static void test_no_keys(void) {
     }
 }
 
+/* The final positions end_game's summary gives (final_pos), game by game. */
+typedef struct finals {
+    char (*fen)[PGN_FEN_MAX];
+    size_t n, cap, null;
+} finals;
+
+static pgn_flow final_end(void *user, pgn_result result, const pgn_game_summary *sum) {
+    finals *f = user;
+    (void)result;
+    if (f->n < f->cap) {
+        f->fen[f->n][0] = 0;
+        if (sum->final_pos) {
+            pgn_fen_write(sum->final_pos, PGN_FEN_EP_ALWAYS, f->fen[f->n], PGN_FEN_MAX);
+        }
+    }
+    f->null += sum->final_pos == NULL;
+    f->n++;
+    return PGN_FLOW_CONTINUE;
+}
+
+/* summary->final_pos against pgn-extract's final FEN of every game of TWIC 1427 (the oracle
+ * written by pgn-extract -Wuci --fencomments, corpus/expected/pgn-extract-oracle): the position a
+ * visitor without a move callback gets, which `ends = ...` reads. NULL without a board and
+ * outside end_game. */
+static void test_final_pos(const char *pgn, size_t len) {
+    buf tsv = {0};
+    if (!buf_load_shared("corpus/expected/pgn-extract-oracle/twic1427.uci-fen.tsv.gz", &tsv)) {
+        return;
+    }
+    pgn_visitor v;
+    memset(&v, 0, sizeof v);
+    v.end_game = final_end;
+    finals f = {calloc(6000, PGN_FEN_MAX), 0, 6000, 0};
+    pgn_reader *r;
+    if (!f.fen || pgn_reader_new_mem(&r, NULL, pgn, len) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "out of memory");
+        free(f.fen);
+        buf_free(&tsv);
+        return;
+    }
+    while (pgn_reader_visit(r, &v, &f) == PGN_OK) {
+        CHECK(pgn_reader_summary(r)->final_pos == NULL); /* only during end_game */
+    }
+    pgn_reader_free(r);
+    size_t rows = 0, same = 0;
+    char *save = NULL, *fld[9];
+    for (char *line = strtok_r(tsv.p, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || split_tabs(line, fld, 9) != 9 || fld[8][0] == 0) {
+            continue; /* a game without moves has no FEN comment in pgn-extract's output */
+        }
+        size_t k = strtoul(fld[0], NULL, 10) - 1;
+        rows++;
+        same += k < f.n && k < f.cap && strcmp(f.fen[k], fld[8]) == 0;
+    }
+    CHECK_EQ_U64(f.null, 0);
+    CHECK(rows > 4500);
+    CHECK_EQ_U64(same, rows);
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = PGN_READ_NO_BOARD;
+    f.n = f.null = 0;
+    if (pgn_reader_new_mem(&r, &ro, games, sizeof games - 1) == PGN_OK) {
+        while (pgn_reader_visit(r, &v, &f) == PGN_OK) {
+        }
+        pgn_reader_free(r);
+    }
+    CHECK_EQ_U64(f.null, 3);
+    free(f.fen);
+    buf_free(&tsv);
+}
+
+/* pgn_query_visitor_for drops the move callback only for a query that reads no point. */
+static void test_visitor_for(void) {
+    static const struct {
+        const char *expr;
+        int moves;
+    } vis[] = {{"ends = checkmate", 0},
+               {"result != final or plies > 80", 0},
+               {"Pd4", 1},
+               {"ends = repetition", 1},
+               {"ends = checkmate and move e4", 1}};
+    for (size_t i = 0; i < sizeof vis / sizeof vis[0]; i++) {
+        pgn_query *q;
+        if (pgn_query_compile(&q, vis[i].expr, strlen(vis[i].expr), NULL, NULL) != PGN_OK) {
+            harness_fail(__FILE__, __LINE__, "'%s' does not compile", vis[i].expr);
+            continue;
+        }
+        CHECK_EQ_INT(pgn_query_visitor_for(q)->move != NULL, vis[i].moves);
+        CHECK(pgn_query_visitor_for(q)->end_game == pgn_query_visitor()->end_game);
+        pgn_query_free(q);
+    }
+}
+
 static void test_oom(void) {
     const char *expr = "white ~ \"^A\" and at (Pd4 and check) then mate or persist 2 capture";
     for (long k = 0; k < 200; k++) {
@@ -382,11 +477,13 @@ int main(void) {
     test_atoms();
     test_oom();
     test_no_keys();
+    test_visitor_for();
     buf b = {0};
     if (buf_load_shared("corpus/big/twic/twic1427.pgn.gz", &b)) {
         size_t len = slice_games(b.p, b.len, 300);
         test_properties(b.p, len);
         test_random_fens(b.p, len);
+        test_final_pos(b.p, b.len);
     }
     buf_free(&b);
     return harness_finish();
