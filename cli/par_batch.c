@@ -123,12 +123,16 @@ static void drop_game(batch *b, size_t k) {
     }
 }
 
-/* psum holds every member of pgn_game_summary but first_error: a member added there fails here. */
+/* psum holds every member of pgn_game_summary but first_error and final_pos (valid during end_game
+ * only, NULL in a kept summary): a member added there fails here. */
 _Static_assert(offsetof(pgn_game_summary, first_error) ==
                        offsetof(pgn_game_summary, errors) + 2 * sizeof(uint32_t) &&
                    offsetof(pgn_game_summary, plies) ==
                        offsetof(pgn_game_summary, first_error) + sizeof(pgn_diag) &&
-                   sizeof(pgn_game_summary) - offsetof(pgn_game_summary, marker) <= 8,
+                   offsetof(pgn_game_summary, final_pos) - offsetof(pgn_game_summary, marker) <=
+                       8 &&
+                   sizeof(pgn_game_summary) ==
+                       offsetof(pgn_game_summary, final_pos) + sizeof(const pgn_pos *),
                "pgn_game_summary changed: update psum (par_pool.h)");
 
 /* Keeps summary s in pg (its first error in b->firsts). 0 when out of memory. */
