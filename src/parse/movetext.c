@@ -671,51 +671,246 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
-/* The common tokens of a live line, read in a tight loop: move numbers ("12." "12...") and moves
- * that start with a letter and hold a digit, or castle with letters O. They need none of on_token's
- * cases (no result, no e.p. suffix, no text), so they go straight to the number check and
- * play_token. Anything else is left in r->tok for the general path (have_tok set); so is nothing
- * when the lexer's fast path has nothing, or when a move killed the line. */
-static void fast_tokens(pgn_reader *r, mt_state *s) {
-    token *t = &r->tok;
-    uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
-    while (lexer_next_fast(&r->lx, t)) {
-        rav_level *l = &r->levels[r->depth - 1];
-        const char *p = t->ptr;
-        size_t n = t->len;
-        if (p[0] <= '9') { /* a move number: digits only */
-            s->prev_skipped = s->skipped;
-            s->skipped = 0;
-            if (s->board && !s->number_warned) {
-                unsigned long v = 0;
-                for (size_t i = 0; i < n; i++) {
-                    v = v * 10 + (unsigned long)(p[i] - '0');
-                }
-                if (v != l->pos.fullmove) {
-                    s->number_warned = 1;
-                    pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t->at, p, n);
-                }
+/* The fast path's place in the lexer's window, kept in locals while it reads: the next byte (i),
+ * the line it is on and whether a token came before it on that line. */
+typedef struct fast_cur {
+    const unsigned char *b;
+    size_t i, len;
+    uint64_t base, line_off;
+    uint32_t line;
+    uint8_t at_start;
+} fast_cur;
+
+/* Loads the lexer's place; 0 where the fast path must leave the token to pgnk_lexer_next (the LF
+ * of a CRLF split by a refill, the stream's start). */
+static inline int fast_load(const lexer *lx, fast_cur *c) {
+    c->b = (const unsigned char *)lx->buf;
+    c->i = lx->pos;
+    c->len = lx->len;
+    c->base = lx->base;
+    c->line_off = lx->line_off;
+    c->line = lx->line;
+    c->at_start = lx->at_line_start;
+    return !lx->last_cr && c->base + c->i != 0;
+}
+
+static inline void fast_store(lexer *lx, const fast_cur *c) {
+    lx->pos = c->i;
+    lx->line = c->line;
+    lx->line_off = c->line_off;
+    lx->at_line_start = c->at_start;
+    set_keep(lx, c->base + c->i);
+}
+
+/* White space with at most one line break from c->i (as lexer_fast_space): the index of the next
+ * token's first byte, with n's line moved to it; 0 if the general path must read it (an empty line,
+ * a % line, a lone CR or the window's end; also a token at the window's very start). */
+static inline size_t fast_space(const fast_cur *c, fast_cur *n) {
+    const unsigned char *b = c->b;
+    size_t j = c->i, len = c->len;
+    while (j < len && (b[j] == ' ' || b[j] == '\t')) {
+        j++;
+    }
+    if (j < len && (b[j] == '\n' || b[j] == '\r')) {
+        if (b[j] == '\r') {
+            if (j + 1 >= len) {
+                return 0;
             }
+            j += b[j + 1] == '\n';
+        }
+        j++;
+        n->line++;
+        n->line_off = c->base + j;
+        n->at_start = 1;
+        if (j < len && b[j] == '%') {
+            return 0;
+        }
+        while (j < len && (b[j] == ' ' || b[j] == '\t')) {
+            j++;
+        }
+        if (j < len && (b[j] == '\n' || b[j] == '\r')) {
+            return 0; /* a second line break: perhaps an empty line */
+        }
+    }
+    return j < len ? j : 0;
+}
+
+/* The token at window index st on n's line, ending at end. */
+static inline void fast_token(token *t, const fast_cur *n, size_t st, size_t end) {
+    t->kind = TOK_SYMBOL;
+    t->ptr = (const char *)n->b + st;
+    t->len = end - st;
+    t->value = 0;
+    t->unterminated = t->too_long = t->high = t->blank_before = 0;
+    t->line_start = n->at_start;
+    t->at.offset = n->base + st;
+    t->at.line = n->line;
+    t->at.column = (uint32_t)(n->base + st - n->line_off + 1);
+}
+
+/* A move number's value v against the position's (W_MOVE_NUMBER, once per game). */
+static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const fast_cur *n,
+                         size_t st, size_t end, unsigned long v) {
+    s->prev_skipped = s->skipped;
+    s->skipped = 0;
+    if (s->board && !s->number_warned && v != l->pos.fullmove) {
+        token t;
+        fast_token(&t, n, st, end);
+        s->number_warned = 1;
+        pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t.at, t.ptr, t.len);
+    }
+}
+
+/* Plays the move t in the fast path, at place c. Returns 1 if the lexer was not used (the common
+ * case: SAN read in English, or in the game's language by its letter map); else the lexer was
+ * moved to c first and the path may have read on (the caller then loads its place again). */
+static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                            const fast_cur *c) {
+    pgn_san_result res;
+    pgn_str san = {t->ptr, t->len};
+    if (s->board == BOARD_ENGLISH) {
+        pgn_status st = pgn_san_parse(&l->pos, t->ptr, t->len, s->san_flags, &res);
+        if (st == PGN_OK) {
+            played(r, s, l, t, san, &res, 1);
+            return 1;
+        }
+        fast_store(&r->lx, c);
+        size_t glued = play_other(r, s, l, t, st);
+        if (glued > 0) { /* as play_token */
+            token glyph = glyph_part(t, glued);
+            if (!read_glyph(r, s, l, &glyph)) {
+                skip_text(r, s, &glyph);
+            }
+        }
+        return 0;
+    }
+    if (s->board == BOARD_OTHER && r->lang_fast &&
+        pgnk_lang_fast(r, &l->pos, t->ptr, t->len, s->san_flags, &res)) {
+        played(r, s, l, t, san, &res, 0);
+        return 1;
+    }
+    if (s->board == 0) {
+        play_token(r, s, l, t); /* no board: the token is not read */
+        return 1;
+    }
+    fast_store(&r->lx, c);
+    play_token(r, s, l, t);
+    return 0;
+}
+
+/* A symbol that starts with a letter at window index st (letters, digits and _+#=:-/ up to a byte
+ * that ends it within the window, at most 16 bytes, no period after it: e.p. suffixes go the
+ * general way): its end, with *digit set if it holds a digit; 0 for anything else. */
+static inline size_t fast_symbol(const fast_cur *c, size_t st, int *digit) {
+    const unsigned char *b = c->b;
+    size_t j = st + 1, len = c->len;
+    unsigned any = 0, cls;
+    while (j < len && ((cls = char_class(b[j])) & C_SYM)) {
+        any |= cls;
+        j++;
+    }
+    *digit = (any & C_DIGIT) != 0;
+    return j >= len || b[j] == '.' || j - st > 16 ? 0 : j;
+}
+
+/* O-O and O-O-O with letters O (a check or mate sign allowed): castling the fast path plays. */
+static int castles_with_o(const unsigned char *p, size_t n) {
+    int castle = p[0] == 'O';
+    for (size_t i = 1; i < n; i++) {
+        castle &= p[i] == 'O' || p[i] == '-' || p[i] == '+' || p[i] == '#';
+    }
+    return castle;
+}
+
+/* A move number at window index st: digits (at most 9), then periods, then a byte in the window.
+ * Returns the index past the periods, 0 for anything else; *v its value, *digits_end past the
+ * digits. */
+static inline size_t fast_number(const fast_cur *c, size_t st, unsigned long *v,
+                                 size_t *digits_end) {
+    const unsigned char *b = c->b;
+    size_t j = st, len = c->len;
+    unsigned long x = 0;
+    while (j < len && (unsigned)(b[j] - '0') < 10u) {
+        x = x * 10 + (unsigned long)(b[j] - '0');
+        j++;
+    }
+    if (j >= len || b[j] != '.' || j - st > 9) {
+        return 0;
+    }
+    *v = x;
+    *digits_end = j;
+    while (j < len && b[j] == '.') {
+        j++;
+    }
+    return j < len ? j : 0;
+}
+
+/* The common tokens of a live line, read in a tight loop straight from the lexer's window, which
+ * the loop keeps in locals (fast_cur) and hands back when it leaves: move numbers ("12." "12...")
+ * and moves that start with a letter and hold a digit, or castle with letters O, after white space
+ * with at most one line break. They need none of on_token's cases (no result, no e.p. suffix, no
+ * text), so they go straight to the number check and the SAN reader. Anything else is left in
+ * r->tok for the general path (have_tok set), or unread when the fast path cannot tell; so is what
+ * follows a move that killed the line. */
+static void fast_tokens(pgn_reader *r, mt_state *s) {
+    lexer *lx = &r->lx;
+    fast_cur c, n;
+    uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
+    rav_level *l = &r->levels[r->depth - 1];
+    size_t st, end, dend;
+    unsigned long v;
+    int digit, moved = 0;
+    if (!fast_load(lx, &c)) {
+        return;
+    }
+    for (;;) {
+        n = c;
+        if ((st = fast_space(&c, &n)) == 0) {
+            break;
+        }
+        if ((unsigned)(c.b[st] - '0') < 10u) {
+            if ((end = fast_number(&c, st, &v, &dend)) == 0) {
+                break;
+            }
+            check_number(r, s, l, &n, st, dend, v);
+            c = n;
+            c.i = end;
+            c.at_start = 0;
+            moved = 1;
             continue;
         }
-        int digit = 0, castle = p[0] == 'O';
-        for (size_t i = 1; i < n; i++) {
-            digit |= p[i] >= '0' && p[i] <= '9';
-            castle &= p[i] == 'O' || p[i] == '-' || p[i] == '+' || p[i] == '#';
+        if ((unsigned)((c.b[st] | 0x20) - 'a') >= 26u || (end = fast_symbol(&c, st, &digit)) == 0) {
+            break;
         }
-        if (!digit && !castle) {
+        token *t = &r->tok;
+        fast_token(t, &n, st, end);
+        c = n;
+        c.i = end;
+        c.at_start = 0;
+        moved = 1;
+        if (!digit && !castles_with_o(c.b + st, end - st)) {
             r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
             break;
         }
         s->prev_skipped = s->skipped;
         s->skipped = 0;
-        char c0 = p[0];         /* t may be overwritten by a look at the next token */
-        play_token(r, s, l, t); /* a digit, or O-O: could_be_move */
+        unsigned char c0 = c.b[st]; /* t may be overwritten by a look at the next token */
+        int kept = fast_play(r, s, l, t, &c);
         if (l->dead) {
             l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
+            moved = kept;
             break;
         }
         lead |= (uint64_t)1 << (c0 & 63);
+        if (!kept) {
+            moved = 0; /* the lexer holds the place */
+            if (!fast_load(lx, &c)) {
+                break;
+            }
+        }
+    }
+    if (moved) {
+        fast_store(lx, &c);
     }
     r->lead_seen |= lead;
 }
