@@ -44,15 +44,18 @@ struct pgn_reader {
     uint8_t fen_variant; /* the variant the FEN tag was read in (a later Variant tag may differ) */
     pgn_loc fen_at, fen_value_at; /* the FEN tag's [ and its value's opening quote */
     uint8_t bad_tag;              /* the tag section had a malformed tag pair */
-    uint8_t move_skip;         /* a move callback said SKIP: the rest was skipped, end_game due */
-    pgn_game *build;           /* pgn_reader_next's game, which keeps the diagnostics */
-    uint8_t enc_seen;          /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
-    scratch name, value, text; /* decoded tag name and value, decoded comment */
-    scratch tag_result;        /* the Result tag's value */
-    scratch fen;               /* the FEN tag's value */
-    uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */
+    uint8_t move_skip;           /* a move callback said SKIP: the rest was skipped, end_game due */
+    pgn_game *build;             /* pgn_reader_next's game, which keeps the diagnostics */
+    uint8_t enc_seen;            /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
+    scratch name, value, text;   /* decoded tag name and value, decoded comment */
+    pgn_str tag_name, tag_value; /* the tag pair just read: in name and value, or (a plain pair
+                                  * that no visitor sees) in the lexer's window */
+    scratch tag_result;          /* the Result tag's value */
+    scratch fen;                 /* the FEN tag's value */
+    uint64_t tag_hashes[64];     /* names seen in this game's tag section (0 = free slot) */
     unsigned tag_hash_count;
-    uint8_t tag_fresh; /* the tag just read has a name the game certainly did not have */
+    uint64_t tag_filter; /* bit (hash >> 58) of each name in tag_hashes */
+    uint8_t tag_fresh;   /* the tag just read has a name the game certainly did not have */
     rav_level *levels;
     size_t depth, levels_cap; /* levels in use (>= 1 while reading movetext) */
     /* where games start and end */
