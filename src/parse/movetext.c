@@ -31,6 +31,7 @@ static rav_level *push_level(pgn_reader *r) {
         r->levels_cap = cap;
     }
     rav_level *l = &r->levels[r->depth++];
+    l->first = r->line_count;
     l->has_move = l->dead = 0;
     l->visible = 1;
     return l;
@@ -117,8 +118,8 @@ static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *n
  * glyph or no move precedes it in this line. */
 static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     unsigned nag;
-    /* l->prev.side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
-    if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev.side, &nag)) {
+    /* l->prev_side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
+    if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev_side, &nag)) {
         return 0;
     }
     pgnk_reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
@@ -275,23 +276,41 @@ static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, cons
     return 1;
 }
 
+static COLD int grow_line_moves(pgn_reader *r) {
+    size_t cap = r->line_cap ? r->line_cap * 2 : 256;
+    pgn_move *m = pgnk_reader_alloc(r, r->line_moves, r->line_cap * sizeof *m, cap * sizeof *m);
+    if (!m) {
+        return 0;
+    }
+    r->line_moves = m;
+    r->line_cap = cap;
+    return 1;
+}
+
 /* Reports and plays the move res of token t (san: its text without a glued glyph). english: read
  * with English letters (a constant where inlined, so the English path pays nothing for it). */
 static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_str san,
                           const pgn_san_result *res, int english) {
-    if (english && res->warnings && pawn_letter_split(r, s, l, t, res)) {
-        return;
+    if (res->warnings) {
+        if (english && pawn_letter_split(r, s, l, t, res)) {
+            return;
+        }
+        warn_bits(r, res->warnings, t->at, san);
     }
-    warn_bits(r, res->warnings, t->at, san);
-    /* no quirk, English: the text is canonical SAN */
-    r->san_canonical = english && res->warnings == 0 && san.len <= 7;
     if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
         r->moves_or |= res->move;
     }
     if (r->v && r->v->move) {
+        /* no quirk, English: the text is canonical SAN */
+        r->san_canonical = english && res->warnings == 0 && san.len <= 7;
         after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
     }
-    l->prev = l->pos;
+    if (r->line_count == r->line_cap && !grow_line_moves(r)) {
+        r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
+    } else {
+        r->line_moves[r->line_count++] = res->move;
+    }
+    l->prev_side = l->pos.side;
     if (s->keys) {
         pgn_pos_play(&l->pos, res->move);
     } else {
@@ -385,7 +404,7 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         return play_other(r, s, l, t, PGN_E_BAD_SAN);
     }
     if (s->board != BOARD_ENGLISH) {
-        l->prev.side = l->pos.side; /* no board, but the side to move is kept for glyphs */
+        l->prev_side = l->pos.side; /* no board, but the side to move is kept for glyphs */
         l->pos.side = (uint8_t)(l->pos.side ^ 1u);
         l->has_move = 1;
         r->sum.plies += r->depth == 1;
@@ -476,6 +495,38 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
+/* The position before the last move of line l, the top level (which has a move): its base
+ * with the line's moves but the last played again. That position becomes the base, so that each
+ * move is played again at most once whatever the number of variations (no copy of the position
+ * per move: a variation needs it, most moves have none). Without a board only the side to move
+ * is kept. */
+static void line_prev(pgn_reader *r, const mt_state *s, rav_level *l, pgn_pos *out) {
+    if (!s->board) {
+        *out = l->pos;
+        out->side = l->prev_side;
+        return;
+    }
+    size_t last = r->line_count - 1;
+    pgn_pos p = l->base;
+    for (size_t i = l->first; i < last; i++) {
+        if (s->keys) {
+            pgn_pos_play(&p, r->line_moves[i]);
+        } else {
+            pgn_pos_play_unkeyed(&p, r->line_moves[i]);
+        }
+    }
+    l->base = p;
+    r->line_moves[l->first] = r->line_moves[last];
+    r->line_count = l->first + 1;
+    *out = p;
+}
+
+/* Leaves the top level: its moves are dropped from line_moves. */
+static void pop_level(pgn_reader *r) {
+    r->depth--;
+    r->line_count = r->levels[r->depth].first;
+}
+
 static void on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     if (s->skip_parens || l->dead) {
         s->skip_parens++;
@@ -496,19 +547,23 @@ static void on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         s->skip_visible = 0;
         return;
     }
-    pgn_pos before = l->prev;
-    rav_level *n = push_level(r);
+    pgn_pos before;
+    rav_level *n = NULL;
+    if (!r->nomem) { /* else a move may be missing from line_moves */
+        line_prev(r, s, l, &before);
+        n = push_level(r);
+    }
     if (!n) {
         s->skip_parens = 1;
         s->skip_visible = 0;
         return;
     }
-    n->pos = before;
+    n->pos = n->base = before;
     pgn_flow f = r->v && r->v->begin_variation ? r->v->begin_variation(r->user) : PGN_FLOW_CONTINUE;
     if (f == PGN_FLOW_STOP) {
         r->v = NULL;
     } else if (f == PGN_FLOW_SKIP) {
-        r->depth--;
+        pop_level(r);
         s->skip_parens = 1;
         s->skip_visible = 1;
     }
@@ -526,7 +581,7 @@ static void on_close(pgn_reader *r, mt_state *s, const token *t) {
         pgnk_reader_diag(r, PGN_W_STRAY_PAREN, t->at, t->ptr, t->len);
         return;
     }
-    r->depth--;
+    pop_level(r);
     if (r->v && r->v->end_variation && r->v->end_variation(r->user) == PGN_FLOW_STOP) {
         r->v = NULL;
     }
@@ -708,6 +763,9 @@ static inline void fast_store(lexer *lx, const fast_cur *c) {
 static inline size_t fast_space(const fast_cur *c, fast_cur *n) {
     const unsigned char *b = c->b;
     size_t j = c->i, len = c->len;
+    if (len - j >= 2 && (b[j] > ' ' || (b[j] == ' ' && b[j + 1] > ' '))) {
+        return j + (b[j] == ' '); /* the common cases: a token right here, or after one space */
+    }
     while (j < len && (b[j] == ' ' || b[j] == '\t')) {
         j++;
     }
@@ -935,11 +993,12 @@ static void read_movetext(pgn_reader *r) {
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
     r->depth = 0;
+    r->line_count = 0;
     rav_level *root = push_level(r);
     if (!root) {
         return;
     }
-    root->pos = r->start;
+    root->pos = root->base = r->start;
     root->dead = r->skip_movetext != 0;
     for (;;) {
         if (!r->have_tok) {

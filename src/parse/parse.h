@@ -12,7 +12,10 @@
 /* One level of the variation stack: the main line is level 0. */
 typedef struct rav_level {
     pgn_pos pos;  /* position before the next move of this line */
-    pgn_pos prev; /* position before the last move played in this line */
+    pgn_pos base; /* an earlier position of this line: pos is base after the moves
+                   * r->line_moves[first ..] (up to the next level's first, or line_count) */
+    size_t first;
+    uint8_t prev_side; /* the side that played the last move of this line */
     uint8_t has_move;
     uint8_t dead;    /* an error or a SKIP: ignore the rest of this line */
     uint8_t visible; /* begin_variation was reported (so end_variation is too) */
@@ -58,6 +61,8 @@ struct pgn_reader {
     uint8_t tag_fresh;   /* the tag just read has a name the game certainly did not have */
     rav_level *levels;
     size_t depth, levels_cap; /* levels in use (>= 1 while reading movetext) */
+    pgn_move *line_moves;     /* the moves played on the levels' lines since their base */
+    size_t line_count, line_cap;
     /* where games start and end */
     uint8_t next_known;
     uint64_t next_start;

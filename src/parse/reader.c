@@ -123,6 +123,7 @@ void pgn_reader_free(pgn_reader *r) {
         pgnk_reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
     }
     pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *r->levels, 0);
+    pgnk_reader_alloc(r, r->line_moves, r->line_cap * sizeof *r->line_moves, 0);
     pgn_allocator a = r->alloc;
     pgnk_free(&a, r);
 }
