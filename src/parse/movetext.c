@@ -287,6 +287,27 @@ static COLD int grow_line_moves(pgn_reader *r) {
     return 1;
 }
 
+/* Plays mv on line l (read in English or not), recording it for the line's variations. */
+static inline void play_on_line(pgn_reader *r, mt_state *s, rav_level *l, pgn_move mv,
+                                int english) {
+    if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
+        r->moves_or |= mv;
+    }
+    if (r->line_count == r->line_cap && !grow_line_moves(r)) {
+        r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
+    } else {
+        r->line_moves[r->line_count++] = mv;
+    }
+    l->prev_side = l->pos.side;
+    if (s->keys) {
+        pgn_pos_play(&l->pos, mv);
+    } else {
+        pgn_pos_play_unkeyed(&l->pos, mv); /* nobody looks at the key: save its updates */
+    }
+    l->has_move = 1;
+    r->sum.plies += r->depth == 1;
+}
+
 /* Reports and plays the move res of token t (san: its text without a glued glyph). english: read
  * with English letters (a constant where inlined, so the English path pays nothing for it). */
 static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_str san,
@@ -297,27 +318,12 @@ static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token 
         }
         warn_bits(r, res->warnings, t->at, san);
     }
-    if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
-        r->moves_or |= res->move;
-    }
     if (r->v && r->v->move) {
         /* no quirk, English: the text is canonical SAN */
         r->san_canonical = english && res->warnings == 0 && san.len <= 7;
         after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
     }
-    if (r->line_count == r->line_cap && !grow_line_moves(r)) {
-        r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
-    } else {
-        r->line_moves[r->line_count++] = res->move;
-    }
-    l->prev_side = l->pos.side;
-    if (s->keys) {
-        pgn_pos_play(&l->pos, res->move);
-    } else {
-        pgn_pos_play_unkeyed(&l->pos, res->move); /* nobody looks at the key: save its updates */
-    }
-    l->has_move = 1;
-    r->sum.plies += r->depth == 1;
+    play_on_line(r, s, l, res->move, english);
 }
 
 /* A promotion to a figurine or a Cyrillic letter (e8=♕, e8Ф), which the lexer ends the symbol
@@ -819,21 +825,29 @@ static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const f
     }
 }
 
-/* Plays the move t in the fast path, at place c. Returns 1 if the lexer was not used (the common
- * case: SAN read in English, or in the game's language by its letter map); else the lexer was
- * moved to c first and the path may have read on (the caller then loads its place again). */
-static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
-                            const fast_cur *c) {
+/* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
+ * if the lexer was not used (the common case: SAN read in English, or in the game's language by
+ * its letter map); else the lexer was moved to c first and the path may have read on (the caller
+ * then loads its place again). The token (r->tok) is filled only when something may look at it:
+ * a warning, a move visitor, another path. */
+static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n, size_t st,
+                            size_t end, const fast_cur *c) {
     pgn_san_result res;
-    pgn_str san = {t->ptr, t->len};
+    token *t = &r->tok;
+    pgn_str san = {(const char *)n->b + st, end - st};
     if (s->board == BOARD_ENGLISH) {
-        pgn_status st = pgn_san_parse(&l->pos, t->ptr, t->len, s->san_flags, &res);
-        if (st == PGN_OK) {
+        pgn_status ps = pgn_san_parse(&l->pos, san.ptr, san.len, s->san_flags, &res);
+        if (ps == PGN_OK && !res.warnings && !(r->v && r->v->move)) {
+            play_on_line(r, s, l, res.move, 1); /* nothing to report */
+            return 1;
+        }
+        fast_token(t, n, st, end);
+        if (ps == PGN_OK) {
             played(r, s, l, t, san, &res, 1);
             return 1;
         }
         fast_store(&r->lx, c);
-        size_t glued = play_other(r, s, l, t, st);
+        size_t glued = play_other(r, s, l, t, ps);
         if (glued > 0) { /* as play_token */
             token glyph = glyph_part(t, glued);
             if (!read_glyph(r, s, l, &glyph)) {
@@ -842,8 +856,9 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const toke
         }
         return 0;
     }
+    fast_token(t, n, st, end);
     if (s->board == BOARD_OTHER && r->lang_fast &&
-        pgnk_lang_fast(r, &l->pos, t->ptr, t->len, s->san_flags, &res)) {
+        pgnk_lang_fast(r, &l->pos, san.ptr, san.len, s->san_flags, &res)) {
         played(r, s, l, t, san, &res, 0);
         return 1;
     }
@@ -862,13 +877,18 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const toke
 static inline size_t fast_symbol(const fast_cur *c, size_t st, int *digit) {
     const unsigned char *b = c->b;
     size_t j = st + 1, len = c->len;
-    unsigned any = 0, cls;
-    while (j < len && ((cls = char_class(b[j])) & C_SYM)) {
-        any |= cls;
+    while (j < len && (char_class(b[j]) & C_SYM)) {
         j++;
     }
-    *digit = (any & C_DIGIT) != 0;
-    return j >= len || b[j] == '.' || j - st > 16 ? 0 : j;
+    if (j >= len || b[j] == '.' || j - st > 16) {
+        return 0;
+    }
+    size_t k = j; /* a move's digit is near its end (e4, Nxe5+, e8=Q#): looked for from there */
+    while (k > st + 1 && (unsigned)(b[k - 1] - '0') >= 10u) {
+        k--;
+    }
+    *digit = k > st + 1;
+    return j;
 }
 
 /* O-O and O-O-O with letters O (a check or mate sign allowed): castling the fast path plays. */
@@ -940,20 +960,19 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
         if ((unsigned)((c.b[st] | 0x20) - 'a') >= 26u || (end = fast_symbol(&c, st, &digit)) == 0) {
             break;
         }
-        token *t = &r->tok;
-        fast_token(t, &n, st, end);
         c = n;
         c.i = end;
         c.at_start = 0;
         moved = 1;
         if (!digit && !castles_with_o(c.b + st, end - st)) {
+            fast_token(&r->tok, &n, st, end);
             r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
             break;
         }
         s->prev_skipped = s->skipped;
         s->skipped = 0;
-        unsigned char c0 = c.b[st]; /* t may be overwritten by a look at the next token */
-        int kept = fast_play(r, s, l, t, &c);
+        unsigned char c0 = c.b[st]; /* the window may move on a look at the next token */
+        int kept = fast_play(r, s, l, &n, st, end, &c);
         if (l->dead) {
             l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
             moved = kept;
