@@ -38,6 +38,8 @@ struct pgn_reader {
     /* the current game */
     pgn_game_summary sum;
     pgn_pos start;
+    pgn_pos std_start; /* the standard initial position, once std_start_ready */
+    uint8_t std_start_ready;
     pgn_result marker;
     pgn_loc marker_at;     /* where the termination marker was read */
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */

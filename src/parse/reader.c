@@ -628,6 +628,20 @@ static pgn_flow read_tags(pgn_reader *r) {
     return flow;
 }
 
+/* The game's start without a FEN: the variant's initial position; the standard one is built
+ * once per reader and copied (most games start there). */
+static void start_position(pgn_reader *r) {
+    if (r->variant != PGN_VARIANT_STANDARD) {
+        pgn_pos_init_variant(&r->start, (pgn_variant)r->variant);
+        return;
+    }
+    if (!r->std_start_ready) {
+        pgn_pos_init_variant(&r->std_start, PGN_VARIANT_STANDARD);
+        r->std_start_ready = 1;
+    }
+    r->start = r->std_start;
+}
+
 static void finish_start(pgn_reader *r) {
     if (r->variant_bad) {
         r->fen_bad = r->has_fen; /* not judged: the game is refused (E_UNSUPPORTED_VARIANT) */
@@ -640,7 +654,7 @@ static void finish_start(pgn_reader *r) {
         parse_fen(r, (pgn_variant)r->variant, 1);
     }
     if ((r->fen_bad || !r->has_fen) && !(r->opts.flags & PGN_READ_NO_BOARD)) {
-        pgn_pos_init_variant(&r->start, (pgn_variant)r->variant); /* a tag-only pass builds none */
+        start_position(r); /* a tag-only pass builds none */
     }
     if (r->chess960) {
         r->start.chess960 = 1;
