@@ -2,7 +2,8 @@
 /* Movetext (PGN §8.2): move numbers, SAN resolved on the board, NAGs and suffix annotations
  * (§8.2.3.8, §8.2.4), comments, RAVs (§8.2.5) on an explicit stack, and the termination marker
  * (§8.2.6). An illegal move kills the rest of its line; the parent line goes on (STYLE C5). */
-#include "parse.h"
+#include "movetext_internal.h"
+#include "movetext_scan.h"
 
 #include "../base/utf8.h"
 
@@ -10,32 +11,6 @@
 
 #include "pgnkit/annot.h"
 #include "pgnkit/nag.h"
-
-/* Glyph handling runs only for tokens that are no moves: kept out of line, so that the move path
- * stays as small as it was (the attribute is a hint; other compilers simply ignore the macro). */
-#if defined(__GNUC__)
-#define COLD __attribute__((cold, noinline))
-#else
-#define COLD
-#endif
-
-static rav_level *push_level(pgn_reader *r) {
-    if (r->depth == r->levels_cap) {
-        size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
-        rav_level *l = pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *l, cap * sizeof *l);
-        if (!l) {
-            r->nomem = 1;
-            return NULL;
-        }
-        r->levels = l;
-        r->levels_cap = cap;
-    }
-    rav_level *l = &r->levels[r->depth++];
-    l->first = r->line_count;
-    l->has_move = l->dead = 0;
-    l->visible = 1;
-    return l;
-}
 
 static int is_digits(const char *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -45,22 +20,6 @@ static int is_digits(const char *p, size_t n) {
     }
     return n > 0;
 }
-
-enum { BOARD_ENGLISH = 1, BOARD_OTHER = 2 };
-/* rav_level.dead while a move looked at the token after it (promotion_glyph): not dead, but the
- * fast path must stop */
-enum { PEEKED = 2 };
-
-typedef struct mt_state {
-    uint32_t skip_parens; /* > 0: inside a variation being skipped */
-    uint8_t skip_visible; /* that variation was reported by begin_variation */
-    uint8_t board;        /* resolve SAN: BOARD_ENGLISH, BOARD_OTHER (movetext_lang.c) or 0 */
-    uint8_t limit_warned, number_warned;
-    uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
-    uint8_t skipped_move;          /* a skipped movetext (SKIP) had a symbol shaped like a move */
-    uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
-    uint32_t san_flags;
-} mt_state;
 
 /* Text that is no PGN token: one W_SKIPPED_TEXT for a run of such tokens in a row (<x>, c}). */
 static void skip_text(pgn_reader *r, mt_state *s, const token *t) {
@@ -276,24 +235,13 @@ static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, cons
     return 1;
 }
 
-static COLD int grow_line_moves(pgn_reader *r) {
-    size_t cap = r->line_cap ? r->line_cap * 2 : 256;
-    pgn_move *m = pgnk_reader_alloc(r, r->line_moves, r->line_cap * sizeof *m, cap * sizeof *m);
-    if (!m) {
-        return 0;
-    }
-    r->line_moves = m;
-    r->line_cap = cap;
-    return 1;
-}
-
 /* Plays mv on line l (read in English or not), recording it for the line's variations. */
 static inline void play_on_line(pgn_reader *r, mt_state *s, rav_level *l, pgn_move mv,
                                 int english) {
     if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
         r->moves_or |= mv;
     }
-    if (r->line_count == r->line_cap && !grow_line_moves(r)) {
+    if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
         r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
     } else {
         r->line_moves[r->line_count++] = mv;
@@ -501,173 +449,6 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
-/* The position before the last move of line l, the top level (which has a move): its base
- * with the line's moves but the last played again. That position becomes the base, so that each
- * move is played again at most once whatever the number of variations (no copy of the position
- * per move: a variation needs it, most moves have none). Without a board only the side to move
- * is kept. */
-static void line_prev(pgn_reader *r, const mt_state *s, rav_level *l, pgn_pos *out) {
-    if (!s->board) {
-        *out = l->pos;
-        out->side = l->prev_side;
-        return;
-    }
-    size_t last = r->line_count - 1;
-    pgn_pos p = l->base;
-    for (size_t i = l->first; i < last; i++) {
-        if (s->keys) {
-            pgn_pos_play(&p, r->line_moves[i]);
-        } else {
-            pgn_pos_play_unkeyed(&p, r->line_moves[i]);
-        }
-    }
-    l->base = p;
-    r->line_moves[l->first] = r->line_moves[last];
-    r->line_count = l->first + 1;
-    *out = p;
-}
-
-/* Leaves the top level: its moves are dropped from line_moves. */
-static void pop_level(pgn_reader *r) {
-    r->depth--;
-    r->line_count = r->levels[r->depth].first;
-}
-
-static void on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (s->skip_parens || l->dead) {
-        s->skip_parens++;
-        return;
-    }
-    if (!l->has_move) {
-        pgnk_reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
-        s->skip_parens = 1;
-        s->skip_visible = 0;
-        return;
-    }
-    if (r->depth > r->opts.max_depth) {
-        if (!s->limit_warned) {
-            s->limit_warned = 1;
-            pgnk_reader_diag(r, PGN_E_LIMIT, t->at, t->ptr, t->len);
-        }
-        s->skip_parens = 1;
-        s->skip_visible = 0;
-        return;
-    }
-    pgn_pos before;
-    rav_level *n = NULL;
-    if (!r->nomem) { /* else a move may be missing from line_moves */
-        line_prev(r, s, l, &before);
-        n = push_level(r);
-    }
-    if (!n) {
-        s->skip_parens = 1;
-        s->skip_visible = 0;
-        return;
-    }
-    n->pos = n->base = before;
-    pgn_flow f = r->v && r->v->begin_variation ? r->v->begin_variation(r->user) : PGN_FLOW_CONTINUE;
-    if (f == PGN_FLOW_STOP) {
-        r->v = NULL;
-    } else if (f == PGN_FLOW_SKIP) {
-        pop_level(r);
-        s->skip_parens = 1;
-        s->skip_visible = 1;
-    }
-}
-
-static void on_close(pgn_reader *r, mt_state *s, const token *t) {
-    if (s->skip_parens) {
-        if (--s->skip_parens == 0 && s->skip_visible && r->v && r->v->end_variation &&
-            r->v->end_variation(r->user) == PGN_FLOW_STOP) {
-            r->v = NULL;
-        }
-        return;
-    }
-    if (r->depth <= 1) {
-        pgnk_reader_diag(r, PGN_W_STRAY_PAREN, t->at, t->ptr, t->len);
-        return;
-    }
-    pop_level(r);
-    if (r->v && r->v->end_variation && r->v->end_variation(r->user) == PGN_FLOW_STOP) {
-        r->v = NULL;
-    }
-}
-
-/* Places inside a comment token's text (which starts after its "{" at t->at), counted forward
- * from the last place asked for, so that the places of many commands cost one pass: lines and
- * columns as the lexer counts them (LF, CRLF and a lone CR are one line break each). */
-typedef struct text_cursor {
-    const token *t;
-    size_t pos;        /* bytes counted so far */
-    size_t line_begin; /* offset where the current line starts */
-    uint32_t line;
-    int broke; /* a line break was seen: columns count from line_begin */
-} text_cursor;
-
-static pgn_loc cursor_loc(text_cursor *c, size_t off) {
-    pgn_loc at = c->t->at;
-    for (; c->pos < off; c->pos++) {
-        char ch = c->t->ptr[c->pos];
-        if (ch == '\n' ||
-            (ch == '\r' && (c->pos + 1 >= c->t->len || c->t->ptr[c->pos + 1] != '\n'))) {
-            c->line++;
-            c->line_begin = c->pos + 1;
-            c->broke = 1;
-        }
-    }
-    at.line += c->line;
-    at.offset += off + 1;
-    at.column = c->broke ? (uint32_t)(off - c->line_begin + 1) : at.column + 1 + (uint32_t)off;
-    return at;
-}
-
-/* Embedded commands (digest §10): a malformed "[%...]" in a brace comment is W_BAD_COMMAND, at
- * its "[". The comment itself is kept unchanged. */
-static void check_commands(pgn_reader *r, const token *t) {
-    pgn_cmd_iter it;
-    pgn_cmd c;
-    pgn_str body = {t->ptr, t->len};
-    text_cursor cur = {t, 0, 0, 0, 0};
-    if (t->len < 2 || memchr(t->ptr, '%', t->len) == NULL) {
-        return;
-    }
-    pgn_cmd_iter_init(&it, body);
-    while (pgn_cmd_next(&it, &c)) {
-        if (c.kind == PGN_CMD_BAD) {
-            pgnk_reader_diag(r, PGN_W_BAD_COMMAND, cursor_loc(&cur, c.offset), c.raw.ptr,
-                             c.raw.len);
-        }
-    }
-}
-
-static void on_comment(pgn_reader *r, const token *t) {
-    if (t->unterminated) {
-        pgnk_reader_diag(r, PGN_E_UNTERMINATED_COMMENT, t->at, t->ptr, t->len);
-        return;
-    }
-    if (t->too_long) {
-        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
-        return;
-    }
-    if (t->kind == TOK_COMMENT) {
-        check_commands(r, t);
-    }
-    if (!r->v || !r->v->comment) {
-        return;
-    }
-    token body = *t;
-    if (t->kind == TOK_LINE_COMMENT) {
-        body.ptr++;
-        body.len--;
-    }
-    if (pgnk_text_decode(r, &r->text, &body, 0)) {
-        pgn_str text = {r->text.ptr, r->text.len};
-        if (r->v->comment(r->user, text) == PGN_FLOW_STOP) {
-            r->v = NULL;
-        }
-    }
-}
-
 static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag) {
     if (!l->has_move) {
         skip_text(r, s, t);
@@ -704,12 +485,12 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     }
     case TOK_SYMBOL: return on_symbol(r, s, l, t);
     case TOK_PERIODS: break;
-    case TOK_LPAREN: on_open(r, s, l, t); break;
-    case TOK_RPAREN: on_close(r, s, t); break;
+    case TOK_LPAREN: pgnk_mt_on_open(r, s, l, t); break;
+    case TOK_RPAREN: pgnk_mt_on_close(r, s, t); break;
     case TOK_COMMENT:
     case TOK_LINE_COMMENT:
         if (live || t->unterminated) {
-            on_comment(r, t);
+            pgnk_mt_on_comment(r, t);
         }
         break;
     case TOK_NAG:
@@ -730,86 +511,6 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
         break;
     }
     return 0;
-}
-
-/* The fast path's place in the lexer's window, kept in locals while it reads: the next byte (i),
- * the line it is on and whether a token came before it on that line. */
-typedef struct fast_cur {
-    const unsigned char *b;
-    size_t i, len;
-    uint64_t base, line_off;
-    uint32_t line;
-    uint8_t at_start;
-} fast_cur;
-
-/* Loads the lexer's place; 0 where the fast path must leave the token to pgnk_lexer_next (the LF
- * of a CRLF split by a refill, the stream's start). */
-static inline int fast_load(const lexer *lx, fast_cur *c) {
-    c->b = (const unsigned char *)lx->buf;
-    c->i = lx->pos;
-    c->len = lx->len;
-    c->base = lx->base;
-    c->line_off = lx->line_off;
-    c->line = lx->line;
-    c->at_start = lx->at_line_start;
-    return !lx->last_cr && c->base + c->i != 0;
-}
-
-static inline void fast_store(lexer *lx, const fast_cur *c) {
-    lx->pos = c->i;
-    lx->line = c->line;
-    lx->line_off = c->line_off;
-    lx->at_line_start = c->at_start;
-    set_keep(lx, c->base + c->i);
-}
-
-/* White space with at most one line break from c->i (as lexer_fast_space): the index of the next
- * token's first byte, with n's line moved to it; 0 if the general path must read it (an empty line,
- * a % line, a lone CR or the window's end; also a token at the window's very start). */
-static inline size_t fast_space(const fast_cur *c, fast_cur *n) {
-    const unsigned char *b = c->b;
-    size_t j = c->i, len = c->len;
-    if (len - j >= 2 && (b[j] > ' ' || (b[j] == ' ' && b[j + 1] > ' '))) {
-        return j + (b[j] == ' '); /* the common cases: a token right here, or after one space */
-    }
-    while (j < len && (b[j] == ' ' || b[j] == '\t')) {
-        j++;
-    }
-    if (j < len && (b[j] == '\n' || b[j] == '\r')) {
-        if (b[j] == '\r') {
-            if (j + 1 >= len) {
-                return 0;
-            }
-            j += b[j + 1] == '\n';
-        }
-        j++;
-        n->line++;
-        n->line_off = c->base + j;
-        n->at_start = 1;
-        if (j < len && b[j] == '%') {
-            return 0;
-        }
-        while (j < len && (b[j] == ' ' || b[j] == '\t')) {
-            j++;
-        }
-        if (j < len && (b[j] == '\n' || b[j] == '\r')) {
-            return 0; /* a second line break: perhaps an empty line */
-        }
-    }
-    return j < len ? j : 0;
-}
-
-/* The token at window index st on n's line, ending at end. */
-static inline void fast_token(token *t, const fast_cur *n, size_t st, size_t end) {
-    t->kind = TOK_SYMBOL;
-    t->ptr = (const char *)n->b + st;
-    t->len = end - st;
-    t->value = 0;
-    t->unterminated = t->too_long = t->high = t->blank_before = 0;
-    t->line_start = n->at_start;
-    t->at.offset = n->base + st;
-    t->at.line = n->line;
-    t->at.column = (uint32_t)(n->base + st - n->line_off + 1);
 }
 
 /* A move number's value v against the position's (W_MOVE_NUMBER, once per game). */
@@ -871,58 +572,6 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
     return 0;
 }
 
-/* A symbol that starts with a letter at window index st (letters, digits and _+#=:-/ up to a byte
- * that ends it within the window, at most 16 bytes, no period after it: e.p. suffixes go the
- * general way): its end, with *digit set if it holds a digit; 0 for anything else. */
-static inline size_t fast_symbol(const fast_cur *c, size_t st, int *digit) {
-    const unsigned char *b = c->b;
-    size_t j = st + 1, len = c->len;
-    while (j < len && (char_class(b[j]) & C_SYM)) {
-        j++;
-    }
-    if (j >= len || b[j] == '.' || j - st > 16) {
-        return 0;
-    }
-    size_t k = j; /* a move's digit is near its end (e4, Nxe5+, e8=Q#): looked for from there */
-    while (k > st + 1 && (unsigned)(b[k - 1] - '0') >= 10u) {
-        k--;
-    }
-    *digit = k > st + 1;
-    return j;
-}
-
-/* O-O and O-O-O with letters O (a check or mate sign allowed): castling the fast path plays. */
-static int castles_with_o(const unsigned char *p, size_t n) {
-    int castle = p[0] == 'O';
-    for (size_t i = 1; i < n; i++) {
-        castle &= p[i] == 'O' || p[i] == '-' || p[i] == '+' || p[i] == '#';
-    }
-    return castle;
-}
-
-/* A move number at window index st: digits (at most 9), then periods, then a byte in the window.
- * Returns the index past the periods, 0 for anything else; *v its value, *digits_end past the
- * digits. */
-static inline size_t fast_number(const fast_cur *c, size_t st, unsigned long *v,
-                                 size_t *digits_end) {
-    const unsigned char *b = c->b;
-    size_t j = st, len = c->len;
-    unsigned long x = 0;
-    while (j < len && (unsigned)(b[j] - '0') < 10u) {
-        x = x * 10 + (unsigned long)(b[j] - '0');
-        j++;
-    }
-    if (j >= len || b[j] != '.' || j - st > 9) {
-        return 0;
-    }
-    *v = x;
-    *digits_end = j;
-    while (j < len && b[j] == '.') {
-        j++;
-    }
-    return j < len ? j : 0;
-}
-
 /* The common tokens of a live line, read in a tight loop straight from the lexer's window, which
  * the loop keeps in locals (fast_cur) and hands back when it leaves: move numbers ("12." "12...")
  * and moves that start with a letter and hold a digit, or castle with letters O, after white space
@@ -941,11 +590,7 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
     if (!fast_load(lx, &c)) {
         return;
     }
-    for (;;) {
-        n = c;
-        if ((st = fast_space(&c, &n)) == 0) {
-            break;
-        }
+    while ((n = c, st = fast_space(&c, &n)) != 0) {
         if ((unsigned)(c.b[st] - '0') < 10u) {
             if ((end = fast_number(&c, st, &v, &dend)) == 0) {
                 break;
@@ -1013,7 +658,7 @@ static void read_movetext(pgn_reader *r) {
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
     r->depth = 0;
     r->line_count = 0;
-    rav_level *root = push_level(r);
+    rav_level *root = pgnk_mt_push_level(r);
     if (!root) {
         return;
     }
