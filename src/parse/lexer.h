@@ -175,58 +175,8 @@ static inline void lexer_fast_take(lexer *lx, token *t, const fast_at *f, size_t
     set_keep(lx, lx->base + end);
 }
 
-/* The common movetext tokens, read straight from the window: a move number with its periods
- * (TOK_SYMBOL of the digits) or a symbol that starts with a letter, after white space with at
- * most one line break. Returns 0, having moved nothing, for anything else or at the end of the
- * window; pgnk_lexer_next then reads the token. Inline: it runs once per move. */
-static inline int lexer_next_fast(lexer *lx, token *t) {
-    const unsigned char *b = (const unsigned char *)lx->buf;
-    size_t len = lx->len;
-    fast_at f;
-    if (!lexer_fast_space(lx, &f)) {
-        return 0;
-    }
-    size_t i = f.i;
-    size_t s = i;
-    if (i >= len) {
-        return 0;
-    }
-    unsigned cls = char_class(b[i]);
-    if (cls & C_DIGIT) {
-        /* a move number with its periods: "12." or "12..." */
-        while (i < len && (char_class(b[i]) & C_DIGIT)) {
-            i++;
-        }
-        if (i >= len || b[i] != '.' || i - s > 9) {
-            return 0;
-        }
-        t->len = i - s;
-        while (i < len && b[i] == '.') {
-            i++;
-        }
-        if (i >= len) {
-            return 0;
-        }
-    } else if ((cls & C_START) && b[i] != '-' && b[i] != '+' && b[i] != '=') {
-        /* a symbol that starts with a letter, not followed by a period (e.p.) */
-        i++;
-        while (i < len && (char_class(b[i]) & C_SYM)) {
-            i++;
-        }
-        if (i >= len || b[i] == '.' || i - s > 16) {
-            return 0;
-        }
-        t->len = i - s;
-    } else {
-        return 0;
-    }
-    t->kind = TOK_SYMBOL;
-    lexer_fast_take(lx, t, &f, s, i);
-    return 1;
-}
-
-/* A '[' after white space with at most one line break, as lexer_next_fast reads moves: the tag
- * section's tokens between tag pairs. Returns 0, having moved nothing, for anything else. */
+/* A '[' after white space with at most one line break, as movetext.c's fast path reads moves: the
+ * tag section's tokens between tag pairs. Returns 0, having moved nothing, for anything else. */
 static inline int lexer_next_bracket(lexer *lx, token *t) {
     fast_at f;
     if (!lexer_fast_space(lx, &f) || lx->buf[f.i] != '[') {

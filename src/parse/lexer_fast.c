@@ -4,6 +4,8 @@
  * tag-value look-aheads. */
 #include "lexer.h"
 
+#include "../base/bits.h"
+
 #include <string.h>
 
 int pgnk_lexer_utf16_bom(lexer *lx) {
@@ -246,6 +248,59 @@ static size_t skip_blanks(const unsigned char *b, size_t i, size_t len) {
     return i;
 }
 
+/* The bytes of a tag name (letters, digits, '_') and of a plain tag value (printable ASCII but
+ * '"' and '\'), for the tag-pair fast path. */
+enum { T_NAME = 1, T_VALUE = 2 };
+static const uint8_t tag_byte[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2,
+    2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 0, 2, 2, 3,
+    2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* The 8 bytes at p, the first one lowest, whatever the machine's byte order (compilers make one
+ * load of it where the order is little-endian). */
+static inline uint64_t load_le64(const unsigned char *p) {
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+/* The high bit of each byte of w that is no plain value byte, word-at-a-time. A flag may be set
+ * wrongly only above a byte rightly flagged (borrows and carries run upwards), so the lowest flag
+ * is exact. */
+static inline uint64_t value_stops(uint64_t w) {
+    uint64_t quote = w ^ (ONES * '"'), backslash = w ^ (ONES * '\\');
+    uint64_t low = (w - ONES * 0x20) & ~w;         /* a byte < 0x20 */
+    uint64_t high = w | (w + ONES);                /* a byte >= 0x7f */
+    uint64_t q = (quote - ONES) & ~quote;          /* a '"' */
+    uint64_t bs = (backslash - ONES) & ~backslash; /* a '\' */
+    return (low | high | q | bs) & HIGHS;
+}
+
+/* The end of the plain value bytes from i: 8 at a time while the window holds them, then one by
+ * one. */
+static size_t plain_value_end(const unsigned char *b, size_t i, size_t len) {
+    while (len - i >= 8) {
+        uint64_t stops = value_stops(load_le64(b + i));
+        if (stops) {
+            return i + bits_ctz(stops) / 8;
+        }
+        i += 8;
+    }
+    while (i < len && (tag_byte[b[i]] & T_VALUE)) {
+        i++;
+    }
+    return i;
+}
+
 size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t len = lx->len;
@@ -253,8 +308,7 @@ size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
         return 0;
     }
     size_t i = skip_blanks(b, lx->pos, len), s = i;
-    while (i < len &&
-           ((unsigned)((b[i] | 0x20) - 'a') < 26u || (unsigned)(b[i] - '0') < 10u || b[i] == '_')) {
+    while (i < len && (tag_byte[b[i]] & T_NAME)) {
         i++;
     }
     if (i == s || i - s > 255 || i - s > lx->max_token) {
@@ -269,9 +323,7 @@ size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     }
     tag->value_at = lexer_loc_at(lx, i);
     s = ++i;
-    while (i < len && b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\') {
-        i++;
-    }
+    i = plain_value_end(b, i, len);
     if (i >= len || b[i] != '"' || i - s > lx->max_token) {
         return 0;
     }

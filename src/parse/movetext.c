@@ -2,7 +2,8 @@
 /* Movetext (PGN §8.2): move numbers, SAN resolved on the board, NAGs and suffix annotations
  * (§8.2.3.8, §8.2.4), comments, RAVs (§8.2.5) on an explicit stack, and the termination marker
  * (§8.2.6). An illegal move kills the rest of its line; the parent line goes on (STYLE C5). */
-#include "parse.h"
+#include "movetext_internal.h"
+#include "movetext_scan.h"
 
 #include "../base/utf8.h"
 
@@ -10,31 +11,6 @@
 
 #include "pgnkit/annot.h"
 #include "pgnkit/nag.h"
-
-/* Glyph handling runs only for tokens that are no moves: kept out of line, so that the move path
- * stays as small as it was (the attribute is a hint; other compilers simply ignore the macro). */
-#if defined(__GNUC__)
-#define COLD __attribute__((cold, noinline))
-#else
-#define COLD
-#endif
-
-static rav_level *push_level(pgn_reader *r) {
-    if (r->depth == r->levels_cap) {
-        size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
-        rav_level *l = pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *l, cap * sizeof *l);
-        if (!l) {
-            r->nomem = 1;
-            return NULL;
-        }
-        r->levels = l;
-        r->levels_cap = cap;
-    }
-    rav_level *l = &r->levels[r->depth++];
-    l->has_move = l->dead = 0;
-    l->visible = 1;
-    return l;
-}
 
 static int is_digits(const char *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -44,22 +20,6 @@ static int is_digits(const char *p, size_t n) {
     }
     return n > 0;
 }
-
-enum { BOARD_ENGLISH = 1, BOARD_OTHER = 2 };
-/* rav_level.dead while a move looked at the token after it (promotion_glyph): not dead, but the
- * fast path must stop */
-enum { PEEKED = 2 };
-
-typedef struct mt_state {
-    uint32_t skip_parens; /* > 0: inside a variation being skipped */
-    uint8_t skip_visible; /* that variation was reported by begin_variation */
-    uint8_t board;        /* resolve SAN: BOARD_ENGLISH, BOARD_OTHER (movetext_lang.c) or 0 */
-    uint8_t limit_warned, number_warned;
-    uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
-    uint8_t skipped_move;          /* a skipped movetext (SKIP) had a symbol shaped like a move */
-    uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
-    uint32_t san_flags;
-} mt_state;
 
 /* Text that is no PGN token: one W_SKIPPED_TEXT for a run of such tokens in a row (<x>, c}). */
 static void skip_text(pgn_reader *r, mt_state *s, const token *t) {
@@ -117,8 +77,8 @@ static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *n
  * glyph or no move precedes it in this line. */
 static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     unsigned nag;
-    /* l->prev.side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
-    if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev.side, &nag)) {
+    /* l->prev_side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
+    if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev_side, &nag)) {
         return 0;
     }
     pgnk_reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
@@ -275,30 +235,43 @@ static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, cons
     return 1;
 }
 
+/* Plays mv on line l (read in English or not), recording it for the line's variations. */
+static inline void play_on_line(pgn_reader *r, mt_state *s, rav_level *l, pgn_move mv,
+                                int english) {
+    if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
+        r->moves_or |= mv;
+    }
+    if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
+        r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
+    } else {
+        r->line_moves[r->line_count++] = mv;
+    }
+    l->prev_side = l->pos.side;
+    if (s->keys) {
+        pgn_pos_play(&l->pos, mv);
+    } else {
+        pgn_pos_play_unkeyed(&l->pos, mv); /* nobody looks at the key: save its updates */
+    }
+    l->has_move = 1;
+    r->sum.plies += r->depth == 1;
+}
+
 /* Reports and plays the move res of token t (san: its text without a glued glyph). english: read
  * with English letters (a constant where inlined, so the English path pays nothing for it). */
 static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_str san,
                           const pgn_san_result *res, int english) {
-    if (english && res->warnings && pawn_letter_split(r, s, l, t, res)) {
-        return;
-    }
-    warn_bits(r, res->warnings, t->at, san);
-    /* no quirk, English: the text is canonical SAN */
-    r->san_canonical = english && res->warnings == 0 && san.len <= 7;
-    if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
-        r->moves_or |= res->move;
+    if (res->warnings) {
+        if (english && pawn_letter_split(r, s, l, t, res)) {
+            return;
+        }
+        warn_bits(r, res->warnings, t->at, san);
     }
     if (r->v && r->v->move) {
+        /* no quirk, English: the text is canonical SAN */
+        r->san_canonical = english && res->warnings == 0 && san.len <= 7;
         after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
     }
-    l->prev = l->pos;
-    if (s->keys) {
-        pgn_pos_play(&l->pos, res->move);
-    } else {
-        pgn_pos_play_unkeyed(&l->pos, res->move); /* nobody looks at the key: save its updates */
-    }
-    l->has_move = 1;
-    r->sum.plies += r->depth == 1;
+    play_on_line(r, s, l, res->move, english);
 }
 
 /* A promotion to a figurine or a Cyrillic letter (e8=♕, e8Ф), which the lexer ends the symbol
@@ -385,7 +358,7 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         return play_other(r, s, l, t, PGN_E_BAD_SAN);
     }
     if (s->board != BOARD_ENGLISH) {
-        l->prev.side = l->pos.side; /* no board, but the side to move is kept for glyphs */
+        l->prev_side = l->pos.side; /* no board, but the side to move is kept for glyphs */
         l->pos.side = (uint8_t)(l->pos.side ^ 1u);
         l->has_move = 1;
         r->sum.plies += r->depth == 1;
@@ -476,137 +449,6 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
-static void on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (s->skip_parens || l->dead) {
-        s->skip_parens++;
-        return;
-    }
-    if (!l->has_move) {
-        pgnk_reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
-        s->skip_parens = 1;
-        s->skip_visible = 0;
-        return;
-    }
-    if (r->depth > r->opts.max_depth) {
-        if (!s->limit_warned) {
-            s->limit_warned = 1;
-            pgnk_reader_diag(r, PGN_E_LIMIT, t->at, t->ptr, t->len);
-        }
-        s->skip_parens = 1;
-        s->skip_visible = 0;
-        return;
-    }
-    pgn_pos before = l->prev;
-    rav_level *n = push_level(r);
-    if (!n) {
-        s->skip_parens = 1;
-        s->skip_visible = 0;
-        return;
-    }
-    n->pos = before;
-    pgn_flow f = r->v && r->v->begin_variation ? r->v->begin_variation(r->user) : PGN_FLOW_CONTINUE;
-    if (f == PGN_FLOW_STOP) {
-        r->v = NULL;
-    } else if (f == PGN_FLOW_SKIP) {
-        r->depth--;
-        s->skip_parens = 1;
-        s->skip_visible = 1;
-    }
-}
-
-static void on_close(pgn_reader *r, mt_state *s, const token *t) {
-    if (s->skip_parens) {
-        if (--s->skip_parens == 0 && s->skip_visible && r->v && r->v->end_variation &&
-            r->v->end_variation(r->user) == PGN_FLOW_STOP) {
-            r->v = NULL;
-        }
-        return;
-    }
-    if (r->depth <= 1) {
-        pgnk_reader_diag(r, PGN_W_STRAY_PAREN, t->at, t->ptr, t->len);
-        return;
-    }
-    r->depth--;
-    if (r->v && r->v->end_variation && r->v->end_variation(r->user) == PGN_FLOW_STOP) {
-        r->v = NULL;
-    }
-}
-
-/* Places inside a comment token's text (which starts after its "{" at t->at), counted forward
- * from the last place asked for, so that the places of many commands cost one pass: lines and
- * columns as the lexer counts them (LF, CRLF and a lone CR are one line break each). */
-typedef struct text_cursor {
-    const token *t;
-    size_t pos;        /* bytes counted so far */
-    size_t line_begin; /* offset where the current line starts */
-    uint32_t line;
-    int broke; /* a line break was seen: columns count from line_begin */
-} text_cursor;
-
-static pgn_loc cursor_loc(text_cursor *c, size_t off) {
-    pgn_loc at = c->t->at;
-    for (; c->pos < off; c->pos++) {
-        char ch = c->t->ptr[c->pos];
-        if (ch == '\n' ||
-            (ch == '\r' && (c->pos + 1 >= c->t->len || c->t->ptr[c->pos + 1] != '\n'))) {
-            c->line++;
-            c->line_begin = c->pos + 1;
-            c->broke = 1;
-        }
-    }
-    at.line += c->line;
-    at.offset += off + 1;
-    at.column = c->broke ? (uint32_t)(off - c->line_begin + 1) : at.column + 1 + (uint32_t)off;
-    return at;
-}
-
-/* Embedded commands (digest §10): a malformed "[%...]" in a brace comment is W_BAD_COMMAND, at
- * its "[". The comment itself is kept unchanged. */
-static void check_commands(pgn_reader *r, const token *t) {
-    pgn_cmd_iter it;
-    pgn_cmd c;
-    pgn_str body = {t->ptr, t->len};
-    text_cursor cur = {t, 0, 0, 0, 0};
-    if (t->len < 2 || memchr(t->ptr, '%', t->len) == NULL) {
-        return;
-    }
-    pgn_cmd_iter_init(&it, body);
-    while (pgn_cmd_next(&it, &c)) {
-        if (c.kind == PGN_CMD_BAD) {
-            pgnk_reader_diag(r, PGN_W_BAD_COMMAND, cursor_loc(&cur, c.offset), c.raw.ptr,
-                             c.raw.len);
-        }
-    }
-}
-
-static void on_comment(pgn_reader *r, const token *t) {
-    if (t->unterminated) {
-        pgnk_reader_diag(r, PGN_E_UNTERMINATED_COMMENT, t->at, t->ptr, t->len);
-        return;
-    }
-    if (t->too_long) {
-        pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
-        return;
-    }
-    if (t->kind == TOK_COMMENT) {
-        check_commands(r, t);
-    }
-    if (!r->v || !r->v->comment) {
-        return;
-    }
-    token body = *t;
-    if (t->kind == TOK_LINE_COMMENT) {
-        body.ptr++;
-        body.len--;
-    }
-    if (pgnk_text_decode(r, &r->text, &body, 0)) {
-        pgn_str text = {r->text.ptr, r->text.len};
-        if (r->v->comment(r->user, text) == PGN_FLOW_STOP) {
-            r->v = NULL;
-        }
-    }
-}
-
 static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag) {
     if (!l->has_move) {
         skip_text(r, s, t);
@@ -643,12 +485,12 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     }
     case TOK_SYMBOL: return on_symbol(r, s, l, t);
     case TOK_PERIODS: break;
-    case TOK_LPAREN: on_open(r, s, l, t); break;
-    case TOK_RPAREN: on_close(r, s, t); break;
+    case TOK_LPAREN: pgnk_mt_on_open(r, s, l, t); break;
+    case TOK_RPAREN: pgnk_mt_on_close(r, s, t); break;
     case TOK_COMMENT:
     case TOK_LINE_COMMENT:
         if (live || t->unterminated) {
-            on_comment(r, t);
+            pgnk_mt_on_comment(r, t);
         }
         break;
     case TOK_NAG:
@@ -671,51 +513,126 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
-/* The common tokens of a live line, read in a tight loop: move numbers ("12." "12...") and moves
- * that start with a letter and hold a digit, or castle with letters O. They need none of on_token's
- * cases (no result, no e.p. suffix, no text), so they go straight to the number check and
- * play_token. Anything else is left in r->tok for the general path (have_tok set); so is nothing
- * when the lexer's fast path has nothing, or when a move killed the line. */
-static void fast_tokens(pgn_reader *r, mt_state *s) {
+/* A move number's value v against the position's (W_MOVE_NUMBER, once per game). */
+static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const fast_cur *n,
+                         size_t st, size_t end, unsigned long v) {
+    s->prev_skipped = s->skipped;
+    s->skipped = 0;
+    if (s->board && !s->number_warned && v != l->pos.fullmove) {
+        token t;
+        fast_token(&t, n, st, end);
+        s->number_warned = 1;
+        pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t.at, t.ptr, t.len);
+    }
+}
+
+/* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
+ * if the lexer was not used (the common case: SAN read in English, or in the game's language by
+ * its letter map); else the lexer was moved to c first and the path may have read on (the caller
+ * then loads its place again). The token (r->tok) is filled only when something may look at it:
+ * a warning, a move visitor, another path. */
+static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n, size_t st,
+                            size_t end, const fast_cur *c) {
+    pgn_san_result res;
     token *t = &r->tok;
-    uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
-    while (lexer_next_fast(&r->lx, t)) {
-        rav_level *l = &r->levels[r->depth - 1];
-        const char *p = t->ptr;
-        size_t n = t->len;
-        if (p[0] <= '9') { /* a move number: digits only */
-            s->prev_skipped = s->skipped;
-            s->skipped = 0;
-            if (s->board && !s->number_warned) {
-                unsigned long v = 0;
-                for (size_t i = 0; i < n; i++) {
-                    v = v * 10 + (unsigned long)(p[i] - '0');
-                }
-                if (v != l->pos.fullmove) {
-                    s->number_warned = 1;
-                    pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t->at, p, n);
-                }
+    pgn_str san = {(const char *)n->b + st, end - st};
+    if (s->board == BOARD_ENGLISH) {
+        pgn_status ps = pgn_san_parse(&l->pos, san.ptr, san.len, s->san_flags, &res);
+        if (ps == PGN_OK && !res.warnings && !(r->v && r->v->move)) {
+            play_on_line(r, s, l, res.move, 1); /* nothing to report */
+            return 1;
+        }
+        fast_token(t, n, st, end);
+        if (ps == PGN_OK) {
+            played(r, s, l, t, san, &res, 1);
+            return 1;
+        }
+        fast_store(&r->lx, c);
+        size_t glued = play_other(r, s, l, t, ps);
+        if (glued > 0) { /* as play_token */
+            token glyph = glyph_part(t, glued);
+            if (!read_glyph(r, s, l, &glyph)) {
+                skip_text(r, s, &glyph);
             }
+        }
+        return 0;
+    }
+    fast_token(t, n, st, end);
+    if (s->board == BOARD_OTHER && r->lang_fast &&
+        pgnk_lang_fast(r, &l->pos, san.ptr, san.len, s->san_flags, &res)) {
+        played(r, s, l, t, san, &res, 0);
+        return 1;
+    }
+    if (s->board == 0) {
+        play_token(r, s, l, t); /* no board: the token is not read */
+        return 1;
+    }
+    fast_store(&r->lx, c);
+    play_token(r, s, l, t);
+    return 0;
+}
+
+/* The common tokens of a live line, read in a tight loop straight from the lexer's window, which
+ * the loop keeps in locals (fast_cur) and hands back when it leaves: move numbers ("12." "12...")
+ * and moves that start with a letter and hold a digit, or castle with letters O, after white space
+ * with at most one line break. They need none of on_token's cases (no result, no e.p. suffix, no
+ * text), so they go straight to the number check and the SAN reader. Anything else is left in
+ * r->tok for the general path (have_tok set), or unread when the fast path cannot tell; so is what
+ * follows a move that killed the line. */
+static void fast_tokens(pgn_reader *r, mt_state *s) {
+    lexer *lx = &r->lx;
+    fast_cur c, n;
+    uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
+    rav_level *l = &r->levels[r->depth - 1];
+    size_t st, end, dend;
+    unsigned long v;
+    int digit, moved = 0;
+    if (!fast_load(lx, &c)) {
+        return;
+    }
+    while ((n = c, st = fast_space(&c, &n)) != 0) {
+        if ((unsigned)(c.b[st] - '0') < 10u) {
+            if ((end = fast_number(&c, st, &v, &dend)) == 0) {
+                break;
+            }
+            check_number(r, s, l, &n, st, dend, v);
+            c = n;
+            c.i = end;
+            c.at_start = 0;
+            moved = 1;
             continue;
         }
-        int digit = 0, castle = p[0] == 'O';
-        for (size_t i = 1; i < n; i++) {
-            digit |= p[i] >= '0' && p[i] <= '9';
-            castle &= p[i] == 'O' || p[i] == '-' || p[i] == '+' || p[i] == '#';
+        if ((unsigned)((c.b[st] | 0x20) - 'a') >= 26u || (end = fast_symbol(&c, st, &digit)) == 0) {
+            break;
         }
-        if (!digit && !castle) {
+        c = n;
+        c.i = end;
+        c.at_start = 0;
+        moved = 1;
+        if (!digit && !castles_with_o(c.b + st, end - st)) {
+            fast_token(&r->tok, &n, st, end);
             r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
             break;
         }
         s->prev_skipped = s->skipped;
         s->skipped = 0;
-        char c0 = p[0];         /* t may be overwritten by a look at the next token */
-        play_token(r, s, l, t); /* a digit, or O-O: could_be_move */
+        unsigned char c0 = c.b[st]; /* the window may move on a look at the next token */
+        int kept = fast_play(r, s, l, &n, st, end, &c);
         if (l->dead) {
             l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
+            moved = kept;
             break;
         }
         lead |= (uint64_t)1 << (c0 & 63);
+        if (!kept) {
+            moved = 0; /* the lexer holds the place */
+            if (!fast_load(lx, &c)) {
+                break;
+            }
+        }
+    }
+    if (moved) {
+        fast_store(lx, &c);
     }
     r->lead_seen |= lead;
 }
@@ -740,11 +657,12 @@ static void read_movetext(pgn_reader *r) {
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
     r->depth = 0;
-    rav_level *root = push_level(r);
+    r->line_count = 0;
+    rav_level *root = pgnk_mt_push_level(r);
     if (!root) {
         return;
     }
-    root->pos = r->start;
+    root->pos = root->base = r->start;
     root->dead = r->skip_movetext != 0;
     for (;;) {
         if (!r->have_tok) {

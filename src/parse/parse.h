@@ -12,7 +12,10 @@
 /* One level of the variation stack: the main line is level 0. */
 typedef struct rav_level {
     pgn_pos pos;  /* position before the next move of this line */
-    pgn_pos prev; /* position before the last move played in this line */
+    pgn_pos base; /* an earlier position of this line: pos is base after the moves
+                   * r->line_moves[first ..] (up to the next level's first, or line_count) */
+    size_t first;
+    uint8_t prev_side; /* the side that played the last move of this line */
     uint8_t has_move;
     uint8_t dead;    /* an error or a SKIP: ignore the rest of this line */
     uint8_t visible; /* begin_variation was reported (so end_variation is too) */
@@ -35,6 +38,8 @@ struct pgn_reader {
     /* the current game */
     pgn_game_summary sum;
     pgn_pos start;
+    pgn_pos std_start; /* the standard initial position, once std_start_ready */
+    uint8_t std_start_ready;
     pgn_result marker;
     pgn_loc marker_at;     /* where the termination marker was read */
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
@@ -44,17 +49,22 @@ struct pgn_reader {
     uint8_t fen_variant; /* the variant the FEN tag was read in (a later Variant tag may differ) */
     pgn_loc fen_at, fen_value_at; /* the FEN tag's [ and its value's opening quote */
     uint8_t bad_tag;              /* the tag section had a malformed tag pair */
-    uint8_t move_skip;         /* a move callback said SKIP: the rest was skipped, end_game due */
-    pgn_game *build;           /* pgn_reader_next's game, which keeps the diagnostics */
-    uint8_t enc_seen;          /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
-    scratch name, value, text; /* decoded tag name and value, decoded comment */
-    scratch tag_result;        /* the Result tag's value */
-    scratch fen;               /* the FEN tag's value */
-    uint64_t tag_hashes[64];   /* names seen in this game's tag section (0 = free slot) */
+    uint8_t move_skip;           /* a move callback said SKIP: the rest was skipped, end_game due */
+    pgn_game *build;             /* pgn_reader_next's game, which keeps the diagnostics */
+    uint8_t enc_seen;            /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
+    scratch name, value, text;   /* decoded tag name and value, decoded comment */
+    pgn_str tag_name, tag_value; /* the tag pair just read: in name and value, or (a plain pair
+                                  * that no visitor sees) in the lexer's window */
+    scratch tag_result;          /* the Result tag's value */
+    scratch fen;                 /* the FEN tag's value */
+    uint64_t tag_hashes[64];     /* names seen in this game's tag section (0 = free slot) */
     unsigned tag_hash_count;
-    uint8_t tag_fresh; /* the tag just read has a name the game certainly did not have */
+    uint64_t tag_filter; /* bit (hash >> 58) of each name in tag_hashes */
+    uint8_t tag_fresh;   /* the tag just read has a name the game certainly did not have */
     rav_level *levels;
     size_t depth, levels_cap; /* levels in use (>= 1 while reading movetext) */
+    pgn_move *line_moves;     /* the moves played on the levels' lines since their base */
+    size_t line_count, line_cap;
     /* where games start and end */
     uint8_t next_known;
     uint64_t next_start;

@@ -123,6 +123,7 @@ void pgn_reader_free(pgn_reader *r) {
         pgnk_reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
     }
     pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *r->levels, 0);
+    pgnk_reader_alloc(r, r->line_moves, r->line_cap * sizeof *r->line_moves, 0);
     pgn_allocator a = r->alloc;
     pgnk_free(&a, r);
 }
@@ -242,8 +243,8 @@ static int valid_tag_name(const char *p, size_t n) {
     return 1;
 }
 
-static int name_is(const scratch *s, const char *name) {
-    return s->len == strlen(name) && memcmp(s->ptr, name, s->len) == 0;
+static int name_is(pgn_str s, const char *name) {
+    return s.len == strlen(name) && memcmp(s.ptr, name, s.len) == 0;
 }
 
 /* Remembers a tag name; returns 1 if the game already had it. Past 64 names, no check. */
@@ -254,12 +255,14 @@ static int seen_tag(pgn_reader *r, const char *p, size_t n) {
     }
     h |= 1;
     r->tag_fresh = 0;
-    for (unsigned i = 0; i < r->tag_hash_count; i++) {
+    uint64_t bit = (uint64_t)1 << (h >> 58); /* a one-word filter: most new names skip the search */
+    for (unsigned i = 0; (r->tag_filter & bit) && i < r->tag_hash_count; i++) {
         if (r->tag_hashes[i] == h) {
             return 1;
         }
     }
     if (r->tag_hash_count < sizeof r->tag_hashes / sizeof r->tag_hashes[0]) {
+        r->tag_filter |= bit;
         r->tag_hashes[r->tag_hash_count++] = h;
         r->tag_fresh = 1; /* every earlier name was recorded too: certainly a new name */
     }
@@ -338,6 +341,11 @@ static int tag_new_game(pgn_reader *r, const tag_start *ts) {
     return TAG_NEW_GAME;
 }
 
+static void scratch_str(pgn_str *s, const scratch *b) {
+    s->ptr = b->ptr;
+    s->len = b->len;
+}
+
 /* A plain tag pair read by pgnk_lexer_peek_tag (end: the index past its ']'): no tokens, nothing
  * to decode. */
 static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const tag_start *ts,
@@ -353,12 +361,18 @@ static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const
     if ((r->opts.flags & PGN_READ_STRICT) && fast->value.len > 255) { /* PGN §7: at most 255 */
         pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, fast->value_at, NULL, 0);
     }
-    r->name.len = r->value.len = 0;
-    if (!pgnk_scratch_put(r, &r->name, fast->name.ptr, fast->name.len) ||
-        !pgnk_scratch_put(r, &r->value, fast->value.ptr, fast->value.len)) {
-        return 0;
+    r->tag_name = fast->name;
+    r->tag_value = fast->value;
+    if (r->v && r->v->tag) { /* a visitor gets NUL-terminated copies, as from the slow path */
+        r->name.len = r->value.len = 0;
+        if (!pgnk_scratch_put(r, &r->name, fast->name.ptr, fast->name.len) ||
+            !pgnk_scratch_put(r, &r->value, fast->value.ptr, fast->value.len)) {
+            return 0;
+        }
+        scratch_str(&r->tag_name, &r->name);
+        scratch_str(&r->tag_value, &r->value);
     }
-    pgnk_lexer_take(&r->lx, end);
+    pgnk_lexer_take(&r->lx, end); /* the window stays as it is until the next token */
     return TAG_OK;
 }
 
@@ -448,7 +462,10 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
         return read_tag_fast(r, &fast, end, &ts, value_at);
     }
     int got = read_tag_name(r, &ts);
-    return got == TAG_OK ? read_tag_value(r, ts.at, value_at) : got;
+    got = got == TAG_OK ? read_tag_value(r, ts.at, value_at) : got;
+    scratch_str(&r->tag_name, &r->name);
+    scratch_str(&r->tag_value, &r->value);
+    return got;
 }
 
 /* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 4 a variant of pgn_variant
@@ -541,24 +558,25 @@ static void note_fen(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *te
 /* at: the tag's [; value_at: its value's opening quote. */
 static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fen_text,
                      size_t fen_len) {
-    if (name_is(&r->name, "FEN")) {
+    if (name_is(r->tag_name, "FEN")) {
         note_fen(r, at, value_at, fen_text, fen_len);
-    } else if (name_is(&r->name, "SetUp")) {
+    } else if (name_is(r->tag_name, "SetUp")) {
         r->has_setup = 1;
-    } else if (name_is(&r->name, "Variant")) {
+    } else if (name_is(r->tag_name, "Variant")) {
         pgn_variant variant;
-        int k = pgnk_reader_variant_kind(r->value.ptr, r->value.len, &variant);
+        pgn_str v = r->tag_value;
+        int k = pgnk_reader_variant_kind(v.ptr, v.len, &variant);
         if (k == 0) {
-            pgnk_reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, r->value.ptr, r->value.len);
+            pgnk_reader_diag(r, PGN_E_UNSUPPORTED_VARIANT, at, v.ptr, v.len);
             r->variant_bad = 1;
         } else if (k == 3) {
-            pgnk_reader_diag(r, PGN_W_VARIANT, at, r->value.ptr, r->value.len);
+            pgnk_reader_diag(r, PGN_W_VARIANT, at, v.ptr, v.len);
         }
         r->chess960 = k == 2;
         r->variant = (uint8_t)variant;
-    } else if (name_is(&r->name, "Result")) {
+    } else if (name_is(r->tag_name, "Result")) {
         r->tag_result.len = 0;
-        pgnk_scratch_put(r, &r->tag_result, r->value.ptr, r->value.len);
+        pgnk_scratch_put(r, &r->tag_result, r->tag_value.ptr, r->tag_value.len);
     }
 }
 
@@ -602,13 +620,26 @@ static pgn_flow read_tags(pgn_reader *r) {
             skip_rest_of_line(r);
             continue;
         }
-        note_tag(r, at, value_at, r->value.ptr, r->value.len);
+        note_tag(r, at, value_at, r->tag_value.ptr, r->tag_value.len);
         if (r->v && r->v->tag && flow == PGN_FLOW_CONTINUE) {
-            pgn_str name = {r->name.ptr, r->name.len}, value = {r->value.ptr, r->value.len};
-            flow = r->v->tag(r->user, name, value); /* after STOP the tags are still read */
+            flow = r->v->tag(r->user, r->tag_name, r->tag_value); /* after STOP, still read */
         }
     }
     return flow;
+}
+
+/* The game's start without a FEN: the variant's initial position; the standard one is built
+ * once per reader and copied (most games start there). */
+static void start_position(pgn_reader *r) {
+    if (r->variant != PGN_VARIANT_STANDARD) {
+        pgn_pos_init_variant(&r->start, (pgn_variant)r->variant);
+        return;
+    }
+    if (!r->std_start_ready) {
+        pgn_pos_init_variant(&r->std_start, PGN_VARIANT_STANDARD);
+        r->std_start_ready = 1;
+    }
+    r->start = r->std_start;
 }
 
 static void finish_start(pgn_reader *r) {
@@ -623,7 +654,7 @@ static void finish_start(pgn_reader *r) {
         parse_fen(r, (pgn_variant)r->variant, 1);
     }
     if ((r->fen_bad || !r->has_fen) && !(r->opts.flags & PGN_READ_NO_BOARD)) {
-        pgn_pos_init_variant(&r->start, (pgn_variant)r->variant); /* a tag-only pass builds none */
+        start_position(r); /* a tag-only pass builds none */
     }
     if (r->chess960) {
         r->start.chess960 = 1;
@@ -645,6 +676,7 @@ static void reset_game(pgn_reader *r) {
     r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = r->move_skip = 0;
     r->tag_result.len = 0;
     r->tag_hash_count = 0;
+    r->tag_filter = 0;
     r->marker = PGN_RESULT_NONE;
     r->depth = 0;
 }
