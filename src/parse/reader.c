@@ -332,8 +332,7 @@ typedef struct tag_start {
     uint8_t line_start, blank;
 } tag_start;
 
-/* A tag the game already has, after an empty line: the next game's tag section. The lexer goes
- * back to the '['. */
+/* A tag the game already has, after an empty line: the next game's tags (the lexer goes back). */
 static int tag_new_game(pgn_reader *r, const tag_start *ts) {
     pgnk_lexer_rewind(&r->lx, ts->at.offset, ts->at, ts->line_start);
     r->lx.hold = ts->hold;
@@ -346,8 +345,7 @@ static void scratch_str(pgn_str *s, const scratch *b) {
     s->len = b->len;
 }
 
-/* A plain tag pair read by pgnk_lexer_peek_tag (end: the index past its ']'): no tokens, nothing
- * to decode. */
+/* A plain tag pair read by pgnk_lexer_peek_tag (end: the index past its ']'): nothing to decode. */
 static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const tag_start *ts,
                          pgn_loc *value_at) {
     if (seen_tag(r, fast->name.ptr, fast->name.len)) {
