@@ -130,6 +130,7 @@ typedef struct cli_output {
     int fd;           /* the temporary file (-1: none; writing straight to stdout or a device) */
     int failed;       /* a write failed: never renamed into place */
     FILE *under;      /* -o x.gz: the file below the compressing stream file (else NULL) */
+    char *vbuf; /* file's stdio buffer, malloc'd, freed after fclose (NULL: stdout's or none) */
 } cli_output;
 
 /* Opens path for writing (NULL or "-": stdout, with a large buffer). A regular file is written to

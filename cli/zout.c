@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-enum { OUT_CAP = 1 << 16 };
+enum { OUT_CAP = 1 << 16, STREAM_CAP = 1 << 20 };
 
 cli_zformat cli_zformat_of_name(const char *path) {
     static const char *const ext[] = {NULL, ".gz", ".zst", ".bz2", ".xz"};
@@ -27,6 +27,7 @@ typedef struct zout {
     int failed;
     cli_zcodec c;
     unsigned char buf[OUT_CAP];
+    char stream[STREAM_CAP]; /* the stdio stream's buffer (output.c: big_buffer) */
 } zout;
 
 /* Writes the compressed bytes buf[0..n) to the file below. */
@@ -97,7 +98,7 @@ FILE *cli_zout_open(FILE *under, cli_zformat fmt, char *msg, size_t cap) {
         cli_set_msg(msg, cap, "out of memory");
         return NULL;
     }
-    setvbuf(f, NULL, _IOFBF, 1 << 20);
+    setvbuf(f, o->stream, _IOFBF, STREAM_CAP); /* with NULL, glibc would ignore the size */
     return f;
 }
 
