@@ -70,7 +70,8 @@ static pgn_status fmt_export(fmt_state *s, const cli_game *g) {
     if (s->edit.flags && (st = cli_game_edit(g->game, &s->edit)) != PGN_OK) {
         return st;
     }
-    return pgn_writer_write(s->writer, g->game);
+    st = pgn_writer_write(s->writer, g->game);
+    return st == PGN_E_IO ? PGN_E_NOMEM : st; /* the writer's sink is memory (s->text) */
 }
 
 /* -j N: each worker exports the games it reads with a writer of its own. */

@@ -267,6 +267,9 @@ void cli_par_work(worker *w, batch *b) {
     b->st = b->io_error ? pgn_reader_new(&rd, &ro, read_then_fail, &m)
                         : pgn_reader_new_mem(&rd, &ro, text, len);
     read_batch(w, b, rd);
+    if (b->io_error == IO_NOMEM && b->st == PGN_E_IO) {
+        b->st = PGN_E_NOMEM; /* the main thread ran out of memory: not a failed read */
+    }
     if (rd) {
         pgn_reader_totals(rd, &b->n_read, &b->errors, &b->warnings);
         pgn_reader_free(rd);

@@ -38,12 +38,14 @@ typedef struct pgame {
 
 enum { B_FREE, B_QUEUED, B_WORKING, B_DONE };
 
+enum { IO_FAILED = 1, IO_NOMEM = 2 };
+
 typedef struct batch {
     char *buf;
     size_t len, cap;
     uint64_t start;   /* the offset of buf[0] in the text: the reader's range_start */
     uint32_t line;    /* the line of byte start */
-    int io_error;     /* the input failed after these bytes */
+    int io_error;     /* the input failed after these bytes: IO_FAILED, or IO_NOMEM (no memory) */
     int final;        /* the input's last batch */
     int dirty;        /* holds bytes that are not UTF-8 (--input-encoding auto) */
     int seed, end437; /* read after a CP437 seed; the probe found CP437 at the end */

@@ -68,12 +68,12 @@ static int fill(cli_scanner *sc, batch *b, const cli_input *in, size_t size) {
             return 0;
         }
         if (!cli_par_reserve(&b->buf, &b->cap, b->len + READ_CHUNK, 1)) {
-            b->io_error = 1; /* out of memory, reported as a failed read */
+            b->io_error = IO_NOMEM;
             return 1;
         }
         ptrdiff_t n = in->read(in->ctx, b->buf + b->len, READ_CHUNK);
         if (n < 0) {
-            b->io_error = 1;
+            b->io_error = IO_FAILED;
             return 1;
         }
         if (n == 0) {
@@ -273,7 +273,8 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
         b->dirty = sc.dirty;
         sc.dirty = 0;
         if (!end && !keep_tail(p, &sc, b)) {
-            b->io_error = end = 1; /* out of memory, reported as a failed read */
+            b->io_error = IO_NOMEM;
+            end = 1;
         }
         b->final = end;
         queue(p, b);
@@ -285,7 +286,7 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
         }
         b = &p->slots[p->tail % p->nslots];
         b->seed = 0;
-        b->io_error = !take_tail(p, &sc, b);
+        b->io_error = take_tail(p, &sc, b) ? 0 : IO_NOMEM;
     }
     while (st == PGN_OK && p->head < p->tail) {
         st = cli_par_commit_head(p, &base, fn, user, from_fn);
