@@ -53,6 +53,36 @@ if [ "${PRIO:-}" = rt ]; then
 fi
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# The cores themselves (PIN=0 leaves it out; needs taskset and 2 cores): on the virtual machines
+# measured, one vCPU sometimes ran the same job 1.5 times slower than the other for minutes
+# (host contention, invisible inside: no steal time), and an unpinned -j 1 run lands on either,
+# so -j 2 / -j 1 swung from 1.44 to 2.30 between rounds of one run. Each round therefore also
+# times -j 1 pinned to core 0 and to core 1, alone and both at once (two processes, the machine's
+# own parallel capacity), on the file of the -j 2 rows it is compared with. With the two cores'
+# rates r0 and r1 alone, a perfect -j 2 takes 1 / (r0 + r1); the efficiency is that time over the
+# -j 2 time, and on two equal cores -j 2 / -j 1 is twice the efficiency.
+PIN=${PIN:-1}
+pin_file=$tmp/twic.pgn pin_tag=twic
+[ "$BOOK" = 1 ] && pin_file=$tmp/book.pgn pin_tag=book
+if [ "$PIN" = 1 ] && { [ "$(nproc)" != 2 ] || ! command -v taskset >/dev/null; }; then
+    echo "bench_parallel.sh: the pinned rows need taskset and 2 cores (here $(nproc)); left out" >&2
+    PIN=0
+fi
+pinned_round() {
+    local c args
+    for c in check fmt; do
+        args=(-j 1 "$pin_file")
+        [ $c = fmt ] && args=(-j 1 -o /dev/null "$pin_file")
+        once "pin.$c.0" taskset -c 0 "$PGNKIT" $c "${args[@]}"
+        once "pin.$c.1" taskset -c 1 "$PGNKIT" $c "${args[@]}"
+        "$CPURUN" "$tmp/b0" taskset -c 0 "$PGNKIT" $c "${args[@]}" >/dev/null 2>&1 &
+        "$CPURUN" "$tmp/b1" taskset -c 1 "$PGNKIT" $c "${args[@]}" >/dev/null 2>&1 || true
+        wait
+        cat "$tmp/b0" >>"$tmp/times.busy.$c.0"
+        cat "$tmp/b1" >>"$tmp/times.busy.$c.1"
+    done
+}
+
 for _ in $(seq "$RUNS"); do
     for f in pgn gz zst; do
         if [ -n "$PX" ]; then
@@ -73,6 +103,7 @@ for _ in $(seq "$RUNS"); do
         once "book.check.$j" "$PGNKIT" check -j $j "$tmp/book.pgn"
         once "book.fmt.$j" "$PGNKIT" fmt -j $j -o /dev/null "$tmp/book.pgn"
     done
+    [ "$PIN" = 1 ] && pinned_round
 done
 
 # median wall (s) of NAME
@@ -130,5 +161,24 @@ if [ "$BOOK" = 1 ]; then
                 -v j=$j 'BEGIN { printf "| %s | %.3f | %.3f | %.1f | %s |\n", l, w, c, b / w / 1e6,
                     (j == 2 ? sprintf("%.2f", one / w) : "-") }'
         done
+    done
+fi
+if [ "$PIN" = 1 ]; then
+    echo
+    echo "The two cores, same rounds, on the $pin_tag file: -j 1 pinned to each core (taskset), alone and"
+    echo "both at once; -j 2 (unpinned, from the rows above); the efficiency of -j 2 against the two"
+    echo "cores' rates alone (stricter) and both busy; on two equal cores, -j 2 / -j 1 = 2 x efficiency."
+    echo
+    echo "| command | core 0 alone s | core 1 alone s | both busy s (0 / 1) | -j 2 s | efficiency (alone / busy) | -j 2 / -j 1, equal cores |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
+    for c in check fmt; do
+        a0=$(w "pin.$c.0")
+        a1=$(w "pin.$c.1")
+        b0=$(w "busy.$c.0")
+        b1=$(w "busy.$c.1")
+        if [ "$pin_tag" = book ]; then j2=$(w "book.$c.2"); else j2=$(w "$c.pgn.2"); fi
+        awk -v l="pgnkit $c ($pin_tag)" -v a0="$a0" -v a1="$a1" -v b0="$b0" -v b1="$b1" -v j2="$j2" 'BEGIN {
+            ea = 1 / (1 / a0 + 1 / a1) / j2; eb = 1 / (1 / b0 + 1 / b1) / j2
+            printf "| %s | %.3f | %.3f | %.3f / %.3f | %.3f | %.2f / %.2f | %.2f |\n", l, a0, a1, b0, b1, j2, ea, eb, 2 * ea }'
     done
 fi
