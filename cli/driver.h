@@ -172,6 +172,8 @@ typedef struct cli_game {
     pgn_str raw;            /* the original bytes (with CLI_RAW or --rejects), else empty */
     const cli_input *input; /* where it came from (input->name for messages) */
     uint64_t ordinal;       /* 1-based over all the run's inputs (games --where skipped count) */
+    pgn_str product;        /* -j N: what the command's prepare hook made (cli_par_product) */
+    int has_product;        /* product is set (it may be empty) */
 } cli_game;
 
 /* A count of a command's own for the summary line ("3 distinct"; JSON "distinct":3). */

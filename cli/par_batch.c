@@ -216,7 +216,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         }
         pg->prod_off = b->product.len;
         if (h && h->prepare) {
-            cli_game cg = {g, sum, pg->raw, p->in, 0}; /* no ordinal yet: not in order */
+            cli_game cg = {g, sum, pg->raw, p->in, 0, {NULL, 0}, 0}; /* no ordinal yet */
             if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
                 b->st = st;
                 break;

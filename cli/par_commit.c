@@ -16,14 +16,11 @@ static void emit_diags(cli_run *r, const batch *b, size_t *k, uint64_t upto, uin
     }
 }
 
-static const cli_game *current;
-static pgn_str current_product;
-
 int cli_par_product(const cli_game *g, pgn_str *out) {
-    if (g != current || !current) {
+    if (!g->has_product) {
         return 0;
     }
-    *out = current_product;
+    *out = g->product;
     return 1;
 }
 
@@ -55,13 +52,10 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void
         pgame *pg = &b->games[i];
         pgn_game_summary sum;
         cli_par_summary(b, pg, *base, &sum);
-        cli_game g = {p->tree && !prepared ? pg->game : NULL, &sum, pg->raw, p->in,
-                      r->games + i + 1};
-        current = &g;
-        current_product.ptr = b->product.p + pg->prod_off;
-        current_product.len = pg->prod_len;
+        cli_game g = {
+            p->tree && !prepared ? pg->game : NULL,      &sum,    pg->raw, p->in, r->games + i + 1,
+            {b->product.p + pg->prod_off, pg->prod_len}, prepared};
         st = fn(r, user, &g);
-        current = NULL;
     }
     if (st != PGN_OK) { /* the command stopped: the totals of what was given out */
         *from_fn = 1;
