@@ -24,9 +24,10 @@ enum { OUT_BUFFER = 1 << 20 };
  * setvbuf(f, NULL, _IOFBF, size) is not enough, glibc then ignores the size and uses the
  * file's block size, 4 KiB for a regular file or /dev/null (fmt wrote 22,156 4 KiB writes for
  * the 90 MB of the gnuchess book, each a system call). Standard output keeps its buffer to the
- * end of the process (reachable from stdout), and gets it once. Out of memory: the default. */
+ * end of the process (reachable from stdout), and gets it once. A terminal keeps its line
+ * buffering, so that a person sees each game as it is written. Out of memory: the default. */
 static void big_buffer(FILE *f, char **keep) {
-    if (__fbufsize(f) >= OUT_BUFFER) {
+    if (isatty(fileno(f)) || __fbufsize(f) >= OUT_BUFFER) {
         return;
     }
     char *b = malloc(OUT_BUFFER);
