@@ -162,7 +162,7 @@ $(BUILD)/python.stamp: $(wildcard python/src/*.c python/src/*.h) python/setup.py
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := reader roundtrip fen san json query
+FUZZ_TARGETS := reader roundtrip fen san json query scan
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))

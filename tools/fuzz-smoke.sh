@@ -8,7 +8,7 @@
 # (FUZZ_TIME=600 FUZZ_SEED=0) find new bugs.
 set -u
 : "${BUILD:=build}" "${SHARED:=../shared}" "${FUZZ_TIME:=60}" "${FUZZ_MAX_LEN:=4096}" "${FUZZ_SEED:=1}"
-targets=${FUZZ_TARGETS:-reader roundtrip fen san json query}
+targets=${FUZZ_TARGETS:-reader roundtrip fen san json query scan}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$BUILD/fuzz/artifacts"
@@ -28,6 +28,13 @@ for t in $targets; do
         done ;;
     roundtrip)
         for f in $edge; do i=$((i + 1)); head -c "$FUZZ_MAX_LEN" "$f" >"$seeds/edge$i"; done ;;
+    scan)
+        # batches cut after 16 + 4 x the first byte; the second byte's low bit: the UTF-8 test
+        for f in $edge; do
+            i=$((i + 1))
+            { printf '\x08\x01'; head -c "$FUZZ_MAX_LEN" "$f"; } >"$seeds/edge$i"
+            { printf '\x40\x00'; head -c "$FUZZ_MAX_LEN" "$f"; } >"$seeds/edge$i-big"
+        done ;;
     fen)
         grep -vh '^#' "$SHARED"/corpus/perft/*/*.epd | cut -d';' -f1 | sed 's/ *$//' | grep . | head -n 400 |
             while IFS= read -r fen; do i=$((i + 1)); printf '\x00%s' "$fen" >"$seeds/fen$i"; done ;;
