@@ -33,7 +33,7 @@ typedef struct split_state {
     tally keys;  /* value -> aux = index of its current out_file + 1 */
     tally names; /* the file names given out */
     out_file *files;
-    size_t nfiles, capfiles, nopen;
+    size_t nfiles, capfiles, nopen, open_max;
     uint64_t clock;
 } split_state;
 
