@@ -75,14 +75,6 @@ static void before(uint64_t lf[2], unsigned p) {
  * none. Up to there every line starts in text state and ends in an LF ('"' strings and '%' lines
  * end with their line), and no cut is looked for before min. */
 #if defined(__SSE2__)
-/* The bits set in w. */
-static unsigned bit_count(uint64_t w) {
-    w -= (w >> 1) & 0x5555555555555555u;
-    w = (w & 0x3333333333333333u) + ((w >> 2) & 0x3333333333333333u);
-    w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
-    return (unsigned)((w * 0x0101010101010101u) >> 56);
-}
-
 /* One 16-byte block of plain_blocks: its LF bytes in bits 0-15, its hard bytes ('{', ';', CR;
  * with high_mask 0xFFFF, bytes >= 0x80) in bits 16-31. */
 static inline uint32_t block_bits(const unsigned char *p, unsigned high_mask) {
@@ -111,7 +103,7 @@ static int plain_blocks(const unsigned char *d, size_t *i, size_t e, int high, u
             lfm &= (hard & (0 - hard)) - 1; /* the LFs before the first hard byte */
         }
         if (lfm) {
-            *lfs += bit_count(lfm);
+            *lfs += (uint64_t)__builtin_popcountll(lfm);
             *last = *i + 64 - (size_t)__builtin_clzll(lfm);
         }
         if (hard) {
