@@ -195,6 +195,22 @@ PGN_API void pgn_game_set_broken(pgn_game *game, int broken);
 PGN_API void pgn_reader_totals(const pgn_reader *reader, uint64_t *games, uint64_t *errors,
                                uint64_t *warnings);
 
+/** Under PGN_ENC_AUTO, a text whose bytes cannot tell CP437 from Windows-1252 is read in the
+ * encoding of the last text that could tell: the encoding the reader holds for that, PGN_ENC_CP437
+ * or PGN_ENC_CP1252 (PGN_ENC_AUTO while no text has told). A caller that reads a stream in byte
+ * ranges with several readers gives each one the state the reader of the range before it was left
+ * with, for the result of one reader. */
+PGN_API pgn_encoding pgn_reader_encoding_state(const pgn_reader *reader);
+/** Sets that state, before the first read; a value other than PGN_ENC_CP437 or PGN_ENC_CP1252
+ * sets PGN_ENC_AUTO (no text has told). */
+PGN_API void pgn_reader_set_encoding_state(pgn_reader *reader, pgn_encoding enc);
+/** Nonzero once the reader has read a text (a tag value, a comment, a glyph, a diagnostic's
+ * excerpt) that could not tell while its state was PGN_ENC_AUTO, as Windows-1252. A reader of a
+ * later range that never did so read its range as one reader would have, whatever the state the
+ * range before it left; one that did reads the same as one reader only if that state was not
+ * PGN_ENC_CP437. */
+PGN_API int pgn_reader_encoding_assumed(const pgn_reader *reader);
+
 #ifdef __cplusplus
 }
 #endif

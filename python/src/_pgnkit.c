@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "pgnkit.h"
 #include "tagcols.h"
@@ -473,9 +474,10 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
         }
         st = pgn_reader_new_file(&self->r, &o, self->file);
     } else if (PyBytes_Check(src)) {
+        /* the stream from byte range_start on, as the range semantics ask of a read callback */
+        size_t len = (size_t)PyBytes_GET_SIZE(src), at = rs < len ? (size_t)rs : len;
         self->keep = Py_NewRef(src);
-        st =
-            pgn_reader_new_mem(&self->r, &o, PyBytes_AS_STRING(src), (size_t)PyBytes_GET_SIZE(src));
+        st = pgn_reader_new_mem(&self->r, &o, PyBytes_AS_STRING(src) + at, len - at);
     } else {
         self->keep = Py_NewRef(src);
         st = pgn_reader_new(&self->r, &o, pyfile_read, self);
@@ -888,7 +890,60 @@ static PyObject *mod_version(PyObject *mod, PyObject *unused) {
     return PyUnicode_FromString(pgn_version());
 }
 
+/* tag_columns(source, name, encoding, range_start, range_end, jobs, part_bytes, int_tags,
+ * date_tags): the tags of a path (str) or bytes as columns, read in up to jobs parts of at least
+ * part_bytes each on as many threads (tagcols.h): ((games, [(name, column)]), parts). */
+static PyObject *mod_tag_columns(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *src, *ints, *dates;
+    const char *name, *enc;
+    unsigned long long rs, re;
+    Py_ssize_t jobs, part;
+    if (!PyArg_ParseTuple(args, "OszKKnnOO", &src, &name, &enc, &rs, &re, &jobs, &part, &ints,
+                          &dates)) {
+        return NULL;
+    }
+    pk_tag_source ts;
+    memset(&ts, 0, sizeof ts);
+    ts.opts.encoding = enc ? encoding_of(enc) : PGN_ENC_AUTO;
+    ts.opts.source_name = name;
+    ts.range_start = rs;
+    ts.range_end = re;
+    ts.jobs = jobs > 0 ? (size_t)jobs : 1;
+    ts.part_bytes = part > 0 ? (size_t)part : 0;
+    if ((int)ts.opts.encoding < 0) {
+        return PyErr_Format(PyExc_ValueError, "unknown encoding '%s'", enc);
+    }
+    if (PyBytes_Check(src)) {
+        ts.data = PyBytes_AS_STRING(src);
+        ts.len = (size_t)PyBytes_GET_SIZE(src);
+        ts.size = ts.len;
+    } else if (PyUnicode_Check(src) && (ts.path = PyUnicode_AsUTF8(src)) != NULL) {
+        FILE *f = fopen(ts.path, "rb"); /* the OSError of a file that cannot be read, up front */
+        struct stat sb;
+        if (!f) {
+            return PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, src);
+        }
+        ts.size = fstat(fileno(f), &sb) == 0 && S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0;
+        fclose(f);
+    } else {
+        return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "a path or bytes");
+    }
+    pgn_status st = PGN_OK;
+    size_t parts = 1;
+    PyObject *out = pk_tag_columns_of(&ts, ints, dates, &st, &parts);
+    if (!out) {
+        if (!PyErr_Occurred()) {
+            st == PGN_E_NOMEM ? (void)PyErr_NoMemory() : (void)raise_status(st, name);
+        }
+        return NULL;
+    }
+    return Py_BuildValue("(Nn)", out, (Py_ssize_t)parts);
+}
+
 static PyMethodDef mod_methods[] = {
+    {"tag_columns", mod_tag_columns, METH_VARARGS,
+     "the tags of a path or bytes as columns, on threads: ((games, [(name, column)]), parts)"},
     {"status_message", mod_status_message, METH_VARARGS, "the English sentence of a code"},
     {"version", mod_version, METH_NOARGS, "the library version"},
     {NULL, NULL, 0, NULL}};

@@ -8,7 +8,9 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,11 +122,18 @@ static int64_t strtab_intern(strtab *t, const char *p, size_t n) {
 
 /* ---- the scan ---- */
 
+/* A column's codes by row, in chunks of CHUNK rows made when a row of theirs gets one: chunk k holds
+ * rows [k * CHUNK, (k + 1) * CHUNK), NO_CODE where the game has no such tag; a NULL chunk has none.
+ * (Dense by row, so no row index is kept beside each code; chunks, so that no array is copied as it
+ * grows and a rare tag costs nothing in the rows it is absent from.) */
+enum { CHUNK_BITS = 14, CHUNK = 1 << CHUNK_BITS };
+#define NO_CODE UINT32_MAX
+
 typedef struct tcol {
     strtab values;
-    uint64_t *rows;  /* the game of each occurrence */
-    uint32_t *codes; /* its value's index in values */
-    size_t n, cap;
+    uint32_t **chunk;
+    size_t nchunk;
+    uint32_t last; /* the code last stored (NO_CODE: none) */
 } tcol;
 
 typedef struct tscan {
@@ -141,12 +150,62 @@ typedef struct tscan {
 static void tscan_free(tscan *s) {
     for (size_t i = 0; i < s->ncols; i++) {
         strtab_free(&s->cols[i].values);
-        free(s->cols[i].rows);
-        free(s->cols[i].codes);
+        for (size_t k = 0; k < s->cols[i].nchunk; k++) {
+            free(s->cols[i].chunk[k]);
+        }
+        free(s->cols[i].chunk);
     }
     free(s->cols);
     free(s->after);
     strtab_free(&s->names);
+}
+
+/* Stores code as row's in c; -1 when out of memory. */
+static int col_set(tcol *c, uint64_t row, uint32_t code) {
+    size_t k = (size_t)(row >> CHUNK_BITS);
+    if (k >= c->nchunk) {
+        size_t n = c->nchunk ? c->nchunk : 8;
+        while (n <= k) {
+            n *= 2;
+        }
+        uint32_t **p = realloc(c->chunk, n * sizeof *p);
+        if (!p) {
+            return -1;
+        }
+        memset(p + c->nchunk, 0, (n - c->nchunk) * sizeof *p);
+        c->chunk = p;
+        c->nchunk = n;
+    }
+    if (!c->chunk[k]) {
+        if (!(c->chunk[k] = malloc(CHUNK * sizeof(uint32_t)))) {
+            return -1;
+        }
+        memset(c->chunk[k], 0xff, CHUNK * sizeof(uint32_t));
+    }
+    c->chunk[k][row & (CHUNK - 1)] = code;
+    c->last = code;
+    return 0;
+}
+
+static uint32_t col_get(const tcol *c, uint64_t row) {
+    size_t k = (size_t)(row >> CHUNK_BITS);
+    return k < c->nchunk && c->chunk[k] ? c->chunk[k][row & (CHUNK - 1)] : NO_CODE;
+}
+
+/* Makes column c (the names' newest string) if it is new; -1 when out of memory. */
+static int add_column(tscan *s, int64_t c) {
+    if (c < 0 || (size_t)c < s->ncols) {
+        return c < 0 ? -1 : 0;
+    }
+    if (grow((void **)&s->cols, &s->capcols, s->ncols + 1, sizeof *s->cols) < 0 ||
+        grow((void **)&s->after, &s->capafter, s->ncols + 2, sizeof *s->after) < 0) {
+        return -1;
+    }
+    memset(&s->cols[s->ncols++], 0, sizeof *s->cols);
+    s->cols[s->ncols - 1].last = NO_CODE;
+    s->after[0] = s->ncols == 1 ? UINT32_MAX : s->after[0];
+    s->after[s->ncols] = UINT32_MAX;
+    return 0;
 }
 
 /* The column of tag name p[0..n): the one that followed the previous tag last time if it is that
@@ -155,19 +214,11 @@ static void tscan_free(tscan *s) {
 static int64_t column_of(tscan *s, const char *p, size_t n) {
     uint32_t guess = s->after ? s->after[s->prev] : UINT32_MAX;
     int64_t c = strtab_is(&s->names, guess, p, n) ? guess : strtab_intern(&s->names, p, n);
-    if (c >= 0 && (size_t)c == s->ncols) {
-        if (grow((void **)&s->cols, &s->capcols, s->ncols + 1, sizeof *s->cols) < 0 ||
-            grow((void **)&s->after, &s->capafter, s->ncols + 2, sizeof *s->after) < 0) {
-            return -1;
-        }
-        memset(&s->cols[s->ncols++], 0, sizeof *s->cols);
-        s->after[0] = s->ncols == 1 ? UINT32_MAX : s->after[0];
-        s->after[s->ncols] = UINT32_MAX;
+    if (add_column(s, c) < 0) {
+        return -1;
     }
-    if (c >= 0) {
-        s->after[s->prev] = (uint32_t)c;
-        s->prev = (uint32_t)c + 1;
-    }
+    s->after[s->prev] = (uint32_t)c;
+    s->prev = (uint32_t)c + 1;
     return c;
 }
 
@@ -176,21 +227,16 @@ static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     const char *vp = value.ptr ? value.ptr : "";
     int64_t c = column_of(s, name.ptr ? name.ptr : "", name.len);
     tcol *col = c >= 0 ? &s->cols[c] : NULL;
-    int64_t v =
-        -1; /* the value of the column's last occurrence (Event, Site...) if it is this one */
-    if (col && col->n && strtab_is(&col->values, col->codes[col->n - 1], vp, value.len)) {
-        v = col->codes[col->n - 1];
+    int64_t v = -1; /* the column's last value (Event, Site...) if it is this one, else looked up */
+    if (col && strtab_is(&col->values, col->last, vp, value.len)) {
+        v = col->last;
     } else if (col) {
         v = strtab_intern(&col->values, vp, value.len);
     }
-    size_t cap = col ? col->cap : 0;
-    if (v < 0 || grow((void **)&col->rows, &cap, col->n + 1, sizeof *col->rows) < 0 ||
-        grow((void **)&col->codes, &col->cap, col->n + 1, sizeof *col->codes) < 0) {
+    if (v < 0 || col_set(col, s->row, (uint32_t)v) < 0) {
         s->oom = 1;
         return PGN_FLOW_STOP;
     }
-    col->rows[col->n] = s->row;
-    col->codes[col->n++] = (uint32_t)v;
     return PGN_FLOW_CONTINUE;
 }
 
@@ -200,18 +246,252 @@ static pgn_flow on_end_tags(void *user, const pgn_pos *start) {
     return PGN_FLOW_SKIP;
 }
 
-/* Scans every game of r into s; no Python call (run without the GIL). */
-static pgn_status scan_all(pgn_reader *r, tscan *s) {
+/* Where a part's games lie: the first one's first byte, the last one's end (where the game after
+ * it starts), and whether the stream is UTF-16 (E_UTF16: the reader reads none of it). */
+typedef struct tspan {
+    uint64_t first, end;
+    int any, utf16;
+} tspan;
+
+/* Scans every game of r into s (span, if not NULL: where they lie); no Python call (runs without
+ * the GIL). */
+static pgn_status scan_all(pgn_reader *r, tscan *s, tspan *span) {
     static const pgn_visitor v = {NULL, on_tag, on_end_tags, NULL, NULL, NULL, NULL, NULL, NULL};
     pgn_status st;
     while ((st = pgn_reader_visit(r, &v, s)) == PGN_OK || st == PGN_E_LIMIT) {
         if (s->oom) {
             return PGN_E_NOMEM;
         }
+        if (span) {
+            const pgn_game_summary *sum = pgn_reader_summary(r);
+            span->first = span->any ? span->first : sum->start.offset;
+            span->end = sum->end_offset;
+            span->any = 1;
+        }
         s->row++;
         s->prev = 0;
     }
     return s->oom ? PGN_E_NOMEM : st;
+}
+
+/* Appends the rows of src to dst: its columns by name, its values by string; -1 when out of
+ * memory. */
+static int tscan_append(tscan *dst, const tscan *src) {
+    uint32_t *map = NULL;
+    size_t cap = 0;
+    for (size_t i = 0; i < src->ncols; i++) {
+        const tcol *sc = &src->cols[i];
+        const strent *ne = &src->names.ent[i];
+        int64_t c = strtab_intern(&dst->names, src->names.bytes + ne->off, ne->len);
+        if (add_column(dst, c) < 0 || grow((void **)&map, &cap, sc->values.n + 1, sizeof *map) < 0) {
+            free(map);
+            return -1;
+        }
+        tcol *dc = &dst->cols[c];
+        for (uint32_t k = 0; k < sc->values.n; k++) {
+            const strent *e = &sc->values.ent[k];
+            int64_t v = strtab_intern(&dc->values, sc->values.bytes + e->off, e->len);
+            if (v < 0) {
+                free(map);
+                return -1;
+            }
+            map[k] = (uint32_t)v;
+        }
+        for (uint64_t row = 0; row < src->row; row++) {
+            uint32_t code = col_get(sc, row);
+            if (code != NO_CODE && col_set(dc, dst->row + row, map[code]) < 0) {
+                free(map);
+                return -1;
+            }
+        }
+    }
+    free(map);
+    dst->row += src->row;
+    return 0;
+}
+
+/* ---- the scan in parts, one per thread ---- */
+
+/* One byte range [from, to) of the source (to 0: to its end), read by its own reader on its own
+ * thread; state_in and state_out: its reader's encoding state (pgn_reader_encoding_state) at the
+ * start and at the end. */
+typedef struct tpart {
+    pgn_reader *r;
+    FILE *file;
+    tscan s;
+    tspan span;
+    pgn_status st;
+    uint64_t from, to;
+    pgn_encoding state_in, state_out;
+    int assumed; /* pgn_reader_encoding_assumed at the end */
+    const pk_tag_source *src;
+} tpart;
+
+static void part_diag(void *ctx, const pgn_diag *d) {
+    tspan *span = ctx;
+    span->utf16 |= d->code == PGN_E_UTF16;
+}
+
+/* Opens p's reader. PGN_OK, PGN_E_NOMEM, or PGN_E_IO. */
+static pgn_status part_open(tpart *p) {
+    const pk_tag_source *src = p->src;
+    pgn_reader_opts o = src->opts;
+    o.flags |= PGN_READ_NO_BOARD;
+    o.on_diag = part_diag;
+    o.diag_ctx = &p->span;
+    o.range_start = p->from;
+    o.range_end = p->to;
+    pgn_status st;
+    if (!src->path) {
+        size_t at = p->from < src->len ? (size_t)p->from : src->len;
+        st = pgn_reader_new_mem(&p->r, &o, src->data + at, src->len - at);
+    } else if (!(p->file = fopen(src->path, "rb")) ||
+               (p->from > 0 && fseeko(p->file, (off_t)p->from, SEEK_SET) != 0)) {
+        return PGN_E_IO;
+    } else {
+        st = pgn_reader_new_file(&p->r, &o, p->file);
+    }
+    if (st == PGN_OK) {
+        pgn_reader_set_encoding_state(p->r, p->state_in);
+    }
+    return st;
+}
+
+/* Frees what p holds, keeping its range and source. */
+static void part_close(tpart *p) {
+    pgn_reader_free(p->r);
+    if (p->file) {
+        fclose(p->file);
+    }
+    tscan_free(&p->s);
+    tpart keep = {.from = p->from, .to = p->to, .state_in = p->state_in, .src = p->src};
+    *p = keep;
+}
+
+/* Reads part p (a thread's function). */
+static void *part_run(void *arg) {
+    tpart *p = arg;
+    p->st = part_open(p);
+    p->st = p->st == PGN_OK ? scan_all(p->r, &p->s, &p->span) : p->st;
+    p->state_out = p->r ? pgn_reader_encoding_state(p->r) : PGN_ENC_AUTO;
+    p->assumed = p->r && pgn_reader_encoding_assumed(p->r);
+    return NULL;
+}
+
+/* Each part was read from the encoding state AUTO; one reader would have come to part i with the
+ * state the parts before it left. That differs only where it is CP437 (AUTO and CP1252 both read
+ * an undecided text as CP1252) and part i read an undecided text before any text told: such a
+ * part is read again from that state. */
+static void parts_fix_encoding(tpart *p, size_t n) {
+    pgn_encoding state = p[0].state_out;
+    for (size_t i = 1; i < n; i++) {
+        if (p[i].assumed && state == PGN_ENC_CP437) {
+            part_close(&p[i]);
+            p[i].state_in = PGN_ENC_CP437;
+            part_run(&p[i]);
+        }
+        state = p[i].state_out != PGN_ENC_AUTO ? p[i].state_out : state;
+    }
+}
+
+/* 1 if the parts read every game once as one reader would: each part's first game starts where
+ * the one before it ended, the last game read ends at the end of the stream unless the last part
+ * read it (a game that starts within a line is found only by the reader before it, which stops at
+ * its range's end: a part after it does not see it), and the stream is not UTF-16 (which a reader
+ * refuses from its first bytes, and a part after them would not see). */
+static int parts_agree(const tpart *p, size_t n, uint64_t size) {
+    const tpart *last = NULL; /* the last part with games */
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].st != PGN_END || p[i].span.utf16) {
+            return 0;
+        }
+        if (p[i].span.any) {
+            if (last && last->span.end != p[i].span.first) {
+                return 0;
+            }
+            last = &p[i];
+        }
+    }
+    return last && (last == &p[n - 1] || last->span.end >= size);
+}
+
+/* Runs part_run on each of the n parts, on its own thread. 0, or -1 if a thread could not start
+ * (the parts that started are joined). */
+static int parts_run(tpart *p, size_t n) {
+    pthread_t *t = calloc(n, sizeof *t);
+    size_t started = 0;
+    while (t && started < n && pthread_create(&t[started], NULL, part_run, &p[started]) == 0) {
+        started++;
+    }
+    for (size_t i = 0; i < started; i++) {
+        pthread_join(t[i], NULL);
+    }
+    free(t);
+    return started == n ? 0 : -1;
+}
+
+/* Scans [start, end) of the source in n parts on n threads (n >= 2) into out. 1 when they agree,
+ * 0 when they do not or threads could not start (then scan with one reader), -1 with *st when
+ * memory ran out. */
+static int scan_parts(const pk_tag_source *src, uint64_t start, uint64_t end, size_t n,
+                      tscan *out, pgn_status *st) {
+    tpart *p = calloc(n, sizeof *p);
+    if (!p) {
+        *st = PGN_E_NOMEM;
+        return -1;
+    }
+    uint64_t step = (end - start) / n;
+    for (size_t i = 0; i < n; i++) {
+        p[i].src = src;
+        p[i].from = start + step * i;
+        p[i].to = i + 1 < n ? p[i].from + step : end == src->size ? 0 : end;
+    }
+    int ok = parts_run(p, n) == 0;
+    for (size_t i = 0; i < n; i++) {
+        ok = p[i].st == PGN_E_NOMEM ? -1 : ok;
+    }
+    if (ok > 0) {
+        parts_fix_encoding(p, n);
+        ok = parts_agree(p, n, src->size);
+    }
+    if (ok > 0) { /* out takes part 0's columns as they are, then the other parts' rows */
+        *out = p[0].s;
+        memset(&p[0].s, 0, sizeof p[0].s);
+    }
+    for (size_t i = 1; ok > 0 && i < n; i++) {
+        ok = tscan_append(out, &p[i].s) < 0 ? -1 : ok;
+    }
+    for (size_t i = 0; i < n; i++) {
+        part_close(&p[i]);
+    }
+    free(p);
+    *st = ok < 0 ? PGN_E_NOMEM : PGN_END;
+    return ok;
+}
+
+/* Scans the source into out: in parts when it is large enough and they agree, else with one
+ * reader. PGN_END, or the failure. */
+static pgn_status scan_source(const pk_tag_source *src, tscan *out, size_t *parts) {
+    uint64_t start = src->range_start, end = src->range_end ? src->range_end : src->size;
+    uint64_t span = end > start ? end - start : 0;
+    uint64_t n = src->jobs > 1 && src->part_bytes ? span / src->part_bytes : 1;
+    n = n > src->jobs ? src->jobs : n < 1 ? 1 : n;
+    pgn_status st = PGN_END;
+    *parts = (size_t)n;
+    if (n >= 2 && end <= src->size) {
+        int ok = scan_parts(src, start, end, (size_t)n, out, &st);
+        if (ok != 0) {
+            return ok > 0 ? PGN_END : st;
+        }
+        tscan_free(out);
+        memset(out, 0, sizeof *out);
+    }
+    *parts = 1;
+    tpart one = {.from = src->range_start, .to = src->range_end, .src = src};
+    st = part_open(&one);
+    st = st == PGN_OK ? scan_all(one.r, out, NULL) : st;
+    part_close(&one);
+    return st;
 }
 
 /* ---- typed values: an integer tag, a date tag ---- */
@@ -311,9 +591,12 @@ static PyObject *str_column(const tcol *c, uint64_t rows) {
         Py_XDECREF(codes);
         return NULL;
     }
-    int32_t *out = (int32_t *)PyByteArray_AS_STRING(codes);
-    for (size_t i = 0; i < c->n; i++) {
-        out[c->rows[i]] = (int32_t)c->codes[i];
+    char *out = PyByteArray_AS_STRING(codes); /* NO_CODE is -1 as an int32 */
+    for (size_t k = 0; k < c->nchunk && (uint64_t)k * CHUNK < rows; k++) {
+        uint64_t n = rows - (uint64_t)k * CHUNK < CHUNK ? rows - (uint64_t)k * CHUNK : CHUNK;
+        if (c->chunk[k]) {
+            memcpy(out + (size_t)k * CHUNK * sizeof(int32_t), c->chunk[k], n * sizeof(int32_t));
+        }
     }
     return Py_BuildValue("(sNN)", "s", vals, codes);
 }
@@ -337,13 +620,11 @@ static PyObject *typed_column(const tcol *c, uint64_t rows, int kind) {
     }
     int64_t *out = (int64_t *)PyByteArray_AS_STRING(a);
     char *m = PyByteArray_AS_STRING(mask);
-    for (size_t i = 0; i < c->n; i++) {
-        uint32_t k = c->codes[i];
-        out[c->rows[i]] = ok[k] ? val[k] : 0;
-        m[c->rows[i]] = (char)!ok[k];
-    }
-    for (uint64_t i = 0; kind == KIND_DATE && i < rows; i++) {
-        out[i] = m[i] ? INT64_MIN : out[i];
+    for (uint64_t i = 0; i < rows; i++) {
+        uint32_t k = col_get(c, i);
+        int good = k != NO_CODE && ok[k];
+        out[i] = good ? val[k] : kind == KIND_DATE ? INT64_MIN : 0;
+        m[i] = (char)!good;
     }
     free(val);
     free(ok);
@@ -386,17 +667,27 @@ static PyObject *columns_of(const tscan *s, PyObject *ints, PyObject *dates) {
     return out;
 }
 
-/* (games, [(name, column)]) of the rest of r's games, read in one call without the GIL; NULL with
- * *st the reader's failure (no exception set) or with a Python exception set. */
+/* (games, [(name, column)]) of s, or NULL with an exception set. */
+static PyObject *columns_result(const tscan *s, PyObject *ints, PyObject *dates) {
+    PyObject *cols = columns_of(s, ints, dates);
+    return cols ? Py_BuildValue("(KN)", (unsigned long long)s->row, cols) : NULL;
+}
+
 PyObject *pk_tag_columns(pgn_reader *r, PyObject *ints, PyObject *dates, pgn_status *st) {
     tscan s;
     memset(&s, 0, sizeof s);
-    Py_BEGIN_ALLOW_THREADS *st = scan_all(r, &s);
-    Py_END_ALLOW_THREADS PyObject *out = NULL;
-    if (*st == PGN_END) {
-        PyObject *cols = columns_of(&s, ints, dates);
-        out = cols ? Py_BuildValue("(KN)", (unsigned long long)s.row, cols) : NULL;
-    }
+    Py_BEGIN_ALLOW_THREADS *st = scan_all(r, &s, NULL);
+    Py_END_ALLOW_THREADS PyObject *out = *st == PGN_END ? columns_result(&s, ints, dates) : NULL;
+    tscan_free(&s);
+    return out;
+}
+
+PyObject *pk_tag_columns_of(const pk_tag_source *src, PyObject *ints, PyObject *dates,
+                            pgn_status *st, size_t *parts) {
+    tscan s;
+    memset(&s, 0, sizeof s);
+    Py_BEGIN_ALLOW_THREADS *st = scan_source(src, &s, parts);
+    Py_END_ALLOW_THREADS PyObject *out = *st == PGN_END ? columns_result(&s, ints, dates) : NULL;
     tscan_free(&s);
     return out;
 }

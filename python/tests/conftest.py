@@ -40,6 +40,15 @@ def twic(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def book(tmp_path_factory):
+    """The gnuchess book (85.7 MB, 145,716 games, its names in CP437) as a plain file."""
+    p = tmp_path_factory.mktemp("book") / "gnuchess-book_1.02.pgn"
+    with gzip.open(os.path.join(CORPUS, "big", "gnuchess-book_1.02.pgn.gz")) as src, open(p, "wb") as dst:
+        shutil.copyfileobj(src, dst)
+    return str(p)
+
+
+@pytest.fixture(scope="session")
 def pgnkit_bin():
     if not os.access(BIN, os.X_OK):
         pytest.fail(f"the pgnkit program is not built: {BIN}")

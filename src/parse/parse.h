@@ -52,6 +52,7 @@ struct pgn_reader {
     uint8_t move_skip;           /* a move callback said SKIP: the rest was skipped, end_game due */
     pgn_game *build;             /* pgn_reader_next's game, which keeps the diagnostics */
     uint8_t enc_seen;            /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
+    uint8_t enc_assumed;         /* a text that could not tell was read while enc_seen was AUTO */
     scratch name, value, text;   /* decoded tag name and value, decoded comment */
     pgn_str tag_name, tag_value; /* the tag pair just read: in name and value, or (a plain pair
                                   * that no visitor sees) in the lexer's window */
@@ -146,10 +147,10 @@ size_t pgnk_lang_glyph_len(const char *s, size_t n);
 /* text.c */
 /* The single-byte encoding of the text s (not UTF-8) under the reader's option: with
  * PGN_ENC_AUTO, CP437 or Windows-1252 as the text's bytes tell, else as the last text that told. */
-pgn_encoding pgnk_text_encoding(const pgn_reader *r, const char *s, size_t len);
+pgn_encoding pgnk_text_encoding(pgn_reader *r, const char *s, size_t len);
 /* Writes to out (cap >= 4 bytes) a NUL-terminated UTF-8 excerpt of s: UTF-8 kept, other bytes
  * decoded as pgnk_text_encoding says, cut on a character boundary to fit. */
-void pgnk_text_excerpt(const pgn_reader *r, char *out, size_t cap, const char *s, size_t len);
+void pgnk_text_excerpt(pgn_reader *r, char *out, size_t cap, const char *s, size_t len);
 /* Appends s to buf, converted to UTF-8 from the single-byte encoding enc. */
 int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_t len,
                                pgn_encoding enc);

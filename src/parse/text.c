@@ -80,7 +80,7 @@ static int word_byte(const unsigned char *p, size_t i, size_t len) {
     return (c >= 'a' && c <= 'z') || p[i] >= 0x80;
 }
 
-pgn_encoding pgnk_text_encoding(const pgn_reader *r, const char *s, size_t len) {
+pgn_encoding pgnk_text_encoding(pgn_reader *r, const char *s, size_t len) {
     pgn_encoding enc = r->opts.encoding;
     if (enc != PGN_ENC_AUTO) {
         return enc;
@@ -113,7 +113,20 @@ pgn_encoding pgnk_text_encoding(const pgn_reader *r, const char *s, size_t len) 
     if (v437 != v1252) {
         return v437 > v1252 ? PGN_ENC_CP437 : PGN_ENC_CP1252;
     }
+    r->enc_assumed |= !r->enc_seen;
     return r->enc_seen ? (pgn_encoding)r->enc_seen : PGN_ENC_CP1252;
+}
+
+pgn_encoding pgn_reader_encoding_state(const pgn_reader *r) {
+    return (pgn_encoding)r->enc_seen;
+}
+
+int pgn_reader_encoding_assumed(const pgn_reader *r) {
+    return r->enc_assumed;
+}
+
+void pgn_reader_set_encoding_state(pgn_reader *r, pgn_encoding enc) {
+    r->enc_seen = (uint8_t)(enc == PGN_ENC_CP437 || enc == PGN_ENC_CP1252 ? enc : PGN_ENC_AUTO);
 }
 
 static unsigned code_point(unsigned char c, pgn_encoding enc) {
@@ -152,7 +165,7 @@ int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_
     return 1;
 }
 
-void pgnk_text_excerpt(const pgn_reader *r, char *out, size_t cap, const char *s, size_t len) {
+void pgnk_text_excerpt(pgn_reader *r, char *out, size_t cap, const char *s, size_t len) {
     pgn_encoding enc = PGN_ENC_UTF8;
     if (!pgnk_utf8_valid(s, len) && (enc = pgnk_text_encoding(r, s, len)) != PGN_ENC_UTF8) {
         size_t n = 0;

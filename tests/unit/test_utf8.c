@@ -170,7 +170,64 @@ static void test_diag_tokens(void) {
     free(rnd);
 }
 
+/* ---- the encoding state a reader of a byte range is given (pgn_reader_encoding_state) ---- */
+
+static pgn_flow keep_white(void *user, pgn_str name, pgn_str value) {
+    if (name.len == 5 && memcmp(name.ptr, "White", 5) == 0 && value.len < 32) {
+        memcpy(user, value.ptr, value.len);
+        ((char *)user)[value.len] = 0;
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+/* Reads every game of text with the state set to seed (PGN_ENC_AUTO: left as is); white: the last
+ * White tag's value (UTF-8). */
+static pgn_reader *read_seeded(const char *text, pgn_encoding seed, char *white) {
+    static const pgn_visitor v = {NULL, keep_white, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    pgn_reader *r = NULL;
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, text, strlen(text)), PGN_OK);
+    if (!r) {
+        return NULL;
+    }
+    CHECK_EQ_INT(pgn_reader_encoding_state(r), PGN_ENC_AUTO);
+    if (seed != PGN_ENC_AUTO) {
+        pgn_reader_set_encoding_state(r, seed);
+    }
+    pgn_status st;
+    while ((st = pgn_reader_visit(r, &v, white)) == PGN_OK) {
+    }
+    CHECK_EQ_INT(st, PGN_END);
+    return r;
+}
+
+static void test_encoding_state(void) {
+    /* \x81 tells CP437 (ü; Windows-1252 has no character there); M\xE1laga cannot tell: CP437's ß
+     * or Windows-1252's á, read as the last text that told */
+    static const char told[] = "[White \"Br\x81ssel\"]\n*\n\n",
+                      tie[] = "[White \"M\xE1laga\"]\n*\n";
+    char both[64], white[32] = "";
+    snprintf(both, sizeof both, "%s%s", told, tie);
+    pgn_reader *r = read_seeded(both, PGN_ENC_AUTO, white);
+    CHECK_EQ_STR(white, "M\xC3\x9Flaga");
+    CHECK_EQ_INT(r ? (int)pgn_reader_encoding_state(r) : -1, PGN_ENC_CP437);
+    CHECK_EQ_INT(r ? pgn_reader_encoding_assumed(r) : -1, 0);
+    pgn_reader_free(r);
+    /* the second game alone, as a reader of its range: assumed, unless given the state */
+    r = read_seeded(tie, PGN_ENC_AUTO, white);
+    CHECK_EQ_STR(white, "M\xC3\xA1laga");
+    CHECK_EQ_INT(r ? pgn_reader_encoding_assumed(r) : -1, 1);
+    pgn_reader_free(r);
+    r = read_seeded(tie, PGN_ENC_CP437, white);
+    CHECK_EQ_STR(white, "M\xC3\x9Flaga");
+    CHECK_EQ_INT(r ? (int)pgn_reader_encoding_state(r) : -1, PGN_ENC_CP437);
+    CHECK_EQ_INT(r ? pgn_reader_encoding_assumed(r) : -1, 0);
+    pgn_reader_set_encoding_state(r, PGN_ENC_UTF8); /* not a state: AUTO */
+    CHECK_EQ_INT(r ? (int)pgn_reader_encoding_state(r) : -1, PGN_ENC_AUTO);
+    pgn_reader_free(r);
+}
+
 int main(void) {
+    test_encoding_state();
     test_diag_tokens();
     test_rfc3629_examples();
     test_ill_formed();

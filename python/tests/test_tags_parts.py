@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: MIT
+"""read_tags_frame on several threads: a path or bytes cut into byte ranges, each read by its own
+reader (the library's range semantics), gives the frame of one reader, or reads again with one
+reader when the ranges cannot (issue 19)."""
+import os
+
+import pandas as pd
+import pytest
+
+import pgnkit
+
+from conftest import edge_files, fuzz_files
+
+
+def frame(src, jobs=1, part=0):
+    """(frame, parts) of pgnkit._tags_frame, the function under read_tags_frame."""
+    return pgnkit._tags_frame(src, None, None, False, jobs, part)
+
+
+@pytest.mark.parametrize("jobs,part", [(2, 4 << 20), (3, 1 << 20), (8, 256 << 10)])
+def test_parts_equal_one_reader(book, twic, jobs, part):
+    """The book's names are CP437 (a part that begins with a name that cannot tell is read again
+    from the state the part before it left) and TWIC's UTF-8; every cut lands where the parts
+    agree, so no part falls back to one reader."""
+    for path in (book, twic):
+        want, one = frame(path)
+        got, parts = frame(path, jobs, part)
+        assert (one, parts) == (1, max(1, min(jobs, os.path.getsize(path) // part)))
+        pd.testing.assert_frame_equal(got, want)
+
+
+def test_default_jobs_is_the_cores(twic):
+    got = pgnkit.read_tags_frame(twic)
+    pd.testing.assert_frame_equal(got, frame(twic)[0])
+    if (os.cpu_count() or 1) > 1:
+        assert pgnkit._tags_frame(twic, None, None, False, 2, 1 << 20)[1] == 2
+
+
+@pytest.mark.parametrize("path", edge_files() + fuzz_files(), ids=lambda p: os.path.basename(p))
+def test_small_parts_of_odd_files(path):
+    """Parts of 64 bytes over every edge and fuzz-regression file (broken games, comments, CRLF,
+    encodings, tag-less games): the frame of one reader, whether the parts agreed or not."""
+    want, _ = frame(path)
+    data = open(path, "rb").read()
+    for src in (path, data):
+        got, parts = frame(src, 7, 64)
+        assert 1 <= parts <= 7
+        pd.testing.assert_frame_equal(got, want)
+
+
+def filler(n, tag="Event"):
+    return "".join(f'[{tag} "g{i}"]\n[Result "*"]\n\n1. e4 e5 *\n\n' for i in range(n))
+
+
+def test_cp437_state_crosses_a_cut():
+    """A name that tells CP437 (\\x81: ü) in the first half, one that cannot tell (\\xE1: CP437's
+    ß, Windows-1252's á) in the second: the reader of the second half reads it again from CP437."""
+    text = (filler(1) + '[White "Br\x81ssel"]\n\n*\n\n' + filler(400) +
+            '[White "M\xe1laga"]\n\n*\n\n' + filler(10)).encode("latin-1")
+    want, _ = frame(text)
+    assert want["White"].iloc[-11] == "Mßlaga"
+    got, parts = frame(text, 2, len(text) // 2)
+    assert parts == 2
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_comment_with_bracket_lines_across_the_cut():
+    """A comment holding lines that start with '[' (clocks), and the cut inside it: the second
+    reader takes one of them for the start of a game; the parts disagree, and one reader reads the
+    whole."""
+    inner = "".join(f"move {i}\n[%clk 0:{i % 60:02d}:00] and more\n" for i in range(300))
+    text = (filler(200) + '[Event "long"]\n\n1. e4 {' + inner + '} e5 *\n\n' + filler(200)).encode()
+    want, _ = frame(text)
+    assert len(want) == 401
+    cut = text.index(b"move 150")
+    got, parts = frame(text, 2, cut)
+    assert parts == 1
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_games_without_tags_across_the_cut():
+    """Games without tags (a "1." after an empty line) around the cut: the second reader skips
+    to the next tag section, the parts disagree, and one reader reads them all."""
+    text = (filler(100) + "1. e4 e5 *\n\n" * 300 + filler(100)).encode()
+    want, _ = frame(text)
+    assert len(want) == 500
+    got, parts = frame(text, 2, len(text) // 2)
+    assert parts == 1
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_range_is_cut_too(twic):
+    """A range given to read_tags_frame is itself cut into parts: the same games as one reader of
+    that range."""
+    size = os.path.getsize(twic)
+    for rng in ((0, size // 2), (size // 3, 0), (size // 4, size // 2)):
+        want = pgnkit.read_tags_frame(twic, range=rng)
+        got, parts = pgnkit._tags_frame(twic, None, rng, False, 3, 256 << 10)
+        assert parts == 3
+        pd.testing.assert_frame_equal(got, want)
+
+
+def test_read_bytes_range_equals_path(twic):
+    """A range over bytes reads what the same range of the file reads (it read from byte 0)."""
+    data = open(twic, "rb").read()
+    mid = len(data) // 2
+    for rng in ((0, mid), (mid, 0), (mid // 2, mid)):
+        want = [g.tags for g in pgnkit.read(twic, range=rng)]
+        assert [g.tags for g in pgnkit.read(data, range=rng)] == want
+        assert list(pgnkit.scan_tags(data, range=rng)) == want
