@@ -195,21 +195,25 @@ PGN_API void pgn_game_set_broken(pgn_game *game, int broken);
 PGN_API void pgn_reader_totals(const pgn_reader *reader, uint64_t *games, uint64_t *errors,
                                uint64_t *warnings);
 
-/** Under PGN_ENC_AUTO, a text whose bytes cannot tell CP437 from Windows-1252 is read in the
- * encoding of the last text that could tell: the encoding the reader holds for that, PGN_ENC_CP437
- * or PGN_ENC_CP1252 (PGN_ENC_AUTO while no text has told). A caller that reads a stream in byte
- * ranges with several readers gives each one the state the reader of the range before it was left
- * with, for the result of one reader. */
-PGN_API pgn_encoding pgn_reader_encoding_state(const pgn_reader *reader);
-/** Sets that state, before the first read; a value other than PGN_ENC_CP437 or PGN_ENC_CP1252
- * sets PGN_ENC_AUTO (no text has told). */
-PGN_API void pgn_reader_set_encoding_state(pgn_reader *reader, pgn_encoding enc);
-/** Nonzero once the reader has read a text (a tag value, a comment, a glyph, a diagnostic's
- * excerpt) that could not tell while its state was PGN_ENC_AUTO, as Windows-1252. A reader of a
- * later range that never did so read its range as one reader would have, whatever the state the
- * range before it left; one that did reads the same as one reader only if that state was not
- * PGN_ENC_CP437. */
-PGN_API int pgn_reader_encoding_assumed(const pgn_reader *reader);
+/** Under PGN_ENC_AUTO, a text (a tag value, a comment) whose bytes cannot tell CP437 from
+ * Windows-1252 is read in the encoding of the last text that could tell, else as Windows-1252
+ * (docs/pgn-dialect.md, "Encodings"). How a reader stands: */
+typedef struct pgn_encoding_state {
+    pgn_encoding last; /* the encoding undecided text is read in now: the last that told (CP437,
+                          CP1252), else the one given by pgn_reader_set_encoding_state; AUTO or
+                          CP1252: as Windows-1252 */
+    int told;          /* a text has told (last is this reader's own) */
+    int assumed;       /* undecided text was read before any text told: in the state given */
+} pgn_encoding_state;
+
+/** The reader's encoding state. A caller that reads a stream in byte ranges with several readers
+ * reads the same as one reader when each range is read from the state the ranges before it left
+ * (the last `last` of a range that told), or when its reader did not assume (assumed 0) or was
+ * given a state that reads undecided text the same (CP1252 and AUTO do). */
+PGN_API pgn_encoding_state pgn_reader_encoding_state(const pgn_reader *reader);
+/** Gives the reader the state the text before its range left, before its first read: CP437 or
+ * CP1252 (another value: AUTO, as at the start of a stream). */
+PGN_API void pgn_reader_set_encoding_state(pgn_reader *reader, pgn_encoding last);
 
 #ifdef __cplusplus
 }

@@ -253,8 +253,9 @@ def read_tags_frame(source, *, encoding=None, range=None, categorical=False, job
     return _tags_frame(source, encoding, range, categorical, jobs, 4 << 20)[0]
 
 
-def _tags_frame(source, encoding, range, categorical, jobs, part_bytes):
-    """read_tags_frame with its parts of at least part_bytes: (frame, number of parts read)."""
+def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=True):
+    """read_tags_frame with its parts of at least part_bytes: (frame, number of parts read).
+    guess=False: every part but the first starts in the encoding state AUTO (tests)."""
     import numpy as np
     import pandas as pd
 
@@ -263,7 +264,7 @@ def _tags_frame(source, encoding, range, categorical, jobs, part_bytes):
     parts = 1
     if isinstance(src, (str, bytes)):
         (rows, cols), parts = _pgnkit.tag_columns(src, name, encoding, start, end, jobs,
-                                                  part_bytes, _INT_TAGS, _DATE_TAGS)
+                                                  part_bytes, _INT_TAGS, _DATE_TAGS, guess)
     else:
         r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
         rows, cols = r.tag_columns(_INT_TAGS, _DATE_TAGS)

@@ -891,16 +891,17 @@ static PyObject *mod_version(PyObject *mod, PyObject *unused) {
 }
 
 /* tag_columns(source, name, encoding, range_start, range_end, jobs, part_bytes, int_tags,
- * date_tags): the tags of a path (str) or bytes as columns, read in up to jobs parts of at least
- * part_bytes each on as many threads (tagcols.h): ((games, [(name, column)]), parts). */
+ * date_tags, guess=True): the tags of a path (str) or bytes as columns, read in parts of at least
+ * part_bytes each on up to jobs threads (tagcols.h): ((games, [(name, column)]), parts). */
 static PyObject *mod_tag_columns(PyObject *mod, PyObject *args) {
     (void)mod;
     PyObject *src, *ints, *dates;
     const char *name, *enc;
     unsigned long long rs, re;
     Py_ssize_t jobs, part;
-    if (!PyArg_ParseTuple(args, "OszKKnnOO", &src, &name, &enc, &rs, &re, &jobs, &part, &ints,
-                          &dates)) {
+    int guess = 1;
+    if (!PyArg_ParseTuple(args, "OszKKnnOO|p", &src, &name, &enc, &rs, &re, &jobs, &part, &ints,
+                          &dates, &guess)) {
         return NULL;
     }
     pk_tag_source ts;
@@ -911,6 +912,7 @@ static PyObject *mod_tag_columns(PyObject *mod, PyObject *args) {
     ts.range_end = re;
     ts.jobs = jobs > 0 ? (size_t)jobs : 1;
     ts.part_bytes = part > 0 ? (size_t)part : 0;
+    ts.guess = guess;
     if ((int)ts.opts.encoding < 0) {
         return PyErr_Format(PyExc_ValueError, "unknown encoding '%s'", enc);
     }

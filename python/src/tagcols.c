@@ -9,6 +9,7 @@
 #include <Python.h>
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,47 +275,116 @@ static pgn_status scan_all(pgn_reader *r, tscan *s, tspan *span) {
     return s->oom ? PGN_E_NOMEM : st;
 }
 
-/* Appends the rows of src to dst: its columns by name, its values by string; -1 when out of
- * memory. */
-static int tscan_append(tscan *dst, const tscan *src) {
-    uint32_t *map = NULL;
-    size_t cap = 0;
-    for (size_t i = 0; i < src->ncols; i++) {
-        const tcol *sc = &src->cols[i];
-        const strent *ne = &src->names.ent[i];
-        int64_t c = strtab_intern(&dst->names, src->names.bytes + ne->off, ne->len);
-        if (add_column(dst, c) < 0 || grow((void **)&map, &cap, sc->values.n + 1, sizeof *map) < 0) {
-            free(map);
+/* The scans of a source's parts joined: all holds the names and the values of every part, in
+ * order of first appearance (its columns have no codes), part p's column i is all's column
+ * col[p][i] and its value k all's value val[p][i][k]. One scan is its own join (all is it, the
+ * maps are NULL: the identity). */
+typedef struct tjoin {
+    tscan *part; /* nparts scans, in stream order */
+    size_t nparts;
+    tscan *all;
+    uint32_t **col;
+    uint32_t ***val;
+    uint64_t rows;
+} tjoin;
+
+static void join_free(tjoin *j) {
+    for (size_t p = 0; p < j->nparts; p++) {
+        for (size_t i = 0; j->val && j->val[p] && i < j->part[p].ncols; i++) {
+            free(j->val[p][i]);
+        }
+        free(j->val ? j->val[p] : NULL);
+        free(j->col ? j->col[p] : NULL);
+        tscan_free(&j->part[p]);
+    }
+    if (j->all && j->nparts > 1) {
+        tscan_free(j->all);
+        free(j->all);
+    }
+    free(j->part);
+    free(j->col);
+    free(j->val);
+    memset(j, 0, sizeof *j);
+}
+
+/* Maps part p's columns and values into j->all; -1 when out of memory. */
+static int join_part(tjoin *j, size_t p) {
+    const tscan *s = &j->part[p];
+    if (!(j->col[p] = calloc(s->ncols + 1, sizeof **j->col)) ||
+        !(j->val[p] = calloc(s->ncols + 1, sizeof **j->val))) {
+        return -1;
+    }
+    for (size_t i = 0; i < s->ncols; i++) {
+        const tcol *sc = &s->cols[i];
+        const strent *ne = &s->names.ent[i];
+        int64_t c = strtab_intern(&j->all->names, s->names.bytes + ne->off, ne->len);
+        if (add_column(j->all, c) < 0 ||
+            !(j->val[p][i] = malloc((sc->values.n + 1) * sizeof ***j->val))) {
             return -1;
         }
-        tcol *dc = &dst->cols[c];
+        j->col[p][i] = (uint32_t)c;
         for (uint32_t k = 0; k < sc->values.n; k++) {
             const strent *e = &sc->values.ent[k];
-            int64_t v = strtab_intern(&dc->values, sc->values.bytes + e->off, e->len);
+            int64_t v = strtab_intern(&j->all->cols[c].values, sc->values.bytes + e->off, e->len);
             if (v < 0) {
-                free(map);
                 return -1;
             }
-            map[k] = (uint32_t)v;
-        }
-        for (uint64_t row = 0; row < src->row; row++) {
-            uint32_t code = col_get(sc, row);
-            if (code != NO_CODE && col_set(dc, dst->row + row, map[code]) < 0) {
-                free(map);
-                return -1;
-            }
+            j->val[p][i][k] = (uint32_t)v;
         }
     }
-    free(map);
-    dst->row += src->row;
     return 0;
+}
+
+/* Joins the n scans at part (j takes them); -1 when out of memory (j then frees them). */
+static int join_build(tjoin *j, tscan *part, size_t n) {
+    memset(j, 0, sizeof *j);
+    j->part = part;
+    j->nparts = n;
+    for (size_t p = 0; p < n; p++) {
+        j->rows += part[p].row;
+    }
+    if (n == 1) {
+        j->all = &part[0];
+        return 0;
+    }
+    j->all = calloc(1, sizeof *j->all);
+    j->col = calloc(n, sizeof *j->col);
+    j->val = calloc(n, sizeof *j->val);
+    for (size_t p = 0; j->all && j->col && j->val && p < n; p++) {
+        if (join_part(j, p) < 0) {
+            break;
+        }
+        j->all->row += part[p].row;
+    }
+    if (!j->all || j->all->row != j->rows) {
+        join_free(j);
+        return -1;
+    }
+    return 0;
+}
+
+/* The codes of j's column c in every row (-1 where the game has no such tag). */
+static void join_codes(const tjoin *j, size_t c, int32_t *out) {
+    for (size_t p = 0; p < j->nparts; p++) {
+        const tscan *s = &j->part[p];
+        size_t i = 0;
+        while (i < s->ncols && (j->col ? j->col[p][i] : i) != c) {
+            i++;
+        }
+        const uint32_t *map = i < s->ncols && j->val ? j->val[p][i] : NULL;
+        for (uint64_t r = 0; r < s->row; r++) {
+            uint32_t k = i < s->ncols ? col_get(&s->cols[i], r) : NO_CODE;
+            out[r] = k == NO_CODE ? -1 : (int32_t)(map ? map[k] : k);
+        }
+        out += s->row;
+    }
 }
 
 /* ---- the scan in parts, one per thread ---- */
 
 /* One byte range [from, to) of the source (to 0: to its end), read by its own reader on its own
- * thread; state_in and state_out: its reader's encoding state (pgn_reader_encoding_state) at the
- * start and at the end. */
+ * thread; state_in: the encoding state its reader was given (pgn_reader_set_encoding_state),
+ * state_out: the reader's at the end. */
 typedef struct tpart {
     pgn_reader *r;
     FILE *file;
@@ -322,8 +392,8 @@ typedef struct tpart {
     tspan span;
     pgn_status st;
     uint64_t from, to;
-    pgn_encoding state_in, state_out;
-    int assumed; /* pgn_reader_encoding_assumed at the end */
+    pgn_encoding state_in;
+    pgn_encoding_state state_out;
     const pk_tag_source *src;
 } tpart;
 
@@ -373,24 +443,29 @@ static void *part_run(void *arg) {
     tpart *p = arg;
     p->st = part_open(p);
     p->st = p->st == PGN_OK ? scan_all(p->r, &p->s, &p->span) : p->st;
-    p->state_out = p->r ? pgn_reader_encoding_state(p->r) : PGN_ENC_AUTO;
-    p->assumed = p->r && pgn_reader_encoding_assumed(p->r);
+    if (p->r) {
+        p->state_out = pgn_reader_encoding_state(p->r);
+    }
     return NULL;
 }
 
-/* Each part was read from the encoding state AUTO; one reader would have come to part i with the
- * state the parts before it left. That differs only where it is CP437 (AUTO and CP1252 both read
- * an undecided text as CP1252) and part i read an undecided text before any text told: such a
- * part is read again from that state. */
+/* 1 if the states a and b read undecided text alike (AUTO and CP1252 both as Windows-1252). */
+static int reads_alike(pgn_encoding a, pgn_encoding b) {
+    return (a == PGN_ENC_CP437) == (b == PGN_ENC_CP437);
+}
+
+/* One reader would have come to part i in the state the parts before it left; part i was given a
+ * guess. Where the guess reads undecided text otherwise and the part read such text before any
+ * text told, the part is read again from the true state. */
 static void parts_fix_encoding(tpart *p, size_t n) {
-    pgn_encoding state = p[0].state_out;
-    for (size_t i = 1; i < n; i++) {
-        if (p[i].assumed && state == PGN_ENC_CP437) {
+    pgn_encoding state = PGN_ENC_AUTO; /* part 0 starts where one reader does */
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].state_out.assumed && !reads_alike(p[i].state_in, state)) {
             part_close(&p[i]);
-            p[i].state_in = PGN_ENC_CP437;
+            p[i].state_in = state;
             part_run(&p[i]);
         }
-        state = p[i].state_out != PGN_ENC_AUTO ? p[i].state_out : state;
+        state = p[i].state_out.told ? p[i].state_out.last : state;
     }
 }
 
@@ -415,29 +490,53 @@ static int parts_agree(const tpart *p, size_t n, uint64_t size) {
     return last && (last == &p[n - 1] || last->span.end >= size);
 }
 
-/* Runs part_run on each of the n parts, on its own thread. 0, or -1 if a thread could not start
- * (the parts that started are joined). */
-static int parts_run(tpart *p, size_t n) {
-    pthread_t *t = calloc(n, sizeof *t);
+/* The parts not yet taken, for the threads that read them. */
+typedef struct tqueue {
+    tpart *p;
+    size_t n;
+    atomic_size_t next;
+    atomic_int guess; /* the encoding the last part read told: most files keep to one */
+} tqueue;
+
+static void *queue_run(void *arg) {
+    tqueue *q = arg;
+    size_t k;
+    while ((k = atomic_fetch_add(&q->next, 1)) < q->n) {
+        int guess = k > 0 && q->p[k].src->guess;
+        q->p[k].state_in = guess ? (pgn_encoding)atomic_load(&q->guess) : PGN_ENC_AUTO;
+        part_run(&q->p[k]);
+        if (q->p[k].state_out.told) {
+            atomic_store(&q->guess, (int)q->p[k].state_out.last);
+        }
+    }
+    return NULL;
+}
+
+/* Reads the n parts on up to threads threads, this one included, each taking the next part left
+ * (a slower core reads fewer). */
+static void parts_run(tpart *p, size_t n, size_t threads) {
+    tqueue q = {p, n, 0, PGN_ENC_AUTO};
+    pthread_t *t = calloc(threads, sizeof *t);
     size_t started = 0;
-    while (t && started < n && pthread_create(&t[started], NULL, part_run, &p[started]) == 0) {
+    while (t && started + 1 < threads && pthread_create(&t[started], NULL, queue_run, &q) == 0) {
         started++;
     }
+    queue_run(&q);
     for (size_t i = 0; i < started; i++) {
         pthread_join(t[i], NULL);
     }
     free(t);
-    return started == n ? 0 : -1;
 }
 
-/* Scans [start, end) of the source in n parts on n threads (n >= 2) into out. 1 when they agree,
- * 0 when they do not or threads could not start (then scan with one reader), -1 with *st when
- * memory ran out. */
+/* Scans [start, end) of the source in n parts (n >= 2) on up to threads threads into j. 1 when
+ * they agree, 0 when they do not (then scan with one reader), -1 when memory ran out. */
 static int scan_parts(const pk_tag_source *src, uint64_t start, uint64_t end, size_t n,
-                      tscan *out, pgn_status *st) {
+                      size_t threads, tjoin *j) {
     tpart *p = calloc(n, sizeof *p);
-    if (!p) {
-        *st = PGN_E_NOMEM;
+    tscan *scans = calloc(n, sizeof *scans);
+    if (!p || !scans) {
+        free(p);
+        free(scans);
         return -1;
     }
     uint64_t step = (end - start) / n;
@@ -446,7 +545,8 @@ static int scan_parts(const pk_tag_source *src, uint64_t start, uint64_t end, si
         p[i].from = start + step * i;
         p[i].to = i + 1 < n ? p[i].from + step : end == src->size ? 0 : end;
     }
-    int ok = parts_run(p, n) == 0;
+    parts_run(p, n, threads);
+    int ok = 1;
     for (size_t i = 0; i < n; i++) {
         ok = p[i].st == PGN_E_NOMEM ? -1 : ok;
     }
@@ -454,43 +554,49 @@ static int scan_parts(const pk_tag_source *src, uint64_t start, uint64_t end, si
         parts_fix_encoding(p, n);
         ok = parts_agree(p, n, src->size);
     }
-    if (ok > 0) { /* out takes part 0's columns as they are, then the other parts' rows */
-        *out = p[0].s;
-        memset(&p[0].s, 0, sizeof p[0].s);
-    }
-    for (size_t i = 1; ok > 0 && i < n; i++) {
-        ok = tscan_append(out, &p[i].s) < 0 ? -1 : ok;
-    }
     for (size_t i = 0; i < n; i++) {
+        scans[i] = p[i].s; /* the scans go to the join, the rest is freed */
+        memset(&p[i].s, 0, sizeof p[i].s);
         part_close(&p[i]);
     }
     free(p);
-    *st = ok < 0 ? PGN_E_NOMEM : PGN_END;
+    if (ok > 0) {
+        return join_build(j, scans, n) < 0 ? -1 : 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        tscan_free(&scans[i]);
+    }
+    free(scans);
     return ok;
 }
 
-/* Scans the source into out: in parts when it is large enough and they agree, else with one
- * reader. PGN_END, or the failure. */
-static pgn_status scan_source(const pk_tag_source *src, tscan *out, size_t *parts) {
+/* Scans the source into j: in parts when it is large enough and they agree, else with one reader.
+ * PGN_END, or the failure. */
+static pgn_status scan_source(const pk_tag_source *src, tjoin *j, size_t *parts) {
     uint64_t start = src->range_start, end = src->range_end ? src->range_end : src->size;
     uint64_t span = end > start ? end - start : 0;
+    /* up to 4 parts a thread, so that a core that runs slower takes fewer */
     uint64_t n = src->jobs > 1 && src->part_bytes ? span / src->part_bytes : 1;
-    n = n > src->jobs ? src->jobs : n < 1 ? 1 : n;
-    pgn_status st = PGN_END;
-    *parts = (size_t)n;
+    n = n > 4 * (uint64_t)src->jobs ? 4 * (uint64_t)src->jobs : n;
     if (n >= 2 && end <= src->size) {
-        int ok = scan_parts(src, start, end, (size_t)n, out, &st);
+        int ok = scan_parts(src, start, end, (size_t)n, src->jobs, j);
         if (ok != 0) {
-            return ok > 0 ? PGN_END : st;
+            *parts = (size_t)n;
+            return ok > 0 ? PGN_END : PGN_E_NOMEM;
         }
-        tscan_free(out);
-        memset(out, 0, sizeof *out);
     }
     *parts = 1;
     tpart one = {.from = src->range_start, .to = src->range_end, .src = src};
-    st = part_open(&one);
-    st = st == PGN_OK ? scan_all(one.r, out, NULL) : st;
+    tscan *scan = calloc(1, sizeof *scan);
+    pgn_status st = scan ? part_open(&one) : PGN_E_NOMEM;
+    st = st == PGN_OK ? scan_all(one.r, scan, NULL) : st;
     part_close(&one);
+    if (st == PGN_END && join_build(j, scan, 1) < 0) {
+        st = PGN_E_NOMEM;
+    } else if (st != PGN_END && scan) {
+        tscan_free(scan);
+        free(scan);
+    }
     return st;
 }
 
@@ -574,12 +680,13 @@ static PyObject *new_buf(uint64_t n, size_t size, int fill) {
     return b;
 }
 
-/* ("s", [distinct values], int32 codes, -1 where the game has no such tag). */
-static PyObject *str_column(const tcol *c, uint64_t rows) {
-    PyObject *vals = PyList_New(c->values.n), *codes = new_buf(rows, sizeof(int32_t), 0xff);
-    for (uint32_t i = 0; vals && codes && i < c->values.n; i++) {
-        const strent *e = &c->values.ent[i];
-        PyObject *o = PyUnicode_DecodeUTF8(c->values.bytes + e->off, e->len, "replace");
+/* ("s", [distinct values], int32 codes, -1 where the game has no such tag) of j's column c. */
+static PyObject *str_column(const tjoin *j, size_t c) {
+    const strtab *values = &j->all->cols[c].values;
+    PyObject *vals = PyList_New(values->n), *codes = new_buf(j->rows, sizeof(int32_t), 0);
+    for (uint32_t i = 0; vals && codes && i < values->n; i++) {
+        const strent *e = &values->ent[i];
+        PyObject *o = PyUnicode_DecodeUTF8(values->bytes + e->off, e->len, "replace");
         if (!o) {
             Py_CLEAR(vals);
             break;
@@ -591,43 +698,41 @@ static PyObject *str_column(const tcol *c, uint64_t rows) {
         Py_XDECREF(codes);
         return NULL;
     }
-    char *out = PyByteArray_AS_STRING(codes); /* NO_CODE is -1 as an int32 */
-    for (size_t k = 0; k < c->nchunk && (uint64_t)k * CHUNK < rows; k++) {
-        uint64_t n = rows - (uint64_t)k * CHUNK < CHUNK ? rows - (uint64_t)k * CHUNK : CHUNK;
-        if (c->chunk[k]) {
-            memcpy(out + (size_t)k * CHUNK * sizeof(int32_t), c->chunk[k], n * sizeof(int32_t));
-        }
-    }
+    join_codes(j, c, (int32_t *)(void *)PyByteArray_AS_STRING(codes));
     return Py_BuildValue("(sNN)", "s", vals, codes);
 }
 
 /* ("i", int64 values, bool mask: 1 where missing or not an integer) or ("d", int64 days since
- * 1970, INT64_MIN (numpy's NaT) where missing or not a complete date). */
-static PyObject *typed_column(const tcol *c, uint64_t rows, int kind) {
-    int64_t *val = malloc((c->values.n ? c->values.n : 1) * sizeof *val);
-    char *ok = malloc(c->values.n ? c->values.n : 1);
-    PyObject *a = new_buf(rows, sizeof(int64_t), 0), *mask = new_buf(rows, 1, 1);
-    if (!val || !ok || !a || !mask) {
+ * 1970, INT64_MIN (numpy's NaT) where missing or not a complete date) of j's column c. */
+static PyObject *typed_column(const tjoin *j, size_t c, int kind) {
+    const strtab *values = &j->all->cols[c].values;
+    int64_t *val = malloc((values->n ? values->n : 1) * sizeof *val);
+    char *ok = malloc(values->n ? values->n : 1);
+    int32_t *codes = malloc((j->rows ? j->rows : 1) * sizeof *codes);
+    PyObject *a = new_buf(j->rows, sizeof(int64_t), 0), *mask = new_buf(j->rows, 1, 1);
+    if (!val || !ok || !codes || !a || !mask) {
         free(val);
         free(ok);
+        free(codes);
         Py_XDECREF(a);
         Py_XDECREF(mask);
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     }
-    for (uint32_t i = 0; i < c->values.n; i++) {
-        const char *s = c->values.bytes + c->values.ent[i].off;
+    for (uint32_t i = 0; i < values->n; i++) {
+        const char *s = values->bytes + values->ent[i].off;
         ok[i] = (char)(kind == KIND_INT ? parse_int(s, &val[i]) : parse_date(s, &val[i]));
     }
-    int64_t *out = (int64_t *)PyByteArray_AS_STRING(a);
+    join_codes(j, c, codes);
+    int64_t *out = (int64_t *)(void *)PyByteArray_AS_STRING(a);
     char *m = PyByteArray_AS_STRING(mask);
-    for (uint64_t i = 0; i < rows; i++) {
-        uint32_t k = col_get(c, i);
-        int good = k != NO_CODE && ok[k];
-        out[i] = good ? val[k] : kind == KIND_DATE ? INT64_MIN : 0;
+    for (uint64_t i = 0; i < j->rows; i++) {
+        int good = codes[i] >= 0 && ok[codes[i]];
+        out[i] = good ? val[codes[i]] : kind == KIND_DATE ? INT64_MIN : 0;
         m[i] = (char)!good;
     }
     free(val);
     free(ok);
+    free(codes);
     if (kind == KIND_DATE) {
         Py_DECREF(mask);
         return Py_BuildValue("(sN)", "d", a);
@@ -646,14 +751,15 @@ static int kind_of(const char *name, PyObject *ints, PyObject *dates) {
 }
 
 /* [(name, column)] of s's columns in order of first appearance (see str_column, typed_column). */
-static PyObject *columns_of(const tscan *s, PyObject *ints, PyObject *dates) {
+static PyObject *columns_of(const tjoin *j, PyObject *ints, PyObject *dates) {
+    const tscan *s = j->all;
     PyObject *out = PyList_New((Py_ssize_t)s->ncols);
     for (size_t i = 0; out && i < s->ncols; i++) {
         const char *name = s->names.bytes + s->names.ent[i].off;
         int kind = kind_of(name, ints, dates);
         PyObject *col = kind < 0           ? NULL
-                        : kind == KIND_STR ? str_column(&s->cols[i], s->row)
-                                           : typed_column(&s->cols[i], s->row, kind);
+                        : kind == KIND_STR ? str_column(j, i)
+                                           : typed_column(j, i, kind);
         PyObject *t =
             col ? Py_BuildValue("(NN)", PyUnicode_DecodeUTF8(name, s->names.ent[i].len, "replace"),
                                 col)
@@ -667,27 +773,42 @@ static PyObject *columns_of(const tscan *s, PyObject *ints, PyObject *dates) {
     return out;
 }
 
-/* (games, [(name, column)]) of s, or NULL with an exception set. */
-static PyObject *columns_result(const tscan *s, PyObject *ints, PyObject *dates) {
-    PyObject *cols = columns_of(s, ints, dates);
-    return cols ? Py_BuildValue("(KN)", (unsigned long long)s->row, cols) : NULL;
+/* (games, [(name, column)]) of j, or NULL with an exception set. */
+static PyObject *columns_result(const tjoin *j, PyObject *ints, PyObject *dates) {
+    PyObject *cols = columns_of(j, ints, dates);
+    return cols ? Py_BuildValue("(KN)", (unsigned long long)j->rows, cols) : NULL;
 }
 
 PyObject *pk_tag_columns(pgn_reader *r, PyObject *ints, PyObject *dates, pgn_status *st) {
-    tscan s;
-    memset(&s, 0, sizeof s);
-    Py_BEGIN_ALLOW_THREADS *st = scan_all(r, &s, NULL);
-    Py_END_ALLOW_THREADS PyObject *out = *st == PGN_END ? columns_result(&s, ints, dates) : NULL;
-    tscan_free(&s);
+    tscan *s = calloc(1, sizeof *s);
+    tjoin j;
+    memset(&j, 0, sizeof j);
+    if (!s) {
+        *st = PGN_E_NOMEM;
+        return NULL;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    *st = scan_all(r, s, NULL);
+    Py_END_ALLOW_THREADS
+    if (*st != PGN_END) {
+        tscan_free(s);
+        free(s);
+    } else if (join_build(&j, s, 1) < 0) {
+        *st = PGN_E_NOMEM;
+    }
+    PyObject *out = *st == PGN_END ? columns_result(&j, ints, dates) : NULL;
+    join_free(&j);
     return out;
 }
 
 PyObject *pk_tag_columns_of(const pk_tag_source *src, PyObject *ints, PyObject *dates,
                             pgn_status *st, size_t *parts) {
-    tscan s;
-    memset(&s, 0, sizeof s);
-    Py_BEGIN_ALLOW_THREADS *st = scan_source(src, &s, parts);
-    Py_END_ALLOW_THREADS PyObject *out = *st == PGN_END ? columns_result(&s, ints, dates) : NULL;
-    tscan_free(&s);
+    tjoin j;
+    memset(&j, 0, sizeof j);
+    Py_BEGIN_ALLOW_THREADS
+    *st = scan_source(src, &j, parts);
+    Py_END_ALLOW_THREADS
+    PyObject *out = *st == PGN_END ? columns_result(&j, ints, dates) : NULL;
+    join_free(&j);
     return out;
 }

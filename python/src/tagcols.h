@@ -23,6 +23,8 @@ typedef struct pk_tag_source {
     uint64_t range_start, range_end; /* as pgn_reader_opts' (0, 0: all of it) */
     size_t jobs;                /* at most this many parts (threads) */
     size_t part_bytes;          /* and at least this many bytes in each */
+    int guess;                  /* give a part the encoding state the last part read told (else
+                                   AUTO: the worst case of the threads' timing, for tests) */
 } pk_tag_source;
 
 /* As pk_tag_columns, over src read in parts when it holds at least 2 * part_bytes: [start, end)

@@ -52,7 +52,8 @@ struct pgn_reader {
     uint8_t move_skip;           /* a move callback said SKIP: the rest was skipped, end_game due */
     pgn_game *build;             /* pgn_reader_next's game, which keeps the diagnostics */
     uint8_t enc_seen;            /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
-    uint8_t enc_assumed;         /* a text that could not tell was read while enc_seen was AUTO */
+    uint8_t enc_told;            /* a text told (enc_seen is this reader's, not the one given) */
+    uint8_t enc_assumed;         /* a text that could not tell was read before any text told */
     scratch name, value, text;   /* decoded tag name and value, decoded comment */
     pgn_str tag_name, tag_value; /* the tag pair just read: in name and value, or (a plain pair
                                   * that no visitor sees) in the lexer's window */

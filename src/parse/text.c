@@ -80,11 +80,9 @@ static int word_byte(const unsigned char *p, size_t i, size_t len) {
     return (c >= 'a' && c <= 'z') || p[i] >= 0x80;
 }
 
-pgn_encoding pgnk_text_encoding(pgn_reader *r, const char *s, size_t len) {
-    pgn_encoding enc = r->opts.encoding;
-    if (enc != PGN_ENC_AUTO) {
-        return enc;
-    }
+/* The encoding the bytes of s tell (not UTF-8): CP437 or Windows-1252, PGN_ENC_AUTO when they
+ * cannot tell. */
+static pgn_encoding text_votes(const char *s, size_t len) {
     /* votes: a letter counts where a word goes on on at least one side of it; a punctuation
      * mark of Windows-1252 where it does not join two letters; an opening quote (‚ „ ‘ “) only
      * after no letter, a closing one (” ›) only before none: Andr\x82 is CP437's é, not ‚; a tie
@@ -110,23 +108,32 @@ pgn_encoding pgnk_text_encoding(pgn_reader *r, const char *s, size_t len) {
             v1252 += opening ? !before : closing ? !after : !(before && after);
         }
     }
-    if (v437 != v1252) {
-        return v437 > v1252 ? PGN_ENC_CP437 : PGN_ENC_CP1252;
-    }
-    r->enc_assumed |= !r->enc_seen;
+    return v437 == v1252 ? PGN_ENC_AUTO : v437 > v1252 ? PGN_ENC_CP437 : PGN_ENC_CP1252;
+}
+
+/* A text that cannot tell: read as the last one that told, else as Windows-1252; noted when no
+ * text of this reader has told (it was read in the state the reader was given). */
+static pgn_encoding undecided(pgn_reader *r) {
+    r->enc_assumed |= !r->enc_told;
     return r->enc_seen ? (pgn_encoding)r->enc_seen : PGN_ENC_CP1252;
 }
 
-pgn_encoding pgn_reader_encoding_state(const pgn_reader *r) {
-    return (pgn_encoding)r->enc_seen;
+pgn_encoding pgnk_text_encoding(pgn_reader *r, const char *s, size_t len) {
+    pgn_encoding enc = r->opts.encoding;
+    if (enc != PGN_ENC_AUTO) {
+        return enc;
+    }
+    enc = text_votes(s, len);
+    return enc != PGN_ENC_AUTO ? enc : undecided(r);
 }
 
-int pgn_reader_encoding_assumed(const pgn_reader *r) {
-    return r->enc_assumed;
+pgn_encoding_state pgn_reader_encoding_state(const pgn_reader *r) {
+    pgn_encoding_state st = {(pgn_encoding)r->enc_seen, r->enc_told, r->enc_assumed};
+    return st;
 }
 
-void pgn_reader_set_encoding_state(pgn_reader *r, pgn_encoding enc) {
-    r->enc_seen = (uint8_t)(enc == PGN_ENC_CP437 || enc == PGN_ENC_CP1252 ? enc : PGN_ENC_AUTO);
+void pgn_reader_set_encoding_state(pgn_reader *r, pgn_encoding last) {
+    r->enc_seen = (uint8_t)(last == PGN_ENC_CP437 || last == PGN_ENC_CP1252 ? last : PGN_ENC_AUTO);
 }
 
 static unsigned code_point(unsigned char c, pgn_encoding enc) {
@@ -191,7 +198,9 @@ static int put_text(pgn_reader *r, scratch *out, const char *s, size_t len, cons
         return pgnk_scratch_put(r, out, s, len);
     }
     if (enc == PGN_ENC_AUTO) {
-        enc = pgnk_text_encoding(r, s, len);
+        enc = text_votes(s, len);
+        r->enc_told |= enc != PGN_ENC_AUTO;
+        enc = enc != PGN_ENC_AUTO ? enc : undecided(r);
         r->enc_seen = (uint8_t)enc;
         if (!r->encoding_warned) {
             r->encoding_warned = 1;

@@ -189,7 +189,7 @@ static pgn_reader *read_seeded(const char *text, pgn_encoding seed, char *white)
     if (!r) {
         return NULL;
     }
-    CHECK_EQ_INT(pgn_reader_encoding_state(r), PGN_ENC_AUTO);
+    CHECK_EQ_INT(pgn_reader_encoding_state(r).last, PGN_ENC_AUTO);
     if (seed != PGN_ENC_AUTO) {
         pgn_reader_set_encoding_state(r, seed);
     }
@@ -198,6 +198,16 @@ static pgn_reader *read_seeded(const char *text, pgn_encoding seed, char *white)
     }
     CHECK_EQ_INT(st, PGN_END);
     return r;
+}
+
+static void check_state(pgn_reader *r, pgn_encoding last, int told, int assumed) {
+    pgn_encoding_state st = {PGN_ENC_UTF8, -1, -1};
+    if (r) {
+        st = pgn_reader_encoding_state(r);
+    }
+    CHECK_EQ_INT(st.last, last);
+    CHECK_EQ_INT(st.told, told);
+    CHECK_EQ_INT(st.assumed, assumed);
 }
 
 static void test_encoding_state(void) {
@@ -209,20 +219,24 @@ static void test_encoding_state(void) {
     snprintf(both, sizeof both, "%s%s", told, tie);
     pgn_reader *r = read_seeded(both, PGN_ENC_AUTO, white);
     CHECK_EQ_STR(white, "M\xC3\x9Flaga");
-    CHECK_EQ_INT(r ? (int)pgn_reader_encoding_state(r) : -1, PGN_ENC_CP437);
-    CHECK_EQ_INT(r ? pgn_reader_encoding_assumed(r) : -1, 0);
+    check_state(r, PGN_ENC_CP437, 1, 0);
     pgn_reader_free(r);
-    /* the second game alone, as a reader of its range: assumed, unless given the state */
+    /* the second game alone, as a reader of its range: read as Windows-1252 and noted, or in the
+     * state it is given */
     r = read_seeded(tie, PGN_ENC_AUTO, white);
     CHECK_EQ_STR(white, "M\xC3\xA1laga");
-    CHECK_EQ_INT(r ? pgn_reader_encoding_assumed(r) : -1, 1);
+    check_state(r, PGN_ENC_CP1252, 0, 1);
     pgn_reader_free(r);
     r = read_seeded(tie, PGN_ENC_CP437, white);
     CHECK_EQ_STR(white, "M\xC3\x9Flaga");
-    CHECK_EQ_INT(r ? (int)pgn_reader_encoding_state(r) : -1, PGN_ENC_CP437);
-    CHECK_EQ_INT(r ? pgn_reader_encoding_assumed(r) : -1, 0);
+    check_state(r, PGN_ENC_CP437, 0, 1);
     pgn_reader_set_encoding_state(r, PGN_ENC_UTF8); /* not a state: AUTO */
-    CHECK_EQ_INT(r ? (int)pgn_reader_encoding_state(r) : -1, PGN_ENC_AUTO);
+    check_state(r, PGN_ENC_AUTO, 0, 1);
+    pgn_reader_free(r);
+    /* a text that tells before the undecided one: not assumed, whatever the state given */
+    r = read_seeded(both, PGN_ENC_CP1252, white);
+    CHECK_EQ_STR(white, "M\xC3\x9Flaga");
+    check_state(r, PGN_ENC_CP437, 1, 0);
     pgn_reader_free(r);
 }
 
