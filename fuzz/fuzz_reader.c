@@ -6,7 +6,8 @@
  * summaries' byte ranges are in the input, with KEEP_RAW the raw pieces are the input's bytes back
  * to back, the export of the sound games re-reads without any diagnostic, game for game, and the
  * JSON of every game equals the JSON written with SAN and FEN from the board alone
- * (PGN_JSON_RECOMPUTE: neither the SAN kept in the nodes nor the FEN text kept from move to move).
+ * (PGN_JSON_RECOMPUTE: neither the SAN kept in the nodes nor the FEN text kept from move to move);
+ * a read that skips every movetext (the lexer's fast skip) cuts the same games at the same bytes.
  */
 #include "fuzz_common.h"
 
@@ -41,6 +42,43 @@ static void rd_reread(const pgn_membuf *out, uint64_t written, pgn_encoding enc)
     FUZZ_CHECK(n == written, "the export re-reads as a different number of games");
     fz_check_no_diags(&d, "the export re-reads with diagnostics");
     pgn_game_free(g);
+    pgn_reader_free(r);
+}
+
+/* The skipped read (end_tags says SKIP: the movetext passed over by the lexer's fast skip, no
+ * token reported) cuts the games where the full read did, up to the first broken game (which it
+ * starts at the same byte): after an illegal move a full read counts no more moves, so it does not
+ * take a "1." after an empty line for a new game, while a skipped read, which resolves no move,
+ * counts every symbol shaped like one. ranges: start, end and broken of each game. */
+static pgn_flow rd_skip(void *user, const pgn_pos *start) {
+    (void)user;
+    (void)start;
+    return PGN_FLOW_SKIP;
+}
+
+static void rd_skipped(const pgn_reader_opts *opts, fz_src src, const uint64_t *ranges,
+                       uint64_t games) {
+    static const pgn_visitor v = {NULL, NULL, rd_skip, NULL, NULL, NULL, NULL, NULL, NULL};
+    pgn_reader_opts ro = *opts;
+    ro.on_diag = NULL;
+    pgn_reader *r;
+    src.pos = 0;
+    if (pgn_reader_new(&r, &ro, fz_src_read, &src) != PGN_OK) {
+        return;
+    }
+    uint64_t n = 0;
+    pgn_status st;
+    while ((st = pgn_reader_visit(r, &v, NULL)) == PGN_OK) {
+        const pgn_game_summary *s = pgn_reader_summary(r);
+        FUZZ_CHECK(n < games, "the skipped read finds more games");
+        FUZZ_CHECK(ranges[3 * n] == s->start.offset, "the skipped read starts a game elsewhere");
+        if (ranges[3 * n + 2]) {
+            break; /* broken: where it ends may differ */
+        }
+        FUZZ_CHECK(ranges[3 * n + 1] == s->end_offset, "the skipped read ends a game elsewhere");
+        n++;
+    }
+    FUZZ_CHECK(st == PGN_OK || (st == PGN_END && n == games), "the skipped read finds fewer games");
     pgn_reader_free(r);
 }
 
@@ -81,10 +119,20 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         return 0;
     }
     int keep_raw = (ro.flags & PGN_READ_KEEP_RAW) != 0;
-    uint64_t next = UINT64_MAX, written = 0, games = 0;
+    uint64_t next = UINT64_MAX, written = 0, games = 0, *ranges = NULL;
+    size_t cap = 0;
     pgn_status st;
     while ((st = pgn_reader_next(r, g)) == PGN_OK) {
         const pgn_game_summary *s = pgn_reader_summary(r);
+        if (games == cap) {
+            cap = cap ? 2 * cap : 16;
+            uint64_t *q = realloc(ranges, 3 * cap * sizeof *q);
+            FUZZ_CHECK(q != NULL, "out of memory");
+            ranges = q;
+        }
+        ranges[3 * games] = s->start.offset;
+        ranges[3 * games + 1] = s->end_offset;
+        ranges[3 * games + 2] = s->broken != 0;
         games++;
         FUZZ_CHECK(s->game == games, "summary game ordinal");
         FUZZ_CHECK(s->start.offset <= s->end_offset && s->end_offset <= src.len,
@@ -123,6 +171,8 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     pgn_game_free(g);
     pgn_reader_free(r);
     rd_reread(&out, written, ro.encoding == PGN_ENC_UTF8 ? PGN_ENC_UTF8 : PGN_ENC_AUTO);
+    rd_skipped(&ro, src, ranges, games);
+    free(ranges);
     free(json.ptr);
     free(json_board.ptr);
     free(out.ptr);

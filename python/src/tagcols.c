@@ -545,7 +545,7 @@ static int scan_parts(const pk_tag_source *src, uint64_t start, uint64_t end, si
         p[i].from = start + step * i;
         p[i].to = i + 1 < n ? p[i].from + step : end == src->size ? 0 : end;
     }
-    parts_run(p, n, threads);
+    parts_run(p, n, threads < n ? threads : n);
     int ok = 1;
     for (size_t i = 0; i < n; i++) {
         ok = p[i].st == PGN_E_NOMEM ? -1 : ok;
