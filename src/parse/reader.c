@@ -711,8 +711,8 @@ static void read_game_body(pgn_reader *r) {
     if (flow != PGN_FLOW_STOP && r->v && r->v->end_tags) {
         flow = r->v->end_tags(r->user, (r->opts.flags & PGN_READ_NO_BOARD) ? NULL : &r->start);
     }
-    if (flow != PGN_FLOW_CONTINUE && !r->skip_movetext) {
-        r->skip_movetext = 2; /* (a movetext already dead stays so: it ends where a read ends) */
+    if (flow != PGN_FLOW_CONTINUE) {
+        r->skip_movetext = 2;
     }
     if (flow == PGN_FLOW_STOP) {
         r->v = NULL;
