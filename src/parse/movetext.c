@@ -616,7 +616,8 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
         }
         s->prev_skipped = s->skipped;
         s->skipped = 0;
-        unsigned char c0 = c.b[st]; /* the window may move on a look at the next token */
+        s->skipped_move |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
+        unsigned char c0 = c.b[st];       /* the window may move on a look at the next token */
         int kept = fast_play(r, s, l, &n, st, end, &c);
         if (l->dead) {
             l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
@@ -668,19 +669,20 @@ static void read_movetext(pgn_reader *r) {
         if (!r->have_tok) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_tokens(r, &s);
-            } else if (r->skip_movetext != 2 || s.skipped_move) {
+            } else if (s.skipped_move) {       /* (before it, tokens one by one, to see one) */
                 pgnk_lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
             }
         }
         reader_next_token(r);
         token *t = &r->tok;
         /* "1." after an empty line, once the main line has moves: a new game without tags. A
-         * skipped movetext (SKIP) counts the symbols shaped like moves, so that it ends where a
-         * read of the moves would. */
+         * symbol shaped like a move counts whether it is read, skipped (SKIP), illegal, unreadable
+         * or after an illegal one, so that where a game ends depends neither on its moves'
+         * legality nor on the visitor (fuzz_reader checks it). */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
                       (r->sum.plies > 0 || s.skipped_move) && t->len == 1 && t->ptr[0] == '1';
-        if (r->skip_movetext == 2 && !s.skipped_move && t->kind == TOK_SYMBOL && r->depth == 1 &&
-            !s.skip_parens && !is_digits(t->ptr, t->len) && could_be_move(t)) {
+        if (!s.skipped_move && t->kind == TOK_SYMBOL && r->depth == 1 && !s.skip_parens &&
+            !is_digits(t->ptr, t->len) && could_be_move(t)) {
             s.skipped_move = 1;
         }
         if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {
