@@ -226,10 +226,30 @@ if command -v strace >/dev/null; then
             echo "FAIL fmt to $dest: $writes writes for $bytes bytes (a 1 MiB buffer needs $((bytes / (1 << 20) + 1)))"
         fi
     done
+    # Without -j, a plain file smaller than a batch (1 MiB) is read on the main thread: threads
+    # and their buffers cost more than they give (3 ms on an empty file); a larger one, or -j 2,
+    # starts workers. (The release binary: a sanitizer may start threads of its own.)
+    threads() { strace -f -qq -e trace=clone,clone3 -o "$tmp.st" "$@" >/dev/null 2>&1; grep -c "clone" "$tmp.st"; }
+    if [ -n "${rel:-}" ] && [ "$(nproc)" -ge 2 ]; then
+        for _ in $(seq 4); do cat "$tmp.many"; done >"$tmp.big"
+        n1=$(threads "$rel" check examples/sample.pgn)
+        n2=$(threads "$rel" check -j 2 examples/sample.pgn)
+        n3=$(threads "$rel" check "$tmp.big")
+        if [ "$n1" -eq 0 ] && [ "$n2" -ge 1 ] && [ "$n3" -ge 1 ]; then
+            pass=$((pass + 1))
+        else
+            fail=$((fail + 1))
+            echo "FAIL threads started: small file $n1 (want 0), with -j 2 $n2, $(wc -c <"$tmp.big") bytes $n3 (want 1 or more)"
+        fi
+        rm -f "$tmp.big"
+    else
+        echo "SKIP threads of a small file: PGNKIT_REL_BIN is not set or 1 core"
+        skip=$((skip + 1))
+    fi
     rm -f "$tmp.many" "$tmp.st" "$tmp.out.gz"
 else
     echo "SKIP output buffer: strace missing (tools/deps.sh installs it)"
-    skip=$((skip + 3))
+    skip=$((skip + 4))
 fi
 rm -f "$tmp.rej" "$tmp.out"
 rm -f /tmp/pgnkit-cli-err.$$
