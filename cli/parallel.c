@@ -34,12 +34,9 @@ int cli_jobs_option(const char *arg, int *jobs) {
     return 1;
 }
 
-/* Is in a regular file (plain or compressed)? *small: a plain one smaller than a batch. */
-static int regular(const cli_input *in, int *small) {
-    struct stat sb;
-    int reg = in->file && fstat(fileno(in->file), &sb) == 0 && S_ISREG(sb.st_mode);
-    *small = reg && in->z && cli_zin_format(in->z) == CLI_Z_PLAIN && sb.st_size < BATCH_DEFAULT;
-    return reg;
+/* Is in a regular file (plain or compressed)? sb: its status. */
+static int regular(const cli_input *in, struct stat *sb) {
+    return in->file && fstat(fileno(in->file), sb) == 0 && S_ISREG(sb->st_mode);
 }
 
 /* The number of workers: -j's count, or the cores for -j 0 or auto. Without -j, the cores when
@@ -48,9 +45,14 @@ static int regular(const cli_input *in, int *small) {
  * file smaller than a batch (the threads and their buffers would cost more than they give: 3 ms
  * on an empty file, 2-3 ms at 200-500 KB), else 1. */
 static unsigned jobs_of(const cli_run *r, const cli_input *in) {
-    int small = 0;
-    if (r->jobs > 0 || (r->jobs == 0 && (!r->par || !regular(in, &small) || small))) {
-        return r->jobs > 0 ? (unsigned)r->jobs : 1;
+    struct stat sb;
+    if (r->jobs > 0) {
+        return (unsigned)r->jobs;
+    }
+    if (r->jobs == 0 &&
+        (!r->par || !regular(in, &sb) ||
+         (in->z && cli_zin_format(in->z) == CLI_Z_PLAIN && sb.st_size < BATCH_DEFAULT))) {
+        return 1;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (unsigned)n;
@@ -318,8 +320,7 @@ pgn_status cli_par_input(cli_run *r, const cli_input *in, int tree, const pgn_vi
     p.ro.range_end = 0;
     p.nw = jobs_of(r, in);
     struct stat sb;
-    int small;
-    if (in->z && regular(in, &small) && fstat(fileno(in->file), &sb) == 0) {
+    if (in->z && regular(in, &sb)) {
         *(cli_zin_format(in->z) == CLI_Z_PLAIN ? &p.size : &p.zsize) = (uint64_t)sb.st_size;
     }
     p.nslots = 2 * (size_t)p.nw;

@@ -92,40 +92,32 @@ static const uint8_t skip_class[256] = {
 
 /* The first byte at or after i (before len) whose skip_class is not K_TOKEN, or len; with SSE2,
  * 16 bytes at a time: a byte below 0x20 or above 0x7F (one signed compare) or one of " ( ) * - / ;
- * [ { is a candidate, and the byte loop decides (a tab, a control byte: K_TOKEN after all). */
+ * [ { is a candidate, which the table decides (a tab, a control byte: K_TOKEN after all). */
 static inline size_t skip_tokens(const unsigned char *b, size_t i, size_t len) {
-    for (;;) {
 #if defined(__SSE2__)
-        for (; len - i >= 16; i += 16) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-            __m128i r = _mm_sub_epi8(v, _mm_set1_epi8(0x28)); /* ( ) *: 0, 1, 2 */
-            __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-                                     _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r));
-            m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))));
-            m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
-                                             _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))));
-            m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
-                                             _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))));
-            unsigned bits = (unsigned)_mm_movemask_epi8(m);
-            if (bits) {
-                i += (size_t)__builtin_ctz(bits);
-                break;
+    for (; len - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        __m128i r = _mm_sub_epi8(v, _mm_set1_epi8(0x28)); /* ( ) *: 0, 1, 2 */
+        __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                                 _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r));
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))));
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))));
+        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))));
+        for (unsigned bits = (unsigned)_mm_movemask_epi8(m); bits; bits &= bits - 1) {
+            size_t k = i + (size_t)__builtin_ctz(bits);
+            if (skip_class[b[k]] != K_TOKEN) {
+                return k;
             }
-        }
-#endif
-        while (i < len && skip_class[b[i]] == K_TOKEN) {
-            i++;
-#if defined(__SSE2__)
-            if (len - i >= 16 && skip_class[b[i]] == K_TOKEN) {
-                break; /* past a candidate that was not a stop: 16 at a time again */
-            }
-#endif
-        }
-        if (i >= len || skip_class[b[i]] != K_TOKEN) {
-            return i;
         }
     }
+#endif
+    while (i < len && skip_class[b[i]] == K_TOKEN) {
+        i++;
+    }
+    return i;
 }
 
 /* Is the window byte i preceded on its line by white space only? 1 yes, 0 no, -1 the line starts

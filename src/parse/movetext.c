@@ -214,7 +214,7 @@ static void after_move(pgn_reader *r, mt_state *s, pgn_flow f) {
     if (f == PGN_FLOW_SKIP) {
         r->move_skip = 1;
         r->skip_movetext = 2;
-        s->skipped_move = 1;
+        s->move_seen = 1;
         for (uint32_t d = 0; d < r->depth; d++) {
             r->levels[d].dead = 1;
         }
@@ -616,8 +616,8 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
         }
         s->prev_skipped = s->skipped;
         s->skipped = 0;
-        s->skipped_move |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
-        unsigned char c0 = c.b[st];       /* the window may move on a look at the next token */
+        s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
+        unsigned char c0 = c.b[st];    /* the window may move on a look at the next token */
         int kept = fast_play(r, s, l, &n, st, end, &c);
         if (l->dead) {
             l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
@@ -669,7 +669,7 @@ static void read_movetext(pgn_reader *r) {
         if (!r->have_tok) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_tokens(r, &s);
-            } else if (s.skipped_move) {       /* (before it, tokens one by one, to see one) */
+            } else if (s.move_seen) {          /* (before it, tokens one by one, to see one) */
                 pgnk_lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
             }
         }
@@ -680,10 +680,10 @@ static void read_movetext(pgn_reader *r) {
          * or after an illegal one, so that where a game ends depends neither on its moves'
          * legality nor on the visitor (fuzz_reader checks it). */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
-                      (r->sum.plies > 0 || s.skipped_move) && t->len == 1 && t->ptr[0] == '1';
-        if (!s.skipped_move && t->kind == TOK_SYMBOL && r->depth == 1 && !s.skip_parens &&
+                      (r->sum.plies > 0 || s.move_seen) && t->len == 1 && t->ptr[0] == '1';
+        if (!s.move_seen && t->kind == TOK_SYMBOL && r->depth == 1 && !s.skip_parens &&
             !is_digits(t->ptr, t->len) && could_be_move(t)) {
-            s.skipped_move = 1;
+            s.move_seen = 1;
         }
         if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {
             if (s.skip_parens || r->depth > 1) {

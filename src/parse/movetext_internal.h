@@ -24,7 +24,7 @@ typedef struct mt_state {
     uint8_t board;        /* resolve SAN: BOARD_ENGLISH, BOARD_OTHER (movetext_lang.c) or 0 */
     uint8_t limit_warned, number_warned;
     uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
-    uint8_t skipped_move;          /* the main line had a symbol shaped like a move (any mode) */
+    uint8_t move_seen;             /* the main line had a symbol shaped like a move (any mode) */
     uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
     uint32_t san_flags;
 } mt_state;

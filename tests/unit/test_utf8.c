@@ -215,29 +215,34 @@ static void test_encoding_state(void) {
      * or Windows-1252's á, read as the last text that told */
     static const char told[] = "[White \"Br\x81ssel\"]\n*\n\n",
                       tie[] = "[White \"M\xE1laga\"]\n*\n";
-    char both[64], white[32] = "";
+    char both[64];
     snprintf(both, sizeof both, "%s%s", told, tie);
-    pgn_reader *r = read_seeded(both, PGN_ENC_AUTO, white);
-    CHECK_EQ_STR(white, "M\xC3\x9Flaga");
-    check_state(r, PGN_ENC_CP437, 1, 0);
-    pgn_reader_free(r);
-    /* the second game alone, as a reader of its range: read as Windows-1252 and noted, or in the
-     * state it is given */
-    r = read_seeded(tie, PGN_ENC_AUTO, white);
-    CHECK_EQ_STR(white, "M\xC3\xA1laga");
-    check_state(r, PGN_ENC_CP1252, 0, 1);
-    pgn_reader_free(r);
-    r = read_seeded(tie, PGN_ENC_CP437, white);
-    CHECK_EQ_STR(white, "M\xC3\x9Flaga");
-    check_state(r, PGN_ENC_CP437, 0, 1);
-    pgn_reader_set_encoding_state(r, PGN_ENC_UTF8); /* not a state: AUTO */
-    check_state(r, PGN_ENC_AUTO, 0, 1);
-    pgn_reader_free(r);
-    /* a text that tells before the undecided one: not assumed, whatever the state given */
-    r = read_seeded(both, PGN_ENC_CP1252, white);
-    CHECK_EQ_STR(white, "M\xC3\x9Flaga");
-    check_state(r, PGN_ENC_CP437, 1, 0);
-    pgn_reader_free(r);
+    static const char ss[] = "M\xC3\x9Flaga", aa[] = "M\xC3\xA1laga";
+    const struct {
+        const char *text;
+        pgn_encoding seed, last;
+        const char *white;
+        int told, assumed;
+    } cases[] = {
+        {both, PGN_ENC_AUTO, PGN_ENC_CP437, ss, 1, 0},
+        /* the second game alone, as a reader of its range: read as Windows-1252 and noted, or in
+         * the state it is given */
+        {tie, PGN_ENC_AUTO, PGN_ENC_CP1252, aa, 0, 1},
+        {tie, PGN_ENC_CP437, PGN_ENC_CP437, ss, 0, 1},
+        /* a text that tells before the undecided one: not assumed, whatever the state given */
+        {both, PGN_ENC_CP1252, PGN_ENC_CP437, ss, 1, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char white[32] = "";
+        pgn_reader *r = read_seeded(cases[i].text, cases[i].seed, white);
+        CHECK_EQ_STR(white, cases[i].white);
+        check_state(r, cases[i].last, cases[i].told, cases[i].assumed);
+        if (r && i == 2) {
+            pgn_reader_set_encoding_state(r, PGN_ENC_UTF8); /* not a state: AUTO */
+            check_state(r, PGN_ENC_AUTO, 0, 1);
+        }
+        pgn_reader_free(r);
+    }
 }
 
 int main(void) {
