@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The selection language's lexer and parser (docs/query.md, "Grammar"): a recursive-descent parser
- * whose depth is capped at QUERY_MAX_DEPTH (an expression nested deeper is refused), building the
- * tree of qnodes; errors carry the column, the offending token and what was expected there. */
+ * whose depth is capped at 2 x QUERY_MAX_DEPTH + 1 levels of text (an expression nested deeper is
+ * refused), building the tree of qnodes; errors carry the column, the offending token and what was
+ * expected there. */
 #include <stdio.h>
 #include <string.h>
 
@@ -224,7 +225,9 @@ void pgnk_qfinish_atom(parser *p, uint32_t id, uint32_t start) {
 }
 
 static uint32_t parse_unary(parser *p) {
-    if (++p->depth > QUERY_MAX_DEPTH + 1) { /* 64 levels above the atom */
+    /* Twice the operators allowed above an atom (query.c checks those): the canonical form writes
+     * "(not (not x))" where "not not x" was, and must compile again. */
+    if (++p->depth > 2 * QUERY_MAX_DEPTH + 1) {
         if (p->st == PGN_OK) {
             pgnk_qfail(p, "expression nested too deeply at", NULL);
             p->st = PGN_E_LIMIT;

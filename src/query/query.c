@@ -22,12 +22,13 @@ static uint32_t first_atom(const pgn_query *q, uint32_t id) {
     return id;
 }
 
-static void compile_error(compiler *c, uint32_t id, const char *msg, const char *expected) {
+static void compile_fail(compiler *c, pgn_status st, uint32_t id, const char *msg,
+                         const char *expected) {
     if (c->st != PGN_OK) {
         return;
     }
     const qnode *a = &c->q->nodes[first_atom(c->q, id)];
-    c->st = PGN_E_UNEXPECTED_TOKEN;
+    c->st = st;
     if (c->err) {
         c->err->column = a->src + 1;
         c->err->length = a->srclen;
@@ -36,6 +37,45 @@ static void compile_error(compiler *c, uint32_t id, const char *msg, const char 
         memset(c->err->expected, 0, sizeof c->err->expected);
         strncpy(c->err->expected, expected, sizeof c->err->expected - 1);
     }
+}
+
+static void compile_error(compiler *c, uint32_t id, const char *msg, const char *expected) {
+    compile_fail(c, PGN_E_UNEXPECTED_TOKEN, id, msg, expected);
+}
+
+/* The number of nodes from id down to its deepest atom, which *deepest receives. The parser caps
+ * the nesting of the text (2 x QUERY_MAX_DEPTH + 1 levels), which bounds this recursion. */
+static uint32_t height(const pgn_query *q, uint32_t id, uint32_t *deepest) {
+    uint32_t h = 0;
+    *deepest = id;
+    for (uint32_t c = q->nodes[id].op < Q_TAG ? q->nodes[id].child : QNONE; c != QNONE;
+         c = q->nodes[c].next) {
+        uint32_t a, k = height(q, c, &a);
+        if (k > h) {
+            h = k;
+            *deepest = a;
+        }
+    }
+    return h + 1;
+}
+
+/* The first flip below id (id included) with more than QUERY_MAX_FLIPS flips above it or at it,
+ * or QNONE. A flip tests its operand twice (as is and colour-reversed), so nested flips cost 2^k:
+ * they are capped, which loses nothing, since a flip's value is the same on both colours
+ * (flip (a and flip b) is flip a and flip b). Bounded like height(). */
+static uint32_t flips_too_deep(const pgn_query *q, uint32_t id, uint32_t above) {
+    const qnode *n = &q->nodes[id];
+    above += n->op == Q_FLIP;
+    if (above > QUERY_MAX_FLIPS) {
+        return id;
+    }
+    for (uint32_t c = n->op < Q_TAG ? n->child : QNONE; c != QNONE; c = q->nodes[c].next) {
+        uint32_t f = flips_too_deep(q, c, above);
+        if (f != QNONE) {
+            return f;
+        }
+    }
+    return QNONE;
 }
 
 static uint8_t atom_cost(const qnode *n) {
@@ -273,6 +313,21 @@ uint64_t pgnk_qpoint_dep(const pgn_query *q, uint32_t id) {
     return d ? d : ~UINT64_C(0);
 }
 
+/* The caps on the tree (the parser caps the text): 64 operators above an atom (the canonical form,
+ * which parenthesises each, needs up to twice as many levels of text, which the parser allows),
+ * QUERY_MAX_FLIPS flips nested. */
+static int nesting_ok(compiler *c) {
+    uint32_t at;
+    if (height(c->q, c->q->root, &at) > QUERY_MAX_DEPTH + 1) {
+        compile_fail(c, PGN_E_LIMIT, at, "expression nested too deeply",
+                     "at most 64 operators above an atom");
+    } else if ((at = flips_too_deep(c->q, c->q->root, 0)) != QNONE) {
+        compile_fail(c, PGN_E_LIMIT, at, "flip nested more than 4 deep",
+                     "flip (a and flip b) is flip a and flip b");
+    }
+    return c->st == PGN_OK;
+}
+
 pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
                              const pgn_allocator *alloc, pgn_query_error *err) {
     if (err) {
@@ -298,7 +353,9 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
     }
     if (st == PGN_OK) {
         compiler c = {q, err, PGN_OK};
-        mark(&c, q->root, 0, 0);
+        if (nesting_ok(&c)) {
+            mark(&c, q->root, 0, 0);
+        }
         if (c.st == PGN_OK && is_point_leaf(&q->nodes[q->root]) && reserve(&c, 1)) {
             wrap(&c, &q->root, 0);
         }

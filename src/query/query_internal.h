@@ -9,6 +9,7 @@
 #include "pgnkit/query.h"
 
 #define QUERY_MAX_DEPTH 64
+#define QUERY_MAX_FLIPS 4 /* flips nested in one another (each doubles the work) */
 #define QUERY_MAX_LEN ((size_t)1 << 16)
 #define QNONE UINT32_MAX
 

@@ -88,16 +88,42 @@ static void test_errors(void) {
         CHECK_EQ_STR(e.message, cases[i].message);
         CHECK(e.column == 0 || strlen(e.expected) > 0 || st != PGN_E_UNEXPECTED_TOKEN);
     }
-    /* 65 levels of parentheses: refused, never a deep recursion */
-    char deep[200];
-    memset(deep, '(', 65);
-    strcpy(deep + 65, "mate");
-    memset(deep + 69, ')', 65);
-    deep[134] = 0;
+    /* 129 parentheses around an atom (130 levels): refused, never a deep recursion; 128 are read */
+    char deep[300];
+    memset(deep, '(', 129);
+    strcpy(deep + 129, "mate");
+    memset(deep + 133, ')', 129);
+    deep[262] = 0;
     pgn_query *q = NULL;
     CHECK_EQ_INT(pgn_query_compile(&q, deep, strlen(deep), NULL, NULL), PGN_E_LIMIT);
-    CHECK_EQ_INT(pgn_query_compile(&q, deep + 1, 132, NULL, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_query_compile(&q, deep + 1, 260, NULL, NULL), PGN_OK);
     pgn_query_free(q);
+    /* 64 operators above an atom are read, and so is their canonical form, which writes each in
+     * parentheses ("(not (not ...))": 129 levels of text); 65 are refused at the atom */
+    char nots[400] = "", canon[600];
+    for (int k = 0; k < 64; k++) {
+        strcat(nots, "not ");
+    }
+    strcat(nots, "mate");
+    CHECK_EQ_INT(pgn_query_compile(&q, nots, strlen(nots), NULL, NULL), PGN_OK);
+    size_t n = pgn_query_print(q, canon, sizeof canon);
+    pgn_query_free(q);
+    CHECK(n < sizeof canon && strncmp(canon, "(not (not ", 10) == 0);
+    CHECK_EQ_INT(pgn_query_compile(&q, canon, n, NULL, NULL), PGN_OK);
+    pgn_query_free(q);
+    pgn_query_error e;
+    memmove(nots + 4, nots, strlen(nots) + 1); /* 65 */
+    CHECK_EQ_INT(pgn_query_compile(&q, nots, strlen(nots), NULL, &e), PGN_E_LIMIT);
+    CHECK_EQ_INT(e.column, 261);
+    CHECK_EQ_STR(e.message, "expression nested too deeply");
+    /* flips: 4 nested are read; a fifth, which would test each point 32 times, is refused */
+    const char *f4 = "flip (Pe4 or flip flip (check and flip move e4))";
+    CHECK_EQ_INT(pgn_query_compile(&q, f4, strlen(f4), NULL, NULL), PGN_OK);
+    pgn_query_free(q);
+    const char *f5 = "flip (Pe4 or flip flip (check and flip flip move e4))";
+    CHECK_EQ_INT(pgn_query_compile(&q, f5, strlen(f5), NULL, &e), PGN_E_LIMIT);
+    CHECK_EQ_STR(e.message, "flip nested more than 4 deep");
+    CHECK_EQ_INT(e.column, 45); /* the operand of the fifth */
 }
 
 static void test_print(void) {
