@@ -69,60 +69,6 @@ static pgn_game *slot_game(batch *b, size_t i) {
     return g;
 }
 
-/* The encoding of text that is not UTF-8 (--input-encoding auto) depends on the text before it:
- * a string that cannot tell CP437 from Windows-1252 is read as the last one that could. A batch
- * that holds such bytes ends with a probe game whose tag tells (in its W_ENCODING excerpt) what
- * the reader was left with; a batch read from a fresh reader when the text before it left CP437
- * is read again, on the main thread, after a seed game that sets CP437. Both extra games are
- * taken out of the batch's games, diagnostics and totals. */
-static const char probe_text[] = "[Event \"\xE1\"]\n*\n";
-static const char seed_text[] = "x\n[Event \"\x81\"] *\n"; /* 2 line breaks */
-enum { SEED_LINES = 2 };
-
-/* Takes game k (the seed or the probe) and its diagnostics out of b. */
-static void drop_game(batch *b, size_t k) {
-    size_t out = 0;
-    for (size_t i = 0; i < b->ndiags; i++) {
-        pdiag *d = &b->diags[i];
-        if (d->after == k) {
-            b->errors -= d->d.severity == PGN_SEV_ERROR;
-            b->warnings -= d->d.severity != PGN_SEV_ERROR;
-            if (d->d.code == PGN_W_ENCODING) {
-                b->end437 = strcmp(d->d.token, "\xC3\x9F") == 0; /* U+00DF: CP437's 0xE1 */
-            }
-            continue;
-        }
-        if (d->after > k) {
-            d->after--;
-            d->d.game -= k == 0;
-        }
-        b->diags[out++] = *d;
-    }
-    b->ndiags = out;
-    b->ngames--;
-    b->n_read--;
-    if (b->cap_games == 0) { /* a bare batch (pool.bare): no pgame */
-        return;
-    }
-    pgn_game *g = b->games[k].game;
-    if (b->games[k].sum.errors > 0) { /* its first error goes too */
-        size_t f = b->games[k].sum.first;
-        memmove(&b->firsts[f], &b->firsts[f + 1], (b->nfirsts - f - 1) * sizeof *b->firsts);
-        b->nfirsts--;
-        for (size_t i = k + 1; i <= b->ngames; i++) {
-            b->games[i].sum.first -= b->games[i].sum.errors > 0;
-        }
-    }
-    memmove(&b->games[k], &b->games[k + 1], (b->ngames - k) * sizeof *b->games);
-    b->games[b->ngames].game = g; /* the tree is kept for the slot's next use */
-    for (size_t i = 0; k == 0 && i < b->ngames; i++) {
-        b->games[i].sum.game--;
-    }
-    for (size_t i = 0; k == 0 && i < b->nfirsts; i++) {
-        b->firsts[i].game--;
-    }
-}
-
 /* psum holds every member of pgn_game_summary but first_error and final_pos (valid during end_game
  * only, NULL in a kept summary): a member added there fails here. */
 _Static_assert(offsetof(pgn_game_summary, first_error) ==
@@ -230,55 +176,38 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
     }
 }
 
-/* Reads one batch on a worker (or again on the main thread, with b->seed). */
+/* Reads one batch on a worker (or again on the main thread, with the true b->from437).
+ *
+ * The encoding of text that is not UTF-8 (--input-encoding auto) depends on the text before it: a
+ * string that cannot tell CP437 from Windows-1252 is read as the last one that could. A batch
+ * that holds such bytes is read from a guess of the state the batches before it left
+ * (pgn_reader_set_encoding_state), and notes the state it leaves and whether it read undecided
+ * text before any text told (then the commit reads it again when the guess was wrong). */
 void cli_par_work(worker *w, batch *b) {
     pgn_reader_opts ro = w->p->ro;
     pgn_reader *rd = NULL;
     mem_in m = {b, 0};
-    const char *text = b->buf;
-    size_t len = b->len, plen = strlen(probe_text), slen = strlen(seed_text);
-    int probe = b->dirty && !b->final && cli_par_reserve(&b->buf, &b->cap, b->len + plen, 1);
     ro.diag_ctx = b;
     ro.range_start = b->start;
     ro.line_base = b->line;
     b->ngames = b->ndiags = b->nfirsts = b->product.len = b->rawbuf.len = 0;
-    b->end437 = 0;
-    b->st = PGN_OK;
-    if (probe) {
-        memcpy(b->buf + b->len, probe_text, plen);
-        text = b->buf;
-        len = b->len + plen;
-    }
-    if (b->seed) { /* seed + the text from the first game on (+ probe) */
-        size_t from = (size_t)(b->first - b->start), n = len - from;
-        char *t = realloc(b->seed_buf, slen + n);
-        if (!t) {
-            b->st = PGN_E_NOMEM;
-            return;
-        }
-        b->seed_buf = t;
-        memcpy(t, seed_text, slen);
-        memcpy(t + slen, b->buf + from, n);
-        text = t;
-        len = slen + n;
-        ro.range_start = b->first - slen;
-        ro.line_base = b->first_line - SEED_LINES;
-    }
+    b->told = b->assumed = b->end437 = 0;
     b->st = b->io_error ? pgn_reader_new(&rd, &ro, read_then_fail, &m)
-                        : pgn_reader_new_mem(&rd, &ro, text, len);
+                        : pgn_reader_new_mem(&rd, &ro, b->buf, b->len);
+    if (rd && b->from437) {
+        pgn_reader_set_encoding_state(rd, PGN_ENC_CP437);
+    }
     read_batch(w, b, rd);
     if (b->io_error == IO_NOMEM && b->st == PGN_E_IO) {
         b->st = PGN_E_NOMEM; /* the main thread ran out of memory: not a failed read */
     }
     if (rd) {
+        pgn_encoding_state es = pgn_reader_encoding_state(rd);
+        b->told = es.told;
+        b->assumed = es.assumed;
+        b->end437 = es.last == PGN_ENC_CP437;
         pgn_reader_totals(rd, &b->n_read, &b->errors, &b->warnings);
         pgn_reader_free(rd);
-    }
-    if (b->st == PGN_END && b->seed && b->ngames > 0) {
-        drop_game(b, 0);
-    }
-    if (b->st == PGN_END && probe && b->ngames > 0) {
-        drop_game(b, b->ngames - 1);
     }
 }
 
@@ -296,7 +225,7 @@ void *cli_par_worker_main(void *arg) {
         uint64_t seq = p->next++;
         batch *b = &p->slots[seq % p->nslots];
         b->state = B_WORKING;
-        b->seed = b->dirty && p->state437; /* a guess: the encoding of the text before stays */
+        b->from437 = b->dirty && p->state437; /* a guess: the text before keeps to one */
         int skip = p->stop;
         pthread_mutex_unlock(&p->mu);
         if (!skip) {

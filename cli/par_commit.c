@@ -29,11 +29,11 @@ int cli_par_product(const cli_game *g, pgn_str *out) {
 static pgn_status commit(pool *p, batch *b, uint64_t *base, cli_each_fn fn, void *user,
                          int *from_fn) {
     cli_run *r = p->r;
-    if (b->dirty && b->seed != p->state437 && b->st == PGN_END) { /* the guess was wrong */
-        b->seed = p->state437;
+    if (b->dirty && b->assumed && b->from437 != p->state437 && b->st == PGN_END) {
+        b->from437 = p->state437; /* the guess was wrong, and undecided text was read from it */
         cli_par_work(&p->w[p->nw], b);
     }
-    if (b->dirty) {
+    if (b->dirty && b->told) {
         pthread_mutex_lock(&p->mu);
         p->state437 = b->end437;
         pthread_mutex_unlock(&p->mu);

@@ -43,15 +43,13 @@ enum { IO_FAILED = 1, IO_NOMEM = 2 };
 typedef struct batch {
     char *buf;
     size_t len, cap;
-    uint64_t start;   /* the offset of buf[0] in the text: the reader's range_start */
-    uint32_t line;    /* the line of byte start */
-    int io_error;     /* the input failed after these bytes: IO_FAILED, or IO_NOMEM (no memory) */
-    int final;        /* the input's last batch */
-    int dirty;        /* holds bytes that are not UTF-8 (--input-encoding auto) */
-    int seed, end437; /* read after a CP437 seed; the probe found CP437 at the end */
-    uint64_t first;   /* the offset of the first game's '[' (after start) */
-    uint32_t first_line;
-    char *seed_buf;
+    uint64_t start; /* the offset of buf[0] in the text: the reader's range_start */
+    uint32_t line;  /* the line of byte start */
+    int io_error;   /* the input failed after these bytes: IO_FAILED, or IO_NOMEM (no memory) */
+    int final;      /* the input's last batch */
+    int dirty;      /* holds bytes that are not UTF-8 (--input-encoding auto) */
+    int from437;    /* read from the CP437 state (pgn_reader_set_encoding_state) */
+    int told, assumed, end437; /* pgn_reader_encoding_state at the end: last == CP437 */
     pgame *games;
     size_t ngames, cap_games, kept_games; /* kept_games: pgn_game objects allocated */
     pdiag *diags;
@@ -103,7 +101,7 @@ int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
 void cli_par_keep_diag(void *ctx, const pgn_diag *d);
 /* The summary of game pg of b, with the game ordinals moved on by base. */
 void cli_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out);
-/* Reads batch b (on a worker, or again on the main thread with b->seed set). */
+/* Reads batch b (on a worker, or again on the main thread from the true encoding state). */
 void cli_par_work(worker *w, batch *b);
 /* A worker thread: reads the queued batches until the pool stops. */
 void *cli_par_worker_main(void *arg);

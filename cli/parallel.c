@@ -119,7 +119,6 @@ static void free_slots(pool *p) {
         free(b->diags);
         free(b->firsts);
         free(b->buf);
-        free(b->seed_buf);
         free(b->product.p);
         free(b->rawbuf.p);
     }
@@ -166,8 +165,6 @@ static int keep_tail(pool *p, const cli_scanner *sc, batch *b) {
 static int take_tail(pool *p, const cli_scanner *sc, batch *nb) {
     nb->start = sc->cut_from;
     nb->line = sc->cut_line;
-    nb->first = sc->cut;
-    nb->first_line = sc->cut_first_line;
     nb->len = 0;
     if (!cli_par_reserve(&nb->buf, &nb->cap, p->carry_len + READ_CHUNK, 1)) {
         return 0;
@@ -292,7 +289,7 @@ static pgn_status run(pool *p, cli_each_fn fn, void *user, int *from_fn) {
             break;
         }
         b = &p->slots[p->tail % p->nslots];
-        b->seed = 0;
+        b->from437 = 0;
         b->io_error = take_tail(p, &sc, b) ? 0 : IO_NOMEM;
     }
     while (st == PGN_OK && p->head < p->tail) {
