@@ -46,6 +46,7 @@ void pgnk_lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, vo
     lx->line = 1;
     lx->at_line_start = 1;
     lx->hold = UINT64_MAX;
+    lx->ws_again_at = UINT64_MAX;
     lx->max_token = max_token;
 }
 
@@ -103,24 +104,32 @@ pgn_loc pgnk_lexer_loc(const lexer *lx) {
     return lexer_loc_at(lx, lx->pos);
 }
 
+/* Past a UTF-8 byte order mark at the start of the stream (window index i there); byte by byte,
+ * since lexer_have() reads only one chunk and the callback may deliver one byte at a time. */
+static size_t skip_bom(lexer *lx, size_t i) {
+    size_t j = i, k = 0;
+    while (k < 3 && lexer_have(lx, &j) && lx->buf[j] == "\xEF\xBB\xBF"[k]) {
+        j++;
+        k++;
+    }
+    if (k < 3) {
+        return i;
+    }
+    lx->line_off = 3;
+    return j;
+}
+
 /* Skips white space and % escape lines; leaves lx->pos at the next token or the end. */
 static void skip_space(lexer *lx) {
     size_t i = lx->pos;
     uint64_t cr_end = lx->last_cr ? lx->line_off : UINT64_MAX;
-    lx->ws_start = lx->base + i;
-    lx->ws_break = lx->ws_break_prev = UINT64_MAX;
+    if (lx->base + i != lx->ws_again_at) {
+        lx->ws.start = lx->base + i;
+        lx->ws.brk = lx->ws.brk_prev = UINT64_MAX;
+    }
+    lx->ws_again_at = UINT64_MAX;
     if (lx->base + i == 0) {
-        /* a UTF-8 byte order mark at the start of the stream; byte by byte, since lexer_have()
-         * reads only one chunk and the callback may deliver one byte at a time */
-        size_t j = i, k = 0;
-        while (k < 3 && lexer_have(lx, &j) && lx->buf[j] == "\xEF\xBB\xBF"[k]) {
-            j++;
-            k++;
-        }
-        if (k == 3) {
-            i = j;
-            lx->line_off = 3;
-        }
+        i = skip_bom(lx, i);
     }
     for (;;) {
         if (i >= lx->len) {
@@ -135,11 +144,11 @@ static void skip_space(lexer *lx) {
             i++; /* the common case first */
         } else if (c == '\n' || c == '\r') {
             if (!(c == '\n' && cr_end == lx->base + i)) {
-                lx->ws_break_prev = lx->ws_break;
+                lx->ws.brk_prev = lx->ws.brk;
             }
             /* a break's place is its last byte (the LF of a CRLF): a range reader starting at
              * that LF sees the line break end there, and the two sides of a split must agree */
-            lx->ws_break = lx->base + i;
+            lx->ws.brk = lx->base + i;
             lexer_count_newline(lx, lx->base + i, c, &cr_end);
             lx->at_line_start = 1;
             i++;
@@ -598,4 +607,10 @@ void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start) 
     lx->line = at.line;
     lx->line_off = at.offset - at.column + 1;
     lx->at_line_start = line_start;
+}
+
+void pgnk_lexer_rewind_ws(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start, lexer_ws ws) {
+    pgnk_lexer_rewind(lx, off, at, line_start);
+    lx->ws = ws;
+    lx->ws_again_at = off;
 }

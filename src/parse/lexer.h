@@ -37,6 +37,11 @@ typedef struct token {
     uint8_t blank_before; /* an empty line comes between this token and the one before */
 } token;
 
+/* White space before a token: where it began, and its last two line breaks (UINT64_MAX: none). */
+typedef struct lexer_ws {
+    uint64_t start, brk, brk_prev;
+} lexer_ws;
+
 typedef struct lexer {
     const pgn_allocator *alloc;
     pgn_read_fn read;
@@ -46,9 +51,9 @@ typedef struct lexer {
     uint64_t base;        /* stream offset of buf[0] */
     uint64_t keep;        /* earliest stream offset the window must keep */
     uint64_t hold; /* set by the reader: keep everything from here (raw games); or UINT64_MAX */
-    /* the white space before the last token: where it began, and its last two line breaks */
-    uint64_t ws_start, ws_break, ws_break_prev;
-    uint64_t line_off; /* stream offset where the current line starts */
+    lexer_ws ws;   /* the white space before the last token */
+    uint64_t ws_again_at; /* pgnk_lexer_rewind_ws's token, whose white space is kept */
+    uint64_t line_off;    /* stream offset where the current line starts */
     uint32_t line;
     size_t max_token;
     uint8_t eof, external, at_line_start, last_cr, nested_comments;
@@ -212,6 +217,9 @@ void pgnk_lexer_take(lexer *lx, size_t end);
 size_t pgnk_lexer_lax_value(lexer *lx, pgn_str *value);
 /* Moves back to stream offset off, which must still be in the window (off >= keep). */
 void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
+/* The same, back to a token that ws preceded: lexing it again keeps ws, as if the white space
+ * before it were read again (the range end needs it). */
+void pgnk_lexer_rewind_ws(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start, lexer_ws ws);
 /* For a reader starting inside a file: skips the partial first line, then to the first line that
  * starts with [ right after a line that is not a tag line (the start of a tag section). */
 void pgnk_lexer_skip_to_range_start(lexer *lx);

@@ -29,6 +29,7 @@ void pgnk_lexer_skip_to_range_start(lexer *lx) {
     uint64_t cr_end = UINT64_MAX;
     int prev_tag = 0, first = 1;      /* first: the partial line the range starts in */
     unsigned char lead = 0, last = 0; /* first and last non-space bytes of the current line */
+    lexer_ws ws = {UINT64_MAX, UINT64_MAX, UINT64_MAX}; /* as skip_space notes it */
     for (;;) {
         lx->pos = i;
         set_keep(lx, lx->base + i);
@@ -38,6 +39,7 @@ void pgnk_lexer_skip_to_range_start(lexer *lx) {
         unsigned char c = (unsigned char)lx->buf[i];
         if (c == '\n' && cr_end == lx->base + i) {
             lexer_count_newline(lx, lx->base + i, c, &cr_end); /* the LF of a CRLF */
+            ws.brk = lx->base + i;
         } else if (c == '\n' || c == '\r') {
             /* the partial first line (its start is unseen) counts as a tag line if it is blank or
              * ends with ]; the reader before this range reads the game starting on the next line */
@@ -45,12 +47,22 @@ void pgnk_lexer_skip_to_range_start(lexer *lx) {
             first = 0;
             lead = last = 0;
             lexer_count_newline(lx, lx->base + i, c, &cr_end);
+            ws.start = ws.start == UINT64_MAX ? lx->base + i : ws.start;
+            ws.brk_prev = ws.brk;
+            ws.brk = lx->base + i;
         } else if (!(char_class(c) & C_SPACE)) {
             if (!first && !lead && c == '[' && !prev_tag) {
+                /* the token keeps the white space before it, which decides whether the range
+                 * ends before its game (reader.c, next_near_end) */
+                lx->ws = ws;
+                lx->ws_again_at = lx->base + i;
                 break;
             }
             lead = lead ? lead : c;
             last = c;
+            ws.start = ws.brk = ws.brk_prev = UINT64_MAX;
+        } else if (ws.start == UINT64_MAX) {
+            ws.start = lx->base + i;
         }
         i++;
     }

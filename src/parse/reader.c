@@ -204,8 +204,8 @@ static void find_next_game(pgn_reader *r) {
             r->next_loc = from_comment ? c_loc : t->at;
             r->next_line_start = from_comment ? c_line : t->line_start;
             uint64_t end = r->opts.range_end;
-            r->next_near_end = !from_comment && end && r->lx.ws_start <= end &&
-                               (r->lx.ws_break_prev == UINT64_MAX || r->lx.ws_break_prev < end);
+            r->next_near_end = !from_comment && end && r->lx.ws.start <= end &&
+                               (r->lx.ws.brk_prev == UINT64_MAX || r->lx.ws.brk_prev < end);
             r->raw_end = r->next_start;
             return;
         }
@@ -330,11 +330,12 @@ typedef struct tag_start {
     pgn_loc at;
     uint64_t hold;
     uint8_t line_start, blank;
+    lexer_ws ws; /* the white space before it */
 } tag_start;
 
-/* A tag the game already has, after an empty line: the next game's tags (the lexer goes back). */
+/* A tag the game has, after an empty line: the next game's tags (back to it, blanks kept). */
 static int tag_new_game(pgn_reader *r, const tag_start *ts) {
-    pgnk_lexer_rewind(&r->lx, ts->at.offset, ts->at, ts->line_start);
+    pgnk_lexer_rewind_ws(&r->lx, ts->at.offset, ts->at, ts->line_start, ts->ws);
     r->lx.hold = ts->hold;
     r->have_tok = 0;
     return TAG_NEW_GAME;
@@ -446,7 +447,7 @@ static int read_tag_value(pgn_reader *r, pgn_loc at, pgn_loc *value_at) {
  * empty line once the section had a malformed tag pair, so that a damaged game does not take the
  * next game's tags. */
 static int read_tag(pgn_reader *r, pgn_loc *value_at) {
-    tag_start ts = {r->tok.at, r->lx.hold, r->tok.line_start, r->tok.blank_before};
+    tag_start ts = {r->tok.at, r->lx.hold, r->tok.line_start, r->tok.blank_before, r->lx.ws};
     if (ts.blank && r->bad_tag) {
         return TAG_NEW_GAME; /* after a malformed tag pair, an empty line ends the tag section */
     }
