@@ -30,8 +30,9 @@ typedef struct pgn_query_error {
  * Compiles the expression of len bytes at text. alloc may be NULL (libc); it is copied.
  * Returns PGN_OK and *out (release with pgn_query_free); PGN_E_UNEXPECTED_TOKEN for a syntax
  * error, an unknown atom or a bad operand (a FEN, a SAN move, a pattern, a regular expression),
- * with *err filled when err is not NULL; PGN_E_LIMIT for an expression nested more than 64
- * levels deep or longer than 64 KiB; PGN_E_NOMEM.
+ * with *err filled when err is not NULL; PGN_E_LIMIT (*err filled too) for more than 64
+ * operators above an atom, text nested deeper than 129 levels, more than 4 flips nested in one
+ * another, or an expression longer than 64 KiB (docs/query.md); PGN_E_NOMEM.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
                                                    const pgn_allocator *alloc,
