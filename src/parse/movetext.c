@@ -126,6 +126,7 @@ static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
     reader_consume(r);
     s->prev_skipped = s->skipped;
     s->skipped = 0;
+    s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
     play_token(r, s, l, &both);
     l->dead = l->dead == PEEKED ? 0 : l->dead;
     return 1;
