@@ -123,10 +123,12 @@ static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         skip_text(r, s, &both);
         return 1;
     }
+    /* counted as a skipped read counts it: the glyph never, the symbol touching it if it is
+     * shaped like a move (read_movetext) */
+    s->move_seen |= r->depth == 1 && !is_digits(n->ptr, n->len) && could_be_move(n);
     reader_consume(r);
     s->prev_skipped = s->skipped;
     s->skipped = 0;
-    s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
     play_token(r, s, l, &both);
     l->dead = l->dead == PEEKED ? 0 : l->dead;
     return 1;
@@ -681,7 +683,7 @@ static void read_movetext(pgn_reader *r) {
          * or after an illegal one, so that where a game ends depends neither on its moves'
          * legality nor on the visitor (fuzz_reader checks it). */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
-                      (r->sum.plies > 0 || s.move_seen) && t->len == 1 && t->ptr[0] == '1';
+                      s.move_seen && t->len == 1 && t->ptr[0] == '1';
         if (!s.move_seen && t->kind == TOK_SYMBOL && r->depth == 1 && !s.skip_parens &&
             !is_digits(t->ptr, t->len) && could_be_move(t)) {
             s.move_seen = 1;
