@@ -44,6 +44,11 @@ static int could_be_move(const token *t) {
     return castle && (has_o || (t->len == 2 && t->ptr[0] == '-' && t->ptr[1] == '-'));
 }
 
+/* A symbol that counts as "a move was seen" (move_seen), in every mode alike: not a bare number. */
+static int move_shaped(const token *t) {
+    return t->kind == TOK_SYMBOL && !is_digits(t->ptr, t->len) && could_be_move(t);
+}
+
 static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
     for (unsigned b = 0; bits; b++, bits >>= 1) {
         if (bits & 1) {
@@ -125,7 +130,7 @@ static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
     }
     /* counted as a skipped read counts it: the glyph never, the symbol touching it if it is
      * shaped like a move (read_movetext) */
-    s->move_seen |= r->depth == 1 && !is_digits(n->ptr, n->len) && could_be_move(n);
+    s->move_seen |= r->depth == 1 && move_shaped(n);
     reader_consume(r);
     s->prev_skipped = s->skipped;
     s->skipped = 0;
@@ -684,8 +689,7 @@ static void read_movetext(pgn_reader *r) {
          * legality nor on the visitor (fuzz_reader checks it). */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
                       s.move_seen && t->len == 1 && t->ptr[0] == '1';
-        if (!s.move_seen && t->kind == TOK_SYMBOL && r->depth == 1 && !s.skip_parens &&
-            !is_digits(t->ptr, t->len) && could_be_move(t)) {
+        if (!s.move_seen && r->depth == 1 && !s.skip_parens && move_shaped(t)) {
             s.move_seen = 1;
         }
         if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {
