@@ -7,13 +7,15 @@
 
 See docs/python.md for the API and a migration table from python-chess.
 """
+import contextlib
 import os
 
-from . import _pgnkit
+from . import _compressed, _pgnkit
+from ._compressed import CompressedError
 from ._pgnkit import PgnError
 
 __all__ = ["read", "scan_tags", "read_tags_frame", "check", "Board", "Game", "Diagnostic",
-           "PgnError", "version"]
+           "PgnError", "CompressedError", "version"]
 
 # PgnError(message, code, severity, what): a ValueError that carries the diagnostic.
 PgnError.message = property(lambda self: self.args[0] if self.args else "")
@@ -147,15 +149,32 @@ class Game:
 
 
 def _source(src):
-    """(source for the C reader, name for diagnostics)."""
+    """(source for the C reader, name for diagnostics): compressed data (recognised by its first
+    bytes: gzip, zstd, bzip2, xz) as a _compressed.Decoded, plain text as it is."""
     if isinstance(src, (bytes, bytearray, memoryview)):
-        return bytes(src), "<bytes>"
+        return _compressed.wrap(bytes(src), "<bytes>"), "<bytes>"
     if isinstance(src, (str, os.PathLike)):
         p = os.fspath(src)
-        return p, p
+        return _compressed.open_path(p), p
     if hasattr(src, "read"):
-        return src, getattr(src, "name", "<stream>")
+        name = getattr(src, "name", "<stream>")
+        return _compressed.wrap(src, name), name
     raise TypeError("pgnkit: a path, bytes or a binary file object is expected")
+
+
+@contextlib.contextmanager
+def _opened(source, range=None):
+    """_source, closing a decoder it opened at the end; range= needs plain text."""
+    src, name = _source(source)
+    made = isinstance(src, _compressed.Decoded) and src is not source
+    try:
+        if range is not None and made:
+            raise ValueError(f"{name}: range= reads a plain file; this is {src.format} data "
+                             "(pgnkit.dask splits a .zst file at its frames)")
+        yield src, name
+    finally:
+        if made:
+            src.close()
 
 
 def _where(where):
@@ -177,27 +196,27 @@ def read(source, *, encoding=None, strict=False, where=None, range=None):
     "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not compile),
     or a predicate of a Game. range:
     (start, end) byte offsets of a plain file: the games whose first byte lies in [start, end)."""
-    src, name = _source(source)
     start, end = range if range is not None else (0, 0)
     expr, pred = _where(where)
-    r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr)
-    for c, diags, ordinal, offset, end_off, broken, errors in r:
-        g = Game(c, diags, ordinal, offset, end_off, broken, name)
-        if strict and errors:
-            first = next(d for d in g.diagnostics if d.severity == "error")
-            raise PgnError(first.message, first.code, "error",
-                           f"{name}:{first.line}:{first.column}: {first.token}")
-        if c is not None and (pred is None or pred(g)):
-            yield g
+    with _opened(source, range) as (src, name):
+        r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr)
+        for c, diags, ordinal, offset, end_off, broken, errors in r:
+            g = Game(c, diags, ordinal, offset, end_off, broken, name)
+            if strict and errors:
+                first = next(d for d in g.diagnostics if d.severity == "error")
+                raise PgnError(first.message, first.code, "error",
+                               f"{name}:{first.line}:{first.column}: {first.token}")
+            if c is not None and (pred is None or pred(g)):
+                yield g
 
 
 def scan_tags(source, *, encoding=None, range=None):
     """The tags of every game as dicts, in file order, without resolving a move (fast)."""
-    src, name = _source(source)
     start, end = range if range is not None else (0, 0)
-    r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
-    for tags, _diags, _ordinal, _offset, _end, _broken, _errors in r:
-        yield dict(tags)
+    with _opened(source, range) as (src, name):
+        r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
+        for tags, _diags, _ordinal, _offset, _end, _broken, _errors in r:
+            yield dict(tags)
 
 
 _INT_TAGS = ("WhiteElo", "BlackElo", "PlyCount", "WhiteRatingDiff", "BlackRatingDiff",
@@ -259,15 +278,15 @@ def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=Tr
     import numpy as np
     import pandas as pd
 
-    src, name = _source(source)
     start, end = range if range is not None else (0, 0)
     parts = 1
-    if isinstance(src, (str, bytes)):
-        (rows, cols), parts = _pgnkit.tag_columns(src, name, encoding, start, end, jobs,
-                                                  part_bytes, _INT_TAGS, _DATE_TAGS, guess)
-    else:
-        r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
-        rows, cols = r.tag_columns(_INT_TAGS, _DATE_TAGS)
+    with _opened(source, range) as (src, name):
+        if isinstance(src, (str, bytes)):
+            (rows, cols), parts = _pgnkit.tag_columns(src, name, encoding, start, end, jobs,
+                                                      part_bytes, _INT_TAGS, _DATE_TAGS, guess)
+        else:
+            r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
+            rows, cols = r.tag_columns(_INT_TAGS, _DATE_TAGS)
     data = {}
     for tag, col in cols:
         if col[0] == "i":
@@ -290,9 +309,9 @@ def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=Tr
 
 def check(source, *, encoding=None, strict=False):
     """Checks every game: {"games", "errors", "warnings", "diagnostics": [Diagnostic]}."""
-    src, name = _source(source)
-    r = _pgnkit.Reader(src, name, encoding, strict, False, 0, 0)
-    diags, (games, errors, warnings) = r.check_all()
+    with _opened(source) as (src, name):
+        r = _pgnkit.Reader(src, name, encoding, strict, False, 0, 0)
+        diags, (games, errors, warnings) = r.check_all()
     return {"games": games, "errors": errors, "warnings": warnings,
             "diagnostics": [Diagnostic(d) for d in diags]}
 

@@ -5,7 +5,8 @@ columns, one task per byte range of each file.
 The ranges use the library's range semantics (pgn_reader_opts.range_start/range_end): a reader
 started at byte s skips to the next tag section and reads the games that start at or before its
 range's end, so consecutive ranges [0, s), [s, t), ... read every game exactly once, in order.
-Compressed files (.gz, .bz2, .xz) cannot be split: each is one task. A .zst file is split at its
+Compressed files are recognised by their first bytes, not by their names. gzip, bzip2 and xz
+files cannot be split: each is one task. A zstd file is split at its
 frame boundaries (a file written in several frames, as pzstd, `zstd -B` or lichess-style tools
 write it): a task decodes from the first frame of its group on, and reads, with the same range
 semantics on the decoded text, the games that start in its group's decoded bytes (the last one to
@@ -15,11 +16,9 @@ its end, into the next frames). A file of one frame is one task. Needs the zstan
 import glob as _glob
 import os
 
+from . import _compressed
 from . import read as _read
 from . import tags_frame as _tags_frame
-
-_COMPRESSED = {".gz": "gzip", ".bz2": "bz2", ".xz": "lzma"}
-
 
 def _paths(urlpath):
     if isinstance(urlpath, (list, tuple)):
@@ -97,27 +96,25 @@ def _zst_blocks(path, blocksize):
     return groups
 
 
+def _format(path):
+    """The compression format of a file by its first bytes (None: plain text)."""
+    with open(path, "rb") as f:
+        return _compressed.sniff(f.read(_compressed.HEAD), path)
+
+
 def _blocks(path, blocksize):
     """[(start, end)] byte ranges of a file; (0, 0) is the whole file (compressed files). For a
-    .zst file, [(start, end, decoded_start, decoded_end)] (see _zst_blocks)."""
-    if path.endswith(".zst") and blocksize:
+    zstd file, [(start, end, decoded_start, decoded_end)] (see _zst_blocks)."""
+    fmt = _format(path)
+    if fmt == "zstd" and blocksize:
         return _zst_blocks(path, blocksize)
-    if os.path.splitext(path)[1] in _COMPRESSED or not blocksize:
+    if fmt is not None or not blocksize:
         return [(0, 0)]
     size = os.path.getsize(path)
     if size <= blocksize:
         return [(0, 0)]
     edges = list(range(0, size, blocksize)) + [size]
     return list(zip(edges[:-1], edges[1:]))
-
-
-def _open(path):
-    kind = _COMPRESSED.get(os.path.splitext(path)[1])
-    if kind is None:
-        return path
-    import importlib
-
-    return importlib.import_module(kind).open(path, "rb")
 
 
 def game_record(g):
@@ -135,16 +132,13 @@ def game_record(g):
     }
 
 
-def _read_part(path, start, end, where, encoding, dstart=0, dend=0):
-    if path.endswith(".zst"):
-        import zstandard
-
+def _read_part(path, start, end, where, encoding, dstart=None, dend=None):
+    src = path  # read() decodes gzip, bzip2, xz and a zstd file read whole itself
+    if dstart is not None:  # a group of a zstd file's frames (_zst_blocks)
         f = open(path, "rb")
         f.seek(start)
-        src = zstandard.ZstdDecompressor().stream_reader(f, read_across_frames=True, closefd=True)
+        src = _compressed.Decoded(f, "zstd", path)  # closes f
         start, end = dstart, dend
-    else:
-        src = _open(path)
     try:
         rng = None if (start, end) == (0, 0) else (start, end)
         recs = [game_record(g) for g in _read(src, range=rng, where=where, encoding=encoding)]
@@ -161,7 +155,7 @@ DEFAULT_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "W
 SUMMARY = ("source", "offset", "plies", "result", "final_fen", "broken", "errors")
 
 
-def _frame_part(path, start, end, where, encoding, tags=DEFAULT_TAGS, dstart=0, dend=0):
+def _frame_part(path, start, end, where, encoding, tags=DEFAULT_TAGS, dstart=None, dend=None):
     import pandas as pd
 
     rows = []

@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: MIT
+"""Compressed sources, recognised by their first bytes (never by the file name), as the pgnkit
+program recognises them (cli/compress.c): gzip, zstd (a leading skippable frame too), bzip2 and
+xz are decoded with Python's own modules (gzip, bz2, lzma) and Debian's python3-zstandard; an
+archive (zip, tar, 7z, RAR) or lz4 data is refused with a message that says how to take the games
+out, and so is data compressed twice.
+
+The decoded text is read ahead on a thread (the decoders release the GIL), so that decoding and
+pgnkit's reader, which runs without the GIL too, use two cores: at most QUEUED chunks of CHUNK
+bytes wait, whatever the size of the file.
+"""
+import importlib.util
+import io
+import queue
+import threading
+
+# (magic, offset, format or None when refused, what it is, how to get the text out)
+_MAGICS = (
+    (b"\x1f\x8b", 0, "gzip", "gzip data", "zcat"),
+    (b"\x28\xb5\x2f\xfd", 0, "zstd", "zstd data", "zstdcat"),
+    (b"BZh", 0, "bzip2", "bzip2 data", "bzcat"),
+    (b"\xfd7zXZ\x00", 0, "xz", "xz data", "xzcat"),
+    (b"PK\x03\x04", 0, None, "a zip archive", "unzip -p FILE"),
+    (b"PK\x05\x06", 0, None, "a zip archive", "unzip -p FILE"),
+    (b"7z\xbc\xaf\x27\x1c", 0, None, "a 7z archive", "7z x -so FILE"),
+    (b"Rar!\x1a\x07", 0, None, "a RAR archive", "unrar p FILE"),
+    (b"\x04\x22\x4d\x18", 0, None, "lz4 data", "lz4cat FILE"),
+    (b"ustar", 257, None, "a tar archive", "tar -xOf FILE"),
+)
+HEAD = 262  # enough bytes to see every magic (tar's is at byte 257)
+CHUNK = 1 << 20
+QUEUED = 4
+
+
+class CompressedError(ValueError):
+    """Compressed data that pgnkit cannot read: an archive, data compressed twice, a missing
+    decoder, or a stream that is corrupt or cut short (the games before it were given)."""
+
+
+def _magic(head):
+    """The _MAGICS entry that head starts with, or None. A zstd skippable frame (magic
+    0x184D2A5?, which pzstd and the lichess files put first) counts as zstd; bzip2 needs its block
+    size digit."""
+    if len(head) >= 4 and head[0] & 0xF0 == 0x50 and head[1:4] == b"\x2a\x4d\x18":
+        return _MAGICS[1]
+    for m in _MAGICS:
+        magic, at, fmt = m[0], m[1], m[2]
+        if head[at:at + len(magic)] == magic and (fmt != "bzip2" or head[3:4] in b"123456789"):
+            return m
+    return None
+
+
+def sniff(head, name, inside=None):
+    """The compression format of data starting with head ("gzip", "zstd", "bzip2", "xz"), or None
+    for text; raises CompressedError for what cannot be read."""
+    m = _magic(head)
+    if m is None:
+        return None
+    _, _, fmt, what, hint = m
+    where = f" inside {inside}" if inside else ""
+    if fmt is None:
+        raise CompressedError(f"{name}: {what}{where}: pgnkit reads PGN text, plain or compressed "
+                              f"once (gzip, zstd, bzip2, xz); take the games out first ({hint})")
+    if inside:
+        raise CompressedError(f"{name}: {what} inside {inside} (compressed twice): decompress it "
+                              "once first")
+    return fmt
+
+
+def _decoder(raw, fmt, name):
+    if fmt == "zstd" and importlib.util.find_spec("zstandard") is None:
+        raise CompressedError(f"{name}: zstd data, but the Python module zstandard is missing: "
+                              "install python3-zstandard, or pipe it through zstdcat")
+    return _Streams(raw, fmt)
+
+
+def _decompressor(fmt):
+    if fmt == "gzip":
+        import zlib
+
+        return zlib.decompressobj(31)  # a gzip member: header, deflate data, CRC-32 and size
+    if fmt == "bzip2":
+        import bz2
+
+        return bz2.BZ2Decompressor()
+    if fmt == "xz":
+        import lzma
+
+        return lzma.LZMADecompressor(lzma.FORMAT_XZ)
+    import zstandard
+
+    return zstandard.ZstdDecompressor().decompressobj()
+
+
+class _Streams:
+    """The streams of one format one after the other (gzip members, bzip2 and xz streams, zstd
+    frames, skippable ones too), decoded a step at a time: read1 gives what one step decoded, at
+    most CHUNK bytes (zstd: what STEP_ZSTD input bytes make). As the program does (cli/compress.c),
+    data after a stream that starts no other stream of the format is an error, and so is a file
+    that ends inside a stream (EOFError); Python's BZ2File and LZMAFile would end quietly at such
+    data, and zstandard's stream_reader at such an end."""
+
+    STEP = 1 << 14
+    STEP_ZSTD = 1 << 12  # zstandard's decompressobj has no output bound: a small input bounds it
+
+    def __init__(self, raw, fmt):
+        self._raw, self._fmt = raw, fmt
+        self._obj = None  # the current stream's decompressor
+        self._more = False  # bzip2, xz: it holds input that gives more output
+        self._left = b""  # input that no decompressor has taken yet
+
+    def _start(self, data):
+        """Starts the stream that data begins (after xz's padding), or raises ValueError."""
+        if self._fmt == "xz":
+            data = data.lstrip(b"\0")  # stream padding (xz file format 1.2.1, section 2.2)
+            if not data:
+                return data
+        while len(data) < HEAD and (more := self._raw.read(self.STEP)):
+            data += more
+        m = _magic(data[:HEAD])
+        if m is None or m[2] != self._fmt:
+            raise ValueError(f"data that is not {self._fmt} after the {self._fmt} stream")
+        self._obj = _decompressor(self._fmt)
+        return data
+
+    def read1(self, n=-1):
+        while True:
+            if self._more:
+                data = b""
+            else:
+                data = self._left or self._raw.read(self.STEP_ZSTD if self._fmt == "zstd"
+                                                    else self.STEP)
+                self._left = b""
+                if not data:
+                    if self._obj is not None:
+                        raise EOFError(f"the data ends inside a {self._fmt} stream")
+                    return b""
+                if self._obj is None:
+                    data = self._start(data)
+                    if not data:
+                        continue
+            obj = self._obj
+            out = obj.decompress(data) if self._fmt == "zstd" else obj.decompress(data, CHUNK)
+            if self._fmt == "gzip":
+                self._left = obj.unconsumed_tail
+            elif self._fmt != "zstd":
+                self._more = not obj.eof and not obj.needs_input
+            if obj.eof:
+                self._left, self._obj, self._more = obj.unused_data + self._left, None, False
+            if out:
+                return out
+
+    def tell(self):
+        """How far into the compressed bytes decoding has got."""
+        return self._raw.tell() - len(self._left)
+
+    def close(self):
+        pass
+
+
+class Decoded(io.RawIOBase):
+    """The decoded text of compressed data in raw (a binary file object, closed with this one),
+    read ahead on a thread. A decoder's error is raised by read() as CompressedError, with the
+    file's name and how far into the compressed bytes the decoder had read."""
+
+    def __init__(self, raw, fmt, name):
+        super().__init__()
+        self.name, self.format, self._raw = name, fmt, raw
+        self._dec = _decoder(raw, fmt, name)
+        self._queue = queue.Queue(QUEUED)
+        self._stop = threading.Event()
+        self._chunk, self._pos, self._done = b"", 0, False
+        self._thread = threading.Thread(target=self._run, name="pgnkit-decode", daemon=True)
+        self._thread.start()
+        try:
+            first = self._fill()
+            if first:
+                sniff(self._chunk[:HEAD], name, inside=f"{fmt} data")
+        except BaseException:
+            self.close()
+            raise
+
+    def _run(self):
+        # read1: one decoding step at most, so that an error loses nothing decoded before it
+        # (read(n) drops what it had decoded towards n when the data turns out cut short)
+        end = False
+        while not end and not self._stop.is_set():
+            parts, n, err = [], 0, None
+            try:
+                while n < CHUNK:
+                    data = self._dec.read1(CHUNK - n)
+                    if not data:
+                        end = True
+                        break
+                    parts.append(data)
+                    n += len(data)
+            except BaseException as e:  # noqa: BLE001 (given to the reader's thread, as it is)
+                err, end = e, True
+            if parts:
+                self._put(b"".join(parts))
+            if end:
+                self._put(err if err is not None else b"")
+
+    def _put(self, item):
+        while not self._stop.is_set():
+            try:
+                self._queue.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def _error(self, e):
+        try:
+            at = self._dec.tell()
+        except (OSError, ValueError):
+            at = None
+        what = "cut short" if isinstance(e, EOFError) else "corrupt"
+        near = f" (decoding stopped near byte {at})" if at is not None else ""
+        return CompressedError(f"{self.name}: {what} {self.format} data{near}: {e}")
+
+    def _fill(self):
+        """Takes the next chunk; False at the end of the data."""
+        if self._done:
+            return False
+        item = self._queue.get()
+        if isinstance(item, BaseException):
+            self._done = True
+            raise self._error(item) from item
+        self._chunk, self._pos = item, 0
+        self._done = not item
+        return bool(item)
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        if n is None or n < 0:
+            parts = []
+            while self._pos < len(self._chunk) or self._fill():
+                parts.append(self._chunk[self._pos:])
+                self._pos = len(self._chunk)
+            return b"".join(parts)
+        if self._pos >= len(self._chunk) and not self._fill():
+            return b""
+        if self._pos == 0 and n >= len(self._chunk):
+            self._pos = len(self._chunk)
+            return self._chunk
+        out = self._chunk[self._pos:self._pos + n]
+        self._pos += len(out)
+        return out
+
+    def readinto(self, b):
+        data = self.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+    def close(self):
+        if self.closed:
+            return
+        self._stop.set()
+        self._thread.join()
+        try:
+            self._dec.close()
+        finally:
+            self._raw.close()
+            super().close()
+
+
+def _head_of(f):
+    """The first HEAD bytes of a binary file object, leaving its position as it was, or None when
+    it can neither peek nor seek."""
+    if hasattr(f, "peek"):
+        try:
+            return f.peek(HEAD)[:HEAD]
+        except (OSError, ValueError):
+            pass
+    try:
+        seekable = f.seekable()
+    except (AttributeError, OSError, ValueError):
+        return None
+    if seekable:
+        pos = f.tell()
+        head = f.read(HEAD)
+        f.seek(pos)
+        return head
+    return None
+
+
+def open_path(path):
+    """A path's text: the path itself when plain, else a Decoded over the opened file."""
+    raw = open(path, "rb")
+    try:
+        fmt = sniff(raw.read(HEAD), path)
+        if fmt is None:
+            raw.close()
+            return path
+        raw.seek(0)
+        return Decoded(raw, fmt, path)
+    except BaseException:
+        raw.close()
+        raise
+
+
+def wrap(src, name):
+    """bytes or a binary file object, decoded when compressed (a Decoded), else as they are. A
+    file object that can neither peek nor seek is taken as text."""
+    if isinstance(src, bytes):
+        fmt = sniff(src[:HEAD], name)
+        return src if fmt is None else Decoded(io.BytesIO(src), fmt, name)
+    head = _head_of(src)
+    fmt = sniff(head, name) if head else None
+    if fmt is None:
+        return src
+    return Decoded(_Unclosed(src), fmt, name)
+
+
+class _Unclosed(io.RawIOBase):
+    """The caller's file object, which stays open when the Decoded over it closes."""
+
+    def __init__(self, f):
+        super().__init__()
+        self._f = f
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        return self._f.read(n)
+
+    def readinto(self, b):
+        data = self._f.read(len(b))
+        b[:len(data)] = data
+        return len(data)
+
+    def tell(self):
+        return self._f.tell()

@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: MIT
+"""Compressed sources in Python, recognised by their first bytes as the program recognises them
+(issues 16 and 19): gzip, zstd (one frame, several, a leading skippable frame), bzip2 and xz read
+as the plain text, from a path, bytes or a file object; the games before a cut or a corrupt block
+are given (as many as `pgnkit check` counts) and then CompressedError; archives and data
+compressed twice are refused with what to do."""
+import bz2
+import gzip
+import io
+import lzma
+import os
+import shutil
+import struct
+import subprocess
+import tarfile
+import threading
+import zipfile
+
+import pytest
+import zstandard
+
+import pgnkit
+import pgnkit.dask as pkd
+
+from conftest import CORPUS
+
+
+def zstd_frames(data, cuts=5):
+    """data as a skippable frame then `cuts` zstd frames (as pzstd and the lichess files are)."""
+    out = struct.pack("<II", 0x184D2A50, 4) + b"pgnk"
+    step = len(data) // cuts + 1
+    for i in range(0, len(data), step):
+        out += zstandard.ZstdCompressor(level=3).compress(data[i:i + step])
+    return out
+
+
+def two_members(compress, data):
+    """data compressed as two members (gzip) or streams (bzip2, xz), cut inside a game."""
+    half = len(data) // 2 + 7
+    return compress(data[:half]) + compress(data[half:])
+
+
+FORMATS = {
+    "gz": lambda d: two_members(gzip.compress, d),
+    "bz2": lambda d: two_members(bz2.compress, d),
+    "xz": lambda d: two_members(lzma.compress, d),
+    "zst": lambda d: zstandard.ZstdCompressor().compress(d),
+    "zst-frames": zstd_frames,
+}
+
+
+@pytest.fixture(scope="module")
+def packed(twic, tmp_path_factory):
+    """{format: path} of TWIC 1427 compressed each way, named .dat (the name says nothing)."""
+    d = tmp_path_factory.mktemp("packed")
+    data = open(twic, "rb").read()
+    out = {}
+    for fmt, compress in FORMATS.items():
+        p = d / f"{fmt}.dat"
+        p.write_bytes(compress(data))
+        out[fmt] = str(p)
+    return out
+
+
+def games(src):
+    return [(g.offset, g.to_pgn(), [tuple(x) for x in g.diagnostics]) for g in pgnkit.read(src)]
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_same_games_as_the_plain_text(fmt, packed, twic):
+    want = games(twic)
+    assert len(want) == 4742
+    path = packed[fmt]
+    assert games(path) == want
+    assert games(open(path, "rb").read()) == want
+    with open(path, "rb") as f:
+        assert games(f) == want
+    with open(path, "rb") as f:  # a file object that cannot peek: seek tells the format
+        assert games(io.BytesIO(f.read())) == want
+    assert pgnkit.check(path) == pgnkit.check(twic)
+    assert list(pgnkit.scan_tags(path)) == list(pgnkit.scan_tags(twic))
+    assert pgnkit.read_tags_frame(path).equals(pgnkit.read_tags_frame(twic))
+
+
+@pytest.mark.parametrize("name", ["gnuchess-book_1.02.pgn.gz", "twic/twic1428.pgn.gz",
+                                  "pgnmentor-players/Capablanca.pgn.gz"])
+def test_corpus_gz_equals_the_program(name, pgnkit_bin, tmp_path):
+    """The corpus's own .gz files: the diagnostics (line, column, code) and the game count of
+    `pgnkit check` on the same file; `fmt` of the decoded text equals to_pgn."""
+    path = os.path.join(CORPUS, "big", name)
+    if "gnuchess" in name and not os.environ.get("PGNKIT_SLOW"):
+        path = str(tmp_path / "head.pgn.gz")  # its first 8 MB in make check, whole in check-slow
+        with gzip.open(os.path.join(CORPUS, "big", name)) as f:
+            head = f.read(8 << 20)
+        with gzip.open(path, "wb") as f:
+            f.write(head)
+    report = pgnkit.check(path)
+    run = subprocess.run([pgnkit_bin, "check", "--diag", "json", path], capture_output=True)
+    import json
+
+    cli = [json.loads(x) for x in run.stderr.decode("utf-8", "replace").splitlines()
+           if x.startswith("{")]
+    assert [(d.line, d.column, d.code) for d in report["diagnostics"]] == \
+        [(d["line"], d["column"], d["code"]) for d in cli if "code" in d]
+    assert report["games"] == sum(1 for _ in pgnkit.scan_tags(path))
+    fmt = subprocess.run([pgnkit_bin, "fmt", path], capture_output=True).stdout.decode("utf-8")
+    assert "".join(g.to_pgn() for g in pgnkit.read(path) if not g.broken) == fmt
+
+
+def cli_games(pgnkit_bin, path):
+    """(games `pgnkit check` counts, its message about the compressed data)."""
+    err = subprocess.run([pgnkit_bin, "check", path], capture_output=True).stderr.decode()
+    lines = err.strip().splitlines()
+    return int(lines[-1].split()[0]), lines[-2]
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize("frac", [0.3, 0.77, 0.999])
+def test_cut_short(fmt, frac, packed, twic, pgnkit_bin, tmp_path):
+    data = open(packed[fmt], "rb").read()
+    path = str(tmp_path / "cut.dat")
+    open(path, "wb").write(data[:int(len(data) * frac)])
+    got = []
+    with pytest.raises(pgnkit.CompressedError, match=r"cut\.dat: cut short .* data") as e:
+        for g in pgnkit.read(path):
+            got.append(g.to_pgn())
+    assert isinstance(e.value, ValueError)
+    n, msg = cli_games(pgnkit_bin, path)
+    assert "truncated" in msg
+    assert len(got) == n > 0
+    assert got == [g.to_pgn() for g in pgnkit.read(twic)][:n]
+    with pytest.raises(pgnkit.CompressedError):
+        pgnkit.read_tags_frame(path)
+
+
+@pytest.mark.parametrize("fmt", ["gz", "zst", "xz", "bz2"])
+def test_corrupt(fmt, packed, pgnkit_bin, tmp_path):
+    data = bytearray(open(packed[fmt], "rb").read())
+    at = len(data) // 2
+    data[at:at + 64] = bytes(64)
+    path = str(tmp_path / "bad.dat")
+    open(path, "wb").write(data)
+    n = 0
+    with pytest.raises(pgnkit.CompressedError, match=r"bad\.dat: (corrupt|cut short) "):
+        for _ in pgnkit.read(path):
+            n += 1
+    cli, msg = cli_games(pgnkit_bin, path)
+    assert "corrupt" in msg or "truncated" in msg
+    assert 0 < n <= cli  # each decoder stops at its own step: never a game the program lacks
+
+
+def test_refused(twic, tmp_path):
+    data = open(twic, "rb").read()
+    z = tmp_path / "a.zip"
+    with zipfile.ZipFile(z, "w") as f:
+        f.writestr("games.pgn", data)
+    with pytest.raises(pgnkit.CompressedError, match=r"a\.zip: a zip archive: .*unzip -p"):
+        list(pgnkit.read(str(z)))
+    t = tmp_path / "a.tar"
+    with tarfile.open(t, "w") as f:
+        f.add(twic, arcname="games.pgn")
+    with pytest.raises(pgnkit.CompressedError, match="a tar archive"):
+        pgnkit.check(str(t))
+    with pytest.raises(pgnkit.CompressedError, match="a tar archive inside gzip data"):
+        pgnkit.check(gzip.compress(t.read_bytes()))
+    with pytest.raises(pgnkit.CompressedError, match=r"gzip data inside xz data \(compressed twice"):
+        list(pgnkit.read(lzma.compress(gzip.compress(data))))
+    with pytest.raises(ValueError, match="range= reads a plain file; this is gzip data"):
+        list(pgnkit.read(gzip.compress(data), range=(0, 1000)))
+
+
+def test_no_thread_left(packed):
+    """A decoder's thread ends with the iterator, read to the end or dropped half way."""
+    before = threading.active_count()
+    for fmt in FORMATS:
+        it = pgnkit.read(packed[fmt])
+        next(it)
+        it.close()
+        sum(1 for _ in pgnkit.scan_tags(packed[fmt]))
+    assert threading.active_count() == before
+    with open(packed["gz"], "rb") as f:  # the caller's file stays open
+        it = pgnkit.read(f)
+        next(it)
+        it.close()
+        assert not f.closed
+
+
+def test_dask_reads_by_first_bytes(twic, packed, tmp_path):
+    """pgnkit.dask: a gzip file named .pgn is one task, a plain file named .gz is split into
+    ranges, the skippable-frame zstd file named .dat is split at its frames."""
+    want = [(g.offset, g.moves) for g in pgnkit.read(twic)]
+    gz_named_pgn = tmp_path / "gz.pgn"
+    shutil.copy(packed["gz"], gz_named_pgn)
+    plain_named_gz = tmp_path / "plain.pgn.gz"
+    shutil.copy(twic, plain_named_gz)
+    for path, parts in ((gz_named_pgn, 1), (plain_named_gz, 21), (packed["zst-frames"], 5)):
+        bag = pkd.read_pgn(str(path), blocksize="200KiB")
+        assert bag.npartitions == parts
+        assert [(r["offset"], r["moves"]) for r in bag.compute(scheduler="sync")] == want
+
+
+def test_zstd_without_its_module(packed, monkeypatch):
+    from pgnkit import _compressed
+
+    real = _compressed.importlib.util.find_spec
+    monkeypatch.setattr(_compressed.importlib.util, "find_spec",
+                        lambda name, *a: None if name == "zstandard" else real(name, *a))
+    with pytest.raises(pgnkit.CompressedError, match="install python3-zstandard, or pipe it "
+                       "through zstdcat"):
+        pgnkit.check(packed["zst"])
