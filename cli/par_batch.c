@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* -j N (par_pool.h): a worker reads one batch, from the last non-blank byte R before its first game
- * to the next cut, with range_start = R (pgn_reader_opts: it skips to the tag section after R), so
- * that offsets, lines and raw bytes are the whole file's. Diagnostics are kept as values with the
- * number of games read before them; a command's prepare hook formats each game here. */
+/* -j N (par_pool.h): a worker reads one batch, from the first byte of the line its first game
+ * starts on to the next cut, with range_start there and PGN_READ_RANGE_AT_GAME (the reader starts
+ * at once), so that offsets, lines and raw bytes are the whole file's. Diagnostics are kept as
+ * values with the number of games read before them; a command's prepare hook formats each game
+ * here. */
 #include "par_pool.h"
 
 #include <stddef.h>
@@ -190,6 +191,7 @@ void cli_par_work(worker *w, batch *b) {
     ro.diag_ctx = b;
     ro.range_start = b->start;
     ro.line_base = b->line;
+    ro.flags |= PGN_READ_RANGE_AT_GAME;
     b->ngames = b->ndiags = b->nfirsts = b->product.len = b->rawbuf.len = 0;
     b->told = b->assumed = b->end437 = 0;
     b->st = b->io_error ? pgn_reader_new(&rd, &ro, read_then_fail, &m)

@@ -148,7 +148,7 @@ static int start_workers(pool *p, void *user) {
     return 1;
 }
 
-/* Keeps the bytes from the cut's R on (the next batch's start) in p->carry, and ends b at the
+/* Keeps the bytes from the cut's line on (the next batch's start) in p->carry, and ends b at the
  * cut: b can then be queued before a slot is free for the next batch. 0 when out of memory. */
 static int keep_tail(pool *p, const cli_scanner *sc, batch *b) {
     size_t from = (size_t)(sc->cut_from - b->start), n = b->len - from;

@@ -3,7 +3,8 @@
  * (comment, string, ';' or '%' line), for the places where the serial reader surely starts a
  * game. It mirrors the lexer (src/parse/lexer.c) where that matters and errs towards fewer cuts:
  * a comment ends at '}' or, as in the lexer, at a line that looks like a tag pair after an LF
- * (tested more strictly here than there). Two paths skip many bytes at a time (scan_blocks.c):
+ * (tested more strictly here than there; the lexer also ends it after a lone CR, where this scan
+ * keeps the comment: fewer cuts). Two paths skip many bytes at a time (scan_blocks.c):
  * whole lines of plain text before the batch size, where only line breaks are counted
  * (cli_plain_lines), and the bytes a state does not stop at (cli_skip_blocks). */
 #include "scan_blocks.h"
@@ -66,8 +67,9 @@ static int ends_with_marker(const unsigned char *d, size_t j, size_t e) {
 
 /* At a '[' starting a line at d[s] (b's bytes): a cut when the last non-blank line before it ends
  * with a termination marker (weak: neither starts with '[' nor ends with ']'; for a batch that
- * found no such cut) and lies in the batch; sets the cut and its R. After a marker, the serial
- * reader has nothing pending: no skipped text, comment or tag section belongs to the next game. */
+ * found no such cut) and lies in the batch; sets the cut and its line's first byte. After a
+ * marker, the serial reader has nothing pending: no skipped text, comment or tag section belongs
+ * to the next game. */
 static int cut_here(cli_scanner *sc, const cli_text *b, size_t s, int weak) {
     const unsigned char *d = (const unsigned char *)b->buf;
     size_t i = s;
@@ -93,10 +95,13 @@ static int cut_here(cli_scanner *sc, const cli_text *b, size_t s, int weak) {
     if (d[lead] == '[' || d[lead] == '%' || !(weak || ends_with_marker(d, lead, i))) {
         return 0;
     }
+    size_t ls = s; /* the first byte of the cut's line */
+    while (d[ls - 1] == ' ' || d[ls - 1] == '\t') {
+        ls--;
+    }
     sc->cut = b->start + s;
-    sc->cut_from = b->start + i - 1;
-    sc->cut_line = (uint32_t)(sc->breaks - between + 1);
-    sc->cut_first_line = (uint32_t)(sc->breaks + 1);
+    sc->cut_from = b->start + ls;
+    sc->cut_line = (uint32_t)(sc->breaks + 1);
     return 1;
 }
 

@@ -26,21 +26,20 @@ typedef struct cli_text {
 /* The scan's state, kept from one call to the next (zeroed, with bol 1, at the text's start). */
 typedef struct cli_scanner {
     int state;
-    int bol;                 /* the next byte starts a line */
-    int lf;                  /* the last line break was (or ended in) an LF */
-    int prev_cr;             /* the last byte was a CR */
-    uint64_t pos;            /* the offset of the next byte to scan */
-    uint64_t breaks;         /* line breaks before pos (LF, CRLF and a lone CR: one each) */
-    uint64_t cut, cut_from;  /* the cut found (the next batch's first game) and its R */
-    uint32_t cut_line;       /* the line of R */
-    uint32_t cut_first_line; /* the line of the cut */
-    int dirty;               /* bytes that are not UTF-8 since the last cut */
-    int check_utf8;          /* --input-encoding auto */
+    int bol;                /* the next byte starts a line */
+    int lf;                 /* the last line break was (or ended in) an LF */
+    int prev_cr;            /* the last byte was a CR */
+    uint64_t pos;           /* the offset of the next byte to scan */
+    uint64_t breaks;        /* line breaks before pos (LF, CRLF and a lone CR: one each) */
+    uint64_t cut, cut_from; /* the cut found (the next batch's first game), its line's first byte */
+    uint32_t cut_line;      /* the line of the cut */
+    int dirty;              /* bytes that are not UTF-8 since the last cut */
+    int check_utf8;         /* --input-encoding auto */
 } cli_scanner;
 
 enum { CLI_SCAN_MORE, CLI_SCAN_CUT };
 /* Scans b from sc->pos on; CLI_SCAN_CUT at a cut at least min bytes into b (sc->cut, cut_from,
- * cut_line, cut_first_line set; the scan goes on from the cut), CLI_SCAN_MORE when the bytes
+ * cut_line set; the scan goes on from the cut), CLI_SCAN_MORE when the bytes
  * end (more are needed; at eof, all were scanned). Notes bytes that are not UTF-8 in sc->dirty
  * when sc->check_utf8. */
 int cli_scan(cli_scanner *sc, const cli_text *b, size_t min, int eof);

@@ -85,6 +85,8 @@ typedef struct pgn_visitor {
     0x20u /* positions given to a visitor have key 0 (faster; pgn_pos_compute_key) */
 #define PGN_READ_NO_LANG_DETECT                                                                    \
     0x40u /* a move English cannot read stays an error: no other language is tried */
+#define PGN_READ_RANGE_AT_GAME                                                                     \
+    0x80u /* range_start begins a game's line (the caller cut there): no skip to a boundary */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told
@@ -112,18 +114,23 @@ typedef struct pgn_reader_opts {
      * pgnkit --range and the Python binding do):
      * - the read callback delivers the stream from byte range_start on (the caller seeks there);
      * - a reader with range_start > 0 first skips the line range_start lies in, then up to the
-     *   next tag section (a line starting with '[' after a line that does not);
-     * - it reads the games that start at or before range_end (0 = to the end of the stream),
-     *   reading the last one to its end past range_end.
-     * So consecutive ranges [0, s), [s, t), ... [z, 0) read every game exactly once (for games
-     * with tag sections), wherever s, t, ... fall (a game belongs to the range holding the line
-     * break before it), with one caveat: a range that starts inside a { comment holding a line
-     * that starts with '[' takes that line for the start of a game (the reader cannot see the
-     * '{' before its range). Offsets in locations are
-     * true offsets in the stream (they count from 0 at its start, not at range_start). Lines count
-     * from line_base at range_start (0 means 1): give the line number of byte range_start (LF, CRLF
-     * and CR each end a line; when range_start is the LF of a CRLF, one less) for true line
-     * numbers. */
+     *   next range boundary: a line that looks like a tag pair ([Name "...) right after an empty
+     *   line, both after that first line;
+     * - it reads the games that start before the first boundary after range_end (0 = to the end
+     *   of the stream), the last one to its end past range_end: a game after range_end that
+     *   starts elsewhere (without tags, within a line, after a line that is not empty) is read
+     *   too, since the next range skips it.
+     * So consecutive ranges [0, s), [s, t), ... [z, 0) read every game exactly once, as one reader
+     * does, wherever s, t, ... fall: a boundary is always a game's start for the reader before,
+     * also inside a { comment, which such a line ends (docs/pgn-dialect.md). Caveats: a tag
+     * section that an empty line splits before a tag the game does not have yet (one game, which
+     * a boundary cuts in two), such a line in a comment when comments nest, and text that is not
+     * UTF-8 read with PGN_ENC_AUTO (each range guesses from what it reads). A file without empty
+     * lines before its tag sections has no boundary: the first range reads it all. Offsets in
+     * locations are true offsets in the stream (they count from 0 at its start, not at
+     * range_start). Lines count from line_base at range_start (0 means 1): give the line number of
+     * byte range_start (LF, CRLF and CR each end a line; when range_start is the LF of a CRLF, one
+     * less) for true line numbers. */
     uint64_t range_start, range_end;
     uint32_t line_base;
     /* The piece letters of the movetext (docs/notation.md). PGN_LANG_ENGLISH (0): English, and

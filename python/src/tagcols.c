@@ -470,10 +470,10 @@ static void parts_fix_encoding(tpart *p, size_t n) {
 }
 
 /* 1 if the parts read every game once as one reader would: each part's first game starts where
- * the one before it ended, the last game read ends at the end of the stream unless the last part
- * read it (a game that starts within a line is found only by the reader before it, which stops at
- * its range's end: a part after it does not see it), and the stream is not UTF-16 (which a reader
- * refuses from its first bytes, and a part after them would not see). */
+ * the one before it ended (parts without a range boundary have none), the last game read ends at
+ * the end of the stream unless the last part read it, and the stream is not UTF-16 (which a reader
+ * refuses from its first bytes, and a part after them would not see). The range semantics make
+ * this hold but for their caveats (include/pgnkit/reader.h); it is checked, not trusted. */
 static int parts_agree(const tpart *p, size_t n, uint64_t size) {
     const tpart *last = NULL; /* the last part with games */
     for (size_t i = 0; i < n; i++) {

@@ -69,25 +69,41 @@ def test_cp437_state_crosses_a_cut():
 
 
 def test_comment_with_bracket_lines_across_the_cut():
-    """A comment holding lines that start with '[' (clocks), and the cut inside it: the second
-    reader takes one of them for the start of a game; the parts disagree, and one reader reads the
-    whole."""
-    inner = "".join(f"move {i}\n[%clk 0:{i % 60:02d}:00] and more\n" for i in range(300))
+    """A comment holding lines that start with '[' (clocks, after empty lines too), and the cut
+    inside it: such a line is no range boundary (not a tag pair), so the second reader starts at
+    the next game and the two parts agree (until stop 27 they did not, and one reader read all)."""
+    inner = "".join(f"move {i}\n\n[%clk 0:{i % 60:02d}:00] and more\n" for i in range(300))
     text = (filler(200) + '[Event "long"]\n\n1. e4 {' + inner + '} e5 *\n\n' + filler(200)).encode()
     want, _ = frame(text)
     assert len(want) == 401
     cut = text.index(b"move 150")
     got, parts = frame(text, 2, cut)
-    assert parts == 1
+    assert parts == 2
     pd.testing.assert_frame_equal(got, want)
 
 
 def test_games_without_tags_across_the_cut():
-    """Games without tags (a "1." after an empty line) around the cut: the second reader skips
-    to the next tag section, the parts disagree, and one reader reads them all."""
+    """Games without tags (a "1." after an empty line) around the cut: no range boundary, so the
+    first reader reads them on past its end, up to the tag section where the second starts."""
     text = (filler(100) + "1. e4 e5 *\n\n" * 300 + filler(100)).encode()
     want, _ = frame(text)
     assert len(want) == 500
+    got, parts = frame(text, 2, len(text) // 2)
+    assert parts == 2
+    pd.testing.assert_frame_equal(got, want)
+
+
+def test_tag_section_split_by_an_empty_line():
+    """The range semantics' caveat: [Event], an empty line, then tags the game lacks (ChessBase
+    writes such files: python-chess-chessbase-empty-line.pgn) is one game, whose second tag line a
+    range starting inside it takes for a boundary; the parts disagree, and one reader reads all."""
+    game = '[Event "e{0}"]\n\n[Date "2017.12.04"]\n[Round "{0}"]\n\n1. e4 e5 *\n\n'
+    text = "".join(game.format(i) for i in range(400)).encode()
+    pad = len(text) - 2 * text.index(b'"e200"')  # a comment first, so that the middle cut is there
+    text = b"{" + b"x" * (pad - 3) + b"}\n" + text
+    assert text.index(b'"e200"') == len(text) // 2
+    want, _ = frame(text)
+    assert len(want) == 400 and want["Date"].notna().all()
     got, parts = frame(text, 2, len(text) // 2)
     assert parts == 1
     pd.testing.assert_frame_equal(got, want)

@@ -153,6 +153,8 @@ static void skip_space(lexer *lx) {
             lx->at_line_start = 1;
             i++;
         } else if (c == '%' && lx->base + i == lx->line_off) {
+            /* an escape line is not an empty line before a range boundary: its breaks count anew */
+            lx->ws.brk = lx->ws.brk_prev = UINT64_MAX;
             for (;;) {
                 while (i < lx->len && lx->buf[i] != '\n' && lx->buf[i] != '\r') {
                     i++;
@@ -219,8 +221,9 @@ static size_t scan_class(lexer *lx, token *t, size_t i, unsigned cls, int dots) 
 
 /* Inside a comment, a line that looks like a tag pair ([Name "...) ends an unterminated comment,
  * so that one missing } does not swallow the rest of the file (digest T49 recovery). i is the
- * index of the line's first byte; returns 1 if the line looks like a tag pair. */
-static int tag_line_ahead(lexer *lx, size_t i) {
+ * index of the line's first byte; returns 1 if the line looks like a tag pair. A range's start
+ * scan and end use it too (lexer.h). */
+int pgnk_lexer_tag_line_ahead(lexer *lx, size_t i) {
     size_t j = i;
     int stage = 0; /* 0 spaces, 1 name, 2 spaces before the quote */
     for (;;) {
@@ -271,6 +274,23 @@ static inline void drop_delimited(lexer *lx, token *t, size_t i, size_t *start_r
     set_keep(lx, lx->base + i);
 }
 
+/* The white space before the tag line that ends a comment at the break at window index i (T49), as
+ * the range start scan sees it (lexer_fast.c): this line break, and the one before it when only
+ * blanks lie between (an empty line: the tag line is a range boundary when that earlier break lies
+ * at or after the range's end; reader.c, range_boundary). The next token keeps it. */
+static void comment_end_ws(lexer *lx, size_t i) {
+    size_t j = lx->buf[i] == '\n' && i > 0 && lx->buf[i - 1] == '\r' ? i - 1 : i; /* a CRLF */
+    while (j > 0 && lx->buf[j - 1] != '\n' && lx->buf[j - 1] != '\r' &&
+           (char_class((unsigned char)lx->buf[j - 1]) & C_SPACE)) {
+        j--;
+    }
+    int blank = j > 0 && (lx->buf[j - 1] == '\n' || lx->buf[j - 1] == '\r');
+    lx->ws.brk = lx->base + i;
+    lx->ws.brk_prev = blank ? lx->base + j - 1 : UINT64_MAX;
+    lx->ws.start = blank ? lx->base + j - 1 : lx->base + i;
+    lx->ws_again_at = lx->base + i + 1;
+}
+
 /* The line break c at *i inside delimited text: it ends a string, and a comment when the next
  * line looks like a tag pair (then *i moves past it). Returns 1 when the text ends (unterminated).
  */
@@ -281,16 +301,24 @@ static int delimited_break(lexer *lx, token *t, size_t *i, unsigned char c, char
         return 1;
     }
     lexer_count_newline(lx, lx->base + *i, c, cr_end);
-    if (lx->nested_comments || c != '\n') {
+    if (lx->nested_comments) {
         return 0;
     }
     size_t rel = *i - lx->pos, next = *i + 1;
-    int tag = tag_line_ahead(lx, next);
+    if (c == '\r') { /* a lone CR ends a line as an LF does (a CRLF is looked at at its LF) */
+        int more = lexer_have(lx, &next);
+        *i = lx->pos + rel;
+        if (!more || lx->buf[next] == '\n') {
+            return 0;
+        }
+    }
+    int tag = pgnk_lexer_tag_line_ahead(lx, next);
     *i = lx->pos + rel; /* the lookahead may have moved the window */
     if (!tag) {
         return 0;
     }
     t->unterminated = 1;
+    comment_end_ws(lx, *i);
     (*i)++;
     lx->at_line_start = 1;
     return 1;

@@ -220,9 +220,20 @@ void pgnk_lexer_rewind(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start);
 /* The same, back to a token that ws preceded: lexing it again keeps ws, as if the white space
  * before it were read again (the range end needs it). */
 void pgnk_lexer_rewind_ws(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_start, lexer_ws ws);
-/* For a reader starting inside a file: skips the partial first line, then to the first line that
- * starts with [ right after a line that is not a tag line (the start of a tag section). */
-void pgnk_lexer_skip_to_range_start(lexer *lx);
+/* Does the line whose first byte is window index i look like a tag pair: blanks, [, a name, blanks
+ * and a quote? 0 too when the input ends first. It may move the window (keep the bytes needed). */
+int pgnk_lexer_tag_line_ahead(lexer *lx, size_t i);
+/* For a reader starting inside a file: skips the partial first line, then to the first range
+ * boundary (a line that looks like a tag pair right after an empty line; docs/design.md, Byte
+ * ranges). Returns 0, the lexer at the end, when there is none before the second line break at or
+ * after end (end 0: none), where a boundary would end the range before its game. */
+int pgnk_lexer_skip_to_range_start(lexer *lx, uint64_t end);
+/* Is the [ at stream offset off, the token just read, a boundary that ends a range at end (the
+ * first byte the next range's start scan takes)? The white space before it holds an empty line
+ * whose first line break lies at or after end, and its line looks like a tag pair. A game after
+ * end that starts elsewhere (without tags, within a line, with a comment, after a line that is not
+ * empty) is the range's: the next range's scan passes it. end 0: never. */
+int pgnk_lexer_range_boundary(lexer *lx, uint64_t off, uint64_t end);
 /* 1 if the stream starts with a UTF-16 byte order mark (FF FE or FE FF). */
 int pgnk_lexer_utf16_bom(lexer *lx);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */

@@ -24,12 +24,13 @@ int pgnk_lexer_utf16_bom(lexer *lx) {
     return (unsigned char)lx->buf[j] == (c ^ 0x01u); /* FF FE (LE) or FE FF (BE) */
 }
 
-void pgnk_lexer_skip_to_range_start(lexer *lx) {
+int pgnk_lexer_skip_to_range_start(lexer *lx, uint64_t end) {
     size_t i = lx->pos;
     uint64_t cr_end = UINT64_MAX;
-    int prev_tag = 0, first = 1;      /* first: the partial line the range starts in */
-    unsigned char lead = 0, last = 0; /* first and last non-space bytes of the current line */
+    int first = 1, prev_blank = 0, late = 0; /* first: the partial line the range starts in */
+    unsigned char lead = 0;                  /* the first non-space byte of the current line */
     lexer_ws ws = {UINT64_MAX, UINT64_MAX, UINT64_MAX}; /* as skip_space notes it */
+    int found = 0;
     for (;;) {
         lx->pos = i;
         set_keep(lx, lx->base + i);
@@ -41,25 +42,32 @@ void pgnk_lexer_skip_to_range_start(lexer *lx) {
             lexer_count_newline(lx, lx->base + i, c, &cr_end); /* the LF of a CRLF */
             ws.brk = lx->base + i;
         } else if (c == '\n' || c == '\r') {
-            /* the partial first line (its start is unseen) counts as a tag line if it is blank or
-             * ends with ]; the reader before this range reads the game starting on the next line */
-            prev_tag = first ? (last == 0 || last == ']') : lead == '[';
+            /* an empty line before a boundary must be whole: the partial first line never counts
+             * (its start is unseen; the reader before this range reads the game after it) */
+            prev_blank = !first && lead == 0;
             first = 0;
-            lead = last = 0;
+            lead = 0;
             lexer_count_newline(lx, lx->base + i, c, &cr_end);
             ws.start = ws.start == UINT64_MAX ? lx->base + i : ws.start;
             ws.brk_prev = ws.brk;
             ws.brk = lx->base + i;
+            if (end && lx->base + i >= end && late++) {
+                break; /* a boundary after this break would end the range before its game */
+            }
         } else if (!(char_class(c) & C_SPACE)) {
-            if (!first && !lead && c == '[' && !prev_tag) {
-                /* the token keeps the white space before it, which decides whether the range
-                 * ends before its game (reader.c, next_near_end) */
-                lx->ws = ws;
-                lx->ws_again_at = lx->base + i;
-                break;
+            if (!first && !lead && c == '[' && prev_blank) {
+                uint64_t at = lx->base + i; /* kept: the look-ahead may move the window */
+                found = pgnk_lexer_tag_line_ahead(lx, i);
+                i = (size_t)(at - lx->base);
+                if (found) {
+                    /* the token keeps the white space before it, which the reader's range end
+                     * reads (reader.c, find_next_game) */
+                    lx->ws = ws;
+                    lx->ws_again_at = at;
+                    break;
+                }
             }
             lead = lead ? lead : c;
-            last = c;
             ws.start = ws.brk = ws.brk_prev = UINT64_MAX;
         } else if (ws.start == UINT64_MAX) {
             ws.start = lx->base + i;
@@ -69,6 +77,18 @@ void pgnk_lexer_skip_to_range_start(lexer *lx) {
     lx->pos = i;
     lx->at_line_start = 1;
     lx->last_cr = cr_end == lx->line_off;
+    return found;
+}
+
+int pgnk_lexer_range_boundary(lexer *lx, uint64_t off, uint64_t end) {
+    if (!end || lx->ws.brk_prev == UINT64_MAX || lx->ws.brk_prev < end) {
+        return 0;
+    }
+    uint64_t keep = lx->keep;
+    lx->keep = off < keep ? off : keep; /* the reader goes back to the [ */
+    int tag = pgnk_lexer_tag_line_ahead(lx, (size_t)(off - lx->base));
+    lx->keep = keep < off ? keep : off;
+    return tag;
 }
 
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to) {

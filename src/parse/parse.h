@@ -72,8 +72,8 @@ struct pgn_reader {
     uint64_t next_start;
     pgn_loc next_loc;
     uint8_t next_line_start;
-    uint8_t next_near_end; /* only white space with at most one line break lies between the range
-                              end and it */
+    uint8_t next_boundary; /* it starts after the range end at a range boundary: an empty line
+                              after the end, then a line that looks like a tag pair */
     uint64_t raw_start, raw_end;
     /* other languages' piece letters (movetext_lang.c), per game */
     uint64_t lead_seen;   /* bit (c & 63) for the first byte c of each move read in English */

@@ -203,9 +203,8 @@ static void find_next_game(pgn_reader *r) {
             r->next_start = from_comment ? c_off : t->at.offset;
             r->next_loc = from_comment ? c_loc : t->at;
             r->next_line_start = from_comment ? c_line : t->line_start;
-            uint64_t end = r->opts.range_end;
-            r->next_near_end = !from_comment && end && r->lx.ws.start <= end &&
-                               (r->lx.ws.brk_prev == UINT64_MAX || r->lx.ws.brk_prev < end);
+            r->next_boundary = t->kind == TOK_LBRACKET &&
+                               pgnk_lexer_range_boundary(&r->lx, t->at.offset, r->opts.range_end);
             r->raw_end = r->next_start;
             return;
         }
@@ -688,8 +687,10 @@ static void start_stream(pgn_reader *r) {
         r->lx.base = r->opts.range_start;
         r->lx.line_off = r->opts.range_start;
         r->lx.line = r->opts.line_base ? r->opts.line_base : 1;
-        r->lx.at_line_start = 0;
-        pgnk_lexer_skip_to_range_start(&r->lx);
+        r->lx.at_line_start = (r->opts.flags & PGN_READ_RANGE_AT_GAME) != 0;
+        if (!r->lx.at_line_start) {
+            r->finished = !pgnk_lexer_skip_to_range_start(&r->lx, r->opts.range_end);
+        }
     } else if (pgnk_lexer_utf16_bom(&r->lx)) {
         pgn_loc at = {0, 1, 1};
         pgnk_reader_diag(r, PGN_E_UTF16, at, NULL, 0);
@@ -744,8 +745,7 @@ static pgn_status read_game(pgn_reader *r) {
     if (!r->next_known && !r->finished) {
         find_next_game(r);
     }
-    if (r->finished ||
-        (r->opts.range_end && r->next_start > r->opts.range_end && !r->next_near_end)) {
+    if (r->finished || r->next_boundary) {
         r->finished = 1;
         return r->lx.error != PGN_OK ? r->lx.error : PGN_END;
     }

@@ -3,9 +3,9 @@
  * range_end, line_base; include/pgnkit/reader.h): for texts with LF, CRLF and lone CR line ends,
  * blank lines, broken games and comments over several lines, a split at every byte (the LF of a
  * CRLF too) gives two readers whose games and diagnostics (code, true line, column and offset)
- * are exactly those of one reader over the whole text. (A range that
- * starts inside a comment holding a line that starts with '[' takes that line for a game's start:
- * the header says so; such comments are left out here.) */
+ * are exactly those of one reader over the whole text: comments holding lines that start with
+ * [, games without tags, within a line or on one line included (a range boundary is a line that
+ * looks like a tag pair after an empty line, which every reader takes for a game's start). */
 #include "harness.h"
 #include "pgnkit.h"
 
@@ -111,6 +111,25 @@ static void every_pair(const char *name, const char *t, const seen *whole) {
     free(parts);
 }
 
+/* t with lone CRs for its LFs (a static buffer). */
+static const char *lone_cr(const char *t) {
+    static char c[512];
+    size_t n = strlen(t) < sizeof c - 1 ? strlen(t) : sizeof c - 1;
+    for (size_t i = 0; i < n; i++) {
+        c[i] = t[i] == '\n' ? '\r' : t[i];
+    }
+    c[n] = 0;
+    return c;
+}
+
+/* The games one reader reads in t. */
+static uint64_t whole_games(const char *t) {
+    seen s;
+    memset(&s, 0, sizeof s);
+    read_range(t, strlen(t), 0, 0, &s);
+    return s.games;
+}
+
 static void every_split(const char *name, const char *t) {
     size_t len = strlen(t);
     seen whole, a, b;
@@ -145,7 +164,48 @@ static void every_split(const char *name, const char *t) {
     every_pair(name, t, &whole);
 }
 
+/* The first byte of each game read (begin_game), as offsets noted in a seen log. */
+static pgn_flow note_start(void *user, pgn_loc at) {
+    seen *s = user;
+    int n = snprintf(s->log + s->len, sizeof s->log - s->len, "game@%llu\n",
+                     (unsigned long long)at.offset);
+    s->len += n > 0 && (size_t)n < sizeof s->log - s->len ? (size_t)n : 0;
+    return PGN_FLOW_CONTINUE;
+}
+
+/* PGN_READ_RANGE_AT_GAME: a caller that cut at the line of a game's first token (pgnkit -j) reads
+ * from there at once, with true offsets and lines, even where no range boundary is (no empty line,
+ * a game without tags). */
+static void at_game(void) {
+    static const char t[] = "[Event \"a\"]\n1. e4 *\n  [Event \"b\"]\n1. d4 *\n1. c4 Kxe8 *\n";
+    static const size_t starts[] = {20, 42};
+    static const uint32_t lines[] = {3, 5};
+    static const char *const want[] = {"game@22\ngame@42\n5:7@48 E_ILLEGAL_MOVE\n",
+                                       "game@42\n5:7@48 E_ILLEGAL_MOVE\n"};
+    pgn_visitor v;
+    memset(&v, 0, sizeof v);
+    v.begin_game = note_start;
+    for (int k = 0; k < 2; k++) {
+        pgn_reader_opts o;
+        pgn_reader *r;
+        seen s;
+        memset(&o, 0, sizeof o);
+        memset(&s, 0, sizeof s);
+        o.range_start = starts[k];
+        o.line_base = lines[k];
+        o.flags = PGN_READ_RANGE_AT_GAME;
+        o.on_diag = on_diag;
+        o.diag_ctx = &s;
+        CHECK(pgn_reader_new_mem(&r, &o, t + starts[k], strlen(t) - starts[k]) == PGN_OK);
+        while (pgn_reader_visit(r, &v, &s) == PGN_OK) {
+        }
+        CHECK_EQ_STR(s.log, want[k]);
+        pgn_reader_free(r);
+    }
+}
+
 int main(void) {
+    at_game();
     every_split("LF",
                 "[Event \"a\"]\n[Site \"x\"]\n\n1. e4 e5 2. 0-0 *\n\n[Event \"b\"]\n\n1. d4 {a\n"
                 "comment line } d5 2. Qxd8 *\n[Event \"c\"]\n1. c4 Ke3 1-0\n\n\n[Event \"d\"]\n"
@@ -167,5 +227,36 @@ int main(void) {
                                    "[Site \"f\"]\r\n  \r\n[Event \"g\"]\r\n\r\n1. c4 *\r\n");
     every_split("tags only, a bad tag", "[Event \"c\"]\n[Site d]\n\n[Round \"e\"]\n\n1. d4 *\n"
                                         "\n[Event \"f\"]\n[Event x\n\n[Event \"g\"] *\n");
+    /* comments over several lines holding lines that start with [: not tag pairs ([%clk, a
+     * bracket in prose), one that looks like a tag pair after an empty line (it ends the comment:
+     * the reader's T49 recovery, so it starts a game on both sides of any cut), and one that
+     * does without an empty line before it */
+    every_split("comments with [ lines",
+                "[Event \"a\"]\n\n1. e4 {a comment\n\n[%clk 0:01:00] on\n[%eval 0.3]\n\n"
+                "['just for fun']\n} e5 *\n\n[Event \"b\"]\n\n1. d4 {wrapped\n[Site \"x\"] no "
+                "empty line} d5 *\n\n[Event \"c\"]\n\n1. c4 {open\n\n[Event \"d\"]\n\n1. Nf3 *\n");
+    /* lone CRs end lines in comments as LFs do: a tag line ends a comment there too */
+    static const char *const comment_text =
+        "[Event \"a\"]\n\n1. e4 {a comment\n\n[%clk 0:01:00] on\n\n['x']\n} e5 *\n\n"
+        "[Event \"c\"]\n\n1. c4 {open\n\n[Event \"d\"]\n\n1. Nf3 *\n";
+    CHECK_EQ_INT((int)whole_games(comment_text), 3);
+    CHECK_EQ_INT((int)whole_games(lone_cr(comment_text)), 3);
+    every_split("comments with [ lines, CR", lone_cr(comment_text));
+    every_split("comments with [ lines, blanks",
+                "[Event \"a\"]\n\n1. e4 {x \n \t\n\n  [Event \"b\"]\n1. d4 *\n \n\t[Site \"c\"]\n\n"
+                "1. c4 { y\r\n  \r\n[Event \"d\"]\r\n\r\n1. Nf3 *\n");
+    every_split("comments with [ lines, CRLF",
+                "[Event \"a\"]\r\n\r\n1. e4 {a comment\r\n\r\n[%clk 0:01:00] on\r\n\r\n"
+                "['x']\r\n} e5 *\r\n\r\n[Event \"c\"]\r\n\r\n1. c4 {open\r\n\r\n"
+                "[Event \"d\"]\r\n\r\n1. Nf3 *\r\n");
+    /* games that start elsewhere than at a tag line after an empty line: without tags, within a
+     * line, on one line, with a comment before the tags, after a line that is not empty, after a
+     * ; comment or a % escape line, a tag value cut by its line's end */
+    every_split("games without a boundary",
+                "[Event \"a\"]\n\n1. e4 e5 *\n\n1. d4 d5 1-0\n\n2. c4 *\n\n[Event \"b\"] "
+                "1. f4 * [Event \"c\"] 1. g4 *\n\n[Event \"d\"] [Site \"e\"] 1. b4 0-1\n"
+                "[Event \"f\"] 1. a4 *\n\n{before} [Event \"g\"]\n1. h4 *\n\n; a line\n\n"
+                "[Event \"h\"]\n1. Nc3 *\n%escape\n\n[Event \"i\n\n[Site \"j\"]\n\n1. e3 *\n"
+                "\n[Event\"k\"]\n1. d3 *\n\n  [ Event \"l\"]\n1. c3 *\n\n%esc\n[Event \"m\"]\n*\n");
     return harness_finish();
 }
