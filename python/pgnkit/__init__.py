@@ -190,16 +190,48 @@ def _where(where):
     raise TypeError("pgnkit: where= takes a query expression (str) or a function of a Game")
 
 
-def read(source, *, encoding=None, strict=False, where=None, range=None):
+def breaks(data):
+    """(line breaks, starts with LF, ends with CR) of bytes: LF, CRLF and a lone CR are one break
+    each, as pgnkit counts lines. Summed over consecutive pieces, a CRLF cut between two pieces
+    (one ends with CR, the next starts with LF) counts twice: take one off for each."""
+    return (data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n"), data[:1] == b"\n",
+            data[-1:] == b"\r")
+
+
+def line_of(source, at):
+    """The line number of byte `at` of a path or bytes (the LF of a CRLF is on the CR's line): the
+    line_base a range starting there needs for true line numbers."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        n, _, _ = breaks(data[:at])
+        return 1 + n - (data[at - 1:at + 1] == b"\r\n" if at > 0 else 0)
+    line, last_cr, pos = 1, False, 0
+    with open(os.fspath(source), "rb") as f:
+        while pos < at:
+            chunk = f.read(min(1 << 22, at - pos))
+            if not chunk:
+                break
+            n, lf_first, cr_last = breaks(chunk)
+            line += n - (last_cr and lf_first)
+            last_cr, pos = cr_last, pos + len(chunk)
+        return line - (last_cr and f.read(1) == b"\n")
+
+
+def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None):
     """An iterator of Games from a path, bytes or a binary file object. strict: import-format
     quirks are errors and a broken game raises PgnError. where: a query expression such as
     "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not compile),
-    or a predicate of a Game. range:
-    (start, end) byte offsets of a plain file: the games whose first byte lies in [start, end)."""
+    or a predicate of a Game. range: (start, end) byte offsets of a plain file: the games of that
+    range (the library's range semantics). line_base: the line number of byte start, for true
+    line numbers in diagnostics; counted from a path or bytes when not given (a file object's
+    lines count from 1 at start)."""
     start, end = range if range is not None else (0, 0)
     expr, pred = _where(where)
+    if line_base is None:
+        plain = isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike))
+        line_base = line_of(source, start) if start > 0 and plain else 1
     with _opened(source, range) as (src, name):
-        r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr)
+        r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr, line_base)
         for c, diags, ordinal, offset, end_off, broken, errors in r:
             g = Game(c, diags, ordinal, offset, end_off, broken, name)
             if strict and errors:

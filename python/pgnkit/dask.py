@@ -3,8 +3,9 @@
 columns, one task per byte range of each file.
 
 The ranges use the library's range semantics (pgn_reader_opts.range_start/range_end): a reader
-started at byte s skips to the next tag section and reads the games that start at or before its
-range's end, so consecutive ranges [0, s), [s, t), ... read every game exactly once, in order.
+started at byte s skips to the next tag section that follows an empty line and reads the games
+before the first such section after its range's end, so consecutive ranges [0, s), [s, t), ...
+read every game exactly once, in order.
 Compressed files are recognised by their first bytes, not by their names. gzip, bzip2 and xz
 files cannot be split: each is one task. A zstd file is split at its
 frame boundaries (a file written in several frames, as pzstd, `zstd -B` or lichess-style tools
@@ -14,9 +15,11 @@ its end, into the next frames). A file of one frame is one task. Needs the zstan
 (Debian python3-zstandard).
 """
 import glob as _glob
+import io
 import os
 
 from . import _compressed
+from . import breaks as _breaks
 from . import read as _read
 from . import tags_frame as _tags_frame
 
@@ -132,7 +135,41 @@ def game_record(g):
     }
 
 
-def _read_part(path, start, end, where, encoding, dstart=None, dend=None):
+def _block_breaks(path, start, end, dstart=None, dend=None):
+    """breaks() of a block's text: the bytes [start, end) of a plain file (end 0: to its end), or
+    the decoded text of a group of a zstd file's frames."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        if dstart is None:
+            left = end - start if end else None
+            n, first, last = 0, None, False
+            while left is None or left > 0:
+                chunk = f.read(1 << 22 if left is None else min(1 << 22, left))
+                if not chunk:
+                    break
+                k, lf_first, cr_last = _breaks(chunk)
+                n += k - (last and lf_first)  # a CRLF cut between two chunks is one break
+                first = lf_first if first is None else first
+                last, left = cr_last, None if left is None else left - len(chunk)
+            return n, bool(first), last
+        raw = io.BytesIO(f.read(end - start)) if end else f
+        with _compressed.Decoded(_compressed._Unclosed(raw), "zstd", path) as text:
+            n, first, last = 0, None, False
+            while chunk := text.read(1 << 22):
+                k, lf_first, cr_last = _breaks(chunk)
+                n += k - (last and lf_first)
+                first = lf_first if first is None else first
+                last = cr_last
+            return n, bool(first), last
+
+
+def _next_base(base, block, next_block):
+    """The line of the next block's first byte: this block's line breaks on from base, less one
+    for a CRLF cut between the two blocks (its LF is on the CR's line)."""
+    return base + block[0] - (block[2] and next_block[1])
+
+
+def _read_part(path, start, end, where, encoding, dstart=None, dend=None, line_base=1):
     src = path  # read() decodes gzip, bzip2, xz and a zstd file read whole itself
     if dstart is not None:  # a group of a zstd file's frames (_zst_blocks)
         f = open(path, "rb")
@@ -141,7 +178,8 @@ def _read_part(path, start, end, where, encoding, dstart=None, dend=None):
         start, end = dstart, dend
     try:
         rng = None if (start, end) == (0, 0) else (start, end)
-        recs = [game_record(g) for g in _read(src, range=rng, where=where, encoding=encoding)]
+        recs = [game_record(g) for g in _read(src, range=rng, where=where, encoding=encoding,
+                                              line_base=line_base)]
         for r in recs:
             r["source"] = path  # a decoder's stream has no name
         return recs
@@ -192,15 +230,25 @@ def _parse_size(blocksize):
     return parse_bytes(blocksize) if isinstance(blocksize, str) else blocksize
 
 
-def _parts(urlpath, blocksize, fn, where, encoding, *extra):
+def _parts(urlpath, blocksize, fn, where, encoding, *extra, lines=False):
+    """A delayed fn per block. lines: each block is given the line number of its first byte
+    (line_base), from tasks that count the line breaks of the blocks before it (a pass over the
+    bytes, or the decoded text of a zstd group, far faster than reading the games)."""
     from dask import delayed
 
     bs = _parse_size(blocksize)
     out = []
     for path in _paths(urlpath):
-        for b in _blocks(path, bs):
-            dpart = dict(dstart=b[2], dend=b[3]) if len(b) == 4 else {}
-            out.append(delayed(fn, pure=True)(path, b[0], b[1], where, encoding, *extra, **dpart))
+        blocks = _blocks(path, bs)
+        dparts = [dict(dstart=b[2], dend=b[3]) if len(b) == 4 else {} for b in blocks]
+        counts = ([delayed(_block_breaks, pure=True)(path, b[0], b[1], **d)
+                   for b, d in zip(blocks, dparts)] if lines and len(blocks) > 1 else [])
+        base = 1
+        for i, (b, d) in enumerate(zip(blocks, dparts)):
+            if i > 0 and counts:
+                base = delayed(_next_base, pure=True)(base, counts[i - 1], counts[i])
+            kw = dict(d, line_base=base) if lines else d
+            out.append(delayed(fn, pure=True)(path, b[0], b[1], where, encoding, *extra, **kw))
     return out
 
 
@@ -209,7 +257,7 @@ def read_pgn(urlpath, blocksize="64MiB", where=None, encoding=None):
     diagnostics) from one path, a glob or a list of them, one partition per byte range."""
     import dask.bag as db
 
-    return db.from_delayed(_parts(urlpath, blocksize, _read_part, where, encoding))
+    return db.from_delayed(_parts(urlpath, blocksize, _read_part, where, encoding, lines=True))
 
 
 def read_pgn_frame(urlpath, blocksize="64MiB", where=None, encoding=None, tags=DEFAULT_TAGS):

@@ -425,18 +425,20 @@ static int reader_where(ReaderObject *self, const char *where, pgn_reader_opts *
     return 0;
 }
 
-/* _pgnkit.Reader(source, name, encoding, strict, tags_only, range_start, range_end, where): source
- * is a path (str), bytes, or a binary file-like object; for a path, the file is seeked to
- * range_start. where: an expression of the selection language (docs/query.md) or None. */
+/* _pgnkit.Reader(source, name, encoding, strict, tags_only, range_start, range_end, where,
+ * line_base): source is a path (str), bytes, or a binary file-like object; for a path, the file is
+ * seeked to range_start. where: an expression of the selection language (docs/query.md) or None.
+ * line_base: the line number of byte range_start (0: 1). */
 static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
-    static char *kws[] = {"source",      "name",      "encoding", "strict", "tags_only",
-                          "range_start", "range_end", "where",    NULL};
+    static char *kws[] = {"source",    "name",  "encoding",  "strict", "tags_only", "range_start",
+                          "range_end", "where", "line_base", NULL};
     PyObject *src;
     const char *name = "<input>", *enc = NULL, *where = NULL;
     int strict = 0, tags_only = 0;
     unsigned long long rs = 0, re = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|szppKKz", kws, &src, &name, &enc, &strict,
-                                     &tags_only, &rs, &re, &where)) {
+    unsigned int line_base = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|szppKKzI", kws, &src, &name, &enc, &strict,
+                                     &tags_only, &rs, &re, &where, &line_base)) {
         return NULL;
     }
     pgn_reader_opts o;
@@ -457,6 +459,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     o.diag_ctx = &self->diags;
     o.range_start = rs;
     o.range_end = re;
+    o.line_base = line_base;
     if (where && !tags_only && reader_where(self, where, &o) < 0) {
         Py_DECREF(self);
         return NULL;

@@ -110,3 +110,35 @@ def test_zst_frames_equal_the_program(tmp_path, pgnkit_bin):
     assert got == want
     assert [g.offset for g in pgnkit.read(d)] == [
         r["offset"] for r in pkd.read_pgn(str(z), blocksize=3000).compute(scheduler="sync")]
+
+
+@pytest.mark.parametrize("eol", [b"\n", b"\r\n", b"\r"], ids=["LF", "CRLF", "CR"])
+def test_diagnostics_at_true_lines(client, tmp_path, eol):
+    """Every task's diagnostics give the file's true lines: each block is given the line of its
+    first byte from tasks that count the line breaks before it (blocks cut inside CRLFs too), the
+    same as one read of the file, and as `pgnkit.read` of a range counts them itself. Plain and
+    zstd (frames cut anywhere)."""
+    import zstandard
+
+    game = (b'[Event "e"]\n[White "a"]\n\n1. e4 e5 2. Nf3 Qxe5 {illegal} 3. Bc4 *\n\n'
+            b'[Event "f"]\n\n1. d4 {open comment\n\n2. c4 *\n\n1. f4 *\n\n')
+    data = (game * 1500).replace(b"\n", eol)
+    plain = tmp_path / "errs.pgn"
+    plain.write_bytes(data)
+    z = tmp_path / "errs.zst"
+    with open(z, "wb") as f:
+        for i in range(0, len(data), 20_001):
+            f.write(zstandard.ZstdCompressor(level=3).compress(data[i:i + 20_001]))
+    want = [(g.offset, [(d.line, d.column, d.code) for d in g.diagnostics])
+            for g in pgnkit.read(str(plain))]
+    assert sum(len(d) for _, d in want) >= 4500 and want[-1][1][0][0] > 15000
+    for path in (plain, z):
+        bag = pkd.read_pgn(str(path), blocksize="20KiB")
+        assert bag.npartitions >= 5
+        got = [(r["offset"], [(d["line"], d["column"], d["code"]) for d in r["diagnostics"]])
+               for r in bag.compute()]
+        assert got == want
+    cut = len(data) // 3 + 1  # a range read by pgnkit.read counts its own line base
+    part = [(g.offset, [(d.line, d.column, d.code) for d in g.diagnostics])
+            for g in pgnkit.read(str(plain), range=(cut, 0))]
+    assert part and cut < part[0][0] < cut + len(game) and part == [w for w in want if w[0] >= part[0][0]]
