@@ -73,10 +73,8 @@ static int ends_with_marker(const unsigned char *d, size_t j, size_t e) {
 static int cut_here(cli_scanner *sc, const cli_text *b, size_t s, int weak) {
     const unsigned char *d = (const unsigned char *)b->buf;
     size_t i = s;
-    uint64_t between = 0;
     while (i > 0 && is_blank(d[i - 1])) {
         i--;
-        between += d[i] == '\r' || (d[i] == '\n' && !(i > 0 && d[i - 1] == '\r'));
     }
     if (i == 0 || d[i - 1] == ']') {
         return 0;

@@ -70,12 +70,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (cli_scan(&sc, &t, min, 1) != CLI_SCAN_CUT) {
             break;
         }
-        if (sc.cut <= sc.cut_from || sc.cut >= n || d[sc.cut] != '[' ||
-            line_of(d, sc.cut) != sc.cut_first_line || line_of(d, sc.cut_from) != sc.cut_line ||
+        /* the cut is a '[' with only blanks before it on its line, which cut_from begins */
+        if (sc.cut < sc.cut_from || sc.cut >= n || d[sc.cut] != '[' || sc.cut_from == 0 ||
+            (d[sc.cut_from - 1] != '\n' && d[sc.cut_from - 1] != '\r') ||
+            line_of(d, sc.cut) != sc.cut_line || line_of(d, sc.cut_from) != sc.cut_line ||
             sc.cut_from < start) {
             abort();
         }
-        start = sc.cut_from; /* the next batch starts at R, as in cli/parallel.c */
+        for (uint64_t k = sc.cut_from; k < sc.cut; k++) {
+            if (d[k] != ' ' && d[k] != '\t') {
+                abort();
+            }
+        }
+        start = sc.cut_from; /* the next batch starts at the cut's line, as in cli/parallel.c */
     }
     if (sc.pos > n) {
         abort();
