@@ -198,6 +198,27 @@ def breaks(data):
             data[-1:] == b"\r")
 
 
+def _chunks(f, left=None):
+    """The bytes of a binary file object in chunks of 4 MiB, at most left bytes (None: all)."""
+    while left is None or left > 0:
+        chunk = f.read(1 << 22 if left is None else min(1 << 22, left))
+        if not chunk:
+            return
+        left = None if left is None else left - len(chunk)
+        yield chunk
+
+
+def _sum_breaks(chunks):
+    """breaks() of the concatenated chunks (a CRLF cut between two chunks is one break)."""
+    n, first, last = 0, None, False
+    for chunk in chunks:
+        k, lf_first, cr_last = breaks(chunk)
+        n += k - (last and lf_first)
+        first = lf_first if first is None else first
+        last = cr_last
+    return n, bool(first), last
+
+
 def line_of(source, at):
     """The line number of byte `at` of a path or bytes (the LF of a CRLF is on the CR's line): the
     line_base a range starting there needs for true line numbers."""
@@ -205,16 +226,9 @@ def line_of(source, at):
         data = bytes(source)
         n, _, _ = breaks(data[:at])
         return 1 + n - (data[at - 1:at + 1] == b"\r\n" if at > 0 else 0)
-    line, last_cr, pos = 1, False, 0
     with open(os.fspath(source), "rb") as f:
-        while pos < at:
-            chunk = f.read(min(1 << 22, at - pos))
-            if not chunk:
-                break
-            n, lf_first, cr_last = breaks(chunk)
-            line += n - (last_cr and lf_first)
-            last_cr, pos = cr_last, pos + len(chunk)
-        return line - (last_cr and f.read(1) == b"\n")
+        n, _, cr_last = _sum_breaks(_chunks(f, at))
+        return 1 + n - (cr_last and f.read(1) == b"\n")
 
 
 def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None):

@@ -19,7 +19,7 @@ import io
 import os
 
 from . import _compressed
-from . import breaks as _breaks
+from . import _chunks, _sum_breaks
 from . import read as _read
 from . import tags_frame as _tags_frame
 
@@ -141,26 +141,10 @@ def _block_breaks(path, start, end, dstart=None, dend=None):
     with open(path, "rb") as f:
         f.seek(start)
         if dstart is None:
-            left = end - start if end else None
-            n, first, last = 0, None, False
-            while left is None or left > 0:
-                chunk = f.read(1 << 22 if left is None else min(1 << 22, left))
-                if not chunk:
-                    break
-                k, lf_first, cr_last = _breaks(chunk)
-                n += k - (last and lf_first)  # a CRLF cut between two chunks is one break
-                first = lf_first if first is None else first
-                last, left = cr_last, None if left is None else left - len(chunk)
-            return n, bool(first), last
+            return _sum_breaks(_chunks(f, end - start if end else None))
         raw = io.BytesIO(f.read(end - start)) if end else f
         with _compressed.Decoded(_compressed._Unclosed(raw), "zstd", path) as text:
-            n, first, last = 0, None, False
-            while chunk := text.read(1 << 22):
-                k, lf_first, cr_last = _breaks(chunk)
-                n += k - (last and lf_first)
-                first = lf_first if first is None else first
-                last = cr_last
-            return n, bool(first), last
+            return _sum_breaks(_chunks(text))
 
 
 def _next_base(base, block, next_block):

@@ -263,3 +263,27 @@ def test_lazy_parts_agree(path):
         assert [getattr(a, n) for n in names] == [whole[i] for i in (0, 1, 3, 4, 5, 6)]
         assert [got_b[n] for n in names] == [getattr(a, n) for n in names]
         assert a.plies == len(whole[0]) and list(a.fens())[1:] == a._c.mainline(4)[2]
+
+
+def test_line_of(tmp_path):
+    """line_of counts LF, CRLF and a lone CR as one break each, the LF of a CRLF on the CR's line,
+    as the C library counts them (tests/unit/test_range.c, line_of), from bytes and from a path
+    read in 4 MiB chunks (a CRLF cut between two chunks, at 4 MiB, counts once)."""
+    import random
+
+    rnd = random.Random(7)
+    edge = 4 << 20
+    data = bytes(rnd.choice(b"\r\n\r\nab") for _ in range(edge + 4096))
+    data = data[:edge - 1] + b"\r\n" + data[edge + 1:]  # a CRLF across the chunk edge
+    path = tmp_path / "lines.txt"
+    path.write_bytes(data)
+    ats = [0, 1, 2, 3, 100, 5000] + list(range(edge - 3, edge + 4)) + [len(data) - 1]
+    want, line = {}, 1  # one walk, byte by byte: the line of each byte
+    for i, c in enumerate(data):
+        if i in ats:
+            want[i] = line
+        if c == 10 or (c == 13 and data[i + 1:i + 2] != b"\n"):  # a CRLF: at its LF
+            line += 1
+    for at in ats:
+        assert pgnkit.line_of(data, at) == want[at], at
+        assert pgnkit.line_of(str(path), at) == want[at], at
