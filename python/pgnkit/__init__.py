@@ -166,9 +166,9 @@ def _source(src):
 def _opened(source, range=None):
     """_source, closing a decoder it opened at the end; range= needs plain text."""
     src, name = _source(source)
-    made = isinstance(src, _compressed.Decoded) and src is not source
+    made = src is not source and hasattr(src, "close")  # a decoder, or a pipe opened here
     try:
-        if range is not None and made:
+        if range is not None and isinstance(src, _compressed.Decoded) and made:
             raise ValueError(f"{name}: range= reads a plain file; this is {src.format} data "
                              "(pgnkit.dask splits a .zst file at its frames)")
         yield src, name

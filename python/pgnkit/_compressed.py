@@ -11,7 +11,9 @@ bytes wait, whatever the size of the file.
 """
 import importlib.util
 import io
+import os
 import queue
+import stat
 import threading
 
 # (magic, offset, format or None when refused, what it is, how to get the text out)
@@ -287,9 +289,14 @@ def _head_of(f):
 
 
 def open_path(path):
-    """A path's text: the path itself when plain, else a Decoded over the opened file."""
+    """A path's text: the path itself when it is a plain file of text, else a Decoded over the
+    opened file; a pipe or a device (a FIFO, /dev/stdin), which cannot seek back, as the opened
+    file (its first bytes peeked at), or a Decoded over it."""
     raw = open(path, "rb")
     try:
+        if not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):
+            fmt = sniff(raw.peek(HEAD)[:HEAD], path)
+            return raw if fmt is None else Decoded(raw, fmt, path)
         fmt = sniff(raw.read(HEAD), path)
         if fmt is None:
             raw.close()

@@ -208,3 +208,18 @@ def test_zstd_without_its_module(packed, monkeypatch):
     with pytest.raises(pgnkit.CompressedError, match="install python3-zstandard, or pipe it "
                        "through zstdcat"):
         pgnkit.check(packed["zst"])
+
+
+@pytest.mark.parametrize("fmt", ["plain", "gz"])
+def test_a_pipe_by_its_path(fmt, packed, twic, tmp_path):
+    """A FIFO named by its path (it cannot seek back after its first bytes are looked at): plain
+    or compressed, the games of the file."""
+    data = open(twic if fmt == "plain" else packed["gz"], "rb").read()
+    fifo = tmp_path / "games.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(data))
+    writer.start()
+    try:
+        assert games(str(fifo)) == games(twic)
+    finally:
+        writer.join()
