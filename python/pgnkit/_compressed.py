@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Compressed sources, recognised by their first bytes (never by the file name), as the pgnkit
 program recognises them (cli/compress.c): gzip, zstd (a leading skippable frame too), bzip2 and
-xz are decoded with Python's own modules (gzip, bz2, lzma) and Debian's python3-zstandard; an
+xz are decoded with Python's own modules (zlib, bz2, lzma) and Debian's python3-zstandard; an
 archive (zip, tar, 7z, RAR) or lz4 data is refused with a message that says how to take the games
 out, and so is data compressed twice.
 
@@ -125,7 +125,8 @@ class _Streams:
         self._obj = _decompressor(self._fmt)
         return data
 
-    def read1(self, n=-1):
+    def read1(self):
+        """The text of the next decoding step (b"" at the end)."""
         while True:
             if self._more:
                 data = b""
@@ -156,9 +157,6 @@ class _Streams:
         """How far into the compressed bytes decoding has got."""
         return self._raw.tell() - len(self._left)
 
-    def close(self):
-        pass
-
 
 class Decoded(io.RawIOBase):
     """The decoded text of compressed data in raw (a binary file object, closed with this one),
@@ -183,14 +181,13 @@ class Decoded(io.RawIOBase):
             raise
 
     def _run(self):
-        # read1: one decoding step at most, so that an error loses nothing decoded before it
-        # (read(n) drops what it had decoded towards n when the data turns out cut short)
+        # one decoding step at a time, so that an error loses nothing decoded before it
         end = False
         while not end and not self._stop.is_set():
             parts, n, err = [], 0, None
             try:
                 while n < CHUNK:
-                    data = self._dec.read1(CHUNK - n)
+                    data = self._dec.read1()
                     if not data:
                         end = True
                         break
@@ -262,9 +259,8 @@ class Decoded(io.RawIOBase):
         self._stop.set()
         self._thread.join()
         try:
-            self._dec.close()
-        finally:
             self._raw.close()
+        finally:
             super().close()
 
 

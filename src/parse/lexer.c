@@ -124,7 +124,6 @@ static void skip_space(lexer *lx) {
     size_t i = lx->pos;
     uint64_t cr_end = lx->last_cr ? lx->line_off : UINT64_MAX;
     if (lx->base + i != lx->ws_again_at) {
-        lx->ws.start = lx->base + i;
         lx->ws.brk = lx->ws.brk_prev = UINT64_MAX;
     }
     lx->ws_again_at = UINT64_MAX;
@@ -277,7 +276,7 @@ static inline void drop_delimited(lexer *lx, token *t, size_t i, size_t *start_r
 /* The white space before the tag line that ends a comment at the break at window index i (T49), as
  * the range start scan sees it (lexer_fast.c): this line break, and the one before it when only
  * blanks lie between (an empty line: the tag line is a range boundary when that earlier break lies
- * at or after the range's end; reader.c, range_boundary). The next token keeps it. */
+ * at or after the range's end; pgnk_lexer_range_boundary). The next token keeps it. */
 static void comment_end_ws(lexer *lx, size_t i) {
     size_t j = lx->buf[i] == '\n' && i > 0 && lx->buf[i - 1] == '\r' ? i - 1 : i; /* a CRLF */
     while (j > 0 && lx->buf[j - 1] != '\n' && lx->buf[j - 1] != '\r' &&
@@ -287,7 +286,6 @@ static void comment_end_ws(lexer *lx, size_t i) {
     int blank = j > 0 && (lx->buf[j - 1] == '\n' || lx->buf[j - 1] == '\r');
     lx->ws.brk = lx->base + i;
     lx->ws.brk_prev = blank ? lx->base + j - 1 : UINT64_MAX;
-    lx->ws.start = blank ? lx->base + j - 1 : lx->base + i;
     lx->ws_again_at = lx->base + i + 1;
 }
 

@@ -37,9 +37,10 @@ typedef struct token {
     uint8_t blank_before; /* an empty line comes between this token and the one before */
 } token;
 
-/* White space before a token: where it began, and its last two line breaks (UINT64_MAX: none). */
+/* White space before a token: its last two line breaks (UINT64_MAX: none), which tell whether an
+ * empty line comes before the token and where (a range boundary, pgnk_lexer_range_boundary). */
 typedef struct lexer_ws {
-    uint64_t start, brk, brk_prev;
+    uint64_t brk, brk_prev;
 } lexer_ws;
 
 typedef struct lexer {

@@ -27,9 +27,9 @@ int pgnk_lexer_utf16_bom(lexer *lx) {
 int pgnk_lexer_skip_to_range_start(lexer *lx, uint64_t end) {
     size_t i = lx->pos;
     uint64_t cr_end = UINT64_MAX;
-    int first = 1, prev_blank = 0, late = 0; /* first: the partial line the range starts in */
-    unsigned char lead = 0;                  /* the first non-space byte of the current line */
-    lexer_ws ws = {UINT64_MAX, UINT64_MAX, UINT64_MAX}; /* as skip_space notes it */
+    int first = 1, late = 0;       /* first: the partial line the range starts in */
+    int blank = 1, prev_blank = 0; /* the current line and the one before hold only spaces */
+    lexer_ws ws = {UINT64_MAX, UINT64_MAX}; /* as skip_space notes it */
     int found = 0;
     for (;;) {
         lx->pos = i;
@@ -44,18 +44,17 @@ int pgnk_lexer_skip_to_range_start(lexer *lx, uint64_t end) {
         } else if (c == '\n' || c == '\r') {
             /* an empty line before a boundary must be whole: the partial first line never counts
              * (its start is unseen; the reader before this range reads the game after it) */
-            prev_blank = !first && lead == 0;
+            prev_blank = !first && blank;
             first = 0;
-            lead = 0;
+            blank = 1;
             lexer_count_newline(lx, lx->base + i, c, &cr_end);
-            ws.start = ws.start == UINT64_MAX ? lx->base + i : ws.start;
             ws.brk_prev = ws.brk;
             ws.brk = lx->base + i;
             if (end && lx->base + i >= end && late++) {
                 break; /* a boundary after this break would end the range before its game */
             }
         } else if (!(char_class(c) & C_SPACE)) {
-            if (!first && !lead && c == '[' && prev_blank) {
+            if (!first && blank && c == '[' && prev_blank) {
                 uint64_t at = lx->base + i; /* kept: the look-ahead may move the window */
                 found = pgnk_lexer_tag_line_ahead(lx, i);
                 i = (size_t)(at - lx->base);
@@ -67,10 +66,8 @@ int pgnk_lexer_skip_to_range_start(lexer *lx, uint64_t end) {
                     break;
                 }
             }
-            lead = lead ? lead : c;
-            ws.start = ws.brk = ws.brk_prev = UINT64_MAX;
-        } else if (ws.start == UINT64_MAX) {
-            ws.start = lx->base + i;
+            blank = 0;
+            ws.brk = ws.brk_prev = UINT64_MAX;
         }
         i++;
     }
@@ -84,11 +81,10 @@ int pgnk_lexer_range_boundary(lexer *lx, uint64_t off, uint64_t end) {
     if (!end || lx->ws.brk_prev == UINT64_MAX || lx->ws.brk_prev < end) {
         return 0;
     }
-    uint64_t keep = lx->keep;
-    lx->keep = off < keep ? off : keep; /* the reader goes back to the [ */
-    int tag = pgnk_lexer_tag_line_ahead(lx, (size_t)(off - lx->base));
-    lx->keep = keep < off ? keep : off;
-    return tag;
+    if (off < lx->keep) {
+        lx->keep = off; /* the look-ahead may move the window; the reader goes back to the [ */
+    }
+    return pgnk_lexer_tag_line_ahead(lx, (size_t)(off - lx->base));
 }
 
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to) {
