@@ -31,7 +31,7 @@ CLI_THREADS := -pthread
 # it meets such a file. NO_COMPRESS=1 builds without any (tests the messages). libisal (ISA-L's
 # igzip, optional) decodes gzip 2-3 times as fast as zlib, which still encodes it.
 ifneq ($(NO_COMPRESS),1)
-PKG_Z := $(foreach p,zlib:ZLIB libisal:ISAL libzstd:ZSTD liblzma:LZMA,$(if $(shell pkg-config --exists $(word 1,$(subst :, ,$(p))) 2>/dev/null && echo y),$(p)))
+PKG_Z := $(foreach p,zlib:ZLIB libisal:ISAL libzstd:ZSTD liblzma:LZMA libarchive:ARCHIVE,$(if $(shell pkg-config --exists $(word 1,$(subst :, ,$(p))) 2>/dev/null && echo y),$(p)))
 HAVE_BZ2 := $(shell printf '\043include <bzlib.h>\nint main(void){return BZ2_bzlibVersion()==0;}\n' | $(CC) -x c - -lbz2 -o /dev/null >/dev/null 2>&1 && echo y)
 endif
 CLI_ZFLAGS := $(foreach p,$(PKG_Z),-DPGNKIT_HAVE_$(word 2,$(subst :, ,$(p))) $(shell pkg-config --cflags $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-DPGNKIT_HAVE_BZ2)

@@ -2,13 +2,15 @@
 /* Compressed inputs (issue 16): the format of an input comes from its first bytes (RFC 1952
  * gzip, RFC 8878 zstd, bzip2, xz), decoded by the codec of zcodec.h; several gzip members, bzip2
  * streams, xz streams and zstd frames (skippable ones too) follow each other. Outputs: zout.c;
- * the frames of a zstd file: zframes.c. */
+ * the frames of a zstd file: zframes.c; the first bytes: zmagic.c; archives: archive.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "zcodec.h"
+#include "zmagic.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 enum { IN_CAP = 1 << 17, PEEK = 512, ZSTD_FEED = 1 << 14 };
@@ -27,6 +29,7 @@ struct cli_zin {
      * the current read */
     void (*on_end)(void *user, uint64_t at, size_t made);
     void *end_user;
+    const char *archive;      /* what archive the bytes read are ("a zip archive"), for archive.c */
     unsigned char peek[PEEK]; /* decoded bytes read ahead to look at them */
     size_t peek_len, peek_pos;
     char err[240];
@@ -36,46 +39,6 @@ static const char *const format_names[] = {"plain", "gzip", "zstd", "bzip2", "xz
 
 const char *cli_zformat_name(cli_zformat f) {
     return format_names[f];
-}
-
-/* ---- recognising the first bytes ---- */
-
-typedef struct magic {
-    const char *bytes;
-    size_t len, at;
-    int fmt; /* a cli_zformat, or -1: refused */
-    const char *what, *hint;
-} magic;
-
-static const magic magics[] = {
-    {"\x1f\x8b", 2, 0, CLI_Z_GZIP, "gzip data", "zcat"},
-    {"\x28\xb5\x2f\xfd", 4, 0, CLI_Z_ZSTD, "zstd data", "zstdcat"},
-    {"BZh", 3, 0, CLI_Z_BZIP2, "bzip2 data", "bzcat"},
-    {"\xfd"
-     "7zXZ",
-     6, 0, CLI_Z_XZ, "xz data", "xzcat"},
-    {"PK\x03\x04", 4, 0, -1, "a zip archive", "unzip -p FILE"},
-    {"PK\x05\x06", 4, 0, -1, "a zip archive", "unzip -p FILE"},
-    {"7z\xbc\xaf\x27\x1c", 6, 0, -1, "a 7z archive", "7z x -so FILE"},
-    {"Rar!\x1a\x07", 6, 0, -1, "a RAR archive", "unrar p FILE"},
-    {"\x04\x22\x4d\x18", 4, 0, -1, "lz4 data", "lz4cat FILE"},
-    {"ustar", 5, 257, -1, "a tar archive", "tar -xOf FILE"},
-};
-
-/* The magic at the start of p[0..n), or NULL. A zstd skippable frame (magic 0x184D2A5?, which
- * pzstd and the lichess files put first) counts as zstd; bzip2 needs its block size digit. */
-static const magic *find_magic(const unsigned char *p, size_t n) {
-    if (n >= 4 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18) {
-        return &magics[1];
-    }
-    for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++) {
-        const magic *m = &magics[i];
-        if (n >= m->at + m->len && memcmp(p + m->at, m->bytes, m->len) == 0 &&
-            (m->fmt != CLI_Z_BZIP2 || (n > 3 && p[3] >= '1' && p[3] <= '9'))) {
-            return m;
-        }
-    }
-    return NULL;
 }
 
 /* ---- the input buffer ---- */
@@ -153,7 +116,7 @@ static int next_stream(cli_zin *z) {
     if (fill(z, 6) < 0) {
         return -1;
     }
-    const magic *m = find_magic(z->in + z->in_pos, z->in_len - z->in_pos);
+    const cli_zmagic *m = cli_zmagic_find(z->in + z->in_pos, z->in_len - z->in_pos);
     if (m == NULL || m->fmt != (int)z->fmt) {
         cli_set_msg(z->err, sizeof z->err, "data that is not %s after the %s stream, at byte %llu",
                     format_names[z->fmt], format_names[z->fmt], (unsigned long long)at_byte(z));
@@ -237,31 +200,6 @@ ptrdiff_t cli_zin_read(void *ctx, void *buf, size_t cap) {
     return (ptrdiff_t)got;
 }
 
-/* Refuses what cannot be read: an archive, a format this build lacks. Returns 0 or -1 (msg). */
-static int refuse(const magic *m, const char *inside, char *msg, size_t cap) {
-    if (m->fmt < 0) {
-        cli_set_msg(msg, cap,
-                    "%s%s%s: pgnkit reads PGN text, plain or compressed once (gzip, zstd, "
-                    "bzip2, xz); take the games out first (%s)",
-                    m->what, inside ? " inside " : "", inside ? inside : "", m->hint);
-        return -1;
-    }
-    if (inside) {
-        cli_set_msg(msg, cap, "%s inside %s data (compressed twice): decompress it once first",
-                    m->what, inside);
-        return -1;
-    }
-    const char *lib = cli_zformat_missing_lib((cli_zformat)m->fmt);
-    if (lib != NULL) {
-        cli_set_msg(msg, cap,
-                    "%s, but this pgnkit was built without %s: install it and rebuild, or "
-                    "pipe it through %s",
-                    m->what, lib, m->hint);
-        return -1;
-    }
-    return 0;
-}
-
 pgn_status cli_zin_open(cli_zin **out, FILE *f, int plain, char *msg, size_t cap) {
     *out = NULL;
     cli_zin *z = calloc(1, sizeof *z);
@@ -276,12 +214,13 @@ pgn_status cli_zin_open(cli_zin **out, FILE *f, int plain, char *msg, size_t cap
         cli_zin_free(z);
         return PGN_E_IO;
     }
-    const magic *m = plain ? NULL : find_magic(z->in, z->in_len);
-    if (m != NULL && refuse(m, NULL, msg, cap) < 0) {
+    const cli_zmagic *m = plain ? NULL : cli_zmagic_find(z->in, z->in_len);
+    if (m != NULL && cli_zmagic_refuse(m, NULL, msg, cap) < 0) {
         cli_zin_free(z);
         return PGN_E_IO;
     }
-    if (m == NULL) {
+    if (m == NULL || m->fmt < 0) {
+        z->archive = m != NULL ? m->what : NULL;
         *out = z;
         return PGN_OK;
     }
@@ -291,25 +230,47 @@ pgn_status cli_zin_open(cli_zin **out, FILE *f, int plain, char *msg, size_t cap
         cli_zin_free(z);
         return PGN_E_NOMEM;
     }
-    /* the decoded text's first bytes: compressed again, or an archive, is refused; a decoding
-     * failure this early is kept for the reader (it gets -1 after these bytes) */
+    /* the decoded text's first bytes: compressed again is refused, an archive (a .tar.gz) is
+     * read by archive.c; a decoding failure this early is kept for the reader (it gets -1 after
+     * these bytes) */
     ptrdiff_t n;
     while (z->peek_len < PEEK &&
            (n = decode_some(z, z->peek + z->peek_len, PEEK - z->peek_len)) > 0) {
         z->peek_len += (size_t)n;
     }
-    const magic *m2 = find_magic(z->peek, z->peek_len);
-    if (m2 != NULL) {
-        refuse(m2, format_names[z->fmt], msg, cap);
+    const cli_zmagic *m2 = cli_zmagic_find(z->peek, z->peek_len);
+    if (m2 != NULL && cli_zmagic_refuse(m2, format_names[z->fmt], msg, cap) < 0) {
         cli_zin_free(z);
         return PGN_E_IO;
     }
+    z->archive = m2 != NULL ? m2->what : NULL;
     *out = z;
     return PGN_OK;
 }
 
 const char *cli_zin_error(const cli_zin *z) {
     return z->err[0] ? z->err : NULL;
+}
+
+int64_t cli_zin_seek(cli_zin *z, int64_t off, int whence) {
+    struct stat sb;
+    if (whence == SEEK_CUR) {
+        off += (int64_t)at_byte(z);
+        whence = SEEK_SET;
+    }
+    if (z->fmt != CLI_Z_PLAIN || fstat(fileno(z->f), &sb) != 0 || !S_ISREG(sb.st_mode) ||
+        fseeko(z->f, (off_t)off, whence) != 0) {
+        return -1;
+    }
+    off_t at = ftello(z->f);
+    z->in_off = (uint64_t)at;
+    z->in_pos = z->in_len = z->peek_len = z->peek_pos = 0;
+    z->in_eof = 0;
+    return (int64_t)at;
+}
+
+const char *cli_zin_archive(const cli_zin *z) {
+    return z->archive;
 }
 
 cli_zformat cli_zin_format(const cli_zin *z) {

@@ -20,10 +20,11 @@ typedef enum cli_zformat { CLI_Z_PLAIN, CLI_Z_GZIP, CLI_Z_ZSTD, CLI_Z_BZIP2, CLI
 
 /* Opens a decoding stream over f (not closed by it) from where f stands. It reads the first bytes
  * of f (and of the decoded text) to tell the format, unless plain is set (the text of a range of
- * a plain file, which may start with anything); a zip, tar or 7z archive, a format without its
- * library in this build, or a file compressed twice is refused: *out is then NULL and msg (cap
- * bytes) says why. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_IO (refused or unreadable, with msg
- * set). Release with cli_zin_free. */
+ * a plain file, which may start with anything). A zip, 7z, RAR or tar archive (a compressed tar
+ * too) is opened for archive.c when the build has libarchive (cli_zin_archive); lz4, an archive
+ * without libarchive, a format without its library in this build, or a file compressed twice is
+ * refused: *out is then NULL and msg (cap bytes) says why. Returns PGN_OK, PGN_E_NOMEM, or PGN_E_IO
+ * (refused or unreadable, with msg set). Release with cli_zin_free. */
 pgn_status cli_zin_open(cli_zin **out, FILE *f, int plain, char *msg, size_t cap);
 /* A pgn_read_fn over the decoded bytes: > 0 bytes, 0 at the end, -1 when reading or decoding
  * failed (cli_zin_error then says where). */
@@ -32,6 +33,13 @@ ptrdiff_t cli_zin_read(void *ctx, void *buf, size_t cap);
  * wrong and the byte offset in the (compressed) file where decoding failed. */
 const char *cli_zin_error(const cli_zin *z);
 cli_zformat cli_zin_format(const cli_zin *z);
+/* NULL, or what archive the (decoded) bytes are, e.g. "a zip archive": cli_zin_read gives the
+ * archive's bytes, for archive.c. */
+const char *cli_zin_archive(const cli_zin *z);
+/* Moves a plain input of a regular file to off (fseeko's whence; SEEK_CUR from the bytes read
+ * through z), for archive formats that read their index at the end (7z, a zip's central
+ * directory): the new offset, or -1 (a pipe, a compressed input, a seek error). */
+int64_t cli_zin_seek(cli_zin *z, int64_t off, int whence);
 /* Bytes of the file consumed so far (compressed bytes for a compressed input). */
 uint64_t cli_zin_consumed(const cli_zin *z);
 void cli_zin_free(cli_zin *z);

@@ -86,12 +86,24 @@ typedef struct cli_input {
     uint64_t range_start, range_end; /* --range, in the decoded text */
     uint32_t line_base;
     int empty; /* --range holds no text (zstd frames without any) */
+    /* an archive (cli/archive.h): the member being read, named "path(member)" in messages */
+    struct cli_arc *arc;
+    char *member;
+    const char *outer; /* the archive's own name */
+    const char *kind;  /* the member names read: ".pgn", or ".json" for JSON input */
+    uint64_t members, skipped;
 } cli_input;
 
 /* Opens path ("-": stdin) for reading and sets in->read and in->ctx. A missing, unreadable or
  * directory input gets one message with the system's reason ("pgnkit check: x: Is a directory")
- * and EXIT_RESOURCE; else EXIT_OK. */
-int cli_input_open(cli_input *in, const char *path);
+ * and EXIT_RESOURCE; else EXIT_OK. An archive (zip, 7z, RAR, tar, a compressed tar) is opened at
+ * its first member named *.pgn (json: *.json, *.jsonl, *.ndjson), named "path(member)" as GNU
+ * ld names an archive's members; an archive without one is EXIT_RESOURCE after a message. */
+int cli_input_open(cli_input *in, const char *path, int json);
+/* An archive's next member to read (cli_input_open is at the first): 1, with in->name and
+ * in->read set for it; 0 when none is left (and for any other input); -1 after a message (the
+ * archive is damaged: the members before it were read). */
+int cli_input_next(cli_input *in);
 /* --range in ro (range_start/range_end in the file, line_base): seeks in to the range, a plain
  * file anywhere, a zstd file at a frame boundary (the range is turned into the frames' text
  * offsets), and sets in's range for the reader; without ro->line_base, counts the lines before

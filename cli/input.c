@@ -3,6 +3,7 @@
  * stream: cli/compress.c), --range on it, and the names of the input encodings. The outputs are
  * in output.c. */
 #define _POSIX_C_SOURCE 200809L
+#include "archive.h"
 #include "cli.h"
 #include "compress.h"
 
@@ -149,7 +150,60 @@ static int seek_range(cli_input *s, const pgn_reader_opts *ro, char *msg, size_t
     return cli_zin_open(&s->z, s->file, fmt == CLI_Z_PLAIN, msg, cap) == PGN_OK;
 }
 
-int cli_input_open(cli_input *in, const char *path) {
+int cli_input_next(cli_input *in) {
+    char skipped[200] = "";
+    for (int k; in->arc != NULL && (k = cli_arc_next(in->arc)) != CLI_ARC_END;) {
+        const char *m = cli_arc_member(in->arc);
+        if (k == CLI_ARC_ERROR) {
+            cli_error(in->outer, "%s", cli_arc_error(in->arc));
+            return -1;
+        }
+        if (k == CLI_ARC_SKIPPED) { /* named below if no member is read at all */
+            size_t used = strlen(skipped);
+            if (in->skipped++ < 3) {
+                snprintf(skipped + used, sizeof skipped - used, "%s%s", used ? ", " : "", m);
+            }
+            continue;
+        }
+        char *name = malloc(strlen(in->outer) + strlen(m) + 3);
+        if (name == NULL) {
+            cli_error(in->outer, "out of memory");
+            return -1;
+        }
+        sprintf(name, "%s(%s)", in->outer, m);
+        free(in->member);
+        in->name = in->member = name;
+        in->read = cli_arc_read;
+        in->ctx = in->arc;
+        in->members++;
+        return 1;
+    }
+    if (in->arc != NULL && in->members == 0) {
+        cli_error(in->outer, "no member named *%s in %s%s%s%s", in->kind, cli_zin_archive(in->z),
+                  in->skipped ? " (it holds " : "", skipped,
+                  in->skipped > 3 ? ", ...)"
+                  : in->skipped   ? ")"
+                                  : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* The archive in->z holds, at its first member to read. */
+static int open_archive(cli_input *in, int json) {
+    static const char *const pgn_ext[] = {".pgn", NULL};
+    static const char *const json_ext[] = {".json", ".jsonl", ".ndjson", NULL};
+    char msg[300];
+    in->kind = json ? ".json" : ".pgn";
+    in->outer = in->name;
+    if (cli_arc_open(&in->arc, in->z, json ? json_ext : pgn_ext, msg, sizeof msg) != PGN_OK) {
+        cli_error(in->name, "%s: %s", cli_zin_archive(in->z), msg);
+        return EXIT_RESOURCE;
+    }
+    return cli_input_next(in) == 1 ? EXIT_OK : EXIT_RESOURCE;
+}
+
+int cli_input_open(cli_input *in, const char *path, int json) {
     char msg[300];
     memset(in, 0, sizeof *in);
     in->path = path;
@@ -179,11 +233,20 @@ int cli_input_open(cli_input *in, const char *path) {
     }
     in->read = cli_zin_read;
     in->ctx = in->z;
+    if (cli_zin_archive(in->z) && open_archive(in, json) != EXIT_OK) {
+        cli_input_close(in);
+        return EXIT_RESOURCE;
+    }
     return EXIT_OK;
 }
 
 int cli_input_range(cli_input *in, const pgn_reader_opts *ro) {
     char msg[300];
+    if (in->arc != NULL) {
+        cli_error(in->outer, "--range reads plain files and zstd files at frame boundaries, not %s",
+                  cli_zin_archive(in->z));
+        return EXIT_RESOURCE;
+    }
     if (!seek_range(in, ro, msg, sizeof msg)) {
         cli_error(in->name, "%s", msg);
         return EXIT_RESOURCE;
@@ -194,10 +257,15 @@ int cli_input_range(cli_input *in, const pgn_reader_opts *ro) {
 }
 
 const char *cli_input_error(const cli_input *in) {
-    return in->z ? cli_zin_error(in->z) : NULL;
+    const char *why = in->z ? cli_zin_error(in->z) : NULL;
+    return why == NULL && in->arc != NULL ? cli_arc_error(in->arc) : why;
 }
 
 void cli_input_close(cli_input *in) {
+    cli_arc_free(in->arc);
+    in->arc = NULL;
+    free(in->member);
+    in->member = NULL;
     cli_zin_free(in->z);
     in->z = NULL;
     if (in->file && in->file != stdin) {

@@ -127,14 +127,21 @@ static int run_all(cli_run *r, cli_step *s) {
     }
     for (int i = 0; i < r->nfiles && !r->aborted && !r->stopped; i++) {
         cli_input in;
-        if (cli_input_open(&in, r->files[i]) != EXIT_OK ||
+        if (cli_input_open(&in, r->files[i], 0) != EXIT_OK ||
             ((r->ropts.range_start || r->ropts.range_end) &&
              cli_input_range(&in, &r->ropts) != EXIT_OK)) {
             cli_input_close(&in);
             cli_run_worst(r, EXIT_RESOURCE);
             continue;
         }
-        run_input(r, s, &in);
+        int more = 1; /* an archive's members, one after another */
+        while (more > 0 && !r->aborted && !r->stopped) {
+            run_input(r, s, &in);
+            more = r->aborted || r->stopped ? 0 : cli_input_next(&in);
+        }
+        if (more < 0) {
+            cli_run_worst(r, EXIT_RESOURCE);
+        }
         cli_input_close(&in);
     }
     cli_where_free(s->where);
@@ -221,19 +228,30 @@ int cli_run_json(cli_run *r, cli_each_fn fn, void *user) {
     }
     for (int i = 0; i < r->nfiles && !r->aborted; i++) {
         cli_input in;
-        if (cli_input_open(&in, r->files[i]) != EXIT_OK) {
+        if (cli_input_open(&in, r->files[i], 1) != EXIT_OK) {
             cli_run_worst(r, EXIT_RESOURCE);
             continue;
         }
-        pgn_status st = json_input(r, &in, game, fn, user);
-        if (st == PGN_E_IO && !r->aborted) {
-            cli_error(in.name, "%s", in.err ? strerror(in.err) : pgn_status_message(st));
-            cli_run_worst(r, EXIT_RESOURCE);
-        } else if (st != PGN_END) {
-            if (st != PGN_E_IO) {
-                cli_error(in.name, "%s", pgn_status_message(st));
+        int more = 1; /* an archive's members, one after another */
+        while (more > 0 && !r->aborted) {
+            pgn_status st = json_input(r, &in, game, fn, user);
+            const char *why = cli_input_error(&in);
+            if (st == PGN_E_IO && !r->aborted) {
+                cli_error(in.name, "%s",
+                          why      ? why
+                          : in.err ? strerror(in.err)
+                                   : pgn_status_message(st));
+                cli_run_worst(r, EXIT_RESOURCE);
+            } else if (st != PGN_END) {
+                if (st != PGN_E_IO) {
+                    cli_error(in.name, "%s", pgn_status_message(st));
+                }
+                r->aborted = 1;
+                cli_run_worst(r, EXIT_RESOURCE);
             }
-            r->aborted = 1;
+            more = r->aborted ? 0 : cli_input_next(&in);
+        }
+        if (more < 0) {
             cli_run_worst(r, EXIT_RESOURCE);
         }
         cli_input_close(&in);

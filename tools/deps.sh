@@ -25,6 +25,8 @@ want=(
     "libzstd-dev    pkg-config --exists libzstd"
     "libbz2-dev     test -f /usr/include/bzlib.h"
     "liblzma-dev    pkg-config --exists liblzma"
+    "libarchive-dev  pkg-config --exists libarchive"
+    "libarchive-tools  command -v bsdtar"
     "zstd           command -v zstd"
     "bzip2          command -v bzip2"
     "xz-utils       command -v xz"
