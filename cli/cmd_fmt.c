@@ -206,6 +206,7 @@ static void fmt_in_place(cli_run *r, fmt_state *s) {
         r->status = EXIT_OK;
         r->files = &files[i];
         r->nfiles = 1;
+        r->no_archives = "-i rewrites a file of games, and this one";
         s->out = &o;
         cli_run_games(r, fmt_game, s);
         int commit = r->status < EXIT_RESOURCE && !r->aborted && !r->stopped;

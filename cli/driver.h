@@ -213,6 +213,8 @@ struct cli_run {
     struct pgn_query *query; /* compiled by cli_run_open, freed by cli_run_finish */
     unsigned groups;
     int raw; /* CLI_RAW: give every game its raw bytes (fmt -i, fmt --check) */
+    /* NULL, or why an archive is no input here (fmt -i: its output would replace the archive) */
+    const char *no_archives;
     /* operands: the inputs ("-" when none were given) */
     int nfiles;
     char **files;

@@ -4,6 +4,7 @@
  * command's callback or visitor, the totals and --max-errors over the whole run; JSON input. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "compress.h"
 #include "parallel.h"
 
 #include <stdio.h>
@@ -130,6 +131,12 @@ static int run_all(cli_run *r, cli_step *s) {
         if (cli_input_open(&in, r->files[i], 0) != EXIT_OK ||
             ((r->ropts.range_start || r->ropts.range_end) &&
              cli_input_range(&in, &r->ropts) != EXIT_OK)) {
+            cli_input_close(&in);
+            cli_run_worst(r, EXIT_RESOURCE);
+            continue;
+        }
+        if (in.arc != NULL && r->no_archives != NULL) {
+            cli_error(in.outer, "%s is %s", r->no_archives, cli_zin_archive(in.z));
             cli_input_close(&in);
             cli_run_worst(r, EXIT_RESOURCE);
             continue;

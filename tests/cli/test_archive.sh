@@ -190,6 +190,16 @@ if [ $st -eq 3 ] && grep -q "^pgnkit check: <stdin>: .*give the archive itself" 
 head -c 2000 t.7z >cut.7z
 expect_fail "cut 7z" "^pgnkit check: cut\.7z: " 0 cut.7z
 expect_fail "--range on a zip" "^pgnkit check: deflated\.zip: --range reads plain files .*not a zip archive" 0 --range 0:1000 deflated.zip
+# fmt -i would replace the archive by the text of its members: refused, the archive unchanged
+cp deflated.zip inplace.zip
+"$bin" fmt -i inplace.zip >/dev/null 2>got.err
+st=$?
+if [ $st -eq 3 ] && cmp -s inplace.zip deflated.zip && [ "$(ls | grep -c inplace)" = 1 ] &&
+    grep -q "^pgnkit fmt: inplace\.zip: -i rewrites a file of games, and this one is a zip archive$" got.err; then
+    ok
+else
+    bad "fmt -i on a zip: status $st $(head -1 got.err)"
+fi
 # lz4 stays refused (not an archive), and so does an archive inside an archive's compression twice
 printf '\004\042\115\030\144\100\247\000\000\000\000' >a.lz4
 expect_fail "lz4" "^pgnkit check: a\.lz4: lz4 data: .*lz4cat" 0 a.lz4
