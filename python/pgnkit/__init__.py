@@ -42,6 +42,8 @@ class Diagnostic(tuple):
     offset = property(lambda self: self[4])
     game = property(lambda self: self[5])
     token = property(lambda self: self[6])
+    # check()'s diagnostics name their text: the file, or "ARCHIVE(MEMBER)" (None elsewhere)
+    source = property(lambda self: self[7] if len(self) > 7 else None)
 
     @property
     def message(self):
@@ -168,6 +170,8 @@ def _opened(source, range=None):
     src, name = _source(source)
     made = src is not source and hasattr(src, "close")  # a decoder, or a pipe opened here
     try:
+        if range is not None and isinstance(src, _compressed.Archive):
+            raise ValueError(f"{name}: range= reads a plain file; this is a {src.format} archive")
         if range is not None and isinstance(src, _compressed.Decoded) and made:
             raise ValueError(f"{name}: range= reads a plain file; this is {src.format} data "
                              "(pgnkit.dask splits a .zst file at its frames)")
@@ -175,6 +179,15 @@ def _opened(source, range=None):
     finally:
         if made:
             src.close()
+
+
+def _texts(src, name):
+    """(text, name) of what _opened gave: itself, or each *.pgn member of an archive (named
+    ARCHIVE(MEMBER), its lines counted from 1)."""
+    if isinstance(src, _compressed.Archive):
+        yield from src.members()
+    else:
+        yield src, name
 
 
 def _where(where):
@@ -244,25 +257,27 @@ def read(source, *, encoding=None, strict=False, where=None, range=None, line_ba
     if line_base is None:
         plain = isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike))
         line_base = line_of(source, start) if start > 0 and plain else 1
-    with _opened(source, range) as (src, name):
-        r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr, line_base)
-        for c, diags, ordinal, offset, end_off, broken, errors in r:
-            g = Game(c, diags, ordinal, offset, end_off, broken, name)
-            if strict and errors:
-                first = next(d for d in g.diagnostics if d.severity == "error")
-                raise PgnError(first.message, first.code, "error",
-                               f"{name}:{first.line}:{first.column}: {first.token}")
-            if c is not None and (pred is None or pred(g)):
-                yield g
+    with _opened(source, range) as (opened, archive):
+        for src, name in _texts(opened, archive):  # ordinals from 1 in each member, as a file's
+            r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr, line_base)
+            for c, diags, ordinal, offset, end_off, broken, errors in r:
+                g = Game(c, diags, ordinal, offset, end_off, broken, name)
+                if strict and errors:
+                    first = next(d for d in g.diagnostics if d.severity == "error")
+                    raise PgnError(first.message, first.code, "error",
+                                   f"{name}:{first.line}:{first.column}: {first.token}")
+                if c is not None and (pred is None or pred(g)):
+                    yield g
 
 
 def scan_tags(source, *, encoding=None, range=None):
     """The tags of every game as dicts, in file order, without resolving a move (fast)."""
     start, end = range if range is not None else (0, 0)
-    with _opened(source, range) as (src, name):
-        r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
-        for tags, _diags, _ordinal, _offset, _end, _broken, _errors in r:
-            yield dict(tags)
+    with _opened(source, range) as (opened, archive):
+        for src, name in _texts(opened, archive):
+            r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
+            for tags, _diags, _ordinal, _offset, _end, _broken, _errors in r:
+                yield dict(tags)
 
 
 _INT_TAGS = ("WhiteElo", "BlackElo", "PlyCount", "WhiteRatingDiff", "BlackRatingDiff",
@@ -321,18 +336,30 @@ def read_tags_frame(source, *, encoding=None, range=None, categorical=False, job
 def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=True):
     """read_tags_frame with its parts of at least part_bytes: (frame, number of parts read).
     guess=False: every part but the first starts in the encoding state AUTO (tests)."""
-    import numpy as np
     import pandas as pd
 
     start, end = range if range is not None else (0, 0)
-    parts = 1
-    with _opened(source, range) as (src, name):
-        if isinstance(src, (str, bytes)):
-            (rows, cols), parts = _pgnkit.tag_columns(src, name, encoding, start, end, jobs,
+    frames, parts = [], 0
+    with _opened(source, range) as (opened, archive):
+        for src, name in _texts(opened, archive):
+            if isinstance(src, (str, bytes)):
+                (rows, cols), n = _pgnkit.tag_columns(src, name, encoding, start, end, jobs,
                                                       part_bytes, _INT_TAGS, _DATE_TAGS, guess)
-        else:
-            r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
-            rows, cols = r.tag_columns(_INT_TAGS, _DATE_TAGS)
+            else:
+                r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
+                (rows, cols), n = r.tag_columns(_INT_TAGS, _DATE_TAGS), 1
+            frames.append(_frame_of(rows, cols, categorical))
+            parts += n
+    if len(frames) == 1:
+        return frames[0], parts
+    return pd.concat(frames, ignore_index=True), parts  # an archive's members: one frame
+
+
+def _frame_of(rows, cols, categorical):
+    """The DataFrame of the C scan's columns (_tags_frame)."""
+    import numpy as np
+    import pandas as pd
+
     data = {}
     for tag, col in cols:
         if col[0] == "i":
@@ -350,16 +377,23 @@ def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=Tr
                 values[-1] = np.nan
                 data[tag] = values.take(codes)
     # copy=False: each column stays its own block (pandas would copy the object columns into one)
-    return pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False), parts
+    return pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
 
 
 def check(source, *, encoding=None, strict=False):
-    """Checks every game: {"games", "errors", "warnings", "diagnostics": [Diagnostic]}."""
-    with _opened(source) as (src, name):
-        r = _pgnkit.Reader(src, name, encoding, strict, False, 0, 0)
-        diags, (games, errors, warnings) = r.check_all()
-    return {"games": games, "errors": errors, "warnings": warnings,
-            "diagnostics": [Diagnostic(d) for d in diags]}
+    """Checks every game: {"games", "errors", "warnings", "diagnostics": [Diagnostic]} (each
+    diagnostic's source names its file, or an archive's member as "ARCHIVE(MEMBER)")."""
+    out = {"games": 0, "errors": 0, "warnings": 0, "diagnostics": []}
+    with _opened(source) as (opened, archive):
+        for src, name in _texts(opened, archive):
+            r = _pgnkit.Reader(src, name, encoding, strict, False, 0, 0)
+            diags, (games, errors, warnings) = r.check_all()
+            # game numbers count from 1 in each member, as the program's do in each file
+            out["diagnostics"] += [Diagnostic(d + (name,)) for d in diags]
+            out["games"] += games
+            out["errors"] += errors
+            out["warnings"] += warnings
+    return out
 
 
 class Board(_pgnkit.CBoard):

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Compressed sources, recognised by their first bytes (never by the file name), as the pgnkit
 program recognises them (cli/compress.c): gzip, zstd (a leading skippable frame too), bzip2 and
-xz are decoded with Python's own modules (zlib, bz2, lzma) and Debian's python3-zstandard; an
-archive (zip, tar, 7z, RAR) or lz4 data is refused with a message that says how to take the games
-out, and so is data compressed twice.
+xz are decoded with Python's own modules (zlib, bz2, lzma) and Debian's python3-zstandard; a zip
+or tar archive (a tar compressed too) is read by zipfile and tarfile, each member named *.pgn a
+text of its own named ARCHIVE(MEMBER), as the program names them (cli/archive.c); a 7z or RAR
+archive or lz4 data is refused with a message that says how to take the games out, and so is
+data compressed twice.
 
 The decoded text is read ahead on a thread (the decoders release the GIL), so that decoding and
 pgnkit's reader, which runs without the GIL too, use two cores: at most QUEUED chunks of CHUNK
@@ -22,21 +24,26 @@ _MAGICS = (
     (b"\x28\xb5\x2f\xfd", 0, "zstd", "zstd data", "zstdcat"),
     (b"BZh", 0, "bzip2", "bzip2 data", "bzcat"),
     (b"\xfd7zXZ\x00", 0, "xz", "xz data", "xzcat"),
-    (b"PK\x03\x04", 0, None, "a zip archive", "unzip -p FILE"),
-    (b"PK\x05\x06", 0, None, "a zip archive", "unzip -p FILE"),
-    (b"7z\xbc\xaf\x27\x1c", 0, None, "a 7z archive", "7z x -so FILE"),
-    (b"Rar!\x1a\x07", 0, None, "a RAR archive", "unrar p FILE"),
+    (b"PK\x03\x04", 0, "zip", "a zip archive", "unzip -p FILE"),
+    (b"PK\x05\x06", 0, "zip", "a zip archive", "unzip -p FILE"),
+    (b"7z\xbc\xaf\x27\x1c", 0, None, "a 7z archive", "7z x -so FILE, or the pgnkit program"),
+    (b"Rar!\x1a\x07", 0, None, "a RAR archive", "unrar p FILE, or the pgnkit program"),
     (b"\x04\x22\x4d\x18", 0, None, "lz4 data", "lz4cat FILE"),
-    (b"ustar", 257, None, "a tar archive", "tar -xOf FILE"),
+    (b"ustar", 257, "tar", "a tar archive", "tar -xOf FILE"),
 )
 HEAD = 262  # enough bytes to see every magic (tar's is at byte 257)
 CHUNK = 1 << 20
 QUEUED = 4
 
 
+ARCHIVES = ("zip", "tar")
+MEMBER_EXT = ".pgn"
+
+
 class CompressedError(ValueError):
-    """Compressed data that pgnkit cannot read: an archive, data compressed twice, a missing
-    decoder, or a stream that is corrupt or cut short (the games before it were given)."""
+    """Compressed data that pgnkit cannot read: a 7z or RAR archive, data compressed twice, a
+    missing decoder, a stream that is corrupt or cut short (the games before it were given), or an
+    archive that is damaged, encrypted or holds no *.pgn member."""
 
 
 def _magic(head):
@@ -52,15 +59,20 @@ def _magic(head):
     return None
 
 
-def sniff(head, name, inside=None):
-    """The compression format of data starting with head ("gzip", "zstd", "bzip2", "xz"), or None
-    for text; raises CompressedError for what cannot be read."""
+def sniff(head, name, inside=None, archives=True):
+    """The compression format of data starting with head ("gzip", "zstd", "bzip2", "xz"), or an
+    archive's ("zip", "tar"; a tar inside a compressed format too), or None for text; raises
+    CompressedError for what cannot be read (an archive too, when archives is false)."""
     m = _magic(head)
     if m is None:
         return None
     _, _, fmt, what, hint = m
     where = f" inside {inside}" if inside else ""
-    if fmt is None:
+    if fmt in ARCHIVES and archives and (fmt == "tar" or not inside):
+        return fmt
+    if fmt in ARCHIVES and archives:  # a zip is read by its index at the end: not in a stream
+        raise CompressedError(f"{name}: {what}{where}: decompress it first ({hint})")
+    if fmt is None or fmt in ARCHIVES:
         raise CompressedError(f"{name}: {what}{where}: pgnkit reads PGN text, plain or compressed "
                               f"once (gzip, zstd, bzip2, xz); take the games out first ({hint})")
     if inside:
@@ -166,6 +178,7 @@ class Decoded(io.RawIOBase):
     def __init__(self, raw, fmt, name):
         super().__init__()
         self.name, self.format, self._raw = name, fmt, raw
+        self.archive = None
         self._dec = _decoder(raw, fmt, name)
         self._queue = queue.Queue(QUEUED)
         self._stop = threading.Event()
@@ -174,8 +187,8 @@ class Decoded(io.RawIOBase):
         self._thread.start()
         try:
             first = self._fill()
-            if first:
-                sniff(self._chunk[:HEAD], name, inside=f"{fmt} data")
+            #  a tar inside: an Archive reads it from this stream
+            self.archive = sniff(self._chunk[:HEAD], name, inside=f"{fmt} data") if first else None
         except BaseException:
             self.close()
             raise
@@ -292,29 +305,38 @@ def open_path(path):
     try:
         if not stat.S_ISREG(os.fstat(raw.fileno()).st_mode):
             fmt = sniff(raw.peek(HEAD)[:HEAD], path)
-            return raw if fmt is None else Decoded(raw, fmt, path)
+            return raw if fmt is None else _opened(raw, fmt, path)
         fmt = sniff(raw.read(HEAD), path)
         if fmt is None:
             raw.close()
             return path
         raw.seek(0)
-        return Decoded(raw, fmt, path)
+        return _opened(raw, fmt, path)
     except BaseException:
         raw.close()
         raise
 
 
-def wrap(src, name):
-    """bytes or a binary file object, decoded when compressed (a Decoded), else as they are. A
-    file object that can neither peek nor seek is taken as text."""
+def wrap(src, name, archives=True):
+    """bytes or a binary file object, decoded when compressed (a Decoded), an Archive when it is
+    one (archives: else refused), else as they are. A file object that can neither peek nor seek
+    is taken as text."""
     if isinstance(src, bytes):
-        fmt = sniff(src[:HEAD], name)
-        return src if fmt is None else Decoded(io.BytesIO(src), fmt, name)
+        fmt = sniff(src[:HEAD], name, archives=archives)
+        return src if fmt is None else _opened(io.BytesIO(src), fmt, name)
     head = _head_of(src)
-    fmt = sniff(head, name) if head else None
+    fmt = sniff(head, name, archives=archives) if head else None
     if fmt is None:
         return src
-    return Decoded(_Unclosed(src), fmt, name)
+    return _opened(_Unclosed(src), fmt, name)
+
+
+def _opened(raw, fmt, name):
+    """A Decoded over raw, or an Archive (over the Decoded text of a compressed tar)."""
+    if fmt in ARCHIVES:
+        return Archive(raw, fmt, name)
+    dec = Decoded(raw, fmt, name)
+    return dec if dec.archive is None else Archive(dec, dec.archive, name)
 
 
 class _Unclosed(io.RawIOBase):
@@ -337,3 +359,111 @@ class _Unclosed(io.RawIOBase):
 
     def tell(self):
         return self._f.tell()
+
+    def seekable(self):
+        return self._f.seekable()
+
+    def seek(self, pos, whence=0):
+        return self._f.seek(pos, whence)
+
+
+class Archive:
+    """A zip or tar archive in raw (a binary file object, closed with this one; a tar may be a
+    Decoded stream): members() gives the text of each member named *.pgn (any case), in the
+    archive's order, as (file object, "ARCHIVE(MEMBER)"). A member compressed itself is decoded;
+    an archive inside a member is refused. A damaged or encrypted member raises CompressedError
+    after the games before it."""
+
+    def __init__(self, raw, fmt, name):
+        self.name, self.format, self._raw = name, fmt, raw
+        self.closed = False
+
+    def _zip_members(self):
+        import zipfile
+
+        try:
+            self._raw.seek(0)
+            zf = zipfile.ZipFile(self._raw)
+        except (OSError, ValueError, zipfile.BadZipFile) as e:
+            raise CompressedError(f"{self.name}: a zip archive that cannot be read ({e}); a zip "
+                                  "is read by its index at its end: give a file, not a pipe") from e
+        with zf:
+            infos = [i for i in zf.infolist() if not i.is_dir()]
+            for info in infos:
+                yield info.filename, lambda info=info: zf.open(info)
+
+    def _tar_members(self):
+        import tarfile
+
+        try:
+            tf = tarfile.open(fileobj=self._raw, mode="r|")
+        except (tarfile.TarError, OSError) as e:
+            raise CompressedError(f"{self.name}: a tar archive that cannot be read ({e})") from e
+        with tf:
+            while True:
+                try:
+                    info = tf.next()
+                except (tarfile.TarError, OSError, EOFError) as e:
+                    raise CompressedError(f"{self.name}: a damaged tar archive ({e})") from e
+                if info is None:
+                    return
+                if info.isfile():
+                    yield info.name, lambda info=info: tf.extractfile(info)
+
+    def members(self):
+        read, others = 0, []
+        walk = self._zip_members() if self.format == "zip" else self._tar_members()
+        for member, opener in walk:
+            if not member.lower().endswith(MEMBER_EXT):
+                others.append(member)
+                continue
+            name = f"{self.name}({member})"
+            try:
+                f = opener()
+            except (RuntimeError, NotImplementedError, OSError, ValueError) as e:
+                raise CompressedError(f"{name}: {e}") from e
+            read += 1
+            src = wrap(_Member(f, name), name, archives=False)
+            try:
+                yield src, name
+            finally:
+                if src is not f and hasattr(src, "close"):
+                    src.close()
+                f.close()
+        if not read:
+            held = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+            raise CompressedError(f"{self.name}: no member named *{MEMBER_EXT} in a "
+                                  f"{self.format} archive" + (f" (it holds {held})" if held else ""))
+
+    def close(self):
+        if not self.closed:
+            self.closed = True
+            self._raw.close()
+
+
+class _Member(io.RawIOBase):
+    """A member's file object whose failures (a CRC mismatch, a cut archive) are CompressedError."""
+
+    def __init__(self, f, name):
+        super().__init__()
+        self._f, self.name = f, name
+
+    def readable(self):
+        return True
+
+    def peek(self, n=0):
+        return self._f.peek(n) if hasattr(self._f, "peek") else b""
+
+    def read(self, n=-1):
+        import zlib
+        import zipfile
+
+        try:
+            return self._f.read(n)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as e:
+            raise CompressedError(f"{self.name}: {e}") from e
+
+    def readinto(self, b):
+        data = self.read(len(b))
+        b[:len(data)] = data
+        return len(data)

@@ -164,8 +164,9 @@ def _read_part(path, start, end, where, encoding, dstart=None, dend=None, line_b
         rng = None if (start, end) == (0, 0) else (start, end)
         recs = [game_record(g) for g in _read(src, range=rng, where=where, encoding=encoding,
                                               line_base=line_base)]
-        for r in recs:
-            r["source"] = path  # a decoder's stream has no name
+        if dstart is not None:
+            for r in recs:
+                r["source"] = path  # a decoder's stream has no name
         return recs
     finally:
         if not isinstance(src, str):

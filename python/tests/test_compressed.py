@@ -2,8 +2,9 @@
 """Compressed sources in Python, recognised by their first bytes as the program recognises them
 (issues 16 and 19): gzip, zstd (one frame, several, a leading skippable frame), bzip2 and xz read
 as the plain text, from a path, bytes or a file object; the games before a cut or a corrupt block
-are given (as many as `pgnkit check` counts) and then CompressedError; archives and data
-compressed twice are refused with what to do."""
+are given (as many as `pgnkit check` counts) and then CompressedError; zip and tar archives (a
+compressed tar too) give each *.pgn member as the program does; 7z, RAR and data compressed twice
+are refused with what to do."""
 import bz2
 import gzip
 import io
@@ -151,22 +152,122 @@ def test_corrupt(fmt, packed, pgnkit_bin, tmp_path):
 
 def test_refused(twic, tmp_path):
     data = open(twic, "rb").read()
-    z = tmp_path / "a.zip"
-    with zipfile.ZipFile(z, "w") as f:
-        f.writestr("games.pgn", data)
-    with pytest.raises(pgnkit.CompressedError, match=r"a\.zip: a zip archive: .*unzip -p"):
-        list(pgnkit.read(str(z)))
-    t = tmp_path / "a.tar"
-    with tarfile.open(t, "w") as f:
-        f.add(twic, arcname="games.pgn")
-    with pytest.raises(pgnkit.CompressedError, match="a tar archive"):
-        pgnkit.check(str(t))
-    with pytest.raises(pgnkit.CompressedError, match="a tar archive inside gzip data"):
-        pgnkit.check(gzip.compress(t.read_bytes()))
+    with pytest.raises(pgnkit.CompressedError, match=r"a 7z archive: .*7z x -so FILE, or the pgnkit"):
+        pgnkit.check(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(300))
     with pytest.raises(pgnkit.CompressedError, match=r"gzip data inside xz data \(compressed twice"):
         list(pgnkit.read(lzma.compress(gzip.compress(data))))
     with pytest.raises(ValueError, match="range= reads a plain file; this is gzip data"):
         list(pgnkit.read(gzip.compress(data), range=(0, 1000)))
+
+
+@pytest.fixture(scope="module")
+def archived(twic, tmp_path_factory):
+    """(plain members [(name, path)], {kind: archive path}): TWIC and a broken edge file as .pgn
+    members (one upper-case, in a folder) beside a readme, in a zip, a tar and compressed tars."""
+    d = tmp_path_factory.mktemp("archives")
+    broken = os.path.join(CORPUS, "edge", "malformed", "chesslab-games-01-with-three-invalid.pgn")
+    members = [("twic.pgn", twic), ("sub/Broken.PGN", broken)]
+    readme = d / "readme.txt"
+    readme.write_text("not games")
+    out = {}
+    with zipfile.ZipFile(d / "a.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        z.write(readme, "readme.txt")
+        for name, path in members:
+            z.write(path, name)
+    out["zip"] = str(d / "a.zip")
+    with tarfile.open(d / "a.tar", "w") as t:
+        for name, path in members:
+            t.add(path, arcname=name)
+        t.add(readme, arcname="readme.txt")
+    out["tar"] = str(d / "a.tar")
+    tar = (d / "a.tar").read_bytes()
+    for kind, pack in (("tar.gz", gzip.compress), ("tar.xz", lzma.compress),
+                       ("tar.zst", zstd_frames)):
+        (d / ("a." + kind)).write_bytes(pack(tar))
+        out[kind] = str(d / ("a." + kind))
+    return members, out
+
+
+def _as_read(src):
+    return [(g.source, g.ordinal, g.tags, [tuple(x) for x in g.diagnostics])
+            for g in pgnkit.read(src)]
+
+
+@pytest.mark.parametrize("kind", ["zip", "tar", "tar.gz", "tar.xz", "tar.zst"])
+def test_archives(archived, kind, pgnkit_bin):
+    """Each *.pgn member is read as its plain file is, named ARCHIVE(MEMBER), its games numbered
+    from 1 (as the program numbers a file's); the same from a path, bytes and a file object;
+    check() as the program."""
+    members, archives = archived
+    path = archives[kind]
+    want = []
+    for name, plain in members:
+        want += [(f"{path}({name})", o, t, d) for _, o, t, d in _as_read(plain)]
+    n = len(want)
+    assert _as_read(path) == want
+    for src, label in ((open(path, "rb").read(), "<bytes>"), (open(path, "rb"), path)):
+        got = _as_read(src)
+        assert got == [(s.replace(path, label), o, t, d) for s, o, t, d in want]
+    report = pgnkit.check(path)
+    assert report["games"] == n
+    run = subprocess.run([pgnkit_bin, "check", "--diag", "json", path], capture_output=True)
+    import json
+
+    cli = [json.loads(x) for x in run.stderr.decode("utf-8", "replace").splitlines()]
+    assert [(d.source, d.line, d.column, d.code, d.game) for d in report["diagnostics"]] == \
+        [(d["file"], d["line"], d["column"], d["code"], d["game"]) for d in cli if "code" in d]
+    assert cli[-1]["summary"]["games"] == n
+    frame = pgnkit.read_tags_frame(path)
+    assert len(frame) == n and list(frame["White"]) == [g[2].get("White") for g in want]
+    assert [t["White"] for t in pgnkit.scan_tags(path)] == list(frame["White"])
+
+
+def test_archive_failures(archived, tmp_path):
+    _, archives = archived
+    with pytest.raises(ValueError, match="range= reads a plain file; this is a zip archive"):
+        list(pgnkit.read(archives["zip"], range=(0, 1000)))
+    z = tmp_path / "none.zip"
+    with zipfile.ZipFile(z, "w") as f:
+        f.writestr("notes.txt", "x")
+        f.writestr("games/", "")
+    with pytest.raises(pgnkit.CompressedError,
+                       match=r"none\.zip: no member named \*\.pgn in a zip archive \(it holds notes\.txt\)"):
+        pgnkit.check(str(z))
+    # a zip is read by its index at its end: from a pipe it cannot be
+    r, w = os.pipe()
+    data = open(archives["zip"], "rb").read()
+    t = threading.Thread(target=lambda: (os.write(w, data[:60000]), os.close(w)))
+    t.start()
+    with open(r, "rb") as f, pytest.raises(pgnkit.CompressedError, match="give a file, not a pipe"):
+        pgnkit.check(f)
+    t.join()
+    # a member cut short or damaged: the games before, then CompressedError naming the member
+    bad = bytearray(data)
+    at = bad.find(b"twic.pgn", 40) + 5000
+    bad[at:at + 64] = bytes(64)
+    seen = []
+    with pytest.raises(pgnkit.CompressedError, match=r"<bytes>\(twic\.pgn\): "):
+        for g in pgnkit.read(bytes(bad)):
+            seen.append(g)
+    # an encrypted member (the flag set by hand: Python's zipfile writes no encryption)
+    enc = bytearray(data)
+    for sig, off, name_at in ((b"PK\x03\x04", 6, 30), (b"PK\x01\x02", 8, 46)):
+        i = enc.find(sig)
+        while i >= 0:
+            if enc[i + name_at:i + name_at + 8] == b"twic.pgn":
+                enc[i + off] |= 1
+            i = enc.find(sig, i + 4)
+    with pytest.raises(pgnkit.CompressedError, match=r"<bytes>\(twic\.pgn\): .*encrypted"):
+        pgnkit.check(bytes(enc))
+
+
+def test_archive_dask(archived):
+    """Dask reads an archive as one task, with the members' names."""
+    _, archives = archived
+    bag = pkd.read_pgn(archives["tar.gz"], blocksize=1 << 16)
+    recs = bag.compute()
+    assert [(r["source"], r["tags"]) for r in recs] == \
+        [(g.source, g.tags) for g in pgnkit.read(archives["tar.gz"])]
 
 
 def test_no_thread_left(packed):
