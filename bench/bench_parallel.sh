@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # `make bench-parallel` (also the last part of `make bench`): -j N (issue 16). The input of
-# bench_io.sh (TWIC 1427 + 1428 four times over, about 33 MB), plain, gzip -6 and zstd -3 (one
-# frame, as zstd writes it), in RUNS rounds (default 5) of every command in turn; medians. What -j
+# bench_io.sh (TWIC 1427 + 1428 four times over, about 33 MB), plain, gzip -6, zstd -3 (one
+# frame, as zstd writes it) and a zip (as TWIC publishes, read through libarchive), in RUNS rounds (default 5) of every command in turn; medians. What -j
 # changes is the wall time (the CPU time of a parallel run is the sum over its threads), so the
 # ratios here are of median wall times: -j 2 against -j 1 for check and fmt, compressed against
 # plain at -j 2 (issue 16's goals: .zst within 10%, .gz within 25%), and pgn-extract (fed by zcat /
-# zstdcat for the compressed files) against pgnkit in the same rounds. On a shared machine wall
+# zstdcat / bsdtar -xOf for the compressed files) against pgnkit in the same rounds. On a shared machine wall
 # times move with the other processes' load: the load average is printed with the table. PRIO=rt
 # runs every command under `chrt -r 10` (root: real-time round-robin, so that the other jobs of a
 # busy machine wait while a run has the cores; the kernel still keeps 5% of each second for them):
@@ -38,6 +38,9 @@ gzip -dc "$SHARED"/corpus/big/twic/*.pgn.gz >"$tmp/twic1.pgn"
 for _ in 1 2 3 4; do cat "$tmp/twic1.pgn"; done >"$tmp/twic.pgn"
 gzip -6 -c "$tmp/twic.pgn" >"$tmp/twic.gz"
 zstd -q -3 -c "$tmp/twic.pgn" >"$tmp/twic.zst"
+# a zip as TWIC publishes them (one member, deflated at zlib's level 6), read through libarchive
+/usr/bin/python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED,
+    compresslevel=6).write(sys.argv[2], 'twic.pgn')" "$tmp/twic.zip" "$tmp/twic.pgn"
 bytes=$(wc -c <"$tmp/twic.pgn")
 games=$(grep -c '^\[Event ' "$tmp/twic.pgn")
 BOOK=${BOOK:-1}
@@ -84,12 +87,13 @@ pinned_round() {
 }
 
 for _ in $(seq "$RUNS"); do
-    for f in pgn gz zst; do
+    for f in pgn gz zst zip; do
         if [ -n "$PX" ]; then
             case $f in
             pgn) once px.$f "$PX" -s -o /dev/null "$tmp/twic.pgn" ;;
             gz) once px.$f bash -c "zcat '$tmp/twic.gz' | '$PX' -s -o /dev/null" ;;
             zst) once px.$f bash -c "zstdcat '$tmp/twic.zst' | '$PX' -s -o /dev/null" ;;
+            zip) once px.$f bash -c "bsdtar -xOf '$tmp/twic.zip' | '$PX' -s -o /dev/null" ;;
             esac
         fi
         for j in 1 2; do
@@ -114,7 +118,8 @@ w() {
 echo
 echo "## -j N ($(date -u +%Y-%m-%d), $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
 echo
-echo "Input: TWIC 1427 + 1428 four times over, $bytes bytes, $games games, plain, gzip -6, zstd -3;"
+echo "Input: TWIC 1427 + 1428 four times over, $bytes bytes, $games games, plain, gzip -6, zstd -3,"
+echo "zip (deflate, level 6);"
 echo "$RUNS rounds, medians. $(nproc) cores; load average before: $load0, after: $(cut -d' ' -f1-3 /proc/loadavg)${PRIO:+; PRIO=$PRIO}."
 echo
 echo "| command | wall s | CPU s | MB/s (wall) | x -j 1 | vs plain -j 2 | x pgn-extract |"
@@ -122,7 +127,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|"
 for c in check fmt; do
     one=$(w "$c.pgn.1")
     two=$(w "$c.pgn.2")
-    for f in pgn gz zst; do
+    for f in pgn gz zst zip; do
         ref=nan
         [ -n "$PX" ] && ref=$(w "px.$f")
         for j in 1 2; do
@@ -138,11 +143,12 @@ for c in check fmt; do
     done
 done
 if [ -n "$PX" ]; then
-    for f in pgn gz zst; do
+    for f in pgn gz zst zip; do
         stats "px.$f"
         label="pgn-extract -s"
         [ $f = gz ] && label="zcat \\| pgn-extract -s"
         [ $f = zst ] && label="zstdcat \\| pgn-extract -s"
+        [ $f = zip ] && label="bsdtar -xOf \\| pgn-extract -s"
         awk -v l="$label ($f)" -v c="$cpu" -v w="$wall" -v b="$bytes" 'BEGIN {
             printf "| %s | %.3f | %.3f | %.1f | - | - | - |\n", l, w, c, b / w / 1e6 }'
     done
