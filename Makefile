@@ -31,7 +31,7 @@ CLI_THREADS := -pthread
 # it meets such a file. NO_COMPRESS=1 builds without any (tests the messages). libisal (ISA-L's
 # igzip, optional) decodes gzip 2-3 times as fast as zlib, which still encodes it.
 ifneq ($(NO_COMPRESS),1)
-PKG_Z := $(foreach p,zlib:ZLIB libisal:ISAL libzstd:ZSTD liblzma:LZMA libarchive:ARCHIVE,$(if $(shell pkg-config --exists $(word 1,$(subst :, ,$(p))) 2>/dev/null && echo y),$(p)))
+PKG_Z := $(foreach p,zlib:ZLIB libisal:ISAL libzstd:ZSTD liblzma:LZMA,$(if $(shell pkg-config --exists $(word 1,$(subst :, ,$(p))) 2>/dev/null && echo y),$(p)))
 HAVE_BZ2 := $(shell printf '\043include <bzlib.h>\nint main(void){return BZ2_bzlibVersion()==0;}\n' | $(CC) -x c - -lbz2 -o /dev/null >/dev/null 2>&1 && echo y)
 endif
 CLI_ZFLAGS := $(foreach p,$(PKG_Z),-DPGNKIT_HAVE_$(word 2,$(subst :, ,$(p))) $(shell pkg-config --cflags $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-DPGNKIT_HAVE_BZ2)
@@ -43,7 +43,14 @@ endif
 # serve opens it with dlopen by its soname (cli/serve_http.h says why): only its headers are used
 MHD_SONAME := $(if $(HAVE_MHD),$(shell objdump -p "$$(pkg-config --variable=libdir libmicrohttpd)/libmicrohttpd.so" 2>/dev/null | awk '/SONAME/ {print $$2}'))
 CLI_ZFLAGS += $(if $(HAVE_MHD),-DPGNKIT_HAVE_MHD $(shell pkg-config --cflags libmicrohttpd) $(if $(MHD_SONAME),-DPGNKIT_MHD_SONAME='"$(MHD_SONAME)"'))
-CLI_ZLIBS += $(if $(HAVE_MHD),-ldl)
+# archives as inputs: libarchive, opened with dlopen at the first archive (cli/archive.c says why),
+# so its headers only; without it (or with NO_COMPRESS=1) an archive is refused, naming it
+ifneq ($(NO_COMPRESS),1)
+HAVE_ARCHIVE := $(shell pkg-config --exists libarchive 2>/dev/null && echo y)
+endif
+ARCHIVE_SONAME := $(if $(HAVE_ARCHIVE),$(shell objdump -p "$$(pkg-config --variable=libdir libarchive)/libarchive.so" 2>/dev/null | awk '/SONAME/ {print $$2}'))
+CLI_ZFLAGS += $(if $(HAVE_ARCHIVE),-DPGNKIT_HAVE_ARCHIVE $(shell pkg-config --cflags libarchive) $(if $(ARCHIVE_SONAME),-DPGNKIT_ARCHIVE_SONAME='"$(ARCHIVE_SONAME)"'))
+CLI_ZLIBS += $(if $(or $(HAVE_MHD),$(HAVE_ARCHIVE)),-ldl)
 # float-cast-overflow: part of clang's "undefined" but not of gcc's (the fuzzers are built by clang)
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 

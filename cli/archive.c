@@ -3,7 +3,12 @@
  * bytes of a cli_zin, which has already told it from its first bytes and decoded any gzip, zstd,
  * bzip2 or xz layer around it (a .tar.gz). A regular file can seek (a zip is read by its central
  * directory, a 7z by its header at the end); from a pipe or inside a compressed layer a zip is
- * read by its local headers, in order, and a 7z cannot be read. */
+ * read by its local headers, in order, and a 7z cannot be read.
+ *
+ * libarchive is opened at the first archive (dlopen of the library the build found), not linked:
+ * it pulls in libxml2, ICU (a 30 MB data library) and libstdc++, which every pgnkit command would
+ * map at start-up (a run under a 40 MB memory limit failed to load them), as serve_http.h says of
+ * libmicrohttpd. The calls below go through the table la, filled once on the main thread. */
 #define _POSIX_C_SOURCE 200809L
 #include "archive.h"
 
@@ -13,8 +18,69 @@
 #include <strings.h>
 
 #ifdef PGNKIT_HAVE_ARCHIVE
+#include "dynlib.h"
+
 #include <archive.h>
 #include <archive_entry.h>
+#include <dlfcn.h>
+
+#ifndef PGNKIT_ARCHIVE_SONAME
+#define PGNKIT_ARCHIVE_SONAME "libarchive.so.13"
+#endif
+
+static struct {
+    int state; /* 0 not tried, 1 open, -1 failed (why says why) */
+    char why[300];
+    __typeof__(archive_read_new) *read_new;
+    __typeof__(archive_read_support_format_zip) *zip;
+    __typeof__(archive_read_support_format_7zip) *sevenzip;
+    __typeof__(archive_read_support_format_rar) *rar;
+    __typeof__(archive_read_support_format_rar5) *rar5;
+    __typeof__(archive_read_support_format_tar) *tar;
+    __typeof__(archive_read_set_seek_callback) *set_seek;
+    __typeof__(archive_read_open) *open;
+    __typeof__(archive_read_next_header) *next_header;
+    __typeof__(archive_entry_pathname_utf8) *pathname_utf8;
+    __typeof__(archive_entry_pathname) *pathname;
+    __typeof__(archive_entry_filetype) *filetype;
+    __typeof__(archive_read_data) *read_data;
+    __typeof__(archive_error_string) *error_string;
+    __typeof__(archive_set_error) *set_error;
+    __typeof__(archive_read_free) *read_free;
+} la;
+
+#define TAKE(member, name)                                                                         \
+    cli_dl_take(lib, PGNKIT_ARCHIVE_SONAME, name, &la.member, sizeof la.member, la.why,            \
+                sizeof la.why)
+
+/* Opens libarchive once: 0, or -1 with la.why. */
+static int load(void) {
+    if (la.state != 0) {
+        return la.state > 0 ? 0 : -1;
+    }
+    la.state = -1;
+    void *lib = cli_dl_open(PGNKIT_ARCHIVE_SONAME, "reading it", "libarchive", "libarchive13",
+                            la.why, sizeof la.why);
+    if (!lib) {
+        return -1;
+    }
+    if (TAKE(read_new, "archive_read_new") || TAKE(zip, "archive_read_support_format_zip") ||
+        TAKE(sevenzip, "archive_read_support_format_7zip") ||
+        TAKE(rar, "archive_read_support_format_rar") ||
+        TAKE(rar5, "archive_read_support_format_rar5") ||
+        TAKE(tar, "archive_read_support_format_tar") ||
+        TAKE(set_seek, "archive_read_set_seek_callback") || TAKE(open, "archive_read_open") ||
+        TAKE(next_header, "archive_read_next_header") ||
+        TAKE(pathname_utf8, "archive_entry_pathname_utf8") ||
+        TAKE(pathname, "archive_entry_pathname") || TAKE(filetype, "archive_entry_filetype") ||
+        TAKE(read_data, "archive_read_data") || TAKE(error_string, "archive_error_string") ||
+        TAKE(set_error, "archive_set_error") || TAKE(read_free, "archive_read_free")) {
+        dlclose(lib);
+        return -1;
+    }
+    la.state = 1; /* the library stays open for the life of the process */
+    return 0;
+}
 
 enum { ARC_BUF = 1 << 16 };
 
@@ -35,8 +101,7 @@ static la_ssize_t read_cb(struct archive *a, void *user, const void **out) {
     *out = arc->buf;
     if (n < 0) {
         arc->failed = 1;
-        archive_set_error(a, -1, "%s",
-                          cli_zin_error(arc->z) ? cli_zin_error(arc->z) : "read error");
+        la.set_error(a, -1, "%s", cli_zin_error(arc->z) ? cli_zin_error(arc->z) : "read error");
         return -1;
     }
     return (la_ssize_t)n;
@@ -46,7 +111,7 @@ static la_int64_t seek_cb(struct archive *a, void *user, la_int64_t off, int whe
     cli_arc *arc = user;
     int64_t at = cli_zin_seek(arc->z, off, whence);
     if (at < 0) {
-        archive_set_error(a, -1, "cannot seek in this input");
+        la.set_error(a, -1, "cannot seek in this input");
         return ARCHIVE_FATAL;
     }
     return at;
@@ -54,7 +119,7 @@ static la_int64_t seek_cb(struct archive *a, void *user, la_int64_t off, int whe
 
 /* The archive's message, kept past the next libarchive call. */
 static void keep_error(cli_arc *arc) {
-    const char *why = archive_error_string(arc->a);
+    const char *why = la.error_string(arc->a);
     snprintf(arc->err, sizeof arc->err, "%s%s", why ? why : "unreadable archive",
              arc->seekable || why == NULL || strstr(why, "seek") == NULL
                  ? ""
@@ -63,9 +128,13 @@ static void keep_error(cli_arc *arc) {
 }
 
 pgn_status cli_arc_open(cli_arc **out, cli_zin *z, const char *const *exts, char *msg, size_t cap) {
-    cli_arc *arc = calloc(1, sizeof *arc);
     *out = NULL;
-    if (arc == NULL || (arc->a = archive_read_new()) == NULL) {
+    if (load() < 0) {
+        snprintf(msg, cap, "%s", la.why);
+        return PGN_E_IO;
+    }
+    cli_arc *arc = calloc(1, sizeof *arc);
+    if (arc == NULL || (arc->a = la.read_new()) == NULL) {
         free(arc);
         snprintf(msg, cap, "out of memory");
         return PGN_E_NOMEM;
@@ -73,16 +142,16 @@ pgn_status cli_arc_open(cli_arc **out, cli_zin *z, const char *const *exts, char
     arc->z = z;
     arc->exts = exts;
     arc->member = "";
-    archive_read_support_format_zip(arc->a);
-    archive_read_support_format_7zip(arc->a);
-    archive_read_support_format_rar(arc->a);
-    archive_read_support_format_rar5(arc->a);
-    archive_read_support_format_tar(arc->a);
+    la.zip(arc->a);
+    la.sevenzip(arc->a);
+    la.rar(arc->a);
+    la.rar5(arc->a);
+    la.tar(arc->a);
     arc->seekable = cli_zin_seek(z, 0, SEEK_CUR) >= 0;
     if (arc->seekable) {
-        archive_read_set_seek_callback(arc->a, seek_cb);
+        la.set_seek(arc->a, seek_cb);
     }
-    if (archive_read_open(arc->a, arc, NULL, read_cb, NULL) != ARCHIVE_OK) {
+    if (la.open(arc->a, arc, NULL, read_cb, NULL) != ARCHIVE_OK) {
         keep_error(arc);
         snprintf(msg, cap, "%s", arc->err);
         cli_arc_free(arc);
@@ -107,7 +176,7 @@ static int wanted(const cli_arc *arc, const char *name) {
 int cli_arc_next(cli_arc *arc) {
     for (;;) {
         struct archive_entry *e;
-        int r = archive_read_next_header(arc->a, &e);
+        int r = la.next_header(arc->a, &e);
         if (r == ARCHIVE_EOF) {
             arc->member = "";
             return CLI_ARC_END;
@@ -116,9 +185,9 @@ int cli_arc_next(cli_arc *arc) {
             keep_error(arc);
             return CLI_ARC_ERROR;
         }
-        const char *name = archive_entry_pathname_utf8(e);
-        arc->member = name ? name : archive_entry_pathname(e) ? archive_entry_pathname(e) : "?";
-        if (archive_entry_filetype(e) != AE_IFREG) {
+        const char *name = la.pathname_utf8(e);
+        arc->member = name ? name : la.pathname(e) ? la.pathname(e) : "?";
+        if (la.filetype(e) != AE_IFREG) {
             continue; /* directories, links: nothing to read, nothing to say */
         }
         return wanted(arc, arc->member) ? CLI_ARC_READ : CLI_ARC_SKIPPED;
@@ -131,7 +200,7 @@ const char *cli_arc_member(const cli_arc *arc) {
 
 ptrdiff_t cli_arc_read(void *ctx, void *buf, size_t cap) {
     cli_arc *arc = ctx;
-    la_ssize_t n = archive_read_data(arc->a, buf, cap);
+    la_ssize_t n = la.read_data(arc->a, buf, cap);
     if (n < 0) {
         keep_error(arc);
         return -1;
@@ -145,7 +214,7 @@ const char *cli_arc_error(const cli_arc *arc) {
 
 void cli_arc_free(cli_arc *arc) {
     if (arc != NULL) {
-        archive_read_free(arc->a);
+        la.read_free(arc->a);
         free(arc);
     }
 }

@@ -2,11 +2,10 @@
 /* libmicrohttpd opened at run time by serve (serve_http.h says why). */
 #ifdef PGNKIT_HAVE_MHD
 
+#include "dynlib.h"
 #include "serve_http.h"
 
 #include <dlfcn.h>
-#include <string.h>
-#include <stdio.h>
 
 #ifndef PGNKIT_MHD_SONAME
 #define PGNKIT_MHD_SONAME "libmicrohttpd.so.12"
@@ -14,28 +13,14 @@
 
 serve_mhd_api serve_mhd;
 
-/* dlsym's answer into a function pointer: POSIX makes the conversion valid, ISO C does not name
- * it, so it goes through memcpy. */
-static int take(void *lib, const char *name, void *fn, size_t size, char *err, size_t errsz) {
-    void *p = dlsym(lib, name);
-    if (!p) {
-        snprintf(err, errsz, "%s has no %s", PGNKIT_MHD_SONAME, name);
-        return -1;
-    }
-    memcpy(fn, &p, size);
-    return 0;
-}
-
-#define TAKE(member, name) take(lib, name, &serve_mhd.member, sizeof serve_mhd.member, err, errsz)
+#define TAKE(member, name)                                                                         \
+    cli_dl_take(lib, PGNKIT_MHD_SONAME, name, &serve_mhd.member, sizeof serve_mhd.member, err,     \
+                errsz)
 
 int serve_mhd_load(char *err, size_t errsz) {
-    void *lib = dlopen(PGNKIT_MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
+    void *lib =
+        cli_dl_open(PGNKIT_MHD_SONAME, "serve", "libmicrohttpd", "libmicrohttpd12", err, errsz);
     if (!lib) {
-        const char *why = dlerror();
-        snprintf(err, errsz,
-                 "serve needs libmicrohttpd (%s), which cannot be opened: %s (Debian: apt-get "
-                 "install libmicrohttpd12)",
-                 PGNKIT_MHD_SONAME, why ? why : "not found");
         return -1;
     }
     if (TAKE(start_daemon, "MHD_start_daemon") || TAKE(stop_daemon, "MHD_stop_daemon") ||
