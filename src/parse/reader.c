@@ -208,17 +208,19 @@ static void find_next_game(pgn_reader *r) {
             r->raw_end = r->next_start;
             return;
         }
-        if (t->kind == TOK_COMMENT && !have_comment && !t->too_long) {
+        int lost = t->too_long || t->unterminated; /* text dropped, or run to a tag line (T49) */
+        if (t->kind == TOK_COMMENT && !have_comment && !lost) {
             have_comment = 1;
             c_off = t->at.offset;
             c_loc = t->at;
             c_line = t->line_start;
             /* keep its bytes: it may be the next game's comment (the reader goes back to it) */
             r->lx.hold = c_off < hold0 ? c_off : hold0;
-        } else if ((t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) || t->too_long) {
+        } else if ((t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) || lost) {
             /* a comment too long to keep (its text was dropped while it was read) cannot be
-             * the next game's first comment: it is skipped text like any other */
-            if (!warned) {
+             * the next game's first comment: it is skipped text like any other; so is one never
+             * closed (to the end, or to a tag line: T49), always said, as no game holds it */
+            if (!warned || t->unterminated) {
                 pgnk_reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
                 warned = 1;
             }
@@ -464,44 +466,6 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     scratch_str(&r->tag_name, &r->name);
     scratch_str(&r->tag_value, &r->value);
     return got;
-}
-
-/* The Variant tag: 1 standard, 2 Chess960, 3 wild/N (read as standard), 4 a variant of pgn_variant
- * (*variant; pgn_variant_from_name's spellings, docs/variants.md), 0 unsupported (digest §7.6,
- * T85). The JSON reader (json_game.c) uses it too. */
-int pgnk_reader_variant_kind(const char *v, size_t n, pgn_variant *variant) {
-    static const char *const c960[] = {
-        "chess960",       "chess 960", "fischerandom", "fischerrandom",
-        "fischer random", "freestyle", "960"};
-    static const char *const standard[] = {"standard", "chess",         "classical", "normal",
-                                           "regular",  "from position", "illegal",   ""};
-    char low[32];
-    int is960 = 0;
-    *variant = PGN_VARIANT_STANDARD;
-    if (n >= sizeof low) {
-        return 0;
-    }
-    for (size_t i = 0; i < n; i++) {
-        low[i] = (char)(v[i] >= 'A' && v[i] <= 'Z' ? v[i] + 32 : v[i]);
-    }
-    low[n] = 0;
-    for (size_t i = 0; i < sizeof c960 / sizeof c960[0]; i++) {
-        if (strcmp(low, c960[i]) == 0) {
-            return 2;
-        }
-    }
-    for (size_t i = 0; i < sizeof standard / sizeof standard[0]; i++) {
-        if (strcmp(low, standard[i]) == 0) {
-            return 1;
-        }
-    }
-    if (strncmp(low, "wild/", 5) == 0) {
-        return 3;
-    }
-    if (!pgn_variant_from_name(v, n, variant, &is960)) {
-        return 0;
-    }
-    return is960 ? 2 : *variant == PGN_VARIANT_STANDARD ? 1 : 4;
 }
 
 /* Parses the FEN tag's value (r->fen) in variant into r->start. report: bit 0 the error (and
