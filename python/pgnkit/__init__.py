@@ -14,7 +14,7 @@ from . import _compressed, _pgnkit
 from ._compressed import CompressedError
 from ._pgnkit import PgnError
 
-__all__ = ["read", "scan_tags", "read_tags_frame", "check", "Board", "Game", "Diagnostic",
+__all__ = ["Games", "read", "scan_tags", "read_tags_frame", "check", "Board", "Game", "Diagnostic",
            "PgnError", "CompressedError", "version"]
 
 # PgnError(message, code, severity, what): a ValueError that carries the diagnostic.
@@ -42,7 +42,8 @@ class Diagnostic(tuple):
     offset = property(lambda self: self[4])
     game = property(lambda self: self[5])
     token = property(lambda self: self[6])
-    # check()'s diagnostics name their text: the file, or "ARCHIVE(MEMBER)" (None elsewhere)
+    # check()'s and read().trailing's diagnostics name their text: the file, or "ARCHIVE(MEMBER)"
+    # (None in a Game's diagnostics: the Game's source names it)
     source = property(lambda self: self[7] if len(self) > 7 else None)
 
     @property
@@ -244,30 +245,67 @@ def line_of(source, at):
         return 1 + n - (cr_last and f.read(1) == b"\n")
 
 
+class Games:
+    """What read() returns: an iterator of Games in file order. trailing: the diagnostics that
+    belong to no game (text after the last game, or in a range= that holds no game), as Diagnostic
+    with their source, complete once the iterator has ended; strict=True raises PgnError for an
+    error among them."""
+
+    def __init__(self, gen, trailing):
+        self._gen, self.trailing = gen, trailing
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._gen)
+
+    def close(self):
+        """Stops reading (what a file or decoder read opened is closed)."""
+        self._gen.close()
+
+
 def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None):
-    """An iterator of Games from a path, bytes or a binary file object. strict: import-format
-    quirks are errors and a broken game raises PgnError. where: a query expression such as
-    "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not compile),
-    or a predicate of a Game. range: (start, end) byte offsets of a plain file: the games of that
-    range (the library's range semantics). line_base: the line number of byte start, for true
-    line numbers in diagnostics; counted from a path or bytes when not given (a file object's
-    lines count from 1 at start)."""
+    """An iterator of Games (Games) from a path, bytes or a binary file object. strict:
+    import-format quirks are errors and a broken game raises PgnError. where: a query expression
+    such as "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not
+    compile), or a predicate of a Game. range: (start, end) byte offsets of a plain file: the
+    games of that range (the library's range semantics). line_base: the line number of byte
+    start, for true line numbers in diagnostics; counted from a path or bytes when not given (a
+    file object's lines count from 1 at start). The diagnostics that belong to no game are in the
+    iterator's trailing list."""
     start, end = range if range is not None else (0, 0)
     expr, pred = _where(where)
     if line_base is None:
         plain = isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike))
         line_base = line_of(source, start) if start > 0 and plain else 1
+    trailing = []
+    gen = _read(source, encoding, strict, expr, pred, range, (start, end, line_base), trailing)
+    return Games(gen, trailing)
+
+
+def _raise_first_error(diagnostics, name):
+    first = next(d for d in diagnostics if d.severity == "error")
+    raise PgnError(first.message, first.code, "error",
+                   f"{name}:{first.line}:{first.column}: {first.token}")
+
+
+def _read(source, encoding, strict, expr, pred, range, where_in, trailing):
+    """read()'s generator; appends the diagnostics after each text's last game to trailing."""
+    start, end, line_base = where_in
     with _opened(source, range) as (opened, archive):
         for src, name in _texts(opened, archive):  # ordinals from 1 in each member, as a file's
             r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr, line_base)
             for c, diags, ordinal, offset, end_off, broken, errors in r:
                 g = Game(c, diags, ordinal, offset, end_off, broken, name)
                 if strict and errors:
-                    first = next(d for d in g.diagnostics if d.severity == "error")
-                    raise PgnError(first.message, first.code, "error",
-                                   f"{name}:{first.line}:{first.column}: {first.token}")
+                    _raise_first_error(g.diagnostics, name)
                 if c is not None and (pred is None or pred(g)):
                     yield g
+            after = [Diagnostic(d + (name,)) for d in r.trailing()]
+            trailing += after
+            if strict and any(d.severity == "error" for d in after):
+                _raise_first_error(after, name)
 
 
 def scan_tags(source, *, encoding=None, range=None):

@@ -676,7 +676,16 @@ static PyObject *reader_tag_columns(ReaderObject *self, PyObject *args) {
     return out;
 }
 
+/* After the last game (the iterator ended): the diagnostics of the text after it, which belong to
+ * no game (junk after the last game, or in a byte range that holds no game). */
+static PyObject *reader_trailing(ReaderObject *self, PyObject *unused) {
+    (void)unused;
+    return diag_pylist(&self->diags, 0);
+}
+
 static PyMethodDef reader_methods[] = {
+    {"trailing", (PyCFunction)reader_trailing, METH_NOARGS,
+     "after the end: the diagnostics that belong to no game"},
     {"tag_columns", (PyCFunction)reader_tag_columns, METH_VARARGS,
      "the rest of a tags-only reader as columns: (games, [(name, column)])"},
     {"totals", (PyCFunction)reader_totals, METH_NOARGS, "(games, errors, warnings) so far"},

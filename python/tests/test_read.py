@@ -10,7 +10,7 @@ import pytest
 
 import pgnkit
 
-from conftest import CORPUS, edge_files, fuzz_files
+from conftest import edge_files, fuzz_files
 
 EDGE = edge_files()
 
@@ -19,10 +19,10 @@ def run(bin, *args):
     return subprocess.run([bin, *args], capture_output=True)
 
 
-def cli_diags(bin, path):
-    """(line, column, code) of every diagnostic `pgnkit check --diag json` prints."""
+def cli_diags(bin, path, command="check"):
+    """(line, column, code) of every diagnostic `pgnkit COMMAND --diag json` prints."""
     out = []
-    for line in run(bin, "check", "--diag", "json", path).stderr.decode("utf-8", "replace").splitlines():
+    for line in run(bin, command, "--diag", "json", path).stderr.decode("utf-8", "replace").splitlines():
         if not line.startswith("{"):
             continue
         d = json.loads(line)
@@ -36,6 +36,40 @@ def test_diagnostics_equal_cli(path, twic, pgnkit_bin):
     path = twic if path == "twic" else path
     got = [(d.line, d.column, d.code) for d in pgnkit.check(path)["diagnostics"]]
     assert got == cli_diags(pgnkit_bin, path)
+
+
+@pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))
+def test_read_loses_no_diagnostic(path, twic, pgnkit_bin):
+    """Every diagnostic `pgnkit fmt` prints (which reads comments, as read() does; check skips
+    their text, so a comment's W_ENCODING is fmt's and read()'s only) is a game's, or in read()'s
+    trailing list."""
+    path = twic if path == "twic" else path
+    games = pgnkit.read(path)
+    got = [(d.line, d.column, d.code) for g in games for d in g.diagnostics]
+    got += [(d.line, d.column, d.code) for d in games.trailing]
+    assert got == cli_diags(pgnkit_bin, path, "fmt")
+
+
+def test_trailing_diagnostics():
+    """Text that no game holds: a file of junk, a range without a game, an unterminated comment
+    after the last game; strict=True raises for it."""
+    games = pgnkit.read(b"junk, no game\n")
+    assert list(games) == []
+    assert [(d.code, d.line, d.column, d.source) for d in games.trailing] == \
+        [("W_SKIPPED_TEXT", 1, 1, "<bytes>")]
+    text = b"junk\n\n[Event \"a\"]\n\n1. e4 *\n"
+    games = pgnkit.read(text, range=(0, 3))
+    assert list(games) == [] and [d.code for d in games.trailing] == ["W_SKIPPED_TEXT"]
+    games = pgnkit.read(text, range=(3, 0))
+    assert len(list(games)) == 1 and games.trailing == []
+    with pytest.raises(pgnkit.PgnError, match="W_SKIPPED_TEXT|skipped"):
+        list(pgnkit.read(b"junk, no game\n", strict=True))
+    games = pgnkit.read(b'[Event "a"]\n\n1. e4 1-0\n\n{never closed')
+    got = [(d.code, d.line, d.column) for g in games for d in g.diagnostics]
+    # stop 27 said nothing of it; now skipped text, which the game before holds (its look-ahead
+    # read it), as the program prints it
+    assert got + [(d.code, d.line, d.column) for d in games.trailing] == \
+        [("W_SKIPPED_TEXT", 5, 1)]
 
 
 @pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))
