@@ -101,6 +101,23 @@ static int is_glyph_half(const token *t) {
 
 static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 
+/* The termination marker symbol t is, or PGN_RESULT_NONE; *lax: a form W_RESULT_FORM names (1/2,
+ * and ½-½ or 1–0 with an en dash, which the lexer read: digest T79). */
+static pgn_result symbol_result(const token *t, int *lax) {
+    char c0 = t->ptr[0];
+    pgn_result res =
+        c0 == '0' || c0 == '1' || c0 == '*' ? pgn_result_parse(t->ptr, t->len) : PGN_RESULT_NONE;
+    *lax = 0;
+    if (res == PGN_RESULT_NONE && t->len == 3 && memcmp(t->ptr, "1/2", 3) == 0) {
+        res = PGN_RESULT_DRAW;
+        *lax = 1;
+    } else if (res == PGN_RESULT_NONE && t->high && t->len >= 5) {
+        res = (pgn_result)t->value;
+        *lax = res != PGN_RESULT_NONE;
+    }
+    return res;
+}
+
 /* A figurine or a Cyrillic piece letter (♘, Кр), which ends a symbol for the lexer, and the symbol
  * touching it (f3, e2): read as one move (♘f3, Крe2); a crazyhouse drop's @ stays with the glyph
  * (♘@ then f3). Returns 0, the next token unread, if t is no such glyph or nothing touches it. */
@@ -116,8 +133,11 @@ static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
     both.ptr = buf;
     reader_next_token(r);
     const token *n = &r->tok;
+    int lax;
+    /* a termination marker touching it (♕1/2) stays one: the game ends there, as a skipped read
+     * (which never joins) ends it */
     if (n->kind != TOK_SYMBOL || n->at.offset != both.at.offset + both.len ||
-        both.len + n->len > sizeof buf) {
+        both.len + n->len > sizeof buf || symbol_result(n, &lax) != PGN_RESULT_NONE) {
         skip_text(r, s, &both); /* t was overwritten by the look: its copy; the next stays */
         return 1;
     }
@@ -411,17 +431,10 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
 
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
 static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    char c0 = t->ptr[0];
-    pgn_result res =
-        c0 == '0' || c0 == '1' || c0 == '*' ? pgn_result_parse(t->ptr, t->len) : PGN_RESULT_NONE;
-    if (res == PGN_RESULT_NONE && t->len == 3 && memcmp(t->ptr, "1/2", 3) == 0) {
+    int lax;
+    pgn_result res = symbol_result(t, &lax);
+    if (lax) {
         pgnk_reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
-        res = PGN_RESULT_DRAW;
-    } else if (res == PGN_RESULT_NONE && t->high && t->len >= 5) {
-        res = (pgn_result)t->value; /* ½-½, 1–0 with an en dash (digest T79), read by the lexer */
-        if (res != PGN_RESULT_NONE) {
-            pgnk_reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
-        }
     }
     if (res != PGN_RESULT_NONE) {
         if (r->depth > 1 || s->skip_parens) {
