@@ -90,7 +90,6 @@ struct cli_arc {
     const char *const *exts;
     const char *member;
     int seekable; /* a plain regular file: libarchive may seek */
-    int failed;   /* the archive's bytes could not be read (z says why) */
     unsigned char buf[ARC_BUF];
     char err[300];
 };
@@ -100,7 +99,6 @@ static la_ssize_t read_cb(struct archive *a, void *user, const void **out) {
     ptrdiff_t n = cli_zin_read(arc->z, arc->buf, sizeof arc->buf);
     *out = arc->buf;
     if (n < 0) {
-        arc->failed = 1;
         la.set_error(a, -1, "%s", cli_zin_error(arc->z) ? cli_zin_error(arc->z) : "read error");
         return -1;
     }
