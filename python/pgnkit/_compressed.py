@@ -59,20 +59,20 @@ def _magic(head):
     return None
 
 
-def sniff(head, name, inside=None, archives=True):
+def sniff(head, name, inside=None):
     """The compression format of data starting with head ("gzip", "zstd", "bzip2", "xz"), or an
     archive's ("zip", "tar"; a tar inside a compressed format too), or None for text; raises
-    CompressedError for what cannot be read (an archive too, when archives is false)."""
+    CompressedError for what cannot be read."""
     m = _magic(head)
     if m is None:
         return None
     _, _, fmt, what, hint = m
     where = f" inside {inside}" if inside else ""
-    if fmt in ARCHIVES and archives and (fmt == "tar" or not inside):
+    if fmt in ARCHIVES and (fmt == "tar" or not inside):
         return fmt
-    if fmt in ARCHIVES and archives:  # a zip is read by its index at the end: not in a stream
+    if fmt in ARCHIVES:  # a zip is read by its index at the end: not in a stream
         raise CompressedError(f"{name}: {what}{where}: decompress it first ({hint})")
-    if fmt is None or fmt in ARCHIVES:
+    if fmt is None:
         raise CompressedError(f"{name}: {what}{where}: pgnkit reads PGN text, plain or compressed "
                               f"once (gzip, zstd, bzip2, xz); take the games out first ({hint})")
     if inside:
@@ -317,15 +317,14 @@ def open_path(path):
         raise
 
 
-def wrap(src, name, archives=True):
+def wrap(src, name):
     """bytes or a binary file object, decoded when compressed (a Decoded), an Archive when it is
-    one (archives: else refused), else as they are. A file object that can neither peek nor seek
-    is taken as text."""
+    one, else as they are. A file object that can neither peek nor seek is taken as text."""
     if isinstance(src, bytes):
-        fmt = sniff(src[:HEAD], name, archives=archives)
+        fmt = sniff(src[:HEAD], name)
         return src if fmt is None else _opened(io.BytesIO(src), fmt, name)
     head = _head_of(src)
-    fmt = sniff(head, name, archives=archives) if head else None
+    fmt = sniff(head, name) if head else None
     if fmt is None:
         return src
     return _opened(_Unclosed(src), fmt, name)
@@ -370,9 +369,8 @@ class _Unclosed(io.RawIOBase):
 class Archive:
     """A zip or tar archive in raw (a binary file object, closed with this one; a tar may be a
     Decoded stream): members() gives the text of each member named *.pgn (any case), in the
-    archive's order, as (file object, "ARCHIVE(MEMBER)"). A member compressed itself is decoded;
-    an archive inside a member is refused. A damaged or encrypted member raises CompressedError
-    after the games before it."""
+    archive's order, as (file object, "ARCHIVE(MEMBER)"): its bytes as they are, as the program
+    reads them. A damaged or encrypted member raises CompressedError after the games before it."""
 
     def __init__(self, raw, fmt, name):
         self.name, self.format, self._raw = name, fmt, raw
@@ -423,12 +421,9 @@ class Archive:
             except (RuntimeError, NotImplementedError, OSError, ValueError) as e:
                 raise CompressedError(f"{name}: {e}") from e
             read += 1
-            src = wrap(_Member(f, name), name, archives=False)
-            try:
-                yield src, name
+            try:  # its bytes as they are, as the program reads a member
+                yield _Member(f, name), name
             finally:
-                if src is not f and hasattr(src, "close"):
-                    src.close()
                 f.close()
         if not read:
             held = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
@@ -450,9 +445,6 @@ class _Member(io.RawIOBase):
 
     def readable(self):
         return True
-
-    def peek(self, n=0):
-        return self._f.peek(n) if hasattr(self._f, "peek") else b""
 
     def read(self, n=-1):
         import zlib

@@ -222,6 +222,23 @@ def test_archives(archived, kind, pgnkit_bin):
     assert [t["White"] for t in pgnkit.scan_tags(path)] == list(frame["White"])
 
 
+def test_member_bytes_as_they_are(tmp_path, pgnkit_bin):
+    """A member named *.pgn that holds gzip data is read as it is, by the binding as by the
+    program (junk, said): an archive's members are texts, not files to sniff again."""
+    z = tmp_path / "g.zip"
+    with zipfile.ZipFile(z, "w") as f:
+        f.writestr("g.pgn", gzip.compress(b'[Event "a"]\n\n1. e4 e5 1-0\n'))
+    report = pgnkit.check(str(z))
+    run = subprocess.run([pgnkit_bin, "check", "--diag", "json", str(z)], capture_output=True)
+    import json
+
+    cli = [json.loads(x) for x in run.stderr.decode("utf-8", "replace").splitlines()]
+    assert report["diagnostics"] and \
+        [(d.line, d.column, d.code) for d in report["diagnostics"]] == \
+        [(d["line"], d["column"], d["code"]) for d in cli if "code" in d]
+    assert report["games"] == cli[-1]["summary"]["games"]
+
+
 def test_archive_failures(archived, tmp_path):
     _, archives = archived
     with pytest.raises(ValueError, match="range= reads a plain file; this is a zip archive"):
