@@ -132,9 +132,11 @@ static pgn_status on_match(cli_run *r, sel *s, const cli_game *g, const pgn_quer
     if (s->count_only) {
         return PGN_OK;
     }
-    if (s->offsets) {
-        fprintf(r->out.file, "{\"game\":%llu,\"offset\":%llu,\"length\":%llu,\"ply\":",
-                (unsigned long long)s->ordinal, (unsigned long long)sum->start.offset,
+    if (s->offsets) { /* the file: the offsets are its (an archive's member's: its own) */
+        fprintf(r->out.file, "{\"game\":%llu,\"file\":", (unsigned long long)s->ordinal);
+        cli_json_string(r->out.file, g->input->name, strlen(g->input->name));
+        fprintf(r->out.file,
+                ",\"offset\":%llu,\"length\":%llu,\"ply\":", (unsigned long long)sum->start.offset,
                 (unsigned long long)(sum->end_offset - sum->start.offset));
         if (res->first_ply == UINT32_MAX) {
             fputs("null}\n", r->out.file);

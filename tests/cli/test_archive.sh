@@ -115,6 +115,17 @@ n_zip=$("$bin" check deflated.zip 2>&1 | tail -1)
 a=$("$bin" select --where 'White ~ "Capablanca"' "${members[@]}" 2>/dev/null | md5sum)
 b=$("$bin" select --where 'White ~ "Capablanca"' deflated.zip 2>/dev/null | md5sum)
 [ "$a" = "$b" ] && ok || bad "select --where on a zip"
+# select --offsets names the member, whose bytes its offset and length are
+"$bin" select --offsets 'White ~ "Capablanca"' deflated.zip >off.json 2>/dev/null
+o=$(head -1 off.json | sed 's/.*"offset":\([0-9]*\).*/\1/')
+l=$(head -1 off.json | sed 's/.*"length":\([0-9]*\).*/\1/')
+first=$("$bin" select 'White ~ "Capablanca"' capa.pgn 2>/dev/null | awk 'NR > 1 && /^\[Event /{exit} {print}' | md5sum)
+if grep -q '"file":"deflated.zip(capa.pgn)"' off.json &&
+    [ "$(tail -c +$((o + 1)) capa.pgn | head -c "$l" | md5sum)" = "$first" ]; then
+    ok
+else
+    bad "select --offsets on a zip: $(head -1 off.json)"
+fi
 
 # a member's name in any case, in a folder; a folder entry is not a member to read
 /usr/bin/python3 -c "

@@ -62,6 +62,9 @@ len=$(sed 's/.*"length":\([0-9]*\).*/\1/' "$tmp/off")
 tail -c +$((off + 1)) "$in/test-checkmate.pgn" | head -c "$len" > "$tmp/slice"
 check "--offsets offset and length are the game's bytes" cmp -s "$tmp/mate" "$tmp/slice"
 check "--offsets names the mating ply" grep -q '"ply":[1-9]' "$tmp/off"
+# with two inputs, each line names its file, whose bytes its offset and length are
+"$bin" select --offsets mate "$f" "$in/test-checkmate.pgn" > "$tmp/off2"
+check "--offsets names the file of each match" grep -qF "\"file\":\"$in/test-checkmate.pgn\",\"offset\":$off,\"length\":$len," "$tmp/off2"
 # --mark: the comment after the first matching move
 "$bin" select --mark 'at (mate and move Qh4)' "$in/test-checkmate.pgn" > "$tmp/mark"
 check "--mark adds {select: matched} after the mating move" grep -q 'Qh4# { select: matched } 0-1' "$tmp/mark"
