@@ -182,11 +182,13 @@ def _opened(source, range=None):
             src.close()
 
 
-def _texts(src, name):
+def _texts(src, name, member=None):
     """(text, name) of what _opened gave: itself, or each *.pgn member of an archive (named
-    ARCHIVE(MEMBER), its lines counted from 1)."""
+    ARCHIVE(MEMBER), its lines counted from 1), or only the member named member."""
     if isinstance(src, _compressed.Archive):
-        yield from src.members()
+        yield from src.members(member)
+    elif member is not None:
+        raise ValueError(f"{name}: member= names a member of a zip or tar archive; this is none")
     else:
         yield src, name
 
@@ -265,22 +267,25 @@ class Games:
         self._gen.close()
 
 
-def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None):
+def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None,
+         member=None):
     """An iterator of Games (Games) from a path, bytes or a binary file object. strict:
     import-format quirks are errors and a broken game raises PgnError. where: a query expression
     such as "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not
     compile), or a predicate of a Game. range: (start, end) byte offsets of a plain file: the
     games of that range (the library's range semantics). line_base: the line number of byte
     start, for true line numbers in diagnostics; counted from a path or bytes when not given (a
-    file object's lines count from 1 at start). The diagnostics that belong to no game are in the
-    iterator's trailing list."""
+    file object's lines count from 1 at start). member: of a zip or tar archive, read only the
+    member of that name. The diagnostics that belong to no game are in the iterator's trailing
+    list."""
     start, end = range if range is not None else (0, 0)
     expr, pred = _where(where)
     if line_base is None:
         plain = isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike))
         line_base = line_of(source, start) if start > 0 and plain else 1
     trailing = []
-    gen = _read(source, encoding, strict, expr, pred, range, (start, end, line_base), trailing)
+    gen = _read(source, encoding, strict, expr, pred, range, (start, end, line_base, member),
+                trailing)
     return Games(gen, trailing)
 
 
@@ -292,9 +297,9 @@ def _raise_first_error(diagnostics, name):
 
 def _read(source, encoding, strict, expr, pred, range, where_in, trailing):
     """read()'s generator; appends the diagnostics after each text's last game to trailing."""
-    start, end, line_base = where_in
+    start, end, line_base, member = where_in
     with _opened(source, range) as (opened, archive):
-        for src, name in _texts(opened, archive):  # ordinals from 1 in each member, as a file's
+        for src, name in _texts(opened, archive, member):  # ordinals from 1 in each member
             r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr, line_base)
             for c, diags, ordinal, offset, end_off, broken, errors in r:
                 g = Game(c, diags, ordinal, offset, end_off, broken, name)

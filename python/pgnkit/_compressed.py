@@ -408,11 +408,12 @@ class Archive:
                 if info.isfile():
                     yield info.name, lambda info=info: tf.extractfile(info)
 
-    def members(self):
+    def members(self, only=None):
+        """only: the one member to give (by its name in the archive, whatever its ending)."""
         read, others = 0, []
         walk = self._zip_members() if self.format == "zip" else self._tar_members()
         for member, opener in walk:
-            if not member.lower().endswith(MEMBER_EXT):
+            if (member != only) if only is not None else not member.lower().endswith(MEMBER_EXT):
                 others.append(member)
                 continue
             name = f"{self.name}({member})"
@@ -427,13 +428,23 @@ class Archive:
                 f.close()
         if not read:
             held = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
-            raise CompressedError(f"{self.name}: no member named *{MEMBER_EXT} in a "
+            wanted = only if only is not None else "*" + MEMBER_EXT
+            raise CompressedError(f"{self.name}: no member named {wanted} in a "
                                   f"{self.format} archive" + (f" (it holds {held})" if held else ""))
 
     def close(self):
         if not self.closed:
             self.closed = True
             self._raw.close()
+
+
+def zip_members(path):
+    """The names of the members of the zip file at path that members() reads (*.pgn), in order."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        return [i.filename for i in z.infolist()
+                if not i.is_dir() and i.filename.lower().endswith(MEMBER_EXT)]
 
 
 class _Member(io.RawIOBase):

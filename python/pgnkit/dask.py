@@ -7,7 +7,8 @@ started at byte s skips to the next tag section that follows an empty line and r
 before the first such section after its range's end, so consecutive ranges [0, s), [s, t), ...
 read every game exactly once, in order.
 Compressed files are recognised by their first bytes, not by their names. gzip, bzip2 and xz
-files cannot be split: each is one task. A zstd file is split at its
+files cannot be split: each is one task, and so is a tar archive; a zip is a task per *.pgn
+member. A zstd file is split at its
 frame boundaries (a file written in several frames, as pzstd, `zstd -B` or lichess-style tools
 write it): a task decodes from the first frame of its group on, and reads, with the same range
 semantics on the decoded text, the games that start in its group's decoded bytes (the last one to
@@ -107,10 +108,15 @@ def _format(path):
 
 def _blocks(path, blocksize):
     """[(start, end)] byte ranges of a file; (0, 0) is the whole file (compressed files). For a
-    zstd file, [(start, end, decoded_start, decoded_end)] (see _zst_blocks)."""
+    zstd file, [(start, end, decoded_start, decoded_end)] (see _zst_blocks); for a zip,
+    [(0, 0, member)], a task per *.pgn member (each read by its own reader, as read() reads it)."""
     fmt = _format(path)
     if fmt == "zstd" and blocksize:
         return _zst_blocks(path, blocksize)
+    if fmt == "zip":
+        members = _compressed.zip_members(path)
+        if members:  # else one task, which raises read()'s error
+            return [(0, 0, m) for m in members]
     if fmt is not None or not blocksize:
         return [(0, 0)]
     size = os.path.getsize(path)
@@ -153,7 +159,8 @@ def _next_base(base, block, next_block):
     return base + block[0] - (block[2] and next_block[1])
 
 
-def _read_part(path, start, end, where, encoding, dstart=None, dend=None, line_base=1):
+def _read_part(path, start, end, where, encoding, dstart=None, dend=None, line_base=1,
+               member=None):
     src = path  # read() decodes gzip, bzip2, xz and a zstd file read whole itself
     if dstart is not None:  # a group of a zstd file's frames (_zst_blocks)
         f = open(path, "rb")
@@ -163,7 +170,7 @@ def _read_part(path, start, end, where, encoding, dstart=None, dend=None, line_b
     try:
         rng = None if (start, end) == (0, 0) else (start, end)
         recs = [game_record(g) for g in _read(src, range=rng, where=where, encoding=encoding,
-                                              line_base=line_base)]
+                                              line_base=line_base, member=member)]
         if dstart is not None:
             for r in recs:
                 r["source"] = path  # a decoder's stream has no name
@@ -178,11 +185,12 @@ DEFAULT_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "W
 SUMMARY = ("source", "offset", "plies", "result", "final_fen", "broken", "errors")
 
 
-def _frame_part(path, start, end, where, encoding, tags=DEFAULT_TAGS, dstart=None, dend=None):
+def _frame_part(path, start, end, where, encoding, tags=DEFAULT_TAGS, dstart=None, dend=None,
+                member=None):
     import pandas as pd
 
     rows = []
-    for rec in _read_part(path, start, end, where, encoding, dstart, dend):
+    for rec in _read_part(path, start, end, where, encoding, dstart, dend, member=member):
         row = {t: rec["tags"].get(t) for t in tags}
         row.update(source=rec["source"], offset=rec["offset"], plies=rec["plies"],
                    result=rec["result"], final_fen=rec["final_fen"], broken=rec["broken"],
@@ -225,9 +233,12 @@ def _parts(urlpath, blocksize, fn, where, encoding, *extra, lines=False):
     out = []
     for path in _paths(urlpath):
         blocks = _blocks(path, bs)
-        dparts = [dict(dstart=b[2], dend=b[3]) if len(b) == 4 else {} for b in blocks]
+        dparts = [dict(dstart=b[2], dend=b[3]) if len(b) == 4 else
+                  dict(member=b[2]) if len(b) == 3 else {} for b in blocks]
+        members = len(blocks[0]) == 3  # each its own text: its lines count from 1
         counts = ([delayed(_block_breaks, pure=True)(path, b[0], b[1], **d)
-                   for b, d in zip(blocks, dparts)] if lines and len(blocks) > 1 else [])
+                   for b, d in zip(blocks, dparts)] if lines and len(blocks) > 1 and not members
+                  else [])
         base = 1
         for i, (b, d) in enumerate(zip(blocks, dparts)):
             if i > 0 and counts:

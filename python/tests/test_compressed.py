@@ -279,12 +279,32 @@ def test_archive_failures(archived, tmp_path):
 
 
 def test_archive_dask(archived):
-    """Dask reads an archive as one task, with the members' names."""
-    _, archives = archived
-    bag = pkd.read_pgn(archives["tar.gz"], blocksize=1 << 16)
-    recs = bag.compute()
-    assert [(r["source"], r["tags"]) for r in recs] == \
-        [(g.source, g.tags) for g in pgnkit.read(archives["tar.gz"])]
+    """Dask reads a tar as one task and a zip as a task per member, with the members' names and
+    lines, as read() reads them."""
+    members, archives = archived
+    for kind, tasks in (("tar.gz", 1), ("zip", len(members))):
+        bag = pkd.read_pgn(archives[kind], blocksize=1 << 16)
+        assert bag.npartitions == tasks
+        got = [(r["source"], r["tags"], r["diagnostics"]) for r in bag.compute()]
+        assert got == [(g.source, g.tags, [d.as_dict() for d in g.diagnostics])
+                       for g in pgnkit.read(archives[kind])]
+    frame = pkd.read_pgn_frame(archives["zip"]).compute()
+    assert list(frame["White"].fillna("")) == \
+        [g.tags.get("White", "") for g in pgnkit.read(archives["zip"])]
+
+
+def test_archive_member(archived):
+    """read(member=...) reads that member alone."""
+    members, archives = archived
+    for kind in ("zip", "tar.xz"):
+        path = archives[kind]
+        for name, plain in members:
+            got = [(g.source, g.ordinal, g.tags) for g in pgnkit.read(path, member=name)]
+            assert got == [(f"{path}({name})", g.ordinal, g.tags) for g in pgnkit.read(plain)]
+        with pytest.raises(pgnkit.CompressedError, match=r"no member named nothing\.pgn in a"):
+            list(pgnkit.read(path, member="nothing.pgn"))
+    with pytest.raises(ValueError, match="member= names a member of a zip or tar archive"):
+        list(pgnkit.read(members[0][1], member="x.pgn"))
 
 
 def test_no_thread_left(packed):
