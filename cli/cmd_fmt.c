@@ -196,6 +196,7 @@ static int fmt_option(void *user, int ch, const char *arg) {
 static void fmt_in_place(cli_run *r, fmt_state *s) {
     char **files = r->files;
     int nfiles = r->nfiles;
+    r->no_archives = "-i rewrites a file of games, and this one";
     for (int i = 0; i < nfiles && !r->aborted && !r->stopped; i++) {
         cli_output o;
         if (cli_output_open(&o, files[i]) != EXIT_OK) {
@@ -206,7 +207,6 @@ static void fmt_in_place(cli_run *r, fmt_state *s) {
         r->status = EXIT_OK;
         r->files = &files[i];
         r->nfiles = 1;
-        r->no_archives = "-i rewrites a file of games, and this one";
         s->out = &o;
         cli_run_games(r, fmt_game, s);
         int commit = r->status < EXIT_RESOURCE && !r->aborted && !r->stopped;

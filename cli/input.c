@@ -193,10 +193,11 @@ int cli_input_next(cli_input *in) {
 static int open_archive(cli_input *in, int json) {
     static const char *const pgn_ext[] = {".pgn", NULL};
     static const char *const json_ext[] = {".json", ".jsonl", ".ndjson", NULL};
+    const char *const *exts = json ? json_ext : pgn_ext;
     char msg[300];
-    in->kind = json ? ".json" : ".pgn";
+    in->kind = exts[0];
     in->outer = in->name;
-    if (cli_arc_open(&in->arc, in->z, json ? json_ext : pgn_ext, msg, sizeof msg) != PGN_OK) {
+    if (cli_arc_open(&in->arc, in->z, exts, msg, sizeof msg) != PGN_OK) {
         cli_error(in->name, "%s: %s", cli_zin_archive(in->z), msg);
         return EXIT_RESOURCE;
     }

@@ -284,7 +284,7 @@ def read(source, *, encoding=None, strict=False, where=None, range=None, line_ba
         plain = isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike))
         line_base = line_of(source, start) if start > 0 and plain else 1
     trailing = []
-    gen = _read(source, encoding, strict, expr, pred, range, (start, end, line_base, member),
+    gen = _read(source, encoding, strict, expr, pred, range, start, end, line_base, member,
                 trailing)
     return Games(gen, trailing)
 
@@ -295,11 +295,10 @@ def _raise_first_error(diagnostics, name):
                    f"{name}:{first.line}:{first.column}: {first.token}")
 
 
-def _read(source, encoding, strict, expr, pred, range, where_in, trailing):
+def _read(source, encoding, strict, expr, pred, range, start, end, line_base, member, trailing):
     """read()'s generator; appends the diagnostics after each text's last game to trailing."""
-    start, end, line_base, member = where_in
-    with _opened(source, range) as (opened, archive):
-        for src, name in _texts(opened, archive, member):  # ordinals from 1 in each member
+    with _opened(source, range) as (opened, opened_name):
+        for src, name in _texts(opened, opened_name, member):  # ordinals from 1 in each member
             r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr, line_base)
             for c, diags, ordinal, offset, end_off, broken, errors in r:
                 g = Game(c, diags, ordinal, offset, end_off, broken, name)
@@ -316,8 +315,8 @@ def _read(source, encoding, strict, expr, pred, range, where_in, trailing):
 def scan_tags(source, *, encoding=None, range=None):
     """The tags of every game as dicts, in file order, without resolving a move (fast)."""
     start, end = range if range is not None else (0, 0)
-    with _opened(source, range) as (opened, archive):
-        for src, name in _texts(opened, archive):
+    with _opened(source, range) as (opened, opened_name):
+        for src, name in _texts(opened, opened_name):
             r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
             for tags, _diags, _ordinal, _offset, _end, _broken, _errors in r:
                 yield dict(tags)
@@ -383,8 +382,8 @@ def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=Tr
 
     start, end = range if range is not None else (0, 0)
     frames, parts = [], 0
-    with _opened(source, range) as (opened, archive):
-        for src, name in _texts(opened, archive):
+    with _opened(source, range) as (opened, opened_name):
+        for src, name in _texts(opened, opened_name):
             if isinstance(src, (str, bytes)):
                 (rows, cols), n = _pgnkit.tag_columns(src, name, encoding, start, end, jobs,
                                                       part_bytes, _INT_TAGS, _DATE_TAGS, guess)
@@ -427,8 +426,8 @@ def check(source, *, encoding=None, strict=False):
     """Checks every game: {"games", "errors", "warnings", "diagnostics": [Diagnostic]} (each
     diagnostic's source names its file, or an archive's member as "ARCHIVE(MEMBER)")."""
     out = {"games": 0, "errors": 0, "warnings": 0, "diagnostics": []}
-    with _opened(source) as (opened, archive):
-        for src, name in _texts(opened, archive):
+    with _opened(source) as (opened, opened_name):
+        for src, name in _texts(opened, opened_name):
             r = _pgnkit.Reader(src, name, encoding, strict, False, 0, 0)
             diags, (games, errors, warnings) = r.check_all()
             # game numbers count from 1 in each member, as the program's do in each file

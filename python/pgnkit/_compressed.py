@@ -187,7 +187,7 @@ class Decoded(io.RawIOBase):
         self._thread.start()
         try:
             first = self._fill()
-            #  a tar inside: an Archive reads it from this stream
+            # a tar inside: an Archive reads it from this stream
             self.archive = sniff(self._chunk[:HEAD], name, inside=f"{fmt} data") if first else None
         except BaseException:
             self.close()
@@ -413,7 +413,7 @@ class Archive:
         read, others = 0, []
         walk = self._zip_members() if self.format == "zip" else self._tar_members()
         for member, opener in walk:
-            if (member != only) if only is not None else not member.lower().endswith(MEMBER_EXT):
+            if (member != only) if only is not None else not read_member(member):
                 others.append(member)
                 continue
             name = f"{self.name}({member})"
@@ -438,13 +438,15 @@ class Archive:
             self._raw.close()
 
 
-def zip_members(path):
-    """The names of the members of the zip file at path that members() reads (*.pgn), in order."""
-    import zipfile
+def read_member(name):
+    """Whether members() reads the member of that name: *.pgn, any case."""
+    return name.lower().endswith(MEMBER_EXT)
 
-    with zipfile.ZipFile(path) as z:
-        return [i.filename for i in z.infolist()
-                if not i.is_dir() and i.filename.lower().endswith(MEMBER_EXT)]
+
+def zip_members(path):
+    """The names of the members of the zip file at path that members() reads, in order."""
+    with open(path, "rb") as f:
+        return [m for m, _ in Archive(f, "zip", path)._zip_members() if read_member(m)]
 
 
 class _Member(io.RawIOBase):
