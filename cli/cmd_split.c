@@ -14,7 +14,7 @@
 
 static const char usage_text[] =
     "usage: pgnkit split [--games N] [--by TAG|Year] [--one-per-file] [--pattern PATTERN]\n"
-    "                    [--where EXPR] [reading options] [FILE...]\n"
+    "                    [--force] [--where EXPR] [reading options] [FILE...]\n"
     "Writes each game, unchanged, to a file named by PATTERN, in which {n} is the file's number\n"
     "(from 1, counted per value with --by), {value} the --by value and {TAG} any tag's value.\n"
     "  --games N        at most N games a file\n"
@@ -25,8 +25,13 @@ static const char usage_text[] =
     "                   pattern itself are created\n"
     "In names, a value has '/', '\\', control bytes and a leading '.' replaced by '_', is cut to\n"
     "100 bytes and is '_' when empty; two values giving one name are numbered apart "
-    "(name~2.pgn).\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
-    "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
+    "(name~2.pgn).\n"
+    "The files are written only when all of them can be: none may be an input, and none may exist\n"
+    "already unless --force (which replaces the name itself, not the file a link names); each one\n"
+    "written is named on stderr.\n"
+    "  --force          replace files that exist\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
+    "exit status: 0 success, 1 the input had errors, 2 usage error or a file refused (nothing\n"
+    "written), 3 I/O or memory failure\n";
 
 /* Files kept open at once: what the limit on descriptors leaves after 48 for the program's own
  * (inputs, --rejects, the libraries'), 1024 at most (a stdio buffer each). With 64, `--by ECO`
@@ -40,7 +45,7 @@ static size_t open_max(void) {
 }
 
 /* The index of field name (len bytes) among the fields, added when new; -1 when full. */
-static int field_index(split_state *s, const char *name, size_t len) {
+int split_field(split_state *s, const char *name, size_t len) {
     for (size_t i = 0; i < s->nfields; i++) {
         if (strlen(s->field[i]) == len && memcmp(s->field[i], name, len) == 0) {
             return (int)i;
@@ -68,7 +73,7 @@ static int parse_pattern(split_state *s) {
         }
         size_t len = (size_t)(end - p - 1);
         int special = (len == 1 && p[1] == 'n') || (len == 5 && memcmp(p + 1, "value", 5) == 0);
-        if (!special && field_index(s, p + 1, len) < 0) {
+        if (!special && split_field(s, p + 1, len) < 0) {
             return cli_usage("at most 7 tags in the pattern"), 0;
         }
         p = end + 1;
@@ -105,88 +110,10 @@ static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     return PGN_FLOW_CONTINUE;
 }
 
-/* Closes f: 0, or -1 after a message when its last writes failed (disk full, a size limit). */
-static int close_file(split_state *s, out_file *f) {
-    int bad = fclose(f->f) != 0;
-    f->f = NULL;
-    s->nopen--;
-    if (bad) {
-        cli_error(f->path, "error writing: %s", strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* Closes the open file used least recently: 0, or -1 after a message. */
-static int close_oldest(split_state *s) {
-    out_file *old = NULL;
-    for (size_t i = 0; i < s->nfiles; i++) {
-        if (s->files[i].f && (!old || s->files[i].stamp < old->stamp)) {
-            old = &s->files[i];
-        }
-    }
-    return old ? close_file(s, old) : 0;
-}
-
-/* A new file (number n) for the value at by; its index, or -1 after a message. */
-static long new_file(split_state *s, uint64_t n, int by) {
-    if (s->nfiles == s->capfiles) {
-        size_t cap = s->capfiles ? s->capfiles * 2 : 64;
-        out_file *f = realloc(s->files, cap * sizeof *f);
-        if (!f) {
-            return -1;
-        }
-        s->files = f;
-        s->capfiles = cap;
-    }
-    char *path = split_path(s, n, by);
-    if (!path) {
-        return -1;
-    }
-    out_file o = {path, NULL, 0, n, 0, 0};
-    s->files[s->nfiles] = o;
-    return (long)s->nfiles++;
-}
-
-/* The file the current game goes to; NULL after a message. */
-static out_file *file_for(split_state *s) {
-    int by = s->by ? field_index(s, s->by, strlen(s->by)) : -1;
-    size_t klen = by >= 0 && s->len[by] != SIZE_MAX ? s->len[by] : 0;
-    tally_item *key = tally_get(&s->keys, klen ? s->val[by] : "", klen);
-    if (!key) {
-        return NULL;
-    }
-    out_file *cur = key->aux ? &s->files[key->aux - 1] : NULL;
-    if (!cur || (s->per_file && cur->games == s->per_file)) {
-        if (cur && cur->f && close_file(s, cur) < 0) { /* full: never written again */
-            return NULL;
-        }
-        long i = new_file(s, cur ? cur->n + 1 : 1, by);
-        if (i < 0) {
-            return NULL;
-        }
-        key->aux = (uint64_t)i + 1;
-        cur = &s->files[i];
-    }
-    if (!cur->f) {
-        if (s->nopen >= s->open_max && close_oldest(s) < 0) {
-            return NULL;
-        }
-        if (!(cur->f = fopen(cur->path, cur->started ? "ab" : "wb"))) {
-            cli_error(cur->path, "cannot write: %s", strerror(errno));
-            return NULL;
-        }
-        s->nopen++;
-        cur->started = 1;
-    }
-    cur->stamp = ++s->clock;
-    return cur;
-}
-
 static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     split_state *s = user;
     (void)r;
-    out_file *f = file_for(s);
+    out_file *f = split_file_for(s);
     if (!f) {
         return PGN_E_IO;
     }
@@ -198,7 +125,7 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     return PGN_OK;
 }
 
-enum { OPT_GAMES = CLI_OPT_COMMAND, OPT_BY, OPT_ONE_PER_FILE, OPT_PATTERN };
+enum { OPT_GAMES = CLI_OPT_COMMAND, OPT_BY, OPT_ONE_PER_FILE, OPT_PATTERN, OPT_FORCE };
 
 static int split_option(void *user, int ch, const char *arg) {
     split_state *s = user;
@@ -209,6 +136,7 @@ static int split_option(void *user, int ch, const char *arg) {
     case OPT_BY: s->by = arg; return EXIT_OK;
     case OPT_ONE_PER_FILE: s->per_file = 1; return EXIT_OK;
     case OPT_PATTERN: s->pattern = arg; return EXIT_OK;
+    case OPT_FORCE: s->force = 1; return EXIT_OK;
     default: return cli_usage("unknown option");
     }
 }
@@ -224,26 +152,25 @@ static int split_rules(split_state *s) {
     if (s->by && strlen(s->by) == 0) {
         return cli_usage("--by takes a tag name");
     }
-    if ((s->by && field_index(s, s->by, strlen(s->by)) < 0) || !parse_pattern(s)) {
+    if ((s->by && split_field(s, s->by, strlen(s->by)) < 0) || !parse_pattern(s)) {
         return EXIT_USAGE;
     }
     return EXIT_OK;
 }
 
-/* Closes the files; a failure to write one is reported naming it (EXIT_RESOURCE). */
-static int finish(split_state *s, int st) {
-    for (size_t i = 0; i < s->nfiles; i++) {
-        if (s->files[i].f && fclose(s->files[i].f) != 0 && st != EXIT_RESOURCE) {
-            cli_error(s->files[i].path, "error writing");
-            st = EXIT_RESOURCE;
-        }
-        free(s->files[i].path);
+/* Puts the files in place when the reading went through (else, or when refused, none) and frees
+ * the state; the status of the run. */
+static int finish(split_state *s, cli_run *r, int st) {
+    if (!r->aborted && s->nfiles > 0) { /* a missing input does not stop the others */
+        int c = split_commit(s, r);
+        s->kept_dirs = c == EXIT_OK;
+        st = c > st ? c : st;
     }
+    split_discard(s);
     for (size_t i = 0; i < s->nfields; i++) {
         free(s->field[i]);
         free(s->val[i]);
     }
-    free(s->files);
     tally_free(&s->keys);
     tally_free(&s->names);
     return st;
@@ -254,6 +181,7 @@ int cmd_split(int argc, char **argv) {
                                          {"by", required_argument, NULL, OPT_BY},
                                          {"one-per-file", no_argument, NULL, OPT_ONE_PER_FILE},
                                          {"pattern", required_argument, NULL, OPT_PATTERN},
+                                         {"force", no_argument, NULL, OPT_FORCE},
                                          {NULL, 0, NULL, 0}};
     split_state s;
     memset(&s, 0, sizeof s);
@@ -261,17 +189,17 @@ int cmd_split(int argc, char **argv) {
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", split_option, &s);
-    if (st == EXIT_OK) {
-        st = split_rules(&s);
+    if (st == EXIT_OK && (st = split_rules(&s)) == EXIT_OK) {
+        st = split_precheck(&s, &r); /* before reading, as every writer */
     }
     if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
-        return finish(&s, st == CLI_HELP ? EXIT_OK : st);
+        return finish(&s, &r, st == CLI_HELP ? EXIT_OK : st);
     }
     pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     r.raw = 1;
     r.ropts.flags |= PGN_READ_NO_BOARD; /* only tags and the raw text are needed */
     cli_run_visit(&r, &v, &s, one_game, &s);
-    cli_run_count(&r, "files", "files", s.nfiles);
-    r.status = finish(&s, r.status);
+    r.status = finish(&s, &r, r.status);
+    cli_run_count(&r, "files", "files", s.kept_dirs ? s.nfiles : 0);
     return cli_run_finish(&r, CLI_SUMMARY_COUNTS);
 }

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* O_TMPFILE, linkat (Linux); without it, a named temporary file */
 #include "cli.h"
 #include "compress.h"
+#include "tempfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,21 +62,6 @@ static const char *base_of(const char *path) {
     return slash ? slash + 1 : path;
 }
 
-/* "DIR/.BASE.pgnkit-XXXXXX" for path (malloc'd, the X's for mkstemp), or NULL. */
-static char *temp_name(const char *path) {
-    char *dir = dir_of(path);
-    if (!dir) {
-        return NULL;
-    }
-    size_t n = strlen(dir) + strlen(base_of(path)) + 32;
-    char *t = malloc(n);
-    if (t) {
-        snprintf(t, n, "%s/.%s.pgnkit-XXXXXX", dir, base_of(path));
-    }
-    free(dir);
-    return t;
-}
-
 /* Opens an unnamed file in path's directory (O_TMPFILE), or -1 where the system has none. */
 static int open_unnamed(const char *path, mode_t mode) {
 #ifdef O_TMPFILE
@@ -91,6 +77,16 @@ static int open_unnamed(const char *path, mode_t mode) {
     (void)mode;
     return -1;
 #endif
+}
+
+/* Removes the temporary file while it has a name (not committed). */
+static void drop_temp(cli_output *o) {
+    if (o->tmp) {
+        unlink(o->tmp);
+        cli_temp_forget(o->tmp);
+        free(o->tmp);
+        o->tmp = NULL;
+    }
 }
 
 static int open_fail(cli_output *o, const char *path, int err) {
@@ -145,18 +141,22 @@ int cli_output_open(cli_output *o, const char *path) {
     if (!o->target) {
         return open_fail(o, path, errno);
     }
+    cli_temp_sweep(o->target); /* what an interrupted run left there */
     o->fd = open_unnamed(o->target, mode);
-    if (o->fd < 0) {
-        o->tmp = temp_name(o->target);
-        if (!o->tmp || (o->fd = mkstemp(o->tmp)) < 0) {
-            return open_fail(o, path, o->tmp ? errno : ENOMEM);
-        }
+    if (o->fd < 0 && (o->fd = cli_temp_create(o->target, mode, &o->tmp)) < 0) {
+        return open_fail(o, path, errno);
     }
-    if (fchmod(o->fd, mode) != 0 || !(o->file = fdopen(o->fd, "wb"))) {
-        int err = errno;
+    /* a file replaced keeps its owner, group, mode and extended attributes, or stays (issue 36) */
+    int meta = exists ? cli_keep_metadata(o->fd, o->target, &sb) : fchmod(o->fd, mode);
+    int err = errno;
+    if (meta != 0 || !(o->file = fdopen(o->fd, "wb"))) {
+        err = meta != 0 ? err : errno;
         close(o->fd);
-        if (o->tmp) {
-            unlink(o->tmp);
+        drop_temp(o);
+        if (exists && meta != 0) { /* cli_keep_metadata said why */
+            free(o->target);
+            o->target = NULL;
+            return EXIT_RESOURCE;
         }
         return open_fail(o, path, err);
     }
@@ -164,25 +164,28 @@ int cli_output_open(cli_output *o, const char *path) {
     return compressed(o);
 }
 
-/* Gives the unnamed file o->fd a name next to the target (o->tmp). 0 or an errno. */
+/* Gives the unnamed file o->fd a name next to the target (o->tmp, registered for removal on a
+ * signal until renamed). 0 or an errno. */
 static int name_unnamed(cli_output *o) {
     char proc[64];
     snprintf(proc, sizeof proc, "/proc/self/fd/%d", o->fd);
-    for (int attempt = 0; attempt < 100; attempt++) {
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
         free(o->tmp);
-        o->tmp = temp_name(o->target);
-        if (!o->tmp) {
+        if ((o->tmp = cli_temp_name(o->target)) == NULL || cli_temp_register(o->tmp) != 0) {
+            free(o->tmp);
+            o->tmp = NULL;
             return ENOMEM;
         }
-        unsigned v = (unsigned)getpid() + (unsigned)attempt;
+        unsigned v = attempt;
         for (char *x = o->tmp + strlen(o->tmp); x[-1] == 'X'; v /= 10) {
             *--x = (char)('0' + v % 10);
         }
         if (linkat(AT_FDCWD, proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) {
             return 0;
         }
-        if (errno != EEXIST) {
-            int err = errno;
+        int err = errno;
+        cli_temp_forget(o->tmp);
+        if (err != EEXIST) {
             free(o->tmp);
             o->tmp = NULL;
             return err;
@@ -200,6 +203,7 @@ static int commit_file(cli_output *o) {
     if (rename(o->tmp, o->target) != 0) {
         return errno;
     }
+    cli_temp_forget(o->tmp);
     free(o->tmp);
     o->tmp = NULL;
     return 0;
@@ -228,15 +232,12 @@ int cli_output_close(cli_output *o, int commit, int status) {
     if (o->file != stdout && fclose(o->file) != 0 && !err) {
         err = errno;
     }
-    if (o->tmp) { /* not committed: the target stays as it was */
-        unlink(o->tmp);
-    }
+    drop_temp(o); /* not committed: the target stays as it was */
     if (err) {
         cli_error(NULL, "error writing %s: %s", o->path ? o->path : "standard output",
                   strerror(err));
         status = EXIT_RESOURCE;
     }
-    free(o->tmp);
     free(o->target);
     free(o->vbuf); /* f's, now closed (never stdout's) */
     memset(o, 0, sizeof *o);

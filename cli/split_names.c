@@ -102,13 +102,26 @@ static int make_unique(split_state *s, name_buf *b) {
     }
 }
 
+/* Notes directory dir as made by this run (removed again if nothing is written). */
+static void made_dir(split_state *s, const char *dir) {
+    char **d = realloc(s->dirs, (s->ndirs + 1) * sizeof *d);
+    if (d) {
+        s->dirs = d;
+        if ((d[s->ndirs] = strdup(dir)) != NULL) {
+            s->ndirs++;
+        }
+    }
+}
+
 /* Creates the directories of path (those of the pattern: values hold no '/'). */
-static int make_dirs(const char *path) {
+static int make_dirs(split_state *s, const char *path) {
     char dir[sizeof(((name_buf *)0)->p)];
     snprintf(dir, sizeof dir, "%s", path);
     for (char *p = dir + 1; (p = strchr(p, '/')) != NULL; p++) {
         *p = 0;
-        if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        if (mkdir(dir, 0777) == 0) {
+            made_dir(s, dir);
+        } else if (errno != EEXIST) {
             cli_error(dir, "cannot create: %s", strerror(errno));
             return 0;
         }
@@ -120,7 +133,7 @@ static int make_dirs(const char *path) {
 char *split_path(split_state *s, uint64_t n, int by) {
     name_buf b;
     expand(s, n, by, &b);
-    char *path = make_unique(s, &b) && make_dirs(b.p) ? malloc(b.len + 1) : NULL;
+    char *path = make_unique(s, &b) && make_dirs(s, b.p) ? malloc(b.len + 1) : NULL;
     if (path) {
         memcpy(path, b.p, b.len + 1);
     }

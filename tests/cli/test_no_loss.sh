@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Nothing lost (issues 34 and 36): split never replaces an input or, without --force, a file that
+# exists, and never follows a symbolic link it replaces; temporary files are removed on every exit
+# path and by the next run. Prints "RESULT passed failed skipped" like the C suites.
+set -u
+bin=${PGNKIT_BIN:-build/pgnkit}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac # runs in other directories
+shared=${PGNKIT_SHARED:-../shared}
+case $shared in /*) ;; *) shared=$PWD/$shared ;; esac
+pass=0 fail=0 skip=0
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+same() { # name, want, got
+    if [ "$2" == "$3" ]; then ok; else bad "$1: want [$2] got [$3]"; fi
+}
+skipped() { skip=$((skip + 1)); echo "SKIP $*"; }
+sum() { md5sum <"$1" | cut -c1-32; }
+temps() { find "$1" -name '.*.pgnkit-*' | wc -l; }
+fischer=$shared/corpus/big/pgnmentor-players/Fischer.pgn.gz
+twic=$shared/corpus/big/twic/twic1427.pgn.gz
+
+# ---- split: never over an input, before reading (issue 34 point 1) ----
+mkdir "$t/own" && zcat "$fischer" >"$t/own/split-1.pgn"
+before=$(sum "$t/own/split-1.pgn")
+err=$(cd "$t/own" && "$bin" split --games 100 split-1.pgn 2>&1)
+same "split into its own input: status" 2 $?
+same "split into its own input: the input unchanged" "$before" "$(sum "$t/own/split-1.pgn")"
+same "split into its own input: nothing else written" "split-1.pgn" "$(ls -A "$t/own")"
+same "split into its own input: refused before reading (no summary)" 0 "$(grep -c games <<<"$err")"
+err=$(cd "$t/own" && "$bin" split --games 100 --pattern "$t/own/./split-{n}.pgn" ../own/split-1.pgn 2>&1)
+same "split into its own input, other spellings: status" 2 $?
+mkdir "$t/year" && zcat "$twic" >"$t/year/2022.pgn"
+before=$(sum "$t/year/2022.pgn")
+err=$(cd "$t/year" && "$bin" split --by Year 2022.pgn 2>&1)
+same "split --by Year into its own input: status" 2 $?
+same "split --by Year into its own input: the input unchanged" "$before" "$(sum "$t/year/2022.pgn")"
+same "split --by Year into its own input: nothing else written" "2022.pgn" "$(ls -A "$t/year")"
+same "split --by Year into its own input: named" 1 \
+    "$(grep -c "'2022.pgn' is the same file as the input '2022.pgn': refused" <<<"$err")"
+ln "$t/year/2022.pgn" "$t/year/hard.pgn"
+err=$(cd "$t/year" && "$bin" split --force --by Year --pattern '{value}.pgn' hard.pgn 2>&1)
+same "split --force onto a hard link of the input: status" 2 $?
+same "split --force onto a hard link of the input: unchanged" "$before" "$(sum "$t/year/2022.pgn")"
+rm "$t/year/hard.pgn"
+
+# ---- split: an existing file is replaced only with --force; the files written are named ----
+mkdir "$t/two" && zcat "$fischer" >"$t/two/f.pgn"
+err=$(cd "$t/two" && "$bin" split --games 300 f.pgn 2>&1)
+same "split: status" 0 $?
+same "split: each file written named, with its games" \
+    "pgnkit split: wrote split-1.pgn (300 games)|pgnkit split: wrote split-2.pgn (300 games)|pgnkit split: wrote split-3.pgn (227 games)|827 games, 3 files, 0 errors" \
+    "$(tr '\n' '|' <<<"$err" | sed 's/|$//')"
+echo "not a game" >"$t/two/split-2.pgn"
+s1=$(sum "$t/two/split-1.pgn")
+err=$(cd "$t/two" && "$bin" split --games 300 f.pgn 2>&1)
+same "split over existing files: status" 2 $?
+same "split over existing files: each one named" 3 "$(grep -c 'exists: not replaced without --force' <<<"$err")"
+same "split over existing files: untouched" "not a game $s1" "$(cat "$t/two/split-2.pgn") $(sum "$t/two/split-1.pgn")"
+same "split over existing files: no temporary file left" 0 "$(temps "$t/two")"
+err=$(cd "$t/two" && "$bin" split --games 300 --force --diag json f.pgn 2>&1)
+same "split --force: status" 0 $?
+same "split --force: replaced" 300 "$(grep -c '^\[Event ' "$t/two/split-2.pgn")"
+same "split --diag json: one line per file written" \
+    '{"written":{"command":"split","file":"split-3.pgn","games":227}}' "$(grep split-3 <<<"$err")"
+
+# ---- split --force replaces a symbolic link, never the file it names (issue 36) ----
+mkdir -p "$t/link/y" && zcat "$twic" >"$t/link/g.pgn" && echo "precious" >"$t/link/other"
+ln -s ../other "$t/link/y/2022.pgn"
+(cd "$t/link" && "$bin" split --force --by Year --pattern 'y/{value}.pgn' g.pgn 2>/dev/null)
+same "split --force over a symbolic link: status" 0 $?
+same "split --force over a symbolic link: the file it named unchanged" precious "$(cat "$t/link/other")"
+same "split --force over a symbolic link: a file in its place" "regular file 4742" \
+    "$(stat -c %F "$t/link/y/2022.pgn") $(grep -c '^\[Event ' "$t/link/y/2022.pgn")"
+
+# ---- temporary files: removed on a signal, and a dead run's by the next run ----
+mkdir "$t/sig" && for _ in 1 2 3 4; do zcat "$twic"; done >"$t/sig/g.pgn"
+(cd "$t/sig" && exec "$bin" split --one-per-file --pattern 'o/{n}.pgn' g.pgn 2>/dev/null) &
+pid=$!
+for _ in $(seq 1 400); do [ "$(temps "$t/sig")" -gt 10 ] && break; sleep 0.01; done
+kill -TERM $pid 2>/dev/null
+wait $pid
+st=$?
+same "split stopped by SIGTERM: died of it" 143 $st
+same "split stopped by SIGTERM: no temporary file left" 0 "$(temps "$t/sig")"
+same "split stopped by SIGTERM: nothing put in place" "" "$(ls "$t/sig/o" 2>/dev/null)"
+dead=$(sh -c 'echo $$') # a process gone
+printf 'x\n' >"$t/sig/.g.pgn.pgnkit-$dead-abcdef"
+printf 'x\n' >"$t/sig/.g.pgn.pgnkit-$$-abcdef" # a live run's: kept
+(cd "$t/sig" && "$bin" fmt -o g2.pgn g.pgn 2>/dev/null)
+same "a dead run's temporary file removed by the next run, a live one's kept" \
+    ".g.pgn.pgnkit-$$-abcdef" "$(cd "$t/sig" && ls -A | grep pgnkit)"
+
+# ---- in place: owner, group, mode and extended attributes kept, or refused (issue 36) ----
+xattr() { /usr/bin/python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.origin").decode())' "$1" 2>&1; }
+if [ "$(id -u)" != 0 ]; then
+    skipped "fmt -i on another user's file: creating a user needs root (running as uid $(id -u))"
+elif ! command -v useradd >/dev/null || ! command -v runuser >/dev/null; then
+    skipped "fmt -i on another user's file: useradd or runuser missing"
+else
+    user=pgnkt$$
+    useradd -M -U -s /usr/sbin/nologin "$user" || bad "useradd $user"
+    trap 'userdel "$user" 2>/dev/null; rm -rf "$t"' EXIT
+    chmod 755 "$t" && mkdir -m 755 "$t/meta"
+    printf '[Event "x"]\n\n1.e4 e5 2.Nf3 *\n' >"$t/meta/g.pgn"
+    chown "$user:$user" "$t/meta/g.pgn" && chmod 640 "$t/meta/g.pgn"
+    /usr/bin/python3 -c 'import os,sys; os.setxattr(sys.argv[1], "user.origin", b"corpus")' "$t/meta/g.pgn"
+    "$bin" fmt -i "$t/meta/g.pgn" 2>/dev/null
+    same "fmt -i as root on another user's file: status" 0 $?
+    same "fmt -i: owner, group and mode kept" "$user $user 640" "$(stat -c '%U %G %a' "$t/meta/g.pgn")"
+    same "fmt -i: extended attribute kept" corpus "$(xattr "$t/meta/g.pgn")"
+    same "fmt -i: rewritten" "1. e4 e5 2. Nf3 *" "$(tail -n 2 "$t/meta/g.pgn" | head -n 1)"
+    # the user may replace root's file in a directory of theirs, but cannot give it back to root
+    mkdir -m 755 "$t/meta/mine" && chown "$user:$user" "$t/meta/mine"
+    printf '[Event "x"]\n\n1.e4 e5 *\n' >"$t/meta/mine/r.pgn" && chmod 644 "$t/meta/mine/r.pgn"
+    before=$(sum "$t/meta/mine/r.pgn")
+    err=$(runuser -u "$user" -- "$bin" fmt -i "$t/meta/mine/r.pgn" 2>&1)
+    same "fmt -i that cannot keep the owner: status" 3 $?
+    same "fmt -i that cannot keep the owner: says why" 1 "$(grep -c 'cannot keep its owner 0 and group 0 (Operation not permitted): not replaced' <<<"$err")"
+    same "fmt -i that cannot keep the owner: unchanged, no temporary file" "$before root 0" \
+        "$(sum "$t/meta/mine/r.pgn") $(stat -c %U "$t/meta/mine/r.pgn") $(temps "$t/meta")"
+fi
+
+echo "RESULT $pass $fail $skip"
+[ "$fail" = 0 ]
