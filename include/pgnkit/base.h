@@ -50,6 +50,7 @@ typedef enum pgn_status {
     PGN_E_BAD_JSON = 28,    /* JSON input (pgn_json_reader): bad syntax, or not a game's schema */
     PGN_E_UTF16 = 29,       /* the input starts with a UTF-16 byte order mark: refused */
     PGN_E_BROKEN_GAME = 30, /* JSON input: a game marked cut short ("broken": true), refused */
+    PGN_E_TRUNCATED = 31,   /* the game's text stops inside it: a move, a move number, a marker */
 
     /* chess */
     PGN_E_BAD_FEN = 50,

@@ -159,6 +159,17 @@ def test_lax_broken_game_is_marked():
     assert g.diagnostics[0].message
 
 
+def test_cut_game_is_broken():
+    """Issue 34: a game cut short is broken, never read as whole (E_TRUNCATED)."""
+    head = b'[Event "t"]\n[Result "1-0"]\n\n'
+    for cut in (b"1. e4 e5 2. Nf3 Rxd", b"1. e4 e5 2.", b"1. e4 e5 2. Nf3", b"1. e4 e5 1/2-"):
+        g = next(pgnkit.read(head + cut))
+        assert g.broken, cut
+        assert [d.code for d in g.diagnostics] == ["E_TRUNCATED"], cut
+    g = next(pgnkit.read(b"1. e4 e5 2. Nf3"))  # typed, without a Result tag: whole
+    assert not g.broken and g.moves == ["e4", "e5", "Nf3"]
+
+
 @pytest.mark.parametrize("path", fuzz_files(), ids=lambda p: os.path.basename(p))
 def test_hostile_inputs_never_crash(path):
     data = open(path, "rb").read()

@@ -28,6 +28,8 @@ static const status_info infos[] = {
     {PGN_E_BAD_JSON, "E_BAD_JSON", "invalid JSON, or JSON that is not a game"},
     {PGN_E_BROKEN_GAME, "E_BROKEN_GAME",
      "game cut short when it was first read (\"broken\": true)"},
+    {PGN_E_TRUNCATED, "E_TRUNCATED",
+     "game cut short: its text stops inside a move, after a move number or before its result"},
     {PGN_E_UTF16, "E_UTF16", "UTF-16 text (byte order mark FF FE or FE FF): convert it to UTF-8"},
     {PGN_E_BAD_FEN, "E_BAD_FEN", "invalid FEN"},
     {PGN_E_BAD_SAN, "E_BAD_SAN", "move text that cannot be read as a move"},

@@ -165,6 +165,12 @@ static COLD void glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const t
     if (read_glyph(r, s, l, t) || piece_glyph(r, s, l, t)) {
         return;
     }
+    if (t->kind == TOK_SYMBOL && pgnk_move_incomplete(t->ptr, t->len)) {
+        int weak = pgnk_move_weak(t->ptr, t->len);
+        pgnk_mt_pending(s, t, weak); /* Rxd: a move cut short, not stray text */
+        l->dead = weak ? l->dead : 1;
+        return;
+    }
     if (!l->has_move || !is_glyph_half(t)) {
         skip_text(r, s, t);
         return;
@@ -223,7 +229,9 @@ static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const to
     if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
         return glued;
     }
-    if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS) { /* reported */
+    if (st == PGN_E_BAD_SAN && pgnk_move_incomplete(t->ptr, t->len)) {
+        pgnk_mt_pending(s, t, 0); /* e8=, N1, 1-: E_TRUNCATED if the movetext ends there */
+    } else if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS) { /* reported */
         pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
     }
     l->dead = 1;
@@ -547,6 +555,34 @@ static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const f
     }
 }
 
+/* The fast path's last token, noted in s when it leaves (movetext_end.c): the token that ends at
+ * window index c->i, read there since the window last moved; looked at once, not for each token.
+ * A move number (digits, periods) or a move (a move cut short set its own: pgnk_mt_pending). */
+static void fast_tail(mt_state *s, const fast_cur *c) {
+    size_t e = c->i, d, st;
+    for (d = e; d > 0 && c->b[d - 1] == '.';) {
+        d--;
+    }
+    for (st = d; st > 0 && (char_class(c->b[st - 1]) & C_SYM);) {
+        st--;
+    }
+    int number = d < e && st < d;
+    for (size_t i = st; i < d && number; i++) {
+        number = (unsigned)(c->b[i] - '0') < 10u;
+    }
+    if (number && d - st <= sizeof s->tail_text) {
+        s->tail = TAIL_NUMBER;
+        s->tail_len = (uint8_t)(d - st);
+        memcpy(s->tail_text, c->b + st, d - st);
+        s->tail_at.offset = c->base + st;
+        s->tail_at.line = c->line;
+        s->tail_at.column = (uint32_t)(c->base + st - c->line_off + 1);
+    } else if (!s->pending) {
+        s->tail = TAIL_MOVE;
+        s->tail_mate = e > 0 && c->b[e - 1] == '#';
+    }
+}
+
 /* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
  * if the lexer was not used (the common case: SAN read in English, or in the game's language by
  * its letter map); else the lexer was moved to c first and the path may have read on (the caller
@@ -593,6 +629,14 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
     return 0;
 }
 
+/* Moves place c past a token that ends at end, from the place n before it. Returns 1 (moved). */
+static inline int fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
+    *c = *n;
+    c->i = end;
+    c->at_start = 0;
+    return 1;
+}
+
 /* The common tokens of a live line, read in a tight loop straight from the lexer's window, which
  * the loop keeps in locals (fast_cur) and hands back when it leaves: move numbers ("12." "12...")
  * and moves that start with a letter and hold a digit, or castle with letters O, after white space
@@ -617,19 +661,13 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
                 break;
             }
             check_number(r, s, l, &n, st, dend, v);
-            c = n;
-            c.i = end;
-            c.at_start = 0;
-            moved = 1;
+            moved = fast_advance(&c, &n, end);
             continue;
         }
         if ((unsigned)((c.b[st] | 0x20) - 'a') >= 26u || (end = fast_symbol(&c, st, &digit)) == 0) {
             break;
         }
-        c = n;
-        c.i = end;
-        c.at_start = 0;
-        moved = 1;
+        moved = fast_advance(&c, &n, end);
         if (!digit && !castles_with_o(c.b + st, end - st)) {
             fast_token(&r->tok, &n, st, end);
             r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
@@ -647,7 +685,9 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
         }
         lead |= (uint64_t)1 << (c0 & 63);
         if (!kept) {
-            moved = 0; /* the lexer holds the place */
+            moved = 0;                                  /* the lexer holds the place */
+            s->tail = s->pending ? s->tail : TAIL_MOVE; /* (its '#' unseen: the window moved) */
+            s->tail_mate = 0;
             if (!fast_load(lx, &c)) {
                 break;
             }
@@ -655,6 +695,8 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
     }
     if (moved) {
         fast_store(lx, &c);
+        fast_tail(s, &c); /* c.i: just past the last token read (or given to the general path,
+                             which notes it again) */
     }
     r->lead_seen |= lead;
 }
@@ -687,11 +729,14 @@ static void read_movetext(pgn_reader *r) {
     root->pos = root->base = r->start;
     root->dead = r->skip_movetext != 0;
     for (;;) {
-        if (!r->have_tok) {
+        /* after an incomplete move, the next token one by one: it tells whether one was last */
+        if (!r->have_tok && !s.pending) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_tokens(r, &s);
-            } else if (s.move_seen) {          /* (before it, tokens one by one, to see one) */
-                pgnk_lexer_skip_inert(&r->lx); /* nothing to report: the fast path */
+            } else if (s.move_seen && pgnk_lexer_skip_inert(&r->lx)) { /* (before it, tokens one
+                                                                      by one, to see one) */
+                s.tail = TAIL_OTHER; /* nothing to report: the fast path; the last line is read
+                                        token by token (it never skips to the window's end) */
             }
         }
         reader_next_token(r);
@@ -706,16 +751,16 @@ static void read_movetext(pgn_reader *r) {
             s.move_seen = 1;
         }
         if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {
-            if (s.skip_parens || r->depth > 1) {
-                pgnk_reader_diag(r, PGN_E_UNBALANCED_PAREN, t->at, t->ptr, t->len);
-            }
-            pgnk_reader_diag(
-                r, (r->opts.flags & PGN_READ_STRICT) ? PGN_E_MISSING_RESULT : PGN_W_MISSING_RESULT,
-                t->at, t->ptr, t->len);
+            pgnk_mt_end(r, &s, t);
             return; /* the token stays for the next game */
         }
+        if (s.pending) {
+            pgnk_mt_flush_pending(r, &s);
+        }
+        pgnk_mt_note_tail(&s, t, !s.skip_parens && !r->levels[r->depth - 1].dead);
         reader_consume(r);
         if (on_token(r, &s, &r->levels[r->depth - 1], t)) {
+            pgnk_mt_after_marker(r, t);
             return;
         }
     }

@@ -18,6 +18,12 @@ enum { BOARD_ENGLISH = 1, BOARD_OTHER = 2 };
  * fast path must stop */
 enum { PEEKED = 2 };
 
+/* mt_state.tail: the movetext's last token so far, for the end's truncation test */
+enum { TAIL_NONE = 0, TAIL_NUMBER, TAIL_MOVE, TAIL_INCOMPLETE, TAIL_OTHER };
+/* mt_state.pending: an incomplete move, reported by the next token: E_BAD_SAN, or W_SKIPPED_TEXT
+ * for a single letter (stray text as before); E_TRUNCATED if the movetext ends there */
+enum { PENDING_BAD = 1, PENDING_WEAK = 2 };
+
 typedef struct mt_state {
     uint32_t skip_parens; /* > 0: inside a variation being skipped */
     uint8_t skip_visible; /* that variation was reported by begin_variation */
@@ -27,6 +33,13 @@ typedef struct mt_state {
     uint8_t move_seen;             /* the main line had a symbol shaped like a move (any mode) */
     uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
     uint32_t san_flags;
+    uint8_t tail;          /* TAIL_*: the last token (comments, NAGs and periods leave it) */
+    uint8_t tail_mate;     /* TAIL_MOVE: it ends with '#' */
+    uint8_t pending;       /* PENDING_* for the incomplete move at tail_at */
+    uint8_t pending_first; /* it starts a run of skipped text */
+    uint8_t tail_len;
+    char tail_text[16]; /* TAIL_NUMBER, TAIL_INCOMPLETE: the token's first bytes, and where */
+    pgn_loc tail_at;
 } mt_state;
 
 /* movetext_lines.c */
@@ -36,5 +49,26 @@ int pgnk_mt_grow_line_moves(pgn_reader *r);
 void pgnk_mt_on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 void pgnk_mt_on_close(pgn_reader *r, mt_state *s, const token *t);
 void pgnk_mt_on_comment(pgn_reader *r, const token *t);
+
+/* movetext_end.c: a game cut short (E_TRUNCATED) */
+/* Is p (n bytes) the beginning of an English move or termination marker, not a whole one (Rxd,
+ * Nf, e8=, O-O-, 1/2-)? */
+int pgnk_move_incomplete(const char *p, size_t n);
+/* Could incomplete move p (n bytes) be a word of stray text (letters only: e, be, Bad), which
+ * the middle of a movetext skips with W_SKIPPED_TEXT as before? Not Rxd, Nf, e8=, O-, 1-. */
+int pgnk_move_weak(const char *p, size_t n);
+/* Notes token t (about to be read) as the last one: a move number, a move (an incomplete one too
+ * when the line is not live: a live line's is judged as it is read, pgnk_mt_pending). */
+void pgnk_mt_note_tail(mt_state *s, const token *t, int live);
+/* An incomplete move t in a live line, reported once the next token tells whether the movetext
+ * ends there (weak: a single letter, otherwise stray text). */
+void pgnk_mt_pending(mt_state *s, const token *t, int weak);
+/* The pending move is not the last: E_BAD_SAN (or W_SKIPPED_TEXT for a weak one). */
+void pgnk_mt_flush_pending(pgn_reader *r, mt_state *s);
+/* The movetext ends without a termination marker at t (the end of the input, a tag section, a new
+ * game's move number): E_TRUNCATED, E_UNBALANCED_PAREN, W_MISSING_RESULT as they apply. */
+void pgnk_mt_end(pgn_reader *r, mt_state *s, const token *t);
+/* After the termination marker t: a lax 1/2 that is the input's last byte (1/2-1/2 cut). */
+void pgnk_mt_after_marker(pgn_reader *r, const token *t);
 
 #endif

@@ -92,6 +92,52 @@ printf 'x\n' >"$t/sig/.g.pgn.pgnkit-$$-abcdef" # a live run's: kept
 same "a dead run's temporary file removed by the next run, a live one's kept" \
     ".g.pgn.pgnkit-$$-abcdef" "$(cd "$t/sig" && ls -A | grep pgnkit)"
 
+# ---- a game cut short is broken (issue 34 point 2): 200 random cuts of TWIC files ----
+zcat "$twic" >"$t/t27.pgn" && zcat "$shared/corpus/big/twic/twic1428.pgn.gz" >"$t/t28.pgn"
+seed=${PGNKIT_CUT_SEED:-$(date +%s)}
+echo "cut seed $seed (PGNKIT_CUT_SEED=$seed repeats the cuts)"
+here=$(cd "$(dirname "$0")" && pwd)
+out=$(/usr/bin/python3 "$here/../tools/cut_games.py" "$bin" "$seed" 200 "$t/t27.pgn" "$t/t28.pgn")
+same "200 random cuts of TWIC: every cut game broken, the games before it whole" 0 $?
+grep FAIL <<<"$out" | head -n 10
+tail -n 1 <<<"$out"
+
+# ---- the same at thread and range cuts: games cut inside a file, and at its end ----
+ncut=$(/usr/bin/python3 - "$t/t27.pgn" "$t/cuts.pgn" <<'PY'
+import random, re, sys
+text = open(sys.argv[1], "rb").read()
+games = [g for g in re.split(rb"(?m)^(?=\[Event )", text) if g]
+rnd = random.Random(34)
+out, n = [], 0
+for i, g in enumerate(games):
+    head, sep, moves = g.partition(b"\n\n")
+    if (i % 40 == 7 or i == len(games) - 1) and len(moves.rstrip()) > 20:  # cut in its movetext
+        g = head + sep + moves[:rnd.randrange(1, len(moves.rstrip()) - 4)]
+        g = g + (b"\n\n" if i < len(games) - 1 else b"")
+        n += 1
+    out.append(g)
+open(sys.argv[2], "wb").write(b"".join(out))
+print(n)
+PY
+)
+diagof() { grep -v '"summary"' | sed 's/"game":[0-9]*,//'; }
+"$bin" check -j 1 --diag json "$t/cuts.pgn" 2>&1 >/dev/null | diagof >"$t/j1.diag"
+same "games cut inside a file: each one broken (E_TRUNCATED, or E_BAD_SAN then E_TRUNCATED)" "$ncut" \
+    "$(grep -c '"E_TRUNCATED"' "$t/j1.diag")"
+"$bin" check -j 4 --diag json "$t/cuts.pgn" 2>&1 >/dev/null | diagof >"$t/j4.diag"
+same "games cut inside a file: -j 4 as -j 1" "" "$(diff "$t/j1.diag" "$t/j4.diag" | head -n 4)"
+size=$(stat -c %s "$t/cuts.pgn")
+: >"$t/range.diag"
+prev=0
+for cut in $((size / 5)) $((size / 3)) $((size / 2)) $((size * 4 / 5)) ""; do
+    "$bin" check --diag json --range "$prev:$cut" "$t/cuts.pgn" 2>&1 >/dev/null | diagof >>"$t/range.diag"
+    prev=$cut
+done
+same "games cut inside a file: ranges as the whole" "" "$(diff "$t/j1.diag" "$t/range.diag" | head -n 4)"
+"$bin" fmt -j 4 --rejects "$t/rej.pgn" "$t/cuts.pgn" >"$t/cuts.out" 2>/dev/null
+same "fmt -j 4: the cut games rejected, the others written" "$ncut $(( $(grep -c '^\[Event ' "$t/cuts.pgn") - ncut ))" \
+    "$(grep -c '^\[Event ' "$t/rej.pgn") $(grep -c '^\[Event ' "$t/cuts.out")"
+
 # ---- in place: owner, group, mode and extended attributes kept, or refused (issue 36) ----
 xattr() { /usr/bin/python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.origin").decode())' "$1" 2>&1; }
 if [ "$(id -u)" != 0 ]; then
