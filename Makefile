@@ -72,7 +72,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: check-only output-md5-update golden-update deps check-run demo-run man uninstall readme python \
+.PHONY: check-only output-md5-update golden-update deps check-run demo-run man uninstall readme python python-asan \
 	bench-python bench-parallel bench-lang bench-variants all lib demo check check-slow check-layers bench bench-io tables format format-check \
 	install clean asan bench-query bench-scoutfish eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
@@ -138,14 +138,14 @@ demo: deps
 	@$(MAKE) --no-print-directory demo-run
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
 check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
-	python
+	python python-asan
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 # make check-only TESTS="test_spec test_cli.sh": the named suites alone, as make check runs them (unit
 # tests by name, tests/cli scripts by file name), for a quick loop while working on one part
 check-only: asan $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
-	$(if $(filter test_python.sh,$(TESTS)),python)
+	$(if $(filter test_python.sh,$(TESTS)),python python-asan)
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh \
@@ -168,10 +168,22 @@ $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/
 
 # ---- the Python package (python/, issue 19): the extension built in place with Debian's Python ----
 PYTHON ?= /usr/bin/python3
+PY_DEPS := $(wildcard python/src/*.c python/src/*.h) python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
 python: $(BUILD)/python.stamp
-$(BUILD)/python.stamp: $(wildcard python/src/*.c python/src/*.h) python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
+# the extension's own files and the library's, with the house warnings (-Werror under WERROR=1)
+$(BUILD)/python.stamp: $(PY_DEPS)
 	@mkdir -p $(BUILD)/python
-	cd python && $(PYTHON) setup.py -q build_ext --inplace --build-temp ../$(BUILD)/python
+	cd python && PGNKIT_CFLAGS="$(LIB_WARN)" $(PYTHON) setup.py -q build_ext --inplace --build-temp ../$(BUILD)/python
+	@touch $@
+# the package again, its extension built under ASan+UBSan, in $(BUILD)/python-asan/lib: the tests
+# that run it (python/tests/test_asan.py) load it with the sanitizer runtime preloaded
+# (python-asan.preload names it)
+python-asan: $(BUILD)/python-asan.stamp
+$(BUILD)/python-asan.stamp: $(PY_DEPS) $(wildcard python/pgnkit/*.py)
+	@mkdir -p $(BUILD)/python-asan
+	cd python && PGNKIT_CFLAGS="$(SAN_FLAGS) $(LIB_WARN)" PGNKIT_LDFLAGS="$(SAN_FLAGS)" $(PYTHON) setup.py -q \
+	  build --build-base ../$(BUILD)/python-asan/tmp --build-lib ../$(BUILD)/python-asan/lib
+	$(CC) -print-file-name=libasan.so > $(BUILD)/python-asan.preload
 	@touch $@
 
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
@@ -270,7 +282,7 @@ $(BUILD)/gen_tables: tools/gen_tables.c
 	$(CC) $(STD) -O2 $(WARN) -o $@ $<
 
 FORMAT_FILES = $(wildcard include/*.h include/pgnkit/*.h src/*/*.c src/*/*.h cli/*.c cli/*.h tests/*.c tests/*.h \
-	tests/unit/*.c tests/tools/*.c fuzz/*.c fuzz/*.h bench/*.c tools/*.c)
+	tests/unit/*.c tests/tools/*.c fuzz/*.c fuzz/*.h bench/*.c tools/*.c python/src/*.c python/src/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:

@@ -55,7 +55,7 @@ def unpack(tmp, rel, name):
 
 def scan_floor(path):
     """The C tag scan alone: every game's tags read, the movetext skipped, no Python object."""
-    return _pgnkit.Reader(path, path, None, False, True, 0, 0).check_all()[1][0]
+    return _pgnkit.Reader(path, path, tags_only=True).check_all().games
 
 
 def python_chess():

@@ -274,21 +274,3 @@ void cli_input_close(cli_input *in) {
     }
     in->file = NULL;
 }
-
-int cli_parse_encoding(const char *name, pgn_encoding *out) {
-    static const struct {
-        const char *name;
-        pgn_encoding enc;
-    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
-                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
-                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
-                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
-                 {"cp437", PGN_ENC_CP437}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(name, names[i].name) == 0) {
-            *out = names[i].enc;
-            return 1;
-        }
-    }
-    return 0;
-}

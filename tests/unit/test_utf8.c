@@ -3,7 +3,8 @@
  * forms, surrogates and the U+10FFFF limit (§3, §10); the cut never splits a character. And the
  * diagnostics' excerpts (pgn_diag.token), which must be UTF-8 whatever the input: the text decoded
  * from its encoding, stray bytes replaced by U+FFFD, cut on a character boundary. (The fuzz
- * targets check the same of every diagnostic of the fuzz-regress and corpus/edge files.) */
+ * targets check the same of every diagnostic of the fuzz-regress and corpus/edge files.) And the
+ * encodings' names. */
 #include "harness.h"
 
 #include <pgnkit.h>
@@ -245,7 +246,30 @@ static void test_encoding_state(void) {
     }
 }
 
+/* The names --input-encoding and Python's encoding= take (one table, pgn_encoding_from_name). */
+static void test_encoding_names(void) {
+    static const struct {
+        const char *name;
+        pgn_encoding enc;
+    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
+                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
+                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
+                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
+                 {"cp437", PGN_ENC_CP437}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        pgn_encoding e = (pgn_encoding)-1;
+        CHECK(pgn_encoding_from_name(names[i].name, &e) == 1);
+        CHECK(e == names[i].enc);
+    }
+    pgn_encoding e = PGN_ENC_CP437;
+    CHECK(pgn_encoding_from_name("utf-16", &e) == 0);
+    CHECK(pgn_encoding_from_name("", &e) == 0);
+    CHECK(pgn_encoding_from_name("UTF-8", &e) == 0); /* names are exact, as the CLI's always were */
+    CHECK(e == PGN_ENC_CP437);
+}
+
 int main(void) {
+    test_encoding_names();
     test_encoding_state();
     test_diag_tokens();
     test_rfc3629_examples();
