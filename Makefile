@@ -140,6 +140,7 @@ demo: deps
 check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
 	python python-asan
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
+	  PGNKIT_PY_ASAN=$(BUILD)/python-asan \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 # make check-only TESTS="test_spec test_cli.sh": the named suites alone, as make check runs them (unit
@@ -147,10 +148,11 @@ check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpg
 check-only: asan $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
 	$(if $(filter test_python.sh,$(TESTS)),python python-asan)
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
+	  PGNKIT_PY_ASAN=$(BUILD)/python-asan \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh \
 	  $(foreach t,$(TESTS),$(if $(filter %.sh,$(t)),tests/cli/$(t),$(BUILD)/asan/tests/$(t)))
-check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine $(BUILD)/libpgnkit.so
+check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine $(BUILD)/libpgnkit.so python python-asan
 	@PGNKIT_LIB_A=$(BUILD)/libpgnkit.a PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
 	  PGNKIT_REL_BIN=$(BUILD)/pgnkit FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow \
 	  tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)

@@ -68,6 +68,9 @@ int pk_uint32_arg(PyObject *o, void *out);
  * ValueError naming an unknown one. */
 int pk_encoding_arg(PyObject *o, void *out);
 
+/* A visitor's end_tags that skips the movetext (the tag scans read tags alone). */
+pgn_flow pk_skip_movetext(void *user, const pgn_pos *start);
+
 /* ---- diagnostics collected while the GIL is released ---- */
 
 /* The diagnostics of a read, kept as pgn_diag values in a pgn_membuf (their source pointer is

@@ -21,12 +21,6 @@ static pgn_flow scan_tag(void *user, pgn_str name, pgn_str value) {
     return PGN_FLOW_CONTINUE;
 }
 
-static pgn_flow scan_end_tags(void *user, const pgn_pos *start) {
-    (void)user;
-    (void)start;
-    return PGN_FLOW_SKIP;
-}
-
 /* The next (length, bytes) string of a scan buffer at *i, as a str. */
 static PyObject *scan_str(const pgn_membuf *b, size_t *i) {
     size_t n;
@@ -38,8 +32,8 @@ static PyObject *scan_str(const pgn_membuf *b, size_t *i) {
 
 /* Scan mode's next: the tags of the next game as a dict, in file order. */
 static PyObject *next_tags(ReaderObject *self) {
-    static const pgn_visitor v = {NULL, scan_tag, scan_end_tags, NULL, NULL,
-                                  NULL, NULL,     NULL,          NULL};
+    static const pgn_visitor v = {NULL, scan_tag, pk_skip_movetext, NULL, NULL, NULL, NULL,
+                                  NULL, NULL};
     pgn_status st;
     self->tagbuf.len = 0;
     Py_BEGIN_ALLOW_THREADS st = pgn_reader_visit(self->r, &v, &self->tagbuf);
@@ -187,11 +181,12 @@ static PyObject *reader_tag_columns(ReaderObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO", &ints, &dates)) {
         return NULL;
     }
-    if (!self->tags_only) {
-        PyErr_SetString(PyExc_ValueError, "tag_columns: the reader must be opened tags_only");
+    if (pk_reader_enter(self) < 0) {
         return NULL;
     }
-    if (pk_reader_enter(self) < 0) {
+    if (!self->tags_only) {
+        PyErr_SetString(PyExc_ValueError, "tag_columns: the reader must be opened tags_only");
+        pk_reader_leave(self);
         return NULL;
     }
     self->diags.buf.len = 0;

@@ -114,14 +114,15 @@ static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     return PGN_FLOW_CONTINUE;
 }
 
-static pgn_flow on_end_tags(void *user, const pgn_pos *start) {
+pgn_flow pk_skip_movetext(void *user, const pgn_pos *start) {
     (void)user;
     (void)start;
     return PGN_FLOW_SKIP;
 }
 
 pgn_status pk_scan_all(pgn_reader *r, pk_tscan *s, pk_tspan *span, pk_nogil *n) {
-    static const pgn_visitor v = {NULL, on_tag, on_end_tags, NULL, NULL, NULL, NULL, NULL, NULL};
+    static const pgn_visitor v = {NULL, on_tag, pk_skip_movetext, NULL, NULL, NULL, NULL,
+                                  NULL, NULL};
     pgn_status st;
     uint64_t polled = 0;
     while ((st = pgn_reader_visit(r, &v, s)) == PGN_OK || st == PGN_E_LIMIT) {

@@ -248,18 +248,21 @@ static void test_encoding_state(void) {
 
 /* The names --input-encoding and Python's encoding= take (one table, pgn_encoding_from_name). */
 static void test_encoding_names(void) {
-    static const struct {
-        const char *name;
-        pgn_encoding enc;
-    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
-                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
-                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
-                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
-                 {"cp437", PGN_ENC_CP437}};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        pgn_encoding e = (pgn_encoding)-1;
-        CHECK(pgn_encoding_from_name(names[i].name, &e) == 1);
-        CHECK(e == names[i].enc);
+    /* each encoding's names, separated by blanks */
+    static const char *const names[] = {"auto", "utf-8 utf8", "latin-1 latin1 iso-8859-1",
+                                        "cp1252 windows-1252", "cp437"};
+    static const pgn_encoding encs[] = {PGN_ENC_AUTO, PGN_ENC_UTF8, PGN_ENC_LATIN1, PGN_ENC_CP1252,
+                                        PGN_ENC_CP437};
+    for (size_t i = 0; i < sizeof encs / sizeof encs[0]; i++) {
+        for (const char *n = names[i]; *n;) {
+            size_t len = strcspn(n, " ");
+            char one[16];
+            snprintf(one, sizeof one, "%.*s", (int)len, n);
+            pgn_encoding e = (pgn_encoding)-1;
+            CHECK(pgn_encoding_from_name(one, &e) == 1);
+            CHECK(e == encs[i]);
+            n += len + (n[len] == ' ');
+        }
     }
     pgn_encoding e = PGN_ENC_CP437;
     CHECK(pgn_encoding_from_name("utf-16", &e) == 0);
