@@ -22,6 +22,15 @@ void pk_reader_leave(ReaderObject *self) {
     self->busy = 0;
 }
 
+int pk_reader_no_pending(ReaderObject *self, const char *method) {
+    if (pk_tagdicts_pending(self->tags)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: the reader has read games ahead for next(); read them first", method);
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *pk_reader_failed(ReaderObject *self, pgn_status st) {
     if (self->io_err && self->io_err != Py_None) {
         PyErr_SetObject((PyObject *)Py_TYPE(self->io_err), self->io_err);
@@ -99,7 +108,7 @@ static void reader_dealloc(ReaderObject *self) {
     Py_XDECREF(self->io_err);
     Py_XDECREF(self->name);
     pgn_membuf_free(&self->diags.buf);
-    pgn_membuf_free(&self->tagbuf);
+    pk_tagdicts_free(self->tags);
     tp->tp_free((PyObject *)self);
     Py_DECREF(tp);
 }
@@ -198,6 +207,10 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     }
     self->name = name ? name : PyBytes_FromString("<input>");
     self->tags_only = tags_only;
+    if (tags_only && !(self->tags = pk_tagdicts_new())) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
     o.flags = (strict ? PGN_READ_STRICT : 0) | (tags_only ? PGN_READ_NO_BOARD : 0);
     o.on_diag = pk_diags_collect;
     o.diag_ctx = &self->diags;

@@ -8,6 +8,8 @@
 
 #include <stdio.h>
 
+#include "tagdicts.h"
+
 typedef struct ReaderObject {
     PyObject_HEAD pgn_reader *r;
     FILE *file;           /* a path's file, closed here */
@@ -16,12 +18,16 @@ typedef struct ReaderObject {
     pk_diags diags;       /* this game's diagnostics */
     int tags_only;        /* scan mode: dicts of tags, no board */
     int busy;             /* a method runs (maybe without the GIL): any other call is refused */
-    pgn_membuf tagbuf;    /* scan mode: (length, bytes) of each name and value of the game */
+    pk_tagdicts *tags;    /* scan mode's batch and caches (tagdicts.h) */
     PyObject *io_err;     /* an exception raised by a file-like object's read */
     pgn_query *q;         /* where=: the compiled expression, or NULL */
     pgn_query_matcher *m; /* its matcher (the reader's visitor) */
     pgn_reader_opts sub;  /* options of the reader that builds a matching game's tree */
 } ReaderObject;
+
+/* Raises ValueError and returns -1 if a tags-only reader holds games scanned ahead for next()
+ * that a method reading the rest at once would skip; else 0. */
+int pk_reader_no_pending(ReaderObject *self, const char *method);
 
 /* Marks self busy for a method's call; -1 with RuntimeError set when it is busy already (another
  * thread runs a method, or the file object's read() called the reader again). */

@@ -1,56 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* What pgnkit._pgnkit.Reader reads: the next game (a GameRecord over a CGame), or in scan mode
- * the next game's tags as a dict; every game at once for check(); the tags as columns. The C
- * reader runs without the GIL; long runs take it back now and then for Ctrl-C (pk_nogil_poll). */
+ * the next game's tags as a dict (tagdicts.c); every game at once for check(); the tags as columns.
+ * The C reader runs without the GIL; long runs take it back now and then for Ctrl-C
+ * (pk_nogil_poll). */
 #include "reader.h"
 
 #include <string.h>
 
 #include "tagcols.h"
-
-/* Scan mode: the tag callback keeps the pairs as (length, bytes) of the name, then of the value (a
- * value may hold a NUL byte); end_tags skips the movetext. */
-static pgn_flow scan_tag(void *user, pgn_str name, pgn_str value) {
-    pgn_membuf *b = user;
-    if (pgn_membuf_write(b, &name.len, sizeof name.len) < 0 ||
-        pgn_membuf_write(b, name.ptr, name.len) < 0 ||
-        pgn_membuf_write(b, &value.len, sizeof value.len) < 0 ||
-        pgn_membuf_write(b, value.ptr, value.len) < 0) {
-        return PGN_FLOW_STOP;
-    }
-    return PGN_FLOW_CONTINUE;
-}
-
-/* The next (length, bytes) string of a scan buffer at *i, as a str. */
-static PyObject *scan_str(const pgn_membuf *b, size_t *i) {
-    size_t n;
-    memcpy(&n, b->ptr + *i, sizeof n);
-    const char *p = b->ptr + *i + sizeof n;
-    *i += sizeof n + n;
-    return PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, "replace");
-}
-
-/* Scan mode's next: the tags of the next game as a dict, in file order. */
-static PyObject *next_tags(ReaderObject *self) {
-    static const pgn_visitor v = {NULL, scan_tag, pk_skip_movetext, NULL, NULL, NULL, NULL,
-                                  NULL, NULL};
-    pgn_status st;
-    self->tagbuf.len = 0;
-    Py_BEGIN_ALLOW_THREADS st = pgn_reader_visit(self->r, &v, &self->tagbuf);
-    Py_END_ALLOW_THREADS if (st != PGN_OK && st != PGN_E_LIMIT) {
-        return st == PGN_END ? NULL : pk_reader_failed(self, st);
-    }
-    PyObject *out = PyDict_New();
-    for (size_t i = 0; out && i < self->tagbuf.len;) {
-        PyObject *n = scan_str(&self->tagbuf, &i), *val = scan_str(&self->tagbuf, &i);
-        if (!n || !val || PyDict_SetItem(out, n, val) < 0) {
-            Py_CLEAR(out);
-        }
-        Py_XDECREF(n);
-        Py_XDECREF(val);
-    }
-    return out;
-}
 
 /* where= mode: reads the next game through the matcher; a match is read again from its raw bytes
  * into g (the first pass gave the diagnostics, with their true places), other games leave
@@ -116,9 +73,18 @@ PyObject *pk_reader_next(ReaderObject *self) {
     if (pk_reader_enter(self) < 0) {
         return NULL;
     }
-    self->diags.buf.len = 0;
+    PyObject *out;
     self->diags.oom = 0;
-    PyObject *out = self->tags_only ? next_tags(self) : next_game(self);
+    if (self->tags_only) {
+        pgn_status st;
+        out = pk_tagdicts_next(self->tags, self->r, &self->diags, &st);
+        if (!out && !PyErr_Occurred() && st != PGN_END) {
+            pk_reader_failed(self, st);
+        }
+    } else {
+        self->diags.buf.len = 0;
+        out = next_game(self);
+    }
     if (out && self->diags.oom) {
         Py_SETREF(out, PyErr_NoMemory());
     }
@@ -147,7 +113,7 @@ static pgn_status visit_all(pgn_reader *r, pk_nogil *n) {
  * and the counts since the reader began). */
 static PyObject *reader_check_all(ReaderObject *self, PyObject *unused) {
     (void)unused;
-    if (pk_reader_enter(self) < 0) {
+    if (pk_reader_no_pending(self, "check_all") < 0 || pk_reader_enter(self) < 0) {
         return NULL;
     }
     self->diags.buf.len = 0;
@@ -181,7 +147,7 @@ static PyObject *reader_tag_columns(ReaderObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OO", &ints, &dates)) {
         return NULL;
     }
-    if (pk_reader_enter(self) < 0) {
+    if (pk_reader_no_pending(self, "tag_columns") < 0 || pk_reader_enter(self) < 0) {
         return NULL;
     }
     if (!self->tags_only) {

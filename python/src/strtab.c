@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t hash_of(const char *p, size_t n) {
+uint32_t pk_hash_bytes(const char *p, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15u ^ n; /* eight bytes a step, multiply and fold */
     for (; n >= 8; p += 8, n -= 8) {
         uint64_t w;
@@ -15,7 +15,9 @@ static uint32_t hash_of(const char *p, size_t n) {
         h ^= h >> 32;
     }
     uint64_t w = 0;
-    memcpy(&w, p, n);
+    for (size_t i = 0; i < n; i++) { /* the last bytes (a memcpy of n bytes would be a call) */
+        w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+    }
     h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
     return (uint32_t)(h ^ h >> 29);
 }
@@ -60,7 +62,7 @@ int64_t pk_strtab_intern(pk_strtab *t, const char *p, size_t n) {
         (2 * (uint64_t)t->n + 2 > t->nslot && rehash(t) < 0)) {
         return -1;
     }
-    uint32_t h = hash_of(p, n), j = h & (t->nslot - 1);
+    uint32_t h = pk_hash_bytes(p, n), j = h & (t->nslot - 1);
     for (; t->slot[j]; j = (j + 1) & (t->nslot - 1)) {
         const pk_strent *e = pk_strtab_ent(t, t->slot[j] - 1);
         if (e->hash == h && e->len == n && memcmp(t->bytes.ptr + e->off, p, n) == 0) {

@@ -32,6 +32,9 @@ static inline const char *pk_strtab_str(const pk_strtab *t, uint32_t i) {
     return t->bytes.ptr + pk_strtab_ent(t, i)->off;
 }
 
+/* A 32-bit hash of the bytes p[0..n). */
+uint32_t pk_hash_bytes(const char *p, size_t n);
+
 /* 1 if string i of t (any i: 0 when there is none) is p[0..n). */
 int pk_strtab_is(const pk_strtab *t, uint32_t i, const char *p, size_t n);
 

@@ -151,8 +151,19 @@ class BadFile(io.RawIOBase):
         return GAMES[:n] if self.n == 1 else b""
 
 
+def scan_mode():
+    """Scan mode's batches (512 games) and caches, with the dicts emptied as they come."""
+    for src in (GAMES * 300, GAMES * 2):
+        n = 0
+        for d in _pgnkit.Reader(src, "s", tags_only=True):
+            d.clear()
+            d["x"] = n
+            n += 1
+        assert n == 4 * len(src) // len(GAMES) or n > 0
+
+
 def readers():
-    kinds = [GAMES, b"", b"\xff\xfe[\x00", os.devnull, __file__]
+    kinds = [GAMES, GAMES * 300, b"", b"\xff\xfe[\x00", os.devnull, __file__]
     for src in kinds:
         for tags_only in (False, True):
             for rng in ((0, 0), (5, 0), (5, 40), (1 << 40, 0), (40, 5)):
@@ -239,6 +250,7 @@ def main():
     for r in readers():
         call_all(r)
     two_threads()
+    scan_mode()
     module_functions()
     print(f"pgnkit asan methods: ok, {calls} calls; extension {_pgnkit.__file__}")
 

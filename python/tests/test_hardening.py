@@ -109,6 +109,18 @@ def test_reader_refuses_reentry_from_read():
     assert f.refused >= 3 and f.refused % 3 == 0
 
 
+def test_scan_mode_read_ahead_is_not_skipped():
+    """A tags-only reader reads games ahead for next(): a call that reads the rest at once would
+    skip them, so it is refused until they are taken."""
+    r = _pgnkit.Reader(PGN, "s", tags_only=True)
+    assert next(r)["Event"] == "e"
+    for call in (r.check_all, lambda: r.tag_columns((), ())):
+        with pytest.raises(ValueError, match="ahead"):
+            call()
+    assert next(r)["Event"] == "f"
+    assert r.check_all().games == 2
+
+
 def _interrupted(tmp_path, data, call):
     """Runs call(fifo) while a thread writes data into the FIFO and sends SIGINT to this process
     once 2 MiB are written. Returns (bytes written, whether call raised KeyboardInterrupt): a call
