@@ -83,13 +83,10 @@ static int parse_date(const char *p, int64_t *days) {
 
 enum { KIND_STR, KIND_INT, KIND_DATE };
 
-/* A bytearray of n items of size bytes, each byte fill (a writable buffer numpy views). */
-static PyObject *new_buf(uint64_t n, size_t size, int fill) {
-    PyObject *b = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * size));
-    if (b) {
-        memset(PyByteArray_AS_STRING(b), fill, (size_t)(n * size));
-    }
-    return b;
+/* A bytearray of n items of size bytes (a writable buffer numpy views), left as it comes: the
+ * caller writes every item. */
+static PyObject *new_buf(uint64_t n, size_t size) {
+    return PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * size));
 }
 
 /* The distinct values of j's column c, as a list of str. */
@@ -111,7 +108,7 @@ static PyObject *values_of(const pk_tjoin *j, size_t c) {
 /* values (str), data (int32 codes, -1 where the game has no such tag) of j's column c. */
 static int str_column(const pk_tjoin *j, size_t c, PyObject **items) {
     items[2] = values_of(j, c);
-    items[3] = new_buf(j->rows, sizeof(int32_t), 0);
+    items[3] = new_buf(j->rows, sizeof(int32_t));
     items[4] = Py_NewRef(Py_None);
     if (items[2] && items[3]) {
         pk_join_codes(j, c, (int32_t *)(void *)PyByteArray_AS_STRING(items[3]));
@@ -128,8 +125,8 @@ static int typed_column(const pk_tjoin *j, size_t c, int kind, PyObject **items)
     char *ok = malloc(values->n ? values->n : 1);
     int32_t *codes = malloc((j->rows ? j->rows : 1) * sizeof *codes);
     items[2] = Py_NewRef(Py_None);
-    items[3] = new_buf(j->rows, sizeof(int64_t), 0);
-    items[4] = kind == KIND_INT ? new_buf(j->rows, 1, 1) : Py_NewRef(Py_None);
+    items[3] = new_buf(j->rows, sizeof(int64_t));
+    items[4] = kind == KIND_INT ? new_buf(j->rows, 1) : Py_NewRef(Py_None);
     if (val && ok && codes && items[3] && items[4]) {
         for (uint32_t i = 0; i < values->n; i++) {
             const char *s = pk_strtab_str(values, i);
