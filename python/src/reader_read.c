@@ -92,12 +92,14 @@ PyObject *pk_reader_next(ReaderObject *self) {
     return out;
 }
 
-/* Reads every game left without building trees, polling for Ctrl-C after each PK_POLL_BYTES of
- * input (without the GIL). */
-static pgn_status visit_all(pgn_reader *r, pk_nogil *n) {
+/* Reads every game left without building trees (a tags-only reader skips the movetext), polling
+ * for Ctrl-C after each PK_POLL_BYTES of input (without the GIL). */
+static pgn_status visit_all(pgn_reader *r, int tags_only, pk_nogil *n) {
+    static const pgn_visitor skip = {NULL, NULL, pk_skip_movetext, NULL, NULL, NULL, NULL,
+                                     NULL, NULL};
     pgn_status st;
     uint64_t polled = 0;
-    while ((st = pgn_reader_visit(r, NULL, NULL)) == PGN_OK) {
+    while ((st = pgn_reader_visit(r, tags_only ? &skip : NULL, NULL)) == PGN_OK) {
         uint64_t at = pgn_reader_summary(r)->end_offset;
         if (at - polled >= PK_POLL_BYTES) {
             polled = at;
@@ -109,7 +111,8 @@ static pgn_status visit_all(pgn_reader *r, pk_nogil *n) {
     return st;
 }
 
-/* check_all(): reads every game left without building trees: a CheckRecord (the diagnostics,
+/* check_all(): reads every game left without building trees (tags only: the movetext skipped,
+ * the C floor of the tag scans): a CheckRecord (the diagnostics,
  * and the counts since the reader began). */
 static PyObject *reader_check_all(ReaderObject *self, PyObject *unused) {
     (void)unused;
@@ -120,7 +123,7 @@ static PyObject *reader_check_all(ReaderObject *self, PyObject *unused) {
     self->diags.oom = 0;
     pk_nogil n;
     pk_nogil_begin(&n);
-    pgn_status st = visit_all(self->r, &n);
+    pgn_status st = visit_all(self->r, self->tags_only, &n);
     PyObject *out = NULL;
     if (pk_nogil_end(&n) == 0) {
         if (st != PGN_END && st != PGN_E_LIMIT) {
