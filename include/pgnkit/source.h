@@ -74,14 +74,12 @@ typedef struct pgn_source pgn_source;
 
 /* pgn_source_opts.flags */
 #define PGN_SOURCE_PLAIN 0x01u /* no recognition: the bytes are the text as they are */
-#define PGN_SOURCE_NO_ARCHIVES                                                                     \
-    0x02u /* an archive is refused (PGN_E_IO, "... is a zip archive") rather than walked */
 
 /** Options of pgn_source_open_*; a zeroed struct (or NULL) gives the defaults. */
 typedef struct pgn_source_opts {
     const pgn_allocator *alloc; /* the source's own memory (the codecs allocate through libc) */
     const char *name;           /* in messages and members' names; NULL: the path, "<stdin>" for
-                                   fd 0, "<input>" otherwise. Copied. */
+                                   fd 0, "<memory>", else "<input>". Copied. */
     const char *const *members; /* archive members read: name endings, any case, NULL-terminated;
                                    NULL: {".pgn", NULL} */
     uint32_t flags;             /* PGN_SOURCE_* */
@@ -147,8 +145,8 @@ PGN_API int pgn_source_seekable(const pgn_source *s);
  * diagnostics give true line numbers (LF, CRLF and a lone CR each end a line). A range of frames
  * without text reads nothing. PGN_OK, or PGN_E_IO with pgn_source_error set (standard input or a
  * callback, an archive, another compressed format, not frame boundaries), PGN_E_NOMEM. */
-PGN_API pgn_status pgn_source_range(pgn_source *s, uint64_t start, uint64_t end,
-                                    uint32_t line_base, pgn_reader_opts *ro);
+PGN_API pgn_status pgn_source_range(pgn_source *s, uint64_t start, uint64_t end, uint32_t line_base,
+                                    pgn_reader_opts *ro);
 
 /** One frame of a zstd file: where it is in the file and in the decoded text, and the line of its
  * first decoded byte (as pgn_reader_opts.line_base wants it). A skippable frame has no text. */
@@ -175,8 +173,8 @@ typedef struct pgn_encoder pgn_encoder;
 /** A compressing writer in format fmt (gzip level 6, zstd level 3 with a checksum, bzip2 9, xz
  * preset 6) that writes what it makes to write(ctx, ...). PGN_OK, PGN_E_IO (no library for fmt in
  * this build, said in msg), PGN_E_NOMEM. PGN_FORMAT_PLAIN passes the bytes through. */
-PGN_API pgn_status pgn_encoder_new(pgn_encoder **out, pgn_format fmt, pgn_write_fn write,
-                                   void *ctx, char *msg, size_t cap);
+PGN_API pgn_status pgn_encoder_new(pgn_encoder **out, pgn_format fmt, pgn_write_fn write, void *ctx,
+                                   char *msg, size_t cap);
 /** A pgn_write_fn (ctx: the pgn_encoder): compresses len bytes; len, or -1 when compressing or
  * the underlying write failed. */
 PGN_API ptrdiff_t pgn_encoder_write(void *encoder, const void *buf, size_t len);
