@@ -206,8 +206,6 @@ $(BUILD)/fuzz/src/%.o: src/%.c
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ)
-# fuzz_scan compiles the splitter's sources in (#include), which the pattern rule does not see
-$(BUILD)/fuzz/fuzz_scan: src/io/scan_blocks.c src/io/scan_blocks.h src/io/splitter.c src/io/splitter.h
 fuzz: $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS) $(BUILD)/pgnkit
 	@BUILD=$(BUILD) SHARED=$(SHARED) FUZZ_TIME=$(FUZZ_TIME) FUZZ_TARGETS="$(FUZZ_TARGETS)" tools/fuzz-smoke.sh

@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* The splitter of -j N (src/io/splitter.c, src/io/scan_blocks.c, compiled in here) on any bytes.
- * Its vector paths must agree with a byte loop (tests/unit/test_scan_blocks.c does the same on
- * random texts), and a scan cut the way src/io/parallel.c cuts batches must only cut where a line
- * starts with '[' and give the true line numbers (LF, CRLF and a lone CR are one line break each)
- * of the cut and of its R, the last non-blank byte before it. The first two bytes choose the batch
- * size and the UTF-8 test. */
-#include "../src/io/scan_blocks.c"
-#include "../src/io/splitter.c"
+/* The splitter of -j N (src/io/splitter.c, src/io/scan_blocks.c, linked from the library's objects)
+ * on any bytes. Its vector paths must agree with a byte loop (tests/unit/test_scan_blocks.c does
+ * the same on random texts), and a scan cut the way src/io/parallel.c cuts batches must only cut
+ * where a line starts with '[' and give the true line numbers (LF, CRLF and a lone CR are one line
+ * break each) of the cut and of its R, the last non-blank byte before it. The first two bytes
+ * choose the batch size and the UTF-8 test. */
+#include "../src/io/scan_blocks.h"
+#include "../src/io/splitter.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The bytes each scanner state must stop at, written out here as the oracle (not taken from
+ * src/io/scan_blocks.c): a line break anywhere, and what ends or opens the state's token. */
+static const unsigned char stops[][5] = {[S_TEXT] = {'\n', '\r', '{', ';', '"'},
+                                         [S_COMMENT] = {'\n', '\r', '}', '}', '}'},
+                                         [S_STRING] = {'\n', '\r', '"', '\\', '\\'},
+                                         [S_LINE] = {'\n', '\r', '\n', '\n', '\n'}};
 
 static uint64_t line_of(const unsigned char *d, size_t x) {
     uint64_t line = 1;
