@@ -26,16 +26,19 @@ LIB_WARN := $(WARN) -Wconversion
 LDLIBS := -lm
 # cli/ runs engines on threads (pgnkit analyze -j)
 CLI_THREADS := -pthread
-# cli/compress.c: the compression libraries found (pkg-config; libbz2 ships no .pc file on Debian,
-# so a test link finds it). Each one missing leaves its format out, and the program says so when
-# it meets such a file. NO_COMPRESS=1 builds without any (tests the messages). libisal (ISA-L's
-# igzip, optional) decodes gzip 2-3 times as fast as zlib, which still encodes it.
+# src/io (the source layer, issue 29): the compression libraries found (pkg-config; libbz2 ships no
+# .pc file on Debian, so a test link finds it), linked into libpgnkit (pgnkit.pc: Libs.private).
+# Each one missing leaves its format out, and a source says so when it meets such a file.
+# NO_COMPRESS=1 builds without any (tests the messages; the library then needs libc alone).
+# libisal (ISA-L's igzip, optional) decodes gzip 2-3 times as fast as zlib, which still encodes it.
+# Only src/io is compiled with these flags: the core (rules, reader, writers) needs libc alone.
 ifneq ($(NO_COMPRESS),1)
 PKG_Z := $(foreach p,zlib:ZLIB libisal:ISAL libzstd:ZSTD liblzma:LZMA,$(if $(shell pkg-config --exists $(word 1,$(subst :, ,$(p))) 2>/dev/null && echo y),$(p)))
 HAVE_BZ2 := $(shell printf '\043include <bzlib.h>\nint main(void){return BZ2_bzlibVersion()==0;}\n' | $(CC) -x c - -lbz2 -o /dev/null >/dev/null 2>&1 && echo y)
 endif
-CLI_ZFLAGS := $(foreach p,$(PKG_Z),-DPGNKIT_HAVE_$(word 2,$(subst :, ,$(p))) $(shell pkg-config --cflags $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-DPGNKIT_HAVE_BZ2)
-CLI_ZLIBS := $(foreach p,$(PKG_Z),$(shell pkg-config --libs $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-lbz2)
+IO_ZFLAGS := $(foreach p,$(PKG_Z),-DPGNKIT_HAVE_$(word 2,$(subst :, ,$(p))) $(shell pkg-config --cflags $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-DPGNKIT_HAVE_BZ2)
+IO_ZLIBS := $(foreach p,$(PKG_Z),$(shell pkg-config --libs $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-lbz2)
+CLI_ZFLAGS :=
 # pgnkit serve: libmicrohttpd (pkg-config); without it (or with NO_SERVE=1) serve says what is missing
 ifneq ($(NO_SERVE),1)
 HAVE_MHD := $(shell pkg-config --exists libmicrohttpd 2>/dev/null && echo y)
@@ -43,14 +46,17 @@ endif
 # serve opens it with dlopen by its soname (cli/serve_http.h says why): only its headers are used
 MHD_SONAME := $(if $(HAVE_MHD),$(shell objdump -p "$$(pkg-config --variable=libdir libmicrohttpd)/libmicrohttpd.so" 2>/dev/null | awk '/SONAME/ {print $$2}'))
 CLI_ZFLAGS += $(if $(HAVE_MHD),-DPGNKIT_HAVE_MHD $(shell pkg-config --cflags libmicrohttpd) $(if $(MHD_SONAME),-DPGNKIT_MHD_SONAME='"$(MHD_SONAME)"'))
-# archives as inputs: libarchive, opened with dlopen at the first archive (cli/archive.c says why),
-# so its headers only; without it (or with NO_COMPRESS=1) an archive is refused, naming it
+# archives as sources: libarchive, opened with dlopen at the first archive (src/io/archive.c says
+# why), so its headers only; without it (or with NO_COMPRESS=1) an archive is refused, naming it
 ifneq ($(NO_COMPRESS),1)
 HAVE_ARCHIVE := $(shell pkg-config --exists libarchive 2>/dev/null && echo y)
 endif
 ARCHIVE_SONAME := $(if $(HAVE_ARCHIVE),$(shell objdump -p "$$(pkg-config --variable=libdir libarchive)/libarchive.so" 2>/dev/null | awk '/SONAME/ {print $$2}'))
-CLI_ZFLAGS += $(if $(HAVE_ARCHIVE),-DPGNKIT_HAVE_ARCHIVE $(shell pkg-config --cflags libarchive) $(if $(ARCHIVE_SONAME),-DPGNKIT_ARCHIVE_SONAME='"$(ARCHIVE_SONAME)"'))
-CLI_ZLIBS += $(if $(or $(HAVE_MHD),$(HAVE_ARCHIVE)),-ldl)
+IO_ZFLAGS += $(if $(HAVE_ARCHIVE),-DPGNKIT_HAVE_ARCHIVE $(shell pkg-config --cflags libarchive) $(if $(ARCHIVE_SONAME),-DPGNKIT_ARCHIVE_SONAME='"$(ARCHIVE_SONAME)"'))
+IO_ZLIBS += $(if $(HAVE_ARCHIVE),-ldl) -pthread
+CLI_ZLIBS := $(IO_ZLIBS) $(if $(HAVE_MHD),-ldl)
+# src/io's objects alone get the codecs' flags
+$(BUILD)/rel/src/io/%.o $(BUILD)/pic/src/io/%.o $(BUILD)/asan/src/io/%.o: IOFLAGS := $(IO_ZFLAGS) -pthread
 # float-cast-overflow: part of clang's "undefined" but not of gcc's (the fuzzers are built by clang)
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 
@@ -72,7 +78,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: check-only output-md5-update golden-update deps check-run demo-run man uninstall readme python \
+.PHONY: check-only output-md5-update golden-update deps check-run demo-run man uninstall readme python python-asan \
 	bench-python bench-parallel bench-lang bench-variants all lib demo check check-slow check-layers bench bench-io tables format format-check \
 	install clean asan bench-query bench-scoutfish eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
@@ -81,10 +87,10 @@ all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 # ---- library and program ----
 $(BUILD)/rel/src/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) -fvisibility=hidden -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) $(IOFLAGS) -fvisibility=hidden -MMD -MP -c $< -o $@
 $(BUILD)/pic/src/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) -fvisibility=hidden -fPIC -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(OPT) $(LIB_WARN) $(CPPFLAGS_ALL) $(IOFLAGS) -fvisibility=hidden -fPIC -MMD -MP -c $< -o $@
 $(BUILD)/rel/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(OPT) $(WARN) $(CLI_THREADS) $(CLI_ZFLAGS) -Iinclude -MMD -MP -c $< -o $@
@@ -101,14 +107,14 @@ $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 $(BUILD)/libpgnkit.so: $(LIB_PIC_OBJ)
-	$(CC) -shared -Wl,-soname,libpgnkit.so.$(SOMAJOR) -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-soname,libpgnkit.so.$(SOMAJOR) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
 $(BUILD)/pgnkit: $(CLI_OBJ) $(BUILD)/libpgnkit.a
 	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(CLI_ZLIBS) $(LDLIBS)
 
 # ---- sanitizer build for the tests ----
 $(BUILD)/asan/src/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) $(IOFLAGS) -MMD -MP -c $< -o $@
 $(BUILD)/asan/cli/%.o: cli/%.c
 	@mkdir -p $(@D)
 	$(CC) $(STD) $(SAN_FLAGS) $(WARN) $(CLI_THREADS) $(CLI_ZFLAGS) -Iinclude -MMD -MP -c $< -o $@
@@ -122,7 +128,7 @@ $(BUILD)/asan/pgnkit: $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
 	$(CC) $(SAN_FLAGS) $(CLI_THREADS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a $(CLI_ZLIBS) $(LDLIBS)
 $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/tests/testutil.o \
 	$(BUILD)/asan/libpgnkit.a
-	$(CC) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
 asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
 
 # ---- tests ----
@@ -138,19 +144,21 @@ demo: deps
 	@$(MAKE) --no-print-directory demo-run
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
 check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
-	python
+	python python-asan
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
+	  PGNKIT_PY_ASAN=$(BUILD)/python-asan \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
 # make check-only TESTS="test_spec test_cli.sh": the named suites alone, as make check runs them (unit
 # tests by name, tests/cli scripts by file name), for a quick loop while working on one part
 check-only: asan $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
-	$(if $(filter test_python.sh,$(TESTS)),python)
+	$(if $(filter test_python.sh,$(TESTS)),python python-asan)
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
+	  PGNKIT_PY_ASAN=$(BUILD)/python-asan \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh \
 	  $(foreach t,$(TESTS),$(if $(filter %.sh,$(t)),tests/cli/$(t),$(BUILD)/asan/tests/$(t)))
-check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine $(BUILD)/libpgnkit.so
+check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine $(BUILD)/libpgnkit.so python python-asan
 	@PGNKIT_LIB_A=$(BUILD)/libpgnkit.a PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
 	  PGNKIT_REL_BIN=$(BUILD)/pgnkit FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow \
 	  tests/run_tests.sh $(SLOW_TESTS) $(CLI_TESTS)
@@ -168,10 +176,22 @@ $(BUILD)/slow/tests/%: tests/unit/%.c tests/harness.c tests/testutil.c $(BUILD)/
 
 # ---- the Python package (python/, issue 19): the extension built in place with Debian's Python ----
 PYTHON ?= /usr/bin/python3
+PY_DEPS := $(wildcard python/src/*.c python/src/*.h) python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
 python: $(BUILD)/python.stamp
-$(BUILD)/python.stamp: $(wildcard python/src/*.c python/src/*.h) python/setup.py $(LIB_SRC) $(wildcard include/*.h include/pgnkit/*.h src/*/*.h)
+# the extension's own files and the library's, with the house warnings (-Werror under WERROR=1)
+$(BUILD)/python.stamp: $(PY_DEPS)
 	@mkdir -p $(BUILD)/python
-	cd python && $(PYTHON) setup.py -q build_ext --inplace --build-temp ../$(BUILD)/python
+	cd python && PGNKIT_CFLAGS="$(LIB_WARN)" $(PYTHON) setup.py -q build_ext --inplace --build-temp ../$(BUILD)/python
+	@touch $@
+# the package again, its extension built under ASan+UBSan, in $(BUILD)/python-asan/lib: the tests
+# that run it (python/tests/test_asan.py) load it with the sanitizer runtime preloaded
+# (python-asan.preload names it)
+python-asan: $(BUILD)/python-asan.stamp
+$(BUILD)/python-asan.stamp: $(PY_DEPS) $(wildcard python/pgnkit/*.py)
+	@mkdir -p $(BUILD)/python-asan
+	cd python && PGNKIT_CFLAGS="$(SAN_FLAGS) $(LIB_WARN)" PGNKIT_LDFLAGS="$(SAN_FLAGS)" $(PYTHON) setup.py -q \
+	  build --build-base ../$(BUILD)/python-asan/tmp --build-lib ../$(BUILD)/python-asan/lib
+	$(CC) -print-file-name=libasan.so > $(BUILD)/python-asan.preload
 	@touch $@
 
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
@@ -186,8 +206,6 @@ $(BUILD)/fuzz/src/%.o: src/%.c
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ)
-# fuzz_scan compiles the splitter's sources in (#include), which the pattern rule does not see
-$(BUILD)/fuzz/fuzz_scan: cli/scan_blocks.c cli/scan_blocks.h cli/splitter.c cli/splitter.h
 fuzz: $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS) $(BUILD)/pgnkit
 	@BUILD=$(BUILD) SHARED=$(SHARED) FUZZ_TIME=$(FUZZ_TIME) FUZZ_TARGETS="$(FUZZ_TARGETS)" tools/fuzz-smoke.sh
@@ -270,7 +288,7 @@ $(BUILD)/gen_tables: tools/gen_tables.c
 	$(CC) $(STD) -O2 $(WARN) -o $@ $<
 
 FORMAT_FILES = $(wildcard include/*.h include/pgnkit/*.h src/*/*.c src/*/*.h cli/*.c cli/*.h tests/*.c tests/*.h \
-	tests/unit/*.c tests/tools/*.c fuzz/*.c fuzz/*.h bench/*.c tools/*.c)
+	tests/unit/*.c tests/tools/*.c fuzz/*.c fuzz/*.h bench/*.c tools/*.c python/src/*.c python/src/*.h)
 format:
 	clang-format -i $(FORMAT_FILES)
 format-check:
@@ -303,7 +321,7 @@ install: all man
 	install -m 755 $(BUILD)/pgnkit $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 include/pgnkit.h $(DESTDIR)$(PREFIX)/include/
 	install -m 644 include/pgnkit/*.h $(DESTDIR)$(PREFIX)/include/pgnkit/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' tools/pgnkit.pc.in \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@VERSION@|$(VERSION)|' -e 's|@IO_LIBS@|$(strip $(IO_ZLIBS))|' tools/pgnkit.pc.in \
 	  > $(DESTDIR)$(LIBDIR)/pkgconfig/pgnkit.pc
 	@if [ -s $(BUILD)/pgnkit.1 ]; then install -m 644 $(BUILD)/pgnkit.1 $(DESTDIR)$(MANDIR)/man1/; \
 	else echo "install: the man page was not built (scdoc missing)" >&2; fi

@@ -8,6 +8,8 @@ machine may be shared), wall-clock seconds for Dask (the work is in its workers)
 
 - read: pgnkit.read with the moves resolved (SAN) vs python-chess read_game + mainline_moves, on
   TWIC (python-chess needs minutes for the book);
+- scan_tags: pgnkit.scan_tags (a dict a game, built in C) vs python-chess read_headers (a dict a
+  game), on TWIC, one thread (issue 29's goal: 10x);
 - tags: read_tags_frame vs python-chess read_headers + DataFrame.from_records, on both files: on
   one thread (CPU time) and on every core (wall-clock; python-chess runs on one, so its CPU time is
   its wall-clock), with the floor of pgnkit's tag scan on one thread (the C reader alone, no Python
@@ -55,7 +57,7 @@ def unpack(tmp, rel, name):
 
 def scan_floor(path):
     """The C tag scan alone: every game's tags read, the movetext skipped, no Python object."""
-    return _pgnkit.Reader(path, path, None, False, True, 0, 0).check_all()[1][0]
+    return _pgnkit.Reader(path, path, tags_only=True).check_all().games
 
 
 def python_chess():
@@ -78,6 +80,14 @@ def pc_read(chess, path):
     return k
 
 
+def pc_header_dicts(chess, path):
+    out = []
+    with open(path, encoding="latin-1") as f:
+        while (h := chess.pgn.read_headers(f)) is not None:
+            out.append(dict(h))
+    return len(out)
+
+
 def pc_headers(chess, path):
     import pandas as pd
 
@@ -97,6 +107,13 @@ def local_rows(chess, twic, book):
         t_pc, n_pc = median_time(lambda: pc_read(chess, twic), runs=1 if RUNS < 3 else 3)
         rows.append((f"TWIC python-chess {chess.__version__} read_game", t_pc, n_pc))
         ratios.append(f"read (python-chess / pgnkit, TWIC): {t_pc / t_read:.1f}x (goal 50x)")
+    t_scan, n_scan = median_time(lambda: len(list(pgnkit.scan_tags(twic))))
+    rows.append(("TWIC pgnkit.scan_tags, dicts", t_scan, n_scan))
+    if chess:
+        t_pcs, n_pcs = median_time(lambda: pc_header_dicts(chess, twic))
+        rows.append(("TWIC python-chess read_headers, dicts", t_pcs, n_pcs))
+        ratios.append(f"scan_tags (python-chess read_headers / pgnkit, TWIC, 1 thread): "
+                      f"{t_pcs / t_scan:.1f}x (goal 10x)")
     cores = os.cpu_count() or 1
     for label, path in (("TWIC", twic), ("book", book)):
         t_tags, n_tags = median_time(lambda: len(pgnkit.read_tags_frame(path, jobs=1)))
@@ -109,9 +126,9 @@ def local_rows(chess, twic, book):
         if chess:
             t_pch, n_pch = median_time(lambda: pc_headers(chess, path))
             rows.append((f"{label} python-chess read_headers + DataFrame", t_pch, n_pch))
-            ratios.append(f"tags frame ({label}): 1 thread {t_pch / t_tags:.1f}x, {cores} threads "
-                          f"{t_pch / t_all:.1f}x (goal 200x; one thread's ceiling, python-chess / "
-                          f"C scan floor: {t_pch / t_floor:.1f}x)")
+            ratios.append(f"tags frame ({label}): 1 thread {t_pch / t_tags:.1f}x (goal 20x), "
+                          f"{cores} threads {t_pch / t_all:.1f}x (one thread's ceiling, "
+                          f"python-chess / C scan floor: {t_pch / t_floor:.1f}x)")
     return rows, ratios
 
 

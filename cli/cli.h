@@ -90,9 +90,6 @@ typedef struct cli_membuf {
 } cli_membuf;
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
 
-/* auto, utf-8, latin-1, cp1252, cp437; returns 0 for an unknown name. */
-int cli_parse_encoding(const char *name, pgn_encoding *out);
-
 /* ---- annotation editing (cli/annot.c), shared by fmt and convert ---- */
 
 /* getopt_long values of the editing options (above any short option character). */

@@ -4,9 +4,7 @@
  * its place in the file and in the text: the natural --range boundaries for splitting work. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "compress.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,11 +16,11 @@ static const char usage_text[] =
     "without text. Any offset listed (and the file's size) is a boundary that --range takes on\n"
     "this file, with --line-base LINE for its start: pgnkit check --range OFFSET:NEXT FILE.\n";
 
-static int print_frame(void *user, const cli_zframe *fr) {
+static int print_frame(void *user, const pgn_frame *fr) {
     (void)user;
     printf("%llu %llu %llu %llu %llu%s\n", (unsigned long long)fr->offset,
-           (unsigned long long)fr->size, (unsigned long long)fr->plain_offset,
-           (unsigned long long)fr->plain_size, (unsigned long long)fr->line,
+           (unsigned long long)fr->size, (unsigned long long)fr->text_offset,
+           (unsigned long long)fr->text_size, (unsigned long long)fr->line,
            fr->skippable ? " skippable" : "");
     return 0;
 }
@@ -42,17 +40,19 @@ int cmd_frames(int argc, char **argv) {
         return cli_usage_error("frames", usage_text, "expected one FILE (not stdin)");
     }
     const char *path = argv[optind];
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        cli_error(path, "%s", strerror(errno));
+    char msg[300];
+    pgn_source *src;
+    printf("offset size plain_offset plain_size line\n");
+    if (pgn_source_open_path(&src, path, NULL, msg, sizeof msg) != PGN_OK) {
+        cli_error(path, "%s", msg);
         return EXIT_RESOURCE;
     }
-    char msg[300];
-    printf("offset size plain_offset plain_size line\n");
-    int st = cli_zstd_frames(f, print_frame, NULL, msg, sizeof msg);
-    fclose(f);
-    if (st < 0) {
-        cli_error(path, "%s", msg);
+    pgn_status st = pgn_source_frames(src, print_frame, NULL);
+    if (st != PGN_OK) {
+        cli_error(path, "%s", pgn_source_error(src));
+    }
+    pgn_source_free(src);
+    if (st != PGN_OK) {
         return EXIT_RESOURCE;
     }
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_RESOURCE;

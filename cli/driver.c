@@ -132,7 +132,7 @@ static int common_option(cli_run *r, int ch, const char *arg) {
     case OPT_PROGRESS:
     case OPT_NO_PROGRESS: cli_progress_mode(ch == OPT_PROGRESS); return EXIT_OK;
     case OPT_ENCODING:
-        if (!cli_parse_encoding(arg, &r->ropts.encoding)) {
+        if (!pgn_encoding_from_name(arg, &r->ropts.encoding)) {
             return cli_usage("--input-encoding takes auto, utf-8, latin-1, cp1252 or cp437, not "
                              "'%s'",
                              arg);

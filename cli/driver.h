@@ -77,38 +77,28 @@ void cli_json_string(FILE *f, const char *s, size_t len);
 
 typedef struct cli_input {
     const char *path; /* as given: "-" is stdin */
-    const char *name; /* for messages and diagnostics: the path, or "<stdin>" */
-    pgn_read_fn read; /* bytes of the input, decoded (later: decompressed) */
+    const char *name; /* for messages and diagnostics: the path, "<stdin>", or ARCHIVE(MEMBER) */
+    pgn_read_fn read; /* bytes of the input, decoded (pgn_source_read) */
     void *ctx;
-    FILE *file;
-    int err;                         /* the errno of a failed read */
-    struct cli_zin *z;               /* the decoding stream (cli/compress.h) */
+    pgn_source *src;                 /* the library's source (include/pgnkit/source.h) */
     uint64_t range_start, range_end; /* --range, in the decoded text */
     uint32_t line_base;
-    int empty; /* --range holds no text (zstd frames without any) */
-    /* an archive (cli/archive.h): the member being read, named "path(member)" in messages */
-    struct cli_arc *arc;
-    char *member;
-    const char *outer; /* the archive's own name */
-    const char *kind;  /* the member names read: ".pgn", or ".json" for JSON input */
-    uint64_t members, skipped;
 } cli_input;
 
-/* Opens path ("-": stdin) for reading and sets in->read and in->ctx. A missing, unreadable or
- * directory input gets one message with the system's reason ("pgnkit check: x: Is a directory")
- * and EXIT_RESOURCE; else EXIT_OK. An archive (zip, 7z, RAR, tar, a compressed tar) is opened at
- * its first member named *.pgn (json: *.json, *.jsonl, *.ndjson), named "path(member)" as GNU
- * ld names an archive's members; an archive without one is EXIT_RESOURCE after a message. */
+/* Opens path ("-": stdin) for reading as a pgn_source and sets in->read and in->ctx. A missing,
+ * unreadable or directory input gets one message with the system's reason ("pgnkit check: x: Is
+ * a directory") and EXIT_RESOURCE; else EXIT_OK. An archive (zip, 7z, RAR, tar, a compressed tar)
+ * is opened at its first member named *.pgn (json: *.json, *.jsonl, *.ndjson), named
+ * "path(member)" as GNU ld names an archive's members; an archive without one is EXIT_RESOURCE
+ * after a message. */
 int cli_input_open(cli_input *in, const char *path, int json);
-/* An archive's next member to read (cli_input_open is at the first): 1, with in->name and
- * in->read set for it; 0 when none is left (and for any other input); -1 after a message (the
- * archive is damaged: the members before it were read). */
+/* An archive's next member to read (cli_input_open is at the first): 1, with in->name set for it;
+ * 0 when none is left (and for any other input); -1 after a message (the archive is damaged: the
+ * members before it were read). */
 int cli_input_next(cli_input *in);
-/* --range in ro (range_start/range_end in the file, line_base): seeks in to the range, a plain
- * file anywhere, a zstd file at a frame boundary (the range is turned into the frames' text
- * offsets), and sets in's range for the reader; without ro->line_base, counts the lines before
- * the start, so that diagnostics give true line numbers. EXIT_OK, or EXIT_RESOURCE after a
- * message (stdin, another compressed format, not a frame boundary). */
+/* --range in ro (range_start/range_end in the file, line_base): pgn_source_range, then in's range
+ * for the reader. EXIT_OK, or EXIT_RESOURCE after a message (stdin, another compressed format, not
+ * a frame boundary). */
 int cli_input_range(cli_input *in, const pgn_reader_opts *ro);
 /* NULL, or what made the input's read fail: decoding (format, byte offset, reason) or reading. */
 const char *cli_input_error(const cli_input *in);
@@ -289,6 +279,8 @@ int cli_run_finish(cli_run *r, cli_summary kind);
 
 /* ---- between the driver's files: driver.c, reading.c (the reading), where.c (--where) ---- */
 
+/* A pgn_diag_fn (ctx: the cli_run) printing a diagnostic (warnings not under --quiet). */
+void cli_run_diag(void *ctx, const pgn_diag *d);
 /* Raises r->status to status when that is worse. */
 void cli_run_worst(cli_run *r, int status);
 /* One step of the reading: the next game of rd; the loop of reading.c does the rest. */

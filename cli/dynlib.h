@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Optional system libraries opened at run time (dlopen) rather than linked, so that the commands
- * that do not need them do not load them: libmicrohttpd for serve (serve_mhd.c), libarchive for
- * archive inputs (archive.c). */
+ * that do not need them do not load them: libmicrohttpd for serve (serve_mhd.c). (libarchive is
+ * the library's, src/io/archive.c.) */
 #ifndef PGNKIT_CLI_DYNLIB_H
 #define PGNKIT_CLI_DYNLIB_H
 

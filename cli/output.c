@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Outputs of the program: written to a temporary file in the target's directory (flushed,
  * fsync'd, mode kept) and renamed over the target only when complete, compressed by the name's
- * extension (cli/compress.c); the same-file test that keeps outputs from destroying inputs; the
- * growable memory output. The inputs are in input.c. */
+ * extension (cli/zout.c, the library's pgn_encoder); the same-file test that keeps outputs from
+ * destroying inputs; the growable memory output. The inputs are in input.c. */
 #define _GNU_SOURCE /* O_TMPFILE, linkat (Linux); without it, a named temporary file */
 #include "cli.h"
 #include "compress.h"
@@ -97,11 +97,11 @@ static int open_fail(cli_output *o, const char *path, int err) {
     return EXIT_RESOURCE;
 }
 
-/* -o x.gz (.zst, .bz2, .xz): a compressing stream over the file just opened (cli/compress.c). */
+/* -o x.gz (.zst, .bz2, .xz): a compressing stream over the file just opened (cli/zout.c). */
 static int compressed(cli_output *o) {
     char msg[200];
     o->under = o->file;
-    o->file = cli_zout_open(o->under, cli_zformat_of_name(o->path), msg, sizeof msg);
+    o->file = cli_zout_open(o->under, pgn_format_of_name(o->path), msg, sizeof msg);
     if (o->file == NULL) {
         cli_error(o->path, "%s", msg);
         o->file = o->under;

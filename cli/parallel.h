@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* -j N for the commands that read games through the driver (issue 16): the main thread reads
- * (and decompresses) an input and cuts its text into batches at game boundaries; N workers read
- * the batches (one pgn_reader and its games per batch, the library being re-entrant); the main
- * thread then gives each game, its diagnostics and the command's callback in input order, so
- * that every output, the diagnostics and the summary are byte-identical to -j 1. At most 2N
- * batches are in flight: memory is O(N x batch), never the whole file. And the progress line. */
+/* -j N for the commands that read games through the driver (issue 16): the library's parallel
+ * reader (pgn_parallel_read, include/pgnkit/source.h) reads an input on N threads and gives each
+ * game, its diagnostics and the command's callback in input order, so that every output, the
+ * diagnostics and the summary are byte-identical to -j 1. And the progress line. */
 #ifndef PGNKIT_CLI_PARALLEL_H
 #define PGNKIT_CLI_PARALLEL_H
 

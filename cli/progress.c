@@ -4,11 +4,9 @@
  * MB/s and, when the size is known, the ETA. Every message erases it first (messages.c), and so
  * does the end of each input. Only the main thread draws it. */
 #define _POSIX_C_SOURCE 200809L
-#include "compress.h"
 #include "parallel.h"
 
 #include <stdio.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -32,14 +30,13 @@ void cli_progress_mode(int mode) {
 }
 
 void cli_progress_input(const cli_input *in) {
-    struct stat sb;
     if (pr.mode < 0) {
         pr.mode = isatty(2) != 0;
     }
     pr.in = pr.mode ? in : NULL;
     pr.size = 0;
-    if (pr.in && in->file && fstat(fileno(in->file), &sb) == 0 && S_ISREG(sb.st_mode)) {
-        pr.size = (uint64_t)sb.st_size;
+    if (pr.in && in->src && pgn_source_seekable(in->src)) {
+        pr.size = pgn_source_size(in->src);
     }
     pr.games = 0;
     pr.t0 = pr.last = pr.in ? now() : 0;
@@ -47,7 +44,7 @@ void cli_progress_input(const cli_input *in) {
 
 static void draw(double t) {
     double secs = t - pr.t0 > 1e-3 ? t - pr.t0 : 1e-3;
-    uint64_t bytes = pr.in->z ? cli_zin_consumed(pr.in->z) : 0;
+    uint64_t bytes = pr.in->src ? pgn_source_consumed(pr.in->src) : 0;
     double mb = (double)bytes / 1e6;
     fprintf(stderr, "\r%s: %.1f MB", pr.in->name, mb);
     if (pr.size) {

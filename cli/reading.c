@@ -4,15 +4,13 @@
  * command's callback or visitor, the totals and --max-errors over the whole run; JSON input. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "compress.h"
 #include "parallel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Counts the diagnostics and prints them (warnings not under --quiet). */
-static void run_diag(void *ctx, const pgn_diag *d) {
+void cli_run_diag(void *ctx, const pgn_diag *d) {
     const cli_run *r = ctx;
     cli_print_diag_detail(d, r->quiet, NULL);
 }
@@ -34,14 +32,6 @@ static pgn_status one_game(cli_run *r, cli_step *s, const cli_input *in) {
     return st != PGN_OK || !s->fn ? st : cli_step_give(r, s, in);
 }
 
-/* The input of an empty --range (zstd frames without text). */
-static ptrdiff_t read_nothing(void *ctx, void *buf, size_t cap) {
-    (void)ctx;
-    (void)buf;
-    (void)cap;
-    return 0;
-}
-
 /* The reader options of one input. */
 static pgn_reader_opts input_opts(cli_run *r, cli_step *s, const cli_input *in) {
     pgn_reader_opts ro = r->ropts;
@@ -49,7 +39,7 @@ static pgn_reader_opts input_opts(cli_run *r, cli_step *s, const cli_input *in) 
     ro.range_start = in->range_start;
     ro.range_end = in->range_end;
     ro.line_base = in->line_base;
-    s->diag = ro.on_diag ? ro.on_diag : run_diag;
+    s->diag = ro.on_diag ? ro.on_diag : cli_run_diag;
     s->diag_ctx = ro.on_diag ? ro.diag_ctx : r;
     ro.on_diag = s->diag;
     ro.diag_ctx = s->diag_ctx;
@@ -72,7 +62,7 @@ static pgn_reader_opts input_opts(cli_run *r, cli_step *s, const cli_input *in) 
  * with *made 0 when the reader could not be made. */
 static pgn_status serial_input(cli_run *r, cli_step *s, cli_input *in, const pgn_reader_opts *ro,
                                int *made) {
-    *made = pgn_reader_new(&s->rd, ro, in->empty ? read_nothing : in->read, in->ctx) == PGN_OK;
+    *made = pgn_reader_new(&s->rd, ro, in->read, in->ctx) == PGN_OK;
     if (!*made) {
         return PGN_E_NOMEM;
     }
@@ -111,7 +101,7 @@ static void run_input(cli_run *r, cli_step *s, cli_input *in) {
         r->stopped = 1;
     } else if (st == PGN_E_IO && !s->from_fn) {
         const char *why = cli_input_error(in);
-        cli_error(in->name, "%s", why ? why : in->err ? strerror(in->err) : pgn_status_message(st));
+        cli_error(in->name, "%s", why ? why : pgn_status_message(st));
         cli_run_worst(r, EXIT_RESOURCE);
     } else if (st != PGN_END) { /* a write error is reported when its output is closed */
         if (st != PGN_E_IO) {
@@ -135,8 +125,9 @@ static int run_all(cli_run *r, cli_step *s) {
             cli_run_worst(r, EXIT_RESOURCE);
             continue;
         }
-        if (in.arc != NULL && r->no_archives != NULL) {
-            cli_error(in.outer, "%s is %s", r->no_archives, cli_zin_archive(in.z));
+        const char *arc = pgn_source_archive(in.src);
+        if (arc != NULL && r->no_archives != NULL) {
+            cli_error(pgn_source_outer_name(in.src), "%s is %s", r->no_archives, arc);
             cli_input_close(&in);
             cli_run_worst(r, EXIT_RESOURCE);
             continue;
@@ -244,10 +235,7 @@ int cli_run_json(cli_run *r, cli_each_fn fn, void *user) {
             pgn_status st = json_input(r, &in, game, fn, user);
             const char *why = cli_input_error(&in);
             if (st == PGN_E_IO && !r->aborted) {
-                cli_error(in.name, "%s",
-                          why      ? why
-                          : in.err ? strerror(in.err)
-                                   : pgn_status_message(st));
+                cli_error(in.name, "%s", why ? why : pgn_status_message(st));
                 cli_run_worst(r, EXIT_RESOURCE);
             } else if (st != PGN_END) {
                 if (st != PGN_E_IO) {

@@ -1,17 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* The splitter of -j N (cli/splitter.c, cli/scan_blocks.c, compiled in here) on any bytes. Its
- * vector paths must agree with a byte loop (tests/unit/test_scan_blocks.c does the same on random
- * texts), and a scan cut the way cli/parallel.c cuts batches must only cut where a line starts
- * with '[' and give the true line numbers (LF, CRLF and a lone CR are one line break each) of
- * the cut and of its R, the last non-blank byte before it. The first two bytes choose the batch
- * size and the UTF-8 test. */
-#include "../cli/scan_blocks.c"
-#include "../cli/splitter.c"
+/* The splitter of -j N (src/io/splitter.c, src/io/scan_blocks.c, linked from the library's objects)
+ * on any bytes. Its vector paths must agree with a byte loop (tests/unit/test_scan_blocks.c does
+ * the same on random texts), and a scan cut the way src/io/parallel.c cuts batches must only cut
+ * where a line starts with '[' and give the true line numbers (LF, CRLF and a lone CR are one line
+ * break each) of the cut and of its R, the last non-blank byte before it. The first two bytes
+ * choose the batch size and the UTF-8 test. */
+#include "../src/io/scan_blocks.h"
+#include "../src/io/splitter.h"
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* The bytes each scanner state must stop at, written out here as the oracle (not taken from
+ * src/io/scan_blocks.c): a line break anywhere, and what ends or opens the state's token. */
+static const unsigned char stops[][5] = {[S_TEXT] = {'\n', '\r', '{', ';', '"'},
+                                         [S_COMMENT] = {'\n', '\r', '}', '}', '}'},
+                                         [S_STRING] = {'\n', '\r', '"', '\\', '\\'},
+                                         [S_LINE] = {'\n', '\r', '\n', '\n', '\n'}};
 
 static uint64_t line_of(const unsigned char *d, size_t x) {
     uint64_t line = 1;
@@ -23,7 +31,7 @@ static uint64_t line_of(const unsigned char *d, size_t x) {
 
 static void vector_paths(const unsigned char *d, size_t n, size_t i, int high) {
     uint64_t lfs = 0, want_lfs = 0;
-    size_t got = cli_plain_lines(d, i, n, high, &lfs), end = i + (n - i) / 16 * 16, last = i;
+    size_t got = pgnk_plain_lines(d, i, n, high, &lfs), end = i + (n - i) / 16 * 16, last = i;
     for (size_t k = i; k < end; k++) {
         if (d[k] == '{' || d[k] == ';' || d[k] == '\r' || (high && d[k] >= 0x80)) {
             break;
@@ -37,7 +45,7 @@ static void vector_paths(const unsigned char *d, size_t n, size_t i, int high) {
         abort();
     }
     for (int state = S_TEXT; state <= S_LINE; state++) {
-        size_t stop = cli_skip_blocks(d, i, n, state, high), k = i;
+        size_t stop = pgnk_skip_blocks(d, i, n, state, high), k = i;
         while (k < end &&
                !(d[k] == stops[state][0] || d[k] == stops[state][1] || d[k] == stops[state][2] ||
                  d[k] == stops[state][3] || d[k] == stops[state][4] || (high && d[k] >= 0x80))) {
@@ -60,14 +68,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 0; i < n && i < 80; i += 1 + i / 4) {
         vector_paths(d, n, i, utf8);
     }
-    cli_scanner sc;
+    pgnk_scanner sc;
     memset(&sc, 0, sizeof sc);
     sc.bol = 1;
     sc.check_utf8 = utf8;
     uint64_t start = 0;
     while (start < n) {
-        cli_text t = {(const char *)d + start, n - start, start};
-        if (cli_scan(&sc, &t, min, 1) != CLI_SCAN_CUT) {
+        pgnk_text t = {(const char *)d + start, n - start, start};
+        if (pgnk_scan(&sc, &t, min, 1) != PGNK_SCAN_CUT) {
             break;
         }
         /* the cut is a '[' with only blanks before it on its line, which cut_from begins */
@@ -82,7 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 abort();
             }
         }
-        start = sc.cut_from; /* the next batch starts at the cut's line, as in cli/parallel.c */
+        start = sc.cut_from; /* the next batch starts at the cut's line, as in src/io/parallel.c */
     }
     if (sc.pos > n) {
         abort();

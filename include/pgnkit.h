@@ -18,6 +18,7 @@
 #include "pgnkit/opening.h"
 #include "pgnkit/collection.h"
 #include "pgnkit/render.h"
+#include "pgnkit/source.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,6 +4,7 @@
 # python3-setuptools: `make python` (in place) or `pip install --no-build-isolation ./python`.
 import glob
 import os
+import shlex
 
 from setuptools import Extension, setup
 
@@ -24,7 +25,11 @@ ext = Extension(
     + [rel(p) for p in lib_sources],
     include_dirs=[rel(os.path.join(root, "include"))],
     define_macros=[("PGNKIT_BUILD", "1")],
-    extra_compile_args=["-std=c17", "-O3", "-fvisibility=hidden"],
+    # PGNKIT_CFLAGS and PGNKIT_LDFLAGS come last: the Makefile gives the house warnings (with
+    # -Werror under WERROR=1) and, for the sanitizer build, -fsanitize=...
+    extra_compile_args=["-std=c17", "-O3", "-fvisibility=hidden", "-pthread"]
+    + shlex.split(os.environ.get("PGNKIT_CFLAGS", "")),
+    extra_link_args=["-pthread"] + shlex.split(os.environ.get("PGNKIT_LDFLAGS", "")),
     libraries=["m"],
 )
 
@@ -41,5 +46,5 @@ setup(
     license="MIT",
     packages=["pgnkit"],
     ext_modules=[ext],
-    python_requires=">=3.9",
+    python_requires=">=3.11",
 )

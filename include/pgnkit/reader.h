@@ -99,6 +99,11 @@ typedef enum pgn_encoding {
     PGN_ENC_CP437
 } pgn_encoding;
 
+/** The encoding named by name, as the CLI's --input-encoding and Python's encoding= take it:
+ * "auto", "utf-8" or "utf8", "latin-1", "latin1" or "iso-8859-1", "cp1252" or "windows-1252",
+ * "cp437". Returns 1 and sets *out, or 0 for another name (*out unchanged). */
+PGN_API int pgn_encoding_from_name(const char *name, pgn_encoding *out);
+
 typedef struct pgn_reader_opts {
     uint32_t flags;
     const char *source_name; /* copied into diagnostics as is; must outlive the reader */

@@ -8,6 +8,7 @@
 See docs/python.md for the API and a migration table from python-chess.
 """
 import contextlib
+import operator
 import os
 
 from . import _compressed, _pgnkit
@@ -59,6 +60,13 @@ class Diagnostic(tuple):
         return (f"Diagnostic({self.code}, {self.severity}, {self.line}:{self.column}, "
                 f"game {self.game}, {self.token!r})")
 
+    @classmethod
+    def of(cls, rec, source=None):
+        """The Diagnostic of the extension's DiagRecord rec; source names its text (check() and
+        Games.trailing give it, a Game's diagnostics leave it out)."""
+        fields = (rec.code, rec.severity, rec.line, rec.column, rec.offset, rec.game, rec.token)
+        return cls(fields if source is None else fields + (source,))
+
 
 class Game:
     """A game read by pgnkit. The C game tree stays behind it; lists are computed when first asked
@@ -69,50 +77,52 @@ class Game:
     __slots__ = ("_c", "_tags", "_line", "diagnostics", "ordinal", "offset", "length", "broken",
                  "source")
 
-    def __init__(self, c, diagnostics, ordinal, offset, end, broken, source=None):
-        self._c = c
+    def __init__(self, rec, source=None):
+        """rec: the extension's GameRecord of the game."""
+        self._c = rec.game
         self._tags = None
         self._line = None
-        self.diagnostics = [Diagnostic(d) for d in diagnostics]
-        self.ordinal = ordinal
-        self.offset = offset
-        self.length = end - offset
-        self.broken = bool(broken)
+        self.diagnostics = [Diagnostic.of(d) for d in rec.diagnostics]
+        self.ordinal = rec.ordinal
+        self.offset = rec.offset
+        self.length = rec.end - rec.offset
+        self.broken = rec.broken
         self.source = source
 
     @property
     def tags(self):
         if self._tags is None:
-            self._tags = dict(self._c.tags())
+            self._tags = self._c.tags()
         return self._tags
 
     @property
     def result(self):
         return self._c.result()
 
-    # the parts of the main line (see _pgnkit.CGame.mainline): index -> the bit that makes it
-    _BITS = (1, 2, 4, 8, 8, 8, 8)
+    # the parts of a main line (the fields of _pgnkit.MainLine): the bit that makes each
+    _BITS = {"san": 1, "uci": 2, "fens": 4, "comments": 8, "nags": 8, "clocks": 8, "evals": 8}
 
-    def _part(self, i):
-        """Part i of the main line, made in C the first time it is asked for (the SAN alone for
+    def _part(self, name):
+        """A part of the main line, made in C the first time it is asked for (the SAN alone for
         moves; the comments, NAGs, clocks and evals together)."""
         line = self._line
-        if line is None or line[i] is None:
-            got = self._c.mainline(self._BITS[i])
-            if line is None:
-                self._line = line = list(got)
-            else:
-                line[:] = [a if a is not None else b for a, b in zip(line, got)]
-        return line[i]
+        if line is None:
+            self._line = line = {}
+        if name not in line:
+            got = self._c.mainline(self._BITS[name])
+            line.update((n, getattr(got, n)) for n in self._BITS if getattr(got, n) is not None)
+        return line[name]
 
-    moves = property(lambda self: self._part(0), doc="main-line moves in SAN")
-    uci = property(lambda self: self._part(1), doc="main-line moves in UCI")
-    comments = property(lambda self: self._part(3), doc="per ply: the comment after the move")
-    nags = property(lambda self: self._part(4), doc="per ply: a tuple of NAGs")
-    clocks = property(lambda self: self._part(5), doc="per ply: [%clk] in seconds, or None")
-    evals = property(lambda self: self._part(6), doc="per ply: [%eval] as (kind, value)")
-    plies = property(lambda self: len(self._part(0) if self._line is None or self._line[1] is None
-                                      else self._line[1]))
+    moves = property(lambda self: self._part("san"), doc="main-line moves in SAN")
+    uci = property(lambda self: self._part("uci"), doc="main-line moves in UCI")
+    comments = property(lambda self: self._part("comments"),
+                        doc="per ply: the comment after the move")
+    nags = property(lambda self: self._part("nags"), doc="per ply: a tuple of NAGs")
+    clocks = property(lambda self: self._part("clocks"),
+                      doc="per ply: [%clk] in seconds, or None")
+    evals = property(lambda self: self._part("evals"), doc="per ply: [%eval] as (kind, value)")
+    plies = property(lambda self: len(self._line["uci"] if self._line and "uci" in self._line
+                                      else self._part("san")))
 
     @property
     def game_comment(self):
@@ -135,7 +145,7 @@ class Game:
     def fens(self):
         """Yields the FEN of the start position, then after every main-line ply."""
         yield self._c.start_fen()
-        yield from self._c.mainline(4)[2]
+        yield from self._c.mainline(4).fens
 
     def to_pgn(self):
         """The game in PGN export format (what `pgnkit fmt` writes)."""
@@ -153,11 +163,13 @@ class Game:
 
 def _source(src):
     """(source for the C reader, name for diagnostics): compressed data (recognised by its first
-    bytes: gzip, zstd, bzip2, xz) as a _compressed.Decoded, plain text as it is."""
+    bytes: gzip, zstd, bzip2, xz) as a _compressed.Decoded, plain text as it is. A path is a str
+    or an os.PathLike (whose path may be bytes: os.scandir(b"...")); a name that is not UTF-8 is
+    kept as os.fsdecode gives it, and the extension opens the file by its bytes."""
     if isinstance(src, (bytes, bytearray, memoryview)):
         return _compressed.wrap(bytes(src), "<bytes>"), "<bytes>"
     if isinstance(src, (str, os.PathLike)):
-        p = os.fspath(src)
+        p = os.fsdecode(os.fspath(src))
         return _compressed.open_path(p), p
     if hasattr(src, "read"):
         name = getattr(src, "name", "<stream>")
@@ -191,6 +203,25 @@ def _texts(src, name, member=None):
         raise ValueError(f"{name}: member= names a member of a zip or tar archive; this is none")
     else:
         yield src, name
+
+
+def _byte_range(range):
+    """range= as (start, end) for the C reader (end 0: to the end of the text): two integers with
+    0 <= start <= end < 2**64, or end 0 or None for the rest of the text; ValueError otherwise
+    (a negative or too large offset never wraps around)."""
+    if range is None:
+        return 0, 0
+    try:
+        start, end = range
+        start = operator.index(start)
+        end = 0 if end is None else operator.index(end)
+    except (TypeError, ValueError):
+        raise TypeError(f"pgnkit: range= takes (start, end), two byte offsets; got {range!r}") \
+            from None
+    if not 0 <= start < 1 << 64 or not 0 <= end < 1 << 64 or (end and end < start):
+        raise ValueError(f"pgnkit: range=({start}, {end}): byte offsets need 0 <= start <= end "
+                         "< 2**64 (end 0 or None: to the end of the text)")
+    return start, end
 
 
 def _where(where):
@@ -278,7 +309,7 @@ def read(source, *, encoding=None, strict=False, where=None, range=None, line_ba
     file object's lines count from 1 at start). member: of a zip or tar archive, read only the
     member of that name. The diagnostics that belong to no game are in the iterator's trailing
     list."""
-    start, end = range if range is not None else (0, 0)
+    start, end = _byte_range(range)
     expr, pred = _where(where)
     if line_base is None:
         plain = isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike))
@@ -299,14 +330,15 @@ def _read(source, encoding, strict, expr, pred, range, start, end, line_base, me
     """read()'s generator; appends the diagnostics after each text's last game to trailing."""
     with _opened(source, range) as (opened, opened_name):
         for src, name in _texts(opened, opened_name, member):  # ordinals from 1 in each member
-            r = _pgnkit.Reader(src, name, encoding, strict, False, start, end, expr, line_base)
-            for c, diags, ordinal, offset, end_off, broken, errors in r:
-                g = Game(c, diags, ordinal, offset, end_off, broken, name)
-                if strict and errors:
+            r = _pgnkit.Reader(src, name, encoding, strict, range_start=start, range_end=end,
+                               where=expr, line_base=line_base)
+            for rec in r:
+                g = Game(rec, name)
+                if strict and rec.errors:
                     _raise_first_error(g.diagnostics, name)
-                if c is not None and (pred is None or pred(g)):
+                if rec.game is not None and (pred is None or pred(g)):
                     yield g
-            after = [Diagnostic(d + (name,)) for d in r.trailing()]
+            after = [Diagnostic.of(d, name) for d in r.trailing()]
             trailing += after
             if strict and any(d.severity == "error" for d in after):
                 _raise_first_error(after, name)
@@ -314,12 +346,11 @@ def _read(source, encoding, strict, expr, pred, range, start, end, line_base, me
 
 def scan_tags(source, *, encoding=None, range=None):
     """The tags of every game as dicts, in file order, without resolving a move (fast)."""
-    start, end = range if range is not None else (0, 0)
+    start, end = _byte_range(range)
     with _opened(source, range) as (opened, opened_name):
         for src, name in _texts(opened, opened_name):
-            r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
-            for tags, _diags, _ordinal, _offset, _end, _broken, _errors in r:
-                yield dict(tags)
+            yield from _pgnkit.Reader(src, name, encoding, tags_only=True, range_start=start,
+                                      range_end=end)
 
 
 _INT_TAGS = ("WhiteElo", "BlackElo", "PlyCount", "WhiteRatingDiff", "BlackRatingDiff",
@@ -370,6 +401,7 @@ def read_tags_frame(source, *, encoding=None, range=None, categorical=False, job
     object columns sharing those strs), integers and dates are numpy arrays. A path or bytes of at
     least 8 MiB is read in byte ranges on jobs threads (default: the number of cores; 1 when range
     is given, as a Dask task's is), with the same result as one reader's."""
+    _byte_range(range)
     if jobs is None:
         jobs = 1 if range is not None else (os.cpu_count() or 1)
     return _tags_frame(source, encoding, range, categorical, jobs, 4 << 20)[0]
@@ -380,46 +412,47 @@ def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=Tr
     guess=False: every part but the first starts in the encoding state AUTO (tests)."""
     import pandas as pd
 
-    start, end = range if range is not None else (0, 0)
+    start, end = _byte_range(range)
     frames, parts = [], 0
     with _opened(source, range) as (opened, opened_name):
         for src, name in _texts(opened, opened_name):
             if isinstance(src, (str, bytes)):
-                (rows, cols), n = _pgnkit.tag_columns(src, name, encoding, start, end, jobs,
-                                                      part_bytes, _INT_TAGS, _DATE_TAGS, guess)
+                got = _pgnkit.tag_columns(src, name, encoding, start, end, jobs, part_bytes,
+                                          _INT_TAGS, _DATE_TAGS, guess)
             else:
-                r = _pgnkit.Reader(src, name, encoding, False, True, start, end)
-                (rows, cols), n = r.tag_columns(_INT_TAGS, _DATE_TAGS), 1
-            frames.append(_frame_of(rows, cols, categorical))
-            parts += n
+                r = _pgnkit.Reader(src, name, encoding, tags_only=True, range_start=start,
+                                   range_end=end)
+                got = r.tag_columns(_INT_TAGS, _DATE_TAGS)
+            frames.append(_frame_of(got, categorical))
+            parts += got.parts
     if len(frames) == 1:
         return frames[0], parts
     return pd.concat(frames, ignore_index=True), parts  # an archive's members: one frame
 
 
-def _frame_of(rows, cols, categorical):
-    """The DataFrame of the C scan's columns (_tags_frame)."""
+def _frame_of(got, categorical):
+    """The DataFrame of the C scan's columns (a TagColumns record; _tags_frame)."""
     import numpy as np
     import pandas as pd
 
     data = {}
-    for tag, col in cols:
-        if col[0] == "i":
-            data[tag] = pd.arrays.IntegerArray(np.frombuffer(col[1], np.int64),
-                                               np.frombuffer(col[2], np.bool_))
-        elif col[0] == "d":
-            data[tag] = np.frombuffer(col[1], "M8[D]").astype("M8[ns]")
+    for col in got.columns:
+        if col.kind == "i":
+            data[col.name] = pd.arrays.IntegerArray(np.frombuffer(col.data, np.int64),
+                                                    np.frombuffer(col.mask, np.bool_))
+        elif col.kind == "d":
+            data[col.name] = np.frombuffer(col.data, "M8[D]").astype("M8[ns]")
         else:
-            codes = np.frombuffer(col[2], np.int32)
-            if categorical and len(set(col[1])) == len(col[1]):
-                data[tag] = pd.Categorical.from_codes(codes, col[1])
+            codes = np.frombuffer(col.data, np.int32)
+            if categorical and len(set(col.values)) == len(col.values):
+                data[col.name] = pd.Categorical.from_codes(codes, col.values)
             else:  # -1 (no such tag in that game) takes the NaN at the end
-                values = np.empty(len(col[1]) + 1, dtype=object)
-                values[:-1] = col[1]
+                values = np.empty(len(col.values) + 1, dtype=object)
+                values[:-1] = col.values
                 values[-1] = np.nan
-                data[tag] = values.take(codes)
+                data[col.name] = values.take(codes)
     # copy=False: each column stays its own block (pandas would copy the object columns into one)
-    return pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
+    return pd.DataFrame(data, index=pd.RangeIndex(got.rows), copy=False)
 
 
 def check(source, *, encoding=None, strict=False):
@@ -428,13 +461,12 @@ def check(source, *, encoding=None, strict=False):
     out = {"games": 0, "errors": 0, "warnings": 0, "diagnostics": []}
     with _opened(source) as (opened, opened_name):
         for src, name in _texts(opened, opened_name):
-            r = _pgnkit.Reader(src, name, encoding, strict, False, 0, 0)
-            diags, (games, errors, warnings) = r.check_all()
+            got = _pgnkit.Reader(src, name, encoding, strict).check_all()
             # game numbers count from 1 in each member, as the program's do in each file
-            out["diagnostics"] += [Diagnostic(d + (name,)) for d in diags]
-            out["games"] += games
-            out["errors"] += errors
-            out["warnings"] += warnings
+            out["diagnostics"] += [Diagnostic.of(d, name) for d in got.diagnostics]
+            out["games"] += got.games
+            out["errors"] += got.errors
+            out["warnings"] += got.warnings
     return out
 
 

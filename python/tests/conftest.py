@@ -3,6 +3,7 @@
 import gzip
 import os
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -53,3 +54,11 @@ def pgnkit_bin():
     if not os.access(BIN, os.X_OK):
         pytest.fail(f"the pgnkit program is not built: {BIN}")
     return BIN
+
+
+def zstd(data, level=3, content_size=True, checksum=False):
+    """data as one zstd frame, made by the zstd program (tools/deps.sh installs it), so that no
+    test needs the Python module zstandard."""
+    args = ["zstd", "-q", "-c", f"-{level}", "--content-size" if content_size else "--no-content-size",
+            "--check" if checksum else "--no-check"]
+    return subprocess.run(args, input=data, capture_output=True, check=True).stdout

@@ -18,12 +18,11 @@ import threading
 import zipfile
 
 import pytest
-import zstandard
 
 import pgnkit
 import pgnkit.dask as pkd
 
-from conftest import CORPUS
+from conftest import CORPUS, zstd
 
 
 def zstd_frames(data, cuts=5):
@@ -31,7 +30,7 @@ def zstd_frames(data, cuts=5):
     out = struct.pack("<II", 0x184D2A50, 4) + b"pgnk"
     step = len(data) // cuts + 1
     for i in range(0, len(data), step):
-        out += zstandard.ZstdCompressor(level=3).compress(data[i:i + step])
+        out += zstd(data[i:i + step])
     return out
 
 
@@ -45,7 +44,7 @@ FORMATS = {
     "gz": lambda d: two_members(gzip.compress, d),
     "bz2": lambda d: two_members(bz2.compress, d),
     "xz": lambda d: two_members(lzma.compress, d),
-    "zst": lambda d: zstandard.ZstdCompressor().compress(d),
+    "zst": zstd,
     "zst-frames": zstd_frames,
 }
 

@@ -8,7 +8,7 @@ import pytest
 import pgnkit
 import pgnkit.dask as pkd
 
-from conftest import CORPUS
+from conftest import CORPUS, zstd
 
 
 from distributed import Client, LocalCluster  # noqa: E402  (a failing import fails the suite)
@@ -68,14 +68,12 @@ def test_where_expression_on_the_cluster(client, twic):
 def test_zst_split_at_frames(client, twic, tmp_path):
     """A .zst file of many frames (cut anywhere, not at game boundaries, as pzstd does) is read
     one task per group of frames, and gives the games of the plain file, in order."""
-    import zstandard
-
     data = open(twic, "rb").read()
     z = tmp_path / "twic.pgn.zst"
     cut = 150_001  # an odd size: frames end inside games, lines and tokens
     with open(z, "wb") as f:
         for i in range(0, len(data), cut):
-            f.write(zstandard.ZstdCompressor(level=3).compress(data[i:i + cut]))
+            f.write(zstd(data[i:i + cut]))
     frames = pkd.zst_frames(str(z))
     assert len(frames) == (len(data) + cut - 1) // cut
     assert sum(d for _, _, d in frames) == len(data)
@@ -93,14 +91,12 @@ def test_zst_frames_equal_the_program(tmp_path, pgnkit_bin):
     one `pgnkit frames` gives."""
     import subprocess
 
-    import zstandard
-
     d = b'[Event "x"]\n\n1. e4 *\n' * 1000
     z = tmp_path / "t.pgn.zst"
     with open(z, "wb") as f:
-        f.write(zstandard.ZstdCompressor(write_content_size=False).compress(d[:5000]))
+        f.write(zstd(d[:5000], content_size=False))
         f.write((0x184D2A5A).to_bytes(4, "little") + (3).to_bytes(4, "little") + b"abc")
-        f.write(zstandard.ZstdCompressor(write_checksum=True).compress(d[5000:]))
+        f.write(zstd(d[5000:], checksum=True))
     out = subprocess.run([pgnkit_bin, "frames", str(z)], capture_output=True, check=True)
     want = [tuple(int(x) for x in line.split()[:4]) for line in out.stdout.decode().splitlines()[1:]]
     got, pos = [], 0
@@ -118,8 +114,6 @@ def test_diagnostics_at_true_lines(client, tmp_path, eol):
     first byte from tasks that count the line breaks before it (blocks cut inside CRLFs too), the
     same as one read of the file, and as `pgnkit.read` of a range counts them itself. Plain and
     zstd (frames cut anywhere)."""
-    import zstandard
-
     game = (b'[Event "e"]\n[White "a"]\n\n1. e4 e5 2. Nf3 Qxe5 {illegal} 3. Bc4 *\n\n'
             b'[Event "f"]\n\n1. d4 {open comment\n\n2. c4 *\n\n1. f4 *\n\n')
     data = (game * 1500).replace(b"\n", eol)
@@ -128,7 +122,7 @@ def test_diagnostics_at_true_lines(client, tmp_path, eol):
     z = tmp_path / "errs.zst"
     with open(z, "wb") as f:
         for i in range(0, len(data), 20_001):
-            f.write(zstandard.ZstdCompressor(level=3).compress(data[i:i + 20_001]))
+            f.write(zstd(data[i:i + 20_001]))
     want = [(g.offset, [(d.line, d.column, d.code) for d in g.diagnostics])
             for g in pgnkit.read(str(plain))]
     assert sum(len(d) for _, d in want) >= 4500 and want[-1][1][0][0] > 15000

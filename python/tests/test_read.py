@@ -305,9 +305,9 @@ def test_lazy_parts_agree(path):
     for a, b in zip(pgnkit.read(path), pgnkit.read(path)):
         whole = a._c.mainline(15)
         got_b = {n: getattr(b, n) for n in reversed(names)}
-        assert [getattr(a, n) for n in names] == [whole[i] for i in (0, 1, 3, 4, 5, 6)]
+        assert [getattr(a, n) for n in names] == [getattr(whole, n) for n in ("san", "uci", "comments", "nags", "clocks", "evals")]
         assert [got_b[n] for n in names] == [getattr(a, n) for n in names]
-        assert a.plies == len(whole[0]) and list(a.fens())[1:] == a._c.mainline(4)[2]
+        assert a.plies == len(whole.san) and list(a.fens())[1:] == a._c.mainline(4).fens
 
 
 def test_line_of(tmp_path):
@@ -332,3 +332,29 @@ def test_line_of(tmp_path):
     for at in ats:
         assert pgnkit.line_of(data, at) == want[at], at
         assert pgnkit.line_of(str(path), at) == want[at], at
+
+
+def test_scan_tags_dicts_made_in_c():
+    """scan_tags builds its dicts in C from batches of 512 games, with cached strs and the last
+    new dict as a template: over games whose tag sets change, repeat a name, hold more than 64
+    tags, have values longer than the cache keeps, and more than two batches, every dict equals
+    read()'s tags, and a dict the caller empties changes none after it."""
+    import random
+
+    rnd = random.Random(29)
+    games = []
+    for i in range(1300):
+        names = [f"T{j}" for j in range(rnd.choice([3, 7, 7, 7, 70]))]
+        if i % 11 == 0:
+            names.append("T1")  # given twice: the last value, at the first place
+        if i % 13 == 0:
+            rnd.shuffle(names)
+        values = ["a", "b", "\u00e9t\u00e9", "x" * 50, str(i), "", "\u00ff" * 30]
+        games.append("".join(f'[{n} "{rnd.choice(values)}"]\n' for n in names) + "\n1. e4 *\n\n")
+    data = "".join(games).encode()
+    want = [g.tags for g in pgnkit.read(data)]
+    got = []
+    for d in pgnkit.scan_tags(data):
+        got.append((list(d.items())))
+        d.clear()
+    assert got == [list(w.items()) for w in want] and len(got) == 1300

@@ -7,6 +7,7 @@
 
 #include "../base/utf8.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* Code points of bytes 0x80-0xFF in Windows-1252 (undefined bytes map as Latin-1) and CP437. */
@@ -26,6 +27,25 @@ static const uint16_t cp437_high[128] = {
     0x03B1, 0x00DF, 0x0393, 0x03C0, 0x03A3, 0x03C3, 0x00B5, 0x03C4, 0x03A6, 0x0398, 0x03A9, 0x03B4,
     0x221E, 0x03C6, 0x03B5, 0x2229, 0x2261, 0x00B1, 0x2265, 0x2264, 0x2320, 0x2321, 0x00F7, 0x2248,
     0x00B0, 0x2219, 0x00B7, 0x221A, 0x207F, 0x00B2, 0x25A0, 0x00A0};
+
+int pgn_encoding_from_name(const char *name, pgn_encoding *out) {
+    static const struct {
+        const char *name;
+        pgn_encoding enc;
+    } names[] = {{"auto", PGN_ENC_AUTO},     {"utf-8", PGN_ENC_UTF8},
+                 {"utf8", PGN_ENC_UTF8},     {"latin-1", PGN_ENC_LATIN1},
+                 {"latin1", PGN_ENC_LATIN1}, {"iso-8859-1", PGN_ENC_LATIN1},
+                 {"cp1252", PGN_ENC_CP1252}, {"windows-1252", PGN_ENC_CP1252},
+                 {"cp437", PGN_ENC_CP437}};
+    assert(name != NULL && out != NULL);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i].name) == 0) {
+            *out = names[i].enc;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len) {
     if (len > SIZE_MAX / 2 - buf->len) {

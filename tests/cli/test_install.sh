@@ -2,7 +2,9 @@
 # make install / make uninstall (issue 11): installs into a temporary prefix (and with DESTDIR),
 # checks the files, the soname and its links, builds the README's five-line example through
 # pkg-config against the shared and the static library, runs both, and checks the FEN they print
-# (the position after 1. Nf3, as FEN in PGN 16.1.3 writes it). Prints "RESULT passed failed skipped".
+# (the position after 1. Nf3, as FEN in PGN 16.1.3 writes it); that it links with libc and -lm
+# alone; and builds and runs examples/count_games.c (the source layer on 2 threads, issue 29) on a
+# .pgn.zst, a zip and a .pgn.gz. Prints "RESULT passed failed skipped".
 set -u
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
@@ -60,6 +62,31 @@ if $cc -std=c17 -o "$tmp/ex_static" "$tmp/example.c" $(pkg-config --cflags pgnki
     [ "$got" == "$want" ] && ok || bad "static example printed '$got'"
 else
     bad "building the example against the static library:"; cat "$tmp/cc.log"
+fi
+# the core needs libc alone (docs/design.md, "Sources: the io layer"): the README's example, which
+# uses no source, links with libpgnkit.a and -lm only, without the compression libraries
+check "core example links with libc and -lm alone" $cc -std=c17 -o "$tmp/ex_core" "$tmp/example.c" \
+    $(pkg-config --cflags pgnkit) "$(pkg-config --variable=libdir pgnkit)/libpgnkit.a" -lm
+# examples/count_games.c (issue 29): opens the file named on its command line through the source
+# layer, reads it on 2 threads and prints the number of games: a .pgn.zst, a zip, a .pgn.gz, each
+# the count pgnkit check gives
+sample=examples/sample.pgn
+want_games=$("$build/pgnkit" check --diag json "$sample" 2>&1 | sed -n 's/.*"games":\([0-9]*\).*/\1/p')
+# shellcheck disable=SC2046
+if $cc -std=c17 -o "$tmp/count_games" examples/count_games.c $(pkg-config --cflags --libs pgnkit) 2>"$tmp/cc.log"; then
+    ok
+    cp "$sample" "$tmp/s.pgn"
+    (cd "$tmp" && zstd -q -f s.pgn -o s.pgn.zst && gzip -kf s.pgn && zip -q s.zip s.pgn)
+    for f in s.pgn.zst s.zip s.pgn.gz; do
+        if [ -f "$tmp/$f" ]; then
+            got=$(LD_LIBRARY_PATH=$lib "$tmp/count_games" "$tmp/$f" 2>/dev/null)
+            [ -n "$want_games" ] && [ "$got" == "$want_games games" ] && ok || bad "count_games $f printed '$got', want $want_games games"
+        else
+            bad "count_games: $f could not be made"
+        fi
+    done
+else
+    bad "building examples/count_games.c through pkg-config:"; cat "$tmp/cc.log"
 fi
 # uninstall removes exactly what install wrote
 make -s --no-print-directory uninstall PREFIX="$prefix" BUILD="$build" >/dev/null 2>&1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's pytest suite (python/tests, issue 19), run with Debian's Python on the
-# extension that `make python` built in place; its counts become this suite's RESULT line, so they
+# extension that `make python` built in place (test_asan.py runs one script on the ASan build of
+# `make python-asan`); its counts become this suite's RESULT line, so they
 # are folded into make check's "N passed, N failed". With PGNKIT_SLOW=1 (make check-slow) the Dask
 # test also reads the gnuchess book, and `pip install --no-build-isolation ./python` is tried into a
 # temporary directory (offline: no index is reached).
@@ -12,6 +13,9 @@ export PGNKIT_SHARED=${PGNKIT_SHARED:-../shared}
 export PGNKIT_REL_BIN=${PGNKIT_REL_BIN:-build/pgnkit}
 case $PGNKIT_REL_BIN in /*) ;; *) PGNKIT_REL_BIN=$PWD/$PGNKIT_REL_BIN ;; esac
 case $PGNKIT_SHARED in /*) ;; *) PGNKIT_SHARED=$PWD/$PGNKIT_SHARED ;; esac
+# the package with its extension under ASan+UBSan (make python-asan), for tests/test_asan.py
+export PGNKIT_PY_ASAN=${PGNKIT_PY_ASAN:-build/python-asan}
+case $PGNKIT_PY_ASAN in /*) ;; *) PGNKIT_PY_ASAN=$PWD/$PGNKIT_PY_ASAN ;; esac
 extra_fail=0 extra_pass=0
 if [ -n "${PGNKIT_SLOW:-}" ]; then
     t=$(mktemp -d)

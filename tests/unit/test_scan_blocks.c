@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The splitter's vector paths (cli/scan_blocks.c, compiled in here) against a byte-at-a-time
- * truth: cli_plain_lines (64 bytes at a time with SSE2's movemask on x86-64, then 16 at a time)
- * and cli_skip_blocks (16 at a time), on random texts of plain letters, spaces and LFs with the
+/* The splitter's vector paths (src/io/scan_blocks.c, compiled in here) against a byte-at-a-time
+ * truth: pgnk_plain_lines (64 bytes at a time with SSE2's movemask on x86-64, then 16 at a time)
+ * and pgnk_skip_blocks (16 at a time), on random texts of plain letters, spaces and LFs with the
  * bytes that stop a scan ('{', ';', CR, '"', '\\', '}', bytes >= 0x80) scattered at random,
  * from every start offset and to every end, with and without the test for high bytes. Both
  * look only at whole blocks of 16 bytes from their start (the caller's byte loop does the
@@ -9,7 +9,7 @@
 #include "harness.h"
 #include "testutil.h"
 
-#include "../../cli/scan_blocks.c"
+#include "../../src/io/scan_blocks.c"
 
 #include <stdlib.h>
 
@@ -17,7 +17,7 @@ static int hard_byte(unsigned char c, int high) {
     return c == '{' || c == ';' || c == '\r' || (high && c >= 0x80);
 }
 
-/* The truth of cli_plain_lines: the bytes [i, i + 16k) for the largest k that fits before e,
+/* The truth of pgnk_plain_lines: the bytes [i, i + 16k) for the largest k that fits before e,
  * up to the first hard byte; the LFs there and the end of the last one (i if none). */
 static size_t plain_truth(const unsigned char *d, size_t i, size_t e, int high, uint64_t *lfs) {
     size_t end = i + (e - i) / 16 * 16, last = i;
@@ -35,7 +35,7 @@ static int stop_byte(unsigned char c, int state, int high) {
     return c == s[0] || c == s[1] || c == s[2] || c == s[3] || c == s[4] || (high && c >= 0x80);
 }
 
-/* The truth of cli_skip_blocks: the first stop in the whole blocks from i, else their end. */
+/* The truth of pgnk_skip_blocks: the first stop in the whole blocks from i, else their end. */
 static size_t skip_truth(const unsigned char *d, size_t i, size_t n, int state, int high) {
     size_t end = i + (n - i) / 16 * 16;
     for (size_t k = i; k < end; k++) {
@@ -64,7 +64,7 @@ static void check_text(const unsigned char *d, size_t n) {
         for (size_t e = i; e <= n; e += 1 + (e - i) / 8) {
             for (int high = 0; high < 2; high++) {
                 uint64_t got_lfs = 7, want_lfs = 7;
-                size_t got = cli_plain_lines(d, i, e, high, &got_lfs);
+                size_t got = pgnk_plain_lines(d, i, e, high, &got_lfs);
                 size_t want = plain_truth(d, i, e, high, &want_lfs);
                 if (got != want || got_lfs != want_lfs) {
                     harness_fail(
@@ -79,7 +79,7 @@ static void check_text(const unsigned char *d, size_t n) {
         }
         for (int state = S_TEXT; state <= S_LINE; state++) {
             for (int high = 0; high < 2; high++) {
-                size_t got = cli_skip_blocks(d, i, n, state, high),
+                size_t got = pgnk_skip_blocks(d, i, n, state, high),
                        want = skip_truth(d, i, n, state, high);
                 if (got != want) {
                     harness_fail(__FILE__, __LINE__,

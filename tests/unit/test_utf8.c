@@ -3,7 +3,8 @@
  * forms, surrogates and the U+10FFFF limit (§3, §10); the cut never splits a character. And the
  * diagnostics' excerpts (pgn_diag.token), which must be UTF-8 whatever the input: the text decoded
  * from its encoding, stray bytes replaced by U+FFFD, cut on a character boundary. (The fuzz
- * targets check the same of every diagnostic of the fuzz-regress and corpus/edge files.) */
+ * targets check the same of every diagnostic of the fuzz-regress and corpus/edge files.) And the
+ * encodings' names. */
 #include "harness.h"
 
 #include <pgnkit.h>
@@ -245,7 +246,33 @@ static void test_encoding_state(void) {
     }
 }
 
+/* The names --input-encoding and Python's encoding= take (one table, pgn_encoding_from_name). */
+static void test_encoding_names(void) {
+    /* each encoding's names, separated by blanks */
+    static const char *const names[] = {"auto", "utf-8 utf8", "latin-1 latin1 iso-8859-1",
+                                        "cp1252 windows-1252", "cp437"};
+    static const pgn_encoding encs[] = {PGN_ENC_AUTO, PGN_ENC_UTF8, PGN_ENC_LATIN1, PGN_ENC_CP1252,
+                                        PGN_ENC_CP437};
+    for (size_t i = 0; i < sizeof encs / sizeof encs[0]; i++) {
+        for (const char *n = names[i]; *n;) {
+            size_t len = strcspn(n, " ");
+            char one[16];
+            snprintf(one, sizeof one, "%.*s", (int)len, n);
+            pgn_encoding e = (pgn_encoding)-1;
+            CHECK(pgn_encoding_from_name(one, &e) == 1);
+            CHECK(e == encs[i]);
+            n += len + (n[len] == ' ');
+        }
+    }
+    pgn_encoding e = PGN_ENC_CP437;
+    CHECK(pgn_encoding_from_name("utf-16", &e) == 0);
+    CHECK(pgn_encoding_from_name("", &e) == 0);
+    CHECK(pgn_encoding_from_name("UTF-8", &e) == 0); /* names are exact, as the CLI's always were */
+    CHECK(e == PGN_ENC_CP437);
+}
+
 int main(void) {
+    test_encoding_names();
     test_encoding_state();
     test_diag_tokens();
     test_rfc3629_examples();

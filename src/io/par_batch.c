@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* -j N (par_pool.h): a worker reads one batch, from the first byte of the line its first game
- * starts on to the next cut, with range_start there and PGN_READ_RANGE_AT_GAME (the reader starts
- * at once), so that offsets, lines and raw bytes are the whole file's. Diagnostics are kept as
- * values with the number of games read before them; a command's prepare hook formats each game
- * here. */
+/* The parallel reader (par_pool.h): a worker reads one batch, from the first byte of the line its
+ * first game starts on to the next cut, with range_start there and PGN_READ_RANGE_AT_GAME (the
+ * reader starts at once), so that offsets, lines and raw bytes are the whole file's. Diagnostics
+ * are kept as values with the number of games read before them; a command's prepare hook formats
+ * each game here. */
 #include "par_pool.h"
 
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* Grows *p (an array of *cap elements of size sz) to hold n; 0 when out of memory. */
-int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz) {
+int pgnk_par_reserve(void *p, size_t *cap, size_t n, size_t sz) {
     if (n <= *cap) {
         return 1;
     }
@@ -28,9 +28,9 @@ int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz) {
     return 1;
 }
 
-void cli_par_keep_diag(void *ctx, const pgn_diag *d) {
+void pgnk_par_keep_diag(void *ctx, const pgn_diag *d) {
     batch *b = ctx;
-    if (cli_par_reserve(&b->diags, &b->cap_diags, b->ndiags + 1, sizeof *b->diags)) {
+    if (pgnk_par_reserve(&b->diags, &b->cap_diags, b->ndiags + 1, sizeof *b->diags)) {
         b->diags[b->ndiags].d = *d;
         b->diags[b->ndiags++].after = b->ngames;
     } else {
@@ -87,7 +87,7 @@ static int keep_summary(batch *b, pgame *pg, const pgn_game_summary *s) {
     psum ps = {s->game,  s->start,  s->end_offset, s->errors, s->warnings,
                s->plies, s->broken, s->marker,     0};
     if (s->errors > 0) {
-        if (!cli_par_reserve(&b->firsts, &b->cap_firsts, b->nfirsts + 1, sizeof *b->firsts)) {
+        if (!pgnk_par_reserve(&b->firsts, &b->cap_firsts, b->nfirsts + 1, sizeof *b->firsts)) {
             return 0;
         }
         ps.first = (uint32_t)b->nfirsts;
@@ -97,7 +97,7 @@ static int keep_summary(batch *b, pgame *pg, const pgn_game_summary *s) {
     return 1;
 }
 
-void cli_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out) {
+void pgnk_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out) {
     const psum *ps = &pg->sum;
     memset(out, 0, sizeof *out);
     out->game = ps->game + base;
@@ -125,8 +125,8 @@ static pgn_game *worker_game(worker *w) {
 /* Reads the batch's text (made ready by work) into its games and diagnostics. */
 static void read_batch(worker *w, batch *b, pgn_reader *rd) {
     pool *p = w->p;
-    const cli_par_hooks *h = p->r->par;
-    int keep = !(h && h->prepare);       /* the callback gets the tree: one per game of the batch */
+    const pgn_par_hooks *h = &p->o->hooks;
+    int keep = !p->prepared;             /* the callback gets the tree: one per game of the batch */
     while (b->st == PGN_OK && p->bare) { /* no callback: the games are only counted */
         pgn_status st = pgn_reader_visit(rd, p->v, w->vuser);
         if (st != PGN_OK) {
@@ -137,7 +137,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
     }
     while (b->st == PGN_OK) {
         pgn_game *g = NULL;
-        if (!cli_par_reserve(&b->games, &b->cap_games, b->ngames + 1, sizeof *b->games) ||
+        if (!pgnk_par_reserve(&b->games, &b->cap_games, b->ngames + 1, sizeof *b->games) ||
             (p->tree && !(g = keep ? slot_game(b, b->ngames) : worker_game(w)))) {
             b->st = PGN_E_NOMEM;
             break;
@@ -156,14 +156,14 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         pg->raw = pgn_reader_raw(rd);
         if (b->io_error) { /* a reader over a callback: its window moves on; keep a copy */
             pg->raw_off = b->rawbuf.len;
-            if (cli_membuf_write(&b->rawbuf, pg->raw.ptr, pg->raw.len) < 0) {
+            if (pgn_membuf_write(&b->rawbuf, pg->raw.ptr, pg->raw.len) < 0) {
                 b->st = PGN_E_NOMEM;
                 break;
             }
         }
         pg->prod_off = b->product.len;
-        if (h && h->prepare) {
-            cli_game cg = {g, sum, pg->raw, p->in, 0, {NULL, 0}, 0}; /* no ordinal yet */
+        if (p->prepared) {
+            pgn_par_game cg = {g, sum, pg->raw, {NULL, 0}, 0};
             if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
                 b->st = st;
                 break;
@@ -173,7 +173,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         b->ngames++;
     }
     for (size_t i = 0; b->io_error && !p->bare && i < b->ngames; i++) {
-        b->games[i].raw.ptr = b->rawbuf.p + b->games[i].raw_off;
+        b->games[i].raw.ptr = b->rawbuf.ptr + b->games[i].raw_off;
     }
 }
 
@@ -184,7 +184,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
  * that holds such bytes is read from a guess of the state the batches before it left
  * (pgn_reader_set_encoding_state), and notes the state it leaves and whether it read undecided
  * text before any text told (then the commit reads it again when the guess was wrong). */
-void cli_par_work(worker *w, batch *b) {
+void pgnk_par_work(worker *w, batch *b) {
     pgn_reader_opts ro = w->p->ro;
     pgn_reader *rd = NULL;
     mem_in m = {b, 0};
@@ -213,7 +213,7 @@ void cli_par_work(worker *w, batch *b) {
     }
 }
 
-void *cli_par_worker_main(void *arg) {
+void *pgnk_par_worker_main(void *arg) {
     worker *w = arg;
     pool *p = w->p;
     pthread_mutex_lock(&p->mu);
@@ -231,7 +231,7 @@ void *cli_par_worker_main(void *arg) {
         int skip = p->stop;
         pthread_mutex_unlock(&p->mu);
         if (!skip) {
-            cli_par_work(w, b);
+            pgnk_par_work(w, b);
         }
         pthread_mutex_lock(&p->mu);
         b->state = B_DONE;

@@ -22,9 +22,9 @@ typedef signed char vsigned __attribute__((vector_size(16)));
 
 /* The first byte from i on where the scan in state must stop (one of stops[state], or with high
  * a byte >= 0x80), or (big-endian, or fewer than 16 bytes left) a byte before it from which the
- * byte loop of cli_scan goes on. Most of a PGN text (moves, tag values, comment
+ * byte loop of pgnk_scan goes on. Most of a PGN text (moves, tag values, comment
  * words) holds none, and this skips it 16 bytes at a time. */
-size_t cli_skip_blocks(const unsigned char *d, size_t i, size_t n, int state, int high) {
+size_t pgnk_skip_blocks(const unsigned char *d, size_t i, size_t n, int state, int high) {
     const unsigned char *s = stops[state];
     vbytes c0 = {0}, c1 = {0}, c2 = {0}, c3 = {0}, c4 = {0}, hi = {0};
     c0 += s[0];
@@ -86,7 +86,7 @@ static inline uint32_t block_bits(const unsigned char *p, unsigned high_mask) {
     return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) | hard << 16;
 }
 
-/* cli_plain_lines over 64 bytes at a time with SSE2's movemask (fewer instructions a byte than the
+/* pgnk_plain_lines over 64 bytes at a time with SSE2's movemask (fewer instructions a byte than the
  * 16-byte loop below, which goes on from where this stops): *i moves past the blocks without a
  * hard byte; 1 when one was found (the LFs before it counted, *last set). */
 static int plain_blocks(const unsigned char *d, size_t *i, size_t e, int high, uint64_t *lfs,
@@ -114,7 +114,7 @@ static int plain_blocks(const unsigned char *d, size_t *i, size_t e, int high, u
 }
 #endif
 
-size_t cli_plain_lines(const unsigned char *d, size_t i, size_t e, int high, uint64_t *lfs) {
+size_t pgnk_plain_lines(const unsigned char *d, size_t i, size_t e, int high, uint64_t *lfs) {
     size_t last = i;
 #if defined(__SSE2__)
     if (plain_blocks(d, &i, e, high, lfs, &last)) {
@@ -151,7 +151,7 @@ size_t cli_plain_lines(const unsigned char *d, size_t i, size_t e, int high, uin
     return last;
 }
 #else
-size_t cli_plain_lines(const unsigned char *d, size_t i, size_t e, int high, uint64_t *lfs) {
+size_t pgnk_plain_lines(const unsigned char *d, size_t i, size_t e, int high, uint64_t *lfs) {
     (void)d, (void)e, (void)high, (void)lfs;
     return i;
 }

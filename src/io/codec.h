@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The four compression libraries behind one step function (cli/compress.c decodes inputs with it,
- * cli/zout.c encodes -o outputs): gzip (zlib; decoded by ISA-L's igzip when the build also found
+/* The four compression libraries behind one step function (source.c decodes sources with it,
+ * encoder.c encodes outputs): gzip (zlib; decoded by ISA-L's igzip when the build also found
  * libisal), zstd (libzstd), bzip2 (libbz2), xz (liblzma), each present when the build found it
  * (PGNKIT_HAVE_ZLIB, _ISAL, _ZSTD, _BZ2, _LZMA). */
-#ifndef PGNKIT_CLI_ZCODEC_H
-#define PGNKIT_CLI_ZCODEC_H
+#ifndef PGNKIT_IO_CODEC_H
+#define PGNKIT_IO_CODEC_H
 
-#include "compress.h"
+#include "pgnkit/source.h"
 
 #include <stddef.h>
 
@@ -16,7 +16,7 @@
 #if defined(PGNKIT_HAVE_ZLIB) && defined(PGNKIT_HAVE_ISAL)
 #include <isa-l/igzip_lib.h>
 /* gzip is decoded by ISA-L's igzip (some twice zlib's speed), encoded by zlib */
-#define CLI_GZIP_ISAL 1
+#define PGNK_GZIP_ISAL 1
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
 #include <zstd.h>
@@ -28,15 +28,15 @@
 #include <lzma.h>
 #endif
 
-typedef struct cli_zcodec {
-    cli_zformat fmt;
+typedef struct pgnk_codec {
+    pgn_format fmt;
     int encode;
     int inited; /* the library's stream below is set up */
     union {
 #ifdef PGNKIT_HAVE_ZLIB
         z_stream gz;
 #endif
-#ifdef CLI_GZIP_ISAL
+#ifdef PGNK_GZIP_ISAL
         struct inflate_state *igz;
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
@@ -51,31 +51,29 @@ typedef struct cli_zcodec {
 #endif
         int none;
     } u;
-} cli_zcodec;
+} pgnk_codec;
 
 /* One step: from in[0..in_len) into out[0..cap); used and made say how much. finish: encoding,
- * end the stream; decoding xz, the file has no more bytes. why: the failure, for CLI_ZC_ERR. */
-typedef struct cli_zstep {
+ * end the stream; decoding xz, the file has no more bytes. why: the failure, for PGNK_ZC_ERR. */
+typedef struct pgnk_zstep {
     const unsigned char *in;
     size_t in_len, used;
     unsigned char *out;
     size_t cap, made;
     int finish;
     const char *why;
-} cli_zstep;
+} pgnk_zstep;
 
-enum { CLI_ZC_ERR = -1, CLI_ZC_OK = 0, CLI_ZC_END = 1 /* a stream (member, frame) ended */ };
+enum { PGNK_ZC_ERR = -1, PGNK_ZC_OK = 0, PGNK_ZC_END = 1 /* a stream (member, frame) ended */ };
 
 /* Sets up c to decode (encode 0) or encode (gzip level 6, zstd 3 with a checksum, bzip2 9, xz 6)
  * fmt. 1, or 0 (out of memory, or no library for fmt in this build). */
-int cli_zcodec_start(cli_zcodec *c, cli_zformat fmt, int encode);
-void cli_zcodec_end(cli_zcodec *c);
-/* CLI_ZC_OK, CLI_ZC_END or CLI_ZC_ERR (x->why set). */
-int cli_zcodec_step(cli_zcodec *c, cli_zstep *x);
-/* NULL when this build reads and writes format f, else the library it lacks. */
-const char *cli_zformat_missing_lib(cli_zformat f);
-/* snprintf into msg. */
-void cli_set_msg(char *msg, size_t cap, const char *fmt, ...)
+int pgnk_codec_start(pgnk_codec *c, pgn_format fmt, int encode);
+void pgnk_codec_end(pgnk_codec *c);
+/* PGNK_ZC_OK, PGNK_ZC_END or PGNK_ZC_ERR (x->why set). */
+int pgnk_codec_step(pgnk_codec *c, pgnk_zstep *x);
+/* snprintf into msg (msg may be NULL with cap 0). */
+void pgnk_set_msg(char *msg, size_t cap, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* The frames of a zstd file (pgnkit frames, --range on zstd files): the file decoded once, each
- * frame's place in the file and in the text and the line of its first byte. */
-#include "zcodec.h"
+/* The frames of a zstd source (source.h: pgn_source_frames, and ranges of a zstd file): the file
+ * decoded once, each frame's place in the file and in the text and the line of its first byte. */
+#include "source_int.h"
 
-#include <stdlib.h>
+#include "../base/alloc.h"
+
 #include <string.h>
 
 enum { OUT_CAP = 1 << 16 };
 
 typedef struct frame_walk {
-    cli_zframe fr;
+    pgn_frame fr;
     uint64_t plain;  /* decoded bytes so far */
     uint64_t breaks; /* line breaks so far (a CR waiting for its LF not yet) */
     int cr;          /* the last byte was a CR */
     size_t made;     /* decoded bytes of the current read that end the frame */
     int ended, stop;
-    cli_zframe_fn fn;
+    pgn_frame_fn fn;
     void *user;
 } frame_walk;
 
@@ -33,11 +34,11 @@ static void count_breaks(frame_walk *w, const unsigned char *p, size_t n) {
 
 /* The frame ends here (its decoded bytes all counted): report it, start the next. */
 static void finish_frame(frame_walk *w) {
-    w->fr.plain_size = w->plain - w->fr.plain_offset;
-    w->fr.skippable = w->fr.plain_size == 0;
+    w->fr.text_size = w->plain - w->fr.text_offset;
+    w->fr.skippable = w->fr.text_size == 0;
     w->stop = w->stop || w->fn(w->user, &w->fr) != 0;
     w->fr.offset += w->fr.size;
-    w->fr.plain_offset = w->plain;
+    w->fr.text_offset = w->plain;
     w->fr.line = w->breaks + 1;
 }
 
@@ -52,31 +53,27 @@ static void frame_end(void *user, uint64_t at, size_t made) {
     }
 }
 
-int cli_zstd_frames(FILE *f, cli_zframe_fn fn, void *user, char *msg, size_t cap) {
-    cli_zin *z;
-    if (cli_zin_open(&z, f, 0, msg, cap) != PGN_OK) {
-        return -1;
-    }
-    if (cli_zin_format(z) != CLI_Z_ZSTD) {
-        cli_set_msg(msg, cap, "not a zstd file");
-        cli_zin_free(z);
-        return -1;
+pgn_status pgn_source_frames(pgn_source *s, pgn_frame_fn fn, void *user) {
+    if (s->fmt != PGN_FORMAT_ZSTD || s->arc != NULL) {
+        pgnk_source_fail(s, "not a zstd file");
+        return PGN_E_IO;
     }
     frame_walk w;
     memset(&w, 0, sizeof w);
     w.fr.line = 1;
     w.fn = fn;
     w.user = user;
-    unsigned char *buf = malloc(OUT_CAP);
-    int status = buf && cli_zin_restart(z, frame_end, &w, msg, cap) == 0 ? 0 : -1;
+    unsigned char *buf = pgnk_malloc(&s->alloc, OUT_CAP);
+    pgn_status st = buf == NULL                            ? PGN_E_NOMEM
+                    : pgnk_zrestart(s, frame_end, &w) == 0 ? PGN_OK
+                                                           : PGN_E_IO;
     if (buf == NULL) {
-        cli_set_msg(msg, cap, "out of memory");
+        pgnk_source_fail(s, "out of memory");
     }
-    while (status == 0 && !w.stop) {
-        ptrdiff_t n = cli_zin_read(z, buf, OUT_CAP);
+    while (st == PGN_OK && !w.stop) {
+        ptrdiff_t n = pgnk_zread(s, buf, OUT_CAP);
         if (n < 0) {
-            cli_set_msg(msg, cap, "%s", cli_zin_error(z));
-            status = -1;
+            st = PGN_E_IO;
         } else if (n == 0) {
             break;
         } else if (w.ended) {
@@ -88,7 +85,7 @@ int cli_zstd_frames(FILE *f, cli_zframe_fn fn, void *user, char *msg, size_t cap
             count_breaks(&w, buf, (size_t)n);
         }
     }
-    free(buf);
-    cli_zin_free(z);
-    return status < 0 ? -1 : w.stop;
+    pgnk_free(&s->alloc, buf);
+    s->on_end = NULL;
+    return st;
 }

@@ -1,30 +1,30 @@
 /* SPDX-License-Identifier: MIT */
-/* The splitter of -j N (cli/parallel.c): finds in a text the places to cut it into batches that
+/* The splitter of -j N (parallel.c): finds in a text the places to cut it into batches that
  * readers can read apart with the same result as one reader over the whole. A cut is a line
  * starting with '[' outside any comment, string or ';' line, whose last non-blank line before it
  * ends with a termination marker (after which the serial reader has nothing pending: no skipped
  * text, comment or tag section belongs to the next game), or, in a batch that grew past
- * CLI_WEAK_AFTER bytes without one (games without markers), neither starts with '[' (a ChessBase
+ * PGNK_WEAK_AFTER bytes without one (games without markers), neither starts with '[' (a ChessBase
  * blank line inside a tag section) nor ends with ']'. The batch after the cut starts at R, the
  * last non-blank byte before it: a reader with range_start = R (pgn_reader_opts) skips to the
  * tag section at the cut. */
-#ifndef PGNKIT_CLI_SPLITTER_H
-#define PGNKIT_CLI_SPLITTER_H
+#ifndef PGNKIT_IO_SPLITTER_H
+#define PGNKIT_IO_SPLITTER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-enum { CLI_WEAK_AFTER = 1 << 25 };
+enum { PGNK_WEAK_AFTER = 1 << 25 };
 
 /* Bytes of the text: buf[0] is at offset start. */
-typedef struct cli_text {
+typedef struct pgnk_text {
     const char *buf;
     size_t len;
     uint64_t start;
-} cli_text;
+} pgnk_text;
 
 /* The scan's state, kept from one call to the next (zeroed, with bol 1, at the text's start). */
-typedef struct cli_scanner {
+typedef struct pgnk_scanner {
     int state;
     int bol;                /* the next byte starts a line */
     int lf;                 /* the last line break was (or ended in) an LF */
@@ -35,13 +35,13 @@ typedef struct cli_scanner {
     uint32_t cut_line;      /* the line of the cut */
     int dirty;              /* bytes that are not UTF-8 since the last cut */
     int check_utf8;         /* --input-encoding auto */
-} cli_scanner;
+} pgnk_scanner;
 
-enum { CLI_SCAN_MORE, CLI_SCAN_CUT };
-/* Scans b from sc->pos on; CLI_SCAN_CUT at a cut at least min bytes into b (sc->cut, cut_from,
- * cut_line set; the scan goes on from the cut), CLI_SCAN_MORE when the bytes
+enum { PGNK_SCAN_MORE, PGNK_SCAN_CUT };
+/* Scans b from sc->pos on; PGNK_SCAN_CUT at a cut at least min bytes into b (sc->cut, cut_from,
+ * cut_line set; the scan goes on from the cut), PGNK_SCAN_MORE when the bytes
  * end (more are needed; at eof, all were scanned). Notes bytes that are not UTF-8 in sc->dirty
  * when sc->check_utf8. */
-int cli_scan(cli_scanner *sc, const cli_text *b, size_t min, int eof);
+int pgnk_scan(pgnk_scanner *sc, const pgnk_text *b, size_t min, int eof);
 
 #endif

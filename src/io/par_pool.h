@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The insides of -j N (parallel.h), shared by its three files: parallel.c (the main thread: reads,
- * cuts the text into batches, queues them), par_batch.c (a worker: reads one batch into its games
- * and diagnostics) and par_commit.c (the main thread: gives the batches' games out in order). */
-#ifndef PGNKIT_CLI_PAR_POOL_H
-#define PGNKIT_CLI_PAR_POOL_H
+/* The insides of the parallel reader (source.h: pgn_parallel_read; issue 16's -j N, in the library
+ * since issue 29), shared by its three files: parallel.c (the calling thread: reads, cuts the text
+ * into batches, queues them), par_batch.c (a worker: reads one batch into its games and
+ * diagnostics) and par_commit.c (the calling thread: gives the batches' games out in order). */
+#ifndef PGNKIT_IO_PAR_POOL_H
+#define PGNKIT_IO_PAR_POOL_H
 
-#include "parallel.h"
+#include "pgnkit/source.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -56,8 +57,8 @@ typedef struct batch {
     size_t ndiags, cap_diags;
     pgn_diag *firsts; /* the games' first errors (psum.first) */
     size_t nfirsts, cap_firsts;
-    cli_membuf product;
-    cli_membuf rawbuf;                 /* copies of raw bytes (io_error batches) */
+    pgn_membuf product;
+    pgn_membuf rawbuf;                 /* copies of raw bytes (io_error batches) */
     uint64_t n_read, errors, warnings; /* the reader's totals */
     pgn_status st;                     /* how reading ended: PGN_END, PGN_E_IO, or a failure */
     int state;
@@ -73,12 +74,14 @@ typedef struct worker {
 } worker;
 
 struct pool {
-    cli_run *r;
-    const cli_input *in;
+    const pgn_parallel_opts *o;
+    pgn_source *src;
     int tree;
-    int bare; /* no callback (check): a batch keeps only the number of its games, no pgame */
+    int bare;     /* no callback (check): a batch keeps only the number of its games, no pgame */
+    int prepared; /* a prepare hook runs on the workers */
     const pgn_visitor *v;
     pgn_reader_opts ro;
+    pgn_parallel_totals tot; /* the games given out, their errors and warnings */
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     batch *slots;
@@ -96,17 +99,17 @@ struct pool {
 };
 
 /* Grows *p (an array of *cap elements of size sz) to hold n; 0 when out of memory. */
-int cli_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
+int pgnk_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
 /* The readers' on_diag: keeps d in the batch ctx, with the number of games read before it. */
-void cli_par_keep_diag(void *ctx, const pgn_diag *d);
+void pgnk_par_keep_diag(void *ctx, const pgn_diag *d);
 /* The summary of game pg of b, with the game ordinals moved on by base. */
-void cli_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out);
+void pgnk_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out);
 /* Reads batch b (on a worker, or again on the main thread from the true encoding state). */
-void cli_par_work(worker *w, batch *b);
+void pgnk_par_work(worker *w, batch *b);
 /* A worker thread: reads the queued batches until the pool stops. */
-void *cli_par_worker_main(void *arg);
-/* Waits until the oldest batch in flight is read, then gives its games to fn in order: PGN_OK,
- * or the status that ends the input (*from_fn when fn's). */
-pgn_status cli_par_commit_head(pool *p, uint64_t *base, cli_each_fn fn, void *user, int *from_fn);
+void *pgnk_par_worker_main(void *arg);
+/* Waits until the oldest batch in flight is read, then gives its games to opts->each in order:
+ * PGN_OK, or the status that ends the input (p->tot.from_each when each's). */
+pgn_status pgnk_par_commit_head(pool *p, uint64_t *base);
 
 #endif

@@ -6,7 +6,7 @@
  * (tested more strictly here than there; the lexer also ends it after a lone CR, where this scan
  * keeps the comment: fewer cuts). Two paths skip many bytes at a time (scan_blocks.c):
  * whole lines of plain text before the batch size, where only line breaks are counted
- * (cli_plain_lines), and the bytes a state does not stop at (cli_skip_blocks). */
+ * (pgnk_plain_lines), and the bytes a state does not stop at (pgnk_skip_blocks). */
 #include "scan_blocks.h"
 #include "splitter.h"
 
@@ -70,7 +70,7 @@ static int ends_with_marker(const unsigned char *d, size_t j, size_t e) {
  * found no such cut) and lies in the batch; sets the cut and its line's first byte. After a
  * marker, the serial reader has nothing pending: no skipped text, comment or tag section belongs
  * to the next game. */
-static int cut_here(cli_scanner *sc, const cli_text *b, size_t s, int weak) {
+static int cut_here(pgnk_scanner *sc, const pgnk_text *b, size_t s, int weak) {
     const unsigned char *d = (const unsigned char *)b->buf;
     size_t i = s;
     while (i > 0 && is_blank(d[i - 1])) {
@@ -161,7 +161,8 @@ static const unsigned char masks[] = {[S_TEXT] = K_LF | K_CR | K_OPEN | K_SEMI |
 
 /* At the first byte d[i] of a line: a cut (1), more bytes needed (-1), or on (0) with the line's
  * start handled: a tag-like line ends a comment, '%' starts an escape line. */
-static int line_start(cli_scanner *sc, const cli_text *b, size_t i, size_t min, int eof, int weak) {
+static int line_start(pgnk_scanner *sc, const pgnk_text *b, size_t i, size_t min, int eof,
+                      int weak) {
     const unsigned char *d = (const unsigned char *)b->buf;
     if (d[i] == '\n' || d[i] == '\r') {
         return 0; /* an empty line: still at a line start after it */
@@ -181,15 +182,15 @@ static int line_start(cli_scanner *sc, const cli_text *b, size_t i, size_t min, 
     return 0;
 }
 
-int cli_scan(cli_scanner *sc, const cli_text *b, size_t min, int eof) {
+int pgnk_scan(pgnk_scanner *sc, const pgnk_text *b, size_t min, int eof) {
     const unsigned char *d = (const unsigned char *)b->buf;
     size_t n = b->len, i = (size_t)(sc->pos - b->start);
-    int weak = b->len > CLI_WEAK_AFTER; /* no game ended with a marker for that long */
+    int weak = b->len > PGNK_WEAK_AFTER; /* no game ended with a marker for that long */
     unsigned high = sc->check_utf8 ? K_HIGH : 0;
-    int r = CLI_SCAN_MORE;
+    int r = PGNK_SCAN_MORE;
     while (i < n) {
         size_t to = sc->bol && sc->lf && sc->state == S_TEXT && i + 16 < min
-                        ? cli_plain_lines(d, i, min < n ? min : n, high != 0, &sc->breaks)
+                        ? pgnk_plain_lines(d, i, min < n ? min : n, high != 0, &sc->breaks)
                         : i;
         if (to > i) { /* whole lines in text state before min: no cut, only line breaks */
             i = to;
@@ -198,11 +199,11 @@ int cli_scan(cli_scanner *sc, const cli_text *b, size_t min, int eof) {
         }
         int ls = sc->bol ? line_start(sc, b, i, min, eof, weak) : 0;
         if (ls != 0) {
-            r = ls > 0 ? CLI_SCAN_CUT : CLI_SCAN_MORE;
+            r = ls > 0 ? PGNK_SCAN_CUT : PGNK_SCAN_MORE;
             break;
         }
         unsigned mask = masks[sc->state] | high;
-        i = cli_skip_blocks(d, i, n, sc->state, high != 0);
+        i = pgnk_skip_blocks(d, i, n, sc->state, high != 0);
         while (i < n && !(klass[d[i]] & mask)) {
             i++;
         }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One step function over the compression libraries (zcodec.h): each library's stream is driven
  * the same way, from an input span into an output span, for decoding and encoding alike. */
-#include "zcodec.h"
+#include "codec.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -9,33 +9,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cli_set_msg(char *msg, size_t cap, const char *fmt, ...) {
+void pgnk_set_msg(char *msg, size_t cap, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, cap, fmt, ap);
     va_end(ap);
 }
 
-const char *cli_zformat_missing_lib(cli_zformat f) {
+const char *pgn_format_missing_lib(pgn_format f) {
     switch (f) {
 #ifndef PGNKIT_HAVE_ZLIB
-    case CLI_Z_GZIP: return "zlib (zlib1g-dev)";
+    case PGN_FORMAT_GZIP: return "zlib (zlib1g-dev)";
 #endif
 #ifndef PGNKIT_HAVE_ZSTD
-    case CLI_Z_ZSTD: return "libzstd (libzstd-dev)";
+    case PGN_FORMAT_ZSTD: return "libzstd (libzstd-dev)";
 #endif
 #ifndef PGNKIT_HAVE_BZ2
-    case CLI_Z_BZIP2: return "libbz2 (libbz2-dev)";
+    case PGN_FORMAT_BZIP2: return "libbz2 (libbz2-dev)";
 #endif
 #ifndef PGNKIT_HAVE_LZMA
-    case CLI_Z_XZ: return "liblzma (liblzma-dev)";
+    case PGN_FORMAT_XZ: return "liblzma (liblzma-dev)";
 #endif
     default: return NULL;
     }
 }
 
 #ifdef PGNKIT_HAVE_ZSTD
-static int start_zstd(cli_zcodec *c) {
+static int start_zstd(pgnk_codec *c) {
     if (c->encode) { /* with a checksum, like the zstd program */
         return (c->u.ze = ZSTD_createCStream()) != NULL &&
                !ZSTD_isError(ZSTD_CCtx_setParameter(c->u.ze, ZSTD_c_checksumFlag, 1));
@@ -46,10 +46,10 @@ static int start_zstd(cli_zcodec *c) {
 }
 #endif
 
-#ifdef CLI_GZIP_ISAL
+#ifdef PGNK_GZIP_ISAL
 /* igzip with ISAL_GZIP reads the member's header, inflates, and checks the trailer's CRC-32 and
  * size. Its state (some 85 KB) is allocated: the codec lives in the caller's structures. */
-static int start_isal(cli_zcodec *c) {
+static int start_isal(pgnk_codec *c) {
     if ((c->u.igz = malloc(sizeof *c->u.igz)) == NULL) {
         return 0;
     }
@@ -59,15 +59,15 @@ static int start_isal(cli_zcodec *c) {
 }
 #endif
 
-int cli_zcodec_start(cli_zcodec *c, cli_zformat fmt, int encode) {
+int pgnk_codec_start(pgnk_codec *c, pgn_format fmt, int encode) {
     memset(c, 0, sizeof *c);
     c->fmt = fmt;
     c->encode = encode;
     int ok = 0;
     switch (fmt) {
 #ifdef PGNKIT_HAVE_ZLIB
-    case CLI_Z_GZIP:
-#ifdef CLI_GZIP_ISAL
+    case PGN_FORMAT_GZIP:
+#ifdef PGNK_GZIP_ISAL
         if (!encode) {
             ok = start_isal(c);
             break;
@@ -78,16 +78,16 @@ int cli_zcodec_start(cli_zcodec *c, cli_zformat fmt, int encode) {
         break;
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
-    case CLI_Z_ZSTD: ok = start_zstd(c); break;
+    case PGN_FORMAT_ZSTD: ok = start_zstd(c); break;
 #endif
 #ifdef PGNKIT_HAVE_BZ2
-    case CLI_Z_BZIP2:
+    case PGN_FORMAT_BZIP2:
         ok = (encode ? BZ2_bzCompressInit(&c->u.bz, 9, 0, 0)
                      : BZ2_bzDecompressInit(&c->u.bz, 0, 0)) == BZ_OK;
         break;
 #endif
 #ifdef PGNKIT_HAVE_LZMA
-    case CLI_Z_XZ:
+    case PGN_FORMAT_XZ:
         ok = (encode ? lzma_easy_encoder(&c->u.xz, 6, LZMA_CHECK_CRC64)
                      : lzma_stream_decoder(&c->u.xz, UINT64_MAX, LZMA_CONCATENATED)) == LZMA_OK;
         break;
@@ -98,15 +98,15 @@ int cli_zcodec_start(cli_zcodec *c, cli_zformat fmt, int encode) {
     return ok;
 }
 
-void cli_zcodec_end(cli_zcodec *c) {
+void pgnk_codec_end(pgnk_codec *c) {
     if (!c->inited) {
         return;
     }
     c->inited = 0;
     switch (c->fmt) {
 #ifdef PGNKIT_HAVE_ZLIB
-    case CLI_Z_GZIP:
-#ifdef CLI_GZIP_ISAL
+    case PGN_FORMAT_GZIP:
+#ifdef PGNK_GZIP_ISAL
         if (!c->encode) {
             free(c->u.igz);
             break;
@@ -116,17 +116,17 @@ void cli_zcodec_end(cli_zcodec *c) {
         break;
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
-    case CLI_Z_ZSTD:
+    case PGN_FORMAT_ZSTD:
         (void)(c->encode ? ZSTD_freeCStream(c->u.ze) : ZSTD_freeDStream(c->u.zd));
         break;
 #endif
 #ifdef PGNKIT_HAVE_BZ2
-    case CLI_Z_BZIP2:
+    case PGN_FORMAT_BZIP2:
         (void)(c->encode ? BZ2_bzCompressEnd(&c->u.bz) : BZ2_bzDecompressEnd(&c->u.bz));
         break;
 #endif
 #ifdef PGNKIT_HAVE_LZMA
-    case CLI_Z_XZ: lzma_end(&c->u.xz); break;
+    case PGN_FORMAT_XZ: lzma_end(&c->u.xz); break;
 #endif
     default: break;
     }
@@ -140,7 +140,7 @@ static unsigned clamp32(size_t n) {
 #endif
 
 #ifdef PGNKIT_HAVE_ZLIB
-static int step_gzip(cli_zcodec *c, cli_zstep *x) {
+static int step_gzip(pgnk_codec *c, pgnk_zstep *x) {
     z_stream *s = &c->u.gz;
     s->next_in = (unsigned char *)(uintptr_t)x->in;
     s->avail_in = clamp32(x->in_len);
@@ -150,17 +150,17 @@ static int step_gzip(cli_zcodec *c, cli_zstep *x) {
     x->used = (size_t)(s->next_in - x->in);
     x->made = (size_t)(s->next_out - x->out);
     if (r == Z_STREAM_END) {
-        return CLI_ZC_END;
+        return PGNK_ZC_END;
     }
     if (r == Z_OK || r == Z_BUF_ERROR || (c->encode && r != Z_STREAM_ERROR)) {
-        return CLI_ZC_OK;
+        return PGNK_ZC_OK;
     }
     x->why = s->msg ? s->msg : "invalid data";
-    return CLI_ZC_ERR;
+    return PGNK_ZC_ERR;
 }
 #endif
 
-#ifdef CLI_GZIP_ISAL
+#ifdef PGNK_GZIP_ISAL
 static const char *isal_why(int r) {
     switch (r) {
     case ISAL_INVALID_BLOCK: return "invalid block";
@@ -173,8 +173,8 @@ static const char *isal_why(int r) {
     }
 }
 
-/* Decoding gzip with igzip: CLI_ZC_END when the member's trailer was read and checked. */
-static int step_isal(cli_zcodec *c, cli_zstep *x) {
+/* Decoding gzip with igzip: PGNK_ZC_END when the member's trailer was read and checked. */
+static int step_isal(pgnk_codec *c, pgnk_zstep *x) {
     struct inflate_state *s = c->u.igz;
     s->next_in = (uint8_t *)(uintptr_t)x->in;
     s->avail_in = clamp32(x->in_len);
@@ -185,14 +185,14 @@ static int step_isal(cli_zcodec *c, cli_zstep *x) {
     x->made = (size_t)(s->next_out - x->out);
     if (r != ISAL_DECOMP_OK) {
         x->why = isal_why(r);
-        return CLI_ZC_ERR;
+        return PGNK_ZC_ERR;
     }
-    return s->block_state == ISAL_BLOCK_FINISH ? CLI_ZC_END : CLI_ZC_OK;
+    return s->block_state == ISAL_BLOCK_FINISH ? PGNK_ZC_END : PGNK_ZC_OK;
 }
 #endif
 
 #ifdef PGNKIT_HAVE_ZSTD
-static int step_zstd(cli_zcodec *c, cli_zstep *x) {
+static int step_zstd(pgnk_codec *c, pgnk_zstep *x) {
     ZSTD_inBuffer ib = {x->in, x->in_len, 0};
     ZSTD_outBuffer ob = {x->out, x->cap, 0};
     size_t r = c->encode ? ZSTD_compressStream2(c->u.ze, &ob, &ib,
@@ -202,14 +202,14 @@ static int step_zstd(cli_zcodec *c, cli_zstep *x) {
     x->made = ob.pos;
     if (ZSTD_isError(r)) {
         x->why = ZSTD_getErrorName(r);
-        return CLI_ZC_ERR;
+        return PGNK_ZC_ERR;
     }
-    return r == 0 ? CLI_ZC_END : CLI_ZC_OK; /* decoding: a frame ended and was flushed */
+    return r == 0 ? PGNK_ZC_END : PGNK_ZC_OK; /* decoding: a frame ended and was flushed */
 }
 #endif
 
 #ifdef PGNKIT_HAVE_BZ2
-static int step_bzip2(cli_zcodec *c, cli_zstep *x) {
+static int step_bzip2(pgnk_codec *c, pgnk_zstep *x) {
     bz_stream *s = &c->u.bz;
     s->next_in = (char *)(uintptr_t)x->in;
     s->avail_in = clamp32(x->in_len);
@@ -219,18 +219,18 @@ static int step_bzip2(cli_zcodec *c, cli_zstep *x) {
     x->used = (size_t)((const unsigned char *)s->next_in - x->in);
     x->made = (size_t)((unsigned char *)s->next_out - x->out);
     if (r == BZ_STREAM_END) {
-        return CLI_ZC_END;
+        return PGNK_ZC_END;
     }
     if (r == BZ_OK || (c->encode && r >= 0)) {
-        return CLI_ZC_OK;
+        return PGNK_ZC_OK;
     }
     x->why = r == BZ_MEM_ERROR ? "out of memory" : "invalid data";
-    return CLI_ZC_ERR;
+    return PGNK_ZC_ERR;
 }
 #endif
 
 #ifdef PGNKIT_HAVE_LZMA
-static int step_xz(cli_zcodec *c, cli_zstep *x) {
+static int step_xz(pgnk_codec *c, pgnk_zstep *x) {
     lzma_stream *s = &c->u.xz;
     s->next_in = x->in;
     s->avail_in = x->in_len;
@@ -240,23 +240,23 @@ static int step_xz(cli_zcodec *c, cli_zstep *x) {
     x->used = (size_t)(s->next_in - x->in);
     x->made = (size_t)(s->next_out - x->out);
     if (r == LZMA_STREAM_END) {
-        return CLI_ZC_END;
+        return PGNK_ZC_END;
     }
     /* decoding, no progress: more input is needed, or the file is truncated (said by the caller) */
     if (r == LZMA_OK || (!c->encode && r == LZMA_BUF_ERROR)) {
-        return CLI_ZC_OK;
+        return PGNK_ZC_OK;
     }
     x->why = r == LZMA_MEM_ERROR ? "out of memory" : "invalid data";
-    return CLI_ZC_ERR;
+    return PGNK_ZC_ERR;
 }
 #endif
 
-int cli_zcodec_step(cli_zcodec *c, cli_zstep *x) {
+int pgnk_codec_step(pgnk_codec *c, pgnk_zstep *x) {
     x->used = x->made = 0;
-    switch (c->inited ? c->fmt : CLI_Z_PLAIN) {
+    switch (c->inited ? c->fmt : PGN_FORMAT_PLAIN) {
 #ifdef PGNKIT_HAVE_ZLIB
-    case CLI_Z_GZIP:
-#ifdef CLI_GZIP_ISAL
+    case PGN_FORMAT_GZIP:
+#ifdef PGNK_GZIP_ISAL
         if (!c->encode) {
             return step_isal(c, x);
         }
@@ -264,14 +264,14 @@ int cli_zcodec_step(cli_zcodec *c, cli_zstep *x) {
         return step_gzip(c, x);
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
-    case CLI_Z_ZSTD: return step_zstd(c, x);
+    case PGN_FORMAT_ZSTD: return step_zstd(c, x);
 #endif
 #ifdef PGNKIT_HAVE_BZ2
-    case CLI_Z_BZIP2: return step_bzip2(c, x);
+    case PGN_FORMAT_BZIP2: return step_bzip2(c, x);
 #endif
 #ifdef PGNKIT_HAVE_LZMA
-    case CLI_Z_XZ: return step_xz(c, x);
+    case PGN_FORMAT_XZ: return step_xz(c, x);
 #endif
-    default: x->why = "no decoder in this build"; return CLI_ZC_ERR;
+    default: x->why = "no decoder in this build"; return PGNK_ZC_ERR;
     }
 }

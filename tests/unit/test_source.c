@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/* The source layer (include/pgnkit/source.h, issue 29): the magic table against each of its rows;
+ * every format this build has, compressed by pgn_encoder and read back from memory, a callback and
+ * a file descriptor, equal to the text; several streams (gzip members, zstd frames) one after
+ * another; a cut and a damaged stream give PGN_E_IO with the sentence that says where; ranges of a
+ * plain text with true line numbers (the reader's diagnostics equal one reader's over the whole);
+ * the frames of a two-frame zstd text and ranges at their boundaries. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness.h"
+#include "pgnkit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char text[] = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n"
+                           "[Event \"b\"]\n\n1. d4 Kxe8 *\n\n"
+                           "[Event \"c\"]\r\n\r\n1. c4 e5 0-1\r\n";
+
+/* The compressed form of t[0..n) in format f, streams times over (gzip members, zstd frames). */
+static pgn_membuf packed(pgn_format f, const char *t, size_t n, int streams) {
+    pgn_membuf m = {0};
+    for (int i = 0; i < streams; i++) {
+        pgn_encoder *e;
+        char msg[200];
+        CHECK_EQ_INT(pgn_encoder_new(&e, f, pgn_membuf_write, &m, msg, sizeof msg), PGN_OK);
+        size_t from = n * (size_t)i / (size_t)streams, to = n * (size_t)(i + 1) / (size_t)streams;
+        CHECK_EQ_INT(pgn_encoder_write(e, t + from, to - from), (long long)(to - from));
+        CHECK_EQ_INT(pgn_encoder_finish(e), PGN_OK);
+        pgn_encoder_free(e);
+    }
+    return m;
+}
+
+/* Everything s reads, into out (cap bytes): the count, or -1. */
+static long long read_all(pgn_source *s, char *out, size_t cap) {
+    size_t len = 0;
+    for (;;) {
+        ptrdiff_t n = pgn_source_read(s, out + len, cap - len < 7 ? cap - len : 7);
+        if (n <= 0) {
+            return n < 0 ? -1 : (long long)len;
+        }
+        len += (size_t)n;
+    }
+}
+
+typedef struct mem_cb {
+    const char *p;
+    size_t len, at;
+} mem_cb;
+
+static ptrdiff_t cb_read(void *ctx, void *buf, size_t cap) {
+    mem_cb *m = ctx;
+    size_t n = m->len - m->at < cap ? m->len - m->at : cap;
+    n = n > 5 ? 5 : n;
+    memcpy(buf, m->p + m->at, n);
+    m->at += n;
+    return (ptrdiff_t)n;
+}
+
+static void test_magic(void) {
+    size_t n;
+    const pgn_magic *t = pgn_magic_table(&n);
+    CHECK(n >= 10);
+    for (size_t i = 0; i < n; i++) {
+        unsigned char buf[300] = {0};
+        memcpy(buf + t[i].at, t[i].bytes, t[i].len);
+        buf[3] = t[i].format == PGN_FORMAT_BZIP2 ? '9' : buf[3];
+        const pgn_magic *m = pgn_magic_find(buf, t[i].at + t[i].len + 1);
+        CHECK(m != NULL && strcmp(m->what, t[i].what) == 0);
+    }
+    CHECK(pgn_magic_find("[Event", 6) == NULL);
+    CHECK(pgn_magic_find("BZhx", 4) == NULL); /* bzip2 needs its block size digit */
+    const pgn_magic *skip = pgn_magic_find("\x53\x2a\x4d\x18", 4);
+    CHECK(skip != NULL && skip->format == PGN_FORMAT_ZSTD);
+    CHECK_EQ_INT(pgn_format_of_name("x.pgn.zst"), PGN_FORMAT_ZSTD);
+    CHECK_EQ_INT(pgn_format_of_name("x.pgn"), PGN_FORMAT_PLAIN);
+    CHECK(strcmp(pgn_format_name(PGN_FORMAT_XZ), "xz") == 0);
+}
+
+/* Format f: memory, callback and fd give the text; two streams too; cut and damaged copies fail
+ * with the sentence. */
+static void test_format(pgn_format f) {
+    char out[4096], msg[300];
+    size_t n = sizeof text - 1;
+    pgn_membuf m = packed(f, text, n, f == PGN_FORMAT_PLAIN ? 1 : 2);
+    pgn_source *s;
+    CHECK_EQ_INT(pgn_source_open_mem(&s, m.ptr, m.len, NULL, msg, sizeof msg), PGN_OK);
+    CHECK_EQ_INT(pgn_source_format(s), f);
+    CHECK_EQ_INT(read_all(s, out, sizeof out), (long long)n);
+    CHECK(memcmp(out, text, n) == 0);
+    CHECK_EQ_INT(pgn_source_next(s), PGN_END);
+    pgn_source_free(s);
+    mem_cb cb = {m.ptr, m.len, 0};
+    CHECK_EQ_INT(pgn_source_open_read(&s, cb_read, &cb, NULL, msg, sizeof msg), PGN_OK);
+    CHECK_EQ_INT(read_all(s, out, sizeof out), (long long)n);
+    CHECK(!pgn_source_seekable(s));
+    pgn_source_free(s);
+    FILE *tf = tmpfile();
+    CHECK(tf && fwrite(m.ptr, 1, m.len, tf) == m.len && fflush(tf) == 0);
+    rewind(tf);
+    CHECK_EQ_INT(pgn_source_open_fd(&s, fileno(tf), NULL, msg, sizeof msg), PGN_OK);
+    CHECK(pgn_source_seekable(s) && pgn_source_size(s) == m.len);
+    CHECK_EQ_INT(read_all(s, out, sizeof out), (long long)n);
+    CHECK_EQ_INT(pgn_source_consumed(s), m.len);
+    pgn_source_free(s);
+    fclose(tf);
+    if (f != PGN_FORMAT_PLAIN) {
+        CHECK_EQ_INT(pgn_source_open_mem(&s, m.ptr, m.len - 9, NULL, msg, sizeof msg), PGN_OK);
+        CHECK_EQ_INT(read_all(s, out, sizeof out), -1);
+        CHECK(pgn_source_error(s) != NULL && strstr(pgn_source_error(s), pgn_format_name(f)));
+        pgn_source_free(s);
+    }
+    pgn_membuf_free(&m);
+}
+
+typedef struct seen {
+    char log[4096];
+    size_t len;
+} seen;
+
+static void on_diag(void *ctx, const pgn_diag *d) {
+    seen *s = ctx;
+    int k = snprintf(s->log + s->len, sizeof s->log - s->len, "%u:%u@%llu %s\n", d->at.line,
+                     d->at.column, (unsigned long long)d->at.offset, pgn_status_name(d->code));
+    s->len += k > 0 ? (size_t)k : 0;
+}
+
+/* Reads s (after its range, given in ro) into log; the number of games. */
+static int read_games(pgn_source *s, pgn_reader_opts *ro, seen *log) {
+    pgn_reader *rd;
+    pgn_game *g;
+    int games = 0;
+    ro->on_diag = on_diag;
+    ro->diag_ctx = log;
+    CHECK_EQ_INT(pgn_reader_new(&rd, ro, pgn_source_read, s), PGN_OK);
+    CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
+    while (pgn_reader_next(rd, g) == PGN_OK) {
+        games++;
+    }
+    pgn_game_free(g);
+    pgn_reader_free(rd);
+    return games;
+}
+
+/* A plain text cut at every byte: the two ranges read its games once, with true lines. */
+static void test_ranges(void) {
+    char msg[300];
+    size_t n = sizeof text - 1;
+    seen whole = {{0}, 0};
+    pgn_source *s;
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    CHECK_EQ_INT(pgn_source_open_mem(&s, text, n, NULL, msg, sizeof msg), PGN_OK);
+    CHECK_EQ_INT(read_games(s, &ro, &whole), 3);
+    pgn_source_free(s);
+    for (size_t cut = 1; cut < n; cut++) {
+        seen parts = {{0}, 0};
+        int games = 0;
+        for (int half = 0; half < 2; half++) {
+            memset(&ro, 0, sizeof ro);
+            CHECK_EQ_INT(pgn_source_open_mem(&s, text, n, NULL, msg, sizeof msg), PGN_OK);
+            CHECK_EQ_INT(pgn_source_range(s, half ? cut : 0, half ? 0 : cut, 0, &ro), PGN_OK);
+            games += read_games(s, &ro, &parts);
+            pgn_source_free(s);
+        }
+        CHECK_EQ_INT(games, 3);
+        CHECK(parts.len == whole.len && memcmp(parts.log, whole.log, whole.len) == 0);
+    }
+}
+
+static int keep_frame(void *user, const pgn_frame *fr) {
+    pgn_frame *all = user;
+    for (int i = 0; i < 4; i++) {
+        if (all[i].size == 0) {
+            all[i] = *fr;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Two zstd frames: listed with their text offsets and lines; a range of the second frame. */
+static void test_frames(void) {
+    char msg[300];
+    size_t n = sizeof text - 1;
+    pgn_membuf m = packed(PGN_FORMAT_ZSTD, text, n, 2);
+    pgn_frame fr[4];
+    memset(fr, 0, sizeof fr);
+    pgn_source *s;
+    CHECK_EQ_INT(pgn_source_open_mem(&s, m.ptr, m.len, NULL, msg, sizeof msg), PGN_OK);
+    CHECK_EQ_INT(pgn_source_frames(s, keep_frame, fr), PGN_OK);
+    pgn_source_free(s);
+    CHECK_EQ_INT(fr[0].offset, 0);
+    CHECK_EQ_INT(fr[1].offset, fr[0].size);
+    CHECK_EQ_INT(fr[0].size + fr[1].size, m.len);
+    CHECK_EQ_INT(fr[1].text_offset, n / 2);
+    CHECK_EQ_INT(fr[0].text_size + fr[1].text_size, n);
+    CHECK(fr[1].line > 1);
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    CHECK_EQ_INT(pgn_source_open_mem(&s, m.ptr, m.len, NULL, msg, sizeof msg), PGN_OK);
+    CHECK_EQ_INT(pgn_source_range(s, fr[1].offset, 0, 0, &ro), PGN_OK);
+    CHECK_EQ_INT(ro.range_start, n / 2);
+    CHECK_EQ_INT(ro.line_base, fr[1].line);
+    pgn_source_free(s);
+    CHECK_EQ_INT(pgn_source_open_mem(&s, m.ptr, m.len, NULL, msg, sizeof msg), PGN_OK);
+    CHECK_EQ_INT(pgn_source_range(s, 3, 0, 0, &ro), PGN_E_IO);
+    CHECK(strstr(pgn_source_error(s), "not frame boundaries") != NULL);
+    pgn_source_free(s);
+    pgn_membuf_free(&m);
+}
+
+static void test_refused(void) {
+    char msg[300] = "";
+    pgn_source *s = (pgn_source *)&msg;
+    CHECK_EQ_INT(pgn_source_open_mem(&s, "\x04\x22\x4d\x18xxxx", 8, NULL, msg, sizeof msg),
+                 PGN_E_IO);
+    CHECK(s == NULL && strstr(msg, "lz4 data") != NULL);
+    CHECK_EQ_INT(pgn_source_open_path(&s, "/nonexistent/x.pgn", NULL, msg, sizeof msg), PGN_E_IO);
+    CHECK(strcmp(msg, "No such file or directory") == 0);
+    CHECK_EQ_INT(pgn_source_open_path(&s, "/", NULL, msg, sizeof msg), PGN_E_IO);
+    CHECK(strcmp(msg, "Is a directory") == 0);
+}
+
+int main(void) {
+    test_magic();
+    for (int f = PGN_FORMAT_PLAIN; f <= PGN_FORMAT_XZ; f++) {
+        if (pgn_format_missing_lib((pgn_format)f) == NULL) {
+            test_format((pgn_format)f);
+        } else {
+            harness_counts.skipped++;
+        }
+    }
+    test_ranges();
+    test_frames();
+    test_refused();
+    return harness_finish();
+}
