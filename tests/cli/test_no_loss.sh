@@ -138,6 +138,22 @@ same "games cut inside a file: ranges as the whole" "" "$(diff "$t/j1.diag" "$t/
 same "fmt -j 4: the cut games rejected, the others written" "$ncut $(( $(grep -c '^\[Event ' "$t/cuts.pgn") - ncut ))" \
     "$(grep -c '^\[Event ' "$t/rej.pgn") $(grep -c '^\[Event ' "$t/cuts.out")"
 
+# ---- dedupe: its outputs checked against each other like every writer's (issue 36) ----
+mkdir "$t/dd" && printf '[Event "a"]\n\n1. e4 *\n\n[Event "a"]\n\n1. e4 *\n' >"$t/dd/in.pgn"
+for args in "-o X --report X" "--report -" "--dupes X --report X" "-o X --dupes X" \
+    "--report in.pgn"; do
+    err=$(cd "$t/dd" && "$bin" dedupe $args in.pgn 2>&1 >/dev/null)
+    same "dedupe $args: refused" "2 1" "$? $(grep -c 'is the same file as .*: refused' <<<"$err")"
+    same "dedupe $args: nothing written" "in.pgn" "$(ls -A "$t/dd")"
+done
+: >"$t/dd/X" && ln -s X "$t/dd/L"
+(cd "$t/dd" && "$bin" dedupe -o X --report L in.pgn 2>/dev/null)
+same "dedupe -o X --report (a link to X): refused" "2 0" "$? $(stat -c %s "$t/dd/X")"
+rm "$t/dd/L" "$t/dd/X"
+(cd "$t/dd" && "$bin" dedupe -o X --report R in.pgn 2>/dev/null)
+same "dedupe -o X --report R: both written, the report naming its input (read after it closed)" \
+    "1 2" "$(grep -c '^\[Event ' "$t/dd/X") $(grep -o '"source":"in.pgn"' "$t/dd/R" | wc -l)"
+
 # ---- in place: owner, group, mode and extended attributes kept, or refused (issue 36) ----
 xattr() { /usr/bin/python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.origin").decode())' "$1" 2>&1; }
 if [ "$(id -u)" != 0 ]; then
