@@ -47,15 +47,31 @@ static pgn_status write_raw(FILE *f, const cli_game *g) {
     return cli_write_raw(f, g->raw.ptr, g->raw.len);
 }
 
+/* g's input name, kept for --report after its input is closed (one copy per input); NULL when
+ * out of memory. */
+static const char *input_name(dd_state *s, const cli_game *g) {
+    const char *name = g->input->name;
+    if (s->nnames > 0 && strcmp(s->names[s->nnames - 1], name) == 0) {
+        return s->names[s->nnames - 1];
+    }
+    char *copy = strdup(name);
+    if (!copy || !dd_reserve((void **)&s->names, s->nnames, &s->capnames, sizeof(char *))) {
+        free(copy);
+        return NULL;
+    }
+    return s->names[s->nnames++] = copy;
+}
+
 /* A new distinct game (at, len: its record or text in the spool). */
 static pgn_status add_rep(dd_state *s, const cli_game *g, uint64_t at, uint32_t len) {
-    if (!dd_reserve((void **)&s->reps, s->nreps, &s->capreps, sizeof(rep))) {
+    const char *name = input_name(s, g);
+    if (!name || !dd_reserve((void **)&s->reps, s->nreps, &s->capreps, sizeof(rep))) {
         return PGN_E_NOMEM;
     }
     rep *r = &s->reps[s->nreps++];
     r->start = at;
     r->len = len;
-    r->input = g->input->name;
+    r->input = name;
     r->line = g->summary->start.line;
     r->first = r->keep = g->ordinal;
     r->rich = s->richest ? (uint32_t)pgn_game_richness(g->game) : 0;
@@ -68,10 +84,11 @@ static pgn_status add_member(dd_state *s, const cli_game *g, uint64_t cluster) {
     if (!s->report) {
         return PGN_OK;
     }
-    if (!dd_reserve((void **)&s->members, s->nmembers, &s->capmembers, sizeof(member))) {
+    const char *name = input_name(s, g);
+    if (!name || !dd_reserve((void **)&s->members, s->nmembers, &s->capmembers, sizeof(member))) {
         return PGN_E_NOMEM;
     }
-    member m = {cluster, g->ordinal, g->input->name, g->summary->start.line};
+    member m = {cluster, g->ordinal, name, g->summary->start.line};
     s->members[s->nmembers++] = m;
     return PGN_OK;
 }
@@ -193,17 +210,33 @@ static void run(cli_run *r, dd_state *s) {
     }
 }
 
+/* Is one of the --dupes and --report files an input, the output (-o, standard output without
+ * it), the rejects or the other one? */
+static int side_clash(cli_run *r, const dd_opts *o) {
+    const char *out = r->out_path ? r->out_path : "-";
+    const char *what[2] = {"--dupes", "--report"}, *paths[2] = {o->dupes, o->report};
+    for (int i = 0; i < 2; i++) {
+        if (cli_run_check_output(r, what[i], paths[i]) != EXIT_OK ||
+            cli_outputs_clash(what[i], paths[i], "the output", out) ||
+            cli_outputs_clash(what[i], paths[i], "--rejects", r->rejects_path)) {
+            return 1;
+        }
+    }
+    return cli_outputs_clash("--dupes", o->dupes, "--report", o->report);
+}
+
 /* Opens (o: 1) or closes (o: 0) the --dupes and --report files. */
 static int side_outputs(cli_run *r, dd_opts *o, cli_output out[2], int open, int status) {
     const char *paths[2] = {o->dupes, o->report};
+    if (open && side_clash(r, o)) {
+        return EXIT_USAGE;
+    }
     for (int i = 0; i < 2; i++) {
         if (!paths[i]) {
             continue;
         }
         if (!open) {
             status = cli_output_close(&out[i], !r->aborted, status);
-        } else if (cli_run_check_output(r, i ? "--report" : "--dupes", paths[i]) != EXIT_OK) {
-            return EXIT_USAGE;
         } else if (cli_output_open(&out[i], paths[i]) != EXIT_OK) {
             return EXIT_RESOURCE;
         }
@@ -246,6 +279,10 @@ int cmd_dedupe(int argc, char **argv) {
     pgn_game_free(s.scratch);
     free(s.reps);
     free(s.members);
+    for (size_t i = 0; i < s.nnames; i++) {
+        free(s.names[i]);
+    }
+    free(s.names);
     free(s.kept);
     dd_line_free(&s.line);
     cli_run_count(&r, "distinct", "distinct", s.nreps + s.broken);

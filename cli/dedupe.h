@@ -63,6 +63,8 @@ typedef struct dd_state {
     size_t nreps, capreps;
     member *members;
     size_t nmembers, capmembers;
+    char **names; /* the inputs' names the records point to (an input's own goes with it) */
+    size_t nnames, capnames;
     uint64_t *kept; /* --keep richest: the ordinals of the kept copies, sorted */
     size_t nkept, next_kept;
     uint64_t broken, dropped;

@@ -209,6 +209,18 @@ int cli_run_check_output(cli_run *r, const char *what, const char *path) {
     return EXIT_OK;
 }
 
+int cli_outputs_clash(const char *what_a, const char *a, const char *what_b, const char *b) {
+    if (!a || !b) {
+        return 0;
+    }
+    int sa = strcmp(a, "-") == 0, sb = strcmp(b, "-") == 0; /* "-": standard output */
+    if (sa || sb ? sa && sb : cli_same_file(a, b)) {
+        cli_error(NULL, "%s '%s' is the same file as %s '%s': refused", what_a, a, what_b, b);
+        return 1;
+    }
+    return 0;
+}
+
 int cli_run_open(cli_run *r) {
     if (r->where) {
         int st = cli_query_compile(r->where, strlen(r->where), &r->query);

@@ -239,6 +239,10 @@ int cli_run_open(cli_run *r);
 /* Refuses (EXIT_USAGE) writing path when it is the same file as an input; for outputs a command
  * opens itself (fmt -i checks nothing: it replaces its input on purpose). */
 int cli_run_check_output(cli_run *r, const char *what, const char *path);
+/* Nonzero, after a message naming both, when outputs a and b (what_a, what_b: their options; "-":
+ * standard output; NULL: none) are the same file, existing or to be made (issue 36: dedupe -o X
+ * --report X lost the report). */
+int cli_outputs_clash(const char *what_a, const char *a, const char *what_b, const char *b);
 /* Reads every input, building each game, and calls fn after each. Missing, unreadable and
  * directory inputs are reported and skipped; --max-errors stops the run. Returns r->status.
  * With --where (r->query set by cli_run_open) fn sees only the games that match, built by reading
