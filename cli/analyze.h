@@ -17,7 +17,7 @@ typedef struct slot {
     int state; /* SLOT_FREE, SLOT_QUEUED, SLOT_TAKEN, SLOT_DONE */
     char *buf;
     size_t len;
-    const char *src; /* its input's name and its ordinal there, for messages */
+    const char *src; /* its input's name (in buf, after the text) and its ordinal there */
     uint64_t game_no;
 } slot;
 enum { SLOT_FREE, SLOT_QUEUED, SLOT_TAKEN, SLOT_DONE };
@@ -52,7 +52,7 @@ typedef struct worker {
     pgn_writer *writer;
     /* the output of the current game */
     cli_membuf out;
-    const char *src; /* the current game's file and ordinal in it, for messages */
+    const char *src; /* the current game's file (in raw.p) and ordinal in it, for messages */
     uint64_t game_no;
     cli_membuf raw;      /* the current game's text */
     char err[256];       /* the engine's last failure */

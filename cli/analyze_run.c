@@ -143,11 +143,15 @@ static void *worker_main(void *arg) {
 static pgn_status queue_game(cli_run *r, void *user, const cli_game *g) {
     shared *s = user;
     (void)r;
-    char *text = malloc(g->raw.len ? g->raw.len : 1);
+    /* the input's name after the text: the input (and its name) is closed before the engines
+     * are done with its last games */
+    size_t name_len = strlen(g->input->name);
+    char *text = malloc(g->raw.len + name_len + 1);
     if (!text) {
         return PGN_E_NOMEM;
     }
     memcpy(text, g->raw.ptr, g->raw.len);
+    memcpy(text + g->raw.len, g->input->name, name_len + 1);
     pthread_mutex_lock(&s->mu);
     while (!s->fatal && s->next_seq - s->next_write >= s->ring_cap) {
         pthread_cond_wait(&s->cv, &s->mu);
@@ -156,7 +160,7 @@ static pgn_status queue_game(cli_run *r, void *user, const cli_game *g) {
     if (!fatal) {
         slot *sl = &s->ring[s->next_seq++ % s->ring_cap];
         slot queued = {g->summary->broken ? SLOT_DONE : SLOT_QUEUED, text, g->raw.len,
-                       g->input->name, g->summary->game};
+                       text + g->raw.len, g->summary->game};
         *sl = queued;
         s->games++;
         s->finished_bytes += g->summary->broken ? g->raw.len : 0;

@@ -82,8 +82,8 @@ typedef struct pgn_dedupe_opts {
  */
 typedef struct pgn_dedupe pgn_dedupe;
 
-/** Creates an empty set; opts may be NULL (defaults). PGN_OK or PGN_E_NOMEM. The caller frees it
- * with pgn_dedupe_free. */
+/** Creates an empty set; opts may be NULL (defaults). PGN_OK, PGN_E_NOMEM or PGN_E_BAD_ALLOCATOR.
+ * The caller frees it with pgn_dedupe_free. */
 PGN_API PGN_NODISCARD pgn_status pgn_dedupe_new(pgn_dedupe **out, const pgn_dedupe_opts *opts);
 /** Frees the set; accepts NULL. */
 PGN_API void pgn_dedupe_free(pgn_dedupe *set);

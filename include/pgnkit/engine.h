@@ -264,7 +264,8 @@ typedef struct pgn_search pgn_search;
 /**
  * Makes a reader of searches that keeps lines 1..lines of a multipv search (0 counts as 1, more
  * than PGN_SEARCH_LINES_MAX as that; info lines of a higher multipv index are ignored). alloc may
- * be NULL (libc); it is copied. Returns PGN_OK with *out, or PGN_E_NOMEM (*out NULL).
+ * be NULL (libc); it is copied. Returns PGN_OK with *out, or PGN_E_NOMEM or PGN_E_BAD_ALLOCATOR
+ * (*out NULL).
  */
 PGN_API PGN_NODISCARD pgn_status pgn_search_new(pgn_search **out, const pgn_allocator *alloc,
                                                 uint32_t lines);
@@ -366,7 +367,8 @@ typedef struct pgn_analyze_opts {
  * evaluation without asking the engine (a checkmate none, a draw 0.00). opts may be NULL (the
  * defaults). stats (may be NULL) receives the figures. Returns PGN_OK; PGN_E_ILLEGAL_MOVE when
  * the main line holds a null move (nothing is searched); a callback's status when it stopped the
- * analysis; PGN_E_NOMEM (the game may then be partly annotated). After any error but PGN_E_NOMEM
+ * analysis; PGN_E_BAD_ALLOCATOR for a half-filled opts->alloc; PGN_E_NOMEM (the game may then be
+ * partly annotated). After any error but PGN_E_NOMEM
  * the game is unchanged.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_game_analyze(pgn_game *game,

@@ -32,7 +32,8 @@ typedef struct pgn_query_error {
  * error, an unknown atom or a bad operand (a FEN, a SAN move, a pattern, a regular expression),
  * with *err filled when err is not NULL; PGN_E_LIMIT (*err filled too) for more than 64
  * operators above an atom, text nested deeper than 129 levels, more than 4 flips nested in one
- * another, or an expression longer than 64 KiB (docs/query.md); PGN_E_NOMEM.
+ * another, or an expression longer than 64 KiB (docs/query.md); PGN_E_NOMEM; PGN_E_BAD_ALLOCATOR
+ * for a half-filled alloc.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
                                                    const pgn_allocator *alloc,
@@ -58,7 +59,7 @@ PGN_API size_t pgn_query_print(const pgn_query *query, char *buf, size_t cap);
 typedef struct pgn_query_matcher pgn_query_matcher;
 
 /** Creates a matcher of query (borrowed: it must outlive the matcher). alloc may be NULL.
- * Returns PGN_OK or PGN_E_NOMEM. */
+ * Returns PGN_OK, PGN_E_NOMEM or PGN_E_BAD_ALLOCATOR. */
 PGN_API PGN_NODISCARD pgn_status pgn_query_matcher_new(pgn_query_matcher **out,
                                                        const pgn_query *query,
                                                        const pgn_allocator *alloc);

@@ -241,7 +241,8 @@ PGN_API int pgn_parallel_serial(const pgn_reader_opts *ro);
  * same as one reader over the whole text would (byte-identical output; offsets, lines and raw
  * bytes are the text's own). Memory: at most 2N batches in flight. Returns PGN_END at the end,
  * PGN_E_IO when the source failed (pgn_source_error says why; the games before were given), or
- * PGN_E_NOMEM, or each's status; totals (may be NULL) are filled in every case. */
+ * PGN_E_NOMEM, or PGN_E_BAD_ALLOCATOR (a half-filled opts->reader.alloc: nothing read), or each's
+ * status; totals (may be NULL) are filled in every case. */
 PGN_API pgn_status pgn_parallel_read(pgn_source *src, const pgn_parallel_opts *opts,
                                      pgn_parallel_totals *totals);
 

@@ -163,14 +163,13 @@ uint64_t pgn_game_richness(const pgn_game *game) {
 }
 
 pgn_status pgn_dedupe_new(pgn_dedupe **out, const pgn_dedupe_opts *opts) {
-    static const pgn_allocator libc = {NULL, NULL, NULL, NULL};
-    const pgn_allocator *alloc = opts && opts->alloc ? opts->alloc : &libc;
-    pgn_dedupe *d = pgnk_malloc(alloc, sizeof *d);
+    const pgn_allocator *alloc = opts ? opts->alloc : NULL;
+    pgn_status st;
+    pgn_dedupe *d = pgnk_alloc_object(alloc, sizeof *d, &st);
     if (!d) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(d, 0, sizeof *d);
-    d->alloc = *alloc;
+    pgnk_alloc_copy(&d->alloc, alloc);
     d->flags = opts ? opts->flags : 0;
     *out = d;
     return PGN_OK;

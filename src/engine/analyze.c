@@ -159,7 +159,11 @@ pgn_status pgn_game_analyze(pgn_game *game, const pgn_engine_callbacks *engine, 
              (unsigned long long)o.limit_value);
     uint32_t lines = o.multipv > 1 ? o.multipv : 1;
     work w;
-    pgn_status st = work_init(&w, pgn_game_ply_count(game), lines, o.alloc);
+    pgn_status st = pgnk_alloc_check(o.alloc);
+    if (st != PGN_OK) {
+        return st;
+    }
+    st = work_init(&w, pgn_game_ply_count(game), lines, o.alloc);
     if (st != PGN_OK) {
         return st;
     }

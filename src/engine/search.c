@@ -29,14 +29,12 @@ pgn_status pgn_search_new(pgn_search **out, const pgn_allocator *alloc, uint32_t
     assert(out != NULL);
     *out = NULL;
     uint32_t n = lines == 0 ? 1 : lines > PGN_SEARCH_LINES_MAX ? PGN_SEARCH_LINES_MAX : lines;
-    pgn_search *s = pgnk_malloc(alloc, sizeof *s);
+    pgn_status st;
+    pgn_search *s = pgnk_alloc_object(alloc, sizeof *s, &st);
     if (s == NULL) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(s, 0, sizeof *s);
-    if (alloc) {
-        s->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&s->alloc, alloc);
     s->nlines = n;
     s->lines = pgnk_malloc(&s->alloc, n * sizeof *s->lines);
     if (s->lines == NULL) {

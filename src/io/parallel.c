@@ -5,6 +5,7 @@
  * 2N slots, and commits the read ones in order (par_commit.c). POSIX threads. */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
+#include "../base/alloc.h"
 #include "par_pool.h"
 #include "splitter.h"
 
@@ -285,6 +286,12 @@ static void setup(pool *p, pgn_source *src, const pgn_parallel_opts *o) {
 
 pgn_status pgn_parallel_read(pgn_source *src, const pgn_parallel_opts *opts,
                              pgn_parallel_totals *totals) {
+    if (pgnk_alloc_check(opts->reader.alloc) != PGN_OK) {
+        if (totals) {
+            memset(totals, 0, sizeof *totals);
+        }
+        return PGN_E_BAD_ALLOCATOR;
+    }
     pool p;
     setup(&p, src, opts);
     p.slots = calloc(p.nslots, sizeof *p.slots);

@@ -54,34 +54,24 @@ struct pgn_query_matcher {
     pgn_status st;
 };
 
+/* p grown to need elements (pgnk_grow); NULL (m->st set) when out of memory, p then unchanged. */
 static void *grow(pgn_query_matcher *m, void *p, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) {
-        return p;
-    }
-    size_t nc = *cap ? *cap * 2 : 16;
-    while (nc < need) {
-        nc *= 2;
-    }
-    void *np = pgnk_realloc(&m->alloc, p, *cap * size, nc * size);
-    if (!np) {
+    if (!pgnk_grow(&m->alloc, &p, cap, need, size, 16)) {
         m->st = PGN_E_NOMEM;
         return NULL;
     }
-    *cap = nc;
-    return np;
+    return p;
 }
 
 pgn_status pgn_query_matcher_new(pgn_query_matcher **out, const pgn_query *q,
                                  const pgn_allocator *alloc) {
-    pgn_query_matcher *m = pgnk_malloc(alloc, sizeof *m);
+    pgn_status st;
+    pgn_query_matcher *m = pgnk_alloc_object(alloc, sizeof *m, &st);
     if (!m) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(m, 0, sizeof *m);
     m->q = q;
-    if (alloc) {
-        m->alloc = *alloc;
-    }
+    pgnk_alloc_copy(&m->alloc, alloc);
     pgnk_arena_init(&m->ar, alloc);
     size_t ns = q->nslots ? q->nslots : 1;
     m->slot = pgnk_malloc(alloc, ns);
@@ -354,10 +344,11 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     const pgn_query *q = m->q;
     int changed = 0;
     if (!in_var && (q->flags & QF_KEYS)) {
-        m->keys = grow(m, m->keys, &m->capkeys, m->nkeys + 1, sizeof *m->keys);
-        if (!m->keys) {
-            return;
+        void *keys = grow(m, m->keys, &m->capkeys, m->nkeys + 1, sizeof *m->keys);
+        if (!keys) {
+            return; /* m->keys kept: the matcher frees it */
         }
+        m->keys = keys;
         m->keys[m->nkeys++] = pgn_pos_identity_key(pt->pos);
         pt->reps = m->last_reps =
             pgn_repetitions(m->keys, m->nkeys, pgn_pos_repetition_window(pt->pos));
@@ -433,10 +424,11 @@ static pgn_flow v_tag(void *user, pgn_str name, pgn_str value) {
         return PGN_FLOW_CONTINUE; /* no atom reads them */
     }
     size_t cap = m->tags.cap;
-    m->tags.v = grow(m, m->tags.v, &cap, m->tags.n + 1, sizeof *m->tags.v);
-    if (!m->tags.v) {
+    void *tags = grow(m, m->tags.v, &cap, m->tags.n + 1, sizeof *m->tags.v);
+    if (!tags) {
         return PGN_FLOW_STOP;
     }
+    m->tags.v = tags;
     m->tags.cap = (uint32_t)cap;
     qtag *t = &m->tags.v[m->tags.n];
     t->name = pgnk_arena_strndup(&m->ar, name.ptr, name.len);
@@ -551,10 +543,11 @@ static pgn_flow v_begin_var(void *user) {
         return PGN_FLOW_SKIP;
     }
     size_t cap = m->cap;
-    m->lines = grow(m, m->lines, &cap, (size_t)m->depth + 2, sizeof *m->lines);
-    if (!m->lines) {
+    void *lines = grow(m, m->lines, &cap, (size_t)m->depth + 2, sizeof *m->lines);
+    if (!lines) {
         return PGN_FLOW_STOP;
     }
+    m->lines = lines;
     m->cap = (uint32_t)cap;
     qline *parent = &m->lines[m->depth], *l = &m->lines[++m->depth];
     l->before = parent->before; /* the variation replaces the parent's pending move */

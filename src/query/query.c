@@ -339,15 +339,15 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
         }
         return PGN_E_LIMIT;
     }
-    pgn_query *q = pgnk_malloc(alloc, sizeof *q);
+    pgn_status st;
+    pgn_query *q = pgnk_alloc_object(alloc, sizeof *q, &st);
     if (!q) {
-        return PGN_E_NOMEM;
+        return st;
     }
-    memset(q, 0, sizeof *q);
     pgnk_arena_init(&q->ar, alloc);
     q->text = pgnk_arena_strndup(&q->ar, text, len);
     q->len = len;
-    pgn_status st = q->text ? pgnk_query_parse(q, err) : PGN_E_NOMEM;
+    st = q->text ? pgnk_query_parse(q, err) : PGN_E_NOMEM;
     if (st == PGN_OK && q->root == QNONE) {
         st = PGN_E_UNEXPECTED_TOKEN;
     }
