@@ -741,12 +741,12 @@ static void read_movetext(pgn_reader *r) {
         }
         reader_next_token(r);
         token *t = &r->tok;
-        /* "1." after an empty line, once the main line has moves: a new game without tags. A
-         * symbol shaped like a move counts whether it is read, skipped (SKIP), illegal, unreadable
-         * or after an illegal one, so that where a game ends depends neither on its moves'
-         * legality nor on the visitor (fuzz_reader checks it). */
+        /* "1." (not "1...": pgnk_mt_black_number) after an empty line, once the main line has
+         * moves: a new game without tags. A symbol shaped like a move counts whether it is read,
+         * skipped (SKIP), illegal, unreadable or after an illegal one, so that where a game ends
+         * depends neither on its moves' legality nor on the visitor (fuzz_reader checks it). */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
-                      s.move_seen && t->len == 1 && t->ptr[0] == '1';
+                      s.move_seen && t->len == 1 && t->ptr[0] == '1' && !pgnk_mt_black_number(r);
         if (!s.move_seen && r->depth == 1 && !s.skip_parens && move_shaped(t)) {
             s.move_seen = 1;
         }

@@ -175,3 +175,24 @@ void pgnk_mt_after_marker(pgn_reader *r, const token *t) {
         pgnk_reader_diag(r, PGN_E_TRUNCATED, copy.at, text, 3);
     }
 }
+
+/* The game boundary (issue 34 point 4): "1" after an empty line starts a new game only when it
+ * cannot continue this one. "1..." (Black's first move, after a comment set apart by empty lines)
+ * continues it: a game without tags starts with White's move. Looks at the periods after t, the
+ * current token (its text is pointed at again should the look move the window). */
+int pgnk_mt_black_number(pgn_reader *r) {
+    lexer *lx = &r->lx;
+    uint64_t start = r->tok.at.offset;
+    if (start < lx->base) {
+        return 0;
+    }
+    size_t i = (size_t)(start - lx->base) + r->tok.len; /* a move number took its periods */
+    int dots = 0;
+    set_keep(lx, start);
+    while (dots < 2 && (i < lx->pos || lexer_have(lx, &i)) && lx->buf[i] == '.') {
+        dots++;
+        i++;
+    }
+    r->tok.ptr = lx->buf + (size_t)(start - lx->base);
+    return dots == 2;
+}

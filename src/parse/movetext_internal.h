@@ -70,5 +70,8 @@ void pgnk_mt_flush_pending(pgn_reader *r, mt_state *s);
 void pgnk_mt_end(pgn_reader *r, mt_state *s, const token *t);
 /* After the termination marker t: a lax 1/2 that is the input's last byte (1/2-1/2 cut). */
 void pgnk_mt_after_marker(pgn_reader *r, const token *t);
+/* The current token, a "1" after an empty line, is Black's first move number ("1..."): it
+ * continues the game rather than starting one. */
+int pgnk_mt_black_number(pgn_reader *r);
 
 #endif
