@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit eco: names each game's opening from the lichess table by position (ECO, Opening,
- * Variation tags; include/pgnkit/opening.h) and writes it in export format; --check only reports
- * the games whose ECO tag disagrees with the table. A broken game is passed through unchanged. */
+ * Variation tags; include/pgnkit/opening.h) and writes it in export format: a game's tags are
+ * filled where it has no ECO tag, replaced with --replace (issue 34 point 7), and the summary
+ * counts the games whose tags changed; --check only reports the games whose ECO tag disagrees with
+ * the table. A broken game is passed through unchanged. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "parallel.h"
@@ -10,12 +12,14 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit eco [--only-missing] [--check] [-o OUT] [--where EXPR] [reading options]\n"
+    "usage: pgnkit eco [--replace] [--check] [-o OUT] [--where EXPR] [reading options]\n"
     "                  [FILE...]\n"
     "Classifies each game by the deepest position of its main line found in the lichess opening\n"
     "table (by position, so transpositions classify), sets the ECO, Opening and Variation tags\n"
-    "and writes the game in export format; a game with errors is written unchanged.\n"
-    "  --only-missing  keep the tags of games that already have an ECO tag\n"
+    "of the games that have no ECO tag and writes the game in export format; a game with errors\n"
+    "is written unchanged. The summary counts the games whose tags changed.\n"
+    "  --replace       set the tags of every game the table classifies, replacing its own\n"
+    "  --only-missing  the default: keep the tags of games that already have an ECO tag\n"
     "  --check         write no games: list those whose ECO tag differs from the table's\n"
     "                  (exit status 1 if any)\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE
         CLI_JOBS_USAGE
@@ -29,13 +33,29 @@ typedef struct eco_state {
     cli_membuf buf; /* -j 1: the game's product */
     uint32_t flags;
     int check;
-    uint64_t classified, disagree;
+    uint64_t classified, disagree, changed;
 } eco_state;
 
 /* A game's product (made on a worker under -j N, else here): one byte (ECO_CLASSIFIED,
  * ECO_DIFFERS), then the game in export format, or with --check and a difference the end of its
  * message. Both runs use it, so -j N writes what -j 1 writes. */
-enum { ECO_CLASSIFIED = 1, ECO_DIFFERS = 2 };
+enum { ECO_CLASSIFIED = 1, ECO_DIFFERS = 2, ECO_CHANGED = 4 };
+
+/* The game's ECO, Opening and Variation tags, one after another (to tell whether they changed). */
+static pgn_status eco_tags(const pgn_game *game, cli_membuf *out) {
+    static const char *const names[] = {"ECO", "Opening", "Variation"};
+    out->len = 0;
+    for (size_t i = 0; i < 3; i++) {
+        pgn_str v = {"", 0};
+        int has = pgn_game_tag_get(game, names[i], &v);
+        if (cli_membuf_write(out, has ? "+" : "-", 1) < 0 ||
+            cli_membuf_write(out, &v.len, sizeof v.len) < 0 ||
+            cli_membuf_write(out, v.ptr, v.len) < 0) {
+            return PGN_E_NOMEM;
+        }
+    }
+    return PGN_OK;
+}
 
 static ptrdiff_t to_product(void *ctx, const void *data, size_t len) {
     return cli_membuf_write(((eco_state *)ctx)->to, data, len);
@@ -70,8 +90,17 @@ static pgn_status eco_make(eco_state *s, pgn_game *game, cli_membuf *out) {
         return check_make(game, out);
     }
     const pgn_opening *o;
-    pgn_status st = pgn_opening_tag(game, s->flags, &o);
-    unsigned char f = o ? ECO_CLASSIFIED : 0;
+    cli_membuf before = {NULL, 0, 0}, after = {NULL, 0, 0};
+    pgn_status st = eco_tags(game, &before);
+    if (st == PGN_OK && (st = pgn_opening_tag(game, s->flags, &o)) == PGN_OK) {
+        st = eco_tags(game, &after);
+    }
+    unsigned char f = st == PGN_OK && o ? ECO_CLASSIFIED : 0;
+    if (st == PGN_OK && (before.len != after.len || memcmp(before.p, after.p, after.len) != 0)) {
+        f |= ECO_CHANGED;
+    }
+    free(before.p);
+    free(after.p);
     if (st != PGN_OK || cli_membuf_write(out, &f, 1) < 0) {
         return st != PGN_OK ? st : PGN_E_NOMEM;
     }
@@ -125,6 +154,7 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     }
     unsigned char f = (unsigned char)p.ptr[0];
     s->classified += (f & ECO_CLASSIFIED) != 0;
+    s->changed += (f & ECO_CHANGED) != 0;
     if (s->check && (f & ECO_DIFFERS)) {
         s->disagree++;
         fprintf(s->out, "%s:%u: game %llu: %.*s", g->input->name, g->summary->start.line,
@@ -138,13 +168,14 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     return PGN_OK;
 }
 
-enum { OPT_ONLY_MISSING = CLI_OPT_COMMAND, OPT_CHECK };
+enum { OPT_ONLY_MISSING = CLI_OPT_COMMAND, OPT_CHECK, OPT_REPLACE };
 
 static int eco_option(void *user, int ch, const char *arg) {
     eco_state *s = user;
     (void)arg;
     switch (ch) {
     case OPT_ONLY_MISSING: s->flags |= PGN_OPENING_ONLY_MISSING; return EXIT_OK;
+    case OPT_REPLACE: s->flags &= ~PGN_OPENING_ONLY_MISSING; return EXIT_OK;
     case OPT_CHECK: s->check = 1; return EXIT_OK;
     default: return cli_usage("unknown option");
     }
@@ -153,9 +184,11 @@ static int eco_option(void *user, int ch, const char *arg) {
 int cmd_eco(int argc, char **argv) {
     static const struct option opts[] = {{"only-missing", no_argument, NULL, OPT_ONLY_MISSING},
                                          {"check", no_argument, NULL, OPT_CHECK},
+                                         {"replace", no_argument, NULL, OPT_REPLACE},
                                          {NULL, 0, NULL, 0}};
     eco_state s;
     memset(&s, 0, sizeof s);
+    s.flags = PGN_OPENING_ONLY_MISSING; /* fill what is missing; --replace overwrites */
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
     int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", eco_option, &s);
@@ -175,6 +208,9 @@ int cmd_eco(int argc, char **argv) {
     pgn_writer_free(s.w);
     free(s.buf.p);
     cli_run_count(&r, "classified", "classified", s.classified);
+    if (!s.check) {
+        cli_run_count(&r, "changed", "with tags changed", s.changed);
+    }
     if (s.check) {
         cli_run_count(&r, "differing", "with an ECO tag that differs", s.disagree);
         r.status = s.disagree && r.status < EXIT_INPUT ? EXIT_INPUT : r.status;

@@ -52,10 +52,17 @@ same "fmt --add-termination: insufficient material" '[Termination "insufficient 
 1... Kd5 1/2-1/2' | grep -o '\[Termination [^]]*\]')"
 same "fmt --add-termination: none while the game goes on" "" "$(ft '1. e4 e5 *' | grep -o '\[Termination [^]]*\]')"
 
-# ---- eco: --only-missing, --check, broken games unchanged ----
+# ---- eco: fills what is missing, --replace, --check, broken games unchanged (issue 34 point 7) ----
 printf '[Event "a"]\n[ECO "A00"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n[Event "b"]\n\n1. e4 Ke7?? 2. Qh5 Kxe4 *\n\n' >"$t/m.pgn"
+same "eco keeps an ECO tag by default" "A00" "$("$bin" eco "$t/m.pgn" 2>/dev/null | tag ECO)"
 same "eco --only-missing keeps" "A00" "$("$bin" eco --only-missing "$t/m.pgn" 2>/dev/null | tag ECO)"
-same "eco sets" "C60" "$("$bin" eco "$t/m.pgn" 2>/dev/null | tag ECO)"
+same "eco --replace sets" "C60" "$("$bin" eco --replace "$t/m.pgn" 2>/dev/null | tag ECO)"
+printf '[Event "c"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n\n' >>"$t/m.pgn"
+summ() { "$bin" eco --diag json "$@" "$t/m.pgn" 2>&1 >/dev/null | /usr/bin/python3 -c 'import json,sys; s=json.loads(sys.stdin.read().splitlines()[-1])["summary"]; print(s["classified"], s["changed"])'; }
+same "eco summary: classified, changed (the game without an ECO tag filled)" "1 1" "$(summ)"
+same "eco --replace summary: both games changed" "2 2" "$(summ --replace)"
+same "eco --replace, twice: nothing changes the second time" "0" \
+    "$("$bin" eco --replace "$t/m.pgn" 2>/dev/null | "$bin" eco --replace --diag json 2>&1 >/dev/null | grep -o '"changed":[0-9]*' | cut -d: -f2)"
 "$bin" eco --check "$t/m.pgn" >"$t/check.out" 2>/dev/null
 same "eco --check status" 1 $?
 same "eco --check line" "$t/m.pgn:1: game 1: ECO \"A00\", by position C60 (Ruy Lopez)" "$(cat "$t/check.out")"
@@ -65,12 +72,19 @@ same "eco passes a broken game through" "$(sed -n '6,8p' "$t/m.pgn")" "$(grep -A
 # ---- eco on TWIC beside pgn-extract -e: agreement of the ECO codes, game by game ----
 gzip -dc "$shared/corpus/big/twic/twic1427.pgn.gz" >"$t/twic.pgn"
 ecos() { awk '/^\[Event /{if(n)print e; n=1; e="-"} /^\[ECO /{e=$2} END{print e}'; }
-"$bin" eco "$t/twic.pgn" 2>/dev/null | ecos >"$t/pk.eco"
+"$bin" eco --replace "$t/twic.pgn" 2>/dev/null | ecos >"$t/pk.eco"
 pgn-extract -s -e/usr/share/pgn-extract/eco.pgn "$t/twic.pgn" 2>/dev/null | ecos >"$t/pe.eco"
 agree=$(paste "$t/pk.eco" "$t/pe.eco" | awk '{n++; a += $1 == $2} END{printf "%d %d %d", n, a, 1000 * a / n}')
 echo "eco: TWIC 1427: games, same ECO as pgn-extract -e, per mille: $agree"
 read -r n a pm <<<"$agree"
 [ "$n" = 4742 ] && [ "$pm" -ge 880 ] && ok || bad "eco agreement with pgn-extract -e on TWIC: $agree"
+# by default every ECO tag TWIC has is kept; the games without one are filled (and counted)
+ecos <"$t/twic.pgn" >"$t/in.eco"
+"$bin" eco --diag json "$t/twic.pgn" 2>"$t/fill.err" | ecos >"$t/fill.eco"
+same "eco keeps TWIC's ECO tags" "" "$(paste "$t/in.eco" "$t/fill.eco" | awk '$1 != "-" && $1 != $2' | head -n 3)"
+filled=$(paste "$t/in.eco" "$t/fill.eco" | awk '$1 == "-" && $2 != "-"' | wc -l)
+same "eco's summary counts the games filled" "$filled" "$(grep -o '"changed":[0-9]*' "$t/fill.err" | cut -d: -f2)"
+echo "eco: TWIC 1427: games without an ECO tag filled by default: $filled"
 
 # ---- dedupe: clusters by construction ----
 A='[Event "A"]\n[White "X"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n'
@@ -256,9 +270,10 @@ same "sort --memory 4M (merged runs): equal to the reference" "$(cat "$t/so.want
 grep -q " [1-9][0-9]* runs" "$t/so.err" && ok || bad "sort --memory 4M made no runs: $(cat "$t/so.err")"
 # a file twice the limit stays within it: the peak RSS beyond that of sorting one game
 rel=${PGNKIT_REL_BIN:-$bin}
-head -c 16000000 "$t/so.pgn" | awk '/^\[Event /{n++} {print}' >"$t/big.pgn"
+# (whole games: a game cut short is broken, and sort would exit 1)
+awk '/^\[Event / && b > 16000000 {exit} {b += length($0) + 1; print}' "$t/so.pgn" >"$t/big.pgn"
 head -n 40 "$t/pm.pgn" | awk '/^\[Event /{n++} n < 2' >"$t/one.pgn"
-rss() { /usr/bin/time -f %M -o "$t/rss" "$@" >/dev/null 2>&1; cat "$t/rss"; } # GNU time (tools/deps.sh)
+rss() { /usr/bin/time -f %M -o "$t/rss" "$@" >/dev/null 2>&1; tail -n 1 "$t/rss"; } # GNU time (tools/deps.sh)
 base=$(rss "$rel" sort --by Date --memory 8M "$t/one.pgn")
 peak=$(rss "$rel" sort --by Date --memory 8M "$t/big.pgn")
 echo "sort: 16 MB with --memory 8M: peak RSS $peak kB, $base kB for one game"
