@@ -15,7 +15,8 @@ static const char usage_text[] =
     "       pgnkit select -f EXPRFILE [options] [FILE...]\n"
     "Writes the games that match EXPR (docs/query.md), as their original bytes.\n"
     "  -f, --file FILE   read the expression from FILE\n"
-    "  --fmt             write the matching games in the export format instead\n"
+    "  --fmt             write the matching games in the export format instead (one with\n"
+    "                    errors is reported and goes to --rejects, not written)\n"
     "  --count           print only the number of matching games\n"
     "  --invert          select the games that do not match\n"
     "  --limit N         stop after N matching games\n"
@@ -93,21 +94,57 @@ static int wanted(const sel *s, uint64_t k) {
     return 0;
 }
 
-/* The game's raw bytes read again into a tree, marked at ply, then written in export format. */
-static pgn_status write_formatted(cli_run *r, sel *s, pgn_str raw, uint32_t ply) {
+/* The second reading's errors (its warnings the first one reported, or skipped with the movetext):
+ * reported where the game lies in its input, and counted. */
+typedef struct reread {
+    cli_run *r;
+    const cli_game *g;
+} reread;
+
+static void reread_diag(void *ctx, const pgn_diag *d) {
+    const reread *rr = ctx;
+    if (d->severity == PGN_SEV_ERROR) {
+        pgn_diag at = *d;
+        at.game = rr->g->summary->game;
+        rr->r->errors++;
+        cli_print_diag_detail(&at, rr->r->quiet, NULL);
+    }
+}
+
+/* The game's raw bytes read again into a tree, marked at ply, then written in export format. A
+ * broken game is never written as whole (issue 34 point 3): the first reading may have skipped its
+ * movetext (an expression of tags alone, or decided by its tags), so this one reports the errors
+ * it meets; the game goes to --rejects, counted as rejected. */
+static pgn_status write_formatted(cli_run *r, sel *s, const cli_game *g, uint32_t ply) {
+    if (g->summary->broken) { /* its errors were reported */
+        return cli_run_reject(r, g);
+    }
+    reread rr = {r, g};
     pgn_reader_opts ro = r->ropts;
-    ro.on_diag = NULL;
+    ro.on_diag = reread_diag;
+    ro.diag_ctx = &rr;
+    ro.source_name = g->input->name;
+    ro.range_start = g->summary->start.offset; /* its lines and offsets in its input */
+    ro.range_end = 0;
+    ro.line_base = g->summary->start.line;
+    ro.max_errors = 0;
+    ro.flags |= PGN_READ_RANGE_AT_GAME;
     ro.flags &= ~(uint32_t)(PGN_READ_NO_BOARD | PGN_READ_KEEP_RAW | PGN_READ_NO_KEYS);
     pgn_reader *rd;
-    pgn_status st = pgn_reader_new_mem(&rd, &ro, raw.ptr, raw.len);
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, g->raw.ptr, g->raw.len);
     if (st != PGN_OK) {
         return st;
     }
     st = pgn_reader_next(rd, s->g);
+    int broken = st == PGN_OK && pgn_reader_summary(rd)->broken;
     pgn_reader_free(rd);
     if (st != PGN_OK) {
         return st == PGN_END ? PGN_OK : st;
     }
+    if (broken) {
+        return cli_run_reject(r, g);
+    }
+    r->written++;
     if (s->mark && ply != UINT32_MAX && ply > 0) {
         pgn_node *n = pgn_game_root(s->g);
         for (uint32_t k = 0; k < ply && n; k++) {
@@ -128,6 +165,9 @@ static pgn_status write_formatted(cli_run *r, sel *s, pgn_str raw, uint32_t ply)
 
 static pgn_status on_match(cli_run *r, sel *s, const cli_game *g, const pgn_query_result *res) {
     const pgn_game_summary *sum = g->summary;
+    if (s->fmt && !s->count_only && !s->offsets) {
+        return write_formatted(r, s, g, res->first_ply);
+    }
     r->written++;
     if (s->count_only) {
         return PGN_OK;
@@ -144,9 +184,6 @@ static pgn_status on_match(cli_run *r, sel *s, const cli_game *g, const pgn_quer
             fprintf(r->out.file, "%u}\n", res->first_ply);
         }
         return PGN_OK;
-    }
-    if (s->fmt) {
-        return write_formatted(r, s, g->raw, res->first_ply);
     }
     return cli_output_write(&r->out, g->raw.ptr, g->raw.len) < 0 ? PGN_E_IO : PGN_OK;
 }

@@ -43,7 +43,8 @@ PGN_API void pgn_query_free(pgn_query *query);
 
 /**
  * The reader flags that make the reader do only what the query needs: PGN_READ_NO_BOARD when it
- * reads only tags and move counts (then it never resolves a move), PGN_READ_NO_KEYS when it looks
+ * reads only tags (then it never resolves a move; an atom that counts or reads moves has them
+ * resolved, so that an illegal one is an error), PGN_READ_NO_KEYS when it looks
  * at no Zobrist key (hash and repetition do). OR them into pgn_reader_opts.flags.
  */
 PGN_API uint32_t pgn_query_reader_flags(const pgn_query *query);

@@ -381,9 +381,11 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
     if (q->nslots || (q->flags & QF_KEYS)) {
         q->flags |= QF_POINTS; /* else only the final position: no move callback needed */
     }
-    q->reader_flags = !(q->flags & QF_BOARD)    ? PGN_READ_NO_BOARD
-                      : (q->flags & QF_ZOBRIST) ? 0
-                                                : PGN_READ_NO_KEYS;
+    /* an atom that counts or reads moves reads them, and so meets their errors (issue 34: plies
+     * counted the tokens of a game with an illegal move, and select wrote it, exit 0) */
+    q->reader_flags = !(q->flags & (QF_BOARD | QF_MOVETEXT)) ? PGN_READ_NO_BOARD
+                      : (q->flags & QF_ZOBRIST)              ? 0
+                                                             : PGN_READ_NO_KEYS;
     *out = q;
     return PGN_OK;
 }

@@ -154,6 +154,25 @@ rm "$t/dd/L" "$t/dd/X"
 same "dedupe -o X --report R: both written, the report naming its input (read after it closed)" \
     "1 2" "$(grep -c '^\[Event ' "$t/dd/X") $(grep -o '"source":"in.pgn"' "$t/dd/R" | wc -l)"
 
+# ---- select: --fmt and --mark never write a broken game as whole (issue 34 point 3) ----
+mkdir "$t/sel" && printf '[Event "a"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n\n[Event "b"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 Nc6 3. Nf3 Nf6 4. Bc4 Bc5 5. O-O O-O 6. d3 d6 *\n\n[Event "c"]\n[Result "1-0"]\n\n1. d4 d5 2. c4 e6 3. Nc3 Nf' >"$t/sel/in.pgn"
+"$bin" check "$t/sel/in.pgn" 2>&1 | grep ": error: " >"$t/sel/check"
+same "select: the input's errors (check)" "E_ILLEGAL_MOVE (game 2) E_TRUNCATED (game 3)" \
+    "$(grep -o '\[E_[A-Z_]*\] (game [0-9])' "$t/sel/check" | tr -d '[]' | tr '\n' ' ' | sed 's/ $//')"
+for opt in --fmt --mark "--mark-nag 1" "--fmt -j 2"; do
+    for expr in 'Result = "*" or Result = "1-0"' 'plies >= 4'; do
+        "$bin" select $opt "$expr" --rejects "$t/sel/rej.pgn" -o "$t/sel/out.pgn" "$t/sel/in.pgn" 2>"$t/sel/err"
+        st=$?
+        same "select $opt '$expr': exit 1, the good game written, the broken ones to --rejects" \
+            "1 a b c" "$st $(grep -o '^\[Event "."' "$t/sel/out.pgn" | cut -c9) $(grep -o '^\[Event "."' "$t/sel/rej.pgn" | cut -c9 | tr '\n' ' ' | sed 's/ $//')"
+        same "select $opt '$expr': each error reported as check reports it" "$(cat "$t/sel/check")" \
+            "$(grep ": error: " "$t/sel/err")"
+    done
+done
+"$bin" select 'plies >= 4' "$t/sel/in.pgn" 2>"$t/sel/err" >/dev/null
+same "select 'plies >= 4' reads the moves it counts: the illegal move reported, exit 1" "1 1" \
+    "$? $(grep -c "illegal move 'Ke3'" "$t/sel/err")"
+
 # ---- in place: owner, group, mode and extended attributes kept, or refused (issue 36) ----
 xattr() { /usr/bin/python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.origin").decode())' "$1" 2>&1; }
 if [ "$(id -u)" != 0 ]; then

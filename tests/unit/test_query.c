@@ -157,7 +157,11 @@ static void test_print(void) {
     CHECK_EQ_INT(pgn_query_reader_flags(q), PGN_READ_NO_KEYS);
     pgn_query_free(q);
     CHECK_EQ_INT(pgn_query_compile(&q, "plies > 3 and White = x", 23, NULL, NULL), PGN_OK);
-    CHECK_EQ_INT(pgn_query_reader_flags(q), PGN_READ_NO_BOARD); /* no move is ever resolved */
+    CHECK_EQ_INT(pgn_query_reader_flags(q),
+                 PGN_READ_NO_KEYS); /* counted moves are read (issue 34) */
+    pgn_query_free(q);
+    CHECK_EQ_INT(pgn_query_compile(&q, "Event = x and White = y", 23, NULL, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_query_reader_flags(q), PGN_READ_NO_BOARD); /* tags alone: no move resolved */
     pgn_query_free(q);
 }
 
