@@ -7,12 +7,15 @@
 #include "cli.h"
 #include "parallel.h"
 
+#include "tempfile.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: pgnkit fmt [--check] [-i|--in-place] [--width N] [--reduced] [--no-comments]\n"
+    "usage: pgnkit fmt [--check] [-i|--in-place [--backup SUFFIX]] [--width N] [--reduced]\n"
+    "                  [--no-comments]\n"
     "                  [--no-variations] [--no-nags] [--nag-compat] [--strict] [--rejects FILE]\n"
     "                  [--diag text|json] [--max-errors N] [--quiet] [--input-encoding ENC]\n"
     "                  [--input-lang LANG] [--lang LANG]\n"
@@ -24,7 +27,9 @@ static const char usage_text[] =
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the "
     "first\n"
     "game that is not already in export format. -i (--in-place) rewrites each FILE: a broken game\n"
-    "stays in it verbatim and in its place; the file is replaced only when all of it was written.\n"
+    "stays in it verbatim and in its place, and so do % lines and the text before, between and\n"
+    "after games; the file is replaced only when all of it was written. --backup SUFFIX keeps\n"
+    "the file as it was as FILE.SUFFIX (like sed -i.bak).\n"
     "-o and --rejects are written to a temporary file renamed into place at the end, and may not\n"
     "be an input.\n"
     "--lang LANG: the moves with another language's piece letters (de, fr, ..., ru), figurines\n"
@@ -40,6 +45,7 @@ static const char usage_text[] =
 typedef struct fmt_state {
     cli_output *out;
     int check, in_place;
+    const char *backup; /* -i --backup SUFFIX: the file as it was, as FILE.SUFFIX */
     uint64_t not_canonical;
     cli_membuf text; /* the export of the current game */
     pgn_writer *writer;
@@ -108,9 +114,36 @@ static pgn_status fmt_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
 
 static const cli_par_hooks fmt_hooks = {fmt_worker_new, fmt_worker_free, NULL, fmt_prepare};
 
+/* Does text hold anything but white space? */
+static int has_text(pgn_str t) {
+    for (size_t i = 0; i < t.len; i++) {
+        if (t.ptr[i] != ' ' && t.ptr[i] != '\t' && t.ptr[i] != '\n' && t.ptr[i] != '\r') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* -i: the game's export, and the text between it and the next game (% lines, comments, notes)
+ * verbatim after it, in its place (issue 34 point 5): the export's closing line breaks give way
+ * to the original ones. */
+static pgn_status put_in_place(fmt_state *s, const cli_game *g, pgn_str text) {
+    if (!has_text(g->between)) {
+        return put(s, text.ptr, text.len);
+    }
+    while (text.len > 0 && text.ptr[text.len - 1] == '\n') {
+        text.len--;
+    }
+    pgn_status st = put(s, text.ptr, text.len);
+    return st != PGN_OK ? st : put(s, g->between.ptr, g->between.len);
+}
+
 static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     fmt_state *s = user;
     pgn_status st;
+    if (s->in_place && g->lead.len > 0 && (st = put(s, g->lead.ptr, g->lead.len)) != PGN_OK) {
+        return st; /* the text before the first game */
+    }
     if (g->summary->broken) {
         if (s->in_place && (st = put(s, g->raw.ptr, g->raw.len)) != PGN_OK) {
             return st;
@@ -130,7 +163,8 @@ static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
             s->not_canonical++ == 0) {
             not_canonical(g);
         }
-    } else if ((st = put(s, text.ptr, text.len)) != PGN_OK) {
+    } else if ((st = s->in_place ? put_in_place(s, g, text) : put(s, text.ptr, text.len)) !=
+               PGN_OK) {
         return st;
     }
     r->written++;
@@ -147,7 +181,8 @@ enum {
     OPT_NAG_COMPAT,
     OPT_FEN_EP,
     OPT_NAG_STYLE,
-    OPT_LANG
+    OPT_LANG,
+    OPT_BACKUP
 };
 
 static int fmt_option(void *user, int ch, const char *arg) {
@@ -158,6 +193,12 @@ static int fmt_option(void *user, int ch, const char *arg) {
     switch (ch) {
     case OPT_CHECK: s->check = 1; return EXIT_OK;
     case 'i': s->in_place = 1; return EXIT_OK;
+    case OPT_BACKUP:
+        if (!*arg || strchr(arg, '/')) {
+            return cli_usage("--backup takes a suffix such as .bak (no '/')");
+        }
+        s->backup = arg;
+        return EXIT_OK;
     case OPT_WIDTH:
         s->wo.width = (uint32_t)strtoul(arg, NULL, 10);
         if (s->wo.width < 20 || s->wo.width > 100000) {
@@ -192,11 +233,13 @@ static int fmt_option(void *user, int ch, const char *arg) {
     }
 }
 
-/* -i: each file through its own output, replaced only when all of it was read and written. */
+/* -i: each file through its own output, replaced only when all of it was read and written; the
+ * text before, between and after its games kept (PGN_READ_KEEP_LEAD: read on one thread). */
 static void fmt_in_place(cli_run *r, fmt_state *s) {
     char **files = r->files;
     int nfiles = r->nfiles;
     r->no_archives = "-i rewrites a file of games, and this one";
+    r->ropts.flags |= PGN_READ_KEEP_LEAD;
     for (int i = 0; i < nfiles && !r->aborted && !r->stopped; i++) {
         cli_output o;
         if (cli_output_open(&o, files[i]) != EXIT_OK) {
@@ -210,6 +253,10 @@ static void fmt_in_place(cli_run *r, fmt_state *s) {
         s->out = &o;
         cli_run_games(r, fmt_game, s);
         int commit = r->status < EXIT_RESOURCE && !r->aborted && !r->stopped;
+        if (commit && s->backup && cli_backup(files[i], s->backup) != EXIT_OK) {
+            commit = 0;
+            r->status = EXIT_RESOURCE;
+        }
         r->status = cli_output_close(&o, commit, r->status > before ? r->status : before);
     }
     r->files = files;
@@ -218,6 +265,9 @@ static void fmt_in_place(cli_run *r, fmt_state *s) {
 
 /* Usage errors of -i and --check with the other options. */
 static int fmt_usage_rules(const cli_run *r, const fmt_state *s) {
+    if (s->backup && !s->in_place) {
+        return cli_usage("--backup goes with -i");
+    }
     if (s->in_place && (s->check || r->out_path || r->where)) {
         return cli_usage("-i does not go with --check, -o or --where (it would drop games)");
     }
@@ -241,6 +291,7 @@ int cmd_fmt(int argc, char **argv) {
                                          {"fen-ep", required_argument, NULL, OPT_FEN_EP},
                                          {"nag-style", required_argument, NULL, OPT_NAG_STYLE},
                                          {"lang", required_argument, NULL, OPT_LANG},
+                                         {"backup", required_argument, NULL, OPT_BACKUP},
                                          CLI_EDIT_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     fmt_state s;

@@ -176,6 +176,9 @@ typedef struct cli_game {
     uint64_t ordinal;       /* 1-based over all the run's inputs (games --where skipped count) */
     pgn_str product;        /* -j N: what the command's prepare hook made (cli_par_product) */
     int has_product;        /* product is set (it may be empty) */
+    /* with raw, read on one thread: the end of raw after the game's own text (the text between
+     * games), and before the first game the text before it (PGN_READ_KEEP_LEAD); else empty */
+    pgn_str between, lead;
 } cli_game;
 
 /* A count of a command's own for the summary line ("3 distinct"; JSON "distinct":3). */

@@ -17,7 +17,10 @@ void cli_run_diag(void *ctx, const pgn_diag *d) {
 
 pgn_status cli_step_give(cli_run *r, cli_step *s, const cli_input *in) {
     const pgn_game_summary *sum = pgn_reader_summary(s->rd);
-    cli_game g = {s->game, sum, pgn_reader_raw(s->rd), in, r->games + sum->game, {NULL, 0}, 0};
+    cli_game g = {
+        s->game,   sum,      pgn_reader_raw(s->rd), in, r->games + sum->game, {NULL, 0}, 0,
+        {NULL, 0}, {NULL, 0}};
+    g.between = pgn_reader_raw_between(s->rd, &g.lead);
     pgn_status st = s->fn(r, s->user, &g);
     s->from_fn = st != PGN_OK;
     return st;
@@ -203,7 +206,15 @@ static pgn_status json_input(cli_run *r, cli_input *in, pgn_game *game, cli_each
         sum.game = ++n;
         sum.broken = st != PGN_OK;
         sum.errors = st != PGN_OK;
-        cli_game g = {st == PGN_OK ? game : NULL, &sum, {NULL, 0}, in, r->games + n, {NULL, 0}, 0};
+        cli_game g = {st == PGN_OK ? game : NULL,
+                      &sum,
+                      {NULL, 0},
+                      in,
+                      r->games + n,
+                      {NULL, 0},
+                      0,
+                      {NULL, 0},
+                      {NULL, 0}};
         if ((st = fn(r, user, &g)) != PGN_OK) {
             r->aborted = 1;
             break;

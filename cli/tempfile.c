@@ -281,3 +281,24 @@ int cli_keep_metadata(int fd, const char *path, const struct stat *old) {
     return 0;
 #endif
 }
+
+/* --backup SUFFIX: the file as it is, before it is replaced, as FILE.SUFFIX (a hard link to it,
+ * replacing an older backup; the file a symbolic link names). EXIT_OK or EXIT_RESOURCE (said). */
+int cli_backup(const char *path, const char *suffix) {
+    size_t n = strlen(path), k = strlen(suffix);
+    char *name = malloc(n + k + 1);
+    if (!name) {
+        cli_error(NULL, "out of memory");
+        return EXIT_RESOURCE;
+    }
+    memcpy(name, path, n);
+    memcpy(name + n, suffix, k + 1);
+    int st = EXIT_OK;
+    if ((unlink(name) != 0 && errno != ENOENT) ||
+        linkat(AT_FDCWD, path, AT_FDCWD, name, AT_SYMLINK_FOLLOW) != 0) {
+        cli_error(path, "cannot keep a backup as '%s': %s (not replaced)", name, strerror(errno));
+        st = EXIT_RESOURCE;
+    }
+    free(name);
+    return st;
+}

@@ -32,4 +32,9 @@ void cli_temp_sweep(const char *target);
  * kept (the caller then does not replace it). */
 int cli_keep_metadata(int fd, const char *path, const struct stat *old);
 
+/* -i --backup SUFFIX: the file path as it is, before it is replaced, as path.SUFFIX (a hard link
+ * to it, replacing an older backup; the file a symbolic link names). EXIT_OK, or EXIT_RESOURCE
+ * after a message (the caller then does not replace it). */
+int cli_backup(const char *path, const char *suffix);
+
 #endif

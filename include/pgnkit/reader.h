@@ -87,6 +87,9 @@ typedef struct pgn_visitor {
     0x40u /* a move English cannot read stays an error: no other language is tried */
 #define PGN_READ_RANGE_AT_GAME                                                                     \
     0x80u /* range_start begins a game's line (the caller cut there): no skip to a boundary */
+#define PGN_READ_KEEP_LEAD                                                                         \
+    0x100u /* with KEEP_RAW: keep the text before the first game (pgn_reader_raw_between); the     \
+            * memory it takes is that text's size */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told
@@ -181,6 +184,14 @@ PGN_API const pgn_game_summary *pgn_reader_summary(const pgn_reader *reader);
 /** The original bytes of the game last read (with PGN_READ_KEEP_RAW; else empty), from its first
  * byte up to the start of the next game. Valid until the next read. */
 PGN_API pgn_str pgn_reader_raw(const pgn_reader *reader);
+
+/** The end of pgn_reader_raw that follows the game's own text (its termination marker, or its
+ * last token): the text between it and the next game, such as white space, % escape lines,
+ * comments and notes, so that a rewrite can keep it verbatim in its place (issue 34). *lead (may
+ * be NULL) receives, under PGN_READ_KEEP_LEAD for the first game of a stream read from its start,
+ * the text before that game, else an empty string. With PGN_READ_KEEP_RAW (else both empty);
+ * borrowed from the reader, valid until the next read. */
+PGN_API pgn_str pgn_reader_raw_between(const pgn_reader *reader, pgn_str *lead);
 
 /* ---- how a game was read: its diagnostics, kept in the game ---- */
 

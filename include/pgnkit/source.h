@@ -233,7 +233,8 @@ typedef struct pgn_parallel_totals {
 } pgn_parallel_totals;
 
 /** Nonzero when reading with ro needs one reader over the whole text (so pgn_parallel_read must
- * not be used): max_errors, a byte range or line base, nested comments. */
+ * not be used): max_errors, a byte range or line base, nested comments, the text before the first
+ * game kept (PGN_READ_KEEP_LEAD). */
 PGN_API int pgn_parallel_serial(const pgn_reader_opts *ro);
 /** Reads the source's text (the current member of an archive) on opts->threads workers: the
  * calling thread reads and decodes, cuts the text into batches where one reader surely starts a

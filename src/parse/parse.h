@@ -75,6 +75,11 @@ struct pgn_reader {
     uint8_t next_boundary; /* it starts after the range end at a range boundary: an empty line
                               after the end, then a line that looks like a tag pair */
     uint64_t raw_start, raw_end;
+    /* pgn_reader_raw_between: where the game's own text ends (the rest of its raw bytes lie
+     * between games), and where the text before it starts (the stream's start for the first game
+     * of a stream read from its start: lead_kept, else raw_start) */
+    uint64_t text_end, lead_start;
+    uint8_t lead_kept;
     /* other languages' piece letters (movetext_lang.c), per game */
     uint64_t lead_seen;   /* bit (c & 63) for the first byte c of each move read in English */
     uint16_t moves_or;    /* the moves read in English, or-ed: promotions (movetext_lang.c) */

@@ -140,6 +140,23 @@ pgn_str pgn_reader_raw(const pgn_reader *r) {
     return s;
 }
 
+pgn_str pgn_reader_raw_between(const pgn_reader *r, pgn_str *lead) {
+    pgn_str s = {"", 0};
+    if (lead) {
+        *lead = s;
+    }
+    if (!(r->opts.flags & PGN_READ_KEEP_RAW) || r->raw_end <= r->raw_start) {
+        return s;
+    }
+    if (lead && r->lead_start < r->raw_start && r->lead_start >= r->lx.base) {
+        *lead = pgnk_lexer_span(&r->lx, r->lead_start, r->raw_start);
+    }
+    uint64_t end = r->text_end < r->raw_start ? r->raw_start
+                   : r->text_end > r->raw_end ? r->raw_end
+                                              : r->text_end;
+    return pgnk_lexer_span(&r->lx, end, r->raw_end);
+}
+
 void pgn_reader_totals(const pgn_reader *r, uint64_t *games, uint64_t *errors, uint64_t *warnings) {
     if (games) {
         *games = r->games;
@@ -659,6 +676,10 @@ static void start_stream(pgn_reader *r) {
         pgn_loc at = {0, 1, 1};
         pgnk_reader_diag(r, PGN_E_UTF16, at, NULL, 0);
         r->finished = 1;
+    } else if ((r->opts.flags & (PGN_READ_KEEP_RAW | PGN_READ_KEEP_LEAD)) ==
+               (PGN_READ_KEEP_RAW | PGN_READ_KEEP_LEAD)) { /* the text before the first game */
+        r->lx.hold = 0;
+        r->lead_kept = 1;
     }
 }
 
@@ -716,12 +737,16 @@ static pgn_status read_game(pgn_reader *r) {
     reset_game(r);
     r->next_known = 0;
     r->raw_start = r->next_start;
-    r->lx.hold = (r->opts.flags & PGN_READ_KEEP_RAW) ? r->raw_start : UINT64_MAX;
+    r->lead_start = r->lead_kept ? 0 : r->raw_start; /* the first game's lead, once */
+    r->lead_kept = 0;
+    r->lx.hold = (r->opts.flags & PGN_READ_KEEP_RAW) ? r->lead_start : UINT64_MAX;
     pgnk_lexer_rewind(&r->lx, r->next_start, r->next_loc, r->next_line_start);
     r->have_tok = 0;
     r->sum.start = r->next_loc;
     read_game_body(r);
     r->sum.end_offset = lexer_offset(&r->lx);
+    r->text_end = r->have_tok ? r->tok.at.offset : r->sum.end_offset; /* a token left unread
+                                                                          is the next game's */
     pgn_result res = pgnk_reader_result(r);
     r->sum.marker = r->marker;
     find_next_game(r); /* the game's raw bytes end where the next one starts */

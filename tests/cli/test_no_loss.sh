@@ -173,6 +173,37 @@ done
 same "select 'plies >= 4' reads the moves it counts: the illegal move reported, exit 1" "1 1" \
     "$? $(grep -c "illegal move 'Ke3'" "$t/sel/err")"
 
+# ---- fmt -i keeps % lines and the text before, between and after games (issue 34 point 5) ----
+mkdir "$t/ip" && printf '%% header line\nSome notes before.\n\n[Event "a"]\n\n1.e4 e5 *\n\n%% between\n{comment between}\nnotes\n\n[Event "b"]\n\n1. d4 Ke7?? *\n\n%% after a broken game\n[Event "c"]\n\n1.c4 c5 1-0\ntrailing text\n' >"$t/ip/g.pgn"
+cp "$t/ip/g.pgn" "$t/ip/orig.pgn"
+"$bin" fmt -i --backup .bak "$t/ip/g.pgn" 2>/dev/null
+st=$?
+same "fmt -i --backup: exit 1 (a broken game), the backup the file as it was" "1 $(sum "$t/ip/orig.pgn")" "$st $(sum "$t/ip/g.pgn.bak")"
+# the text outside the games, byte for byte: the file less its games' tags and movetext
+outside() { /usr/bin/python3 - "$1" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+# a game: its tag lines, an empty line, movetext lines up to the one ending in its result
+print(re.sub(r"(?ms)^\[Event .*?(?:\*|1-0|0-1|1/2-1/2)$", "GAME", text), end="")
+PY
+}
+same "fmt -i: % lines, notes and comments between games kept byte for byte" "$(outside "$t/ip/orig.pgn")" "$(outside "$t/ip/g.pgn")"
+same "fmt -i: the games rewritten, the broken one verbatim" "1. e4 e5 *|1. d4 Ke7?? *|1. c4 c5 1-0" \
+    "$(grep -E '^1\.' "$t/ip/g.pgn" | tr '\n' '|' | sed 's/|$//')"
+cp "$t/ip/g.pgn" "$t/ip/once.pgn"
+"$bin" fmt -i --backup .bak "$t/ip/g.pgn" 2>/dev/null
+same "fmt -i twice: the same file; the backup replaced by the file as it was" "$(sum "$t/ip/once.pgn") $(sum "$t/ip/once.pgn")" \
+    "$(sum "$t/ip/g.pgn") $(sum "$t/ip/g.pgn.bak")"
+cp "$here/../../examples/sample.pgn" "$t/ip/sample.pgn"
+"$bin" fmt -i "$t/ip/sample.pgn" 2>/dev/null
+same "fmt -i on the bundled sample keeps its % header" "$(grep '^%' "$here/../../examples/sample.pgn")" "$(head -n 4 "$t/ip/sample.pgn")"
+"$bin" fmt --backup .bak "$t/ip/g.pgn" >/dev/null 2>&1
+same "fmt --backup without -i: usage error" 2 $?
+ln -s g.pgn "$t/ip/link.pgn" && rm "$t/ip/g.pgn.bak"
+"$bin" fmt -i --backup .bak "$t/ip/link.pgn" 2>/dev/null
+same "fmt -i --backup through a symbolic link: the link kept, the backup of the file it names" \
+    "link.pgn -> g.pgn $(sum "$t/ip/once.pgn")" "$(cd "$t/ip" && stat -c %N link.pgn | tr -d "'\`’‘") $(sum "$t/ip/link.pgn.bak")"
+
 # ---- in place: owner, group, mode and extended attributes kept, or refused (issue 36) ----
 xattr() { /usr/bin/python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.origin").decode())' "$1" 2>&1; }
 if [ "$(id -u)" != 0 ]; then
