@@ -137,7 +137,9 @@ static void sort_out(cli_run *r, sort_state *s) {
     pgn_status ps = s->nruns == 0 ? sort_flush(s, 0) : sort_flush(s, 1);
     ps = ps == PGN_OK && s->nruns ? sort_merge(s) : ps;
     if (ps != PGN_OK) {
-        cli_error(NULL, "%s", pgn_status_message(ps));
+        if (!s->said) {
+            cli_error(NULL, "%s", pgn_status_message(ps));
+        }
         r->aborted = 1;
         r->status = EXIT_RESOURCE;
     }
@@ -156,6 +158,7 @@ static void sort_free(sort_state *s) {
     }
     free(s->recs);
     free(s->runs);
+    free(s->levels);
 }
 
 int cmd_sort(int argc, char **argv) {
@@ -183,7 +186,8 @@ int cmd_sort(int argc, char **argv) {
     if (!r.aborted) {
         sort_out(&r, &s);
     }
-    cli_run_count(&r, "runs", "runs", s.nruns);
+    cli_run_count(&r, "runs", "runs", s.runs_made);
     sort_free(&s);
-    return cli_run_finish(&r, CLI_SUMMARY_COUNTS);
+    /* on a failure the error line alone: no summary that looks like success (issue 34) */
+    return cli_run_finish(&r, r.aborted ? CLI_SUMMARY_NONE : CLI_SUMMARY_COUNTS);
 }

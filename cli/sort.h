@@ -28,10 +28,17 @@ typedef struct sort_state {
     uint32_t len[MAX_KEYS];
     rec **recs;
     size_t nrecs, caprecs;
-    FILE **runs;
-    size_t nruns;
+    FILE **runs; /* open runs, oldest first; levels[i]: runs[i] merges SORT_FANIN^levels[i] */
+    unsigned char *levels;
+    size_t nruns, runs_made;
+    int said; /* a failure was reported (the summary's error line) */
     FILE *out;
 } sort_state;
+
+/* Runs merged at once (issue 34 point 6): SORT_FANIN runs of one level are merged into one of the
+ * next as soon as they are written, so that at most SORT_FANIN - 1 runs per level are open (a few
+ * dozen for millions of games) whatever the number of runs. */
+#define SORT_FANIN 16
 
 /* Sorts the held games and writes them to out (raw) or, as records, to a new run file. */
 pgn_status sort_flush(sort_state *s, int to_run);

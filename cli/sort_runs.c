@@ -5,8 +5,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sort.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 static pgn_str key_of(const rec *r, size_t k) {
     const char *p = (const char *)(r + 1);
@@ -59,10 +61,69 @@ static void sort_recs(const order *o, rec **v, rec **tmp, size_t n) {
     }
 }
 
+/* A new temporary run file, or NULL after a message (naming the limit of open files). */
+static FILE *new_run(void) {
+    FILE *f = tmpfile();
+    if (!f) {
+        int err = errno;
+        struct rlimit rl;
+        if (err == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+            cli_error(NULL,
+                      "cannot open a temporary run file: %s (the limit is %llu open files: "
+                      "ulimit -n)",
+                      strerror(err), (unsigned long long)rl.rlim_cur);
+        } else {
+            cli_error(NULL, "cannot open a temporary run file: %s", strerror(err));
+        }
+    }
+    return f;
+}
+
+static pgn_status merge_into(const order *o, FILE **runs, size_t n, FILE *f, int records);
+
+/* Adds run f (of level level, rewound) to the open runs; merges SORT_FANIN runs of one level into
+ * one of the next, as long as there are. */
+static pgn_status push_run(sort_state *s, FILE *f, unsigned char level) {
+    FILE **runs = realloc(s->runs, (s->nruns + 1) * sizeof *runs);
+    unsigned char *levels = runs ? realloc(s->levels, s->nruns + 1) : NULL;
+    s->runs = runs ? runs : s->runs;
+    s->levels = levels ? levels : s->levels;
+    if (!levels) {
+        fclose(f);
+        return PGN_E_NOMEM;
+    }
+    s->runs[s->nruns] = f;
+    s->levels[s->nruns++] = level;
+    order o = {s->names, s->nkeys};
+    while (s->nruns >= SORT_FANIN && s->levels[s->nruns - SORT_FANIN] == s->levels[s->nruns - 1]) {
+        FILE *m = new_run();
+        s->said |= !m;
+        size_t first = s->nruns - SORT_FANIN;
+        pgn_status st = m ? merge_into(&o, s->runs + first, SORT_FANIN, m, 1) : PGN_E_IO;
+        if (st == PGN_OK && (fflush(m) != 0 || fseek(m, 0, SEEK_SET) != 0)) {
+            st = PGN_E_IO;
+        }
+        if (st != PGN_OK) {
+            if (m) {
+                fclose(m);
+            }
+            return st;
+        }
+        for (size_t i = first; i < s->nruns; i++) {
+            fclose(s->runs[i]);
+        }
+        s->runs[first] = m;
+        s->levels[first]++;
+        s->nruns = first + 1;
+    }
+    return PGN_OK;
+}
+
 pgn_status sort_flush(sort_state *s, int to_run) {
     order o = {s->names, s->nkeys};
     rec **tmp = malloc((s->nrecs + 1) * sizeof *tmp);
-    FILE *f = to_run ? tmpfile() : s->out;
+    FILE *f = tmp && to_run ? new_run() : s->out;
+    s->said |= tmp && !f;
     if (!tmp || !f) {
         free(tmp);
         return tmp ? PGN_E_IO : PGN_E_NOMEM;
@@ -79,15 +140,20 @@ pgn_status sort_flush(sort_state *s, int to_run) {
     s->nrecs = 0;
     s->held = 0;
     if (to_run) {
-        FILE **runs = realloc(s->runs, (s->nruns + 1) * sizeof *runs);
-        if (!runs) {
+        bad |= fflush(f) != 0 || fseek(f, 0, SEEK_SET) != 0;
+        s->runs_made++;
+        if (bad) {
+            cli_error(NULL, "cannot write a temporary run file: %s", strerror(errno));
+            s->said = 1;
             fclose(f);
-            return PGN_E_NOMEM;
+            return PGN_E_IO;
         }
-        s->runs = runs;
-        s->runs[s->nruns++] = f;
-        bad |= fflush(f) != 0;
-        rewind(f);
+        pgn_status st = push_run(s, f, 0);
+        if (st != PGN_OK && !s->said) {
+            cli_error(NULL, "cannot merge the runs: %s", pgn_status_message(st));
+            s->said = 1;
+        }
+        return st;
     }
     return bad ? PGN_E_IO : PGN_OK;
 }
@@ -107,39 +173,46 @@ static int read_rec(FILE *f, rec **r) {
     return fread(n + 1, 1, (size_t)(h.size - sizeof h), f) == h.size - sizeof h ? 1 : -1;
 }
 
-pgn_status sort_merge(sort_state *s) {
-    order o = {s->names, s->nkeys};
-    rec **head = calloc(s->nruns, sizeof *head);
+/* Merges runs[0..n) into f, taking the least record of the runs' heads each time: their raw texts
+ * (the output), or the records (records: a run of the next level). */
+static pgn_status merge_into(const order *o, FILE **runs, size_t n, FILE *f, int records) {
+    rec **head = calloc(n, sizeof *head);
     pgn_status st = head ? PGN_OK : PGN_E_NOMEM;
-    for (size_t i = 0; st == PGN_OK && i < s->nruns; i++) {
-        if (read_rec(s->runs[i], &head[i]) <= 0) {
+    for (size_t i = 0; st == PGN_OK && i < n; i++) {
+        if (read_rec(runs[i], &head[i]) <= 0) {
             st = PGN_E_IO; /* a run is never empty */
         }
     }
     while (st == PGN_OK) {
-        size_t best = s->nruns;
-        for (size_t i = 0; i < s->nruns; i++) {
-            if (head[i] && (best == s->nruns || compare(&o, head[i], head[best]) < 0)) {
+        size_t best = n;
+        for (size_t i = 0; i < n; i++) {
+            if (head[i] && (best == n || compare(o, head[i], head[best]) < 0)) {
                 best = i;
             }
         }
-        if (best == s->nruns) {
+        if (best == n) {
             break;
         }
         rec *r = head[best];
-        if (cli_write_raw(s->out, raw_of(r), r->raw_len) != PGN_OK) {
+        if (records ? fwrite(r, 1, r->size, f) != r->size
+                    : cli_write_raw(f, raw_of(r), r->raw_len) != PGN_OK) {
             st = PGN_E_IO;
         }
-        int got = read_rec(s->runs[best], &head[best]);
+        int got = read_rec(runs[best], &head[best]);
         if (got <= 0) {
             st = got < 0 ? PGN_E_IO : st;
             free(head[best]);
             head[best] = NULL;
         }
     }
-    for (size_t i = 0; head && i < s->nruns; i++) {
+    for (size_t i = 0; head && i < n; i++) {
         free(head[i]);
     }
     free(head);
     return st;
+}
+
+pgn_status sort_merge(sort_state *s) {
+    order o = {s->names, s->nkeys};
+    return merge_into(&o, s->runs, s->nruns, s->out, 0);
 }

@@ -204,6 +204,16 @@ ln -s g.pgn "$t/ip/link.pgn" && rm "$t/ip/g.pgn.bak"
 same "fmt -i --backup through a symbolic link: the link kept, the backup of the file it names" \
     "link.pgn -> g.pgn $(sum "$t/ip/once.pgn")" "$(cd "$t/ip" && stat -c %N link.pgn | tr -d "'\`’‘") $(sum "$t/ip/link.pgn.bak")"
 
+# ---- sort: more runs than open files, merged in passes (issue 34 point 6) ----
+"$bin" sort --quiet --by White,Date "$t/t27.pgn" | md5sum >"$t/sort.want"
+got=$( (ulimit -n 40 && "$bin" sort --by White,Date --memory 16K "$t/t27.pgn" 2>"$t/sort.err" | md5sum) )
+runs=$(grep -o '[0-9]* runs' "$t/sort.err" | cut -d' ' -f1)
+same "sort with ${runs:-no} runs under ulimit -n 40: the same output as in memory" "$(cat "$t/sort.want")" "$got"
+[ "${runs:-0}" -gt 40 ] && ok || bad "sort --memory 16K made only ${runs:-no} runs: $(cat "$t/sort.err")"
+(ulimit -n 12 && "$bin" sort --by White --memory 16K "$t/t27.pgn" >"$t/sort.out" 2>"$t/sort.err")
+same "sort that cannot open its runs: exit 3, the error naming the limit, no summary, nothing written" \
+    "3 1 0 0" "$? $(grep -c 'cannot open a temporary run file: .* (the limit is 12 open files: ulimit -n)' "$t/sort.err") $(grep -c ' games, ' "$t/sort.err") $(stat -c %s "$t/sort.out")"
+
 # ---- in place: owner, group, mode and extended attributes kept, or refused (issue 36) ----
 xattr() { /usr/bin/python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.origin").decode())' "$1" 2>&1; }
 if [ "$(id -u)" != 0 ]; then
