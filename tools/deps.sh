@@ -50,6 +50,7 @@ want=(
     "python3-distributed py_has distributed"
     "python3-zstandard   py_has zstandard"
     "python3-pip         py_has pip"
+    "python3-venv        py_has ensurepip"
 )
 py_has() { /usr/bin/python3 -c "import $1" >/dev/null 2>&1; }
 fuzzer_ok() {
