@@ -89,6 +89,9 @@ typedef struct cli_membuf {
     size_t len, cap;
 } cli_membuf;
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
+/* The whole file path as a malloc'd NUL-terminated string (its length in *len), or NULL after a
+ * message (select -f). */
+char *cli_read_text(const char *path, size_t *len);
 
 /* ---- annotation editing (cli/annot.c), shared by fmt and convert ---- */
 

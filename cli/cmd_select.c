@@ -94,8 +94,7 @@ static int wanted(const sel *s, uint64_t k) {
     return 0;
 }
 
-/* The second reading's errors (its warnings the first one reported, or skipped with the movetext):
- * reported where the game lies in its input, and counted. */
+/* The second reading's errors (not its warnings: the first reading gave them), where they are. */
 typedef struct reread {
     cli_run *r;
     const cli_game *g;
@@ -112,9 +111,8 @@ static void reread_diag(void *ctx, const pgn_diag *d) {
 }
 
 /* The game's raw bytes read again into a tree, marked at ply, then written in export format. A
- * broken game is never written as whole (issue 34 point 3): the first reading may have skipped its
- * movetext (an expression of tags alone, or decided by its tags), so this one reports the errors
- * it meets; the game goes to --rejects, counted as rejected. */
+ * broken game is never written (issue 34): this reading reports the errors the first one skipped
+ * with the movetext (tags alone, or decided by them); the game goes to --rejects, counted. */
 static pgn_status write_formatted(cli_run *r, sel *s, const cli_game *g, uint32_t ply) {
     if (g->summary->broken) { /* its errors were reported */
         return cli_run_reject(r, g);
@@ -242,28 +240,6 @@ static pgn_status select_prepare(void *wuser, const cli_game *g, cli_membuf *out
 static const cli_par_hooks select_hooks = {select_worker_new, select_worker_free,
                                            select_worker_vuser, select_prepare};
 
-/* Reads the whole expression file into a malloc'd NUL-terminated string. */
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cli_error(path, "%s", strerror(errno));
-        return NULL;
-    }
-    cli_membuf b = {NULL, 0, 0};
-    char chunk[4096];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && cli_membuf_write(&b, chunk, n) >= 0) {
-    }
-    fclose(f);
-    if (cli_membuf_write(&b, "", 1) < 0) {
-        free(b.p);
-        cli_error(NULL, "out of memory");
-        return NULL;
-    }
-    *len = b.len - 1;
-    return b.p;
-}
-
 enum {
     O_COUNT = CLI_OPT_COMMAND,
     O_INVERT,
@@ -305,7 +281,7 @@ static int select_option(void *user, int ch, const char *arg) {
 /* The expression: -f FILE, else the first operand (taken off the inputs). */
 static char *take_expression(cli_run *r, sel *s, int operands, size_t *len) {
     if (s->exprfile) {
-        return read_file(s->exprfile, len);
+        return cli_read_text(s->exprfile, len);
     }
     if (!operands) {
         cli_usage("no expression (pgnkit select EXPR [FILE...])");

@@ -90,3 +90,24 @@ void cli_input_close(cli_input *in) {
     pgn_source_free(in->src);
     in->src = NULL;
 }
+
+char *cli_read_text(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_error(path, "%s", strerror(errno));
+        return NULL;
+    }
+    cli_membuf b = {NULL, 0, 0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && cli_membuf_write(&b, chunk, n) >= 0) {
+    }
+    fclose(f);
+    if (cli_membuf_write(&b, "", 1) < 0) {
+        free(b.p);
+        cli_error(NULL, "out of memory");
+        return NULL;
+    }
+    *len = b.len - 1;
+    return b.p;
+}

@@ -381,8 +381,7 @@ pgn_status pgn_query_compile(pgn_query **out, const char *text, size_t len,
     if (q->nslots || (q->flags & QF_KEYS)) {
         q->flags |= QF_POINTS; /* else only the final position: no move callback needed */
     }
-    /* an atom that counts or reads moves reads them, and so meets their errors (issue 34: plies
-     * counted the tokens of a game with an illegal move, and select wrote it, exit 0) */
+    /* an atom that counts or reads moves reads them, and meets their errors (issue 34) */
     q->reader_flags = !(q->flags & (QF_BOARD | QF_MOVETEXT)) ? PGN_READ_NO_BOARD
                       : (q->flags & QF_ZOBRIST)              ? 0
                                                              : PGN_READ_NO_KEYS;

@@ -85,6 +85,17 @@ st=$?
 same "split stopped by SIGTERM: died of it" 143 $st
 same "split stopped by SIGTERM: no temporary file left" 0 "$(temps "$t/sig")"
 same "split stopped by SIGTERM: nothing put in place" "" "$(ls "$t/sig/o" 2>/dev/null)"
+cp "$t/sig/g.pgn" "$t/sig/i.pgn"
+before=$(sum "$t/sig/i.pgn")
+(cd "$t/sig" && exec "$bin" fmt -i i.pgn 2>/dev/null) &
+pid=$!
+sleep 0.3
+kill -INT $pid 2>/dev/null
+wait $pid
+st=$?
+same "fmt -i stopped by SIGINT (or done first): the file as it was or whole, no temporary file" \
+    "ok 0" "$( { [ $st = 130 ] && [ "$(sum "$t/sig/i.pgn")" = "$before" ]; } || { [ $st = 0 ] && [ "$(grep -c '^\[Event ' "$t/sig/i.pgn")" = 18968 ]; } && echo ok) $(temps "$t/sig")"
+rm "$t/sig/i.pgn"
 dead=$(sh -c 'echo $$') # a process gone
 printf 'x\n' >"$t/sig/.g.pgn.pgnkit-$dead-abcdef"
 printf 'x\n' >"$t/sig/.g.pgn.pgnkit-$$-abcdef" # a live run's: kept
