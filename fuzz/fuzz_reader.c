@@ -98,6 +98,8 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         ro.max_depth = 4;
     }
     fz_src src = {data + 2, size - 2, 0, (data[1] & 0x40) ? 0 : (size_t)(data[1] & 0x3F) + 1};
+    int keep_raw = (ro.flags & PGN_READ_KEEP_RAW) != 0;
+    ro.flags |= keep_raw ? PGN_READ_KEEP_LEAD : 0u; /* the text before the first game too */
     pgn_membuf out = {0}, json = {0}, json_board = {0};
     pgn_reader *r = NULL;
     pgn_writer *w = NULL;
@@ -115,7 +117,6 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         pgn_game_free(g);
         return 0;
     }
-    int keep_raw = (ro.flags & PGN_READ_KEEP_RAW) != 0;
     uint64_t next = UINT64_MAX, written = 0, games = 0, *ranges = NULL;
     size_t cap = 0;
     pgn_status st;
@@ -141,6 +142,14 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
                        "raw bytes are not the input's");
             FUZZ_CHECK(next == UINT64_MAX || next == s->start.offset,
                        "raw pieces are not back to back");
+            pgn_str lead, between = pgn_reader_raw_between(r, &lead);
+            FUZZ_CHECK(between.len <= raw.len &&
+                           (between.len == 0 || between.ptr + between.len == raw.ptr + raw.len),
+                       "the text between games is not the end of the raw bytes");
+            FUZZ_CHECK(games == 1 ? lead.len == s->start.offset &&
+                                        (lead.len == 0 || memcmp(lead.ptr, src.p, lead.len) == 0)
+                                  : lead.len == 0,
+                       "the text before the first game is not the input's");
             next = s->end_offset;
         }
         if (!s->broken && !(ro.flags & PGN_READ_NO_BOARD)) {
