@@ -258,17 +258,20 @@ static void after_move(pgn_reader *r, mt_state *s, pgn_flow f) {
 }
 
 /* English read t with its lax pawn letter (Pc3: W_PAWN_LETTER) while the other languages are
- * still possible: where P is a knight (Dutch) and reads t as another legal move, the two readings
- * are reported (E_LANGUAGE_AMBIGUOUS, movetext_lang.c) and the line ends. Returns 1 then. */
+ * still possible: where P is a knight (Dutch) and reads t as another legal move, the rest of the
+ * line decides (movetext_lang.c): English (0), the other language, *other its move (2), or
+ * neither (E_LANGUAGE_AMBIGUOUS reported, the line ends: 1). */
 static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
-                                  const pgn_san_result *res) {
+                                  const pgn_san_result *res, pgn_san_result *other) {
     if (!(res->warnings & PGN_WARN_BIT(PGN_W_PAWN_LETTER)) ||
-        (r->opts.flags & PGN_READ_NO_LANG_DETECT) ||
-        !pgnk_lang_split(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, res->move)) {
+        (r->opts.flags & PGN_READ_NO_LANG_DETECT)) {
         return 0;
     }
-    l->dead = 1;
-    return 1;
+    const char *p = t->ptr; /* (r->tok's follows the window) */
+    int k = pgnk_lang_split(r, &l->pos, &p, t->len, t->at, s->san_flags, res->move, other);
+    s->board = k == 2 ? BOARD_OTHER : s->board;
+    l->dead = k == 1;
+    return k;
 }
 
 /* Plays mv on line l (read in English or not), recording it for the line's variations. */
@@ -296,10 +299,15 @@ static inline void play_on_line(pgn_reader *r, mt_state *s, rav_level *l, pgn_mo
  * with English letters (a constant where inlined, so the English path pays nothing for it). */
 static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_str san,
                           const pgn_san_result *res, int english) {
+    pgn_san_result other;
     if (res->warnings) {
-        if (english && pawn_letter_split(r, s, l, t, res)) {
+        int k = english ? pawn_letter_split(r, s, l, t, res, &other) : 0;
+        if (k == 1) {
             return;
         }
+        san.ptr = t->ptr; /* (the window may have moved) */
+        res = k == 2 ? &other : res;
+        english = k == 2 ? 0 : english;
         warn_bits(r, res->warnings, t->at, san);
     }
     if (r->v && r->v->move) {
@@ -355,10 +363,10 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
     char buf[64];
     token joined;
     t = promotion_glyph(r, l, t, &joined, buf, sizeof buf);
-    pgn_str san = {t->ptr, t->len};
     size_t glued = 0;
     int english = 0;
     st = pgnk_lang_read(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, st, &res);
+    pgn_str san = {t->ptr, t->len}; /* (after: a read ahead may move the window) */
     s->board = r->lang_cands ? BOARD_OTHER : BOARD_ENGLISH;
     if (st != PGN_OK) {
         english = r->lang_cands == 0;
@@ -600,9 +608,14 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
             return 1;
         }
         fast_token(t, n, st, end);
-        if (ps == PGN_OK) {
+        if (ps == PGN_OK && !(res.warnings & PGN_WARN_BIT(PGN_W_PAWN_LETTER))) {
             played(r, s, l, t, san, &res, 1);
             return 1;
+        }
+        fast_store(&r->lx, c); /* (Pc3 may read ahead: movetext_lang.c) */
+        if (ps == PGN_OK) {
+            played(r, s, l, t, san, &res, 1);
+            return 0;
         }
         fast_store(&r->lx, c);
         size_t glued = play_other(r, s, l, t, ps);

@@ -48,6 +48,7 @@ void pgnk_lang_game_start(pgn_reader *r) {
     r->lang_tainted = 0;
     r->lang_tok_len = 0;
     r->lang_hinted = 0;
+    r->lang_by_prior = 0;
     set_cands(r, forced(r) ? BIT(r->opts.input_lang) : 0);
 }
 
@@ -156,10 +157,13 @@ static void lang_diag(pgn_reader *r, pgn_status code, pgn_loc at, uint32_t set, 
     char buf[192];
     int m = snprintf(buf, sizeof buf, "%.*s: ", (int)(n > 32 ? 32 : n), s);
     size_t o = m < 0 ? 0 : (size_t)m;
+    const char *why = code == PGN_W_LANGUAGE && r->lang_by_prior ? " (as the games before)" : "";
     size_t len = o + lang_list(set, 0, buf + o, sizeof buf - o);
-    if (len >= sizeof((pgn_diag *)0)->token) {
+    if (len + strlen(why) >= sizeof((pgn_diag *)0)->token) {
         len = o + lang_list(set, 1, buf + o, sizeof buf - o);
     }
+    m = snprintf(buf + len, sizeof buf - len, "%s", why);
+    len += m < 0 || (size_t)m >= sizeof buf - len ? 0 : (size_t)m;
     pgnk_reader_diag(r, code, at, buf, len);
 }
 
@@ -256,6 +260,22 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
         fit = BIT(PGN_LANG_FIGURINE); /* a figurine is the same piece in every language */
         split = 0;
     }
+    if (split) { /* the rest of the line tells: the languages that read it all */
+        uint32_t best, live = pgnk_lang_ahead(r, pos, &s, n, at, flags, fit, &best);
+        uint32_t keep = live ? live : best;
+        read_in(pos, keep, s, n, flags, &fit, &split, res);
+        if (split && (keep & r->lang_prior)) { /* the file's games before tell */
+            uint32_t f;
+            int sp;
+            pgn_san_result one;
+            if (read_in(pos, keep & r->lang_prior, s, n, flags, &f, &sp, &one) == PGN_OK && !sp) {
+                fit = f;
+                split = 0;
+                *res = one;
+                r->lang_by_prior = 1;
+            }
+        }
+    }
     if (split) {
         lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, fit, s, n);
         return PGN_E_LANGUAGE_AMBIGUOUS; /* reported here: the caller ends the line */
@@ -269,20 +289,39 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
     return PGN_OK;
 }
 
-int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
-                    uint32_t flags, pgn_move mv) {
-    uint32_t set = fallbacks(r), other = 0;
+int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
+                    uint32_t flags, pgn_move mv, pgn_san_result *res) {
+    uint32_t set = fallbacks(r), other = 0, fit;
+    int split;
     for (int l = 1; l < PGN_LANG_COUNT; l++) {
-        pgn_san_result res;
-        if ((set & BIT(l)) && pgn_san_parse_lang(pos, (pgn_lang)l, s, n, flags, &res) == PGN_OK &&
-            res.move != mv) {
+        pgn_san_result one;
+        if ((set & BIT(l)) && pgn_san_parse_lang(pos, (pgn_lang)l, *s, n, flags, &one) == PGN_OK &&
+            one.move != mv) {
             other |= BIT(l);
         }
     }
     if (other == 0) {
         return 0;
     }
-    lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, other | BIT(PGN_LANG_ENGLISH), s, n);
+    /* English and the others read the rest of the line: those that read it all stay */
+    uint32_t best, live = pgnk_lang_ahead(r, pos, s, n, at, flags, other | BIT(0), &best);
+    uint32_t keep = live ? live : best;
+    if ((keep & (keep - 1)) && (keep & r->lang_prior)) { /* the file's games before tell */
+        r->lang_by_prior = (keep & r->lang_prior) != BIT(PGN_LANG_ENGLISH);
+        keep &= r->lang_prior;
+    }
+    if (keep == BIT(PGN_LANG_ENGLISH)) {
+        return 0;
+    }
+    if (!(keep & BIT(PGN_LANG_ENGLISH)) &&
+        read_in(pos, keep, *s, n, flags, &fit, &split, res) == PGN_OK && !split) {
+        r->lang_at = at; /* the game is in the other language(s) from this move on */
+        r->lang_tok_len = (uint8_t)(n < sizeof r->lang_tok ? n : sizeof r->lang_tok);
+        memcpy(r->lang_tok, *s, r->lang_tok_len);
+        set_cands(r, fit);
+        return 2;
+    }
+    lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, keep, *s, n);
     return 1;
 }
 
@@ -317,6 +356,11 @@ void pgnk_lang_hint(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, 
 }
 
 void pgnk_lang_game_end(pgn_reader *r) {
+    /* the prior of the games after: the languages of this one, English when it read an English
+     * piece letter (N B R Q) in a game no other language read; else the one before stays */
+    if (!forced(r) && (r->lang_cands || (r->lead_seen & 0x64004u) != 0)) { /* B N Q R */
+        r->lang_prior = r->lang_cands ? r->lang_cands : BIT(PGN_LANG_ENGLISH);
+    }
     if (r->lang_cands && !forced(r)) {
         pgn_status code = (r->lang_cands & ~DESCRIPTIVE) ? PGN_W_LANGUAGE : PGN_W_DESCRIPTIVE;
         lang_diag(r, code, r->lang_at, r->lang_cands, r->lang_tok, r->lang_tok_len);

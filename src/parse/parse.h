@@ -91,6 +91,8 @@ struct pgn_reader {
     char lang_map[26];   /* its letter 'A' + i as the English one, 0 for none */
     char lang_tok[16];   /* the first move English could not read, and where */
     pgn_loc lang_at;
+    uint32_t lang_prior;   /* the languages of the file's games before (a prior for a tie) */
+    uint8_t lang_by_prior; /* this game's language was chosen by lang_prior */
     /* totals */
     uint64_t games, errors, warnings;
 };
@@ -125,10 +127,18 @@ void pgnk_movetext_read(pgn_reader *r);
  * error). Returns PGN_OK with *res, or the error to report. */
 pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
                           uint32_t flags, pgn_status english, pgn_san_result *res);
-/* English read s as move mv with a quirk: if a language that agrees with the moves so far reads
- * s as another legal move, reports E_LANGUAGE_AMBIGUOUS and returns 1. */
-int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char *s, size_t n, pgn_loc at,
-                    uint32_t flags, pgn_move mv);
+/* English read *s as move mv with a quirk (Pc3): if a language that agrees with the moves so far
+ * reads it as another legal move, English and those languages read the rest of the line
+ * (pgnk_lang_ahead). Returns 0: English stands; 2: the game is in the other language(s), *res
+ * their move; 1: E_LANGUAGE_AMBIGUOUS reported. *s follows the token if the window moved. */
+int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
+                    uint32_t flags, pgn_move mv, pgn_san_result *res);
+/* lang_ahead.c: the languages of set that read move *s (n bytes at at, pos before it) and then
+ * every move of the rest of its line, each from the position after its own reading; *best: those
+ * that read the most of it. The lexer is put back where it was; *s (and r->tok.ptr when *s is
+ * it) follow the window if it moved. */
+uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
+                         uint32_t flags, uint32_t set, uint32_t *best);
 /* The move s of a game in one language of one-byte letters (r->lang_fast), translated by
  * r->lang_map and read in one pass: what pgn_san_parse_lang does, for the common move. Returns 0
  * for anything else (castling, a figurine, an error), which pgnk_lang_read reads and reports. */
