@@ -13,9 +13,11 @@
 # Rows:
 #   English                          pgnkit check -j 1 --quiet (English SAN, the fast path; one core, as bench_io.sh)
 #   German, --input-lang de          the German copy, its letters named
-#   German, detected                 the same, found per game (W_LANGUAGE); the games whose moves
-#                                    two languages read differently are E_LANGUAGE_AMBIGUOUS and
-#                                    their errors are printed, which costs write calls of its own
+#   German, detected                 the same, found per game (W_LANGUAGE); where two languages
+#                                    read a move differently (Sd2: German, Czech), each reads the
+#                                    rest of the line ahead (issue 28 point 3): no error since
+#   Dutch, detected                  the Dutch copy (fmt --lang nl): its knight P is English's lax
+#                                    pawn letter, so most games read ahead at their first knight move
 #   descriptive, --input-lang        English descriptive (P-K4), named
 #   descriptive, detected            found per game (W_DESCRIPTIVE)
 #   Spanish descriptive, --input-lang
@@ -39,6 +41,7 @@ tmp=$(mktemp -d)
 gzip -dc "$SHARED"/corpus/big/twic/*.pgn.gz > "$tmp/raw.pgn"
 "$PGNKIT" fmt --quiet -o "$tmp/en.pgn" "$tmp/raw.pgn" 2>/dev/null || true
 "$PGNKIT" fmt --quiet --lang de -o "$tmp/de.pgn" "$tmp/en.pgn"
+"$PGNKIT" fmt --quiet --lang nl -o "$tmp/nl.pgn" "$tmp/en.pgn"
 "$PGNKIT" fmt --quiet --lang descriptive -o "$tmp/desc.pgn" "$tmp/en.pgn"
 "$PGNKIT" fmt --quiet --lang descriptive:es -o "$tmp/es.pgn" "$tmp/en.pgn"
 games=$(grep -c '^\[Event ' "$tmp/en.pgn")
@@ -57,6 +60,7 @@ for _ in $(seq "$RUNS"); do
     once en "$PGNKIT" check -j 1 --quiet "$tmp/en.pgn"
     once de "$PGNKIT" check -j 1 --quiet --input-lang de "$tmp/de.pgn"
     once_any deauto "$PGNKIT" check -j 1 --quiet "$tmp/de.pgn"
+    once_any nlauto "$PGNKIT" check -j 1 --quiet "$tmp/nl.pgn"
     once desc "$PGNKIT" check -j 1 --quiet --input-lang descriptive "$tmp/desc.pgn"
     once descauto "$PGNKIT" check -j 1 --quiet "$tmp/desc.pgn"
     once es "$PGNKIT" check -j 1 --quiet --input-lang descriptive:es "$tmp/es.pgn"
@@ -82,6 +86,7 @@ ratio_row() {
 }
 ratio_row "German letters, --input-lang de" "$tmp/de.pgn" de
 ratio_row "German letters, detected" "$tmp/de.pgn" deauto
+ratio_row "Dutch letters, detected" "$tmp/nl.pgn" nlauto
 ratio_row "descriptive (P-K4), --input-lang descriptive" "$tmp/desc.pgn" desc
 ratio_row "descriptive, detected" "$tmp/desc.pgn" descauto
 ratio_row "Spanish descriptive (P4R), --input-lang descriptive:es" "$tmp/es.pgn" es
