@@ -71,4 +71,20 @@ for l in de fr es nl figurine cs da et fi hu is it no pl pt ro sv ru; do
         ;;
     esac
 done
+# the same two moves read as different games by two languages (a Hungarian knight, a Polish
+# queen): refused as a file's first game; read in Hungarian after a Hungarian game (the prior)
+tie='1. e4 e5 2. Hf3 Hf6 0-1'
+printf '[Event "x"]\n\n%s\n' "$tie" >"$tmp/tie.pgn"
+"$bin" check "$tmp/tie.pgn" >"$tmp/diag" 2>&1
+grep -q "'Hf3: Hungarian, Polish' \[E_LANGUAGE_AMBIGUOUS\]" "$tmp/diag" && ok || bad "tie alone: $(cat "$tmp/diag")"
+printf '[Event "h"]\n\n1. e4 e5 2. Hf3 Hc6 3. Fb5 a6 *\n\n[Event "x"]\n\n%s\n' "$tie" >"$tmp/tie.pgn"
+"$bin" check "$tmp/tie.pgn" >"$tmp/diag" 2>&1
+grep -q "'Hf3: Hungarian (as the games before)' \[W_LANGUAGE\] (game 2)" "$tmp/diag" &&
+    ! grep -q "error:" "$tmp/diag" && ok || bad "tie after a Hungarian game: $(cat "$tmp/diag")"
+# inside a variation: the rest of the variation decides (2. Se2 is a knight's move in German, a
+# bishop's in Czech, where 2... Sc6 is no move: the bishop on c8 is shut in)
+printf '[Event "v"]\n\n1. e4 e5 (1... c5 2. Se2 Sc6 3. d4 cxd4 4. Sxd4 Sf6) 2. Sf3 *\n' >"$tmp/var.pgn"
+"$bin" convert --to san "$tmp/var.pgn" >"$tmp/out" 2>"$tmp/diag"
+[ "$(cat "$tmp/out")" = "e4 e5 Nf3" ] && ! grep -q "error:" "$tmp/diag" && ok ||
+    bad "variation: $(cat "$tmp/out" "$tmp/diag")"
 echo "RESULT $pass $fail $skip"
