@@ -55,36 +55,10 @@ typedef struct lex_place {
     uint8_t at_line_start, last_cr;
 } lex_place;
 
-uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
-                         uint32_t flags, uint32_t set, uint32_t *best) {
-    lexer *lx = &r->lx;
-    pgn_pos p[PGN_LANG_COUNT];
-    uint32_t count[PGN_LANG_COUNT] = {0}, live = 0;
-    for (uint32_t left = set; left; left &= left - 1) {
-        int l = (int)bits_ctz(left);
-        pgn_san_result res;
-        if (pgn_san_parse_lang(pos, (pgn_lang)l, *s, n, flags, &res) == PGN_OK) {
-            p[l] = *pos;
-            pgn_pos_play_unkeyed(&p[l], res.move);
-            live |= BIT(l);
-        }
-    }
-    /* where the reader is: after the move, or (a look at the next token) before r->tok */
-    int peeked = r->have_tok;
-    int own = !peeked && *s == r->tok.ptr; /* the move is r->tok's, in the window */
-    lex_place sv = {lexer_offset(lx), lx->hold, lx->ws_again_at,   lx->line_off,
-                    lx->ws,           lx->line, lx->at_line_start, lx->last_cr};
-    if (peeked) {
-        pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
-        sv.off = r->tok.at.offset;
-        sv.line = r->tok.at.line;
-        sv.line_off = r->tok.at.offset - r->tok.at.column + 1;
-        sv.at_line_start = r->tok.line_start;
-        r->have_tok = 0;
-    }
-    uint64_t from = own ? at.offset : sv.off;
-    lx->hold = from < lx->hold ? from : lx->hold;
-    uint32_t depth = 0, all = live;
+/* Reads the rest of the line from the lexer in each language of live, from its position in p;
+ * returns those that read every move (count: moves each read). */
+static uint32_t read_line(lexer *lx, pgn_pos *p, uint32_t *count, uint32_t live, uint32_t flags) {
+    uint32_t depth = 0;
     token t;
     for (uint32_t k = 0; k < AHEAD_TOKENS && live; k++) {
         pgnk_lexer_next(lx, &t);
@@ -121,6 +95,54 @@ uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size
             }
         }
     }
+    return live;
+}
+
+/* The languages of all that read the most moves. */
+static uint32_t most_read(uint32_t all, const uint32_t *count) {
+    uint32_t most = 0, set = 0;
+    for (uint32_t left = all; left; left &= left - 1) {
+        int l = (int)bits_ctz(left);
+        if (count[l] > most || set == 0) {
+            most = count[l];
+            set = 0;
+        }
+        set |= count[l] == most ? BIT(l) : 0;
+    }
+    return set;
+}
+
+uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
+                         uint32_t flags, uint32_t set, uint32_t *best) {
+    lexer *lx = &r->lx;
+    pgn_pos p[PGN_LANG_COUNT];
+    uint32_t count[PGN_LANG_COUNT] = {0}, live = 0;
+    for (uint32_t left = set; left; left &= left - 1) {
+        int l = (int)bits_ctz(left);
+        pgn_san_result res;
+        if (pgn_san_parse_lang(pos, (pgn_lang)l, *s, n, flags, &res) == PGN_OK) {
+            p[l] = *pos;
+            pgn_pos_play_unkeyed(&p[l], res.move);
+            live |= BIT(l);
+        }
+    }
+    /* where the reader is: after the move, or (a look at the next token) before r->tok */
+    int peeked = r->have_tok;
+    int own = !peeked && *s == r->tok.ptr; /* the move is r->tok's, in the window */
+    lex_place sv = {lexer_offset(lx), lx->hold, lx->ws_again_at,   lx->line_off,
+                    lx->ws,           lx->line, lx->at_line_start, lx->last_cr};
+    if (peeked) {
+        pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
+        sv.off = r->tok.at.offset;
+        sv.line = r->tok.at.line;
+        sv.line_off = r->tok.at.offset - r->tok.at.column + 1;
+        sv.at_line_start = r->tok.line_start;
+        r->have_tok = 0;
+    }
+    uint64_t from = own ? at.offset : sv.off;
+    lx->hold = from < lx->hold ? from : lx->hold;
+    uint32_t all = live;
+    live = read_line(lx, p, count, live, flags);
     /* back where the reader was */
     lx->hold = sv.hold;
     pgnk_lexer_rewind(lx, sv.off, (pgn_loc){sv.off, sv.line, (uint32_t)(sv.off - sv.line_off + 1)},
@@ -134,16 +156,6 @@ uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size
         r->tok.ptr = lx->buf + (at.offset - lx->base);
         *s = r->tok.ptr;
     }
-    /* none read it all: those that read the most moves */
-    uint32_t most = 0;
-    *best = 0;
-    for (uint32_t left = all; left; left &= left - 1) {
-        int l = (int)bits_ctz(left);
-        if (count[l] > most || *best == 0) {
-            most = count[l];
-            *best = 0;
-        }
-        *best |= count[l] == most ? BIT(l) : 0;
-    }
+    *best = most_read(all, count);
     return live;
 }
