@@ -36,6 +36,10 @@ int cli_number(const char *option, const char *arg, uint64_t min, uint64_t max, 
     if (cli_parse_u64(arg, min, max, out)) {
         return EXIT_OK;
     }
+    if (max == UINT64_MAX) {
+        return cli_usage("%s takes a whole number from %" PRIu64 " up, not '%s'", option, min,
+                         arg ? arg : "");
+    }
     return cli_usage("%s takes a whole number from %" PRIu64 " to %" PRIu64 ", not '%s'", option,
                      min, max, arg ? arg : "");
 }
