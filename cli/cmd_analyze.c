@@ -39,16 +39,6 @@ static const char usage_text[] =
     "exit status: 0 all analysed, 1 input errors or games not analysed, 2 usage,\n"
     "3 engine missing or not UCI, I/O or memory failure\n";
 
-static int parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*text < '0' || *text > '9' || *end || v < min || v > max) {
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
-
 enum {
     OPT_ENGINE = CLI_OPT_COMMAND,
     OPT_DEPTH,
@@ -74,7 +64,7 @@ static int limit_option(an_opts *o, int ch, const char *arg) {
     static const pgn_search_limit kinds[] = {PGN_LIMIT_DEPTH, PGN_LIMIT_NODES, PGN_LIMIT_MOVETIME};
     static const char *const names[] = {"depth", "nodes", "movetime"};
     int i = ch - OPT_DEPTH;
-    if (!parse_u64(arg, 1, max[i], &o->cfg.limit)) {
+    if (!cli_parse_u64(arg, 1, max[i], &o->cfg.limit)) {
         return cli_usage("bad value '%s' for --%s", arg, names[i]);
     }
     o->cfg.limit_kind = kinds[i];
@@ -103,7 +93,7 @@ static int analyze_option(void *user, int ch, const char *arg) {
     }
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
         if (numbers[i].ch == ch) {
-            if (!parse_u64(arg, 1, numbers[i].max, &v)) {
+            if (!cli_parse_u64(arg, 1, numbers[i].max, &v)) {
                 return cli_usage("bad value '%s' for --%s", arg, numbers[i].name);
             }
             unsigned *field[] = {&o->cfg.multipv, &o->jobs, &o->cfg.threads, &o->cfg.hash_mb, NULL};

@@ -187,6 +187,7 @@ enum {
 
 static int fmt_option(void *user, int ch, const char *arg) {
     fmt_state *s = user;
+    uint64_t v = 0;
     static const char *const styles[] = {"number", "symbol", "text"};
     static const pgn_nag_style style_values[] = {PGN_NAG_STYLE_NUMBER, PGN_NAG_STYLE_SYMBOL,
                                                  PGN_NAG_STYLE_TEXT};
@@ -200,10 +201,10 @@ static int fmt_option(void *user, int ch, const char *arg) {
         s->backup = arg;
         return EXIT_OK;
     case OPT_WIDTH:
-        s->wo.width = (uint32_t)strtoul(arg, NULL, 10);
-        if (s->wo.width < 20 || s->wo.width > 100000) {
-            return cli_usage("--width must be from 20 to 100000");
+        if (cli_number("--width", arg, 20, 100000, &v) != EXIT_OK) {
+            return EXIT_USAGE;
         }
+        s->wo.width = (uint32_t)v;
         return EXIT_OK;
     case OPT_REDUCED: s->wo.flags |= PGN_WRITE_REDUCED; return EXIT_OK;
     case OPT_NO_COMMENTS: s->wo.flags |= PGN_WRITE_NO_COMMENTS; return EXIT_OK;

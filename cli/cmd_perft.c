@@ -51,9 +51,8 @@ int cmd_perft(int argc, char **argv) {
     if (optind + 1 != argc) {
         return cli_usage_error("perft", usage_text, "expected one DEPTH");
     }
-    char *end;
-    long depth = strtol(argv[optind], &end, 10);
-    if (*end || depth < 0 || depth > 30) {
+    uint64_t depth = 0;
+    if (!cli_parse_u64(argv[optind], 0, 30, &depth)) {
         return cli_usage_error("perft", usage_text, "DEPTH must be an integer from 0 to 30");
     }
     pgn_pos pos;

@@ -49,6 +49,9 @@ typedef struct sel {
 
 static int parse_games(const char *s, sel *o) {
     size_t n = 1;
+    if (!*s) {
+        return 0;
+    }
     for (const char *p = s; *p; p++) {
         n += *p == ',';
     }
@@ -59,19 +62,14 @@ static int parse_games(const char *s, sel *o) {
         return 0;
     }
     for (const char *p = s; *p;) {
-        char *end;
-        errno = 0;
         range r;
-        r.lo = r.hi = strtoull(p, &end, 10);
-        if (end == p || errno) {
+        const char *end = cli_parse_digits(p, &r.lo);
+        if (!end) {
             return 0;
         }
-        if (*end == '-') {
-            p = end + 1;
-            r.hi = strtoull(p, &end, 10);
-            if (end == p) {
-                return 0;
-            }
+        r.hi = r.lo;
+        if (*end == '-' && !(end = cli_parse_digits(end + 1, &r.hi))) {
+            return 0;
         }
         if (r.lo == 0 || r.hi < r.lo || (*end && *end != ',')) {
             return 0;
@@ -253,10 +251,11 @@ enum {
 
 static int select_option(void *user, int ch, const char *arg) {
     sel *s = user;
+    uint64_t v = 0;
     switch (ch) {
     case O_COUNT: s->count_only = 1; break;
     case O_INVERT: s->invert = 1; break;
-    case O_LIMIT: s->limit = strtoull(arg, NULL, 10); break;
+    case O_LIMIT: return cli_number("--limit", arg, 1, UINT64_MAX, &s->limit);
     case O_GAMES:
         if (!parse_games(arg, s)) {
             return cli_usage("--games takes N,N-M,... (ordinals from 1)");
@@ -265,11 +264,11 @@ static int select_option(void *user, int ch, const char *arg) {
     case O_OFFSETS: s->offsets = 1; break;
     case O_MARK: s->mark = s->fmt = 1; break;
     case O_MARK_NAG:
-        s->mark_nag = atoi(arg);
-        s->mark = s->fmt = 1;
-        if (s->mark_nag < 1 || s->mark_nag > 255) {
-            return cli_usage("--mark-nag takes 1 to 255");
+        if (cli_number("--mark-nag", arg, 1, 255, &v) != EXIT_OK) {
+            return EXIT_USAGE;
         }
+        s->mark_nag = (int)v;
+        s->mark = s->fmt = 1;
         break;
     case O_FMT: s->fmt = 1; break;
     case 'f': s->exprfile = arg; break;

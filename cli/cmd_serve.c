@@ -110,25 +110,25 @@ static int set_option(serve_opts *o, int ch, const char *arg) {
     serve_limits *lim = &o->lim;
     int ok = 1;
     switch (ch) {
-    case O_PORT: ok = serve_parse_u64(arg, 0, 65535, &o->port); break;
+    case O_PORT: ok = cli_parse_u64(arg, 0, 65535, &o->port); break;
     case O_BIND: o->bind_addr = arg; break;
     case O_ENGINE: o->cfg.path = arg; break;
-    case O_JOBS: ok = serve_parse_u64(arg, 1, 64, &v), lim->workers = (unsigned)v; break;
-    case O_QUEUE: ok = serve_parse_u64(arg, 0, 10000, &v), lim->queue = (unsigned)v; break;
-    case O_BODY: ok = serve_parse_u64(arg, 1, 1u << 30, &v), lim->max_body = (size_t)v; break;
-    case O_GAMES: ok = serve_parse_u64(arg, 1, 100000, &v), lim->max_games = (unsigned)v; break;
-    case O_PLIES: ok = serve_parse_u64(arg, 1, 100000, &v), lim->max_plies = (unsigned)v; break;
-    case O_NODES: ok = serve_parse_u64(arg, 1, UINT64_MAX / 2, &lim->max_nodes); break;
-    case O_DEPTH: ok = serve_parse_u64(arg, 1, 200, &v), lim->max_depth = (unsigned)v; break;
-    case O_MOVETIME: ok = serve_parse_u64(arg, 1, 3600000, &lim->max_movetime); break;
-    case O_MOVE_TO: ok = serve_parse_u64(arg, 1, 86400000, &v), lim->move_ms = (int)v; break;
-    case O_JOB_TO: ok = serve_parse_u64(arg, 1, 86400, &v), lim->job_s = (unsigned)v; break;
-    case O_IDLE: ok = serve_parse_u64(arg, 1, 86400, &v), lim->idle_s = (unsigned)v; break;
-    case O_KEEP: ok = serve_parse_u64(arg, 0, 86400, &v), lim->keep_s = (unsigned)v; break;
-    case O_RESULTS: ok = serve_parse_u64(arg, 4096, SIZE_MAX / 2, &v), lim->max_results = v; break;
-    case O_CONN: ok = serve_parse_u64(arg, 1, 10000, &o->conns); break;
-    case O_THREADS: ok = serve_parse_u64(arg, 1, 1024, &v), o->cfg.threads = (unsigned)v; break;
-    case O_HASH: ok = serve_parse_u64(arg, 1, 1 << 20, &v), o->cfg.hash_mb = (unsigned)v; break;
+    case O_JOBS: ok = cli_parse_u64(arg, 1, 64, &v), lim->workers = (unsigned)v; break;
+    case O_QUEUE: ok = cli_parse_u64(arg, 0, 10000, &v), lim->queue = (unsigned)v; break;
+    case O_BODY: ok = cli_parse_u64(arg, 1, 1u << 30, &v), lim->max_body = (size_t)v; break;
+    case O_GAMES: ok = cli_parse_u64(arg, 1, 100000, &v), lim->max_games = (unsigned)v; break;
+    case O_PLIES: ok = cli_parse_u64(arg, 1, 100000, &v), lim->max_plies = (unsigned)v; break;
+    case O_NODES: ok = cli_parse_u64(arg, 1, UINT64_MAX / 2, &lim->max_nodes); break;
+    case O_DEPTH: ok = cli_parse_u64(arg, 1, 200, &v), lim->max_depth = (unsigned)v; break;
+    case O_MOVETIME: ok = cli_parse_u64(arg, 1, 3600000, &lim->max_movetime); break;
+    case O_MOVE_TO: ok = cli_parse_u64(arg, 1, 86400000, &v), lim->move_ms = (int)v; break;
+    case O_JOB_TO: ok = cli_parse_u64(arg, 1, 86400, &v), lim->job_s = (unsigned)v; break;
+    case O_IDLE: ok = cli_parse_u64(arg, 1, 86400, &v), lim->idle_s = (unsigned)v; break;
+    case O_KEEP: ok = cli_parse_u64(arg, 0, 86400, &v), lim->keep_s = (unsigned)v; break;
+    case O_RESULTS: ok = cli_parse_u64(arg, 4096, SIZE_MAX / 2, &v), lim->max_results = v; break;
+    case O_CONN: ok = cli_parse_u64(arg, 1, 10000, &o->conns); break;
+    case O_THREADS: ok = cli_parse_u64(arg, 1, 1024, &v), o->cfg.threads = (unsigned)v; break;
+    case O_HASH: ok = cli_parse_u64(arg, 1, 1 << 20, &v), o->cfg.hash_mb = (unsigned)v; break;
     case O_OPEN: o->open = 1; break;
     default: ok = 0;
     }
@@ -159,9 +159,9 @@ static int parse_args(serve_opts *o, int argc, char **argv) {
                                          {"open", no_argument, NULL, O_OPEN},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    int ch;
+    int ch, idx = 0;
     optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
         if (ch == 'h') {
             fputs(serve_usage, stdout);
             return EXIT_OK;
@@ -171,7 +171,7 @@ static int parse_args(serve_opts *o, int argc, char **argv) {
         }
         if (!set_option(o, ch, optarg)) {
             char msg[160];
-            snprintf(msg, sizeof msg, "bad value '%s' for %s", optarg, argv[optind - 1]);
+            snprintf(msg, sizeof msg, "bad value '%s' for --%s", optarg, opts[idx].name);
             return cli_usage_error("serve", serve_usage, msg);
         }
     }

@@ -88,13 +88,16 @@ static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
 
 /* --memory: a number of bytes with an optional K, M or G; 0 when not one. */
 static uint64_t parse_size(const char *text) {
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
+    uint64_t v = 0;
+    const char *end = cli_parse_digits(text, &v);
+    if (!end) {
+        return 0;
+    }
     int shift = *end == 'K' || *end == 'k'   ? 10
                 : *end == 'M' || *end == 'm' ? 20
                 : *end == 'G' || *end == 'g' ? 30
                                              : 0;
-    if (end == text || (shift && end[1]) || (!shift && *end) || v > (UINT64_MAX >> 30)) {
+    if ((shift && end[1]) || (!shift && *end) || v > (UINT64_MAX >> 30)) {
         return 0;
     }
     return (uint64_t)v << shift;

@@ -130,9 +130,7 @@ enum { OPT_GAMES = CLI_OPT_COMMAND, OPT_BY, OPT_ONE_PER_FILE, OPT_PATTERN, OPT_F
 static int split_option(void *user, int ch, const char *arg) {
     split_state *s = user;
     switch (ch) {
-    case OPT_GAMES:
-        s->per_file = strtoull(arg, NULL, 10);
-        return s->per_file == 0 ? cli_usage("--games takes a number above 0") : EXIT_OK;
+    case OPT_GAMES: return cli_number("--games", arg, 1, UINT64_MAX, &s->per_file);
     case OPT_BY: s->by = arg; return EXIT_OK;
     case OPT_ONE_PER_FILE: s->per_file = 1; return EXIT_OK;
     case OPT_PATTERN: s->pattern = arg; return EXIT_OK;

@@ -7,6 +7,7 @@
 #include "parallel.h"
 #include "stats.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,9 +206,15 @@ enum { OPT_JSON = CLI_OPT_COMMAND, OPT_TOP };
 
 static int stats_option(void *user, int ch, const char *arg) {
     stats *s = user;
+    uint64_t v = 0;
     switch (ch) {
     case OPT_JSON: s->json = 1; return EXIT_OK;
-    case OPT_TOP: s->top = atoi(arg); return EXIT_OK;
+    case OPT_TOP:
+        if (cli_number("--top", arg, 0, INT_MAX, &v) != EXIT_OK) {
+            return EXIT_USAGE;
+        }
+        s->top = (int)v;
+        return EXIT_OK;
     default: return cli_usage("unknown option");
     }
 }

@@ -73,14 +73,11 @@ static int parse_mark(const char *s, int arrow, pgn_mark *m) {
     return pgn_mark_next(&args, m) && args.len == 0 && (m->from != m->to) == arrow;
 }
 
-static int number(const char *s, unsigned long lo, unsigned long hi, unsigned long *out) {
-    char *end;
-    unsigned long v = strtoul(s, &end, 10);
-    if (*s < '0' || *s > '9' || *end || v < lo || v > hi) {
-        return cli_usage("bad number '%s' (%lu to %lu)", s, lo, hi);
-    }
-    *out = v;
-    return EXIT_OK;
+static int number(const char *opt, const char *s, uint64_t lo, uint64_t hi, unsigned long *out) {
+    uint64_t v = 0;
+    int st = cli_number(opt, s, lo, hi, &v);
+    *out = st == EXIT_OK ? (unsigned long)v : *out;
+    return st;
 }
 
 enum {
@@ -101,14 +98,16 @@ static int picture_option(void *user, int ch, const char *arg) {
     unsigned long v = 0;
     int st = EXIT_OK;
     switch (ch) {
-    case OPT_GAME: st = number(arg, 1, ~0ul >> 1, &p->game); break;
-    case OPT_PLY: st = number(arg, 0, 1ul << 30, &v), p->ply = (long)v; break;
+    case OPT_GAME: st = number("--game", arg, 1, ~0ul >> 1, &p->game); break;
+    case OPT_PLY: st = number("--ply", arg, 0, 1ul << 30, &v), p->ply = (long)v; break;
     case OPT_FEN: p->fen = arg; break;
     case OPT_FLIP: p->board.flags |= PGN_BOARD_FLIP; break;
     case OPT_COORDS: p->board.flags |= PGN_BOARD_COORDS; break;
-    case OPT_SIZE: st = number(arg, 16, 8192, &v), p->board.size = (uint32_t)v; break;
-    case OPT_WIDTH: st = number(arg, 50, 16384, &v), p->gopts.width = (uint32_t)v; break;
-    case OPT_HEIGHT: st = number(arg, 50, 4096, &v), p->gopts.height = (uint32_t)v; break;
+    case OPT_SIZE: st = number("--size", arg, 16, 8192, &v), p->board.size = (uint32_t)v; break;
+    case OPT_WIDTH: st = number("--width", arg, 50, 16384, &v), p->gopts.width = (uint32_t)v; break;
+    case OPT_HEIGHT:
+        st = number("--height", arg, 50, 4096, &v), p->gopts.height = (uint32_t)v;
+        break;
     case OPT_ARROW:
     case OPT_SQUARE:
         if (p->board.mark_count == sizeof p->marks / sizeof p->marks[0]) {

@@ -62,21 +62,6 @@ static void add_options(struct option *all, size_t *n, const struct option *list
     memset(&all[*n], 0, sizeof all[*n]);
 }
 
-/* A positive integer (decimal digits only, no sign), or 0. */
-static uint64_t positive(const char *s) {
-    uint64_t v = 0;
-    if (!*s) {
-        return 0;
-    }
-    for (; *s; s++) {
-        if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10) {
-            return 0;
-        }
-        v = v * 10 + (uint64_t)(*s - '0');
-    }
-    return v;
-}
-
 /* --input-lang LANG: that language's piece letters only; "auto" (the default): English, and per
  * game another language when English cannot read it; "en": English only. */
 static int input_lang_option(cli_run *r, const char *arg) {
@@ -110,11 +95,7 @@ static int common_option(cli_run *r, int ch, const char *arg) {
         }
         cli_set_diag_json(strcmp(arg, "json") == 0);
         return EXIT_OK;
-    case OPT_MAX_ERRORS:
-        if ((r->max_errors = positive(arg)) == 0) {
-            return cli_usage("--max-errors takes a positive integer, not '%s'", arg);
-        }
-        return EXIT_OK;
+    case OPT_MAX_ERRORS: return cli_number("--max-errors", arg, 1, UINT64_MAX, &r->max_errors);
     case OPT_RANGE:
     case OPT_LINE_BASE:
         if (!cli_range_option(ch == OPT_LINE_BASE, arg, &r->ropts)) {

@@ -69,6 +69,16 @@ int cli_usage(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* The one number parser (cli/number.c): the decimal digits at the start of text (at least one;
+ * no sign, no space) into *out; the end of the digits, or NULL when there are none or they
+ * overflow 64 bits. For the numbers inside an option's value (--range 5:9, --games 1-3). */
+const char *cli_parse_digits(const char *text, uint64_t *out);
+/* A number through cli_parse_digits: text is a whole decimal number (digits only: no sign,
+ * space or suffix) from min to max; 1 and *out set, else 0 (*out untouched). */
+int cli_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+/* A numeric option's value through cli_parse_u64: EXIT_OK, or a usage error naming option
+ * ("--top takes a whole number from 0 to 1000000, not 'x'") and EXIT_USAGE. */
+int cli_number(const char *option, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 /* Writes s (len bytes, any bytes) to f as a JSON string with its quotes, through
  * pgn_json_escape: never a byte that is not valid UTF-8. */
 void cli_json_string(FILE *f, const char *s, size_t len);

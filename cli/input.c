@@ -12,23 +12,20 @@
 #include <string.h>
 
 int cli_range_option(int line_base, const char *arg, pgn_reader_opts *ro) {
-    char *end;
-    errno = 0;
+    uint64_t a = 0, b = 0;
     if (line_base) {
-        unsigned long long n = strtoull(arg, &end, 10);
-        ro->line_base = (uint32_t)n;
-        return errno == 0 && *end == 0 && n >= 1 && n <= UINT32_MAX && arg[0] != '-';
-    }
-    unsigned long long a = strtoull(arg, &end, 10), b = 0;
-    if (end == arg || *end != ':' || arg[0] == '-' || errno != 0) {
-        return 0;
-    }
-    const char *p = end + 1;
-    if (*p != 0) {
-        b = strtoull(p, &end, 10);
-        if (end == p || *end != 0 || *p == '-' || errno != 0 || b <= a) {
+        if (!cli_parse_u64(arg, 1, UINT32_MAX, &a)) {
             return 0;
         }
+        ro->line_base = (uint32_t)a;
+        return 1;
+    }
+    const char *end = cli_parse_digits(arg, &a);
+    if (!end || *end != ':') {
+        return 0;
+    }
+    if (end[1] != 0 && !cli_parse_u64(end + 1, a + 1, UINT64_MAX, &b)) {
+        return 0;
     }
     ro->range_start = a;
     ro->range_end = b;

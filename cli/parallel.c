@@ -12,13 +12,12 @@
 enum { BATCH_DEFAULT = 1 << 20, MAX_JOBS = 256 };
 
 int cli_jobs_option(const char *arg, int *jobs) {
-    char *end;
     if (strcmp(arg, "auto") == 0) {
         *jobs = -1;
         return 1;
     }
-    unsigned long n = strtoul(arg, &end, 10);
-    if (end == arg || *end || arg[0] == '-' || n > MAX_JOBS) {
+    uint64_t n = 0;
+    if (!cli_parse_u64(arg, 0, MAX_JOBS, &n)) {
         return 0;
     }
     *jobs = n == 0 ? -1 : (int)n;

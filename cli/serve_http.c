@@ -118,19 +118,6 @@ static int job_path(const char *url, char id[33], const char **rest) {
     return 1;
 }
 
-int serve_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
-    char *end;
-    if (!text || *text < '0' || *text > '9') {
-        return 0;
-    }
-    unsigned long long v = strtoull(text, &end, 10);
-    if (*end || v < min || v > max) {
-        return 0;
-    }
-    *out = v;
-    return 1;
-}
-
 static enum MHD_Result post(server *s, struct MHD_Connection *c, const char *url, request *r) {
     cli_membuf b = {0};
     int status;
@@ -150,7 +137,7 @@ static enum MHD_Result post(server *s, struct MHD_Connection *c, const char *url
         } else if (kind && strcmp(kind, "nodes") != 0) {
             return refuse(c, s, 400, "limit must be nodes, depth or movetime");
         }
-        if (value && !serve_parse_u64(value, 0, UINT64_MAX, &v)) {
+        if (value && !cli_parse_u64(value, 0, UINT64_MAX, &v)) {
             return refuse(c, s, 400, "value must be a number");
         }
         status = serve_submit(s->jobs, r->body.p ? r->body.p : "", r->body.len, k, v, &b);
@@ -235,7 +222,7 @@ static enum MHD_Result get(server *s, struct MHD_Connection *c, const char *url)
         if (strcmp(rest, "") == 0) {
             uint64_t from = 0;
             const char *f = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "from");
-            if (f && !serve_parse_u64(f, 0, 1u << 30, &from)) {
+            if (f && !cli_parse_u64(f, 0, 1u << 30, &from)) {
                 return refuse(c, s, 400, "from must be a number");
             }
             int st = serve_status(s->jobs, id, (unsigned)from, &b);
@@ -296,7 +283,7 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c, const char *ur
         }
         uint64_t len;
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (cl && serve_parse_u64(cl, 0, UINT64_MAX, &len) && len > s->lim.max_body) {
+        if (cl && cli_parse_u64(cl, 0, UINT64_MAX, &len) && len > s->lim.max_body) {
             char msg[128];
             snprintf(msg, sizeof msg, "the text is larger than %zu bytes (--max-body)",
                      s->lim.max_body);

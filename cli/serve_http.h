@@ -62,8 +62,6 @@ void serve_request_done(void *cls, struct MHD_Connection *c, void **con_cls,
                         enum MHD_RequestTerminationCode toe);
 /* Lets the jobs wake the connections of event streams (before the daemon starts). */
 void serve_http_streams(serve_jobs *j);
-/* A decimal number in [min, max] (digits only): 1, or 0. */
-int serve_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 
 /* The page into s->page and its Content-Security-Policy into s->csp: 0, or -1 (out of memory). */
 int serve_build_page(server *s);
