@@ -213,6 +213,8 @@ def norm_comment(t, c):
 def chessjs_comments(g):
     """chess.js getComments(): [fen, comment, suffix] for main-line positions with either."""
     out = []
+    if g.get("comment"):  # a comment before the first move belongs to the start position
+        out.append([start_fen(g), norm_ws(comment_text(g["comment"])), None])
     suffix = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
     for m in mainline(g):
         c = norm_ws(comment_text(m.get("comment")))
@@ -316,7 +318,9 @@ def check_moves(c):
 
 
 def check_play(c):
-    rc, out, err = run(["fen"] + variant_args(c) + fen_args(c) + c.get("args", []) + c["moves"])
+    # "--" ends the options first: a null move "--" is then a move
+    rc, out, err = run(["fen"] + variant_args(c) + fen_args(c) + c.get("args", []) + ["--"] +
+                       c["moves"])
     got = {}
     ex = c["expect"]
     if "illegal" in ex:
@@ -377,7 +381,7 @@ def project(g, p):
     if p == "result":
         return g.get("result")
     if p == "mcomments":
-        return [comment_text(m.get("comment")) for m in mainline(g)]
+        return [norm_ws(comment_text(m.get("comment"))) for m in mainline(g)]
     counts = {"ncomments": 0, "nnags": 0, "nvars": 0, "mcomments": 0}
     stack = [(mainline(g), True)]
     while stack:
@@ -427,6 +431,23 @@ def check_cmd(c):
             gi = int(m.group(1))
             got[k] = game_value(games[gi], m.group(2)) if gi < len(games) else None
     return got
+
+
+def describe(want, got):
+    """The keys that differ; for two lists, the first element that differs."""
+    if not isinstance(want, dict) or not isinstance(got, dict):
+        print("  want %s\n  got  %s" % (json.dumps(want)[:600], json.dumps(got)[:600]))
+        return
+    for k in sorted(set(want) | set(got)):
+        w, g = want.get(k), got.get(k)
+        if w == g:
+            continue
+        if isinstance(w, list) and isinstance(g, list):
+            i = next((i for i, (a, b) in enumerate(zip(w, g)) if a != b), min(len(w), len(g)))
+            print("  %s: %d vs %d items, first difference at %d:\n    want %s\n    got  %s" % (
+                k, len(w), len(g), i, json.dumps(w[i:i + 1])[:400], json.dumps(g[i:i + 1])[:400]))
+        else:
+            print("  %s:\n    want %s\n    got  %s" % (k, json.dumps(w)[:400], json.dumps(g)[:400]))
 
 
 def check(c):
@@ -482,8 +503,8 @@ def main():
                 print("FAIL %s/%s agrees now: take it off %s" % (suite, c["id"], listed_path))
             else:
                 failed += 1
-                print("FAIL %s/%s\n  want %s\n  got  %s" % (
-                    suite, c["id"], json.dumps(want)[:600], json.dumps(got)[:600]))
+                print("FAIL %s/%s" % (suite, c["id"]))
+                describe(want, got)
     if not only:
         for key in sorted(set(listed) - seen):
             failed += 1
