@@ -156,7 +156,7 @@ def game_value(g, key):
     parts = key.split(".")
     f = parts[0]
     if f == "tags":
-        return g.get("tags", {}).get(".".join(parts[1:]).rstrip(":"))
+        return g.get("tags", {}).get(".".join(parts[1:]))
     if f == "final_fen":
         ml = mainline(g)
         return ml[-1]["fen"] if ml else start_fen(g)
