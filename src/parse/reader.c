@@ -183,7 +183,7 @@ static int is_digits(const char *p, size_t n) {
 /* Could this symbol start a game without tags? A move number or something shaped like a move. */
 static int starts_movetext(const token *t) {
     if (t->kind == TOK_STAR) {
-        return 1; /* a termination marker alone is a whole game (the standard's grammar; issue 35) */
+        return 1; /* a marker alone is a whole game (the standard's grammar; issue 35) */
     }
     if (t->kind != TOK_SYMBOL) {
         return 0;
