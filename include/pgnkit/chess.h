@@ -206,9 +206,11 @@ PGN_API int pgn_move_is_capture(const pgn_pos *pos, pgn_move mv);
 /** Nonzero if the side to move is in check (never in antichess, nor for horde's kingless White;
  * in atomic not while the kings touch). */
 PGN_API int pgn_pos_in_check(const pgn_pos *pos);
-/** Nonzero if the side to move is checkmated: in check with no legal move. */
+/** Nonzero if the side to move is checkmated: in check with no legal move. 0 in a position over
+ * by its variant's own rule (pgn_pos_is_variant_end), which is asked first. */
 PGN_API int pgn_pos_is_checkmate(const pgn_pos *pos);
-/** Nonzero if the side to move is stalemated: not in check, with no legal move. */
+/** Nonzero if the side to move is stalemated: not in check, with no legal move; 0 in a position
+ * over by its variant's own rule. (In antichess a stalemated side wins: pgn_outcome_winner.) */
 PGN_API int pgn_pos_is_stalemate(const pgn_pos *pos);
 /** Nonzero if `color` cannot checkmate by any sequence of legal moves (FIDE dead-position
  * approximations used by python-chess: lone king, king + one minor, bishops on one colour). */

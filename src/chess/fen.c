@@ -377,9 +377,10 @@ static pgn_status validate_variant(fen_reader *r, pgn_pos *p, size_t side_at) {
     if (bad_pawns) {
         return fail(r, 0, 1, "pawn on the first or last rank");
     }
-    /* atomic: a move that explodes the enemy king may leave the mover's own king attacked */
-    int exploded = v == PGN_VARIANT_ATOMIC && !pieces_of(p, (pgn_color)p->side, PGN_KING);
-    if (!exploded && pgnk_variant_king_attacked(p, (pgn_color)!p->side)) {
+    /* atomic: the side not to move may stand attacked (a move that explodes the enemy king may
+     * leave the mover's own king attacked; python-chess's and scalachess's atomic positions with
+     * an opposite check, issue 35); its king is taken only by an explosion */
+    if (v != PGN_VARIANT_ATOMIC && pgnk_variant_king_attacked(p, (pgn_color)!p->side)) {
         return fail(r, side_at, 2, "the side not to move is in check");
     }
     if (v == PGN_VARIANT_RACINGKINGS && pgnk_variant_king_attacked(p, (pgn_color)p->side)) {

@@ -10,10 +10,16 @@ static const uint64_t BB_LIGHT = UINT64_C(0x55aa55aa55aa55aa);
 /* No legal move: pgnk_chess_has_legal_move stops at the first one (a king's step first), where
  * counting them all would generate every move. */
 int pgn_pos_is_checkmate(const pgn_pos *pos) {
+    if (PGNK_UNLIKELY(pos->variant) && pgn_pos_is_variant_end(pos)) {
+        return 0; /* the variant's own ending is asked first (issue 35) */
+    }
     return pgn_pos_in_check(pos) && !pgnk_chess_has_legal_move(pos);
 }
 
 int pgn_pos_is_stalemate(const pgn_pos *pos) {
+    if (PGNK_UNLIKELY(pos->variant) && pgn_pos_is_variant_end(pos)) {
+        return 0; /* a won race, an exploded king: over by the variant's rule, not stalemate */
+    }
     return !pgn_pos_in_check(pos) && !pgnk_chess_has_legal_move(pos);
 }
 

@@ -133,18 +133,22 @@ static pgn_status add_plycount(pgn_game *game) {
     return pgn_game_tag_set(game, name, value);
 }
 
-/* PGN_EDIT_FIX_RESULTS: the result the main line's final position decides (checkmate, stalemate),
- * else the termination marker as read, else the game's; set as the result and the Result tag. */
+/* PGN_EDIT_FIX_RESULTS: the result the main line's final position decides (checkmate, stalemate,
+ * a variant's own ending: the variant asked first, issue 35), else the termination marker as read,
+ * else the game's; set as the result and the Result tag. */
 static pgn_status fix_results(pgn_game *game) {
     pgn_pos pos = *pgn_game_start(game);
     pgn_result res = pgn_game_marker(game);
     for (const pgn_node *n = pgn_node_child(pgn_game_root(game)); n; n = pgn_node_child(n)) {
         pgn_pos_play(&pos, pgn_node_move(n));
     }
-    if (pgn_pos_is_checkmate(&pos)) {
-        res = pos.side == PGN_WHITE ? PGN_RESULT_BLACK_WINS : PGN_RESULT_WHITE_WINS;
-    } else if (pgn_pos_is_stalemate(&pos)) {
-        res = PGN_RESULT_DRAW;
+    pgn_outcome end = pgn_pos_outcome(&pos, 1);
+    if (end == PGN_OUTCOME_CHECKMATE || end == PGN_OUTCOME_STALEMATE ||
+        end >= PGN_OUTCOME_KING_EXPLODED) {
+        int winner = pgn_outcome_winner(&pos, end);
+        res = winner < 0            ? PGN_RESULT_DRAW
+              : winner == PGN_WHITE ? PGN_RESULT_WHITE_WINS
+                                    : PGN_RESULT_BLACK_WINS;
     } else if (res == PGN_RESULT_NONE) {
         res = pgn_game_result(game);
     }

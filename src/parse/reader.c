@@ -182,8 +182,14 @@ static int is_digits(const char *p, size_t n) {
 
 /* Could this symbol start a game without tags? A move number or something shaped like a move. */
 static int starts_movetext(const token *t) {
+    if (t->kind == TOK_STAR) {
+        return 1; /* a marker alone is a whole game (the standard's grammar; issue 35) */
+    }
     if (t->kind != TOK_SYMBOL) {
         return 0;
+    }
+    if (t->value != 0 || pgn_result_parse(t->ptr, t->len) != PGN_RESULT_NONE) {
+        return 1; /* 1-0, 1/2-1/2 (0-1 already started one below) */
     }
     if (is_digits(t->ptr, t->len) ||
         (t->len >= 3 && (t->ptr[0] == 'O' || t->ptr[0] == '0') && t->ptr[1] == '-')) {

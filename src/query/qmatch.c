@@ -141,11 +141,15 @@ static int end_atom(const pgn_query_matcher *m, const qnode *n) {
         return n->cmp == C_EQ ? v : !v;
     }
     /* result = final / != final: only when the board decides the game */
-    pgn_result board = pgn_pos_is_checkmate(e)
-                           ? (e->side == PGN_WHITE ? PGN_RESULT_BLACK_WINS : PGN_RESULT_WHITE_WINS)
-                       : pgn_pos_is_stalemate(e) || pgn_pos_is_insufficient_material(e)
-                           ? PGN_RESULT_DRAW
-                           : PGN_RESULT_NONE;
+    pgn_result board = PGN_RESULT_NONE;
+    pgn_outcome end = pgn_pos_outcome(e, 1); /* the variant's own ending first (issue 35) */
+    if (end == PGN_OUTCOME_CHECKMATE || end == PGN_OUTCOME_STALEMATE ||
+        end == PGN_OUTCOME_INSUFFICIENT_MATERIAL || end >= PGN_OUTCOME_KING_EXPLODED) {
+        int winner = pgn_outcome_winner(e, end);
+        board = winner < 0            ? PGN_RESULT_DRAW
+                : winner == PGN_WHITE ? PGN_RESULT_WHITE_WINS
+                                      : PGN_RESULT_BLACK_WINS;
+    }
     if (board == PGN_RESULT_NONE) {
         return 0;
     }
