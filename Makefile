@@ -225,7 +225,8 @@ check-valgrind: $(SLOW_TESTS) $(BUILD)/pgnkit
 
 # The layering rule (STYLE C2): base <- chess <- game <- parse <- opening <- export <- engine <- cli.
 check-layers:
-	@tools/check-layers.sh && tools/check-layers.sh --self-test && tools/check-size.sh
+	@tools/check-layers.sh && tools/check-layers.sh --self-test && tools/check-size.sh \
+		&& tools/check-labels.sh && tools/check-labels.sh --self-test
 
 # ---- demo, bench, tables ----
 demo-run: $(BUILD)/pgnkit

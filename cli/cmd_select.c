@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "parallel.h"
+#include "query_help.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -29,7 +30,7 @@ static const char usage_text[] =
     "  --strict, --input-encoding E, --diag text|json, --max-errors N, --quiet (no "
     "warnings)\n" CLI_JOBS_USAGE
     "exit status: 0 ok, 1 the input had errors, 2 usage error (a bad expression: its column,\n"
-    "a caret and what was expected), 3 I/O or memory failure\n";
+    "a caret and what was expected), 3 I/O or memory failure\n" CLI_QUERY_HELP;
 
 typedef struct range {
     uint64_t lo, hi;

@@ -47,10 +47,11 @@ static pgn_flow on_begin(void *user, pgn_loc at) {
     return PGN_FLOW_CONTINUE;
 }
 
-/* The last value of a tag wins, as in the game tree (pgn_game_tag_set). */
+/* The last value of a tag wins, as in the game tree (pgn_game_tag_set). Kept without
+ * --by moves+tags too: a game without moves is compared with its tags (pgn_game_same_line). */
 static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     dd_line *l = user;
-    for (unsigned i = 0; (l->flags & PGN_DEDUPE_TAGS) && i < 4; i++) {
+    for (unsigned i = 0; i < 4; i++) {
         if (name.len == strlen(TAGS[i]) && memcmp(name.ptr, TAGS[i], name.len) == 0) {
             l->tag_len[i] = pgn_dedupe_norm_tag(i, value, l->tags[i], PGN_DEDUPE_TAG_MAX);
         }
@@ -135,14 +136,15 @@ static pgn_status finish(dd_line *l) {
         return PGN_E_NOMEM;
     }
     memcpy(l->rec + head, &l->plies, sizeof l->plies);
-    for (unsigned i = 0; (l->flags & PGN_DEDUPE_TAGS) && i < 4; i++) {
+    int use = (l->flags & PGN_DEDUPE_TAGS) || l->plies == 0; /* as pgn_game_same_line */
+    for (unsigned i = 0; use && i < 4; i++) {
         uint16_t n = (uint16_t)l->tag_len[i];
         tags[i].ptr = l->tags[i];
         tags[i].len = l->tag_len[i];
         put(l, &n, sizeof n);
         put(l, l->tags[i], n);
     }
-    l->key = pgn_line_key_finish(l->key, l->plies, (l->flags & PGN_DEDUPE_TAGS) ? tags : NULL);
+    l->key = pgn_line_key_finish(l->key, l->plies, use ? tags : NULL);
     return l->nomem ? PGN_E_NOMEM : PGN_OK;
 }
 

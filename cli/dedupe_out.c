@@ -104,13 +104,18 @@ static void report_game(const dd_state *s, uint64_t cluster, uint64_t ordinal, c
             s->reps[cluster].keep == ordinal ? "true" : "false");
 }
 
-/* --report: {"games":N,"distinct":N,"duplicates":N,"clusters":[{"cluster":C,"games":[...]}]}. */
+/* --report: {"games":N,"distinct":N,"duplicates":N,"by":B,"without_moves_by":"moves+tags",
+ * "clusters":[{"cluster":C,"games":[...]}]}: B is --by's rule; a game without moves is always
+ * compared with its tags (issue 31). */
 void dd_write_report(dd_state *s) {
     FILE *f = s->report;
     qsort(s->members, s->nmembers, sizeof *s->members, by_member);
-    fprintf(f, "{\"games\":%llu,\"distinct\":%llu,\"duplicates\":%llu,\"clusters\":[",
+    fprintf(f,
+            "{\"games\":%llu,\"distinct\":%llu,\"duplicates\":%llu,\"by\":\"%s\","
+            "\"without_moves_by\":\"moves+tags\",\"clusters\":[",
             (unsigned long long)(s->run->where ? s->run->matched : s->run->games),
-            (unsigned long long)(s->nreps + s->broken), (unsigned long long)s->dropped);
+            (unsigned long long)(s->nreps + s->broken), (unsigned long long)s->dropped,
+            (s->flags & PGN_DEDUPE_TAGS) ? "moves+tags" : "moves");
     for (size_t i = 0; i < s->nmembers;) {
         uint64_t c = s->members[i].cluster;
         const rep *r = &s->reps[c];

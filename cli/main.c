@@ -2,6 +2,7 @@
 /* pgnkit: the command-line program. Dispatches subcommands from a table (STYLE C9). */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "query_help.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -46,7 +47,8 @@ static void usage(FILE *f) {
     }
     fprintf(
         f,
-        "  help     show this text, or a command's usage (pgnkit help COMMAND)\n"
+        "  help     show this text, or a command's usage (pgnkit help COMMAND), or the selection\n"
+        "           language (pgnkit help query)\n"
         "\n'pgnkit COMMAND --help' describes each command.\n"
         "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n");
 }
@@ -94,6 +96,10 @@ static int dispatch(int argc, char **argv) {
         return EXIT_OK;
     }
     if (strcmp(name, "help") == 0 || strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        if (argc > 2 && strcmp(argv[2], "query") == 0) { /* the selection language */
+            fputs(CLI_QUERY_HELP, stdout);
+            return EXIT_OK;
+        }
         if (argc > 2) {
             static char help_opt[] = "--help";
             char *args[] = {argv[2], help_opt, NULL};

@@ -63,7 +63,7 @@ def main(src):
     out.append("static const piece_art piece_arts[6] = {")
     out.extend(arts)
     out.append("};")
-    out.append("/* the body's gradient, from stop 0 to stop 1: [0] white, [1] black */")
+    out.append("/* the body's gradient, from offset 0 to offset 1: [0] white, [1] black */")
     out.append('static const char *const piece_stops[2][2] = {{"%s", "%s"}, {"%s", "%s"}};'
                % (stops["w"][0], stops["w"][1], stops["b"][0], stops["b"][1]))
     sys.stdout.write("\n".join(out) + "\n")

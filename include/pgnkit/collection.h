@@ -18,9 +18,9 @@ extern "C" {
 
 /**
  * The key of a game's line: a 64-bit mix of the Zobrist key of its start position (FEN fields
- * 1-4), of every main-line move, of its length and, with PGN_DEDUPE_TAGS, of the normalised
- * White, Black, Date and Result. Equal lines give equal keys; unequal lines almost never do, but a
- * key is only a hint: pgn_game_same_line decides.
+ * 1-4), of every main-line move, of its length and, with PGN_DEDUPE_TAGS or without a move, of the
+ * normalised White, Black, Date and Result. Equal lines give equal keys; unequal lines almost never
+ * do, but a key is only a hint: pgn_game_same_line decides.
  */
 PGN_API uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags);
 
@@ -31,8 +31,8 @@ PGN_API uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags);
  * pgn_game_line_key built as a visitor reads a game (no tree): key = pgn_line_key_start(start),
  * then key = pgn_line_key_move(key, mv) for each main-line move in order, then
  * pgn_line_key_finish(key, plies, tags) gives the same key as pgn_game_line_key. tags is NULL
- * without PGN_DEDUPE_TAGS, else the normalised White, Black, Date and Result
- * (pgn_dedupe_norm_tag; an absent tag is an empty value).
+ * without PGN_DEDUPE_TAGS for a line of at least one move, else the normalised White, Black, Date
+ * and Result (pgn_dedupe_norm_tag; an absent tag is an empty value).
  */
 PGN_API uint64_t pgn_line_key_start(const pgn_pos *start);
 /** The line key after one more main-line move mv (see pgn_line_key_start). */
@@ -51,7 +51,9 @@ PGN_API size_t pgn_dedupe_norm_tag(unsigned i, pgn_str value, char *out, size_t 
  * Nonzero when a and b have the same start position (FEN fields 1-4, an en passant square only
  * when a capture is legal) and the same main line, move by move; with PGN_DEDUPE_TAGS also the
  * same White, Black, Date and Result once normalised (ASCII case, spaces and the punctuation
- * " .,-" ignored in names; Date compared as written; Result as the termination marker).
+ * " .,-" ignored in names; Date compared as written; Result as the termination marker). Two
+ * games without moves compare these tags with or without PGN_DEDUPE_TAGS: a game without moves
+ * (a forfeit, an empty record) is a duplicate only of the same game (issue 31).
  */
 PGN_API int pgn_game_same_line(const pgn_game *a, const pgn_game *b, uint32_t flags);
 

@@ -66,7 +66,7 @@ def test_trailing_diagnostics():
         list(pgnkit.read(b"junk, no game\n", strict=True))
     games = pgnkit.read(b'[Event "a"]\n\n1. e4 1-0\n\n{never closed')
     got = [(d.code, d.line, d.column) for g in games for d in g.diagnostics]
-    # stop 27 said nothing of it; now skipped text, which the game before holds (its look-ahead
+    # before commit a9209a3 nothing said it; now skipped text, which the game before holds (its look-ahead
     # read it), as the program prints it
     assert got + [(d.code, d.line, d.column) for d in games.trailing] == \
         [("W_SKIPPED_TEXT", 5, 1)]

@@ -71,7 +71,7 @@ def test_cp437_state_crosses_a_cut():
 def test_comment_with_bracket_lines_across_the_cut():
     """A comment holding lines that start with '[' (clocks, after empty lines too), and the cut
     inside it: such a line is no range boundary (not a tag pair), so the second reader starts at
-    the next game and the two parts agree (until stop 27 they did not, and one reader read all)."""
+    the next game and the two parts agree (before commit d717571 they did not, and one reader read all)."""
     inner = "".join(f"move {i}\n\n[%clk 0:{i % 60:02d}:00] and more\n" for i in range(300))
     text = (filler(200) + '[Event "long"]\n\n1. e4 {' + inner + '} e5 *\n\n' + filler(200)).encode()
     want, _ = frame(text)

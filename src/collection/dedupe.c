@@ -90,6 +90,12 @@ uint64_t pgn_line_key_finish(uint64_t key, uint64_t plies, const pgn_str *tags) 
     return key;
 }
 
+/* Whether the four tags count: with PGN_DEDUPE_TAGS, and always for a game without moves (a
+ * forfeit between A and B is not one between C and D; issue 31). */
+static int tags_count(uint32_t flags, uint64_t plies) {
+    return (flags & PGN_DEDUPE_TAGS) || plies == 0;
+}
+
 uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags) {
     /* the moves, not the positions' keys: pgn_game_same_line compares moves, and the line need
      * not be played again (that replay was a tenth of pgnkit dedupe's time) */
@@ -100,11 +106,12 @@ uint64_t pgn_game_line_key(const pgn_game *game, uint32_t flags) {
     }
     char buf[4][PGN_DEDUPE_TAG_MAX];
     pgn_str tags[4];
-    for (unsigned i = 0; (flags & PGN_DEDUPE_TAGS) && i < 4; i++) {
+    int use = tags_count(flags, plies);
+    for (unsigned i = 0; use && i < 4; i++) {
         tags[i].ptr = buf[i];
         tags[i].len = norm_tag(game, i, buf[i], sizeof buf[i]);
     }
-    return pgn_line_key_finish(h, plies, (flags & PGN_DEDUPE_TAGS) ? tags : NULL);
+    return pgn_line_key_finish(h, plies, use ? tags : NULL);
 }
 
 static int same_start(const pgn_pos *a, const pgn_pos *b) {
@@ -117,6 +124,7 @@ int pgn_game_same_line(const pgn_game *a, const pgn_game *b, uint32_t flags) {
         return 0;
     }
     const pgn_node *x = pgn_node_child(pgn_game_root(a)), *y = pgn_node_child(pgn_game_root(b));
+    int use = tags_count(flags, x ? 1 : 0);
     for (; x && y; x = pgn_node_child(x), y = pgn_node_child(y)) {
         if (pgn_node_move(x) != pgn_node_move(y)) {
             return 0;
@@ -125,7 +133,7 @@ int pgn_game_same_line(const pgn_game *a, const pgn_game *b, uint32_t flags) {
     if (x || y) {
         return 0;
     }
-    for (unsigned i = 0; (flags & PGN_DEDUPE_TAGS) && i < 4; i++) {
+    for (unsigned i = 0; use && i < 4; i++) {
         char u[PGN_DEDUPE_TAG_MAX], v[PGN_DEDUPE_TAG_MAX];
         size_t nu = norm_tag(a, i, u, sizeof u), nv = norm_tag(b, i, v, sizeof v);
         if (nu != nv || memcmp(u, v, nu) != 0) {

@@ -114,6 +114,33 @@ same "dedupe --by moves+tags" "A B C B2 " "$("$bin" dedupe --by moves+tags "$t/d
 same "dedupe stdin" "A B C " "$(cat "$t/d.pgn" | "$bin" dedupe 2>/dev/null >"$t/s.out"; events "$t/s.out")"
 same "dedupe --by bad" 2 "$("$bin" dedupe --by x "$t/d.pgn" >/dev/null 2>&1; echo $?)"
 
+# ---- games without moves (forfeits) are duplicates only of the same game (issue 31): White,
+# Black, Date and Result count under either --by; the report names the rule ----
+F() { printf '[Event "%s"]\n[White "%s"]\n[Black "%s"]\n[Date "2022.04.01"]\n[Result "1-0"]\n\n1-0\n\n' "$@"; }
+{ F F1 "A, B" C; F F2 D E; F F3 "a b" C; F F4 D C; } >"$t/ff.pgn"
+for by in moves moves+tags; do
+    "$bin" dedupe --by $by "$t/ff.pgn" -o "$t/ff.out" --dupes "$t/ff.dup" --report "$t/ff.json" 2>/dev/null
+    same "dedupe --by $by: forfeits kept apart" "F1 F2 F4 " "$(events "$t/ff.out")"
+    same "dedupe --by $by: the same forfeit dropped" "F3 " "$(events "$t/ff.dup")"
+    same "dedupe --by $by: the report's rule" "$by moves+tags" "$(/usr/bin/python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); print(r["by"], r["without_moves_by"])' "$t/ff.json")"
+done
+# TWIC 1427 + 1428 twice: the distinct games python counts (main line, or the four tags for a
+# game without moves) are what dedupe keeps
+for f in "$shared"/corpus/big/twic/twic142[78].pgn.gz; do gzip -dc "$f"; echo; done >"$t/tw1.pgn"
+cat "$t/tw1.pgn" "$t/tw1.pgn" >"$t/tw2.pgn"
+"$bin" dedupe --quiet "$t/tw2.pgn" -o "$t/tw.out" 2>/dev/null
+twk=$(grep -c '^\[Event ' "$t/tw.out")
+"$bin" dedupe --quiet "$t/tw1.pgn" -o "$t/tw1.out" 2>/dev/null
+same "dedupe: TWIC twice keeps what TWIC once keeps" "$(grep -c '^\[Event ' "$t/tw1.out")" "$twk"
+nomoves=$(/usr/bin/python3 -c 'import re, sys
+g = open(sys.argv[1], encoding="latin-1").read().split("\n[Event ")
+print(sum(1 for x in g if re.search(r"\n\n\s*(1-0|0-1|1/2-1/2|\*)\s*$", x)))' "$t/tw1.pgn")
+echo "dedupe: TWIC 1427+1428: $twk kept of $(grep -c '^\[Event ' "$t/tw2.pgn"), $nomoves games without moves"
+same "dedupe: every TWIC game without moves kept once" "$nomoves" "$(/usr/bin/python3 -c 'import re, sys
+g = open(sys.argv[1], encoding="latin-1").read().split("\n[Event ")
+print(sum(1 for x in g if re.search(r"\n\n\s*(1-0|0-1|1/2-1/2|\*)\s*$", x)))' "$t/tw.out")"
+
 # ---- dedupe beside pgn-extract -D on the pgnmentor player files (shared games) ----
 for f in "$shared"/corpus/big/pgnmentor-players/*.pgn.gz; do gzip -dc "$f"; echo; done >"$t/pm.pgn"
 "$bin" dedupe --quiet "$t/pm.pgn" -o "$t/pm.out" --dupes "$t/pm.dup" 2>"$t/pm.err"

@@ -227,6 +227,35 @@ static void test_same_line(void) {
     pgn_game_free(b);
 }
 
+/* Games without moves (forfeits): a duplicate only of the same game, White, Black, Date and
+ * Result compared with or without PGN_DEDUPE_TAGS (issue 31: TWIC's forfeits between different
+ * players were one game). */
+static void test_no_moves(void) {
+    pgn_game *a = NULL, *b = NULL;
+    CHECK(pgn_game_new(&a, NULL) == PGN_OK && pgn_game_new(&b, NULL) == PGN_OK);
+    read_text(a,
+              "[White \"A, B\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
+    read_text(b, "[White \"D\"]\n[Black \"E\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
+    for (uint32_t flags = 0; flags <= PGN_DEDUPE_TAGS; flags += PGN_DEDUPE_TAGS) {
+        CHECK(!pgn_game_same_line(a, b, flags));
+        CHECK(pgn_game_line_key(a, flags) != pgn_game_line_key(b, flags));
+    }
+    read_text(b,
+              "[White \"a b\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
+    CHECK(pgn_game_same_line(a, b, 0));
+    CHECK_EQ_U64(pgn_game_line_key(a, 0), pgn_game_line_key(b, 0));
+    read_text(b,
+              "[White \"a b\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"0-1\"]\n\n0-1\n");
+    CHECK(!pgn_game_same_line(a, b, 0));
+    /* with a move, the players do not count without PGN_DEDUPE_TAGS */
+    read_text(a, "[White \"A\"]\n\n1. e4 *\n");
+    read_text(b, "[White \"D\"]\n\n1. e4 *\n");
+    CHECK(pgn_game_same_line(a, b, 0));
+    CHECK_EQ_U64(pgn_game_line_key(a, 0), pgn_game_line_key(b, 0));
+    pgn_game_free(a);
+    pgn_game_free(b);
+}
+
 /* A visitor keying each game's main line as it is read (pgn_line_key_*), as pgnkit dedupe does. */
 typedef struct streamed {
     uint32_t flags;
@@ -305,11 +334,13 @@ static void test_streamed_key(void) {
         CHECK(pgn_game_new(&g, NULL) == PGN_OK);
         streamed s;
         while (pgn_reader_visit(rv, &v, &s) == PGN_OK && pgn_reader_next(rg, g) == PGN_OK) {
-            uint64_t plain = pgn_line_key_finish(s.key, s.plies, NULL);
+            /* a line without moves is keyed with its tags either way (issue 31) */
+            uint64_t plain = pgn_line_key_finish(s.key, s.plies, s.plies ? NULL : s.norm);
             uint64_t tagged = pgn_line_key_finish(s.key, s.plies, s.norm);
             games++;
             equal += plain == pgn_game_line_key(g, 0) &&
-                     tagged == pgn_game_line_key(g, PGN_DEDUPE_TAGS) && plain != tagged;
+                     tagged == pgn_game_line_key(g, PGN_DEDUPE_TAGS) &&
+                     (plain != tagged) == (s.plies != 0);
         }
         pgn_game_free(g);
         pgn_reader_free(rv);
@@ -324,6 +355,7 @@ static void test_streamed_key(void) {
 int main(void) {
     test_confirmation();
     test_same_line();
+    test_no_moves();
     test_streamed_key();
     test_slice();
     return harness_finish();
