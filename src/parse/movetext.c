@@ -617,7 +617,6 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
             played(r, s, l, t, san, &res, 1);
             return 0;
         }
-        fast_store(&r->lx, c);
         size_t glued = play_other(r, s, l, t, ps);
         if (glued > 0) { /* as play_token */
             token glyph = glyph_part(t, glued);
