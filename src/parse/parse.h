@@ -91,6 +91,10 @@ struct pgn_reader {
     char lang_map[26];   /* its letter 'A' + i as the English one, 0 for none */
     char lang_tok[16];   /* the first move English could not read, and where */
     pgn_loc lang_at;
+    /* a move that cannot be played (repair.c): what the next diagnostic carries */
+    char diag_sugg[48];
+    char diag_repl[16];
+    char repair_san[16]; /* the move played for it under PGN_READ_FIX */
     /* totals */
     uint64_t games, errors, warnings;
 };
@@ -100,6 +104,11 @@ void pgnk_reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *te
 /* A diagnostic with the given severity; pgnk_reader_diag gives the usual one. */
 void pgnk_reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
                           const char *text, size_t len);
+/* repair.c: token text (len bytes at stream offset off) could not be played in pos (st). Sets
+ * the suggestions of the diagnostic that follows; under PGN_READ_FIX, when one candidate is
+ * clearly meant, reports W_REPAIRED_MOVE, sets *mv and returns 1 (r->repair_san is its SAN). */
+int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t len, pgn_loc at,
+                     uint32_t san_flags, pgn_move *mv);
 /* The result of the game just read, with its diagnostics (results.c). */
 pgn_result pgnk_reader_result(pgn_reader *r);
 static inline void reader_next_token(pgn_reader *r) {
