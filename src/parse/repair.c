@@ -20,6 +20,7 @@ typedef struct ranked {
     pgnk_slip c;
     unsigned reach; /* plies of the line read legally after the candidate */
     int whole;      /* the line read legally to its end (or to the end of the text at hand) */
+    unsigned marks; /* moves after it whose capture or check marks the line contradicts */
 } ranked;
 
 static int is_space(char c) {
@@ -62,7 +63,7 @@ static int token_end(char c) {
 /* How many moves of the text [p, end) play legally from pos, up to LOOK_MAX; *whole: the line
  * ended (a result, the next game, a ')' or the text at hand) before a move that did not. */
 static unsigned reach(const pgn_pos *from, const char *p, const char *end, uint32_t flags,
-                      int *whole) {
+                      int *whole, unsigned *marks) {
     pgn_pos pos = *from;
     unsigned n = 0;
     *whole = 1;
@@ -125,6 +126,11 @@ static unsigned reach(const pgn_pos *from, const char *p, const char *end, uint3
             *whole = 0;
             return n;
         }
+        char san[PGN_SAN_MAX];
+        size_t sl = pgn_san_write(&pos, res.move, san);
+        *marks += (memchr(s, 'x', len) != NULL) != (memchr(san, 'x', sl) != NULL);
+        *marks += (memchr(s, '+', len) != NULL) != (memchr(san, '+', sl) != NULL);
+        *marks += (memchr(s, '#', len) != NULL) != (memchr(san, '#', sl) != NULL);
         pgn_pos_play_unkeyed(&pos, res.move);
         n++;
     }
@@ -138,6 +144,9 @@ static int before(const ranked *a, const ranked *b) {
     }
     if (!a->whole && a->reach != b->reach) {
         return a->reach > b->reach;
+    }
+    if (a->marks != b->marks) {
+        return a->marks < b->marks;
     }
     if (a->c.cost != b->c.cost) {
         return a->c.cost < b->c.cost;
@@ -165,10 +174,17 @@ int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t
         rk[i].c = slips[i];
         rk[i].reach = 0;
         rk[i].whole = 1;
+        rk[i].marks = 0;
         if (rest != NULL) {
             pgn_pos next = *pos;
             pgn_pos_play_unkeyed(&next, slips[i].move);
-            rk[i].reach = reach(&next, rest, end, san_flags, &rk[i].whole);
+            rk[i].reach = reach(&next, rest, end, san_flags, &rk[i].whole, &rk[i].marks);
+            /* the typed move's own capture and check marks */
+            size_t sl = strlen(slips[i].san);
+            rk[i].marks +=
+                (memchr(text, '+', len) != NULL) != (memchr(slips[i].san, '+', sl) != NULL);
+            rk[i].marks +=
+                (memchr(text, 'x', len) != NULL) != (memchr(slips[i].san, 'x', sl) != NULL);
         }
         /* insertion sort: at most CANDIDATES */
         size_t k = i;
@@ -200,7 +216,8 @@ int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t
     if (b->c.cost > FIX_MAX_COST || (!b->whole && b->reach < FIX_MIN_REACH)) {
         return 0;
     }
-    if (n > 1 && rk[1].whole == b->whole && rk[1].reach == b->reach && rk[1].c.cost == b->c.cost) {
+    if (n > 1 && rk[1].whole == b->whole && rk[1].reach == b->reach && rk[1].marks == b->marks &&
+        rk[1].c.cost == b->c.cost) { /* a rival as good and as near */
         return 0;
     }
     if (n > 1 && !b->whole && rk[1].reach + 4 > b->reach && rk[1].c.cost <= b->c.cost) {
