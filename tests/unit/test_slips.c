@@ -258,7 +258,7 @@ static void measure(const line *l, tally *t) {
             t->fixed += same;
             t->wrong += whole && !same;
             if (whole && !same) {
-                printf("repaired to another game: ply %zu typed %s for %s\n", a, sa, l->san[a]);
+                printf("repaired to another game: ply %zu typed %s for %s\n%s", a, sa, l->san[a], getenv("SLIPS_VERBOSE") ? b.p : "");
             }
         }
     }
