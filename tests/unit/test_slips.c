@@ -258,7 +258,8 @@ static void measure(const line *l, tally *t) {
             t->fixed += same;
             t->wrong += whole && !same;
             if (whole && !same) {
-                printf("repaired to another game: ply %zu typed %s for %s\n%s", a, sa, l->san[a], getenv("SLIPS_VERBOSE") ? b.p : "");
+                printf("repaired to another game: ply %zu typed %s for %s\n%s", a, sa, l->san[a],
+                       getenv("SLIPS_VERBOSE") ? b.p : "");
             }
         }
     }
