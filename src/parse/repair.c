@@ -60,6 +60,81 @@ static int token_end(char c) {
            c == '$';
 }
 
+/* A token of digits at [s, p): 0 when it ends the line (1-0, 0-1, 1/2-1/2), 1 when it is
+ * castling written with zeros (a move), 2 when it is a move number: *next is then where a move
+ * glued to it starts. */
+static int number_token(const char *s, const char *p, const char **next) {
+    const char *q = s;
+    while (q < p && *q >= '0' && *q <= '9') {
+        q++;
+    }
+    if (q < p && (*q == '-' || *q == '/')) {
+        return s[0] == '0' && q + 1 < p && q[1] == '-'; /* 0-0 castles */
+    }
+    while (q < p && *q == '.') {
+        q++;
+    }
+    *next = q;
+    return 2;
+}
+
+/* The next token of [*pp, end): 1 and [*tok, *tok + *tl) when it is a move to play, -1 when it
+ * is something to step over (space, a comment, a NAG, a move number), 0 when the line ends
+ * there (a result, the next game, a ')') or the text at hand ends before it is whole. */
+static int scan_token(const char **pp, const char *end, const char **tok, size_t *tl) {
+    const char *p = *pp;
+    char c = *p;
+    if (is_space(c) || c == '.' || c == '!' || c == '?') {
+        *pp = p + 1;
+        return -1;
+    }
+    if (c == '{' || c == ';' || c == '(') {
+        *pp = skip_aside(p, end);
+        return *pp == NULL ? 0 : -1;
+    }
+    if (c == ')' || c == '[' || c == '*' || c == '}') {
+        return 0;
+    }
+    const char *s = p;
+    while (p < end && !token_end(*p)) {
+        p++;
+    }
+    if (c == '$') {
+        p++;
+        while (p < end && *p >= '0' && *p <= '9') {
+            p++;
+        }
+        *pp = p;
+        return -1;
+    }
+    if (p == end) {
+        return 0; /* the token may go on past the text at hand */
+    }
+    if (c >= '0' && c <= '9') {
+        int k = number_token(s, p, pp);
+        if (k != 1) {
+            return k == 0 ? 0 : -1;
+        }
+    }
+    *pp = p;
+    size_t len = (size_t)(p - s);
+    while (len > 0 && (s[len - 1] == '!' || s[len - 1] == '?')) {
+        len--;
+    }
+    *tok = s;
+    *tl = len;
+    return len == 0 ? -1 : 1;
+}
+
+/* Capture, check and mate marks written in typed that the move played (san) contradicts */
+static unsigned marks_off(const char *typed, size_t tl, const char *san, size_t sl) {
+    unsigned m = 0;
+    m += (memchr(typed, 'x', tl) != NULL) != (memchr(san, 'x', sl) != NULL);
+    m += (memchr(typed, '+', tl) != NULL) != (memchr(san, '+', sl) != NULL);
+    m += (memchr(typed, '#', tl) != NULL) != (memchr(san, '#', sl) != NULL);
+    return m;
+}
+
 /* How many moves of the text [p, end) play legally from pos, up to LOOK_MAX; *whole: the line
  * ended (a result, the next game, a ')' or the text at hand) before a move that did not. */
 static unsigned reach(const pgn_pos *from, const char *p, const char *end, uint32_t flags,
@@ -68,69 +143,23 @@ static unsigned reach(const pgn_pos *from, const char *p, const char *end, uint3
     unsigned n = 0;
     *whole = 1;
     while (p < end && n < LOOK_MAX) {
-        char c = *p;
-        if (is_space(c) || c == '.' || c == '!' || c == '?') {
-            p++;
-            continue;
-        }
-        if (c == '{' || c == ';' || c == '(') {
-            p = skip_aside(p, end);
-            if (p == NULL) {
-                return n;
-            }
-            continue;
-        }
-        if (c == ')' || c == '[' || c == '*' || c == '}') {
+        const char *s = NULL;
+        size_t len = 0;
+        int t = scan_token(&p, end, &s, &len);
+        if (t == 0) {
             return n;
         }
-        const char *s = p;
-        while (p < end && !token_end(*p)) {
-            p++;
-        }
-        if (c == '$') {
-            p++;
-            while (p < end && *p >= '0' && *p <= '9') {
-                p++;
-            }
+        if (t < 0) {
             continue;
-        }
-        if (p == end) {
-            return n; /* the token may go on past the text at hand */
-        }
-        if (c >= '0' && c <= '9') {
-            const char *q = s;
-            while (q < p && *q >= '0' && *q <= '9') {
-                q++;
-            }
-            if (q < p && (*q == '-' || *q == '/')) {
-                if (s[0] != '0' || q + 1 >= p || q[1] != '-') { /* 0-0 castles */
-                    return n;                                   /* 1-0, 0-1, 1/2-1/2 */
-                }
-            } else {
-                while (q < p && *q == '.') {
-                    q++;
-                }
-                p = q; /* a move number; a move glued to it is read next */
-                continue;
-            }
-        }
-        size_t len = (size_t)(p - s);
-        while (len > 0 && (s[len - 1] == '!' || s[len - 1] == '?')) {
-            len--;
         }
         pgn_san_result res;
-        if (len == 0) {
-            continue;
-        }
         if (pgn_san_parse(&pos, s, len, flags, &res) != PGN_OK) {
             *whole = 0;
             return n;
         }
         char san[PGN_SAN_MAX];
         size_t sl = pgn_san_write(&pos, res.move, san);
-        *marks += (memchr(s, 'x', len) != NULL) != (memchr(san, 'x', sl) != NULL);
-        *marks += (memchr(s, '+', len) != NULL) != (memchr(san, '+', sl) != NULL);
-        *marks += (memchr(s, '#', len) != NULL) != (memchr(san, '#', sl) != NULL);
+        *marks += marks_off(s, len, san, sl);
         pgn_pos_play_unkeyed(&pos, res.move);
         n++;
     }
@@ -154,16 +183,11 @@ static int before(const ranked *a, const ranked *b) {
     return strcmp(a->c.san, b->c.san) < 0;
 }
 
-int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t len, pgn_loc at,
-                     uint32_t san_flags, pgn_move *mv) {
-    pgnk_slip slips[CANDIDATES];
-    ranked rk[CANDIDATES];
-    size_t n = pgnk_slip_candidates(pos, text, len, slips, CANDIDATES);
-    r->diag_sugg[0] = 0;
-    if (n == 0) {
-        return 0;
-    }
-    /* the text after the token, as far as the lexer's window holds it */
+/* Ranks the n candidates of slips into rk, best first, by what the text after the typed move
+ * (as far as the lexer's window holds it) says of each. */
+static void rank_candidates(const pgn_reader *r, const pgn_pos *pos, const char *text, size_t len,
+                            pgn_loc at, uint32_t san_flags, const pgnk_slip *slips, size_t n,
+                            ranked *rk) {
     const char *rest = NULL, *end = NULL;
     uint64_t after = at.offset + len;
     if (after >= r->lx.base && after <= r->lx.base + r->lx.len) {
@@ -171,30 +195,28 @@ int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t
         end = r->lx.buf + r->lx.len;
     }
     for (size_t i = 0; i < n; i++) {
-        rk[i].c = slips[i];
-        rk[i].reach = 0;
-        rk[i].whole = 1;
-        rk[i].marks = 0;
+        ranked x = {slips[i], 0, 1, 0};
         if (rest != NULL) {
             pgn_pos next = *pos;
             pgn_pos_play_unkeyed(&next, slips[i].move);
-            rk[i].reach = reach(&next, rest, end, san_flags, &rk[i].whole, &rk[i].marks);
+            x.reach = reach(&next, rest, end, san_flags, &x.whole, &x.marks);
             /* the typed move's own capture and check marks */
             size_t sl = strlen(slips[i].san);
-            rk[i].marks +=
-                (memchr(text, '+', len) != NULL) != (memchr(slips[i].san, '+', sl) != NULL);
-            rk[i].marks +=
-                (memchr(text, 'x', len) != NULL) != (memchr(slips[i].san, 'x', sl) != NULL);
+            x.marks += (memchr(text, '+', len) != NULL) != (memchr(slips[i].san, '+', sl) != NULL);
+            x.marks += (memchr(text, 'x', len) != NULL) != (memchr(slips[i].san, 'x', sl) != NULL);
         }
         /* insertion sort: at most CANDIDATES */
         size_t k = i;
-        ranked x = rk[i];
         while (k > 0 && before(&x, &rk[k - 1])) {
             rk[k] = rk[k - 1];
             k--;
         }
         rk[k] = x;
     }
+}
+
+/* The first SUGGESTIONS candidates into r->diag_sugg, separated by spaces */
+static void put_suggestions(pgn_reader *r, const ranked *rk, size_t n) {
     size_t used = 0;
     for (size_t i = 0; i < n && i < SUGGESTIONS; i++) {
         size_t l = strlen(rk[i].c.san);
@@ -207,11 +229,11 @@ int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t
         memcpy(r->diag_sugg + used, rk[i].c.san, l + 1);
         used += l;
     }
-    if (!(r->opts.flags & PGN_READ_FIX)) {
-        return 0;
-    }
-    /* clearly meant: the line reads on after it (to its end, or far enough), it is near what
-     * was typed, and no other candidate does as well as near */
+}
+
+/* Clearly meant: the line reads on after the best (to its end, or far enough), it is near what
+ * was typed, and no other candidate does as well as near. */
+static int clearly_meant(const ranked *rk, size_t n) {
     const ranked *b = &rk[0];
     if (b->c.cost > FIX_MAX_COST || (!b->whole && b->reach < FIX_MIN_REACH)) {
         return 0;
@@ -223,6 +245,24 @@ int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t
     if (n > 1 && !b->whole && rk[1].reach + 4 > b->reach && rk[1].c.cost <= b->c.cost) {
         return 0;
     }
+    return 1;
+}
+
+int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t len, pgn_loc at,
+                     uint32_t san_flags, pgn_move *mv) {
+    pgnk_slip slips[CANDIDATES];
+    ranked rk[CANDIDATES];
+    size_t n = pgnk_slip_candidates(pos, text, len, slips, CANDIDATES);
+    r->diag_sugg[0] = 0;
+    if (n == 0) {
+        return 0;
+    }
+    rank_candidates(r, pos, text, len, at, san_flags, slips, n, rk);
+    put_suggestions(r, rk, n);
+    if (!(r->opts.flags & PGN_READ_FIX) || !clearly_meant(rk, n)) {
+        return 0;
+    }
+    const ranked *b = &rk[0];
     memcpy(r->repair_san, b->c.san, sizeof b->c.san);
     memcpy(r->diag_repl, b->c.san, sizeof b->c.san);
     *mv = b->c.move;
