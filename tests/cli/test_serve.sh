@@ -174,6 +174,31 @@ sys.exit(not (want and sorted(map(key, got["diagnostics"])) == sorted(map(key, w
 PY
 is "bad PGN: no job" "$(code POST /api/jobs --data-binary @"$tmp/bad.pgn")" 422
 check "bad PGN job: the diagnostics" grep -q '"code":"E_ILLEGAL_MOVE"' "$tmp/body"
+# a broken game beside a whole one (issue 28): the whole one is shown and analysed, every error listed
+printf '[Event "x"]\n\n1. e4 e5 2. Nf9 Nc6 *\n\n[Event "y"]\n\n1. d4 d5 2. c4 *\n' >"$tmp/mixed.pgn"
+is "one broken game of two: 200" "$(code POST /api/check --data-binary @"$tmp/mixed.pgn")" 200
+$py - "$tmp/body" <<'PY' && ok || bad "one broken game of two: the other shown, the error listed"
+import json, sys
+b = json.load(open(sys.argv[1]))
+sys.exit(not (b["games"] == 1 and b["broken"] == 1 and len(b["results"]) == 1
+              and b["results"][0]["game"]["tags"]["Event"] == "y"
+              and [(d["line"], d["column"], d["code"]) for d in b["diagnostics"]
+                   if d["severity"] == "error"] == [(3, 13, "E_BAD_SAN")]))
+PY
+is "one broken game of two: a job" "$(code POST '/api/jobs?limit=nodes&value=1000' --data-binary @"$tmp/mixed.pgn")" 202
+mixed_id=$(grep -o '"id":"[0-9a-f]*"' "$tmp/body" | cut -d'"' -f4)
+check "the job: one game, the broken one counted" grep -q '"games":1,"broken":1' "$tmp/body"
+for _ in $(seq 100); do
+    code GET "/api/jobs/$mixed_id" >/dev/null
+    grep -q '"state":"done"' "$tmp/body" && break
+    sleep 0.1
+done
+$py - "$tmp/body" <<'PY' && ok || bad "one broken game of two: the whole one analysed"
+import json, sys
+b = json.load(open(sys.argv[1]))
+sys.exit(not (b["state"] == "done" and len(b["results"]) == 1
+              and b["results"][0]["game"]["tags"]["Event"] == "y" and b["results"][0]["analysed"]))
+PY
 is "no game: 422" "$(code POST /api/check --data-binary 'just text')" 422
 is "empty body: 422" "$(code POST /api/check --data-binary '')" 422
 for i in 1 2 3 4; do printf '[Event "%d"]\n\n1. e4 *\n\n' $i; done >"$tmp/four.pgn"
