@@ -324,7 +324,8 @@ wait "$cpid"; is "events: the stream ends when the server stops" $? 0
 unset FAKE_ENGINE_MODE
 
 # ---- load: 200 concurrent requests, 20 slow clients; none lost, memory bounded ----
-start_server load "$rel" serve --engine "$fake" --queue 100 --max-nodes 1000 --connections 256 ||
+start_server load "$rel" serve --engine "$fake" --queue 100 --max-nodes 1000 --connections 256 \
+    --per-client 256 ||
     { echo "RESULT $pass $fail 0"; exit 1; }
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$srv_pid/status"; }
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$srv_pid/status"; }
@@ -341,6 +342,57 @@ e=$(submit "$tmp/two.pgn")
 for _ in $(seq 150); do s=$(state_of "$e"); [ "$s" = queued ] || [ "$s" = running ] || break; sleep 0.2; done
 is "load: the queue drains" "$s" done
 stop_server load
+
+# ---- slow clients (issue 31 point 3, issue 36): 300 connections from 127.0.0.2 that send their
+# headers a byte a second hold --per-client of them; a request from 127.0.0.1 is answered at once
+start_server slowloris "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }
+res=$($py - "$port" <<'PY'
+import socket, subprocess, sys, time
+port = int(sys.argv[1])
+socks = []
+for i in range(300):
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    s.settimeout(2)
+    try:
+        s.connect(("127.0.0.1", port))
+        s.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port)
+        socks.append(s)
+    except OSError:
+        s.close()
+for _ in range(2):  # a byte a second keeps each one from timing out on silence
+    time.sleep(1)
+    for s in socks:
+        try:
+            s.send(b"X")
+        except OSError:
+            pass
+held = 0
+for s in socks:
+    try:
+        s.setblocking(False)
+        held += 0 if s.recv(1) == b"" else 1
+    except BlockingIOError:
+        held += 1
+    except OSError:
+        pass
+t = time.time()
+code = subprocess.run(["curl", "-s", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}",
+                       "http://127.0.0.1:%d/" % port], capture_output=True, text=True).stdout
+print("%s %.2f %d" % (code, time.time() - t, held))
+PY
+)
+read -r scode stime sheld <<<"$res"
+echo "slow clients: answer $scode in $stime s, $sheld of 300 slow connections held by the server"
+is "300 slow clients: a request answered" "$scode" 200
+check "300 slow clients: answered within 2 s" awk -v t="$stime" 'BEGIN { exit !(t < 2) }'
+check "300 slow clients: at most --per-client (16) held" [ "${sheld:-300}" -le 16 ]
+stop_server slowloris
+# --bind beyond loopback: a warning; loopback: none
+start_server wide "$bin" serve --engine "$fake" --bind 0.0.0.0 || { echo "RESULT $pass $fail 0"; exit 1; }
+check "--bind 0.0.0.0: a warning" grep -q 'warning: 0.0.0.0 is reachable beyond this machine' "$tmp/wide.err"
+stop_server wide
+check "--bind 127.0.0.1: no warning" bash -c "! grep -q warning '$tmp/slowloris.err'"
 
 # ---- --max-results: the bytes jobs hold; the oldest finished job goes first ----
 start_server bytes "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }
