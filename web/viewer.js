@@ -271,8 +271,10 @@
     if (i < 0 || i >= games.length) return;
     state.game = i;
     var game = games[i].game;
-    var items = document.querySelectorAll("#game-list li");
-    for (var k = 0; k < items.length; k++) items[k].classList.toggle("current", k === i);
+    listUpTo(i);
+    var old = document.querySelector("#game-list li.current");
+    if (old) old.classList.remove("current");
+    document.getElementById("game-list").children[i].classList.add("current");
     var tags = document.getElementById("tags");
     tags.textContent = "";
     Object.keys(game.tags).forEach(function (name) {
@@ -349,17 +351,30 @@
 
   // Shows a list of games ({game, graph} as in pgnkit-data), keeping the game shown when it is
   // still there and keep is set: pgnkit serve calls it as analysed games arrive.
+  // The list of games is made as it is needed, LIST_STEP entries at a time (the one shown, or
+  // the end of the list scrolled into view): a page of 145,000 games opens at once (issue 36).
+  var LIST_STEP = 500, listed = 0;
+  function listUpTo(i) {
+    var box = document.getElementById("game-list"), end = Math.min(games.length,
+                                                                  Math.max(i + 1, listed + LIST_STEP));
+    if (i < listed) return;
+    for (; listed < end; listed++) {
+      var li = el("li", null, gameLabel(games[listed], listed).slice(0, 300));
+      li.addEventListener("click", showGame.bind(null, listed));
+      box.appendChild(li);
+    }
+  }
+  document.getElementById("games").addEventListener("scroll", function () {
+    var nav = document.getElementById("games");
+    if (nav.scrollTop + nav.clientHeight > nav.scrollHeight - 200) listUpTo(listed);
+  });
   function load(list, keep) {
     var cur = keep && state.game >= 0 && state.game < list.length ? state.game : 0;
     var node = keep && cur === state.game ? state.cur : 0;
     games = list;
-    var box = document.getElementById("game-list");
-    box.textContent = "";
-    games.forEach(function (g, i) {
-      var li = el("li", null, gameLabel(g, i).slice(0, 300));
-      li.addEventListener("click", function () { showGame(i); });
-      box.appendChild(li);
-    });
+    document.getElementById("game-list").textContent = "";
+    listed = 0;
+    listUpTo(0);
     document.getElementById("count").textContent = games.length + (games.length === 1 ? " game" : " games");
     state.game = -1;
     if (!games.length) {
