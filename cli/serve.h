@@ -111,6 +111,8 @@ typedef struct serve_paste {
  * status: 200, 422 (no game reads whole, a cap of lim), 500 (out of memory). */
 int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serve_reading *rd,
                      serve_paste *pa, cli_membuf *entries);
+/* Reader options for a paste: all zero, with PGN_READ_FIX when fix (once reader.h has it). */
+void serve_reader_opts(pgn_reader_opts *ro, int fix);
 /* The members every answer about a paste has: error, counts, diagnostics. 0, or -1. */
 int serve_paste_json(cli_membuf *b, const serve_reading *rd, const serve_paste *pa);
 /* The viewer's JSON entry of game g (tmp and jw: scratch buffer and its JSON writer), with the

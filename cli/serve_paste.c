@@ -95,6 +95,15 @@ static int put_fixes(cli_membuf *b, const pgn_diag *d) {
 }
 #endif
 
+void serve_reader_opts(pgn_reader_opts *ro, int fix) {
+    memset(ro, 0, sizeof *ro);
+#ifdef PGN_READ_FIX
+    ro->flags |= fix ? PGN_READ_FIX : 0u;
+#else
+    (void)fix;
+#endif
+}
+
 static void on_diag(void *ctx, const pgn_diag *d) {
     serve_reading *rd = ctx;
     *(d->severity == PGN_SEV_ERROR ? &rd->errors : &rd->warnings) += 1;

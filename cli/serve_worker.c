@@ -179,10 +179,7 @@ static int run_job(worker *w, job *jb) {
     static const pgn_engine_callbacks cbs = {on_new_game, on_search, on_position_done};
     pgn_reader *r = NULL;
     pgn_reader_opts ro;
-    memset(&ro, 0, sizeof ro);
-#ifdef PGN_READ_FIX
-    ro.flags |= jb->fix ? PGN_READ_FIX : 0u;
-#endif
+    serve_reader_opts(&ro, jb->fix);
     if (pgn_reader_new_mem(&r, &ro, jb->pgn, jb->pgn_len) != PGN_OK) {
         snprintf(w->err, sizeof w->err, "out of memory");
         return J_FAILED;
@@ -197,8 +194,7 @@ static int run_job(worker *w, job *jb) {
             }
             break;
         }
-        if (pgn_reader_summary(r)->broken) { /* left out when the paste was read */
-            n--;
+        if (pgn_reader_summary(r)->broken && n--) { /* left out when the paste was read */
             continue;
         }
         if (n > jb->games) {
