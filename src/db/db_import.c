@@ -336,100 +336,81 @@ static int64_t num(const char *s, size_t len) {
     return v;
 }
 
-static pgn_status each(void *user, const pgn_par_game *g) {
-    importer *im = user;
-    rec_head h;
-    if (!g->has_product || g->product.len < sizeof h) {
-        return PGN_E_NOMEM;
+/* The game's tag i among the packed tags. */
+static pgn_str tag_at(const rec_head *h, const char *tags, int i) {
+    size_t o = 0;
+    for (int k = 0; k < i; k++) {
+        o += h->tag_len[k];
     }
-    memcpy(&h, g->product.ptr, sizeof h);
-    const char *tags = g->product.ptr + sizeof h, *t = tags;
-    pgn_status s = PGN_OK;
-    if (im->in_batch == 0 && (s = pgnk_db_exec(im->db, "BEGIN IMMEDIATE", im->msg, im->mcap))) {
-        return s;
-    }
-    im->batch.games++;
-    if (!h.broken && h.line_key != 0 && !im->o->keep_duplicates) {
-        char norm[4][PGN_DEDUPE_TAG_MAX];
-        pgn_str nt[4];
-        static const int which[4] = {DBT_WHITE, DBT_BLACK, DBT_DATE, -1};
-        size_t off[DBT_COUNT], o = 0;
-        for (int i = 0; i < DBT_COUNT; i++) {
-            off[i] = o;
-            o += h.tag_len[i];
-        }
-        for (unsigned i = 0; i < 4; i++) {
-            pgn_str v = {"", 0};
-            if (which[i] >= 0) {
-                v.ptr = tags + off[which[i]];
-                v.len = h.tag_len[which[i]];
-            } else {
-                v.ptr = pgn_result_str((pgn_result)h.result);
-                v.len = strlen(v.ptr);
-            }
-            nt[i].ptr = norm[i];
-            nt[i].len = pgn_dedupe_norm_tag(i, v, norm[i], sizeof norm[i]);
-        }
-        h.line_key = pgn_line_key_finish(h.line_key, h.plies, nt);
-        sqlite3_bind_int64(im->dup, 1, (sqlite3_int64)h.line_key);
-        int rc = sqlite3_step(im->dup);
-        sqlite3_reset(im->dup);
-        if (rc == SQLITE_ROW) {
-            im->batch.duplicates++;
-            goto next;
-        }
-        if (rc != SQLITE_DONE) {
-            return pgnk_db_fail(im->db, "duplicates", im->msg, im->mcap);
-        }
-    }
-    for (int i = 0; i < DBT_COUNT; i++) {
-        if (i == DBT_WHITE_ELO || i == DBT_BLACK_ELO) {
-            int64_t v = num(t, h.tag_len[i]);
-            if (v > 0) {
-                sqlite3_bind_int64(im->ins, 1 + i, v);
-            } else {
-                sqlite3_bind_null(im->ins, 1 + i);
-            }
+    pgn_str v = {tags + o, h->tag_len[i]};
+    return v;
+}
+
+/* Finishes h->line_key with the tags of the dedupe rule; 1 when a stored game has it, 0 when
+ * none, -1 when SQLite failed. */
+static int is_duplicate(importer *im, rec_head *h, const char *tags) {
+    static const int which[4] = {DBT_WHITE, DBT_BLACK, DBT_DATE, -1};
+    char norm[4][PGN_DEDUPE_TAG_MAX];
+    pgn_str nt[4];
+    for (unsigned i = 0; i < 4; i++) {
+        pgn_str v = {pgn_result_str((pgn_result)h->result), 0};
+        if (which[i] >= 0) {
+            v = tag_at(h, tags, which[i]);
         } else {
-            sqlite3_bind_text(im->ins, 1 + i, t, (int)h.tag_len[i], SQLITE_STATIC);
+            v.len = strlen(v.ptr);
         }
-        t += h.tag_len[i];
+        nt[i].ptr = norm[i];
+        nt[i].len = pgn_dedupe_norm_tag(i, v, norm[i], sizeof norm[i]);
     }
-    sqlite3_bind_text(im->ins, 10, pgn_result_str((pgn_result)h.result), -1, SQLITE_STATIC);
-    sqlite3_bind_int64(im->ins, 11, h.plies);
-    sqlite3_bind_int(im->ins, 12, h.broken);
-    if (h.err_len) {
-        sqlite3_bind_text(im->ins, 13, t, h.err_len, SQLITE_STATIC);
+    h->line_key = pgn_line_key_finish(h->line_key, h->plies, nt);
+    sqlite3_bind_int64(im->dup, 1, (sqlite3_int64)h->line_key);
+    int rc = sqlite3_step(im->dup);
+    sqlite3_reset(im->dup);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Inserts the games row; PGN_OK or SQLite's failure. */
+static pgn_status store_game(importer *im, const rec_head *h, const char *tags,
+                             const pgn_par_game *g) {
+    const char *t = tags;
+    for (int i = 0; i < DBT_COUNT; i++) {
+        int64_t v = num(t, h->tag_len[i]);
+        if (i != DBT_WHITE_ELO && i != DBT_BLACK_ELO) {
+            sqlite3_bind_text(im->ins, 1 + i, t, (int)h->tag_len[i], SQLITE_STATIC);
+        } else if (v > 0) {
+            sqlite3_bind_int64(im->ins, 1 + i, v);
+        } else {
+            sqlite3_bind_null(im->ins, 1 + i);
+        }
+        t += h->tag_len[i];
+    }
+    sqlite3_bind_text(im->ins, 10, pgn_result_str((pgn_result)h->result), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(im->ins, 11, h->plies);
+    sqlite3_bind_int(im->ins, 12, h->broken);
+    if (h->err_len) {
+        sqlite3_bind_text(im->ins, 13, t, h->err_len, SQLITE_STATIC);
     } else {
         sqlite3_bind_null(im->ins, 13);
     }
-    t += h.err_len;
-    if (h.broken || h.line_key == 0) {
+    if (h->broken || h->line_key == 0) {
         sqlite3_bind_null(im->ins, 14);
     } else {
-        sqlite3_bind_int64(im->ins, 14, (sqlite3_int64)h.line_key);
+        sqlite3_bind_int64(im->ins, 14, (sqlite3_int64)h->line_key);
     }
     sqlite3_bind_blob(im->ins, 15, g->raw.ptr ? g->raw.ptr : "", (int)g->raw.len, SQLITE_STATIC);
-    if ((s = step_done(im, im->ins, "storing a game")) != PGN_OK) {
-        return s;
-    }
-    im->batch.stored++;
-    im->batch.broken += h.broken;
-    int64_t id = sqlite3_last_insert_rowid(im->db->sql);
-    int64_t date = pgnk_db_date_num(
-        tags + h.tag_len[0] + h.tag_len[1] + h.tag_len[2] + h.tag_len[3], h.tag_len[DBT_DATE]);
-    int64_t elo[2];
-    {
-        size_t o = 0;
-        for (int i = 0; i < DBT_WHITE_ELO; i++) {
-            o += h.tag_len[i];
-        }
-        elo[0] = num(tags + o, h.tag_len[DBT_WHITE_ELO]);
-        elo[1] = num(tags + o + h.tag_len[DBT_WHITE_ELO], h.tag_len[DBT_BLACK_ELO]);
-    }
-    if (im->n + h.n > im->cap) {
+    return step_done(im, im->ins, "storing a game");
+}
+
+/* The game's index entries into the batch. */
+static pgn_status add_pending(importer *im, const rec_head *h, const char *tags, const char *ent,
+                              int64_t id) {
+    pgn_str d = tag_at(h, tags, DBT_DATE), we = tag_at(h, tags, DBT_WHITE_ELO),
+            be = tag_at(h, tags, DBT_BLACK_ELO);
+    int64_t date = pgnk_db_date_num(d.ptr, d.len);
+    int64_t elo[2] = {num(we.ptr, we.len), num(be.ptr, be.len)};
+    if (im->n + h->n > im->cap) {
         size_t cap = im->cap ? im->cap : 65536;
-        while (cap < im->n + h.n) {
+        while (cap < im->n + h->n) {
             cap *= 2;
         }
         pending *p = realloc(im->p, cap * sizeof *p);
@@ -439,19 +420,54 @@ static pgn_status each(void *user, const pgn_par_game *g) {
         im->p = p;
         im->cap = cap;
     }
-    for (uint32_t k = 0; k < h.n; k++) {
+    for (uint32_t k = 0; k < h->n; k++) {
         entry e;
-        memcpy(&e, t + (size_t)k * sizeof e, sizeof e);
+        memcpy(&e, ent + (size_t)k * sizeof e, sizeof e);
         pending *p = &im->p[im->n++];
         p->key = e.key;
         p->move = e.move;
         p->game = id;
         p->date = date;
-        p->result = h.result;
+        p->result = h->result;
         p->elo = (uint32_t)elo[e.side != PGN_WHITE]; /* the mover's */
     }
-next:
+    return PGN_OK;
+}
+
+static pgn_status each(void *user, const pgn_par_game *g) {
+    importer *im = user;
+    rec_head h;
+    if (!g->has_product || g->product.len < sizeof h) {
+        return PGN_E_NOMEM;
+    }
+    memcpy(&h, g->product.ptr, sizeof h);
+    const char *tags = g->product.ptr + sizeof h;
+    pgn_status s = PGN_OK;
+    if (im->in_batch == 0 && (s = pgnk_db_exec(im->db, "BEGIN IMMEDIATE", im->msg, im->mcap))) {
+        return s;
+    }
     im->in_batch++;
+    im->batch.games++;
+    int dup = 0;
+    if (!h.broken && h.line_key != 0 && !im->o->keep_duplicates &&
+        (dup = is_duplicate(im, &h, tags)) < 0) {
+        return pgnk_db_fail(im->db, "duplicates", im->msg, im->mcap);
+    }
+    if (dup) {
+        im->batch.duplicates++;
+    } else {
+        size_t tl = 0;
+        for (int i = 0; i < DBT_COUNT; i++) {
+            tl += h.tag_len[i];
+        }
+        if ((s = store_game(im, &h, tags, g)) != PGN_OK ||
+            (s = add_pending(im, &h, tags, tags + tl + h.err_len,
+                             sqlite3_last_insert_rowid(im->db->sql))) != PGN_OK) {
+            return s;
+        }
+        im->batch.stored++;
+        im->batch.broken += h.broken;
+    }
     uint32_t limit = im->o->batch_games ? im->o->batch_games : 50000;
     if (im->in_batch >= limit || im->n >= ((size_t)8 << 20)) {
         return commit_batch(im);
@@ -469,6 +485,19 @@ static const char exp_sql[] =
     " elo_sum = elo_sum + excluded.elo_sum, elo_games = elo_games + excluded.elo_games,"
     " last_date = max(last_date, excluded.last_date)";
 
+static pgn_status prepare_statements(importer *im) {
+    sqlite3 *q = im->db->sql;
+    if (sqlite3_prepare_v2(q, ins_sql, -1, &im->ins, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im->dup,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q, "INSERT INTO positions VALUES(?,?,?)", -1, &im->pos, NULL) !=
+            SQLITE_OK) {
+        return pgnk_db_fail(im->db, "import", im->msg, im->mcap);
+    }
+    return PGN_OK;
+}
+
 pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,
                          pgn_db_import_totals *totals, char *msg, size_t cap) {
     static const pgn_db_import_opts none;
@@ -479,15 +508,7 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     im.src = src;
     im.msg = msg;
     im.mcap = cap;
-    pgn_status s = PGN_OK;
-    if (sqlite3_prepare_v2(db->sql, ins_sql, -1, &im.ins, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->sql, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im.dup,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->sql, exp_sql, -1, &im.exp, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db->sql, "INSERT INTO positions VALUES(?,?,?)", -1, &im.pos, NULL) !=
-            SQLITE_OK) {
-        s = pgnk_db_fail(db, "import", msg, cap);
-    }
+    pgn_status s = prepare_statements(&im);
     if (s == PGN_OK) {
         pgn_parallel_opts po;
         memset(&po, 0, sizeof po);
