@@ -27,6 +27,7 @@ int cmd_svg(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_html(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_db(int argc, char **argv);
 
 /* Sets *pos from --fen text (NULL: the start position), forcing Chess960 if asked; prints a
  * diagnostic naming the field and column and returns EXIT_INPUT on a bad FEN. */
