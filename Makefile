@@ -54,9 +54,15 @@ endif
 ARCHIVE_SONAME := $(if $(HAVE_ARCHIVE),$(shell objdump -p "$$(pkg-config --variable=libdir libarchive)/libarchive.so" 2>/dev/null | awk '/SONAME/ {print $$2}'))
 IO_ZFLAGS += $(if $(HAVE_ARCHIVE),-DPGNKIT_HAVE_ARCHIVE $(shell pkg-config --cflags libarchive) $(if $(ARCHIVE_SONAME),-DPGNKIT_ARCHIVE_SONAME='"$(ARCHIVE_SONAME)"'))
 IO_ZLIBS += $(if $(HAVE_ARCHIVE),-ldl) -pthread
+# the game database (src/db, issue 30): libsqlite3, linked (docs/design.md says why); its flags for
+# src/db's objects alone, the library's users link it (pgnkit.pc: Libs.private)
+DB_CFLAGS := $(shell pkg-config --cflags sqlite3)
+DB_LIBS := $(shell pkg-config --libs sqlite3)
+IO_ZLIBS += $(DB_LIBS)
 CLI_ZLIBS := $(IO_ZLIBS) $(if $(HAVE_MHD),-ldl)
 # src/io's objects alone get the codecs' flags
 $(BUILD)/rel/src/io/%.o $(BUILD)/pic/src/io/%.o $(BUILD)/asan/src/io/%.o: IOFLAGS := $(IO_ZFLAGS) -pthread
+$(BUILD)/rel/src/db/%.o $(BUILD)/pic/src/db/%.o $(BUILD)/asan/src/db/%.o $(BUILD)/fuzz/src/db/%.o: IOFLAGS := $(DB_CFLAGS)
 # float-cast-overflow: part of clang's "undefined" but not of gcc's (the fuzzers are built by clang)
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 
@@ -197,7 +203,7 @@ $(BUILD)/python-asan.stamp: $(PY_DEPS) $(wildcard python/pgnkit/*.py)
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := reader roundtrip fen san json query scan
+FUZZ_TARGETS := reader roundtrip fen san json query scan repair
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
@@ -205,7 +211,7 @@ $(BUILD)/fuzz/src/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ) $(DB_LIBS)
 fuzz: $(FUZZ_BINS)
 fuzz-smoke: $(FUZZ_BINS) $(BUILD)/pgnkit
 	@BUILD=$(BUILD) SHARED=$(SHARED) FUZZ_TIME=$(FUZZ_TIME) FUZZ_TARGETS="$(FUZZ_TARGETS)" tools/fuzz-smoke.sh

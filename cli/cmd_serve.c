@@ -47,7 +47,8 @@ static const char serve_usage[] =
     "--max-results BYTES  what the jobs held may take, pastes and results [67108864]: the\n"
     "                  oldest finished jobs are dropped first; past it a job is refused (503)\n"
     "                  or stopped\n"
-    "--connections N   open connections [64]; each times out after 15 s of silence\n"
+    "--connections N   open connections [64]; each times out after 10 s of silence\n"
+    "--per-client N    open connections one address may hold [16]; more are closed\n"
     "--threads T, --hash MB: the engine's options (default: the engine's own)\n"
     "exit status: 0 stopped by a signal, 2 usage error, 3 no engine, the address is taken, or\n"
     "pgnkit was built without libmicrohttpd\n";
@@ -92,13 +93,14 @@ enum {
     O_CONN,
     O_THREADS,
     O_HASH,
-    O_OPEN
+    O_OPEN,
+    O_PER_CLIENT
 };
 
 /* What the command line asked for. */
 typedef struct serve_opts {
     serve_limits lim;
-    uint64_t port, conns;
+    uint64_t port, conns, per_client;
     const char *bind_addr;
     engine_cfg cfg;
     int open; /* --open */
@@ -129,6 +131,7 @@ static int set_option(serve_opts *o, int ch, const char *arg) {
     case O_CONN: ok = cli_parse_u64(arg, 1, 10000, &o->conns); break;
     case O_THREADS: ok = cli_parse_u64(arg, 1, 1024, &v), o->cfg.threads = (unsigned)v; break;
     case O_HASH: ok = cli_parse_u64(arg, 1, 1 << 20, &v), o->cfg.hash_mb = (unsigned)v; break;
+    case O_PER_CLIENT: ok = cli_parse_u64(arg, 1, 10000, &o->per_client); break;
     case O_OPEN: o->open = 1; break;
     default: ok = 0;
     }
@@ -154,6 +157,7 @@ static int parse_args(serve_opts *o, int argc, char **argv) {
                                          {"keep", required_argument, NULL, O_KEEP},
                                          {"max-results", required_argument, NULL, O_RESULTS},
                                          {"connections", required_argument, NULL, O_CONN},
+                                         {"per-client", required_argument, NULL, O_PER_CLIENT},
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"hash", required_argument, NULL, O_HASH},
                                          {"open", no_argument, NULL, O_OPEN},
@@ -188,7 +192,8 @@ static int run_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned
         MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
             (ipv6 ? MHD_USE_IPv6 : 0),
         (uint16_t)port, NULL, NULL, serve_handle, s, MHD_OPTION_LISTEN_SOCKET, fd,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->conns, MHD_OPTION_CONNECTION_TIMEOUT, 15u,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->conns, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->per_client,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_THREAD_POOL_SIZE, 2u,
         MHD_OPTION_NOTIFY_COMPLETED, serve_request_done, NULL, MHD_OPTION_END);
     if (!d) {
@@ -232,6 +237,7 @@ int cmd_serve(int argc, char **argv) {
     o.lim = lim;
     o.port = 8765;
     o.conns = 64;
+    o.per_client = 16;
     o.bind_addr = "127.0.0.1";
     o.cfg.limit_kind = PGN_LIMIT_NODES;
     o.cfg.limit = 1000000;
@@ -264,6 +270,12 @@ int cmd_serve(int argc, char **argv) {
         cli_error(NULL, "%s", err);
         free(s.page.p);
         return EXIT_RESOURCE;
+    }
+    if (!serve_loopback(&ss)) { /* Host and Origin checks stop browsers, not other programs */
+        fprintf(stderr,
+                "pgnkit serve: warning: %s is reachable beyond this machine: any program "
+                "that can reach it may use the server and its engine\n",
+                o.bind_addr);
     }
     unsigned port = (unsigned)o.port;
     int fd = serve_listen(o.bind_addr, &ss, ipv6, &port);

@@ -23,6 +23,7 @@ enum {
     OPT_PROGRESS,
     OPT_NO_PROGRESS,
     OPT_INPUT_LANG,
+    OPT_FIX,
     MAX_OPTIONS = 96
 };
 
@@ -39,6 +40,7 @@ static const struct option read_options[] = {
     {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
     {"input-lang", required_argument, NULL, OPT_INPUT_LANG},
     {"notation", required_argument, NULL, OPT_INPUT_LANG}, /* the same: descriptive[:es|:pt] */
+    {"fix", no_argument, NULL, OPT_FIX},                   /* docs/repair.md */
     {NULL, 0, NULL, 0}};
 static const struct option write_options[] = {{"output", required_argument, NULL, 'o'},
                                               {NULL, 0, NULL, 0}};
@@ -86,6 +88,7 @@ static int common_option(cli_run *r, int ch, const char *arg) {
     switch (ch) {
     case 'q': r->quiet = 1; return EXIT_OK;
     case OPT_STRICT: r->ropts.flags |= PGN_READ_STRICT; return EXIT_OK;
+    case OPT_FIX: r->ropts.flags |= PGN_READ_FIX; return EXIT_OK;
     case 'o': r->out_path = arg; return EXIT_OK;
     case OPT_REJECTS: r->rejects_path = arg; return EXIT_OK;
     case OPT_WHERE: r->where = arg; return EXIT_OK;

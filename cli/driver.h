@@ -127,7 +127,8 @@ void cli_input_close(cli_input *in);
 #define CLI_READ_USAGE                                                                             \
     "Reading: --strict (quirks are errors), --max-errors N (stop after N errors over all the\n"    \
     "  files), --diag text|json, --quiet (no warnings, no summary line; errors still shown),\n"    \
-    "  --input-encoding auto|utf-8|latin-1|cp1252|cp437\n"
+    "  --input-encoding auto|utf-8|latin-1|cp1252|cp437, --fix (replace a mistyped move by the\n"  \
+    "  one clearly meant: W_REPAIRED_MOVE, docs/repair.md)\n"
 #define CLI_WHERE_USAGE                                                                            \
     "  --where EXPR    only the games that match EXPR (docs/query.md, as pgnkit select); the\n"    \
     "                  others are skipped, not rejected, and the summary counts the matches\n"

@@ -37,6 +37,7 @@ static const command commands[] = {
     {"svg", cmd_svg, "draw a board as SVG: a game at a ply, or a FEN, with arrows and marks"},
     {"graph", cmd_graph, "draw a game's evaluation graph ([%eval]) as SVG"},
     {"html", cmd_html, "the games in one self-contained HTML page: board, moves, graph"},
+    {"db", cmd_db, "a game database: import once, then explore positions and find games fast"},
     {"serve", cmd_serve, "a local web page: paste a PGN, get an engine analysis in the viewer"},
 };
 

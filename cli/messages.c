@@ -81,6 +81,43 @@ static void json_cstring(FILE *f, const char *s) {
     cli_json_string(f, s, strlen(s));
 }
 
+/* ,"suggestions":["Bb5","Bc4"] and ,"replacement":"Bb5" when the diagnostic has them (issue 28) */
+static void json_suggestions(FILE *f, const pgn_diag *d) {
+    if (d->suggestions[0]) {
+        fputs(",\"suggestions\":[", f);
+        const char *p = d->suggestions;
+        for (int first = 1; *p; first = 0) {
+            size_t n = strcspn(p, " ");
+            fputs(first ? "" : ",", f);
+            cli_json_string(f, p, n);
+            p += n + (p[n] == ' ');
+        }
+        fputc(']', f);
+    }
+    if (d->replacement[0]) {
+        fputs(",\"replacement\":", f);
+        json_cstring(f, d->replacement);
+    }
+}
+
+/* " (did you mean Bb5?)", " (did you mean Bb5 or Bc4?)", " (replaced by Bb5)", or "" */
+static void text_suggestions(char *buf, size_t cap, const pgn_diag *d) {
+    buf[0] = 0;
+    if (d->replacement[0]) {
+        snprintf(buf, cap, " (replaced by %s)", d->replacement);
+    } else if (d->suggestions[0]) {
+        const char *sp = strchr(d->suggestions, ' ');
+        if (sp == NULL) {
+            snprintf(buf, cap, ": did you mean %s?", d->suggestions);
+        } else { /* the two best */
+            const char *sp2 = strchr(sp + 1, ' ');
+            int n2 = sp2 ? (int)(sp2 - sp - 1) : (int)strlen(sp + 1);
+            snprintf(buf, cap, ": did you mean %.*s or %.*s?", (int)(sp - d->suggestions),
+                     d->suggestions, n2, sp + 1);
+        }
+    }
+}
+
 /* {"error":{"command":CMD[,"file":FILE][,"usage":true],"message":TEXT}} */
 static void json_error(const char *file, int usage, const char *text) {
     cli_progress_clear();
@@ -191,6 +228,7 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
         }
         fputs(",\"token\":", stderr);
         json_cstring(stderr, d->token);
+        json_suggestions(stderr, d);
         fputs("}\n", stderr);
         return;
     }
@@ -202,10 +240,12 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
     }
     tok[k] = '\0';
     int has_detail = detail && detail[0];
-    fprintf(stderr, "%s:%u:%u: %s: %s%s%s%s%s%s [%s] (game %llu)\n", file, d->at.line, d->at.column,
-            sev, pgn_status_message(d->code), has_detail ? ": " : "", has_detail ? detail : "",
-            k ? " '" : "", tok, k ? "'" : "", pgn_status_name(d->code),
-            (unsigned long long)d->game);
+    char hint[sizeof d->suggestions + 32];
+    text_suggestions(hint, sizeof hint, d);
+    fprintf(stderr, "%s:%u:%u: %s: %s%s%s%s%s%s%s [%s] (game %llu)\n", file, d->at.line,
+            d->at.column, sev, pgn_status_message(d->code), has_detail ? ": " : "",
+            has_detail ? detail : "", k ? " '" : "", tok, k ? "'" : "", hint,
+            pgn_status_name(d->code), (unsigned long long)d->game);
 }
 
 void cli_print_warnings(const char *token, uint32_t warnings) {

@@ -39,13 +39,14 @@ void serve_jobs_stop(serve_jobs *j);
 
 /* Each of these writes a JSON document to body and returns the HTTP status. */
 
-/* Reads the PGN text: 200 with the games (for the viewer) and the warnings, or 422 with the
- * diagnostics (line, column, code, message) when it has an error, no game or is over a cap. */
-int serve_check(serve_jobs *j, const char *pgn, size_t len, cli_membuf *body);
+/* Reads the PGN text (fix: repairing what is clear): 200 with the games that read whole (for the
+ * viewer) and every diagnostic (line, column, code, message, suggestions), the broken games
+ * counted; 422 when no game reads whole or the text is over a cap. */
+int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf *body);
 /* serve_check, then queues a job: 202 {"id": ...}; 422 as serve_check; 400 for a limit over its
  * cap; 503 when the queue is full. */
-int serve_submit(serve_jobs *j, const char *pgn, size_t len, pgn_search_limit kind, uint64_t value,
-                 cli_membuf *body);
+int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search_limit kind,
+                 uint64_t value, cli_membuf *body);
 /* A job's state and progress, the bytes it holds, and the results of its games from the from'th
  * on; 404 unknown.
  * serve_submit's 202 also has "entries": the games as serve_check gives them, not analysed. */
@@ -98,15 +99,20 @@ typedef struct serve_reading {
 
 /* What a paste holds, and the cap it went over. */
 typedef struct serve_paste {
-    unsigned games;
+    int fix;         /* in: moves repaired where one reading is clearly meant (PGN_READ_FIX) */
+    unsigned games;  /* the games that read whole (the ones shown and analysed) */
+    unsigned broken; /* the games left out for their errors */
     uint64_t positions;
     char error[160]; /* a cap exceeded */
 } serve_paste;
 
 /* Reads every game of the paste (with each whole game's viewer entry appended to entries unless
- * NULL). Returns the HTTP status: 200, 422 (errors, no game, a cap of lim), 500 (out of memory). */
+ * NULL); a broken game is counted and left out, the others kept (issue 28). Returns the HTTP
+ * status: 200, 422 (no game reads whole, a cap of lim), 500 (out of memory). */
 int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serve_reading *rd,
                      serve_paste *pa, cli_membuf *entries);
+/* Reader options for a paste: all zero, with PGN_READ_FIX when fix (once reader.h has it). */
+void serve_reader_opts(pgn_reader_opts *ro, int fix);
 /* The members every answer about a paste has: error, counts, diagnostics. 0, or -1. */
 int serve_paste_json(cli_membuf *b, const serve_reading *rd, const serve_paste *pa);
 /* The viewer's JSON entry of game g (tmp and jw: scratch buffer and its JSON writer), with the

@@ -118,13 +118,19 @@ static int job_path(const char *url, char id[33], const char **rest) {
     return 1;
 }
 
+/* ?fix=1: the paste is read repairing the moves whose meaning is clear (pgnkit fmt --fix) */
+static int want_fix(struct MHD_Connection *c) {
+    const char *f = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "fix");
+    return f && strcmp(f, "1") == 0;
+}
+
 static enum MHD_Result post(server *s, struct MHD_Connection *c, const char *url, request *r) {
     cli_membuf b = {0};
     int status;
     char id[33];
     const char *rest;
     if (strcmp(url, "/api/check") == 0) {
-        status = serve_check(s->jobs, r->body.p ? r->body.p : "", r->body.len, &b);
+        status = serve_check(s->jobs, r->body.p ? r->body.p : "", r->body.len, want_fix(c), &b);
     } else if (strcmp(url, "/api/jobs") == 0) {
         const char *kind = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
         const char *value = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "value");
@@ -140,7 +146,8 @@ static enum MHD_Result post(server *s, struct MHD_Connection *c, const char *url
         if (value && !cli_parse_u64(value, 0, UINT64_MAX, &v)) {
             return refuse(c, s, 400, "value must be a number");
         }
-        status = serve_submit(s->jobs, r->body.p ? r->body.p : "", r->body.len, k, v, &b);
+        status =
+            serve_submit(s->jobs, r->body.p ? r->body.p : "", r->body.len, want_fix(c), k, v, &b);
     } else if (strncmp(url, "/api/jobs/", 10) == 0 && job_path(url, id, &rest) &&
                strcmp(rest, "/cancel") == 0) {
         status = serve_cancel(s->jobs, id, &b);

@@ -68,6 +68,8 @@ int serve_build_page(server *s);
 
 /* The address to listen on: 0, or -1 when bind_addr is not a numeric IP address. */
 int serve_make_addr(const char *bind_addr, unsigned port, struct sockaddr_storage *ss, int *ipv6);
+/* 1 when ss is a loopback address (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104), else 0. */
+int serve_loopback(const struct sockaddr_storage *ss);
 /* Binds and listens: the socket, or -1 after a message. *port: the port asked for (0: any),
  * then the port bound. */
 int serve_listen(const char *bind_addr, struct sockaddr_storage *ss, int ipv6, unsigned *port);

@@ -16,9 +16,10 @@
 static const char *const state_names[] = {"queued", "running",   "done",
                                           "failed", "cancelled", "timeout"};
 
-int serve_check(serve_jobs *j, const char *pgn, size_t len, cli_membuf *body) {
+int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf *body) {
     serve_reading rd = {0};
     serve_paste pa = {0};
+    pa.fix = fix;
     cli_membuf entries = {0};
     int status = serve_read_paste(&j->lim, pgn, len, &rd, &pa, &entries);
     body->len = 0;
@@ -55,6 +56,7 @@ static job *new_job(const char *pgn, size_t len, pgn_search_limit kind, uint64_t
     }
     memcpy(jb->pgn, pgn, len);
     jb->pgn_len = len;
+    jb->fix = pa->fix;
     jb->kind = kind;
     jb->value = value;
     jb->games = pa->games;
@@ -109,14 +111,15 @@ static int check_limit(serve_jobs *j, pgn_search_limit kind, uint64_t value, cli
     return serve_error_json(body, 400, msg);
 }
 
-int serve_submit(serve_jobs *j, const char *pgn, size_t len, pgn_search_limit kind, uint64_t value,
-                 cli_membuf *body) {
+int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search_limit kind,
+                 uint64_t value, cli_membuf *body) {
     int status = check_limit(j, kind, value, body);
     if (status) {
         return status;
     }
     serve_reading rd = {0};
     serve_paste pa = {0};
+    pa.fix = fix;
     cli_membuf entries = {0};
     status = serve_read_paste(&j->lim, pgn, len, &rd, &pa, &entries);
     body->len = 0;

@@ -19,6 +19,7 @@ typedef struct job {
     uint64_t seq;
     char *pgn;
     size_t pgn_len;
+    int fix; /* read with PGN_READ_FIX */
     pgn_search_limit kind;
     uint64_t value;
     unsigned games, games_done;

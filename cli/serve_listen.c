@@ -34,6 +34,15 @@ int serve_make_addr(const char *bind_addr, unsigned port, struct sockaddr_storag
     return inet_pton(AF_INET, bind_addr, &a->sin_addr) == 1 ? 0 : -1;
 }
 
+int serve_loopback(const struct sockaddr_storage *ss) {
+    if (ss->ss_family == AF_INET6) {
+        const struct in6_addr *a = &((const struct sockaddr_in6 *)ss)->sin6_addr;
+        return IN6_IS_ADDR_LOOPBACK(a) ||
+               (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127); /* ::ffff:127.x.y.z */
+    }
+    return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
+}
+
 /* Binds and listens: the socket, or -1 after a message. *port: the port asked for (0: any), then
  * the port bound. The socket is bound here, so that the port and so the accepted Host values are
  * known before any request can arrive. */

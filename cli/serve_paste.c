@@ -67,6 +67,43 @@ int serve_json_string(cli_membuf *b, const char *s, size_t n) {
     return serve_put(b, s + run, n - run) < 0 || serve_put(b, "\"", 1) < 0 ? -1 : 0;
 }
 
+#ifdef PGN_READ_FIX
+/* ,"suggestions":[...] (the moves meant, best first) and ,"replacement":"..." (the move a repair
+ * played), as pgnkit check --diag json writes them (docs/diagnostics.schema.json) */
+static int put_fixes(cli_membuf *b, const pgn_diag *d) {
+    const char *s = d->suggestions;
+    if (*s) {
+        int bad = serve_printf(b, ",\"suggestions\":[") < 0;
+        for (int first = 1; *s && !bad; first = 0) {
+            size_t n = strcspn(s, " ");
+            bad = (!first && serve_put(b, ",", 1) < 0) || serve_json_string(b, s, n) < 0;
+            s += n + strspn(s + n, " ");
+        }
+        if (bad || serve_put(b, "]", 1) < 0) {
+            return -1;
+        }
+    }
+    return d->replacement[0] && (serve_printf(b, ",\"replacement\":") < 0 ||
+                                 serve_json_string(b, d->replacement, (size_t)-1) < 0)
+               ? -1
+               : 0;
+}
+#else
+static int put_fixes(cli_membuf *b, const pgn_diag *d) {
+    (void)b, (void)d;
+    return 0;
+}
+#endif
+
+void serve_reader_opts(pgn_reader_opts *ro, int fix) {
+    memset(ro, 0, sizeof *ro);
+#ifdef PGN_READ_FIX
+    ro->flags |= fix ? PGN_READ_FIX : 0u;
+#else
+    (void)fix;
+#endif
+}
+
 static void on_diag(void *ctx, const pgn_diag *d) {
     serve_reading *rd = ctx;
     *(d->severity == PGN_SEV_ERROR ? &rd->errors : &rd->warnings) += 1;
@@ -83,7 +120,7 @@ static void on_diag(void *ctx, const pgn_diag *d) {
         serve_printf(b, ",\"message\":") < 0 ||
         serve_json_string(b, pgn_status_message(d->code), (size_t)-1) < 0 ||
         serve_printf(b, ",\"token\":") < 0 || serve_json_string(b, d->token, (size_t)-1) < 0 ||
-        serve_printf(b, "}") < 0;
+        put_fixes(b, d) < 0 || serve_printf(b, "}") < 0;
     rd->ndiags++;
 }
 
@@ -146,13 +183,15 @@ int serve_game_entry(cli_membuf *out, cli_membuf *tmp, pgn_json_writer *jw, cons
     }
     int bad = serve_printf(out, "{\"game\":") < 0 || put_safe_json(out, tmp->p, tmp->len) < 0;
     tmp->len = 0;
-    pgn_graph_opts go = {720, 180};
-    if (bad || pgn_graph_svg(g, &go, cli_membuf_write, tmp) != PGN_OK) {
-        return -1;
+    if (!bad && cli_game_has_evals(g)) { /* no graph for a game without evaluations */
+        pgn_graph_opts go = {720, 180};
+        if (pgn_graph_svg(g, &go, cli_membuf_write, tmp) != PGN_OK) {
+            return -1;
+        }
+        size_t n;
+        const char *svg = svg_element(tmp, &n);
+        bad |= serve_printf(out, ",\"graph\":") < 0 || serve_json_string(out, svg, n) < 0;
     }
-    size_t n;
-    const char *svg = svg_element(tmp, &n);
-    bad |= serve_printf(out, ",\"graph\":") < 0 || serve_json_string(out, svg, n) < 0;
     if (stats) {
         bad |= serve_printf(
                    out, ",\"analysed\":%s,\"stats\":{\"white\":", analysed ? "true" : "false") < 0;
@@ -189,6 +228,9 @@ int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serv
     ro.on_diag = on_diag;
     ro.diag_ctx = rd;
     ro.source_name = "serve_paste";
+#ifdef PGN_READ_FIX
+    ro.flags |= pa->fix ? PGN_READ_FIX : 0u;
+#endif
     pgn_reader *r = NULL;
     pgn_game *g = NULL;
     pgn_json_writer *jw = NULL;
@@ -208,17 +250,20 @@ int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serv
             status = st == PGN_E_NOMEM ? 500 : 422;
             break;
         }
+        if (pgn_reader_summary(r)->broken) {
+            pa->broken++;
+            continue;
+        }
         if (over_caps(lim, g, pa)) {
             status = 422;
             break;
         }
-        if (entries && pgn_reader_summary(r)->broken == 0 &&
-            ((entries->len && serve_put(entries, ",", 1) < 0) ||
-             serve_game_entry(entries, &tmp, jw, g, NULL, 0) < 0)) {
+        if (entries && ((entries->len && serve_put(entries, ",", 1) < 0) ||
+                        serve_game_entry(entries, &tmp, jw, g, NULL, 0) < 0)) {
             status = 500;
         }
     }
-    if (status == 200 && (rd->errors || pa->games == 0)) {
+    if (status == 200 && pa->games == 0) {
         status = 422;
     }
     if (rd->nomem) {
@@ -226,7 +271,7 @@ int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serv
     }
     if (status == 422 && !pa->error[0]) {
         snprintf(pa->error, sizeof pa->error, "%s",
-                 rd->errors ? "the PGN has errors" : "no game in the text");
+                 pa->broken ? "no game reads whole: see the errors" : "no game in the text");
     }
     pgn_json_writer_free(jw);
     pgn_game_free(g);
@@ -243,9 +288,9 @@ int serve_paste_json(cli_membuf *b, const serve_reading *rd, const serve_paste *
         return -1;
     }
     return serve_printf(b,
-                        "\"games\":%u,\"positions\":%llu,\"errors\":%u,\"warnings\":%u,"
-                        "\"diagnostics\":[",
-                        pa->games, (unsigned long long)pa->positions, rd->errors,
+                        "\"games\":%u,\"broken\":%u,\"positions\":%llu,\"errors\":%u,"
+                        "\"warnings\":%u,\"diagnostics\":[",
+                        pa->games, pa->broken, (unsigned long long)pa->positions, rd->errors,
                         rd->warnings) < 0 ||
                    serve_put(b, rd->diags.p, rd->diags.len) < 0 || serve_printf(b, "]") < 0
                ? -1

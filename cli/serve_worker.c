@@ -178,7 +178,9 @@ static int keep_game(worker *w, job *jb, unsigned n, pgn_status st, const pgn_ga
 static int run_job(worker *w, job *jb) {
     static const pgn_engine_callbacks cbs = {on_new_game, on_search, on_position_done};
     pgn_reader *r = NULL;
-    if (pgn_reader_new_mem(&r, NULL, jb->pgn, jb->pgn_len) != PGN_OK) {
+    pgn_reader_opts ro;
+    serve_reader_opts(&ro, jb->fix);
+    if (pgn_reader_new_mem(&r, &ro, jb->pgn, jb->pgn_len) != PGN_OK) {
         snprintf(w->err, sizeof w->err, "out of memory");
         return J_FAILED;
     }
@@ -191,6 +193,9 @@ static int run_job(worker *w, job *jb) {
                 state = J_FAILED;
             }
             break;
+        }
+        if (pgn_reader_summary(r)->broken && n--) { /* left out when the paste was read */
+            continue;
         }
         if (n > jb->games) {
             break;

@@ -19,6 +19,7 @@
 #include "pgnkit/collection.h"
 #include "pgnkit/render.h"
 #include "pgnkit/source.h"
+#include "pgnkit/db.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -30,7 +30,7 @@ ext = Extension(
     extra_compile_args=["-std=c17", "-O3", "-fvisibility=hidden", "-pthread"]
     + shlex.split(os.environ.get("PGNKIT_CFLAGS", "")),
     extra_link_args=["-pthread"] + shlex.split(os.environ.get("PGNKIT_LDFLAGS", "")),
-    libraries=["m"],
+    libraries=["m", "sqlite3"],  # sqlite3: the game database (src/db)
 )
 
 version = "0.1.0"

@@ -23,17 +23,36 @@
     $("progress").textContent = text;
     $("progress").setAttribute("data-state", state || "");
   }
-  // the line of the text a diagnostic names, selected in the text area
-  function selectLine(line) {
-    var t = $("pgn").value, start = 0;
+  // where line and column (1-based; the column counts characters) are in the text; -1 past it
+  function offset(t, line, column) {
+    var start = 0;
     for (var i = 1; i < line && start >= 0; i++) {
       start = t.indexOf("\n", start);
       if (start >= 0) start++;
     }
-    if (start < 0) return;
+    if (start < 0) return -1;
     var end = t.indexOf("\n", start);
+    end = end < 0 ? t.length : end;
+    return Math.min(start + Math.max(column, 1) - 1, end);
+  }
+  // the place a diagnostic names: its token selected when the text there is the token, else the
+  // cursor put there
+  function goTo(x) {
+    var t = $("pgn").value, at = offset(t, x.line, x.column);
+    if (at < 0) return;
+    var tok = x.token || "";
     $("pgn").focus();
-    $("pgn").setSelectionRange(start, end < 0 ? t.length : end);
+    $("pgn").setSelectionRange(at, tok && t.substr(at, tok.length) === tok ? at + tok.length : at);
+  }
+  // a suggestion taken: the token replaced by the move in the text, which is checked again
+  function replaceMove(x, move) {
+    var t = $("pgn").value, at = offset(t, x.line, x.column), tok = x.token || "";
+    if (at < 0 || !tok || t.substr(at, tok.length) !== tok) {
+      progress("the text changed: " + tok + " is no longer at line " + x.line, "refused");
+      return;
+    }
+    $("pgn").value = t.slice(0, at) + move + t.slice(at + tok.length);
+    check();
   }
   function showDiagnostics(d) {
     var box = $("diagnostics");
@@ -42,16 +61,35 @@
     (d.diagnostics || []).forEach(function (x) {
       var li = el("li", x.severity,
                   "line " + x.line + ", column " + x.column + ": " + x.severity + ": " + x.message +
-                  (x.token ? " '" + x.token + "'" : "") + " [" + x.code + "] (game " + x.game + ")");
+                  (x.token ? " '" + x.token + "'" : "") +
+                  (x.replacement ? " \u2192 '" + x.replacement + "'" : "") + " [" + x.code +
+                  "] (game " + x.game + ")");
       li.setAttribute("data-line", x.line);
       li.setAttribute("data-column", x.column);
       li.setAttribute("data-code", x.code);
-      li.addEventListener("click", function () { selectLine(x.line); });
+      li.addEventListener("click", function () { goTo(x); });
+      if (x.suggestions && x.suggestions.length) {
+        var row = el("span", "suggestions", " did you mean ");
+        x.suggestions.forEach(function (m) {
+          var b = el("button", "suggestion", m);
+          b.type = "button";
+          b.setAttribute("data-move", m);
+          b.addEventListener("click", function (e) { e.stopPropagation(); replaceMove(x, m); });
+          row.appendChild(b);
+        });
+        li.appendChild(row);
+      }
       box.appendChild(li);
     });
     var more = (d.errors || 0) + (d.warnings || 0) - (d.diagnostics || []).length;
     if (more > 0) box.appendChild(el("li", "note", "and " + more + " more"));
   }
+  // what the server says of a paste that reads: the games shown, and the ones left out
+  function counted(b) {
+    return b.games + (b.games === 1 ? " game" : " games") +
+           (b.broken ? ", " + b.broken + " left out for errors" : "");
+  }
+  function fixArg() { return $("fix").checked ? "fix=1" : ""; }
   function post(url, body) {
     return fetch(url, { method: "POST", body: body, credentials: "same-origin",
                         headers: { "Content-Type": "text/plain; charset=utf-8" } })
@@ -63,6 +101,7 @@
   function busy(on) {
     $("analyse").disabled = on;
     $("show").disabled = on;
+    $("repair").disabled = on;
     $("cancel").disabled = !on;
   }
   function fmt(v) { return v === null || v === undefined ? "\u2013" : String(v); }
@@ -220,22 +259,29 @@
       $("download").hidden = false;
     }
   }
-  $("show").addEventListener("click", function () {
-    post("/api/check", $("pgn").value).then(function (r) {
+  // reads the paste on the server: its diagnostics listed, the games that read whole shown
+  function check() {
+    post("/api/check?" + fixArg(), $("pgn").value).then(function (r) {
       showDiagnostics(r.body);
       if (r.status === 200) {
         results = [];
         pending = [];
         window.pgnkitViewer.load(r.body.results, false);
-        progress(r.body.games + (r.body.games === 1 ? " game" : " games"), "shown");
+        progress(counted(r.body), "shown");
       } else {
         progress("not shown: " + (r.body.error || r.status), "refused");
       }
     });
+  }
+  $("show").addEventListener("click", check);
+  // the moves whose meaning is clear repaired (pgnkit fmt --fix), here and in the analysis
+  $("repair").addEventListener("click", function () {
+    $("fix").checked = true;
+    check();
   });
   $("analyse").addEventListener("click", function () {
     var url = "/api/jobs?limit=" + encodeURIComponent($("limit").value) + "&value=" +
-              encodeURIComponent($("value").value);
+              encodeURIComponent($("value").value) + "&" + fixArg();
     $("download").hidden = true;
     busy(true);
     post(url, $("pgn").value).then(function (r) {
@@ -253,7 +299,7 @@
       window.pgnkitViewer.load(pending, false);
       $("summary").hidden = true;
       $("progress").setAttribute("data-moves", 0);
-      progress("queued", "queued");
+      progress("queued: " + counted(r.body), "queued");
       if (window.EventSource) follow(); else poll();
     }, function () { busy(false); progress("the server does not answer", "failed"); });
   });

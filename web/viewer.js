@@ -45,11 +45,51 @@
     return (h ? h + ":" + (m < 10 ? "0" : "") : "") + m + ":" + (s < 10 ? "0" : "") + s;
   }
 
+  // The FEN after a move given as UCI, for the pages of pgnkit html, which leave the FEN of each
+  // move of a standard game out (issue 34: they made a page many times its PGN's size). The e.p.
+  // square is written when a pawn stands beside the pawn that moved two squares.
+  var LOST_RIGHTS = { e1: "KQ", h1: "K", a1: "Q", e8: "kq", h8: "k", a8: "q" };
+  function fenAfter(fen, uci) {
+    var f = fen.split(" "), rows = f[0].split("/").map(function (r) {
+      return r.replace(/[1-8]/g, function (d) { return "11111111".slice(0, +d); }).split("");
+    });
+    function at(sq) { return rows[8 - +sq[1]][sq.charCodeAt(0) - 97]; }
+    function put(sq, p) { rows[8 - +sq[1]][sq.charCodeAt(0) - 97] = p; }
+    var white = f[1] === "w", ep = "-", half = +f[4] + 1, castle = f[2];
+    if (uci !== "0000") {
+      var from = uci.slice(0, 2), to = uci.slice(2, 4), p = at(from), q = at(to);
+      var t = p.toLowerCase(), dx = to.charCodeAt(0) - from.charCodeAt(0);
+      if (t === "p" || q !== "1") half = 0;
+      if (t === "k" && Math.abs(dx) === 2) { // castling: the rook goes over the king
+        put((dx > 0 ? "h" : "a") + from[1], "1");
+        put((dx > 0 ? "f" : "d") + from[1], white ? "R" : "r");
+      }
+      if (t === "p" && dx && q === "1") put(to[0] + from[1], "1"); // en passant
+      put(from, "1");
+      put(to, uci.length > 4 ? (white ? uci[4].toUpperCase() : uci[4]) : p);
+      if (t === "p" && Math.abs(+to[1] - +from[1]) === 2) {
+        var them = white ? "p" : "P", fc = to.charCodeAt(0);
+        if ((fc > 97 && at(String.fromCharCode(fc - 1) + to[1]) === them) ||
+            (fc < 104 && at(String.fromCharCode(fc + 1) + to[1]) === them)) {
+          ep = to[0] + (+from[1] + +to[1]) / 2;
+        }
+      }
+      [from, to].forEach(function (sq) {
+        (LOST_RIGHTS[sq] || "").split("").forEach(function (c) { castle = castle.replace(c, ""); });
+      });
+    }
+    var board = rows.map(function (r) {
+      return r.join("").replace(/1+/g, function (s) { return String(s.length); });
+    }).join("/");
+    return [board, white ? "b" : "w", castle || "-", ep, half, +f[5] + (white ? 0 : 1)].join(" ");
+  }
+
   // ---- the move tree: nodes[0] is the start; children[0] the main continuation ----
   function addNode(m, parent) {
     var p = state.nodes[parent];
     var n = { id: state.nodes.length, parent: parent, children: [], san: m.san, uci: m.uci,
-              fen: m.fen, nags: m.nags || [], comment: m.comment, pre: m.pre_comment,
+              fen: m.fen || fenAfter(p.fen, m.uci), nags: m.nags || [], comment: m.comment,
+              pre: m.pre_comment,
               ply: p.ply + 1 };
     state.nodes.push(n);
     p.children.push(n.id);
@@ -79,7 +119,12 @@
     while (stack.length) {
       var fr = stack.pop();
       if (fr.i >= fr.line.length) continue;
-      var m = fr.line[fr.i], n = addNode(m, fr.parent);
+      var m = fr.line[fr.i];
+      if (typeof m === "string") { // "SAN UCI": a move with nothing else (pgnkit html)
+        var sp = m.indexOf(" ");
+        m = { san: m.slice(0, sp), uci: m.slice(sp + 1) };
+      }
+      var n = addNode(m, fr.parent);
       var pre = commentText(m.pre_comment);
       if (pre) fr.box.appendChild(el("span", "cm", pre + " "));
       var num = moveNumber(n, fr.force || pre);
@@ -226,8 +271,10 @@
     if (i < 0 || i >= games.length) return;
     state.game = i;
     var game = games[i].game;
-    var items = document.querySelectorAll("#game-list li");
-    for (var k = 0; k < items.length; k++) items[k].classList.toggle("current", k === i);
+    listUpTo(i);
+    var old = document.querySelector("#game-list li.current");
+    if (old) old.classList.remove("current");
+    document.getElementById("game-list").children[i].classList.add("current");
     var tags = document.getElementById("tags");
     tags.textContent = "";
     Object.keys(game.tags).forEach(function (name) {
@@ -245,8 +292,14 @@
     build(game, box);
     box.appendChild(el("b", null, game.result));
     // the graph is pgnkit's own SVG (numbers and SAN only)
+    // a game without evaluations has none: a line says how to get them (issue 31)
     var graph = document.getElementById("graph");
-    graph.innerHTML = games[i].graph;
+    if (games[i].graph) {
+      graph.innerHTML = games[i].graph;
+    } else {
+      graph.textContent = "";
+      graph.appendChild(el("p", "no-evals", "No evaluations in this game: pgnkit analyze adds them."));
+    }
     go(0);
   }
   function gameLabel(g, i) {
@@ -298,17 +351,30 @@
 
   // Shows a list of games ({game, graph} as in pgnkit-data), keeping the game shown when it is
   // still there and keep is set: pgnkit serve calls it as analysed games arrive.
+  // The list of games is made as it is needed, LIST_STEP entries at a time (the one shown, or
+  // the end of the list scrolled into view): a page of 145,000 games opens at once (issue 36).
+  var LIST_STEP = 500, listed = 0;
+  function listUpTo(i) {
+    var box = document.getElementById("game-list"), end = Math.min(games.length,
+                                                                  Math.max(i + 1, listed + LIST_STEP));
+    if (i < listed) return;
+    for (; listed < end; listed++) {
+      var li = el("li", null, gameLabel(games[listed], listed).slice(0, 300));
+      li.addEventListener("click", showGame.bind(null, listed));
+      box.appendChild(li);
+    }
+  }
+  document.getElementById("games").addEventListener("scroll", function () {
+    var nav = document.getElementById("games");
+    if (nav.scrollTop + nav.clientHeight > nav.scrollHeight - 200) listUpTo(listed);
+  });
   function load(list, keep) {
     var cur = keep && state.game >= 0 && state.game < list.length ? state.game : 0;
     var node = keep && cur === state.game ? state.cur : 0;
     games = list;
-    var box = document.getElementById("game-list");
-    box.textContent = "";
-    games.forEach(function (g, i) {
-      var li = el("li", null, gameLabel(g, i).slice(0, 300));
-      li.addEventListener("click", function () { showGame(i); });
-      box.appendChild(li);
-    });
+    document.getElementById("game-list").textContent = "";
+    listed = 0;
+    listUpTo(0);
     document.getElementById("count").textContent = games.length + (games.length === 1 ? " game" : " games");
     state.game = -1;
     if (!games.length) {

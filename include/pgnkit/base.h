@@ -100,11 +100,13 @@ typedef enum pgn_status {
         133, /* strict only, as a warning: the result is * after a checkmate */
     PGN_W_RESULT_CONTRADICTS = 134, /* a draw or the mated side's win after mate; a win after
                                        stalemate */
-    PGN_W_TAG_QUOTES = 135,   /* unescaped quotes inside a tag value ([White ""Socrates""]), kept */
-    PGN_W_LANGUAGE = 136,     /* moves read with another language's piece letters (Sf3: German) */
-    PGN_W_DESCRIPTIVE = 137,  /* moves read in descriptive notation (P-K4, P4R) */
-    PGN_W_NOTATION_HINT = 138 /* a move no reader played reads in the notations named (P-K5:
+    PGN_W_TAG_QUOTES = 135,  /* unescaped quotes inside a tag value ([White ""Socrates""]), kept */
+    PGN_W_LANGUAGE = 136,    /* moves read with another language's piece letters (Sf3: German) */
+    PGN_W_DESCRIPTIVE = 137, /* moves read in descriptive notation (P-K4, P4R) */
+    PGN_W_NOTATION_HINT = 138, /* a move no reader played reads in the notations named (P-K5:
                                  descriptive): try --input-lang with one of them */
+    PGN_W_REPAIRED_MOVE = 139  /* PGN_READ_FIX: a move that could not be played was replaced by
+                                  the one clearly meant (docs/repair.md) */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

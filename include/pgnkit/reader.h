@@ -25,6 +25,11 @@ typedef struct pgn_diag {
     uint64_t game;         /* 1-based ordinal of the game in this stream */
     const char *source;    /* opts.source_name, may be NULL */
     char token[48];        /* NUL-terminated excerpt of the offending text */
+    /* Appended (issue 28; docs/repair.md). A move that cannot be played as written: the legal
+     * moves most likely meant, in SAN, best first, separated by single spaces (up to 5; empty:
+     * none). W_REPAIRED_MOVE: replacement is the move played for token. Owned as token is. */
+    char suggestions[48];
+    char replacement[16];
 } pgn_diag;
 
 /** Receives each diagnostic; d is valid only during the call. */
@@ -90,6 +95,9 @@ typedef struct pgn_visitor {
 #define PGN_READ_KEEP_LEAD                                                                         \
     0x100u /* with KEEP_RAW: keep the text before the first game (pgn_reader_raw_between); the     \
             * memory it takes is that text's size */
+#define PGN_READ_FIX                                                                               \
+    0x200u /* a move that cannot be played is replaced by the one candidate that is clearly        \
+            * meant (W_REPAIRED_MOVE; docs/repair.md) */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told

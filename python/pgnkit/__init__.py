@@ -35,7 +35,8 @@ def version():
 class Diagnostic(tuple):
     """One problem the reader found: code, severity, line, column, offset, game, token, message."""
     __slots__ = ()
-    _fields = ("code", "severity", "line", "column", "offset", "game", "token")
+    _fields = ("code", "severity", "line", "column", "offset", "game", "token", "suggestions",
+               "replacement")
     code = property(lambda self: self[0])
     severity = property(lambda self: self[1])
     line = property(lambda self: self[2])
@@ -43,9 +44,13 @@ class Diagnostic(tuple):
     offset = property(lambda self: self[4])
     game = property(lambda self: self[5])
     token = property(lambda self: self[6])
+    # a move that cannot be played: the legal moves likely meant, best first (docs/repair.md);
+    # W_REPAIRED_MOVE (fix=True): the move played for token
+    suggestions = property(lambda self: self[7])
+    replacement = property(lambda self: self[8])
     # check()'s and read().trailing's diagnostics name their text: the file, or "ARCHIVE(MEMBER)"
     # (None in a Game's diagnostics: the Game's source names it)
-    source = property(lambda self: self[7] if len(self) > 7 else None)
+    source = property(lambda self: self[9] if len(self) > 9 else None)
 
     @property
     def message(self):
@@ -64,7 +69,8 @@ class Diagnostic(tuple):
     def of(cls, rec, source=None):
         """The Diagnostic of the extension's DiagRecord rec; source names its text (check() and
         Games.trailing give it, a Game's diagnostics leave it out)."""
-        fields = (rec.code, rec.severity, rec.line, rec.column, rec.offset, rec.game, rec.token)
+        fields = (rec.code, rec.severity, rec.line, rec.column, rec.offset, rec.game, rec.token,
+                  rec.suggestions, rec.replacement)
         return cls(fields if source is None else fields + (source,))
 
 
@@ -299,7 +305,7 @@ class Games:
 
 
 def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None,
-         member=None):
+         member=None, fix=False):
     """An iterator of Games (Games) from a path, bytes or a binary file object. strict:
     import-format quirks are errors and a broken game raises PgnError. where: a query expression
     such as "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not
@@ -307,8 +313,9 @@ def read(source, *, encoding=None, strict=False, where=None, range=None, line_ba
     games of that range (the library's range semantics). line_base: the line number of byte
     start, for true line numbers in diagnostics; counted from a path or bytes when not given (a
     file object's lines count from 1 at start). member: of a zip or tar archive, read only the
-    member of that name. The diagnostics that belong to no game are in the iterator's trailing
-    list."""
+    member of that name. fix: a move that cannot be played is replaced by the one clearly meant
+    (W_REPAIRED_MOVE; docs/repair.md). The diagnostics that belong to no game are in the
+    iterator's trailing list."""
     start, end = _byte_range(range)
     expr, pred = _where(where)
     if line_base is None:
@@ -316,7 +323,7 @@ def read(source, *, encoding=None, strict=False, where=None, range=None, line_ba
         line_base = line_of(source, start) if start > 0 and plain else 1
     trailing = []
     gen = _read(source, encoding, strict, expr, pred, range, start, end, line_base, member,
-                trailing)
+                trailing, fix)
     return Games(gen, trailing)
 
 
@@ -326,12 +333,13 @@ def _raise_first_error(diagnostics, name):
                    f"{name}:{first.line}:{first.column}: {first.token}")
 
 
-def _read(source, encoding, strict, expr, pred, range, start, end, line_base, member, trailing):
+def _read(source, encoding, strict, expr, pred, range, start, end, line_base, member, trailing,
+          fix=False):
     """read()'s generator; appends the diagnostics after each text's last game to trailing."""
     with _opened(source, range) as (opened, opened_name):
         for src, name in _texts(opened, opened_name, member):  # ordinals from 1 in each member
             r = _pgnkit.Reader(src, name, encoding, strict, range_start=start, range_end=end,
-                               where=expr, line_base=line_base)
+                               where=expr, line_base=line_base, fix=fix)
             for rec in r:
                 g = Game(rec, name)
                 if strict and rec.errors:
@@ -455,13 +463,14 @@ def _frame_of(got, categorical):
     return pd.DataFrame(data, index=pd.RangeIndex(got.rows), copy=False)
 
 
-def check(source, *, encoding=None, strict=False):
+def check(source, *, encoding=None, strict=False, fix=False):
     """Checks every game: {"games", "errors", "warnings", "diagnostics": [Diagnostic]} (each
-    diagnostic's source names its file, or an archive's member as "ARCHIVE(MEMBER)")."""
+    diagnostic's source names its file, or an archive's member as "ARCHIVE(MEMBER)"). fix: as
+    read()'s, reports what would be repaired."""
     out = {"games": 0, "errors": 0, "warnings": 0, "diagnostics": []}
     with _opened(source) as (opened, opened_name):
         for src, name in _texts(opened, opened_name):
-            got = _pgnkit.Reader(src, name, encoding, strict).check_all()
+            got = _pgnkit.Reader(src, name, encoding, strict, fix=fix).check_all()
             # game numbers count from 1 in each member, as the program's do in each file
             out["diagnostics"] += [Diagnostic.of(d, name) for d in got.diagnostics]
             out["games"] += got.games

@@ -179,23 +179,23 @@ static int reader_open(ReaderObject *self, PyObject *src, const pgn_reader_opts 
 }
 
 /* Reader(source, name="<input>", encoding=None, strict=False, tags_only=False, range_start=0,
- * range_end=0, where=None, line_base=0): source is a path (str or os.PathLike), bytes, or a binary
- * file-like object. where: an expression of the selection language (docs/query.md) or None.
- * line_base: the line number of byte range_start (0: 1). */
+ * range_end=0, where=None, line_base=0, fix=False): source is a path (str or os.PathLike), bytes,
+ * or a binary file-like object. where: an expression of the selection language (docs/query.md) or
+ * None. line_base: the line number of byte range_start (0: 1). */
 static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     static char k0[] = "source", k1[] = "name", k2[] = "encoding", k3[] = "strict",
                 k4[] = "tags_only", k5[] = "range_start", k6[] = "range_end", k7[] = "where",
-                k8[] = "line_base";
-    static char *kws[] = {k0, k1, k2, k3, k4, k5, k6, k7, k8, NULL};
+                k8[] = "line_base", k9[] = "fix";
+    static char *kws[] = {k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, NULL};
     PyObject *src, *name = NULL, *enc = Py_None;
     const char *where = NULL;
-    int strict = 0, tags_only = 0;
+    int strict = 0, tags_only = 0, fix = 0;
     pgn_reader_opts o;
     memset(&o, 0, sizeof o);
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O&OppO&O&zO&", kws, &src, PyUnicode_FSConverter,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O&OppO&O&zO&p", kws, &src, PyUnicode_FSConverter,
                                      &name, &enc, &strict, &tags_only, pk_uint64_arg,
                                      &o.range_start, pk_uint64_arg, &o.range_end, &where,
-                                     pk_uint32_arg, &o.line_base) ||
+                                     pk_uint32_arg, &o.line_base, &fix) ||
         !pk_encoding_arg(enc, &o.encoding)) {
         Py_XDECREF(name);
         return NULL;
@@ -211,7 +211,8 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
-    o.flags = (strict ? PGN_READ_STRICT : 0) | (tags_only ? PGN_READ_NO_BOARD : 0);
+    o.flags = (strict ? PGN_READ_STRICT : 0) | (tags_only ? PGN_READ_NO_BOARD : 0) |
+              (fix ? PGN_READ_FIX : 0); /* docs/repair.md */
     o.on_diag = pk_diags_collect;
     o.diag_ctx = &self->diags;
     o.source_name = self->name ? PyBytes_AS_STRING(self->name) : NULL;

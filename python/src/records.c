@@ -23,6 +23,8 @@ static PyStructSequence_Field diag_fields[] = {{"code", "the status name (E_ILLE
                                                {"offset", "byte offset in the text"},
                                                {"game", "the game's 1-based number"},
                                                {"token", "the offending text"},
+                                               {"suggestions", "the moves likely meant (tuple)"},
+                                               {"replacement", "the move played (--fix) or None"},
                                                {NULL, NULL}};
 static PyStructSequence_Field check_fields[] = {{"diagnostics", "every diagnostic read"},
                                                 {"games", "games read"},
@@ -51,7 +53,7 @@ static PyStructSequence_Field columns_fields[] = {{"rows", "the number of games"
 
 static PyStructSequence_Desc descs[PK_REC_COUNT] = {
     {"pgnkit._pgnkit.GameRecord", "a game read", game_fields, 7},
-    {"pgnkit._pgnkit.DiagRecord", "a diagnostic", diag_fields, 7},
+    {"pgnkit._pgnkit.DiagRecord", "a diagnostic", diag_fields, 9},
     {"pgnkit._pgnkit.CheckRecord", "what check_all read", check_fields, 4},
     {"pgnkit._pgnkit.MainLine", "the parts of a main line (None: not asked for)", line_fields, 7},
     {"pgnkit._pgnkit.TagColumn", "a column of tags", column_fields, 5},
@@ -101,6 +103,25 @@ size_t pk_diags_count(const pk_diags *l) {
     return l->buf.len / sizeof(pgn_diag);
 }
 
+/* "Bb5 Bc4" as ("Bb5", "Bc4") (docs/repair.md); NULL on no memory */
+static PyObject *suggestions_tuple(const char *text) {
+    PyObject *list = PyList_New(0);
+    for (const char *p = text; list && *p;) {
+        size_t n = strcspn(p, " ");
+        PyObject *one = PyUnicode_FromStringAndSize(p, (Py_ssize_t)n);
+        if (!one || PyList_Append(list, one) < 0) {
+            Py_XDECREF(one);
+            Py_CLEAR(list);
+            break;
+        }
+        Py_DECREF(one);
+        p += n + (p[n] == ' ');
+    }
+    PyObject *t = list ? PyList_AsTuple(list) : NULL;
+    Py_XDECREF(list);
+    return t;
+}
+
 static PyObject *diag_record(const pk_state *s, const pgn_diag *d) {
     PyObject *items[] = {PyUnicode_FromString(pgn_status_name(d->code)),
                          PyUnicode_FromString(d->severity == PGN_SEV_ERROR ? "error" : "warning"),
@@ -108,7 +129,10 @@ static PyObject *diag_record(const pk_state *s, const pgn_diag *d) {
                          PyLong_FromUnsignedLong(d->at.column),
                          PyLong_FromUnsignedLongLong(d->at.offset),
                          PyLong_FromUnsignedLongLong(d->game),
-                         PyUnicode_DecodeUTF8(d->token, (Py_ssize_t)strlen(d->token), "replace")};
+                         PyUnicode_DecodeUTF8(d->token, (Py_ssize_t)strlen(d->token), "replace"),
+                         suggestions_tuple(d->suggestions),
+                         d->replacement[0] ? PyUnicode_FromString(d->replacement)
+                                           : Py_NewRef(Py_None)};
     return pk_record_new(s, PK_REC_DIAG, items);
 }
 

@@ -358,3 +358,18 @@ def test_scan_tags_dicts_made_in_c():
         got.append((list(d.items())))
         d.clear()
     assert got == [list(w.items()) for w in want] and len(got) == 1300
+
+
+def test_suggestions_and_fix():
+    # issue 28 (docs/repair.md): 3. Bc5 cannot be played; the game's own next move 4. Ba4 is
+    # legal only after Bb5, the move of the Ruy Lopez the rest of the game follows
+    text = b'[Event "t"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc5 a6 4. Ba4 Nf6 5. O-O Be7 *\n'
+    d = pgnkit.check(text)["diagnostics"][0]
+    assert d.code == "E_ILLEGAL_MOVE" and d.token == "Bc5"
+    assert d.suggestions[0] == "Bb5" and len(d.suggestions) <= 5 and d.replacement is None
+    fixed = pgnkit.check(text, fix=True)
+    assert fixed["errors"] == 0
+    d = fixed["diagnostics"][0]
+    assert (d.code, d.token, d.replacement) == ("W_REPAIRED_MOVE", "Bc5", "Bb5")
+    g = next(iter(pgnkit.read(text, fix=True)))
+    assert list(g.moves) == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"]

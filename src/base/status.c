@@ -85,6 +85,8 @@ static const status_info infos[] = {
     {PGN_W_DESCRIPTIVE, "W_DESCRIPTIVE", "moves written in descriptive notation"},
     {PGN_W_NOTATION_HINT, "W_NOTATION_HINT",
      "the move that could not be played looks like the notation named (try --input-lang)"},
+    {PGN_W_REPAIRED_MOVE, "W_REPAIRED_MOVE",
+     "a move that could not be played was replaced by the one clearly meant (--fix)"},
 };
 
 static const status_info *find(pgn_status code) {

@@ -93,6 +93,10 @@ struct pgn_reader {
     pgn_loc lang_at;
     uint32_t lang_prior;   /* the languages of the file's games before (a prior for a tie) */
     uint8_t lang_by_prior; /* this game's language was chosen by lang_prior */
+    /* a move that cannot be played (repair.c): what the next diagnostic carries */
+    char diag_sugg[48];
+    char diag_repl[16];
+    char repair_san[16]; /* the move played for it under PGN_READ_FIX */
     /* totals */
     uint64_t games, errors, warnings;
 };
@@ -102,6 +106,11 @@ void pgnk_reader_diag(pgn_reader *r, pgn_status code, pgn_loc at, const char *te
 /* A diagnostic with the given severity; pgnk_reader_diag gives the usual one. */
 void pgnk_reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_loc at,
                           const char *text, size_t len);
+/* repair.c: token text (len bytes at stream offset off) could not be played in pos (st). Sets
+ * the suggestions of the diagnostic that follows; under PGN_READ_FIX, when one candidate is
+ * clearly meant, reports W_REPAIRED_MOVE, sets *mv and returns 1 (r->repair_san is its SAN). */
+int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t len, pgn_loc at,
+                     uint32_t san_flags, pgn_move *mv);
 /* The result of the game just read, with its diagnostics (results.c). */
 pgn_result pgnk_reader_result(pgn_reader *r);
 static inline void reader_next_token(pgn_reader *r) {

@@ -29,6 +29,10 @@ void pgnk_reader_diag_sev(pgn_reader *r, pgn_status code, pgn_severity sev, pgn_
     d.game = r->games + 1;
     d.source = r->opts.source_name;
     d.token[0] = 0;
+    memcpy(d.suggestions, r->diag_sugg, sizeof d.suggestions); /* repair.c, else empty */
+    memcpy(d.replacement, r->diag_repl, sizeof d.replacement);
+    r->diag_sugg[0] = 0;
+    r->diag_repl[0] = 0;
     if (text && len) {
         pgnk_text_excerpt(r, d.token, sizeof d.token, text, len);
     }

@@ -110,6 +110,32 @@ else
     read -r _ p f _ <<<"$line"
     pass=$((pass + p)); fail=$((fail + f))
 fi
+# a collection without evaluations (issues 31, 34): no graph, the FENs left out of the page (the
+# viewer plays the UCI moves: each game's last position checked), and the page of TWIC 1427 at
+# most 3 times its PGN's size
+twic=$shared/corpus/big/twic/twic1427.pgn.gz
+if [ -r "$twic" ]; then
+    gzip -dc "$twic" >"$tmp/twic.pgn"
+    "$bin" html "$tmp/twic.pgn" -o "$tmp/twic.html" 2>/dev/null
+    psize=$(wc -c <"$tmp/twic.pgn") hsize=$(wc -c <"$tmp/twic.html")
+    echo "html of TWIC 1427: $hsize bytes for $psize bytes of PGN"
+    check "html of TWIC 1427 at most 3x its PGN" [ "$hsize" -gt 0 -a "$hsize" -le $((3 * psize)) ]
+    awk '/^\[Event /{n++} n<=30' "$tmp/twic.pgn" >"$tmp/small.pgn"
+    "$bin" html "$tmp/small.pgn" -o "$tmp/small.html" 2>/dev/null
+    "$bin" convert --to fen "$tmp/small.pgn" 2>/dev/null | awk 'BEGIN{RS=""} {n=split($0,a,"\n"); print a[n]}' >"$tmp/last"
+    check "30 games, 30 last positions" [ "$(wc -l <"$tmp/last")" -eq 30 ]
+    out=$($py "$here/browser_html_big.py" "$tmp/small.html" "$tmp/last" 2>&1)
+    line=$(grep '^RESULT ' <<<"$out" | tail -n 1)
+    if [ -z "$line" ]; then
+        bad "browser (no evaluations): no RESULT"; tail -n 15 <<<"$out"
+    else
+        grep '^FAIL' <<<"$out"
+        read -r _ p f _ <<<"$line"
+        pass=$((pass + p)); fail=$((fail + f))
+    fi
+else
+    bad "$twic is missing"
+fi
 cp "$tmp/games.html" "$art/games.html"
 echo "screenshots and the page: $art"
 echo "RESULT $pass $fail 0"

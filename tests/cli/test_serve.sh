@@ -174,6 +174,31 @@ sys.exit(not (want and sorted(map(key, got["diagnostics"])) == sorted(map(key, w
 PY
 is "bad PGN: no job" "$(code POST /api/jobs --data-binary @"$tmp/bad.pgn")" 422
 check "bad PGN job: the diagnostics" grep -q '"code":"E_ILLEGAL_MOVE"' "$tmp/body"
+# a broken game beside a whole one (issue 28): the whole one is shown and analysed, every error listed
+printf '[Event "x"]\n\n1. e4 e5 2. Nf9 Nc6 *\n\n[Event "y"]\n\n1. d4 d5 2. c4 *\n' >"$tmp/mixed.pgn"
+is "one broken game of two: 200" "$(code POST /api/check --data-binary @"$tmp/mixed.pgn")" 200
+$py - "$tmp/body" <<'PY' && ok || bad "one broken game of two: the other shown, the error listed"
+import json, sys
+b = json.load(open(sys.argv[1]))
+sys.exit(not (b["games"] == 1 and b["broken"] == 1 and len(b["results"]) == 1
+              and b["results"][0]["game"]["tags"]["Event"] == "y"
+              and [(d["line"], d["column"], d["code"]) for d in b["diagnostics"]
+                   if d["severity"] == "error"] == [(3, 13, "E_BAD_SAN")]))
+PY
+is "one broken game of two: a job" "$(code POST '/api/jobs?limit=nodes&value=1000' --data-binary @"$tmp/mixed.pgn")" 202
+mixed_id=$(grep -o '"id":"[0-9a-f]*"' "$tmp/body" | cut -d'"' -f4)
+check "the job: one game, the broken one counted" grep -q '"games":1,"broken":1' "$tmp/body"
+for _ in $(seq 100); do
+    code GET "/api/jobs/$mixed_id" >/dev/null
+    grep -q '"state":"done"' "$tmp/body" && break
+    sleep 0.1
+done
+$py - "$tmp/body" <<'PY' && ok || bad "one broken game of two: the whole one analysed"
+import json, sys
+b = json.load(open(sys.argv[1]))
+sys.exit(not (b["state"] == "done" and len(b["results"]) == 1
+              and b["results"][0]["game"]["tags"]["Event"] == "y" and b["results"][0]["analysed"]))
+PY
 is "no game: 422" "$(code POST /api/check --data-binary 'just text')" 422
 is "empty body: 422" "$(code POST /api/check --data-binary '')" 422
 for i in 1 2 3 4; do printf '[Event "%d"]\n\n1. e4 *\n\n' $i; done >"$tmp/four.pgn"
@@ -299,7 +324,8 @@ wait "$cpid"; is "events: the stream ends when the server stops" $? 0
 unset FAKE_ENGINE_MODE
 
 # ---- load: 200 concurrent requests, 20 slow clients; none lost, memory bounded ----
-start_server load "$rel" serve --engine "$fake" --queue 100 --max-nodes 1000 --connections 256 ||
+start_server load "$rel" serve --engine "$fake" --queue 100 --max-nodes 1000 --connections 256 \
+    --per-client 256 ||
     { echo "RESULT $pass $fail 0"; exit 1; }
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$srv_pid/status"; }
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$srv_pid/status"; }
@@ -316,6 +342,57 @@ e=$(submit "$tmp/two.pgn")
 for _ in $(seq 150); do s=$(state_of "$e"); [ "$s" = queued ] || [ "$s" = running ] || break; sleep 0.2; done
 is "load: the queue drains" "$s" done
 stop_server load
+
+# ---- slow clients (issue 31 point 3, issue 36): 300 connections from 127.0.0.2 that send their
+# headers a byte a second hold --per-client of them; a request from 127.0.0.1 is answered at once
+start_server slowloris "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }
+res=$($py - "$port" <<'PY'
+import socket, subprocess, sys, time
+port = int(sys.argv[1])
+socks = []
+for i in range(300):
+    s = socket.socket()
+    s.bind(("127.0.0.2", 0))
+    s.settimeout(2)
+    try:
+        s.connect(("127.0.0.1", port))
+        s.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port)
+        socks.append(s)
+    except OSError:
+        s.close()
+for _ in range(2):  # a byte a second keeps each one from timing out on silence
+    time.sleep(1)
+    for s in socks:
+        try:
+            s.send(b"X")
+        except OSError:
+            pass
+held = 0
+for s in socks:
+    try:
+        s.setblocking(False)
+        held += 0 if s.recv(1) == b"" else 1
+    except BlockingIOError:
+        held += 1
+    except OSError:
+        pass
+t = time.time()
+code = subprocess.run(["curl", "-s", "-o", "/dev/null", "-m", "5", "-w", "%{http_code}",
+                       "http://127.0.0.1:%d/" % port], capture_output=True, text=True).stdout
+print("%s %.2f %d" % (code, time.time() - t, held))
+PY
+)
+read -r scode stime sheld <<<"$res"
+echo "slow clients: answer $scode in $stime s, $sheld of 300 slow connections held by the server"
+is "300 slow clients: a request answered" "$scode" 200
+check "300 slow clients: answered within 2 s" awk -v t="$stime" 'BEGIN { exit !(t < 2) }'
+check "300 slow clients: at most --per-client (16) held" [ "${sheld:-300}" -le 16 ]
+stop_server slowloris
+# --bind beyond loopback: a warning; loopback: none
+start_server wide "$bin" serve --engine "$fake" --bind 0.0.0.0 || { echo "RESULT $pass $fail 0"; exit 1; }
+check "--bind 0.0.0.0: a warning" grep -q 'warning: 0.0.0.0 is reachable beyond this machine' "$tmp/wide.err"
+stop_server wide
+check "--bind 127.0.0.1: no warning" bash -c "! grep -q warning '$tmp/slowloris.err'"
 
 # ---- --max-results: the bytes jobs hold; the oldest finished job goes first ----
 start_server bytes "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit db SUBCOMMAND (issue 30): the game database. import, export, stats and check here;
+ * explore and games in cmd_db_explore.c. */
+#define _POSIX_C_SOURCE 200809L
+#include "db.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char usage_text[] =
+    "usage: pgnkit db import [--db FILE] [-j N] [--keep-duplicates] [--quiet] GAMES...\n"
+    "       pgnkit db explore [--db FILE] [--json] [FEN | MOVES... | -]\n"
+    "       pgnkit db games [--db FILE] [--count | --ids] [FEN | MOVES...]\n"
+    "       pgnkit db export [--db FILE]\n"
+    "       pgnkit db stats [--db FILE]\n"
+    "       pgnkit db check [--db FILE]\n"
+    "A game database in one SQLite file (docs/db.md; default games.db): import once, then ask.\n"
+    "  import    stores each game of the files (any input pgnkit reads: compressed, archives,\n"
+    "            - for stdin) with its original bytes, its positions and its moves; the same\n"
+    "            game twice (dedupe --by moves+tags) is skipped and counted. One transaction\n"
+    "            per batch of games: an import stopped keeps the batches committed.\n"
+    "  explore   the moves played from a position (a FEN, or moves from the start; - reads\n"
+    "            one position a line from stdin, one answer line each), with their games and\n"
+    "            results (white wins, draws, black wins), average Elo of the mover, last date\n"
+    "  games     the games whose main line reaches the position: their bytes, --count or --ids\n"
+    "  export    every stored game, byte for byte as it was imported, in import order\n"
+    "  stats     what the database holds; check: SQLite's integrity check\n";
+
+int cli_db_open(pgn_db **db, const char *path, uint32_t flags, const char *cmd) {
+    char msg[512];
+    if (pgn_db_open(db, path, flags, msg, sizeof msg) != PGN_OK) {
+        cli_error(NULL, "error: db %s: %s: %s", cmd, path, msg);
+        return EXIT_RESOURCE;
+    }
+    return EXIT_OK;
+}
+
+static const char *skip_number(const char *m) {
+    const char *p = m;
+    while (*p >= '0' && *p <= '9') {
+        p++;
+    }
+    if (p == m || *p != '.') {
+        return m;
+    }
+    while (*p == '.') {
+        p++;
+    }
+    return p;
+}
+
+int cli_db_position(pgn_pos *pos, const char *text, const char *cmd) {
+    if (strchr(text, '/') != NULL) {
+        if (pgn_fen_parse(pos, text, strlen(text), 0, NULL) != PGN_OK) {
+            cli_error(NULL, "error: db %s: not a FEN: %s", cmd, text);
+            return -1;
+        }
+        return 0;
+    }
+    pgn_pos_init(pos);
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+            p++;
+        }
+        const char *b = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
+            p++;
+        }
+        char tok[64];
+        size_t n = (size_t)(p - b) < sizeof tok ? (size_t)(p - b) : sizeof tok - 1;
+        memcpy(tok, b, n);
+        tok[n] = '\0';
+        const char *mv = skip_number(tok);
+        if (!*mv) {
+            continue;
+        }
+        pgn_san_result r;
+        if (pgn_san_parse(pos, mv, strlen(mv), 0, &r) != PGN_OK) {
+            cli_error(NULL, "error: db %s: '%s' is no legal move in: %s", cmd, mv, text);
+            return -1;
+        }
+        pgn_pos_play(pos, r.move);
+    }
+    return 0;
+}
+
+typedef struct import_ctx {
+    int quiet;
+    double t0;
+    const char *name;
+} import_ctx;
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(void *user, uint64_t games, uint64_t consumed) {
+    const import_ctx *c = user;
+    if (!c->quiet) {
+        fprintf(stderr, "pgnkit db import: %s: %llu games, %.1f MB read, %.1f s\n", c->name,
+                (unsigned long long)games, (double)consumed / 1e6, now() - c->t0);
+    }
+}
+
+static int db_import(const char *path, int argc, char **argv, unsigned threads, int keep,
+                     int quiet) {
+    pgn_db *db;
+    int st = cli_db_open(&db, path, PGN_DB_CREATE, "import");
+    if (st != EXIT_OK) {
+        return st;
+    }
+    pgn_db_import_totals all = {0, 0, 0, 0, 0};
+    double t0 = now();
+    for (int i = 0; i < argc && st == EXIT_OK; i++) {
+        pgn_source *src;
+        char msg[512];
+        if (pgn_source_open_path(&src, argv[i], NULL, msg, sizeof msg) != PGN_OK) {
+            cli_error(NULL, "error: db import: %s: %s", argv[i], msg);
+            st = EXIT_RESOURCE;
+            break;
+        }
+        do {
+            import_ctx c = {quiet, t0, pgn_source_name(src)};
+            pgn_db_import_opts o = {threads, 0, keep, progress, &c};
+            pgn_db_import_totals t;
+            pgn_status s = pgn_db_import(db, src, &o, &t, msg, sizeof msg);
+            all.games += t.games;
+            all.stored += t.stored;
+            all.duplicates += t.duplicates;
+            all.broken += t.broken;
+            all.positions += t.positions;
+            if (s != PGN_OK) {
+                cli_error(NULL, "error: db import: %s: %s", pgn_source_name(src), msg);
+                st = EXIT_RESOURCE;
+            }
+        } while (st == EXIT_OK && pgn_source_next(src) == PGN_OK);
+        pgn_source_free(src);
+    }
+    pgn_db_close(db);
+    double dt = now() - t0;
+    fprintf(stderr,
+            "pgnkit db import: %llu games read, %llu stored (%llu broken), %llu duplicates "
+            "skipped, %llu positions indexed, %.2f s (%.0f games/s)\n",
+            (unsigned long long)all.games, (unsigned long long)all.stored,
+            (unsigned long long)all.broken, (unsigned long long)all.duplicates,
+            (unsigned long long)all.positions, dt, dt > 0 ? (double)all.games / dt : 0.0);
+    return st != EXIT_OK ? st : all.broken ? EXIT_INPUT : EXIT_OK;
+}
+
+static int write_raw(void *user, int64_t id, pgn_str raw) {
+    (void)user;
+    (void)id;
+    return fwrite(raw.ptr, 1, raw.len, stdout) != raw.len;
+}
+
+static int db_simple(const char *path, const char *sub) {
+    pgn_db *db;
+    int st = cli_db_open(&db, path, PGN_DB_READONLY, sub);
+    if (st != EXIT_OK) {
+        return st;
+    }
+    char msg[512];
+    pgn_status s = PGN_OK;
+    if (strcmp(sub, "export") == 0) {
+        s = pgn_db_games(db, 1, write_raw, NULL, msg, sizeof msg);
+        if (fflush(stdout) != 0 && s == PGN_OK) {
+            snprintf(msg, sizeof msg, "cannot write the output");
+            s = PGN_E_IO;
+        }
+    } else if (strcmp(sub, "check") == 0) {
+        if ((s = pgn_db_check(db, msg, sizeof msg)) == PGN_OK) {
+            printf("%s: ok\n", path);
+        }
+    } else {
+        pgn_db_stats t;
+        if ((s = pgn_db_get_stats(db, &t, msg, sizeof msg)) == PGN_OK) {
+            printf("schema %d\ngames %llu\nbroken %llu\nwhite wins %llu\ndraws %llu\n"
+                   "black wins %llu\nexplorer rows %llu\npositions %llu\nposition index bytes "
+                   "%llu\n",
+                   t.schema, (unsigned long long)t.games, (unsigned long long)t.broken,
+                   (unsigned long long)t.white, (unsigned long long)t.draws,
+                   (unsigned long long)t.black, (unsigned long long)t.explorer_rows,
+                   (unsigned long long)t.position_keys, (unsigned long long)t.position_bytes);
+        }
+    }
+    pgn_db_close(db);
+    if (s != PGN_OK) {
+        cli_error(NULL, "error: db %s: %s: %s", sub, path, msg);
+        return EXIT_RESOURCE;
+    }
+    return EXIT_OK;
+}
+
+int cmd_db(int argc, char **argv) {
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        fputs(usage_text, argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : EXIT_OK;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "explore") == 0) {
+        return cli_db_explore(argc - 1, argv + 1);
+    }
+    if (strcmp(sub, "games") == 0) {
+        return cli_db_games(argc - 1, argv + 1);
+    }
+    static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
+                                         {"jobs", required_argument, NULL, 'j'},
+                                         {"keep-duplicates", no_argument, NULL, 'k'},
+                                         {"quiet", no_argument, NULL, 'q'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *path = "games.db";
+    unsigned threads = 0;
+    int keep = 0, quiet = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc - 1, argv + 1, "j:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': path = optarg; break;
+        case 'j': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 256) {
+                return cli_usage_error("db", usage_text, "-j takes 1 to 256");
+            }
+            threads = (unsigned)v;
+            break;
+        }
+        case 'k': keep = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        default: return cli_usage_error("db", usage_text, NULL);
+        }
+    }
+    int rest = argc - 1 - optind;
+    char **args = argv + 1 + optind;
+    if (strcmp(sub, "import") == 0) {
+        if (rest < 1) {
+            return cli_usage_error("db", usage_text, "db import needs the files to import");
+        }
+        return db_import(path, rest, args, threads, keep, quiet);
+    }
+    if (strcmp(sub, "export") == 0 || strcmp(sub, "stats") == 0 || strcmp(sub, "check") == 0) {
+        if (rest > 0) {
+            return cli_usage_error("db", usage_text, "too many arguments");
+        }
+        return db_simple(path, sub);
+    }
+    return cli_usage_error("db", usage_text, "unknown db subcommand");
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/* The game database (issue 30; src/db): games imported once into an SQLite file, then asked in
+ * milliseconds: the moves played from a position with their results (the opening explorer), the
+ * games that reached a position, the games' own bytes back. The file is an ordinary SQLite
+ * database (libsqlite3, linked; docs/design.md says why) whose schema docs/db.md documents and
+ * versions (meta table, schema 1): sqlite3, Python's sqlite3 or any GUI can open it.
+ *
+ * A position is what its Polyglot Zobrist key covers: placement, side to move, castling rights and
+ * an en passant square only when a capture there is legal (pgn_pos.key). A game counts once for a
+ * position, with the move it played there first.
+ *
+ * Memory: SQLite allocates through its own allocator (libc), so these functions take no
+ * pgn_allocator; an import holds one batch of index entries (bounded, see pgn_db_import).
+ * Messages: a failing function writes one English sentence into msg (cap bytes; msg may be NULL
+ * with cap 0), never printed. */
+#ifndef PGNKIT_DB_H
+#define PGNKIT_DB_H
+
+#include "base.h"
+#include "chess.h"
+#include "source.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The schema version this library writes and reads. */
+#define PGN_DB_SCHEMA 1
+
+typedef struct pgn_db pgn_db;
+
+/* pgn_db_open flags */
+#define PGN_DB_READONLY 0x1u /* open for reading only (queries) */
+#define PGN_DB_CREATE 0x2u   /* create the file (and the schema) when it does not exist */
+
+/** Opens the database at path. PGN_OK with *out set, else *out NULL and PGN_E_IO with a sentence:
+ * the file is missing (without PGN_DB_CREATE), is not an SQLite file, is SQLite but not a pgnkit
+ * database, has a newer schema than PGN_DB_SCHEMA, cannot be written; PGN_E_NOMEM. The database is
+ * in WAL mode: readers see the last committed batch while an import runs; a second import waits
+ * (up to 10 s) for the first to commit a batch, then fails with a sentence saying so. */
+PGN_API pgn_status pgn_db_open(pgn_db **out, const char *path, uint32_t flags, char *msg,
+                               size_t cap);
+/** Closes the database; accepts NULL. */
+PGN_API void pgn_db_close(pgn_db *db);
+
+/** Options of pgn_db_import; a zeroed struct (or NULL) gives the defaults. */
+typedef struct pgn_db_import_opts {
+    unsigned threads;     /* reading threads; 0: one per core (pgn_parallel_read) */
+    uint32_t batch_games; /* games a transaction holds; 0: 50000 */
+    int keep_duplicates;  /* nonzero: a game equal to one stored is stored again */
+    /* After each batch committed (NULL: none): games read so far and bytes of the source consumed.
+     */
+    void (*progress)(void *user, uint64_t games, uint64_t consumed);
+    void *user;
+} pgn_db_import_opts;
+
+/** What an import did. */
+typedef struct pgn_db_import_totals {
+    uint64_t games;      /* games read */
+    uint64_t stored;     /* games stored (games - duplicates) */
+    uint64_t duplicates; /* skipped: the same start, main line, White, Black, Date and Result as a
+                            game stored (the rule of pgnkit dedupe --by moves+tags, by its key) */
+    uint64_t broken;     /* stored with broken = 1 and their first error (the moves read indexed) */
+    uint64_t positions;  /* (position, game) entries indexed */
+} pgn_db_import_totals;
+
+/** Reads every game of src (the current member of an archive) through pgn_parallel_read and stores
+ * it: its original bytes, its main tags, its result, its main line's positions in the position
+ * index and its moves in the explorer. One transaction per batch: a killed import leaves the games
+ * of the committed batches, whole. PGN_OK, or PGN_E_IO (the source or SQLite failed: msg says
+ * which), PGN_E_NOMEM; totals (may be NULL) count what was committed. */
+PGN_API pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,
+                                 pgn_db_import_totals *totals, char *msg, size_t cap);
+
+/** One move of the explorer. */
+typedef struct pgn_db_move {
+    pgn_move move;                       /* legal in the position asked */
+    uint64_t games, white, draws, black; /* games that played it; their results (others: '*') */
+    uint64_t elo_sum, elo_games;         /* the mover's Elo summed over the games that have it */
+    int64_t last_date;                   /* the latest Date as YYYYMMDD (0: none known) */
+} pgn_db_move;
+
+/** Calls fn for each move played from pos, the most played first (ties: by move code); a nonzero
+ * return stops. *games (may be NULL) gets the number of games that reached pos and went on.
+ * PGN_OK or PGN_E_IO (msg). */
+PGN_API pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
+                                  int (*fn)(void *user, const pgn_db_move *m), void *user,
+                                  uint64_t *games, char *msg, size_t cap);
+
+/** Calls fn with the id of each game whose main line reaches pos (its start or the position after
+ * any move), in id (import) order; nonzero stops. PGN_OK or PGN_E_IO (msg). */
+PGN_API pgn_status pgn_db_games_at(pgn_db *db, const pgn_pos *pos,
+                                   int (*fn)(void *user, int64_t id), void *user, char *msg,
+                                   size_t cap);
+
+/** Calls fn with each stored game's id and original bytes (borrowed for the call), in id order,
+ * from id first on (1: all); nonzero stops. PGN_OK or PGN_E_IO (msg). */
+PGN_API pgn_status pgn_db_games(pgn_db *db, int64_t first,
+                                int (*fn)(void *user, int64_t id, pgn_str raw), void *user,
+                                char *msg, size_t cap);
+
+/** The same for one game: PGN_OK and fn called once, PGN_END (no such id), PGN_E_IO. */
+PGN_API pgn_status pgn_db_game(pgn_db *db, int64_t id,
+                               int (*fn)(void *user, int64_t id, pgn_str raw), void *user,
+                               char *msg, size_t cap);
+
+/** What the database holds. */
+typedef struct pgn_db_stats {
+    uint64_t games, broken, white, draws, black;
+    uint64_t explorer_rows, position_keys, position_bytes;
+    int schema;
+} pgn_db_stats;
+
+/** Fills *st. PGN_OK or PGN_E_IO (msg). */
+PGN_API pgn_status pgn_db_get_stats(pgn_db *db, pgn_db_stats *st, char *msg, size_t cap);
+
+/** SQLite's integrity check and the index's own consistency (every explorer count equals its
+ * position's postings is not checked; the per-position totals are). PGN_OK, or PGN_E_IO with the
+ * first problem in msg. */
+PGN_API pgn_status pgn_db_check(pgn_db *db, char *msg, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

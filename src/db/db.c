@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/* The game database (issue 30): opening and creating the file, its schema (docs/db.md), and the
+ * queries: the explorer, the games at a position, the games' bytes, statistics, the check. */
+#include "db_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const pgnk_db_tag_names[DBT_COUNT] = {"White", "Black",    "Event",    "Site", "Date",
+                                                  "Round", "WhiteElo", "BlackElo", "ECO"};
+
+static const char schema_sql[] =
+    "PRAGMA application_id = 1885826667;"
+    "CREATE TABLE meta(name TEXT PRIMARY KEY, value);"
+    "INSERT INTO meta VALUES('schema', 1), ('application', 'pgnkit');"
+    "CREATE TABLE games(id INTEGER PRIMARY KEY, white TEXT, black TEXT, event TEXT, site TEXT,"
+    " date TEXT, round TEXT, white_elo INTEGER, black_elo INTEGER, eco TEXT, result TEXT,"
+    " plies INTEGER, broken INTEGER, error TEXT, line_key INTEGER, pgn BLOB);"
+    "CREATE INDEX games_line_key ON games(line_key);"
+    "CREATE TABLE explore(key INTEGER, move INTEGER, games INTEGER, white INTEGER, draws INTEGER,"
+    " black INTEGER, elo_sum INTEGER, elo_games INTEGER, last_date INTEGER,"
+    " PRIMARY KEY(key, move)) WITHOUT ROWID;"
+    "CREATE TABLE positions(key INTEGER, first INTEGER, ids BLOB, PRIMARY KEY(key, first))"
+    " WITHOUT ROWID;";
+
+static void put_msg(char *msg, size_t cap, const char *a, const char *b) {
+    if (msg != NULL && cap > 0) {
+        snprintf(msg, cap, "%s%s%s", a, b ? ": " : "", b ? b : "");
+    }
+}
+
+pgn_status pgnk_db_fail(pgn_db *db, const char *what, char *msg, size_t cap) {
+    int code = db->sql ? sqlite3_errcode(db->sql) : SQLITE_NOMEM;
+    put_msg(msg, cap, what, db->sql ? sqlite3_errmsg(db->sql) : "out of memory");
+    return code == SQLITE_NOMEM ? PGN_E_NOMEM : PGN_E_IO;
+}
+
+pgn_status pgnk_db_exec(pgn_db *db, const char *sql, char *msg, size_t cap) {
+    if (sqlite3_exec(db->sql, sql, NULL, NULL, NULL) != SQLITE_OK) {
+        return pgnk_db_fail(db, "database", msg, cap);
+    }
+    return PGN_OK;
+}
+
+int64_t pgnk_db_date_num(const char *s, size_t len) {
+    int64_t part[3] = {0, 0, 0};
+    size_t i = 0;
+    for (int k = 0; k < 3; k++) {
+        int digits = 0;
+        while (i < len && s[i] >= '0' && s[i] <= '9' && digits < 4) {
+            part[k] = part[k] * 10 + (s[i++] - '0');
+            digits++;
+        }
+        if (digits == 0 || (k > 0 && part[k] > (k == 1 ? 12 : 31))) {
+            part[k] = 0;
+        }
+        while (i < len && s[i] != '.') {
+            i++;
+        }
+        i += i < len;
+    }
+    return part[0] == 0 ? 0 : part[0] * 10000 + part[1] * 100 + part[2];
+}
+
+/* One integer from a query with no parameter; -1 when it fails or gives no row. */
+static int64_t query_int(pgn_db *db, const char *sql) {
+    sqlite3_stmt *st = NULL;
+    int64_t v = -1;
+    if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        v = sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    return v;
+}
+
+/* An empty file (or a new one) gets the schema; another must be a pgnkit database of a schema
+ * this library reads. */
+static pgn_status check_schema(pgn_db *db, char *msg, size_t cap) {
+    int64_t app = query_int(db, "PRAGMA application_id");
+    if (app < 0) {
+        return pgnk_db_fail(db, "not a database", msg, cap);
+    }
+    int64_t tables = query_int(db, "SELECT count(*) FROM sqlite_master");
+    if (app == 0 && tables == 0) {
+        if (db->readonly) {
+            put_msg(msg, cap, "an empty file, not a pgnkit database", NULL);
+            return PGN_E_IO;
+        }
+        pgn_status s = pgnk_db_exec(db, "BEGIN IMMEDIATE", msg, cap);
+        if (s == PGN_OK && (s = pgnk_db_exec(db, schema_sql, msg, cap)) == PGN_OK) {
+            s = pgnk_db_exec(db, "COMMIT", msg, cap);
+        }
+        if (s != PGN_OK) {
+            sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+        }
+        return s;
+    }
+    if (app != PGNK_DB_APP_ID) {
+        put_msg(msg, cap, "an SQLite database, but not a pgnkit database (its application_id)",
+                NULL);
+        return PGN_E_IO;
+    }
+    int64_t v = query_int(db, "SELECT value FROM meta WHERE name = 'schema'");
+    if (v != PGN_DB_SCHEMA) {
+        char why[120];
+        snprintf(why, sizeof why,
+                 v > PGN_DB_SCHEMA ? "schema %lld is newer than this pgnkit's (%d): upgrade pgnkit"
+                                   : "schema %lld is not one this pgnkit reads (%d)",
+                 (long long)v, PGN_DB_SCHEMA);
+        put_msg(msg, cap, why, NULL);
+        return PGN_E_IO;
+    }
+    return PGN_OK;
+}
+
+pgn_status pgn_db_open(pgn_db **out, const char *path, uint32_t flags, char *msg, size_t cap) {
+    *out = NULL;
+    pgn_db *db = calloc(1, sizeof *db);
+    if (db == NULL) {
+        put_msg(msg, cap, "out of memory", NULL);
+        return PGN_E_NOMEM;
+    }
+    db->readonly = (flags & PGN_DB_READONLY) != 0;
+    int oflags = db->readonly                   ? SQLITE_OPEN_READONLY
+                 : (flags & PGN_DB_CREATE) != 0 ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                                                : SQLITE_OPEN_READWRITE;
+    pgn_status s = PGN_OK;
+    if (sqlite3_open_v2(path, &db->sql, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        s = pgnk_db_fail(db, "cannot open the database", msg, cap);
+    } else {
+        sqlite3_busy_timeout(db->sql, 10000);
+        sqlite3_extended_result_codes(db->sql, 0);
+        s = check_schema(db, msg, cap);
+        if (s == PGN_OK && !db->readonly) {
+            if ((s = pgnk_db_exec(db, "PRAGMA journal_mode = WAL", msg, cap)) == PGN_OK) {
+                s = pgnk_db_exec(db, "PRAGMA synchronous = NORMAL", msg, cap);
+            }
+        }
+    }
+    if (s != PGN_OK) {
+        pgn_db_close(db);
+        return s;
+    }
+    *out = db;
+    return PGN_OK;
+}
+
+void pgn_db_close(pgn_db *db) {
+    if (db != NULL) {
+        sqlite3_close(db->sql);
+        free(db);
+    }
+}
+
+pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
+                          int (*fn)(void *user, const pgn_db_move *m), void *user, uint64_t *games,
+                          char *msg, size_t cap) {
+    sqlite3_stmt *st = NULL;
+    if (games != NULL) {
+        *games = 0;
+    }
+    if (sqlite3_prepare_v2(db->sql,
+                           "SELECT move, games, white, draws, black, elo_sum, elo_games, last_date"
+                           " FROM explore WHERE key = ? ORDER BY games DESC, move",
+                           -1, &st, NULL) != SQLITE_OK) {
+        return pgnk_db_fail(db, "explore", msg, cap);
+    }
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
+    int rc, stop = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        pgn_db_move m;
+        m.move = (pgn_move)sqlite3_column_int(st, 0);
+        m.games = (uint64_t)sqlite3_column_int64(st, 1);
+        m.white = (uint64_t)sqlite3_column_int64(st, 2);
+        m.draws = (uint64_t)sqlite3_column_int64(st, 3);
+        m.black = (uint64_t)sqlite3_column_int64(st, 4);
+        m.elo_sum = (uint64_t)sqlite3_column_int64(st, 5);
+        m.elo_games = (uint64_t)sqlite3_column_int64(st, 6);
+        m.last_date = sqlite3_column_int64(st, 7);
+        if (games != NULL) {
+            *games += m.games;
+        }
+        if (!stop && fn != NULL) {
+            stop = fn(user, &m);
+        }
+    }
+    pgn_status s = rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(db, "explore", msg, cap);
+    sqlite3_finalize(st);
+    return s;
+}
+
+/* Decodes a posting list: varint deltas from first. */
+static int each_posting(int64_t first, const unsigned char *p, size_t n,
+                        int (*fn)(void *user, int64_t id), void *user) {
+    int64_t id = first;
+    size_t i = 0;
+    if (fn(user, id)) {
+        return 1;
+    }
+    while (i < n) {
+        uint64_t d = 0;
+        unsigned shift = 0;
+        while (i < n && shift < 64) {
+            unsigned char c = p[i++];
+            d |= (uint64_t)(c & 0x7f) << shift;
+            shift += 7;
+            if (!(c & 0x80)) {
+                break;
+            }
+        }
+        id += (int64_t)d;
+        if (fn(user, id)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+pgn_status pgn_db_games_at(pgn_db *db, const pgn_pos *pos, int (*fn)(void *user, int64_t id),
+                           void *user, char *msg, size_t cap) {
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db->sql, "SELECT first, ids FROM positions WHERE key = ? ORDER BY first",
+                           -1, &st, NULL) != SQLITE_OK) {
+        return pgnk_db_fail(db, "positions", msg, cap);
+    }
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *p = sqlite3_column_blob(st, 1);
+        size_t n = (size_t)sqlite3_column_bytes(st, 1);
+        if (each_posting(sqlite3_column_int64(st, 0), p, n, fn, user)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    pgn_status s = rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(db, "positions", msg, cap);
+    sqlite3_finalize(st);
+    return s;
+}
+
+static pgn_status games_query(pgn_db *db, const char *sql, int64_t arg,
+                              int (*fn)(void *user, int64_t id, pgn_str raw), void *user, int *rows,
+                              char *msg, size_t cap) {
+    sqlite3_stmt *st = NULL;
+    *rows = 0;
+    if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK) {
+        return pgnk_db_fail(db, "games", msg, cap);
+    }
+    sqlite3_bind_int64(st, 1, arg);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        pgn_str raw;
+        raw.ptr = sqlite3_column_blob(st, 1);
+        raw.len = (size_t)sqlite3_column_bytes(st, 1);
+        if (raw.ptr == NULL) {
+            raw.ptr = "";
+        }
+        (*rows)++;
+        if (fn(user, sqlite3_column_int64(st, 0), raw)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    pgn_status s = rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(db, "games", msg, cap);
+    sqlite3_finalize(st);
+    return s;
+}
+
+pgn_status pgn_db_games(pgn_db *db, int64_t first, int (*fn)(void *user, int64_t id, pgn_str raw),
+                        void *user, char *msg, size_t cap) {
+    int rows;
+    return games_query(db, "SELECT id, pgn FROM games WHERE id >= ? ORDER BY id", first, fn, user,
+                       &rows, msg, cap);
+}
+
+pgn_status pgn_db_game(pgn_db *db, int64_t id, int (*fn)(void *user, int64_t id, pgn_str raw),
+                       void *user, char *msg, size_t cap) {
+    int rows;
+    pgn_status s =
+        games_query(db, "SELECT id, pgn FROM games WHERE id = ?", id, fn, user, &rows, msg, cap);
+    return s == PGN_OK && rows == 0 ? PGN_END : s;
+}
+
+pgn_status pgn_db_get_stats(pgn_db *db, pgn_db_stats *st, char *msg, size_t cap) {
+    memset(st, 0, sizeof *st);
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(
+            db->sql,
+            "SELECT count(*), coalesce(sum(broken), 0), coalesce(sum(result = '1-0'), 0),"
+            " coalesce(sum(result = '1/2-1/2'), 0), coalesce(sum(result = '0-1'), 0),"
+            " (SELECT count(*) FROM explore), (SELECT count(DISTINCT key) FROM positions),"
+            " (SELECT coalesce(sum(length(ids)) + 16 * count(*), 0) FROM positions),"
+            " (SELECT value FROM meta WHERE name = 'schema') FROM games",
+            -1, &q, NULL) != SQLITE_OK ||
+        sqlite3_step(q) != SQLITE_ROW) {
+        sqlite3_finalize(q);
+        return pgnk_db_fail(db, "stats", msg, cap);
+    }
+    uint64_t *f[] = {&st->games, &st->broken,        &st->white,         &st->draws,
+                     &st->black, &st->explorer_rows, &st->position_keys, &st->position_bytes};
+    for (int i = 0; i < 8; i++) {
+        *f[i] = (uint64_t)sqlite3_column_int64(q, i);
+    }
+    st->schema = sqlite3_column_int(q, 8);
+    sqlite3_finalize(q);
+    return PGN_OK;
+}
+
+pgn_status pgn_db_check(pgn_db *db, char *msg, size_t cap) {
+    sqlite3_stmt *q = NULL;
+    if (sqlite3_prepare_v2(db->sql, "PRAGMA integrity_check", -1, &q, NULL) != SQLITE_OK) {
+        return pgnk_db_fail(db, "check", msg, cap);
+    }
+    pgn_status s = PGN_OK;
+    int rc = sqlite3_step(q);
+    if (rc != SQLITE_ROW) {
+        s = pgnk_db_fail(db, "check", msg, cap);
+    } else if (strcmp((const char *)sqlite3_column_text(q, 0), "ok") != 0) {
+        put_msg(msg, cap, "integrity check", (const char *)sqlite3_column_text(q, 0));
+        s = PGN_E_IO;
+    }
+    sqlite3_finalize(q);
+    return s;
+}

@@ -1,0 +1,553 @@
+/* SPDX-License-Identifier: MIT */
+/* Import (issue 30): the games of a source read on N threads (pgn_parallel_read). Each worker
+ * visits its games and packs, per game, the tags kept, the result, the line key of the dedupe
+ * rule and the main line's (position, move) pairs, each position once (its first move); the
+ * caller's thread stores the game and gathers the pairs of a batch, sorted, into the explorer
+ * (counts added) and the position index (one posting list per position and batch). */
+#include "db_int.h"
+
+#include "pgnkit/collection.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_CAP 256
+
+typedef struct entry {
+    uint64_t key;
+    pgn_move move;
+    uint8_t side; /* the side to move in the position */
+} entry;
+
+/* A worker's game, as the visitor reads it. */
+typedef struct worker {
+    char tag[DBT_COUNT][TAG_CAP];
+    size_t tag_len[DBT_COUNT];
+    uint64_t line_key;
+    entry *e;
+    size_t n, cap;
+    int nomem;
+} worker;
+
+static pgn_flow w_begin(void *u, pgn_loc at) {
+    worker *w = u;
+    (void)at;
+    memset(w->tag_len, 0, sizeof w->tag_len);
+    w->n = 0;
+    w->line_key = 0;
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow w_tag(void *u, pgn_str name, pgn_str value) {
+    worker *w = u;
+    for (int i = 0; i < DBT_COUNT; i++) {
+        if (strlen(pgnk_db_tag_names[i]) == name.len &&
+            memcmp(pgnk_db_tag_names[i], name.ptr, name.len) == 0) {
+            size_t n = value.len < TAG_CAP ? value.len : TAG_CAP;
+            memcpy(w->tag[i], value.ptr, n);
+            w->tag_len[i] = n;
+        }
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow w_end_tags(void *u, const pgn_pos *start) {
+    worker *w = u;
+    if (start == NULL || start->variant != PGN_VARIANT_STANDARD) {
+        return PGN_FLOW_SKIP; /* variants are stored, not indexed */
+    }
+    w->line_key = pgn_line_key_start(start);
+    return PGN_FLOW_CONTINUE;
+}
+
+/* Appends (key, mv) unless key was met earlier in this game: only within the halfmove window can
+ * a position repeat. */
+static void add(worker *w, uint64_t key, pgn_move mv, unsigned window, uint8_t side) {
+    size_t from = w->n > window ? w->n - window - 1 : 0;
+    for (size_t i = from; i < w->n; i++) {
+        if (w->e[i].key == key) {
+            return;
+        }
+    }
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? 2 * w->cap : 256;
+        entry *e = realloc(w->e, cap * sizeof *e);
+        if (e == NULL) {
+            w->nomem = 1;
+            return;
+        }
+        w->e = e;
+        w->cap = cap;
+    }
+    w->e[w->n].key = key;
+    w->e[w->n].side = side;
+    w->e[w->n++].move = mv;
+}
+
+static pgn_flow w_move(void *u, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    worker *w = u;
+    (void)san;
+    (void)at;
+    add(w, before->key, mv, before->halfmove, before->side);
+    w->line_key = pgn_line_key_move(w->line_key, mv);
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow w_variation(void *u) {
+    (void)u;
+    return PGN_FLOW_SKIP;
+}
+
+static pgn_flow w_end_game(void *u, pgn_result result, const pgn_game_summary *s) {
+    worker *w = u;
+    (void)result;
+    if (s->final_pos != NULL && w->line_key != 0) {
+        add(w, s->final_pos->key, PGN_MOVE_NONE, s->final_pos->halfmove, s->final_pos->side);
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static const pgn_visitor visitor = {
+    .begin_game = w_begin,
+    .tag = w_tag,
+    .end_tags = w_end_tags,
+    .move = w_move,
+    .begin_variation = w_variation,
+    .end_game = w_end_game,
+};
+
+static void *worker_new(void *user) {
+    (void)user;
+    return calloc(1, sizeof(worker));
+}
+static void worker_free(void *wu) {
+    worker *w = wu;
+    if (w != NULL) {
+        free(w->e);
+        free(w);
+    }
+}
+static void *worker_vuser(void *wu) {
+    return wu;
+}
+
+/* The record a worker hands over: a header, the tags, the first error, the entries. */
+typedef struct rec_head {
+    uint64_t line_key;
+    uint32_t plies, n;
+    uint16_t tag_len[DBT_COUNT];
+    uint16_t err_len;
+    uint8_t result, broken;
+} rec_head;
+
+static pgn_status prepare(void *wu, const pgn_par_game *g, pgn_membuf *out) {
+    worker *w = wu;
+    if (w->nomem) {
+        w->nomem = 0;
+        return PGN_E_NOMEM;
+    }
+    const pgn_game_summary *s = g->summary;
+    rec_head h;
+    memset(&h, 0, sizeof h);
+    h.line_key = w->line_key;
+    h.plies = s->plies;
+    h.n = (uint32_t)w->n;
+    h.broken = (uint8_t)(s->broken != 0);
+    h.result = (uint8_t)s->marker;
+    char err[160] = "";
+    if (s->errors > 0) {
+        const pgn_diag *d = &s->first_error;
+        size_t k = (size_t)snprintf(err, sizeof err, "%s at line %lu: %s", pgn_status_name(d->code),
+                                    (unsigned long)d->at.line, d->token);
+        h.err_len = (uint16_t)(k < sizeof err ? k : sizeof err - 1);
+    }
+    for (int i = 0; i < DBT_COUNT; i++) {
+        h.tag_len[i] = (uint16_t)w->tag_len[i];
+    }
+    if (pgn_membuf_write(out, &h, sizeof h) < 0) {
+        return PGN_E_NOMEM;
+    }
+    for (int i = 0; i < DBT_COUNT; i++) {
+        if (pgn_membuf_write(out, w->tag[i], w->tag_len[i]) < 0) {
+            return PGN_E_NOMEM;
+        }
+    }
+    if (pgn_membuf_write(out, err, h.err_len) < 0 ||
+        pgn_membuf_write(out, w->e, w->n * sizeof *w->e) < 0) {
+        return PGN_E_NOMEM;
+    }
+    return PGN_OK;
+}
+
+/* ---- the caller's side ---- */
+
+/* One index entry of a batch: the position, the move played there (PGN_MOVE_NONE: the game
+ * ended there), the game, its result and the mover's Elo and the date. */
+typedef struct pending {
+    uint64_t key;
+    int64_t game;
+    int64_t date;
+    uint32_t elo;
+    pgn_move move;
+    uint8_t result;
+} pending;
+
+typedef struct importer {
+    pgn_db *db;
+    const pgn_db_import_opts *o;
+    pgn_source *src;
+    sqlite3_stmt *ins, *dup, *exp, *pos;
+    pending *p;
+    size_t n, cap;
+    uint32_t in_batch;
+    pgn_db_import_totals tot, batch;
+    char *msg;
+    size_t mcap;
+    uint8_t *blob;
+    size_t blob_cap;
+} importer;
+
+static int cmp_pending(const void *a, const void *b) {
+    const pending *x = a, *y = b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    if (x->move != y->move) {
+        return x->move < y->move ? -1 : 1;
+    }
+    return x->game < y->game ? -1 : x->game > y->game;
+}
+
+static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? PGN_OK
+                                                 : pgnk_db_fail(im->db, what, im->msg, im->mcap);
+}
+
+/* The explorer rows of the sorted batch: one upsert per (position, move). */
+static pgn_status flush_explore(importer *im) {
+    for (size_t i = 0; i < im->n;) {
+        size_t j = i;
+        int64_t c[6] = {0, 0, 0, 0, 0, 0}; /* games, white, draws, black, elo_sum, elo_games */
+        int64_t last = 0;
+        while (j < im->n && im->p[j].key == im->p[i].key && im->p[j].move == im->p[i].move) {
+            const pending *e = &im->p[j++];
+            c[0]++;
+            c[1] += e->result == PGN_RESULT_WHITE_WINS;
+            c[2] += e->result == PGN_RESULT_DRAW;
+            c[3] += e->result == PGN_RESULT_BLACK_WINS;
+            c[4] += e->elo;
+            c[5] += e->elo != 0;
+            last = e->date > last ? e->date : last;
+        }
+        if (im->p[i].move != PGN_MOVE_NONE) {
+            sqlite3_bind_int64(im->exp, 1, (sqlite3_int64)im->p[i].key);
+            sqlite3_bind_int(im->exp, 2, im->p[i].move);
+            for (int k = 0; k < 6; k++) {
+                sqlite3_bind_int64(im->exp, 3 + k, c[k]);
+            }
+            sqlite3_bind_int64(im->exp, 9, last);
+            pgn_status s = step_done(im, im->exp, "explorer");
+            if (s != PGN_OK) {
+                return s;
+            }
+        }
+        i = j;
+    }
+    return PGN_OK;
+}
+
+static int cmp_key_game(const void *a, const void *b) {
+    const pending *x = a, *y = b;
+    if (x->key != y->key) {
+        return x->key < y->key ? -1 : 1;
+    }
+    return x->game < y->game ? -1 : x->game > y->game;
+}
+
+/* The position index of the batch: per position, its first game and the deltas as varints. */
+static pgn_status flush_positions(importer *im) {
+    qsort(im->p, im->n, sizeof *im->p, cmp_key_game);
+    for (size_t i = 0; i < im->n;) {
+        size_t j = i + 1, len = 0;
+        for (; j < im->n && im->p[j].key == im->p[i].key; j++) {
+            if (len + 10 > im->blob_cap) {
+                size_t cap = im->blob_cap ? 2 * im->blob_cap : 4096;
+                uint8_t *b = realloc(im->blob, cap);
+                if (b == NULL) {
+                    return PGN_E_NOMEM;
+                }
+                im->blob = b;
+                im->blob_cap = cap;
+            }
+            uint64_t d = (uint64_t)(im->p[j].game - im->p[j - 1].game);
+            while (d >= 0x80) {
+                im->blob[len++] = (uint8_t)(d | 0x80);
+                d >>= 7;
+            }
+            im->blob[len++] = (uint8_t)d;
+        }
+        sqlite3_bind_int64(im->pos, 1, (sqlite3_int64)im->p[i].key);
+        sqlite3_bind_int64(im->pos, 2, im->p[i].game);
+        sqlite3_bind_blob(im->pos, 3, len ? im->blob : (const void *)"", (int)len, SQLITE_STATIC);
+        pgn_status s = step_done(im, im->pos, "position index");
+        if (s != PGN_OK) {
+            return s;
+        }
+        im->batch.positions += j - i;
+        i = j;
+    }
+    return PGN_OK;
+}
+
+static pgn_status commit_batch(importer *im) {
+    qsort(im->p, im->n, sizeof *im->p, cmp_pending);
+    pgn_status s = flush_explore(im);
+    if (s == PGN_OK) {
+        s = flush_positions(im);
+    }
+    if (s == PGN_OK) {
+        s = pgnk_db_exec(im->db, "COMMIT", im->msg, im->mcap);
+    }
+    if (s != PGN_OK) {
+        sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
+        return s;
+    }
+    im->tot.games += im->batch.games;
+    im->tot.stored += im->batch.stored;
+    im->tot.duplicates += im->batch.duplicates;
+    im->tot.broken += im->batch.broken;
+    im->tot.positions += im->batch.positions;
+    memset(&im->batch, 0, sizeof im->batch);
+    im->n = 0;
+    im->in_batch = 0;
+    if (im->o->progress != NULL) {
+        im->o->progress(im->o->user, im->tot.games, pgn_source_consumed(im->src));
+    }
+    return PGN_OK;
+}
+
+static int64_t num(const char *s, size_t len) {
+    int64_t v = 0;
+    for (size_t i = 0; i < len && s[i] >= '0' && s[i] <= '9' && v < 100000; i++) {
+        v = v * 10 + (s[i] - '0');
+    }
+    return v;
+}
+
+/* The game's tag i among the packed tags. */
+static pgn_str tag_at(const rec_head *h, const char *tags, int i) {
+    size_t o = 0;
+    for (int k = 0; k < i; k++) {
+        o += h->tag_len[k];
+    }
+    pgn_str v = {tags + o, h->tag_len[i]};
+    return v;
+}
+
+/* Finishes h->line_key with the tags of the dedupe rule; 1 when a stored game has it, 0 when
+ * none, -1 when SQLite failed. */
+static int is_duplicate(importer *im, rec_head *h, const char *tags) {
+    static const int which[4] = {DBT_WHITE, DBT_BLACK, DBT_DATE, -1};
+    char norm[4][PGN_DEDUPE_TAG_MAX];
+    pgn_str nt[4];
+    for (unsigned i = 0; i < 4; i++) {
+        pgn_str v = {pgn_result_str((pgn_result)h->result), 0};
+        if (which[i] >= 0) {
+            v = tag_at(h, tags, which[i]);
+        } else {
+            v.len = strlen(v.ptr);
+        }
+        nt[i].ptr = norm[i];
+        nt[i].len = pgn_dedupe_norm_tag(i, v, norm[i], sizeof norm[i]);
+    }
+    h->line_key = pgn_line_key_finish(h->line_key, h->plies, nt);
+    sqlite3_bind_int64(im->dup, 1, (sqlite3_int64)h->line_key);
+    int rc = sqlite3_step(im->dup);
+    sqlite3_reset(im->dup);
+    return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Inserts the games row; PGN_OK or SQLite's failure. */
+static pgn_status store_game(importer *im, const rec_head *h, const char *tags,
+                             const pgn_par_game *g) {
+    const char *t = tags;
+    for (int i = 0; i < DBT_COUNT; i++) {
+        int64_t v = num(t, h->tag_len[i]);
+        if (i != DBT_WHITE_ELO && i != DBT_BLACK_ELO) {
+            sqlite3_bind_text(im->ins, 1 + i, t, (int)h->tag_len[i], SQLITE_STATIC);
+        } else if (v > 0) {
+            sqlite3_bind_int64(im->ins, 1 + i, v);
+        } else {
+            sqlite3_bind_null(im->ins, 1 + i);
+        }
+        t += h->tag_len[i];
+    }
+    sqlite3_bind_text(im->ins, 10, pgn_result_str((pgn_result)h->result), -1, SQLITE_STATIC);
+    sqlite3_bind_int64(im->ins, 11, h->plies);
+    sqlite3_bind_int(im->ins, 12, h->broken);
+    if (h->err_len) {
+        sqlite3_bind_text(im->ins, 13, t, h->err_len, SQLITE_STATIC);
+    } else {
+        sqlite3_bind_null(im->ins, 13);
+    }
+    if (h->broken || h->line_key == 0) {
+        sqlite3_bind_null(im->ins, 14);
+    } else {
+        sqlite3_bind_int64(im->ins, 14, (sqlite3_int64)h->line_key);
+    }
+    sqlite3_bind_blob(im->ins, 15, g->raw.ptr ? g->raw.ptr : "", (int)g->raw.len, SQLITE_STATIC);
+    return step_done(im, im->ins, "storing a game");
+}
+
+/* The game's index entries into the batch. */
+static pgn_status add_pending(importer *im, const rec_head *h, const char *tags, const char *ent,
+                              int64_t id) {
+    pgn_str d = tag_at(h, tags, DBT_DATE), we = tag_at(h, tags, DBT_WHITE_ELO),
+            be = tag_at(h, tags, DBT_BLACK_ELO);
+    int64_t date = pgnk_db_date_num(d.ptr, d.len);
+    int64_t elo[2] = {num(we.ptr, we.len), num(be.ptr, be.len)};
+    if (im->n + h->n > im->cap) {
+        size_t cap = im->cap ? im->cap : 65536;
+        while (cap < im->n + h->n) {
+            cap *= 2;
+        }
+        pending *p = realloc(im->p, cap * sizeof *p);
+        if (p == NULL) {
+            return PGN_E_NOMEM;
+        }
+        im->p = p;
+        im->cap = cap;
+    }
+    for (uint32_t k = 0; k < h->n; k++) {
+        entry e;
+        memcpy(&e, ent + (size_t)k * sizeof e, sizeof e);
+        pending *p = &im->p[im->n++];
+        p->key = e.key;
+        p->move = e.move;
+        p->game = id;
+        p->date = date;
+        p->result = h->result;
+        p->elo = (uint32_t)elo[e.side != PGN_WHITE]; /* the mover's */
+    }
+    return PGN_OK;
+}
+
+static pgn_status each(void *user, const pgn_par_game *g) {
+    importer *im = user;
+    rec_head h;
+    if (!g->has_product || g->product.len < sizeof h) {
+        return PGN_E_NOMEM;
+    }
+    memcpy(&h, g->product.ptr, sizeof h);
+    const char *tags = g->product.ptr + sizeof h;
+    pgn_status s = PGN_OK;
+    if (im->in_batch == 0 && (s = pgnk_db_exec(im->db, "BEGIN IMMEDIATE", im->msg, im->mcap))) {
+        return s;
+    }
+    im->in_batch++;
+    im->batch.games++;
+    int dup = 0;
+    if (!h.broken && h.line_key != 0 && !im->o->keep_duplicates &&
+        (dup = is_duplicate(im, &h, tags)) < 0) {
+        return pgnk_db_fail(im->db, "duplicates", im->msg, im->mcap);
+    }
+    if (dup) {
+        im->batch.duplicates++;
+    } else {
+        size_t tl = 0;
+        for (int i = 0; i < DBT_COUNT; i++) {
+            tl += h.tag_len[i];
+        }
+        if ((s = store_game(im, &h, tags, g)) != PGN_OK ||
+            (s = add_pending(im, &h, tags, tags + tl + h.err_len,
+                             sqlite3_last_insert_rowid(im->db->sql))) != PGN_OK) {
+            return s;
+        }
+        im->batch.stored++;
+        im->batch.broken += h.broken;
+    }
+    uint32_t limit = im->o->batch_games ? im->o->batch_games : 50000;
+    if (im->in_batch >= limit || im->n >= ((size_t)8 << 20)) {
+        return commit_batch(im);
+    }
+    return PGN_OK;
+}
+
+static const char ins_sql[] =
+    "INSERT INTO games(white, black, event, site, date, round, white_elo, black_elo, eco, result,"
+    " plies, broken, error, line_key, pgn) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+static const char exp_sql[] =
+    "INSERT INTO explore VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT(key, move) DO UPDATE SET"
+    " games = games + excluded.games, white = white + excluded.white,"
+    " draws = draws + excluded.draws, black = black + excluded.black,"
+    " elo_sum = elo_sum + excluded.elo_sum, elo_games = elo_games + excluded.elo_games,"
+    " last_date = max(last_date, excluded.last_date)";
+
+static pgn_status prepare_statements(importer *im) {
+    sqlite3 *q = im->db->sql;
+    if (sqlite3_prepare_v2(q, ins_sql, -1, &im->ins, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im->dup,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q, "INSERT INTO positions VALUES(?,?,?)", -1, &im->pos, NULL) !=
+            SQLITE_OK) {
+        return pgnk_db_fail(im->db, "import", im->msg, im->mcap);
+    }
+    return PGN_OK;
+}
+
+pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,
+                         pgn_db_import_totals *totals, char *msg, size_t cap) {
+    static const pgn_db_import_opts none;
+    importer im;
+    memset(&im, 0, sizeof im);
+    im.db = db;
+    im.o = opts ? opts : &none;
+    im.src = src;
+    im.msg = msg;
+    im.mcap = cap;
+    pgn_status s = prepare_statements(&im);
+    if (s == PGN_OK) {
+        pgn_parallel_opts po;
+        memset(&po, 0, sizeof po);
+        po.threads = im.o->threads;
+        po.reader.flags = PGN_READ_KEEP_RAW;
+        po.reader.source_name = pgn_source_name(src);
+        po.visitor = &visitor;
+        po.hooks.worker_new = worker_new;
+        po.hooks.worker_free = worker_free;
+        po.hooks.worker_vuser = worker_vuser;
+        po.hooks.prepare = prepare;
+        po.user = &im;
+        po.each = each;
+        pgn_parallel_totals pt;
+        s = pgn_parallel_read(src, &po, &pt);
+        if (s == PGN_END) {
+            s = im.in_batch > 0 ? commit_batch(&im) : PGN_OK;
+        } else {
+            if (s == PGN_E_IO && !pt.from_each) {
+                const char *e = pgn_source_error(src);
+                if (msg != NULL && cap > 0) {
+                    snprintf(msg, cap, "%s", e ? e : "read error");
+                }
+            } else if (s == PGN_E_NOMEM && msg != NULL && cap > 0) {
+                snprintf(msg, cap, "out of memory");
+            }
+            if (im.in_batch > 0) {
+                sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+            }
+        }
+    }
+    sqlite3_finalize(im.ins);
+    sqlite3_finalize(im.dup);
+    sqlite3_finalize(im.exp);
+    sqlite3_finalize(im.pos);
+    free(im.p);
+    free(im.blob);
+    if (totals != NULL) {
+        *totals = im.tot;
+    }
+    return s;
+}
