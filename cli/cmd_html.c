@@ -2,7 +2,9 @@
 /* pgnkit html: the games of PGN files in one self-contained page (web/, embedded at build time):
  * a game list, the board, the move list, the evaluation graph. The games go into the page as the
  * JSON of docs/json-format.md inside <script type="application/json">, with every <, > and & of
- * it escaped as \u003c, \u003e, \u0026, so no text of a PGN can end the element or be markup. */
+ * it escaped as \u003c, \u003e, \u0026, so no text of a PGN can end the element or be markup.
+ * They are written HTML_CHUNK games to an element, which the viewer parses only when one of its
+ * games is listed or shown: the page of the gnuchess book (145,716 games) opens at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "web_assets.h"
@@ -22,6 +24,8 @@ static const char html_usage[] =
     "(Content-Security-Policy). Pieces: \"Celtic\" by Maurizio Monge (MIT).\n"
     "exit status: 0 success, 1 the input had errors (the games are still shown), 2 usage error,\n"
     "3 I/O or memory failure\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE;
+
+enum { HTML_CHUNK = 500 }; /* games in one <script type="application/json"> of the page */
 
 typedef struct page {
     FILE *out;
@@ -157,7 +161,13 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     if (!start->chess960 && start->variant == PGN_VARIANT_STANDARD) {
         pg->buf.len = short_moves(pg->buf.p, drop_move_fens(pg->buf.p, pg->buf.len));
     }
-    fputs(pg->games++ ? ",\n{\"game\":" : "\n{\"game\":", pg->out);
+    if (pg->games % HTML_CHUNK == 0) {
+        fputs(pg->games ? "]\n</script>\n" : "", pg->out);
+        fputs("<script type=\"application/json\" class=\"pgnkit-games\">[\n{\"game\":", pg->out);
+    } else {
+        fputs(",\n{\"game\":", pg->out);
+    }
+    pg->games++;
     put_safe_json(pg->out, pg->buf.p, pg->buf.len);
     pg->buf.len = 0;
     if (cli_game_has_evals(game)) { /* no graph for a game without evaluations */
@@ -221,13 +231,13 @@ static int page_data(page *pg) {
         put_json_string(pg->out, info->meaning, strlen(info->meaning));
         fputc(']', pg->out);
     }
-    fputs("],\n\"games\":[", pg->out);
+    fprintf(pg->out, "],\n\"games\":[],\"chunk\":%d}\n</script>\n", HTML_CHUNK);
     pg->buf.len = 0;
     return 1;
 }
 
-static void page_tail(FILE *out) {
-    fputs("]}\n</script>\n<script>", out);
+static void page_tail(FILE *out, unsigned long games) {
+    fputs(games ? "]\n</script>\n<script>" : "<script>", out);
     fwrite(web_viewer_js, 1, web_viewer_js_len, out);
     fputs("</script>\n</body>\n</html>\n", out);
 }
@@ -264,7 +274,7 @@ int cmd_html(int argc, char **argv) {
         pg.st = PGN_E_NOMEM;
     } else {
         cli_run_games(&r, one_game, &pg);
-        page_tail(pg.out);
+        page_tail(pg.out, pg.games);
     }
     pgn_json_writer_free(pg.jw);
     free(pg.buf.p);

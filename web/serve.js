@@ -59,11 +59,16 @@
     box.textContent = "";
     if (d.error) box.appendChild(el("li", "error", d.error));
     (d.diagnostics || []).forEach(function (x) {
+      // the token is the paste's text: isolated (<bdi>) from the rest of the line (issue 36)
       var li = el("li", x.severity,
-                  "line " + x.line + ", column " + x.column + ": " + x.severity + ": " + x.message +
-                  (x.token ? " '" + x.token + "'" : "") +
-                  (x.replacement ? " \u2192 '" + x.replacement + "'" : "") + " [" + x.code +
-                  "] (game " + x.game + ")");
+                  "line " + x.line + ", column " + x.column + ": " + x.severity + ": " + x.message);
+      if (x.token) {
+        li.appendChild(document.createTextNode(" '"));
+        li.appendChild(el("bdi", null, x.token));
+        li.appendChild(document.createTextNode("'"));
+      }
+      li.appendChild(document.createTextNode((x.replacement ? " \u2192 '" + x.replacement + "'" : "") +
+                                             " [" + x.code + "] (game " + x.game + ")"));
       li.setAttribute("data-line", x.line);
       li.setAttribute("data-column", x.column);
       li.setAttribute("data-code", x.code);

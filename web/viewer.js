@@ -2,7 +2,9 @@
 // The page of `pgnkit html`: a game list, a board, the move list with variations, comments, NAGs
 // and clocks, [%csl]/[%cal] marks, the evaluation graph. Every text of a PGN reaches the page
 // through textContent or an attribute set by setAttribute, never as markup; the graph's SVG is
-// pgnkit's own (pgn_graph_svg: numbers and SAN only).
+// pgnkit's own (pgn_graph_svg: numbers and SAN only). Text of a PGN (names, events, comments)
+// is shown isolated (<bdi>, or unicode-bidi: isolate in viewer.css): a right-to-left override in a
+// player's name cannot reorder the result or the other name beside it (issue 36).
 (function () {
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -10,8 +12,30 @@
   var SQ = 100, PIECE_SCALE = SQ / 933.333;
   var COLORS = { G: "#15781b", R: "#882020", Y: "#e68f00", B: "#003088" };
   var data = JSON.parse(document.getElementById("pgnkit-data").textContent);
-  var games = data.games, nags = data.nags;
+  var nags = data.nags, games = null;
   var state = { game: -1, nodes: [], cur: 0, flip: false };
+
+  // The games as a list: length and at(i). The page of pgnkit html holds them data.chunk to an
+  // element (script.pgnkit-games); an element's JSON is parsed only when one of its games is
+  // listed or shown, two elements kept parsed (issue 36: a page of 145,716 games opens at once).
+  function listOf(array) {
+    return { length: array.length, at: function (i) { return array[i]; } };
+  }
+  function chunked(els, size) {
+    var kept = []; // the last two elements parsed: [index, games], the newest first
+    function chunk(c) {
+      if (kept[0] && kept[0][0] === c) return kept[0][1];
+      if (kept[1] && kept[1][0] === c) kept.reverse();
+      else kept = [[c, JSON.parse(els[c].textContent)], kept[0]].filter(Boolean);
+      return kept[0][1];
+    }
+    var n = els.length ? (els.length - 1) * size + chunk(els.length - 1).length : 0;
+    return { length: n, at: function (i) { return chunk(Math.floor(i / size))[i % size]; } };
+  }
+  function pageGames() {
+    var els = document.querySelectorAll("script.pgnkit-games");
+    return els.length ? chunked(els, data.chunk) : listOf(data.games || []);
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -267,26 +291,31 @@
     var v = game.tags[name];
     return v === undefined ? "?" : v;
   }
+  function bdi(text) { return el("bdi", null, text); }
   function showGame(i) {
     if (i < 0 || i >= games.length) return;
     state.game = i;
-    var game = games[i].game;
-    listUpTo(i);
-    var old = document.querySelector("#game-list li.current");
-    if (old) old.classList.remove("current");
-    document.getElementById("game-list").children[i].classList.add("current");
+    var entry = games.at(i), game = entry.game;
+    var nav = document.getElementById("games");
+    if (i * ROW < nav.scrollTop) nav.scrollTop = i * ROW;
+    else if ((i + 1) * ROW > nav.scrollTop + nav.clientHeight) nav.scrollTop = (i + 1) * ROW - nav.clientHeight;
+    listRows();
     var tags = document.getElementById("tags");
     tags.textContent = "";
     Object.keys(game.tags).forEach(function (name) {
       var tr = el("tr");
       tr.appendChild(el("td", null, name));
-      var td = el("td", null, game.tags[name]);
+      var td = el("td");
+      td.appendChild(bdi(game.tags[name]));
       td.setAttribute("title", game.tags[name].slice(0, 200));
       tr.appendChild(td);
       tags.appendChild(tr);
     });
-    document.getElementById("white-name").textContent = "\u25CB " + tagValue(game, "White");
-    document.getElementById("black-name").textContent = "\u25CF " + tagValue(game, "Black");
+    [["white-name", "\u25CB ", "White"], ["black-name", "\u25CF ", "Black"]].forEach(function (p) {
+      var box = document.getElementById(p[0]);
+      box.textContent = p[1];
+      box.appendChild(bdi(tagValue(game, p[2])));
+    });
     var box = document.getElementById("moves");
     box.textContent = "";
     build(game, box);
@@ -294,18 +323,25 @@
     // the graph is pgnkit's own SVG (numbers and SAN only)
     // a game without evaluations has none: a line says how to get them (issue 31)
     var graph = document.getElementById("graph");
-    if (games[i].graph) {
-      graph.innerHTML = games[i].graph;
+    if (entry.graph) {
+      graph.innerHTML = entry.graph;
     } else {
       graph.textContent = "";
       graph.appendChild(el("p", "no-evals", "No evaluations in this game: pgnkit analyze adds them."));
     }
     go(0);
   }
+  // "N. White \u2013 Black result, Event, Date", each text of the PGN in its own <bdi>
   function gameLabel(g, i) {
-    var t = g.game.tags;
-    return (i + 1) + ". " + tagValue(g.game, "White") + " \u2013 " + tagValue(g.game, "Black") +
-           " " + g.game.result + (t.Event ? ", " + t.Event : "") + (t.Date ? ", " + t.Date : "");
+    var t = g.game.tags, li = el("li", null, (i + 1) + ". ");
+    function add(text) { li.appendChild(bdi(text.slice(0, 100))); }
+    add(tagValue(g.game, "White"));
+    li.appendChild(document.createTextNode(" \u2013 "));
+    add(tagValue(g.game, "Black"));
+    li.appendChild(el("span", "result", " " + g.game.result));
+    if (t.Event) { li.appendChild(document.createTextNode(", ")); add(t.Event); }
+    if (t.Date) { li.appendChild(document.createTextNode(", ")); add(t.Date); }
+    return li;
   }
 
   // ---- events ----
@@ -351,30 +387,36 @@
 
   // Shows a list of games ({game, graph} as in pgnkit-data), keeping the game shown when it is
   // still there and keep is set: pgnkit serve calls it as analysed games arrive.
-  // The list of games is made as it is needed, LIST_STEP entries at a time (the one shown, or
-  // the end of the list scrolled into view): a page of 145,000 games opens at once (issue 36).
-  var LIST_STEP = 500, listed = 0;
-  function listUpTo(i) {
-    var box = document.getElementById("game-list"), end = Math.min(games.length,
-                                                                  Math.max(i + 1, listed + LIST_STEP));
-    if (i < listed) return;
-    for (; listed < end; listed++) {
-      var li = el("li", null, gameLabel(games[listed], listed).slice(0, 300));
-      li.addEventListener("click", showGame.bind(null, listed));
+  // The list holds only the rows in view (ROW pixels each, placed at their game's height, with
+  // MARGIN rows either side), made again as it scrolls: showing the last of 145,716 games makes
+  // a few dozen rows, not the whole list (issue 36).
+  var ROW = 20, MARGIN = 10;
+  function listRows() {
+    var nav = document.getElementById("games"), box = document.getElementById("game-list");
+    var view = nav.clientHeight || 640;
+    var first = Math.max(0, Math.floor(nav.scrollTop / ROW) - MARGIN);
+    var last = Math.min(games.length, Math.ceil((nav.scrollTop + view) / ROW) + MARGIN);
+    box.style.height = games.length * ROW + "px";
+    box.textContent = "";
+    for (var i = first; i < last; i++) {
+      var li = gameLabel(games.at(i), i);
+      li.style.top = i * ROW + "px";
+      li.setAttribute("data-game", i);
+      if (i === state.game) li.className = "current";
       box.appendChild(li);
     }
   }
-  document.getElementById("games").addEventListener("scroll", function () {
-    var nav = document.getElementById("games");
-    if (nav.scrollTop + nav.clientHeight > nav.scrollHeight - 200) listUpTo(listed);
+  document.getElementById("games").addEventListener("scroll", listRows);
+  document.getElementById("game-list").addEventListener("click", function (e) {
+    var t = e.target.closest ? e.target.closest("li") : null;
+    if (t) showGame(+t.getAttribute("data-game"));
   });
   function load(list, keep) {
     var cur = keep && state.game >= 0 && state.game < list.length ? state.game : 0;
     var node = keep && cur === state.game ? state.cur : 0;
-    games = list;
-    document.getElementById("game-list").textContent = "";
-    listed = 0;
-    listUpTo(0);
+    games = list.at ? list : listOf(list);
+    if (!keep) document.getElementById("games").scrollTop = 0;
+    listRows();
     document.getElementById("count").textContent = games.length + (games.length === 1 ? " game" : " games");
     state.game = -1;
     if (!games.length) {
@@ -392,5 +434,5 @@
   }
   window.pgnkitViewer = { load: load, show: showGame, ply: ply,
                           current: function () { return state.game; } };
-  load(games, false);
+  load(pageGames(), false);
 })();
