@@ -59,22 +59,24 @@
     box.textContent = "";
     if (d.error) box.appendChild(el("li", "error", d.error));
     (d.diagnostics || []).forEach(function (x) {
-      // the token is the paste's text: isolated (<bdi>) from the rest of the line (issue 36)
-      var li = el("li", x.severity,
-                  "line " + x.line + ", column " + x.column + ": " + x.severity + ": " + x.message);
+      // the text (span.msg), then the suggestions on their own line; the token is the paste's
+      // text: isolated (<bdi>) from the rest of the line (issue 36)
+      var li = el("li", x.severity), msg = el("span", "msg",
+        "line " + x.line + ", column " + x.column + ": " + x.severity + ": " + x.message);
+      li.appendChild(msg);
       if (x.token) {
-        li.appendChild(document.createTextNode(" '"));
-        li.appendChild(el("bdi", null, x.token));
-        li.appendChild(document.createTextNode("'"));
+        msg.appendChild(document.createTextNode(" '"));
+        msg.appendChild(el("bdi", null, x.token));
+        msg.appendChild(document.createTextNode("'"));
       }
-      li.appendChild(document.createTextNode((x.replacement ? " \u2192 '" + x.replacement + "'" : "") +
-                                             " [" + x.code + "] (game " + x.game + ")"));
+      msg.appendChild(document.createTextNode((x.replacement ? " \u2192 '" + x.replacement + "'" : "") +
+                                              " [" + x.code + "] (game " + x.game + ")"));
       li.setAttribute("data-line", x.line);
       li.setAttribute("data-column", x.column);
       li.setAttribute("data-code", x.code);
       li.addEventListener("click", function () { goTo(x); });
       if (x.suggestions && x.suggestions.length) {
-        var row = el("span", "suggestions", " did you mean ");
+        var row = el("span", "suggestions", "did you mean ");
         x.suggestions.forEach(function (m) {
           var b = el("button", "suggestion", m);
           b.type = "button";

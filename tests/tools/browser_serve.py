@@ -107,7 +107,7 @@ def mixed_test(d, bad):
     second = [i for i in items if i.get_attribute("data-code") == "E_ILLEGAL_MOVE"]
     check("mixed: the second game's error listed", len(second) == 1)
     if second:
-        second[0].click()
+        second[0].find_element(By.CSS_SELECTOR, ".msg").click()
         at = d.execute_script("var t = document.getElementById('pgn'), v = t.value;"
                               "var before = v.slice(0, t.selectionStart).split('\\n');"
                               "return [before.length, before[before.length - 1].length + 1];")
@@ -125,10 +125,9 @@ def mixed_test(d, bad):
     check("mixed: one game in the summary",
           len(d.find_elements(By.CSS_SELECTOR, "#summary tr[data-game='1']")) == 2 and
           not d.find_elements(By.CSS_SELECTOR, "#summary tr[data-game='2']"))
-    # TO ENABLE AT MERGE (needs pgn_diag.suggestions and PGN_READ_FIX, issue 28 points 1-2):
-    # set SUGGESTIONS = True. 3. Bc5 for 3. Bb5: a suggestion button replaces the move in the
+    # issue 28 points 1, 2 and 5: 3. Bc5 for 3. Bb5: a suggestion button replaces the move in the
     # paste and checks again; "Repair what is clear" shows the game repaired.
-    SUGGESTIONS = False
+    SUGGESTIONS = True
     if SUGGESTIONS:
         slip = '[Event "s"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc5 a6 4. Ba4 Nf6 *\n'
         paste(d, slip)
@@ -150,6 +149,9 @@ def mixed_test(d, bad):
         check("repair: the game shown", wait_state(d, ("shown", "refused")) == "shown")
         check("repair: W_REPAIRED_MOVE listed",
               d.find_elements(By.CSS_SELECTOR, "#diagnostics li[data-code='W_REPAIRED_MOVE']"))
+        check("repair: the game shown with the move meant",
+              "Bb5" in d.find_element(By.ID, "moves").text and
+              "Bc5" not in d.find_element(By.ID, "moves").text, d.find_element(By.ID, "moves").text)
 
 
 def main():
@@ -251,7 +253,7 @@ def main():
                 i.get_attribute("data-code")) for i in items]
         check("bad: the diagnostics", ("3", "13", "E_BAD_SAN") in got, str(got))
         if items:
-            items[0].click()
+            items[0].find_element(By.CSS_SELECTOR, ".msg").click()  # not a suggestion
             sel = d.execute_script("var t = document.getElementById('pgn');"
                                    "return t.value.slice(t.selectionStart, t.selectionEnd);")
             check("bad: a click selects the move", sel == "Nf9", repr(sel))
