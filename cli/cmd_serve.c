@@ -20,7 +20,9 @@ static const char serve_usage[] =
     "                    [--max-body BYTES] [--max-games N] [--max-plies N] [--max-nodes N]\n"
     "                    [--max-depth N] [--max-movetime MS] [--move-timeout MS]\n"
     "                    [--job-timeout S] [--idle-timeout S] [--keep S] [--max-results BYTES]\n"
-    "                    [--connections N] [--threads T] [--hash MB] [--open]\n"
+    "                    [--max-answers BYTES]\n"
+    "                    [--connections N] [--per-client N] [--timeout S]\n"
+    "                    [--request-timeout S] [--threads T] [--hash MB] [--open]\n"
     "Serves a local web page (http://127.0.0.1:8765/ by default) where you paste or upload a PGN:\n"
     "its diagnostics (line, column, code) or its games are shown in the viewer of pgnkit html,\n"
     "and \"Analyse\" runs a UCI engine on them (default: stockfish on PATH, else\n"
@@ -47,8 +49,13 @@ static const char serve_usage[] =
     "--max-results BYTES  what the jobs held may take, pastes and results [67108864]: the\n"
     "                  oldest finished jobs are dropped first; past it a job is refused (503)\n"
     "                  or stopped\n"
-    "--connections N   open connections [64]; each times out after 10 s of silence\n"
+    "--max-answers BYTES  what answers not yet read by their clients and request bodies\n"
+    "                  may take [67108864]; past it new requests get 503\n"
+    "--connections N   open connections [64]; past it the oldest connection still sending\n"
+    "                  its request is closed for the new one\n"
     "--per-client N    open connections one address may hold [16]; more are closed\n"
+    "--timeout S       a connection silent this long is closed [10]\n"
+    "--request-timeout S  a request (headers and body) not received within it is closed [30]\n"
     "--threads T, --hash MB: the engine's options (default: the engine's own)\n"
     "exit status: 0 stopped by a signal, 2 usage error, 3 no engine, the address is taken, or\n"
     "pgnkit was built without libmicrohttpd\n";
@@ -94,13 +101,18 @@ enum {
     O_THREADS,
     O_HASH,
     O_OPEN,
-    O_PER_CLIENT
+    O_PER_CLIENT,
+    O_TIMEOUT,
+    O_REQ_TIMEOUT,
+    O_ANSWERS
 };
 
 /* What the command line asked for. */
 typedef struct serve_opts {
     serve_limits lim;
     uint64_t port, conns, per_client;
+    uint64_t timeout_s, request_s; /* --timeout (silence), --request-timeout */
+    uint64_t max_answers;          /* bytes held for clients: answers unsent, bodies */
     const char *bind_addr;
     engine_cfg cfg;
     int open; /* --open */
@@ -132,6 +144,9 @@ static int set_option(serve_opts *o, int ch, const char *arg) {
     case O_THREADS: ok = cli_parse_u64(arg, 1, 1024, &v), o->cfg.threads = (unsigned)v; break;
     case O_HASH: ok = cli_parse_u64(arg, 1, 1 << 20, &v), o->cfg.hash_mb = (unsigned)v; break;
     case O_PER_CLIENT: ok = cli_parse_u64(arg, 1, 10000, &o->per_client); break;
+    case O_TIMEOUT: ok = cli_parse_u64(arg, 1, 3600, &o->timeout_s); break;
+    case O_REQ_TIMEOUT: ok = cli_parse_u64(arg, 1, 3600, &o->request_s); break;
+    case O_ANSWERS: ok = cli_parse_u64(arg, 4096, SIZE_MAX / 2, &o->max_answers); break;
     case O_OPEN: o->open = 1; break;
     default: ok = 0;
     }
@@ -140,29 +155,33 @@ static int set_option(serve_opts *o, int ch, const char *arg) {
 
 /* Parses the command line into *o: -1 to go on, else the exit status (--help, a usage error). */
 static int parse_args(serve_opts *o, int argc, char **argv) {
-    static const struct option opts[] = {{"port", required_argument, NULL, O_PORT},
-                                         {"bind", required_argument, NULL, O_BIND},
-                                         {"engine", required_argument, NULL, O_ENGINE},
-                                         {"jobs", required_argument, NULL, O_JOBS},
-                                         {"queue", required_argument, NULL, O_QUEUE},
-                                         {"max-body", required_argument, NULL, O_BODY},
-                                         {"max-games", required_argument, NULL, O_GAMES},
-                                         {"max-plies", required_argument, NULL, O_PLIES},
-                                         {"max-nodes", required_argument, NULL, O_NODES},
-                                         {"max-depth", required_argument, NULL, O_DEPTH},
-                                         {"max-movetime", required_argument, NULL, O_MOVETIME},
-                                         {"move-timeout", required_argument, NULL, O_MOVE_TO},
-                                         {"job-timeout", required_argument, NULL, O_JOB_TO},
-                                         {"idle-timeout", required_argument, NULL, O_IDLE},
-                                         {"keep", required_argument, NULL, O_KEEP},
-                                         {"max-results", required_argument, NULL, O_RESULTS},
-                                         {"connections", required_argument, NULL, O_CONN},
-                                         {"per-client", required_argument, NULL, O_PER_CLIENT},
-                                         {"threads", required_argument, NULL, O_THREADS},
-                                         {"hash", required_argument, NULL, O_HASH},
-                                         {"open", no_argument, NULL, O_OPEN},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {
+        {"port", required_argument, NULL, O_PORT},
+        {"bind", required_argument, NULL, O_BIND},
+        {"engine", required_argument, NULL, O_ENGINE},
+        {"jobs", required_argument, NULL, O_JOBS},
+        {"queue", required_argument, NULL, O_QUEUE},
+        {"max-body", required_argument, NULL, O_BODY},
+        {"max-games", required_argument, NULL, O_GAMES},
+        {"max-plies", required_argument, NULL, O_PLIES},
+        {"max-nodes", required_argument, NULL, O_NODES},
+        {"max-depth", required_argument, NULL, O_DEPTH},
+        {"max-movetime", required_argument, NULL, O_MOVETIME},
+        {"move-timeout", required_argument, NULL, O_MOVE_TO},
+        {"job-timeout", required_argument, NULL, O_JOB_TO},
+        {"idle-timeout", required_argument, NULL, O_IDLE},
+        {"keep", required_argument, NULL, O_KEEP},
+        {"max-results", required_argument, NULL, O_RESULTS},
+        {"connections", required_argument, NULL, O_CONN},
+        {"per-client", required_argument, NULL, O_PER_CLIENT},
+        {"timeout", required_argument, NULL, O_TIMEOUT},
+        {"request-timeout", required_argument, NULL, O_REQ_TIMEOUT},
+        {"max-answers", required_argument, NULL, O_ANSWERS},
+        {"threads", required_argument, NULL, O_THREADS},
+        {"hash", required_argument, NULL, O_HASH},
+        {"open", no_argument, NULL, O_OPEN},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     int ch, idx = 0;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
@@ -186,16 +205,18 @@ static int parse_args(serve_opts *o, int argc, char **argv) {
 }
 
 /* Serves on the listening socket fd until a signal of stop: the exit status. */
-static int run_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned port,
-                      const sigset_t *stop) {
+static int serve_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned port,
+                        const sigset_t *stop) {
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME |
             (ipv6 ? MHD_USE_IPv6 : 0),
         (uint16_t)port, NULL, NULL, serve_handle, s, MHD_OPTION_LISTEN_SOCKET, fd,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->conns, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+        /* past --connections the guard shuts the oldest slow request: a few more are taken */
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->conns + 8, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)o->timeout_s, MHD_OPTION_NOTIFY_CONNECTION, serve_guard_notify, s,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->per_client,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)65536, MHD_OPTION_THREAD_POOL_SIZE, 2u,
-        MHD_OPTION_NOTIFY_COMPLETED, serve_request_done, NULL, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, serve_request_done, s, MHD_OPTION_END);
     if (!d) {
         cli_error(NULL, "cannot start the HTTP server");
         close(fd);
@@ -213,10 +234,34 @@ static int run_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned
     }
     int sig = 0;
     sigwait(stop, &sig);
+    fprintf(stderr, "pgnkit serve: stopping (signal %d; once more exits at once)\n", sig);
+    serve_jobs_abort(s->jobs); /* every search told to stop now */
+    serve_second sec = {s->jobs, *stop};
+    pthread_t th;
+    int watching = pthread_create(&th, NULL, serve_second_signal, &sec) == 0;
     serve_streams_end(s->jobs, 2000); /* no connection is left suspended */
     MHD_stop_daemon(d);
+    serve_jobs_halt(s->jobs); /* the workers end, the engines stop or are killed */
+    if (watching) {
+        pthread_cancel(th); /* in sigwait, a cancellation point */
+        pthread_join(th, NULL);
+    }
     fprintf(stderr, "pgnkit serve: stopped (signal %d)\n", sig);
     return EXIT_OK;
+}
+
+/* The guard of slow requests around serve_daemon: the exit status. */
+static int run_daemon(server *s, const serve_opts *o, int fd, int ipv6, unsigned port,
+                      const sigset_t *stop) {
+    if (serve_guard_start(&s->guard, (unsigned)o->conns, (int64_t)o->request_s * 1000,
+                          (size_t)o->max_answers) != 0) {
+        cli_error(NULL, "cannot start a thread");
+        close(fd);
+        return EXIT_RESOURCE;
+    }
+    int st = serve_daemon(s, o, fd, ipv6, port, stop);
+    serve_guard_stop(&s->guard);
+    return st;
 }
 
 /* Blocks the signals that stop the server (taken by sigwait, in no other thread) into *stop. */
@@ -238,6 +283,9 @@ int cmd_serve(int argc, char **argv) {
     o.port = 8765;
     o.conns = 64;
     o.per_client = 16;
+    o.timeout_s = 10;
+    o.request_s = 30;
+    o.max_answers = 64 << 20;
     o.bind_addr = "127.0.0.1";
     o.cfg.limit_kind = PGN_LIMIT_NODES;
     o.cfg.limit = 1000000;
@@ -271,12 +319,7 @@ int cmd_serve(int argc, char **argv) {
         free(s.page.p);
         return EXIT_RESOURCE;
     }
-    if (!serve_loopback(&ss)) { /* Host and Origin checks stop browsers, not other programs */
-        fprintf(stderr,
-                "pgnkit serve: warning: %s is reachable beyond this machine: any program "
-                "that can reach it may use the server and its engine\n",
-                o.bind_addr);
-    }
+    serve_warn_wide(&ss, o.bind_addr);
     unsigned port = (unsigned)o.port;
     int fd = serve_listen(o.bind_addr, &ss, ipv6, &port);
     st = EXIT_RESOURCE;

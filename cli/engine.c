@@ -202,7 +202,9 @@ static int read_search(engine *e, pgn_search *search, char *warn, size_t warncap
             char what[64];
             snprintf(what, sizeof what, "no result within %d ms, sent 'stop'",
                      search_timeout(e->cfg));
-            note(warn, warncap, what, "", PGN_OK);
+            if (!e->aborted) { /* aborted: the program stops, nothing is kept */
+                note(warn, warncap, what, "", PGN_OK);
+            }
             if (engine_send_line(e, "stop") != 0) {
                 return -1;
             }

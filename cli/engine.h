@@ -18,6 +18,10 @@ typedef struct engine_cfg {
     uint64_t limit;
     int timeout_ms;   /* one search; 0: derived from the limit */
     int handshake_ms; /* uci -> uciok and isready -> readyok */
+    /* pgnkit serve: the engine in a process group of its own (its group, a wrapper script's
+     * children too, killed when it is), and a file descriptor whose becoming readable ends the
+     * wait for the engine's output at once: a search is then told to stop (0: none) */
+    int own_group, abort_fd;
 } engine_cfg;
 
 typedef struct engine {
@@ -26,6 +30,7 @@ typedef struct engine {
     int to_fd, from_fd;
     size_t start, len;
     int chess960; /* UCI_Chess960 as last set */
+    int aborted;  /* cfg->abort_fd was seen readable (it is not watched again) */
     int has_chess960, has_threads, has_hash, has_multipv;
     char name[128];
     char variants[1024]; /* the UCI_Variant option's line after its name (its "var" values) */
@@ -70,7 +75,8 @@ int engine_spawn(engine *e, const char *path, int *spawn_errno);
 int engine_send_text(engine *e, const char *text, size_t len);
 /* Writes one formatted line (under 255 bytes) and its line break; 0 or -1. */
 int engine_send_line(engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Next line of output (NUL-terminated in place): 1, 0 on timeout, -1 at EOF or error. */
+/* Next line of output (NUL-terminated in place): 1, 0 on timeout (or cfg->abort_fd readable, the
+ * first time), -1 at EOF or error. */
 int engine_read_line(engine *e, int64_t deadline, char **line, size_t *len);
 /* Formats the failure into err and, if the engine runs, closes its pipes and kills it. */
 void engine_fail(engine *e, char *err, size_t errcap, const char *fmt, ...)

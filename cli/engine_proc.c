@@ -43,7 +43,18 @@ int engine_spawn(engine *e, const char *path, int *spawn_errno) {
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     char *argv[] = {(char *)(uintptr_t)path, NULL};
-    int rc = posix_spawnp(&e->pid, path, &fa, NULL, argv, environ);
+    posix_spawnattr_t at;
+    int rc = posix_spawnattr_init(&at);
+    if (rc == 0 && e->cfg->own_group) {
+        sigset_t none; /* nor the caller's blocked signals (serve blocks SIGINT, SIGTERM) */
+        sigemptyset(&none);
+        rc = posix_spawnattr_setpgroup(&at, 0);
+        rc = rc ? rc : posix_spawnattr_setsigmask(&at, &none);
+        rc =
+            rc ? rc : posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    }
+    rc = rc ? rc : posix_spawnp(&e->pid, path, &fa, &at, argv, environ);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     close(in[0]);
     close(out[1]);
@@ -108,10 +119,15 @@ int engine_read_line(engine *e, int64_t deadline, char **line, size_t *len) {
         if (left <= 0) {
             return 0;
         }
-        struct pollfd p = {e->from_fd, POLLIN, 0};
-        int pr = poll(&p, 1, (int)(left > 1000000 ? 1000000 : left));
+        int watch = e->cfg->abort_fd > 0 && !e->aborted;
+        struct pollfd p[2] = {{e->from_fd, POLLIN, 0}, {e->cfg->abort_fd, POLLIN, 0}};
+        int pr = poll(p, watch ? 2 : 1, (int)(left > 1000000 ? 1000000 : left));
         if (pr < 0 && errno == EINTR) {
             continue;
+        }
+        if (watch && p[1].revents) {
+            e->aborted = 1; /* as if the deadline had passed: the caller stops the engine */
+            return 0;
         }
         if (pr == 0) {
             continue; /* the deadline is checked above */
@@ -127,8 +143,17 @@ int engine_read_line(engine *e, int64_t deadline, char **line, size_t *len) {
     }
 }
 
+/* Kills what is left of the engine's process group (cfg->own_group): called while the engine's
+ * process is not yet reaped, so that its id cannot name another group. */
+static void kill_group(engine *e) {
+    if (e->cfg->own_group) {
+        kill(-e->pid, SIGKILL);
+    }
+}
+
 static void kill_engine(engine *e) {
     if (e->pid > 0) {
+        kill_group(e);
         kill(e->pid, SIGKILL);
         waitpid(e->pid, NULL, 0);
     }
@@ -144,8 +169,16 @@ void engine_stop(engine *e) {
     close(e->from_fd);
     /* give it a moment to exit on its own, then kill it */
     for (int i = 0; i < 50; i++) {
-        pid_t r = waitpid(e->pid, NULL, WNOHANG);
-        if (r == e->pid || (r < 0 && errno != EINTR)) {
+        siginfo_t si;
+        si.si_pid = 0;
+        int r = waitid(P_PID, (id_t)e->pid, &si, WEXITED | WNOHANG | WNOWAIT);
+        if (r == 0 && si.si_pid == e->pid) { /* exited, not reaped yet */
+            kill_group(e);                   /* a wrapper script's children */
+            waitpid(e->pid, NULL, 0);
+            e->pid = 0;
+            return;
+        }
+        if (r < 0 && errno != EINTR) {
             e->pid = 0;
             return;
         }

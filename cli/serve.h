@@ -5,6 +5,7 @@
 #ifndef PGNKIT_CLI_SERVE_H
 #define PGNKIT_CLI_SERVE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,12 +31,30 @@ typedef struct serve_limits {
 
 typedef struct serve_jobs serve_jobs;
 
+/* Milliseconds of the monotonic clock. */
+int64_t serve_now_ms(void);
+
 /* Starts the workers, each with its engine (started now, so that a missing engine is reported at
  * once). Returns 0, or -1 with a message in err. */
 int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const engine_cfg *cfg, char *err,
                      size_t errcap);
 /* Cancels every job, stops the workers and their engines, frees everything. */
 void serve_jobs_stop(serve_jobs *j);
+/* The server stops: every job is cancelled and every running search told to stop at once (the
+ * engine killed, with its process group, if it does not stop within a second). Returns at once;
+ * serve_jobs_stop then waits for the workers. */
+void serve_jobs_abort(serve_jobs *j);
+/* Waits for the workers and stops their engines (serve_jobs_stop then frees what is left). */
+void serve_jobs_halt(serve_jobs *j);
+/* A second signal: kills every engine's process group now (the process exits next). */
+void serve_jobs_kill(serve_jobs *j);
+/* The thread that waits for a second stop signal while the server stops (arg: a serve_second):
+ * it kills the engines' process groups and exits the process at once, with status 0. */
+typedef struct serve_second {
+    serve_jobs *jobs;
+    sigset_t stop;
+} serve_second;
+void *serve_second_signal(void *arg);
 
 /* Each of these writes a JSON document to body and returns the HTTP status. */
 

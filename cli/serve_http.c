@@ -14,13 +14,17 @@
 typedef struct request {
     cli_membuf body;
     int too_big;
+    int busy;    /* the body would be over --max-answers: dropped, answered 503 */
+    size_t held; /* bytes of the body counted in serve_hold */
 } request;
 
 void serve_request_done(void *cls, struct MHD_Connection *c, void **con_cls,
                         enum MHD_RequestTerminationCode toe) {
-    (void)cls, (void)c, (void)toe;
+    (void)toe;
+    serve_guard_answering(cls, c, 0); /* the next request's deadline starts */
     request *r = *con_cls;
     if (r) {
+        serve_unhold(cls, r->held);
         free(r->body.p);
         free(r);
         *con_cls = NULL;
@@ -45,30 +49,35 @@ static void add_headers(struct MHD_Response *resp, const server *s, const char *
     }
 }
 
-/* Queues body (taken) with status and the headers every answer has. */
-static enum MHD_Result reply(struct MHD_Connection *c, const server *s, unsigned status,
-                             const char *type, cli_membuf *body, int page, const char *filename) {
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(body->len, body->p, MHD_RESPMEM_MUST_FREE);
-    if (!resp) {
+/* Queues body (taken) with status and the headers every answer has; its bytes are counted in
+ * --max-answers until it is sent (over it: a 503 instead). The page is not copied. */
+static enum MHD_Result reply(struct MHD_Connection *c, server *s, unsigned status, const char *type,
+                             cli_membuf *body, int page, const char *filename) {
+    struct MHD_Response *resp;
+    if (page) {
         free(body->p);
-        body->p = NULL;
+        *body = (cli_membuf){0};
+        resp = MHD_create_response_from_buffer(s->page.len, s->page.p, MHD_RESPMEM_PERSISTENT);
+    } else if ((resp = serve_answer(s, body, &status)) && status == 503) {
+        type = "application/json; charset=utf-8"; /* over --max-answers */
+        filename = NULL;
+    }
+    if (!resp) {
         return MHD_NO;
     }
-    body->p = NULL;
-    body->len = body->cap = 0;
     add_headers(resp, s, type, page, filename);
+    serve_guard_answering(s, c, 1);
     enum MHD_Result ret = MHD_queue_response(c, status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
 
-static enum MHD_Result reply_json(struct MHD_Connection *c, const server *s, unsigned status,
+static enum MHD_Result reply_json(struct MHD_Connection *c, server *s, unsigned status,
                                   cli_membuf *body) {
     return reply(c, s, status, "application/json; charset=utf-8", body, 0, NULL);
 }
 
-static enum MHD_Result refuse(struct MHD_Connection *c, const server *s, unsigned status,
+static enum MHD_Result refuse(struct MHD_Connection *c, server *s, unsigned status,
                               const char *msg) {
     cli_membuf b = {0};
     if (serve_printf(&b, "{\"error\":") < 0 || serve_json_string(&b, msg, (size_t)-1) < 0 ||
@@ -185,7 +194,7 @@ static void sse_free(void *cls) {
     free(e);
 }
 
-static enum MHD_Result stream(struct MHD_Connection *c, const server *s, const char *id) {
+static enum MHD_Result stream(struct MHD_Connection *c, server *s, const char *id) {
     cli_membuf b = {0};
     sse *e = calloc(1, sizeof *e);
     if (!e) {
@@ -205,6 +214,7 @@ static enum MHD_Result stream(struct MHD_Connection *c, const server *s, const c
     }
     add_headers(resp, s, "text/event-stream; charset=utf-8", 0, NULL);
     MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+    serve_guard_answering(s, c, 1);
     enum MHD_Result ret = MHD_queue_response(c, 200, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -218,10 +228,7 @@ static enum MHD_Result get(server *s, struct MHD_Connection *c, const char *url)
     char id[33];
     const char *rest;
     if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0) {
-        cli_membuf b = {0};
-        if (serve_put(&b, s->page.p, s->page.len) < 0) {
-            return MHD_NO;
-        }
+        cli_membuf b = {0}; /* the page is sent from s->page */
         return reply(c, s, 200, "text/html; charset=utf-8", &b, 1, NULL);
     }
     if (strncmp(url, "/api/jobs/", 10) == 0 && job_path(url, id, &rest)) {
@@ -251,8 +258,7 @@ static enum MHD_Result get(server *s, struct MHD_Connection *c, const char *url)
 }
 
 /* A piece of a request body: kept up to --max-body, past it counted and dropped. */
-static enum MHD_Result take_upload(const server *s, request *r, const char *upload,
-                                   size_t *upload_size) {
+static enum MHD_Result take_upload(server *s, request *r, const char *upload, size_t *upload_size) {
     size_t n = *upload_size;
     *upload_size = 0;
     if (!r->too_big && r->body.len + n > s->lim.max_body) {
@@ -260,7 +266,23 @@ static enum MHD_Result take_upload(const server *s, request *r, const char *uplo
         free(r->body.p);
         r->body = (cli_membuf){0};
     }
-    if (r->too_big) {
+    if (!r->too_big && !r->busy && r->body.len + n > r->body.cap) { /* counted as it grows */
+        size_t grow = r->body.len + n > 2 * r->body.cap ? r->body.len + n : 2 * r->body.cap;
+        char *p = realloc(r->body.p, grow);
+        if (!p) {
+            return MHD_NO;
+        }
+        r->body.p = p;
+        r->body.cap = grow;
+        if (serve_hold(s, r->body.cap - r->held, 0) != 0) {
+            r->busy = 1;
+            free(r->body.p);
+            r->body = (cli_membuf){0};
+        } else {
+            r->held = r->body.cap;
+        }
+    }
+    if (r->too_big || r->busy) {
         /* chunked, without a length: the rest is read and dropped, but only up to 4 caps */
         r->body.len += n;
         return r->body.len > 4 * s->lim.max_body ? MHD_NO : MHD_YES;
@@ -310,6 +332,14 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c, const char *ur
         snprintf(msg, sizeof msg, "the text is larger than %zu bytes (--max-body)",
                  s->lim.max_body);
         return refuse(c, s, 413, msg);
+    }
+    if (r->busy || serve_held(s) + 8 * r->body.len > s->guard.max_held) {
+        /* new work only with room for an answer of a few times the paste: else every paste
+         * would be read, and its answer built, only to be refused */
+        cli_membuf b = {0};
+        unsigned st;
+        serve_busy_body(s, &b, &st);
+        return reply_json(c, s, st, &b);
     }
     return post(s, c, url, r);
 }

@@ -6,6 +6,7 @@
 #define PGNKIT_CLI_SERVE_HTTP_H
 
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -27,6 +28,7 @@ typedef struct serve_mhd_api {
     __typeof__(MHD_resume_connection) *resume_connection;
     __typeof__(MHD_create_response_from_callback) *create_response_from_callback;
     __typeof__(MHD_create_response_from_buffer) *create_response_from_buffer;
+    __typeof__(MHD_get_connection_info) *get_connection_info;
 } serve_mhd_api;
 extern serve_mhd_api serve_mhd;
 
@@ -40,11 +42,27 @@ extern serve_mhd_api serve_mhd;
 #define MHD_resume_connection (*serve_mhd.resume_connection)
 #define MHD_create_response_from_callback (*serve_mhd.create_response_from_callback)
 #define MHD_create_response_from_buffer (*serve_mhd.create_response_from_buffer)
+#define MHD_get_connection_info (*serve_mhd.get_connection_info)
 
 /* Opens libmicrohttpd and fills serve_mhd: 0, or -1 with the reason in err. */
 int serve_mhd_load(char *err, size_t errsz);
 
+/* The connections and their request deadlines (serve_guard.c). */
+typedef struct serve_conn serve_conn;
+typedef struct serve_guard {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_t th;
+    int started, stop;
+    serve_conn *head;
+    unsigned count, max; /* connections open; --connections */
+    int64_t request_ms;  /* --request-timeout */
+    unsigned long dropped;
+    size_t held, max_held; /* bytes of answers not yet sent and bodies received; --max-answers */
+} serve_guard;
+
 typedef struct server {
+    serve_guard guard;
     serve_jobs *jobs;
     serve_limits lim;
     char hosts[4][80]; /* the Host values taken */
@@ -63,6 +81,29 @@ void serve_request_done(void *cls, struct MHD_Connection *c, void **con_cls,
 /* Lets the jobs wake the connections of event streams (before the daemon starts). */
 void serve_http_streams(serve_jobs *j);
 
+/* MHD_OPTION_NOTIFY_CONNECTION (cls: the server): the guard's record of each connection. */
+void serve_guard_notify(void *cls, struct MHD_Connection *mc, void **socket_context,
+                        enum MHD_ConnectionNotificationCode code);
+/* An answer to mc is queued (answering 1: no request deadline until it is sent) or sent (0: the
+ * next request's deadline starts now). */
+void serve_guard_answering(server *s, struct MHD_Connection *mc, int answering);
+/* Counts n more bytes held for clients (answers not yet sent, request bodies): 0, or -1 (not
+ * counted) when that would be over --max-answers; force counts them anyway (a short refusal). */
+int serve_hold(server *s, size_t n, int force);
+/* A response over body (taken), counted until the library frees it; over --max-answers, a 503
+ * that says so instead (*status set). NULL when out of memory. */
+struct MHD_Response *serve_answer(server *s, cli_membuf *body, unsigned *status);
+/* body (freed) becomes the 503 refusal of --max-answers, *status 503. */
+void serve_busy_body(server *s, cli_membuf *body, unsigned *status);
+/* Counts n bytes out (sent, freed). */
+void serve_unhold(server *s, size_t n);
+/* The bytes held for clients now. */
+size_t serve_held(server *s);
+/* Starts the thread that shuts connections past their request deadline: 0, or -1. */
+int serve_guard_start(serve_guard *g, unsigned max, int64_t request_ms, size_t max_held);
+/* Stops it (after the daemon). */
+void serve_guard_stop(serve_guard *g);
+
 /* The page into s->page and its Content-Security-Policy into s->csp: 0, or -1 (out of memory). */
 int serve_build_page(server *s);
 
@@ -70,6 +111,8 @@ int serve_build_page(server *s);
 int serve_make_addr(const char *bind_addr, unsigned port, struct sockaddr_storage *ss, int *ipv6);
 /* 1 when ss is a loopback address (127.0.0.0/8, ::1, ::ffff:127.0.0.0/104), else 0. */
 int serve_loopback(const struct sockaddr_storage *ss);
+/* The warning of a --bind address beyond loopback (none for loopback). */
+void serve_warn_wide(const struct sockaddr_storage *ss, const char *bind_addr);
 /* Binds and listens: the socket, or -1 after a message. *port: the port asked for (0: any),
  * then the port bound. */
 int serve_listen(const char *bind_addr, struct sockaddr_storage *ss, int ipv6, unsigned *port);

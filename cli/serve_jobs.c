@@ -16,6 +16,31 @@
 static const char *const state_names[] = {"queued", "running",   "done",
                                           "failed", "cancelled", "timeout"};
 
+/* body (the answer's head) + entries (taken) + "]}" into body, the entries moved in their own
+ * buffer rather than copied (an answer may be many MB: two copies at once would double the
+ * memory a paste costs). 0, or -1 when out of memory. */
+static int close_entries(cli_membuf *body, cli_membuf *entries) {
+    size_t need = body->len + entries->len + 2;
+    if (entries->cap < need) {
+        char *p = realloc(entries->p, need);
+        if (!p) {
+            return -1;
+        }
+        entries->p = p;
+        entries->cap = need;
+    }
+    if (entries->len) {
+        memmove(entries->p + body->len, entries->p, entries->len);
+    }
+    memcpy(entries->p, body->p, body->len);
+    memcpy(entries->p + body->len + entries->len, "]}", 2);
+    entries->len = need;
+    free(body->p);
+    *body = *entries;
+    *entries = (cli_membuf){0};
+    return 0;
+}
+
 int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf *body) {
     serve_reading rd = {0};
     serve_paste pa = {0};
@@ -23,10 +48,10 @@ int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf 
     cli_membuf entries = {0};
     int status = serve_read_paste(&j->lim, pgn, len, &rd, &pa, &entries);
     body->len = 0;
-    if (status != 500 && (serve_printf(body, "{") < 0 || serve_paste_json(body, &rd, &pa) < 0 ||
-                          serve_printf(body, ",\"results\":[") < 0 ||
-                          serve_put(body, entries.p, status == 200 ? entries.len : 0) < 0 ||
-                          serve_printf(body, "]}") < 0)) {
+    entries.len = status == 200 ? entries.len : 0;
+    if (status != 500 &&
+        (serve_printf(body, "{") < 0 || serve_paste_json(body, &rd, &pa) < 0 ||
+         serve_printf(body, ",\"results\":[") < 0 || close_entries(body, &entries) < 0)) {
         status = 500;
     }
     free(rd.diags.p);
@@ -133,9 +158,9 @@ int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search
     /* from 202 on the job is in the table, which owns it: only its id is read here */
     int bad = status == 200 ? serve_printf(body, "{\"id\":\"%s\",\"state\":\"queued\",", jb->id) < 0
                             : serve_printf(body, "{") < 0;
+    entries.len = status == 200 ? entries.len : 0;
     bad = bad || serve_paste_json(body, &rd, &pa) < 0 || serve_printf(body, ",\"entries\":[") < 0 ||
-          serve_put(body, entries.p, status == 200 ? entries.len : 0) < 0 ||
-          serve_printf(body, "]}") < 0;
+          close_entries(body, &entries) < 0;
     free(rd.diags.p);
     free(entries.p);
     return bad || status == 500 ? serve_nomem(body) : status == 200 ? 202 : status;

@@ -79,10 +79,9 @@ struct serve_jobs {
     pthread_t ticker;           /* wakes the streams every tick (heartbeat, gone pages) */
     int ticker_started;
     int64_t tick_ms;
+    int abort_pipe[2]; /* written when the server stops: every engine wait ends (cfg.abort_fd) */
 };
 
-/* Milliseconds of the monotonic clock. */
-int64_t serve_now_ms(void);
 /* ---- the result store (serve_store.c); every function under mu ---- */
 
 /* Ends jb in state: its paste is freed, why kept as its error, the "end" event added. */
@@ -112,6 +111,11 @@ int serve_event(serve_jobs *j, job *jb, const char *name, const char *fmt, ...)
     ;
 /* Wakes every waiting stream of jb (NULL: of every job). */
 void serve_wake(serve_jobs *j, const job *jb);
+
+/* ---- shutdown (serve_halt.c) ---- */
+/* The pipe of engine_cfg.abort_fd (never 0), and the engines in process groups of their own: 0,
+ * or -1. */
+int serve_open_abort_pipe(serve_jobs *j);
 
 /* ---- the ticker (serve_stream.c) ---- */
 /* Starts the thread that wakes the streams every tick: 0, or -1. */

@@ -43,6 +43,15 @@ int serve_loopback(const struct sockaddr_storage *ss) {
     return (ntohl(((const struct sockaddr_in *)ss)->sin_addr.s_addr) >> 24) == 127;
 }
 
+void serve_warn_wide(const struct sockaddr_storage *ss, const char *bind_addr) {
+    if (!serve_loopback(ss)) { /* Host and Origin checks stop browsers, not other programs */
+        fprintf(stderr,
+                "pgnkit serve: warning: %s is reachable beyond this machine: any program "
+                "that can reach it may use the server and its engine\n",
+                bind_addr);
+    }
+}
+
 /* Binds and listens: the socket, or -1 after a message. *port: the port asked for (0: any), then
  * the port bound. The socket is bound here, so that the port and so the accepted Host values are
  * known before any request can arrive. */

@@ -31,7 +31,8 @@ int serve_mhd_load(char *err, size_t errsz) {
         TAKE(suspend_connection, "MHD_suspend_connection") ||
         TAKE(resume_connection, "MHD_resume_connection") ||
         TAKE(create_response_from_callback, "MHD_create_response_from_callback") ||
-        TAKE(create_response_from_buffer, "MHD_create_response_from_buffer")) {
+        TAKE(create_response_from_buffer, "MHD_create_response_from_buffer") ||
+        TAKE(get_connection_info, "MHD_get_connection_info")) {
         dlclose(lib);
         return -1;
     }

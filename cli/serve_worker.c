@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A new game on the engine: the game's variant set through UCI_Variant, as pgnkit analyze does
  * (docs/variants.md). Returns 0, -1 (the engine failed) or 1: a variant the engine does not list,
@@ -272,13 +273,14 @@ int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const engine_cfg
     }
     j->lim = *lim;
     j->cfg = *cfg;
+    j->abort_pipe[0] = j->abort_pipe[1] = -1;
     j->cap = (size_t)lim->workers + lim->queue + KEPT_JOBS;
     j->jobs = calloc(j->cap, sizeof *j->jobs);
     j->ws = calloc(lim->workers, sizeof *j->ws);
     pthread_mutex_init(&j->mu, NULL);
     pthread_cond_init(&j->cv, NULL);
-    if (!j->jobs || !j->ws) {
-        snprintf(err, errcap, "out of memory");
+    if (!j->jobs || !j->ws || serve_open_abort_pipe(j) != 0) {
+        snprintf(err, errcap, !j->jobs || !j->ws ? "out of memory" : "cannot make a pipe");
         serve_jobs_stop(j);
         return -1;
     }
@@ -319,19 +321,9 @@ void serve_jobs_stop(serve_jobs *j) {
     if (!j) {
         return;
     }
-    pthread_mutex_lock(&j->mu);
-    j->stopping = 1;
-    pthread_cond_broadcast(&j->cv);
-    pthread_mutex_unlock(&j->mu);
-    if (j->ticker_started) {
-        pthread_join(j->ticker, NULL);
-    }
+    serve_jobs_halt(j);
     for (unsigned i = 0; j->ws && i < j->lim.workers; i++) {
         worker *w = &j->ws[i];
-        if (w->started) {
-            pthread_join(w->th, NULL);
-        }
-        engine_stop(&w->eng);
         pgn_game_free(w->game);
         pgn_writer_free(w->writer);
         pgn_json_writer_free(w->jw);
@@ -344,6 +336,11 @@ void serve_jobs_stop(serve_jobs *j) {
     }
     free(j->jobs);
     free(j->ws);
+    for (int i = 0; i < 2; i++) {
+        if (j->abort_pipe[i] >= 0) {
+            close(j->abort_pipe[i]);
+        }
+    }
     pthread_mutex_destroy(&j->mu);
     pthread_cond_destroy(&j->cv);
     free(j);

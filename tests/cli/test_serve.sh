@@ -6,7 +6,10 @@
 # caps on games, plies, the engine limit and the queue; a job from submit to download, its PGN
 # byte for byte what pgnkit analyze writes; cancel, job timeout, idle cancel; the event stream
 # (Server-Sent Events: a move each position, as it comes); --max-results (bytes held); a load
-# test (200 concurrent requests, 20 slow clients: none lost, memory bounded); then headless
+# test (200 concurrent requests, 20 slow clients: none lost, memory bounded); slow requests
+# (--request-timeout, the oldest slow request closed for a new one), clients that do not read
+# (--max-answers, peak memory under its bound), shutdown with a search running (the engine's
+# process group, a wrapper script's child too, killed; a second signal exits at once); then headless
 # Chromium (tests/tools/browser_serve.py) pastes games, analyses them with Stockfish at 2000 nodes
 # while the board and graph follow the stream, compares the shown evaluations and the download
 # with pgnkit analyze's, and analyses once more by polling. Prints "RESULT passed failed skipped". Needs curl, chromium, chromium-driver
@@ -388,11 +391,88 @@ is "300 slow clients: a request answered" "$scode" 200
 check "300 slow clients: answered within 2 s" awk -v t="$stime" 'BEGIN { exit !(t < 2) }'
 check "300 slow clients: at most --per-client (16) held" [ "${sheld:-300}" -le 16 ]
 stop_server slowloris
+# ---- slow requests (issue 36): 64 connections from four addresses that send a byte every second
+# hold every connection (--connections 64): a new request is answered at once (the oldest slow
+# request makes room), and past --request-timeout (3 s) every slow one is closed although it is
+# never silent for --timeout (2 s)
+start_server slowreq "$bin" serve --engine "$fake" --timeout 2 --request-timeout 3 ||
+    { echo "RESULT $pass $fail 0"; exit 1; }
+read -r scode stime sopen sheld sleft <<<"$($py "$here/serve_slow.py" "$port" 1 4.5)"
+echo "slow requests: answer $scode in $stime s; $sheld of $sopen slow connections held, $sleft left after 4.5 s"
+is "64 slow requests: a request answered" "$scode" 200
+check "64 slow requests: answered within 2 s" awk -v t="$stime" 'BEGIN { exit !(t < 2) }'
+check "64 slow requests: held by the server at first" [ "${sheld:-0}" -ge 60 ]
+is "64 slow requests: all closed past --request-timeout" "$sleft" 0
+stop_server slowreq
+# ---- clients that do not read (issue 36): answers not yet sent count in --max-answers (16 MiB
+# here); past it new work gets 503 saying so, and the server's peak memory stays under the bound of
+# docs/design.md: 10 MB + --max-answers + 5 x each of the two answers being built at once. 60
+# clients post a 400 KB paste (one game, 70,000 moves in variations: a 6.5 MB answer) and never
+# read; the server drops them after --timeout (2 s), and then answers again
+$py -c "
+import sys
+v = ' (1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8)'
+sys.stdout.write('[Event \"v\"]\n\n1. e4' + v * (400000 // len(v)) + ' e5 *\n')" >"$tmp/var.pgn"
+start_server noread "$rel" serve --engine "$fake" --max-answers 16777216 --timeout 2 ||
+    { echo "RESULT $pass $fail 0"; exit 1; }
+asize=$(curl -s -o /dev/null -w '%{size_download}' --data-binary @"$tmp/var.pgn" "${url}api/check")
+read -r hwm bcode bsaid acode dropped <<<"$($py "$here/serve_noread.py" "$port" "$srv_pid" "$tmp/var.pgn" 60 10)"
+bound=$((10240 + 16384 + 10 * asize / 1024))
+echo "60 clients that do not read a $asize-byte answer: peak $hwm kB (bound $bound kB); a request meanwhile: $bcode; $dropped of 60 dropped; then $acode"
+check "no reader: one answer is several MB" [ "${asize:-0}" -gt 4000000 ]
+check "no reader: peak memory under the bound" [ "${hwm:-999999999}" -lt "$bound" ]
+is "no reader: new work refused meanwhile" "$bcode" 503
+is "no reader: the refusal names --max-answers" "$bsaid" 1
+is "no reader: all 60 dropped" "$dropped" 60
+is "no reader: answered again after" "$acode" 200
+stop_server noread
 # --bind beyond loopback: a warning; loopback: none
 start_server wide "$bin" serve --engine "$fake" --bind 0.0.0.0 || { echo "RESULT $pass $fail 0"; exit 1; }
 check "--bind 0.0.0.0: a warning" grep -q 'warning: 0.0.0.0 is reachable beyond this machine' "$tmp/wide.err"
 stop_server wide
 check "--bind 127.0.0.1: no warning" bash -c "! grep -q warning '$tmp/slowloris.err'"
+
+# ---- shutdown (issue 36): a signal stops the running search at once ('stop', then the engine's
+# process group killed after a second's grace), a wrapper script's own children die with it, and a
+# second signal exits at once. The engine: a wrapper script that starts a child, then the scripted
+# engine that never answers 'go' (FAKE_ENGINE_MODE=hang)
+cat >"$tmp/wrap.sh" <<EOF
+#!/bin/sh
+sleep 300 &
+echo \$! >"$tmp/child.pid"
+"$(cd "$(dirname "$fake")" && pwd)/$(basename "$fake")"
+EOF
+chmod +x "$tmp/wrap.sh"
+gone() { # PID: no such process, or a zombie left to init
+    local st; st=$(ps -o stat= -p "$1" 2>/dev/null)
+    [ -z "$st" ] || [ "${st#Z}" != "$st" ]
+}
+for how in once twice; do
+    FAKE_ENGINE_MODE=hang start_server "halt$how" "$bin" serve --engine "$tmp/wrap.sh" \
+        --move-timeout 60000 || { echo "RESULT $pass $fail 0"; exit 1; }
+    e=$(submit "$tmp/two.pgn")
+    for _ in $(seq 50); do [ "$(state_of "$e")" = running ] && break; sleep 0.1; done
+    is "shutdown ($how): the search is running" "$(state_of "$e")" running
+    child=$(cat "$tmp/child.pid")
+    check "shutdown ($how): the wrapper's child runs" bash -c "[ -n \"\$(ps -o stat= -p $child)\" ]"
+    t0=$(date +%s%N)
+    kill -INT "$srv_pid"
+    if [ $how = twice ]; then sleep 0.2; kill -INT "$srv_pid"; fi
+    wait "$srv_pid"; st=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    echo "shutdown ($how) with a search running: $ms ms"
+    is "shutdown ($how): exit 0" $st 0
+    if [ $how = once ]; then
+        check "shutdown: within 3 s of a search of 60 s" [ $ms -lt 3000 ]
+    else
+        check "shutdown: a second signal exits at once" [ $ms -lt 800 ]
+        check "shutdown: a second signal, said" grep -q 'again: exiting now' "$tmp/halt$how.err"
+    fi
+    sleep 0.2
+    check "shutdown ($how): the wrapper's child is killed" gone "$child"
+    check "shutdown ($how): no engine left" bash -c "! pgrep -f '^/bin/sh $tmp/wrap.sh' >/dev/null"
+    if grep -q "Sanitizer" "$tmp/halt$how.err"; then bad "halt$how: sanitizer report"; fi
+done
 
 # ---- --max-results: the bytes jobs hold; the oldest finished job goes first ----
 start_server bytes "$bin" serve --engine "$fake" || { echo "RESULT $pass $fail 0"; exit 1; }

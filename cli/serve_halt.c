@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/* pgnkit serve's shutdown (issue 36): the pipe every engine watches (engine_cfg.abort_fd), written
+ * by the first stop signal so that every running search is told to stop at once; the workers'
+ * end; and a second signal's kill of every engine's process group and exit. */
+#define _GNU_SOURCE /* pipe2 (POSIX.1-2024) */
+#include "serve_jobs.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+/* The pipe whose read end every engine watches (engine_cfg.abort_fd, never 0), and the engines
+ * in process groups of their own: 0, or -1. */
+int serve_open_abort_pipe(serve_jobs *j) {
+    if (pipe2(j->abort_pipe, O_CLOEXEC) != 0) {
+        j->abort_pipe[0] = j->abort_pipe[1] = -1;
+        return -1;
+    }
+    if (j->abort_pipe[0] == 0) { /* 0 means none to engine_cfg */
+        int fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
+        close(0);
+        j->abort_pipe[0] = fd;
+    }
+    j->cfg.abort_fd = j->abort_pipe[0];
+    j->cfg.own_group = 1;
+    return j->abort_pipe[0] > 0 ? 0 : -1;
+}
+
+void serve_jobs_abort(serve_jobs *j) {
+    pthread_mutex_lock(&j->mu);
+    j->stopping = 1;
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    ssize_t w = write(j->abort_pipe[1], "x", 1); /* never read: stays readable */
+    (void)w;
+}
+
+void serve_jobs_kill(serve_jobs *j) {
+    for (unsigned i = 0; j->ws && i < j->lim.workers; i++) {
+        pid_t pid = __atomic_load_n(&j->ws[i].eng.pid, __ATOMIC_RELAXED);
+        if (pid > 0) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+        }
+    }
+}
+
+void serve_jobs_halt(serve_jobs *j) {
+    pthread_mutex_lock(&j->mu);
+    j->stopping = 1;
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    if (j->ticker_started) {
+        pthread_join(j->ticker, NULL);
+        j->ticker_started = 0;
+    }
+    for (unsigned i = 0; j->ws && i < j->lim.workers; i++) {
+        worker *w = &j->ws[i];
+        if (w->started) {
+            pthread_join(w->th, NULL);
+            w->started = 0;
+        }
+        engine_stop(&w->eng);
+    }
+}
+
+void *serve_second_signal(void *arg) {
+    serve_second *sec = arg;
+    int sig = 0;
+    if (sigwait(&sec->stop, &sig) == 0) {
+        fprintf(stderr, "pgnkit serve: signal %d again: exiting now\n", sig);
+        serve_jobs_kill(sec->jobs);
+        _exit(EXIT_OK);
+    }
+    return NULL;
+}
