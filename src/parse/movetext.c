@@ -420,7 +420,7 @@ static COLD int odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *
     a.ptr = buf;
     a.high = 0;
     if (t->ptr[0] == '@') {
-        if (t->len + 1 > sizeof buf) {
+        if (t->len + 1 > sizeof buf || l->pos.variant != PGN_VARIANT_CRAZYHOUSE) {
             return 0;
         }
         buf[0] = 'P';
