@@ -63,7 +63,7 @@ typedef enum pgn_status {
     PGN_E_DESCRIPTIVE_AMBIGUOUS = 56, /* a descriptive move that names several legal moves (PxP) */
 
     /* warnings: tolerated quirks of the import format */
-    PGN_W_CASTLE_ZERO = 100,          /* 0-0, 0-0-0, o-o instead of O-O */
+    PGN_W_CASTLE_ZERO = 100,          /* 0-0, 0-0-0, o-o, O–O (a Unicode dash) instead of O-O */
     PGN_W_PROMOTION_FORM = 101,       /* e8Q, e8=q, e8(Q) instead of e8=Q */
     PGN_W_EP_SUFFIX = 102,            /* exd6 e.p., exd6ep */
     PGN_W_LONG_ALGEBRAIC = 103,       /* Ng1f3, Ng1-f3, e2-e4, e2xd3 */
@@ -81,7 +81,8 @@ typedef enum pgn_status {
     PGN_W_MOVE_NUMBER = 115,          /* a move number that is not the move's */
     PGN_W_MISSING_RESULT = 116,       /* no termination marker; the Result tag (or *) is used */
     PGN_W_RESULT_MISMATCH = 117,      /* Result tag and termination marker disagree; tag kept */
-    PGN_W_RESULT_FORM = 118,          /* 1/2, 1-0 with an en dash...: read as the standard marker */
+    PGN_W_RESULT_FORM = 118,          /* 1/2, 1–0 with a Unicode dash, +--: read as the standard
+                                         marker */
     PGN_W_DUPLICATE_TAG = 119,        /* a tag given twice; the last value wins */
     PGN_W_TAG_NAME = 120,             /* a tag name with characters other than letters, digits, _ */
     PGN_W_STRING_ESCAPE = 121,        /* a backslash not followed by " or \ in a tag value */
@@ -105,8 +106,12 @@ typedef enum pgn_status {
     PGN_W_DESCRIPTIVE = 137, /* moves read in descriptive notation (P-K4, P4R) */
     PGN_W_NOTATION_HINT = 138, /* a move no reader played reads in the notations named (P-K5:
                                  descriptive): try --input-lang with one of them */
-    PGN_W_REPAIRED_MOVE = 139  /* PGN_READ_FIX: a move that could not be played was replaced by
+    PGN_W_REPAIRED_MOVE = 139, /* PGN_READ_FIX: a move that could not be played was replaced by
                                   the one clearly meant (docs/repair.md) */
+    PGN_W_PAWN_DROP = 140,     /* a crazyhouse pawn drop without its letter (@g2), read as P@g2 */
+    PGN_W_TAG_UNCLOSED = 141,  /* a tag value without its closing quote before the ] ending its
+                                  line ([White "Kasparov]), read to the ] */
+    PGN_W_WRAPPER = 142        /* a forum's [pgn] or [/pgn] around a pasted game, skipped */
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

@@ -87,6 +87,10 @@ static const status_info infos[] = {
      "the move that could not be played looks like the notation named (try --input-lang)"},
     {PGN_W_REPAIRED_MOVE, "W_REPAIRED_MOVE",
      "a move that could not be played was replaced by the one clearly meant (--fix)"},
+    {PGN_W_PAWN_DROP, "W_PAWN_DROP", "crazyhouse pawn drop written without its letter (@g2)"},
+    {PGN_W_TAG_UNCLOSED, "W_TAG_UNCLOSED",
+     "tag value without its closing quote before the ] that ends its line, read to the ]"},
+    {PGN_W_WRAPPER, "W_WRAPPER", "forum wrapper [pgn] or [/pgn] around a game, skipped"},
 };
 
 static const status_info *find(pgn_status code) {

@@ -41,6 +41,9 @@ static size_t strip_suffixes(const char *s, size_t len, san_desc *d) {
         } else if (len > 6 && memcmp(s + len - 4, "e.p.", 4) == 0) {
             len -= 4;
             d->warn |= PGN_WARN_BIT(PGN_W_EP_SUFFIX);
+        } else if (len > 5 && memcmp(s + len - 3, "e.p", 3) == 0 && is_rank(s[len - 4])) {
+            len -= 3; /* exd6e.p. glued: the lexer leaves the last period to the next token */
+            d->warn |= PGN_WARN_BIT(PGN_W_EP_SUFFIX);
         } else if (len > 4 && memcmp(s + len - 2, "ep", 2) == 0 && is_rank(s[len - 3])) {
             len -= 2;
             d->warn |= PGN_WARN_BIT(PGN_W_EP_SUFFIX);

@@ -4,7 +4,8 @@
  * after its own move, and only those that read all of it stay. The rest of the line is read from
  * the lexer, which is then put back where it was: the window keeps the bytes from the move on
  * (lx.hold), so memory grows with the game, never more; no recursion, one position per
- * language. */
+ * language. The same reading ahead tells whether a ( before the first move is ever closed
+ * (pgnk_paren_closed). */
 #include "parse.h"
 
 #include "../base/bits.h"
@@ -112,6 +113,41 @@ static uint32_t most_read(uint32_t all, const uint32_t *count) {
     return set;
 }
 
+/* Puts the reader's lexer where a reading ahead starts (after the current token, or before a
+ * token the reader looked at), holding the window from hold_from (or there) on; *sv: where to go
+ * back (ahead_end). */
+static void ahead_begin(pgn_reader *r, uint64_t hold_from, int own, lex_place *sv) {
+    lexer *lx = &r->lx;
+    *sv = (lex_place){lexer_offset(lx), lx->hold, lx->ws_again_at,   lx->line_off,
+                      lx->ws,           lx->line, lx->at_line_start, lx->last_cr};
+    int peeked = r->have_tok;
+    if (peeked) {
+        pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
+        sv->off = r->tok.at.offset;
+        sv->line = r->tok.at.line;
+        sv->line_off = r->tok.at.offset - r->tok.at.column + 1;
+        sv->at_line_start = r->tok.line_start;
+        sv->ws_again_at = sv->off;
+        r->have_tok = 0;
+    }
+    uint64_t from = own ? hold_from : sv->off;
+    lx->hold = from < lx->hold ? from : lx->hold;
+}
+
+/* Back where ahead_begin found the reader. */
+static void ahead_end(pgn_reader *r, const lex_place *sv) {
+    lexer *lx = &r->lx;
+    lx->hold = sv->hold;
+    pgnk_lexer_rewind(lx, sv->off,
+                      (pgn_loc){sv->off, sv->line, (uint32_t)(sv->off - sv->line_off + 1)},
+                      sv->at_line_start);
+    lx->line_off = sv->line_off;
+    lx->ws = sv->ws;
+    lx->ws_again_at = sv->ws_again_at;
+    lx->last_cr = sv->last_cr;
+    set_keep(lx, sv->off);
+}
+
 uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
                          uint32_t flags, uint32_t set, uint32_t *best) {
     lexer *lx = &r->lx;
@@ -127,35 +163,34 @@ uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size
         }
     }
     /* where the reader is: after the move, or (a look at the next token) before r->tok */
-    int peeked = r->have_tok;
-    int own = !peeked && *s == r->tok.ptr; /* the move is r->tok's, in the window */
-    lex_place sv = {lexer_offset(lx), lx->hold, lx->ws_again_at,   lx->line_off,
-                    lx->ws,           lx->line, lx->at_line_start, lx->last_cr};
-    if (peeked) {
-        pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
-        sv.off = r->tok.at.offset;
-        sv.line = r->tok.at.line;
-        sv.line_off = r->tok.at.offset - r->tok.at.column + 1;
-        sv.at_line_start = r->tok.line_start;
-        r->have_tok = 0;
-    }
-    uint64_t from = own ? at.offset : sv.off;
-    lx->hold = from < lx->hold ? from : lx->hold;
+    int own = !r->have_tok && *s == r->tok.ptr; /* the move is r->tok's, in the window */
+    lex_place sv;
+    ahead_begin(r, at.offset, own, &sv);
     uint32_t all = live;
     live = read_line(lx, p, count, live, flags);
-    /* back where the reader was */
-    lx->hold = sv.hold;
-    pgnk_lexer_rewind(lx, sv.off, (pgn_loc){sv.off, sv.line, (uint32_t)(sv.off - sv.line_off + 1)},
-                      sv.at_line_start);
-    lx->line_off = sv.line_off;
-    lx->ws = sv.ws;
-    lx->ws_again_at = peeked ? sv.off : sv.ws_again_at;
-    lx->last_cr = sv.last_cr;
-    set_keep(lx, sv.off);
+    ahead_end(r, &sv);
     if (own) {
         r->tok.ptr = lx->buf + (at.offset - lx->base);
         *s = r->tok.ptr;
     }
     *best = most_read(all, count);
     return live;
+}
+
+int pgnk_paren_closed(pgn_reader *r) {
+    lex_place sv;
+    ahead_begin(r, 0, 0, &sv);
+    uint32_t depth = 1, k = 0;
+    token t;
+    for (; k < AHEAD_TOKENS && depth > 0; k++) {
+        pgnk_lexer_next(&r->lx, &t);
+        if (t.kind == TOK_EOF || t.kind == TOK_LBRACKET ||
+            (t.kind == TOK_SYMBOL && t.blank_before && t.len == 1 && t.ptr[0] == '1')) {
+            break; /* the game's end, or a new game's "1" after an empty line */
+        }
+        depth += t.kind == TOK_LPAREN ? 1u : t.kind == TOK_RPAREN ? (uint32_t)-1 : 0u;
+    }
+    ahead_end(r, &sv);
+    /* too far to tell, or the input failed: closed, as if it were */
+    return depth == 0 || k == AHEAD_TOKENS || r->lx.error != PGN_OK;
 }

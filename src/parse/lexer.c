@@ -16,22 +16,22 @@ enum { WINDOW = 64 * 1024 };
 #define DG (C_SYM | C_START | C_DIGIT)
 #define SP C_SPACE
 const uint8_t pgnk_lexer_byte_class[256] = {
-    0,     0,  0,     0,     0,  0,  0,  0,
-    0,     SP, SP,    SP,    SP, SP, 0,  0, /* 0x00 */
-    0,     0,  0,     0,     0,  0,  0,  0,
-    0,     0,  0,     0,     0,  0,  0,  0, /* 0x10 */
-    SP,    0,  0,     C_SYM, 0,  0,  0,  0,
-    0,     0,  0,     SY,    0,  SY, 0,  C_SYM, /* 0x20  !"#$%&'()*+,-./ */
-    DG,    DG, DG,    DG,    DG, DG, DG, DG,
-    DG,    DG, C_SYM, 0,     0,  SY, 0,  0, /* 0x30 0-9:;<=>? */
-    C_SYM, SY, SY,    SY,    SY, SY, SY, SY,
-    SY,    SY, SY,    SY,    SY, SY, SY, SY, /* 0x40 @A-O */
-    SY,    SY, SY,    SY,    SY, SY, SY, SY,
-    SY,    SY, SY,    0,     0,  0,  0,  C_SYM, /* 0x50 P-Z[\]^_ */
-    0,     SY, SY,    SY,    SY, SY, SY, SY,
-    SY,    SY, SY,    SY,    SY, SY, SY, SY, /* 0x60 `a-o */
-    SY,    SY, SY,    SY,    SY, SY, SY, SY,
-    SY,    SY, SY,    0,     0,  0,  0,  0, /* 0x70 p-z{|}~ */
+    0,  0,  0,     0,     0,  0,  0,  0,
+    0,  SP, SP,    SP,    SP, SP, 0,  0, /* 0x00 */
+    0,  0,  0,     0,     0,  0,  0,  0,
+    0,  0,  0,     0,     0,  0,  0,  0, /* 0x10 */
+    SP, 0,  0,     C_SYM, 0,  0,  0,  0,
+    0,  0,  0,     SY,    0,  SY, 0,  C_SYM, /* 0x20  !"#$%&'()*+,-./ */
+    DG, DG, DG,    DG,    DG, DG, DG, DG,
+    DG, DG, C_SYM, 0,     0,  SY, 0,  0, /* 0x30 0-9:;<=>? */
+    SY, SY, SY,    SY,    SY, SY, SY, SY,
+    SY, SY, SY,    SY,    SY, SY, SY, SY, /* 0x40 @A-O */
+    SY, SY, SY,    SY,    SY, SY, SY, SY,
+    SY, SY, SY,    0,     0,  0,  0,  C_SYM, /* 0x50 P-Z[\]^_ */
+    0,  SY, SY,    SY,    SY, SY, SY, SY,
+    SY, SY, SY,    SY,    SY, SY, SY, SY, /* 0x60 `a-o */
+    SY, SY, SY,    SY,    SY, SY, SY, SY,
+    SY, SY, SY,    0,     0,  0,  0,  0, /* 0x70 p-z{|}~ */
 };
 #undef SY
 #undef DG
@@ -394,62 +394,109 @@ static unsigned annotation_nag(const char *p, size_t n) {
     return 0;
 }
 
-/* Termination markers written with non-ASCII characters (digest T79): the one-half sign and the
- * en dash. Read whole as a symbol, so that movetext can take them for 1/2-1/2, 1-0 and 0-1 (with
- * W_RESULT_FORM) instead of meeting stray bytes. */
-static const struct {
-    const char *text;
-    pgn_result result;
-} odd_markers[] = {{"\xC2\xBD-\xC2\xBD", PGN_RESULT_DRAW},
-                   {"\xC2\xBD\xE2\x80\x93\xC2\xBD", PGN_RESULT_DRAW},
-                   {"1\xE2\x80\x93"
-                    "0",
-                    PGN_RESULT_WHITE_WINS},
-                   {"0\xE2\x80\x93"
-                    "1",
-                    PGN_RESULT_BLACK_WINS}};
+/* Termination markers and castling written with non-ASCII characters (digest T79; issue 28 point
+ * 7): the one-half sign and the Unicode hyphens and dashes U+2010-U+2015 and U+2212 (½-½, 1–0,
+ * O–O, 0—0—0). Read whole as one symbol, so that movetext can take them for 1/2-1/2, 1-0, 0-1
+ * (W_RESULT_FORM) or castling (W_CASTLE_ZERO) instead of meeting stray bytes; pgnk_dash_ascii
+ * gives their ASCII form. */
 
-/* Length of the odd marker at window index i, followed by white space or the end (its result in
- * *res); 0 if none. */
-static size_t odd_marker_at(lexer *lx, size_t i, pgn_result *res) {
-    unsigned char c = (unsigned char)lx->buf[i];
-    if (c != 0xC2 && c != '1' && c != '0') {
-        return 0;
+/* The length of the Unicode dash or one-half sign at p (n bytes), 0 if none. */
+static size_t odd_char(const char *p, size_t n) {
+    const unsigned char *u = (const unsigned char *)p;
+    if (n >= 2 && u[0] == 0xC2 && u[1] == 0xBD) {
+        return 2; /* ½ */
     }
-    for (size_t k = 0; k < sizeof odd_markers / sizeof odd_markers[0]; k++) {
-        const char *m = odd_markers[k].text;
-        size_t n = strlen(m), j = 0;
-        while (j < n) {
-            size_t at = i + j;
-            int more = lexer_have(lx, &at);
-            i = at - j; /* lexer_have() may have moved the window */
-            if (!more || lx->buf[at] != m[j]) {
-                break;
-            }
-            j++;
-        }
-        if (j == n) {
-            size_t at = i + n;
-            int more = lexer_have(lx, &at);
-            i = at - n;
-            if (!more || (char_class((unsigned char)lx->buf[at]) & C_SPACE) || lx->buf[at] == ')' ||
-                lx->buf[at] == '[') {
-                *res = odd_markers[k].result;
-                return n;
-            }
-        }
+    if (n >= 3 && u[0] == 0xE2 &&
+        ((u[1] == 0x80 && u[2] >= 0x90 && u[2] <= 0x95) || (u[1] == 0x88 && u[2] == 0x92))) {
+        return 3;
     }
     return 0;
 }
 
-/* Could the byte c at i start an odd termination marker? The en dash after 1 or 0 shows only in
- * its next byte, so at the window's end the look-ahead decides. */
-static inline int may_be_odd_marker(const lexer *lx, unsigned char c, size_t i) {
-    return c == 0xC2 ||
-           ((c == '1' || c == '0') && (i + 1 >= lx->len || (unsigned char)lx->buf[i + 1] == 0xE2));
+size_t pgnk_dash_ascii(const char *p, size_t n, char *out, size_t cap) {
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        size_t c = odd_char(p + i, n - i);
+        const char *rep = c == 2 ? "1/2" : c == 3 ? "-" : p + i;
+        size_t len = c == 2 ? 3 : 1;
+        if (k + len > cap) {
+            return 0;
+        }
+        memcpy(out + k, rep, len);
+        k += len;
+        i += c ? c : 1;
+    }
+    return k;
 }
 
-/* An odd termination marker at i as one symbol (its end), or 0 if there is none there. */
+/* Is the ASCII form a (n bytes) a result (*res) or castling (0)? -1 if neither. */
+static int odd_kind(const char *a, size_t n, pgn_result *res) {
+    *res = pgn_result_parse(a, n);
+    if (*res != PGN_RESULT_NONE) {
+        return 1;
+    }
+    while (n > 0 && (a[n - 1] == '+' || a[n - 1] == '#')) {
+        n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((i % 2 == 0) != (a[i] == 'O' || a[i] == 'o' || a[i] == '0') ||
+            (i % 2 == 1 && a[i] != '-')) {
+            return -1;
+        }
+    }
+    return n == 3 || n == 5 ? 0 : -1;
+}
+
+/* Length of the odd form at window index i, followed by white space, a token start or the end
+ * (its result in *res); 0 if none. */
+static size_t odd_marker_at(lexer *lx, size_t i, pgn_result *res) {
+    char text[24];
+    size_t j = 0, odd = 0;
+    for (;;) {
+        size_t at = i + j;
+        int more = lexer_have(lx, &at);
+        i = at - j; /* lexer_have() may have moved the window */
+        if (!more || j >= 16) {
+            break;
+        }
+        unsigned char c = (unsigned char)lx->buf[at];
+        if (c >= 0x80) {
+            for (size_t k = 1; k < 3; k++) { /* the whole character, a byte a time */
+                size_t need = at + k;
+                int got = lexer_have(lx, &need);
+                at = need - k;
+                if (!got) {
+                    break;
+                }
+            }
+            i = at - j;
+            size_t w = odd_char(lx->buf + i + j, lx->len - i - j);
+            if (w == 0) {
+                return 0;
+            }
+            j += w;
+            odd = 1;
+        } else if (strchr("Oo012/-+#", c) && c != 0) {
+            j++;
+        } else if ((char_class(c) & C_SYM) && c != '!' && c != '?') {
+            return 0;
+        } else {
+            break;
+        }
+    }
+    size_t n = odd ? pgnk_dash_ascii(lx->buf + i, j, text, sizeof text) : 0;
+    int kind = n ? odd_kind(text, n, res) : -1;
+    return kind < 0 ? 0 : j;
+}
+
+/* Could the byte c at i start an odd form? A dash after O, 0 or 1 shows only in its next byte, so
+ * at the window's end the look-ahead decides. */
+static inline int may_be_odd_marker(const lexer *lx, unsigned char c, size_t i) {
+    return c == 0xC2 || ((c == '1' || c == '0' || c == 'O' || c == 'o') &&
+                         (i + 1 >= lx->len || (unsigned char)lx->buf[i + 1] == 0xE2));
+}
+
+/* An odd form at i as one symbol (its end), or 0 if there is none there. */
 static size_t scan_odd_marker(lexer *lx, token *t, size_t i) {
     pgn_result res = PGN_RESULT_NONE;
     size_t n = odd_marker_at(lx, i, &res);
@@ -639,4 +686,25 @@ void pgnk_lexer_rewind_ws(lexer *lx, uint64_t off, pgn_loc at, uint8_t line_star
     pgnk_lexer_rewind(lx, off, at, line_start);
     lx->ws = ws;
     lx->ws_again_at = off;
+}
+
+size_t pgnk_lexer_wrapper(lexer *lx) {
+    static const char want[] = "/pgn]";
+    size_t i = lx->pos;
+    if (!lexer_have(lx, &i)) {
+        return 0;
+    }
+    size_t j = 0;
+    for (size_t k = lx->buf[i] == '/' ? 0 : 1; k < sizeof want - 1; k++, j++) {
+        size_t at = lx->pos + j;
+        if (!lexer_have(lx, &at)) {
+            return 0;
+        }
+        char c = lx->buf[at];
+        c = c >= 'A' && c <= 'Z' ? (char)(c + 32) : c;
+        if (c != want[k]) {
+            return 0;
+        }
+    }
+    return lx->pos + j;
 }

@@ -29,7 +29,8 @@ typedef struct token {
     size_t len;
     pgn_loc at;
     unsigned value;       /* TOK_NAG, TOK_ANNOTATION: the NAG; TOK_SYMBOL: the pgn_result of an odd
-                           * termination marker (½-½, 1–0 with an en dash), else 0 */
+                           * termination marker (½-½, 1–0 with an en dash), else 0 (also for
+                           * castling with a Unicode dash, O–O: high set) */
     uint8_t line_start;   /* first token on its line */
     uint8_t unterminated; /* a string or comment reached the end of the input */
     uint8_t too_long;     /* longer than max_token: text dropped */
@@ -65,6 +66,9 @@ void pgnk_lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, vo
                      size_t max_token);
 void pgnk_lexer_init_mem(lexer *lx, const void *data, size_t len, size_t max_token);
 void pgnk_lexer_free(lexer *lx);
+/* The ASCII form of an odd symbol's n bytes at p (Unicode dashes as '-', the one-half sign as
+ * "1/2") into out (cap bytes): its length, 0 if it does not fit. */
+size_t pgnk_dash_ascii(const char *p, size_t n, char *out, size_t cap);
 /* Reads the next token into *t. TOK_EOF at the end or after an input error (lx->error). */
 void pgnk_lexer_next(lexer *lx, token *t);
 /* The stream offset of the next unread byte. */
@@ -211,6 +215,9 @@ typedef struct lexer_tag {
 } lexer_tag;
 size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag);
 void pgnk_lexer_take(lexer *lx, size_t end);
+/* With lx->pos just past a '[': the window index past a forum wrapper's "pgn]" or "/pgn]" (any
+ * case) there, 0 if none (issue 28 point 7). Moves nothing; pgnk_lexer_take then moves past it. */
+size_t pgnk_lexer_wrapper(lexer *lx);
 /* With lx->pos at a tag value's opening quote: the window index just past the first `"`, blanks
  * and `]` after it on the same line, and in *value the bytes between the two quotes (quotes left
  * unescaped inside: [White ""Socrates Expert""]); 0 if the line ends first. Fills the window

@@ -91,14 +91,6 @@ static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
     return 1;
 }
 
-/* The lexer ends a symbol at a non-ASCII byte, so +− (U+2212) comes as "+" then "−", and −+ as "−"
- * then "+". Either half is no glyph alone: look at the next token, and if it touches this one and
- * the two make a glyph, read both as one. */
-static int is_glyph_half(const token *t) {
-    return (t->len == 1 && t->ptr[0] == '+') ||
-           (t->len == 3 && memcmp(t->ptr, "\xE2\x88\x92", 3) == 0); /* U+2212 MINUS SIGN */
-}
-
 static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 
 /* The termination marker symbol t is, or PGN_RESULT_NONE; *lax: a form W_RESULT_FORM names (1/2,
@@ -113,6 +105,9 @@ static pgn_result symbol_result(const token *t, int *lax) {
         *lax = 1;
     } else if (res == PGN_RESULT_NONE && t->high && t->len >= 5) {
         res = (pgn_result)t->value;
+        *lax = res != PGN_RESULT_NONE;
+    } else if (res == PGN_RESULT_NONE && t->len == 3 && (c0 == '+' || c0 == '-')) {
+        res = pgnk_mt_forfeit_result(t->ptr);
         *lax = res != PGN_RESULT_NONE;
     }
     return res;
@@ -171,7 +166,7 @@ static COLD void glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const t
         l->dead = weak ? l->dead : 1;
         return;
     }
-    if (!l->has_move || !is_glyph_half(t)) {
+    if (!l->has_move || !pgnk_mt_glyph_half(t)) {
         skip_text(r, s, t);
         return;
     }
@@ -195,39 +190,13 @@ static COLD void glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const t
     skip_text(r, s, &both); /* the next token stays unread */
 }
 
-/* ASCII glyphs that may be glued to a move (e4+/=, Nf3=+, Qh4+-+), longest first. */
-static const char *const glued_glyphs[] = {"+/=", "=/+", "+/-", "-/+", "+=", "=+", "+-", "-+", "="};
-
-/* The length of the ASCII glyph glued to the end of a move token, 0 if none. The longest glyph
- * wins (Bb5+= is Bb5 with +=, not Bb5+ with =), and at least two bytes of move must remain. Only
- * asked when the token could not be played, so moves pay nothing for it. */
-static size_t glued_glyph(const token *t) {
-    for (size_t k = 0; k < sizeof glued_glyphs / sizeof glued_glyphs[0]; k++) {
-        size_t n = strlen(glued_glyphs[k]);
-        if (n + 2 <= t->len && memcmp(t->ptr + t->len - n, glued_glyphs[k], n) == 0) {
-            return n;
-        }
-    }
-    return 0;
-}
-
-/* The glyph glued to a move: the last n bytes of t, as a token of its own. */
-static token glyph_part(const token *t, size_t n) {
-    token g = *t;
-    g.ptr += t->len - n;
-    g.len = n;
-    g.at.offset += t->len - n;
-    g.at.column += (uint32_t)(t->len - n);
-    return g;
-}
-
 /* Token t could not be played (st): if it is a move with an ASCII glyph glued to it, sets *res to
  * the move and returns the glyph's length; if it is repaired (repair.c), sets *res and returns
  * REPAIRED; else reports st, ends the line and returns 0. */
 #define REPAIRED ((size_t)-1)
 static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
                               pgn_status st, pgn_san_result *res) {
-    size_t glued = glued_glyph(t);
+    size_t glued = pgnk_mt_glued_glyph(t);
     if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
         return glued;
     }
@@ -390,7 +359,7 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
     }
     played(r, s, l, t, san, &res, english);
     if (glued > 0 && t == &joined) { /* the caller's t is gone: the glyph is read here */
-        token glyph = glyph_part(t, glued);
+        token glyph = pgnk_mt_glyph_part(t, glued);
         if (!read_glyph(r, s, l, &glyph)) {
             skip_text(r, s, &glyph);
         }
@@ -435,14 +404,48 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
 static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     size_t glued = play_san(r, s, l, t);
     if (glued > 0) {
-        token glyph = glyph_part(t, glued);
+        token glyph = pgnk_mt_glyph_part(t, glued);
         if (!read_glyph(r, s, l, &glyph)) {
             skip_text(r, s, &glyph);
         }
     }
 }
 
+/* Castling written with a Unicode dash (O–O, a symbol the lexer made whole: t->high), played in
+ * its ASCII form with W_CASTLE_ZERO; chess.com's pawn drop without its letter (@g2), played as
+ * P@g2 with W_PAWN_DROP. Returns 1 if t was played here. */
+static COLD int odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    char buf[24];
+    token a = *t;
+    a.ptr = buf;
+    a.high = 0;
+    if (t->ptr[0] == '@') {
+        if (t->len + 1 > sizeof buf || l->pos.variant != PGN_VARIANT_CRAZYHOUSE) {
+            return 0;
+        }
+        buf[0] = 'P';
+        memcpy(buf + 1, t->ptr, t->len);
+        a.len = t->len + 1;
+    } else {
+        a.len = pgnk_dash_ascii(t->ptr, t->len, buf, sizeof buf);
+    }
+    if (a.len == 0 || !could_be_move(&a)) {
+        return 0;
+    }
+    if (buf[0] != '0' && buf[0] != 'o') { /* (0-0, o-o: the SAN reader says W_CASTLE_ZERO) */
+        pgnk_reader_diag(r, t->ptr[0] == '@' ? PGN_W_PAWN_DROP : PGN_W_CASTLE_ZERO, t->at, t->ptr,
+                         t->len);
+    }
+    play_token(r, s, l, &a);
+    r->lead_seen |= (uint64_t)1 << (buf[0] & 63);
+    l->dead = l->dead == PEEKED ? 0 : l->dead;
+    return 1;
+}
+
 static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    if ((t->high || t->ptr[0] == '@') && odd_move(r, s, l, t)) {
+        return;
+    }
     int word = could_be_move(t) ? 1 : pgnk_lang_word(r, t->ptr, t->len); /* PxP, ch: descriptive */
     if (word != 1) {
         if (word == 0) {
@@ -630,7 +633,7 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
         }
         size_t glued = play_other(r, s, l, t, ps);
         if (glued > 0) { /* as play_token */
-            token glyph = glyph_part(t, glued);
+            token glyph = pgnk_mt_glyph_part(t, glued);
             if (!read_glyph(r, s, l, &glyph)) {
                 skip_text(r, s, &glyph);
             }

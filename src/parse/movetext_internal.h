@@ -74,4 +74,14 @@ void pgnk_mt_after_marker(pgn_reader *r, const token *t);
  * continues the game rather than starting one. */
 int pgnk_mt_black_number(pgn_reader *r);
 
+/* movetext_forms.c. Is t half of a glyph the lexer split (+ or U+2212 of +−, −+)? */
+int pgnk_mt_glyph_half(const token *t);
+/* ChessBase's forfeit results, the 3 bytes at p: +-- and +:- 1-0, --+ and -:+ 0-1; else
+ * PGN_RESULT_NONE. */
+pgn_result pgnk_mt_forfeit_result(const char *p);
+/* The length of the ASCII glyph glued to the end of move token t (Bb5+=), 0 if none. */
+size_t pgnk_mt_glued_glyph(const token *t);
+/* The glyph glued to a move: the last n bytes of t, as a token of its own. */
+token pgnk_mt_glyph_part(const token *t, size_t n);
+
 #endif

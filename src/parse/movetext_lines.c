@@ -76,6 +76,9 @@ void pgnk_mt_on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     }
     if (!l->has_move) {
         pgnk_reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
+        if (r->depth == 1 && !pgnk_paren_closed(r)) {
+            return; /* never closed (( 1. c4 *): ignored, as python-chess, chessops, pgn-extract */
+        }
         s->skip_parens = 1;
         s->skip_visible = 0;
         return;

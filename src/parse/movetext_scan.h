@@ -87,16 +87,17 @@ static inline void fast_token(token *t, const fast_cur *n, size_t st, size_t end
 }
 
 /* A symbol that starts with a letter at window index st (letters, digits and _+#=:-/ up to a byte
- * that ends it within the window, at most 16 bytes, no period after it: e.p. suffixes go the
- * general way): its end, with *digit set if it holds a digit; 0 for anything else. */
+ * that ends it within the window, at most 16 bytes, no period or non-ASCII byte after it: e.p.
+ * suffixes go the general way): its end, with *digit set if it holds a digit; 0 for anything else.
+ */
 static inline size_t fast_symbol(const fast_cur *c, size_t st, int *digit) {
     const unsigned char *b = c->b;
     size_t j = st + 1, len = c->len;
     while (j < len && (char_class(b[j]) & C_SYM)) {
         j++;
     }
-    if (j >= len || b[j] == '.' || j - st > 16) {
-        return 0;
+    if (j >= len || b[j] == '.' || b[j] >= 0x80 || j - st > 16) {
+        return 0; /* (a byte >= 0x80: O–O with a Unicode dash, e8=♕: the general way) */
     }
     size_t k = j; /* a move's digit is near its end (e4, Nxe5+, e8=Q#): looked for from there */
     while (k > st + 1 && (unsigned)(b[k - 1] - '0') >= 10u) {

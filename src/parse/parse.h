@@ -148,6 +148,10 @@ int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n,
  * it) follow the window if it moved. */
 uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
                          uint32_t flags, uint32_t set, uint32_t *best);
+/* lang_ahead.c: is the ( just read (r->tok, or before it if the reader looked at it) closed by its
+ * ) before the game's end (the end of the input, a tag pair's [, a "1" after an empty line)?
+ * Reads ahead at most 4,096 tokens and puts the lexer back; past them, 1. */
+int pgnk_paren_closed(pgn_reader *r);
 /* The move s of a game in one language of one-byte letters (r->lang_fast), translated by
  * r->lang_map and read in one pass: what pgn_san_parse_lang does, for the common move. Returns 0
  * for anything else (castling, a figurine, an error), which pgnk_lang_read reads and reports. */
@@ -182,6 +186,14 @@ int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_
 int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len);
 /* Decodes a string token for the visitor: escapes (tag values) and encoding. */
 int pgnk_text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value);
+/* tag_values.c. The characters of a string token's data (escapes and UTF-8 sequences once). */
+size_t pgnk_tag_string_chars(const token *t);
+/* A tag value with unescaped quotes inside, read from its opening quote at value_at (first_len:
+ * the string read before): 1 with the lexer past the ']' (W_TAG_QUOTES), else 0, as it was. */
+int pgnk_tag_lax_value(pgn_reader *r, pgn_loc value_at, size_t first_len);
+/* The current token, a string its line's end cut, ending with ']': 1 with the value before the
+ * ']' in r->value (W_TAG_UNCLOSED) and the token consumed, else 0. */
+int pgnk_tag_unclosed(pgn_reader *r, pgn_loc *value_at);
 
 /* builder.c */
 extern const pgn_visitor pgnk_builder_visitor;

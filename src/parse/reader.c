@@ -207,6 +207,22 @@ static int starts_movetext(const token *t) {
     return 0;
 }
 
+/* A forum's [pgn] or [/pgn] around a pasted game (the current token its '['), between games:
+ * skipped with W_WRAPPER (issue 28 point 7). Returns 1 if it was one. */
+static int skip_wrapper(pgn_reader *r) {
+    size_t end = pgnk_lexer_wrapper(&r->lx);
+    if (end == 0) {
+        return 0;
+    }
+    token t = r->tok;
+    t.len = 1 + end - r->lx.pos;
+    t.ptr = r->lx.buf + r->lx.pos - 1;
+    pgnk_reader_diag(r, PGN_W_WRAPPER, t.at, t.ptr, t.len);
+    pgnk_lexer_take(&r->lx, end);
+    reader_consume(r);
+    return 1;
+}
+
 /* Skips what lies between games (white space, comments, stray text) up to the next game's first
  * token, which it leaves unread; sets next_known/next_start, or finished at the end. */
 static void find_next_game(pgn_reader *r) {
@@ -222,6 +238,9 @@ static void find_next_game(pgn_reader *r) {
             r->finished = 1;
             r->raw_end = lexer_offset(&r->lx);
             return;
+        }
+        if (t->kind == TOK_LBRACKET && skip_wrapper(r)) {
+            continue;
         }
         /* a ( can start a movetext too: the variation is then dropped (W_VARIATION_START, T53) */
         if (t->kind == TOK_LBRACKET || t->kind == TOK_LPAREN || starts_movetext(t)) {
@@ -298,59 +317,6 @@ static int seen_tag(pgn_reader *r, const char *p, size_t n) {
 }
 
 enum { TAG_OK = 1, TAG_BAD = 0, TAG_NEW_GAME = 2 };
-
-/* Characters of a string token's data: escapes count once, UTF-8 sequences once. */
-static size_t string_chars(const token *t) {
-    size_t n = 0;
-    for (size_t i = 0; i < t->len; i++) {
-        unsigned char c = (unsigned char)t->ptr[i];
-        if (c == '\\' && i + 1 < t->len && (t->ptr[i + 1] == '"' || t->ptr[i + 1] == '\\')) {
-            i++;
-        }
-        n += (c & 0xC0) != 0x80;
-    }
-    return n;
-}
-
-/* A tag value with unescaped quotes inside ([White ""Socrates Expert""], [Event "The "Big" Open"]):
- * the bytes between its opening quote and the first `"` that only blanks separate from a `]` on
- * the same line, with W_TAG_QUOTES at the quote that ended the string early (docs/pgn-dialect.md,
- * Tags). Returns 1 with the lexer past the `]` (as a current TOK_RBRACKET), else 0 with the
- * lexer and the current token as they were. */
-static int lax_value(pgn_reader *r, pgn_loc value_at, size_t first_len) {
-    token saved = r->tok;
-    pgn_str v;
-    pgnk_lexer_rewind(&r->lx, value_at.offset, value_at, 0);
-    size_t end = pgnk_lexer_lax_value(&r->lx, &v);
-    if (end == 0) {
-        pgnk_lexer_rewind(&r->lx, saved.at.offset, saved.at, saved.line_start);
-        r->have_tok = 0;
-        reader_next_token(r);
-        /* lexed again from its own first byte, the token no longer sees the empty line before it,
-         * which is what ends a damaged tag section (read_tag: TAG_NEW_GAME) */
-        r->tok.blank_before = saved.blank_before;
-        return 0;
-    }
-    token t = saved;
-    t.ptr = v.ptr;
-    t.len = v.len;
-    t.at = value_at;
-    t.high = 0;
-    for (size_t i = 0; i < v.len; i++) {
-        t.high |= (unsigned char)v.ptr[i] >= 0x80;
-    }
-    pgn_loc q = value_at; /* the quote that ended the string early */
-    q.offset += 1 + first_len;
-    q.column += (uint32_t)(1 + first_len);
-    pgnk_reader_diag(r, PGN_W_TAG_QUOTES, q, v.ptr, v.len);
-    if (!pgnk_text_decode(r, &r->value, &t, 1)) {
-        return 0;
-    }
-    pgnk_lexer_take(&r->lx, end);
-    r->tok.kind = TOK_RBRACKET;
-    r->have_tok = 1;
-    return 1;
-}
 
 /* Where a tag pair starts: its '[' (location, first on its line, after an empty line) and the
  * lexer's hold before it. */
@@ -434,6 +400,9 @@ static int read_tag_name(pgn_reader *r, const tag_start *ts) {
 static int read_tag_value(pgn_reader *r, pgn_loc at, pgn_loc *value_at) {
     reader_consume(r);
     reader_next_token(r);
+    if (r->tok.unterminated && pgnk_tag_unclosed(r, value_at)) {
+        return TAG_OK;
+    }
     if (r->tok.kind != TOK_STRING || r->tok.unterminated) {
         pgnk_reader_diag(r, r->tok.kind == TOK_STRING ? PGN_E_UNTERMINATED_STRING : PGN_E_BAD_TAG,
                          r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr, r->tok.len);
@@ -445,7 +414,7 @@ static int read_tag_value(pgn_reader *r, pgn_loc at, pgn_loc *value_at) {
     *value_at = r->tok.at;
     if (r->tok.too_long) {
         pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
-    } else if ((r->opts.flags & PGN_READ_STRICT) && string_chars(&r->tok) > 255) {
+    } else if ((r->opts.flags & PGN_READ_STRICT) && pgnk_tag_string_chars(&r->tok) > 255) {
         pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0); /* PGN §7: at most 255 */
     }
     if (!pgnk_text_decode(r, &r->value, &r->tok, 1)) {
@@ -458,7 +427,7 @@ static int read_tag_value(pgn_reader *r, pgn_loc at, pgn_loc *value_at) {
     }
     reader_consume(r);
     reader_next_token(r);
-    if (r->tok.kind != TOK_RBRACKET && !lax_value(r, *value_at, first_len)) {
+    if (r->tok.kind != TOK_RBRACKET && !pgnk_tag_lax_value(r, *value_at, first_len)) {
         r->lx.hold = hold;
         pgnk_reader_diag(r, PGN_E_BAD_TAG, r->tok.kind == TOK_EOF ? at : r->tok.at, r->tok.ptr,
                          r->tok.len);
