@@ -115,6 +115,8 @@ typedef struct pgn_pos {
     uint8_t ep;       /* PGN_SQ_NONE if none */
     uint8_t chess960; /* nonzero: UCI castling is king-takes-rook and FEN may use file letters */
     uint8_t variant;  /* pgn_variant */
+    uint8_t kingless; /* nonzero: standard chess where a side has no king (a set-up position, a
+                         study; docs/pgn-dialect.md): that side's moves know no king safety */
     uint16_t halfmove;
     uint8_t checks[2]; /* three-check: checks[c] = checks colour c still has to give (3 at start) */
     uint32_t fullmove;

@@ -35,7 +35,7 @@ def test_mate_and_errors():
         pgnkit.Board().push_san("Ke2")
     assert e.value.code == "E_ILLEGAL_MOVE"
     with pytest.raises(pgnkit.PgnError) as e:
-        pgnkit.Board("8/8/8/8/8/8/8/8 w - - 0 1")
+        pgnkit.Board("8/8/8/8/8/8/8/KK6 w - - 0 1")  # two white kings
     assert e.value.code == "E_BAD_FEN"
 
 

@@ -39,7 +39,7 @@ def test_board_init_refused_keeps_the_position():
     b = pgnkit.Board()
     b.push_san("e4")
     with pytest.raises(pgnkit.PgnError):
-        b.__init__("8/8/8/8/8/8/8/8 w - - 0 1")
+        b.__init__("8/8/8/8/8/8/8/KK6 w - - 0 1")  # two white kings
     assert b.fen() == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     b.__init__()
     assert b.fen() == START

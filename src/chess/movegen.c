@@ -238,10 +238,11 @@ unsigned pgnk_chess_generate_std(const pgn_pos *p, uint64_t from_mask, uint64_t 
     return generate_std(p, from_mask, to_mask, out);
 }
 
-/* The one branch of every generation on the variant: standard chess keeps its own code. */
+/* The one branch of every generation on the variant (or a missing king): standard chess keeps
+ * its own code. */
 static inline unsigned generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
                                 pgn_movelist *out) {
-    if (PGNK_UNLIKELY(p->variant)) {
+    if (PGNK_UNLIKELY(pgnk_pos_general(p))) {
         return pgnk_variant_generate(p, from_mask, to_mask, out);
     }
     return generate_std(p, from_mask, to_mask, out);
@@ -263,7 +264,7 @@ unsigned pgn_pos_count_legal(const pgn_pos *pos) {
 int pgnk_chess_has_legal_move(const pgn_pos *pos) {
     /* after a check the king can most often step away: its first safe square settles it, with
      * no pins or other pieces looked at; otherwise (mate, stalemate, a lone castling) all moves */
-    if (PGNK_UNLIKELY(pos->variant)) {
+    if (PGNK_UNLIKELY(pgnk_pos_general(pos))) {
         return pgnk_variant_generate(pos, BB_ALL, BB_ALL, NULL) > 0;
     }
     pgn_color us = (pgn_color)pos->side;
@@ -331,21 +332,26 @@ static uint64_t perft_rec(const pgn_pos *p, unsigned depth, int bulk) {
     return n;
 }
 
+/* Without bulk counting every leaf is played, which is what the benchmark compares. */
+static uint64_t perft_played(const pgn_pos *p, unsigned depth) {
+    pgn_movelist l;
+    generate_std(p, BB_ALL, BB_ALL, &l);
+    uint64_t n = 0;
+    for (unsigned i = 0; i < l.count; i++) {
+        pgn_pos q = *p;
+        pgnk_chess_play_std(&q, l.moves[i]);
+        n += depth == 1 ? 1 : perft_played(&q, depth - 1);
+    }
+    return n;
+}
+
 uint64_t pgn_perft(const pgn_pos *pos, unsigned depth, int bulk) {
-    if (PGNK_UNLIKELY(pos->variant)) {
+    /* the rules are chosen once, at the root: standard chess stays standard below it */
+    if (PGNK_UNLIKELY(pgnk_pos_general(pos))) {
         return pgnk_variant_perft(pos, depth);
     }
-    /* Without bulk counting every leaf is played, which is what the benchmark compares. */
     if (!bulk && depth > 0) {
-        pgn_movelist l;
-        generate_std(pos, BB_ALL, BB_ALL, &l);
-        uint64_t n = 0;
-        for (unsigned i = 0; i < l.count; i++) {
-            pgn_pos q = *pos;
-            pgnk_chess_play_std(&q, l.moves[i]);
-            n += depth == 1 ? 1 : pgn_perft(&q, depth - 1, 0);
-        }
-        return n;
+        return perft_played(pos, depth);
     }
     return perft_rec(pos, depth, bulk);
 }

@@ -81,7 +81,7 @@ uint64_t pgn_pos_attackers(const pgn_pos *pos, pgn_square sq, pgn_color by) {
 }
 
 uint64_t pgn_pos_checkers(const pgn_pos *pos) {
-    if (PGNK_UNLIKELY(pos->variant)) {
+    if (PGNK_UNLIKELY(pgnk_pos_general(pos))) { /* also a side without a king: never in check */
         return pgnk_variant_checkers(pos);
     }
     pgn_color us = (pgn_color)pos->side;

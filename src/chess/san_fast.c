@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pgn_san_parse: the fast path for canonical SAN, then the general reader (san_read.c). */
 #include "san.h"
+#include "variants.h"
 
 #include <string.h>
 
@@ -443,8 +444,9 @@ static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t f
 
 pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
                          pgn_san_result *out) {
-    /* variant positions (drops, explosions, other check rules) take the general path */
-    if (!(flags & PGN_SAN_NO_FAST) && !pos->variant) {
+    /* variant positions (drops, explosions, other check rules) and positions where a side has no
+     * king take the general path */
+    if (!(flags & PGN_SAN_NO_FAST) && !pgnk_pos_general(pos)) {
         pgn_move mv = san_fast(pos, san, len, flags);
         if (mv != PGN_MOVE_NONE) {
             out->move = mv;

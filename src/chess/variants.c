@@ -3,8 +3,9 @@
  * are silent). Crazyhouse, three-check, king of the hill, racing kings and Black in horde keep
  * standard king safety, so they take the standard generator and add to it (drops) or filter it
  * (no check given in racing kings). Atomic, antichess and White in horde (no king) generate
- * pseudo-legal moves here and test each on a copy of the position. No allocation: lists live on
- * the stack. */
+ * pseudo-legal moves here and test each on a copy of the position; a side without a king in
+ * standard chess (a set-up position, pgn_pos.kingless) moves as horde's White does. No
+ * allocation: lists live on the stack. */
 #include "variants.h"
 
 static const uint64_t BB_CENTER = UINT64_C(0x0000001818000000);
@@ -19,7 +20,8 @@ static inline void push(pgn_movelist *l, pgn_move m) {
     }
 }
 
-/* ---- Pseudo-legal moves (atomic, antichess, horde's White) ---- */
+/* ---- Pseudo-legal moves (atomic, antichess, horde's White, a standard side without a king) ----
+ */
 
 typedef struct vgen {
     const pgn_pos *p;
@@ -313,6 +315,15 @@ static void variant_moves(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask
         if (pieces_of(p, PGN_WHITE, PGN_KING)) {
             filter_by_play(p, l);
         }
+        return;
+    case PGN_VARIANT_STANDARD:
+        /* p->kingless: a side without a king has no king to keep safe (horde's White's rule);
+         * a side with one keeps the standard rules, whether or not the other has a king */
+        if (!pieces_of(p, (pgn_color)p->side, PGN_KING)) {
+            pseudo_moves(p, from_mask, to_mask, l);
+            return;
+        }
+        pgnk_chess_generate_std(p, from_mask, to_mask, l);
         return;
     case PGN_VARIANT_ATOMIC:
         pseudo_moves(p, from_mask, to_mask, l);

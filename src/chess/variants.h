@@ -12,11 +12,19 @@
 #define PGNK_UNLIKELY(x) (x)
 #endif
 
-/* Legal moves of a variant position with origin in from_mask and destination in to_mask (a drop
- * counts as coming from its destination square); out may be NULL to count. */
+/* Whether pos takes the general path: a variant, or standard chess where a side has no king
+ * (pos->kingless, set once by the FEN reader: kings are never taken, so it holds for the game).
+ * The one test of every hot entry point, as the variant alone used to be. */
+static inline int pgnk_pos_general(const pgn_pos *p) {
+    return (p->variant | p->kingless) != 0;
+}
+
+/* Legal moves of a variant position, or of a standard one without a king (pgnk_pos_general),
+ * with origin in from_mask and destination in to_mask (a drop counts as coming from its
+ * destination square); out may be NULL to count. */
 unsigned pgnk_variant_generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
                                pgn_movelist *out);
-/* Counts perft leaves of a variant position (moves played without keys). */
+/* Counts perft leaves of a variant or kingless position (moves played without keys). */
 uint64_t pgnk_variant_perft(const pgn_pos *p, unsigned depth);
 /* The standard legal move generator (movegen.c), which the variants with standard king safety
  * use as it is. */

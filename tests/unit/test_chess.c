@@ -124,13 +124,19 @@ static void test_fen_errors(void) {
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", PGN_FEN_STRICT, 0,
          0}, /* valid */
         {"rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", PGN_FEN_STRICT, 1, 20},
+        /* two digits in a row: refused also when lax (§16.1.3.1; python-chess, chess.js) */
+        {"rnbqkbnr/pppppppp/17/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0, 1, 20},
+        {"4k3/8/8/8/8/8/8/4K21 w - - 0 1", 0, 1, 20},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", PGN_FEN_STRICT, 6, 56},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq", 0, 4, 51},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", PGN_FEN_STRICT, 5, 53},
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1", 0, 3, 50},
         /* T73 semantics */
-        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", 0, 1, 1},
+        {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", 0, 0,
+         0}, /* no white king: read */
         {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w kq - 0 1", 0, 1, 1},
+        {"8/8/8/8/8/8/8/P7 w - - 0 1", 0, 1, 1},   /* no king at all, a pawn on the first rank */
+        {"k7/8/8/8/8/8/8/KK6 b - - 0 1", 0, 1, 1}, /* one side kingless, the other two */
         {"rnbqkbnP/pppppppp/8/8/8/8/PPPPPPP1/RNBQKBNR w KQq - 0 1", 0, 1, 1},
         {"4k3/5P2/8/8/8/8/8/4K3 w - - 0 1", 0, 2, 23},
         {"4k3/8/8/8/8/8/8/4K3 w K - 0 1", PGN_FEN_STRICT, 3, 23},
@@ -507,9 +513,31 @@ static void test_status_names(void) {
     CHECK_EQ_STR(pgn_version(), PGNKIT_VERSION_STRING);
 }
 
+/* Positions without kings (issue 28 point 4): the move counts are python-chess 1.11.2's
+ * (legal_moves.count()); test_kingless.sh
+ * checks on whole games; here the flag and the state answers. */
+static void test_kingless(void) {
+    pgn_pos start = fen_pos(PGN_START_FEN);
+    CHECK_EQ_INT(start.kingless, 0);
+    pgn_pos a = fen_pos("8/8/8/8/8/8/8/R7 b - - 0 1"); /* Black has nothing: stalemate */
+    CHECK_EQ_INT(a.kingless, 1);
+    CHECK_EQ_INT(pgn_pos_count_legal(&a), 0);
+    CHECK(!pgn_pos_in_check(&a));
+    CHECK(pgn_pos_is_stalemate(&a));
+    CHECK(!pgn_pos_is_checkmate(&a));
+    pgn_pos b = fen_pos("3k4/8/8/8/8/8/8/4R3 w - - 0 1"); /* White has no king, may leave e1 */
+    CHECK_EQ_INT(b.kingless, 1);
+    CHECK_EQ_INT(pgn_pos_count_legal(&b), 14);
+    pgn_pos c =
+        fen_pos("4k3/8/8/8/8/8/8/4R3 b - - 0 1"); /* Black's king in check by a kingless side */
+    CHECK(pgn_pos_in_check(&c));
+    CHECK_EQ_INT(pgn_pos_count_legal(&c), 4);
+}
+
 int main(void) {
     test_fen_roundtrip();
     test_fen_errors();
+    test_kingless();
     test_fen_lax();
     test_xfen();
     test_chess960_castling();

@@ -296,8 +296,8 @@ static void test_diagnostics(void) {
         {"{\"tags\":{},\"fen\":\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1\","
          "\"moves\":[],\"result\":\"*\"}",
          PGN_E_BAD_FEN, "x KQkq", 0, 0},
-        {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/8 w - - 0 1\"},\"moves\":[],\"result\":\"*\"}",
-         PGN_E_BAD_FEN, "8/8/8/8/8/8/8/8 w", 0, 0},
+        {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/KK6 w - - 0 1\"},\"moves\":[],\"result\":\"*\"}",
+         PGN_E_BAD_FEN, "8/8/8/8/8/8/8/KK6 w", 0, 0},
         /* tokens */
         {"{\"tags\":{\"a\":\"b\tc\"}}", PGN_E_BAD_JSON, "\tc", 0, 0},
         {"{\"tags\":{\"a\":\"b\\qc\"}}", PGN_E_BAD_JSON, "\\q", 0, 0},
@@ -324,9 +324,9 @@ static void test_diagnostics(void) {
         {"{\"tags\":{},\"chess960\":true,\"moves\":[],\"result\":\"*\"}", PGN_E_BAD_JSON, "true", 0,
          0},
         /* beside "fen", the FEN tag must be a FEN of the same position */
-        {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/8 w - - 0 1\"},\"fen\":\"" PGN_START_FEN
+        {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/KK6 w - - 0 1\"},\"fen\":\"" PGN_START_FEN
          "\",\"moves\":[],\"result\":\"*\"}",
-         PGN_E_BAD_FEN, "8/8/8/8/8/8/8/8 w", 0, 0},
+         PGN_E_BAD_FEN, "8/8/8/8/8/8/8/KK6 w", 0, 0},
         {"{\"tags\":{\"FEN\":\"8/8/8/8/8/8/8/K1k5 w - - 0 1\"},\"fen\":\"" PGN_START_FEN
          "\",\"moves\":[],\"result\":\"*\"}",
          PGN_E_BAD_JSON, "\"rnbq", 0, 0},

@@ -312,6 +312,12 @@ static void test_fen_dialects(void) {
         {PGN_VARIANT_STANDARD, "4k3/8/8/8/8/8/8/4K3 w - - 3+3 0 1"},
         {PGN_VARIANT_RACINGKINGS, "8/8/8/8/8/8/k6R/2K5 b - - 0 1"}, /* a king in check */
         {PGN_VARIANT_HORDE, "8/8/8/8/8/8/8/PPPP4 w - - 0 1"},       /* no black king */
+        /* both kings home with Black to move: the race was over before (python-chess's
+         * test_race_over; issue 35) */
+        {PGN_VARIANT_RACINGKINGS, "3krQK1/8/8/8/1q6/3B1N2/1b6/1R4R1 b - - 0 1"},
+        /* a variant keeps its own kings: only standard chess reads a side without one */
+        {PGN_VARIANT_CRAZYHOUSE, "8/8/8/8/8/8/8/4K3[] w - - 0 1"},
+        {PGN_VARIANT_KOTH, "4k3/8/8/8/8/8/8/8 w - - 0 1"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pgn_pos p;
@@ -442,6 +448,8 @@ static void test_race_and_horde(void) {
     CHECK_EQ_INT(play_san(&d, "Kg8"), PGN_OK);
     CHECK_EQ_INT(pgn_pos_outcome(&d, 1), PGN_OUTCOME_RACE_DRAWN);
     CHECK_EQ_INT(pgn_outcome_winner(&d, PGN_OUTCOME_RACE_DRAWN), -1);
+    pgn_pos home = vpos(PGN_VARIANT_RACINGKINGS, "1K4k1/8/8/8/8/8/8/8 w - - 0 1"); /* read */
+    CHECK_EQ_INT(pgn_pos_outcome(&home, 1), PGN_OUTCOME_RACE_DRAWN);
     pgn_pos chk = vpos(PGN_VARIANT_RACINGKINGS, "8/8/8/8/8/8/k7/5K1R w - - 0 1");
     CHECK_EQ_INT(play_san(&chk, "Rh2"), PGN_E_ILLEGAL_MOVE); /* no move may give check */
     pgn_pos h = vpos(PGN_VARIANT_HORDE, "4k3/8/8/8/8/8/8/P7 w - - 0 1");
