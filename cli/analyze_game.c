@@ -88,8 +88,7 @@ static int analyze_game(worker *w) {
     w->new_game_failed = 0;
     const char *src = w->src;
     unsigned long long no = (unsigned long long)w->game_no;
-    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
-    if (engine_refuses_variant(&w->eng, v, w->err, sizeof w->err)) {
+    if (engine_refuses_game(&w->eng, pgn_game_start(w->game), w->err, sizeof w->err)) {
         analyze_say(w->s, "pgnkit analyze: %s: game %llu not analysed: %s\n", src, no, w->err);
         return 1;
     }

@@ -20,7 +20,12 @@ static void note_variants(engine *e, const pgn_uci_msg *m) {
     }
 }
 
-int engine_refuses_variant(const engine *e, pgn_variant v, char *err, size_t errcap) {
+int engine_refuses_game(const engine *e, const pgn_pos *start, char *err, size_t errcap) {
+    pgn_variant v = (pgn_variant)start->variant;
+    if (start->kingless) {
+        snprintf(err, errcap, "a position without a king, which a UCI engine cannot search");
+        return 1;
+    }
     const char *name = pgn_variant_uci_name(v);
     char want[40];
     snprintf(want, sizeof want, " var %s ", name);

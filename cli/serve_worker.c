@@ -15,10 +15,10 @@
  * (docs/variants.md). Returns 0, -1 (the engine failed) or 1: a variant the engine does not list,
  * the reason in w->err. */
 static int new_game(worker *w, int chess960) {
-    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
-    if (engine_refuses_variant(&w->eng, v, w->err, sizeof w->err)) {
+    if (engine_refuses_game(&w->eng, pgn_game_start(w->game), w->err, sizeof w->err)) {
         return 1;
     }
+    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
     if (engine_set_variant(&w->eng, pgn_variant_uci_name(v)) != 0) {
         snprintf(w->err, sizeof w->err, "engine closed its input at setoption UCI_Variant");
         return -1;

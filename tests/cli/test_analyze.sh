@@ -320,6 +320,18 @@ check "analyze --where" "$tmp/wh.err" '^3 games, 1 matched, 1 analysed, 0 not an
 "$bin" analyze --diag xml x >/dev/null 2>"$tmp/dx.err"; st=$?
 [ "$st" -eq 2 ] && ok || bad "analyze --diag xml: status $st, not 2" "$tmp/dx.err"
 check "analyze --diag xml message" "$tmp/dx.err" "^pgnkit analyze: --diag takes text or json, not 'xml'$"
+# a position without a king (issue 28 point 4): read, written whole, never sent to the engine
+cat > "$tmp/kl.pgn" <<'EOF2'
+[Event "kingless"]
+[SetUp "1"]
+[FEN "8/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+
+1. e4 *
+EOF2
+fake_run normal "$tmp/kl.out" "$tmp/kl.err" --nodes 500 "$tmp/kl.pgn"
+check "kingless not analysed" "$tmp/kl.err" 'game 1 not analysed: a position without a king, which a UCI engine cannot search'
+check "kingless summary" "$tmp/kl.err" '^1 games, 0 analysed, 1 not analysed'
+check "kingless game kept" "$tmp/kl.out" '^1\. e4 \*$'
 rm -rf "$tmp"
 echo "RESULT $pass $fail $skip"
 [ "$fail" -eq 0 ]
