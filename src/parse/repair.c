@@ -231,19 +231,32 @@ static void put_suggestions(pgn_reader *r, const ranked *rk, size_t n) {
     }
 }
 
-/* Clearly meant: the line reads on after the best (to its end, or far enough), it is near what
- * was typed, and no other candidate does as well as near. */
+/* o rivals b: the rest of the line reads as far after it (both to the end, or both broken
+ * within 4 plies of each other) and it is nearer to what was typed, or as near without
+ * contradicting more marks; or b reads to the end but o, nearer to what was typed, reads on far
+ * enough to be stopped by another slip. */
+static int rivals(const ranked *b, const ranked *o) {
+    if (b->whole && !o->whole && o->reach >= FIX_MIN_REACH && o->c.cost < b->c.cost) {
+        return 1; /* o may stop at a second slip further on that b happens to read */
+    }
+    if (o->whole != b->whole || (!b->whole && o->reach + 4 <= b->reach)) {
+        return 0;
+    }
+    return o->c.cost < b->c.cost || (o->c.cost == b->c.cost && o->marks <= b->marks);
+}
+
+/* Clearly meant: the line reads on after the best (to its end, or far enough) without
+ * contradicting a capture or check mark written in it, the best is near what was typed, and no
+ * other candidate that reads as far is as near. */
 static int clearly_meant(const ranked *rk, size_t n) {
     const ranked *b = &rk[0];
-    if (b->c.cost > FIX_MAX_COST || (!b->whole && b->reach < FIX_MIN_REACH)) {
+    if (b->c.cost > FIX_MAX_COST || (!b->whole && b->reach < FIX_MIN_REACH) || b->marks > 0) {
         return 0;
     }
-    if (n > 1 && rk[1].whole == b->whole && rk[1].reach == b->reach && rk[1].marks == b->marks &&
-        rk[1].c.cost == b->c.cost) { /* a rival as good and as near */
-        return 0;
-    }
-    if (n > 1 && !b->whole && rk[1].reach + 4 > b->reach && rk[1].c.cost <= b->c.cost) {
-        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if (rivals(b, &rk[i])) {
+            return 0;
+        }
     }
     return 1;
 }
