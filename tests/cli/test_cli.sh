@@ -94,6 +94,10 @@ d4 d5" 0 "$bin" convert --fix --to san "$tmp.slip"
 expect_err "convert --fix summary" "2 games, 2 written, 0 rejected, 1 repaired, 0 errors$" 0 "$bin" convert --fix --to san "$tmp.slip"
 expect_err "fmt --fix summary" "2 games, 2 written, 0 rejected, 1 repaired, 0 errors$" 0 "$bin" fmt --fix "$tmp.slip"
 expect_err "check --fix -j 2" "2 games, 1 repaired, 0 errors, 1 warnings$" 0 "$bin" check --fix -j 2 "$tmp.slip"
+# E_LANGUAGE_AMBIGUOUS suggests each language's reading: Se2 is Be2 in Czech, Ne2 in German
+printf '[Event "e"]\n\n1. e4 e5 2. Se2 *\n' >"$tmp.lang"
+expect_err "language ambiguity suggests the readings" "3:13: error: .*'Se2: cs, da/de/no/sv, pl': did you mean Be2 or Ne2\? \[E_LANGUAGE_AMBIGUOUS\]" 1 "$bin" check "$tmp.lang"
+rm -f "$tmp.lang"
 expect_err "check --fix sample" "Ke3' \(replaced by Ke2\).*3 games, 1 repaired, 0 errors, 3 warnings$" 0 "$bin" check --fix examples/sample.pgn
 expect_err "check strict" "error: castling written with zeros" 1 "$bin" check --strict "$std" examples/sample.pgn
 expect_err "check clean" "^1 games, 0 errors, 0 warnings$" 0 "$bin" check "$std"
