@@ -22,7 +22,8 @@ static struct {
     char deferred[512]; /* that error, "" if none */
     pgn_diag_fn seen;   /* cli_diag_observe: told of every diagnostic of the reading */
     void *seen_ctx;
-} settings = {NULL, 0, NULL, 0, {0}, NULL, NULL};
+    unsigned long long repaired; /* W_REPAIRED_MOVE diagnostics given (--fix), for the summary */
+} settings = {NULL, 0, NULL, 0, {0}, NULL, NULL, 0};
 
 void cli_diag_observe(pgn_diag_fn fn, void *ctx) {
     settings.seen = fn;
@@ -209,6 +210,7 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
     if (settings.seen) {
         settings.seen(settings.seen_ctx, d);
     }
+    settings.repaired += d->code == PGN_W_REPAIRED_MOVE;
     if (quiet && d->severity != PGN_SEV_ERROR) {
         return;
     }
@@ -280,6 +282,10 @@ static size_t summary_fields(const cli_run *r, cli_summary kind, field *f) {
     for (size_t i = 0; kind == CLI_SUMMARY_COUNTS && i < r->ncounts; i++) {
         field c = {r->counts[i].key, r->counts[i].text, r->counts[i].n};
         f[n++] = c;
+    }
+    if (r->ropts.flags & PGN_READ_FIX) { /* the repairs are among the warnings */
+        field rep = {"repaired", "repaired", settings.repaired};
+        f[n++] = rep;
     }
     field errors = {"errors", "errors", r->errors},
           warnings = {"warnings", "warnings", r->warnings};

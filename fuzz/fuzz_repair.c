@@ -26,8 +26,8 @@ static void rp_main_line(const pgn_game *g, rp_line *l) {
     l->n = 0;
     for (pgn_node *n = pgn_node_child(pgn_game_root(g)); n; n = pgn_node_child(n)) {
         pgn_move mv = pgn_node_move(n);
-        if (mv == PGN_MOVE_NONE) {
-            return; /* a null move or none: no board to check it on */
+        if (mv == PGN_MOVE_NONE || mv == PGN_MOVE_NULL) {
+            return; /* a null move (--) or none: not a move the board can check */
         }
         FUZZ_CHECK(pgn_pos_is_legal(&pos, mv), "a main-line move is not legal where it stands");
         pgn_pos_play(&pos, mv);
@@ -38,7 +38,7 @@ static void rp_main_line(const pgn_game *g, rp_line *l) {
 }
 
 int FUZZ_ENTRY(const uint8_t *data, size_t size) {
-    static rp_line plain[64], fixed;
+    static rp_line plain[64], fixed, past; /* past: plain games after the 64th (not compared) */
     pgn_reader_opts ro;
     fz_diags d;
     pgn_reader *r;
@@ -57,7 +57,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
         pgn_status st;
         while ((st = pgn_reader_next(r, g)) == PGN_OK) {
             const pgn_game_summary *s = pgn_reader_summary(r);
-            rp_line *l = pass ? &fixed : &plain[k < 64 ? k : 63];
+            rp_line *l = pass ? &fixed : k < 64 ? &plain[k] : &past;
             rp_main_line(g, l);
             l->whole = s->errors == 0;
             if (pass && l->whole) {

@@ -28,6 +28,14 @@ for t in $targets; do
         done ;;
     roundtrip)
         for f in $edge; do i=$((i + 1)); head -c "$FUZZ_MAX_LEN" "$f" >"$seeds/edge$i"; done ;;
+    repair)
+        # the edge files, and real games with slips (a square, a piece letter, a pawn capture off)
+        for f in $edge; do i=$((i + 1)); head -c "$FUZZ_MAX_LEN" "$f" >"$seeds/edge$i"; done
+        misc="$SHARED/corpus/big/misc/mliebelt-twic-01-232games.pgn"
+        for s in 's/ Nf3 / Nf4 /' 's/ Bb5 / Bc5 /' 's/ Nc3 / Bc3 /' 's/ exd5 / exd6 /' 's/ Be7 / e7 /' 's/ O-O / O-O-O /'; do
+            i=$((i + 1))
+            [ -r "$misc" ] && head -c "$FUZZ_MAX_LEN" "$misc" | sed "$s" >"$seeds/slip$i"
+        done ;;
     scan)
         # batches cut after 16 + 4 x the first byte; the second byte's low bit: the UTF-8 test
         for f in $edge; do

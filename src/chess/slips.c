@@ -6,11 +6,14 @@
  *   another file or rank                                     2
  *   another language's letter for the piece (S for N)      1
  *   a lowercase piece letter (bb5)                          1
- *   another piece letter (Nc3 for Bc3)                       2
+ *   another piece letter (Nc3 for Bc3)                       1
  *   a missing or extra disambiguation (Nd2 for Nbd2)         1
- *   a missing piece letter (b5 for Bb5)                      2
+ *   a missing piece letter (b5 for Bb5)                      1
  *   any other missing or extra character                    3
  *   two neighbouring characters swapped (fN3 for Nf3)       1
+ * A wrong or missing piece letter costs no more than a square one off: priced at 2, they let a
+ * nearer square of the typed piece win a repair over the piece meant (Bd6 typed for Qd6 read as
+ * Be6; g5 typed for Bg5 read as g6), measured by tests/unit/test_slips.c (issue 28 point 2).
  * Only the error path of the reader calls this. */
 #include "slips.h"
 
@@ -80,7 +83,7 @@ static unsigned sub_cost(char t, char s) {
             return 1;
         }
         if (is_piece(t)) {
-            return 2;
+            return 1;
         }
     }
     return 3;
@@ -89,7 +92,7 @@ static unsigned sub_cost(char t, char s) {
 /* Cost of s[i] missing from the typed text. */
 static unsigned missing_cost(const char *s, size_t slen, size_t i) {
     if (is_piece(s[i]) && i == 0) {
-        return 2;
+        return 1;
     }
     /* disambiguation: a file or rank right after the piece letter, a square following */
     if (i == 1 && is_piece(s[0]) && slen >= 4 && (is_file(s[i]) || is_rank(s[i]))) {

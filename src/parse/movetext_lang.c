@@ -167,6 +167,36 @@ static void lang_diag(pgn_reader *r, pgn_status code, pgn_loc at, uint32_t set, 
     pgnk_reader_diag(r, code, at, buf, len);
 }
 
+/* E_LANGUAGE_AMBIGUOUS's suggestions (issue 28): the move each language of set reads s as, in
+ * English SAN, each once, into r->diag_sugg (which the next diagnostic takes). */
+static void lang_readings(pgn_reader *r, const pgn_pos *pos, uint32_t set, const char *s, size_t n,
+                          uint32_t flags) {
+    pgn_move seen[PGN_LANG_COUNT];
+    size_t used = 0, k = 0;
+    for (uint32_t left = set; left; left &= left - 1) {
+        pgn_san_result one;
+        if (pgn_san_parse_lang(pos, (pgn_lang)bits_ctz(left), s, n, flags, &one) != PGN_OK) {
+            continue;
+        }
+        size_t j = 0;
+        while (j < k && seen[j] != one.move) {
+            j++;
+        }
+        char san[PGN_SAN_MAX];
+        size_t l = pgn_san_write(pos, one.move, san);
+        if (j < k || used + l + 2 > sizeof r->diag_sugg) {
+            continue;
+        }
+        seen[k++] = one.move;
+        if (used > 0) {
+            r->diag_sugg[used++] = ' ';
+        }
+        memcpy(r->diag_sugg + used, san, l);
+        used += l;
+        r->diag_sugg[used] = 0;
+    }
+}
+
 /* Reads s in each language of set: the ones that read it legally in *fit, their move in *res
  * (when they agree; *split is set when they do not). Returns the first failure when none does. */
 static pgn_status read_in(const pgn_pos *pos, uint32_t set, const char *s, size_t n, uint32_t flags,
@@ -277,6 +307,7 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
         }
     }
     if (split) {
+        lang_readings(r, pos, fit, s, n, flags);
         lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, fit, s, n);
         return PGN_E_LANGUAGE_AMBIGUOUS; /* reported here: the caller ends the line */
     }
@@ -321,6 +352,7 @@ int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n,
         set_cands(r, fit);
         return 2;
     }
+    lang_readings(r, pos, keep, *s, n, flags);
     lang_diag(r, PGN_E_LANGUAGE_AMBIGUOUS, at, keep, *s, n);
     return 1;
 }

@@ -4,6 +4,7 @@
  * PGN_READ_FIX the one clearly meant played in its place. Runs only on the error path. */
 #include "parse.h"
 
+#include "../base/bits.h"
 #include "../chess/slips.h"
 
 #include <string.h>
@@ -12,7 +13,7 @@
 
 #define CANDIDATES 32
 #define SUGGESTIONS 5
-#define LOOK_MAX 1000u  /* plies looked at after a candidate */
+#define LOOK_MAX 4096u  /* tokens read ahead at most: a bound on the work for one move */
 #define FIX_MIN_REACH 8 /* plies that must read after a repair that does not reach the end */
 #define FIX_MAX_COST 4u
 
@@ -23,109 +24,6 @@ typedef struct ranked {
     unsigned marks; /* moves after it whose capture or check marks the line contradicts */
 } ranked;
 
-static int is_space(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-/* Skips a comment, a rest-of-line comment or a variation at p (which starts one); returns the
- * place after it, or NULL when the text ends inside it. Nested variations are counted, not
- * recursed into. */
-static const char *skip_aside(const char *p, const char *end) {
-    unsigned depth = 0;
-    do {
-        if (*p == '{') {
-            const char *q = memchr(p, '}', (size_t)(end - p));
-            if (q == NULL) {
-                return NULL;
-            }
-            p = q;
-        } else if (*p == ';') {
-            const char *q = memchr(p, '\n', (size_t)(end - p));
-            if (q == NULL) {
-                return NULL;
-            }
-            p = q;
-        } else if (*p == '(') {
-            depth++;
-        } else if (*p == ')' && depth > 0) {
-            depth--;
-        }
-        p++;
-    } while (depth > 0 && p < end);
-    return depth > 0 ? NULL : p;
-}
-
-static int token_end(char c) {
-    return is_space(c) || c == '{' || c == '}' || c == '(' || c == ')' || c == ';' || c == '[' ||
-           c == '$';
-}
-
-/* A token of digits at [s, p): 0 when it ends the line (1-0, 0-1, 1/2-1/2), 1 when it is
- * castling written with zeros (a move), 2 when it is a move number: *next is then where a move
- * glued to it starts. */
-static int number_token(const char *s, const char *p, const char **next) {
-    const char *q = s;
-    while (q < p && *q >= '0' && *q <= '9') {
-        q++;
-    }
-    if (q < p && (*q == '-' || *q == '/')) {
-        return s[0] == '0' && q + 1 < p && q[1] == '-'; /* 0-0 castles */
-    }
-    while (q < p && *q == '.') {
-        q++;
-    }
-    *next = q;
-    return 2;
-}
-
-/* The next token of [*pp, end): 1 and [*tok, *tok + *tl) when it is a move to play, -1 when it
- * is something to step over (space, a comment, a NAG, a move number), 0 when the line ends
- * there (a result, the next game, a ')') or the text at hand ends before it is whole. */
-static int scan_token(const char **pp, const char *end, const char **tok, size_t *tl) {
-    const char *p = *pp;
-    char c = *p;
-    if (is_space(c) || c == '.' || c == '!' || c == '?') {
-        *pp = p + 1;
-        return -1;
-    }
-    if (c == '{' || c == ';' || c == '(') {
-        *pp = skip_aside(p, end);
-        return *pp == NULL ? 0 : -1;
-    }
-    if (c == ')' || c == '[' || c == '*' || c == '}') {
-        return 0;
-    }
-    const char *s = p;
-    while (p < end && !token_end(*p)) {
-        p++;
-    }
-    if (c == '$') {
-        p++;
-        while (p < end && *p >= '0' && *p <= '9') {
-            p++;
-        }
-        *pp = p;
-        return -1;
-    }
-    if (p == end) {
-        return 0; /* the token may go on past the text at hand */
-    }
-    if (c >= '0' && c <= '9') {
-        int k = number_token(s, p, pp);
-        if (k != 1) {
-            return k == 0 ? 0 : -1;
-        }
-    }
-    *pp = p;
-    size_t len = (size_t)(p - s);
-    while (len > 0 && (s[len - 1] == '!' || s[len - 1] == '?')) {
-        len--;
-    }
-    *tok = s;
-    *tl = len;
-    return len == 0 ? -1 : 1;
-}
-
 /* Capture, check and mate marks written in typed that the move played (san) contradicts */
 static unsigned marks_off(const char *typed, size_t tl, const char *san, size_t sl) {
     unsigned m = 0;
@@ -135,35 +33,117 @@ static unsigned marks_off(const char *typed, size_t tl, const char *san, size_t 
     return m;
 }
 
-/* How many moves of the text [p, end) play legally from pos, up to LOOK_MAX; *whole: the line
- * ended (a result, the next game, a ')' or the text at hand) before a move that did not. */
-static unsigned reach(const pgn_pos *from, const char *p, const char *end, uint32_t flags,
-                      int *whole, unsigned *marks) {
-    pgn_pos pos = *from;
-    unsigned n = 0;
-    *whole = 1;
-    while (p < end && n < LOOK_MAX) {
-        const char *s = NULL;
-        size_t len = 0;
-        int t = scan_token(&p, end, &s, &len);
-        if (t == 0) {
-            return n;
-        }
-        if (t < 0) {
+/* Symbol t: 1 when it ends the line (a result, a new game's "1" after an empty line), 2 when it
+ * is a move number, 0 when it is a move to play. */
+static int symbol_kind(const token *t) {
+    size_t i = 0;
+    while (i < t->len && t->ptr[i] >= '0' && t->ptr[i] <= '9') {
+        i++;
+    }
+    if (i == t->len) {
+        return t->blank_before && t->len == 1 && t->ptr[0] == '1' ? 1 : 2;
+    }
+    if (t->value != 0 ||
+        (t->len == 3 && (memcmp(t->ptr, "1-0", 3) == 0 || memcmp(t->ptr, "0-1", 3) == 0 ||
+                         memcmp(t->ptr, "1/2", 3) == 0)) ||
+        (t->len == 7 && memcmp(t->ptr, "1/2-1/2", 7) == 0)) {
+        return 1;
+    }
+    return 0;
+}
+
+/* Plays move t after each candidate of rk still reading (bits of live); returns those that
+ * still read. */
+static uint32_t play_each(const token *t, pgn_pos *ps, ranked *rk, uint32_t live, uint32_t flags) {
+    for (uint32_t left = live; left; left &= left - 1) {
+        unsigned i = bits_ctz(left);
+        pgn_san_result res;
+        if (pgn_san_parse(&ps[i], t->ptr, t->len, flags, &res) != PGN_OK) {
+            rk[i].whole = 0;
+            live &= ~((uint32_t)1 << i);
             continue;
         }
-        pgn_san_result res;
-        if (pgn_san_parse(&pos, s, len, flags, &res) != PGN_OK) {
-            *whole = 0;
-            return n;
-        }
         char san[PGN_SAN_MAX];
-        size_t sl = pgn_san_write(&pos, res.move, san);
-        *marks += marks_off(s, len, san, sl);
-        pgn_pos_play_unkeyed(&pos, res.move);
-        n++;
+        size_t sl = pgn_san_write(&ps[i], res.move, san);
+        rk[i].marks += marks_off(t->ptr, t->len, san, sl);
+        pgn_pos_play_unkeyed(&ps[i], res.move);
+        rk[i].reach++;
     }
-    return n;
+    return live;
+}
+
+/* Reads the rest of the line from the lexer (up to LOOK_MAX tokens), played after each of the n
+ * candidates of rk (n <= 32): comments, NAGs, move numbers and variations are stepped over; the
+ * line ends at a result, '*', the next game, the ')' of its variation or the input's end. */
+static void read_line(lexer *lx, pgn_pos *ps, ranked *rk, size_t n, uint32_t flags) {
+    uint32_t live = n >= 32 ? ~(uint32_t)0 : ((uint32_t)1 << n) - 1, depth = 0;
+    token t;
+    for (unsigned k = 0; k < LOOK_MAX && live; k++) {
+        pgnk_lexer_next(lx, &t);
+        if (t.kind == TOK_EOF || t.kind == TOK_LBRACKET || t.kind == TOK_STAR ||
+            (t.kind == TOK_RPAREN && depth == 0)) {
+            return;
+        }
+        if (t.kind == TOK_LPAREN || t.kind == TOK_RPAREN) {
+            depth += t.kind == TOK_LPAREN ? 1u : (uint32_t)-1;
+            continue;
+        }
+        if ((t.kind != TOK_SYMBOL && t.kind != TOK_BAD) || depth > 0 || t.too_long) {
+            continue;
+        }
+        int kind = t.kind == TOK_SYMBOL ? symbol_kind(&t) : 0;
+        if (kind == 1) {
+            return;
+        }
+        if (kind == 0) {
+            live = play_each(&t, ps, rk, live, flags);
+        }
+    }
+}
+
+/* What the lexer holds that the reading ahead changes (as src/parse/lang_ahead.c keeps it). */
+typedef struct lex_place {
+    uint64_t off, hold, ws_again_at, line_off;
+    lexer_ws ws;
+    uint32_t line;
+    uint8_t at_line_start, last_cr;
+} lex_place;
+
+/* Reads the rest of the line after the move at `at` through the lexer for the candidates, then
+ * puts the lexer back where it was (the window keeps the bytes from the move on, so memory grows
+ * with the game, never more). Returns the typed move's text, moved with the window when it is
+ * r->tok's. */
+static const char *read_ahead(pgn_reader *r, const char *text, pgn_loc at, pgn_pos *ps, ranked *rk,
+                              size_t n, uint32_t flags) {
+    lexer *lx = &r->lx;
+    int peeked = r->have_tok;
+    int own = !peeked && text == r->tok.ptr;
+    lex_place sv = {lexer_offset(lx), lx->hold, lx->ws_again_at,   lx->line_off,
+                    lx->ws,           lx->line, lx->at_line_start, lx->last_cr};
+    if (peeked) {
+        pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
+        sv.off = r->tok.at.offset;
+        sv.line = r->tok.at.line;
+        sv.line_off = r->tok.at.offset - r->tok.at.column + 1;
+        sv.at_line_start = r->tok.line_start;
+        r->have_tok = 0;
+    }
+    uint64_t from = own ? at.offset : sv.off;
+    lx->hold = from < lx->hold ? from : lx->hold;
+    read_line(lx, ps, rk, n, flags);
+    lx->hold = sv.hold;
+    pgnk_lexer_rewind(lx, sv.off, (pgn_loc){sv.off, sv.line, (uint32_t)(sv.off - sv.line_off + 1)},
+                      sv.at_line_start);
+    lx->line_off = sv.line_off;
+    lx->ws = sv.ws;
+    lx->ws_again_at = peeked ? sv.off : sv.ws_again_at;
+    lx->last_cr = sv.last_cr;
+    set_keep(lx, sv.off);
+    if (own) {
+        r->tok.ptr = lx->buf + (at.offset - lx->base);
+        return r->tok.ptr;
+    }
+    return text;
 }
 
 /* a before b: the line reads further after it, then it is nearer to what was typed */
@@ -183,36 +163,33 @@ static int before(const ranked *a, const ranked *b) {
     return strcmp(a->c.san, b->c.san) < 0;
 }
 
-/* Ranks the n candidates of slips into rk, best first, by what the text after the typed move
- * (as far as the lexer's window holds it) says of each. */
-static void rank_candidates(const pgn_reader *r, const pgn_pos *pos, const char *text, size_t len,
-                            pgn_loc at, uint32_t san_flags, const pgnk_slip *slips, size_t n,
-                            ranked *rk) {
-    const char *rest = NULL, *end = NULL;
-    uint64_t after = at.offset + len;
-    if (after >= r->lx.base && after <= r->lx.base + r->lx.len) {
-        rest = r->lx.buf + (after - r->lx.base);
-        end = r->lx.buf + r->lx.len;
-    }
+/* Ranks the n candidates of slips into rk, best first, by what the rest of the line says of
+ * each (read ahead through the lexer). Returns the typed move's text (read_ahead). */
+static const char *rank_candidates(pgn_reader *r, const pgn_pos *pos, const char *text, size_t len,
+                                   pgn_loc at, uint32_t san_flags, const pgnk_slip *slips, size_t n,
+                                   ranked *rk) {
+    pgn_pos ps[CANDIDATES];
+    ranked x[CANDIDATES];
     for (size_t i = 0; i < n; i++) {
-        ranked x = {slips[i], 0, 1, 0};
-        if (rest != NULL) {
-            pgn_pos next = *pos;
-            pgn_pos_play_unkeyed(&next, slips[i].move);
-            x.reach = reach(&next, rest, end, san_flags, &x.whole, &x.marks);
-            /* the typed move's own capture and check marks */
-            size_t sl = strlen(slips[i].san);
-            x.marks += (memchr(text, '+', len) != NULL) != (memchr(slips[i].san, '+', sl) != NULL);
-            x.marks += (memchr(text, 'x', len) != NULL) != (memchr(slips[i].san, 'x', sl) != NULL);
-        }
-        /* insertion sort: at most CANDIDATES */
+        ranked one = {slips[i], 0, 1, 0};
+        /* the typed move's own capture and check marks */
+        size_t sl = strlen(slips[i].san);
+        one.marks += (memchr(text, '+', len) != NULL) != (memchr(slips[i].san, '+', sl) != NULL);
+        one.marks += (memchr(text, 'x', len) != NULL) != (memchr(slips[i].san, 'x', sl) != NULL);
+        x[i] = one;
+        ps[i] = *pos;
+        pgn_pos_play_unkeyed(&ps[i], slips[i].move);
+    }
+    text = read_ahead(r, text, at, ps, x, n, san_flags);
+    for (size_t i = 0; i < n; i++) { /* insertion sort: at most CANDIDATES */
         size_t k = i;
-        while (k > 0 && before(&x, &rk[k - 1])) {
+        while (k > 0 && before(&x[i], &rk[k - 1])) {
             rk[k] = rk[k - 1];
             k--;
         }
-        rk[k] = x;
+        rk[k] = x[i];
     }
+    return text;
 }
 
 /* The first SUGGESTIONS candidates into r->diag_sugg, separated by spaces */
@@ -231,19 +208,32 @@ static void put_suggestions(pgn_reader *r, const ranked *rk, size_t n) {
     }
 }
 
-/* Clearly meant: the line reads on after the best (to its end, or far enough), it is near what
- * was typed, and no other candidate does as well as near. */
+/* o rivals b: the rest of the line reads as far after it (both to the end, or both broken
+ * within 4 plies of each other) and it is nearer to what was typed, or as near without
+ * contradicting more marks; or b reads to the end but o, nearer to what was typed, reads on far
+ * enough to be stopped by another slip. */
+static int rivals(const ranked *b, const ranked *o) {
+    if (b->whole && !o->whole && o->reach >= FIX_MIN_REACH && o->c.cost < b->c.cost) {
+        return 1; /* o may stop at a second slip further on that b happens to read */
+    }
+    if (o->whole != b->whole || (!b->whole && o->reach + 4 <= b->reach)) {
+        return 0;
+    }
+    return o->c.cost < b->c.cost || (o->c.cost == b->c.cost && o->marks <= b->marks);
+}
+
+/* Clearly meant: the line reads on after the best (to its end, or far enough) without
+ * contradicting a capture or check mark written in it, the best is near what was typed, and no
+ * other candidate that reads as far is as near. */
 static int clearly_meant(const ranked *rk, size_t n) {
     const ranked *b = &rk[0];
-    if (b->c.cost > FIX_MAX_COST || (!b->whole && b->reach < FIX_MIN_REACH)) {
+    if (b->c.cost > FIX_MAX_COST || (!b->whole && b->reach < FIX_MIN_REACH) || b->marks > 0) {
         return 0;
     }
-    if (n > 1 && rk[1].whole == b->whole && rk[1].reach == b->reach && rk[1].marks == b->marks &&
-        rk[1].c.cost == b->c.cost) { /* a rival as good and as near */
-        return 0;
-    }
-    if (n > 1 && !b->whole && rk[1].reach + 4 > b->reach && rk[1].c.cost <= b->c.cost) {
-        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if (rivals(b, &rk[i])) {
+            return 0;
+        }
     }
     return 1;
 }
@@ -257,7 +247,7 @@ int pgnk_repair_move(pgn_reader *r, const pgn_pos *pos, const char *text, size_t
     if (n == 0) {
         return 0;
     }
-    rank_candidates(r, pos, text, len, at, san_flags, slips, n, rk);
+    text = rank_candidates(r, pos, text, len, at, san_flags, slips, n, rk);
     put_suggestions(r, rk, n);
     if (!(r->opts.flags & PGN_READ_FIX) || !clearly_meant(rk, n)) {
         return 0;

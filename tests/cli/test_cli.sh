@@ -77,9 +77,28 @@ expect "version" "pgnkit 0.1.0" 0 "$bin" --version
 shared=${PGNKIT_SHARED:-../shared}
 std="$shared/corpus/expected/standard/fischer-spassky-1992.pgn"
 tmp=${TMPDIR:-/tmp}/pgnkit-cli.$$
-expect_err "check gcc format" "^examples/sample.pgn:27:47: error: illegal move 'Ke3' \[E_ILLEGAL_MOVE\] \(game 3\)" 0 bash -c "\"$bin\" check examples/sample.pgn 2>&1 >/dev/null | grep E_ILLEGAL >&2"
+expect_err "check gcc format" "^examples/sample.pgn:27:47: error: illegal move 'Ke3': did you mean Ke2 or Qe2\? \[E_ILLEGAL_MOVE\] \(game 3\)" 0 bash -c "\"$bin\" check examples/sample.pgn 2>&1 >/dev/null | grep E_ILLEGAL >&2"
 expect_err "check summary" "3 games, 1 errors, 2 warnings" 1 "$bin" check examples/sample.pgn
-expect_err "check json" '\{"file":"examples/sample.pgn","line":27,"column":47,"offset":[0-9]+,"game":3,"severity":"error","code":"E_ILLEGAL_MOVE","message":"illegal move","token":"Ke3"\}' 1 "$bin" check --diag json examples/sample.pgn
+expect_err "check json" '\{"file":"examples/sample.pgn","line":27,"column":47,"offset":[0-9]+,"game":3,"severity":"error","code":"E_ILLEGAL_MOVE","message":"illegal move","token":"Ke3","suggestions":\["Ke2","Qe2","Kf1","Na3","Nc3"\]\}' 1 "$bin" check --diag json examples/sample.pgn
+# --fix (issue 28 point 2; docs/repair.md): the issue's own slip, 3. Bc5 typed for 3. Bb5 in a
+# Ruy Lopez, is repaired (the rest reads on only after Bb5: 4. Ba4), the other game untouched,
+# and the summary counts the repair; Ke3 for Ke2 (sample.pgn game 3, whose only king move is
+# Ke2) likewise; without --fix nothing is counted as repaired.
+printf '[Event "a"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 *\n\n[Event "b"]\n\n1. d4 d5 *\n' >"$tmp.slip"
+expect_err "check --fix reports the repair" "3:24: warning: .*'Bc5' \(replaced by Bb5\) \[W_REPAIRED_MOVE\] \(game 1\).*2 games, 1 repaired, 0 errors, 1 warnings$" 0 "$bin" check --fix "$tmp.slip"
+expect_err "check --fix json" '"code":"W_REPAIRED_MOVE".*"token":"Bc5","suggestions":\["Bb5",[^]]*\],"replacement":"Bb5"\}.*\{"summary":\{"command":"check","games":2,"repaired":1,"errors":0,"warnings":1,' 0 "$bin" check --fix --diag json "$tmp.slip"
+expect_err "check without --fix" "3:24: error: illegal move 'Bc5': did you mean Bb5 or Bc4\? \[E_ILLEGAL_MOVE\] \(game 1\)
+2 games, 1 errors, 0 warnings$" 1 "$bin" check "$tmp.slip"
+expect "convert --fix writes the repaired game" "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6
+d4 d5" 0 "$bin" convert --fix --to san "$tmp.slip"
+expect_err "convert --fix summary" "2 games, 2 written, 0 rejected, 1 repaired, 0 errors$" 0 "$bin" convert --fix --to san "$tmp.slip"
+expect_err "fmt --fix summary" "2 games, 2 written, 0 rejected, 1 repaired, 0 errors$" 0 "$bin" fmt --fix "$tmp.slip"
+expect_err "check --fix -j 2" "2 games, 1 repaired, 0 errors, 1 warnings$" 0 "$bin" check --fix -j 2 "$tmp.slip"
+# E_LANGUAGE_AMBIGUOUS suggests each language's reading: Se2 is Be2 in Czech, Ne2 in German
+printf '[Event "e"]\n\n1. e4 e5 2. Se2 *\n' >"$tmp.lang"
+expect_err "language ambiguity suggests the readings" "3:13: error: .*'Se2: cs, da/de/no/sv, pl': did you mean Be2 or Ne2\? \[E_LANGUAGE_AMBIGUOUS\]" 1 "$bin" check "$tmp.lang"
+rm -f "$tmp.lang"
+expect_err "check --fix sample" "Ke3' \(replaced by Ke2\).*3 games, 1 repaired, 0 errors, 3 warnings$" 0 "$bin" check --fix examples/sample.pgn
 expect_err "check strict" "error: castling written with zeros" 1 "$bin" check --strict "$std" examples/sample.pgn
 expect_err "check clean" "^1 games, 0 errors, 0 warnings$" 0 "$bin" check "$std"
 expect_err "check stdin" "^1 games, 0 errors, 0 warnings$" 0 bash -c "\"$bin\" check - < \"$std\""
@@ -207,6 +226,29 @@ else
     echo "SKIP fmt out of memory: PGNKIT_REL_BIN (a build without sanitizers) is not set"
     skip=2
 fi
+# --fix never changes a game read without error (issue 28 point 2): fmt --fix of the clean TWIC
+# files (9,648 games: TWIC 1427, 1428 and the 232 of misc/) is byte for byte fmt, and the summary
+# counts no repair. The TWIC weeks with the release build; the sanitizer build reads the 232.
+clean=("$shared"/corpus/big/misc/mliebelt-twic-01-232games.pgn)
+fixbin=$bin
+if [ -n "$rel" ] && [ -x "$rel" ]; then
+    clean+=("$shared"/corpus/big/twic/twic1427.pgn.gz "$shared"/corpus/big/twic/twic1428.pgn.gz)
+    fixbin=$rel
+fi
+for f in "${clean[@]}"; do
+    name="fmt --fix of clean $(basename "$f") is fmt"
+    if [ ! -r "$f" ]; then
+        fail=$((fail + 1)); echo "FAIL $name: $f is missing"; continue
+    fi
+    a=$("$fixbin" fmt --quiet "$f" | md5sum)
+    b=$("$fixbin" fmt --quiet --fix "$f" | md5sum)
+    if [ "$a" == "$b" ] && [ "${a%% *}" != d41d8cd98f00b204e9800998ecf8427e ]; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL $name: $a, --fix $b"
+    fi
+    expect_err "fmt --fix of clean $(basename "$f"): 0 repaired" ", 0 rejected, 0 repaired, 0 errors$" 0 "$fixbin" fmt --fix "$f"
+done
 # Outputs are written through a 1 MiB buffer: setvbuf(f, NULL, _IOFBF, 1 MiB) left glibc's
 # 4 KiB (fmt wrote the 90 MB of the gnuchess book in 22,156 writes, a system call each).
 if command -v strace >/dev/null; then
@@ -251,7 +293,7 @@ else
     echo "SKIP output buffer: strace missing (tools/deps.sh installs it)"
     skip=$((skip + 4))
 fi
-rm -f "$tmp.rej" "$tmp.out"
+rm -f "$tmp.rej" "$tmp.out" "$tmp.slip"
 rm -f /tmp/pgnkit-cli-err.$$
 echo "RESULT $pass $fail $skip"
 [ "$fail" -eq 0 ]

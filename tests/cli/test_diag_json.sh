@@ -48,6 +48,9 @@ for c in eco dedupe stats "sort --by Event" "split --pattern $tmp/split-{n}.pgn"
     run "${c%% *}-where" $bin $c --diag json --where 'Event ~ Club' examples/sample.pgn
 done
 run fmt-where "$bin" fmt --diag json --where 'not check' examples/sample.pgn
+# --fix: W_REPAIRED_MOVE with its replacement, the summary's repaired count (issue 28)
+run check-fix "$bin" check --diag json --fix examples/sample.pgn
+run convert-fix "$bin" convert --diag json --fix --to san examples/sample.pgn
 printf '{"tags":{},"moves":[{"san":"e5"}],"result":"*"}\n{"tags" 1}' >"$tmp/bad.ndjson"
 run from-json "$bin" convert --diag json --from json "$tmp/bad.ndjson"
 printf '[Event "Br\x81ssel"]\n\n1. e4 N\xfff3 *\n' >"$tmp/bytes.pgn"

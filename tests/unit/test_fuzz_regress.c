@@ -2,9 +2,9 @@
 /* Replays the fuzz targets of fuzz/ without libFuzzer (so under gcc's ASan+UBSan in make check):
  * every file of tests/fuzz-regress/<target>/ (each one an input that once broke an invariant; see
  * fuzz/README.md), then every corpus/edge file of ../shared through the reader target (three
- * option/chunk prefixes), the round-trip target and, converted to NDJSON, the JSON target, and
- * every FEN of corpus/perft through the FEN target. A broken invariant is a test failure
- * (FUZZ_FAIL), a crash is a crash. */
+ * option/chunk prefixes), the round-trip and repair targets and, converted to NDJSON, the JSON
+ * target, and every FEN of corpus/perft through the FEN target. A broken invariant is a test
+ * failure (FUZZ_FAIL), a crash is a crash. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "harness.h"
@@ -34,6 +34,9 @@
 #define FUZZ_ENTRY fuzz_query_one
 #include "../../fuzz/fuzz_query.c"
 #undef FUZZ_ENTRY
+#define FUZZ_ENTRY fuzz_repair_one
+#include "../../fuzz/fuzz_repair.c"
+#undef FUZZ_ENTRY
 
 typedef int (*fuzz_fn)(const uint8_t *data, size_t size);
 
@@ -42,7 +45,8 @@ static const struct {
     fuzz_fn fn;
 } targets[] = {{"reader", fuzz_reader_one}, {"roundtrip", fuzz_roundtrip_one},
                {"fen", fuzz_fen_one},       {"san", fuzz_san_one},
-               {"json", fuzz_json_one},     {"query", fuzz_query_one}};
+               {"json", fuzz_json_one},     {"query", fuzz_query_one},
+               {"repair", fuzz_repair_one}};
 
 /* Runs fn on one input; counts a pass unless a FUZZ_FAIL was reported. */
 static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t len) {
@@ -154,6 +158,7 @@ static unsigned corpus_file(const char *path, void *ctx) {
         run_one(path, fuzz_reader_one, pre, len + 2);
     }
     run_one(path, fuzz_roundtrip_one, data, len);
+    run_one(path, fuzz_repair_one, data, len);
     json_of(path, data, len);
     free(pre);
     free(data);
@@ -195,7 +200,8 @@ int main(void) {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", harness_shared("corpus/edge"));
     unsigned files = each_file(dir, ".pgn", 1, corpus_file, NULL);
-    printf("corpus/edge through fuzz_reader (3 prefixes), fuzz_roundtrip and (as NDJSON) "
+    printf("corpus/edge through fuzz_reader (3 prefixes), fuzz_roundtrip, fuzz_repair and (as "
+           "NDJSON) "
            "fuzz_json: %u "
            "files\n",
            files);

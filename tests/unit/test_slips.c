@@ -11,7 +11,8 @@
  *     of the games with two slips >= 10 plies apart, and never a different game whole;
  *   - the same on a held-out set: the other half of the games, with another seed;
  *   - a clean game is never changed by PGN_READ_FIX.
- * The figures are printed (docs/repair.md quotes them). */
+ * The figures are printed (docs/repair.md quotes them). SLIPS_SEED=N xors N into both seeds, to
+ * measure on other slips; SLIPS_VERBOSE=1 prints the games repaired to another game. */
 #include "harness.h"
 #include "testutil.h"
 #include "pgnkit.h"
@@ -277,8 +278,8 @@ static void measure(const line *l, tally *t) {
                 t->dfixed += same;
                 t->dwrong += whole && !same;
                 if (whole && !same) {
-                    printf("repaired to another game: plies %zu %zu typed %s %s for %s %s\n", a, c,
-                           sa, sc, l->san[a], l->san[c]);
+                    printf("repaired to another game: plies %zu %zu typed %s %s for %s %s\n%s", a,
+                           c, sa, sc, l->san[a], l->san[c], getenv("SLIPS_VERBOSE") ? b.p : "");
                 }
             }
         }
@@ -298,7 +299,7 @@ static void run(const char *name, int parity, uint64_t seed) {
         harness_fail(__FILE__, __LINE__, "cannot read %s", CORPUS);
         return;
     }
-    rng = seed;
+    rng = getenv("SLIPS_SEED") ? seed ^ strtoull(getenv("SLIPS_SEED"), NULL, 0) : seed;
     pgn_reader *r;
     pgn_game *g;
     static line l;

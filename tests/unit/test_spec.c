@@ -97,6 +97,7 @@ static int apply_flag(example *ex, const char *w) {
                 {"no-board", 0, PGN_READ_NO_BOARD},
                 {"nested-comments", 0, PGN_READ_NESTED_COMMENTS},
                 {"no-null-moves", 0, PGN_READ_NO_NULL_MOVES},
+                {"fix", 0, PGN_READ_FIX},
                 {"reduced", 1, PGN_WRITE_REDUCED},
                 {"no-comments", 1, PGN_WRITE_NO_COMMENTS},
                 {"no-variations", 1, PGN_WRITE_NO_VARIATIONS},
