@@ -14,6 +14,8 @@
  * A wrong or missing piece letter costs no more than a square one off: priced at 2, they let a
  * nearer square of the typed piece win a repair over the piece meant (Bd6 typed for Qd6 read as
  * Be6; g5 typed for Bg5 read as g6), measured by tests/unit/test_slips.c (issue 28 point 2).
+ * A move with nothing in common with the typed text (every character replaced: O-O against a3)
+ * is past PGNK_SLIP_MAX_COST: no suggestion rather than a senseless one.
  * Only the error path of the reader calls this. */
 #include "slips.h"
 
@@ -135,6 +137,11 @@ unsigned pgnk_slip_cost(const char *typed, size_t tlen, const char *san, size_t 
             }
             d[i][j] = best;
         }
+    }
+    /* nothing in common (O-O against a3: every character replaced) is no slip at all */
+    size_t longer = n > m ? n : m;
+    if (longer > 0 && d[n][m] >= 3u * (unsigned)longer) {
+        return PGNK_SLIP_MAX_COST + 1;
     }
     return d[n][m];
 }
