@@ -13,6 +13,7 @@ import os
 import shutil
 import struct
 import subprocess
+import sys
 import tarfile
 import threading
 import zipfile
@@ -121,7 +122,7 @@ def test_cut_short(fmt, frac, packed, twic, pgnkit_bin, tmp_path):
     path = str(tmp_path / "cut.dat")
     open(path, "wb").write(data[:int(len(data) * frac)])
     got = []
-    with pytest.raises(pgnkit.CompressedError, match=r"cut\.dat: cut short .* data") as e:
+    with pytest.raises(pgnkit.CompressedError, match=r"cut\.dat: truncated .* data: the file ends at byte") as e:
         for g in pgnkit.read(path):
             got.append(g.to_pgn())
     assert isinstance(e.value, ValueError)
@@ -151,11 +152,12 @@ def test_corrupt(fmt, packed, pgnkit_bin, tmp_path):
 
 def test_refused(twic, tmp_path):
     data = open(twic, "rb").read()
-    with pytest.raises(pgnkit.CompressedError, match=r"a 7z archive: .*7z x -so FILE, or the pgnkit"):
+    # a 7z archive is read by libarchive, as the program reads it: this one holds nothing
+    with pytest.raises(pgnkit.CompressedError, match=r"^<bytes>: .*7z archive"):
         pgnkit.check(b"7z\xbc\xaf\x27\x1c\x00\x04" + bytes(300))
     with pytest.raises(pgnkit.CompressedError, match=r"gzip data inside xz data \(compressed twice"):
         list(pgnkit.read(lzma.compress(gzip.compress(data))))
-    with pytest.raises(ValueError, match="range= reads a plain file; this is gzip data"):
+    with pytest.raises(ValueError, match="range=: the range reads plain files and zstd files at frame boundaries, not gzip data"):
         list(pgnkit.read(gzip.compress(data), range=(0, 1000)))
 
 
@@ -240,7 +242,7 @@ def test_member_bytes_as_they_are(tmp_path, pgnkit_bin):
 
 def test_archive_failures(archived, tmp_path):
     _, archives = archived
-    with pytest.raises(ValueError, match="range= reads a plain file; this is a zip archive"):
+    with pytest.raises(ValueError, match="range=: the range reads plain files and zstd files at frame boundaries, not a zip archive"):
         list(pgnkit.read(archives["zip"], range=(0, 1000)))
     z = tmp_path / "none.zip"
     with zipfile.ZipFile(z, "w") as f:
@@ -302,7 +304,7 @@ def test_archive_member(archived):
             assert got == [(f"{path}({name})", g.ordinal, g.tags) for g in pgnkit.read(plain)]
         with pytest.raises(pgnkit.CompressedError, match=r"no member named nothing\.pgn in a"):
             list(pgnkit.read(path, member="nothing.pgn"))
-    with pytest.raises(ValueError, match="member= names a member of a zip or tar archive"):
+    with pytest.raises(ValueError, match="member= names a member of an archive"):
         list(pgnkit.read(members[0][1], member="x.pgn"))
 
 
@@ -336,15 +338,18 @@ def test_dask_reads_by_first_bytes(twic, packed, tmp_path):
         assert [(r["offset"], r["moves"]) for r in bag.compute(scheduler="sync")] == want
 
 
-def test_zstd_without_its_module(packed, monkeypatch):
-    from pgnkit import _compressed
-
-    real = _compressed.importlib.util.find_spec
-    monkeypatch.setattr(_compressed.importlib.util, "find_spec",
-                        lambda name, *a: None if name == "zstandard" else real(name, *a))
-    with pytest.raises(pgnkit.CompressedError, match="install python3-zstandard, or pipe it "
-                       "through zstdcat"):
-        pgnkit.check(packed["zst"])
+def test_zstd_without_its_module(packed, twic):
+    """zstd (and every other format) is decoded by the C source layer: the package reads it with
+    the zstandard module blocked (issue 29), as many games as from the plain file."""
+    code = ("import sys; sys.modules['zstandard'] = None\n"
+            "import pgnkit\n"
+            "for p in sys.argv[1:]:\n"
+            "    print(pgnkit.check(p)['games'], sum(1 for _ in pgnkit.read(p)))\n")
+    out = subprocess.run([sys.executable, "-c", code, packed["zst"], packed["zst-frames"], twic],
+                         capture_output=True, text=True, cwd=os.path.dirname(pgnkit.__path__[0]))
+    assert out.returncode == 0, out.stderr
+    rows = out.stdout.split("\n")[:3]
+    assert len(set(rows)) == 1 and int(rows[0].split()[0]) > 1000, rows
 
 
 @pytest.mark.parametrize("fmt", ["plain", "gz"])
