@@ -7,9 +7,10 @@
 
 See docs/python.md for the API and a migration table from python-chess.
 """
-import contextlib
 import operator
 import os
+import queue
+import threading
 
 from . import _pgnkit
 from ._pgnkit import CompressedError, PgnError
@@ -298,21 +299,26 @@ class Games:
 
 
 def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None,
-         member=None):
+         member=None, threads=1):
     """An iterator of Games (Games) from a path, bytes or a binary file object. strict:
     import-format quirks are errors and a broken game raises PgnError. where: a query expression
     such as "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not
     compile), or a predicate of a Game. range: (start, end) byte offsets of a plain file: the
-    games of that range (the library's range semantics). line_base: the line number of byte
-    start, for true line numbers in diagnostics; counted from a path or bytes when not given (a
-    file object's lines count from 1 at start). member: of a zip or tar archive, read only the
-    member of that name. The diagnostics that belong to no game are in the iterator's trailing
-    list."""
+    games of that range (the library's range semantics; a zstd file's at its frames). line_base:
+    the line number of byte start, for true line numbers in diagnostics; counted by the C source
+    layer when not given (a file object's lines count from 1 at start). member: of an archive,
+    read only the member of that name. threads: read on that many threads (0: one per core) by
+    the library's parallel reader, the same games in the same order (where= as an expression,
+    range= and line_base= read on one). The diagnostics that belong to no game are in the
+    iterator's trailing list."""
     start, end = _byte_range(range)
     expr, pred = _where(where)
     trailing = []
+    threads = operator.index(threads)
+    if threads < 0:
+        raise ValueError(f"pgnkit: threads={threads}: a number of threads (0: one per core)")
     gen = _read(source, encoding, strict, expr, pred, range, start, end, line_base or 0, member,
-                trailing)
+                trailing, threads)
     return Games(gen, trailing)
 
 
@@ -322,11 +328,54 @@ def _raise_first_error(diagnostics, name):
                    f"{name}:{first.line}:{first.column}: {first.token}")
 
 
-def _read(source, encoding, strict, expr, pred, range, start, end, line_base, member, trailing):
+def _parallel(r, threads):
+    """The GameRecords of Reader r read on threads by the C parallel reader (Reader.parallel), run
+    on a thread of its own that hands them over through a bounded queue; closing the generator
+    stops the read."""
+    q, stop, done = queue.Queue(256), threading.Event(), object()
+
+    def put(rec):
+        while not stop.is_set():
+            try:
+                q.put(rec, timeout=0.1)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def run():
+        try:
+            r.parallel(threads, put)
+            put((done, None))
+        except BaseException as e:  # given to the reading thread
+            put((done, e))
+
+    t = threading.Thread(target=run, name="pgnkit-parallel", daemon=True)
+    t.start()
+    try:
+        while True:
+            item = q.get()
+            if isinstance(item, tuple) and item[0] is done:
+                if item[1] is not None:
+                    raise item[1]
+                return
+            yield item
+    finally:
+        stop.set()
+        while t.is_alive():
+            try:
+                q.get(timeout=0.05)
+            except queue.Empty:
+                pass
+
+
+def _read(source, encoding, strict, expr, pred, range, start, end, line_base, member, trailing,
+          threads=1):
     """read()'s generator; appends the diagnostics after each text's last game to trailing."""
     for r, name in _readers(source, member, range, encoding=encoding, strict=strict,
                             range_start=start, range_end=end, where=expr, line_base=line_base):
-        for rec in r:  # ordinals from 1 in each member
+        one = threads == 1 or expr is not None or range is not None or line_base
+        for rec in r if one else _parallel(r, threads):  # ordinals from 1 in each member
             g = Game(rec, name)
             if strict and rec.errors:
                 _raise_first_error(g.diagnostics, name)

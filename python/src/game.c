@@ -17,6 +17,11 @@ PyObject *pk_game_new(const pk_state *s) {
     return (PyObject *)self;
 }
 
+void pk_game_adopt(PyObject *game, pgn_game *g) {
+    pgn_game_free(((GameObject *)game)->g);
+    ((GameObject *)game)->g = g;
+}
+
 pgn_game *pk_game_of(PyObject *game) {
     return ((GameObject *)game)->g;
 }

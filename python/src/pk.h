@@ -148,6 +148,10 @@ PyObject *pk_mod_zstd_frames(PyObject *mod, PyObject *path);
 /* A new CGame that owns a new empty pgn_game, or NULL with an exception set. */
 PyObject *pk_game_new(const pk_state *s);
 
+/* Gives the CGame game the pgn_game g (its own is freed): a game taken from the parallel
+ * reader. */
+void pk_game_adopt(PyObject *game, pgn_game *g);
+
 /* The pgn_game of a CGame (a borrowed pointer, valid while the object lives). */
 pgn_game *pk_game_of(PyObject *game);
 

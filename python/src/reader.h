@@ -46,6 +46,9 @@ PyObject *pk_reader_failed(ReaderObject *self, pgn_status st);
  * None when no member is left; NULL with an exception set. */
 PyObject *pk_reader_next_member(ReaderObject *self, PyObject *unused);
 
+/* parallel(threads, put): reads the text on threads (parallel.c). */
+PyObject *pk_reader_parallel(ReaderObject *self, PyObject *args);
+
 /* The reader's methods and iterator (reader_read.c). */
 extern PyMethodDef pk_reader_methods[];
 PyObject *pk_reader_next(ReaderObject *self);

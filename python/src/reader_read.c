@@ -206,6 +206,9 @@ PyMethodDef pk_reader_methods[] = {
      "reads the rest: a CheckRecord (diagnostics, games, errors, warnings)"},
     {"next_member", (PyCFunction)pk_reader_next_member, METH_NOARGS,
      "an archive's next member: its name ARCHIVE(MEMBER), or None when none is left"},
+    {"parallel", (PyCFunction)pk_reader_parallel, METH_VARARGS,
+     "parallel(threads, put): every game left, read on threads, given to put(GameRecord) in "
+     "input order (put returns False to stop); the counts as a CheckRecord"},
     {"name", (PyCFunction)reader_name, METH_NOARGS,
      "the name of what is read: the source's, or an archive member's ARCHIVE(MEMBER)"},
     {"source_format", (PyCFunction)reader_source_format, METH_NOARGS,
