@@ -17,12 +17,10 @@ typedef struct frames_walk {
 static int frame_add(void *user, const pgn_frame *fr) {
     frames_walk *w = user;
     PyGILState_STATE g = PyGILState_Ensure();
-    PyObject *items[] = {PyLong_FromUnsignedLongLong(fr->offset),
-                         PyLong_FromUnsignedLongLong(fr->size),
-                         PyLong_FromUnsignedLongLong(fr->text_offset),
-                         PyLong_FromUnsignedLongLong(fr->text_size),
-                         PyLong_FromUnsignedLongLong(fr->line),
-                         PyBool_FromLong(fr->skippable)};
+    PyObject *items[] = {
+        PyLong_FromUnsignedLongLong(fr->offset),      PyLong_FromUnsignedLongLong(fr->size),
+        PyLong_FromUnsignedLongLong(fr->text_offset), PyLong_FromUnsignedLongLong(fr->text_size),
+        PyLong_FromUnsignedLongLong(fr->line),        PyBool_FromLong(fr->skippable)};
     PyObject *rec = pk_record_new(w->s, PK_REC_FRAME, items);
     if (!rec || PyList_Append(w->list, rec) < 0) {
         w->failed = 1;
@@ -42,8 +40,8 @@ PyObject *pk_mod_zstd_frames(PyObject *mod, PyObject *path) {
     pgn_source *src = NULL;
     pgn_status st = PGN_E_NOMEM;
     if (w.list) {
-        Py_BEGIN_ALLOW_THREADS st = pgn_source_open_path(&src, PyBytes_AS_STRING(bytes), NULL, msg,
-                                                         sizeof msg);
+        Py_BEGIN_ALLOW_THREADS st =
+            pgn_source_open_path(&src, PyBytes_AS_STRING(bytes), NULL, msg, sizeof msg);
         if (st == PGN_OK) {
             st = pgn_source_frames(src, frame_add, &w);
         }

@@ -175,8 +175,8 @@ static int source_open(ReaderObject *self, PyObject *src) {
         Py_END_ALLOW_THREADS
     } else if (PyBytes_Check(src)) {
         self->keep = Py_NewRef(src);
-        st = pgn_source_open_mem(&self->src, PyBytes_AS_STRING(src),
-                                 (size_t)PyBytes_GET_SIZE(src), &so, msg, sizeof msg);
+        st = pgn_source_open_mem(&self->src, PyBytes_AS_STRING(src), (size_t)PyBytes_GET_SIZE(src),
+                                 &so, msg, sizeof msg);
     } else {
         self->keep = Py_NewRef(src);
         st = pgn_source_open_read(&self->src, pyfile_read, self, &so, msg, sizeof msg);
@@ -211,8 +211,8 @@ static int reader_open(ReaderObject *self, PyObject *src) {
     int ranged = o->range_start || o->range_end; /* (a line_base alone: the reader's) */
     if (ranged && (!src || PyBytes_Check(src) || is_path(src))) {
         pgn_status st;
-        Py_BEGIN_ALLOW_THREADS st = pgn_source_range(self->src, o->range_start, o->range_end,
-                                                     o->line_base, o);
+        Py_BEGIN_ALLOW_THREADS st =
+            pgn_source_range(self->src, o->range_start, o->range_end, o->line_base, o);
         Py_END_ALLOW_THREADS if (st != PGN_OK) {
             if (st == PGN_E_NOMEM) {
                 PyErr_NoMemory();
@@ -240,14 +240,17 @@ PyObject *pk_reader_next_member(ReaderObject *self, PyObject *unused) {
     Py_BEGIN_ALLOW_THREADS st = pgn_source_next(self->src);
     Py_END_ALLOW_THREADS if (st == PGN_END) {
         out = Py_NewRef(Py_None);
-    } else if (st != PGN_OK) {
+    }
+    else if (st != PGN_OK) {
         pk_reader_failed(self, st);
-    } else {
+    }
+    else {
         pgn_reader_free(self->r);
         self->r = NULL;
         pk_tagdicts_free(self->tags);
         self->tags = NULL;
-        if ((!self->tags_only || (self->tags = pk_tagdicts_new())) && reader_open(self, NULL) == 0) {
+        if ((!self->tags_only || (self->tags = pk_tagdicts_new())) &&
+            reader_open(self, NULL) == 0) {
             out = PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(self->name));
         } else if (!PyErr_Occurred()) {
             PyErr_NoMemory();
