@@ -124,21 +124,24 @@ def games():
 
 
 class BadFile(io.RawIOBase):
-    """A file object whose read() fails, returns str, returns too much, or calls its reader."""
+    """A file object whose read() fails, returns str, returns too much, or calls its reader: from
+    the first read (early: the constructor's, which looks at the first bytes for the format), or
+    once the reader is made."""
 
-    def __init__(self, how):
-        self.how, self.reader, self.n = how, None, 0
+    def __init__(self, how, early=False):
+        self.how, self.reader, self.n, self.early = how, None, 0, early
 
     def readable(self):
         return True
 
     def read(self, n=-1):
         self.n += 1
-        if self.how == "raise" and self.n > 1:
+        bad = self.early or self.reader is not None
+        if self.how == "raise" and bad:
             raise OSError("disk on fire")
-        if self.how == "str":
+        if self.how == "str" and bad:
             return "text"
-        if self.how == "big":
+        if self.how == "big" and bad:
             return b"x" * (n + 10)
         if self.how == "reenter" and self.reader is not None:
             for f in (lambda r: next(r), lambda r: r.check_all(), lambda r: r.trailing(),
@@ -148,7 +151,7 @@ class BadFile(io.RawIOBase):
                     raise AssertionError("a reader called from its file's read() ran")
                 except RuntimeError:
                     pass
-        return GAMES[:n] if self.n == 1 else b""
+        return GAMES[:n] if self.n == 1 or (self.reader is None and self.n < 4) else b""
 
 
 def scan_mode():
@@ -179,6 +182,12 @@ def readers():
             _pgnkit.Reader(GAMES, **bad)
             raise AssertionError(f"Reader took {bad}")
         except (TypeError, ValueError, OverflowError):
+            pass
+    for how in ("raise", "str", "big"):
+        try:
+            _pgnkit.Reader(BadFile(how, early=True), "f")
+            raise AssertionError(f"Reader took a file whose first read() does {how}")
+        except (OSError, TypeError):
             pass
     for how in ("raise", "str", "big", "reenter"):
         for tags_only in (False, True):
