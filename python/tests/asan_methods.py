@@ -198,21 +198,27 @@ def readers():
 
 
 def two_threads():
-    """A second thread on a reader that is reading is refused."""
-    started, release = threading.Event(), threading.Event()
+    """A second thread on a reader that is reading is refused. The file's reads pass in pieces
+    of 256 bytes until armed (the constructor's look at the first bytes), then the first one waits
+    until released."""
+    started, release, armed = threading.Event(), threading.Event(), threading.Event()
+    data = [GAMES * 40]
 
     class Slow(io.RawIOBase):
         def readable(self):
             return True
 
         def read(self, n=-1):
-            if not started.is_set():
+            if armed.is_set() and not started.is_set():
                 started.set()
                 release.wait(10)
-                return GAMES[:n]
-            return b""
+            n = 256 if n < 0 else min(n, 256)
+            out, data[0] = data[0][:n], data[0][n:]
+            return out
 
     r = _pgnkit.Reader(Slow(), "slow")
+    assert data[0], "the constructor read it all: the thread would never call read()"
+    armed.set()
     t = threading.Thread(target=lambda: list(r))
     t.start()
     started.wait(10)
