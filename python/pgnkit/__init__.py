@@ -33,7 +33,8 @@ def version():
 
 
 class Diagnostic(tuple):
-    """One problem the reader found: code, severity, line, column, offset, game, token, message."""
+    """One problem the reader found: code, severity, line, column, offset, game, token,
+    suggestions, replacement (then source, for check()'s and Games.trailing's); message."""
     __slots__ = ()
     _fields = ("code", "severity", "line", "column", "offset", "game", "token", "suggestions",
                "replacement")
