@@ -193,6 +193,9 @@ typedef struct pgn_par_game {
     pgn_str raw;                     /* the game's bytes, with PGN_READ_KEEP_RAW; else empty */
     pgn_str product;                 /* what the prepare hook appended for it */
     int has_product;                 /* a prepare hook ran (product may be empty) */
+    /* With a tree: where the reader keeps it. The callback may take the game by setting *take to
+     * NULL: the caller then owns it (pgn_game_free) and the reader makes another. Else NULL. */
+    pgn_game **take;
 } pgn_par_game;
 
 /** Work done on the worker threads (each member may be NULL): a state per worker made from

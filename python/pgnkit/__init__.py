@@ -7,13 +7,13 @@
 
 See docs/python.md for the API and a migration table from python-chess.
 """
-import contextlib
 import operator
 import os
+import queue
+import threading
 
-from . import _compressed, _pgnkit
-from ._compressed import CompressedError
-from ._pgnkit import PgnError
+from . import _pgnkit
+from ._pgnkit import CompressedError, PgnError
 
 __all__ = ["Games", "read", "scan_tags", "read_tags_frame", "check", "Board", "Game", "Diagnostic",
            "PgnError", "CompressedError", "version"]
@@ -33,7 +33,8 @@ def version():
 
 
 class Diagnostic(tuple):
-    """One problem the reader found: code, severity, line, column, offset, game, token, message."""
+    """One problem the reader found: code, severity, line, column, offset, game, token,
+    suggestions, replacement (then source, for check()'s and Games.trailing's); message."""
     __slots__ = ()
     _fields = ("code", "severity", "line", "column", "offset", "game", "token", "suggestions",
                "replacement")
@@ -168,47 +169,47 @@ class Game:
 
 
 def _source(src):
-    """(source for the C reader, name for diagnostics): compressed data (recognised by its first
-    bytes: gzip, zstd, bzip2, xz) as a _compressed.Decoded, plain text as it is. A path is a str
-    or an os.PathLike (whose path may be bytes: os.scandir(b"...")); a name that is not UTF-8 is
-    kept as os.fsdecode gives it, and the extension opens the file by its bytes."""
+    """(source for the C reader, its name): a path is a str or an os.PathLike (whose path may be
+    bytes: os.scandir(b"...")), opened by the extension by its bytes (a name that is not UTF-8 is
+    named as os.fsdecode gives it); bytes; or a binary file object. What the bytes hold (plain
+    text, gzip, zstd, bzip2, xz, an archive) the C source layer tells by their first bytes."""
     if isinstance(src, (bytes, bytearray, memoryview)):
-        return _compressed.wrap(bytes(src), "<bytes>"), "<bytes>"
+        return bytes(src), "<bytes>"
     if isinstance(src, (str, os.PathLike)):
-        p = os.fsdecode(os.fspath(src))
-        return _compressed.open_path(p), p
+        return src, os.fsdecode(os.fspath(src))
     if hasattr(src, "read"):
-        name = getattr(src, "name", "<stream>")
-        return _compressed.wrap(src, name), name
+        name = getattr(src, "name", None)  # an int for a file opened on a descriptor
+        return src, os.fsdecode(name) if isinstance(name, (str, bytes)) else "<stream>"
     raise TypeError("pgnkit: a path, bytes or a binary file object is expected")
 
 
-@contextlib.contextmanager
-def _opened(source, range=None):
-    """_source, closing a decoder it opened at the end; range= needs plain text."""
+def _is_archive(fmt):
+    return fmt.endswith(" archive")  # the source layer's "a zip archive", "a tar archive"...
+
+
+def _readers(source, member=None, range=None, **kw):
+    """A _pgnkit.Reader over each text of source: itself, or each *.pgn member of an archive
+    (named ARCHIVE(MEMBER), its lines and games counted from 1), or only the member named member.
+    kw: the Reader's options. range= cuts a plain file anywhere, a zstd file at its frames."""
     src, name = _source(source)
-    made = src is not source and hasattr(src, "close")  # a decoder, or a pipe opened here
-    try:
-        if range is not None and isinstance(src, _compressed.Archive):
-            raise ValueError(f"{name}: range= reads a plain file; this is a {src.format} archive")
-        if range is not None and isinstance(src, _compressed.Decoded) and made:
-            raise ValueError(f"{name}: range= reads a plain file; this is {src.format} data "
-                             "(pgnkit.dask splits a .zst file at its frames)")
-        yield src, name
-    finally:
-        if made:
-            src.close()
-
-
-def _texts(src, name, member=None):
-    """(text, name) of what _opened gave: itself, or each *.pgn member of an archive (named
-    ARCHIVE(MEMBER), its lines counted from 1), or only the member named member."""
-    if isinstance(src, _compressed.Archive):
-        yield from src.members(member)
-    elif member is not None:
-        raise ValueError(f"{name}: member= names a member of a zip or tar archive; this is none")
-    else:
-        yield src, name
+    r = _pgnkit.Reader(src, name, **kw)
+    fmt = r.source_format()
+    if range is not None and _is_archive(fmt):
+        raise ValueError(f"{name}: range= reads a plain file or a zstd file's frames; "
+                         f"this is {fmt}")
+    if member is not None and not _is_archive(fmt):
+        raise ValueError(f"{name}: member= names a member of an archive (zip, tar, 7z, RAR); "
+                         "this is none")
+    found = False
+    while r is not None:
+        text = r.name()
+        if member is None or text == f"{name}({member})":
+            found = True
+            yield r, text
+        if not _is_archive(fmt) or r.next_member() is None:
+            break
+    if member is not None and not found:
+        raise CompressedError(f"{name}: no member named {member} in {fmt}")
 
 
 def _byte_range(range):
@@ -305,25 +306,27 @@ class Games:
 
 
 def read(source, *, encoding=None, strict=False, where=None, range=None, line_base=None,
-         member=None, fix=False):
+         member=None, threads=1, fix=False):
     """An iterator of Games (Games) from a path, bytes or a binary file object. strict:
     import-format quirks are errors and a broken game raises PgnError. where: a query expression
     such as "WhiteElo >= 2600 and at (Pd4 and Pe5)" (docs/query.md; ValueError if it does not
     compile), or a predicate of a Game. range: (start, end) byte offsets of a plain file: the
-    games of that range (the library's range semantics). line_base: the line number of byte
-    start, for true line numbers in diagnostics; counted from a path or bytes when not given (a
-    file object's lines count from 1 at start). member: of a zip or tar archive, read only the
-    member of that name. fix: a move that cannot be played is replaced by the one clearly meant
-    (W_REPAIRED_MOVE; docs/repair.md). The diagnostics that belong to no game are in the
-    iterator's trailing list."""
+    games of that range (the library's range semantics; a zstd file's at its frames). line_base:
+    the line number of byte start, for true line numbers in diagnostics; counted by the C source
+    layer when not given (a file object's lines count from 1 at start). member: of an archive,
+    read only the member of that name. threads: read on that many threads (0: one per core) by
+    the library's parallel reader, the same games in the same order (where= as an expression,
+    range= and line_base= read on one). fix: a move that cannot be played is replaced by the one
+    clearly meant (W_REPAIRED_MOVE; docs/repair.md). The diagnostics that belong to no game are
+    in the iterator's trailing list."""
     start, end = _byte_range(range)
     expr, pred = _where(where)
-    if line_base is None:
-        plain = isinstance(source, (bytes, bytearray, memoryview, str, os.PathLike))
-        line_base = line_of(source, start) if start > 0 and plain else 1
     trailing = []
-    gen = _read(source, encoding, strict, expr, pred, range, start, end, line_base, member,
-                trailing, fix)
+    threads = operator.index(threads)
+    if threads < 0:
+        raise ValueError(f"pgnkit: threads={threads}: a number of threads (0: one per core)")
+    gen = _read(source, encoding, strict, expr, pred, range, start, end, line_base or 0, member,
+                trailing, threads, fix)
     return Games(gen, trailing)
 
 
@@ -333,32 +336,72 @@ def _raise_first_error(diagnostics, name):
                    f"{name}:{first.line}:{first.column}: {first.token}")
 
 
+def _parallel(r, threads):
+    """The GameRecords of Reader r read on threads by the C parallel reader (Reader.parallel), run
+    on a thread of its own that hands them over through a bounded queue; closing the generator
+    stops the read."""
+    q, stop, done = queue.Queue(256), threading.Event(), object()
+
+    def put(rec):
+        while not stop.is_set():
+            try:
+                q.put(rec, timeout=0.1)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def run():
+        try:
+            r.parallel(threads, put)
+            put((done, None))
+        except BaseException as e:  # given to the reading thread
+            put((done, e))
+
+    t = threading.Thread(target=run, name="pgnkit-parallel", daemon=True)
+    t.start()
+    try:
+        while True:
+            item = q.get()
+            if isinstance(item, tuple) and item[0] is done:
+                if item[1] is not None:
+                    raise item[1]
+                return
+            yield item
+    finally:
+        stop.set()
+        while t.is_alive():
+            try:
+                q.get(timeout=0.05)
+            except queue.Empty:
+                pass
+
+
 def _read(source, encoding, strict, expr, pred, range, start, end, line_base, member, trailing,
-          fix=False):
+          threads=1, fix=False):
     """read()'s generator; appends the diagnostics after each text's last game to trailing."""
-    with _opened(source, range) as (opened, opened_name):
-        for src, name in _texts(opened, opened_name, member):  # ordinals from 1 in each member
-            r = _pgnkit.Reader(src, name, encoding, strict, range_start=start, range_end=end,
-                               where=expr, line_base=line_base, fix=fix)
-            for rec in r:
-                g = Game(rec, name)
-                if strict and rec.errors:
-                    _raise_first_error(g.diagnostics, name)
-                if rec.game is not None and (pred is None or pred(g)):
-                    yield g
-            after = [Diagnostic.of(d, name) for d in r.trailing()]
-            trailing += after
-            if strict and any(d.severity == "error" for d in after):
-                _raise_first_error(after, name)
+    for r, name in _readers(source, member, range, encoding=encoding, strict=strict,
+                            range_start=start, range_end=end, where=expr, line_base=line_base,
+                            fix=fix):
+        one = threads == 1 or expr is not None or range is not None or line_base
+        for rec in r if one else _parallel(r, threads):  # ordinals from 1 in each member
+            g = Game(rec, name)
+            if strict and rec.errors:
+                _raise_first_error(g.diagnostics, name)
+            if rec.game is not None and (pred is None or pred(g)):
+                yield g
+        after = [Diagnostic.of(d, name) for d in r.trailing()]
+        trailing += after
+        if strict and any(d.severity == "error" for d in after):
+            _raise_first_error(after, name)
 
 
 def scan_tags(source, *, encoding=None, range=None):
     """The tags of every game as dicts, in file order, without resolving a move (fast)."""
     start, end = _byte_range(range)
-    with _opened(source, range) as (opened, opened_name):
-        for src, name in _texts(opened, opened_name):
-            yield from _pgnkit.Reader(src, name, encoding, tags_only=True, range_start=start,
-                                      range_end=end)
+    for r, _ in _readers(source, None, range, encoding=encoding, tags_only=True,
+                         range_start=start, range_end=end):
+        yield from r
 
 
 _INT_TAGS = ("WhiteElo", "BlackElo", "PlyCount", "WhiteRatingDiff", "BlackRatingDiff",
@@ -422,17 +465,16 @@ def _tags_frame(source, encoding, range, categorical, jobs, part_bytes, guess=Tr
 
     start, end = _byte_range(range)
     frames, parts = [], 0
-    with _opened(source, range) as (opened, opened_name):
-        for src, name in _texts(opened, opened_name):
-            if isinstance(src, (str, bytes)):
-                got = _pgnkit.tag_columns(src, name, encoding, start, end, jobs, part_bytes,
-                                          _INT_TAGS, _DATE_TAGS, guess)
-            else:
-                r = _pgnkit.Reader(src, name, encoding, tags_only=True, range_start=start,
-                                   range_end=end)
-                got = r.tag_columns(_INT_TAGS, _DATE_TAGS)
-            frames.append(_frame_of(got, categorical))
-            parts += got.parts
+    for r, name in _readers(source, None, range, encoding=encoding, tags_only=True,
+                            range_start=start, range_end=end):
+        if isinstance(source, (str, bytes, os.PathLike)) and r.source_format() == "plain":
+            src, _ = _source(source)  # plain text: read in byte ranges on jobs threads
+            got = _pgnkit.tag_columns(src, name, encoding, start, end, jobs, part_bytes,
+                                      _INT_TAGS, _DATE_TAGS, guess)
+        else:
+            got = r.tag_columns(_INT_TAGS, _DATE_TAGS)
+        frames.append(_frame_of(got, categorical))
+        parts += got.parts
     if len(frames) == 1:
         return frames[0], parts
     return pd.concat(frames, ignore_index=True), parts  # an archive's members: one frame
@@ -468,14 +510,13 @@ def check(source, *, encoding=None, strict=False, fix=False):
     diagnostic's source names its file, or an archive's member as "ARCHIVE(MEMBER)"). fix: as
     read()'s, reports what would be repaired."""
     out = {"games": 0, "errors": 0, "warnings": 0, "diagnostics": []}
-    with _opened(source) as (opened, opened_name):
-        for src, name in _texts(opened, opened_name):
-            got = _pgnkit.Reader(src, name, encoding, strict, fix=fix).check_all()
-            # game numbers count from 1 in each member, as the program's do in each file
-            out["diagnostics"] += [Diagnostic.of(d, name) for d in got.diagnostics]
-            out["games"] += got.games
-            out["errors"] += got.errors
-            out["warnings"] += got.warnings
+    for r, name in _readers(source, encoding=encoding, strict=strict, fix=fix):
+        got = r.check_all()
+        # game numbers count from 1 in each member, as the program's do in each file
+        out["diagnostics"] += [Diagnostic.of(d, name) for d in got.diagnostics]
+        out["games"] += got.games
+        out["errors"] += got.errors
+        out["warnings"] += got.warnings
     return out
 
 

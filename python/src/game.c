@@ -17,6 +17,11 @@ PyObject *pk_game_new(const pk_state *s) {
     return (PyObject *)self;
 }
 
+void pk_game_adopt(PyObject *game, pgn_game *g) {
+    pgn_game_free(((GameObject *)game)->g);
+    ((GameObject *)game)->g = g;
+}
+
 pgn_game *pk_game_of(PyObject *game) {
     return ((GameObject *)game)->g;
 }
@@ -218,8 +223,10 @@ static PyObject *game_to_pgn(GameObject *self, PyObject *unused) {
         return PyErr_NoMemory();
     }
     pgn_status st;
-    Py_BEGIN_ALLOW_THREADS st = pgn_writer_write(w, self->g);
-    Py_END_ALLOW_THREADS pgn_writer_free(w);
+    Py_BEGIN_ALLOW_THREADS
+    st = pgn_writer_write(w, self->g);
+    Py_END_ALLOW_THREADS
+    pgn_writer_free(w);
     return written(&b, st, 0);
 }
 
@@ -232,8 +239,10 @@ static PyObject *game_to_json(GameObject *self, PyObject *unused) {
         return PyErr_NoMemory();
     }
     pgn_status st;
-    Py_BEGIN_ALLOW_THREADS st = pgn_json_writer_write(w, self->g);
-    Py_END_ALLOW_THREADS pgn_json_writer_free(w);
+    Py_BEGIN_ALLOW_THREADS
+    st = pgn_json_writer_write(w, self->g);
+    Py_END_ALLOW_THREADS
+    pgn_json_writer_free(w);
     return written(&b, st, 1);
 }
 

@@ -146,6 +146,8 @@ static PyObject *mod_version(PyObject *mod, PyObject *unused) {
 static PyMethodDef mod_methods[] = {
     {"tag_columns", (PyCFunction)(void (*)(void))pk_mod_tag_columns, METH_VARARGS | METH_KEYWORDS,
      "the tags of a path or bytes as columns, on threads: a TagColumns record"},
+    {"zstd_frames", pk_mod_zstd_frames, METH_O,
+     "the frames of a zstd file: a list of Frame records, from the C source layer"},
     {"status_message", mod_status_message, METH_O, "the English sentence of a code"},
     {"version", mod_version, METH_NOARGS, "the library version"},
     {NULL, NULL, 0, NULL}};
@@ -153,8 +155,15 @@ static PyMethodDef mod_methods[] = {
 static int mod_exec(PyObject *m) {
     pk_state *s = PyModule_GetState(m);
     s->pgn_error = PyErr_NewException("pgnkit.PgnError", PyExc_ValueError, NULL);
-    if (!s->pgn_error || PyModule_AddObjectRef(m, "PgnError", s->pgn_error) < 0 ||
-        pk_records_init(s) < 0) {
+    s->source_error = PyErr_NewExceptionWithDoc(
+        "pgnkit.CompressedError",
+        "Compressed data or an archive that pgnkit cannot read: a format without its library, "
+        "data compressed twice, a stream that is corrupt or cut short (the games before it were "
+        "given), an archive that is damaged, encrypted or holds no *.pgn member.",
+        PyExc_ValueError, NULL);
+    if (!s->pgn_error || !s->source_error ||
+        PyModule_AddObjectRef(m, "CompressedError", s->source_error) < 0 ||
+        PyModule_AddObjectRef(m, "PgnError", s->pgn_error) < 0 || pk_records_init(s) < 0) {
         return -1;
     }
     if (!(s->game_type = pk_type_new(m, &pk_game_def)) ||
@@ -174,6 +183,7 @@ static int mod_exec(PyObject *m) {
 static int mod_traverse(PyObject *m, visitproc visit, void *arg) {
     pk_state *s = PyModule_GetState(m);
     Py_VISIT(s->pgn_error);
+    Py_VISIT(s->source_error);
     Py_VISIT(s->game_type);
     Py_VISIT(s->reader_type);
     Py_VISIT(s->board_type);
@@ -186,6 +196,7 @@ static int mod_traverse(PyObject *m, visitproc visit, void *arg) {
 static int mod_clear(PyObject *m) {
     pk_state *s = PyModule_GetState(m);
     Py_CLEAR(s->pgn_error);
+    Py_CLEAR(s->source_error);
     Py_CLEAR(s->game_type);
     Py_CLEAR(s->reader_type);
     Py_CLEAR(s->board_type);

@@ -25,11 +25,13 @@ typedef enum pk_record {
     PK_REC_LINE,    /* a main line: san, uci, fens, comments, nags, clocks, evals */
     PK_REC_COLUMN,  /* a tag column: name, kind, values, data, mask */
     PK_REC_COLUMNS, /* tag_columns: rows, columns, parts */
+    PK_REC_FRAME,   /* a zstd frame: offset, size, text_offset, text_size, line, skippable */
     PK_REC_COUNT
 } pk_record;
 
 typedef struct pk_state {
-    PyObject *pgn_error; /* pgnkit.PgnError, a ValueError */
+    PyObject *pgn_error;    /* pgnkit.PgnError, a ValueError */
+    PyObject *source_error; /* pgnkit.CompressedError, a ValueError: the source layer's refusals */
     PyTypeObject *game_type, *reader_type, *board_type;
     PyTypeObject *rec[PK_REC_COUNT];
 } pk_state;
@@ -140,8 +142,15 @@ PyTypeObject *pk_type_new(PyObject *m, const pk_type_def *def);
 
 extern const pk_type_def pk_game_def, pk_reader_def, pk_board_def;
 
+/* zstd_frames(path): the frames of a zstd file (module function, frames.c). */
+PyObject *pk_mod_zstd_frames(PyObject *mod, PyObject *path);
+
 /* A new CGame that owns a new empty pgn_game, or NULL with an exception set. */
 PyObject *pk_game_new(const pk_state *s);
+
+/* Gives the CGame game the pgn_game g (its own is freed): a game taken from the parallel
+ * reader. */
+void pk_game_adopt(PyObject *game, pgn_game *g);
 
 /* The pgn_game of a CGame (a borrowed pointer, valid while the object lives). */
 pgn_game *pk_game_of(PyObject *game);

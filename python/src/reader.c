@@ -5,7 +5,9 @@
  * runs without the GIL. */
 #include "reader.h"
 
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 int pk_reader_enter(ReaderObject *self) {
     if (self->busy) {
@@ -38,6 +40,12 @@ PyObject *pk_reader_failed(ReaderObject *self, pgn_status st) {
     }
     if (st == PGN_E_NOMEM) {
         return PyErr_NoMemory();
+    }
+    const char *why = self->src ? pgn_source_error(self->src) : NULL;
+    if (st == PGN_E_IO && why) { /* decoding failed: the games before were given */
+        PyErr_Format(pk_state_of(Py_TYPE(self))->source_error, "%s: %s",
+                     PyBytes_AS_STRING(self->name), why);
+        return NULL;
     }
     pk_raise_status(pk_state_of(Py_TYPE(self)), st, PyBytes_AS_STRING(self->name));
     return NULL;
@@ -101,8 +109,9 @@ static void reader_dealloc(ReaderObject *self) {
     pgn_reader_free(self->r);
     pgn_query_matcher_free(self->m);
     pgn_query_free(self->q);
-    if (self->file) {
-        fclose(self->file);
+    pgn_source_free(self->src);
+    if (self->fd >= 0) {
+        close(self->fd);
     }
     Py_XDECREF(self->keep);
     Py_XDECREF(self->io_err);
@@ -143,39 +152,116 @@ static int is_path(PyObject *src) {
            (!PyBytes_Check(src) && PyObject_HasAttrString((PyObject *)Py_TYPE(src), "__fspath__"));
 }
 
-/* Opens self's pgn_reader over src with options o: a path (in the file system's encoding, so a
- * name that is not UTF-8 opens too) seeked to range_start, bytes from range_start on, or a file
- * object read through pyfile_read. Returns 0, or -1 with an exception set. */
-static int reader_open(ReaderObject *self, PyObject *src, const pgn_reader_opts *o) {
+/* Opens self->src over src: a path (in the file system's encoding, so that a name that is not
+ * UTF-8 opens too: OSError as open() gives it), bytes, or a file object read through pyfile_read.
+ * The source layer tells what the bytes hold (CompressedError for what it refuses). Returns 0, or
+ * -1 with an exception set. */
+static int source_open(ReaderObject *self, PyObject *src) {
+    char msg[512] = "";
+    pgn_source_opts so = {.name = PyBytes_AS_STRING(self->name)};
     pgn_status st;
     if (is_path(src)) {
         PyObject *path = NULL;
         if (!PyUnicode_FSConverter(src, &path)) {
             return -1;
         }
-        self->file = fopen(PyBytes_AS_STRING(path), "rb");
+        Py_BEGIN_ALLOW_THREADS
+        self->fd = open(PyBytes_AS_STRING(path), O_RDONLY | O_CLOEXEC);
+        Py_END_ALLOW_THREADS
         Py_DECREF(path);
-        if (!self->file ||
-            (o->range_start > 0 && fseeko(self->file, (off_t)o->range_start, SEEK_SET) != 0)) {
+        if (self->fd < 0) {
             PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, src);
             return -1;
         }
-        st = pgn_reader_new_file(&self->r, o, self->file);
+        Py_BEGIN_ALLOW_THREADS
+        st = pgn_source_open_fd(&self->src, self->fd, &so, msg, sizeof msg);
+        Py_END_ALLOW_THREADS
     } else if (PyBytes_Check(src)) {
-        /* the stream from byte range_start on, as the range semantics ask of a read callback */
-        size_t len = (size_t)PyBytes_GET_SIZE(src);
-        size_t at = o->range_start < len ? (size_t)o->range_start : len;
         self->keep = Py_NewRef(src);
-        st = pgn_reader_new_mem(&self->r, o, PyBytes_AS_STRING(src) + at, len - at);
+        st = pgn_source_open_mem(&self->src, PyBytes_AS_STRING(src), (size_t)PyBytes_GET_SIZE(src),
+                                 &so, msg, sizeof msg);
     } else {
         self->keep = Py_NewRef(src);
-        st = pgn_reader_new(&self->r, o, pyfile_read, self);
+        st = pgn_source_open_read(&self->src, pyfile_read, self, &so, msg, sizeof msg);
     }
-    if (st != PGN_OK) {
+    if (st == PGN_OK) {
+        return 0;
+    }
+    if (self->io_err && self->io_err != Py_None) {
+        PyErr_SetObject((PyObject *)Py_TYPE(self->io_err), self->io_err);
+    } else if (st == PGN_E_NOMEM) {
+        PyErr_NoMemory();
+    } else {
+        PyErr_Format(pk_state_of(Py_TYPE(self))->source_error, "%s: %s",
+                     PyBytes_AS_STRING(self->name), msg);
+    }
+    return -1;
+}
+
+/* The reader of the source's current text (an archive's member: its name taken as the name). A
+ * byte range is cut by the source layer (a plain file anywhere, a zstd file at its frames; a
+ * file object is read from where it stands, as the range semantics ask of a stream). Returns 0,
+ * or -1 with an exception set. */
+static int reader_open(ReaderObject *self, PyObject *src) {
+    pgn_reader_opts *o = &self->o;
+    if (pgn_source_archive(self->src)) {
+        Py_SETREF(self->name, PyBytes_FromString(pgn_source_name(self->src)));
+        if (!self->name) {
+            return -1;
+        }
+        o->source_name = self->sub.source_name = PyBytes_AS_STRING(self->name);
+    }
+    int ranged = o->range_start || o->range_end; /* (a line_base alone: the reader's) */
+    if (ranged && (!src || PyBytes_Check(src) || is_path(src))) {
+        pgn_status st;
+        Py_BEGIN_ALLOW_THREADS
+        st = pgn_source_range(self->src, o->range_start, o->range_end, o->line_base, o);
+        Py_END_ALLOW_THREADS
+        if (st != PGN_OK) {
+            if (st == PGN_E_NOMEM) {
+                PyErr_NoMemory();
+            } else {
+                PyErr_Format(PyExc_ValueError, "%s: range=: %s", PyBytes_AS_STRING(self->name),
+                             pgn_source_error(self->src));
+            }
+            return -1;
+        }
+    }
+    if (pgn_reader_new(&self->r, o, pgn_source_read, self->src) != PGN_OK) {
         PyErr_NoMemory();
         return -1;
     }
     return 0;
+}
+
+PyObject *pk_reader_next_member(ReaderObject *self, PyObject *unused) {
+    (void)unused;
+    if (pk_reader_enter(self) < 0) {
+        return NULL;
+    }
+    pgn_status st;
+    PyObject *out = NULL;
+    Py_BEGIN_ALLOW_THREADS
+    st = pgn_source_next(self->src);
+    Py_END_ALLOW_THREADS
+    if (st == PGN_END) {
+        out = Py_NewRef(Py_None);
+    } else if (st != PGN_OK) {
+        pk_reader_failed(self, st);
+    } else {
+        pgn_reader_free(self->r);
+        self->r = NULL;
+        pk_tagdicts_free(self->tags);
+        self->tags = NULL;
+        if ((!self->tags_only || (self->tags = pk_tagdicts_new())) &&
+            reader_open(self, NULL) == 0) {
+            out = PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(self->name));
+        } else if (!PyErr_Occurred()) {
+            PyErr_NoMemory();
+        }
+    }
+    pk_reader_leave(self);
+    return out;
 }
 
 /* Reader(source, name="<input>", encoding=None, strict=False, tags_only=False, range_start=0,
@@ -205,6 +291,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
         Py_XDECREF(name);
         return NULL;
     }
+    self->fd = -1;
     self->name = name ? name : PyBytes_FromString("<input>");
     self->tags_only = tags_only;
     if (tags_only && !(self->tags = pk_tagdicts_new())) {
@@ -216,8 +303,9 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     o.on_diag = pk_diags_collect;
     o.diag_ctx = &self->diags;
     o.source_name = self->name ? PyBytes_AS_STRING(self->name) : NULL;
-    if (!self->name || (where && !tags_only && reader_where(self, where, &o) < 0) ||
-        reader_open(self, src, &o) < 0) {
+    self->o = o;
+    if (!self->name || (where && !tags_only && reader_where(self, where, &self->o) < 0) ||
+        source_open(self, src) < 0 || reader_open(self, src) < 0) {
         Py_DECREF(self);
         return NULL;
     }

@@ -6,15 +6,18 @@
 
 #include "pk.h"
 
+#include <pgnkit/source.h>
 #include <stdio.h>
 
 #include "tagdicts.h"
 
 typedef struct ReaderObject {
     PyObject_HEAD pgn_reader *r;
-    FILE *file;           /* a path's file, closed here */
+    pgn_source *src;      /* the C source layer's: recognition, decoding, archive members */
+    int fd;               /* a path's file descriptor, closed here; else -1 */
+    pgn_reader_opts o;    /* the reader's options, again for an archive's next member */
     PyObject *keep;       /* the bytes object of a memory reader, or the file-like object */
-    PyObject *name;       /* the source name as bytes (the file system's encoding) */
+    PyObject *name;       /* the name of what is read as bytes (an archive's member: A(M)) */
     pk_diags diags;       /* this game's diagnostics */
     int tags_only;        /* scan mode: dicts of tags, no board */
     int busy;             /* a method runs (maybe without the GIL): any other call is refused */
@@ -38,6 +41,13 @@ void pk_reader_leave(ReaderObject *self);
 
 /* Raises the error of a failed read (the file object's exception, memory, ...); returns NULL. */
 PyObject *pk_reader_failed(ReaderObject *self, pgn_status st);
+
+/* Moves the reader to the next member of an archive (reader.c): the member's name (str), or
+ * None when no member is left; NULL with an exception set. */
+PyObject *pk_reader_next_member(ReaderObject *self, PyObject *unused);
+
+/* parallel(threads, put): reads the text on threads (parallel.c). */
+PyObject *pk_reader_parallel(ReaderObject *self, PyObject *args);
 
 /* The reader's methods and iterator (reader_read.c). */
 extern PyMethodDef pk_reader_methods[];

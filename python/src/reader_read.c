@@ -49,9 +49,10 @@ static PyObject *next_game(ReaderObject *self) {
     pgn_game *g = pk_game_of(game);
     pgn_status st;
     int matched = 1;
-    Py_BEGIN_ALLOW_THREADS st =
-        self->q ? read_where(self, g, &matched) : pgn_reader_next(self->r, g);
-    Py_END_ALLOW_THREADS if (st != PGN_OK && st != PGN_E_LIMIT) {
+    Py_BEGIN_ALLOW_THREADS
+    st = self->q ? read_where(self, g, &matched) : pgn_reader_next(self->r, g);
+    Py_END_ALLOW_THREADS
+    if (st != PGN_OK && st != PGN_E_LIMIT) {
         Py_DECREF(game);
         return st == PGN_END ? NULL : pk_reader_failed(self, st);
     }
@@ -183,6 +184,20 @@ static PyObject *reader_trailing(ReaderObject *self, PyObject *unused) {
     return out;
 }
 
+/* source_format(): the source's compression ("plain", "gzip"...), or its kind of archive ("a zip
+ * archive"): pgnkit/__init__.py reads a plain path or bytes on threads by byte ranges. */
+static PyObject *reader_source_format(ReaderObject *self, PyObject *unused) {
+    (void)unused;
+    const char *archive = pgn_source_archive(self->src);
+    return PyUnicode_FromString(archive ? archive : pgn_format_name(pgn_source_format(self->src)));
+}
+
+/* name(): the name of what is read (str, decoded as the file system's names are). */
+static PyObject *reader_name(ReaderObject *self, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_DecodeFSDefault(PyBytes_AS_STRING(self->name));
+}
+
 PyMethodDef pk_reader_methods[] = {
     {"trailing", (PyCFunction)reader_trailing, METH_NOARGS,
      "after the end: the diagnostics that belong to no game"},
@@ -190,4 +205,13 @@ PyMethodDef pk_reader_methods[] = {
      "the rest of a tags-only reader as columns: a TagColumns record"},
     {"check_all", (PyCFunction)reader_check_all, METH_NOARGS,
      "reads the rest: a CheckRecord (diagnostics, games, errors, warnings)"},
+    {"next_member", (PyCFunction)pk_reader_next_member, METH_NOARGS,
+     "an archive's next member: its name ARCHIVE(MEMBER), or None when none is left"},
+    {"parallel", (PyCFunction)pk_reader_parallel, METH_VARARGS,
+     "parallel(threads, put): every game left, read on threads, given to put(GameRecord) in "
+     "input order (put returns False to stop); the counts as a CheckRecord"},
+    {"name", (PyCFunction)reader_name, METH_NOARGS,
+     "the name of what is read: the source's, or an archive member's ARCHIVE(MEMBER)"},
+    {"source_format", (PyCFunction)reader_source_format, METH_NOARGS,
+     "what the source's first bytes say: plain, gzip, zstd, bzip2, xz, or an archive's kind"},
     {NULL, NULL, 0, NULL}};

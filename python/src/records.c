@@ -51,13 +51,23 @@ static PyStructSequence_Field columns_fields[] = {{"rows", "the number of games"
                                                   {"parts", "the number of parts read"},
                                                   {NULL, NULL}};
 
+static PyStructSequence_Field frame_fields[] = {
+    {"offset", "where the frame starts in the file"},
+    {"size", "its bytes in the file"},
+    {"text_offset", "where its text starts in the decoded text"},
+    {"text_size", "its bytes of decoded text (0: a skippable frame)"},
+    {"line", "the line of its text's first byte"},
+    {"skippable", "a skippable frame (no text)"},
+    {NULL, NULL}};
+
 static PyStructSequence_Desc descs[PK_REC_COUNT] = {
     {"pgnkit._pgnkit.GameRecord", "a game read", game_fields, 7},
     {"pgnkit._pgnkit.DiagRecord", "a diagnostic", diag_fields, 9},
     {"pgnkit._pgnkit.CheckRecord", "what check_all read", check_fields, 4},
     {"pgnkit._pgnkit.MainLine", "the parts of a main line (None: not asked for)", line_fields, 7},
     {"pgnkit._pgnkit.TagColumn", "a column of tags", column_fields, 5},
-    {"pgnkit._pgnkit.TagColumns", "the tags of a source as columns", columns_fields, 3}};
+    {"pgnkit._pgnkit.TagColumns", "the tags of a source as columns", columns_fields, 3},
+    {"pgnkit._pgnkit.Frame", "a frame of a zstd file", frame_fields, 6}};
 
 int pk_records_init(pk_state *s) {
     for (int i = 0; i < PK_REC_COUNT; i++) {

@@ -236,8 +236,10 @@ PyObject *pk_tagdicts_next(pk_tagdicts *t, pgn_reader *r, pk_diags *diags, pgn_s
             *st = t->end;
             return NULL;
         }
-        Py_BEGIN_ALLOW_THREADS fill(t, r, diags);
-        Py_END_ALLOW_THREADS if (t->ends.len == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        fill(t, r, diags);
+        Py_END_ALLOW_THREADS
+        if (t->ends.len == 0) {
             *st = t->end;
             return NULL;
         }

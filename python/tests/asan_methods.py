@@ -124,21 +124,24 @@ def games():
 
 
 class BadFile(io.RawIOBase):
-    """A file object whose read() fails, returns str, returns too much, or calls its reader."""
+    """A file object whose read() fails, returns str, returns too much, or calls its reader: from
+    the first read (early: the constructor's, which looks at the first bytes for the format), or
+    once the reader is made."""
 
-    def __init__(self, how):
-        self.how, self.reader, self.n = how, None, 0
+    def __init__(self, how, early=False):
+        self.how, self.reader, self.n, self.early = how, None, 0, early
 
     def readable(self):
         return True
 
     def read(self, n=-1):
         self.n += 1
-        if self.how == "raise" and self.n > 1:
+        bad = self.early or self.reader is not None
+        if self.how == "raise" and bad:
             raise OSError("disk on fire")
-        if self.how == "str":
+        if self.how == "str" and bad:
             return "text"
-        if self.how == "big":
+        if self.how == "big" and bad:
             return b"x" * (n + 10)
         if self.how == "reenter" and self.reader is not None:
             for f in (lambda r: next(r), lambda r: r.check_all(), lambda r: r.trailing(),
@@ -148,7 +151,7 @@ class BadFile(io.RawIOBase):
                     raise AssertionError("a reader called from its file's read() ran")
                 except RuntimeError:
                     pass
-        return GAMES[:n] if self.n == 1 else b""
+        return GAMES[:n] if self.n == 1 or (self.reader is None and self.n < 4) else b""
 
 
 def scan_mode():
@@ -180,6 +183,12 @@ def readers():
             raise AssertionError(f"Reader took {bad}")
         except (TypeError, ValueError, OverflowError):
             pass
+    for how in ("raise", "str", "big"):
+        try:
+            _pgnkit.Reader(BadFile(how, early=True), "f")
+            raise AssertionError(f"Reader took a file whose first read() does {how}")
+        except (OSError, TypeError):
+            pass
     for how in ("raise", "str", "big", "reenter"):
         for tags_only in (False, True):
             f = BadFile(how)
@@ -189,21 +198,27 @@ def readers():
 
 
 def two_threads():
-    """A second thread on a reader that is reading is refused."""
-    started, release = threading.Event(), threading.Event()
+    """A second thread on a reader that is reading is refused. The file's reads pass in pieces
+    of 256 bytes until armed (the constructor's look at the first bytes), then the first one waits
+    until released."""
+    started, release, armed = threading.Event(), threading.Event(), threading.Event()
+    data = [GAMES * 40]
 
     class Slow(io.RawIOBase):
         def readable(self):
             return True
 
         def read(self, n=-1):
-            if not started.is_set():
+            if armed.is_set() and not started.is_set():
                 started.set()
                 release.wait(10)
-                return GAMES[:n]
-            return b""
+            n = 256 if n < 0 else min(n, 256)
+            out, data[0] = data[0][:n], data[0][n:]
+            return out
 
     r = _pgnkit.Reader(Slow(), "slow")
+    assert data[0], "the constructor read it all: the thread would never call read()"
+    armed.set()
     t = threading.Thread(target=lambda: list(r))
     t.start()
     started.wait(10)

@@ -76,7 +76,7 @@ def test_zst_split_at_frames(client, twic, tmp_path):
             f.write(zstd(data[i:i + cut]))
     frames = pkd.zst_frames(str(z))
     assert len(frames) == (len(data) + cut - 1) // cut
-    assert sum(d for _, _, d in frames) == len(data)
+    assert sum(fr.text_size for fr in frames) == len(data)
     bag = pkd.read_pgn(str(z), blocksize="300KiB")
     assert bag.npartitions >= 5
     got = [(r["offset"], r["moves"], r["tags"]) for r in bag.compute()]
@@ -99,10 +99,7 @@ def test_zst_frames_equal_the_program(tmp_path, pgnkit_bin):
         f.write(zstd(d[5000:], checksum=True))
     out = subprocess.run([pgnkit_bin, "frames", str(z)], capture_output=True, check=True)
     want = [tuple(int(x) for x in line.split()[:4]) for line in out.stdout.decode().splitlines()[1:]]
-    got, pos = [], 0
-    for off, size, dsize in pkd.zst_frames(str(z)):
-        got.append((off, size, pos, dsize))
-        pos += dsize
+    got = [(fr.offset, fr.size, fr.text_offset, fr.text_size) for fr in pkd.zst_frames(str(z))]
     assert got == want
     assert [g.offset for g in pgnkit.read(d)] == [
         r["offset"] for r in pkd.read_pgn(str(z), blocksize=3000).compute(scheduler="sync")]

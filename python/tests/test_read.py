@@ -373,3 +373,40 @@ def test_suggestions_and_fix():
     assert (d.code, d.token, d.replacement) == ("W_REPAIRED_MOVE", "Bc5", "Bb5")
     g = next(iter(pgnkit.read(text, fix=True)))
     assert list(g.moves) == ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"]
+    # on threads (the library's parallel reader) the same repair, the same diagnostics
+    one = [(g.moves, [tuple(d) for d in g.diagnostics]) for g in pgnkit.read(text * 3, fix=True)]
+    assert one == [(g.moves, [tuple(d) for d in g.diagnostics])
+                   for g in pgnkit.read(text * 3, fix=True, threads=2)]
+    assert [m for m, _ in one] == [g.moves] * 3
+
+
+@pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))
+def test_read_on_threads_equals_one(path, twic, pgnkit_bin, tmp_path):
+    """read(threads=2) goes through the library's parallel reader (pgn_parallel_read): the games
+    of one thread, in order, and every diagnostic `pgnkit fmt` prints, from the plain file and
+    from its gzip form (issue 29 point 4)."""
+    import gzip
+
+    path = twic if path == "twic" else path
+    gz = tmp_path / "x.gz"
+    gz.write_bytes(gzip.compress(open(path, "rb").read()))
+    want = [(g.ordinal, g.offset, g.length, g.broken, g.to_pgn()) for g in pgnkit.read(path)]
+    for src in (path, str(gz)):
+        games = pgnkit.read(src, threads=2)
+        got, diags = [], []
+        for g in games:
+            got.append((g.ordinal, g.offset, g.length, g.broken, g.to_pgn()))
+            diags += [(d.line, d.column, d.code) for d in g.diagnostics]
+        diags += [(d.line, d.column, d.code) for d in games.trailing]
+        assert got == want
+        assert diags == cli_diags(pgnkit_bin, path, "fmt")
+
+
+def test_read_on_threads_stops_when_closed(twic):
+    games = pgnkit.read(twic, threads=2)
+    first = [next(games).offset for _ in range(3)]
+    games.close()  # the reading thread ends (its queue drained), nothing left running
+    assert first == [g.offset for _, g in zip(range(3), pgnkit.read(twic))]
+    assert not [t for t in threading.enumerate() if t.name == "pgnkit-parallel"]
+    with pytest.raises(ValueError, match="threads"):
+        pgnkit.read(twic, threads=-1)

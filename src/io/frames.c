@@ -22,6 +22,9 @@ typedef struct frame_walk {
 
 /* Counts the line breaks of p[0..n): LF, CRLF and a lone CR are one each. */
 static void count_breaks(frame_walk *w, const unsigned char *p, size_t n) {
+    if (n > 0 && w->cr && p[0] == '\n' && w->plain == w->fr.text_offset) {
+        w->fr.line--; /* the frame starts at the LF of a CRLF: on the CR's line */
+    }
     for (size_t i = 0; i < n; i++) {
         if (w->cr && p[i] != '\n') {
             w->breaks++; /* a lone CR */
@@ -39,7 +42,7 @@ static void finish_frame(frame_walk *w) {
     w->stop = w->stop || w->fn(w->user, &w->fr) != 0;
     w->fr.offset += w->fr.size;
     w->fr.text_offset = w->plain;
-    w->fr.line = w->breaks + 1;
+    w->fr.line = w->breaks + 1 + (uint64_t)w->cr; /* after a CR, unless an LF comes next */
 }
 
 static void frame_end(void *user, uint64_t at, size_t made) {

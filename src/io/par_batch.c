@@ -56,9 +56,10 @@ static ptrdiff_t read_then_fail(void *ctx, void *buf, size_t cap) {
     return (ptrdiff_t)n;
 }
 
-/* The game slot i of b (tree mode), made when first needed. */
+/* The game slot i of b (tree mode), made when first needed (again when the callback took it:
+ * pgn_par_game.take). */
 static pgn_game *slot_game(batch *b, size_t i) {
-    if (i < b->kept_games) {
+    if (i < b->kept_games && b->games[i].game) {
         return b->games[i].game;
     }
     pgn_game *g;
@@ -66,7 +67,7 @@ static pgn_game *slot_game(batch *b, size_t i) {
         return NULL;
     }
     b->games[i].game = g;
-    b->kept_games = i + 1;
+    b->kept_games = i < b->kept_games ? b->kept_games : i + 1;
     return g;
 }
 
@@ -163,7 +164,7 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         }
         pg->prod_off = b->product.len;
         if (p->prepared) {
-            pgn_par_game cg = {g, sum, pg->raw, {NULL, 0}, 0};
+            pgn_par_game cg = {g, sum, pg->raw, {NULL, 0}, 0, NULL};
             if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
                 b->st = st;
                 break;

@@ -56,7 +56,8 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base) {
                           &sum,
                           pg->raw,
                           {b->product.ptr + pg->prod_off, pg->prod_len},
-                          p->prepared};
+                          p->prepared,
+                          p->tree && !p->prepared ? &pg->game : NULL};
         st = o->each(o->user, &g);
     }
     if (st != PGN_OK) { /* the caller stopped: the totals of what was given out */
