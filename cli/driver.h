@@ -82,6 +82,14 @@ int cli_number(const char *option, const char *arg, uint64_t min, uint64_t max, 
 /* Writes s (len bytes, any bytes) to f as a JSON string with its quotes, through
  * pgn_json_escape: never a byte that is not valid UTF-8. */
 void cli_json_string(FILE *f, const char *s, size_t len);
+/* Copies user text (src, len bytes) for a terminal into dst (cap > 0, NUL-terminated): every
+ * control character (C0, DEL, and C1 as UTF-8: U+0080-U+009F) becomes a space, so that no
+ * escape sequence of a PGN reaches the terminal (window title, screen clear; issue 36). Stops
+ * when dst is full; *used (if not NULL) is the number of bytes of src consumed. Returns the
+ * length written. */
+size_t cli_term_text(char *dst, size_t cap, const char *src, size_t len, size_t *used);
+/* Writes user text (len bytes) to f through cli_term_text, padded with spaces to width bytes. */
+void cli_term_put(FILE *f, const char *s, size_t len, size_t width);
 
 /* ---- inputs: the one place an input is opened ---- */
 
