@@ -107,9 +107,7 @@ void cli_term_put(FILE *f, const char *s, size_t len, size_t width) {
         at += used;
         shown += n;
     }
-    for (; shown < width; shown++) {
-        fputc(' ', f);
-    }
+    fprintf(f, "%*s", width > shown ? (int)(width - shown) : 0, "");
 }
 
 static void json_cstring(FILE *f, const char *s) {
