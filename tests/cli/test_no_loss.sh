@@ -103,6 +103,31 @@ printf 'x\n' >"$t/sig/.g.pgn.pgnkit-$$-abcdef" # a live run's: kept
 same "a dead run's temporary file removed by the next run, a live one's kept" \
     ".g.pgn.pgnkit-$$-abcdef" "$(cd "$t/sig" && ls -A | grep pgnkit)"
 
+# ---- the named temporary file of systems without O_TMPFILE (PGNKIT_NAMED_TEMP=1; issue 36) ----
+# fmt -i stopped by a signal while its named temporary file exists, failing on a write, and after a
+# run killed outright: no temporary file stays, the file is as it was
+mkdir "$t/nt" && cp "$t/sig/g.pgn" "$t/nt/i.pgn"
+before=$(sum "$t/nt/i.pgn")
+for sig in INT TERM HUP; do
+    (cd "$t/nt" && PGNKIT_NAMED_TEMP=1 exec "$bin" fmt -i -j 1 i.pgn 2>/dev/null) &
+    pid=$!
+    seen=0
+    for _ in $(seq 1 500); do [ "$(temps "$t/nt")" -gt 0 ] && seen=1 && break; sleep 0.01; done
+    kill -$sig $pid 2>/dev/null
+    wait $pid
+    st=$?
+    same "fmt -i (named temporary file) stopped by SIG$sig: seen, died of it, file as it was, no temporary file" \
+        "1 1 $before 0" "$seen $([ $st -gt 128 ] && echo 1) $(sum "$t/nt/i.pgn") $(temps "$t/nt")"
+done
+(cd "$t/nt" && ulimit -f 1024 && PGNKIT_NAMED_TEMP=1 "$bin" fmt -i i.pgn 2>"$t/nt.err")
+same "fmt -i (named temporary file) past a file size limit: exit 3, said, file as it was, no temporary file" \
+    "3 1 $before 0" "$? $(grep -c 'File too large' "$t/nt.err") $(sum "$t/nt/i.pgn") $(temps "$t/nt")"
+dead=$(sh -c 'echo $$')
+printf 'x\n' >"$t/nt/.i.pgn.pgnkit-$dead-abcdef"
+(cd "$t/nt" && PGNKIT_NAMED_TEMP=1 "$bin" fmt -i i.pgn 2>/dev/null)
+same "fmt -i (named temporary file): done, a dead run's temporary file removed" \
+    "0 0 18968" "$? $(temps "$t/nt") $(grep -c '^\[Event ' "$t/nt/i.pgn")"
+
 # ---- a game cut short is broken (issue 34 point 2): 200 random cuts of TWIC files ----
 zcat "$twic" >"$t/t27.pgn" && zcat "$shared/corpus/big/twic/twic1428.pgn.gz" >"$t/t28.pgn"
 seed=${PGNKIT_CUT_SEED:-$(date +%s)}
@@ -253,6 +278,9 @@ else
     same "fmt -i that cannot keep the owner: says why" 1 "$(grep -c 'cannot keep its owner 0 and group 0 (Operation not permitted): not replaced' <<<"$err")"
     same "fmt -i that cannot keep the owner: unchanged, no temporary file" "$before root 0" \
         "$(sum "$t/meta/mine/r.pgn") $(stat -c %U "$t/meta/mine/r.pgn") $(temps "$t/meta")"
+    err=$(PGNKIT_NAMED_TEMP=1 runuser -u "$user" -- "$bin" fmt -i "$t/meta/mine/r.pgn" 2>&1)
+    same "fmt -i that cannot keep the owner (named temporary file): exit 3, said, unchanged, no temporary file" \
+        "3 1 $before 0" "$? $(grep -c 'cannot keep its owner' <<<"$err") $(sum "$t/meta/mine/r.pgn") $(temps "$t/meta")"
 fi
 
 echo "RESULT $pass $fail $skip"
