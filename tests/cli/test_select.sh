@@ -115,6 +115,30 @@ Round|?.1?|
 Date|2022.0[23].*|
 White|M?ller|
 GLOBS
+# glob against Python's fnmatch.fnmatchcase on random patterns (classes, ranges, negation, ] first,
+# an unclosed [, * and ?) over random values with a two-byte UTF-8 character
+seed=${PGNKIT_GLOB_SEED:-$(date +%s)}
+echo "glob seed $seed (PGNKIT_GLOB_SEED=$seed repeats it)"
+/usr/bin/python3 - "$seed" "$tmp" <<'PY'
+import fnmatch, random, sys
+random.seed(int(sys.argv[1]))
+d = sys.argv[2]
+vals = ["".join(random.choice("ab-]!\u00e9") for _ in range(random.randint(0, 6))) for _ in range(300)]
+with open(d + "/gv.pgn", "w", encoding="utf-8") as f:
+    for i, v in enumerate(vals):
+        f.write('[Event "%s"]\n[Site "%d"]\n\n*\n\n' % (v, i))
+atoms = ["a", "b", "-", "!", "\u00e9", "*", "?", "[ab]", "[!a]", "[a-b]", "[]a]", "[!]]", "[-a]", "[", "[\u00e9]"]
+with open(d + "/gp.txt", "w", encoding="utf-8") as f:
+    for _ in range(120):
+        p = "".join(random.choice(atoms) for _ in range(random.randint(1, 5)))
+        f.write("%s\t%d\n" % (p, sum(fnmatch.fnmatchcase(v, p) for v in vals)))
+PY
+bad=0
+while IFS=$'\t' read -r p want; do
+    got=$("$bin" select -j 1 --count "Event glob \"$p\"" "$tmp/gv.pgn" 2>&1)
+    [ "$got" = "$want" ] || { bad=$((bad + 1)); echo "glob \"$p\": fnmatch $want, pgnkit $got"; }
+done < "$tmp/gp.txt"
+eq "glob: 120 random patterns as fnmatch.fnmatchcase" 0 "$bad"
 eq "glob: a tag that is absent" 0 "$("$bin" select --count 'NoSuchTag glob "*"' "$tmp/twic.pgn" 2>/dev/null)"
 eq "glob: same as the regular expression" "$("$bin" select --count 'ECO ~ "^B9.$"' "$tmp/twic.pgn")" \
     "$("$bin" select --count 'ECO glob "B9?"' "$tmp/twic.pgn")"
