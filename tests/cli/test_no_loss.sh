@@ -226,6 +226,24 @@ PY
 same "fmt -i: % lines, notes and comments between games kept byte for byte" "$(outside "$t/ip/orig.pgn")" "$(outside "$t/ip/g.pgn")"
 same "fmt -i: the games rewritten, the broken one verbatim" "1. e4 e5 *|1. d4 Ke7?? *|1. c4 c5 1-0" \
     "$(grep -E '^1\.' "$t/ip/g.pgn" | tr '\n' '|' | sed 's/|$//')"
+# fmt to standard output or -o keeps them too, at -j 1 and -j N alike (the text before the first
+# game from the first batch, the text after each game from the batch that read it): TWIC 1427
+# with a % line and a note after each game, cut into small batches
+/usr/bin/python3 - "$t/t27.pgn" "$t/ip/notes.pgn" <<'PY'
+import re, sys
+games = [g for g in re.split(r"(?m)^(?=\[Event )", open(sys.argv[1]).read()) if g.startswith("[Event ")]
+out = ["% lead line\nA note before the first game.\n\n"]
+out += [g.rstrip("\n") + "\n\n%% escape line after a game\n{a comment} and a note after it\n\n" for g in games]
+open(sys.argv[2], "w").write("".join(out) + "trailing text\n")
+PY
+for j in 1 4; do
+    PGNKIT_BATCH=30000 "$bin" fmt -j $j "$t/ip/notes.pgn" >"$t/ip/notes.$j" 2>/dev/null
+    same "fmt -j $j: the text outside the games byte for byte, every game written" \
+        "0 $(outside "$t/ip/notes.pgn" | md5sum) 4742" "$? $(outside "$t/ip/notes.$j" | md5sum) $(grep -c '^\[Event ' "$t/ip/notes.$j")"
+done
+same "fmt -j 1 and -j 4: the same bytes" "$(sum "$t/ip/notes.1")" "$(sum "$t/ip/notes.4")"
+PGNKIT_BATCH=30000 "$bin" fmt -j 4 -o "$t/ip/notes.o" "$t/ip/notes.pgn" 2>/dev/null
+same "fmt -o: the same bytes" "$(sum "$t/ip/notes.1")" "$(sum "$t/ip/notes.o")"
 cp "$t/ip/g.pgn" "$t/ip/once.pgn"
 "$bin" fmt -i --backup .bak "$t/ip/g.pgn" 2>/dev/null
 same "fmt -i twice: the same file; the backup replaced by the file as it was" "$(sum "$t/ip/once.pgn") $(sum "$t/ip/once.pgn")" \
