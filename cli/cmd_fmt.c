@@ -115,21 +115,11 @@ static pgn_status fmt_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
 
 static const cli_par_hooks fmt_hooks = {fmt_worker_new, fmt_worker_free, NULL, fmt_prepare};
 
-/* Does text hold anything but white space? */
-static int has_text(pgn_str t) {
-    for (size_t i = 0; i < t.len; i++) {
-        if (t.ptr[i] != ' ' && t.ptr[i] != '\t' && t.ptr[i] != '\n' && t.ptr[i] != '\r') {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* The game's export, and the text between it and the next game (% lines, comments, notes)
  * verbatim after it, in its place (issue 34 point 5), at -j 1 and -j N alike: the export's closing
  * line breaks give way to the original ones. */
 static pgn_status put_in_place(fmt_state *s, const cli_game *g, pgn_str text) {
-    if (!has_text(g->between)) {
+    if (!cli_has_text(g->between)) {
         return put(s, text.ptr, text.len);
     }
     while (text.len > 0 && text.ptr[text.len - 1] == '\n') {
@@ -142,7 +132,7 @@ static pgn_status put_in_place(fmt_state *s, const cli_game *g, pgn_str text) {
 static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     fmt_state *s = user;
     pgn_status st;
-    if (!s->check && has_text(g->lead) && (st = put(s, g->lead.ptr, g->lead.len)) != PGN_OK) {
+    if (!s->check && cli_has_text(g->lead) && (st = put(s, g->lead.ptr, g->lead.len)) != PGN_OK) {
         return st; /* the text before the first game (white space alone is not kept) */
     }
     if (g->summary->broken) {

@@ -285,6 +285,9 @@ pgn_status cli_run_reject(cli_run *r, const cli_game *g);
  * they lack one (the last game of a file), so that games written in another order never run
  * together. PGN_OK or PGN_E_IO. */
 pgn_status cli_write_raw(FILE *f, const char *raw, size_t len);
+/* Does t hold anything but white space? (The text between games that a rewrite keeps in its place,
+ * cli_game.between and .lead: white space alone is not kept; issue 34 point 5.) */
+int cli_has_text(pgn_str t);
 /* Adds a count of the command's own to the summary line, after the games (at most 4). */
 void cli_run_count(cli_run *r, const char *key, const char *text, uint64_t n);
 

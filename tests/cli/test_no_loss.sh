@@ -244,6 +244,13 @@ done
 same "fmt -j 1 and -j 4: the same bytes" "$(sum "$t/ip/notes.1")" "$(sum "$t/ip/notes.4")"
 PGNKIT_BATCH=30000 "$bin" fmt -j 4 -o "$t/ip/notes.o" "$t/ip/notes.pgn" 2>/dev/null
 same "fmt -o: the same bytes" "$(sum "$t/ip/notes.1")" "$(sum "$t/ip/notes.o")"
+# eco rewrites a whole collection too: the same text kept in its places
+for j in 1 4; do
+    PGNKIT_BATCH=30000 "$bin" eco -j $j "$t/ip/notes.pgn" >"$t/ip/eco.$j" 2>/dev/null
+    same "eco -j $j: the text outside the games byte for byte, every game written" \
+        "0 $(outside "$t/ip/notes.pgn" | md5sum) 4742" "$? $(outside "$t/ip/eco.$j" | md5sum) $(grep -c '^\[Event ' "$t/ip/eco.$j")"
+done
+same "eco -j 1 and -j 4: the same bytes" "$(sum "$t/ip/eco.1")" "$(sum "$t/ip/eco.4")"
 cp "$t/ip/g.pgn" "$t/ip/once.pgn"
 "$bin" fmt -i --backup .bak "$t/ip/g.pgn" 2>/dev/null
 same "fmt -i twice: the same file; the backup replaced by the file as it was" "$(sum "$t/ip/once.pgn") $(sum "$t/ip/once.pgn")" \
