@@ -134,8 +134,25 @@ static pgn_status eco_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
 
 static const cli_par_hooks eco_hooks = {eco_worker_new, eco_worker_free, NULL, eco_prepare};
 
+/* The export p (without its flag byte) in place of the game: the text before the first game and
+ * the text after the game kept verbatim in their places, as fmt does (issue 34 point 5). */
+static pgn_status put_game(cli_run *r, const cli_game *g, pgn_str p) {
+    int after = cli_has_text(g->between);
+    while (after && p.len > 0 && p.ptr[p.len - 1] == '\n') {
+        p.len--;
+    }
+    return cli_output_write(&r->out, p.ptr, p.len) < 0 ||
+                   (after && cli_output_write(&r->out, g->between.ptr, g->between.len) < 0)
+               ? PGN_E_IO
+               : PGN_OK;
+}
+
 static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     eco_state *s = user;
+    if (!s->check && cli_has_text(g->lead) &&
+        cli_output_write(&r->out, g->lead.ptr, g->lead.len) < 0) {
+        return PGN_E_IO;
+    }
     if (g->summary->broken) {
         return cli_write_raw(s->check ? NULL : s->out, g->raw.ptr, g->raw.len);
     }
@@ -162,8 +179,9 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
         return PGN_OK;
     }
     r->written += !s->check;
-    if (!s->check && cli_output_write(&r->out, p.ptr + 1, p.len - 1) < 0) {
-        return PGN_E_IO;
+    if (!s->check) {
+        pgn_str text = {p.ptr + 1, p.len - 1};
+        return put_game(r, g, text);
     }
     return PGN_OK;
 }
@@ -196,6 +214,7 @@ int cmd_eco(int argc, char **argv) {
         return st == CLI_HELP ? EXIT_OK : st;
     }
     r.raw = 1;
+    r.ropts.flags |= PGN_READ_KEEP_LEAD; /* the text before the first game, written in its place */
     s.out = r.out.file;
     r.par = &eco_hooks;
     if (pgn_writer_new(&s.w, NULL, to_product, &s) != PGN_OK) {

@@ -22,7 +22,8 @@ static const char usage_text[] =
     "                  [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
     "                  [--where EXPR] [-j N] [--progress] [FILE...]\n"
-    "Writes every game in the PGN export format. A game with errors is not written: with "
+    "Writes every game in the PGN export format, and the % lines and the text before, between\n"
+    "and after games verbatim in their places. A game with errors is not written: with "
     "--rejects\n"
     "FILE its original bytes go there unchanged. --check writes nothing and exits 1 naming the "
     "first\n"
@@ -114,21 +115,11 @@ static pgn_status fmt_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
 
 static const cli_par_hooks fmt_hooks = {fmt_worker_new, fmt_worker_free, NULL, fmt_prepare};
 
-/* Does text hold anything but white space? */
-static int has_text(pgn_str t) {
-    for (size_t i = 0; i < t.len; i++) {
-        if (t.ptr[i] != ' ' && t.ptr[i] != '\t' && t.ptr[i] != '\n' && t.ptr[i] != '\r') {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* -i: the game's export, and the text between it and the next game (% lines, comments, notes)
- * verbatim after it, in its place (issue 34 point 5): the export's closing line breaks give way
- * to the original ones. */
+/* The game's export, and the text between it and the next game (% lines, comments, notes)
+ * verbatim after it, in its place (issue 34 point 5), at -j 1 and -j N alike: the export's closing
+ * line breaks give way to the original ones. */
 static pgn_status put_in_place(fmt_state *s, const cli_game *g, pgn_str text) {
-    if (!has_text(g->between)) {
+    if (!cli_has_text(g->between)) {
         return put(s, text.ptr, text.len);
     }
     while (text.len > 0 && text.ptr[text.len - 1] == '\n') {
@@ -141,8 +132,8 @@ static pgn_status put_in_place(fmt_state *s, const cli_game *g, pgn_str text) {
 static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     fmt_state *s = user;
     pgn_status st;
-    if (s->in_place && g->lead.len > 0 && (st = put(s, g->lead.ptr, g->lead.len)) != PGN_OK) {
-        return st; /* the text before the first game */
+    if (!s->check && cli_has_text(g->lead) && (st = put(s, g->lead.ptr, g->lead.len)) != PGN_OK) {
+        return st; /* the text before the first game (white space alone is not kept) */
     }
     if (g->summary->broken) {
         if (s->in_place && (st = put(s, g->raw.ptr, g->raw.len)) != PGN_OK) {
@@ -163,8 +154,7 @@ static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
             s->not_canonical++ == 0) {
             not_canonical(g);
         }
-    } else if ((st = s->in_place ? put_in_place(s, g, text) : put(s, text.ptr, text.len)) !=
-               PGN_OK) {
+    } else if ((st = put_in_place(s, g, text)) != PGN_OK) {
         return st;
     }
     r->written++;
@@ -235,12 +225,11 @@ static int fmt_option(void *user, int ch, const char *arg) {
 }
 
 /* -i: each file through its own output, replaced only when all of it was read and written; the
- * text before, between and after its games kept (PGN_READ_KEEP_LEAD: read on one thread). */
+ * text before, between and after its games kept as in every output of fmt. */
 static void fmt_in_place(cli_run *r, fmt_state *s) {
     char **files = r->files;
     int nfiles = r->nfiles;
     r->no_archives = "-i rewrites a file of games, and this one";
-    r->ropts.flags |= PGN_READ_KEEP_LEAD;
     for (int i = 0; i < nfiles && !r->aborted && !r->stopped; i++) {
         cli_output o;
         if (cli_output_open(&o, files[i]) != EXIT_OK) {
@@ -307,7 +296,8 @@ int cmd_fmt(int argc, char **argv) {
     if (st != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;
     }
-    r.raw = s.check || s.in_place;
+    r.raw = 1; /* --check compares; the others keep the text between games (issue 34 point 5) */
+    r.ropts.flags |= s.check ? 0u : PGN_READ_KEEP_LEAD;
     if (s.check || s.in_place) {
         r.out_path = NULL;
     }

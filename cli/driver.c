@@ -277,6 +277,15 @@ void cli_run_count(cli_run *r, const char *key, const char *text, uint64_t n) {
     }
 }
 
+int cli_has_text(pgn_str t) {
+    for (size_t i = 0; i < t.len; i++) {
+        if (t.ptr[i] != ' ' && t.ptr[i] != '\t' && t.ptr[i] != '\n' && t.ptr[i] != '\r') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 pgn_status cli_write_raw(FILE *f, const char *raw, size_t len) {
     if (!f || len == 0) {
         return PGN_OK;

@@ -82,6 +82,14 @@ int cli_number(const char *option, const char *arg, uint64_t min, uint64_t max, 
 /* Writes s (len bytes, any bytes) to f as a JSON string with its quotes, through
  * pgn_json_escape: never a byte that is not valid UTF-8. */
 void cli_json_string(FILE *f, const char *s, size_t len);
+/* Copies user text (src, len bytes) for a terminal into dst (cap > 0, NUL-terminated): every
+ * control character (C0, DEL, and C1 as UTF-8: U+0080-U+009F) becomes a space, so that no
+ * escape sequence of a PGN reaches the terminal (window title, screen clear; issue 36). Stops
+ * when dst is full; *used (if not NULL) is the number of bytes of src consumed. Returns the
+ * length written. */
+size_t cli_term_text(char *dst, size_t cap, const char *src, size_t len, size_t *used);
+/* Writes user text (len bytes) to f through cli_term_text, padded with spaces to width bytes. */
+void cli_term_put(FILE *f, const char *s, size_t len, size_t width);
 
 /* ---- inputs: the one place an input is opened ---- */
 
@@ -277,6 +285,9 @@ pgn_status cli_run_reject(cli_run *r, const cli_game *g);
  * they lack one (the last game of a file), so that games written in another order never run
  * together. PGN_OK or PGN_E_IO. */
 pgn_status cli_write_raw(FILE *f, const char *raw, size_t len);
+/* Does t hold anything but white space? (The text between games that a rewrite keeps in its place,
+ * cli_game.between and .lead: white space alone is not kept; issue 34 point 5.) */
+int cli_has_text(pgn_str t);
 /* Adds a count of the command's own to the summary line, after the games (at most 4). */
 void cli_run_count(cli_run *r, const char *key, const char *text, uint64_t n);
 

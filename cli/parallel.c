@@ -94,8 +94,8 @@ static void *worker_vuser(void *wuser) {
 /* The command's prepare hook, writing to the library's product buffer (both grow through libc). */
 static pgn_status prepare(void *wuser, const pgn_par_game *pg, pgn_membuf *out) {
     par_worker *w = wuser;
-    cli_game g = {pg->game,  pg->summary, pg->raw,   w->run->in, 0,
-                  {NULL, 0}, 0,           {NULL, 0}, {NULL, 0}};
+    cli_game g = {pg->game,  pg->summary, pg->raw,     w->run->in, 0,
+                  {NULL, 0}, 0,           pg->between, pg->lead};
     cli_membuf m = {out->ptr, out->len, out->cap};
     pgn_status st = w->run->r->par->prepare(w->wuser, &g, &m);
     out->ptr = m.p;
@@ -106,8 +106,9 @@ static pgn_status prepare(void *wuser, const pgn_par_game *pg, pgn_membuf *out) 
 
 static pgn_status each(void *user, const pgn_par_game *pg) {
     par_run *pr = user;
-    cli_game g = {pg->game,    pg->summary,     pg->raw,   pr->in,   pr->before + pg->summary->game,
-                  pg->product, pg->has_product, {NULL, 0}, {NULL, 0}};
+    cli_game g = {
+        pg->game,    pg->summary,     pg->raw,     pr->in,  pr->before + pg->summary->game,
+        pg->product, pg->has_product, pg->between, pg->lead};
     return pr->fn(pr->r, pr->user, &g);
 }
 

@@ -8,11 +8,12 @@
 
 #define CLI_QUERY_HELP                                                                             \
     "The language (docs/query.md; one example of each kind):\n"                                    \
-    "tags: NAME OP VALUE, OP one of = != < <= > >= ~ (regular expression) !~; \"...\"i ignores\n"  \
-    "case; a tag compares as a number, a date (names ending in Date) or bytes\n"                   \
+    "tags: NAME OP VALUE, OP one of = != < <= > >= ~ !~ (regular expression) glob (* ? [a-z]);\n"  \
+    "\"...\"i ignores case; a tag compares as a number, a date (names ending in Date) or bytes\n"  \
     "  pgnkit select 'White ~ \"^Carlsen\" and Event ~ \"blitz\"i' games.pgn\n"                    \
     "  pgnkit select 'player ~ \"Carlsen\" and elo.avg >= 2700' games.pgn\n"                       \
     "  pgnkit select 'Date >= 2022.04 and eco = B20..B99 and result = \"1-0\"' games.pgn\n"        \
+    "  pgnkit select 'ECO glob \"B9?\" or Event glob \"*Olympiad*\"' games.pgn\n"                  \
     "positions (at some point of the main line; at (...) puts all on one position):\n"             \
     "  pgnkit select 'fen \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\"' "      \
     "games.pgn\n"                                                                                  \

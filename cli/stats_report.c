@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit stats's report: the counts of cli/cmd_stats.c printed as a table (the most frequent
- * values, --top of them) or as one JSON object (--json). */
+ * values, --top of them) or as one JSON object (--json). User text goes through cli_term_put
+ * (table) or the JSON escaper (which writes every control character as \u00XX). */
 #define _POSIX_C_SOURCE 200809L
 #include "stats.h"
 
@@ -59,8 +60,9 @@ static void table_list(const stats *s, const char *title, const tally *t, uint64
     tally_item **v = tally_sorted(t);
     printf("\n%s (%zu distinct%s)\n", title, t->count, shown(s, t) < t->count ? ", top" : "");
     for (size_t i = 0; v && i < shown(s, t); i++) {
-        printf("  %-40s %8llu  %5.1f%%\n", v[i]->key, (unsigned long long)v[i]->n,
-               pct(v[i]->n, games));
+        fputs("  ", stdout);
+        cli_term_put(stdout, v[i]->key, v[i]->len, 40); /* no escape sequence reaches a terminal */
+        printf(" %8llu  %5.1f%%\n", (unsigned long long)v[i]->n, pct(v[i]->n, games));
     }
     free(v);
 }
@@ -71,7 +73,9 @@ static void table_players(const stats *s) {
            s->players.count, shown(s, &s->players) < s->players.count ? ", top" : "");
     for (size_t i = 0; v && i < shown(s, &s->players); i++) {
         const tally_item *p = v[i];
-        printf("  %-40s %5llu %7.1f/%-5llu", p->key, (unsigned long long)p->n,
+        fputs("  ", stdout);
+        cli_term_put(stdout, p->key, p->len, 40);
+        printf(" %5llu %7.1f/%-5llu", (unsigned long long)p->n,
                (double)p->wins + (double)p->draws / 2,
                (unsigned long long)(p->wins + p->draws + p->losses));
         if (p->max_elo) {

@@ -55,11 +55,11 @@ PGN_API PGN_NODISCARD pgn_status pgn_json_writer_finish(pgn_json_writer *writer)
 
 /**
  * Writes the body of a JSON string (RFC 8259 §7, without the quotes) for the len bytes at src:
- * `"` and `\` escaped, control characters as \u00XX, valid UTF-8 copied, and every byte that is not
- * part of valid UTF-8 written as \ufffd, so the result is valid UTF-8 whatever src holds. The one
- * escaper of pgnkit (the JSON writer uses the same code). At most cap - 1 bytes are written, then a
- * NUL; the text is cut on a character boundary when it does not fit (6 * len + 1 bytes always
- * do). Returns the length written. dst must not be NULL and cap must be at least 1.
+ * `"` and `\` escaped, control characters (C0, DEL, C1) as \u00XX, valid UTF-8 copied, and every
+ * byte that is not part of valid UTF-8 written as \ufffd, so the result is valid UTF-8 whatever src
+ * holds. The one escaper of pgnkit (the JSON writer uses the same code). At most cap - 1 bytes
+ * are written, then a NUL; the text is cut on a character boundary when it does not fit (6 * len +
+ * 1 bytes always do). Returns the length written. dst must not be NULL and cap must be at least 1.
  */
 PGN_API size_t pgn_json_escape(char *dst, size_t cap, const char *src, size_t len);
 

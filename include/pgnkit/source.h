@@ -196,6 +196,9 @@ typedef struct pgn_par_game {
     /* With a tree: where the reader keeps it. The callback may take the game by setting *take to
      * NULL: the caller then owns it (pgn_game_free) and the reader makes another. Else NULL. */
     pgn_game **take;
+    /* as pgn_reader_raw_between: the end of raw after the game's own text, and before the first
+     * game of the text the text before it (PGN_READ_KEEP_LEAD); with PGN_READ_KEEP_RAW */
+    pgn_str between, lead;
 } pgn_par_game;
 
 /** Work done on the worker threads (each member may be NULL): a state per worker made from
@@ -236,8 +239,7 @@ typedef struct pgn_parallel_totals {
 } pgn_parallel_totals;
 
 /** Nonzero when reading with ro needs one reader over the whole text (so pgn_parallel_read must
- * not be used): max_errors, a byte range or line base, nested comments, the text before the first
- * game kept (PGN_READ_KEEP_LEAD). */
+ * not be used): max_errors, a byte range or line base, nested comments. */
 PGN_API int pgn_parallel_serial(const pgn_reader_opts *ro);
 /** Reads the source's text (the current member of an archive) on opts->threads workers: the
  * calling thread reads and decodes, cuts the text into batches where one reader surely starts a

@@ -153,18 +153,23 @@ static void put_uint(pgn_json_writer *w, unsigned long v) {
 
 /* Writes the JSON form (RFC 8259 §7) of the bytes p[*at..stop) of a string of len bytes at d and
  * moves *at past them; a UTF-8 sequence that starts before stop is finished (up to 3 bytes past
- * it). Each byte read gives at most 6 written. */
+ * it). Every control character (C0, DEL, C1) is written \u00XX, so that no escape sequence of a
+ * PGN reaches a terminal through JSON (issue 36). Each byte read gives at most 6 written. */
 static size_t escape(char *d, const unsigned char *p, size_t len, size_t *at, size_t stop) {
     static const char hex[] = "0123456789abcdef";
     size_t i = *at, k = 0;
     while (i < stop) {
         unsigned c = p[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+        if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7f) {
             d[k++] = (char)c;
             i++;
         } else if (c >= 0x80) {
             size_t n = pgnk_utf8_seq_len(p + i, len - i);
-            if (n == 0) {
+            if (n == 2 && c == 0xc2 && p[i + 1] < 0xa0) { /* C1 control U+0080-U+009F */
+                char esc[6] = {'\\', 'u', '0', '0', hex[p[i + 1] >> 4], hex[p[i + 1] & 15]};
+                memcpy(d + k, esc, 6);
+                k += 6;
+            } else if (n == 0) {
                 memcpy(d + k, "\\ufffd", 6);
                 k += 6;
                 n = 1;

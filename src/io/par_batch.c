@@ -155,16 +155,25 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
             break;
         }
         pg->raw = pgn_reader_raw(rd);
+        pgn_str lead; /* the first batch's reader starts the text: the text before its first game */
+        pg->between_len = pgn_reader_raw_between(rd, &lead).len;
+        pg->lead_len = lead.len;
         if (b->io_error) { /* a reader over a callback: its window moves on; keep a copy */
-            pg->raw_off = b->rawbuf.len;
-            if (pgn_membuf_write(&b->rawbuf, pg->raw.ptr, pg->raw.len) < 0) {
+            pg->raw_off = b->rawbuf.len + lead.len;
+            if (pgn_membuf_write(&b->rawbuf, lead.ptr, lead.len) < 0 ||
+                pgn_membuf_write(&b->rawbuf, pg->raw.ptr, pg->raw.len) < 0) {
                 b->st = PGN_E_NOMEM;
                 break;
             }
         }
         pg->prod_off = b->product.len;
         if (p->prepared) {
-            pgn_par_game cg = {g, sum, pg->raw, {NULL, 0}, 0, NULL};
+            pgn_par_game cg = {
+                .game = g,
+                .summary = sum,
+                .raw = pg->raw,
+                .between = {pg->raw.ptr + pg->raw.len - pg->between_len, pg->between_len},
+                .lead = lead};
             if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
                 b->st = st;
                 break;

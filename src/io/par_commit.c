@@ -57,7 +57,9 @@ static pgn_status commit(pool *p, batch *b, uint64_t *base) {
                           pg->raw,
                           {b->product.ptr + pg->prod_off, pg->prod_len},
                           p->prepared,
-                          p->tree && !p->prepared ? &pg->game : NULL};
+                          p->tree && !p->prepared ? &pg->game : NULL,
+                          {pg->raw.ptr + pg->raw.len - pg->between_len, pg->between_len},
+                          {pg->raw.ptr - pg->lead_len, pg->lead_len}};
         st = o->each(o->user, &g);
     }
     if (st != PGN_OK) { /* the caller stopped: the totals of what was given out */

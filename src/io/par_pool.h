@@ -34,7 +34,8 @@ typedef struct pgame {
     psum sum;
     pgn_str raw;
     size_t prod_off, prod_len;
-    size_t raw_off; /* in the batch's rawbuf (a batch read through a callback) */
+    size_t raw_off;               /* in the batch's rawbuf (a batch read through a callback) */
+    size_t between_len, lead_len; /* pgn_reader_raw_between: the end of raw, the text before it */
 } pgame;
 
 enum { B_FREE, B_QUEUED, B_WORKING, B_DONE };

@@ -21,7 +21,7 @@ enum { HUGE_PAGE = 1 << 21, HUGE_JOBS = 4 };
 
 int pgn_parallel_serial(const pgn_reader_opts *ro) {
     return ro->max_errors || ro->range_start || ro->range_end || ro->line_base ||
-           (ro->flags & (PGN_READ_NESTED_COMMENTS | PGN_READ_KEEP_LEAD));
+           (ro->flags & PGN_READ_NESTED_COMMENTS);
 }
 
 /* Reads into b until a cut past the batch size (the rest carried to the next batch through

@@ -114,6 +114,16 @@ static uint32_t comparison_node(parser *p, const tok *name, const tok *optok, co
     return id;
 }
 
+/* name glob "pattern": kept as written (qglob.c reads it); eco becomes a test of the ECO tag. */
+static int glob_value(qnode *nd) {
+    if (nd->op == Q_ECO) {
+        nd->op = Q_TAG;
+        nd->name = "ECO";
+        nd->nlen = 3;
+    }
+    return 1;
+}
+
 /* name ~ "re": a regular expression for a tag, player or eco (then a test of the ECO tag). */
 static int regex_value(parser *p, qnode *nd, const tok *vtok) {
     const char *m = pgnk_qre_compile(&p->q->ar, nd->str, nd->slen, vtok->icase, &nd->re);
@@ -180,6 +190,9 @@ static uint32_t parse_comparison(parser *p, uint32_t start) {
     tok name = p->t;
     pgnk_qlex(p);
     tok optok = p->t;
+    if (optok.kind == T_WORD) { /* the word operator glob */
+        optok.cmp = C_GLOB;
+    }
     pgnk_qlex(p);
     const named *nm = NULL;
     for (size_t k = 0; k < sizeof comparisons / sizeof comparisons[0]; k++) {
@@ -198,11 +211,15 @@ static uint32_t parse_comparison(parser *p, uint32_t start) {
     nd->str = v;
     nd->slen = vlen;
     nd->icase = vtok.icase;
-    if (optok.cmp == C_RE || optok.cmp == C_NRE) {
+    if (optok.cmp >= C_RE) {
         if (nd->op != Q_TAG && nd->op != Q_PLAYER && nd->op != Q_ECO) {
-            return pgnk_qfail_at(p, &optok, "'~' does not apply here:", "= != < <= > >="), QNONE;
+            return pgnk_qfail_at(p, &optok,
+                                 optok.cmp == C_GLOB ? "'glob' does not apply here:"
+                                                     : "'~' does not apply here:",
+                                 "= != < <= > >="),
+                   QNONE;
         }
-        if (!regex_value(p, nd, &vtok)) {
+        if (optok.cmp == C_GLOB ? !glob_value(nd) : !regex_value(p, nd, &vtok)) {
             return QNONE;
         }
     } else if (nm && nm->needs_num && !pgnk_qnum_parse(v, vlen, &nd->num)) {
@@ -479,6 +496,16 @@ static uint32_t parse_piece_on(parser *p, const tok *nx, uint32_t start, int *tr
     return id;
 }
 
+/* 1 if t names an atom that takes an operand (move, fen...): "move glob" is not a comparison. */
+static int is_operand_atom(parser *p, const tok *t) {
+    for (size_t k = 0; k < sizeof operand_atoms / sizeof operand_atoms[0]; k++) {
+        if (pgnk_qword_is(p, t, operand_atoms[k].name)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 uint32_t pgnk_qparse_atom(parser *p) {
     uint32_t start = p->t.at;
     if (p->t.kind != T_WORD) {
@@ -488,7 +515,8 @@ uint32_t pgnk_qparse_atom(parser *p) {
                QNONE;
     }
     tok nx = peek(p);
-    if (nx.kind == T_OP) {
+    if (nx.kind == T_OP ||
+        (nx.kind == T_WORD && pgnk_qword_is(p, &nx, "glob") && !is_operand_atom(p, &p->t))) {
         return parse_comparison(p, start);
     }
     for (size_t k = 0; k < sizeof bare_atoms / sizeof bare_atoms[0]; k++) {

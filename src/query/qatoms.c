@@ -508,6 +508,9 @@ static int test_value(const qnode *n, pgn_str v) {
     if (n->cmp == C_RE || n->cmp == C_NRE) {
         return pgnk_qre_match(n->re, v.ptr, v.len) == (n->cmp == C_RE);
     }
+    if (n->cmp == C_GLOB) {
+        return pgnk_qglob_match(n->str, n->slen, v.ptr, v.len, n->icase);
+    }
     int c = compare_values(n, v);
     return c != -2 && pgnk_qcmp_num((qcmp)n->cmp, c, 0);
 }

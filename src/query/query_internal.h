@@ -67,7 +67,7 @@ typedef enum qop {
 } qop;
 
 /* Comparison operators of atoms. */
-typedef enum qcmp { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_RE, C_NRE } qcmp;
+typedef enum qcmp { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE, C_RE, C_NRE, C_GLOB } qcmp;
 
 /* Elo selectors. */
 enum { ELO_BOTH, ELO_WHITE, ELO_BLACK, ELO_AVG, ELO_DIFF, ELO_EITHER };
@@ -180,6 +180,8 @@ struct pgn_query {
  * success, else a static message. */
 const char *pgnk_qre_compile(arena *a, const char *pattern, size_t len, int icase, qre **out);
 int pgnk_qre_match(const qre *re, const char *s, size_t len);
+/* 1 if the text s (sn bytes) matches the whole glob pattern g (gn bytes; qglob.c). */
+int pgnk_qglob_match(const char *g, size_t gn, const char *s, size_t sn, int icase);
 
 /* qatoms.c: operands of atoms (compile time), and their tests */
 const char *pgnk_qpattern_compile(qpattern *p, const char *text, size_t len);

@@ -184,7 +184,8 @@ expect_err "schema rejects a bad game" "FAIL .*game 1: .*invalid 1$" 1 bash -c "
 expect_err "json uci and fen = pgn-extract oracle" "^games 4742 invalid 0$" 0 bash -c "$validate --schema-limit 300 \
     --oracle '$shared/corpus/expected/pgn-extract-oracle/twic1427.uci-fen.tsv.gz' $schema $tmp.json/twic.ndjson >&2"
 expect "json round trip" "$(cat "$std")" 0 bash -c "\"$bin\" convert --to json \"$std\" | \"$bin\" convert --from json"
-expect "json round trip ndjson" "$("$bin" fmt --quiet "$tmp.out" 2>/dev/null)" 0 bash -c "\"$bin\" convert --to ndjson \"$tmp.out\" | \"$bin\" convert --from json --to pgn"
+# the games: fmt keeps the sample's % lines (issue 34 point 5), JSON has no place for them
+expect "json round trip ndjson" "$(grep -v '^%' "$tmp.out" | "$bin" fmt --quiet 2>/dev/null)" 0 bash -c "\"$bin\" convert --to ndjson \"$tmp.out\" | \"$bin\" convert --from json --to pgn"
 expect "json fixed point" "$(cat "$tmp.json/sample.json")" 0 "$bin" convert --from json --to json "$tmp.json/sample.json"
 expect "json fen" '"fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"' 0 bash -c "\"$bin\" convert --to ndjson \"$std\" | grep -o '\"fen\":\"[^\"]*\"' | head -n 1"
 expect_err "json syntax error" "^<stdin>:2:9: error: invalid JSON, or JSON that is not a game: expected : after the member name '\{' \[E_BAD_JSON\] \(game 1\)

@@ -196,6 +196,21 @@ import json, sys
 s = json.load(sys.stdin)
 a = [p for p in s["players"]["top"] if p["value"] == "A"][0]
 print(a["value"], a["games"], a["wins"] + a["draws"] / 2, a["rating_min"], a["rating_max"], "|", *["%s %d" % kv for kv in s["diagnostics"].items()])')"
+# stats neutralises control characters of user text (issue 36): no escape sequence (window title,
+# screen clear, CSI as C1) reaches a terminal; the table shows a space for each, the JSON keeps the
+# text exactly (json.loads gives it back) with every control written \u00XX; check's tokens alike
+printf '[Event "E\033]0;pwned\007x"]\n[White "A\033[2Jb\302\233c"]\n[Black "C\177"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 {c} Qq\033(0 1-0\n' >"$t/esc.pgn"
+ctl() { LC_ALL=C grep -caP '[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' || true; }
+same "stats: no control character in the table" 0 "$("$bin" stats "$t/esc.pgn" 2>/dev/null | ctl)"
+same "stats: names shown with spaces" "A [2Jb c|E ]0;pwned x" \
+    "$("$bin" stats "$t/esc.pgn" 2>/dev/null | grep -aoE '^  (A \[2Jb c|E \]0;pwned x)' | sed 's/^  //' | sort | paste -sd'|')"
+same "stats --json: no control character" 0 "$("$bin" stats --json "$t/esc.pgn" 2>/dev/null | ctl)"
+same "stats --json: the text kept exactly" "['A\x1b[2Jb\x9bc', 'C\x7f'] ['E\x1b]0;pwned\x07x']" \
+    "$("$bin" stats --json "$t/esc.pgn" 2>/dev/null | /usr/bin/python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+print(sorted(p["value"] for p in s["players"]["top"]), [e["value"] for e in s["events"]["top"]])')"
+same "check: no control character in a diagnostic" 0 "$("$bin" check "$t/esc.pgn" 2>&1 | ctl)"
 
 # ---- split: concatenating the files gives the input's multiset of games, for every mode ----
 cat >"$t/games.py" <<'PY'

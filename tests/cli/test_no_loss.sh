@@ -103,6 +103,31 @@ printf 'x\n' >"$t/sig/.g.pgn.pgnkit-$$-abcdef" # a live run's: kept
 same "a dead run's temporary file removed by the next run, a live one's kept" \
     ".g.pgn.pgnkit-$$-abcdef" "$(cd "$t/sig" && ls -A | grep pgnkit)"
 
+# ---- the named temporary file of systems without O_TMPFILE (PGNKIT_NAMED_TEMP=1; issue 36) ----
+# fmt -i stopped by a signal while its named temporary file exists, failing on a write, and after a
+# run killed outright: no temporary file stays, the file is as it was
+mkdir "$t/nt" && cp "$t/sig/g.pgn" "$t/nt/i.pgn"
+before=$(sum "$t/nt/i.pgn")
+for sig in INT TERM HUP; do
+    (cd "$t/nt" && PGNKIT_NAMED_TEMP=1 exec "$bin" fmt -i -j 1 i.pgn 2>/dev/null) &
+    pid=$!
+    seen=0
+    for _ in $(seq 1 500); do [ "$(temps "$t/nt")" -gt 0 ] && seen=1 && break; sleep 0.01; done
+    kill -$sig $pid 2>/dev/null
+    wait $pid
+    st=$?
+    same "fmt -i (named temporary file) stopped by SIG$sig: seen, died of it, file as it was, no temporary file" \
+        "1 1 $before 0" "$seen $([ $st -gt 128 ] && echo 1) $(sum "$t/nt/i.pgn") $(temps "$t/nt")"
+done
+(cd "$t/nt" && ulimit -f 1024 && PGNKIT_NAMED_TEMP=1 "$bin" fmt -i i.pgn 2>"$t/nt.err")
+same "fmt -i (named temporary file) past a file size limit: exit 3, said, file as it was, no temporary file" \
+    "3 1 $before 0" "$? $(grep -c 'File too large' "$t/nt.err") $(sum "$t/nt/i.pgn") $(temps "$t/nt")"
+dead=$(sh -c 'echo $$')
+printf 'x\n' >"$t/nt/.i.pgn.pgnkit-$dead-abcdef"
+(cd "$t/nt" && PGNKIT_NAMED_TEMP=1 "$bin" fmt -i i.pgn 2>/dev/null)
+same "fmt -i (named temporary file): done, a dead run's temporary file removed" \
+    "0 0 18968" "$? $(temps "$t/nt") $(grep -c '^\[Event ' "$t/nt/i.pgn")"
+
 # ---- a game cut short is broken (issue 34 point 2): 200 random cuts of TWIC files ----
 zcat "$twic" >"$t/t27.pgn" && zcat "$shared/corpus/big/twic/twic1428.pgn.gz" >"$t/t28.pgn"
 seed=${PGNKIT_CUT_SEED:-$(date +%s)}
@@ -201,6 +226,31 @@ PY
 same "fmt -i: % lines, notes and comments between games kept byte for byte" "$(outside "$t/ip/orig.pgn")" "$(outside "$t/ip/g.pgn")"
 same "fmt -i: the games rewritten, the broken one verbatim" "1. e4 e5 *|1. d4 Ke7?? *|1. c4 c5 1-0" \
     "$(grep -E '^1\.' "$t/ip/g.pgn" | tr '\n' '|' | sed 's/|$//')"
+# fmt to standard output or -o keeps them too, at -j 1 and -j N alike (the text before the first
+# game from the first batch, the text after each game from the batch that read it): TWIC 1427
+# with a % line and a note after each game, cut into small batches
+/usr/bin/python3 - "$t/t27.pgn" "$t/ip/notes.pgn" <<'PY'
+import re, sys
+games = [g for g in re.split(r"(?m)^(?=\[Event )", open(sys.argv[1]).read()) if g.startswith("[Event ")]
+out = ["% lead line\nA note before the first game.\n\n"]
+out += [g.rstrip("\n") + "\n\n%% escape line after a game\n{a comment} and a note after it\n\n" for g in games]
+open(sys.argv[2], "w").write("".join(out) + "trailing text\n")
+PY
+for j in 1 4; do
+    PGNKIT_BATCH=30000 "$bin" fmt -j $j "$t/ip/notes.pgn" >"$t/ip/notes.$j" 2>/dev/null
+    same "fmt -j $j: the text outside the games byte for byte, every game written" \
+        "0 $(outside "$t/ip/notes.pgn" | md5sum) 4742" "$? $(outside "$t/ip/notes.$j" | md5sum) $(grep -c '^\[Event ' "$t/ip/notes.$j")"
+done
+same "fmt -j 1 and -j 4: the same bytes" "$(sum "$t/ip/notes.1")" "$(sum "$t/ip/notes.4")"
+PGNKIT_BATCH=30000 "$bin" fmt -j 4 -o "$t/ip/notes.o" "$t/ip/notes.pgn" 2>/dev/null
+same "fmt -o: the same bytes" "$(sum "$t/ip/notes.1")" "$(sum "$t/ip/notes.o")"
+# eco rewrites a whole collection too: the same text kept in its places
+for j in 1 4; do
+    PGNKIT_BATCH=30000 "$bin" eco -j $j "$t/ip/notes.pgn" >"$t/ip/eco.$j" 2>/dev/null
+    same "eco -j $j: the text outside the games byte for byte, every game written" \
+        "0 $(outside "$t/ip/notes.pgn" | md5sum) 4742" "$? $(outside "$t/ip/eco.$j" | md5sum) $(grep -c '^\[Event ' "$t/ip/eco.$j")"
+done
+same "eco -j 1 and -j 4: the same bytes" "$(sum "$t/ip/eco.1")" "$(sum "$t/ip/eco.4")"
 cp "$t/ip/g.pgn" "$t/ip/once.pgn"
 "$bin" fmt -i --backup .bak "$t/ip/g.pgn" 2>/dev/null
 same "fmt -i twice: the same file; the backup replaced by the file as it was" "$(sum "$t/ip/once.pgn") $(sum "$t/ip/once.pgn")" \
@@ -253,6 +303,9 @@ else
     same "fmt -i that cannot keep the owner: says why" 1 "$(grep -c 'cannot keep its owner 0 and group 0 (Operation not permitted): not replaced' <<<"$err")"
     same "fmt -i that cannot keep the owner: unchanged, no temporary file" "$before root 0" \
         "$(sum "$t/meta/mine/r.pgn") $(stat -c %U "$t/meta/mine/r.pgn") $(temps "$t/meta")"
+    err=$(PGNKIT_NAMED_TEMP=1 runuser -u "$user" -- "$bin" fmt -i "$t/meta/mine/r.pgn" 2>&1)
+    same "fmt -i that cannot keep the owner (named temporary file): exit 3, said, unchanged, no temporary file" \
+        "3 1 $before 0" "$? $(grep -c 'cannot keep its owner' <<<"$err") $(sum "$t/meta/mine/r.pgn") $(temps "$t/meta")"
 fi
 
 echo "RESULT $pass $fail $skip"

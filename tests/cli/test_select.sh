@@ -77,5 +77,73 @@ eq "-f FILE" "$("$bin" select --count 'player ~ "^Petrosian" and result = "0-1"'
 eq "stdin" 5 "$("$bin" select --count 'player ~ "^Petrosian"' < "$f")"
 eq "two files" 10 "$("$bin" select --count 'player ~ "^Petrosian"' "$f" "$f")"
 eq "--games across files" 1 "$("$bin" select --games $((total + 11)) --count 'player ~ "^Petrosian"' "$f" "$f")"
+# glob (issue 31): each pattern counts the games Python's fnmatch.fnmatchcase counts on the tag
+# values of TWIC 1427 (read here with re; "..."i against both sides lowered); an absent tag is no
+# match; player is White or Black; a glob applies to tags, player and eco only
+twic=$shared/corpus/big/twic/twic1427.pgn.gz
+zcat "$twic" > "$tmp/twic.pgn"
+printf '\n[Event "x"]\n[White "M\303\274ller"]\n[Black "b"]\n[Result "*"]\n\n*\n' >> "$tmp/twic.pgn" # ? is one UTF-8 character
+while IFS='|' read -r name pat icase; do
+    q="$name glob \"$pat\"$icase"
+    want=$(/usr/bin/python3 - "$tmp/twic.pgn" "$name" "$pat" "$icase" <<'PY'
+import fnmatch, re, sys
+path, name, pat, icase = sys.argv[1:]
+text = open(path, encoding="utf-8", errors="replace").read()
+n = 0
+for g in re.split(r"(?m)^(?=\[Event )", text):
+    tags = {k.lower(): v for k, v in re.findall(r'(?m)^\[(\w+) "(.*)"\]\s*$', g)}
+    if not tags:
+        continue
+    vals = [tags.get("white"), tags.get("black")] if name == "player" else [tags.get(name.lower())]
+    f = (lambda v: fnmatch.fnmatchcase(v.lower(), pat.lower())) if icase else (lambda v: fnmatch.fnmatchcase(v, pat))
+    n += any(v is not None and f(v) for v in vals)
+print(n)
+PY
+)
+    eq "glob: $q" "$want" "$("$bin" select -j 1 --count "$q" "$tmp/twic.pgn" 2>/dev/null)"
+    [ "$want" -gt 0 ] || { fail=$((fail + 1)); echo "FAIL glob: $q matches nothing, a weak test"; }
+done <<'GLOBS'
+ECO|B9?|
+eco|C4[0-5]|
+ECO|[!AB]*|
+Event|*Open*|
+Event|*open*|i
+player|Giri*|
+player|*,[A-M]|
+Round|?|
+Round|?.1?|
+Date|2022.0[23].*|
+White|M?ller|
+GLOBS
+# glob against Python's fnmatch.fnmatchcase on random patterns (classes, ranges, negation, ] first,
+# an unclosed [, * and ?) over random values with a two-byte UTF-8 character
+seed=${PGNKIT_GLOB_SEED:-$(date +%s)}
+echo "glob seed $seed (PGNKIT_GLOB_SEED=$seed repeats it)"
+/usr/bin/python3 - "$seed" "$tmp" <<'PY'
+import fnmatch, random, sys
+random.seed(int(sys.argv[1]))
+d = sys.argv[2]
+vals = ["".join(random.choice("ab-]!\u00e9") for _ in range(random.randint(0, 6))) for _ in range(300)]
+with open(d + "/gv.pgn", "w", encoding="utf-8") as f:
+    for i, v in enumerate(vals):
+        f.write('[Event "%s"]\n[Site "%d"]\n\n*\n\n' % (v, i))
+atoms = ["a", "b", "-", "!", "\u00e9", "*", "?", "[ab]", "[!a]", "[a-b]", "[]a]", "[!]]", "[-a]", "[", "[\u00e9]"]
+with open(d + "/gp.txt", "w", encoding="utf-8") as f:
+    for _ in range(120):
+        p = "".join(random.choice(atoms) for _ in range(random.randint(1, 5)))
+        f.write("%s\t%d\n" % (p, sum(fnmatch.fnmatchcase(v, p) for v in vals)))
+PY
+bad=0
+while IFS=$'\t' read -r p want; do
+    got=$("$bin" select -j 1 --count "Event glob \"$p\"" "$tmp/gv.pgn" 2>&1)
+    [ "$got" = "$want" ] || { bad=$((bad + 1)); echo "glob \"$p\": fnmatch $want, pgnkit $got"; }
+done < "$tmp/gp.txt"
+eq "glob: 120 random patterns as fnmatch.fnmatchcase" 0 "$bad"
+eq "glob: a tag that is absent" 0 "$("$bin" select --count 'NoSuchTag glob "*"' "$tmp/twic.pgn" 2>/dev/null)"
+eq "glob: same as the regular expression" "$("$bin" select --count 'ECO ~ "^B9.$"' "$tmp/twic.pgn")" \
+    "$("$bin" select --count 'ECO glob "B9?"' "$tmp/twic.pgn")"
+"$bin" select --count 'elo glob "2*"' /dev/null > /dev/null 2> "$tmp/err"
+eq "glob: not for a number (exit 2)" "2 1" "$? $(grep -c "'glob' does not apply here" "$tmp/err")"
+eq "glob: move glob stays a move atom's error" 2 "$("$bin" select --count 'move glob' /dev/null > /dev/null 2>&1; echo $?)"
 echo "RESULT $pass $fail 0"
 [ "$fail" -eq 0 ]

@@ -148,22 +148,25 @@ static void test_writer(void) {
           memcmp(out.p + 2, want, strlen(want) - 1) == 0 &&
           strcmp(out.p + out.len - 3, "\n]\n") == 0);
 
-    /* RFC 8259 §7: quote, backslash and control characters escaped, UTF-8 (U+2028 too) kept,
-     * a byte that is not UTF-8 replaced by U+FFFD */
+    /* RFC 8259 §7: quote, backslash and control characters escaped (DEL and C1 too, so that no
+     * escape sequence reaches a terminal: issue 36), UTF-8 (U+2028 too) kept, a byte that is not
+     * UTF-8 replaced by U+FFFD */
     pgn_str c = {"a\x01"
-                 "b\"\\\n\x1f\xe2\x80\xa8\xff\x7f",
-                 12};
+                 "b\"\\\n\x1f\xe2\x80\xa8\xff\x7f\xc2\x9b",
+                 14};
     CHECK_EQ_INT(pgn_node_set_comment(g, pgn_game_root(g), c), PGN_OK);
     pgn_game_tag_remove(g, "Event");
     pgn_game_tag_remove(g, "White");
     pgn_node *first = pgn_node_child(pgn_game_root(g));
     pgn_node_clear_nags(first);
     to_json(g, PGN_JSON_NDJSON, &out);
-    CHECK(strncmp(out.p,
-                  "{\"tags\":{},\"comment\":{\"text\":"
-                  "\"a\\u0001b\\\"\\\\\\u000a\\u001f\xe2\x80\xa8\\ufffd\x7f\"},",
-                  strlen("{\"tags\":{},\"comment\":{\"text\":"
-                         "\"a\\u0001b\\\"\\\\\\u000a\\u001f\xe2\x80\xa8\\ufffd\x7f\"},")) == 0);
+    CHECK(
+        strncmp(out.p,
+                "{\"tags\":{},\"comment\":{\"text\":"
+                "\"a\\u0001b\\\"\\\\\\u000a\\u001f\xe2\x80\xa8\\ufffd\\u007f\\u009b\"},",
+                strlen("{\"tags\":{},\"comment\":{\"text\":"
+                       "\"a\\u0001b\\\"\\\\\\u000a\\u001f\xe2\x80\xa8\\ufffd\\u007f\\u009b\"},")) ==
+        0);
 
     /* an empty game, a set-up position, Chess960 */
     pgn_game_reset(g);
