@@ -49,7 +49,8 @@ void engine_stop(engine *e);
 /* 1, with the reason in err, when a game starting at start cannot go to this engine: a position
  * without a king (docs/pgn-dialect.md: no UCI engine searches one), or a variant that is not
  * standard and that the engine's UCI_Variant option does not list (Fairy-Stockfish lists
- * "crazyhouse", ...); else 0. pgnkit analyze and serve refuse such a game with that reason (docs/variants.md). */
+ * "crazyhouse", ...); else 0. pgnkit analyze and serve refuse such a game with that reason
+ * (docs/variants.md). */
 int engine_refuses_game(const engine *e, const pgn_pos *start, char *err, size_t errcap);
 /* Sets UCI_Variant to name if it changes (before engine_new_game). Returns 0 or -1 (dead). */
 int engine_set_variant(engine *e, const char *name);
