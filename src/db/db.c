@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The game database (issue 30): opening and creating the file, its schema (docs/db.md), and the
- * queries: the explorer, the games at a position, the games' bytes, statistics, the check. */
+/* The game database (issue 30): opening and creating the file, its schema (docs/database.md), and
+ * the queries: the explorer, the games at a position, the games' bytes, statistics, the check. */
 #include "db_int.h"
 
 #include <stdio.h>
@@ -91,13 +91,18 @@ static pgn_status check_schema(pgn_db *db, char *msg, size_t cap) {
             return PGN_E_IO;
         }
         pgn_status s = pgnk_db_exec(db, "BEGIN IMMEDIATE", msg, cap);
-        if (s == PGN_OK && (s = pgnk_db_exec(db, schema_sql, msg, cap)) == PGN_OK) {
+        /* another import may have made the schema while this one waited for the lock */
+        if (s == PGN_OK && query_int(db, "SELECT count(*) FROM sqlite_master") == 0) {
+            s = pgnk_db_exec(db, schema_sql, msg, cap);
+        }
+        if (s == PGN_OK) {
             s = pgnk_db_exec(db, "COMMIT", msg, cap);
         }
         if (s != PGN_OK) {
             sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+            return s;
         }
-        return s;
+        app = query_int(db, "PRAGMA application_id");
     }
     if (app != PGNK_DB_APP_ID) {
         put_msg(msg, cap, "an SQLite database, but not a pgnkit database (its application_id)",

@@ -101,14 +101,24 @@ same "killed import: integrity" 0 $?
 same "killed import: resumed" "$games games read, $((kept - n)) stored (0 broken), $n duplicates" \
     "$(sed -n 's/^pgnkit db import: \(.*\) skipped.*/\1/p' "$t/kill.err")"
 [ "$kept" -eq "$games" ] && against_truth "killed and resumed" "$t/kill.db" "$rel"
-# two imports of the same file at once: the second waits for each batch of the first; together
-# they store each game once
+# two imports of the same file at once: each waits for the other's batch (10 s at most each time,
+# then gives up saying the database is locked); each game is stored once, and importing again
+# after both completes the file
 "$rel" db import --quiet --batch 500 --db "$t/two.db" "$t/all.pgn" 2>"$t/two1.err" &
 p1=$!
 "$rel" db import --quiet --batch 500 --db "$t/two.db" "$t/all.pgn" 2>"$t/two2.err"
 s2=$?
 wait $p1
-same "two imports: status" "0 0" "$? $s2"
+s1=$?
+for i in 1 2; do
+    eval "st=\$s$i"
+    if [ "$st" = 0 ] || { [ "$st" = 3 ] && grep -q "database is locked" "$t/two$i.err"; }; then ok; else
+        bad "two imports: import $i: status $st: $(cat "$t/two$i.err")"
+    fi
+done
+"$rel" db check --db "$t/two.db" >/dev/null 2>&1
+same "two imports: integrity" 0 $?
+"$rel" db import --quiet --db "$t/two.db" "$t/all.pgn" 2>/dev/null
 same "two imports: games stored once" "$kept" "$("$rel" db stats --db "$t/two.db" | sed -n 's/^games //p')"
 # a write-protected file: import refuses it (SQLite alone would open it for reading); reading works
 mkdir "$t/ro"
