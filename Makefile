@@ -203,7 +203,7 @@ $(BUILD)/python-asan.stamp: $(PY_DEPS) $(wildcard python/pgnkit/*.py)
 # ---- robustness: fuzzing (clang's libFuzzer), pathological inputs, valgrind ----
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
-FUZZ_TARGETS := reader roundtrip fen san json query scan repair
+FUZZ_TARGETS := reader roundtrip fen san json query scan repair db
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/fuzz/%.o)
 FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))

@@ -11,13 +11,15 @@
 #include <time.h>
 
 static const char usage_text[] =
-    "usage: pgnkit db import [--db FILE] [-j N] [--keep-duplicates] [--quiet] GAMES...\n"
+    "usage: pgnkit db import [--db FILE] [-j N] [--batch N] [--keep-duplicates] [--quiet]\n"
+    "                        GAMES...\n"
     "       pgnkit db explore [--db FILE] [--json] [FEN | MOVES... | -]\n"
     "       pgnkit db games [--db FILE] [--count | --ids] [FEN | MOVES...]\n"
     "       pgnkit db export [--db FILE]\n"
     "       pgnkit db stats [--db FILE]\n"
     "       pgnkit db check [--db FILE]\n"
-    "A game database in one SQLite file (docs/db.md; default games.db): import once, then ask.\n"
+    "A game database in one SQLite file (docs/database.md; default games.db): import once,\n"
+    "then ask.\n"
     "  import    stores each game of the files (any input pgnkit reads: compressed, archives,\n"
     "            - for stdin) with its original bytes, its positions and its moves; the same\n"
     "            game twice (dedupe --by moves+tags) is skipped and counted. One transaction\n"
@@ -108,8 +110,12 @@ static void progress(void *user, uint64_t games, uint64_t consumed) {
     }
 }
 
-static int db_import(const char *path, int argc, char **argv, unsigned threads, int keep,
-                     int quiet) {
+typedef struct import_args {
+    unsigned threads, batch;
+    int keep, quiet;
+} import_args;
+
+static int db_import(const char *path, int argc, char **argv, const import_args *a) {
     pgn_db *db;
     int st = cli_db_open(&db, path, PGN_DB_CREATE, "import");
     if (st != EXIT_OK) {
@@ -126,8 +132,8 @@ static int db_import(const char *path, int argc, char **argv, unsigned threads, 
             break;
         }
         do {
-            import_ctx c = {quiet, t0, pgn_source_name(src)};
-            pgn_db_import_opts o = {threads, 0, keep, progress, &c};
+            import_ctx c = {a->quiet, t0, pgn_source_name(src)};
+            pgn_db_import_opts o = {a->threads, a->batch, a->keep, progress, &c};
             pgn_db_import_totals t;
             pgn_status s = pgn_db_import(db, src, &o, &t, msg, sizeof msg);
             all.games += t.games;
@@ -151,6 +157,17 @@ static int db_import(const char *path, int argc, char **argv, unsigned threads, 
             (unsigned long long)all.broken, (unsigned long long)all.duplicates,
             (unsigned long long)all.positions, dt, dt > 0 ? (double)all.games / dt : 0.0);
     return st != EXIT_OK ? st : all.broken ? EXIT_INPUT : EXIT_OK;
+}
+
+/* *out <- the decimal count s, 1..max; 0 when it is not one. */
+static int count_arg(const char *s, long max, unsigned *out) {
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < 1 || v > max) {
+        return 0;
+    }
+    *out = (unsigned)v;
+    return 1;
 }
 
 static int write_raw(void *user, int64_t id, pgn_str raw) {
@@ -211,28 +228,30 @@ int cmd_db(int argc, char **argv) {
     }
     static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
                                          {"jobs", required_argument, NULL, 'j'},
+                                         {"batch", required_argument, NULL, 'b'},
                                          {"keep-duplicates", no_argument, NULL, 'k'},
                                          {"quiet", no_argument, NULL, 'q'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *path = "games.db";
-    unsigned threads = 0;
-    int keep = 0, quiet = 0, c;
+    import_args a = {0, 0, 0, 0};
+    int c;
     optind = 1;
     while ((c = getopt_long(argc - 1, argv + 1, "j:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': path = optarg; break;
-        case 'j': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 256) {
+        case 'j':
+            if (!count_arg(optarg, 256, &a.threads)) {
                 return cli_usage_error("db", usage_text, "-j takes 1 to 256");
             }
-            threads = (unsigned)v;
             break;
-        }
-        case 'k': keep = 1; break;
-        case 'q': quiet = 1; break;
+        case 'b':
+            if (!count_arg(optarg, 10000000, &a.batch)) {
+                return cli_usage_error("db", usage_text, "--batch takes 1 to 10000000");
+            }
+            break;
+        case 'k': a.keep = 1; break;
+        case 'q': a.quiet = 1; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         default: return cli_usage_error("db", usage_text, NULL);
         }
@@ -243,7 +262,7 @@ int cmd_db(int argc, char **argv) {
         if (rest < 1) {
             return cli_usage_error("db", usage_text, "db import needs the files to import");
         }
-        return db_import(path, rest, args, threads, keep, quiet);
+        return db_import(path, rest, args, &a);
     }
     if (strcmp(sub, "export") == 0 || strcmp(sub, "stats") == 0 || strcmp(sub, "check") == 0) {
         if (rest > 0) {

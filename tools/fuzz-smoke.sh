@@ -67,6 +67,15 @@ for t in $targets; do
         for m in e4 Nf3 O-O O-O-O exd6 e8=Q Qxb7+ Nbd7 a8=N# 0-0 e2e4 e1g1 -- Z0 Pe4 nf3 Ng1f3; do
             for s in 0 1 5 7; do i=$((i + 1)); printf "\\x0$s\\x03\\x01\\x02\\x03%s" "$m" >"$seeds/san$i"; done
         done ;;
+    db)
+        # small databases made by pgnkit db import of an edge file each (a page is 4 KiB, so the
+        # inputs of this target may be longer: DB_MAX_LEN)
+        for f in $(echo "$edge" | head -n 4); do
+            i=$((i + 1))
+            "$BUILD/pgnkit" db import --quiet --db "$tmp/seed$i.db" "$f" 2>/dev/null &&
+                "$BUILD/pgnkit" db export --db "$tmp/seed$i.db" >/dev/null 2>&1 &&
+                cp "$tmp/seed$i.db" "$seeds/db$i"
+        done ;;
     esac
     if [ -d "tests/fuzz-regress/$t" ]; then
         cp tests/fuzz-regress/"$t"/* "$seeds"/ 2>/dev/null
@@ -74,8 +83,10 @@ for t in $targets; do
     dict=fuzz/pgn.dict
     [ "$t" = json ] && dict=fuzz/json.dict
     [ "$t" = query ] && dict=fuzz/query.dict
+    maxlen=$FUZZ_MAX_LEN
+    [ "$t" = db ] && maxlen=${DB_MAX_LEN:-131072}
     echo "== fuzz_$t: $(ls "$seeds" | wc -l) seeds, ${FUZZ_TIME}s"
-    "$BUILD/fuzz/fuzz_$t" -max_total_time="$FUZZ_TIME" -seed="$FUZZ_SEED" -print_final_stats=1 -max_len="$FUZZ_MAX_LEN" \
+    "$BUILD/fuzz/fuzz_$t" -max_total_time="$FUZZ_TIME" -seed="$FUZZ_SEED" -print_final_stats=1 -max_len="$maxlen" \
         -dict="$dict" -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -close_fd_mask=1 \
         "$seeds" >"$tmp/$t.log" 2>&1
     st=$?

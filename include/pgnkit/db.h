@@ -2,8 +2,8 @@
 /* The game database (issue 30; src/db): games imported once into an SQLite file, then asked in
  * milliseconds: the moves played from a position with their results (the opening explorer), the
  * games that reached a position, the games' own bytes back. The file is an ordinary SQLite
- * database (libsqlite3, linked; docs/design.md says why) whose schema docs/db.md documents and
- * versions (meta table, schema 1): sqlite3, Python's sqlite3 or any GUI can open it.
+ * database (libsqlite3, linked; docs/design.md says why) whose schema docs/database.md documents
+ * and versions (meta table, schema 1): sqlite3, Python's sqlite3 or any GUI can open it.
  *
  * A position is what its Polyglot Zobrist key covers: placement, side to move, castling rights and
  * an en passant square only when a capture there is legal (pgn_pos.key). A game counts once for a

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The game database (issue 30): opening and creating the file, its schema (docs/db.md), and the
- * queries: the explorer, the games at a position, the games' bytes, statistics, the check. */
+/* The game database (issue 30): opening and creating the file, its schema (docs/database.md), and
+ * the queries: the explorer, the games at a position, the games' bytes, statistics, the check. */
 #include "db_int.h"
 
 #include <stdio.h>
@@ -80,7 +80,9 @@ static int64_t query_int(pgn_db *db, const char *sql) {
 static pgn_status check_schema(pgn_db *db, char *msg, size_t cap) {
     int64_t app = query_int(db, "PRAGMA application_id");
     if (app < 0) {
-        return pgnk_db_fail(db, "not a database", msg, cap);
+        return pgnk_db_fail(
+            db, sqlite3_errcode(db->sql) == SQLITE_NOTADB ? "not a database" : "cannot read it",
+            msg, cap);
     }
     int64_t tables = query_int(db, "SELECT count(*) FROM sqlite_master");
     if (app == 0 && tables == 0) {
@@ -89,13 +91,18 @@ static pgn_status check_schema(pgn_db *db, char *msg, size_t cap) {
             return PGN_E_IO;
         }
         pgn_status s = pgnk_db_exec(db, "BEGIN IMMEDIATE", msg, cap);
-        if (s == PGN_OK && (s = pgnk_db_exec(db, schema_sql, msg, cap)) == PGN_OK) {
+        /* another import may have made the schema while this one waited for the lock */
+        if (s == PGN_OK && query_int(db, "SELECT count(*) FROM sqlite_master") == 0) {
+            s = pgnk_db_exec(db, schema_sql, msg, cap);
+        }
+        if (s == PGN_OK) {
             s = pgnk_db_exec(db, "COMMIT", msg, cap);
         }
         if (s != PGN_OK) {
             sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+            return s;
         }
-        return s;
+        app = query_int(db, "PRAGMA application_id");
     }
     if (app != PGNK_DB_APP_ID) {
         put_msg(msg, cap, "an SQLite database, but not a pgnkit database (its application_id)",
@@ -132,7 +139,13 @@ pgn_status pgn_db_open(pgn_db **out, const char *path, uint32_t flags, char *msg
     } else {
         sqlite3_busy_timeout(db->sql, 10000);
         sqlite3_extended_result_codes(db->sql, 0);
-        s = check_schema(db, msg, cap);
+        if (!db->readonly && sqlite3_db_readonly(db->sql, "main") == 1) {
+            /* SQLite opens a write-protected file for reading only, silently */
+            put_msg(msg, cap, "the file cannot be written (read-only)", NULL);
+            s = PGN_E_IO;
+        } else {
+            s = check_schema(db, msg, cap);
+        }
         if (s == PGN_OK && !db->readonly) {
             if ((s = pgnk_db_exec(db, "PRAGMA journal_mode = WAL", msg, cap)) == PGN_OK) {
                 s = pgnk_db_exec(db, "PRAGMA synchronous = NORMAL", msg, cap);
@@ -154,6 +167,15 @@ void pgn_db_close(pgn_db *db) {
     }
 }
 
+static int is_legal(const pgn_movelist *l, pgn_move m) {
+    for (uint32_t i = 0; i < l->count; i++) {
+        if (l->moves[i] == m) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
                           int (*fn)(void *user, const pgn_db_move *m), void *user, uint64_t *games,
                           char *msg, size_t cap) {
@@ -168,10 +190,15 @@ pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
         return pgnk_db_fail(db, "explore", msg, cap);
     }
     sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
+    pgn_movelist legal;
+    pgn_pos_legal_moves(pos, &legal);
     int rc, stop = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         pgn_db_move m;
         m.move = (pgn_move)sqlite3_column_int(st, 0);
+        if (!is_legal(&legal, m.move)) { /* a damaged row, or a key shared by two positions */
+            continue;
+        }
         m.games = (uint64_t)sqlite3_column_int64(st, 1);
         m.white = (uint64_t)sqlite3_column_int64(st, 2);
         m.draws = (uint64_t)sqlite3_column_int64(st, 3);
@@ -210,7 +237,7 @@ static int each_posting(int64_t first, const unsigned char *p, size_t n,
                 break;
             }
         }
-        id += (int64_t)d;
+        id = (int64_t)((uint64_t)id + d); /* a damaged blob wraps, never overflows */
         if (fn(user, id)) {
             return 1;
         }
@@ -317,9 +344,12 @@ pgn_status pgn_db_check(pgn_db *db, char *msg, size_t cap) {
     int rc = sqlite3_step(q);
     if (rc != SQLITE_ROW) {
         s = pgnk_db_fail(db, "check", msg, cap);
-    } else if (strcmp((const char *)sqlite3_column_text(q, 0), "ok") != 0) {
-        put_msg(msg, cap, "integrity check", (const char *)sqlite3_column_text(q, 0));
-        s = PGN_E_IO;
+    } else {
+        const char *r = (const char *)sqlite3_column_text(q, 0);
+        if (r == NULL || strcmp(r, "ok") != 0) {
+            put_msg(msg, cap, "integrity check", r != NULL ? r : "no answer");
+            s = PGN_E_IO;
+        }
     }
     sqlite3_finalize(q);
     return s;

@@ -44,7 +44,9 @@ static pgn_flow w_tag(void *u, pgn_str name, pgn_str value) {
         if (strlen(pgnk_db_tag_names[i]) == name.len &&
             memcmp(pgnk_db_tag_names[i], name.ptr, name.len) == 0) {
             size_t n = value.len < TAG_CAP ? value.len : TAG_CAP;
-            memcpy(w->tag[i], value.ptr, n);
+            if (n > 0) {
+                memcpy(w->tag[i], value.ptr, n);
+            }
             w->tag_len[i] = n;
         }
     }
@@ -268,7 +270,9 @@ static int cmp_key_game(const void *a, const void *b) {
 
 /* The position index of the batch: per position, its first game and the deltas as varints. */
 static pgn_status flush_positions(importer *im) {
-    qsort(im->p, im->n, sizeof *im->p, cmp_key_game);
+    if (im->n > 1) {
+        qsort(im->p, im->n, sizeof *im->p, cmp_key_game);
+    }
     for (size_t i = 0; i < im->n;) {
         size_t j = i + 1, len = 0;
         for (; j < im->n && im->p[j].key == im->p[i].key; j++) {
@@ -302,7 +306,9 @@ static pgn_status flush_positions(importer *im) {
 }
 
 static pgn_status commit_batch(importer *im) {
-    qsort(im->p, im->n, sizeof *im->p, cmp_pending);
+    if (im->n > 1) { /* qsort's array may not be NULL, even when empty */
+        qsort(im->p, im->n, sizeof *im->p, cmp_pending);
+    }
     pgn_status s = flush_explore(im);
     if (s == PGN_OK) {
         s = flush_positions(im);

@@ -3,7 +3,9 @@
 # (the start and up to 4 positions at each ply 1..60) against a scan of the same files by
 # pgnkit convert --to csv --per-ply (tests/tools/db_truth.py), on TWIC 1427+1428 and on the
 # gnuchess book; duplicates against pgnkit dedupe --by moves+tags; export gives back every
-# game's bytes; a second import of the same files adds nothing; bad database files are refused.
+# game's bytes; a second import of the same files adds nothing; an import killed with SIGKILL
+# keeps whole batches, two imports at once store each game once, a read-only file is refused for
+# import and read; bad database files are refused.
 # Prints "RESULT passed failed skipped" like the C suites.
 set -u
 bin=${PGNKIT_BIN:-build/pgnkit}
@@ -76,6 +78,62 @@ kept=$("$rel" dedupe --by moves+tags "$t/all.pgn" 2>/dev/null | "$rel" convert -
 same "dedupe rule: games stored" "$kept" "$("$bin" db stats --db "$t/dd.db" | sed -n 's/^games //p')"
 grep -q "$((2 * games)) games read, $kept stored (0 broken), $((2 * games - kept)) duplicates" "$t/dd.err" && ok ||
     bad "dedupe summary: $(cat "$t/dd.err")"
+
+# ---- faults: a killed import, two imports at once, a read-only file ----
+# SIGKILL during an import leaves the batches committed, whole (a reader sees them while it runs);
+# importing the file again stores the rest: the explorer then equals the scan
+"$bin" db import --quiet --batch 500 --db "$t/kill.db" "$t/all.pgn" 2>/dev/null &
+pid=$!
+n=0
+for _ in $(seq 600); do
+    n=$("$rel" db stats --db "$t/kill.db" 2>/dev/null | sed -n 's/^games //p')
+    [ "${n:-0}" -gt 0 ] && break
+    sleep 0.05
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+n=$("$rel" db stats --db "$t/kill.db" | sed -n 's/^games //p')
+[ "${n:-0}" -gt 0 ] && [ "$n" -lt "$games" ] && [ $((n % 500)) -eq 0 ] && ok ||
+    bad "killed import: $n games stored, not whole batches of 500 short of $games"
+"$rel" db check --db "$t/kill.db" >/dev/null 2>&1
+same "killed import: integrity" 0 $?
+"$rel" db import --quiet --db "$t/kill.db" "$t/all.pgn" 2>"$t/kill.err"
+same "killed import: resumed" "$games games read, $((kept - n)) stored (0 broken), $n duplicates" \
+    "$(sed -n 's/^pgnkit db import: \(.*\) skipped.*/\1/p' "$t/kill.err")"
+[ "$kept" -eq "$games" ] && against_truth "killed and resumed" "$t/kill.db" "$rel"
+# two imports of the same file at once: each waits for the other's batch (10 s at most each time,
+# then gives up saying the database is locked); each game is stored once, and importing again
+# after both completes the file
+"$rel" db import --quiet --batch 500 --db "$t/two.db" "$t/all.pgn" 2>"$t/two1.err" &
+p1=$!
+"$rel" db import --quiet --batch 500 --db "$t/two.db" "$t/all.pgn" 2>"$t/two2.err"
+s2=$?
+wait $p1
+s1=$?
+for i in 1 2; do
+    eval "st=\$s$i"
+    if [ "$st" = 0 ] || { [ "$st" = 3 ] && grep -q "database is locked" "$t/two$i.err"; }; then ok; else
+        bad "two imports: import $i: status $st: $(cat "$t/two$i.err")"
+    fi
+done
+"$rel" db check --db "$t/two.db" >/dev/null 2>&1
+same "two imports: integrity" 0 $?
+"$rel" db import --quiet --db "$t/two.db" "$t/all.pgn" 2>/dev/null
+same "two imports: games stored once" "$kept" "$("$rel" db stats --db "$t/two.db" | sed -n 's/^games //p')"
+# a write-protected file: import refuses it (SQLite alone would open it for reading); reading works
+mkdir "$t/ro"
+cp "$t/dd.db" "$t/ro/ro.db"
+chmod 444 "$t/ro/ro.db"
+as=()
+if [ "$(id -u)" = 0 ]; then # root writes anyway: run as nobody in a directory of nobody's
+    chmod 755 "$t"
+    chown 65534 "$t/ro"
+    as=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+"${as[@]}" "$bin" db import --quiet --db "$t/ro/ro.db" "$t/all.pgn" 2>"$t/e4"
+same "a read-only file: import status" 3 $?
+grep -q "cannot be written (read-only)" "$t/e4" && ok || bad "a read-only file: $(cat "$t/e4")"
+same "a read-only file: stats" "$kept" "$("${as[@]}" "$bin" db stats --db "$t/ro/ro.db" | sed -n 's/^games //p')"
 
 # ---- the gnuchess book (145,716 games), by the release build ----
 zcat "$shared/corpus/big/gnuchess-book_1.02.pgn.gz" >"$t/all.pgn"
