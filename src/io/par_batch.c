@@ -168,12 +168,9 @@ static void read_batch(worker *w, batch *b, pgn_reader *rd) {
         }
         pg->prod_off = b->product.len;
         if (p->prepared) {
+            pgn_str between = {pg->raw.ptr + pg->raw.len - pg->between_len, pg->between_len};
             pgn_par_game cg = {
-                .game = g,
-                .summary = sum,
-                .raw = pg->raw,
-                .between = {pg->raw.ptr + pg->raw.len - pg->between_len, pg->between_len},
-                .lead = lead};
+                .game = g, .summary = sum, .raw = pg->raw, .between = between, .lead = lead};
             if ((st = h->prepare(w->wuser, &cg, &b->product)) != PGN_OK) {
                 b->st = st;
                 break;
