@@ -21,7 +21,7 @@ static const char usage_text[] =
     "                  [--input-lang LANG] [--lang LANG]\n"
     "                  [--nag-style number|symbol|text] [editing options]\n"
     "                  [--fen-ep legal|always] [--range START:END [--line-base N]] [-o OUT]\n"
-    "                  [--where EXPR] [-j N] [--progress] [FILE...]\n"
+    "                  [--where EXPR] [--games-only] [-j N] [--progress] [FILE...]\n"
     "Writes every game in the PGN export format, and the % lines and the text before, between\n"
     "and after games verbatim in their places. A game with errors is not written: with "
     "--rejects\n"
@@ -30,7 +30,7 @@ static const char usage_text[] =
     "game that is not already in export format. -i (--in-place) rewrites each FILE: a broken game\n"
     "stays in it verbatim and in its place, and so do % lines and the text before, between and\n"
     "after games; the file is replaced only when all of it was written. --backup SUFFIX keeps\n"
-    "the file as it was as FILE.SUFFIX (like sed -i.bak).\n"
+    "the file as it was as FILE.SUFFIX (like sed -i.bak). --games-only writes the games alone.\n"
     "-o and --rejects are written to a temporary file renamed into place at the end, and may not\n"
     "be an input.\n"
     "--lang LANG: the moves with another language's piece letters (de, fr, ..., ru), figurines\n"
@@ -45,7 +45,7 @@ static const char usage_text[] =
 
 typedef struct fmt_state {
     cli_output *out;
-    int check, in_place;
+    int check, in_place, games_only;
     const char *backup; /* -i --backup SUFFIX: the file as it was, as FILE.SUFFIX */
     uint64_t not_canonical;
     cli_membuf text; /* the export of the current game */
@@ -119,7 +119,7 @@ static const cli_par_hooks fmt_hooks = {fmt_worker_new, fmt_worker_free, NULL, f
  * verbatim after it, in its place (issue 34 point 5), at -j 1 and -j N alike: the export's closing
  * line breaks give way to the original ones. */
 static pgn_status put_in_place(fmt_state *s, const cli_game *g, pgn_str text) {
-    if (!cli_has_text(g->between)) {
+    if (s->games_only || !cli_has_text(g->between)) {
         return put(s, text.ptr, text.len);
     }
     while (text.len > 0 && text.ptr[text.len - 1] == '\n') {
@@ -132,7 +132,8 @@ static pgn_status put_in_place(fmt_state *s, const cli_game *g, pgn_str text) {
 static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     fmt_state *s = user;
     pgn_status st;
-    if (!s->check && cli_has_text(g->lead) && (st = put(s, g->lead.ptr, g->lead.len)) != PGN_OK) {
+    if (!s->check && !s->games_only && cli_has_text(g->lead) &&
+        (st = put(s, g->lead.ptr, g->lead.len)) != PGN_OK) {
         return st; /* the text before the first game (white space alone is not kept) */
     }
     if (g->summary->broken) {
@@ -172,7 +173,8 @@ enum {
     OPT_FEN_EP,
     OPT_NAG_STYLE,
     OPT_LANG,
-    OPT_BACKUP
+    OPT_BACKUP,
+    OPT_GAMES_ONLY
 };
 
 static int fmt_option(void *user, int ch, const char *arg) {
@@ -184,6 +186,7 @@ static int fmt_option(void *user, int ch, const char *arg) {
     switch (ch) {
     case OPT_CHECK: s->check = 1; return EXIT_OK;
     case 'i': s->in_place = 1; return EXIT_OK;
+    case OPT_GAMES_ONLY: s->games_only = 1; return EXIT_OK;
     case OPT_BACKUP:
         if (!*arg || strchr(arg, '/')) {
             return cli_usage("--backup takes a suffix such as .bak (no '/')");
@@ -258,8 +261,9 @@ static int fmt_usage_rules(const cli_run *r, const fmt_state *s) {
     if (s->backup && !s->in_place) {
         return cli_usage("--backup goes with -i");
     }
-    if (s->in_place && (s->check || r->out_path || r->where)) {
-        return cli_usage("-i does not go with --check, -o or --where (it would drop games)");
+    if (s->in_place && (s->check || r->out_path || r->where || s->games_only)) {
+        return cli_usage("-i does not go with --check, -o, --where or --games-only (it would drop "
+                         "games or text)");
     }
     for (int i = 0; s->in_place && i < r->nfiles; i++) {
         if (strcmp(r->files[i], "-") == 0) {
@@ -282,6 +286,7 @@ int cmd_fmt(int argc, char **argv) {
                                          {"nag-style", required_argument, NULL, OPT_NAG_STYLE},
                                          {"lang", required_argument, NULL, OPT_LANG},
                                          {"backup", required_argument, NULL, OPT_BACKUP},
+                                         {"games-only", no_argument, NULL, OPT_GAMES_ONLY},
                                          CLI_EDIT_LONG_OPTIONS,
                                          {NULL, 0, NULL, 0}};
     fmt_state s;

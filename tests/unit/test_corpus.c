@@ -447,6 +447,8 @@ typedef struct file_result {
     buf seg;    /* size_t offsets in out after each exported game */
     buf broken; /* one byte per game read */
     buf rej;    /* the raw bytes of every broken game, back to back */
+    buf fmt;    /* what pgnkit fmt writes: out with the text before and between the games kept in
+                   its place (issue 34 point 5) */
 } file_result;
 
 static void file_result_free(file_result *fr) {
@@ -454,6 +456,7 @@ static void file_result_free(file_result *fr) {
     free(fr->seg.p);
     free(fr->broken.p);
     free(fr->rej.p);
+    free(fr->fmt.p);
     memset(fr, 0, sizeof *fr);
 }
 
@@ -478,11 +481,37 @@ static void check_raw(tally *t, pgn_reader *r, const char *data, size_t len, uin
     *next = at + raw.len;
 }
 
+/* Nonzero if t holds more than white space (the text pgnkit fmt keeps between games). */
+static int has_text(pgn_str t) {
+    for (size_t i = 0; i < t.len; i++) {
+        if (t.ptr[i] != ' ' && t.ptr[i] != '\t' && t.ptr[i] != '\n' && t.ptr[i] != '\r') {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* fmt's output for a game exported at out[from..]: the export, and the text between the game and
+ * the next one verbatim in its place (the export's closing line breaks give way to it). */
+static void fmt_put(file_result *fr, size_t from, pgn_str between) {
+    size_t tl = fr->out.len - from;
+    if (has_text(between)) {
+        while (tl > 0 && fr->out.p[from + tl - 1] == '\n') {
+            tl--;
+        }
+    }
+    buf_put(&fr->fmt, fr->out.p + from, tl);
+    if (has_text(between)) {
+        buf_put(&fr->fmt, between.ptr, between.len);
+    }
+}
+
 /* Pass 1: reads with PGN_READ_KEEP_RAW, checks the raw pieces, exports the good games. */
 static void read_pass(const char *name, const char *data, size_t len, file_result *fr) {
     diag_log log;
     memset(&log, 0, sizeof log);
-    pgn_reader *r = open_reader(data, len, PGN_READ_KEEP_RAW, NULL, FEED_MEM, &log);
+    pgn_reader *r =
+        open_reader(data, len, PGN_READ_KEEP_RAW | PGN_READ_KEEP_LEAD, NULL, FEED_MEM, &log);
     pgn_writer *w = new_writer(&fr->out);
     pgn_game *g = new_game();
     tally t = {"raw", name, 0};
@@ -495,16 +524,23 @@ static void read_pass(const char *name, const char *data, size_t len, file_resul
         fr->games++;
         check_raw(&t, r, data, len, &next);
         buf_put(&fr->broken, &b, 1);
+        pgn_str lead;
+        pgn_str between = pgn_reader_raw_between(r, &lead);
+        if (has_text(lead)) {
+            buf_put(&fr->fmt, lead.ptr, lead.len);
+        }
         if (s->broken) {
             pgn_str raw = pgn_reader_raw(r);
             buf_put(&fr->rej, raw.ptr, raw.len);
             fr->rejected++;
             continue;
         }
+        size_t from = fr->out.len;
         pgn_status ws = pgn_writer_write(w, g);
         if (ws != PGN_OK) {
             miss(&t, s->game, "pgn_writer_write: %s", pgn_status_name(ws));
         }
+        fmt_put(fr, from, between);
         fr->written++;
         buf_put(&fr->seg, &fr->out.len, sizeof fr->out.len);
     }
@@ -638,8 +674,10 @@ static void cli_pass(const char *name, const char *data, size_t len, const file_
             "%s: pgnkit fmt says %llu games, %llu written, %llu rejected; the library read %" PRIu64
             " = %" PRIu64 " + %" PRIu64,
             name, g, w, k, fr->games, fr->written, fr->rejected);
-    } else if (o.len != fr->out.len || (o.len && memcmp(o.p, fr->out.p, o.len) != 0)) {
-        harness_fail(__FILE__, __LINE__, "%s: pgnkit fmt -o is not the library's export", name);
+    } else if (o.len != fr->fmt.len || (o.len && memcmp(o.p, fr->fmt.p, o.len) != 0)) {
+        harness_fail(__FILE__, __LINE__,
+                     "%s: pgnkit fmt -o is not the library's export with the text between games",
+                     name);
     } else if (r.len != fr->rej.len || (r.len && memcmp(r.p, fr->rej.p, r.len) != 0)) {
         harness_fail(__FILE__, __LINE__,
                      "%s: --rejects (%zu bytes) is not the broken games' bytes (%zu)", name, r.len,
