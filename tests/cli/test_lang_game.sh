@@ -76,7 +76,7 @@ done
 tie='1. e4 e5 2. Hf3 Hf6 0-1'
 printf '[Event "x"]\n\n%s\n' "$tie" >"$tmp/tie.pgn"
 "$bin" check "$tmp/tie.pgn" >"$tmp/diag" 2>&1
-grep -q "'Hf3: Hungarian, Polish' \[E_LANGUAGE_AMBIGUOUS\]" "$tmp/diag" && ok || bad "tie alone: $(cat "$tmp/diag")"
+grep -q "'Hf3: Hungarian, Polish': did you mean Nf3 or Qf3? \[E_LANGUAGE_AMBIGUOUS\]" "$tmp/diag" && ok || bad "tie alone: $(cat "$tmp/diag")"
 printf '[Event "h"]\n\n1. e4 e5 2. Hf3 Hc6 3. Fb5 a6 *\n\n[Event "x"]\n\n%s\n' "$tie" >"$tmp/tie.pgn"
 "$bin" check "$tmp/tie.pgn" >"$tmp/diag" 2>&1
 grep -q "'Hf3: Hungarian (as the games before)' \[W_LANGUAGE\] (game 2)" "$tmp/diag" &&
