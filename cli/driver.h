@@ -80,7 +80,7 @@ int cli_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
  * ("--top takes a whole number from 0 to 1000000, not 'x'") and EXIT_USAGE. */
 int cli_number(const char *option, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
 /* Writes s (len bytes, any bytes) to f as a JSON string with its quotes, through
- * pgn_json_escape: never a byte that is not valid UTF-8. */
+ * pgn_json_write_string (the escaper of pgn_json_escape): never a byte that is not valid UTF-8. */
 void cli_json_string(FILE *f, const char *s, size_t len);
 /* Copies user text (src, len bytes) for a terminal into dst (cap > 0, NUL-terminated): every
  * control character (C0, DEL, and C1 as UTF-8: U+0080-U+009F) becomes a space, so that no

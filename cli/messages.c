@@ -59,46 +59,18 @@ static void prefix(FILE *f) {
     }
 }
 
+static ptrdiff_t write_file(void *ctx, const void *buf, size_t len) {
+    return fwrite(buf, 1, len, ctx) == len ? (ptrdiff_t)len : -1;
+}
+
 void cli_json_string(FILE *f, const char *s, size_t len) {
-    char small[1024];
-    char *buf = small;
-    if (len > (sizeof small - 1) / 6) {
-        buf = malloc(6 * len + 1);
-        if (!buf) { /* cut, but still valid JSON and UTF-8 */
-            buf = small;
-        }
-    }
-    size_t cap = buf == small ? sizeof small : 6 * len + 1;
-    fputc('"', f);
-    pgn_json_escape(buf, cap, s, len);
-    fputs(buf, f);
-    fputc('"', f);
-    if (buf != small) {
-        free(buf);
+    if (pgn_json_write_string(write_file, f, s, len) != PGN_OK) {
+        return; /* a failed write shows at the exit (ferror) */
     }
 }
 
 static void json_cstring(FILE *f, const char *s) {
     cli_json_string(f, s, strlen(s));
-}
-
-/* ,"suggestions":["Bb5","Bc4"] and ,"replacement":"Bb5" when the diagnostic has them (issue 28) */
-static void json_suggestions(FILE *f, const pgn_diag *d) {
-    if (d->suggestions[0]) {
-        fputs(",\"suggestions\":[", f);
-        const char *p = d->suggestions;
-        for (int first = 1; *p; first = 0) {
-            size_t n = strcspn(p, " ");
-            fputs(first ? "" : ",", f);
-            cli_json_string(f, p, n);
-            p += n + (p[n] == ' ');
-        }
-        fputc(']', f);
-    }
-    if (d->replacement[0]) {
-        fputs(",\"replacement\":", f);
-        json_cstring(f, d->replacement);
-    }
 }
 
 /* " (did you mean Bb5?)", " (did you mean Bb5 or Bc4?)", " (replaced by Bb5)", or "" */
@@ -216,22 +188,9 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
     }
     cli_progress_clear();
     if (settings.json) {
-        fputs("{\"file\":", stderr);
-        json_cstring(stderr, file);
-        fprintf(stderr,
-                ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\","
-                "\"code\":\"%s\",\"message\":",
-                d->at.line, d->at.column, (unsigned long long)d->at.offset,
-                (unsigned long long)d->game, sev, pgn_status_name(d->code));
-        json_cstring(stderr, pgn_status_message(d->code));
-        if (detail && detail[0]) {
-            fputs(",\"detail\":", stderr);
-            json_cstring(stderr, detail);
+        if (pgn_diag_json(d, detail, write_file, stderr) == PGN_OK) {
+            fputc('\n', stderr);
         }
-        fputs(",\"token\":", stderr);
-        json_cstring(stderr, d->token);
-        json_suggestions(stderr, d);
-        fputs("}\n", stderr);
         return;
     }
     /* one fprintf, so one write to the unbuffered stderr (not one per byte of the token) */

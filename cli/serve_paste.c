@@ -40,60 +40,34 @@ int serve_printf(cli_membuf *b, const char *fmt, ...) {
     return r;
 }
 
-int serve_json_string(cli_membuf *b, const char *s, size_t n) {
-    if (n == (size_t)-1) {
-        n = strlen(s);
-    }
-    if (serve_put(b, "\"", 1) < 0) {
-        return -1;
-    }
-    size_t run = 0; /* bytes copied as they are, written in one go */
+/* Copies JSON text with <, > and & as \u00XX escapes: they occur only inside its strings, where
+ * the escape means the same character (RFC 8259 §7), and no text of a PGN then reaches the page
+ * as markup even if the answer were read as HTML. */
+static int put_safe_json(cli_membuf *b, const char *p, size_t n) {
+    size_t run = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' && c != 0x7f) {
-            continue;
+        if (p[i] == '<' || p[i] == '>' || p[i] == '&') {
+            char esc[8];
+            snprintf(esc, sizeof esc, "\\u%04x", (unsigned)p[i]);
+            if (serve_put(b, p + run, i - run) < 0 || serve_put(b, esc, 6) < 0) {
+                return -1;
+            }
+            run = i + 1;
         }
-        char esc[8];
-        if (c == '"' || c == '\\') {
-            esc[0] = '\\', esc[1] = (char)c, esc[2] = 0;
-        } else {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-        }
-        if (serve_put(b, s + run, i - run) < 0 || serve_put(b, esc, strlen(esc)) < 0) {
-            return -1;
-        }
-        run = i + 1;
     }
-    return serve_put(b, s + run, n - run) < 0 || serve_put(b, "\"", 1) < 0 ? -1 : 0;
+    return serve_put(b, p + run, n - run);
 }
 
-#ifdef PGN_READ_FIX
-/* ,"suggestions":[...] (the moves meant, best first) and ,"replacement":"..." (the move a repair
- * played), as pgnkit check --diag json writes them (docs/diagnostics.schema.json) */
-static int put_fixes(cli_membuf *b, const pgn_diag *d) {
-    const char *s = d->suggestions;
-    if (*s) {
-        int bad = serve_printf(b, ",\"suggestions\":[") < 0;
-        for (int first = 1; *s && !bad; first = 0) {
-            size_t n = strcspn(s, " ");
-            bad = (!first && serve_put(b, ",", 1) < 0) || serve_json_string(b, s, n) < 0;
-            s += n + strspn(s + n, " ");
-        }
-        if (bad || serve_put(b, "]", 1) < 0) {
-            return -1;
-        }
-    }
-    return d->replacement[0] && (serve_printf(b, ",\"replacement\":") < 0 ||
-                                 serve_json_string(b, d->replacement, (size_t)-1) < 0)
-               ? -1
-               : 0;
+/* put_safe_json as a pgn_write_fn: JSON from the library (strings, diagnostics) into a buffer */
+static ptrdiff_t put_safe_cb(void *ctx, const void *p, size_t n) {
+    return put_safe_json(ctx, p, n) < 0 ? -1 : (ptrdiff_t)n;
 }
-#else
-static int put_fixes(cli_membuf *b, const pgn_diag *d) {
-    (void)b, (void)d;
-    return 0;
+
+/* the library's one JSON string writer (pgn_json_write_string), and <, >, & escaped */
+int serve_json_string(cli_membuf *b, const char *s, size_t n) {
+    return pgn_json_write_string(put_safe_cb, b, s, n == (size_t)-1 ? strlen(s) : n) == PGN_OK ? 0
+                                                                                               : -1;
 }
-#endif
 
 void serve_reader_opts(pgn_reader_opts *ro, int fix) {
     memset(ro, 0, sizeof *ro);
@@ -110,17 +84,9 @@ static void on_diag(void *ctx, const pgn_diag *d) {
     if (rd->ndiags >= MAX_DIAGS) {
         return;
     }
-    cli_membuf *b = &rd->diags;
-    rd->nomem |=
-        serve_printf(b, "%s{\"line\":%u,\"column\":%u,\"game\":%llu,\"severity\":\"%s\",\"code\":",
-                     rd->ndiags ? "," : "", (unsigned)d->at.line, (unsigned)d->at.column,
-                     (unsigned long long)d->game,
-                     d->severity == PGN_SEV_ERROR ? "error" : "warning") < 0 ||
-        serve_json_string(b, pgn_status_name(d->code), (size_t)-1) < 0 ||
-        serve_printf(b, ",\"message\":") < 0 ||
-        serve_json_string(b, pgn_status_message(d->code), (size_t)-1) < 0 ||
-        serve_printf(b, ",\"token\":") < 0 || serve_json_string(b, d->token, (size_t)-1) < 0 ||
-        put_fixes(b, d) < 0 || serve_printf(b, "}") < 0;
+    /* the one JSON form of a diagnostic (pgn_diag_json, docs/diagnostics.schema.json) */
+    rd->nomem |= (rd->ndiags && serve_put(&rd->diags, ",", 1) < 0) ||
+                 pgn_diag_json(d, NULL, put_safe_cb, &rd->diags) != PGN_OK;
     rd->ndiags++;
 }
 
@@ -150,24 +116,6 @@ static void stats_side(cli_membuf *b, const pgn_game_stats *s, int c, int *bad) 
                          "\"mistakes\":%u,\"blunders\":%u}",
                          s->moves[c], acpl, acc, s->inaccuracies[c], s->mistakes[c],
                          s->blunders[c]) < 0;
-}
-
-/* Copies JSON text with <, > and & as \u00XX escapes: they occur only inside its strings, where
- * the escape means the same character (RFC 8259 §7), and no text of a PGN then reaches the page
- * as markup even if the answer were read as HTML. */
-static int put_safe_json(cli_membuf *b, const char *p, size_t n) {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '<' || p[i] == '>' || p[i] == '&') {
-            char esc[8];
-            snprintf(esc, sizeof esc, "\\u%04x", (unsigned)p[i]);
-            if (serve_put(b, p + run, i - run) < 0 || serve_put(b, esc, 6) < 0) {
-                return -1;
-            }
-            run = i + 1;
-        }
-    }
-    return serve_put(b, p + run, n - run);
 }
 
 /* One game for the viewer: {"game": JSON (docs/json-format.md), "graph": SVG, "stats": ...}.

@@ -63,6 +63,26 @@ PGN_API PGN_NODISCARD pgn_status pgn_json_writer_finish(pgn_json_writer *writer)
  */
 PGN_API size_t pgn_json_escape(char *dst, size_t cap, const char *src, size_t len);
 
+/**
+ * Writes the JSON string (with its quotes) of the len bytes at src to fn, escaped as
+ * pgn_json_escape does, in pieces of at most a few KiB: the one JSON string writer for output
+ * that goes through a callback (memory does not grow with len). Returns PGN_OK, or PGN_E_IO when
+ * fn failed (the output is then cut).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_json_write_string(pgn_write_fn fn, void *ctx, const char *src,
+                                                       size_t len);
+
+/**
+ * Writes diagnostic d as one JSON object, without a newline: the one JSON form of a diagnostic
+ * (docs/diagnostics.schema.json, "diagnostic"), which pgnkit --diag json, pgnkit serve and the
+ * Python package share. Members in this order: file (d->source, or "<stdin>" when NULL), line,
+ * column, offset, game, severity, code, message (pgn_status_message), detail (only when detail is
+ * neither NULL nor empty), token, suggestions (only when d has some) and replacement (only when
+ * set). Strings are escaped as pgn_json_escape does. Returns PGN_OK, or PGN_E_IO when fn failed.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_diag_json(const pgn_diag *d, const char *detail,
+                                               pgn_write_fn fn, void *ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -34,7 +34,8 @@ def version():
 
 class Diagnostic(tuple):
     """One problem the reader found: code, severity, line, column, offset, game, token,
-    suggestions, replacement (then source, for check()'s and Games.trailing's); message."""
+    suggestions, replacement (then source, for check()'s and Games.trailing's); message;
+    as_dict(), to_json()."""
     __slots__ = ()
     _fields = ("code", "severity", "line", "column", "offset", "game", "token", "suggestions",
                "replacement")
@@ -61,6 +62,13 @@ class Diagnostic(tuple):
         d = dict(zip(self._fields, self))
         d["message"] = self.message
         return d
+
+    def to_json(self):
+        """The diagnostic as one line of `pgnkit check --diag json` gives it, without the newline
+        (docs/diagnostics.schema.json): the C library's one JSON form of a diagnostic."""
+        return _pgnkit.diag_json(self.code, self.severity, self.line, self.column, self.offset,
+                                 self.game, self.token, tuple(self.suggestions or ()),
+                                 self.replacement, self.source)
 
     def __repr__(self):
         return (f"Diagnostic({self.code}, {self.severity}, {self.line}:{self.column}, "

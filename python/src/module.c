@@ -122,19 +122,67 @@ PyTypeObject *pk_type_new(PyObject *m, const pk_type_def *def) {
     return (PyTypeObject *)PyType_FromModuleAndSpec(m, &spec, NULL);
 }
 
+/* The status of a name ("E_ILLEGAL_MOVE"): 1, or 0 when no status has it. */
+static int status_named(const char *name, pgn_status *out) {
+    for (int c = 0; c < 256; c++) {
+        if (strcmp(pgn_status_name((pgn_status)c), name) == 0) {
+            *out = (pgn_status)c;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* status_message(name): the English sentence of a status name ("E_ILLEGAL_MOVE"). */
 static PyObject *mod_status_message(PyObject *mod, PyObject *arg) {
     (void)mod;
     const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8(arg) : NULL;
+    pgn_status st;
     if (!name) {
         return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "a str is required");
     }
-    for (int c = 0; c < 256; c++) {
-        if (strcmp(pgn_status_name((pgn_status)c), name) == 0) {
-            return PyUnicode_FromString(pgn_status_message((pgn_status)c));
-        }
+    return status_named(name, &st) ? PyUnicode_FromString(pgn_status_message(st)) : Py_NewRef(arg);
+}
+
+/* diag_json(code, severity, line, column, offset, game, token, suggestions, replacement, source):
+ * the diagnostic's one JSON form (pgn_diag_json, docs/diagnostics.schema.json) as a str. */
+static PyObject *mod_diag_json(PyObject *mod, PyObject *args) {
+    (void)mod;
+    const char *code, *sev, *token, *repl, *source;
+    unsigned line, column;
+    unsigned long long offset, game;
+    PyObject *sugg;
+    pgn_diag d = {0};
+    if (!PyArg_ParseTuple(args, "ssIIKKsO!zz", &code, &sev, &line, &column, &offset, &game, &token,
+                          &PyTuple_Type, &sugg, &repl, &source)) {
+        return NULL;
     }
-    return Py_NewRef(arg);
+    if (!status_named(code, &d.code)) {
+        return PyErr_Format(PyExc_ValueError, "no such code: %s", code);
+    }
+    d.severity = strcmp(sev, "error") == 0 ? PGN_SEV_ERROR : PGN_SEV_WARNING;
+    d.at.line = line, d.at.column = column, d.at.offset = offset, d.game = game;
+    d.source = source;
+    snprintf(d.token, sizeof d.token, "%s", token);
+    snprintf(d.replacement, sizeof d.replacement, "%s", repl ? repl : "");
+    size_t n = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(sugg); i++) {
+        const char *m = PyUnicode_AsUTF8(PyTuple_GET_ITEM(sugg, i));
+        if (!m) {
+            return NULL;
+        }
+        int k = snprintf(d.suggestions + n, sizeof d.suggestions - n, "%s%s", i ? " " : "", m);
+        n = k < 0 || (size_t)k >= sizeof d.suggestions - n ? sizeof d.suggestions - 1
+                                                           : n + (size_t)k;
+    }
+    pgn_membuf b = {0};
+    if (pgn_diag_json(&d, NULL, pgn_membuf_write, &b) != PGN_OK) {
+        pgn_membuf_free(&b);
+        return PyErr_NoMemory();
+    }
+    PyObject *out = PyUnicode_DecodeUTF8(b.ptr, (Py_ssize_t)b.len, "strict");
+    pgn_membuf_free(&b);
+    return out;
 }
 
 static PyObject *mod_version(PyObject *mod, PyObject *unused) {
@@ -149,6 +197,7 @@ static PyMethodDef mod_methods[] = {
     {"zstd_frames", pk_mod_zstd_frames, METH_O,
      "the frames of a zstd file: a list of Frame records, from the C source layer"},
     {"status_message", mod_status_message, METH_O, "the English sentence of a code"},
+    {"diag_json", mod_diag_json, METH_VARARGS, "a diagnostic's JSON form (pgn_diag_json)"},
     {"version", mod_version, METH_NOARGS, "the library version"},
     {NULL, NULL, 0, NULL}};
 

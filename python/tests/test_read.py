@@ -38,6 +38,20 @@ def test_diagnostics_equal_cli(path, twic, pgnkit_bin):
     assert got == cli_diags(pgnkit_bin, path)
 
 
+@pytest.mark.parametrize("path", EDGE, ids=lambda p: os.path.basename(p))
+def test_diagnostics_json_equal_cli(path, pgnkit_bin):
+    """Diagnostic.to_json() is the line `pgnkit check --diag json` prints, byte for byte: one JSON
+    form of a diagnostic, the C library's (issue 33)."""
+    err = run(pgnkit_bin, "check", "--diag", "json", path).stderr.decode("utf-8")
+    want = [line for line in err.splitlines() if line.startswith('{"file":')]
+    assert [d.to_json() for d in pgnkit.check(path)["diagnostics"]] == want
+
+
+def test_diagnostics_json_seen():
+    """The test above compares diagnostics: the corpus has some."""
+    assert any(pgnkit.check(path)["diagnostics"] for path in EDGE)
+
+
 @pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))
 def test_read_loses_no_diagnostic(path, twic, pgnkit_bin):
     """Every diagnostic `pgnkit fmt` prints (which reads comments, as read() does; check skips

@@ -2,8 +2,10 @@
 /* The one allocator rule (include/pgnkit/base.h, as yyjson's): a pgn_allocator gives all three
  * functions or none; no allocator, or one with all three NULL, means libc. A half-filled one is
  * refused with PGN_E_BAD_ALLOCATOR by every pgn_*_new that takes one (pgnk_alloc_check), so the
- * functions below never mix the caller's functions with libc's. Also the one growth helper for
- * every growable block (stacks, output buffers). Internal; no globals, nothing printed. */
+ * functions below never mix the caller's functions with libc's. Also the growth helper, pgnk_grow,
+ * for the blocks on the caller's allocator that grow in place (stacks, output buffers); what it
+ * does not fit (blocks in a game's arena, a hash table rebuilt) is listed in docs/design.md
+ * (allocation and growth). Internal; no globals, nothing printed. */
 #ifndef PGNKIT_ALLOC_H
 #define PGNKIT_ALLOC_H
 

@@ -7,6 +7,7 @@
 #include "pgnkit/json.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../chess/fen_ranks.h"
@@ -500,4 +501,108 @@ size_t pgn_json_escape(char *dst, size_t cap, const char *src, size_t len) {
     }
     dst[k] = '\0';
     return k;
+}
+
+/* ---- JSON through a callback: strings and diagnostics (docs/diagnostics.schema.json) ---- */
+
+/* Output gathered on the stack and sent to the callback when full and at the end, so that a
+ * diagnostic usually reaches fn in one call. */
+typedef struct cb_out {
+    pgn_write_fn fn;
+    void *ctx;
+    pgn_status err;
+    size_t len;
+    char buf[2048];
+} cb_out;
+
+enum { CB_PIECE = 256 }; /* escaped, a piece takes at most 6 * (CB_PIECE + 3) bytes of buf */
+
+static void cb_flush(cb_out *o) {
+    if (o->err == PGN_OK && o->len != 0) {
+        ptrdiff_t r = o->fn(o->ctx, o->buf, o->len);
+        if (r < 0 || (size_t)r != o->len) {
+            o->err = PGN_E_IO;
+        }
+    }
+    o->len = 0;
+}
+
+/* n is short: the fixed pieces of a diagnostic */
+static void cb_put(cb_out *o, const char *s, size_t n) {
+    assert(n <= sizeof o->buf);
+    if (n > sizeof o->buf - o->len) {
+        cb_flush(o);
+    }
+    memcpy(o->buf + o->len, s, n);
+    o->len += n;
+}
+
+static void cb_string(cb_out *o, const char *s, size_t len) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0;
+    cb_put(o, "\"", 1);
+    while (i < len) {
+        size_t stop = len - i > CB_PIECE ? i + CB_PIECE : len;
+        if (sizeof o->buf - o->len < 6 * (CB_PIECE + 3)) {
+            cb_flush(o);
+        }
+        o->len += escape(o->buf + o->len, p, len, &i, stop);
+    }
+    cb_put(o, "\"", 1);
+}
+
+static void cb_member(cb_out *o, const char *name, const char *s) {
+    cb_put(o, name, strlen(name));
+    cb_string(o, s, strlen(s));
+}
+
+pgn_status pgn_json_write_string(pgn_write_fn fn, void *ctx, const char *src, size_t len) {
+    cb_out o;
+    assert(fn != NULL && (src != NULL || len == 0));
+    o.fn = fn, o.ctx = ctx, o.err = PGN_OK, o.len = 0;
+    cb_string(&o, src, len);
+    cb_flush(&o);
+    return o.err;
+}
+
+/* ,"suggestions":["Bb5","Bc4"] (space-separated in d) and ,"replacement":"Bb5" when set */
+static void cb_fixes(cb_out *o, const pgn_diag *d) {
+    const char *p = d->suggestions;
+    if (*p != '\0') {
+        cb_put(o, ",\"suggestions\":[", 16);
+        for (int first = 1; *p != '\0'; first = 0) {
+            size_t n = strcspn(p, " ");
+            cb_put(o, ",", first ? 0 : 1);
+            cb_string(o, p, n);
+            p += n + (p[n] == ' ');
+        }
+        cb_put(o, "]", 1);
+    }
+    if (d->replacement[0] != '\0') {
+        cb_member(o, ",\"replacement\":", d->replacement);
+    }
+}
+
+pgn_status pgn_diag_json(const pgn_diag *d, const char *detail, pgn_write_fn fn, void *ctx) {
+    cb_out o;
+    char head[160];
+    assert(d != NULL && fn != NULL);
+    o.fn = fn, o.ctx = ctx, o.err = PGN_OK, o.len = 0;
+    cb_member(&o, "{\"file\":", d->source != NULL ? d->source : "<stdin>");
+    int n =
+        snprintf(head, sizeof head,
+                 ",\"line\":%u,\"column\":%u,\"offset\":%llu,\"game\":%llu,\"severity\":\"%s\"",
+                 (unsigned)d->at.line, (unsigned)d->at.column, (unsigned long long)d->at.offset,
+                 (unsigned long long)d->game, d->severity == PGN_SEV_ERROR ? "error" : "warning");
+    cb_put(&o, head, n > 0 && (size_t)n < sizeof head ? (size_t)n : 0);
+    cb_member(&o, ",\"code\":", pgn_status_name(d->code));
+    cb_member(&o, ",\"message\":", pgn_status_message(d->code));
+    if (detail != NULL && detail[0] != '\0') {
+        cb_member(&o, ",\"detail\":", detail);
+    }
+    cb_member(&o, ",\"token\":", d->token);
+    cb_fixes(&o, d);
+    cb_put(&o, "}", 1);
+    cb_flush(&o);
+    return o.err;
 }

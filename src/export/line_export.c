@@ -60,22 +60,12 @@ static void put(pgn_exporter *ex, const char *s, size_t n) {
         return;
     }
     if (n > ex->cap - ex->len) {
-        size_t cap = ex->cap ? ex->cap : 4096;
-        char *p;
-        if (n > SIZE_MAX / 2 - ex->len) {
-            ex->err = PGN_E_NOMEM;
-            return;
-        }
-        while (cap < ex->len + n) {
-            cap *= 2;
-        }
-        p = pgnk_realloc(&ex->alloc, ex->buf, ex->cap, cap);
-        if (p == NULL) {
+        void *p = ex->buf;
+        if (n > SIZE_MAX - ex->len || !pgnk_grow(&ex->alloc, &p, &ex->cap, ex->len + n, 1, 4096)) {
             ex->err = PGN_E_NOMEM;
             return;
         }
         ex->buf = p;
-        ex->cap = cap;
     }
     memcpy(ex->buf + ex->len, s, n);
     ex->len += n;

@@ -1031,10 +1031,81 @@ static void test_corpus(void) {
     CHECK(big.games >= (slow ? 190000u : 1300u)); /* 190483 games in all */
 }
 
+/* ---- the JSON string writer through a callback (pgn_json_write_string, pgn_diag_json) ---- */
+
+/* pgn_json_write_string writes in pieces what pgn_json_escape writes at once: no character is cut
+ * or made U+FFFD where a piece ends (2-, 3- and 4-byte UTF-8, stray bytes, controls) */
+static void test_write_string(void) {
+    static const char *const parts[] = {"a",        "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+                                        "\xff",     "\x01",     "\"",           "\\",
+                                        "\xc2\x85", "\xe2\x82"};
+    unsigned seed = 33;
+    for (int round = 0; round < 200; round++) {
+        char src[3000];
+        size_t len = 0, want = (size_t)(round * 13);
+        while (len + 4 < sizeof src && len < want) {
+            seed = seed * 1103515245u + 12345u;
+            const char *p = parts[(seed >> 16) % (round % 2 ? 10 : 4)];
+            memcpy(src + len, p, strlen(p));
+            len += strlen(p);
+        }
+        char *esc = malloc(6 * len + 3);
+        buf out = {0};
+        CHECK(esc != NULL);
+        if (esc == NULL) {
+            return;
+        }
+        esc[0] = '"';
+        size_t k = pgn_json_escape(esc + 1, 6 * len + 1, src, len);
+        esc[k + 1] = '"';
+        CHECK(pgn_json_write_string(buf_write, &out, src, len) == PGN_OK);
+        CHECK(out.len == k + 2 && memcmp(out.p, esc, k + 2) == 0);
+        if (round % 2 == 0) { /* valid UTF-8 without controls: copied as it is */
+            CHECK(out.len == len + 2 && memcmp(out.p + 1, src, len) == 0);
+        }
+        free(esc);
+        buf_free(&out);
+    }
+}
+
+/* the one JSON form of a diagnostic (docs/diagnostics.schema.json): members in the schema's
+ * order, strings escaped, suggestions as an array, detail and replacement only when set */
+static void test_diag_json(void) {
+    pgn_diag d = {0};
+    buf out = {0};
+    d.code = PGN_E_ILLEGAL_MOVE;
+    d.severity = PGN_SEV_ERROR;
+    d.at.offset = 25, d.at.line = 3, d.at.column = 13;
+    d.game = 1;
+    d.source = "a\"b\xff.pgn";
+    strcpy(d.token, "Kxe8");
+    strcpy(d.suggestions, "Ke2 Be2");
+    CHECK(pgn_diag_json(&d, "more", buf_write, &out) == PGN_OK);
+    CHECK_EQ_STR(out.p, "{\"file\":\"a\\\"b\\ufffd.pgn\",\"line\":3,\"column\":13,\"offset\":25,"
+                        "\"game\":1,\"severity\":\"error\",\"code\":\"E_ILLEGAL_MOVE\",\"message\":"
+                        "\"illegal move\",\"detail\":\"more\",\"token\":\"Kxe8\",\"suggestions\":"
+                        "[\"Ke2\",\"Be2\"]}");
+    buf_free(&out);
+    d.source = NULL;
+    d.severity = PGN_SEV_WARNING;
+    d.code = PGN_W_REPAIRED_MOVE;
+    d.suggestions[0] = 0;
+    strcpy(d.replacement, "Ke2");
+    CHECK(pgn_diag_json(&d, NULL, buf_write, &out) == PGN_OK);
+    CHECK(strncmp(out.p, "{\"file\":\"<stdin>\",", 18) == 0 &&
+          strstr(out.p, ",\"severity\":\"warning\",\"code\":\"W_REPAIRED_MOVE\",") != NULL &&
+          strstr(out.p, "\"detail\"") == NULL && strstr(out.p, "\"suggestions\"") == NULL);
+    static const char end[] = ",\"replacement\":\"Ke2\"}";
+    CHECK(out.len > sizeof end && strcmp(out.p + out.len - (sizeof end - 1), end) == 0);
+    buf_free(&out);
+}
+
 int main(void) {
     const char *env = getenv("PGNKIT_SLOW");
     slow = env && *env && strcmp(env, "0") != 0;
     test_writer();
+    test_write_string();
+    test_diag_json();
     test_commands();
     test_diagnostics();
     test_recovery();
