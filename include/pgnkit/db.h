@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 1
+#define PGN_DB_SCHEMA 2
 
 typedef struct pgn_db pgn_db;
 
