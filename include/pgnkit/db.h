@@ -3,7 +3,7 @@
  * milliseconds: the moves played from a position with their results (the opening explorer), the
  * games that reached a position, the games' own bytes back. The file is an ordinary SQLite
  * database (libsqlite3, linked; docs/design.md says why) whose schema docs/database.md documents
- * and versions (meta table, schema 1): sqlite3, Python's sqlite3 or any GUI can open it.
+ * and versions (meta table, schema 2): sqlite3, Python's sqlite3 or any GUI can open it.
  *
  * A position is what its Polyglot Zobrist key covers: placement, side to move, castling rights and
  * an en passant square only when a capture there is legal (pgn_pos.key). A game counts once for a
@@ -28,7 +28,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 1
+#define PGN_DB_SCHEMA 2
 
 typedef struct pgn_db pgn_db;
 
@@ -38,9 +38,10 @@ typedef struct pgn_db pgn_db;
 
 /** Opens the database at path. PGN_OK with *out set, else *out NULL and PGN_E_IO with a sentence:
  * the file is missing (without PGN_DB_CREATE), is not an SQLite file, is SQLite but not a pgnkit
- * database, has a newer schema than PGN_DB_SCHEMA, cannot be written; PGN_E_NOMEM. The database is
- * in WAL mode: readers see the last committed batch while an import runs; a second import waits
- * (up to 10 s) for the first to commit a batch, then fails with a sentence saying so. */
+ * database, has another schema than PGN_DB_SCHEMA (newer, or older: import the games again),
+ * cannot be written; PGN_E_NOMEM. The database is in WAL mode: readers see the last committed
+ * batch while an import runs; a second import waits (up to 10 s) for the first to commit a batch,
+ * then fails with a sentence saying so. */
 PGN_API pgn_status pgn_db_open(pgn_db **out, const char *path, uint32_t flags, char *msg,
                                size_t cap);
 /** Closes the database; accepts NULL. */

@@ -13,16 +13,14 @@ const char *const pgnk_db_tag_names[DBT_COUNT] = {"White", "Black",    "Event", 
 static const char schema_sql[] =
     "PRAGMA application_id = 1885826667;"
     "CREATE TABLE meta(name TEXT PRIMARY KEY, value);"
-    "INSERT INTO meta VALUES('schema', 1), ('application', 'pgnkit');"
+    "INSERT INTO meta VALUES('schema', 2), ('application', 'pgnkit');"
     "CREATE TABLE games(id INTEGER PRIMARY KEY, white TEXT, black TEXT, event TEXT, site TEXT,"
     " date TEXT, round TEXT, white_elo INTEGER, black_elo INTEGER, eco TEXT, result TEXT,"
     " plies INTEGER, broken INTEGER, error TEXT, line_key INTEGER, pgn BLOB);"
     "CREATE INDEX games_line_key ON games(line_key);"
     "CREATE TABLE explore(key INTEGER, move INTEGER, games INTEGER, white INTEGER, draws INTEGER,"
-    " black INTEGER, elo_sum INTEGER, elo_games INTEGER, last_date INTEGER,"
-    " PRIMARY KEY(key, move)) WITHOUT ROWID;"
-    "CREATE TABLE positions(key INTEGER, first INTEGER, ids BLOB, PRIMARY KEY(key, first))"
-    " WITHOUT ROWID;";
+    " black INTEGER, elo_sum INTEGER, elo_games INTEGER, last_date INTEGER, ids BLOB,"
+    " PRIMARY KEY(key, move)) WITHOUT ROWID;";
 
 static void put_msg(char *msg, size_t cap, const char *a, const char *b) {
     if (msg != NULL && cap > 0) {
@@ -113,8 +111,9 @@ static pgn_status check_schema(pgn_db *db, char *msg, size_t cap) {
     if (v != PGN_DB_SCHEMA) {
         char why[120];
         snprintf(why, sizeof why,
-                 v > PGN_DB_SCHEMA ? "schema %lld is newer than this pgnkit's (%d): upgrade pgnkit"
-                                   : "schema %lld is not one this pgnkit reads (%d)",
+                 v > PGN_DB_SCHEMA
+                     ? "schema %lld is newer than this pgnkit's (%d): upgrade pgnkit"
+                     : "schema %lld is older than this pgnkit's (%d): import the games again",
                  (long long)v, PGN_DB_SCHEMA);
         put_msg(msg, cap, why, NULL);
         return PGN_E_IO;
@@ -196,7 +195,8 @@ pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         pgn_db_move m;
         m.move = (pgn_move)sqlite3_column_int(st, 0);
-        if (!is_legal(&legal, m.move)) { /* a damaged row, or a key shared by two positions */
+        /* the games ending here; a damaged row, or a key shared by two positions */
+        if (m.move == PGN_MOVE_NONE || !is_legal(&legal, m.move)) {
             continue;
         }
         m.games = (uint64_t)sqlite3_column_int64(st, 1);
@@ -218,51 +218,140 @@ pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
     return s;
 }
 
-/* Decodes a posting list: varint deltas from first. */
-static int each_posting(int64_t first, const unsigned char *p, size_t n,
-                        int (*fn)(void *user, int64_t id), void *user) {
-    int64_t id = first;
-    size_t i = 0;
-    if (fn(user, id)) {
+/* A posting list being read: chunks of varint(count), varint(first id), count - 1 varint deltas,
+ * one chunk per import batch; decoded within the blob, with unsigned arithmetic (a damaged blob
+ * gives wrong ids, never a read outside it). */
+typedef struct cursor {
+    const unsigned char *p;
+    size_t n, i;
+    uint64_t left; /* ids left in the chunk */
+    uint64_t id;
+} cursor;
+
+static uint64_t varint(cursor *c) {
+    uint64_t d = 0;
+    for (unsigned shift = 0; c->i < c->n && shift < 64; shift += 7) {
+        unsigned char b = c->p[c->i++];
+        d |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            break;
+        }
+    }
+    return d;
+}
+
+/* The next id into c->id; 0 at the end of the list. */
+static int cursor_next(cursor *c) {
+    if (c->i >= c->n) {
+        return 0;
+    }
+    if (c->left == 0) {
+        uint64_t count = varint(c);
+        if (count == 0 || c->i >= c->n) {
+            c->i = c->n;
+            return 0;
+        }
+        c->id = varint(c);
+        c->left = count - 1;
         return 1;
     }
-    while (i < n) {
-        uint64_t d = 0;
-        unsigned shift = 0;
-        while (i < n && shift < 64) {
-            unsigned char c = p[i++];
-            d |= (uint64_t)(c & 0x7f) << shift;
-            shift += 7;
-            if (!(c & 0x80)) {
-                break;
-            }
-        }
-        id = (int64_t)((uint64_t)id + d); /* a damaged blob wraps, never overflows */
-        if (fn(user, id)) {
-            return 1;
+    c->id += varint(c);
+    c->left--;
+    return 1;
+}
+
+/* The postings of a position's rows (one a move), merged in id order; 1 when fn stopped. */
+static int merge_postings(cursor *c, size_t k, int (*fn)(void *user, int64_t id), void *user) {
+    size_t live = 0;
+    for (size_t r = 0; r < k; r++) {
+        if (cursor_next(&c[r])) {
+            c[live++] = c[r];
         }
     }
+    while (live > 0) {
+        size_t m = 0;
+        for (size_t r = 1; r < live; r++) {
+            m = c[r].id < c[m].id ? r : m;
+        }
+        if (fn(user, (int64_t)c[m].id)) {
+            return 1;
+        }
+        if (!cursor_next(&c[m])) {
+            c[m] = c[--live];
+        }
+    }
+    return 0;
+}
+
+/* A position's rows at most: one a legal move (pgn_movelist's room), one for the games
+ * ending there */
+#define DB_MAX_ROWS 513
+
+/* The rows' blobs of the position, copied into one buffer, with a cursor each. */
+typedef struct postings {
+    unsigned char *buf;
+    size_t len, cap;
+    cursor c[DB_MAX_ROWS];
+    size_t k;
+} postings;
+
+static int postings_add(postings *ps, const unsigned char *p, size_t n) {
+    if (ps->k == DB_MAX_ROWS) {
+        return 0; /* a damaged file: more rows than moves */
+    }
+    if (ps->len + n > ps->cap) {
+        size_t cap = ps->cap ? ps->cap : 4096;
+        while (cap < ps->len + n) {
+            cap *= 2;
+        }
+        unsigned char *b = realloc(ps->buf, cap);
+        if (b == NULL) {
+            return -1;
+        }
+        ps->buf = b;
+        ps->cap = cap;
+    }
+    if (n > 0) {
+        memcpy(ps->buf + ps->len, p, n);
+    }
+    ps->c[ps->k].i = ps->len; /* made pointers once the buffer stops moving */
+    ps->c[ps->k++].n = n;
+    ps->len += n;
     return 0;
 }
 
 pgn_status pgn_db_games_at(pgn_db *db, const pgn_pos *pos, int (*fn)(void *user, int64_t id),
                            void *user, char *msg, size_t cap) {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db->sql, "SELECT first, ids FROM positions WHERE key = ? ORDER BY first",
-                           -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db->sql, "SELECT ids FROM explore WHERE key = ?", -1, &st, NULL) !=
+        SQLITE_OK) {
         return pgnk_db_fail(db, "positions", msg, cap);
     }
     sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const unsigned char *p = sqlite3_column_blob(st, 1);
-        size_t n = (size_t)sqlite3_column_bytes(st, 1);
-        if (each_posting(sqlite3_column_int64(st, 0), p, n, fn, user)) {
-            rc = SQLITE_DONE;
-            break;
+    postings *ps = calloc(1, sizeof *ps);
+    int rc = ps == NULL ? SQLITE_NOMEM : SQLITE_ROW;
+    while (rc == SQLITE_ROW && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (postings_add(ps, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0))) {
+            rc = SQLITE_NOMEM;
         }
     }
-    pgn_status s = rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(db, "positions", msg, cap);
+    pgn_status s = PGN_OK;
+    if (rc == SQLITE_DONE) {
+        for (size_t r = 0; r < ps->k; r++) {
+            ps->c[r].p = ps->buf + ps->c[r].i;
+            ps->c[r].i = 0;
+        }
+        merge_postings(ps->c, ps->k, fn, user);
+    } else if (rc == SQLITE_NOMEM) {
+        put_msg(msg, cap, "positions", "out of memory");
+        s = PGN_E_NOMEM;
+    } else {
+        s = pgnk_db_fail(db, "positions", msg, cap);
+    }
+    if (ps != NULL) {
+        free(ps->buf);
+    }
+    free(ps);
     sqlite3_finalize(st);
     return s;
 }
@@ -317,8 +406,9 @@ pgn_status pgn_db_get_stats(pgn_db *db, pgn_db_stats *st, char *msg, size_t cap)
             db->sql,
             "SELECT count(*), coalesce(sum(broken), 0), coalesce(sum(result = '1-0'), 0),"
             " coalesce(sum(result = '1/2-1/2'), 0), coalesce(sum(result = '0-1'), 0),"
-            " (SELECT count(*) FROM explore), (SELECT count(DISTINCT key) FROM positions),"
-            " (SELECT coalesce(sum(length(ids)) + 16 * count(*), 0) FROM positions),"
+            " (SELECT count(*) FROM explore WHERE move != 0),"
+            " (SELECT count(DISTINCT key) FROM explore),"
+            " (SELECT coalesce(sum(length(ids)), 0) FROM explore),"
             " (SELECT value FROM meta WHERE name = 'schema') FROM games",
             -1, &q, NULL) != SQLITE_OK ||
         sqlite3_step(q) != SQLITE_ROW) {

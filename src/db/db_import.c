@@ -2,8 +2,9 @@
 /* Import (issue 30): the games of a source read on N threads (pgn_parallel_read). Each worker
  * visits its games and packs, per game, the tags kept, the result, the line key of the dedupe
  * rule and the main line's (position, move) pairs, each position once (its first move); the
- * caller's thread stores the game and gathers the pairs of a batch, sorted, into the explorer
- * (counts added) and the position index (one posting list per position and batch). */
+ * caller's thread stores the game and gathers the pairs of a batch, sorted, into the explorer:
+ * one row per (position, move), its counts added and the batch's games appended to its posting
+ * list, so the explorer's rows are the position index too (schema 2). */
 #include "db_int.h"
 
 #include "pgnkit/collection.h"
@@ -198,7 +199,7 @@ typedef struct importer {
     pgn_db *db;
     const pgn_db_import_opts *o;
     pgn_source *src;
-    sqlite3_stmt *ins, *dup, *exp, *pos;
+    sqlite3_stmt *ins, *dup, *exp;
     pending *p;
     size_t n, cap;
     uint32_t in_batch;
@@ -227,10 +228,45 @@ static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
                                                  : pgnk_db_fail(im->db, what, im->msg, im->mcap);
 }
 
-/* The explorer rows of the sorted batch: one upsert per (position, move). */
+/* Appends v as a varint to the importer's blob; -1 when out of memory. */
+static int put_varint(importer *im, size_t *len, uint64_t v) {
+    if (*len + 10 > im->blob_cap) {
+        size_t cap = im->blob_cap ? 2 * im->blob_cap : 4096;
+        uint8_t *b = realloc(im->blob, cap);
+        if (b == NULL) {
+            return -1;
+        }
+        im->blob = b;
+        im->blob_cap = cap;
+    }
+    while (v >= 0x80) {
+        im->blob[(*len)++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    im->blob[(*len)++] = (uint8_t)v;
+    return 0;
+}
+
+/* The batch's games of entries [i, j) (one position and move, in id order) as one chunk of the
+ * row's posting list: varint(count), varint(first id), the deltas. */
+static pgn_status posting_chunk(importer *im, size_t i, size_t j, size_t *len) {
+    *len = 0;
+    if (put_varint(im, len, j - i) || put_varint(im, len, (uint64_t)im->p[i].game)) {
+        return PGN_E_NOMEM;
+    }
+    for (size_t k = i + 1; k < j; k++) {
+        if (put_varint(im, len, (uint64_t)(im->p[k].game - im->p[k - 1].game))) {
+            return PGN_E_NOMEM;
+        }
+    }
+    return PGN_OK;
+}
+
+/* The rows of the sorted batch: one upsert per (position, move), the counts added and the
+ * games' chunk appended; move PGN_MOVE_NONE holds the games that ended in the position. */
 static pgn_status flush_explore(importer *im) {
     for (size_t i = 0; i < im->n;) {
-        size_t j = i;
+        size_t j = i, len;
         int64_t c[6] = {0, 0, 0, 0, 0, 0}; /* games, white, draws, black, elo_sum, elo_games */
         int64_t last = 0;
         while (j < im->n && im->p[j].key == im->p[i].key && im->p[j].move == im->p[i].move) {
@@ -243,59 +279,17 @@ static pgn_status flush_explore(importer *im) {
             c[5] += e->elo != 0;
             last = e->date > last ? e->date : last;
         }
-        if (im->p[i].move != PGN_MOVE_NONE) {
-            sqlite3_bind_int64(im->exp, 1, (sqlite3_int64)im->p[i].key);
-            sqlite3_bind_int(im->exp, 2, im->p[i].move);
-            for (int k = 0; k < 6; k++) {
-                sqlite3_bind_int64(im->exp, 3 + k, c[k]);
-            }
-            sqlite3_bind_int64(im->exp, 9, last);
-            pgn_status s = step_done(im, im->exp, "explorer");
-            if (s != PGN_OK) {
-                return s;
-            }
+        if (posting_chunk(im, i, j, &len) != PGN_OK) {
+            return PGN_E_NOMEM;
         }
-        i = j;
-    }
-    return PGN_OK;
-}
-
-static int cmp_key_game(const void *a, const void *b) {
-    const pending *x = a, *y = b;
-    if (x->key != y->key) {
-        return x->key < y->key ? -1 : 1;
-    }
-    return x->game < y->game ? -1 : x->game > y->game;
-}
-
-/* The position index of the batch: per position, its first game and the deltas as varints. */
-static pgn_status flush_positions(importer *im) {
-    if (im->n > 1) {
-        qsort(im->p, im->n, sizeof *im->p, cmp_key_game);
-    }
-    for (size_t i = 0; i < im->n;) {
-        size_t j = i + 1, len = 0;
-        for (; j < im->n && im->p[j].key == im->p[i].key; j++) {
-            if (len + 10 > im->blob_cap) {
-                size_t cap = im->blob_cap ? 2 * im->blob_cap : 4096;
-                uint8_t *b = realloc(im->blob, cap);
-                if (b == NULL) {
-                    return PGN_E_NOMEM;
-                }
-                im->blob = b;
-                im->blob_cap = cap;
-            }
-            uint64_t d = (uint64_t)(im->p[j].game - im->p[j - 1].game);
-            while (d >= 0x80) {
-                im->blob[len++] = (uint8_t)(d | 0x80);
-                d >>= 7;
-            }
-            im->blob[len++] = (uint8_t)d;
+        sqlite3_bind_int64(im->exp, 1, (sqlite3_int64)im->p[i].key);
+        sqlite3_bind_int(im->exp, 2, im->p[i].move);
+        for (int k = 0; k < 6; k++) {
+            sqlite3_bind_int64(im->exp, 3 + k, c[k]);
         }
-        sqlite3_bind_int64(im->pos, 1, (sqlite3_int64)im->p[i].key);
-        sqlite3_bind_int64(im->pos, 2, im->p[i].game);
-        sqlite3_bind_blob(im->pos, 3, len ? im->blob : (const void *)"", (int)len, SQLITE_STATIC);
-        pgn_status s = step_done(im, im->pos, "position index");
+        sqlite3_bind_int64(im->exp, 9, last);
+        sqlite3_bind_blob(im->exp, 10, im->blob, (int)len, SQLITE_STATIC);
+        pgn_status s = step_done(im, im->exp, "explorer");
         if (s != PGN_OK) {
             return s;
         }
@@ -310,9 +304,6 @@ static pgn_status commit_batch(importer *im) {
         qsort(im->p, im->n, sizeof *im->p, cmp_pending);
     }
     pgn_status s = flush_explore(im);
-    if (s == PGN_OK) {
-        s = flush_positions(im);
-    }
     if (s == PGN_OK) {
         s = pgnk_db_exec(im->db, "COMMIT", im->msg, im->mcap);
     }
@@ -485,20 +476,18 @@ static const char ins_sql[] =
     "INSERT INTO games(white, black, event, site, date, round, white_elo, black_elo, eco, result,"
     " plies, broken, error, line_key, pgn) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 static const char exp_sql[] =
-    "INSERT INTO explore VALUES(?,?,?,?,?,?,?,?,?) ON CONFLICT(key, move) DO UPDATE SET"
+    "INSERT INTO explore VALUES(?,?,?,?,?,?,?,?,?,?) ON CONFLICT(key, move) DO UPDATE SET"
     " games = games + excluded.games, white = white + excluded.white,"
     " draws = draws + excluded.draws, black = black + excluded.black,"
     " elo_sum = elo_sum + excluded.elo_sum, elo_games = elo_games + excluded.elo_games,"
-    " last_date = max(last_date, excluded.last_date)";
+    " last_date = max(last_date, excluded.last_date), ids = ids || excluded.ids";
 
 static pgn_status prepare_statements(importer *im) {
     sqlite3 *q = im->db->sql;
     if (sqlite3_prepare_v2(q, ins_sql, -1, &im->ins, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(q, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im->dup,
                            NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(q, "INSERT INTO positions VALUES(?,?,?)", -1, &im->pos, NULL) !=
-            SQLITE_OK) {
+        sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK) {
         return pgnk_db_fail(im->db, "import", im->msg, im->mcap);
     }
     return PGN_OK;
@@ -549,7 +538,6 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     sqlite3_finalize(im.ins);
     sqlite3_finalize(im.dup);
     sqlite3_finalize(im.exp);
-    sqlite3_finalize(im.pos);
     free(im.p);
     free(im.blob);
     if (totals != NULL) {

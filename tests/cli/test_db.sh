@@ -5,7 +5,7 @@
 # gnuchess book; duplicates against pgnkit dedupe --by moves+tags; export gives back every
 # game's bytes; a second import of the same files adds nothing; an import killed with SIGKILL
 # keeps whole batches, two imports at once store each game once, a read-only file is refused for
-# import and read; bad database files are refused.
+# import and read; bad database files (and older or newer schemas) are refused.
 # Prints "RESULT passed failed skipped" like the C suites.
 set -u
 bin=${PGNKIT_BIN:-build/pgnkit}
@@ -154,6 +154,11 @@ cp "$t/dd.db" "$t/new.db"
 "$bin" db stats --db "$t/new.db" >/dev/null 2>"$t/e3"
 same "a newer schema: status" 3 $?
 grep -q "schema 99 is newer" "$t/e3" && ok || bad "a newer schema: $(cat "$t/e3")"
+cp "$t/dd.db" "$t/old.db"
+/usr/bin/python3 -c "import sqlite3; c = sqlite3.connect('$t/old.db'); c.execute(\"update meta set value = 1 where name = 'schema'\"); c.commit()"
+"$bin" db explore --db "$t/old.db" e4 >/dev/null 2>"$t/e5"
+same "an older schema: status" 3 $?
+grep -q "schema 1 is older.*import the games again" "$t/e5" && ok || bad "an older schema: $(cat "$t/e5")"
 "$bin" db explore --db "$t/missing.db" >/dev/null 2>&1
 same "a missing file: status" 3 $?
 [ ! -e "$t/missing.db" ] && ok || bad "explore created the missing file"
