@@ -160,10 +160,10 @@ static int db_import(const char *path, int argc, char **argv, const import_args 
 }
 
 /* *out <- the decimal count s, 1..max; 0 when it is not one. */
-static int count_arg(const char *s, long max, unsigned *out) {
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || v < 1 || v > max) {
+/* A count option's value through the CLI's one number parser (issue 33 point 2). */
+static int count_arg(const char *s, uint64_t max, unsigned *out) {
+    uint64_t v = 0;
+    if (!cli_parse_u64(s, 1, max, &v)) {
         return 0;
     }
     *out = (unsigned)v;
