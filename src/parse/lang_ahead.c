@@ -54,6 +54,9 @@ typedef struct lex_place {
     lexer_ws ws;
     uint32_t line;
     uint8_t at_line_start, last_cr;
+    uint8_t peeked;     /* the reader had peeked at the next token: it is given back */
+    uint8_t peek_blank; /* that token's blank_before (an empty line before it: a new game's 1) */
+    uint8_t peek_start; /* and its line_start */
 } lex_place;
 
 /* Reads the rest of the line from the lexer in each language of live, from its position in p;
@@ -118,8 +121,17 @@ static uint32_t most_read(uint32_t all, const uint32_t *count) {
  * back (ahead_end). */
 static void ahead_begin(pgn_reader *r, uint64_t hold_from, int own, lex_place *sv) {
     lexer *lx = &r->lx;
-    *sv = (lex_place){lexer_offset(lx), lx->hold, lx->ws_again_at,   lx->line_off,
-                      lx->ws,           lx->line, lx->at_line_start, lx->last_cr};
+    *sv = (lex_place){lexer_offset(lx),
+                      lx->hold,
+                      lx->ws_again_at,
+                      lx->line_off,
+                      lx->ws,
+                      lx->line,
+                      lx->at_line_start,
+                      lx->last_cr,
+                      0,
+                      0,
+                      0};
     int peeked = r->have_tok;
     if (peeked) {
         pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
@@ -128,8 +140,11 @@ static void ahead_begin(pgn_reader *r, uint64_t hold_from, int own, lex_place *s
         sv->line_off = r->tok.at.offset - r->tok.at.column + 1;
         sv->at_line_start = r->tok.line_start;
         sv->ws_again_at = sv->off;
+        sv->peek_blank = r->tok.blank_before;
+        sv->peek_start = r->tok.line_start;
         r->have_tok = 0;
     }
+    sv->peeked = (uint8_t)peeked;
     uint64_t from = own ? hold_from : sv->off;
     lx->hold = from < lx->hold ? from : lx->hold;
 }
@@ -146,6 +161,12 @@ static void ahead_end(pgn_reader *r, const lex_place *sv) {
     lx->ws_again_at = sv->ws_again_at;
     lx->last_cr = sv->last_cr;
     set_keep(lx, sv->off);
+    if (sv->peeked) { /* read again, with what only the first reading could see */
+        pgnk_lexer_next(lx, &r->tok);
+        r->tok.blank_before = sv->peek_blank;
+        r->tok.line_start = sv->peek_start;
+        r->have_tok = 1;
+    }
 }
 
 uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,

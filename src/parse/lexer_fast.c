@@ -188,6 +188,14 @@ static inline int dash_after_digit(const lexer *lx, size_t i) {
     return digit;
 }
 
+/* A - at i beside + or : : perhaps ChessBase's forfeit marker (+--, --+, +:-, -:+), which ends a
+ * game as a read does (issue 28 point 7). */
+static inline int forfeit_dash(const lexer *lx, size_t i) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    int after = i + 1 < lx->len && (b[i + 1] == '+' || b[i + 1] == ':');
+    return after || (i > 0 && (b[i - 1] == '+' || b[i - 1] == ':'));
+}
+
 /* The line break (class k) at i: the index past it, or 0 when the byte-wise path must take it
  * (a CR at the window's end; an empty line, after which a game without tags may start; an escape
  * line). */
@@ -263,7 +271,7 @@ int pgnk_lexer_skip_inert(lexer *lx) {
         }
         unsigned k = skip_class[b[i]];
         if (k == K_DASH) {
-            if (dash_after_digit(lx, i)) {
+            if (dash_after_digit(lx, i) || forfeit_dash(lx, i)) {
                 break;
             }
             i++;

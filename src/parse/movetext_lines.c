@@ -70,15 +70,22 @@ static void pop_level(pgn_reader *r) {
 }
 
 void pgnk_mt_on_open(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (s->skip_parens || l->dead) {
+    /* a ( before the main line's first move-shaped symbol (move_seen: alike in every mode, also
+     * when the movetext is skipped) that is never closed is ignored, as python-chess, chessops
+     * and pgn-extract read ( 1. c4 *: the game ends where a full read ends it */
+    int first = r->depth == 1 && !s->skip_parens && !s->move_seen;
+    int live = !s->skip_parens && !l->dead;
+    if (live && !l->has_move) {
+        pgnk_reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
+    }
+    if (first && !pgnk_paren_closed(r)) {
+        return; /* never closed (( 1. c4 *): ignored, as python-chess, chessops, pgn-extract */
+    }
+    if (!live) {
         s->skip_parens++;
         return;
     }
     if (!l->has_move) {
-        pgnk_reader_diag(r, PGN_W_VARIATION_START, t->at, t->ptr, t->len);
-        if (r->depth == 1 && !pgnk_paren_closed(r)) {
-            return; /* never closed (( 1. c4 *): ignored, as python-chess, chessops, pgn-extract */
-        }
         s->skip_parens = 1;
         s->skip_visible = 0;
         return;

@@ -139,6 +139,14 @@ static const char *read_ahead(pgn_reader *r, const char *text, pgn_loc at, pgn_p
     lx->ws_again_at = peeked ? sv.off : sv.ws_again_at;
     lx->last_cr = sv.last_cr;
     set_keep(lx, sv.off);
+    if (peeked) { /* the peeked token read again, with what only the first reading could see:
+                   * an empty line before it (a new game's 1) */
+        token keep = r->tok;
+        pgnk_lexer_next(lx, &r->tok);
+        r->tok.blank_before = keep.blank_before;
+        r->tok.line_start = keep.line_start;
+        r->have_tok = 1;
+    }
     if (own) {
         r->tok.ptr = lx->buf + (at.offset - lx->base);
         return r->tok.ptr;
