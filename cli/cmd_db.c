@@ -40,20 +40,6 @@ int cli_db_open(pgn_db **db, const char *path, uint32_t flags, const char *cmd) 
     return EXIT_OK;
 }
 
-static const char *skip_number(const char *m) {
-    const char *p = m;
-    while (*p >= '0' && *p <= '9') {
-        p++;
-    }
-    if (p == m || *p != '.') {
-        return m;
-    }
-    while (*p == '.') {
-        p++;
-    }
-    return p;
-}
-
 int cli_db_position(pgn_pos *pos, const char *text, const char *cmd) {
     if (strchr(text, '/') != NULL) {
         if (pgn_fen_parse(pos, text, strlen(text), 0, NULL) != PGN_OK) {
@@ -76,7 +62,7 @@ int cli_db_position(pgn_pos *pos, const char *text, const char *cmd) {
         size_t n = (size_t)(p - b) < sizeof tok ? (size_t)(p - b) : sizeof tok - 1;
         memcpy(tok, b, n);
         tok[n] = '\0';
-        const char *mv = skip_number(tok);
+        const char *mv = cli_skip_move_number(tok);
         if (!*mv) {
             continue;
         }

@@ -25,21 +25,6 @@ static const char usage_text[] =
     "  --checks-left   three-check counters as checks left before the clocks (3+3), not\n"
     "               lichess's checks given after them (+0+0)\n";
 
-/* The move after a move number ("1.e4", "12...Nf6"; "1." alone gives ""), else m itself. */
-static const char *skip_move_number(const char *m) {
-    const char *p = m;
-    while (*p >= '0' && *p <= '9') {
-        p++;
-    }
-    if (p == m || *p != '.') {
-        return m;
-    }
-    while (*p == '.') {
-        p++;
-    }
-    return p;
-}
-
 /* --ep MODE into the write flags; 0 for an unknown mode. */
 static int ep_flag(const char *mode, uint32_t *wflags) {
     if (strcmp(mode, "always") == 0) {
@@ -88,7 +73,7 @@ int cmd_fen(int argc, char **argv) {
     }
     int played = 0;
     for (int i = optind; i < argc; i++) {
-        const char *mv = skip_move_number(argv[i]);
+        const char *mv = cli_skip_move_number(argv[i]);
         if (!*mv) {
             continue;
         }

@@ -79,6 +79,9 @@ int cli_parse_u64(const char *text, uint64_t min, uint64_t max, uint64_t *out);
 /* A numeric option's value through cli_parse_u64: EXIT_OK, or a usage error naming option
  * ("--top takes a whole number from 0 to 1000000, not 'x'") and EXIT_USAGE. */
 int cli_number(const char *option, const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+/* The move after a move number in a move list typed on the command line ("1.e4", "12...Nf6";
+ * "1." alone gives ""), else m itself (fen and db explore). */
+const char *cli_skip_move_number(const char *m);
 /* Writes s (len bytes, any bytes) to f as a JSON string with its quotes, through
  * pgn_json_write_string (the escaper of pgn_json_escape): never a byte that is not valid UTF-8. */
 void cli_json_string(FILE *f, const char *s, size_t len);

@@ -43,3 +43,17 @@ int cli_number(const char *option, const char *arg, uint64_t min, uint64_t max, 
     return cli_usage("%s takes a whole number from %" PRIu64 " to %" PRIu64 ", not '%s'", option,
                      min, max, arg ? arg : "");
 }
+
+const char *cli_skip_move_number(const char *m) {
+    const char *p = m;
+    while (*p >= '0' && *p <= '9') {
+        p++;
+    }
+    if (p == m || *p != '.') {
+        return m;
+    }
+    while (*p == '.') {
+        p++;
+    }
+    return p;
+}
