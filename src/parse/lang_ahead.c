@@ -48,17 +48,6 @@ static int must_read(const char *s, size_t n) {
     return o;
 }
 
-/* What the lexer holds that the reading ahead changes. */
-typedef struct lex_place {
-    uint64_t off, hold, ws_again_at, line_off;
-    lexer_ws ws;
-    uint32_t line;
-    uint8_t at_line_start, last_cr;
-    uint8_t peeked;     /* the reader had peeked at the next token: it is given back */
-    uint8_t peek_blank; /* that token's blank_before (an empty line before it: a new game's 1) */
-    uint8_t peek_start; /* and its line_start */
-} lex_place;
-
 /* Reads the rest of the line from the lexer in each language of live, from its position in p;
  * returns those that read every move (count: moves each read). */
 static uint32_t read_line(lexer *lx, pgn_pos *p, uint32_t *count, uint32_t live, uint32_t flags) {
@@ -116,22 +105,19 @@ static uint32_t most_read(uint32_t all, const uint32_t *count) {
     return set;
 }
 
-/* Puts the reader's lexer where a reading ahead starts (after the current token, or before a
- * token the reader looked at), holding the window from hold_from (or there) on; *sv: where to go
- * back (ahead_end). */
-static void ahead_begin(pgn_reader *r, uint64_t hold_from, int own, lex_place *sv) {
+void pgnk_ahead_begin(pgn_reader *r, uint64_t hold_from, int own, pgnk_lex_place *sv) {
     lexer *lx = &r->lx;
-    *sv = (lex_place){lexer_offset(lx),
-                      lx->hold,
-                      lx->ws_again_at,
-                      lx->line_off,
-                      lx->ws,
-                      lx->line,
-                      lx->at_line_start,
-                      lx->last_cr,
-                      0,
-                      0,
-                      0};
+    *sv = (pgnk_lex_place){lexer_offset(lx),
+                           lx->hold,
+                           lx->ws_again_at,
+                           lx->line_off,
+                           lx->ws,
+                           lx->line,
+                           lx->at_line_start,
+                           lx->last_cr,
+                           0,
+                           0,
+                           0};
     int peeked = r->have_tok;
     if (peeked) {
         pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
@@ -149,8 +135,7 @@ static void ahead_begin(pgn_reader *r, uint64_t hold_from, int own, lex_place *s
     lx->hold = from < lx->hold ? from : lx->hold;
 }
 
-/* Back where ahead_begin found the reader. */
-static void ahead_end(pgn_reader *r, const lex_place *sv) {
+void pgnk_ahead_end(pgn_reader *r, const pgnk_lex_place *sv) {
     lexer *lx = &r->lx;
     lx->hold = sv->hold;
     pgnk_lexer_rewind(lx, sv->off,
@@ -185,11 +170,11 @@ uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size
     }
     /* where the reader is: after the move, or (a look at the next token) before r->tok */
     int own = !r->have_tok && *s == r->tok.ptr; /* the move is r->tok's, in the window */
-    lex_place sv;
-    ahead_begin(r, at.offset, own, &sv);
+    pgnk_lex_place sv;
+    pgnk_ahead_begin(r, at.offset, own, &sv);
     uint32_t all = live;
     live = read_line(lx, p, count, live, flags);
-    ahead_end(r, &sv);
+    pgnk_ahead_end(r, &sv);
     if (own) {
         r->tok.ptr = lx->buf + (at.offset - lx->base);
         *s = r->tok.ptr;
@@ -199,8 +184,8 @@ uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size
 }
 
 int pgnk_paren_closed(pgn_reader *r) {
-    lex_place sv;
-    ahead_begin(r, 0, 0, &sv);
+    pgnk_lex_place sv;
+    pgnk_ahead_begin(r, 0, 0, &sv);
     uint32_t depth = 1, k = 0;
     token t;
     for (; k < AHEAD_TOKENS && depth > 0; k++) {
@@ -211,7 +196,7 @@ int pgnk_paren_closed(pgn_reader *r) {
         }
         depth += t.kind == TOK_LPAREN ? 1u : t.kind == TOK_RPAREN ? (uint32_t)-1 : 0u;
     }
-    ahead_end(r, &sv);
+    pgnk_ahead_end(r, &sv);
     /* too far to tell, or the input failed: closed, as if it were */
     return depth == 0 || k == AHEAD_TOKENS || r->lx.error != PGN_OK;
 }

@@ -131,6 +131,24 @@ int pgnk_reader_variant_kind(const char *v, size_t n, pgn_variant *variant);
 /* movetext.c: reads the movetext up to and including the termination marker */
 void pgnk_movetext_read(pgn_reader *r);
 
+/* What the lexer holds that a reading ahead changes (the languages, the unclosed (, the repair
+ * of a slip): pgnk_ahead_begin keeps it, pgnk_ahead_end puts it back. */
+typedef struct pgnk_lex_place {
+    uint64_t off, hold, ws_again_at, line_off;
+    lexer_ws ws;
+    uint32_t line;
+    uint8_t at_line_start, last_cr;
+    uint8_t peeked;     /* the reader had peeked at the next token: it is given back */
+    uint8_t peek_blank; /* that token's blank_before (an empty line before it: a new game's 1) */
+    uint8_t peek_start; /* and its line_start */
+} pgnk_lex_place;
+/* Puts the reader's lexer where a reading ahead starts (after the current token, or before a
+ * token the reader looked at), holding the window from hold_from (own: the current token is the
+ * move being judged) or from there on; *sv: where to go back. */
+void pgnk_ahead_begin(pgn_reader *r, uint64_t hold_from, int own, pgnk_lex_place *sv);
+/* Back where pgnk_ahead_begin found the reader; a token it had peeked at is read again, with the
+ * empty line before it that only the first reading could see. */
+void pgnk_ahead_end(pgn_reader *r, const pgnk_lex_place *sv);
 /* movetext_lang.c: the move in t (pos before it) in the game's other language(s). Called when
  * English failed with english (or when the game is read in other languages: then english is any
  * error). Returns PGN_OK with *res, or the error to report. */

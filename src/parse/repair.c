@@ -101,14 +101,6 @@ static void read_line(lexer *lx, pgn_pos *ps, ranked *rk, size_t n, uint32_t fla
     }
 }
 
-/* What the lexer holds that the reading ahead changes (as src/parse/lang_ahead.c keeps it). */
-typedef struct lex_place {
-    uint64_t off, hold, ws_again_at, line_off;
-    lexer_ws ws;
-    uint32_t line;
-    uint8_t at_line_start, last_cr;
-} lex_place;
-
 /* Reads the rest of the line after the move at `at` through the lexer for the candidates, then
  * puts the lexer back where it was (the window keeps the bytes from the move on, so memory grows
  * with the game, never more). Returns the typed move's text, moved with the window when it is
@@ -116,37 +108,11 @@ typedef struct lex_place {
 static const char *read_ahead(pgn_reader *r, const char *text, pgn_loc at, pgn_pos *ps, ranked *rk,
                               size_t n, uint32_t flags) {
     lexer *lx = &r->lx;
-    int peeked = r->have_tok;
-    int own = !peeked && text == r->tok.ptr;
-    lex_place sv = {lexer_offset(lx), lx->hold, lx->ws_again_at,   lx->line_off,
-                    lx->ws,           lx->line, lx->at_line_start, lx->last_cr};
-    if (peeked) {
-        pgnk_lexer_rewind(lx, r->tok.at.offset, r->tok.at, r->tok.line_start);
-        sv.off = r->tok.at.offset;
-        sv.line = r->tok.at.line;
-        sv.line_off = r->tok.at.offset - r->tok.at.column + 1;
-        sv.at_line_start = r->tok.line_start;
-        r->have_tok = 0;
-    }
-    uint64_t from = own ? at.offset : sv.off;
-    lx->hold = from < lx->hold ? from : lx->hold;
+    int own = !r->have_tok && text == r->tok.ptr;
+    pgnk_lex_place sv;
+    pgnk_ahead_begin(r, at.offset, own, &sv);
     read_line(lx, ps, rk, n, flags);
-    lx->hold = sv.hold;
-    pgnk_lexer_rewind(lx, sv.off, (pgn_loc){sv.off, sv.line, (uint32_t)(sv.off - sv.line_off + 1)},
-                      sv.at_line_start);
-    lx->line_off = sv.line_off;
-    lx->ws = sv.ws;
-    lx->ws_again_at = peeked ? sv.off : sv.ws_again_at;
-    lx->last_cr = sv.last_cr;
-    set_keep(lx, sv.off);
-    if (peeked) { /* the peeked token read again, with what only the first reading could see:
-                   * an empty line before it (a new game's 1) */
-        token keep = r->tok;
-        pgnk_lexer_next(lx, &r->tok);
-        r->tok.blank_before = keep.blank_before;
-        r->tok.line_start = keep.line_start;
-        r->have_tok = 1;
-    }
+    pgnk_ahead_end(r, &sv);
     if (own) {
         r->tok.ptr = lx->buf + (at.offset - lx->base);
         return r->tok.ptr;
