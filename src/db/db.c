@@ -76,13 +76,19 @@ static int64_t query_int(pgn_db *db, const char *sql) {
 /* An empty file (or a new one) gets the schema; another must be a pgnkit database of a schema
  * this library reads. */
 static pgn_status check_schema(pgn_db *db, char *msg, size_t cap) {
+    /* both read in one snapshot: another import may create the schema between two reads, and
+     * an application_id of 0 beside its tables would read as a foreign database */
+    sqlite3_exec(db->sql, "BEGIN", NULL, NULL, NULL);
     int64_t app = query_int(db, "PRAGMA application_id");
-    if (app < 0) {
-        return pgnk_db_fail(
+    int64_t tables = app < 0 ? -1 : query_int(db, "SELECT count(*) FROM sqlite_master");
+    if (app < 0 || tables < 0) {
+        pgn_status s = pgnk_db_fail(
             db, sqlite3_errcode(db->sql) == SQLITE_NOTADB ? "not a database" : "cannot read it",
             msg, cap);
+        sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+        return s;
     }
-    int64_t tables = query_int(db, "SELECT count(*) FROM sqlite_master");
+    sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL);
     if (app == 0 && tables == 0) {
         if (db->readonly) {
             put_msg(msg, cap, "an empty file, not a pgnkit database", NULL);
