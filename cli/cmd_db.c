@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit db SUBCOMMAND (issue 30): the game database. import, export, stats and check here;
- * explore and games in cmd_db_explore.c. */
+ * explore and games in cmd_db_explore.c, select in cmd_db_select.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "db.h"
 
@@ -15,6 +15,7 @@ static const char usage_text[] =
     "                        GAMES...\n"
     "       pgnkit db explore [--db FILE] [--json] [FEN | MOVES... | -]\n"
     "       pgnkit db games [--db FILE] [--count | --ids] [FEN | MOVES...]\n"
+    "       pgnkit db select [--db FILE] [--count | --json] [--limit N] EXPR\n"
     "       pgnkit db export [--db FILE]\n"
     "       pgnkit db stats [--db FILE]\n"
     "       pgnkit db check [--db FILE]\n"
@@ -28,6 +29,7 @@ static const char usage_text[] =
     "            one position a line from stdin, one answer line each), with their games and\n"
     "            results (white wins, draws, black wins), average Elo of the mover, last date\n"
     "  games     the games whose main line reaches the position: their bytes, --count or --ids\n"
+    "  select    the games that match EXPR (pgnkit select's language), from the database\n"
     "  export    every stored game, byte for byte as it was imported, in import order\n"
     "  stats     what the database holds; check: SQLite's integrity check\n";
 
@@ -211,6 +213,9 @@ int cmd_db(int argc, char **argv) {
     }
     if (strcmp(sub, "games") == 0) {
         return cli_db_games(argc - 1, argv + 1);
+    }
+    if (strcmp(sub, "select") == 0) {
+        return cli_db_select(argc - 1, argv + 1);
     }
     static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
                                          {"jobs", required_argument, NULL, 'j'},

@@ -8,6 +8,8 @@
 /* pgnkit db explore and pgnkit db games (cli/cmd_db_explore.c). */
 int cli_db_explore(int argc, char **argv);
 int cli_db_games(int argc, char **argv);
+/* pgnkit db select (cli/cmd_db_select.c). */
+int cli_db_select(int argc, char **argv);
 /* Opens the database at path (a message and EXIT_RESOURCE when it cannot be). */
 int cli_db_open(pgn_db **db, const char *path, uint32_t flags, const char *cmd);
 /* A position from text: a FEN (it has a '/'), else moves from the start (SAN or UCI, move

@@ -18,6 +18,7 @@
 
 #include "base.h"
 #include "chess.h"
+#include "query.h"
 #include "source.h"
 
 #include <stddef.h>
@@ -107,6 +108,34 @@ PGN_API pgn_status pgn_db_games(pgn_db *db, int64_t first,
 PGN_API pgn_status pgn_db_game(pgn_db *db, int64_t id,
                                int (*fn)(void *user, int64_t id, pgn_str raw), void *user,
                                char *msg, size_t cap);
+
+/** A game pgn_db_select found. */
+typedef struct pgn_db_hit {
+    int64_t id;         /* the game's id (import order) */
+    pgn_str raw;        /* its bytes as imported, borrowed for the call */
+    uint32_t first_ply; /* as pgn_query_result.first_ply (UINT32_MAX: no point condition) */
+} pgn_db_hit;
+
+/** What pgn_db_select did. */
+typedef struct pgn_db_select_totals {
+    uint64_t candidates; /* games replayed with the matcher */
+    uint64_t matched;    /* games given to fn */
+    int indexed;         /* 1: the candidates came from the position index (a fen, opening or
+                            hash every match must reach); 0: every stored game was replayed */
+} pgn_db_select_totals;
+
+/** The stored games that query (docs/query.md) matches, in id (import) order, each given to fn
+ * (nonzero stops): the same games pgnkit select finds in the imported files, in the same order
+ * (with duplicates imported: pgn_db_import_opts.keep_duplicates). A position every match must
+ * reach on its main line (a fen, opening or hash atom in the expression's conjunction, outside
+ * not, or, flip and in variations) is looked up in the position index, and only the games there
+ * (and the games not indexed: variants, broken games) are replayed; otherwise every game is; the
+ * same matcher (pgn_query_visitor_for) decides each, from its stored bytes. Memory: one game's
+ * reader and the position's posting lists. PGN_OK, PGN_E_IO (SQLite failed: msg), PGN_E_NOMEM;
+ * totals may be NULL. */
+PGN_API pgn_status pgn_db_select(pgn_db *db, const pgn_query *query,
+                                 int (*fn)(void *user, const pgn_db_hit *hit), void *user,
+                                 pgn_db_select_totals *totals, char *msg, size_t cap);
 
 /** What the database holds. */
 typedef struct pgn_db_stats {

@@ -328,12 +328,17 @@ static int postings_add(postings *ps, const unsigned char *p, size_t n) {
 
 pgn_status pgn_db_games_at(pgn_db *db, const pgn_pos *pos, int (*fn)(void *user, int64_t id),
                            void *user, char *msg, size_t cap) {
+    return pgnk_db_games_at_key(db, pos->key, fn, user, msg, cap);
+}
+
+pgn_status pgnk_db_games_at_key(pgn_db *db, uint64_t key, int (*fn)(void *user, int64_t id),
+                                void *user, char *msg, size_t cap) {
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(db->sql, "SELECT ids FROM explore WHERE key = ?", -1, &st, NULL) !=
         SQLITE_OK) {
         return pgnk_db_fail(db, "positions", msg, cap);
     }
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
     postings *ps = calloc(1, sizeof *ps);
     int rc = ps == NULL ? SQLITE_NOMEM : SQLITE_ROW;
     while (rc == SQLITE_ROW && (rc = sqlite3_step(st)) == SQLITE_ROW) {

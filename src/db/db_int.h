@@ -34,6 +34,9 @@ extern const char *const pgnk_db_tag_names[DBT_COUNT];
 pgn_status pgnk_db_fail(pgn_db *db, const char *what, char *msg, size_t cap);
 /* Runs sql (no rows); PGN_OK or pgnk_db_fail's status. */
 pgn_status pgnk_db_exec(pgn_db *db, const char *sql, char *msg, size_t cap);
+/* pgn_db_games_at for the position of Zobrist key key (db.c). */
+pgn_status pgnk_db_games_at_key(pgn_db *db, uint64_t key, int (*fn)(void *user, int64_t id),
+                                void *user, char *msg, size_t cap);
 /* The Date tag's value as YYYYMMDD (unknown parts 0), 0 when no year. */
 int64_t pgnk_db_date_num(const char *s, size_t len);
 

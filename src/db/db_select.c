@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/* pgn_db_select (issue 30): the selection language (docs/query.md) answered from the database.
+ * Each candidate game is replayed from its stored bytes with the matcher of pgnkit select, so the
+ * answers are the same; the position index narrows the candidates when the expression names a
+ * position that every match must reach on its main line. */
+#include "db_int.h"
+
+#include "../query/query_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 1 and *key when every game query matches reaches the position of *key on its main line: a
+ * fen, opening or hash atom reached from the root through and, at, then/next, persist and the
+ * compiler's "exists a point" groups, none of them on variations. A walk over the nodes with a
+ * list of its own (no recursion); -1 when out of memory. */
+static int required_key(const pgn_query *q, uint64_t *key) {
+    uint32_t *todo = malloc((size_t)q->n * sizeof *todo + sizeof *todo);
+    if (todo == NULL) {
+        return -1;
+    }
+    uint32_t n = 0, found = 0;
+    todo[n++] = q->root;
+    while (n > 0 && !found) {
+        const qnode *nd = &q->nodes[todo[--n]];
+        switch (nd->op) {
+        case Q_FEN:
+        case Q_OPENING:
+            *key = nd->pos->key;
+            found = 1;
+            break;
+        case Q_HASH:
+            *key = nd->bits;
+            found = 1;
+            break;
+        case Q_PERSIST:
+            if (nd->num < 1) {
+                break;
+            }
+            /* fall through */
+        case Q_EXISTS:
+        case Q_AND:
+        case Q_AT:
+        case Q_SEQ:
+            for (uint32_t c = nd->child; c != QNONE && !nd->vars && n < q->n;
+                 c = q->nodes[c].next) {
+                todo[n++] = c;
+            }
+            break;
+        default: break;
+        }
+    }
+    free(todo);
+    return (int)found;
+}
+
+typedef struct selector {
+    pgn_db *db;
+    const pgn_query *q;
+    pgn_query_matcher *m;
+    const pgn_visitor *v;
+    int (*fn)(void *user, const pgn_db_hit *hit);
+    void *user;
+    sqlite3_stmt *one;   /* a game's bytes by id */
+    sqlite3_stmt *loose; /* the games the index does not hold, by id */
+    int loose_rc;        /* the last step of loose: SQLITE_ROW (its id is next) or done */
+    int64_t last;        /* the last id replayed */
+    pgn_db_select_totals tot;
+    pgn_status st; /* a failure inside a callback */
+    int stopped;
+    char *msg;
+    size_t cap;
+} selector;
+
+/* Replays one game with the matcher; 1 when the walk must stop (fn said so, or a failure). */
+static int replay(selector *s, int64_t id, const void *raw, size_t len) {
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = pgn_query_reader_flags(s->q);
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, raw != NULL ? raw : "", len);
+    if (st != PGN_OK) {
+        s->st = st;
+        return 1;
+    }
+    s->tot.candidates++;
+    s->last = id;
+    pgn_query_result res = {0, UINT32_MAX};
+    st = pgn_reader_visit(rd, s->v, s->m);
+    if (st == PGN_OK) {
+        st = pgn_query_matcher_result(s->m, &res);
+    } else if (st == PGN_END) {
+        st = PGN_OK; /* no game in the bytes: nothing to match */
+    }
+    pgn_reader_free(rd);
+    if (st != PGN_OK) {
+        s->st = st;
+        return 1;
+    }
+    if (!res.matched) {
+        return 0;
+    }
+    s->tot.matched++;
+    pgn_db_hit h = {id, {raw != NULL ? raw : "", len}, res.first_ply};
+    s->stopped = s->fn(s->user, &h) != 0;
+    return s->stopped;
+}
+
+/* The game of id fetched and replayed (once: an id met again is skipped). */
+static int replay_id(selector *s, int64_t id) {
+    if (id <= s->last) {
+        return 0;
+    }
+    sqlite3_bind_int64(s->one, 1, id);
+    int rc = sqlite3_step(s->one), stop = 0;
+    if (rc == SQLITE_ROW) {
+        stop =
+            replay(s, id, sqlite3_column_blob(s->one, 0), (size_t)sqlite3_column_bytes(s->one, 0));
+    } else if (rc != SQLITE_DONE) {
+        s->st = pgnk_db_fail(s->db, "select", s->msg, s->cap);
+        stop = 1;
+    }
+    sqlite3_reset(s->one);
+    return stop;
+}
+
+/* The games outside the index with an id below limit, in order; 1 when the walk must stop. */
+static int replay_loose(selector *s, int64_t limit) {
+    while (s->loose_rc == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(s->loose, 0);
+        if (id >= limit) {
+            return 0;
+        }
+        if (replay_id(s, id)) {
+            return 1;
+        }
+        s->loose_rc = sqlite3_step(s->loose);
+    }
+    if (s->loose_rc != SQLITE_DONE) {
+        s->st = pgnk_db_fail(s->db, "select", s->msg, s->cap);
+        return 1;
+    }
+    return 0;
+}
+
+static int on_posting(void *user, int64_t id) {
+    selector *s = user;
+    return replay_loose(s, id) || replay_id(s, id);
+}
+
+/* The candidates of the position index: its games merged with those it does not hold. */
+static pgn_status select_indexed(selector *s, uint64_t key) {
+    if (sqlite3_prepare_v2(s->db->sql, "SELECT pgn FROM games WHERE id = ?", -1, &s->one, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(s->db->sql, "SELECT id FROM games WHERE line_key IS NULL ORDER BY id",
+                           -1, &s->loose, NULL) != SQLITE_OK) {
+        return pgnk_db_fail(s->db, "select", s->msg, s->cap);
+    }
+    s->tot.indexed = 1;
+    s->loose_rc = sqlite3_step(s->loose);
+    pgn_status st = pgnk_db_games_at_key(s->db, key, on_posting, s, s->msg, s->cap);
+    if (st == PGN_OK && s->st == PGN_OK && !s->stopped) {
+        replay_loose(s, INT64_MAX);
+    }
+    return st != PGN_OK ? st : s->st;
+}
+
+/* Every stored game, in id order. */
+static pgn_status select_all(selector *s) {
+    if (sqlite3_prepare_v2(s->db->sql, "SELECT id, pgn FROM games ORDER BY id", -1, &s->one,
+                           NULL) != SQLITE_OK) {
+        return pgnk_db_fail(s->db, "select", s->msg, s->cap);
+    }
+    int rc;
+    while ((rc = sqlite3_step(s->one)) == SQLITE_ROW) {
+        if (replay(s, sqlite3_column_int64(s->one, 0), sqlite3_column_blob(s->one, 1),
+                   (size_t)sqlite3_column_bytes(s->one, 1))) {
+            return s->st;
+        }
+    }
+    return rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(s->db, "select", s->msg, s->cap);
+}
+
+pgn_status pgn_db_select(pgn_db *db, const pgn_query *query,
+                         int (*fn)(void *user, const pgn_db_hit *hit), void *user,
+                         pgn_db_select_totals *totals, char *msg, size_t cap) {
+    selector s;
+    memset(&s, 0, sizeof s);
+    s.db = db;
+    s.q = query;
+    s.v = pgn_query_visitor_for(query);
+    s.fn = fn;
+    s.user = user;
+    s.msg = msg;
+    s.cap = cap;
+    uint64_t key = 0;
+    int indexed = required_key(query, &key);
+    pgn_status st = indexed < 0 ? PGN_E_NOMEM : pgn_query_matcher_new(&s.m, query, NULL);
+    if (st == PGN_OK) {
+        st = indexed ? select_indexed(&s, key) : select_all(&s);
+    }
+    if (st == PGN_E_NOMEM && msg != NULL && cap > 0) {
+        snprintf(msg, cap, "select: out of memory");
+    }
+    sqlite3_finalize(s.one);
+    sqlite3_finalize(s.loose);
+    pgn_query_matcher_free(s.m);
+    if (totals != NULL) {
+        *totals = s.tot;
+    }
+    return st;
+}
