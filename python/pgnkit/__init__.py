@@ -14,6 +14,7 @@ import threading
 
 from . import _pgnkit
 from ._pgnkit import CompressedError, PgnError
+from . import db  # noqa: E402 (pgnkit.db.open: the game database, issue 30)
 
 __all__ = ["Games", "read", "scan_tags", "read_tags_frame", "check", "Board", "Game", "Diagnostic",
            "PgnError", "CompressedError", "version"]

@@ -212,7 +212,8 @@ static int mod_exec(PyObject *m) {
         PyExc_ValueError, NULL);
     if (!s->pgn_error || !s->source_error ||
         PyModule_AddObjectRef(m, "CompressedError", s->source_error) < 0 ||
-        PyModule_AddObjectRef(m, "PgnError", s->pgn_error) < 0 || pk_records_init(s) < 0) {
+        PyModule_AddObjectRef(m, "PgnError", s->pgn_error) < 0 || pk_records_init(s) < 0 ||
+        PyModule_AddFunctions(m, pk_db_methods) < 0) {
         return -1;
     }
     if (!(s->game_type = pk_type_new(m, &pk_game_def)) ||

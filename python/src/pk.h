@@ -70,6 +70,9 @@ int pk_uint32_arg(PyObject *o, void *out);
  * ValueError naming an unknown one. */
 int pk_encoding_arg(PyObject *o, void *out);
 
+/* The game database's functions (db.c), added to the module by its initialisation. */
+extern PyMethodDef pk_db_methods[];
+
 /* A visitor's end_tags that skips the movetext (the tag scans read tags alone). */
 pgn_flow pk_skip_movetext(void *user, const pgn_pos *start);
 
