@@ -86,7 +86,7 @@ PERFT_CAP ?= 200000000
 
 .PHONY: check-only output-md5-update golden-update deps check-run demo-run man uninstall readme python python-asan \
 	bench-python bench-parallel bench-lang bench-variants all lib demo check check-slow check-layers bench bench-io tables format format-check \
-	install clean asan bench-query bench-scoutfish eco-table pieces pictures \
+	install clean asan bench-query bench-db bench-scoutfish eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -245,6 +245,7 @@ bench: $(BUILD)/pgnkit $(BUILD)/bench_perft $(BUILD)/bench_read $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_parallel.sh
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_lang.sh
 	@PGNKIT=$(BUILD)/pgnkit BUILD=$(BUILD) bash bench/bench_variants.sh
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_db.sh
 # perft of each lichess variant beside Fairy-Stockfish's (docs/variants.md)
 bench-variants: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit BUILD=$(BUILD) bash bench/bench_variants.sh
@@ -258,6 +259,9 @@ bench-parallel: $(BUILD)/pgnkit $(BUILD)/cpurun
 bench-query: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
 # select beside Scoutfish (GPL, built from SCOUTFISH_SRC, a checkout of its source; or SCOUTFISH=binary)
+# the game database (issue 30): import rate, size against the PGN, explore time (bench/bench_db.sh)
+bench-db: $(BUILD)/pgnkit $(BUILD)/cpurun
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_db.sh
 bench-scoutfish: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_scoutfish.sh
 # the Python package beside python-chess (PYTHON_CHESS_DIR: a copy of its source; bench/bench_python.py)

@@ -83,68 +83,6 @@ static const char *svg_element(const cli_membuf *b, size_t *len) {
     return svg;
 }
 
-/* Drops the "fen" of every move ("uci":"...","fen":"...") from a game's JSON: the viewer plays the
- * UCI moves of a standard game itself, and the FENs made the page of TWIC 1427 about 9 times its
- * PGN's size (issue 34). A "uci" key written by the JSON writer is never inside a string, where
- * its quotes would be escaped. Returns the new length. */
-static size_t drop_move_fens(char *p, size_t n) {
-    static const char uci[] = "\"uci\":\"", fen[] = "\",\"fen\":\"";
-    size_t w = 0;
-    for (size_t i = 0; i < n;) {
-        if (n - i > sizeof uci && memcmp(p + i, uci, sizeof uci - 1) == 0) {
-            size_t e = i + sizeof uci - 1;
-            while (e < n && p[e] != '"') {
-                e++;
-            }
-            if (n - e > sizeof fen && memcmp(p + e, fen, sizeof fen - 1) == 0) {
-                size_t f = e + sizeof fen - 1;
-                while (f < n && p[f] != '"') {
-                    f++;
-                }
-                memmove(p + w, p + i, e - i); /* "uci":"e2e4 */
-                w += e - i;
-                i = f; /* at the FEN's closing quote, which closes the UCI string now */
-                continue;
-            }
-        }
-        p[w++] = p[i++];
-    }
-    return w;
-}
-
-/* Writes a move that is only SAN and UCI ({"san":"e4","uci":"e2e4"}) as the string "e4 e2e4",
- * which the viewer reads as that move. Returns the new length. */
-static size_t short_moves(char *p, size_t n) {
-    static const char san[] = "{\"san\":\"", uci[] = "\",\"uci\":\"";
-    size_t w = 0;
-    for (size_t i = 0; i < n;) {
-        if (n - i > sizeof san && memcmp(p + i, san, sizeof san - 1) == 0) {
-            size_t s = i + sizeof san - 1, e = s;
-            while (e < n && p[e] != '"' && p[e] != '\\') {
-                e++;
-            }
-            size_t u = e + sizeof uci - 1, f = u;
-            if (n - e > sizeof uci && memcmp(p + e, uci, sizeof uci - 1) == 0) {
-                while (f < n && p[f] != '"') {
-                    f++;
-                }
-                if (n - f >= 2 && p[f + 1] == '}') {
-                    p[w++] = '"';
-                    memmove(p + w, p + s, e - s);
-                    w += e - s;
-                    p[w++] = ' ';
-                    memmove(p + w, p + u, f - u + 1); /* the UCI move and its closing quote */
-                    w += f - u + 1;
-                    i = f + 2;
-                    continue;
-                }
-            }
-        }
-        p[w++] = p[i++];
-    }
-    return w;
-}
-
 static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     page *pg = user;
     const pgn_game *game = g->game;
@@ -156,10 +94,6 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     }
     while (pg->buf.len && pg->buf.p[pg->buf.len - 1] == '\n') {
         pg->buf.len--;
-    }
-    const pgn_pos *start = pgn_game_start(game);
-    if (!start->chess960 && start->variant == PGN_VARIANT_STANDARD) {
-        pg->buf.len = short_moves(pg->buf.p, drop_move_fens(pg->buf.p, pg->buf.len));
     }
     if (pg->games % HTML_CHUNK == 0) {
         fputs(pg->games ? "]\n</script>\n" : "", pg->out);
@@ -269,7 +203,9 @@ int cmd_html(int argc, char **argv) {
     }
     pg.out = r.out.file;
     page_head(pg.out, pg.title);
-    pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL};
+    /* the viewer plays the UCI moves of a standard game itself: no FENs (issue 34), short moves */
+    pgn_json_writer_opts jo = {PGN_JSON_NDJSON | PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, 0,
+                               NULL};
     if (pgn_json_writer_new(&pg.jw, &jo, cli_membuf_write, &pg.buf) != PGN_OK || !page_data(&pg)) {
         pg.st = PGN_E_NOMEM;
     } else {

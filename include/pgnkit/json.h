@@ -20,6 +20,14 @@ extern "C" {
 /* for tests: SAN and FEN of every move from the board alone, never the SAN kept in the node
  * (pgn_node_san) nor the previous move's FEN text */
 #define PGN_JSON_RECOMPUTE 0x02u
+/* no "fen" member in the moves of a game of standard chess that is not Chess960, whose reader can
+ * replay the UCI moves (pgnkit html, issue 34: the FENs made a page about 9 times its PGN's size);
+ * other games keep them */
+#define PGN_JSON_NO_MOVE_FEN 0x04u
+/* with PGN_JSON_NO_MOVE_FEN: a move written without "fen" that has no comment, NAG or variation
+ * is the string "SAN UCI" ("e4 e2e4") instead of an object (the form of docs/json-format.md,
+ * "Compact moves"; pgn_json_reader does not read it) */
+#define PGN_JSON_SHORT_MOVES 0x08u
 
 typedef struct pgn_json_writer_opts {
     uint32_t flags;

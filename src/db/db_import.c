@@ -210,15 +210,46 @@ typedef struct importer {
     size_t blob_cap;
 } importer;
 
-static int cmp_pending(const void *a, const void *b) {
-    const pending *x = a, *y = b;
-    if (x->key != y->key) {
-        return x->key < y->key ? -1 : 1;
+/* The digit d (0, 1: the move's bytes; 2..9: the key's) of an entry. */
+static unsigned digit(const pending *e, unsigned d) {
+    return d < 2 ? (unsigned)(e->move >> (8 * d)) & 0xff
+                 : (unsigned)(e->key >> (8 * (d - 2))) & 0xff;
+}
+
+/* Sorts the batch by (key, move), stable (the games of a row stay in id order, as added): a
+ * least significant digit radix sort, a byte a pass, the passes where every entry has the same
+ * byte skipped; tmp has room for n entries. The batch's keys are random 64-bit numbers, where
+ * qsort's comparisons took a sixth of an import's time (perf, TWIC). */
+static void sort_pending(pending *p, pending *tmp, size_t n) {
+    static const unsigned digits = 10;
+    pending *src = p;
+    size_t count[10][256];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        for (unsigned d = 0; d < digits; d++) {
+            count[d][digit(&p[i], d)]++;
+        }
     }
-    if (x->move != y->move) {
-        return x->move < y->move ? -1 : 1;
+    for (unsigned d = 0; d < digits; d++) {
+        if (count[d][digit(&src[0], d)] == n) {
+            continue; /* one value: the order stays */
+        }
+        size_t at = 0;
+        for (unsigned b = 0; b < 256; b++) {
+            size_t c = count[d][b];
+            count[d][b] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            tmp[count[d][digit(&src[i], d)]++] = src[i];
+        }
+        pending *t = src;
+        src = tmp;
+        tmp = t;
     }
-    return x->game < y->game ? -1 : x->game > y->game;
+    if (src != p) {
+        memcpy(p, src, n * sizeof *p);
+    }
 }
 
 static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
@@ -300,8 +331,17 @@ static pgn_status flush_explore(importer *im) {
 }
 
 static pgn_status commit_batch(importer *im) {
-    if (im->n > 1) { /* qsort's array may not be NULL, even when empty */
-        qsort(im->p, im->n, sizeof *im->p, cmp_pending);
+    if (im->n > 1) {
+        pending *tmp = malloc(im->n * sizeof *tmp);
+        if (tmp == NULL) {
+            sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
+            if (im->msg != NULL && im->mcap > 0) {
+                snprintf(im->msg, im->mcap, "out of memory");
+            }
+            return PGN_E_NOMEM;
+        }
+        sort_pending(im->p, tmp, im->n);
+        free(tmp);
     }
     pgn_status s = flush_explore(im);
     if (s == PGN_OK) {

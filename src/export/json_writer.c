@@ -26,6 +26,8 @@ struct pgn_json_writer {
     uint64_t games;
     pgn_status err; /* the first failure; then everything stops */
     int kept_san;   /* this game's nodes all have their SAN (pgn_game_san_complete) */
+    int move_fen;   /* this game's moves have their "fen" (not PGN_JSON_NO_MOVE_FEN's game) */
+    int short_move; /* the open move was written "SAN UCI" (PGN_JSON_SHORT_MOVES): no brace */
     char *buf;
     size_t len, cap;
     pgn_iter *iter;            /* the walk of the move tree */
@@ -285,8 +287,31 @@ static void put_comment(pgn_json_writer *w, const char *key, pgn_str text) {
 
 /* ---- the move tree ---- */
 
-/* "san", "uci" and "fen" of a move, written straight into the buffer: the SAN kept in the node
- * when the whole game has it (as the PGN writer does), else from the board. */
+/* The SAN of a move at d: the SAN kept in the node when the whole game has it (as the PGN writer
+ * does), else from the board. Returns its length. */
+static size_t san_at(const pgn_json_writer *w, const pgn_node *n, char *d) {
+    if (w->kept_san) {
+        pgn_str san = pgn_node_san(n);
+        memcpy(d, san.ptr, san.len);
+        return san.len;
+    }
+    return pgn_san_write(pgnk_iter_pos(w->iter), pgn_node_move(n), d);
+}
+
+/* A move as the string "SAN UCI" (PGN_JSON_SHORT_MOVES), straight into the buffer. */
+static void put_short_move(pgn_json_writer *w, const pgn_node *n) {
+    static_assert(3 + PGN_SAN_MAX + PGN_UCI_MAX <= ROOM_MAX, "a move fits the buffer's room");
+    char *d = room(w);
+    size_t k = 1;
+    d[0] = '"';
+    k += san_at(w, n, d + k);
+    d[k++] = ' ';
+    k += pgn_uci_write(pgnk_iter_pos(w->iter), pgn_node_move(n), d + k);
+    d[k++] = '"';
+    commit(w, k);
+}
+
+/* "san", "uci" and "fen" (unless !move_fen) of a move, written straight into the buffer. */
 static void put_move(pgn_json_writer *w, const pgn_node *n) {
     enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 8 };
     pgn_move mv = pgn_node_move(n);
@@ -295,16 +320,15 @@ static void put_move(pgn_json_writer *w, const pgn_node *n) {
     size_t k = 7;
     static_assert(MOST <= ROOM_MAX, "a move fits the buffer's room");
     memcpy(d, "\"san\":\"", 7);
-    if (w->kept_san) {
-        pgn_str san = pgn_node_san(n);
-        memcpy(d + k, san.ptr, san.len);
-        k += san.len;
-    } else {
-        k += pgn_san_write(pos, mv, d + k);
-    }
+    k += san_at(w, n, d + k);
     memcpy(d + k, "\",\"uci\":\"", 9);
     k += 9;
     k += pgn_uci_write(pos, mv, d + k);
+    if (!w->move_fen) {
+        d[k++] = '"';
+        commit(w, k);
+        return;
+    }
     pos = pgnk_iter_pos_after(w->iter);
     memcpy(d + k, "\",\"fen\":\"", 9);
     k += 9;
@@ -321,10 +345,17 @@ static void put_move(pgn_json_writer *w, const pgn_node *n) {
     commit(w, k);
 }
 
-/* Writes node's object up to (not including) its "variations" and closing brace. */
+/* Writes node's object up to (not including) its "variations" and closing brace, or the whole
+ * move as "SAN UCI" (PGN_JSON_SHORT_MOVES) when it has nothing but them. */
 static void put_node(pgn_json_writer *w, const pgn_node *n) {
     size_t i, k = pgn_node_nag_count(n);
-    pgn_str pre = pgn_node_pre_comment(n);
+    pgn_str pre = pgn_node_pre_comment(n), post = pgn_node_comment(n);
+    w->short_move = !w->move_fen && (w->flags & PGN_JSON_SHORT_MOVES) && k == 0 && pre.len == 0 &&
+                    post.len == 0 && !pgnk_iter_has_variations(w->iter);
+    if (w->short_move) {
+        put_short_move(w, n);
+        return;
+    }
     put(w, "{", 1);
     if (pre.len) {
         put(w, "\"pre_comment\":{\"text\":", 22);
@@ -343,7 +374,7 @@ static void put_node(pgn_json_writer *w, const pgn_node *n) {
         }
         put(w, "]", 1);
     }
-    put_comment(w, "comment", pgn_node_comment(n));
+    put_comment(w, "comment", post);
 }
 
 /* The moves of the game (docs/json-format.md): an array of move objects; a main continuation
@@ -370,7 +401,7 @@ static void put_moves(pgn_json_writer *w, const pgn_game *game) {
         case PGN_ITER_MOVE_LEAVE:
             if (prev == PGN_ITER_VARIATION_LEAVE) {
                 put(w, "]}", 2);
-            } else {
+            } else if (!w->short_move) {
                 put(w, "}", 1);
             }
             break;
@@ -453,6 +484,8 @@ pgn_status pgn_json_writer_write(pgn_json_writer *writer, const pgn_game *game) 
     }
     put(w, "}", 1);
     start = pgn_game_start(game);
+    w->move_fen = !(w->flags & PGN_JSON_NO_MOVE_FEN) || start->chess960 ||
+                  start->variant != PGN_VARIANT_STANDARD;
     if (start->variant != PGN_VARIANT_STANDARD) {
         put(w, ",\"variant\":", 11);
         put_cstring(w, pgn_variant_uci_name((pgn_variant)start->variant));

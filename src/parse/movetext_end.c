@@ -107,13 +107,13 @@ void pgnk_mt_note_tail(mt_state *s, const token *t, int live) {
         for (size_t i = 0; i < t->len && number; i++) {
             number = t->ptr[i] >= '0' && t->ptr[i] <= '9';
         }
+        s->tail_mate = t->len > 0 && t->ptr[t->len - 1] == '#';
         if (number) {
             keep_tail(s, TAIL_NUMBER, t);
-        } else if (!live && pgnk_move_incomplete(t->ptr, t->len)) {
-            keep_tail(s, TAIL_INCOMPLETE, t); /* a live line's is judged as it is read */
+        } else if (!live && t->len <= sizeof s->tail_text) {
+            keep_tail(s, TAIL_UNJUDGED, t); /* a live line's is judged as it is read */
         } else {
-            s->tail = TAIL_MOVE;
-            s->tail_mate = t->len > 0 && t->ptr[t->len - 1] == '#';
+            s->tail = TAIL_MOVE; /* (more than 16 bytes: never an incomplete move) */
         }
     }
 }
@@ -147,6 +147,9 @@ static int cut_before_result(const pgn_reader *r, const mt_state *s) {
 }
 
 void pgnk_mt_end(pgn_reader *r, mt_state *s, const token *t) {
+    if (s->tail == TAIL_UNJUDGED) {
+        s->tail = pgnk_move_incomplete(s->tail_text, s->tail_len) ? TAIL_INCOMPLETE : TAIL_MOVE;
+    }
     int cut = s->pending || s->tail == TAIL_INCOMPLETE || s->tail == TAIL_NUMBER;
     if (cut) { /* the last token: a move or a marker cut short, a move number without its move */
         pgnk_reader_diag(r, PGN_E_TRUNCATED, s->tail_at, s->tail_text, s->tail_len);

@@ -18,8 +18,11 @@ enum { BOARD_ENGLISH = 1, BOARD_OTHER = 2 };
  * fast path must stop */
 enum { PEEKED = 2 };
 
-/* mt_state.tail: the movetext's last token so far, for the end's truncation test */
-enum { TAIL_NONE = 0, TAIL_NUMBER, TAIL_MOVE, TAIL_INCOMPLETE, TAIL_OTHER };
+/* mt_state.tail: the movetext's last token so far, for the end's truncation test; TAIL_UNJUDGED:
+ * a symbol of a line not read (skipped, or after the visitor's SKIP), kept whole in tail_text and
+ * judged (TAIL_MOVE or TAIL_INCOMPLETE) only if the movetext ends there (pgnk_mt_end): judging
+ * every symbol of a skipped tail as it passed cost a quarter of a tags-only `select` (issue 31) */
+enum { TAIL_NONE = 0, TAIL_NUMBER, TAIL_MOVE, TAIL_INCOMPLETE, TAIL_OTHER, TAIL_UNJUDGED };
 /* mt_state.pending: an incomplete move, reported by the next token: E_BAD_SAN, or W_SKIPPED_TEXT
  * for a single letter (stray text as before); E_TRUNCATED if the movetext ends there */
 enum { PENDING_BAD = 1, PENDING_WEAK = 2 };
@@ -34,11 +37,12 @@ typedef struct mt_state {
     uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
     uint32_t san_flags;
     uint8_t tail;          /* TAIL_*: the last token (comments, NAGs and periods leave it) */
-    uint8_t tail_mate;     /* TAIL_MOVE: it ends with '#' */
+    uint8_t tail_mate;     /* TAIL_MOVE, TAIL_UNJUDGED: it ends with '#' */
     uint8_t pending;       /* PENDING_* for the incomplete move at tail_at */
     uint8_t pending_first; /* it starts a run of skipped text */
     uint8_t tail_len;
-    char tail_text[16]; /* TAIL_NUMBER, TAIL_INCOMPLETE: the token's first bytes, and where */
+    char tail_text[16]; /* TAIL_NUMBER, TAIL_INCOMPLETE, TAIL_UNJUDGED: the token's first bytes,
+                           and where */
     pgn_loc tail_at;
 } mt_state;
 

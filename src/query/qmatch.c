@@ -44,8 +44,10 @@ struct pgn_query_matcher {
     size_t nkeys, capkeys;
     double prev_eval;
     uint8_t has_prev_eval, decided, matched, over, tags_done;
-    uint8_t quiet_ok;  /* quiet_point may pass main-line points over (set_quiet) */
-    uint64_t open_dep; /* the squares the open "exists" groups read */
+    uint8_t quiet_ok;     /* quiet_point may pass main-line points over (set_quiet) */
+    uint8_t pawns_ok;     /* ... and captures that left the pawns as at never_pawns (set_quiet) */
+    uint64_t open_dep;    /* the squares the open "exists" groups read */
+    uint64_t never_pawns; /* the pawns at the last main-line point whose "never" tests ran */
     unsigned last_reps;
     uint32_t first_ply, plies;
     pgn_pos endpos;
@@ -324,23 +326,55 @@ static void test_slot(pgn_query_matcher *m, uint32_t s, const qpt *pt, int in_va
 static void set_quiet(pgn_query_matcher *m) {
     const pgn_query *q = m->q;
     uint64_t dep = 0;
-    int ok = !q->noprune && !(q->flags & (QF_ANNOT | QF_KEYS | QF_NEVER_PLY));
+    int ok = !q->noprune && !(q->flags & (QF_ANNOT | QF_KEYS | QF_NEVER_PLY)), pawns = ok;
     for (uint32_t s = 0; s < q->nslots && ok; s++) {
         const qnode *n = &q->nodes[q->slots[s]];
         if (m->slot[s] == SLOT_OPEN) {
             ok = n->op == Q_EXISTS;
             dep |= n->matonly ? 0 : n->dep;
+            pawns = pawns && !n->matonly && n->nvk != NV_ANY;
         }
     }
     m->quiet_ok = (uint8_t)ok;
+    m->pawns_ok = (uint8_t)(ok && pawns);
     m->open_dep = dep;
 }
 
 /* 1 if the main-line point at pos, reached by mv, would leave every slot as it is (test_point
- * would change nothing): no pawn move nor capture (no "never" test is due, the material is as
- * before) and none of the squares the open groups read changed. */
+ * would change nothing): none of the squares the open groups read changed, and no pawn move nor
+ * capture (no "never" test is due, the material is as before), or (pawns_ok: the open groups
+ * read neither the material nor more than pawns for "never") a capture that left the pawns as
+ * they were at the last "never" tests, which all said no. Pawns never come back: the same pawn
+ * squares are the same pawns of the same colours. */
 static int quiet_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
-    return m->quiet_ok && pos->halfmove != 0 && !(m->open_dep & touched_by(pos, mv, 0));
+    return m->quiet_ok &&
+           (pos->halfmove != 0 || (m->pawns_ok && pos->by_type[PGN_PAWN] == m->never_pawns)) &&
+           !(m->open_dep & touched_by(pos, mv, 0));
+}
+
+/* test_point at a main-line point that quiet_point did not pass over only because the pawns
+ * changed (pawns_ok, the open groups' squares untouched): no group's value can change, only
+ * their "never" tests, which read the pawns alone (NV_PAWNS), are due. */
+static int pawn_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
+    return m->pawns_ok && !(m->open_dep & touched_by(pos, mv, 0));
+}
+
+static void test_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
+    const pgn_query *q = m->q;
+    int changed = 0;
+    m->never_pawns = pos->by_type[PGN_PAWN];
+    for (uint32_t s = 0; s < q->nslots; s++) {
+        const qnode *n = &q->nodes[q->slots[s]];
+        if (m->slot[s] == SLOT_OPEN && n->nvk == NV_PAWNS && !n->vars &&
+            pgnk_qpawns_never(pos, n->need)) {
+            m->slot[s] = SLOT_NEVER;
+            changed = 1;
+        }
+    }
+    if (changed) {
+        settle(m);
+        set_quiet(m);
+    }
 }
 
 /* Tests every open slot at point pt (a main-line point unless in_var). */
@@ -372,6 +406,9 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
      * which change only with a pawn move or a capture, the moves that reset the halfmove clock */
     int never = !in_var && !q->noprune && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
     int unchanged = !q->noprune && pt->ply > 0 && pt->pos->halfmove != 0; /* no capture */
+    if (never) {
+        m->never_pawns = pt->pos->by_type[PGN_PAWN];
+    }
     for (uint32_t s = 0; s < q->nslots; s++) {
         if (m->slot[s] != SLOT_OPEN) {
             continue;
@@ -416,6 +453,7 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
     m->lines[0].pending = 0;
     m->has_prev_eval = m->decided = m->matched = m->over = m->tags_done = m->has_endpos = 0;
     m->last_reps = 1;
+    m->never_pawns = ~UINT64_C(0); /* no position has pawns on every square */
     m->first_ply = UINT32_MAX;
     m->plies = 0;
     m->result = PGN_RESULT_NONE;
@@ -486,6 +524,9 @@ static pgn_flow v_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str s
     if (l->pending) {
         if (m->depth == 0 && quiet_point(m, before, l->mv)) {
             l->pending = 0; /* nothing it could change: not even built */
+        } else if (m->depth == 0 && pawn_point(m, before, l->mv)) {
+            test_pawns(m, before);
+            l->pending = 0;
         } else {
             test_pending(m, l, before);
         }

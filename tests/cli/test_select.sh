@@ -145,5 +145,18 @@ eq "glob: same as the regular expression" "$("$bin" select --count 'ECO ~ "^B9.$
 "$bin" select --count 'elo glob "2*"' /dev/null > /dev/null 2> "$tmp/err"
 eq "glob: not for a number (exit 2)" "2 1" "$? $(grep -c "'glob' does not apply here" "$tmp/err")"
 eq "glob: move glob stays a move atom's error" 2 "$("$bin" select --count 'move glob' /dev/null > /dev/null 2>&1; echo $?)"
+# a movetext the query skips (decided by the tags, or at its first point) ends as a full read ends
+# it: cut inside a move or after a move number (E_TRUNCATED), short of the Result tag's result
+# unless a mate ended it, a long last symbol; the diagnostics are check's, which reads every move
+printf '[Event "a"]\n[Result "1-0"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#\n\n[Event "b"]\n[Result "*"]\n\n1. d4 d5 2. Nf3 Nf\n\n[Event "c"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3\n\n[Event "d"]\n[Result "*"]\n\n1. c4 e5 2.\n\n[Event "e"]\n[Result "*"]\n\n1. c4 e5 2. Nc3 Nf6 3. Nxe5 Nxe4xd2xc3xb4xa5\n\n[Event "f"]\n[Result "*"]\n\n1. e4 c5 2. Nf3 d6 1/2-\n' > "$tmp/tail.pgn"
+ends() { grep -oE '(E_TRUNCATED|W_MISSING_RESULT)\] \(game [0-9]+' "$@" | tr '\n' ' '; }
+"$bin" check -j 1 "$tmp/tail.pgn" 2> "$tmp/tail.check" > /dev/null
+eq "skipped tails: check finds the cut games" "2 3 4 6" \
+    "$(grep -o 'E_TRUNCATED.*game [0-9]' "$tmp/tail.check" | grep -o '[0-9]$' | tr '\n' ' ' | sed 's/ $//')"
+for expr in 'Event ~ "."' 'pattern "*/*/*/*/*/*/*/*"' 'plies >= 0 and Event = "a"'; do
+    "$bin" select -j 1 "$expr" "$tmp/tail.pgn" 2> "$tmp/tail.err" > /dev/null
+    eq "skipped tails: select '$expr' ends the games as check does" "$(ends "$tmp/tail.check")" \
+        "$(ends "$tmp/tail.err")"
+done
 echo "RESULT $pass $fail 0"
 [ "$fail" -eq 0 ]

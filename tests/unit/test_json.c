@@ -190,6 +190,49 @@ static void test_writer(void) {
     free(out.p);
 }
 
+/* PGN_JSON_NO_MOVE_FEN and PGN_JSON_SHORT_MOVES (docs/json-format.md, "Compact moves"): the
+ * objects of test_writer without "fen", a move with nothing but SAN and UCI as "SAN UCI"; the
+ * moves of a Chess960 or a variant game keep their FEN. */
+static void test_compact_moves(void) {
+    static const char pgn[] = "{start} 1. e4 $1 {c1} ({pre} 1. d4 {x} d5) (1. c4) c5 2. Nf3 *\n";
+    static const char no_fen[] =
+        "{\"tags\":{},\"comment\":{\"text\":\"start\"},\"moves\":["
+        "{\"san\":\"e4\",\"uci\":\"e2e4\",\"nags\":[1],\"comment\":{\"text\":\"c1\"},"
+        "\"variations\":[[{\"pre_comment\":{\"text\":\"pre\"},\"san\":\"d4\",\"uci\":\"d2d4\","
+        "\"comment\":{\"text\":\"x\"}},{\"san\":\"d5\",\"uci\":\"d7d5\"}],"
+        "[{\"san\":\"c4\",\"uci\":\"c2c4\"}]]},"
+        "{\"san\":\"c5\",\"uci\":\"c7c5\"},{\"san\":\"Nf3\",\"uci\":\"g1f3\"}],\"result\":\"*\"}\n";
+    static const char short_[] =
+        "{\"tags\":{},\"comment\":{\"text\":\"start\"},\"moves\":["
+        "{\"san\":\"e4\",\"uci\":\"e2e4\",\"nags\":[1],\"comment\":{\"text\":\"c1\"},"
+        "\"variations\":[[{\"pre_comment\":{\"text\":\"pre\"},\"san\":\"d4\",\"uci\":\"d2d4\","
+        "\"comment\":{\"text\":\"x\"}},\"d5 d7d5\"],[\"c4 c2c4\"]]},"
+        "\"c5 c7c5\",\"Nf3 g1f3\"],\"result\":\"*\"}\n";
+    uint32_t nd = PGN_JSON_NDJSON;
+    buf out = {0};
+    pgn_game *g = read_pgn_game(pgn);
+    to_json(g, nd | PGN_JSON_NO_MOVE_FEN, &out);
+    CHECK_EQ_STR(out.p, no_fen);
+    to_json(g, nd | PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, &out);
+    CHECK_EQ_STR(out.p, short_);
+    to_json(g, nd | PGN_JSON_SHORT_MOVES, &out); /* alone: every move has its FEN */
+    CHECK(strstr(out.p, "\"c5 c7c5\"") == NULL && strstr(out.p, "\"fen\":") != NULL);
+    pgn_game_free(g);
+    g = read_pgn_game("[Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/1R2K2R w KQ - 0 1\"]\n"
+                      "[SetUp \"1\"]\n\n1. O-O *\n");
+    to_json(g, nd | PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, &out);
+    CHECK(
+        strstr(out.p,
+               "{\"san\":\"O-O\",\"uci\":\"e1h1\",\"fen\":\"4k3/8/8/8/8/8/8/1R3RK1 b - - 1 1\"}") !=
+        NULL);
+    pgn_game_free(g);
+    g = read_pgn_game("[Variant \"Atomic\"]\n\n1. e4 *\n");
+    to_json(g, nd | PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, &out);
+    CHECK(strstr(out.p, "{\"san\":\"e4\",\"uci\":\"e2e4\",\"fen\":") != NULL);
+    pgn_game_free(g);
+    free(out.p);
+}
+
 /* Typed commands beside the comment text (include/pgnkit/annot.h, issue 4): values from the
  * command syntax of the PGN supplement (H:MM:SS clocks, pawns as centipawns, White's view). */
 static void test_commands(void) {
@@ -1104,6 +1147,7 @@ int main(void) {
     const char *env = getenv("PGNKIT_SLOW");
     slow = env && *env && strcmp(env, "0") != 0;
     test_writer();
+    test_compact_moves();
     test_write_string();
     test_diag_json();
     test_commands();

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `make bench-db` (issue 30): the game database, `pgnkit db`, on the gnuchess book (145,716 games,
+# $SHARED/corpus/big/gnuchess-book_1.02.pgn.gz) and on TWIC 1427 + 1428 ($SHARED/corpus/big/twic/),
+# each gunzipped first (the import reads plain PGN; decompression is not measured).
+#
+# For each input, RUNS rounds (default 3) of:
+#   read floor    pgnkit check -j 2 --quiet FILE: reading every game on 2 cores, nothing stored
+#   import        pgnkit db import -j 2 --quiet --db NEW FILE: a new database, the position index
+#                 and the explorer built
+# then, on the database of the last round:
+#   size          the database file (and its -wal, empty once closed) against the plain PGN
+#   explore       pgnkit db explore --json - with 3,000 FENs sampled evenly from TWIC's main lines
+#                 (every ply; pgnkit convert --to csv --per-ply), one process: the mean per position
+#                 includes the start-up; and 3,000 FENs of plies 1-10 (the positions with most rows)
+# Medians of CPU time (user + sys, bench/cpurun.c) and of wall time; the machine is shared, so the
+# wall times are loose and the CPU times the steadier figure.
+# The issue's goals: import >= 100,000 games/s on 2 cores, the database no larger than the PGN,
+# explore <= 5 ms a position. Published figures beside (not measured here; docs/database.md):
+#   ocgdb (SQLite): about 115k games/s; its position table 8-14 GB for 3.45M games (2.3-4 KB/game)
+#   Scid: 47-56 bytes of index a game plus about a byte a move (no position index)
+#
+# Environment: BUILD, SHARED, PGNKIT (set by the Makefile); RUNS; KEEP_TMP=1 keeps the files.
+set -euo pipefail
+
+BUILD=${BUILD:-build}
+SHARED=${SHARED:-../shared}
+PGNKIT=${PGNKIT:-$BUILD/pgnkit}
+RUNS=${RUNS:-3}
+CPURUN=$BUILD/cpurun
+if [ ! -x "$PGNKIT" ] || [ ! -x "$CPURUN" ]; then
+    echo "bench_db.sh: $CPURUN or $PGNKIT not built (run make bench-db)" >&2
+    exit 2
+fi
+
+tmp=$(mktemp -d)
+[ "${KEEP_TMP:-0}" = 1 ] || trap 'rm -rf "$tmp"' EXIT
+gzip -dc "$SHARED"/corpus/big/twic/twic1427.pgn.gz "$SHARED"/corpus/big/twic/twic1428.pgn.gz > "$tmp/twic.pgn"
+gzip -dc "$SHARED"/corpus/big/gnuchess-book_1.02.pgn.gz > "$tmp/book.pgn"
+
+. "$(dirname "$0")/lib.sh"
+
+# the FENs asked: evenly spaced lines of the per-ply table (field 5), all plies and plies 1-10
+"$PGNKIT" convert --to csv --per-ply "$tmp/twic.pgn" 2> /dev/null | tail -n +2 > "$tmp/plies.csv"
+sample() { # awk filter -> 3000 FENs
+    awk -F, "$1" "$tmp/plies.csv" | cut -d, -f5 > "$tmp/cand"
+    awk -v n="$(wc -l < "$tmp/cand")" 'BEGIN { step = n / 3000; next_at = 0 }
+        NR - 1 >= next_at && c < 3000 { print; c++; next_at += step }' "$tmp/cand"
+}
+sample '1' > "$tmp/fen.all"
+sample '$2 <= 10' > "$tmp/fen.open"
+
+echo "bench-db: pgnkit db import, size and explore ($RUNS rounds; medians; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
+echo
+echo "| input | games | PGN MB | read floor cpu s | import cpu s | import wall s | games/s (wall) | games/s (cpu) | database MB | size / PGN | explore ms (all plies) | explore ms (plies 1-10) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+for name in book twic; do
+    f=$tmp/$name.pgn
+    bytes=$(wc -c < "$f")
+    games=$(grep -c '^\[Event ' "$f" || true)
+    rm -f "$tmp/times.read.$name" "$tmp/times.imp.$name"
+    for _ in $(seq "$RUNS"); do
+        once "read.$name" "$PGNKIT" check -j 2 --quiet "$f"
+        rm -f "$tmp/$name.db" "$tmp/$name.db-wal" "$tmp/$name.db-shm"
+        once "imp.$name" "$PGNKIT" db import -j 2 --quiet --db "$tmp/$name.db" "$f"
+    done
+    stats "read.$name"
+    rcpu=$cpu
+    stats "imp.$name"
+    dbbytes=$(cat "$tmp/$name.db" "$tmp/$name.db-wal" 2> /dev/null | wc -c)
+    rm -f "$tmp/times.ex.$name" "$tmp/times.eo.$name"
+    for _ in $(seq "$RUNS"); do
+        "$CPURUN" "$tmp/t" "$PGNKIT" db explore --json --db "$tmp/$name.db" - < "$tmp/fen.all" > /dev/null
+        cat "$tmp/t" >> "$tmp/times.ex.$name"
+        "$CPURUN" "$tmp/t" "$PGNKIT" db explore --json --db "$tmp/$name.db" - < "$tmp/fen.open" > /dev/null
+        cat "$tmp/t" >> "$tmp/times.eo.$name"
+    done
+    ex=$(awk '{ print $3 }' "$tmp/times.ex.$name" | median)
+    eo=$(awk '{ print $3 }' "$tmp/times.eo.$name" | median)
+    awk -v n="$name" -v g="$games" -v b="$bytes" -v r="$rcpu" -v c="$cpu" -v w="$wall" -v d="$dbbytes" \
+        -v ex="$ex" -v eo="$eo" 'BEGIN {
+        printf "| %s | %d | %.1f | %.2f | %.2f | %.2f | %.0f | %.0f | %.1f | %.2f | %.3f | %.3f |\n",
+            n, g, b / 1e6, r, c, w, g / w, g / c, d / 1e6, d / b, ex * 1000 / 3000, eo * 1000 / 3000 }'
+done
+echo
+echo "Where the bytes go (last database of each input; SQLite's dbstat):"
+for name in book twic; do
+    /usr/bin/python3 - "$tmp/$name.db" "$name" << 'PY' || echo "  $name: dbstat not available"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+rows = c.execute("select name, sum(pgsize) from dbstat group by name order by 2 desc").fetchall()
+print("  %s: " % sys.argv[2] + ", ".join("%s %.1f MB" % (n, s / 1e6) for n, s in rows))
+PY
+done
+echo
+echo "Beside (published, not measured here): ocgdb about 115,000 games/s into SQLite, its position"
+echo "table 8-14 GB for 3.45M games (2.3-4 KB a game); Scid 47-56 bytes of index a game and about a"
+echo "byte a move, no position index (a position search replays the games, about 1 s on 5M games)."
+echo "Goals (issue 30): import >= 100,000 games/s on 2 cores; size / PGN <= 1; explore <= 5 ms."
