@@ -229,7 +229,7 @@ check-valgrind: $(SLOW_TESTS) $(BUILD)/pgnkit
 	  PGNKIT_BIN=$(BUILD)/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit \
 	  TEST_WRAPPER="$(VALGRIND)" tests/run_tests.sh $(SLOW_TESTS)
 
-# The layering rule (STYLE C2): base <- chess <- game <- parse <- opening <- export <- engine <- cli.
+# The layering rule (STYLE C2): the order is tools/check-layers.sh's (--order prints it).
 check-layers:
 	@tools/check-layers.sh && tools/check-layers.sh --self-test && tools/check-size.sh \
 		&& tools/check-labels.sh && tools/check-labels.sh --self-test

@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
-# Fails on an upward #include (STYLE C2): base <- chess <- game <- parse | query <- opening | collection <- export
-# <- engine <- render <- io (sources, src/io) <- db (src/db) <- cli; the parser never includes io. Checked:
+# Fails on an upward #include (STYLE C2) and on a layer order in the docs that is not this one.
+# The order is defined here once (order= below, bottom up) and printed by --order; docs/design.md
+# ("## Layers") must quote that line, so the docs and the check cannot give different orders
+# (issue 33 point 4). The parser never includes io. Checked:
 #   - src/: an include of another layer's directory ("../x/...") and of a public header
 #     ("pgnkit/x.h", "pgnkit.h") must be of the file's own layer or a lower one;
-#   - include/pgnkit/*.h: each includes only public headers of its own layer or a lower one, and
+#   - include/pgnkit/*.h: each includes only public headers of its own or a lower layer, and
 #     every public header has a layer in the table below (a new one must be given one);
-#   - cli/ includes only include/.
+#   - cli/ includes only include/;
+#   - docs/design.md quotes the line --order prints.
 # Usage: tools/check-layers.sh [DIR]   (DIR: the tree to check, default .)
+#        tools/check-layers.sh --order   (the layer order, bottom up, as the docs quote it)
 #        tools/check-layers.sh --self-test   (shows that each kind of violation fails)
 set -u
-rank() { case $1 in base) echo 0;; chess) echo 1;; game) echo 2;; parse|query) echo 3;; opening|collection) echo 4;; export) echo 5;; engine) echo 6;; render) echo 7;; io) echo 8;; db) echo 9;; *) echo 10;; esac; }
+# The one layer order, bottom up: one rank per word, the layers of one rank joined by '|'; a
+# directory of src/ that is not named here ranks above them all.
+order="base chess game parse|query opening|collection export engine render io db cli"
+rank() {
+    local r=0 w
+    for w in $order; do
+        case "|$w|" in *"|$1|"*) echo $r; return;; esac
+        r=$((r + 1))
+    done
+    echo $r
+}
+order_line() { sed 's/ / <- /g; s/|/ | /g' <<<"$order"; }
 # The layer of each public header: the layer of the code that implements what it declares.
 # pgnkit.h, the umbrella, includes them all: only cli/ and the version (below) include it.
 header_layer() {
@@ -67,6 +82,9 @@ check() {
     if grep -El '#include "\.\./(src|\.\./src)' cli/*.c cli/*.h 2>/dev/null; then
         echo "check-layers: cli/ may include only include/"; bad=1
     fi
+    if ! grep -qF "\`$(order_line)\`" docs/design.md 2>/dev/null; then
+        echo "check-layers: docs/design.md does not quote the layer order \`$(order_line)\`"; bad=1
+    fi
     return $bad
 }
 
@@ -75,7 +93,8 @@ self_test() {
     local tmp fails=0 name file line
     tmp=$(mktemp -d) || return 2
     trap 'rm -rf "$tmp"' RETURN
-    cp -r src include cli "$tmp/" || return 2
+    { cp -r src include cli "$tmp/" && mkdir "$tmp/docs" && cp docs/design.md "$tmp/docs/"; } ||
+        return 2
     if ! (check "$tmp" >/dev/null); then
         echo "check-layers self-test: the clean copy fails"; return 1
     fi
@@ -97,16 +116,22 @@ public header upward|include/pgnkit/chess.h|#include "game.h"
 public header not public|include/pgnkit/game.h|#include "../../src/game/arena.h"
 cli into src|cli/main.c|#include "../src/game/arena.h"
 EOF
+    sed -i 's/ <- render <- / <- x <- /' "$tmp/docs/design.md"
+    if (check "$tmp" >/dev/null); then
+        echo "check-layers self-test: not caught: another layer order in docs/design.md"; fails=1
+    fi
     touch "$tmp/include/pgnkit/new.h"
     if (check "$tmp" >/dev/null); then
         echo "check-layers self-test: not caught: public header without a layer"; fails=1
     fi
-    [ $fails = 0 ] && echo "check-layers self-test: 10 violations caught"
+    [ $fails = 0 ] && echo "check-layers self-test: 11 violations caught"
     return $fails
 }
 
 if [ "${1:-}" = --self-test ]; then
     self_test
+elif [ "${1:-}" = --order ]; then
+    order_line
 else
     check "${1:-.}"
 fi

@@ -3,43 +3,22 @@
  * (comment, string, ';' or '%' line), for the places where the serial reader surely starts a
  * game. It mirrors the lexer (src/parse/lexer.c) where that matters and errs towards fewer cuts:
  * a comment ends at '}' or, as in the lexer, at a line that looks like a tag pair after an LF
- * (tested more strictly here than there; the lexer also ends it after a lone CR, where this scan
- * keeps the comment: fewer cuts). Two paths skip many bytes at a time (scan_blocks.c):
+ * (the lexer's own test, src/parse/game_start.h; the lexer also ends it after a lone CR, where
+ * this scan keeps the comment: fewer cuts). Two paths skip many bytes at a time (scan_blocks.c):
  * whole lines of plain text before the batch size, where only line breaks are counted
  * (pgnk_plain_lines), and the bytes a state does not stop at (pgnk_skip_blocks). */
 #include "scan_blocks.h"
 #include "splitter.h"
 
+#include "../parse/game_start.h"
+
 #include <string.h>
 
-static int name_char(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 /* Does the line at d[i..n) look like a tag pair ([Name "), the line that ends a comment in the
- * lexer (tag_line_ahead)? Stricter than the lexer's test, never looser. 1, 0, or -1: the bytes
- * end first. */
+ * lexer? The reader's own test (src/parse/game_start.h). 1, 0, or -1: the bytes end first. */
 static int tag_line(const unsigned char *d, size_t i, size_t n) {
-    while (i < n && (d[i] == ' ' || d[i] == '\t')) {
-        i++;
-    }
-    if (i < n && d[i] != '[') {
-        return 0;
-    }
-    if (++i < n && !name_char(d[i])) {
-        return 0;
-    }
-    while (i < n && name_char(d[i])) {
-        i++;
-    }
-    size_t s = i;
-    while (i < n && (d[i] == ' ' || d[i] == '\t')) {
-        i++;
-    }
-    if (i >= n) {
-        return -1;
-    }
-    return i > s && d[i] == '"';
+    pgnk_tag_scan scan = {0, 0};
+    return pgnk_tag_line_scan(&scan, d + i, n - i);
 }
 
 static int is_blank(unsigned char c) {

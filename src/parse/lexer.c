@@ -3,6 +3,7 @@
  * window in place; a refill keeps every byte from `keep` on, so a token is never split, and a token
  * longer than max_token has its text dropped instead of growing the window without bound. */
 #include "lexer.h"
+#include "game_start.h"
 
 #include "../base/alloc.h"
 
@@ -220,35 +221,20 @@ static size_t scan_class(lexer *lx, token *t, size_t i, unsigned cls, int dots) 
 
 /* Inside a comment, a line that looks like a tag pair ([Name "...) ends an unterminated comment,
  * so that one missing } does not swallow the rest of the file (digest T49 recovery). i is the
- * index of the line's first byte; returns 1 if the line looks like a tag pair. A range's start
- * scan and end use it too (lexer.h). */
+ * index of the line's first byte; returns 1 if the line looks like a tag pair (game_start.h, the
+ * one test of where a game starts). A range's start scan and end use it too (lexer.h). */
 int pgnk_lexer_tag_line_ahead(lexer *lx, size_t i) {
-    size_t j = i;
-    int stage = 0; /* 0 spaces, 1 name, 2 spaces before the quote */
+    pgnk_tag_scan scan = {0, 0};
     for (;;) {
+        int r = pgnk_tag_line_scan(&scan, (const unsigned char *)lx->buf + i, lx->len - i);
+        if (r >= 0) {
+            return r;
+        }
+        size_t j = lx->len, seen = j - i;
         if (!lexer_have(lx, &j)) {
             return 0;
         }
-        unsigned char c = (unsigned char)lx->buf[j];
-        if (stage == 0 && (c == ' ' || c == '\t')) {
-            j++;
-        } else if (stage == 0) {
-            if (c != '[') {
-                return 0;
-            }
-            stage = 1;
-            j++;
-            if (!lexer_have(lx, &j) || !(char_class((unsigned char)lx->buf[j]) & C_START)) {
-                return 0;
-            }
-        } else if (stage == 1 && (char_class(c) & C_SYM)) {
-            j++;
-        } else if (stage >= 1 && (c == ' ' || c == '\t')) {
-            stage = 2;
-            j++;
-        } else {
-            return stage == 2 && c == '"';
-        }
+        i = j - seen; /* the fill may have moved the window */
     }
 }
 
