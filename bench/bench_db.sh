@@ -67,7 +67,10 @@ for name in book twic; do
     stats "read.$name"
     rcpu=$cpu
     stats "imp.$name"
-    dbbytes=$(cat "$tmp/$name.db" "$tmp/$name.db-wal" 2> /dev/null | wc -c)
+    dbbytes=0
+    for part in "$tmp/$name.db" "$tmp/$name.db-wal"; do
+        [ -e "$part" ] && dbbytes=$((dbbytes + $(stat -c %s "$part")))
+    done
     rm -f "$tmp/times.ex.$name" "$tmp/times.eo.$name"
     for _ in $(seq "$RUNS"); do
         "$CPURUN" "$tmp/t" "$PGNKIT" db explore --json --db "$tmp/$name.db" - < "$tmp/fen.all" > /dev/null

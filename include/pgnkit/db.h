@@ -3,7 +3,7 @@
  * milliseconds: the moves played from a position with their results (the opening explorer), the
  * games that reached a position, the games' own bytes back. The file is an ordinary SQLite
  * database (libsqlite3, linked; docs/design.md says why) whose schema docs/database.md documents
- * and versions (meta table, schema 2): sqlite3, Python's sqlite3 or any GUI can open it.
+ * and versions (meta table, schema 3): sqlite3, Python's sqlite3 or any GUI can open it.
  *
  * A position is what its Polyglot Zobrist key covers: placement, side to move, castling rights and
  * an en passant square only when a capture there is legal (pgn_pos.key). A game counts once for a
@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 2
+#define PGN_DB_SCHEMA 3
 
 typedef struct pgn_db pgn_db;
 

@@ -13,14 +13,16 @@ const char *const pgnk_db_tag_names[DBT_COUNT] = {"White", "Black",    "Event", 
 static const char schema_sql[] =
     "PRAGMA application_id = 1885826667;"
     "CREATE TABLE meta(name TEXT PRIMARY KEY, value);"
-    "INSERT INTO meta VALUES('schema', 2), ('application', 'pgnkit');"
+    "INSERT INTO meta VALUES('schema', 3), ('application', 'pgnkit');"
     "CREATE TABLE games(id INTEGER PRIMARY KEY, white TEXT, black TEXT, event TEXT, site TEXT,"
     " date TEXT, round TEXT, white_elo INTEGER, black_elo INTEGER, eco TEXT, result TEXT,"
     " plies INTEGER, broken INTEGER, error TEXT, line_key INTEGER, pgn BLOB);"
     "CREATE INDEX games_line_key ON games(line_key);"
     "CREATE TABLE explore(key INTEGER, move INTEGER, games INTEGER, white INTEGER, draws INTEGER,"
     " black INTEGER, elo_sum INTEGER, elo_games INTEGER, last_date INTEGER, ids BLOB,"
-    " PRIMARY KEY(key, move)) WITHOUT ROWID;";
+    " PRIMARY KEY(key, move)) WITHOUT ROWID;"
+    "CREATE TABLE explore1(key INTEGER, move INTEGER, game INTEGER, PRIMARY KEY(key, move))"
+    " WITHOUT ROWID;";
 
 static void put_msg(char *msg, size_t cap, const char *a, const char *b) {
     if (msg != NULL && cap > 0) {
@@ -184,46 +186,126 @@ static int is_legal(const pgn_movelist *l, pgn_move m) {
     return 0;
 }
 
+/* A position's rows at most: one a legal move (pgn_movelist's room), one for the games
+ * ending there */
+#define DB_MAX_ROWS 513
+
+/* The moves of a position being summed over its rows of explore and explore1. */
+typedef struct tally {
+    pgn_movelist legal;
+    pgn_db_move m[DB_MAX_ROWS];
+    size_t n;
+} tally;
+
+/* The entry of move mv, a new one zeroed when none; NULL when mv is not legal (a damaged row, or
+ * a key shared by two positions) or is PGN_MOVE_NONE (the games that ended there). */
+static pgn_db_move *tally_at(tally *t, pgn_move mv) {
+    if (mv == PGN_MOVE_NONE || !is_legal(&t->legal, mv)) {
+        return NULL;
+    }
+    for (size_t i = 0; i < t->n; i++) {
+        if (t->m[i].move == mv) {
+            return &t->m[i];
+        }
+    }
+    if (t->n == DB_MAX_ROWS) {
+        return NULL;
+    }
+    pgn_db_move *m = &t->m[t->n++];
+    memset(m, 0, sizeof *m);
+    m->move = mv;
+    return m;
+}
+
+static int cmp_move(const void *a, const void *b) {
+    const pgn_db_move *x = a, *y = b;
+    if (x->games != y->games) {
+        return x->games > y->games ? -1 : 1;
+    }
+    return x->move < y->move ? -1 : x->move > y->move;
+}
+
+/* Runs sql (its ?1 the key) and adds each row to t: explore's rows with their counts; explore1's
+ * (joined to its game) as one game each. SQLITE_DONE or SQLite's failure. */
+static int tally_rows(pgn_db *db, tally *t, const pgn_pos *pos, const char *sql, int single) {
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        return rc;
+    }
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        pgn_db_move *m = tally_at(t, (pgn_move)sqlite3_column_int(st, 0));
+        if (m == NULL) {
+            continue;
+        }
+        int64_t c[7]; /* games, white, draws, black, elo_sum, elo_games, last_date */
+        if (single) {
+            const char *r = (const char *)sqlite3_column_text(st, 1);
+            int64_t elo = sqlite3_column_int64(st, pos->side == PGN_WHITE ? 2 : 3);
+            const char *d = (const char *)sqlite3_column_text(st, 4);
+            c[0] = 1;
+            c[1] = r != NULL && strcmp(r, "1-0") == 0;
+            c[2] = r != NULL && strcmp(r, "1/2-1/2") == 0;
+            c[3] = r != NULL && strcmp(r, "0-1") == 0;
+            c[4] = elo > 0 ? elo : 0;
+            c[5] = elo > 0;
+            c[6] = d != NULL ? pgnk_db_date_num(d, strlen(d)) : 0;
+        } else {
+            for (int k = 0; k < 7; k++) {
+                c[k] = sqlite3_column_int64(st, 1 + k);
+            }
+        }
+        m->games += (uint64_t)c[0];
+        m->white += (uint64_t)c[1];
+        m->draws += (uint64_t)c[2];
+        m->black += (uint64_t)c[3];
+        m->elo_sum += (uint64_t)c[4];
+        m->elo_games += (uint64_t)c[5];
+        m->last_date = c[6] > m->last_date ? c[6] : m->last_date;
+    }
+    sqlite3_finalize(st);
+    return rc;
+}
+
 pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
                           int (*fn)(void *user, const pgn_db_move *m), void *user, uint64_t *games,
                           char *msg, size_t cap) {
-    sqlite3_stmt *st = NULL;
     if (games != NULL) {
         *games = 0;
     }
-    if (sqlite3_prepare_v2(db->sql,
-                           "SELECT move, games, white, draws, black, elo_sum, elo_games, last_date"
-                           " FROM explore WHERE key = ? ORDER BY games DESC, move",
-                           -1, &st, NULL) != SQLITE_OK) {
-        return pgnk_db_fail(db, "explore", msg, cap);
+    tally *t = malloc(sizeof *t);
+    if (t == NULL) {
+        put_msg(msg, cap, "explore", "out of memory");
+        return PGN_E_NOMEM;
     }
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
-    pgn_movelist legal;
-    pgn_pos_legal_moves(pos, &legal);
-    int rc, stop = 0;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        pgn_db_move m;
-        m.move = (pgn_move)sqlite3_column_int(st, 0);
-        /* the games ending here; a damaged row, or a key shared by two positions */
-        if (m.move == PGN_MOVE_NONE || !is_legal(&legal, m.move)) {
-            continue;
-        }
-        m.games = (uint64_t)sqlite3_column_int64(st, 1);
-        m.white = (uint64_t)sqlite3_column_int64(st, 2);
-        m.draws = (uint64_t)sqlite3_column_int64(st, 3);
-        m.black = (uint64_t)sqlite3_column_int64(st, 4);
-        m.elo_sum = (uint64_t)sqlite3_column_int64(st, 5);
-        m.elo_games = (uint64_t)sqlite3_column_int64(st, 6);
-        m.last_date = sqlite3_column_int64(st, 7);
-        if (games != NULL) {
-            *games += m.games;
-        }
-        if (!stop && fn != NULL) {
-            stop = fn(user, &m);
-        }
+    t->n = 0;
+    pgn_pos_legal_moves(pos, &t->legal);
+    int rc = tally_rows(db, t, pos,
+                        "SELECT move, games, white, draws, black, elo_sum, elo_games, last_date"
+                        " FROM explore WHERE key = ?",
+                        0);
+    if (rc == SQLITE_DONE) {
+        rc = tally_rows(db, t, pos,
+                        "SELECT e.move, g.result, g.white_elo, g.black_elo, g.date FROM explore1 e"
+                        " JOIN games g ON g.id = e.game WHERE e.key = ?",
+                        1);
     }
     pgn_status s = rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(db, "explore", msg, cap);
-    sqlite3_finalize(st);
+    if (s == PGN_OK && t->n > 1) {
+        qsort(t->m, t->n, sizeof t->m[0], cmp_move);
+    }
+    for (size_t i = 0; s == PGN_OK && i < t->n; i++) {
+        if (games != NULL) {
+            *games += t->m[i].games;
+        }
+    }
+    for (size_t i = 0; s == PGN_OK && fn != NULL && i < t->n; i++) {
+        if (fn(user, &t->m[i])) {
+            break;
+        }
+    }
+    free(t);
     return s;
 }
 
@@ -292,20 +374,16 @@ static int merge_postings(cursor *c, size_t k, int (*fn)(void *user, int64_t id)
     return 0;
 }
 
-/* A position's rows at most: one a legal move (pgn_movelist's room), one for the games
- * ending there */
-#define DB_MAX_ROWS 513
-
 /* The rows' blobs of the position, copied into one buffer, with a cursor each. */
 typedef struct postings {
     unsigned char *buf;
     size_t len, cap;
-    cursor c[DB_MAX_ROWS];
+    cursor c[2 * DB_MAX_ROWS];
     size_t k;
 } postings;
 
 static int postings_add(postings *ps, const unsigned char *p, size_t n) {
-    if (ps->k == DB_MAX_ROWS) {
+    if (ps->k == 2 * DB_MAX_ROWS) {
         return 0; /* a damaged file: more rows than moves */
     }
     if (ps->len + n > ps->cap) {
@@ -337,15 +415,30 @@ pgn_status pgn_db_games_at(pgn_db *db, const pgn_pos *pos, int (*fn)(void *user,
 pgn_status pgnk_db_games_at_key(pgn_db *db, uint64_t key, int (*fn)(void *user, int64_t id),
                                 void *user, char *msg, size_t cap) {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db->sql, "SELECT ids FROM explore WHERE key = ?", -1, &st, NULL) !=
-        SQLITE_OK) {
+    if (sqlite3_prepare_v2(db->sql,
+                           "SELECT ids FROM explore WHERE key = ?1"
+                           " UNION ALL SELECT game FROM explore1 WHERE key = ?1",
+                           -1, &st, NULL) != SQLITE_OK) {
         return pgnk_db_fail(db, "positions", msg, cap);
     }
     sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
     postings *ps = calloc(1, sizeof *ps);
     int rc = ps == NULL ? SQLITE_NOMEM : SQLITE_ROW;
     while (rc == SQLITE_ROW && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (postings_add(ps, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0))) {
+        unsigned char one[12]; /* explore1's game: a list of one, varint(1) varint(id) */
+        const unsigned char *p = sqlite3_column_blob(st, 0);
+        size_t n = (size_t)sqlite3_column_bytes(st, 0);
+        if (sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+            uint64_t id = (uint64_t)sqlite3_column_int64(st, 0);
+            n = 0;
+            one[n++] = 1;
+            for (; id >= 0x80; id >>= 7) {
+                one[n++] = (unsigned char)(id | 0x80);
+            }
+            one[n++] = (unsigned char)id;
+            p = one;
+        }
+        if (postings_add(ps, p, n)) {
             rc = SQLITE_NOMEM;
         }
     }
@@ -420,8 +513,9 @@ pgn_status pgn_db_get_stats(pgn_db *db, pgn_db_stats *st, char *msg, size_t cap)
             db->sql,
             "SELECT count(*), coalesce(sum(broken), 0), coalesce(sum(result = '1-0'), 0),"
             " coalesce(sum(result = '1/2-1/2'), 0), coalesce(sum(result = '0-1'), 0),"
-            " (SELECT count(*) FROM explore WHERE move != 0),"
-            " (SELECT count(DISTINCT key) FROM explore),"
+            " (SELECT count(*) FROM (SELECT key, move FROM explore WHERE move != 0 UNION"
+            " SELECT key, move FROM explore1 WHERE move != 0)),"
+            " (SELECT count(*) FROM (SELECT key FROM explore UNION SELECT key FROM explore1)),"
             " (SELECT coalesce(sum(length(ids)), 0) FROM explore),"
             " (SELECT value FROM meta WHERE name = 'schema') FROM games",
             -1, &q, NULL) != SQLITE_OK ||

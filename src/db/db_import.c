@@ -3,8 +3,9 @@
  * visits its games and packs, per game, the tags kept, the result, the line key of the dedupe
  * rule and the main line's (position, move) pairs, each position once (its first move); the
  * caller's thread stores the game and gathers the pairs of a batch, sorted, into the explorer:
- * one row per (position, move), its counts added and the batch's games appended to its posting
- * list, so the explorer's rows are the position index too (schema 2). */
+ * a (position, move) of one game, the first time, as a row of explore1 (its game), else one row
+ * of explore per (position, move), its counts added and the batch's games appended to its
+ * posting list, so the explorer's rows are the position index too (schema 3). */
 #include "db_int.h"
 
 #include "pgnkit/collection.h"
@@ -199,7 +200,7 @@ typedef struct importer {
     pgn_db *db;
     const pgn_db_import_opts *o;
     pgn_source *src;
-    sqlite3_stmt *ins, *dup, *exp;
+    sqlite3_stmt *ins, *dup, *exp, *one;
     pending *p;
     size_t n, cap;
     uint32_t in_batch;
@@ -293,8 +294,10 @@ static pgn_status posting_chunk(importer *im, size_t i, size_t j, size_t *len) {
     return PGN_OK;
 }
 
-/* The rows of the sorted batch: one upsert per (position, move), the counts added and the
- * games' chunk appended; move PGN_MOVE_NONE holds the games that ended in the position. */
+/* The rows of the sorted batch: a (position, move) of one game in the batch goes to explore1
+ * (its game only) when explore1 has no row for it yet; the others, one upsert per (position,
+ * move) into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds
+ * the games that ended in the position. A (position, move) is the sum of its rows in both. */
 static pgn_status flush_explore(importer *im) {
     for (size_t i = 0; i < im->n;) {
         size_t j = i, len;
@@ -309,6 +312,20 @@ static pgn_status flush_explore(importer *im) {
             c[4] += e->elo;
             c[5] += e->elo != 0;
             last = e->date > last ? e->date : last;
+        }
+        if (j - i == 1) { /* one game: its row in explore1, unless that has one already */
+            sqlite3_bind_int64(im->one, 1, (sqlite3_int64)im->p[i].key);
+            sqlite3_bind_int(im->one, 2, im->p[i].move);
+            sqlite3_bind_int64(im->one, 3, im->p[i].game);
+            pgn_status s = step_done(im, im->one, "explorer");
+            if (s != PGN_OK) {
+                return s;
+            }
+            if (sqlite3_changes(im->db->sql) == 1) {
+                im->batch.positions++;
+                i = j;
+                continue;
+            }
         }
         if (posting_chunk(im, i, j, &len) != PGN_OK) {
             return PGN_E_NOMEM;
@@ -527,7 +544,10 @@ static pgn_status prepare_statements(importer *im) {
     if (sqlite3_prepare_v2(q, ins_sql, -1, &im->ins, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(q, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im->dup,
                            NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(q,
+                           "INSERT INTO explore1 VALUES(?,?,?) ON CONFLICT(key, move) DO NOTHING",
+                           -1, &im->one, NULL) != SQLITE_OK) {
         return pgnk_db_fail(im->db, "import", im->msg, im->mcap);
     }
     return PGN_OK;
@@ -578,6 +598,7 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     sqlite3_finalize(im.ins);
     sqlite3_finalize(im.dup);
     sqlite3_finalize(im.exp);
+    sqlite3_finalize(im.one);
     free(im.p);
     free(im.blob);
     if (totals != NULL) {

@@ -155,10 +155,10 @@ cp "$t/dd.db" "$t/new.db"
 same "a newer schema: status" 3 $?
 grep -q "schema 99 is newer" "$t/e3" && ok || bad "a newer schema: $(cat "$t/e3")"
 cp "$t/dd.db" "$t/old.db"
-/usr/bin/python3 -c "import sqlite3; c = sqlite3.connect('$t/old.db'); c.execute(\"update meta set value = 1 where name = 'schema'\"); c.commit()"
+/usr/bin/python3 -c "import sqlite3; c = sqlite3.connect('$t/old.db'); c.execute(\"update meta set value = 2 where name = 'schema'\"); c.commit()"
 "$bin" db explore --db "$t/old.db" e4 >/dev/null 2>"$t/e5"
 same "an older schema: status" 3 $?
-grep -q "schema 1 is older.*import the games again" "$t/e5" && ok || bad "an older schema: $(cat "$t/e5")"
+grep -q "schema 2 is older.*import the games again" "$t/e5" && ok || bad "an older schema: $(cat "$t/e5")"
 "$bin" db explore --db "$t/missing.db" >/dev/null 2>&1
 same "a missing file: status" 3 $?
 [ ! -e "$t/missing.db" ] && ok || bad "explore created the missing file"
