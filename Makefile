@@ -22,6 +22,12 @@ endif
 STD := -std=c17
 OPT ?= -O3
 CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
+# PLAIN_BITS=1: popcount, ctz, clz and bswap by src/base/bits.h's portable C code, not the CPU's
+# instructions (chosen at run time), to test that code (issue 32); with its own BUILD, e.g.
+# make BUILD=build/plain PLAIN_BITS=1 check-only TESTS=... (make check runs test_bits_plain always)
+ifeq ($(PLAIN_BITS),1)
+CPPFLAGS_ALL += -DPGNKIT_PLAIN_BITS
+endif
 LIB_WARN := $(WARN) -Wconversion
 LDLIBS := -lm
 # cli/ runs engines on threads (pgnkit analyze -j)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Writes src/chess/tables.inc: the static const attack and ray tables of the chess core
+/* Writes src/chess/tables.inc: the const attack and ray tables of the chess core
  * (knight, king and pawn attacks, line masks for hyperbola quintessence, first-rank slider
  * attacks, empty-board rook and bishop rays, between and line masks). Run by `make tables`; the
- * output is committed. */
+ * output is committed. Only src/chess/tables.c includes it (attacks.h declares the tables): one
+ * copy of each in the library, not one per file that looks at them (issue 32). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ static uint64_t line_through(int sq, int df, int dr) {
 }
 
 static void table64(const char *name, const uint64_t *t) {
-    printf("static const uint64_t %s[64] = {\n", name);
+    printf("const uint64_t pgnk_%s[64] = {\n", name);
     for (int i = 0; i < 64; i++) {
         printf("%sUINT64_C(0x%016llx),%s", i % 3 ? " " : "    ", (unsigned long long)t[i],
                i % 3 == 2 || i == 63 ? "\n" : "");
@@ -93,7 +94,7 @@ int main(void) {
         t[s] = line_through(s, 1, 1) | line_through(s, 1, -1);
     table64("bishop_ray_mask", t);
     /* first_rank[file][inner occupancy of b..g as 6 bits]: attacked files on one rank */
-    printf("static const uint8_t first_rank_attacks[8][64] = {\n");
+    printf("const uint8_t pgnk_first_rank_attacks[8][64] = {\n");
     for (int f = 0; f < 8; f++) {
         printf("    {");
         for (int o = 0; o < 64; o++) {
@@ -107,7 +108,7 @@ int main(void) {
     /* fen_rank_layout[occupancy of a rank, bit f = file f]: [0] the length of the rank's FEN
      * text, [1..8] where each of its characters comes from: 0..7 the piece on that file, 8 + k
      * the digit k + 1 (k + 1 empty squares); unused places 8 (pgn_fen_write copies all 8) */
-    printf("static const uint8_t fen_rank_layout[256][9] = {\n");
+    printf("const uint8_t pgnk_fen_rank_layout[256][9] = {\n");
     for (int o = 0; o < 256; o++) {
         int out[9] = {0, 8, 8, 8, 8, 8, 8, 8, 8}, n = 0, empty = 0;
         for (int f = 0; f < 8; f++) {
@@ -152,7 +153,7 @@ int main(void) {
     const char *names[2] = {"between_mask", "line_mask"};
     for (int k = 0; k < 2; k++) {
         uint64_t(*m)[64] = k ? line : between;
-        printf("static const uint64_t %s[64][64] = {\n", names[k]);
+        printf("const uint64_t pgnk_%s[64][64] = {\n", names[k]);
         for (int a = 0; a < 64; a++) {
             printf("    {");
             for (int b = 0; b < 64; b++) {

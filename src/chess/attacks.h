@@ -1,13 +1,35 @@
 /* SPDX-License-Identifier: MIT */
 /* Attack generation for the chess core: leaper tables and hyperbola-quintessence sliders over
- * the generated static const tables (tables.inc). Internal header. */
+ * the generated const tables (tables.inc, defined in tables.c). Internal header. */
 #ifndef PGNKIT_ATTACKS_H
 #define PGNKIT_ATTACKS_H
 
 #include "../base/bits.h"
 #include "pgnkit/chess.h"
 
-#include "tables.inc"
+/* The tables of tables.inc (tools/gen_tables.c), defined once in tables.c: a static copy in each
+ * file that looked at them put up to three copies of the 32 KiB between and line masks in the
+ * cache at once (issue 32). The short names below are the ones the chess code reads. */
+extern const uint64_t pgnk_knight_attacks[64], pgnk_king_attacks[64];
+extern const uint64_t pgnk_white_pawn_attacks[64], pgnk_black_pawn_attacks[64];
+extern const uint64_t pgnk_file_mask_ex[64], pgnk_diag_mask_ex[64], pgnk_anti_mask_ex[64];
+extern const uint64_t pgnk_rook_ray_mask[64], pgnk_bishop_ray_mask[64];
+extern const uint8_t pgnk_first_rank_attacks[8][64];
+extern const uint8_t pgnk_fen_rank_layout[256][9];
+extern const uint64_t pgnk_between_mask[64][64], pgnk_line_mask[64][64];
+#define knight_attacks pgnk_knight_attacks
+#define king_attacks pgnk_king_attacks
+#define white_pawn_attacks pgnk_white_pawn_attacks
+#define black_pawn_attacks pgnk_black_pawn_attacks
+#define file_mask_ex pgnk_file_mask_ex
+#define diag_mask_ex pgnk_diag_mask_ex
+#define anti_mask_ex pgnk_anti_mask_ex
+#define rook_ray_mask pgnk_rook_ray_mask
+#define bishop_ray_mask pgnk_bishop_ray_mask
+#define first_rank_attacks pgnk_first_rank_attacks
+#define fen_rank_layout pgnk_fen_rank_layout
+#define between_mask pgnk_between_mask
+#define line_mask pgnk_line_mask
 
 #if defined(__GNUC__)
 #define NOINLINE __attribute__((noinline))

@@ -24,6 +24,30 @@ static inline uint64_t bishop_rays(unsigned sq) {
     return bishop_ray_mask[sq];
 }
 
+/* How a piece type (pawn to king) reaches a square, for the lines below that need no branch on
+ * the type (a switch on it was a jump mispredicted on most moves, issue 32): bit 0 along the
+ * diagonals, bit 1 along ranks and files, bit 2 with a knight's jump, bit 3 with a pawn's
+ * capture. A king's own reach is never asked for. */
+static const uint8_t reach_kind[8] = {0, 8, 4, 1, 2, 3, 0, 0};
+
+/* The squares from which a piece of type `type` (no king) reaches sq on an empty board; a pawn
+ * of colour `pawn_colour` by capture. */
+static inline uint64_t reach_rays(unsigned type, unsigned sq, pgn_color pawn_colour) {
+    uint64_t k = reach_kind[type & 7u];
+    return (bishop_rays(sq) & (0 - (k & 1u))) | (rook_rays(sq) & (0 - ((k >> 1) & 1u))) |
+           (knight_attacks[sq] & (0 - ((k >> 2) & 1u))) |
+           (pawn_attacks(pawn_colour, sq) & (0 - (k >> 3)));
+}
+
+/* The piece letters of SAN (N, B, R, Q, K; P), by a look-up rather than a jump. */
+static inline unsigned fast_letter(char c) {
+    static const uint8_t letters[32] = {['B' - 64] = PGN_BISHOP, ['K' - 64] = PGN_KING,
+                                        ['N' - 64] = PGN_KNIGHT, ['P' - 64] = PGN_PAWN,
+                                        ['Q' - 64] = PGN_QUEEN,  ['R' - 64] = PGN_ROOK};
+    unsigned u = (unsigned char)c;
+    return u - 64u < 32u ? letters[u - 64u] : 0u;
+}
+
 /* The pieces of s (on rays of sq) with nothing between them and sq under occupancy occ. */
 static inline uint64_t clear_lines(unsigned sq, uint64_t s, uint64_t occ) {
     uint64_t r = 0;
@@ -93,15 +117,7 @@ static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned ty
     unsigned eksq = king_square(p, them);
     uint64_t f = bits_sq(from), t = bits_sq(to);
     uint64_t occ = (p->by_type[0] & ~f) | t;
-    uint64_t rays = 0;
-    switch (type) {
-    case PGN_PAWN: rays = pawn_attacks(them, eksq); break;
-    case PGN_KNIGHT: rays = knight_attacks[eksq]; break;
-    case PGN_BISHOP: rays = bishop_rays(eksq); break;
-    case PGN_ROOK: rays = rook_rays(eksq); break;
-    case PGN_QUEEN: rays = bishop_rays(eksq) | rook_rays(eksq); break;
-    default: break; /* a king gives no check itself */
-    }
+    uint64_t rays = reach_rays(type, eksq, them); /* a king gives no check itself */
     if ((rays & t) && !(between_mask[eksq][to] & occ)) {
         return 1; /* between_mask is empty for a knight's or a pawn's step */
     }
@@ -193,13 +209,8 @@ static inline int fast_king_safe(const pgn_pos *p, unsigned to, uint64_t all, in
 /* The pieces of type `type` (knight to queen) and colour us that reach sq. */
 static inline uint64_t reaching(const pgn_pos *p, unsigned type, unsigned sq) {
     uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
-    uint64_t occ = p->by_type[0];
-    switch (type) {
-    case PGN_KNIGHT: return knight_attacks[sq] & mine;
-    case PGN_BISHOP: return clear_lines(sq, bishop_rays(sq) & mine, occ);
-    case PGN_ROOK: return clear_lines(sq, rook_rays(sq) & mine, occ);
-    default: return clear_lines(sq, (bishop_rays(sq) | rook_rays(sq)) & mine, occ);
-    }
+    /* nothing stands between a knight and the square it jumps to: clear_lines keeps it */
+    return clear_lines(sq, reach_rays(type, sq, PGN_WHITE) & mine, p->by_type[0]);
 }
 
 /* Several pieces reach the target: the one written, if its disambiguation is the one canonical
@@ -417,7 +428,7 @@ static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t f
     if (s[0] == 'O') {
         return fast_castle(p, s, len, flags, suffix);
     }
-    fast_desc m = {0, 0, 0, (unsigned)piece_from_letter(s[0]), 0};
+    fast_desc m = {0, 0, 0, fast_letter(s[0]), 0};
     if (m.type >= PGN_KNIGHT) {
         if (!fast_piece(p, s, len, &m)) {
             return PGN_MOVE_NONE;

@@ -5,6 +5,8 @@
  * loop, 3.0 with the 16-byte paths, 1.8 with the 64-byte one. */
 #include "scan_blocks.h"
 
+#include "../base/bits.h"
+
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h> /* movemask: 64 bytes to a 64-bit mask (x86-64 always has SSE2) */
@@ -103,8 +105,8 @@ static int plain_blocks(const unsigned char *d, size_t *i, size_t e, int high, u
             lfm &= (hard & (0 - hard)) - 1; /* the LFs before the first hard byte */
         }
         if (lfm) {
-            *lfs += (uint64_t)__builtin_popcountll(lfm);
-            *last = *i + 64 - (size_t)__builtin_clzll(lfm);
+            *lfs += bits_popcount(lfm);
+            *last = *i + 64 - (size_t)bits_clz(lfm);
         }
         if (hard) {
             return 1;
