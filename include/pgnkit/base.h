@@ -111,7 +111,9 @@ typedef enum pgn_status {
     PGN_W_PAWN_DROP = 140,     /* a crazyhouse pawn drop without its letter (@g2), read as P@g2 */
     PGN_W_TAG_UNCLOSED = 141,  /* a tag value without its closing quote before the ] ending its
                                   line ([White "Kasparov]), read to the ] */
-    PGN_W_WRAPPER = 142        /* a forum's [pgn] or [/pgn] around a pasted game, skipped */
+    PGN_W_WRAPPER = 142,       /* a forum's [pgn] or [/pgn] around a pasted game, skipped */
+    /* drops in a game with no Variant tag: the game is read as crazyhouse */
+    PGN_W_DROP_CRAZYHOUSE = 143
 } pgn_status;
 
 /** Stable identifier of a code without the PGN_ prefix ("E_ILLEGAL_MOVE"), never NULL. */

@@ -10,7 +10,7 @@ import pytest
 
 import pgnkit
 
-from conftest import edge_files, fuzz_files
+from conftest import CORPUS, edge_files, fuzz_files
 
 EDGE = edge_files()
 
@@ -393,6 +393,30 @@ def test_suggestions_and_fix():
     assert one == [(g.moves, [tuple(d) for d in g.diagnostics])
                    for g in pgnkit.read(text * 3, fix=True, threads=2)]
     assert [m for m, _ in one] == [g.moves] * 3
+
+
+def test_drops_without_variant_tag():
+    # issue 28 point 7: pychess's crazyhouse games without their Variant tag read as with it
+    # (a game with a drop: the same start, UCI main line and FEN after every ply, and one
+    # W_DROP_CRAZYHOUSE at its first drop, in its place among the other diagnostics), on one
+    # thread and on two
+    path = os.path.join(CORPUS, "edge", "variants", "pychess-zh.pgn")
+    with open(path, "rb") as f:
+        tagged = f.read()
+    untagged = b"".join(l for l in tagged.splitlines(True) if not l.startswith(b"[Variant "))
+    want = [g for g in pgnkit.read(tagged) if any("@" in m for m in g.uci)]
+    assert len(want) > 50
+    for threads in (1, 2):
+        got = [g for g in pgnkit.read(untagged, threads=threads) if any("@" in m for m in g.uci)]
+        assert [(g.start_fen, g.uci, list(g.fens())) for g in got] == \
+            [(g.start_fen, g.uci, list(g.fens())) for g in want]
+        for g, w in zip(got, want):
+            drops = [d for d in g.diagnostics if d.code == "W_DROP_CRAZYHOUSE"]
+            assert len(drops) == 1 and "@" in drops[0].token
+            assert [d.code for d in g.diagnostics if d.code != "W_DROP_CRAZYHOUSE"] == \
+                [d.code for d in w.diagnostics]
+            where = [(d.line, d.column) for d in g.diagnostics]
+            assert where == sorted(where)
 
 
 @pytest.mark.parametrize("path", EDGE + ["twic"], ids=lambda p: os.path.basename(p))

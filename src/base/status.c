@@ -91,6 +91,8 @@ static const status_info infos[] = {
     {PGN_W_TAG_UNCLOSED, "W_TAG_UNCLOSED",
      "tag value without its closing quote before the ] that ends its line, read to the ]"},
     {PGN_W_WRAPPER, "W_WRAPPER", "forum wrapper [pgn] or [/pgn] around a game, skipped"},
+    {PGN_W_DROP_CRAZYHOUSE, "W_DROP_CRAZYHOUSE",
+     "a drop in a game with no Variant tag: the game is read as crazyhouse"},
 };
 
 static const status_info *find(pgn_status code) {

@@ -47,6 +47,7 @@ void pgnk_lexer_init(lexer *lx, const pgn_allocator *alloc, pgn_read_fn read, vo
     lx->line = 1;
     lx->at_line_start = 1;
     lx->hold = UINT64_MAX;
+    lx->limit = UINT64_MAX;
     lx->ws_again_at = UINT64_MAX;
     lx->max_token = max_token;
 }
@@ -67,8 +68,8 @@ void pgnk_lexer_free(lexer *lx) {
 }
 
 int pgnk_lexer_fill(lexer *lx) {
-    if (lx->eof) {
-        return 0;
+    if (lx->eof || lx->base + lx->len >= lx->limit) {
+        return 0; /* (at the limit: a look ahead's end, not the input's) */
     }
     size_t keep = lx->keep > lx->base ? (size_t)(lx->keep - lx->base) : 0;
     if (keep > lx->pos) {
@@ -91,9 +92,13 @@ int pgnk_lexer_fill(lexer *lx) {
         lx->buf = nb;
         lx->cap = cap;
     }
-    ptrdiff_t n = lx->read(lx->ctx, lx->buf + lx->len, lx->cap - lx->len);
-    if (n <= 0 || (size_t)n > lx->cap - lx->len) {
-        lx->error = n < 0 || (size_t)n > lx->cap - lx->len ? PGN_E_IO : PGN_OK;
+    size_t room = lx->cap - lx->len;
+    if (lx->limit - (lx->base + lx->len) < room) {
+        room = (size_t)(lx->limit - (lx->base + lx->len));
+    }
+    ptrdiff_t n = lx->read(lx->ctx, lx->buf + lx->len, room);
+    if (n <= 0 || (size_t)n > room) {
+        lx->error = n < 0 || (size_t)n > room ? PGN_E_IO : PGN_OK;
         lx->eof = 1;
         return 0;
     }

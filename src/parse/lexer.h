@@ -52,8 +52,10 @@ typedef struct lexer {
     size_t cap, len, pos; /* window [0, len), next byte at pos */
     uint64_t base;        /* stream offset of buf[0] */
     uint64_t keep;        /* earliest stream offset the window must keep */
-    uint64_t hold; /* set by the reader: keep everything from here (raw games); or UINT64_MAX */
-    lexer_ws ws;   /* the white space before the last token */
+    uint64_t hold;  /* set by the reader: keep everything from here (raw games); or UINT64_MAX */
+    uint64_t limit; /* a refill reads no byte at or past this stream offset (a bounded look ahead,
+                     * which sees the end of the input there); UINT64_MAX: none */
+    lexer_ws ws;    /* the white space before the last token */
     uint64_t ws_again_at; /* pgnk_lexer_rewind_ws's token, whose white space is kept */
     uint64_t line_off;    /* stream offset where the current line starts */
     uint32_t line;

@@ -256,6 +256,9 @@ static inline void play_on_line(pgn_reader *r, mt_state *s, rav_level *l, pgn_mo
     if (english) { /* promotions read in English: which languages agree (movetext_lang.c) */
         r->moves_or |= mv;
     }
+    if (r->drop_warn && PGN_MOVE_IS_DROP(mv)) {
+        pgnk_drop_warn(r); /* the game's first drop: it is crazyhouse (drop_ahead.c) */
+    }
     if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
         r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
     } else {
@@ -732,6 +735,7 @@ static void read_movetext(pgn_reader *r);
 void pgnk_movetext_read(pgn_reader *r) {
     pgnk_lang_game_start(r);
     read_movetext(r);
+    pgnk_drop_warn(r); /* (its first drop was not played: a dead line, a skipped movetext) */
     pgnk_lang_game_end(r);
 }
 

@@ -45,6 +45,17 @@ struct pgn_reader {
     uint8_t san_canonical; /* the move just reported was written in canonical SAN */
     uint8_t encoding_warned, fen_bad, variant_bad, chess960, has_fen, has_setup, skip_movetext;
     uint8_t variant;     /* pgn_variant of the Variant tag (docs/variants.md) */
+    uint8_t has_variant; /* the game has a Variant tag */
+    /* a game with no Variant tag and a drop (drop_ahead.c): W_DROP_CRAZYHOUSE is due at its
+     * first drop played (or at the movetext's end), at drop_at with drop_text */
+    uint8_t drop_warn, drop_len;
+    char drop_text[16];
+    pgn_loc drop_at;
+    /* drop_ahead.c's search of the stream for @ (stream offsets): it covers [at_from, at_end);
+     * at_next: its first @ (UINT64_MAX: none, at_eof: the input ends at at_end); at_tag: 1 + the
+     * start of its last line starting with [ (not [%) before at_next or at_end, 0 if none */
+    uint64_t at_from, at_end, at_next, at_tag;
+    uint8_t at_eof;
     uint8_t fen_pending; /* the FEN tag is read at the end of the tags, in the game's variant */
     uint8_t fen_variant; /* the variant the FEN tag was read in (a later Variant tag may differ) */
     pgn_loc fen_at, fen_value_at; /* the FEN tag's [ and its value's opening quote */
@@ -127,6 +138,15 @@ void *pgnk_reader_alloc(pgn_reader *r, void *old, size_t old_size, size_t size);
 /* The Variant tag's value: 1 standard, 2 Chess960, 3 wild/N (read as standard), 4 a variant of
  * pgn_variant (*variant), 0 unsupported. *variant is PGN_VARIANT_STANDARD unless 4. */
 int pgnk_reader_variant_kind(const char *v, size_t n, pgn_variant *variant);
+
+/* drop_ahead.c: at the end of a game's tags, does its movetext hold a drop (P@e6, @e6) within
+ * its first PGNK_DROP_AHEAD bytes, before the game's end? If so, W_DROP_CRAZYHOUSE is made due
+ * (r->drop_warn; issue 28 point 7). The lexer is put back where it was (r->tok follows the
+ * window); the window holds at most those bytes more, whatever the size of the reads. */
+#define PGNK_DROP_AHEAD ((uint64_t)64 * 1024)
+int pgnk_drop_ahead(pgn_reader *r);
+/* W_DROP_CRAZYHOUSE, if due (at the first drop played, or at the movetext's end). */
+void pgnk_drop_warn(pgn_reader *r);
 
 /* movetext.c: reads the movetext up to and including the termination marker */
 void pgnk_movetext_read(pgn_reader *r);

@@ -521,6 +521,7 @@ static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fe
     } else if (name_is(r->tag_name, "SetUp")) {
         r->has_setup = 1;
     } else if (name_is(r->tag_name, "Variant")) {
+        r->has_variant = 1;
         pgn_variant variant;
         pgn_str v = r->tag_value;
         int k = pgnk_reader_variant_kind(v.ptr, v.len, &variant);
@@ -601,6 +602,9 @@ static void start_position(pgn_reader *r) {
 }
 
 static void finish_start(pgn_reader *r) {
+    if (!r->has_variant && !(r->opts.flags & PGN_READ_NO_BOARD) && pgnk_drop_ahead(r)) {
+        r->variant = PGN_VARIANT_CRAZYHOUSE; /* drops without a Variant tag (W_DROP_CRAZYHOUSE) */
+    }
     if (r->variant_bad) {
         r->fen_bad = r->has_fen; /* not judged: the game is refused (E_UNSUPPORTED_VARIANT) */
     } else if (r->fen_pending == 2) {
@@ -632,6 +636,7 @@ static void reset_game(pgn_reader *r) {
     r->variant = PGN_VARIANT_STANDARD;
     r->fen_pending = r->fen_variant = 0;
     r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = r->move_skip = 0;
+    r->has_variant = r->drop_warn = 0;
     r->tag_result.len = 0;
     r->tag_hash_count = 0;
     r->tag_filter = 0;

@@ -12,6 +12,10 @@
 #   (tests/data/annot-python-chess.tsv): the 48 of the KnightVuillaume game, no workaround.
 # - Drops in other languages' letters: every crazyhouse game through `fmt --lang L` and
 #   `--input-lang L` (S@f3 in German, ♘@f3 in figurines) gives python-chess's main lines again.
+# - Drops in a game with no Variant tag (issue 28 point 7): every crazyhouse game above without
+#   its Variant tag reads as crazyhouse, with W_DROP_CRAZYHOUSE once per game with a drop and no
+#   error, to the same UCI main lines and FENs after every ply as with the tag; fmt writes the tag.
+#   scalachess's crazyhouseNoVariantTag fixture (a freechess.org game) reads as with the tag.
 # - perft/moves/fen --variant on entries of the perft files of ../shared/corpus/perft/
 #   (python-chess, scalachess) and the variants' start positions.
 # - analyze: Debian's stockfish (no UCI_Variant) leaves a crazyhouse game unchanged with a message;
@@ -188,6 +192,41 @@ check "fen --variant crazyhouse Q@d4" "2k5/8/8/8/3Q4/8/8/4K3[n] b - - 1 1" \
 # an unknown variant name is a usage error (status 2)
 "$bin" perft --variant sittuyin 1 >/dev/null 2>"$tmp/err"
 check "perft --variant sittuyin refused" "2" "$?"
+# ---- drops in a game with no Variant tag: read as crazyhouse (issue 28 point 7) ----
+zh_files=$(grep -l '^\[Variant "Crazyhouse"\]' "$shared"/corpus/edge/variants/*.pgn \
+    "$shared"/corpus/peers/suites/scalachess/fixtures/*.pgn)
+for f in $zh_files; do
+    name=$(basename "$f")
+    if grep '^\[Variant ' "$f" | grep -qv '"Crazyhouse"'; then
+        continue # other variants' games too (Seirawan): no longer theirs without the tag
+    fi
+    grep -v '^\[Variant ' "$f" >"$tmp/untagged.pgn"
+    "$bin" check "$tmp/untagged.pgn" >/dev/null 2>"$tmp/u.err"
+    drops=$("$bin" convert --to uci "$f" 2>/dev/null | grep -c '@')
+    check "$name without Variant: status 0, one W_DROP_CRAZYHOUSE per game with a drop" "0 $drops" \
+        "$? $(grep -c 'W_DROP_CRAZYHOUSE' "$tmp/u.err")"
+    check "$name without Variant: UCI main lines" "$("$bin" convert --to uci "$f" 2>/dev/null)" \
+        "$("$bin" convert --to uci "$tmp/untagged.pgn" 2>/dev/null)"
+    check "$name without Variant: FEN after every ply" "$("$bin" convert --to fen "$f" 2>/dev/null)" \
+        "$("$bin" convert --to fen "$tmp/untagged.pgn" 2>/dev/null)"
+    check "$name without Variant: fmt writes the tag" \
+        "$("$bin" fmt "$f" 2>/dev/null | grep -c '^\[Variant "Crazyhouse"\]')" \
+        "$("$bin" fmt "$tmp/untagged.pgn" 2>/dev/null | grep -c '^\[Variant "Crazyhouse"\]')"
+done
+nv=$shared/corpus/peers/suites/scalachess/fixtures/crazyhouseNoVariantTag.pgn
+if [ -f "$nv" ]; then
+    { echo '[Variant "Crazyhouse"]'; cat "$nv"; } >"$tmp/tagged.pgn"
+    "$bin" check "$nv" >/dev/null 2>"$tmp/nv.err"
+    check "crazyhouseNoVariantTag: status 0, W_DROP_CRAZYHOUSE at the first drop" "0 14:50" \
+        "$? $(grep -o '[0-9]*:[0-9]*: warning: [^[]*\[W_DROP_CRAZYHOUSE' "$tmp/nv.err" | cut -d: -f1-2)"
+    check "crazyhouseNoVariantTag: as with the tag" \
+        "$("$bin" convert --to fen "$tmp/tagged.pgn" 2>/dev/null)" \
+        "$("$bin" convert --to fen "$nv" 2>/dev/null)"
+else
+    echo "SKIP crazyhouseNoVariantTag: no $nv"
+    skip=$((skip + 1))
+fi
+
 # ---- analyze ----
 zh=$shared/corpus/edge/variants/python-chess-knightvuillaume-jannlee-zh-lichess.pgn
 sf=$(command -v stockfish || echo /usr/games/stockfish)

@@ -621,6 +621,22 @@ static void b_line_comment(pstate *p) {
     gen_str(&p->g, next_game, 1);
 }
 
+/* An @ ahead of a huge token in a game with no Variant tag: the look for a drop (issue 28 point
+ * 7) stops at its byte budget, in the comment and in the symbol alike. */
+static void b_comment_at(pstate *p) {
+    gen_str(&p->g, "[Event \"comment @\"]\n\n1. e4 {@e4 ", 1);
+    fill_bytes(&p->g, p->n);
+    gen_str(&p->g, "} e5 *", 1);
+    gen_str(&p->g, next_game, 1);
+}
+
+static void b_symbol_at(pstate *p) {
+    gen_str(&p->g, "[Event \"symbol @\"]\n\n1. e4 e5 2. Nf3 P@e4", 1);
+    block_bytes(&p->g, xblock, p->n);
+    gen_str(&p->g, " Nc6 *", 1);
+    gen_str(&p->g, next_game, 1);
+}
+
 static void b_bytes(pstate *p) {
     static const char bad[] =
         "[Event \"nul \0 here\"]\n[White \"bad \xC3\x28 utf8 \xFF\xFE\"]\n"
@@ -803,6 +819,30 @@ static const pcase pcases[] = {
      10 * MB,
      100 * MB,
      b_line_comment,
+     {PGN_E_TOKEN_TOO_LONG, 0, 0},
+     1,
+     TOKEN_BOUND,
+     0,
+     0,
+     0},
+    {"comment-drop-100MB",
+     "a 100 MB comment after an @, no Variant tag",
+     0,
+     10 * MB,
+     100 * MB,
+     b_comment_at,
+     {PGN_E_TOKEN_TOO_LONG, 0, 0},
+     1,
+     TOKEN_BOUND,
+     0,
+     0,
+     0},
+    {"symbol-drop-100MB",
+     "a 100 MB symbol starting P@e4, no Variant tag",
+     0,
+     10 * MB,
+     100 * MB,
+     b_symbol_at,
      {PGN_E_TOKEN_TOO_LONG, 0, 0},
      1,
      TOKEN_BOUND,
