@@ -236,9 +236,11 @@ check-valgrind: $(SLOW_TESTS) $(BUILD)/pgnkit
 	  TEST_WRAPPER="$(VALGRIND)" tests/run_tests.sh $(SLOW_TESTS)
 
 # The layering rule (STYLE C2): the order is tools/check-layers.sh's (--order prints it).
-check-layers:
+# And no circle of calls between the files of cli/ (tools/check-circles.sh, on their objects).
+check-layers: $(CLI_OBJ)
 	@tools/check-layers.sh && tools/check-layers.sh --self-test && tools/check-size.sh \
-		&& tools/check-labels.sh && tools/check-labels.sh --self-test
+		&& tools/check-labels.sh && tools/check-labels.sh --self-test \
+		&& tools/check-circles.sh $(CLI_OBJ) && tools/check-circles.sh --self-test
 
 # ---- demo, bench, tables ----
 demo-run: $(BUILD)/pgnkit

@@ -1,12 +1,71 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit analyze: one game analysed on a worker's engine: the engine callbacks of
  * pgn_game_analyze (a new game, one search retried once on a restarted engine, the progress), the
- * game's text read again and the annotated game written to the worker's buffer. */
+ * game's text read again and the annotated game written to the worker's buffer; the messages and
+ * the progress line, which every thread shares (under err_mu). */
 #define _POSIX_C_SOURCE 200809L
 #include "analyze.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Clears a progress line left on the terminal, so that the next message starts a line of its
+ * own. Under err_mu. */
+static void clear_progress(shared *s) {
+    if (s->progress_shown) {
+        fputs("\r\033[K", stderr);
+        s->progress_shown = 0;
+    }
+}
+
+void analyze_say(shared *s, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&s->err_mu);
+    clear_progress(s);
+    if (cli_diag_json()) { /* --diag json: one JSON object per line, the prefix left to it */
+        char msg[1024];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        const char *m = strncmp(msg, "pgnkit analyze: ", 16) == 0 ? msg + 16 : msg;
+        size_t n = strlen(m);
+        cli_error(NULL, "%.*s", (int)(n > 0 && m[n - 1] == '\n' ? n - 1 : n), m);
+    } else {
+        vfprintf(stderr, fmt, ap);
+    }
+    pthread_mutex_unlock(&s->err_mu);
+    va_end(ap);
+}
+
+void analyze_diag(void *ctx, const pgn_diag *d) {
+    shared *s = ctx;
+    pthread_mutex_lock(&s->err_mu);
+    clear_progress(s);
+    cli_print_diag_detail(d, s->run->quiet, NULL);
+    pthread_mutex_unlock(&s->err_mu);
+}
+
+void analyze_progress(shared *s, int final) {
+    int64_t t = engine_now_ms();
+    if (!s->progress || (!final && t - s->last_progress < 250)) {
+        return;
+    }
+    s->last_progress = t;
+    double secs = (double)(t - s->t0) / 1000.0;
+    char eta[48] = "";
+    double done = (double)s->finished_bytes;
+    if (!final && s->total_bytes > 0 && done > 0 && secs > 1) {
+        double left = secs * ((double)s->total_bytes - done) / done;
+        left = left < 0 ? 0 : left;
+        snprintf(eta, sizeof eta, ", ETA %dm%02ds", (int)(left / 60), (int)left % 60);
+    }
+    pthread_mutex_lock(&s->err_mu);
+    fprintf(stderr, "\rpgnkit analyze: %llu games, %llu positions, %.1f positions/s%s   %s",
+            (unsigned long long)s->analysed, (unsigned long long)s->positions,
+            secs > 0 ? (double)s->positions / secs : 0.0, eta, final ? "\n" : "");
+    s->progress_shown = !final;
+    pthread_mutex_unlock(&s->err_mu);
+}
 
 /* A new game on the engine: UCI_Variant as the game's variant (docs/variants.md), then
  * engine_new_game. */

@@ -52,27 +52,6 @@ void cli_print_summary(const cli_run *r, cli_summary kind);
 /* Compiles an expression of the selection language; a bad one is reported (column, caret, what
  * was expected). EXIT_OK, EXIT_USAGE or EXIT_RESOURCE. */
 int cli_query_compile(const char *text, size_t len, pgn_query **out);
-/* The driver's --where state: a matcher and the diagnostics of the game being read. */
-typedef struct cli_where cli_where;
-pgn_status cli_where_new(cli_where **out, const pgn_query *q);
-void cli_where_free(cli_where *w);
-/* The visitor to read with (user: the cli_where): it runs the matcher and tells the reader to
- * read everything, whatever the matcher skips. */
-const pgn_visitor *cli_where_visitor(void);
-/* A pgn_diag_fn holding the diagnostics of the game being read (ctx: the cli_where). */
-void cli_where_diag(void *ctx, const pgn_diag *d);
-/* Whether the game just visited matched. PGN_OK or PGN_E_NOMEM. */
-pgn_status cli_where_matched(const cli_where *w, int *matched);
-/* Passes the held diagnostics to fn when print is set (counting errors in counts[0], warnings in
- * counts[1], stopping when counts[0] reaches budget, 0: none), and drops them. Returns 1 when the
- * budget was reached, -1 when a diagnostic could not be held (out of memory), else 0. */
-int cli_where_flush(cli_where *w, int print, pgn_diag_fn fn, void *ctx, uint64_t budget,
-                    uint64_t counts[2]);
-/* The driver's --where step: reads the next game of s->rd with the matcher; a game that matches
- * gets its diagnostics printed and goes to the command, one that does not is skipped without a
- * word. */
-pgn_status cli_where_game(cli_run *r, cli_step *s, const cli_input *in);
-
 /* Prints each warning bit in `warnings` about `token` to stderr. */
 void cli_print_warnings(const char *token, uint32_t warnings);
 

@@ -44,26 +44,6 @@ static size_t open_max(void) {
     return rl.rlim_cur > 64 ? (size_t)rl.rlim_cur - 48 : 16;
 }
 
-/* The index of field name (len bytes) among the fields, added when new; -1 when full. */
-int split_field(split_state *s, const char *name, size_t len) {
-    for (size_t i = 0; i < s->nfields; i++) {
-        if (strlen(s->field[i]) == len && memcmp(s->field[i], name, len) == 0) {
-            return (int)i;
-        }
-    }
-    if (s->nfields == MAX_FIELDS) {
-        return -1;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy) {
-        return -1;
-    }
-    memcpy(copy, name, len);
-    copy[len] = 0;
-    s->field[s->nfields] = copy;
-    return (int)s->nfields++;
-}
-
 /* Notes the tags the pattern names; 0 (after a message) for an unclosed brace or too many. */
 static int parse_pattern(split_state *s) {
     for (const char *p = s->pattern; (p = strchr(p, '{')) != NULL;) {

@@ -13,23 +13,16 @@
 
 static const char *const TAGS[4] = {"White", "Black", "Date", "Result"};
 
-/* Appends n bytes to the record; 0 when out of memory. */
+/* Appends n bytes to the record (the library's growable buffer); 0 when out of memory. */
 static int put(dd_line *l, const void *p, size_t n) {
-    if (l->len + n > l->cap) {
-        size_t cap = l->cap ? l->cap : 256;
-        while (cap < l->len + n) {
-            cap *= 2;
-        }
-        unsigned char *q = realloc(l->rec, cap);
-        if (!q) {
-            l->nomem = 1;
-            return 0;
-        }
-        l->rec = q;
-        l->cap = cap;
+    pgn_membuf m = {(char *)l->rec, l->len, l->cap, NULL};
+    if (pgn_membuf_write(&m, p, n) < 0) {
+        l->nomem = 1;
+        return 0;
     }
-    memcpy(l->rec + l->len, p, n);
-    l->len += n;
+    l->rec = (unsigned char *)m.ptr;
+    l->len = m.len;
+    l->cap = m.cap;
     return 1;
 }
 

@@ -83,6 +83,21 @@ static int input_lang_option(cli_run *r, const char *arg) {
     return EXIT_OK;
 }
 
+/* -j VALUE: a count, or 0 or "auto" (the number of cores: *jobs -1). 1 and *jobs set, or 0
+ * (a usage error). */
+static int jobs_option(const char *arg, int *jobs) {
+    if (strcmp(arg, "auto") == 0) {
+        *jobs = -1;
+        return 1;
+    }
+    uint64_t n = 0;
+    if (!cli_parse_u64(arg, 0, CLI_MAX_JOBS, &n)) {
+        return 0;
+    }
+    *jobs = n == 0 ? -1 : (int)n;
+    return 1;
+}
+
 /* One shared option; EXIT_OK or a usage error. */
 static int common_option(cli_run *r, int ch, const char *arg) {
     switch (ch) {
@@ -109,10 +124,10 @@ static int common_option(cli_run *r, int ch, const char *arg) {
         }
         return EXIT_OK;
     case 'j':
-        return cli_jobs_option(arg, &r->jobs) ? EXIT_OK
-                                              : cli_usage("-j takes a number of threads or auto, "
-                                                          "not '%s'",
-                                                          arg);
+        return jobs_option(arg, &r->jobs) ? EXIT_OK
+                                          : cli_usage("-j takes a number of threads or auto, "
+                                                      "not '%s'",
+                                                      arg);
     case OPT_PROGRESS:
     case OPT_NO_PROGRESS: cli_progress_mode(ch == OPT_PROGRESS); return EXIT_OK;
     case OPT_ENCODING:
@@ -241,6 +256,11 @@ static int open_outputs(cli_run *r) {
         return EXIT_RESOURCE;
     }
     return EXIT_OK;
+}
+
+void cli_run_diag(void *ctx, const pgn_diag *d) {
+    const cli_run *r = ctx;
+    cli_print_diag_detail(d, r->quiet, NULL);
 }
 
 void cli_run_worst(cli_run *r, int status) {

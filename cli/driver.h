@@ -272,7 +272,8 @@ int cli_outputs_clash(const char *what_a, const char *a, const char *what_b, con
  * directory inputs are reported and skipped; --max-errors stops the run. Returns r->status.
  * With --where (r->query set by cli_run_open) fn sees only the games that match, built by reading
  * their raw bytes again; the others are read, counted in r->games and dropped unseen, with their
- * diagnostics (cli/where.c). The same holds for cli_run_visit, whose v then sees only matches. */
+ * diagnostics (the library's pgn_query_filter). The same holds for cli_run_visit, whose v then
+ * sees only matches. */
 int cli_run_games(cli_run *r, cli_each_fn fn, void *user);
 /* The same in visitor mode (no tree: check, convert --to uci|fen): v (may be NULL) sees each game
  * as it streams; then fn (may be NULL) is called with g->game NULL. */
@@ -309,27 +310,11 @@ typedef enum cli_summary {
  * failure, else 1 if any error was reported or a game rejected, else 0. */
 int cli_run_finish(cli_run *r, cli_summary kind);
 
-/* ---- between the driver's files: driver.c, reading.c (the reading), where.c (--where) ---- */
+/* ---- for the driver's files: reading.c (the reading) and parallel.c (-j) call driver.c ---- */
 
 /* A pgn_diag_fn (ctx: the cli_run) printing a diagnostic (warnings not under --quiet). */
 void cli_run_diag(void *ctx, const pgn_diag *d);
 /* Raises r->status to status when that is worse. */
 void cli_run_worst(cli_run *r, int status);
-/* One step of the reading: the next game of rd; the loop of reading.c does the rest. */
-typedef struct cli_step {
-    pgn_reader *rd;
-    pgn_game *game; /* NULL: visitor mode */
-    const pgn_visitor *v;
-    void *vuser;
-    cli_each_fn fn;
-    void *user;
-    int from_fn;             /* the status came from fn, not the reader */
-    struct cli_where *where; /* --where: the matcher and the held diagnostics */
-    pgn_diag_fn diag;        /* where the diagnostics go (held first under --where) */
-    void *diag_ctx;
-} cli_step;
-
-/* Calls s->fn with the game s->rd just read (s->from_fn: its status came from fn). */
-pgn_status cli_step_give(cli_run *r, cli_step *s, const cli_input *in);
 
 #endif

@@ -54,37 +54,6 @@ static void usage(FILE *f) {
         "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n");
 }
 
-int cli_position(pgn_pos *pos, const char *fen, int chess960) {
-    return cli_position_variant(pos, fen, chess960, NULL);
-}
-
-int cli_position_variant(pgn_pos *pos, const char *fen, int chess960, const char *variant) {
-    pgn_variant v = PGN_VARIANT_STANDARD;
-    int is960 = 0;
-    if (variant && !pgn_variant_from_name(variant, strlen(variant), &v, &is960)) {
-        cli_error(NULL,
-                  "error: unknown variant '%s' (crazyhouse, atomic, antichess, 3check, "
-                  "kingofthehill, horde, racingkings, chess960; docs/variants.md)",
-                  variant);
-        return EXIT_USAGE;
-    }
-    chess960 |= is960;
-    if (!fen) {
-        pgn_pos_init_variant(pos, v);
-        pos->chess960 = chess960 != 0;
-        return EXIT_OK;
-    }
-    pgn_fen_diag d;
-    if (pgn_fen_parse_variant(pos, v, fen, strlen(fen), chess960 ? PGN_FEN_CHESS960 : 0, &d) !=
-        PGN_OK) {
-        cli_error(NULL, "error: invalid FEN '%s' at column %u (field %u): %s [%s]", fen, d.column,
-                  d.field, d.reason, pgn_status_name(d.code));
-        return EXIT_INPUT;
-    }
-    cli_print_warnings(fen, d.warnings);
-    return EXIT_OK;
-}
-
 /* Runs the command named by argv[1]; returns its exit status. */
 static int dispatch(int argc, char **argv) {
     if (argc < 2) {

@@ -9,20 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { BATCH_DEFAULT = 1 << 20, MAX_JOBS = 256 };
-
-int cli_jobs_option(const char *arg, int *jobs) {
-    if (strcmp(arg, "auto") == 0) {
-        *jobs = -1;
-        return 1;
-    }
-    uint64_t n = 0;
-    if (!cli_parse_u64(arg, 0, MAX_JOBS, &n)) {
-        return 0;
-    }
-    *jobs = n == 0 ? -1 : (int)n;
-    return 1;
-}
+enum { BATCH_DEFAULT = 1 << 20 };
 
 /* The number of workers: -j's count, or the cores for -j 0 or auto. Without -j, the cores when
  * the command's work runs on the workers (r->par: check, fmt, convert, select) and the input is
@@ -39,7 +26,7 @@ static unsigned jobs_of(const cli_run *r, const cli_input *in) {
         return 1;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (unsigned)n;
+    return n < 1 ? 1 : n > CLI_MAX_JOBS ? CLI_MAX_JOBS : (unsigned)n;
 }
 
 int cli_par_wanted(const cli_run *r, const cli_input *in, int visitor) {

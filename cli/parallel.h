@@ -30,9 +30,8 @@ typedef struct cli_par_hooks {
     "                  select, eco, dedupe (--keep first) and stats, else 1\n"                     \
     "  --progress, --no-progress  a progress line on stderr (default: on a terminal)\n"
 
-/* -j VALUE: a count, or 0 or "auto" (the number of cores: *jobs -1). 1 and *jobs set, or 0
- * (a usage error). */
-int cli_jobs_option(const char *arg, int *jobs);
+/* The most threads -j takes. */
+enum { CLI_MAX_JOBS = 256 };
 /* Whether r reads in on threads: -j above 1 (without -j: the cores, when r->par is set and in is
  * a regular file), and nothing that needs one reader over the whole
  * input (--max-errors, --range, nested comments, a diagnostics callback of the command's own,

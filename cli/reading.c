@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The driver's reading (driver.h): each input opened, one reader per input (on this thread, or
- * on the workers of parallel.c under -j; the --where step is in where.c), each game given to the
- * command's callback or visitor, the totals and --max-errors over the whole run; JSON input. */
+ * on the workers of parallel.c under -j), each game given to the command's callback or visitor,
+ * the totals and --max-errors over the whole run; --where through the library's
+ * pgn_query_filter, a match read again for the command; JSON input. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 #include "parallel.h"
@@ -10,12 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-void cli_run_diag(void *ctx, const pgn_diag *d) {
-    const cli_run *r = ctx;
-    cli_print_diag_detail(d, r->quiet, NULL);
-}
+/* One step of the reading: the next game of rd; the loops below do the rest. */
+typedef struct cli_step {
+    pgn_reader *rd;
+    pgn_game *game; /* NULL: visitor mode */
+    const pgn_visitor *v;
+    void *vuser;
+    cli_each_fn fn;
+    void *user;
+    int from_fn;             /* the status came from fn, not the reader */
+    pgn_query_filter *where; /* --where: the matcher and the held diagnostics */
+    pgn_diag_fn diag;        /* where the diagnostics go (held first under --where) */
+    void *diag_ctx;
+} cli_step;
 
-pgn_status cli_step_give(cli_run *r, cli_step *s, const cli_input *in) {
+/* Calls s->fn with the game s->rd just read (s->from_fn: its status came from fn). */
+static pgn_status step_give(cli_run *r, cli_step *s, const cli_input *in) {
     const pgn_game_summary *sum = pgn_reader_summary(s->rd);
     cli_game g = {
         s->game,   sum,      pgn_reader_raw(s->rd), in, r->games + sum->game, {NULL, 0}, 0,
@@ -32,7 +43,60 @@ static pgn_status one_game(cli_run *r, cli_step *s, const cli_input *in) {
     if (st == PGN_OK) {
         cli_progress_game();
     }
-    return st != PGN_OK || !s->fn ? st : cli_step_give(r, s, in);
+    return st != PGN_OK || !s->fn ? st : step_give(r, s, in);
+}
+
+/* --where, a game that matched: its raw bytes read again, into the tree or through the
+ * command's visitor (its diagnostics were printed from the first reading). */
+static pgn_status reread(cli_run *r, cli_step *s) {
+    if (!s->game && !s->v) {
+        return PGN_OK;
+    }
+    pgn_str raw = pgn_reader_raw(s->rd);
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = r->ropts.flags & ~(uint32_t)PGN_READ_KEEP_RAW;
+    ro.encoding = r->ropts.encoding;
+    ro.input_lang = r->ropts.input_lang;
+    pgn_reader *rd;
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, raw.ptr, raw.len);
+    if (st == PGN_OK) {
+        st = s->game ? pgn_reader_next(rd, s->game) : pgn_reader_visit(rd, s->v, s->vuser);
+        pgn_reader_free(rd);
+    }
+    return st == PGN_END ? PGN_OK : st;
+}
+
+/* The step under --where: the next game read with the filter; a game that matches gets its
+ * diagnostics printed and goes to the command, one that does not is skipped without a word. */
+static pgn_status where_game(cli_run *r, cli_step *s, const cli_input *in) {
+    pgn_status st = pgn_reader_visit(s->rd, pgn_query_filter_visitor(), s->where);
+    int matched = 0;
+    if (st == PGN_OK) {
+        cli_progress_game();
+    }
+    if (st == PGN_OK && pgn_query_filter_matched(s->where, &matched) != PGN_OK) {
+        st = PGN_E_NOMEM;
+    }
+    uint64_t counts[2] = {0, 0};
+    int full = pgn_query_filter_flush(s->where, matched || st != PGN_OK, s->diag, s->diag_ctx,
+                                      r->max_errors ? r->max_errors - r->errors : 0, counts);
+    r->errors += counts[0];
+    r->warnings += counts[1];
+    if (full < 0 && st == PGN_OK) {
+        st = PGN_E_NOMEM;
+    }
+    if (st != PGN_OK || !matched) {
+        return st;
+    }
+    r->matched++;
+    if (full > 0) {
+        return PGN_E_LIMIT; /* as the reader does: the game that reaches the limit is not given */
+    }
+    if ((st = reread(r, s)) != PGN_OK) {
+        return st;
+    }
+    return s->fn ? step_give(r, s, in) : PGN_OK;
 }
 
 /* The reader options of one input. */
@@ -51,7 +115,7 @@ static pgn_reader_opts input_opts(cli_run *r, cli_step *s, const cli_input *in) 
     }
     ro.max_errors = r->max_errors ? r->max_errors - r->errors : 0;
     if (s->where) { /* the driver holds the diagnostics, counts them and stops */
-        ro.on_diag = cli_where_diag;
+        ro.on_diag = pgn_query_filter_diag;
         ro.diag_ctx = s->where;
         ro.max_errors = 0;
         ro.flags |= PGN_READ_KEEP_RAW;
@@ -71,7 +135,7 @@ static pgn_status serial_input(cli_run *r, cli_step *s, cli_input *in, const pgn
     }
     pgn_status st;
     s->from_fn = 0;
-    while ((st = s->where ? cli_where_game(r, s, in) : one_game(r, s, in)) == PGN_OK) {
+    while ((st = s->where ? where_game(r, s, in) : one_game(r, s, in)) == PGN_OK) {
     }
     uint64_t games, errors, warnings;
     pgn_reader_totals(s->rd, &games, &errors, &warnings);
@@ -115,7 +179,7 @@ static void run_input(cli_run *r, cli_step *s, cli_input *in) {
 }
 
 static int run_all(cli_run *r, cli_step *s) {
-    if (r->query && cli_where_new(&s->where, r->query) != PGN_OK) {
+    if (r->query && pgn_query_filter_new(&s->where, r->query, NULL) != PGN_OK) {
         cli_error(NULL, "out of memory");
         r->aborted = 1;
     }
@@ -145,7 +209,7 @@ static int run_all(cli_run *r, cli_step *s) {
         }
         cli_input_close(&in);
     }
-    cli_where_free(s->where);
+    pgn_query_filter_free(s->where);
     s->where = NULL;
     if (r->aborted) {
         cli_run_worst(r, EXIT_RESOURCE);

@@ -16,6 +16,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The index of field name (len bytes) among the fields, added when new; -1 when full. */
+int split_field(split_state *s, const char *name, size_t len) {
+    for (size_t i = 0; i < s->nfields; i++) {
+        if (strlen(s->field[i]) == len && memcmp(s->field[i], name, len) == 0) {
+            return (int)i;
+        }
+    }
+    if (s->nfields == MAX_FIELDS) {
+        return -1;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        return -1;
+    }
+    memcpy(copy, name, len);
+    copy[len] = 0;
+    s->field[s->nfields] = copy;
+    return (int)s->nfields++;
+}
+
 /* Closes f: 0, or -1 after a message when its last writes failed (disk full, a size limit). */
 static int close_file(split_state *s, out_file *f) {
     int bad = fclose(f->f) != 0;

@@ -95,6 +95,38 @@ typedef struct pgn_query_result {
 PGN_API PGN_NODISCARD pgn_status pgn_query_matcher_result(const pgn_query_matcher *matcher,
                                                           pgn_query_result *out);
 
+/**
+ * A selection filter: a matcher of query run so that the reader reads every game whole (the
+ * matcher may skip or stop; the reader is never told, so every diagnostic of a game is found),
+ * with the game's diagnostics held until it is known whether the game matched (what pgnkit's
+ * --where prints: the diagnostics of the games that match). Not shared between threads.
+ */
+typedef struct pgn_query_filter pgn_query_filter;
+/** Creates a filter of query (borrowed: it must outlive the filter). alloc may be NULL.
+ * Returns PGN_OK, PGN_E_NOMEM or PGN_E_BAD_ALLOCATOR. */
+PGN_API PGN_NODISCARD pgn_status pgn_query_filter_new(pgn_query_filter **out,
+                                                      const pgn_query *query,
+                                                      const pgn_allocator *alloc);
+/** Frees the filter and its held diagnostics (not its query); accepts NULL. */
+PGN_API void pgn_query_filter_free(pgn_query_filter *filter);
+/** The visitor to read with, the filter as user: it always answers PGN_FLOW_CONTINUE. Returns a
+ * static visitor, never NULL. */
+PGN_API const pgn_visitor *pgn_query_filter_visitor(void);
+/** A pgn_diag_fn (ctx: the filter) for pgn_reader_opts.on_diag: holds a copy of d (its source
+ * pointer must stay valid until the flush: the reader's source_name). Out of memory, the
+ * diagnostic is dropped and the next pgn_query_filter_flush returns -1. */
+PGN_API void pgn_query_filter_diag(void *ctx, const pgn_diag *d);
+/** Whether the game just visited matched (*matched 1 or 0). PGN_OK, or PGN_E_NOMEM when the
+ * matcher ran out of memory during the game (*matched is then 0). */
+PGN_API PGN_NODISCARD pgn_status pgn_query_filter_matched(const pgn_query_filter *filter,
+                                                          int *matched);
+/** Passes the held diagnostics to fn(ctx, d) in order when pass is nonzero, counting errors in
+ * counts[0] and warnings in counts[1], and stopping after the error that makes counts[0] reach
+ * budget (0: no budget); then drops them all. Returns 1 when the budget was reached, -1 when a
+ * diagnostic of the game could not be held (out of memory), else 0. */
+PGN_API int pgn_query_filter_flush(pgn_query_filter *filter, int pass, pgn_diag_fn fn, void *ctx,
+                                   uint64_t budget, uint64_t counts[2]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -501,6 +501,64 @@ static void test_oom(void) {
     }
 }
 
+typedef struct diag_log {
+    size_t n;
+    pgn_status code[4];
+    char token[4][48];
+} diag_log;
+
+static void log_diag(void *ctx, const pgn_diag *d) {
+    diag_log *log = ctx;
+    if (log->n < 4) {
+        log->code[log->n] = d->code;
+        memcpy(log->token[log->n], d->token, sizeof d->token);
+    }
+    log->n++;
+}
+
+/* pgn_query_filter: the reader reads every game whole although the matcher skips the movetext of
+ * a tag-only expression, so the illegal move of each game is found (the standard: a king moves one
+ * square, so Ke3 and Kd3 from e1 are no legal moves); the diagnostics are held until the flush,
+ * passed for a match only, and the budget stops the flush at its error. */
+static void test_filter(void) {
+    static const char two[] = "[White \"Anna\"]\n\n1. e4 e5 2. Ke3 Nf6 *\n\n"
+                              "[White \"Bob\"]\n\n1. d4 d5 2. Kd3 *\n";
+    pgn_query *q;
+    pgn_query_filter *f;
+    pgn_reader *r;
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    if (pgn_query_compile(&q, "white ~ \"^Anna\"", 15, NULL, NULL) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "the expression does not compile");
+        return;
+    }
+    CHECK_EQ_INT(pgn_query_filter_new(&f, q, NULL), PGN_OK);
+    ro.on_diag = pgn_query_filter_diag;
+    ro.diag_ctx = f;
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, &ro, two, sizeof two - 1), PGN_OK);
+    int expect[2] = {1, 0};
+    for (int k = 0; k < 2; k++) {
+        int matched = -1;
+        diag_log log = {0};
+        uint64_t counts[2] = {0, 0};
+        CHECK_EQ_INT(pgn_reader_visit(r, pgn_query_filter_visitor(), f), PGN_OK);
+        CHECK_EQ_INT(pgn_query_filter_matched(f, &matched), PGN_OK);
+        CHECK_EQ_INT(matched, expect[k]);
+        CHECK_EQ_INT(pgn_query_filter_flush(f, matched, log_diag, &log, 1, counts), matched);
+        CHECK_EQ_INT((int)log.n, matched);
+        CHECK_EQ_INT((int)counts[0], matched);
+        if (matched) {
+            CHECK_EQ_INT(log.code[0], PGN_E_ILLEGAL_MOVE);
+            CHECK_EQ_STR(log.token[0], "Ke3");
+        }
+        CHECK_EQ_INT(pgn_query_filter_flush(f, 1, log_diag, &log, 0, counts), 0); /* dropped */
+        CHECK_EQ_INT((int)log.n, matched);
+    }
+    pgn_reader_free(r);
+    pgn_query_filter_free(f);
+    pgn_query_free(q);
+}
+
 int main(void) {
     test_errors();
     test_print();
@@ -508,6 +566,7 @@ int main(void) {
     test_oom();
     test_no_keys();
     test_visitor_for();
+    test_filter();
     buf b = {0};
     if (buf_load_shared("corpus/big/twic/twic1427.pgn.gz", &b)) {
         size_t len = slice_games(b.p, b.len, 300);

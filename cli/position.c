@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* The position a command starts from (cli.h: cli_position, cli_position_variant): --fen and
+ * --variant as fen, moves, perft and svg take them, with the messages of a bad one. Apart from
+ * main.c, which calls the commands, so that no command calls back into it. */
+#define _POSIX_C_SOURCE 200809L
+#include "cli.h"
+
+#include <string.h>
+
+int cli_position(pgn_pos *pos, const char *fen, int chess960) {
+    return cli_position_variant(pos, fen, chess960, NULL);
+}
+
+int cli_position_variant(pgn_pos *pos, const char *fen, int chess960, const char *variant) {
+    pgn_variant v = PGN_VARIANT_STANDARD;
+    int is960 = 0;
+    if (variant && !pgn_variant_from_name(variant, strlen(variant), &v, &is960)) {
+        cli_error(NULL,
+                  "error: unknown variant '%s' (crazyhouse, atomic, antichess, 3check, "
+                  "kingofthehill, horde, racingkings, chess960; docs/variants.md)",
+                  variant);
+        return EXIT_USAGE;
+    }
+    chess960 |= is960;
+    if (!fen) {
+        pgn_pos_init_variant(pos, v);
+        pos->chess960 = chess960 != 0;
+        return EXIT_OK;
+    }
+    pgn_fen_diag d;
+    if (pgn_fen_parse_variant(pos, v, fen, strlen(fen), chess960 ? PGN_FEN_CHESS960 : 0, &d) !=
+        PGN_OK) {
+        cli_error(NULL, "error: invalid FEN '%s' at column %u (field %u): %s [%s]", fen, d.column,
+                  d.field, d.reason, pgn_status_name(d.code));
+        return EXIT_INPUT;
+    }
+    cli_print_warnings(fen, d.warnings);
+    return EXIT_OK;
+}
