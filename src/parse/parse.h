@@ -161,9 +161,9 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
 int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
                     uint32_t flags, pgn_move mv, pgn_san_result *res);
 /* lang_ahead.c: the languages of set that read move *s (n bytes at at, pos before it) and then
- * every move of the rest of its line, each from the position after its own reading; *best: those
- * that read the most of it. The lexer is put back where it was; *s (and r->tok.ptr when *s is
- * it) follow the window if it moved. */
+ * every move of the rest of its line, each from the position after its own reading, or as far as
+ * the others read when one is left; *best: those that read the most of it. The lexer is put back
+ * where it was; *s (and r->tok.ptr when *s is it) follow the window if it moved. */
 uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
                          uint32_t flags, uint32_t set, uint32_t *best);
 /* lang_ahead.c: is the ( just read (r->tok, or before it if the reader looked at it) closed by its
