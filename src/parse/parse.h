@@ -88,8 +88,12 @@ struct pgn_reader {
     uint8_t lang_tok_len;
     uint8_t lang_hinted; /* W_NOTATION_HINT given in this game */
     uint8_t lang_fast;   /* lang_cands is one language of ASCII letters: lang_map translates */
-    char lang_map[26];   /* its letter 'A' + i as the English one, 0 for none */
-    char lang_tok[16];   /* the first move English could not read, and where */
+    char lang_map[128];  /* each ASCII byte as English writes it, 0 for none (pgnk_lang_fast) */
+    uint8_t lang_map_of; /* 1 + the language lang_map is for, 0: none yet (kept across games) */
+    uint8_t lang_letters_set;  /* lang_letters, lang_piece_at are filled (once per reader) */
+    uint32_t lang_letters[26]; /* bit per language of one-byte letters with 'A' + i a letter */
+    uint8_t lang_piece_at[PGN_LANG_COUNT][26]; /* the piece type letter 'A' + i is in it, or 0 */
+    char lang_tok[16]; /* the first move English could not read, and where */
     pgn_loc lang_at;
     uint32_t lang_prior;   /* the languages of the file's games before (a prior for a tie) */
     uint8_t lang_by_prior; /* this game's language was chosen by lang_prior */
