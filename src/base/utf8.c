@@ -112,7 +112,11 @@ size_t pgnk_utf8_cut(const char *s, size_t len, size_t max) {
 
 size_t pgnk_utf8_excerpt(char *out, size_t cap, const char *s, size_t len) {
     size_t n = 0;
-    for (size_t i = 0; i < len;) {
+    while (n < len && n + 1 < cap && (unsigned char)s[n] < 0x80) {
+        out[n] = s[n]; /* ASCII, most excerpts whole (W_LANGUAGE in every game: issue 28) */
+        n++;
+    }
+    for (size_t i = n; i < len;) {
         char u[4];
         size_t used;
         size_t k = pgnk_utf8_encode(pgnk_utf8_decode(s + i, len - i, &used), u);

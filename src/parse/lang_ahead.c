@@ -49,11 +49,14 @@ static int must_read(const char *s, size_t n) {
 }
 
 /* Reads the rest of the line from the lexer in each language of live, from its position in p;
- * returns those that read every move (count: moves each read). */
+ * returns those that read every move (count: moves each read). It stops as soon as one language
+ * is left: the others failed a move it read, so it is the answer whatever follows (a move it
+ * fails later is reported when the reader gets there); reading on to the game's end made every
+ * Dutch game (P: knight) read its rest twice (issue 28, bench/RESULTS.md). */
 static uint32_t read_line(lexer *lx, pgn_pos *p, uint32_t *count, uint32_t live, uint32_t flags) {
     uint32_t depth = 0;
     token t;
-    for (uint32_t k = 0; k < AHEAD_TOKENS && live; k++) {
+    for (uint32_t k = 0; k < AHEAD_TOKENS && (live & (live - 1)); k++) {
         pgnk_lexer_next(lx, &t);
         if (t.kind == TOK_EOF || t.kind == TOK_LBRACKET || t.kind == TOK_STAR ||
             t.kind == TOK_BAD) {

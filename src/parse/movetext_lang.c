@@ -33,12 +33,18 @@ static void set_cands(pgn_reader *r, uint32_t set) {
     int l = set ? (int)bits_ctz(set) : 0;
     r->lang_fast = set != 0 && (set & (set - 1)) == 0 && l != PGN_LANG_RUSSIAN &&
                    l != PGN_LANG_FIGURINE && !pgn_lang_is_descriptive((pgn_lang)l);
-    if (r->lang_fast) {
-        memset(r->lang_map, 0, sizeof r->lang_map);
+    if (r->lang_fast &&
+        r->lang_map_of != l + 1) { /* bytes kept as they are, but uppercase letters (other
+           languages'), lowercase ones past h but x (English's lax nf3) and NUL */
+        for (int c = 0; c < 128; c++) {
+            int keep = c != 0 && !(c >= 'A' && c <= 'Z') && !(c >= 'i' && c <= 'z' && c != 'x');
+            r->lang_map[c] = keep ? (char)c : 0;
+        }
         for (int t = PGN_PAWN; t <= PGN_KING; t++) {
-            r->lang_map[pgn_lang_letter((pgn_lang)l, (pgn_piece_type)t)[0] - 'A'] =
+            r->lang_map[(unsigned char)pgn_lang_letter((pgn_lang)l, (pgn_piece_type)t)[0]] =
                 "PNBRQK"[t - PGN_PAWN];
         }
+        r->lang_map_of = (uint8_t)(l + 1);
     }
 }
 
@@ -60,14 +66,8 @@ int pgnk_lang_fast(const pgn_reader *r, const pgn_pos *pos, const char *s, size_
     }
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c >= 'A' && c <= 'Z') {
-            if ((buf[i] = r->lang_map[c - 'A']) == 0) {
-                return 0; /* castling's O, or a letter of another language */
-            }
-        } else if (c >= 0x80 || c == 0 || (c >= 'i' && c <= 'z' && c != 'x')) {
-            return 0;
-        } else {
-            buf[i] = (char)c;
+        if (c >= 0x80 || (buf[i] = r->lang_map[c]) == 0) {
+            return 0; /* castling's O, a letter of another language, a glyph */
         }
     }
     return pgn_san_parse(pos, buf, n, flags, res) == PGN_OK;
@@ -126,6 +126,25 @@ static int agrees(const pgn_reader *r, pgn_lang lang) {
     return !((kind & 1) && lang_piece(lang, 'N') != 0);
 }
 
+/* The languages with the letters of a (pgn_lang_same; test_lang checks these sets against it):
+ * a table, as the W_LANGUAGE of every game in another language names them (issue 28). */
+#define NORDIC                                                                                     \
+    (BIT(PGN_LANG_DANISH) | BIT(PGN_LANG_GERMAN) | BIT(PGN_LANG_NORWEGIAN) | BIT(PGN_LANG_SWEDISH))
+#define IBERIAN (BIT(PGN_LANG_ITALIAN) | BIT(PGN_LANG_SPANISH))
+
+static uint32_t twins_of(int a) {
+    return (NORDIC & BIT(a)) ? NORDIC : (IBERIAN & BIT(a)) ? IBERIAN : BIT(a);
+}
+
+/* Appends s to buf (o bytes used of cap), as snprintf would: cut at cap - 1, always ended. */
+static size_t put(char *buf, size_t o, size_t cap, const char *s) {
+    size_t m = strlen(s);
+    m = o + m < cap ? m : cap - 1 - o;
+    memcpy(buf + o, s, m);
+    buf[o + m] = '\0';
+    return o + m;
+}
+
 /* The languages of set, those with the same letters joined by '/' ("Danish/German/Norwegian/
  * Swedish, Polish"), by name or by code. */
 static size_t lang_list(uint32_t set, int codes, char *buf, size_t cap) {
@@ -137,15 +156,12 @@ static size_t lang_list(uint32_t set, int codes, char *buf, size_t cap) {
             continue;
         }
         const char *sep = o ? ", " : "";
-        for (int b = 0; b < PGN_LANG_COUNT; b++) {
-            if (pgn_lang_same((pgn_lang)a, (pgn_lang)b)) {
-                const char *name = codes ? pgn_lang_code((pgn_lang)b) : pgn_lang_name((pgn_lang)b);
-                int n = snprintf(buf + o, cap - o, "%s%s", sep, name);
-                o = n < 0 || (size_t)n >= cap - o ? cap - 1 : o + (size_t)n;
-                sep = "/";
-                done |= BIT(b);
-            }
+        for (uint32_t left = twins_of(a); left; left &= left - 1) {
+            pgn_lang b = (pgn_lang)bits_ctz(left);
+            o = put(buf, put(buf, o, cap, sep), cap, codes ? pgn_lang_code(b) : pgn_lang_name(b));
+            sep = "/";
         }
+        done |= twins_of(a);
     }
     return o;
 }
@@ -155,15 +171,18 @@ static size_t lang_list(uint32_t set, int codes, char *buf, size_t cap) {
 static void lang_diag(pgn_reader *r, pgn_status code, pgn_loc at, uint32_t set, const char *s,
                       size_t n) {
     char buf[192];
-    int m = snprintf(buf, sizeof buf, "%.*s: ", (int)(n > 32 ? 32 : n), s);
-    size_t o = m < 0 ? 0 : (size_t)m;
+    size_t o = n > 32 ? 32 : n;
+    const char *nul = memchr(s, '\0', o);
+    o = nul ? (size_t)(nul - s) : o;
+    memcpy(buf, s, o);
+    buf[o++] = ':';
+    buf[o++] = ' ';
     const char *why = code == PGN_W_LANGUAGE && r->lang_by_prior ? " (as the games before)" : "";
     size_t len = o + lang_list(set, 0, buf + o, sizeof buf - o);
     if (len + strlen(why) >= sizeof((pgn_diag *)0)->token) {
         len = o + lang_list(set, 1, buf + o, sizeof buf - o);
     }
-    m = snprintf(buf + len, sizeof buf - len, "%s", why);
-    len += m < 0 || (size_t)m >= sizeof buf - len ? 0 : (size_t)m;
+    len = put(buf, len, sizeof buf, why);
     pgnk_reader_diag(r, code, at, buf, len);
 }
 
@@ -197,17 +216,91 @@ static void lang_readings(pgn_reader *r, const pgn_pos *pos, uint32_t set, const
     }
 }
 
+/* Languages whose letters are not all one byte, or that take other letters than their own
+ * (English's lax forms, figurines' English letters), or other moves (descriptive): not sorted out
+ * by their letters. */
+#define UNSORTED                                                                                   \
+    (BIT(PGN_LANG_ENGLISH) | BIT(PGN_LANG_RUSSIAN) | BIT(PGN_LANG_FIGURINE) | DESCRIPTIVE)
+
+/* The languages of set that may read s: the others (of one-byte letters) cannot, as it holds an
+ * uppercase letter that is none of theirs or a lowercase one past h but x, which
+ * pgn_san_parse_lang refuses them for; tried for each of them, that refusal was most of the cost
+ * of the first move English cannot read (issue 28). Castling's O and o, and bytes >= 0x80 (a
+ * figurine is read in every language), sort out nothing. */
+static uint32_t may_read(pgn_reader *r, uint32_t set, const char *s, size_t n) {
+    if (!r->lang_letters_set) {
+        memset(r->lang_letters, 0, sizeof r->lang_letters);
+        memset(r->lang_piece_at, 0, sizeof r->lang_piece_at);
+        for (int l = 0; l < PGN_LANG_COUNT; l++) {
+            for (int t = PGN_PAWN; t <= PGN_KING && !(UNSORTED & BIT(l)); t++) {
+                int c = pgn_lang_letter((pgn_lang)l, (pgn_piece_type)t)[0] - 'A';
+                r->lang_letters[c] |= BIT(l);
+                r->lang_piece_at[l][c] = (uint8_t)t;
+            }
+        }
+        r->lang_letters_set = 1;
+    }
+    uint32_t may = set;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x80 || c == 'O' || c == 'o') {
+            return set;
+        }
+        if (c >= 'A' && c <= 'Z') {
+            may &= r->lang_letters[c - 'A'] | UNSORTED;
+        } else if (c >= 'i' && c <= 'z' && c != 'x') {
+            may &= UNSORTED;
+        }
+    }
+    return may;
+}
+
+/* What a language of one-byte letters (not UNSORTED) makes of the uppercase letters of s: the
+ * pieces, 3 bits each, and a top bit; two such languages with the same reading rewrite s alike,
+ * so pgn_san_parse_lang gives them the same answer. 0 (no reading): more than 9 letters. */
+static uint32_t letters_read(const pgn_reader *r, int l, const char *s, size_t n) {
+    uint32_t key = 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 'A' && c <= 'Z') {
+            if (key >= (uint32_t)1 << 27) {
+                return 0;
+            }
+            key = key << 3 | r->lang_piece_at[l][c - 'A'];
+        }
+    }
+    return key;
+}
+
 /* Reads s in each language of set: the ones that read it legally in *fit, their move in *res
- * (when they agree; *split is set when they do not). Returns the first failure when none does. */
-static pgn_status read_in(const pgn_pos *pos, uint32_t set, const char *s, size_t n, uint32_t flags,
-                          uint32_t *fit, int *split, pgn_san_result *res) {
+ * (when they agree; *split is set when they do not). Returns the first failure when none does.
+ * Languages that read s's letters alike are read once (the German game's Polish candidate
+ * while its moves have only S and K: issue 28). */
+static pgn_status read_in(pgn_reader *r, const pgn_pos *pos, uint32_t set, const char *s, size_t n,
+                          uint32_t flags, uint32_t *fit, int *split, pgn_san_result *res) {
     pgn_status first = PGN_OK;
+    uint32_t may = may_read(r, set, s, n);
     *fit = 0;
     *split = 0;
+    uint32_t last_key = 0; /* the last language of one-byte letters read, its reading */
+    pgn_status last_st = PGN_OK;
+    pgn_san_result last;
     for (uint32_t left = set; left; left &= left - 1) {
         int l = (int)bits_ctz(left);
         pgn_san_result one;
-        pgn_status st = pgn_san_parse_lang(pos, (pgn_lang)l, s, n, flags, &one);
+        uint32_t key = (may & ~UNSORTED & BIT(l)) ? letters_read(r, l, s, n) : 0;
+        pgn_status st = PGN_E_BAD_SAN; /* what it says when not may */
+        if (key && key == last_key) {
+            st = last_st;
+            one = last;
+        } else if (may & BIT(l)) {
+            st = pgn_san_parse_lang(pos, (pgn_lang)l, s, n, flags, &one);
+        }
+        if (key) {
+            last_key = key;
+            last_st = st;
+            last = one;
+        }
         if (st != PGN_OK) {
             first = first == PGN_OK ? st : first;
             continue;
@@ -279,7 +372,7 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
         }
         set = fallbacks(r);
     }
-    pgn_status st = read_in(pos, set, s, n, flags, &fit, &split, res);
+    pgn_status st = read_in(r, pos, set, s, n, flags, &fit, &split, res);
     if (st != PGN_OK && desc_ambiguous(r, pos, set, s, n, at)) {
         return PGN_E_DESCRIPTIVE_AMBIGUOUS; /* reported here, with the moves */
     }
@@ -293,12 +386,13 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
     if (split) { /* the rest of the line tells: the languages that read it all */
         uint32_t best, live = pgnk_lang_ahead(r, pos, &s, n, at, flags, fit, &best);
         uint32_t keep = live ? live : best;
-        read_in(pos, keep, s, n, flags, &fit, &split, res);
+        read_in(r, pos, keep, s, n, flags, &fit, &split, res);
         if (split && (keep & r->lang_prior)) { /* the file's games before tell */
             uint32_t f;
             int sp;
             pgn_san_result one;
-            if (read_in(pos, keep & r->lang_prior, s, n, flags, &f, &sp, &one) == PGN_OK && !sp) {
+            if (read_in(r, pos, keep & r->lang_prior, s, n, flags, &f, &sp, &one) == PGN_OK &&
+                !sp) {
                 fit = f;
                 split = 0;
                 *res = one;
@@ -345,7 +439,7 @@ int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n,
         return 0;
     }
     if (!(keep & BIT(PGN_LANG_ENGLISH)) &&
-        read_in(pos, keep, *s, n, flags, &fit, &split, res) == PGN_OK && !split) {
+        read_in(r, pos, keep, *s, n, flags, &fit, &split, res) == PGN_OK && !split) {
         r->lang_at = at; /* the game is in the other language(s) from this move on */
         r->lang_tok_len = (uint8_t)(n < sizeof r->lang_tok ? n : sizeof r->lang_tok);
         memcpy(r->lang_tok, *s, r->lang_tok_len);

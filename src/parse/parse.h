@@ -99,8 +99,12 @@ struct pgn_reader {
     uint8_t lang_tok_len;
     uint8_t lang_hinted; /* W_NOTATION_HINT given in this game */
     uint8_t lang_fast;   /* lang_cands is one language of ASCII letters: lang_map translates */
-    char lang_map[26];   /* its letter 'A' + i as the English one, 0 for none */
-    char lang_tok[16];   /* the first move English could not read, and where */
+    char lang_map[128];  /* each ASCII byte as English writes it, 0 for none (pgnk_lang_fast) */
+    uint8_t lang_map_of; /* 1 + the language lang_map is for, 0: none yet (kept across games) */
+    uint8_t lang_letters_set;  /* lang_letters, lang_piece_at are filled (once per reader) */
+    uint32_t lang_letters[26]; /* bit per language of one-byte letters with 'A' + i a letter */
+    uint8_t lang_piece_at[PGN_LANG_COUNT][26]; /* the piece type letter 'A' + i is in it, or 0 */
+    char lang_tok[16]; /* the first move English could not read, and where */
     pgn_loc lang_at;
     uint32_t lang_prior;   /* the languages of the file's games before (a prior for a tie) */
     uint8_t lang_by_prior; /* this game's language was chosen by lang_prior */
@@ -181,9 +185,9 @@ pgn_status pgnk_lang_read(pgn_reader *r, const pgn_pos *pos, const char *s, size
 int pgnk_lang_split(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
                     uint32_t flags, pgn_move mv, pgn_san_result *res);
 /* lang_ahead.c: the languages of set that read move *s (n bytes at at, pos before it) and then
- * every move of the rest of its line, each from the position after its own reading; *best: those
- * that read the most of it. The lexer is put back where it was; *s (and r->tok.ptr when *s is
- * it) follow the window if it moved. */
+ * every move of the rest of its line, each from the position after its own reading, or as far as
+ * the others read when one is left; *best: those that read the most of it. The lexer is put back
+ * where it was; *s (and r->tok.ptr when *s is it) follow the window if it moved. */
 uint32_t pgnk_lang_ahead(pgn_reader *r, const pgn_pos *pos, const char **s, size_t n, pgn_loc at,
                          uint32_t flags, uint32_t set, uint32_t *best);
 /* lang_ahead.c: is the ( just read (r->tok, or before it if the reader looked at it) closed by its

@@ -260,14 +260,15 @@ static size_t write_game(const game_moves *g, pgn_lang lang, char *out, size_t c
     return o;
 }
 
-/* Whether text names lang (or a language with its letters) in a W_LANGUAGE excerpt. */
+/* Whether a W_LANGUAGE excerpt names lang and every language with its letters (the reader's
+ * table of letter twins, movetext_lang.c, checked against pgn_lang_same). */
 static int names_lang(const char *text, pgn_lang lang) {
     for (int k = 0; k <= PGN_LANG_FIGURINE; k++) {
-        if (pgn_lang_same(lang, (pgn_lang)k) && strstr(text, pgn_lang_name((pgn_lang)k))) {
-            return 1;
+        if (pgn_lang_same(lang, (pgn_lang)k) && !strstr(text, pgn_lang_name((pgn_lang)k))) {
+            return 0;
         }
     }
-    return 0;
+    return 1;
 }
 
 static void test_corpus(void) {
