@@ -208,14 +208,12 @@ int cmd_db(int argc, char **argv) {
         return argc < 2 ? EXIT_USAGE : EXIT_OK;
     }
     const char *sub = argv[1];
-    if (strcmp(sub, "explore") == 0) {
-        return cli_db_explore(argc - 1, argv + 1);
-    }
-    if (strcmp(sub, "games") == 0) {
-        return cli_db_games(argc - 1, argv + 1);
-    }
-    if (strcmp(sub, "select") == 0) {
-        return cli_db_select(argc - 1, argv + 1);
+    int (*const own[])(int, char **) = {cli_db_explore, cli_db_games, cli_db_select};
+    static const char *const own_names[] = {"explore", "games", "select"};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++) {
+        if (strcmp(sub, own_names[i]) == 0) {
+            return own[i](argc - 1, argv + 1);
+        }
     }
     static const struct option opts[] = {{"db", required_argument, NULL, 'd'},
                                          {"jobs", required_argument, NULL, 'j'},
