@@ -33,51 +33,6 @@ static const char usage_text[] =
     "  export    every stored game, byte for byte as it was imported, in import order\n"
     "  stats     what the database holds; check: SQLite's integrity check\n";
 
-int cli_db_open(pgn_db **db, const char *path, uint32_t flags, const char *cmd) {
-    char msg[512];
-    if (pgn_db_open(db, path, flags, msg, sizeof msg) != PGN_OK) {
-        cli_error(NULL, "error: db %s: %s: %s", cmd, path, msg);
-        return EXIT_RESOURCE;
-    }
-    return EXIT_OK;
-}
-
-int cli_db_position(pgn_pos *pos, const char *text, const char *cmd) {
-    if (strchr(text, '/') != NULL) {
-        if (pgn_fen_parse(pos, text, strlen(text), 0, NULL) != PGN_OK) {
-            cli_error(NULL, "error: db %s: not a FEN: %s", cmd, text);
-            return -1;
-        }
-        return 0;
-    }
-    pgn_pos_init(pos);
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
-            p++;
-        }
-        const char *b = p;
-        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
-            p++;
-        }
-        char tok[64];
-        size_t n = (size_t)(p - b) < sizeof tok ? (size_t)(p - b) : sizeof tok - 1;
-        memcpy(tok, b, n);
-        tok[n] = '\0';
-        const char *mv = cli_skip_move_number(tok);
-        if (!*mv) {
-            continue;
-        }
-        pgn_san_result r;
-        if (pgn_san_parse(pos, mv, strlen(mv), 0, &r) != PGN_OK) {
-            cli_error(NULL, "error: db %s: '%s' is no legal move in: %s", cmd, mv, text);
-            return -1;
-        }
-        pgn_pos_play(pos, r.move);
-    }
-    return 0;
-}
-
 typedef struct import_ctx {
     int quiet;
     double t0;

@@ -9,9 +9,8 @@
 set -u
 # Allowed circles, the files' base names sorted and joined by spaces between bars ("|a b|"), each
 # with its reason in a comment here:
-#   cmd_db cmd_db_explore: db's subcommands and its explorer use each other's helpers; left while
-#   db select is added to the same files (issue 30), to be broken after it.
-allowed="|cmd_db cmd_db_explore|"
+#   (none)
+allowed=""
 
 check() {
     { # nm -A: "FILE:ADDRESS TYPE NAME" (defined), "FILE: U NAME" (undefined)
