@@ -22,6 +22,7 @@ struct pgn_query_filter {
 
 pgn_status pgn_query_filter_new(pgn_query_filter **out, const pgn_query *query,
                                 const pgn_allocator *alloc) {
+    *out = NULL;
     pgn_query_matcher *m = NULL; /* first: it checks alloc */
     pgn_status st = pgn_query_matcher_new(&m, query, alloc);
     pgn_query_filter *f = st == PGN_OK ? pgnk_alloc_object(alloc, sizeof *f, &st) : NULL;

@@ -563,6 +563,16 @@ static pgn_status e_query_matcher_new(const pgn_allocator *a) {
     pgn_query_free(q);
     return st;
 }
+static pgn_status e_query_filter_new(const pgn_allocator *a) {
+    pgn_query *q = NULL;
+    CHECK_EQ_INT(pgn_query_compile(&q, "white = \"A\"", 11, NULL, NULL), PGN_OK);
+    pgn_query_filter *f = NULL;
+    pgn_status st = q ? pgn_query_filter_new(&f, q, a) : PGN_E_NOMEM;
+    CHECK(f == NULL);
+    pgn_query_filter_free(f);
+    pgn_query_free(q);
+    return st;
+}
 static pgn_status e_search_new(const pgn_allocator *a) {
     REFUSES(pgn_search, pgn_search_new(&obj_, a, 3), pgn_search_free);
 }
@@ -671,6 +681,7 @@ static const struct {
     {"pgn_exporter_new", e_exporter_new, 0},
     {"pgn_query_compile", e_query_compile, 0},
     {"pgn_query_matcher_new", e_query_matcher_new, 0},
+    {"pgn_query_filter_new", e_query_filter_new, 0},
     {"pgn_search_new", e_search_new, 0},
     {"pgn_dedupe_new", e_dedupe_new, 0},
     {"pgn_game_analyze", e_game_analyze, 0},
