@@ -18,7 +18,10 @@ try() { # cmd option value [operands...]
     local cmd=$1 opt=$2 val=$3
     shift 3
     local sub=()
-    [ "$cmd" = db ] && sub=(import) # db's numeric options are import's
+    # db's numeric options are import's, but --limit, select's
+    if [ "$cmd" = db ]; then
+        case $opt in --limit) sub=(select) ;; *) sub=(import) ;; esac
+    fi
     timeout 20 "$bin" "$cmd" "${sub[@]}" "$opt" "$val" "$@" </dev/null >"$tmp/out" 2>"$tmp/err"
     local st=$?
     if [ "$st" -ne 2 ]; then
