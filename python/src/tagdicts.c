@@ -12,8 +12,8 @@
 #include "strtab.h"
 
 enum {
-    BATCH_GAMES = 512,
-    BATCH_BYTES = 1 << 20,
+    BATCH_GAMES = 64,
+    BATCH_BYTES = 1 << 17,
     NAME_SLOTS = 64,
     VALUE_SLOTS = 1024,
     KEY_MAX = 40,     /* longer strings are not cached */
@@ -70,12 +70,24 @@ void pk_tagdicts_free(pk_tagdicts *t) {
     PyMem_Free(t);
 }
 
+/* Appends a pair to t's buffer: its two lengths, then its name's and its value's bytes (a short
+ * pair in one write, one growth check). */
 static pgn_flow keep_tag(void *user, pgn_str name, pgn_str value) {
     pk_tagdicts *t = user;
     size_t lens[2] = {name.len, value.len};
-    if (pgn_membuf_write(&t->buf, lens, sizeof lens) < 0 ||
-        pgn_membuf_write(&t->buf, name.ptr, name.len) < 0 ||
-        pgn_membuf_write(&t->buf, value.ptr, value.len) < 0) {
+    char pair[256];
+    int bad;
+    if (sizeof lens + name.len + value.len <= sizeof pair) {
+        memcpy(pair, lens, sizeof lens);
+        memcpy(pair + sizeof lens, name.ptr, name.len);
+        memcpy(pair + sizeof lens + name.len, value.ptr, value.len);
+        bad = pgn_membuf_write(&t->buf, pair, sizeof lens + name.len + value.len) < 0;
+    } else {
+        bad = pgn_membuf_write(&t->buf, lens, sizeof lens) < 0 ||
+              pgn_membuf_write(&t->buf, name.ptr, name.len) < 0 ||
+              pgn_membuf_write(&t->buf, value.ptr, value.len) < 0;
+    }
+    if (bad) {
         t->oom = 1;
         return PGN_FLOW_STOP;
     }
@@ -145,6 +157,29 @@ static void keep(cached *c, PyObject *o, pgn_str s) {
     memcpy(c->key, s.ptr, s.len);
 }
 
+/* A new str of s: an ASCII one copied into a str made at its size (no decoder), else decoded as
+ * UTF-8 with U+FFFD for what is not (pk_str). */
+static PyObject *new_str(pgn_str s) {
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= s.len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s.ptr + i, 8);
+        high |= w;
+    }
+    for (; i < s.len; i++) {
+        high |= (unsigned char)s.ptr[i];
+    }
+    if (high & 0x8080808080808080u) {
+        return pk_str(s);
+    }
+    PyObject *o = PyUnicode_New((Py_ssize_t)s.len, 127);
+    if (o && s.len) {
+        memcpy(PyUnicode_DATA(o), s.ptr, s.len);
+    }
+    return o;
+}
+
 /* The str of s (a new reference): the one at (the str of the last game's tag at the same place:
  * Event, Site, Result... come in the same order game after game), else from the cache of n
  * slots, else decoded; at and the cache then keep it (a short one). */
@@ -153,10 +188,14 @@ static PyObject *str_of(cached *at, cached *slots, size_t n, pgn_str s) {
         return Py_NewRef(at->str);
     }
     if (s.len > KEY_MAX) {
-        return pk_str(s);
+        return new_str(s);
     }
     cached *c = &slots[pk_hash_bytes(s.ptr, s.len) & (n - 1)];
-    PyObject *o = holds(c, s) ? Py_NewRef(c->str) : pk_str(s);
+    if (holds(c, s)) {
+        keep(at, c->str, s);
+        return Py_NewRef(c->str);
+    }
+    PyObject *o = new_str(s);
     if (o) {
         keep(c, o, s);
         keep(at, o, s);

@@ -16,7 +16,7 @@ void pk_tagdicts_free(pk_tagdicts *t);
 
 /* The tags of r's next game as a dict (file order; a name given twice keeps its last value), or
  * NULL: at the end (*st PGN_END, no exception), or with *st the read's failure (no exception), or
- * with an exception set. When no scanned game is left, a batch (up to 512 games or 1 MiB of tags)
+ * with an exception set. When no scanned game is left, a batch (up to 64 games or 128 KiB of tags)
  * is read with the GIL released; diags then holds what the last read reported, as after one game
  * (at the end: the diagnostics that belong to no game). */
 PyObject *pk_tagdicts_next(pk_tagdicts *t, pgn_reader *r, pk_diags *diags, pgn_status *st);

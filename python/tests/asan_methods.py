@@ -155,7 +155,7 @@ class BadFile(io.RawIOBase):
 
 
 def scan_mode():
-    """Scan mode's batches (512 games) and caches, with the dicts emptied as they come."""
+    """Scan mode's batches (64 games) and caches, with the dicts emptied as they come."""
     for src in (GAMES * 300, GAMES * 2):
         n = 0
         for d in _pgnkit.Reader(src, "s", tags_only=True):

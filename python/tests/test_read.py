@@ -350,7 +350,7 @@ def test_line_of(tmp_path):
 
 
 def test_scan_tags_dicts_made_in_c():
-    """scan_tags builds its dicts in C from batches of 512 games, with cached strs and the last
+    """scan_tags builds its dicts in C from batches of 64 games, with cached strs and the last
     new dict as a template: over games whose tag sets change, repeat a name, hold more than 64
     tags, have values longer than the cache keeps, and more than two batches, every dict equals
     read()'s tags, and a dict the caller empties changes none after it."""
