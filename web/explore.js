@@ -58,7 +58,7 @@
     [["white", "ex-w"], ["draws", "ex-d"], ["black", "ex-b"]].forEach(function (p) {
       var s = el("span", p[1]), share = pct(m[p[0]], m.games);
       s.style.width = share + "%";
-      if (+share >= 12) s.textContent = Math.round(+share) + "%";
+      if (+share >= 15) s.textContent = Math.round(+share) + "%";
       s.setAttribute("title", p[0] + ": " + m[p[0]]);
       d.appendChild(s);
     });
