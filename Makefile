@@ -81,7 +81,8 @@ CLI_TESTS := $(wildcard tests/cli/test_*.sh)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/rel/%.o)
 LIB_PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
 # the page of pgnkit html: web/ embedded by tools/embed.sh into a generated C file
-WEB_SRC := web/viewer.html web/viewer.css web/viewer.js web/serve.html web/serve.css web/serve.js
+WEB_SRC := web/viewer.html web/viewer.css web/viewer.js web/serve.html web/serve.css web/serve.js \
+	web/explore.css web/explore.js
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/rel/%.o) $(BUILD)/rel/gen/web_assets.o
 ASAN_LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/asan/%.o)
 ASAN_CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/asan/%.o) $(BUILD)/asan/gen/web_assets.o

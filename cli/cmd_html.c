@@ -7,6 +7,7 @@
  * games is listed or shown: the page of the gnuchess book (145,716 games) opens at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "db.h"
 #include "web_assets.h"
 
 #include <getopt.h>
@@ -15,13 +16,18 @@
 #include <string.h>
 
 static const char html_usage[] =
-    "usage: pgnkit html [--title TEXT] [-o OUT] [--where EXPR] [reading options] [FILE...]\n"
+    "usage: pgnkit html [--title TEXT] [--db FILE] [-o OUT] [--where EXPR] [reading options]\n"
+    "                   [FILE...]\n"
     "Writes the games of the PGN files (stdin without FILE) as one self-contained HTML page that\n"
     "works from the file system without a network: a game list, the board, the move list with\n"
     "variations, comments, NAGs and clocks, [%csl]/[%cal] marks, and the evaluation graph of the\n"
     "[%eval]s (click it to go to a move). Keys: left/right, Home/End (moves), up/down (games), f\n"
     "(flip). The page allows no network access and runs only its own script\n"
     "(Content-Security-Policy). Pieces: \"Celtic\" by Maurizio Monge (MIT).\n"
+    "--db FILE  a game database (pgnkit db import): beside the board, an explorer panel lists the\n"
+    "           moves the database has from the position shown (games, white wins, draws, black\n"
+    "           wins, average Elo; a click plays the move), for the positions of the games' main\n"
+    "           lines, written into the page\n"
     "exit status: 0 success, 1 the input had errors (the games are still shown), 2 usage error,\n"
     "3 I/O or memory failure\n" CLI_WHERE_USAGE CLI_READ_USAGE CLI_RANGE_USAGE;
 
@@ -34,6 +40,9 @@ typedef struct page {
     pgn_json_writer *jw;
     unsigned long games;
     pgn_status st;
+    const char *db_path; /* --db */
+    cli_explore_set ex;  /* its answers (ex.db NULL without --db) */
+    char msg[512];       /* the database's failure */
 } page;
 
 /* Writes JSON text with <, > and & as \u00XX escapes: they occur only inside JSON strings, where
@@ -115,6 +124,10 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
         put_json_string(pg->out, svg, n);
     }
     fputc('}', pg->out);
+    int ex = pg->ex.db ? cli_explore_game(&pg->ex, game, pg->msg, sizeof pg->msg) : 0;
+    if (ex != 0) {
+        return pg->st = ex == -2 ? PGN_E_NOMEM : PGN_E_IO;
+    }
     return ferror(pg->out) ? (pg->st = PGN_E_IO) : PGN_OK;
 }
 
@@ -130,18 +143,25 @@ static void put_html_text(FILE *out, const char *s) {
     }
 }
 
-static void page_head(FILE *out, const char *title) {
+static void page_head(FILE *out, const char *title, int explore) {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
           "style-src 'unsafe-inline'; img-src data:; script-src 'sha256-",
           out);
     fputs(web_viewer_js_sha256, out);
+    if (explore) { /* the explorer panel's script (--db) */
+        fputs("' 'sha256-", out);
+        fputs(web_explore_js_sha256, out);
+    }
     fputs("'\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
           "<title>",
           out);
     put_html_text(out, title);
     fputs("</title>\n<style>\n", out);
     fwrite(web_viewer_css, 1, web_viewer_css_len, out);
+    if (explore) {
+        fwrite(web_explore_css, 1, web_explore_css_len, out);
+    }
     fputs("</style>\n</head>\n<body>\n", out);
     fwrite(web_viewer_html, 1, web_viewer_html_len, out);
 }
@@ -170,18 +190,32 @@ static int page_data(page *pg) {
     return 1;
 }
 
-static void page_tail(FILE *out, unsigned long games) {
-    fputs(games ? "]\n</script>\n<script>" : "<script>", out);
+/* The end of the page; with --db the explorer's answers (JSON of FENs, SAN and numbers only:
+ * nothing to escape) and its script. */
+static void page_tail(FILE *out, unsigned long games, const cli_explore_set *ex) {
+    fputs(games ? "]\n</script>\n" : "", out);
+    if (ex->db) {
+        fputs("<script type=\"application/json\" id=\"pgnkit-explore\">[\n", out);
+        fwrite(ex->json.p ? ex->json.p : "", 1, ex->json.len, out);
+        fputs("]\n</script>\n", out);
+    }
+    fputs("<script>", out);
     fwrite(web_viewer_js, 1, web_viewer_js_len, out);
-    fputs("</script>\n</body>\n</html>\n", out);
+    fputs("</script>\n", out);
+    if (ex->db) {
+        fputs("<script>", out);
+        fwrite(web_explore_js, 1, web_explore_js_len, out);
+        fputs("</script>\n", out);
+    }
+    fputs("</body>\n</html>\n", out);
 }
 
-enum { OPT_TITLE = CLI_OPT_COMMAND };
+enum { OPT_TITLE = CLI_OPT_COMMAND, OPT_DB };
 
 static int html_option(void *user, int ch, const char *arg) {
     page *pg = user;
-    if (ch == OPT_TITLE) {
-        pg->title = arg;
+    if (ch == OPT_TITLE || ch == OPT_DB) {
+        *(ch == OPT_TITLE ? &pg->title : &pg->db_path) = arg;
         return EXIT_OK;
     }
     return cli_usage("unknown option");
@@ -189,6 +223,7 @@ static int html_option(void *user, int ch, const char *arg) {
 
 int cmd_html(int argc, char **argv) {
     static const struct option opts[] = {{"title", required_argument, NULL, OPT_TITLE},
+                                         {"db", required_argument, NULL, OPT_DB},
                                          {NULL, 0, NULL, 0}};
     page pg = {0};
     pg.title = "pgnkit: games";
@@ -198,11 +233,15 @@ int cmd_html(int argc, char **argv) {
     if (st != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;
     }
+    if (pg.db_path && (st = cli_explore_open(&pg.ex.db, pg.db_path, "html")) != EXIT_OK) {
+        return st;
+    }
     if ((st = cli_run_open(&r)) != EXIT_OK) {
+        pgn_db_close(pg.ex.db);
         return st;
     }
     pg.out = r.out.file;
-    page_head(pg.out, pg.title);
+    page_head(pg.out, pg.title, pg.ex.db != NULL);
     /* the viewer plays the UCI moves of a standard game itself: no FENs (issue 34), short moves */
     pgn_json_writer_opts jo = {PGN_JSON_NDJSON | PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, 0,
                                NULL};
@@ -210,10 +249,17 @@ int cmd_html(int argc, char **argv) {
         pg.st = PGN_E_NOMEM;
     } else {
         cli_run_games(&r, one_game, &pg);
-        page_tail(pg.out, pg.games);
+        page_tail(pg.out, pg.games, &pg.ex);
     }
     pgn_json_writer_free(pg.jw);
     free(pg.buf.p);
+    pgn_db_close(pg.ex.db);
+    cli_explore_set_free(&pg.ex);
+    if (pg.st == PGN_E_IO && pg.msg[0]) {
+        cli_error(NULL, "error: html --db: %s", pg.msg);
+        r.aborted = 1;
+        r.status = EXIT_RESOURCE;
+    }
     if (pg.st == PGN_E_NOMEM) {
         cli_error(NULL, "out of memory");
         r.aborted = 1;

@@ -20,9 +20,9 @@ static const char serve_usage[] =
     "                    [--max-body BYTES] [--max-games N] [--max-plies N] [--max-nodes N]\n"
     "                    [--max-depth N] [--max-movetime MS] [--move-timeout MS]\n"
     "                    [--job-timeout S] [--idle-timeout S] [--keep S] [--max-results BYTES]\n"
-    "                    [--max-answers BYTES]\n"
-    "                    [--connections N] [--per-client N] [--timeout S]\n"
-    "                    [--request-timeout S] [--threads T] [--hash MB] [--open]\n"
+    "                    [--max-answers BYTES] [--connections N] [--per-client N]\n"
+    "                    [--timeout S] [--request-timeout S] [--threads T] [--hash MB]\n"
+    "                    [--open] [--db FILE]\n"
     "Serves a local web page (http://127.0.0.1:8765/ by default) where you paste or upload a PGN:\n"
     "its diagnostics (line, column, code) or its games are shown in the viewer of pgnkit html,\n"
     "and \"Analyse\" runs a UCI engine on them (default: stockfish on PATH, else\n"
@@ -35,6 +35,8 @@ static const char serve_usage[] =
     "--port N        port (default 8765; 0: any free port)\n"
     "--bind ADDR     numeric address to listen on (default 127.0.0.1; ::1 for IPv6)\n"
     "--open          open the page in the browser ($BROWSER, else xdg-open) once it is served\n"
+    "--db FILE       a game database (pgnkit db import): beside the board, an explorer panel\n"
+    "                lists the moves played from the position shown (GET /api/explore?fen=FEN)\n"
     "Requests must name the server in Host (localhost, 127.0.0.1 or [::1] with the port, or the\n"
     "--bind address): others get 421. A POST with an Origin or Sec-Fetch-Site of another site\n"
     "gets 403. Caps (defaults in brackets; past them 413, 422 or 503 with a message):\n"
@@ -104,7 +106,8 @@ enum {
     O_PER_CLIENT,
     O_TIMEOUT,
     O_REQ_TIMEOUT,
-    O_ANSWERS
+    O_ANSWERS,
+    O_DB
 };
 
 /* What the command line asked for. */
@@ -115,7 +118,8 @@ typedef struct serve_opts {
     uint64_t max_answers;          /* bytes held for clients: answers unsent, bodies */
     const char *bind_addr;
     engine_cfg cfg;
-    int open; /* --open */
+    int open;       /* --open */
+    const char *db; /* --db: the explorer panel's database */
 } serve_opts;
 
 /* Takes the value of option ch; returns 0 for a bad value. */
@@ -148,6 +152,7 @@ static int set_option(serve_opts *o, int ch, const char *arg) {
     case O_REQ_TIMEOUT: ok = cli_parse_u64(arg, 1, 3600, &o->request_s); break;
     case O_ANSWERS: ok = cli_parse_u64(arg, 4096, SIZE_MAX / 2, &o->max_answers); break;
     case O_OPEN: o->open = 1; break;
+    case O_DB: o->db = arg; break;
     default: ok = 0;
     }
     return ok;
@@ -180,6 +185,7 @@ static int parse_args(serve_opts *o, int argc, char **argv) {
         {"threads", required_argument, NULL, O_THREADS},
         {"hash", required_argument, NULL, O_HASH},
         {"open", no_argument, NULL, O_OPEN},
+        {"db", required_argument, NULL, O_DB},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int ch, idx = 0;
@@ -309,13 +315,12 @@ int cmd_serve(int argc, char **argv) {
     server s;
     memset(&s, 0, sizeof s);
     s.lim = o.lim;
-    if (serve_build_page(&s) != 0) {
-        cli_error(NULL, "out of memory");
-        free(s.page.p);
+    if (serve_open_page(&s, o.db) != 0) {
         return EXIT_RESOURCE;
     }
     if (serve_jobs_start(&s.jobs, &o.lim, &o.cfg, err, sizeof err) != 0) {
         cli_error(NULL, "%s", err);
+        serve_explore_close(&s);
         free(s.page.p);
         return EXIT_RESOURCE;
     }
@@ -329,6 +334,7 @@ int cmd_serve(int argc, char **argv) {
         st = run_daemon(&s, &o, fd, ipv6, port, &stop);
     }
     serve_jobs_stop(s.jobs);
+    serve_explore_close(&s);
     free(s.page.p);
     return st;
 }

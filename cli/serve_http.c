@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit serve's HTTP routing: every request's Host is checked, every POST's Origin and
  * Sec-Fetch-Site, bodies are capped; GET / is the page built into the program, /api/... are the
- * job queue's JSON answers (serve_jobs.c). No file of the machine is served. */
+ * job queue's JSON answers (serve_jobs.c) and the explorer's (serve_explore.c). No file of the
+ * machine is served. */
 #define _POSIX_C_SOURCE 200809L
 #ifdef PGNKIT_HAVE_MHD
 #include "serve_http.h"
@@ -108,10 +109,7 @@ static int origin_ok(const server *s, struct MHD_Connection *c) {
     if (!origin) {
         return 1;
     }
-    if (strncasecmp(origin, "http://", 7) != 0) {
-        return 0;
-    }
-    return host_ok(s, origin + 7);
+    return strncasecmp(origin, "http://", 7) == 0 && host_ok(s, origin + 7);
 }
 
 /* The job id and what follows it in /api/jobs/ID[/pgn|/cancel]; 0 when the path is not one. */
@@ -227,12 +225,15 @@ void serve_http_streams(serve_jobs *j) {
 static enum MHD_Result get(server *s, struct MHD_Connection *c, const char *url) {
     char id[33];
     const char *rest;
-    if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0) {
-        cli_membuf b = {0}; /* the page is sent from s->page */
+    cli_membuf b = {0};
+    if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0) { /* sent from s->page */
         return reply(c, s, 200, "text/html; charset=utf-8", &b, 1, NULL);
     }
+    if (strcmp(url, "/api/explore") == 0) { /* the explorer panel (serve_explore.c) */
+        const char *fen = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "fen");
+        return reply_json(c, s, (unsigned)serve_explore(s, fen, &b), &b);
+    }
     if (strncmp(url, "/api/jobs/", 10) == 0 && job_path(url, id, &rest)) {
-        cli_membuf b = {0};
         if (strcmp(rest, "") == 0) {
             uint64_t from = 0;
             const char *f = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "from");

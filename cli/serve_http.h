@@ -61,6 +61,7 @@ typedef struct serve_guard {
     size_t held, max_held; /* bytes of answers not yet sent and bodies received; --max-answers */
 } serve_guard;
 
+typedef struct serve_explorer serve_explorer; /* --db (serve_explore.c) */
 typedef struct server {
     serve_guard guard;
     serve_jobs *jobs;
@@ -68,7 +69,8 @@ typedef struct server {
     char hosts[4][80]; /* the Host values taken */
     int nhosts;
     cli_membuf page;
-    char csp[256];
+    char csp[384];
+    serve_explorer *explore; /* NULL without --db */
 } server;
 
 /* The access handler of the daemon (cls: the server). */
@@ -103,6 +105,15 @@ size_t serve_held(server *s);
 int serve_guard_start(serve_guard *g, unsigned max, int64_t request_ms, size_t max_held);
 /* Stops it (after the daemon). */
 void serve_guard_stop(serve_guard *g);
+
+/* --db FILE (NULL: none) opened for the explorer panel (serve_explore.c), then the page
+ * (serve_build_page, with the panel when there is a database): 0, or -1 after a message with
+ * nothing left open. serve_explore_close closes the database; it accepts a server without one. */
+int serve_open_page(server *s, const char *db);
+void serve_explore_close(server *s);
+/* GET /api/explore?fen=FEN: the explorer's answer (cli_explore_json) into b; the HTTP status
+ * (400 not a FEN, 404 no --db, 500). */
+int serve_explore(server *s, const char *fen, cli_membuf *b);
 
 /* The page into s->page and its Content-Security-Policy into s->csp: 0, or -1 (out of memory). */
 int serve_build_page(server *s);

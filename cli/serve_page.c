@@ -11,14 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The page: the viewer of pgnkit html (web/viewer.*) with the paste form (web/serve.*). */
-int serve_build_page(server *s) {
-    cli_membuf *b = &s->page, svg = {0};
+/* The page's Content-Security-Policy: its scripts by their hashes, the explorer's with --db. */
+static void page_csp(server *s) {
     snprintf(s->csp, sizeof s->csp,
              "default-src 'none'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'; "
-             "script-src 'sha256-%s' 'sha256-%s'; form-action 'none'; frame-ancestors 'none'; "
-             "base-uri 'none'",
-             web_viewer_js_sha256, web_serve_js_sha256);
+             "script-src 'sha256-%s' 'sha256-%s'%s%s%s; form-action 'none'; "
+             "frame-ancestors 'none'; base-uri 'none'",
+             web_viewer_js_sha256, web_serve_js_sha256, s->explore ? " 'sha256-" : "",
+             s->explore ? web_explore_js_sha256 : "", s->explore ? "'" : "");
+}
+
+/* The page: the viewer of pgnkit html (web/viewer.*) with the paste form (web/serve.*), and
+ * with --db the explorer panel (web/explore.*). */
+int serve_build_page(server *s) {
+    cli_membuf *b = &s->page, svg = {0};
+    int ex = s->explore != NULL;
+    page_csp(s);
     int bad =
         serve_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                         "<meta name=\"viewport\" content=\"width=device-width, "
@@ -26,6 +34,7 @@ int serve_build_page(server *s) {
                         "<style>\n") < 0 ||
         serve_put(b, web_viewer_css, web_viewer_css_len) < 0 ||
         serve_put(b, web_serve_css, web_serve_css_len) < 0 ||
+        (ex && serve_put(b, web_explore_css, web_explore_css_len) < 0) ||
         serve_printf(b, "</style>\n</head>\n<body>\n") < 0 ||
         serve_put(b, web_serve_html, web_serve_html_len) < 0 ||
         serve_put(b, web_viewer_html, web_viewer_html_len) < 0;
@@ -56,6 +65,8 @@ int serve_build_page(server *s) {
                    serve_put(b, web_viewer_js, web_viewer_js_len) < 0 ||
                    serve_printf(b, "</script>\n<script>") < 0 ||
                    serve_put(b, web_serve_js, web_serve_js_len) < 0 ||
+                   (ex && (serve_printf(b, "</script>\n<script>") < 0 ||
+                           serve_put(b, web_explore_js, web_explore_js_len) < 0)) ||
                    serve_printf(b, "</script>\n</body>\n</html>\n") < 0
                ? -1
                : 0;

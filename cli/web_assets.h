@@ -13,5 +13,9 @@ extern const char web_viewer_js_sha256[];
 extern const unsigned char web_serve_html[], web_serve_css[], web_serve_js[];
 extern const size_t web_serve_html_len, web_serve_css_len, web_serve_js_len;
 extern const char web_serve_js_sha256[];
+/* the explorer panel of pgnkit html --db and pgnkit serve --db (issue 30) */
+extern const unsigned char web_explore_css[], web_explore_js[];
+extern const size_t web_explore_css_len, web_explore_js_len;
+extern const char web_explore_js_sha256[];
 
 #endif

@@ -168,6 +168,43 @@ PGN
         read -r _ p f _ <<<"$line"
         pass=$((pass + p)); fail=$((fail + f))
     fi
+    # the explorer panel (issue 30 point 3): a database of 300 games of TWIC 1427 and the page of
+    # the same games with --db. The page less the panel's parts (its script's hash in the CSP, its
+    # style, its answers, its script) is the page without --db, byte for byte; in Chromium the
+    # panel lists what pgnkit db explore --json lists, and a click plays a move
+    # (tests/tools/browser_explore.py)
+    awk '/^\[Event /{n++} n<=300' "$tmp/twic.pgn" >"$tmp/ex.pgn"
+    "$bin" db import "$tmp/ex.pgn" --db "$tmp/ex.db" >/dev/null 2>&1
+    check "explorer: db import" [ -s "$tmp/ex.db" ]
+    "$bin" html --db "$tmp/ex.db" "$tmp/ex.pgn" -o "$tmp/ex.html" 2>/dev/null
+    check "explorer: html --db: exit 0" [ $? -eq 0 ]
+    "$bin" html "$tmp/ex.pgn" -o "$tmp/ex-plain.html" 2>/dev/null
+    web=$(cd "$here/../../web" && pwd)
+    check "explorer: the page less the panel is the page without --db" $py - "$tmp/ex.html" \
+        "$tmp/ex-plain.html" "$web/explore.css" "$web/explore.js" <<'PY'
+import base64, hashlib, re, sys
+page, plain, css, js = (open(f, "rb").read() for f in sys.argv[1:5])
+h = base64.b64encode(hashlib.sha256(js).digest())
+csp = b"' 'sha256-" + h + b"'\">"
+ok = page.count(csp) == 1 and page.count(css) == 1 and page.count(b"<script>" + js) == 1
+page = page.replace(csp, b"'\">").replace(css, b"").replace(b"<script>" + js + b"</script>\n", b"")
+page = re.sub(rb'<script type="application/json" id="pgnkit-explore">\[\n.*?\]\n</script>\n', b"",
+              page, count=1, flags=re.S)
+sys.exit(0 if ok and page == plain else 1)
+PY
+    "$bin" html --db "$tmp/no-such.db" "$tmp/ex.pgn" >/dev/null 2>"$tmp/nodb.err"
+    is_status=$?
+    check "explorer: no such database: exit 3" [ $is_status -eq 3 ]
+    check "explorer: no such database: the message names --db" grep -q "html --db: $tmp/no-such.db" "$tmp/nodb.err"
+    out=$($py "$here/browser_explore.py" html "$tmp/ex.html" "$tmp/ex.pgn" "$bin" "$tmp/ex.db" "$art" 2>&1)
+    line=$(grep '^RESULT ' <<<"$out" | tail -n 1)
+    if [ -z "$line" ]; then
+        bad "browser (explorer): no RESULT"; tail -n 15 <<<"$out"
+    else
+        grep '^FAIL' <<<"$out"
+        read -r _ p f _ <<<"$line"
+        pass=$((pass + p)); fail=$((fail + f))
+    fi
 else
     bad "$twic is missing"
 fi

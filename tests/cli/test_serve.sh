@@ -577,7 +577,46 @@ else
     read -r _ p f _ <<<"$line"
     pass=$((pass + p)); fail=$((fail + f))
 fi
+is "explore without --db: 404" "$(code GET '/api/explore?fen=x')" 404
 stop_server browser
+
+# ---- the explorer panel (issue 30 point 3): serve --db ----
+# a database of 300 games of TWIC 1427; GET /api/explore answers what pgnkit db explore --json
+# does, and in Chromium the panel beside the board lists it and a click plays a move
+twic=${PGNKIT_SHARED:-../shared}/corpus/big/twic/twic1427.pgn.gz
+gzip -dc "$twic" | awk '/^\[Event /{n++} n<=300' >"$tmp/ex.pgn"
+"$rel" db import "$tmp/ex.pgn" --db "$tmp/ex.db" >/dev/null 2>&1
+check "explorer: db import" [ -s "$tmp/ex.db" ]
+"$bin" serve --port 0 --engine "$fake" --db "$tmp/no-such.db" >/dev/null 2>"$tmp/nodb.err"
+is "explorer: no such database: exit 3" $? 3
+check "explorer: no such database: the message names --db" grep -q "serve --db: $tmp/no-such.db" "$tmp/nodb.err"
+start_server explore "$bin" serve --engine "$fake" --db "$tmp/ex.db" || { echo "RESULT $pass $fail 0"; exit 1; }
+for moves in "" "e4" "e4 c5 Nf3" "d4 Nf6 c4 e6"; do
+    fen=$("$rel" db explore --db "$tmp/ex.db" --json $moves | $py -c 'import json, sys; print(json.load(sys.stdin)["fen"])')
+    is "explore '$moves': 200" "$(code GET "/api/explore" -G --data-urlencode "fen=$fen")" 200
+    check "explore '$moves': the counts of db explore --json" $py -c '
+import json, subprocess, sys
+a, b = json.load(open(sys.argv[1])), json.loads(subprocess.run(sys.argv[2:], capture_output=True).stdout)
+row = lambda m: (m["san"], m["uci"], m["games"], m["white"], m["draws"], m["black"], m["elo"])
+sys.exit(not (a["fen"] == b["fen"] and a["games"] == b["games"] > 0 and
+              [row(m) for m in a["moves"]] == [row(m) for m in b["moves"]]))' "$tmp/body" \
+        "$rel" db explore --db "$tmp/ex.db" --json $moves
+done
+is "explore: not a FEN: 400" "$(code GET '/api/explore?fen=rnbqkbnr%2Fpppppppp')" 400
+is "explore: no fen: 400" "$(code GET '/api/explore')" 400
+check "explore: the page's CSP allows the panel's script" sh -c \
+    "curl -s -D - -o /dev/null '$url' | grep -i '^content-security-policy' | grep -o \"'sha256-\" | wc -l | grep -qx 3"
+awk '/^\[Event /{n++} n==1' "$tmp/ex.pgn" >"$tmp/ex1.pgn"
+out=$($py "$here/browser_explore.py" serve "$url" "$tmp/ex1.pgn" "$rel" "$tmp/ex.db" "$art" 2>&1)
+line=$(grep '^RESULT ' <<<"$out" | tail -n 1)
+if [ -z "$line" ]; then
+    bad "browser (explorer): no RESULT"; tail -n 15 <<<"$out"
+else
+    grep '^FAIL' <<<"$out"
+    read -r _ p f _ <<<"$line"
+    pass=$((pass + p)); fail=$((fail + f))
+fi
+stop_server explore
 echo "screenshots: $art"
 echo "RESULT $pass $fail 0"
 [ $fail -eq 0 ]
