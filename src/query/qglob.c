@@ -21,7 +21,7 @@ static size_t char_len(unsigned char c, size_t left) {
 static uint32_t next_char(const char *s, size_t n, size_t *i) {
     const unsigned char *p = (const unsigned char *)s + *i;
     size_t len = char_len(p[0], n - *i);
-    uint32_t c = len == 1 ? p[0] : p[0] & (0x7f >> len);
+    uint32_t c = len == 1 ? p[0] : (uint32_t)(p[0] & (0x7fu >> len));
     for (size_t k = 1; k < len; k++) {
         c = c << 6 | (p[k] & 0x3f);
     }
