@@ -12,6 +12,7 @@
 #include "pgnkit/annot.h"
 #include "pgnkit/export.h"
 #include "pgnkit/engine.h"
+#include "pgnkit/evaluation.h"
 #include "pgnkit/json.h"
 #include "pgnkit/json_reader.h"
 #include "pgnkit/query.h"

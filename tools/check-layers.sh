@@ -15,7 +15,7 @@
 set -u
 # The one layer order, bottom up: one rank per word, the layers of one rank joined by '|'; a
 # directory of src/ that is not named here ranks above them all.
-order="base chess game parse|query opening|collection export engine render io db cli"
+order="base chess game parse|query opening|collection export render engine io db cli"
 rank() {
     local r=0 w
     for w in $order; do
@@ -29,7 +29,7 @@ order_line() { sed 's/ / <- /g; s/|/ | /g' <<<"$order"; }
 # pgnkit.h, the umbrella, includes them all: only cli/ and the version (below) include it.
 header_layer() {
     case $1 in
-    base.h) echo base;; chess.h) echo chess;; game.h|annot.h|nag.h) echo game;;
+    base.h) echo base;; chess.h) echo chess;; game.h|annot.h|nag.h|evaluation.h) echo game;;
     reader.h|json_reader.h) echo parse;; query.h) echo query;; opening.h) echo opening;;
     collection.h) echo collection;; writer.h|export.h|json.h) echo export;; engine.h) echo engine;;
     render.h) echo render;; source.h) echo io;; db.h) echo db;; pgnkit.h) echo cli;; *) echo unknown;;

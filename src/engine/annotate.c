@@ -464,7 +464,7 @@ pgn_status pgn_game_annotate(pgn_game *game, const pgn_position_analysis *positi
         }
     }
     pgn_game_stats s;
-    pgnk_engine_stats_strided(positions, sizeof *positions, n, first, &s);
+    pgnk_eval_stats_strided(positions, sizeof *positions, n, first, &s);
     if (stats) {
         *stats = s;
     }

@@ -379,3 +379,17 @@ size_t pgn_uci_position_command(const pgn_pos *start, const pgn_move *moves, siz
     }
     return o.len;
 }
+
+/* The score of an engine line in White's point of view (the model itself is src/game/evaluation.c).
+ */
+pgn_engine_eval pgn_engine_eval_from_score(pgn_score score, pgn_color side_to_move,
+                                           uint32_t depth) {
+    pgn_engine_eval e;
+    e.kind = score.kind;
+    e.value = score.value;
+    e.depth = depth;
+    if (side_to_move == PGN_BLACK) {
+        e.value = e.value == INT32_MIN ? INT32_MAX : -e.value;
+    }
+    return e;
+}

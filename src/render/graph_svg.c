@@ -3,7 +3,7 @@
  * (digest §10), on lichess's winning-chance scale, with judged moves marked (docs/analysis.md). */
 #include "render_internal.h"
 
-#include "pgnkit/engine.h"
+#include "pgnkit/evaluation.h"
 
 #include <stdio.h>
 

@@ -2,27 +2,16 @@
 /* The analysis logic of lichess (lila modules/tree WinPercent.scala and Advice.scala,
  * modules/analyse AccuracyPercent.scala and AccuracyCP.scala), written from their formulas: winning
  * chances, move judgements ($6/$2/$4), move and game accuracy, average centipawn loss; plus our
- * position NAGs. */
+ * position NAGs. The model sits in the game layer so that both the engine layer (annotating)
+ * and the render layer (the evaluation graph) reach it (issue 33 point 4). */
 #include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "engine_internal.h"
+#include "evaluation_internal.h"
 
 #define CP_CEILING 1000
-
-pgn_engine_eval pgn_engine_eval_from_score(pgn_score score, pgn_color side_to_move,
-                                           uint32_t depth) {
-    pgn_engine_eval e;
-    e.kind = score.kind;
-    e.value = score.value;
-    e.depth = depth;
-    if (side_to_move == PGN_BLACK) {
-        e.value = e.value == INT32_MIN ? INT32_MAX : -e.value;
-    }
-    return e;
-}
 
 /* Sign of a decided eval (mate or checkmate): +1 good for White, -1 for Black, 0 otherwise. */
 static int decided_sign(pgn_engine_eval e) {
@@ -171,8 +160,8 @@ static double window_stddev(const void *evals, size_t stride, size_t from, size_
     return var > 0 ? sqrt(var) : 0.0;
 }
 
-void pgnk_engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
-                               pgn_game_stats *out) {
+void pgnk_eval_stats_strided(const void *evals, size_t stride, size_t n, pgn_color first_mover,
+                             pgn_game_stats *out) {
     assert(out != NULL && (evals != NULL || n == 0));
     memset(out, 0, sizeof *out);
     double wsum[2] = {0, 0}, wtot[2] = {0, 0}, inv[2] = {0, 0}, cpl[2] = {0, 0};
@@ -214,5 +203,5 @@ void pgnk_engine_stats_strided(const void *evals, size_t stride, size_t n, pgn_c
 
 void pgn_game_stats_compute(const pgn_engine_eval *evals, size_t n, pgn_color first_mover,
                             pgn_game_stats *out) {
-    pgnk_engine_stats_strided(evals, sizeof *evals, n, first_mover, out);
+    pgnk_eval_stats_strided(evals, sizeof *evals, n, first_mover, out);
 }
