@@ -4,6 +4,7 @@
  * reader starts at once), so that offsets, lines and raw bytes are the whole file's. Diagnostics
  * are kept as values with the number of games read before them; a command's prepare hook formats
  * each game here. */
+#include "../base/alloc.h"
 #include "par_pool.h"
 
 #include <stddef.h>
@@ -15,16 +16,11 @@ int pgnk_par_reserve(void *p, size_t *cap, size_t n, size_t sz) {
     if (n <= *cap) {
         return 1;
     }
-    size_t c = *cap ? *cap : 16;
-    while (c < n) {
-        c *= 2;
-    }
-    void *q = realloc(*(void **)p, c * sz);
-    if (!q) {
+    void *q = *(void **)p;
+    if (!pgnk_grow(NULL, &q, cap, n, sz, 16)) {
         return 0;
     }
     *(void **)p = q;
-    *cap = c;
     return 1;
 }
 

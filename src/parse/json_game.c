@@ -311,13 +311,11 @@ static line_frame *push(pgn_json_reader *r, size_t *depth, const jval *cur, pgn_
                         const pgn_pos *pos, int vars) {
     line_frame *s = r->lines;
     if (*depth == r->lines_cap) {
-        size_t cap = r->lines_cap ? r->lines_cap * 2 : 16;
-        s = pgnk_json_grow(r, r->lines, r->lines_cap * sizeof *s, cap * sizeof *s);
-        if (s == NULL) {
+        void *p = r->lines;
+        if (!pgnk_grow(&r->alloc, &p, &r->lines_cap, *depth + 1, sizeof *s, 16)) {
             return NULL;
         }
-        r->lines = s;
-        r->lines_cap = cap;
+        r->lines = s = p;
     }
     s[*depth].cur = cur;
     s[*depth].parent = parent;

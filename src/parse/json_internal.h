@@ -62,7 +62,6 @@ struct pgn_json_reader {
 /* json_reader.c: reports an error diagnostic at `at` with an excerpt and a reason; returns code. */
 pgn_status pgnk_json_error(pgn_json_reader *r, pgn_status code, pgn_loc at, const char *excerpt,
                            size_t len, const char *detail);
-void *pgnk_json_grow(pgn_json_reader *r, void *old, size_t old_size, size_t size);
 
 /* json_game.c: fills game from the game object v. PGN_OK or the error already reported. */
 pgn_status pgnk_json_build_game(pgn_json_reader *r, const jval *v, pgn_game *game);

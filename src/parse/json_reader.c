@@ -132,10 +132,6 @@ const char *pgn_json_reader_detail(const pgn_json_reader *reader) {
     return reader->detail != NULL ? reader->detail : "";
 }
 
-void *pgnk_json_grow(pgn_json_reader *r, void *old, size_t old_size, size_t size) {
-    return pgnk_realloc(&r->alloc, old, old_size, size);
-}
-
 pgn_status pgnk_json_error(pgn_json_reader *r, pgn_status code, pgn_loc at, const char *excerpt,
                            size_t len, const char *detail) {
     pgn_diag d;
@@ -208,16 +204,11 @@ static void skip_space(pgn_json_reader *r) {
 
 static int sbuf_put(pgn_json_reader *r, const char *s, size_t n) {
     if (n > r->scap - r->slen) {
-        size_t cap = r->scap ? r->scap : 256;
-        while (cap - r->slen < n) {
-            cap *= 2;
-        }
-        char *p = pgnk_json_grow(r, r->sbuf, r->scap, cap);
-        if (p == NULL) {
+        void *p = r->sbuf;
+        if (n > SIZE_MAX - r->slen || !pgnk_grow(&r->alloc, &p, &r->scap, r->slen + n, 1, 256)) {
             return 0;
         }
         r->sbuf = p;
-        r->scap = cap;
     }
     memcpy(r->sbuf + r->slen, s, n);
     r->slen += n;
@@ -541,13 +532,11 @@ static jval *new_value(pgn_json_reader *r, const tok *t) {
 
 static int push_open(pgn_json_reader *r, jval *v) {
     if (r->depth == r->stack_cap) {
-        size_t cap = r->stack_cap ? r->stack_cap * 2 : 32;
-        jopen *s = pgnk_json_grow(r, r->stack, r->stack_cap * sizeof *s, cap * sizeof *s);
-        if (s == NULL) {
+        void *s = r->stack;
+        if (!pgnk_grow(&r->alloc, &s, &r->stack_cap, r->depth + 1, sizeof *r->stack, 32)) {
             return 0;
         }
         r->stack = s;
-        r->stack_cap = cap;
     }
     r->stack[r->depth].v = v;
     r->stack[r->depth].last = NULL;

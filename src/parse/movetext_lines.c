@@ -10,14 +10,12 @@
 
 rav_level *pgnk_mt_push_level(pgn_reader *r) {
     if (r->depth == r->levels_cap) {
-        size_t cap = r->levels_cap ? r->levels_cap * 2 : 8;
-        rav_level *l = pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *l, cap * sizeof *l);
-        if (!l) {
+        void *p = r->levels;
+        if (!pgnk_grow(&r->alloc, &p, &r->levels_cap, r->depth + 1, sizeof *r->levels, 8)) {
             r->nomem = 1;
             return NULL;
         }
-        r->levels = l;
-        r->levels_cap = cap;
+        r->levels = p;
     }
     rav_level *l = &r->levels[r->depth++];
     l->first = r->line_count;
@@ -27,13 +25,11 @@ rav_level *pgnk_mt_push_level(pgn_reader *r) {
 }
 
 int pgnk_mt_grow_line_moves(pgn_reader *r) {
-    size_t cap = r->line_cap ? r->line_cap * 2 : 256;
-    pgn_move *m = pgnk_reader_alloc(r, r->line_moves, r->line_cap * sizeof *m, cap * sizeof *m);
-    if (!m) {
+    void *p = r->line_moves;
+    if (!pgnk_grow(&r->alloc, &p, &r->line_cap, r->line_cap + 1, sizeof *r->line_moves, 256)) {
         return 0;
     }
-    r->line_moves = m;
-    r->line_cap = cap;
+    r->line_moves = p;
     return 1;
 }
 

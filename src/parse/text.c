@@ -53,17 +53,12 @@ int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len) {
         return 0;
     }
     if (buf->len + len + 1 > buf->cap) {
-        size_t cap = buf->cap ? buf->cap : 256;
-        while (cap < buf->len + len + 1) {
-            cap *= 2;
-        }
-        char *p = pgnk_reader_alloc(r, buf->ptr, buf->cap, cap);
-        if (!p) {
+        void *p = buf->ptr;
+        if (!pgnk_grow(&r->alloc, &p, &buf->cap, buf->len + len + 1, 1, 256)) {
             r->nomem = 1;
             return 0;
         }
         buf->ptr = p;
-        buf->cap = cap;
     }
     if (len) {
         memcpy(buf->ptr + buf->len, s, len);
