@@ -46,5 +46,40 @@ if grep -Ev '^(pgn_|PGN_|pgnk_)' <<<$'pgn_reader_new\narena_alloc' | grep -q '^a
 else
     bad "the prefix filter lets arena_alloc through"
 fi
+# The library never prints, exits or aborts by itself, has no mutable globals and calls nothing
+# that is not thread-safe (STYLE: "never crashes, aborts or prints"; docs/design.md): its
+# undefined symbols hold no stdio stream or print call, no exit/abort, no libc function that POSIX
+# marks as not thread-safe; and no object of it sits in a writable data section (.data, .bss; a
+# table of pointers is const and goes to .data.rel.ro). assert (programmer errors, STYLE) is allowed.
+forbidden='^(exit|_exit|_Exit|abort|quick_exit|printf|vprintf|puts|putchar|perror|stdout|stderr|stdin'
+forbidden+='|strerror|strtok|localtime|gmtime|ctime|asctime|rand|srand|getenv|setlocale|readdir|tmpnam)$'
+forbidden_in() { nm -u "$1" 2>/dev/null | awk '{ print $2 }' | sed 's/@.*//' | grep -E "$forbidden" | sort -u; }
+writable_in() { objdump -t "$1" 2>/dev/null |
+    awk '$3 == "O" && $4 ~ /^\.(data|bss|tbss|tdata)/ && $4 !~ /rel\.ro/ { print $NF }' | sort -u; }
+for lib in $libs_a; do
+    case $lib in *asan*) continue;; esac # ASan's build adds its own globals
+    [ -f "$lib" ] || continue
+    if [ "$(nm -u "$lib" | grep -c ' U ')" -lt 20 ]; then
+        bad "$lib: nm -u found fewer than 20 undefined names (unreadable?)"
+        continue
+    fi
+    calls=$(forbidden_in "$lib")
+    if [ -n "$calls" ]; then bad "$lib calls what the library must not: $(tr '\n' ' ' <<<"$calls")"; else ok; fi
+    data=$(writable_in "$lib")
+    if [ -n "$data" ]; then bad "$lib has mutable globals: $(tr '\n' ' ' <<<"$data")"; else ok; fi
+done
+# the checks themselves must be able to fail: an object that prints and keeps a counter
+probe=$(mktemp -d)
+printf '#include <stdio.h>\nint counter;\nvoid f(void) { counter++; puts("x"); }\n' >"$probe/p.c"
+if cc -c -O1 -o "$probe/p.o" "$probe/p.c" 2>/dev/null; then
+    if [ "$(forbidden_in "$probe/p.o")" = puts ] && [ "$(writable_in "$probe/p.o")" = counter ]; then
+        ok
+    else
+        bad "the print/global probe was not caught: '$(forbidden_in "$probe/p.o")' '$(writable_in "$probe/p.o")'"
+    fi
+else
+    bad "cannot compile the probe object"
+fi
+rm -rf "$probe"
 echo "RESULT $pass $fail 0"
 [ "$fail" -eq 0 ]
