@@ -93,7 +93,7 @@ PERFT_CAP ?= 200000000
 
 .PHONY: check-only output-md5-update golden-update deps check-run demo-run man uninstall readme python python-asan \
 	bench-python bench-parallel bench-lang bench-variants all lib demo check check-slow check-layers bench bench-io tables format format-check \
-	install clean asan bench-query bench-db bench-scoutfish eco-table pieces pictures \
+	install clean asan bench-query bench-db bench-scoutfish bench-html eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
@@ -273,6 +273,9 @@ bench-db: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_db.sh
 bench-scoutfish: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_scoutfish.sh
+# the viewer page of the book in Chromium: shown within 5 s? (issue 36; bench/bench_html.sh)
+bench-html: $(BUILD)/pgnkit
+	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) PYTHON=$(PYTHON) bash bench/bench_html.sh
 # the Python package beside python-chess (PYTHON_CHESS_DIR: a copy of its source; bench/bench_python.py)
 bench-python: python
 	@SHARED=$(SHARED) $(PYTHON) bench/bench_python.py

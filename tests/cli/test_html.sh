@@ -141,8 +141,9 @@ if [ -r "$twic" ]; then
 PGN
     "$bin" html "$tmp/bidi.pgn" -o "$tmp/bidi.html"
     check "bidi: exit 0" [ $? -eq 0 ]
-    # the gnuchess book (145,716 games, 85.7 MB): the page opens within 5 s, its games parsed
-    # as they are listed or shown (issue 36)
+    # the gnuchess book (145,716 games, 85.7 MB): the page opens, its games parsed as they are
+    # listed or shown (issue 36). How fast (the goal is 5 s) is measured by `make bench-html`
+    # (bench/bench_html.sh), not here: 120 s is only the bound after which the page counts as hung.
     book=$shared/corpus/big/gnuchess-book_1.02.pgn.gz
     bigargs=()
     if [ -r "$book" ]; then
@@ -153,7 +154,7 @@ PGN
         ngames=$(grep -ac '^\[Event ' "$tmp/book.pgn")
         lastwhite=$(grep -a '^\[White ' "$tmp/book.pgn" | tail -n 1 | sed 's/^\[White "//; s/"\]$//')
         rm -f "$tmp/book.pgn"
-        bigargs=(--big "$tmp/book.html" 5 "$ngames" "$lastwhite")
+        bigargs=(--big "$tmp/book.html" 120 "$ngames" "$lastwhite")
     else
         bad "$book is missing"
     fi
