@@ -42,12 +42,16 @@ static uint64_t line_through(int sq, int df, int dr) {
     return ray(sq, df, dr, 0) | ray(sq, -df, -dr, 0);
 }
 
-static void table64(const char *name, const uint64_t *t) {
-    printf("const uint64_t pgnk_%s[64] = {\n", name);
+static void rows64(const uint64_t *t) {
     for (int i = 0; i < 64; i++) {
         printf("%sUINT64_C(0x%016llx),%s", i % 3 ? " " : "    ", (unsigned long long)t[i],
                i % 3 == 2 || i == 63 ? "\n" : "");
     }
+}
+
+static void table64(const char *name, const uint64_t *t) {
+    printf("const uint64_t pgnk_%s[64] = {\n", name);
+    rows64(t);
     printf("};\n\n");
 }
 
@@ -70,12 +74,17 @@ int main(void) {
     for (int s = 0; s < 64; s++)
         t[s] = leaper(s, kg, 8);
     table64("king_attacks", t);
+    /* pawn_attacks[colour][sq]: one table indexed by the colour, so that no branch on the side to
+     * move picks it (that branch was mispredicted on every other move, issue 32) */
+    printf("const uint64_t pgnk_pawn_attacks[2][64] = {{\n");
     for (int s = 0; s < 64; s++)
         t[s] = leaper(s, wp, 2);
-    table64("white_pawn_attacks", t);
+    rows64(t);
+    printf("}, {\n");
     for (int s = 0; s < 64; s++)
         t[s] = leaper(s, bp, 2);
-    table64("black_pawn_attacks", t);
+    rows64(t);
+    printf("}};\n\n");
     for (int s = 0; s < 64; s++)
         t[s] = line_through(s, 0, 1);
     table64("file_mask_ex", t);

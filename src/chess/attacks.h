@@ -11,7 +11,7 @@
  * file that looked at them put up to three copies of the 32 KiB between and line masks in the
  * cache at once (issue 32). The short names below are the ones the chess code reads. */
 extern const uint64_t pgnk_knight_attacks[64], pgnk_king_attacks[64];
-extern const uint64_t pgnk_white_pawn_attacks[64], pgnk_black_pawn_attacks[64];
+extern const uint64_t pgnk_pawn_attacks[2][64]; /* [colour][sq] */
 extern const uint64_t pgnk_file_mask_ex[64], pgnk_diag_mask_ex[64], pgnk_anti_mask_ex[64];
 extern const uint64_t pgnk_rook_ray_mask[64], pgnk_bishop_ray_mask[64];
 extern const uint8_t pgnk_first_rank_attacks[8][64];
@@ -19,8 +19,8 @@ extern const uint8_t pgnk_fen_rank_layout[256][9];
 extern const uint64_t pgnk_between_mask[64][64], pgnk_line_mask[64][64];
 #define knight_attacks pgnk_knight_attacks
 #define king_attacks pgnk_king_attacks
-#define white_pawn_attacks pgnk_white_pawn_attacks
-#define black_pawn_attacks pgnk_black_pawn_attacks
+#define white_pawn_attacks pgnk_pawn_attacks[PGN_WHITE]
+#define black_pawn_attacks pgnk_pawn_attacks[PGN_BLACK]
 #define file_mask_ex pgnk_file_mask_ex
 #define diag_mask_ex pgnk_diag_mask_ex
 #define anti_mask_ex pgnk_anti_mask_ex
@@ -46,7 +46,7 @@ static const uint64_t BB_FILE_H = UINT64_C(0x8080808080808080);
 static const uint64_t BB_ALL = ~UINT64_C(0);
 
 static inline uint64_t pawn_attacks(pgn_color c, unsigned sq) {
-    return c == PGN_WHITE ? white_pawn_attacks[sq] : black_pawn_attacks[sq];
+    return pgnk_pawn_attacks[c & 1u][sq];
 }
 
 /* Hyperbola quintessence along one line mask (which excludes sq). */

@@ -111,30 +111,26 @@ static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned
 /* Does the move (from -> to, the piece becoming type `type`) give check? The side to move
  * cannot be giving check already (the FEN reader refuses such positions), so it is the moved
  * piece from its new square, or a slider of ours on the line through the enemy king and `from`
- * that the move opens (a move along that line opens nothing). */
+ * that the move opens (a move along that line opens nothing). Both are masks rather than
+ * branches (which were mispredicted on a fifth of the moves, issue 32): only a slider found on
+ * the line is looked at one by one. */
 static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned type) {
     pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
     unsigned eksq = king_square(p, them);
     uint64_t f = bits_sq(from), t = bits_sq(to);
     uint64_t occ = (p->by_type[0] & ~f) | t;
     uint64_t rays = reach_rays(type, eksq, them); /* a king gives no check itself */
-    if ((rays & t) && !(between_mask[eksq][to] & occ)) {
-        return 1; /* between_mask is empty for a knight's or a pawn's step */
-    }
+    /* between_mask is empty for a knight's or a pawn's step */
+    int direct = ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
     uint64_t line = line_mask[eksq][from];
-    if (!line || (line & t)) {
-        return 0;
-    }
-    int straight = ((eksq ^ from) & 7u) == 0 || ((eksq ^ from) & 56u) == 0;
-    uint64_t sliders =
-        (straight ? p->by_type[PGN_ROOK] : p->by_type[PGN_BISHOP]) | p->by_type[PGN_QUEEN];
-    sliders &= p->by_color[us] & line & ~f;
+    uint64_t off_line = 0 - (uint64_t)((line & t) == 0);
+    int straight = (((eksq ^ from) & 7u) == 0) | (((eksq ^ from) & 56u) == 0);
+    uint64_t kind = straight ? p->by_type[PGN_ROOK] : p->by_type[PGN_BISHOP];
+    uint64_t sliders = (kind | p->by_type[PGN_QUEEN]) & p->by_color[us] & line & ~f & off_line;
     while (sliders) {
-        if (!(between_mask[eksq][bits_pop(&sliders)] & occ)) {
-            return 1;
-        }
+        direct |= !(between_mask[eksq][bits_pop(&sliders)] & occ);
     }
-    return 0;
+    return direct;
 }
 
 /* Pieces of ours (by type, after a move) and whether one of them attacks sq (occupancy occ). */

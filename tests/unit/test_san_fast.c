@@ -8,7 +8,9 @@
  *  2. every legal move of positions taken from those games and of random games played on from
  *     them (many checks, pins, promotions, odd castlings): its SAN as pgn_san_write writes it
  *     (the writer finds disambiguation and suffix by move generation) parses back to the same
- *     move without warnings, on both paths.
+ *     move without warnings, on both paths;
+ *  3. every move of those games played both ways: pgn_pos_play_unkeyed (its branch-free common
+ *     move) leaves the same position as pgn_pos_play (square by square, with keys), key aside.
  * A missing corpus file is a failure, never a skip. */
 #include "harness.h"
 #include "testutil.h"
@@ -22,7 +24,7 @@ static const uint32_t flag_sets[] = {0, PGN_SAN_NO_VERIFY, PGN_SAN_STRICT, PGN_S
 
 typedef struct tally {
     const char *file;
-    uint64_t tokens, fast_ok, positions, written, mismatches;
+    uint64_t tokens, fast_ok, positions, written, played, mismatches;
     uint64_t rng;
 } tally;
 
@@ -93,14 +95,32 @@ static void random_game(tally *t, const pgn_pos *start) {
     }
 }
 
+/* 3: the same position after mv both ways, every field but the key. */
+static void play_both(tally *t, const pgn_pos *before, pgn_move mv, pgn_str san) {
+    pgn_pos a = *before, b = *before;
+    pgn_pos_play(&a, mv);
+    pgn_pos_play_unkeyed(&b, mv);
+    int same = memcmp(a.by_color, b.by_color, sizeof a.by_color) == 0 &&
+               memcmp(a.by_type, b.by_type, sizeof a.by_type) == 0 &&
+               memcmp(a.board, b.board, sizeof a.board) == 0 && a.castle == b.castle &&
+               a.promoted == b.promoted && a.side == b.side && a.ep == b.ep &&
+               a.halfmove == b.halfmove && a.fullmove == b.fullmove &&
+               memcmp(a.pocket, b.pocket, sizeof a.pocket) == 0 &&
+               memcmp(a.checks, b.checks, sizeof a.checks) == 0 && b.key == 0;
+    if (!same) {
+        mismatch(t, before, "keyed and unkeyed play differ", san.ptr, san.len);
+    }
+    t->played++;
+}
+
 static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
     tally *t = user;
-    (void)mv;
     (void)at;
     if (before == NULL) {
         return PGN_FLOW_CONTINUE;
     }
     compare_token(t, before, san.ptr, san.len);
+    play_both(t, before, mv, san);
     if (t->tokens % 97 == 0) {
         written_moves(t, before);
         if (t->tokens % (97 * 8) == 0) {
@@ -116,7 +136,7 @@ static void run_file(const char *rel, uint64_t max_games, uint64_t min_tokens) {
         return;
     }
     size_t len = max_games ? slice_games(b.p, b.len, max_games) : b.len;
-    tally t = {rel, 0, 0, 0, 0, 0, 0x9e3779b97f4a7c15u};
+    tally t = {rel, 0, 0, 0, 0, 0, 0, 0x9e3779b97f4a7c15u};
     pgn_visitor v;
     memset(&v, 0, sizeof v);
     v.move = on_move;
@@ -129,10 +149,12 @@ static void run_file(const char *rel, uint64_t max_games, uint64_t min_tokens) {
     pgn_reader_free(r);
     buf_free(&b);
     CHECK(t.tokens >= min_tokens);
+    CHECK_EQ_U64(t.played, t.tokens);
     CHECK_EQ_U64(t.mismatches, 0);
     printf("INFO %s: %" PRIu64 " move tokens (%" PRIu64 " canonical), %" PRIu64
-           " legal moves written and read back in %" PRIu64 " positions\n",
-           rel, t.tokens, t.fast_ok, t.written, t.positions);
+           " legal moves written and read back in %" PRIu64 " positions, %" PRIu64
+           " moves played both ways\n",
+           rel, t.tokens, t.fast_ok, t.written, t.positions, t.played);
 }
 
 int main(void) {
