@@ -22,9 +22,12 @@ endif
 STD := -std=c17
 OPT ?= -O3
 CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
-# PLAIN_BITS=1: popcount, ctz, clz and bswap by src/base/bits.h's portable C code, not the CPU's
-# instructions (chosen at run time), to test that code (issue 32); with its own BUILD, e.g.
-# make BUILD=build/plain PLAIN_BITS=1 check-only TESTS=... (make check runs test_bits_plain always)
+# PLAIN_BITS=1: every run-time dispatch forced to the portable C code (issue 32): popcount, ctz,
+# clz and bswap by src/base/bits.h's C code, not the CPU's instructions; every other dispatch (the
+# movetext scan's SIMD) tests the same macro, PGNKIT_PLAIN_BITS: one switch for all. With its
+# own BUILD, e.g. make BUILD=build/plain PLAIN_BITS=1 ...; make check builds the library so in
+# $(BUILD)/plain and runs the core suites against it too (PLAIN_TESTS below), and test_bits_plain
+# tests bits.h's C code in the ordinary build.
 ifeq ($(PLAIN_BITS),1)
 CPPFLAGS_ALL += -DPGNKIT_PLAIN_BITS
 endif
@@ -91,7 +94,7 @@ SLOW_TESTS := $(addprefix $(BUILD)/slow/tests/,$(TEST_BIN_NAMES))
 # check-slow: release builds (the deep perft depths need the speed); per-entry perft node cap
 PERFT_CAP ?= 200000000
 
-.PHONY: check-only output-md5-update golden-update deps check-run demo-run man uninstall readme python python-asan \
+.PHONY: check-only plain-tests output-md5-update golden-update deps check-run demo-run man uninstall readme python python-asan \
 	bench-python bench-parallel bench-lang bench-variants all lib demo check check-slow check-layers bench bench-io tables format format-check \
 	install clean asan bench-query bench-db bench-scoutfish bench-html eco-table pieces pictures \
 	fuzz fuzz-smoke pathological check-valgrind
@@ -157,20 +160,30 @@ demo: deps
 	@$(MAKE) --no-print-directory demo-run
 # PGNKIT_SLOW=1 makes the suites run every perft depth and the whole corpus.
 check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
-	python python-asan
+	python python-asan plain-tests
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  PGNKIT_PY_ASAN=$(BUILD)/python-asan \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
-	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(CLI_TESTS)
+	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(PLAIN_BINS) $(CLI_TESTS)
+# The portable path in every make check (issue 32): the core suites (rules, perft, the spec, the two
+# fast paths' differential tests, the corpus) again, linked with the whole library built with
+# PLAIN_BITS=1 under the same sanitizers, in $(BUILD)/plain (a make of its own: the flag is read
+# when the Makefile is). These six cover the bit functions and the movetext scan on every move of
+# the corpus slice; all the suites twice would double the time of make check. Their logs are
+# NAME.plain.log; check-only runs one as TESTS=NAME.plain.
+PLAIN_TESTS := test_chess test_perft test_spec test_san_fast test_reader_fast test_corpus
+PLAIN_BINS := $(addprefix $(BUILD)/plain/asan/tests/,$(PLAIN_TESTS))
+plain-tests:
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/plain PLAIN_BITS=1 $(PLAIN_BINS)
 # make check-only TESTS="test_spec test_cli.sh": the named suites alone, as make check runs them (unit
 # tests by name, tests/cli scripts by file name), for a quick loop while working on one part
 check-only: asan $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpgnkit.so $(BUILD)/libpgnkit.a man \
-	$(if $(filter test_python.sh,$(TESTS)),python python-asan)
+	$(if $(filter test_python.sh,$(TESTS)),python python-asan) $(if $(filter %.plain,$(TESTS)),plain-tests)
 	@PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/asan/pgnkit PGNKIT_REL_BIN=$(BUILD)/pgnkit LOGDIR=$(BUILD)/test-logs \
 	  PGNKIT_PY_ASAN=$(BUILD)/python-asan \
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh \
-	  $(foreach t,$(TESTS),$(if $(filter %.sh,$(t)),tests/cli/$(t),$(BUILD)/asan/tests/$(t)))
+	  $(foreach t,$(TESTS),$(if $(filter %.sh,$(t)),tests/cli/$(t),$(if $(filter %.plain,$(t)),$(BUILD)/plain/asan/tests/$(basename $(t)),$(BUILD)/asan/tests/$(t))))
 check-slow: $(SLOW_TESTS) $(BUILD)/pgnkit $(BUILD)/fake_engine $(BUILD)/libpgnkit.so python python-asan
 	@PGNKIT_LIB_A=$(BUILD)/libpgnkit.a PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so PGNKIT_SLOW=1 PGNKIT_PERFT_CAP=$(PERFT_CAP) PGNKIT_SHARED=$(SHARED) PGNKIT_BIN=$(BUILD)/pgnkit \
 	  PGNKIT_REL_BIN=$(BUILD)/pgnkit FAKE_ENGINE=$(BUILD)/fake_engine LOGDIR=$(BUILD)/test-logs-slow \

@@ -21,6 +21,7 @@
 #                                      SKIP at end_tags (no board, the movetext skipped)
 #   pgn-extract --json / pgnkit convert --to ndjson
 #   pgn-extract --fencomments / pgnkit convert --to fen
+# Then the gnuchess book's first 50 MB (issue 32): pgn-extract -s, check and fmt, in rounds.
 # Then compressed input (issue 16): the same 33 MB as gzip (-6) and zstd (-3), read by pgnkit
 # directly and by pgn-extract through zcat / zstdcat (the pipeline's CPU: the shell, the
 # decompressor and pgn-extract, from wait4), beside the plain file.
@@ -33,7 +34,8 @@
 # same games repeated): memory is bounded by the largest game, not the file.
 #
 # Environment: BUILD, SHARED, PGNKIT (set by the Makefile); RUNS; PGN_EXTRACT (default
-# /usr/games/pgn-extract, else on PATH); KEEP_TMP=1 keeps the temporary files.
+# /usr/games/pgn-extract, else on PATH); BOOK=0 leaves the book out; KEEP_TMP=1 keeps the temporary
+# files.
 set -euo pipefail
 
 BUILD=${BUILD:-build}
@@ -127,6 +129,41 @@ if [ -n "$PX" ]; then
 fi
 stats fen
 row "pgnkit convert --to fen" "$ref_f"
+
+# The gnuchess book's first 50 MB, cut before the last game that starts in them (issue 32's second
+# input: long opening lines, few tags): check and fmt at -j 1 beside pgn-extract -s, in rounds as
+# above. BOOK=0 leaves it out.
+book_gz=$SHARED/corpus/big/gnuchess-book_1.02.pgn.gz
+if [ "${BOOK:-1}" = 1 ] && [ -f "$book_gz" ]; then
+    { gzip -dc "$book_gz" || true; } | head -c 50000000 > "$tmp/book50"
+    last=$(grep -n '^\[Event ' "$tmp/book50" | tail -n 1 | cut -d: -f1)
+    head -n $((last - 1)) "$tmp/book50" > "$tmp/book.pgn"
+    rm -f "$tmp/book50"
+    for _ in $(seq "$RUNS"); do
+        if [ -n "$PX" ]; then once bpx "$PX" -s -o /dev/null "$tmp/book.pgn"; fi
+        once bcheck "$PGNKIT" check -j 1 "$tmp/book.pgn"
+        once bfmt "$PGNKIT" fmt -j 1 -o /dev/null "$tmp/book.pgn"
+    done
+    twic_bytes=$bytes twic_games=$games
+    bytes=$(wc -c < "$tmp/book.pgn")
+    games=$(grep -c '^\[Event ' "$tmp/book.pgn")
+    echo
+    echo "The gnuchess book's first 50 MB: $bytes bytes, $games games; $RUNS rounds, medians:"
+    echo
+    echo "| command | CPU s | wall s | MB/s | games/s | peak RSS MiB | x pgn-extract |"
+    echo "|---|---:|---:|---:|---:|---:|---:|"
+    ref_b=0
+    if [ -n "$PX" ]; then
+        stats bpx
+        ref_b=$cpu
+        row "pgn-extract -s -o /dev/null (book)" 0
+    fi
+    stats bcheck
+    row "pgnkit check (book)" "$ref_b"
+    stats bfmt
+    row "pgnkit fmt -o /dev/null (book)" "$ref_b"
+    bytes=$twic_bytes games=$twic_games
+fi
 
 gzip -6 -c "$tmp/twic.pgn" > "$tmp/twic.pgn.gz"
 zstd -q -3 -c "$tmp/twic.pgn" > "$tmp/twic.pgn.zst"

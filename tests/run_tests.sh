@@ -9,6 +9,8 @@ mkdir -p "$logdir"
 passed=0 failed=0 skipped=0
 for t in "$@"; do
     name=$(basename "$t")
+    # the same suite against the library built with PLAIN_BITS=1 (make check: build/plain/)
+    case "$t" in */plain/asan/tests/*) name="$name.plain" ;; esac
     log="$logdir/$name.log"
     start=$(date +%s)
     # TEST_WRAPPER (make check-valgrind): a command the test runs under, e.g. valgrind

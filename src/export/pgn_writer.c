@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The PGN export format writer (PGN §3.2, §8.1.1 tag order, §8.2.1 line layout, §8.2.2.2 move
  * numbers, §8.2.3 SAN, §8.2.4 NAGs, §8.2.5 RAVs; digest §4 and the §12 policy). A game is composed
- * into one buffer and handed to the callback; the tree is walked with the game iterator. */
+ * into one buffer and handed to the callback; the tree is walked with the game iterator. The tag
+ * section is pgn_writer_tags.c's. */
 #include "pgnkit/writer.h"
 
 #include <assert.h>
@@ -12,36 +13,10 @@
 #include "../game/arena.h"
 #include "../game/game_internal.h"
 #include "pgnkit/annot.h"
-#include "variant_start.h"
+#include "pgn_writer_internal.h"
 
 #define DEFAULT_WIDTH 79
 #define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
-
-typedef struct tag_ref {
-    pgn_str name, value;
-    size_t order; /* tie-break, so that the output never depends on qsort's stability */
-} tag_ref;
-
-struct pgn_writer {
-    pgn_allocator alloc;
-    pgn_write_fn fn;
-    void *ctx;
-    uint32_t flags, width, fen_flags;
-    pgn_nag_style nag_style;
-    pgn_lang lang;
-    pgnk_buf out;      /* the game being composed */
-    size_t line_start; /* offset in buf of the current movetext line */
-    size_t unit_start; /* offset of the current unit: a token plus what is glued to it */
-    int open_paren;    /* a glued "(" waits for the next token */
-    int need_number;   /* a black move now needs "N..." (PGN §8.2.2.2) */
-    int kept_san;      /* this game's nodes all have their SAN: no board is kept up to date */
-    pgn_status err;    /* the first failure while writing this game; then everything stops */
-    pgn_iter *iter;    /* the walk of the move tree */
-    tag_ref *tags;
-    size_t tags_cap;
-    char *clean; /* a comment without its braces (write_comment) */
-    size_t clean_cap;
-};
 
 pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_write_fn fn,
                           void *ctx) {
@@ -90,7 +65,7 @@ void pgn_writer_free(pgn_writer *writer) {
 
 /* ---- the output buffer ---- */
 
-static int put_room(pgn_writer *w, size_t n) {
+int pgnk_writer_room(pgn_writer *w, size_t n) {
     if (!pgnk_buf_reserve(&w->out, &w->alloc, n)) {
         w->err = PGN_E_NOMEM;
         return 0;
@@ -99,7 +74,7 @@ static int put_room(pgn_writer *w, size_t n) {
 }
 
 static inline void put(pgn_writer *w, const char *s, size_t n) {
-    if (w->err != PGN_OK || n == 0 || (n > w->out.cap - w->out.len && !put_room(w, n))) {
+    if (w->err != PGN_OK || n == 0 || (n > w->out.cap - w->out.len && !pgnk_writer_room(w, n))) {
         return;
     }
     char *d = w->out.ptr + w->out.len;
@@ -413,7 +388,12 @@ static void close_variation(pgn_writer *w) {
     w->need_number = 1;
 }
 
-static pgn_str cstr(const char *s);
+static pgn_str cstr(const char *s) {
+    pgn_str r;
+    r.ptr = s;
+    r.len = strlen(s);
+    return r;
+}
 
 /* One NAG after a move played by `mover`, in the writer's NAG style. */
 static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
@@ -437,50 +417,117 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
     }
 }
 
+/* The buffer's cursor while write_simple_run writes, in locals: a store through a char pointer
+ * may alias anything, so fields of w would be reloaded after every byte stored. */
+typedef struct run_cursor {
+    char *buf;
+    size_t len, cap, line, unit; /* as w->out.len, w->out.cap, w->line_start, w->unit_start */
+} run_cursor;
+
 /* unit_open for a unit of n bytes when nothing is pending and room is made: the separator (a space
- * or, past the width, a line break). The caller then stores the unit's bytes at w->out.ptr +
- * w->out.len. */
-static inline void short_unit(pgn_writer *w, size_t n) {
-    size_t col = w->out.len - w->line_start;
+ * or, past the width, a line break). The caller then stores the unit's bytes at c->buf + c->len. */
+static inline void run_unit(run_cursor *c, size_t width, size_t n) {
+    size_t col = c->len - c->line;
     if (col > 0) {
-        if (col + 1 + n > w->width) {
-            w->out.ptr[w->out.len++] = '\n';
-            w->line_start = w->out.len;
+        if (col + 1 + n > width) {
+            c->buf[c->len++] = '\n';
+            c->line = c->len;
         } else {
-            w->out.ptr[w->out.len++] = ' ';
+            c->buf[c->len++] = ' ';
         }
     }
-    w->unit_start = w->out.len;
+    c->unit = c->len;
 }
 
-/* The common move (its SAN kept, no comment, no NAG) written straight into the buffer; 0 when the
- * move is not that simple or the buffer could not grow (the general path then decides, and
- * reports). */
-static int write_simple_move(pgn_writer *w, const pgn_node *node, pgn_color side,
-                             uint32_t fullmove) {
-    if (!w->kept_san || node->pre.len || node->post.len || node->nag_count || w->open_paren ||
-        w->err != PGN_OK || w->line_start >= FLUSH_AT || fullmove >= 10000 ||
-        (w->out.cap - w->out.len < 64 && !put_room(w, 64))) {
+/* "00" to "99": a move number in two-digit steps, no division loop */
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                     "2021222324252627282930313233343536373839"
+                                     "4041424344454647484950515253545556575859"
+                                     "6061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
+
+/* The move number v (below 10000) and its "." or "..." (dots: 1 or 3) as one unit. */
+static inline void run_number(run_cursor *c, size_t width, unsigned v, size_t dots) {
+    size_t digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
+    run_unit(c, width, digits + dots);
+    char *d = c->buf + c->len;
+    if (v < 10) {
+        d[0] = (char)('0' + v);
+    } else if (v < 100) {
+        memcpy(d, digit_pairs + 2 * v, 2);
+    } else {
+        unsigned hi = v / 100, lo = v % 100;
+        if (hi < 10) {
+            d[0] = (char)('0' + hi);
+        } else {
+            memcpy(d, digit_pairs + 2 * hi, 2);
+        }
+        memcpy(d + digits - 2, digit_pairs + 2 * lo, 2);
+    }
+    memcpy(d + digits, "...", 3);
+    c->len += digits + dots;
+}
+
+/* A move write_simple_run writes: no comment, no NAG (its SAN kept: w->kept_san). */
+static inline int simple_node(const pgn_node *node) {
+    return (node->pre.len | node->post.len | node->nag_count) == 0;
+}
+
+/* Whether the run may write one more move, numbered fullmove: no flush due, room made. */
+static inline int run_room(pgn_writer *w, run_cursor *c, uint32_t fullmove) {
+    if (c->line >= FLUSH_AT || fullmove >= 10000) {
         return 0;
     }
-    if (side == PGN_WHITE || w->need_number) {
-        unsigned v = fullmove;
-        size_t digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
-        size_t dots = side == PGN_WHITE ? 1 : 3;
-        short_unit(w, digits + dots);
-        char *d = w->out.ptr + w->out.len + digits;
-        memcpy(d, "...", 3);
-        do {
-            *--d = (char)('0' + v % 10);
-            v /= 10;
-        } while (v != 0);
-        w->out.len += digits + dots;
+    if (c->cap - c->len < 64) {
+        w->out.len = c->len;
+        if (!pgnk_writer_room(w, 64)) {
+            return 0;
+        }
+        c->buf = w->out.ptr;
+        c->cap = w->out.cap;
     }
-    short_unit(w, node->san_len);
-    memcpy(w->out.ptr + w->out.len, node->san,
-           sizeof node->san); /* 8 bytes, san_len of them count */
-    w->out.len += node->san_len;
+    return 1;
+}
+
+/* From the walk's current move on, the run of common moves along its line (simple_node) written
+ * straight into the buffer: number and SAN stored, the line filled from their known lengths; the
+ * walk is then moved to the last one written (pgnk_iter_skip_main). A move with variations ends
+ * the run (the walk then opens them); so does one that is not simple, or a flush due. 0 when the
+ * first move is not written (not simple, a "(" waits, or the buffer could not grow): the general
+ * path then writes it, and reports. */
+static int write_simple_run(pgn_writer *w, pgn_iter *it) {
+    pgn_node *node = it->node, *next;
+    run_cursor c = {w->out.ptr, w->out.len, w->out.cap, w->line_start, w->unit_start};
+    size_t width = w->width, plies = 0;
+    unsigned side = it->side, need = w->need_number != 0;
+    uint32_t fullmove = it->fullmove;
+    if (!w->kept_san || w->open_paren || w->err != PGN_OK || !simple_node(node) ||
+        !run_room(w, &c, fullmove)) {
+        return 0;
+    }
+    for (;;) {
+        if (side == PGN_WHITE || need) {
+            run_number(&c, width, fullmove, side == PGN_WHITE ? 1 : 3);
+        }
+        run_unit(&c, width, node->san_len);
+        memcpy(c.buf + c.len, node->san, sizeof node->san); /* san_len of the 8 bytes count */
+        c.len += node->san_len;
+        need = 0;
+        next = node->child;
+        if (next == NULL || !simple_node(next) || pgnk_iter_node_has_variations(it, node) ||
+            !run_room(w, &c, fullmove + side)) {
+            break;
+        }
+        node = next;
+        plies++;
+        fullmove += side; /* PGN_BLACK is 1 */
+        side ^= 1u;
+    }
+    w->out.len = c.len;
+    w->line_start = c.line;
+    w->unit_start = c.unit;
     w->need_number = 0;
+    pgnk_iter_skip_main(it, node, plies);
     return 1;
 }
 
@@ -512,9 +559,6 @@ static void write_move(pgn_writer *w, const pgn_node *node) {
     uint32_t fullmove = pgnk_iter_fullmove(w->iter);
     char san[PGN_SAN_MAX + 2];
     size_t i = 0, n, nags = want(w, PGN_WRITE_NO_NAGS) ? node->nag_count : 0;
-    if (write_simple_move(w, node, side, fullmove)) {
-        return;
-    }
     if (node->pre.len && want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_pre_comment(node));
     }
@@ -577,7 +621,9 @@ static void write_movetext(pgn_writer *w, const pgn_game *game, const char *mark
             break;
         }
         if (ev == PGN_ITER_MOVE_ENTER) {
-            write_move(w, it->node);
+            if (!write_simple_run(w, it)) {
+                write_move(w, it->node);
+            }
         } else if (ev == PGN_ITER_VARIATION_ENTER) {
             open_variation(w);
         } else if (ev == PGN_ITER_VARIATION_LEAVE) {
@@ -591,181 +637,6 @@ static void write_movetext(pgn_writer *w, const pgn_game *game, const char *mark
     put(w, "\n\n", 2);
 }
 
-/* ---- tags (PGN §8.1.1: the Seven Tag Roster in order, then the others in ASCII order) ---- */
-
-static const char *const str_names[7] = {"Event", "Site",  "Date",  "Round",
-                                         "White", "Black", "Result"};
-static const char *const str_defaults[6] = {"?", "?", "????.??.??", "?", "?", "?"};
-
-static int name_is(pgn_str name, const char *s) {
-    return name.len == strlen(s) && memcmp(name.ptr, s, name.len) == 0;
-}
-
-/* [Name "value"] and a line feed, with \\ and \" escaped: room for the worst case is made once,
- * then plain stores. */
-static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
-    size_t i, need;
-    char *d;
-    if (w->err != PGN_OK) {
-        return;
-    }
-    if (value.len > SIZE_MAX / 4 || name.len > SIZE_MAX / 4) {
-        w->err = PGN_E_NOMEM;
-        return;
-    }
-    need = name.len + 2 * value.len + 6;
-    if (need > w->out.cap - w->out.len && !put_room(w, need)) {
-        return;
-    }
-    d = w->out.ptr + w->out.len;
-    *d++ = '[';
-    memcpy(d, name.ptr, name.len);
-    d += name.len;
-    *d++ = ' ';
-    *d++ = '"';
-    for (i = 0; i < value.len; i++) {
-        char c = value.ptr[i];
-        if (c == '\\' || c == '"') {
-            *d++ = '\\';
-        }
-        *d++ = c;
-    }
-    memcpy(d, "\"]\n", 3);
-    w->out.len = (size_t)(d + 3 - w->out.ptr);
-}
-
-static pgn_str cstr(const char *s) {
-    pgn_str r;
-    r.ptr = s;
-    r.len = strlen(s);
-    return r;
-}
-
-static int tag_cmp(const void *a, const void *b) {
-    const tag_ref *x = a, *y = b;
-    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
-    int c = n ? memcmp(x->name.ptr, y->name.ptr, n) : 0;
-    if (c != 0) {
-        return c;
-    }
-    if (x->name.len != y->name.len) {
-        return x->name.len < y->name.len ? -1 : 1;
-    }
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
-/* The roster index (0-6) of a tag name, 7 for FEN, 8 for SetUp, -1 for any other name. */
-static int special_tag(pgn_str name) {
-    static const char *const more[2] = {"FEN", "SetUp"};
-    size_t i;
-    if (name.len < 3 || name.len > 6) {
-        return -1;
-    }
-    for (i = 0; i < 7; i++) {
-        if (name.ptr[0] == str_names[i][0] && name_is(name, str_names[i])) {
-            return (int)i;
-        }
-    }
-    for (i = 0; i < 2; i++) {
-        if (name_is(name, more[i])) {
-            return 7 + (int)i;
-        }
-    }
-    return -1;
-}
-
-/* Sorts the tags after the roster by name (insertion sort: a game has a dozen or so). */
-static void sort_tags(tag_ref *t, size_t n) {
-    size_t i, j;
-    if (n > 32) {
-        qsort(t, n, sizeof *t, tag_cmp);
-        return;
-    }
-    for (i = 1; i < n; i++) {
-        tag_ref x = t[i];
-        for (j = i; j > 0 && tag_cmp(&t[j - 1], &x) > 0; j--) {
-            t[j] = t[j - 1];
-        }
-        t[j] = x;
-    }
-}
-
-/* Appends tag name = value to w->tags[*n]. */
-static void add_tag(pgn_writer *w, size_t *n, pgn_str name, pgn_str value) {
-    w->tags[*n].name = name;
-    w->tags[*n].value = value;
-    w->tags[*n].order = *n;
-    ++*n;
-}
-
-/* The tags that say the rules and the start (have: the game had a FEN tag, a Variant tag). FEN is
- * rewritten from the start position (three-check counters as lichess writes them) and is written
- * when the game had one or starts elsewhere than its rules' start (the standard position, or its
- * variant's: pgnk_export_is_rules_start); SetUp "1" goes with it
- * and only with it. A variant's game without a Variant tag gets one (lichess's name). */
-static size_t rules_tags(pgn_writer *w, const pgn_game *game, size_t n, int have_fen,
-                         int have_variant, char fen[PGN_FEN_MAX]) {
-    const pgn_pos *start = pgn_game_start(game);
-    if (have_fen || !pgnk_export_is_rules_start(start)) {
-        pgn_fen_write(start, w->fen_flags | PGN_FEN_LICHESS_CHECKS, fen, PGN_FEN_MAX);
-        add_tag(w, &n, cstr("FEN"), cstr(fen));
-        add_tag(w, &n, cstr("SetUp"), cstr("1"));
-    }
-    if (start->variant != PGN_VARIANT_STANDARD && !have_variant) {
-        add_tag(w, &n, cstr("Variant"), cstr(pgn_variant_name((pgn_variant)start->variant)));
-    }
-    return n;
-}
-
-/* The tag section: the Seven Tag Roster in its order (missing ones filled in, Result from the
- * termination marker), then the other tags sorted by name, with FEN, SetUp and Variant as
- * rules_tags says. Reduced export keeps FEN and SetUp only for a set-up position, without which
- * the moves could not be replayed, and Variant only for a variant's game. One pass over the
- * game's tags. */
-static void write_tags(pgn_writer *w, const pgn_game *game, const char **marker) {
-    char fen[PGN_FEN_MAX];
-    pgn_str roster[7];
-    int have[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, have_variant = 0;
-    size_t i, n = 0, count = pgn_game_tag_count(game);
-    int reduced = (w->flags & PGN_WRITE_REDUCED) != 0;
-    int variant = pgn_game_start(game)->variant != PGN_VARIANT_STANDARD;
-    pgn_result r = pgn_game_result(game);
-    void *p = w->tags;
-    if (!pgnk_grow(&w->alloc, &p, &w->tags_cap, count + 3, sizeof *w->tags,
-                   4096 / sizeof *w->tags + 1)) {
-        w->err = PGN_E_NOMEM;
-        return;
-    }
-    w->tags = p;
-    for (i = 0; i < count; i++) {
-        pgn_str name = pgn_game_tag_name(game, i);
-        int k = special_tag(name);
-        if (k >= 0) {
-            have[k] = 1;
-            if (k < 7) {
-                roster[k] = pgn_game_tag_value(game, i);
-            }
-        } else if (!reduced || (variant && name_is(name, "Variant"))) {
-            have_variant |= name_is(name, "Variant");
-            add_tag(w, &n, name, pgn_game_tag_value(game, i));
-        }
-    }
-    /* the termination marker: the game's, else the Result tag's if it is a marker, else "*" */
-    if (r == PGN_RESULT_NONE && have[6]) {
-        r = pgn_result_parse(roster[6].ptr, roster[6].len);
-    }
-    *marker = pgn_result_str(r);
-    for (i = 0; i < 6; i++) {
-        write_tag(w, cstr(str_names[i]), have[i] ? roster[i] : cstr(str_defaults[i]));
-    }
-    write_tag(w, cstr(str_names[6]), cstr(*marker));
-    n = rules_tags(w, game, n, have[7] && !reduced, have_variant, fen);
-    sort_tags(w->tags, n);
-    for (i = 0; i < n; i++) {
-        write_tag(w, w->tags[i].name, w->tags[i].value);
-    }
-}
-
 pgn_status pgn_writer_write(pgn_writer *writer, const pgn_game *game) {
     const char *marker;
     pgn_status st;
@@ -775,7 +646,7 @@ pgn_status pgn_writer_write(pgn_writer *writer, const pgn_game *game) {
     writer->line_start = 0;
     writer->unit_start = 0;
     marker = "*";
-    write_tags(writer, game, &marker);
+    pgnk_writer_tags(writer, game, &marker);
     put(writer, "\n", 1);
     write_movetext(writer, game, marker);
     flush(writer, writer->out.len);

@@ -71,10 +71,13 @@ struct pgn_iter {
 /* Opens the variations of the current node; PGN_OK or PGN_E_NOMEM. */
 pgn_status pgnk_iter_push(pgn_iter *it);
 
+/* Whether the walk opens variations after n's move: n is a main move with alternatives. */
+static inline int pgnk_iter_node_has_variations(const pgn_iter *it, const pgn_node *n) {
+    return n->sibling != NULL && n->parent->child == n && !(it->flags & PGN_ITER_MAIN_LINE);
+}
+
 static inline int pgnk_iter_has_variations(const pgn_iter *it) {
-    const pgn_node *n = it->node;
-    return it->event == PGN_ITER_MOVE_ENTER && n->sibling != NULL && n->parent->child == n &&
-           !(it->flags & PGN_ITER_MAIN_LINE);
+    return it->event == PGN_ITER_MOVE_ENTER && pgnk_iter_node_has_variations(it, it->node);
 }
 
 /* Past the current node's move: ply and board. */
@@ -93,6 +96,18 @@ static inline void pgnk_iter_advance_(pgn_iter *it) {
     }
     it->side = it->pos[it->cur].side;
     it->fullmove = it->pos[it->cur].fullmove;
+}
+
+/* From the MOVE_ENTER of the current move down its line, plies moves none of which has variations
+ * (pgnk_iter_node_has_variations), to the MOVE_ENTER of node, the last of them: what pgnk_iter_next
+ * gives under PGN_ITER_NO_MOVE_LEAVE, without the board (not PGN_ITER_BOARD). For the export
+ * writer's run of plain moves (issue 32), which walks the line itself. */
+static inline void pgnk_iter_skip_main(pgn_iter *it, pgn_node *node, size_t plies) {
+    it->ply += plies;
+    /* the moves Black played (PGN_BLACK is 1) */
+    it->fullmove += (uint32_t)((it->side + plies) / 2);
+    it->side = (uint8_t)((it->side + plies) & 1);
+    it->node = node;
 }
 
 /* After VARIATION_LEAVE: back to the position before the main move; the next alternative, or

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* The tag section of the PGN export format (PGN §8.1.1: the Seven Tag Roster in order, then the
+ * other tags in ASCII order; FEN, SetUp and Variant from the game's start). Names are compared
+ * with their lengths known (no strlen per tag), a value is copied 8 bytes at a time up to the
+ * first byte that needs an escape, and the sort's comparison looks at the first byte before
+ * calling memcmp (issue 32: the tags were a third of the writer's instructions). */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../game/game_internal.h"
+#include "pgn_writer_internal.h"
+#include "variant_start.h"
+
+/* the Seven Tag Roster (0-6), then FEN (7) and SetUp (8) */
+static const pgn_str special_names[9] = {{"Event", 5},  {"Site", 4},  {"Date", 4},
+                                         {"Round", 5},  {"White", 5}, {"Black", 5},
+                                         {"Result", 6}, {"FEN", 3},   {"SetUp", 5}};
+static const pgn_str str_defaults[6] = {{"?", 1}, {"?", 1}, {"????.??.??", 10},
+                                        {"?", 1}, {"?", 1}, {"?", 1}};
+static const pgn_str variant_name = {"Variant", 7};
+
+static int name_is(pgn_str name, pgn_str s) {
+    return name.len == s.len && memcmp(name.ptr, s.ptr, s.len) == 0;
+}
+
+static pgn_str cstr(const char *s) {
+    pgn_str r;
+    r.ptr = s;
+    r.len = strlen(s);
+    return r;
+}
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Nonzero when one of the 8 bytes of x is '"' or '\\' (the exact zero-byte test of x xor each). */
+static inline uint64_t has_escape(uint64_t x) {
+    uint64_t q = x ^ (ONES * '"'), b = x ^ (ONES * '\\');
+    return (((q - ONES) & ~q) | ((b - ONES) & ~b)) & HIGHS;
+}
+
+/* [Name "value"] and a line feed, with \\ and \" escaped: room for the worst case is made once,
+ * then plain stores; 8 bytes at a time while none needs an escape. */
+static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
+    size_t i = 0, need;
+    char *d;
+    if (w->err != PGN_OK) {
+        return;
+    }
+    if (value.len > SIZE_MAX / 4 || name.len > SIZE_MAX / 4) {
+        w->err = PGN_E_NOMEM;
+        return;
+    }
+    need = name.len + 2 * value.len + 6;
+    if (need > w->out.cap - w->out.len && !pgnk_writer_room(w, need)) {
+        return;
+    }
+    d = w->out.ptr + w->out.len;
+    *d++ = '[';
+    memcpy(d, name.ptr, name.len);
+    d += name.len;
+    *d++ = ' ';
+    *d++ = '"';
+    for (; value.len - i >= 8; i += 8, d += 8) {
+        uint64_t x;
+        memcpy(&x, value.ptr + i, 8);
+        if (has_escape(x)) {
+            break;
+        }
+        memcpy(d, &x, 8);
+    }
+    for (; i < value.len; i++) {
+        char c = value.ptr[i];
+        if (c == '\\' || c == '"') {
+            *d++ = '\\';
+        }
+        *d++ = c;
+    }
+    memcpy(d, "\"]\n", 3);
+    w->out.len = (size_t)(d + 3 - w->out.ptr);
+}
+
+static int tag_cmp(const void *a, const void *b) {
+    const tag_ref *x = a, *y = b;
+    size_t n = x->name.len < y->name.len ? x->name.len : y->name.len;
+    int c = 0;
+    if (n > 0 && x->name.ptr[0] != y->name.ptr[0]) { /* most names differ in their first byte */
+        return (unsigned char)x->name.ptr[0] < (unsigned char)y->name.ptr[0] ? -1 : 1;
+    }
+    c = n ? memcmp(x->name.ptr, y->name.ptr, n) : 0;
+    if (c != 0) {
+        return c;
+    }
+    if (x->name.len != y->name.len) {
+        return x->name.len < y->name.len ? -1 : 1;
+    }
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The roster index (0-6) of a tag name, 7 for FEN, 8 for SetUp, -1 for any other name. */
+static int special_tag(pgn_str name) {
+    size_t i;
+    if (name.len < 3 || name.len > 6) {
+        return -1;
+    }
+    for (i = 0; i < 9; i++) {
+        if (name.ptr[0] == special_names[i].ptr[0] && name_is(name, special_names[i])) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* Sorts the tags after the roster by name (insertion sort: a game has a dozen or so). */
+static void sort_tags(tag_ref *t, size_t n) {
+    size_t i, j;
+    if (n > 32) {
+        qsort(t, n, sizeof *t, tag_cmp);
+        return;
+    }
+    for (i = 1; i < n; i++) {
+        tag_ref x = t[i];
+        for (j = i; j > 0 && tag_cmp(&t[j - 1], &x) > 0; j--) {
+            t[j] = t[j - 1];
+        }
+        t[j] = x;
+    }
+}
+
+/* Appends tag name = value to w->tags[*n]. */
+static void add_tag(pgn_writer *w, size_t *n, pgn_str name, pgn_str value) {
+    w->tags[*n].name = name;
+    w->tags[*n].value = value;
+    w->tags[*n].order = *n;
+    ++*n;
+}
+
+/* The tags that say the rules and the start (have: the game had a FEN tag, a Variant tag). FEN is
+ * rewritten from the start position (three-check counters as lichess writes them) and is written
+ * when the game had one or starts elsewhere than its rules' start (the standard position, or its
+ * variant's: pgnk_export_is_rules_start); SetUp "1" goes with it
+ * and only with it. A variant's game without a Variant tag gets one (lichess's name). */
+static size_t rules_tags(pgn_writer *w, const pgn_game *game, size_t n, int have_fen,
+                         int have_variant, char fen[PGN_FEN_MAX]) {
+    const pgn_pos *start = pgn_game_start(game);
+    if (have_fen || !pgnk_export_is_rules_start(start)) {
+        pgn_fen_write(start, w->fen_flags | PGN_FEN_LICHESS_CHECKS, fen, PGN_FEN_MAX);
+        add_tag(w, &n, special_names[7], cstr(fen));
+        add_tag(w, &n, special_names[8], cstr("1"));
+    }
+    if (start->variant != PGN_VARIANT_STANDARD && !have_variant) {
+        add_tag(w, &n, variant_name, cstr(pgn_variant_name((pgn_variant)start->variant)));
+    }
+    return n;
+}
+
+/* The tag section: the Seven Tag Roster in its order (missing ones filled in, Result from the
+ * termination marker), then the other tags sorted by name, with FEN, SetUp and Variant as
+ * rules_tags says. Reduced export keeps FEN and SetUp only for a set-up position, without which
+ * the moves could not be replayed, and Variant only for a variant's game. One pass over the
+ * game's tags. */
+void pgnk_writer_tags(pgn_writer *w, const pgn_game *game, const char **marker) {
+    char fen[PGN_FEN_MAX];
+    pgn_str roster[7];
+    int have[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, have_variant = 0;
+    size_t i, n = 0, count = pgn_game_tag_count(game);
+    int reduced = (w->flags & PGN_WRITE_REDUCED) != 0;
+    int variant = pgn_game_start(game)->variant != PGN_VARIANT_STANDARD;
+    pgn_result r = pgn_game_result(game);
+    void *p = w->tags;
+    if (!pgnk_grow(&w->alloc, &p, &w->tags_cap, count + 3, sizeof *w->tags,
+                   4096 / sizeof *w->tags + 1)) {
+        w->err = PGN_E_NOMEM;
+        return;
+    }
+    w->tags = p;
+    for (i = 0; i < count; i++) {
+        pgn_str name = pgn_game_tag_name(game, i);
+        int k = special_tag(name);
+        if (k >= 0) {
+            have[k] = 1;
+            if (k < 7) {
+                roster[k] = pgn_game_tag_value(game, i);
+            }
+        } else if (!reduced || (variant && name_is(name, variant_name))) {
+            have_variant |= name_is(name, variant_name);
+            add_tag(w, &n, name, pgn_game_tag_value(game, i));
+        }
+    }
+    /* the termination marker: the game's, else the Result tag's if it is a marker, else "*" */
+    if (r == PGN_RESULT_NONE && have[6]) {
+        r = pgn_result_parse(roster[6].ptr, roster[6].len);
+    }
+    *marker = pgn_result_str(r);
+    for (i = 0; i < 6; i++) {
+        write_tag(w, special_names[i], have[i] ? roster[i] : str_defaults[i]);
+    }
+    write_tag(w, special_names[6], cstr(*marker));
+    n = rules_tags(w, game, n, have[7] && !reduced, have_variant, fen);
+    sort_tags(w->tags, n);
+    for (i = 0; i < n; i++) {
+        write_tag(w, w->tags[i].name, w->tags[i].value);
+    }
+}
