@@ -98,6 +98,10 @@ typedef struct pgn_visitor {
 #define PGN_READ_FIX                                                                               \
     0x200u /* a move that cannot be played is replaced by the one candidate that is clearly        \
             * meant (W_REPAIRED_MOVE; docs/repair.md) */
+#define PGN_READ_TAGS_ONLY                                                                         \
+    0x400u /* a skipped movetext (end_tags SKIP, a refused game) is passed over a line at a time   \
+            * up to its last line: the same games and tags, but what its earlier lines would       \
+            * report is not (docs/python.md, "Tags only") */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told

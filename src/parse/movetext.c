@@ -4,6 +4,7 @@
  * (§8.2.6). An illegal move kills the rest of its line; the parent line goes on (STYLE C5). */
 #include "movetext_internal.h"
 #include "movetext_scan.h"
+#include "tag_skip.h"
 
 #include "../base/utf8.h"
 
@@ -763,8 +764,10 @@ static void read_movetext(pgn_reader *r) {
         if (!r->have_tok && !s.pending) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_tokens(r, &s);
-            } else if (s.move_seen && pgnk_lexer_skip_inert(&r->lx)) { /* (before it, tokens one
-                                                                      by one, to see one) */
+            } else if (s.move_seen && (((r->opts.flags & PGN_READ_TAGS_ONLY) &&
+                                        pgnk_tag_skip(&r->lx, &s.tag_skip_until)) ||
+                                       pgnk_lexer_skip_inert(&r->lx))) {
+                /* tag_skip.h, then the lexer's; before a move is seen, tokens one by one */
                 s.tail = TAIL_OTHER; /* nothing to report: the fast path; the last line is read
                                         token by token (it never skips to the window's end) */
             }

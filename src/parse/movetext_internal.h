@@ -44,6 +44,7 @@ typedef struct mt_state {
     char tail_text[16]; /* TAIL_NUMBER, TAIL_INCOMPLETE, TAIL_UNJUDGED: the token's first bytes,
                            and where */
     pgn_loc tail_at;
+    uint64_t tag_skip_until; /* PGN_READ_TAGS_ONLY: no search before this offset */
 } mt_state;
 
 /* movetext_lines.c */

@@ -830,14 +830,15 @@ static void skip_transcript(const char *data, size_t len, int mode, uint32_t fla
     pgn_reader_free(r);
 }
 
-/* Only the lines that a full read and a skipping read both give: boundaries, raw bytes, end. */
-static void keep_boundaries(buf *b) {
+/* Only the lines that a full read and a skipping read both give: boundaries, raw bytes, end; and
+ * with tags, the tags too (what a tags-only read gives as a skipping read does). */
+static void keep_lines(buf *b, int tags) {
     size_t w = 0;
     for (size_t i = 0; i < b->len;) {
         const char *nl = memchr(b->p + i, '\n', b->len - i);
         size_t n = nl ? (size_t)(nl - (b->p + i)) + 1 : b->len - i;
         if (strncmp(b->p + i, "game ", 5) == 0 || strncmp(b->p + i, "raw ", 4) == 0 ||
-            strncmp(b->p + i, "end ", 4) == 0) {
+            strncmp(b->p + i, "end ", 4) == 0 || (tags && strncmp(b->p + i, "tag ", 4) == 0)) {
             memmove(b->p + w, b->p + i, n);
             w += n;
         }
@@ -847,6 +848,25 @@ static void keep_boundaries(buf *b) {
     if (b->p) {
         b->p[w] = 0;
     }
+}
+
+/* PGN_READ_TAGS_ONLY (src/parse/tag_skip.c): the same games, tags, boundaries and raw bytes as
+ * the skipping read without it, from memory (the search over whole games) and in 1-byte and
+ * 1..20-byte pieces (the search at the window's end). Its diagnostics may be fewer. */
+static void check_tags_only(tally *t, const char *data, size_t len) {
+    buf want, got;
+    skip_transcript(data, len, FEED_MEM, PGN_READ_NO_BOARD, 1, &want);
+    keep_lines(&want, 1);
+    static const int modes[] = {FEED_MEM, FEED_ONE, FEED_RANDOM};
+    static const char *const what[] = {"tags only vs skip", "tags only, 1-byte reads",
+                                       "tags only, 1..20-byte reads"};
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        skip_transcript(data, len, modes[k], PGN_READ_NO_BOARD | PGN_READ_TAGS_ONLY, 1, &got);
+        keep_lines(&got, 1);
+        text_diff(t, 0, what[k], want.p, want.len, got.p, got.len);
+        free(got.p);
+    }
+    free(want.p);
 }
 
 static void check_skip(const char *name, const char *data, size_t len) {
@@ -865,7 +885,7 @@ static void check_skip(const char *name, const char *data, size_t len) {
         text_diff(&t, 0, k ? "skip, 1..20-byte reads" : "skip no-board, 1..20-byte reads", rnd.p,
                   rnd.len, mem.p, mem.len);
         skip_transcript(data, len, FEED_MEM, flag_sets[k], 0, &full);
-        keep_boundaries(&mem);
+        keep_lines(&mem, 0);
         text_diff(&t, 0, k ? "boundaries, skip vs full" : "boundaries no-board, skip vs full",
                   full.p, full.len, mem.p, mem.len);
         free(mem.p);
@@ -873,6 +893,7 @@ static void check_skip(const char *name, const char *data, size_t len) {
         free(rnd.p);
         free(full.p);
     }
+    check_tags_only(&t, data, len);
     tally_done(&t, __LINE__);
 }
 

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/* The tags-only read's skip of a movetext (tag_skip.h): 16 bytes at a time, each block's bytes
+ * sorted into line breaks, braces and stops by SSE2 compares (or a loop where there is no SSE2);
+ * only the line breaks are looked at one by one. */
+#include "tag_skip.h"
+
+#include "../base/bits.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* A block's 16 bytes (bit k: byte i + k): line feeds, braces that open and close, and stops. */
+typedef struct block {
+    unsigned lf, open, close, stop;
+} block;
+
+#if defined(__SSE2__)
+static inline __m128i eq(__m128i v, char c) {
+    return _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
+}
+
+/* The bytes of v that are digits, or + and : (a forfeit marker's neighbours of a -). */
+static inline __m128i digit_or(__m128i v, __m128i other) {
+    __m128i d = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d), other);
+}
+
+static inline void classify(const unsigned char *b, size_t i, block *k) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    __m128i p1 = _mm_loadu_si128((const __m128i *)(const void *)(b + i - 1));
+    __m128i p2 = _mm_loadu_si128((const __m128i *)(const void *)(b + i - 2));
+    __m128i n1 = _mm_loadu_si128((const __m128i *)(const void *)(b + i + 1));
+    __m128i stop =
+        _mm_or_si128(_mm_or_si128(eq(v, '*'), eq(v, '(')), _mm_or_si128(eq(v, ')'), eq(v, '"')));
+    stop = _mm_or_si128(
+        stop, _mm_or_si128(_mm_or_si128(eq(v, ';'), eq(v, '\r')),
+                           _mm_or_si128(eq(v, 0), _mm_cmplt_epi8(v, _mm_setzero_si128()))));
+    __m128i p1_sign = _mm_or_si128(eq(p1, '+'), eq(p1, ':'));
+    __m128i n1_sign = _mm_or_si128(eq(n1, '+'), eq(n1, ':'));
+    __m128i dash = _mm_and_si128(eq(v, '-'), _mm_or_si128(digit_or(p1, p1_sign), n1_sign));
+    __m128i slash = _mm_and_si128(eq(v, '/'), digit_or(p1, _mm_setzero_si128()));
+    __m128i cmd = _mm_or_si128(eq(p1, '{'), _mm_and_si128(eq(p1, ' '), eq(p2, '{')));
+    __m128i bracket = _mm_andnot_si128(cmd, eq(v, '['));
+    stop = _mm_or_si128(stop, _mm_or_si128(dash, _mm_or_si128(slash, bracket)));
+    k->lf = (unsigned)_mm_movemask_epi8(eq(v, '\n'));
+    k->open = (unsigned)_mm_movemask_epi8(eq(v, '{'));
+    k->close = (unsigned)_mm_movemask_epi8(eq(v, '}'));
+    k->stop = (unsigned)_mm_movemask_epi8(stop);
+}
+#else
+static int is_digit(unsigned char c) {
+    return c >= '0' && c <= '9';
+}
+
+static int is_stop(const unsigned char *p) {
+    unsigned char c = p[0], b1 = p[-1];
+    int sign = b1 == '+' || b1 == ':' || p[1] == '+' || p[1] == ':';
+    switch (c) {
+    case '*':
+    case '(':
+    case ')':
+    case '"':
+    case ';':
+    case '\r':
+    case 0: return 1;
+    case '-': return is_digit(b1) || sign;
+    case '/': return is_digit(b1);
+    case '[': return b1 != '{' && !(b1 == ' ' && p[-2] == '{');
+    default: return c >= 0x80;
+    }
+}
+
+static void classify(const unsigned char *b, size_t i, block *k) {
+    k->lf = k->open = k->close = k->stop = 0;
+    for (unsigned j = 0; j < 16; j++) {
+        unsigned char c = b[i + j];
+        k->lf |= (unsigned)(c == '\n') << j;
+        k->open |= (unsigned)(c == '{') << j;
+        k->close |= (unsigned)(c == '}') << j;
+        k->stop |= (unsigned)is_stop(b + i + j) << j;
+    }
+}
+#endif
+
+/* Whether a comment is open after the braces of bits [from, to) of k, open before them: the last
+ * brace decides (comments do not nest: a { inside one is text, a } outside one stray text). */
+static inline int comment_open(const block *k, unsigned from, unsigned to, int open) {
+    unsigned range = (to >= 16 ? 0xFFFFu : (1u << to) - 1u) & ~((1u << from) - 1u);
+    unsigned braces = (k->open | k->close) & range;
+    if (!braces) {
+        return open;
+    }
+    unsigned last = 63u - bits_clz(braces);
+    return (int)((k->open >> last) & 1u);
+}
+
+/* The line that starts at j: 1 if the search may go on into it (not empty, no % line, no line
+ * that starts with [), 0 if not or if the window ends first. */
+static inline int plain_line(const unsigned char *b, size_t j, size_t len) {
+    size_t e = j;
+    while (e < len && (b[e] == ' ' || b[e] == '\t')) {
+        e++;
+    }
+    return e < len && b[e] != '\n' && b[e] != '\r' && b[e] != '[' && b[j] != '%';
+}
+
+/* Where the search leaves the lexer: the start of a line outside every comment, or of a symbol on
+ * it, and the line's number and start. */
+typedef struct commit {
+    size_t at;
+    uint32_t line;
+    uint64_t line_off;
+    int at_start; /* only blanks before it on its line (the lexer's at_line_start) */
+} commit;
+
+/* The last symbol (a token that starts with a letter or a digit) that starts after a blank outside
+ * every comment in [from, to), from a token boundary outside comments on the line of to; from if
+ * there is none. The lexer reads from there: that symbol is the movetext's last one before to (as
+ * the byte-wise reading of the whole line would see it: the same E_TRUNCATED or not), or the
+ * termination marker whose bytes stopped the search. */
+static size_t last_symbol(const unsigned char *b, size_t from, size_t to) {
+    size_t at = from;
+    int open = 0;
+    for (size_t j = from; j + 1 < to; j++) {
+        unsigned char ch = b[j];
+        if (open || ch == '{') {
+            open = ch != '}';
+        } else if ((ch == ' ' || ch == '\t') && (char_class(b[j + 1]) & C_START)) {
+            at = j + 1;
+        }
+    }
+    return at;
+}
+
+int pgnk_tag_skip(lexer *lx, uint64_t *until) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t i = lx->pos, len = lx->len;
+    if (lx->base + i < *until || lx->last_cr || lx->nested_comments || i < 2 || lx->base + i == 0) {
+        return 0;
+    }
+    commit c = {i, lx->line, lx->line_off, lx->at_line_start};
+    uint32_t line = lx->line;
+    int open = 0, stopped = 0;
+    for (; !stopped && i + 17 <= len; i += 16) {
+        block k;
+        classify(b, i, &k);
+        unsigned from = 0, ev = k.lf | k.stop;
+        for (; ev; ev &= ev - 1) {
+            unsigned bit = bits_ctz(ev);
+            size_t j = i + bit + 1;
+            if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
+                stopped = 1;
+                size_t at = c.line == line ? last_symbol(b, c.at, i + bit) : c.at;
+                for (; c.at < at; c.at++) {
+                    c.at_start &= b[c.at] == ' ' || b[c.at] == '\t';
+                }
+                break;
+            }
+            open = comment_open(&k, from, bit, open);
+            from = bit + 1;
+            line++;
+            if (!open) {
+                c = (commit){j, line, lx->base + j, 1};
+            }
+        }
+        if (!stopped) {
+            open = comment_open(&k, from, 16, open);
+        }
+    }
+    *until = lx->base + i; /* the block where the search stopped, or the window's end */
+    if (c.at == lx->pos) {
+        return 0;
+    }
+    lx->pos = c.at;
+    lx->line = c.line;
+    lx->line_off = c.line_off;
+    lx->at_line_start = (uint8_t)c.at_start;
+    lx->last_cr = 0;
+    set_keep(lx, lx->base + c.at);
+    return 1;
+}
