@@ -3,9 +3,10 @@
  * visits its games and packs, per game, the tags kept, the result, the line key of the dedupe
  * rule and the main line's (position, move) pairs, each position once (its first move); the
  * caller's thread stores the game and gathers the pairs of a batch, sorted, into the explorer:
- * a (position, move) of one game, the first time, as a row of explore1 (its game), else one row
- * of explore per (position, move), its counts added and the batch's games appended to its
- * posting list, so the explorer's rows are the position index too (schema 3). */
+ * a (position, move) that one game of the batch played as an entry of the batch's run (singles,
+ * a blob per key prefix: no B-tree row of its own), else one row of explore per (position, move),
+ * its counts added and the batch's games appended to its posting list, so the explorer's rows
+ * and entries are the position index too (schema 4). */
 #include "db_int.h"
 
 #include "pgnkit/collection.h"
@@ -209,6 +210,11 @@ typedef struct importer {
     size_t mcap;
     uint8_t *blob;
     size_t blob_cap;
+    int64_t batch_first; /* the first game stored in the batch: the run's base */
+    uint8_t *run;        /* the one-game entries of prefix sprefix being packed */
+    size_t rlen, rcap, sn;
+    uint64_t sprefix;
+    pgnk_blockw bw; /* the games' bytes being packed */
 } importer;
 
 /* The digit d (0, 1: the move's bytes; 2..9: the key's) of an entry. */
@@ -294,10 +300,49 @@ static pgn_status posting_chunk(importer *im, size_t i, size_t j, size_t *len) {
     return PGN_OK;
 }
 
-/* The rows of the sorted batch: a (position, move) of one game in the batch goes to explore1
- * (its game only) when explore1 has no row for it yet; the others, one upsert per (position,
- * move) into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds
- * the games that ended in the position. A (position, move) is the sum of its rows in both. */
+/* The bucket of one-game entries being packed (prefix im->sprefix, im->sn entries in im->run)
+ * as a row of singles. */
+static pgn_status flush_singles(importer *im) {
+    if (im->sn == 0) {
+        return PGN_OK;
+    }
+    sqlite3_bind_int64(im->one, 1, (sqlite3_int64)im->sprefix);
+    sqlite3_bind_int64(im->one, 2, im->batch_first);
+    sqlite3_bind_int64(im->one, 3, (sqlite3_int64)im->sn);
+    sqlite3_bind_blob(im->one, 4, im->run, (int)im->rlen, SQLITE_STATIC);
+    im->sn = im->rlen = 0;
+    return step_done(im, im->one, "explorer");
+}
+
+/* The one-game entry of p into the run of its key's prefix. */
+static pgn_status add_single(importer *im, const pending *p) {
+    pgn_status s = PGN_OK;
+    if (im->sn > 0 && p->key >> 48 != im->sprefix) {
+        s = flush_singles(im);
+    }
+    im->sprefix = p->key >> 48;
+    if (s == PGN_OK && im->rlen + 18 > im->rcap) {
+        size_t cap = im->rcap ? 2 * im->rcap : 4096;
+        uint8_t *b = realloc(im->run, cap);
+        if (b == NULL) {
+            return PGN_E_NOMEM;
+        }
+        im->run = b;
+        im->rcap = cap;
+    }
+    if (s == PGN_OK) {
+        im->rlen += pgnk_single_put(im->run + im->rlen, p->key, p->move,
+                                    (uint64_t)(p->game - im->batch_first));
+        im->sn++;
+        im->batch.positions++;
+    }
+    return s;
+}
+
+/* The rows of the sorted batch: a (position, move) of one game in the batch is an entry of the
+ * batch's run (singles, one row per key prefix); the others, one upsert per (position, move)
+ * into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds the
+ * games that ended in the position. A (position, move) is the sum of its row and entries. */
 static pgn_status flush_explore(importer *im) {
     for (size_t i = 0; i < im->n;) {
         size_t j = i, len;
@@ -313,19 +358,13 @@ static pgn_status flush_explore(importer *im) {
             c[5] += e->elo != 0;
             last = e->date > last ? e->date : last;
         }
-        if (j - i == 1) { /* one game: its row in explore1, unless that has one already */
-            sqlite3_bind_int64(im->one, 1, (sqlite3_int64)im->p[i].key);
-            sqlite3_bind_int(im->one, 2, im->p[i].move);
-            sqlite3_bind_int64(im->one, 3, im->p[i].game);
-            pgn_status s = step_done(im, im->one, "explorer");
-            if (s != PGN_OK) {
+        pgn_status s;
+        if (j - i == 1) {
+            if ((s = add_single(im, &im->p[i])) != PGN_OK) {
                 return s;
             }
-            if (sqlite3_changes(im->db->sql) == 1) {
-                im->batch.positions++;
-                i = j;
-                continue;
-            }
+            i = j;
+            continue;
         }
         if (posting_chunk(im, i, j, &len) != PGN_OK) {
             return PGN_E_NOMEM;
@@ -337,14 +376,13 @@ static pgn_status flush_explore(importer *im) {
         }
         sqlite3_bind_int64(im->exp, 9, last);
         sqlite3_bind_blob(im->exp, 10, im->blob, (int)len, SQLITE_STATIC);
-        pgn_status s = step_done(im, im->exp, "explorer");
-        if (s != PGN_OK) {
+        if ((s = step_done(im, im->exp, "explorer")) != PGN_OK) {
             return s;
         }
         im->batch.positions += j - i;
         i = j;
     }
-    return PGN_OK;
+    return flush_singles(im);
 }
 
 static pgn_status commit_batch(importer *im) {
@@ -361,11 +399,15 @@ static pgn_status commit_batch(importer *im) {
         free(tmp);
     }
     pgn_status s = flush_explore(im);
+    if (s == PGN_OK && pgnk_blockw_flush(&im->bw, im->db) != PGN_OK) {
+        s = pgnk_db_fail(im->db, "storing the games", im->msg, im->mcap);
+    }
     if (s == PGN_OK) {
         s = pgnk_db_exec(im->db, "COMMIT", im->msg, im->mcap);
     }
     if (s != PGN_OK) {
         sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
+        pgnk_blockw_reset(&im->bw);
         return s;
     }
     im->tot.games += im->batch.games;
@@ -376,6 +418,7 @@ static pgn_status commit_batch(importer *im) {
     memset(&im->batch, 0, sizeof im->batch);
     im->n = 0;
     im->in_batch = 0;
+    im->batch_first = 0;
     if (im->o->progress != NULL) {
         im->o->progress(im->o->user, im->tot.games, pgn_source_consumed(im->src));
     }
@@ -451,7 +494,15 @@ static pgn_status store_game(importer *im, const rec_head *h, const char *tags,
     } else {
         sqlite3_bind_int64(im->ins, 14, (sqlite3_int64)h->line_key);
     }
-    sqlite3_bind_blob(im->ins, 15, g->raw.ptr ? g->raw.ptr : "", (int)g->raw.len, SQLITE_STATIC);
+    int64_t block, start;
+    pgn_str raw = {g->raw.ptr ? g->raw.ptr : "", g->raw.len};
+    pgn_status s = pgnk_blockw_add(&im->bw, im->db, raw, &block, &start);
+    if (s != PGN_OK) {
+        return s == PGN_E_NOMEM ? s : pgnk_db_fail(im->db, "storing a game", im->msg, im->mcap);
+    }
+    sqlite3_bind_int64(im->ins, 15, block);
+    sqlite3_bind_int64(im->ins, 16, start);
+    sqlite3_bind_int64(im->ins, 17, (sqlite3_int64)raw.len);
     return step_done(im, im->ins, "storing a game");
 }
 
@@ -514,9 +565,12 @@ static pgn_status each(void *user, const pgn_par_game *g) {
         for (int i = 0; i < DBT_COUNT; i++) {
             tl += h.tag_len[i];
         }
-        if ((s = store_game(im, &h, tags, g)) != PGN_OK ||
-            (s = add_pending(im, &h, tags, tags + tl + h.err_len,
-                             sqlite3_last_insert_rowid(im->db->sql))) != PGN_OK) {
+        if ((s = store_game(im, &h, tags, g)) != PGN_OK) {
+            return s;
+        }
+        int64_t id = sqlite3_last_insert_rowid(im->db->sql);
+        im->batch_first = im->batch_first ? im->batch_first : id;
+        if ((s = add_pending(im, &h, tags, tags + tl + h.err_len, id)) != PGN_OK) {
             return s;
         }
         im->batch.stored++;
@@ -531,7 +585,8 @@ static pgn_status each(void *user, const pgn_par_game *g) {
 
 static const char ins_sql[] =
     "INSERT INTO games(white, black, event, site, date, round, white_elo, black_elo, eco, result,"
-    " plies, broken, error, line_key, pgn) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " plies, broken, error, line_key, block, start, length)"
+    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 static const char exp_sql[] =
     "INSERT INTO explore VALUES(?,?,?,?,?,?,?,?,?,?) ON CONFLICT(key, move) DO UPDATE SET"
     " games = games + excluded.games, white = white + excluded.white,"
@@ -545,9 +600,8 @@ static pgn_status prepare_statements(importer *im) {
         sqlite3_prepare_v2(q, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im->dup,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(q,
-                           "INSERT INTO explore1 VALUES(?,?,?) ON CONFLICT(key, move) DO NOTHING",
-                           -1, &im->one, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(q, "INSERT INTO singles VALUES(?,?,?,?)", -1, &im->one, NULL) !=
+            SQLITE_OK) {
         return pgnk_db_fail(im->db, "import", im->msg, im->mcap);
     }
     return PGN_OK;
@@ -593,6 +647,7 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
             if (im.in_batch > 0) {
                 sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
             }
+            pgnk_blockw_reset(&im.bw);
         }
     }
     sqlite3_finalize(im.ins);
@@ -601,6 +656,8 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     sqlite3_finalize(im.one);
     free(im.p);
     free(im.blob);
+    free(im.run);
+    pgnk_blockw_free(&im.bw);
     if (totals != NULL) {
         *totals = im.tot;
     }
