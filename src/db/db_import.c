@@ -187,23 +187,31 @@ static pgn_status prepare(void *wu, const pgn_par_game *g, pgn_membuf *out) {
 /* ---- the caller's side ---- */
 
 /* One index entry of a batch: the position, the move played there (PGN_MOVE_NONE: the game
- * ended there), the game, its result and the mover's Elo and the date. */
+ * ended there), the game (its index in the batch: gm[g]) and the side to move. 16 bytes, for
+ * the sort's sake. */
 typedef struct pending {
     uint64_t key;
-    int64_t game;
-    int64_t date;
-    uint32_t elo;
+    uint32_t g;
     pgn_move move;
-    uint8_t result;
+    uint8_t side;
 } pending;
+
+/* A game stored in the batch: its id, result, date (YYYYMMDD) and the players' Elo. */
+typedef struct batch_game {
+    int64_t id, date;
+    uint32_t elo[2];
+    uint8_t result;
+} batch_game;
 
 typedef struct importer {
     pgn_db *db;
     const pgn_db_import_opts *o;
     pgn_source *src;
     sqlite3_stmt *ins, *dup, *exp, *one;
-    pending *p;
-    size_t n, cap;
+    pending *p, *tmp;
+    size_t n, cap, tmp_cap;
+    batch_game *gm;
+    size_t gn, gcap;
     uint32_t in_batch;
     pgn_db_import_totals tot, batch;
     char *msg;
@@ -289,11 +297,11 @@ static int put_varint(importer *im, size_t *len, uint64_t v) {
  * row's posting list: varint(count), varint(first id), the deltas. */
 static pgn_status posting_chunk(importer *im, size_t i, size_t j, size_t *len) {
     *len = 0;
-    if (put_varint(im, len, j - i) || put_varint(im, len, (uint64_t)im->p[i].game)) {
+    if (put_varint(im, len, j - i) || put_varint(im, len, (uint64_t)im->gm[im->p[i].g].id)) {
         return PGN_E_NOMEM;
     }
     for (size_t k = i + 1; k < j; k++) {
-        if (put_varint(im, len, (uint64_t)(im->p[k].game - im->p[k - 1].game))) {
+        if (put_varint(im, len, (uint64_t)(im->gm[im->p[k].g].id - im->gm[im->p[k - 1].g].id))) {
             return PGN_E_NOMEM;
         }
     }
@@ -332,7 +340,7 @@ static pgn_status add_single(importer *im, const pending *p) {
     }
     if (s == PGN_OK) {
         im->rlen += pgnk_single_put(im->run + im->rlen, p->key, p->move,
-                                    (uint64_t)(p->game - im->batch_first));
+                                    (uint64_t)(im->gm[p->g].id - im->batch_first));
         im->sn++;
         im->batch.positions++;
     }
@@ -349,13 +357,15 @@ static pgn_status flush_explore(importer *im) {
         int64_t c[6] = {0, 0, 0, 0, 0, 0}; /* games, white, draws, black, elo_sum, elo_games */
         int64_t last = 0;
         while (j < im->n && im->p[j].key == im->p[i].key && im->p[j].move == im->p[i].move) {
-            const pending *e = &im->p[j++];
+            const pending *p = &im->p[j++];
+            const batch_game *e = &im->gm[p->g];
+            uint32_t elo = e->elo[p->side != PGN_WHITE]; /* the mover's */
             c[0]++;
             c[1] += e->result == PGN_RESULT_WHITE_WINS;
             c[2] += e->result == PGN_RESULT_DRAW;
             c[3] += e->result == PGN_RESULT_BLACK_WINS;
-            c[4] += e->elo;
-            c[5] += e->elo != 0;
+            c[4] += elo;
+            c[5] += elo != 0;
             last = e->date > last ? e->date : last;
         }
         pgn_status s;
@@ -386,17 +396,22 @@ static pgn_status flush_explore(importer *im) {
 }
 
 static pgn_status commit_batch(importer *im) {
+    if (im->n > 1 && im->tmp_cap < im->n) { /* kept from batch to batch: no new pages each time */
+        free(im->tmp);
+        im->tmp_cap = 0;
+        if ((im->tmp = malloc(im->cap * sizeof *im->tmp)) != NULL) {
+            im->tmp_cap = im->cap;
+        }
+    }
     if (im->n > 1) {
-        pending *tmp = malloc(im->n * sizeof *tmp);
-        if (tmp == NULL) {
+        if (im->tmp == NULL) {
             sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
             if (im->msg != NULL && im->mcap > 0) {
                 snprintf(im->msg, im->mcap, "out of memory");
             }
             return PGN_E_NOMEM;
         }
-        sort_pending(im->p, tmp, im->n);
-        free(tmp);
+        sort_pending(im->p, im->tmp, im->n);
     }
     pgn_status s = flush_explore(im);
     if (s == PGN_OK && pgnk_blockw_flush(&im->bw, im->db) != PGN_OK) {
@@ -417,6 +432,7 @@ static pgn_status commit_batch(importer *im) {
     im->tot.positions += im->batch.positions;
     memset(&im->batch, 0, sizeof im->batch);
     im->n = 0;
+    im->gn = 0;
     im->in_batch = 0;
     im->batch_first = 0;
     if (im->o->progress != NULL) {
@@ -511,8 +527,21 @@ static pgn_status add_pending(importer *im, const rec_head *h, const char *tags,
                               int64_t id) {
     pgn_str d = tag_at(h, tags, DBT_DATE), we = tag_at(h, tags, DBT_WHITE_ELO),
             be = tag_at(h, tags, DBT_BLACK_ELO);
-    int64_t date = pgnk_db_date_num(d.ptr, d.len);
-    int64_t elo[2] = {num(we.ptr, we.len), num(be.ptr, be.len)};
+    if (im->gn == im->gcap) {
+        size_t cap = im->gcap ? 2 * im->gcap : 1024;
+        batch_game *gm = realloc(im->gm, cap * sizeof *gm);
+        if (gm == NULL) {
+            return PGN_E_NOMEM;
+        }
+        im->gm = gm;
+        im->gcap = cap;
+    }
+    batch_game *bg = &im->gm[im->gn];
+    bg->id = id;
+    bg->date = pgnk_db_date_num(d.ptr, d.len);
+    bg->elo[0] = (uint32_t)num(we.ptr, we.len);
+    bg->elo[1] = (uint32_t)num(be.ptr, be.len);
+    bg->result = h->result;
     if (im->n + h->n > im->cap) {
         size_t cap = im->cap ? im->cap : 65536;
         while (cap < im->n + h->n) {
@@ -531,11 +560,10 @@ static pgn_status add_pending(importer *im, const rec_head *h, const char *tags,
         pending *p = &im->p[im->n++];
         p->key = e.key;
         p->move = e.move;
-        p->game = id;
-        p->date = date;
-        p->result = h->result;
-        p->elo = (uint32_t)elo[e.side != PGN_WHITE]; /* the mover's */
+        p->g = (uint32_t)im->gn;
+        p->side = e.side;
     }
+    im->gn++;
     return PGN_OK;
 }
 
@@ -655,6 +683,8 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     sqlite3_finalize(im.exp);
     sqlite3_finalize(im.one);
     free(im.p);
+    free(im.tmp);
+    free(im.gm);
     free(im.blob);
     free(im.run);
     pgnk_blockw_free(&im.bw);
