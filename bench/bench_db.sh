@@ -86,6 +86,30 @@ for name in book twic; do
             n, g, b / 1e6, r, c, w, g / w, g / c, d / 1e6, d / b, ex * 1000 / 3000, eo * 1000 / 3000 }'
 done
 echo
+# db select on a position against pgnkit select on the same plain file (2 cores each; CPU
+# medians): a common position (the Sicilian after 1. e4 c5 2. Nf3 d6) and a rare one (a ply-24
+# position of the book's); games: select's count / db select's (the import skips duplicates)
+fens=("rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+      "2rq1rk1/pb1nppbp/1pnp2p1/8/2P1PP2/1NN1BB2/PP4PP/R2Q1RK1 w - - 3 13")
+echo "| input | position | games | select cpu s | db select cpu s | ratio |"
+echo "|---|---|---|---|---|---|"
+for name in book twic; do
+    for k in 0 1; do
+        expr="fen \"${fens[$k]}\""
+        rm -f "$tmp/times.sel" "$tmp/times.dsel"
+        for _ in $(seq "$RUNS"); do
+            "$CPURUN" "$tmp/t" "$PGNKIT" select -j 2 --count "$expr" "$tmp/$name.pgn" > "$tmp/n1" 2> /dev/null
+            cat "$tmp/t" >> "$tmp/times.sel"
+            "$CPURUN" "$tmp/t" "$PGNKIT" db select --count --db "$tmp/$name.db" "$expr" > "$tmp/n2" 2> /dev/null
+            cat "$tmp/t" >> "$tmp/times.dsel"
+        done
+        a=$(awk '{ print $1 + $2 }' "$tmp/times.sel" | median)
+        b=$(awk '{ print $1 + $2 }' "$tmp/times.dsel" | median)
+        awk -v n="$name" -v k="$k" -v g="$(cat "$tmp/n1") / $(cat "$tmp/n2")" -v a="$a" -v b="$b" 'BEGIN {
+            printf "| %s | %s | %s | %.3f | %.3f | %.0f |\n", n, k ? "rare (book ply 24)" : "Sicilian 2... d6", g, a, b, a / (b > 0 ? b : 1e-3) }'
+    done
+done
+echo
 echo "Where the bytes go (last database of each input; SQLite's dbstat):"
 for name in book twic; do
     /usr/bin/python3 - "$tmp/$name.db" "$name" << 'PY' || echo "  $name: dbstat not available"

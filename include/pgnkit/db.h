@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 3
+#define PGN_DB_SCHEMA 4
 
 typedef struct pgn_db pgn_db;
 

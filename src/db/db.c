@@ -13,16 +13,18 @@ const char *const pgnk_db_tag_names[DBT_COUNT] = {"White", "Black",    "Event", 
 static const char schema_sql[] =
     "PRAGMA application_id = 1885826667;"
     "CREATE TABLE meta(name TEXT PRIMARY KEY, value);"
-    "INSERT INTO meta VALUES('schema', 3), ('application', 'pgnkit');"
+    "INSERT INTO meta VALUES('schema', 4), ('application', 'pgnkit');"
     "CREATE TABLE games(id INTEGER PRIMARY KEY, white TEXT, black TEXT, event TEXT, site TEXT,"
     " date TEXT, round TEXT, white_elo INTEGER, black_elo INTEGER, eco TEXT, result TEXT,"
-    " plies INTEGER, broken INTEGER, error TEXT, line_key INTEGER, pgn BLOB);"
+    " plies INTEGER, broken INTEGER, error TEXT, line_key INTEGER, block INTEGER, start INTEGER,"
+    " length INTEGER);"
+    "CREATE TABLE blocks(id INTEGER PRIMARY KEY, codec INTEGER, size INTEGER, data BLOB);"
     "CREATE INDEX games_line_key ON games(line_key);"
     "CREATE TABLE explore(key INTEGER, move INTEGER, games INTEGER, white INTEGER, draws INTEGER,"
     " black INTEGER, elo_sum INTEGER, elo_games INTEGER, last_date INTEGER, ids BLOB,"
     " PRIMARY KEY(key, move)) WITHOUT ROWID;"
-    "CREATE TABLE explore1(key INTEGER, move INTEGER, game INTEGER, PRIMARY KEY(key, move))"
-    " WITHOUT ROWID;";
+    "CREATE TABLE singles(prefix INTEGER, batch INTEGER, n INTEGER, data BLOB,"
+    " PRIMARY KEY(prefix, batch)) WITHOUT ROWID;";
 
 static void put_msg(char *msg, size_t cap, const char *a, const char *b) {
     if (msg != NULL && cap > 0) {
@@ -172,6 +174,9 @@ pgn_status pgn_db_open(pgn_db **out, const char *path, uint32_t flags, char *msg
 
 void pgn_db_close(pgn_db *db) {
     if (db != NULL) {
+        sqlite3_finalize(db->game_st);
+        sqlite3_finalize(db->block_st);
+        pgn_membuf_free(&db->cache);
         sqlite3_close(db->sql);
         free(db);
     }
@@ -190,7 +195,7 @@ static int is_legal(const pgn_movelist *l, pgn_move m) {
  * ending there */
 #define DB_MAX_ROWS 513
 
-/* The moves of a position being summed over its rows of explore and explore1. */
+/* The moves of a position being summed over its rows of explore and its one-game entries. */
 typedef struct tally {
     pgn_movelist legal;
     pgn_db_move m[DB_MAX_ROWS];
@@ -225,47 +230,92 @@ static int cmp_move(const void *a, const void *b) {
     return x->move < y->move ? -1 : x->move > y->move;
 }
 
-/* Runs sql (its ?1 the key) and adds each row to t: explore's rows with their counts; explore1's
- * (joined to its game) as one game each. SQLITE_DONE or SQLite's failure. */
-static int tally_rows(pgn_db *db, tally *t, const pgn_pos *pos, const char *sql, int single) {
+static void tally_add(pgn_db_move *m, const int64_t c[7]) {
+    m->games += (uint64_t)c[0];
+    m->white += (uint64_t)c[1];
+    m->draws += (uint64_t)c[2];
+    m->black += (uint64_t)c[3];
+    m->elo_sum += (uint64_t)c[4];
+    m->elo_games += (uint64_t)c[5];
+    m->last_date = c[6] > m->last_date ? c[6] : m->last_date;
+}
+
+/* Adds explore's rows of the position to t. SQLITE_DONE or SQLite's failure. */
+static int tally_rows(pgn_db *db, tally *t, const pgn_pos *pos) {
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db->sql,
+                                "SELECT move, games, white, draws, black, elo_sum, elo_games,"
+                                " last_date FROM explore WHERE key = ?",
+                                -1, &st, NULL);
     if (rc != SQLITE_OK) {
         return rc;
     }
     sqlite3_bind_int64(st, 1, (sqlite3_int64)pos->key);
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         pgn_db_move *m = tally_at(t, (pgn_move)sqlite3_column_int(st, 0));
-        if (m == NULL) {
-            continue;
-        }
         int64_t c[7]; /* games, white, draws, black, elo_sum, elo_games, last_date */
-        if (single) {
-            const char *r = (const char *)sqlite3_column_text(st, 1);
-            int64_t elo = sqlite3_column_int64(st, pos->side == PGN_WHITE ? 2 : 3);
-            const char *d = (const char *)sqlite3_column_text(st, 4);
-            c[0] = 1;
-            c[1] = r != NULL && strcmp(r, "1-0") == 0;
-            c[2] = r != NULL && strcmp(r, "1/2-1/2") == 0;
-            c[3] = r != NULL && strcmp(r, "0-1") == 0;
-            c[4] = elo > 0 ? elo : 0;
-            c[5] = elo > 0;
-            c[6] = d != NULL ? pgnk_db_date_num(d, strlen(d)) : 0;
-        } else {
-            for (int k = 0; k < 7; k++) {
-                c[k] = sqlite3_column_int64(st, 1 + k);
-            }
+        for (int k = 0; m != NULL && k < 7; k++) {
+            c[k] = sqlite3_column_int64(st, 1 + k);
         }
-        m->games += (uint64_t)c[0];
-        m->white += (uint64_t)c[1];
-        m->draws += (uint64_t)c[2];
-        m->black += (uint64_t)c[3];
-        m->elo_sum += (uint64_t)c[4];
-        m->elo_games += (uint64_t)c[5];
-        m->last_date = c[6] > m->last_date ? c[6] : m->last_date;
+        if (m != NULL) {
+            tally_add(m, c);
+        }
     }
     sqlite3_finalize(st);
     return rc;
+}
+
+/* The one-game entries of a position being added to a tally: each game's row read. */
+typedef struct single_tally {
+    tally *t;
+    const pgn_pos *pos;
+    sqlite3_stmt *game;
+    int rc; /* SQLite's failure, else SQLITE_DONE */
+} single_tally;
+
+static int on_single(void *user, pgn_move mv, int64_t id) {
+    single_tally *u = user;
+    pgn_db_move *m = tally_at(u->t, mv);
+    if (m == NULL) {
+        return 0;
+    }
+    sqlite3_bind_int64(u->game, 1, id);
+    int rc = sqlite3_step(u->game);
+    if (rc == SQLITE_ROW) {
+        const char *r = (const char *)sqlite3_column_text(u->game, 0);
+        int64_t elo = sqlite3_column_int64(u->game, u->pos->side == PGN_WHITE ? 1 : 2);
+        const char *d = (const char *)sqlite3_column_text(u->game, 3);
+        int64_t c[7] = {1,
+                        r != NULL && strcmp(r, "1-0") == 0,
+                        r != NULL && strcmp(r, "1/2-1/2") == 0,
+                        r != NULL && strcmp(r, "0-1") == 0,
+                        elo > 0 ? elo : 0,
+                        elo > 0,
+                        d != NULL ? pgnk_db_date_num(d, strlen(d)) : 0};
+        tally_add(m, c);
+    } else if (rc != SQLITE_DONE) {
+        u->rc = rc;
+    }
+    sqlite3_reset(u->game);
+    return u->rc != SQLITE_DONE;
+}
+
+/* Adds the position's one-game entries to t. SQLITE_DONE or SQLite's failure. */
+static int tally_singles(pgn_db *db, tally *t, const pgn_pos *pos, char *msg, size_t cap) {
+    single_tally u = {t, pos, NULL, SQLITE_DONE};
+    int rc = sqlite3_prepare_v2(db->sql,
+                                "SELECT result, white_elo, black_elo, date FROM games WHERE id = ?",
+                                -1, &u.game, NULL);
+    if (rc != SQLITE_OK) {
+        return rc;
+    }
+    if (pgnk_db_singles_at(db, pos->key, on_single, &u, msg, cap) != PGN_OK &&
+        u.rc == SQLITE_DONE) {
+        u.rc = sqlite3_errcode(db->sql);
+        u.rc = u.rc == SQLITE_OK || u.rc == SQLITE_DONE ? SQLITE_ERROR : u.rc;
+    }
+    sqlite3_finalize(u.game);
+    return u.rc;
 }
 
 pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
@@ -281,15 +331,9 @@ pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
     }
     t->n = 0;
     pgn_pos_legal_moves(pos, &t->legal);
-    int rc = tally_rows(db, t, pos,
-                        "SELECT move, games, white, draws, black, elo_sum, elo_games, last_date"
-                        " FROM explore WHERE key = ?",
-                        0);
+    int rc = tally_rows(db, t, pos);
     if (rc == SQLITE_DONE) {
-        rc = tally_rows(db, t, pos,
-                        "SELECT e.move, g.result, g.white_elo, g.black_elo, g.date FROM explore1 e"
-                        " JOIN games g ON g.id = e.game WHERE e.key = ?",
-                        1);
+        rc = tally_singles(db, t, pos, msg, cap);
     }
     pgn_status s = rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(db, "explore", msg, cap);
     if (s == PGN_OK && t->n > 1) {
@@ -412,38 +456,83 @@ pgn_status pgn_db_games_at(pgn_db *db, const pgn_pos *pos, int (*fn)(void *user,
     return pgnk_db_games_at_key(db, pos->key, fn, user, msg, cap);
 }
 
+/* The ids of a position's one-game entries being gathered. */
+typedef struct idlist {
+    uint64_t *id;
+    size_t n, cap;
+    int nomem;
+} idlist;
+
+static int on_single_id(void *user, pgn_move mv, int64_t id) {
+    idlist *l = user;
+    (void)mv;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        uint64_t *p = realloc(l->id, cap * sizeof *p);
+        if (p == NULL) {
+            l->nomem = 1;
+            return 1;
+        }
+        l->id = p;
+        l->cap = cap;
+    }
+    l->id[l->n++] = (uint64_t)id;
+    return 0;
+}
+
+static int cmp_id(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The ids of l, sorted, as one posting chunk of ps; -1 when out of memory. */
+static int postings_add_ids(postings *ps, idlist *l) {
+    if (l->n == 0) {
+        return 0;
+    }
+    qsort(l->id, l->n, sizeof *l->id, cmp_id);
+    unsigned char *b = malloc(10 * (l->n + 1));
+    if (b == NULL) {
+        return -1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i <= l->n; i++) {
+        uint64_t v = i == 0 ? l->n : i == 1 ? l->id[0] : l->id[i - 1] - l->id[i - 2];
+        for (; v >= 0x80; v >>= 7) {
+            b[n++] = (unsigned char)(v | 0x80);
+        }
+        b[n++] = (unsigned char)v;
+    }
+    int r = postings_add(ps, b, n);
+    free(b);
+    return r;
+}
+
 pgn_status pgnk_db_games_at_key(pgn_db *db, uint64_t key, int (*fn)(void *user, int64_t id),
                                 void *user, char *msg, size_t cap) {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(db->sql,
-                           "SELECT ids FROM explore WHERE key = ?1"
-                           " UNION ALL SELECT game FROM explore1 WHERE key = ?1",
-                           -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db->sql, "SELECT ids FROM explore WHERE key = ?1", -1, &st, NULL) !=
+        SQLITE_OK) {
         return pgnk_db_fail(db, "positions", msg, cap);
     }
     sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
     postings *ps = calloc(1, sizeof *ps);
     int rc = ps == NULL ? SQLITE_NOMEM : SQLITE_ROW;
     while (rc == SQLITE_ROW && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        unsigned char one[12]; /* explore1's game: a list of one, varint(1) varint(id) */
-        const unsigned char *p = sqlite3_column_blob(st, 0);
-        size_t n = (size_t)sqlite3_column_bytes(st, 0);
-        if (sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
-            uint64_t id = (uint64_t)sqlite3_column_int64(st, 0);
-            n = 0;
-            one[n++] = 1;
-            for (; id >= 0x80; id >>= 7) {
-                one[n++] = (unsigned char)(id | 0x80);
-            }
-            one[n++] = (unsigned char)id;
-            p = one;
-        }
-        if (postings_add(ps, p, n)) {
+        if (postings_add(ps, sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0))) {
             rc = SQLITE_NOMEM;
         }
     }
     pgn_status s = PGN_OK;
+    idlist l = {NULL, 0, 0, 0};
     if (rc == SQLITE_DONE) {
+        s = pgnk_db_singles_at(db, key, on_single_id, &l, msg, cap);
+        rc = l.nomem || (s == PGN_OK && postings_add_ids(ps, &l)) ? SQLITE_NOMEM : rc;
+    }
+    free(l.id);
+    if (s != PGN_OK) {
+        /* its message is set */
+    } else if (rc == SQLITE_DONE) {
         for (size_t r = 0; r < ps->k; r++) {
             ps->c[r].p = ps->buf + ps->c[r].i;
             ps->c[r].i = 0;
@@ -463,47 +552,41 @@ pgn_status pgnk_db_games_at_key(pgn_db *db, uint64_t key, int (*fn)(void *user, 
     return s;
 }
 
-static pgn_status games_query(pgn_db *db, const char *sql, int64_t arg,
-                              int (*fn)(void *user, int64_t id, pgn_str raw), void *user, int *rows,
-                              char *msg, size_t cap) {
+pgn_status pgn_db_games(pgn_db *db, int64_t first, int (*fn)(void *user, int64_t id, pgn_str raw),
+                        void *user, char *msg, size_t cap) {
     sqlite3_stmt *st = NULL;
-    *rows = 0;
-    if (sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(db->sql,
+                           "SELECT id, block, start, length FROM games WHERE id >= ? ORDER BY id",
+                           -1, &st, NULL) != SQLITE_OK) {
         return pgnk_db_fail(db, "games", msg, cap);
     }
-    sqlite3_bind_int64(st, 1, arg);
+    sqlite3_bind_int64(st, 1, first);
     int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+    pgn_status s = PGN_OK;
+    while (s == PGN_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         pgn_str raw;
-        raw.ptr = sqlite3_column_blob(st, 1);
-        raw.len = (size_t)sqlite3_column_bytes(st, 1);
-        if (raw.ptr == NULL) {
-            raw.ptr = "";
-        }
-        (*rows)++;
-        if (fn(user, sqlite3_column_int64(st, 0), raw)) {
+        s = pgnk_db_slice(db, sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2),
+                          sqlite3_column_int64(st, 3), &raw, msg, cap);
+        if (s == PGN_OK && fn(user, sqlite3_column_int64(st, 0), raw)) {
             rc = SQLITE_DONE;
             break;
         }
     }
-    pgn_status s = rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(db, "games", msg, cap);
+    if (s == PGN_OK && rc != SQLITE_DONE) {
+        s = pgnk_db_fail(db, "games", msg, cap);
+    }
     sqlite3_finalize(st);
     return s;
 }
 
-pgn_status pgn_db_games(pgn_db *db, int64_t first, int (*fn)(void *user, int64_t id, pgn_str raw),
-                        void *user, char *msg, size_t cap) {
-    int rows;
-    return games_query(db, "SELECT id, pgn FROM games WHERE id >= ? ORDER BY id", first, fn, user,
-                       &rows, msg, cap);
-}
-
 pgn_status pgn_db_game(pgn_db *db, int64_t id, int (*fn)(void *user, int64_t id, pgn_str raw),
                        void *user, char *msg, size_t cap) {
-    int rows;
-    pgn_status s =
-        games_query(db, "SELECT id, pgn FROM games WHERE id = ?", id, fn, user, &rows, msg, cap);
-    return s == PGN_OK && rows == 0 ? PGN_END : s;
+    pgn_str raw;
+    pgn_status s = pgnk_db_game_bytes(db, id, &raw, msg, cap);
+    if (s == PGN_OK) {
+        fn(user, id, raw);
+    }
+    return s;
 }
 
 pgn_status pgn_db_get_stats(pgn_db *db, pgn_db_stats *st, char *msg, size_t cap) {
@@ -513,10 +596,10 @@ pgn_status pgn_db_get_stats(pgn_db *db, pgn_db_stats *st, char *msg, size_t cap)
             db->sql,
             "SELECT count(*), coalesce(sum(broken), 0), coalesce(sum(result = '1-0'), 0),"
             " coalesce(sum(result = '1/2-1/2'), 0), coalesce(sum(result = '0-1'), 0),"
-            " (SELECT count(*) FROM (SELECT key, move FROM explore WHERE move != 0 UNION"
-            " SELECT key, move FROM explore1 WHERE move != 0)),"
-            " (SELECT count(*) FROM (SELECT key FROM explore UNION SELECT key FROM explore1)),"
-            " (SELECT coalesce(sum(length(ids)), 0) FROM explore),"
+            " (SELECT count(*) FROM explore),"
+            " (SELECT count(*) FROM explore),"
+            " (SELECT coalesce(sum(length(ids)), 0) FROM explore) +"
+            " (SELECT coalesce(sum(length(data)), 0) FROM singles),"
             " (SELECT value FROM meta WHERE name = 'schema') FROM games",
             -1, &q, NULL) != SQLITE_OK ||
         sqlite3_step(q) != SQLITE_ROW) {
@@ -530,7 +613,10 @@ pgn_status pgn_db_get_stats(pgn_db *db, pgn_db_stats *st, char *msg, size_t cap)
     }
     st->schema = sqlite3_column_int(q, 8);
     sqlite3_finalize(q);
-    return PGN_OK;
+    uint64_t entries = 0;
+    pgn_status s = pgnk_db_index_counts(db, &entries, &st->position_keys, msg, cap);
+    st->explorer_rows += entries;
+    return s;
 }
 
 pgn_status pgn_db_check(pgn_db *db, char *msg, size_t cap) {

@@ -3,9 +3,10 @@
  * visits its games and packs, per game, the tags kept, the result, the line key of the dedupe
  * rule and the main line's (position, move) pairs, each position once (its first move); the
  * caller's thread stores the game and gathers the pairs of a batch, sorted, into the explorer:
- * a (position, move) of one game, the first time, as a row of explore1 (its game), else one row
- * of explore per (position, move), its counts added and the batch's games appended to its
- * posting list, so the explorer's rows are the position index too (schema 3). */
+ * a (position, move) that one game of the batch played as an entry of the batch's run (singles,
+ * a blob per key prefix: no B-tree row of its own), else one row of explore per (position, move),
+ * its counts added and the batch's games appended to its posting list, so the explorer's rows
+ * and entries are the position index too (schema 4). */
 #include "db_int.h"
 
 #include "pgnkit/collection.h"
@@ -186,29 +187,42 @@ static pgn_status prepare(void *wu, const pgn_par_game *g, pgn_membuf *out) {
 /* ---- the caller's side ---- */
 
 /* One index entry of a batch: the position, the move played there (PGN_MOVE_NONE: the game
- * ended there), the game, its result and the mover's Elo and the date. */
+ * ended there), the game (its index in the batch: gm[g]) and the side to move. 16 bytes, for
+ * the sort's sake. */
 typedef struct pending {
     uint64_t key;
-    int64_t game;
-    int64_t date;
-    uint32_t elo;
+    uint32_t g;
     pgn_move move;
-    uint8_t result;
+    uint8_t side;
 } pending;
+
+/* A game stored in the batch: its id, result, date (YYYYMMDD) and the players' Elo. */
+typedef struct batch_game {
+    int64_t id, date;
+    uint32_t elo[2];
+    uint8_t result;
+} batch_game;
 
 typedef struct importer {
     pgn_db *db;
     const pgn_db_import_opts *o;
     pgn_source *src;
     sqlite3_stmt *ins, *dup, *exp, *one;
-    pending *p;
-    size_t n, cap;
+    pending *p, *tmp;
+    size_t n, cap, tmp_cap;
+    batch_game *gm;
+    size_t gn, gcap;
     uint32_t in_batch;
     pgn_db_import_totals tot, batch;
     char *msg;
     size_t mcap;
     uint8_t *blob;
     size_t blob_cap;
+    int64_t batch_first; /* the first game stored in the batch: the run's base */
+    uint8_t *run;        /* the one-game entries of prefix sprefix being packed */
+    size_t rlen, rcap, sn;
+    uint64_t sprefix;
+    pgnk_blockw bw; /* the games' bytes being packed */
 } importer;
 
 /* The digit d (0, 1: the move's bytes; 2..9: the key's) of an entry. */
@@ -283,49 +297,84 @@ static int put_varint(importer *im, size_t *len, uint64_t v) {
  * row's posting list: varint(count), varint(first id), the deltas. */
 static pgn_status posting_chunk(importer *im, size_t i, size_t j, size_t *len) {
     *len = 0;
-    if (put_varint(im, len, j - i) || put_varint(im, len, (uint64_t)im->p[i].game)) {
+    if (put_varint(im, len, j - i) || put_varint(im, len, (uint64_t)im->gm[im->p[i].g].id)) {
         return PGN_E_NOMEM;
     }
     for (size_t k = i + 1; k < j; k++) {
-        if (put_varint(im, len, (uint64_t)(im->p[k].game - im->p[k - 1].game))) {
+        if (put_varint(im, len, (uint64_t)(im->gm[im->p[k].g].id - im->gm[im->p[k - 1].g].id))) {
             return PGN_E_NOMEM;
         }
     }
     return PGN_OK;
 }
 
-/* The rows of the sorted batch: a (position, move) of one game in the batch goes to explore1
- * (its game only) when explore1 has no row for it yet; the others, one upsert per (position,
- * move) into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds
- * the games that ended in the position. A (position, move) is the sum of its rows in both. */
+/* The bucket of one-game entries being packed (prefix im->sprefix, im->sn entries in im->run)
+ * as a row of singles. */
+static pgn_status flush_singles(importer *im) {
+    if (im->sn == 0) {
+        return PGN_OK;
+    }
+    sqlite3_bind_int64(im->one, 1, (sqlite3_int64)im->sprefix);
+    sqlite3_bind_int64(im->one, 2, im->batch_first);
+    sqlite3_bind_int64(im->one, 3, (sqlite3_int64)im->sn);
+    sqlite3_bind_blob(im->one, 4, im->run, (int)im->rlen, SQLITE_STATIC);
+    im->sn = im->rlen = 0;
+    return step_done(im, im->one, "explorer");
+}
+
+/* The one-game entry of p into the run of its key's prefix. */
+static pgn_status add_single(importer *im, const pending *p) {
+    pgn_status s = PGN_OK;
+    if (im->sn > 0 && p->key >> 48 != im->sprefix) {
+        s = flush_singles(im);
+    }
+    im->sprefix = p->key >> 48;
+    if (s == PGN_OK && im->rlen + 18 > im->rcap) {
+        size_t cap = im->rcap ? 2 * im->rcap : 4096;
+        uint8_t *b = realloc(im->run, cap);
+        if (b == NULL) {
+            return PGN_E_NOMEM;
+        }
+        im->run = b;
+        im->rcap = cap;
+    }
+    if (s == PGN_OK) {
+        im->rlen += pgnk_single_put(im->run + im->rlen, p->key, p->move,
+                                    (uint64_t)(im->gm[p->g].id - im->batch_first));
+        im->sn++;
+        im->batch.positions++;
+    }
+    return s;
+}
+
+/* The rows of the sorted batch: a (position, move) of one game in the batch is an entry of the
+ * batch's run (singles, one row per key prefix); the others, one upsert per (position, move)
+ * into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds the
+ * games that ended in the position. A (position, move) is the sum of its row and entries. */
 static pgn_status flush_explore(importer *im) {
     for (size_t i = 0; i < im->n;) {
         size_t j = i, len;
         int64_t c[6] = {0, 0, 0, 0, 0, 0}; /* games, white, draws, black, elo_sum, elo_games */
         int64_t last = 0;
         while (j < im->n && im->p[j].key == im->p[i].key && im->p[j].move == im->p[i].move) {
-            const pending *e = &im->p[j++];
+            const pending *p = &im->p[j++];
+            const batch_game *e = &im->gm[p->g];
+            uint32_t elo = e->elo[p->side != PGN_WHITE]; /* the mover's */
             c[0]++;
             c[1] += e->result == PGN_RESULT_WHITE_WINS;
             c[2] += e->result == PGN_RESULT_DRAW;
             c[3] += e->result == PGN_RESULT_BLACK_WINS;
-            c[4] += e->elo;
-            c[5] += e->elo != 0;
+            c[4] += elo;
+            c[5] += elo != 0;
             last = e->date > last ? e->date : last;
         }
-        if (j - i == 1) { /* one game: its row in explore1, unless that has one already */
-            sqlite3_bind_int64(im->one, 1, (sqlite3_int64)im->p[i].key);
-            sqlite3_bind_int(im->one, 2, im->p[i].move);
-            sqlite3_bind_int64(im->one, 3, im->p[i].game);
-            pgn_status s = step_done(im, im->one, "explorer");
-            if (s != PGN_OK) {
+        pgn_status s;
+        if (j - i == 1) {
+            if ((s = add_single(im, &im->p[i])) != PGN_OK) {
                 return s;
             }
-            if (sqlite3_changes(im->db->sql) == 1) {
-                im->batch.positions++;
-                i = j;
-                continue;
-            }
+            i = j;
+            continue;
         }
         if (posting_chunk(im, i, j, &len) != PGN_OK) {
             return PGN_E_NOMEM;
@@ -337,35 +386,43 @@ static pgn_status flush_explore(importer *im) {
         }
         sqlite3_bind_int64(im->exp, 9, last);
         sqlite3_bind_blob(im->exp, 10, im->blob, (int)len, SQLITE_STATIC);
-        pgn_status s = step_done(im, im->exp, "explorer");
-        if (s != PGN_OK) {
+        if ((s = step_done(im, im->exp, "explorer")) != PGN_OK) {
             return s;
         }
         im->batch.positions += j - i;
         i = j;
     }
-    return PGN_OK;
+    return flush_singles(im);
 }
 
 static pgn_status commit_batch(importer *im) {
+    if (im->n > 1 && im->tmp_cap < im->n) { /* kept from batch to batch: no new pages each time */
+        free(im->tmp);
+        im->tmp_cap = 0;
+        if ((im->tmp = malloc(im->cap * sizeof *im->tmp)) != NULL) {
+            im->tmp_cap = im->cap;
+        }
+    }
     if (im->n > 1) {
-        pending *tmp = malloc(im->n * sizeof *tmp);
-        if (tmp == NULL) {
+        if (im->tmp == NULL) {
             sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
             if (im->msg != NULL && im->mcap > 0) {
                 snprintf(im->msg, im->mcap, "out of memory");
             }
             return PGN_E_NOMEM;
         }
-        sort_pending(im->p, tmp, im->n);
-        free(tmp);
+        sort_pending(im->p, im->tmp, im->n);
     }
     pgn_status s = flush_explore(im);
+    if (s == PGN_OK && pgnk_blockw_flush(&im->bw, im->db) != PGN_OK) {
+        s = pgnk_db_fail(im->db, "storing the games", im->msg, im->mcap);
+    }
     if (s == PGN_OK) {
         s = pgnk_db_exec(im->db, "COMMIT", im->msg, im->mcap);
     }
     if (s != PGN_OK) {
         sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
+        pgnk_blockw_reset(&im->bw);
         return s;
     }
     im->tot.games += im->batch.games;
@@ -375,7 +432,9 @@ static pgn_status commit_batch(importer *im) {
     im->tot.positions += im->batch.positions;
     memset(&im->batch, 0, sizeof im->batch);
     im->n = 0;
+    im->gn = 0;
     im->in_batch = 0;
+    im->batch_first = 0;
     if (im->o->progress != NULL) {
         im->o->progress(im->o->user, im->tot.games, pgn_source_consumed(im->src));
     }
@@ -451,7 +510,15 @@ static pgn_status store_game(importer *im, const rec_head *h, const char *tags,
     } else {
         sqlite3_bind_int64(im->ins, 14, (sqlite3_int64)h->line_key);
     }
-    sqlite3_bind_blob(im->ins, 15, g->raw.ptr ? g->raw.ptr : "", (int)g->raw.len, SQLITE_STATIC);
+    int64_t block, start;
+    pgn_str raw = {g->raw.ptr ? g->raw.ptr : "", g->raw.len};
+    pgn_status s = pgnk_blockw_add(&im->bw, im->db, raw, &block, &start);
+    if (s != PGN_OK) {
+        return s == PGN_E_NOMEM ? s : pgnk_db_fail(im->db, "storing a game", im->msg, im->mcap);
+    }
+    sqlite3_bind_int64(im->ins, 15, block);
+    sqlite3_bind_int64(im->ins, 16, start);
+    sqlite3_bind_int64(im->ins, 17, (sqlite3_int64)raw.len);
     return step_done(im, im->ins, "storing a game");
 }
 
@@ -460,8 +527,21 @@ static pgn_status add_pending(importer *im, const rec_head *h, const char *tags,
                               int64_t id) {
     pgn_str d = tag_at(h, tags, DBT_DATE), we = tag_at(h, tags, DBT_WHITE_ELO),
             be = tag_at(h, tags, DBT_BLACK_ELO);
-    int64_t date = pgnk_db_date_num(d.ptr, d.len);
-    int64_t elo[2] = {num(we.ptr, we.len), num(be.ptr, be.len)};
+    if (im->gn == im->gcap) {
+        size_t cap = im->gcap ? 2 * im->gcap : 1024;
+        batch_game *gm = realloc(im->gm, cap * sizeof *gm);
+        if (gm == NULL) {
+            return PGN_E_NOMEM;
+        }
+        im->gm = gm;
+        im->gcap = cap;
+    }
+    batch_game *bg = &im->gm[im->gn];
+    bg->id = id;
+    bg->date = pgnk_db_date_num(d.ptr, d.len);
+    bg->elo[0] = (uint32_t)num(we.ptr, we.len);
+    bg->elo[1] = (uint32_t)num(be.ptr, be.len);
+    bg->result = h->result;
     if (im->n + h->n > im->cap) {
         size_t cap = im->cap ? im->cap : 65536;
         while (cap < im->n + h->n) {
@@ -480,11 +560,10 @@ static pgn_status add_pending(importer *im, const rec_head *h, const char *tags,
         pending *p = &im->p[im->n++];
         p->key = e.key;
         p->move = e.move;
-        p->game = id;
-        p->date = date;
-        p->result = h->result;
-        p->elo = (uint32_t)elo[e.side != PGN_WHITE]; /* the mover's */
+        p->g = (uint32_t)im->gn;
+        p->side = e.side;
     }
+    im->gn++;
     return PGN_OK;
 }
 
@@ -514,9 +593,12 @@ static pgn_status each(void *user, const pgn_par_game *g) {
         for (int i = 0; i < DBT_COUNT; i++) {
             tl += h.tag_len[i];
         }
-        if ((s = store_game(im, &h, tags, g)) != PGN_OK ||
-            (s = add_pending(im, &h, tags, tags + tl + h.err_len,
-                             sqlite3_last_insert_rowid(im->db->sql))) != PGN_OK) {
+        if ((s = store_game(im, &h, tags, g)) != PGN_OK) {
+            return s;
+        }
+        int64_t id = sqlite3_last_insert_rowid(im->db->sql);
+        im->batch_first = im->batch_first ? im->batch_first : id;
+        if ((s = add_pending(im, &h, tags, tags + tl + h.err_len, id)) != PGN_OK) {
             return s;
         }
         im->batch.stored++;
@@ -531,7 +613,8 @@ static pgn_status each(void *user, const pgn_par_game *g) {
 
 static const char ins_sql[] =
     "INSERT INTO games(white, black, event, site, date, round, white_elo, black_elo, eco, result,"
-    " plies, broken, error, line_key, pgn) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+    " plies, broken, error, line_key, block, start, length)"
+    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 static const char exp_sql[] =
     "INSERT INTO explore VALUES(?,?,?,?,?,?,?,?,?,?) ON CONFLICT(key, move) DO UPDATE SET"
     " games = games + excluded.games, white = white + excluded.white,"
@@ -545,9 +628,8 @@ static pgn_status prepare_statements(importer *im) {
         sqlite3_prepare_v2(q, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im->dup,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(q,
-                           "INSERT INTO explore1 VALUES(?,?,?) ON CONFLICT(key, move) DO NOTHING",
-                           -1, &im->one, NULL) != SQLITE_OK) {
+        sqlite3_prepare_v2(q, "INSERT INTO singles VALUES(?,?,?,?)", -1, &im->one, NULL) !=
+            SQLITE_OK) {
         return pgnk_db_fail(im->db, "import", im->msg, im->mcap);
     }
     return PGN_OK;
@@ -593,6 +675,7 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
             if (im.in_batch > 0) {
                 sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
             }
+            pgnk_blockw_reset(&im.bw);
         }
     }
     sqlite3_finalize(im.ins);
@@ -600,7 +683,11 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     sqlite3_finalize(im.exp);
     sqlite3_finalize(im.one);
     free(im.p);
+    free(im.tmp);
+    free(im.gm);
     free(im.blob);
+    free(im.run);
+    pgnk_blockw_free(&im.bw);
     if (totals != NULL) {
         *totals = im.tot;
     }

@@ -4,6 +4,8 @@
 #define PGNKIT_DB_INT_H
 
 #include "pgnkit/db.h"
+#include "pgnkit/source.h"
+#include "pgnkit/writer.h"
 
 #include <sqlite3.h>
 
@@ -13,6 +15,10 @@
 struct pgn_db {
     sqlite3 *sql;
     int readonly;
+    /* the games' bytes read (db_blocks.c): the statements, and the last block decoded */
+    sqlite3_stmt *game_st, *block_st;
+    int64_t cache_id; /* 0: none */
+    pgn_membuf cache;
 };
 
 /* The tags kept in columns of the games table, in this order. */
@@ -39,5 +45,44 @@ pgn_status pgnk_db_games_at_key(pgn_db *db, uint64_t key, int (*fn)(void *user, 
                                 void *user, char *msg, size_t cap);
 /* The Date tag's value as YYYYMMDD (unknown parts 0), 0 when no year. */
 int64_t pgnk_db_date_num(const char *s, size_t len);
+
+/* The one-game entries of the position index (db_singles.c). An entry into out (room for 18
+ * bytes); its length. */
+size_t pgnk_single_put(uint8_t *out, uint64_t key, pgn_move mv, uint64_t delta);
+/* fn for each one-game entry of the position of key key, until it returns nonzero. */
+pgn_status pgnk_db_singles_at(pgn_db *db, uint64_t key,
+                              int (*fn)(void *user, pgn_move mv, int64_t id), void *user, char *msg,
+                              size_t cap);
+/* The number of one-game entries and of distinct keys (explore's and the entries'). */
+pgn_status pgnk_db_index_counts(pgn_db *db, uint64_t *entries, uint64_t *keys, char *msg,
+                                size_t cap);
+
+/* The games' bytes in blocks (db_blocks.c). The block being written by an import: */
+typedef struct pgnk_blockw {
+    int64_t id; /* 0: none open */
+    unsigned games;
+    pgn_membuf text, packed;
+    pgn_encoder *enc;
+    int no_zstd;
+    sqlite3_stmt *ins;
+} pgnk_blockw;
+/* Appends a game's bytes to the open block (opened when none: the next id), its place into
+ * *block and *offset; a full block is written. PGN_OK, PGN_E_IO (SQLite's), PGN_E_NOMEM. */
+pgn_status pgnk_blockw_add(pgnk_blockw *w, pgn_db *db, pgn_str raw, int64_t *block,
+                           int64_t *offset);
+/* Writes the open block, if any, as a row of blocks. */
+pgn_status pgnk_blockw_flush(pgnk_blockw *w, pgn_db *db);
+/* Forgets the open block (its batch rolled back). */
+void pgnk_blockw_reset(pgnk_blockw *w);
+void pgnk_blockw_free(pgnk_blockw *w);
+/* A block's stored bytes decoded into out (emptied first). */
+pgn_status pgnk_db_unpack(pgn_membuf *out, int codec, int64_t size, const void *p, size_t n,
+                          char *msg, size_t cap);
+/* The bytes [offset, offset + length) of block block, borrowed until the next read of the db's
+ * games. PGN_OK, or PGN_E_IO with msg (a damaged database), PGN_E_NOMEM. */
+pgn_status pgnk_db_slice(pgn_db *db, int64_t block, int64_t offset, int64_t length, pgn_str *out,
+                         char *msg, size_t cap);
+/* The bytes of game id, borrowed as pgnk_db_slice's: PGN_OK, PGN_END (no such game), errors. */
+pgn_status pgnk_db_game_bytes(pgn_db *db, int64_t id, pgn_str *out, char *msg, size_t cap);
 
 #endif

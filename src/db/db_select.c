@@ -62,7 +62,7 @@ typedef struct selector {
     const pgn_visitor *v;
     int (*fn)(void *user, const pgn_db_hit *hit);
     void *user;
-    sqlite3_stmt *one;   /* a game's bytes by id */
+    sqlite3_stmt *one;   /* every game's id, in order */
     sqlite3_stmt *loose; /* the games the index does not hold, by id */
     int loose_rc;        /* the last step of loose: SQLITE_ROW (its id is next) or done */
     int64_t last;        /* the last id replayed */
@@ -112,17 +112,16 @@ static int replay_id(selector *s, int64_t id) {
     if (id <= s->last) {
         return 0;
     }
-    sqlite3_bind_int64(s->one, 1, id);
-    int rc = sqlite3_step(s->one), stop = 0;
-    if (rc == SQLITE_ROW) {
-        stop =
-            replay(s, id, sqlite3_column_blob(s->one, 0), (size_t)sqlite3_column_bytes(s->one, 0));
-    } else if (rc != SQLITE_DONE) {
-        s->st = pgnk_db_fail(s->db, "select", s->msg, s->cap);
-        stop = 1;
+    pgn_str raw;
+    pgn_status st = pgnk_db_game_bytes(s->db, id, &raw, s->msg, s->cap);
+    if (st == PGN_OK) {
+        return replay(s, id, raw.ptr, raw.len);
     }
-    sqlite3_reset(s->one);
-    return stop;
+    if (st != PGN_END) {
+        s->st = st;
+        return 1;
+    }
+    return 0;
 }
 
 /* The games outside the index with an id below limit, in order; 1 when the walk must stop. */
@@ -151,9 +150,7 @@ static int on_posting(void *user, int64_t id) {
 
 /* The candidates of the position index: its games merged with those it does not hold. */
 static pgn_status select_indexed(selector *s, uint64_t key) {
-    if (sqlite3_prepare_v2(s->db->sql, "SELECT pgn FROM games WHERE id = ?", -1, &s->one, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(s->db->sql, "SELECT id FROM games WHERE line_key IS NULL ORDER BY id",
+    if (sqlite3_prepare_v2(s->db->sql, "SELECT id FROM games WHERE line_key IS NULL ORDER BY id",
                            -1, &s->loose, NULL) != SQLITE_OK) {
         return pgnk_db_fail(s->db, "select", s->msg, s->cap);
     }
@@ -168,14 +165,20 @@ static pgn_status select_indexed(selector *s, uint64_t key) {
 
 /* Every stored game, in id order. */
 static pgn_status select_all(selector *s) {
-    if (sqlite3_prepare_v2(s->db->sql, "SELECT id, pgn FROM games ORDER BY id", -1, &s->one,
-                           NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(s->db->sql, "SELECT id, block, start, length FROM games ORDER BY id", -1,
+                           &s->one, NULL) != SQLITE_OK) {
         return pgnk_db_fail(s->db, "select", s->msg, s->cap);
     }
     int rc;
     while ((rc = sqlite3_step(s->one)) == SQLITE_ROW) {
-        if (replay(s, sqlite3_column_int64(s->one, 0), sqlite3_column_blob(s->one, 1),
-                   (size_t)sqlite3_column_bytes(s->one, 1))) {
+        pgn_str raw;
+        pgn_status st =
+            pgnk_db_slice(s->db, sqlite3_column_int64(s->one, 1), sqlite3_column_int64(s->one, 2),
+                          sqlite3_column_int64(s->one, 3), &raw, s->msg, s->cap);
+        if (st != PGN_OK) {
+            return st;
+        }
+        if (replay(s, sqlite3_column_int64(s->one, 0), raw.ptr, raw.len)) {
             return s->st;
         }
     }
