@@ -10,7 +10,6 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "engine.h"
 
 /* A game between the reader and the output: its raw bytes while queued, its output when done. */
 typedef struct slot {
@@ -40,13 +39,13 @@ typedef struct shared {
     int progress;
     /* for the ETA: input sizes when every input is a regular file (total_bytes 0: unknown) */
     uint64_t total_bytes, finished_bytes;
-    const engine_cfg *cfg;
+    const pgn_engine_config *cfg;
     int replace;
 } shared;
 
 typedef struct worker {
     shared *s;
-    engine eng;
+    pgn_engine *eng;
     pthread_t th;
     pgn_game *game;
     pgn_writer *writer;
@@ -67,6 +66,8 @@ void analyze_say(shared *s, const char *fmt, ...) __attribute__((format(printf, 
 void analyze_diag(void *ctx, const pgn_diag *d);
 /* The progress line on stderr, at most every 250 ms unless final. Under mu. */
 void analyze_progress(shared *s, int final);
+/* CLOCK_MONOTONIC in milliseconds: the progress line. */
+int64_t analyze_now_ms(void);
 /* Analyses one taken game into w->out; 0 analysed, 1 not analysed (reported), -1 out of memory.
  */
 int analyze_taken(worker *w);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* Clears a progress line left on the terminal, so that the next message starts a line of its
  * own. Under err_mu. */
@@ -45,8 +46,14 @@ void analyze_diag(void *ctx, const pgn_diag *d) {
     pthread_mutex_unlock(&s->err_mu);
 }
 
+int64_t analyze_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 void analyze_progress(shared *s, int final) {
-    int64_t t = engine_now_ms();
+    int64_t t = analyze_now_ms();
     if (!s->progress || (!final && t - s->last_progress < 250)) {
         return;
     }
@@ -67,30 +74,12 @@ void analyze_progress(shared *s, int final) {
     pthread_mutex_unlock(&s->err_mu);
 }
 
-/* A new game on the engine: UCI_Variant as the game's variant (docs/variants.md), then
- * engine_new_game. */
-static int new_game(worker *w, int chess960, char *err, size_t cap) {
-    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
-    if (engine_set_variant(&w->eng, pgn_variant_uci_name(v)) != 0) {
-        snprintf(err, cap, "engine closed its input at setoption UCI_Variant");
-        return -1;
-    }
-    return engine_new_game(&w->eng, chess960, err, cap);
-}
-
-static int restart(worker *w, int chess960, char *err, size_t cap) {
-    engine_stop(&w->eng);
-    if (engine_start(&w->eng, w->s->cfg, err, cap) != 0) {
-        return -1;
-    }
-    return new_game(w, chess960, err, cap);
-}
-
-/* pgn_engine_callbacks.new_game: the running engine told, or a new one started. */
+/* pgn_engine_callbacks.new_game: the running engine told, or a new one started
+ * (pgn_engine_new_game). */
 static pgn_status on_new_game(void *ctx, int chess960) {
     worker *w = ctx;
-    if ((w->eng.pid <= 0 || new_game(w, chess960, w->err, sizeof w->err) != 0) &&
-        restart(w, chess960, w->err, sizeof w->err) != 0) {
+    (void)chess960; /* the game's start says it */
+    if (pgn_engine_new_game(w->eng, pgn_game_start(w->game), w->err, sizeof w->err) != PGN_OK) {
         w->new_game_failed = 1;
         return PGN_E_IO;
     }
@@ -103,13 +92,13 @@ static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search
     char warn[320];
     for (int attempt = 0; attempt < 2; attempt++) {
         if (attempt > 0) {
-            if (restart(w, req->start->chess960, w->err, sizeof w->err) != 0) {
+            if (pgn_engine_restart(w->eng, req->start, w->err, sizeof w->err) != PGN_OK) {
                 return PGN_E_IO;
             }
             pgn_search_begin(search, req->pos);
         }
-        if (engine_search(&w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
-                          sizeof warn) == 0) {
+        if (pgn_engine_search(w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
+                              sizeof warn) == PGN_OK) {
             if (warn[0]) {
                 analyze_say(w->s, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n",
                             w->src, (unsigned long long)w->game_no, req->ply, warn);
@@ -142,12 +131,12 @@ static int analyze_game(worker *w) {
                              s->cfg->multipv,
                              s->replace ? PGN_ANNOTATE_REPLACE : 0u,
                              0,
-                             w->eng.name,
+                             pgn_engine_name(w->eng),
                              NULL};
     w->new_game_failed = 0;
     const char *src = w->src;
     unsigned long long no = (unsigned long long)w->game_no;
-    if (engine_refuses_game(&w->eng, pgn_game_start(w->game), w->err, sizeof w->err)) {
+    if (pgn_engine_check_game(w->eng, pgn_game_start(w->game), w->err, sizeof w->err) != PGN_OK) {
         analyze_say(w->s, "pgnkit analyze: %s: game %llu not analysed: %s\n", src, no, w->err);
         return 1;
     }

@@ -69,8 +69,6 @@ typedef struct cli_membuf {
     size_t len, cap;
 } cli_membuf;
 ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
-/* 1 when a move of the game's main line (or its start) has an [%eval], else 0 (game_evals.c). */
-int cli_game_has_evals(const pgn_game *game);
 /* The whole file path as a malloc'd NUL-terminated string (its length in *len), or NULL after a
  * message (select -f). */
 char *cli_read_text(const char *path, size_t *len);

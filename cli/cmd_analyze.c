@@ -53,7 +53,7 @@ enum {
 
 /* analyze's own options and what they set. */
 typedef struct an_opts {
-    engine_cfg cfg;
+    pgn_engine_config cfg;
     unsigned jobs;
     int replace, limits;
 } an_opts;
@@ -137,7 +137,11 @@ static int start_workers(shared *s, worker *ws, unsigned jobs) {
     char err[256];
     for (unsigned i = 0; i < jobs; i++) {
         ws[i].s = s;
-        if (engine_start(&ws[i].eng, s->cfg, err, sizeof err) != 0) {
+        if (pgn_engine_new(&ws[i].eng, s->cfg, NULL) != PGN_OK) {
+            cli_error(NULL, "out of memory");
+            return EXIT_RESOURCE;
+        }
+        if (pgn_engine_start(ws[i].eng, err, sizeof err) != PGN_OK) {
             cli_error(NULL, "%s", err);
             return EXIT_RESOURCE;
         }
@@ -165,7 +169,7 @@ static uint64_t input_bytes(const cli_run *r) {
 
 static void free_all(shared *s, worker *ws, unsigned jobs) {
     for (unsigned i = 0; ws && i < jobs; i++) {
-        engine_stop(&ws[i].eng);
+        pgn_engine_free(ws[i].eng);
         pgn_writer_free(ws[i].writer);
         pgn_game_free(ws[i].game);
         free(ws[i].out.p);
@@ -203,7 +207,7 @@ int cmd_analyze(int argc, char **argv) {
     s.ring = calloc(s.ring_cap, sizeof *s.ring);
     s.progress = !r.quiet && !cli_diag_json() && isatty(2);
     s.total_bytes = s.progress ? input_bytes(&r) : 0;
-    s.t0 = engine_now_ms();
+    s.t0 = analyze_now_ms();
     r.raw = 1;
     r.ropts.on_diag = analyze_diag;
     r.ropts.diag_ctx = &s;

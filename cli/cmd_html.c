@@ -113,7 +113,7 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     pg->games++;
     put_safe_json(pg->out, pg->buf.p, pg->buf.len);
     pg->buf.len = 0;
-    if (cli_game_has_evals(game)) { /* no graph for a game without evaluations */
+    if (pgn_game_has_evals(game)) { /* no graph for a game without evaluations */
         pgn_graph_opts go = {720, 180};
         if ((st = pgn_graph_svg(game, &go, cli_membuf_write, &pg->buf)) != PGN_OK) {
             return pg->st = st == PGN_E_IO ? PGN_E_NOMEM : st;

@@ -6,7 +6,6 @@
  * file served but the page built into the program. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
-#include "engine.h"
 #include "serve.h"
 
 #include <getopt.h>
@@ -117,7 +116,7 @@ typedef struct serve_opts {
     uint64_t timeout_s, request_s; /* --timeout (silence), --request-timeout */
     uint64_t max_answers;          /* bytes held for clients: answers unsent, bodies */
     const char *bind_addr;
-    engine_cfg cfg;
+    pgn_engine_config cfg;
     int open;       /* --open */
     const char *db; /* --db: the explorer panel's database */
 } serve_opts;

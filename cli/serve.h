@@ -10,7 +10,6 @@
 #include <stdint.h>
 
 #include "cli.h"
-#include "engine.h"
 
 /* The caps of docs/design.md "pgnkit serve"; every one has a command-line option. */
 typedef struct serve_limits {
@@ -22,7 +21,7 @@ typedef struct serve_limits {
     unsigned max_depth;    /* the page's limit may not exceed these */
     uint64_t max_nodes;    /* ... */
     uint64_t max_movetime; /* ms */
-    int move_ms;           /* one search: past it "stop" (engine_cfg.timeout_ms) */
+    int move_ms;           /* one search: past it "stop" (pgn_engine_config.timeout_ms) */
     unsigned job_s;        /* one job, from its start: past it the job ends as "timeout" */
     unsigned idle_s;       /* a job not polled for this long is cancelled (the page went away) */
     unsigned keep_s;       /* a finished job is dropped this long after it finished */
@@ -36,8 +35,8 @@ int64_t serve_now_ms(void);
 
 /* Starts the workers, each with its engine (started now, so that a missing engine is reported at
  * once). Returns 0, or -1 with a message in err. */
-int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const engine_cfg *cfg, char *err,
-                     size_t errcap);
+int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const pgn_engine_config *cfg,
+                     char *err, size_t errcap);
 /* Cancels every job, stops the workers and their engines, frees everything. */
 void serve_jobs_stop(serve_jobs *j);
 /* The server stops: every job is cancelled and every running search told to stop at once (the

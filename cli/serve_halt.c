@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit serve's shutdown (issue 36): the pipe every engine watches (engine_cfg.abort_fd), written
- * by the first stop signal so that every running search is told to stop at once; the workers'
- * end; and a second signal's kill of every engine's process group and exit. */
+/* pgnkit serve's shutdown (issue 36): the pipe every engine watches (pgn_engine_config.abort_fd),
+ * written by the first stop signal so that every running search is told to stop at once; the
+ * workers' end; and a second signal's kill of every engine's process group and exit. */
 #define _GNU_SOURCE /* pipe2 (POSIX.1-2024) */
 #include "serve_jobs.h"
 
@@ -10,14 +10,14 @@
 #include <stdio.h>
 #include <unistd.h>
 
-/* The pipe whose read end every engine watches (engine_cfg.abort_fd, never 0), and the engines
- * in process groups of their own: 0, or -1. */
+/* The pipe whose read end every engine watches (pgn_engine_config.abort_fd, never 0), and the
+ * engines in process groups of their own: 0, or -1. */
 int serve_open_abort_pipe(serve_jobs *j) {
     if (pipe2(j->abort_pipe, O_CLOEXEC) != 0) {
         j->abort_pipe[0] = j->abort_pipe[1] = -1;
         return -1;
     }
-    if (j->abort_pipe[0] == 0) { /* 0 means none to engine_cfg */
+    if (j->abort_pipe[0] == 0) { /* 0 means none to pgn_engine_config */
         int fd = fcntl(0, F_DUPFD_CLOEXEC, 3);
         close(0);
         j->abort_pipe[0] = fd;
@@ -38,11 +38,7 @@ void serve_jobs_abort(serve_jobs *j) {
 
 void serve_jobs_kill(serve_jobs *j) {
     for (unsigned i = 0; j->ws && i < j->lim.workers; i++) {
-        pid_t pid = __atomic_load_n(&j->ws[i].eng.pid, __ATOMIC_RELAXED);
-        if (pid > 0) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-        }
+        pgn_engine_kill(j->ws[i].eng);
     }
 }
 
@@ -61,7 +57,7 @@ void serve_jobs_halt(serve_jobs *j) {
             pthread_join(w->th, NULL);
             w->started = 0;
         }
-        engine_stop(&w->eng);
+        pgn_engine_stop(w->eng);
     }
 }
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit serve's job queue: a paste is read once (diagnostics, caps), queued, then analysed game
- * by game by one of the workers with pgn_game_analyze and the engine of cli/engine.c, exactly as
- * pgnkit analyze does; results (the annotated PGN, each game's JSON and graph for the viewer)
- * grow as games finish. Jobs time out, are cancelled when their page stops polling, and are
- * dropped some time after they finish; every figure is a cap of serve_limits. */
+ * by game by one of the workers with pgn_game_analyze and the library's engine process
+ * (pgn_engine_*), exactly as pgnkit analyze does; results (the annotated PGN, each game's JSON and
+ * graph for the viewer) grow as games finish. Jobs time out, are cancelled when their page stops
+ * polling, and are dropped some time after they finish; every figure is a cap of serve_limits. */
 #define _DEFAULT_SOURCE
 #include "serve_jobs.h"
 

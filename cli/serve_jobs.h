@@ -52,7 +52,7 @@ typedef struct worker {
     struct serve_jobs *j;
     pthread_t th;
     int started;
-    engine eng;
+    pgn_engine *eng;
     pgn_game *game;
     pgn_writer *writer;
     pgn_json_writer *jw;
@@ -64,7 +64,7 @@ typedef struct worker {
 
 struct serve_jobs {
     serve_limits lim;
-    engine_cfg cfg;
+    pgn_engine_config cfg;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int stopping;
@@ -113,8 +113,8 @@ int serve_event(serve_jobs *j, job *jb, const char *name, const char *fmt, ...)
 void serve_wake(serve_jobs *j, const job *jb);
 
 /* ---- shutdown (serve_halt.c) ---- */
-/* The pipe of engine_cfg.abort_fd (never 0), and the engines in process groups of their own: 0,
- * or -1. */
+/* The pipe of pgn_engine_config.abort_fd (never 0), and the engines in process groups of their own:
+ * 0, or -1. */
 int serve_open_abort_pipe(serve_jobs *j);
 
 /* ---- the ticker (serve_stream.c) ---- */

@@ -131,7 +131,7 @@ int serve_game_entry(cli_membuf *out, cli_membuf *tmp, pgn_json_writer *jw, cons
     }
     int bad = serve_printf(out, "{\"game\":") < 0 || put_safe_json(out, tmp->p, tmp->len) < 0;
     tmp->len = 0;
-    if (!bad && cli_game_has_evals(g)) { /* no graph for a game without evaluations */
+    if (!bad && pgn_game_has_evals(g)) { /* no graph for a game without evaluations */
         pgn_graph_opts go = {720, 180};
         if (pgn_graph_svg(g, &go, cli_membuf_write, tmp) != PGN_OK) {
             return -1;

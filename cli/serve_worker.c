@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit serve's engine workers: each takes the oldest queued job and analyses its games one by
- * one with pgn_game_analyze and the engine of cli/engine.c, exactly as pgnkit analyze does,
- * adding each game's annotated PGN and viewer entry to the job as it finishes; it stops a job
- * that is cancelled, past --job-timeout or no longer asked for (--idle-timeout). */
+ * one with pgn_game_analyze and the library's engine process (pgn_engine_*), exactly as pgnkit
+ * analyze does, adding each game's annotated PGN and viewer entry to the job as it finishes; it
+ * stops a job that is cancelled, past --job-timeout or no longer asked for (--idle-timeout). */
 #define _DEFAULT_SOURCE
 #include "serve_jobs.h"
 
@@ -11,36 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A new game on the engine: the game's variant set through UCI_Variant, as pgnkit analyze does
- * (docs/variants.md). Returns 0, -1 (the engine failed) or 1: a variant the engine does not list,
- * the reason in w->err. */
-static int new_game(worker *w, int chess960) {
-    if (engine_refuses_game(&w->eng, pgn_game_start(w->game), w->err, sizeof w->err)) {
-        return 1;
-    }
-    pgn_variant v = (pgn_variant)pgn_game_start(w->game)->variant;
-    if (engine_set_variant(&w->eng, pgn_variant_uci_name(v)) != 0) {
-        snprintf(w->err, sizeof w->err, "engine closed its input at setoption UCI_Variant");
-        return -1;
-    }
-    return engine_new_game(&w->eng, chess960, w->err, sizeof w->err);
-}
-
-static int restart(worker *w, int chess960) {
-    engine_stop(&w->eng);
-    if (engine_start(&w->eng, &w->j->cfg, w->err, sizeof w->err) != 0) {
-        return -1;
-    }
-    return new_game(w, chess960);
-}
-
+/* A new game on the engine (pgn_engine_new_game: its variant through UCI_Variant, as pgnkit
+ * analyze does, docs/variants.md; a variant the engine does not list refused, the reason in
+ * w->err). */
 static pgn_status on_new_game(void *ctx, int chess960) {
     worker *w = ctx;
-    int rc = w->eng.pid <= 0 ? -1 : new_game(w, chess960);
-    if (rc < 0) {
-        rc = restart(w, chess960);
-    }
-    return rc == 0 ? PGN_OK : rc > 0 ? PGN_E_UNSUPPORTED_VARIANT : PGN_E_IO;
+    (void)chess960; /* the game's start says it */
+    return pgn_engine_new_game(w->eng, pgn_game_start(w->game), w->err, sizeof w->err);
 }
 
 /* Whether the current job must end (cancelled, past its time, its page gone): stop_state. */
@@ -108,13 +85,13 @@ static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search
             return PGN_E_IO;
         }
         if (attempt > 0) {
-            if (restart(w, req->start->chess960) != 0) {
+            if (pgn_engine_restart(w->eng, req->start, w->err, sizeof w->err) != PGN_OK) {
                 return PGN_E_IO;
             }
             pgn_search_begin(search, req->pos);
         }
-        if (engine_search(&w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
-                          sizeof warn) == 0) {
+        if (pgn_engine_search(w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
+                              sizeof warn) == PGN_OK) {
             live_result(w, req, search, warn);
             return PGN_OK;
         }
@@ -201,7 +178,7 @@ static int run_job(worker *w, job *jb) {
         if (n > jb->games) {
             break;
         }
-        pgn_analyze_opts opts = {jb->kind, jb->value, 0, 0, 0, w->eng.name, NULL};
+        pgn_analyze_opts opts = {jb->kind, jb->value, 0, 0, 0, pgn_engine_name(w->eng), NULL};
         pgn_game_stats stats;
         memset(&stats, 0, sizeof stats);
         w->err[0] = 0;
@@ -263,8 +240,8 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const engine_cfg *cfg, char *err,
-                     size_t errcap) {
+int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const pgn_engine_config *cfg,
+                     char *err, size_t errcap) {
     serve_jobs *j = calloc(1, sizeof *j);
     *out = NULL;
     if (!j) {
@@ -288,7 +265,12 @@ int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const engine_cfg
     for (unsigned i = 0; i < lim->workers; i++) {
         worker *w = &j->ws[i];
         w->j = j;
-        if (engine_start(&w->eng, &j->cfg, err, errcap) != 0) {
+        if (pgn_engine_new(&w->eng, &j->cfg, NULL) != PGN_OK) {
+            snprintf(err, errcap, "out of memory");
+            serve_jobs_stop(j);
+            return -1;
+        }
+        if (pgn_engine_start(w->eng, err, errcap) != PGN_OK) {
             serve_jobs_stop(j);
             return -1;
         }
@@ -327,6 +309,7 @@ void serve_jobs_stop(serve_jobs *j) {
         pgn_game_free(w->game);
         pgn_writer_free(w->writer);
         pgn_json_writer_free(w->jw);
+        pgn_engine_free(w->eng);
         free(w->pgnbuf.p);
         free(w->entry.p);
         free(w->tmp.p);

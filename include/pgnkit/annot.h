@@ -109,6 +109,9 @@ PGN_API size_t pgn_clock_write(pgn_cmd_kind kind, int64_t ms, char *out);
 PGN_API int pgn_node_clock(const pgn_node *node, int64_t *ms);
 /** The node's [%eval]; 1 and *eval set if its comment has one, else 0. */
 PGN_API int pgn_node_eval(const pgn_node *node, pgn_eval *eval);
+/** 1 when a node of the game's main line (its start or a move) has an [%eval], else 0: whether
+ * an evaluation graph has anything to draw (pgnkit html and serve draw none without). */
+PGN_API int pgn_game_has_evals(const pgn_game *game);
 /**
  * Sets the node's [%eval]: replaces the first well-formed one in place (removing any other), or
  * appends it to the comment after a space. eval NULL removes them all. The comment is rebuilt in

@@ -3,8 +3,9 @@
  * checked on the board; the position command built), the reading of one search's output (exact
  * scores beat bounds, the best move as a fallback line), the analysis logic of lichess (winning
  * chances, move judgements, accuracy, average centipawn loss) that annotates a game tree, and the
- * whole analysis of a game with the engine behind callbacks. Process handling is the caller's
- * (the pgnkit CLI spawns engines); nothing here does I/O. */
+ * whole analysis of a game with the engine behind callbacks, pure functions that do no I/O; and a
+ * UCI engine process (pgn_engine_*: spawn, pipes, deadlines) that a caller may put behind those
+ * callbacks, as the pgnkit CLI does. */
 #ifndef PGNKIT_ENGINE_H
 #define PGNKIT_ENGINE_H
 
@@ -292,6 +293,99 @@ PGN_API PGN_NODISCARD pgn_status pgn_game_analyze(pgn_game *game,
                                                   const pgn_engine_callbacks *engine, void *ctx,
                                                   const pgn_analyze_opts *opts,
                                                   pgn_game_stats *stats);
+
+/* ---- a UCI engine process (POSIX: posix_spawn, two pipes, poll deadlines) ---- */
+
+/** How pgn_engine_start runs an engine. Zeroed fields are the defaults given here. */
+typedef struct pgn_engine_config {
+    const char *path; /* NULL: "stockfish" on PATH, then /usr/games/stockfish; borrowed, must live
+                         as long as the engine */
+    unsigned threads, hash_mb, multipv; /* UCI options Threads, Hash, MultiPV (0: not set) */
+    pgn_search_limit limit_kind;        /* with limit: a search's deadline when timeout_ms is 0 */
+    uint64_t limit;
+    int timeout_ms;   /* one search; past it "stop" and one more second. 0: from the limit */
+    int handshake_ms; /* uci -> uciok and isready -> readyok */
+    /* own_group: the engine in a process group of its own (a wrapper script's children are
+     * killed with it). abort_fd (> 0): a file descriptor whose becoming readable ends the wait
+     * for the engine's output at once, the search then told to stop (0: none) */
+    int own_group, abort_fd;
+} pgn_engine_config;
+
+/** A UCI engine process: spawned, spoken to over two close-on-exec pipes, every read bounded by a
+ * deadline; a dead or silent engine is killed and reported, never waited for forever. Nothing is
+ * printed: failures are a status and a message in the caller's err buffer. A write to an engine
+ * that died raises no SIGPIPE (it is held back on the calling thread). One thread at a time, but
+ * for pgn_engine_kill. */
+typedef struct pgn_engine pgn_engine;
+
+/**
+ * Creates a stopped engine with a copy of cfg (cfg->path is borrowed). alloc may be NULL (libc).
+ * Returns PGN_OK, PGN_E_BAD_ALLOCATOR or PGN_E_NOMEM (then *out is NULL). Free with
+ * pgn_engine_free.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_engine_new(pgn_engine **out, const pgn_engine_config *cfg,
+                                                const pgn_allocator *alloc);
+
+/** Stops the engine (pgn_engine_stop) and frees e; NULL is ignored. */
+PGN_API void pgn_engine_free(pgn_engine *e);
+
+/**
+ * Starts the engine (stopping a running one first) and completes the uci/uciok handshake, sets
+ * the options and waits for readyok. Returns PGN_OK, or PGN_E_IO with a message in err (not
+ * found, not a UCI engine, no answer); the engine is then stopped.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_engine_start(pgn_engine *e, char *err, size_t errcap);
+
+/** Sends quit and reaps the process (killed, with its group if cfg->own_group, when it does not
+ * exit within half a second); e may be stopped already. */
+PGN_API void pgn_engine_stop(pgn_engine *e);
+
+/** Kills the running process (and its group if cfg->own_group) at once. Safe from another thread
+ * (a signal handler's thread) while e is in use: the owner then sees a dead engine. */
+PGN_API void pgn_engine_kill(pgn_engine *e);
+
+/** 1 when the engine's process runs, else 0. */
+PGN_API int pgn_engine_running(const pgn_engine *e);
+
+/** The engine's name from its "id name" line (or its path) after pgn_engine_start; "" before. */
+PGN_API const char *pgn_engine_name(const pgn_engine *e);
+
+/**
+ * Whether a game from start can go to this engine: PGN_OK, or PGN_E_UNSUPPORTED_VARIANT with the
+ * reason in err for a position without a king (no UCI engine searches one) or a variant that is
+ * not standard and that the engine's UCI_Variant option does not list (docs/variants.md).
+ */
+PGN_API pgn_status pgn_engine_check_game(const pgn_engine *e, const pgn_pos *start, char *err,
+                                         size_t errcap);
+
+/**
+ * Prepares the engine for a game from start (the new_game of pgn_engine_callbacks): refused as
+ * pgn_engine_check_game says (PGN_E_UNSUPPORTED_VARIANT, engine untouched); then UCI_Variant and
+ * UCI_Chess960 when they change, "ucinewgame" and "isready". An engine that does not run or fails
+ * here is started anew (pgn_engine_start) and told the same once more. Returns PGN_OK, or PGN_E_IO
+ * with a message in err (the engine is then stopped).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_engine_new_game(pgn_engine *e, const pgn_pos *start, char *err,
+                                                     size_t errcap);
+
+/**
+ * Stops the engine, starts it anew and prepares it for a game from start (pgn_engine_new_game):
+ * the retry after a failed search. Returns as pgn_engine_new_game.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_engine_restart(pgn_engine *e, const pgn_pos *start, char *err,
+                                                    size_t errcap);
+
+/**
+ * Runs one search: sends position and go (commands without line breaks, e.g. from a
+ * pgn_search_request), then gives the engine's output to search (pgn_search_feed) until
+ * bestmove, under the deadline of the configuration: past it "stop" and one more second.
+ * Warnings (illegal moves from the engine, a late result) go to warn, one per kind, apart by
+ * "; " (cleared if none). Returns PGN_OK; PGN_E_IO when the engine died or timed out (it is then
+ * stopped), or gave no score; err says which.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_engine_search(pgn_engine *e, const char *position,
+                                                   const char *go, pgn_search *search, char *err,
+                                                   size_t errcap, char *warn, size_t warncap);
 
 #ifdef __cplusplus
 }

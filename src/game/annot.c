@@ -568,3 +568,13 @@ pgn_status pgn_node_remove_commands(pgn_game *game, pgn_node *node, uint32_t mas
     }
     return PGN_OK;
 }
+
+int pgn_game_has_evals(const pgn_game *game) {
+    for (const pgn_node *n = pgn_game_root(game); n; n = pgn_node_child(n)) {
+        pgn_eval e;
+        if (pgn_node_eval(n, &e)) {
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -580,6 +580,10 @@ static pgn_status e_dedupe_new(const pgn_allocator *a) {
     pgn_dedupe_opts o = {.alloc = a};
     REFUSES(pgn_dedupe, pgn_dedupe_new(&obj_, &o), pgn_dedupe_free);
 }
+static pgn_status e_engine_new(const pgn_allocator *a) {
+    pgn_engine_config c = {.path = "/nonexistent/engine"};
+    REFUSES(pgn_engine, pgn_engine_new(&obj_, &c, a), pgn_engine_free);
+}
 static pgn_status never_search(void *ctx, const pgn_search_request *req, pgn_search *search) {
     (void)ctx, (void)req, (void)search;
     CHECK(!"the engine was asked although the allocator was refused");
@@ -685,6 +689,7 @@ static const struct {
     {"pgn_search_new", e_search_new, 0},
     {"pgn_dedupe_new", e_dedupe_new, 0},
     {"pgn_game_analyze", e_game_analyze, 0},
+    {"pgn_engine_new", e_engine_new, 0},
     {"pgn_source_open_path", e_source_open_path, 0},
     {"pgn_source_open_fd", e_source_open_fd, 0},
     {"pgn_source_open_read", e_source_open_read, 0},
