@@ -23,11 +23,12 @@ STD := -std=c17
 OPT ?= -O3
 CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
 # PLAIN_BITS=1: every run-time dispatch forced to the portable C code (issue 32): popcount, ctz,
-# clz and bswap by src/base/bits.h's C code, not the CPU's instructions; every other dispatch (the
-# movetext scan's SIMD) tests the same macro, PGNKIT_PLAIN_BITS: one switch for all. With its
-# own BUILD, e.g. make BUILD=build/plain PLAIN_BITS=1 ...; make check builds the library so in
-# $(BUILD)/plain and runs the core suites against it too (PLAIN_TESTS below), and test_bits_plain
-# tests bits.h's C code in the ordinary build.
+# clz and bswap by src/base/bits.h's C code, not the CPU's instructions, and the movetext scan's
+# table look-up instead of SSE2/AVX2 (src/parse/lexer_simd.c): one macro, PGNKIT_PLAIN_BITS, for
+# all. With its own BUILD, e.g. make BUILD=build/plain PLAIN_BITS=1 ...; make check builds the
+# library so in $(BUILD)/plain and runs the core suites against it too (PLAIN_TESTS below), and
+# test_bits_plain / test_reader_fast_plain test the portable code in the ordinary build too; the
+# fuzz targets: make fuzz-plain.
 ifeq ($(PLAIN_BITS),1)
 CPPFLAGS_ALL += -DPGNKIT_PLAIN_BITS
 endif
@@ -97,7 +98,7 @@ PERFT_CAP ?= 200000000
 .PHONY: check-only plain-tests output-md5-update golden-update deps check-run demo-run man uninstall readme python python-asan \
 	bench-python bench-parallel bench-lang bench-variants all lib demo check check-slow check-layers bench bench-io tables format format-check \
 	install clean asan bench-query bench-db bench-scoutfish bench-html eco-table pieces pictures \
-	fuzz fuzz-smoke pathological check-valgrind
+	fuzz fuzz-plain fuzz-smoke pathological check-valgrind
 all: $(BUILD)/libpgnkit.a $(BUILD)/libpgnkit.so $(BUILD)/pgnkit
 
 # ---- library and program ----
@@ -143,6 +144,19 @@ $(BUILD)/asan/libpgnkit.a: $(ASAN_LIB_OBJ)
 $(BUILD)/asan/pgnkit: $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a
 	$(CC) $(SAN_FLAGS) $(CLI_THREADS) -o $@ $(ASAN_CLI_OBJ) $(BUILD)/asan/libpgnkit.a $(CLI_ZLIBS) $(LDLIBS)
 $(BUILD)/asan/tests/%: $(BUILD)/asan/tests/unit/%.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/tests/testutil.o \
+	$(BUILD)/asan/libpgnkit.a
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
+# test_reader_fast_plain and _sse2: the movetext scan's portable path and its SSE2 path
+# (src/parse/lexer_simd.c under PGNKIT_PLAIN_BITS or PGNKIT_NO_AVX2, linked before the library,
+# whose own lexer_simd.o is then not pulled in)
+$(BUILD)/asan/plain/src/parse/lexer_simd.o: src/parse/lexer_simd.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -DPGNKIT_PLAIN_BITS -MMD -MP -c $< -o $@
+$(BUILD)/asan/sse2/src/parse/lexer_simd.o: src/parse/lexer_simd.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -DPGNKIT_NO_AVX2 -MMD -MP -c $< -o $@
+$(BUILD)/asan/tests/test_reader_fast_%: $(BUILD)/asan/tests/unit/test_reader_fast_%.o \
+	$(BUILD)/asan/%/src/parse/lexer_simd.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/tests/testutil.o \
 	$(BUILD)/asan/libpgnkit.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
 asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit
@@ -233,6 +247,10 @@ $(BUILD)/fuzz/src/%.o: src/%.c
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ) $(DB_LIBS)
 fuzz: $(FUZZ_BINS)
+# the same targets with the portable paths forced (PLAIN_BITS=1: bits.h, the movetext scan), in
+# $(BUILD)/plain/fuzz/ (issue 32: the fuzz targets run with both the SIMD and the portable path)
+fuzz-plain:
+	@$(MAKE) --no-print-directory fuzz BUILD=$(BUILD)/plain PLAIN_BITS=1
 fuzz-smoke: $(FUZZ_BINS) $(BUILD)/pgnkit
 	@BUILD=$(BUILD) SHARED=$(SHARED) FUZZ_TIME=$(FUZZ_TIME) FUZZ_TARGETS="$(FUZZ_TARGETS)" tools/fuzz-smoke.sh
 

@@ -246,6 +246,11 @@ int pgnk_lexer_skip_to_range_start(lexer *lx, uint64_t end);
 int pgnk_lexer_range_boundary(lexer *lx, uint64_t off, uint64_t end);
 /* 1 if the stream starts with a UTF-16 byte order mark (FF FE or FE FF). */
 int pgnk_lexer_utf16_bom(lexer *lx);
+/* The byte classes of the n bytes at p (lexer_simd.c), 64 at most: bit k of *sym is set when p[k]
+ * is a symbol byte (C_SYM), of *digit when it is a digit; bits from n on are clear. Many bytes at
+ * a time (SSE2, AVX2 chosen at run time) or one by one (PGNKIT_PLAIN_BITS, CPUs other than
+ * x86-64): the same masks. */
+void pgnk_lexer_masks(const unsigned char *p, size_t n, uint64_t *sym, uint64_t *digit);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to);
 pgn_loc pgnk_lexer_loc(const lexer *lx);

@@ -372,6 +372,14 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
     return glued;
 }
 
+/* A move on a line without a board: not read, but the side to move is kept for glyphs. */
+static inline void pass_move(pgn_reader *r, rav_level *l) {
+    l->prev_side = l->pos.side;
+    l->pos.side = (uint8_t)(l->pos.side ^ 1u);
+    l->has_move = 1;
+    r->sum.plies += r->depth == 1;
+}
+
 /* Plays the move of token t. Returns the length of an ASCII glyph glued to it (e4+/=), which the
  * caller reads after the move: none of these SAN forms is a move, so they are looked for only when
  * the whole token cannot be played. Without a board the token is not interpreted, glyph and all. */
@@ -386,10 +394,7 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
         return play_other(r, s, l, t, PGN_E_BAD_SAN);
     }
     if (s->board != BOARD_ENGLISH) {
-        l->prev_side = l->pos.side; /* no board, but the side to move is kept for glyphs */
-        l->pos.side = (uint8_t)(l->pos.side ^ 1u);
-        l->has_move = 1;
-        r->sum.plies += r->depth == 1;
+        pass_move(r, l);
         if (r->v && r->v->move) {
             after_move(r, s, r->v->move(r->user, NULL, PGN_MOVE_NONE, san, t->at));
         }
@@ -568,44 +573,24 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
-/* A move number's value v against the position's (W_MOVE_NUMBER, once per game). */
+/* A move number, the digits at window index st..end, against the position's (W_MOVE_NUMBER, once
+ * per game; its value is read only then). */
 static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const fast_cur *n,
-                         size_t st, size_t end, unsigned long v) {
+                         size_t st, size_t end) {
     s->prev_skipped = s->skipped;
     s->skipped = 0;
-    if (s->board && !s->number_warned && v != l->pos.fullmove) {
+    if (!s->board || s->number_warned) {
+        return;
+    }
+    unsigned long v = 0;
+    for (size_t i = st; i < end; i++) {
+        v = v * 10 + (unsigned long)(n->b[i] - '0');
+    }
+    if (v != l->pos.fullmove) {
         token t;
         fast_token(&t, n, st, end);
         s->number_warned = 1;
         pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t.at, t.ptr, t.len);
-    }
-}
-
-/* The fast path's last token, noted in s when it leaves (movetext_end.c): the token that ends at
- * window index c->i, read there since the window last moved; looked at once, not for each token.
- * A move number (digits, periods) or a move (a move cut short set its own: pgnk_mt_pending). */
-static void fast_tail(mt_state *s, const fast_cur *c) {
-    size_t e = c->i, d, st;
-    for (d = e; d > 0 && c->b[d - 1] == '.';) {
-        d--;
-    }
-    for (st = d; st > 0 && (char_class(c->b[st - 1]) & C_SYM);) {
-        st--;
-    }
-    int number = d < e && st < d;
-    for (size_t i = st; i < d && number; i++) {
-        number = (unsigned)(c->b[i] - '0') < 10u;
-    }
-    if (number && d - st <= sizeof s->tail_text) {
-        s->tail = TAIL_NUMBER;
-        s->tail_len = (uint8_t)(d - st);
-        memcpy(s->tail_text, c->b + st, d - st);
-        s->tail_at.offset = c->base + st;
-        s->tail_at.line = c->line;
-        s->tail_at.column = (uint32_t)(c->base + st - c->line_off + 1);
-    } else if (!s->pending) {
-        s->tail = TAIL_MOVE;
-        s->tail_mate = e > 0 && c->b[e - 1] == '#';
     }
 }
 
@@ -644,6 +629,10 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
         }
         return 0;
     }
+    if (s->board == 0 && !(r->v && r->v->move)) {
+        pass_move(r, l); /* no board and no visitor: play_token would do no more */
+        return 1;
+    }
     fast_token(t, n, st, end);
     if (s->board == BOARD_OTHER && r->lang_fast &&
         pgnk_lang_fast(r, &l->pos, san.ptr, san.len, s->san_flags, &res)) {
@@ -677,24 +666,25 @@ static inline int fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
 static void fast_tokens(pgn_reader *r, mt_state *s) {
     lexer *lx = &r->lx;
     fast_cur c, n;
+    scan_masks m = {MASKS_NONE, 0, 0};
     uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
     rav_level *l = &r->levels[r->depth - 1];
     size_t st, end, dend;
-    unsigned long v;
     int digit, moved = 0;
     if (!fast_load(lx, &c)) {
         return;
     }
     while ((n = c, st = fast_space(&c, &n)) != 0) {
         if ((unsigned)(c.b[st] - '0') < 10u) {
-            if ((end = fast_number(&c, st, &v, &dend)) == 0) {
+            if ((end = fast_number(&c, &m, st, &dend)) == 0) {
                 break;
             }
-            check_number(r, s, l, &n, st, dend, v);
+            check_number(r, s, l, &n, st, dend);
             moved = fast_advance(&c, &n, end);
             continue;
         }
-        if ((unsigned)((c.b[st] | 0x20) - 'a') >= 26u || (end = fast_symbol(&c, st, &digit)) == 0) {
+        if ((unsigned)((c.b[st] | 0x20) - 'a') >= 26u ||
+            (end = fast_symbol(&c, &m, st, &digit)) == 0) {
             break;
         }
         moved = fast_advance(&c, &n, end);
@@ -721,12 +711,14 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
             if (!fast_load(lx, &c)) {
                 break;
             }
+            m.at = MASKS_NONE; /* the window may have moved */
         }
     }
     if (moved) {
         fast_store(lx, &c);
-        fast_tail(s, &c); /* c.i: just past the last token read (or given to the general path,
-                             which notes it again) */
+        /* c.i: just past the last token read (or given to the general path, which notes it
+         * again) */
+        pgnk_mt_fast_tail(s, &c);
     }
     r->lead_seen |= lead;
 }

@@ -7,6 +7,7 @@
  * them).
  * Each is E_TRUNCATED: the game is broken, never taken for whole. */
 #include "movetext_internal.h"
+#include "movetext_scan.h"
 
 #include <string.h>
 
@@ -198,4 +199,29 @@ int pgnk_mt_black_number(pgn_reader *r) {
     }
     r->tok.ptr = lx->buf + (size_t)(start - lx->base);
     return dots == 2;
+}
+
+void pgnk_mt_fast_tail(mt_state *s, const fast_cur *c) {
+    size_t e = c->i, d, st;
+    for (d = e; d > 0 && c->b[d - 1] == '.';) {
+        d--;
+    }
+    for (st = d; st > 0 && (char_class(c->b[st - 1]) & C_SYM);) {
+        st--;
+    }
+    int number = d < e && st < d;
+    for (size_t i = st; i < d && number; i++) {
+        number = (unsigned)(c->b[i] - '0') < 10u;
+    }
+    if (number && d - st <= sizeof s->tail_text) {
+        s->tail = TAIL_NUMBER;
+        s->tail_len = (uint8_t)(d - st);
+        memcpy(s->tail_text, c->b + st, d - st);
+        s->tail_at.offset = c->base + st;
+        s->tail_at.line = c->line;
+        s->tail_at.column = (uint32_t)(c->base + st - c->line_off + 1);
+    } else if (!s->pending) {
+        s->tail = TAIL_MOVE;
+        s->tail_mate = e > 0 && c->b[e - 1] == '#';
+    }
 }

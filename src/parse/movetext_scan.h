@@ -5,6 +5,9 @@
 #define PGNKIT_MOVETEXT_SCAN_H
 
 #include "lexer.h"
+#include "movetext_internal.h"
+
+#include "../base/bits.h"
 
 /* The fast path's place in the lexer's window, kept in locals while it reads: the next byte (i),
  * the line it is on and whether a token came before it on that line. */
@@ -86,29 +89,46 @@ static inline void fast_token(token *t, const fast_cur *n, size_t st, size_t end
     t->at.column = (uint32_t)(n->base + st - n->line_off + 1);
 }
 
-/* A symbol that starts with a letter at window index st (letters, digits and _+#=:-/ up to a byte
- * that ends it within the window, at most 16 bytes, no period or non-ASCII byte after it: e.p.
- * suffixes go the general way): its end, with *digit set if it holds a digit; 0 for anything else.
- */
-static inline size_t fast_symbol(const fast_cur *c, size_t st, int *digit) {
-    const unsigned char *b = c->b;
-    size_t j = st + 1, len = c->len;
-    while (j < len && (char_class(b[j]) & C_SYM)) {
-        j++;
+/* The byte classes of 64 window bytes from index at (pgnk_lexer_masks): the fast path finds a
+ * token's end by counting bits, not by a loop over its bytes (issue 32). at is MASKS_NONE when the
+ * masks hold nothing (also after the window moved): half the address space, so that i - at, for
+ * any window index i, is at least that. */
+typedef struct scan_masks {
+    size_t at;
+    uint64_t sym, digit;
+} scan_masks;
+#define MASKS_NONE ((SIZE_MAX >> 1) + 1)
+
+/* The masks for the bytes from window index i on: at least 18 of them (a symbol of 16 bytes and
+ * the byte after it), classified anew when the masks end before (or hold nothing). Returns i's
+ * bit. */
+static inline unsigned masks_at(scan_masks *m, const fast_cur *c, size_t i) {
+    if (i - m->at > 46) {
+        pgnk_lexer_masks(c->b + i, c->len - i, &m->sym, &m->digit);
+        m->at = i;
     }
-    if (j >= len || b[j] == '.' || b[j] >= 0x80 || j - st > 16) {
+    return (unsigned)(i - m->at);
+}
+
+/* A symbol that starts with a letter at window index st (letters, digits and _+#=:-/@ up to a
+ * byte that ends it within the window, at most 16 bytes, no period or non-ASCII byte after it:
+ * e.p. suffixes go the general way): its end, with *digit set if it holds a digit; 0 for anything
+ * else. */
+static inline size_t fast_symbol(const fast_cur *c, scan_masks *m, size_t st, int *digit) {
+    unsigned k = masks_at(m, c, st);
+    /* the first byte after st that is no symbol byte (bytes past the window are none); 17: more
+     * than 16 bytes */
+    uint64_t stops = ~(m->sym >> k) | (UINT64_C(1) << 17);
+    size_t n = bits_ctz(stops & ~UINT64_C(1)), j = st + n;
+    if (j >= c->len || n > 16 || c->b[j] == '.' || c->b[j] >= 0x80) {
         return 0; /* (a byte >= 0x80: O–O with a Unicode dash, e8=♕: the general way) */
     }
-    size_t k = j; /* a move's digit is near its end (e4, Nxe5+, e8=Q#): looked for from there */
-    while (k > st + 1 && (unsigned)(b[k - 1] - '0') >= 10u) {
-        k--;
-    }
-    *digit = k > st + 1;
+    *digit = ((m->digit >> k) & ((UINT64_C(1) << n) - 2)) != 0; /* a digit after the first byte */
     return j;
 }
 
 /* O-O and O-O-O with letters O (a check or mate sign allowed): castling the fast path plays. */
-static int castles_with_o(const unsigned char *p, size_t n) {
+static inline int castles_with_o(const unsigned char *p, size_t n) {
     int castle = p[0] == 'O';
     for (size_t i = 1; i < n; i++) {
         castle &= p[i] == 'O' || p[i] == '-' || p[i] == '+' || p[i] == '#';
@@ -117,26 +137,25 @@ static int castles_with_o(const unsigned char *p, size_t n) {
 }
 
 /* A move number at window index st: digits (at most 9), then periods, then a byte in the window.
- * Returns the index past the periods, 0 for anything else; *v its value, *digits_end past the
- * digits. */
-static inline size_t fast_number(const fast_cur *c, size_t st, unsigned long *v,
-                                 size_t *digits_end) {
+ * Returns the index past the periods, 0 for anything else; *digits_end past the digits. */
+static inline size_t fast_number(const fast_cur *c, scan_masks *m, size_t st, size_t *digits_end) {
     const unsigned char *b = c->b;
-    size_t j = st, len = c->len;
-    unsigned long x = 0;
-    while (j < len && (unsigned)(b[j] - '0') < 10u) {
-        x = x * 10 + (unsigned long)(b[j] - '0');
-        j++;
-    }
-    if (j >= len || b[j] != '.' || j - st > 9) {
+    unsigned k = masks_at(m, c, st);
+    size_t n = bits_ctz(~(m->digit >> k) | (UINT64_C(1) << 10)), j = st + n, len = c->len;
+    if (j >= len || b[j] != '.' || n > 9) {
         return 0;
     }
-    *v = x;
     *digits_end = j;
     while (j < len && b[j] == '.') {
         j++;
     }
     return j < len ? j : 0;
 }
+
+/* The fast path's last token, noted in s when it leaves (movetext.c, fast_tokens; the end's
+ * truncation test reads it, movetext_end.c): the token that ends at window index c->i, read there
+ * since the window last moved; looked at once, not for each token. A move number (digits,
+ * periods) or a move (a move cut short set its own: pgnk_mt_pending). */
+void pgnk_mt_fast_tail(mt_state *s, const fast_cur *c);
 
 #endif

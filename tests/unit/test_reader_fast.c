@@ -7,10 +7,18 @@
  * library's move generator (checked by perft elsewhere), with one, two or three alternatives
  * after every move, some nested, must read back without a diagnostic and with every move in
  * its place: a variation started from any other position than the one before the move it
- * replaces would find its first move illegal or resolve it elsewhere. */
+ * replaces would find its first move illegal or resolve it elsewhere.
+ * The movetext scan's byte classes (issue 32; SSE2, AVX2 or plain C, whichever this build runs):
+ * every byte value at every place of 64 bytes, and random bytes at every length, against PGN
+ * §7's symbol characters (letters, digits, _+#=:-/; and @ of a crazyhouse drop). Moves and
+ * errors at every offset of those 64 bytes: the same games with 0 to 70 spaces before them, a
+ * bad move at the end whose diagnostic must name its own line and column, and symbols of 16 and
+ * 17 bytes (the fast scan's longest, and one more). */
 #include "harness.h"
 #include "testutil.h"
 #include "pgnkit.h"
+
+#include "../../src/parse/lexer.h"
 
 #include <stdlib.h>
 
@@ -139,6 +147,94 @@ static size_t count_moves(const pgn_node *n) {
     return c;
 }
 
+/* PGN §7: a symbol holds letters, digits and _+#=:-/ (@: the dialect's crazyhouse drop). */
+static int spec_symbol_byte(unsigned c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c != 0 && strchr("_+#=:-/@", (int)c) != NULL);
+}
+
+static void check_masks(const unsigned char *p, size_t n) {
+    uint64_t sym = 0, digit = 0, want_sym = 0, want_digit = 0;
+    pgnk_lexer_masks(p, n, &sym, &digit);
+    for (size_t k = 0; k < n && k < 64; k++) {
+        want_sym |= (uint64_t)spec_symbol_byte(p[k]) << k;
+        want_digit |= (uint64_t)(p[k] >= '0' && p[k] <= '9') << k;
+    }
+    if (sym != want_sym || digit != want_digit) {
+        harness_fail(__FILE__, __LINE__, "%zu bytes: masks %016llx %016llx, not %016llx %016llx", n,
+                     (unsigned long long)sym, (unsigned long long)digit,
+                     (unsigned long long)want_sym, (unsigned long long)want_digit);
+    } else {
+        harness_counts.passed++;
+    }
+}
+
+static void test_masks(void) {
+    unsigned char b[80];
+    for (unsigned v = 0; v < 256; v++) {
+        for (size_t at = 0; at < 64; at++) {
+            memset(b, 'x', sizeof b);
+            b[at] = (unsigned char)v;
+            check_masks(b, 64);
+        }
+    }
+    srand(32);
+    for (size_t n = 0; n <= 80; n++) {
+        for (int round = 0; round < 20; round++) {
+            for (size_t k = 0; k < sizeof b; k++) {
+                b[k] = (unsigned char)(round % 2 ? rand() % 256 : " .1a+#=-/:@_[{N9"[rand() % 16]);
+            }
+            check_masks(b, n);
+        }
+    }
+}
+
+/* The first diagnostic of a game read from text, or NULL. */
+static void first_diag(const char *text, size_t len, pgn_diag *d, size_t *count) {
+    pgn_game *g = read_text(text, len);
+    uint64_t dropped = 0;
+    *count = pgn_game_diag_count(g, &dropped);
+    if (*count > 0) {
+        *d = *pgn_game_diag(g, 0);
+    }
+    pgn_game_free(g);
+}
+
+/* A game after pad spaces (on the line of its first move number), with tail (a bad move) after its
+ * last move: its diagnostic is where the tail is. */
+static void check_at_offset(size_t pad, const char *tail) {
+    static const char moves[] = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 "
+                                "7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. ";
+    char text[512];
+    int n = snprintf(text, sizeof text, "[Event \"x\"]\n\n%*s%s%s *\n", (int)pad, "", moves, tail);
+    size_t col = (size_t)pad + sizeof moves; /* 1-based: the tail's first byte */
+    pgn_diag d;
+    size_t count = 0;
+    first_diag(text, (size_t)n, &d, &count);
+    if (count == 0 || d.at.line != 3 || d.at.column != col) {
+        harness_fail(__FILE__, __LINE__, "pad %zu, %s: %zu diagnostics, first at %u:%u, not 3:%zu",
+                     pad, tail, count, count ? d.at.line : 0, count ? d.at.column : 0, col);
+    } else {
+        harness_counts.passed++;
+    }
+}
+
+static void test_scan_offsets(void) {
+    static const char *const tails[] = {
+        "Ke4",               /* illegal: the fast path */
+        "Ke4.",              /* a period after it: the general path */
+        "Qa1234567890123+",  /* 16 bytes, bad SAN */
+        "Qa1234567890123+#", /* 17: the general path */
+        "zz",                /* text */
+        "123456789.. e4",    /* a number of 9 digits, then a wrong move number */
+    };
+    for (size_t pad = 0; pad <= 70; pad++) {
+        for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+            check_at_offset(pad, tails[k]);
+        }
+    }
+}
+
 static void test_variations(void) {
     for (unsigned seed = 1; seed <= 40; seed++) {
         buf b = {0};
@@ -161,6 +257,8 @@ static void test_variations(void) {
 
 int main(void) {
     test_tag_values();
+    test_masks();
+    test_scan_offsets();
     test_variations();
     return harness_finish();
 }

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* The movetext scan's byte classes, 64 bytes at a time (issue 32): which bytes are symbol bytes
+ * (C_SYM: letters, digits, # + - / : = @ _) and which are digits, as bit masks the fast path
+ * (movetext.c, fast_tokens) finds a token's end in with one count of trailing ones instead of a
+ * loop that stops at an unforeseeable byte.
+ * Three ways, one answer: AVX2 (two 32-byte rounds) where the CPU has it, chosen at run time by one
+ * test of the feature bits libgcc reads at start-up (as src/base/bits.h chooses POPCNT); SSE2
+ * (four 16-byte rounds) on every other x86-64; plain C (a table) elsewhere, and everywhere under
+ * PGNKIT_PLAIN_BITS (make PLAIN_BITS=1), so that the portable code is tested on any machine
+ * (tests/unit/test_reader_fast_plain.c links this file built so). */
+#include "lexer.h"
+
+#include <string.h>
+
+#if defined(__x86_64__) && defined(__SSE2__) && !defined(PGNKIT_PLAIN_BITS) &&                     \
+    (defined(__GNUC__) || defined(__clang__))
+#define SCAN_X86 1
+#include <immintrin.h>
+#endif
+
+#if defined(SCAN_X86)
+/* x in [lo, lo + span]: x - lo, unsigned, is its own minimum with span */
+static inline __m128i in_range16(__m128i x, char lo, char span) {
+    __m128i r = _mm_sub_epi8(x, _mm_set1_epi8(lo));
+    return _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(span)), r);
+}
+
+/* The symbol bytes and the digits of the 16 bytes at p, as the low 16 bits of *sym and *digit. */
+static inline void classify16(const unsigned char *p, unsigned *sym, unsigned *digit) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i letter = in_range16(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z' - 'a');
+    __m128i dig = in_range16(v, '0', 9);
+    __m128i m = _mm_or_si128(letter, in_range16(v, '/', ':' - '/')); /* / 0-9 : */
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
+                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('+'))));
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')),
+                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('='))));
+    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('@')),
+                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
+    *sym = (unsigned)_mm_movemask_epi8(m);
+    *digit = (unsigned)_mm_movemask_epi8(dig);
+}
+
+static void masks_sse2(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
+    uint64_t s = 0, d = 0;
+    for (unsigned k = 0; k < 64; k += 16) {
+        unsigned s16, d16;
+        classify16(p + k, &s16, &d16);
+        s |= (uint64_t)s16 << k;
+        d |= (uint64_t)d16 << k;
+    }
+    *sym = s;
+    *digit = d;
+}
+
+#define AVX2 __attribute__((target("avx2")))
+AVX2 static inline __m256i in_range32(__m256i x, char lo, char span) {
+    __m256i r = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
+    return _mm256_cmpeq_epi8(_mm256_min_epu8(r, _mm256_set1_epi8(span)), r);
+}
+
+AVX2 static inline __m256i eq32(__m256i x, char c) {
+    return _mm256_cmpeq_epi8(x, _mm256_set1_epi8(c));
+}
+
+/* As classify16, 32 bytes. */
+AVX2 static inline void classify32(const unsigned char *p, uint32_t *sym, uint32_t *digit) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i letter = in_range32(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), 'a', 'z' - 'a');
+    __m256i m = _mm256_or_si256(letter, in_range32(v, '/', ':' - '/'));
+    m = _mm256_or_si256(m, _mm256_or_si256(eq32(v, '#'), eq32(v, '+')));
+    m = _mm256_or_si256(m, _mm256_or_si256(eq32(v, '-'), eq32(v, '=')));
+    m = _mm256_or_si256(m, _mm256_or_si256(eq32(v, '@'), eq32(v, '_')));
+    *sym = (uint32_t)_mm256_movemask_epi8(m);
+    *digit = (uint32_t)_mm256_movemask_epi8(in_range32(v, '0', 9));
+}
+
+AVX2 static void masks_avx2(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
+    uint32_t s0, d0, s1, d1;
+    classify32(p, &s0, &d0);
+    classify32(p + 32, &s1, &d1);
+    *sym = (uint64_t)s0 | (uint64_t)s1 << 32;
+    *digit = (uint64_t)d0 | (uint64_t)d1 << 32;
+}
+#else
+/* The portable way: one table look-up a byte. */
+static void masks_plain(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
+    uint64_t s = 0, d = 0;
+    for (unsigned k = 0; k < 64; k++) {
+        unsigned c = char_class(p[k]);
+        s |= (uint64_t)((c & C_SYM) != 0) << k;
+        d |= (uint64_t)((c & C_DIGIT) != 0) << k;
+    }
+    *sym = s;
+    *digit = d;
+}
+#endif
+
+/* PGNKIT_NO_AVX2: SSE2 alone, for the test of that path on machines that have AVX2
+ * (tests/unit/test_reader_fast_sse2.c) */
+static void masks64(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
+#if defined(SCAN_X86)
+#if defined(PGNKIT_NO_AVX2)
+    if (0) {
+#else
+    if (__builtin_cpu_supports("avx2")) {
+#endif
+        masks_avx2(p, sym, digit);
+    } else {
+        masks_sse2(p, sym, digit);
+    }
+#else
+    masks_plain(p, sym, digit);
+#endif
+}
+
+void pgnk_lexer_masks(const unsigned char *p, size_t n, uint64_t *sym, uint64_t *digit) {
+    if (n >= 64) {
+        masks64(p, sym, digit);
+        return;
+    }
+    unsigned char tail[64]; /* the window's last bytes; a NUL is in neither class */
+    memset(tail, 0, sizeof tail);
+    memcpy(tail, p, n);
+    masks64(tail, sym, digit);
+}
