@@ -5,6 +5,7 @@
  * uci_process.c. */
 #define _GNU_SOURCE /* strncasecmp */
 #include "../base/alloc.h"
+#include "../base/errtext.h"
 #include "uci_engine.h"
 
 #include <errno.h>
@@ -170,8 +171,9 @@ pgn_status pgn_engine_start(pgn_engine *e, char *err, size_t errcap) {
         rc = pgnk_engine_spawn(e, "/usr/games/stockfish", &en);
     }
     if (rc != 0) {
+        char e_text[64];
         snprintf(err, errcap, "cannot start engine '%s': %s%s", cfg.path ? cfg.path : "stockfish",
-                 strerror(en),
+                 pgnk_errno_text(en, e_text),
                  cfg.path ? "" : " (install Debian's stockfish or give --engine PATH)");
         return PGN_E_IO;
     }

@@ -8,6 +8,7 @@
 #include "source_int.h"
 
 #include "../base/alloc.h"
+#include "../base/errtext.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,15 +19,6 @@
 #include <unistd.h>
 
 enum { ZSTD_FEED = 1 << 14 };
-
-/* The text of errno value err in buf: strerror_r (POSIX), since strerror may share one buffer
- * between threads (POSIX lists it as not thread-safe). */
-static const char *errno_text(int err, char buf[64]) {
-    if (strerror_r(err, buf, 64) != 0) {
-        snprintf(buf, 64, "error %d", err);
-    }
-    return buf;
-}
 
 void pgnk_source_fail(pgn_source *s, const char *fmt, ...) {
     va_list ap;
@@ -60,7 +52,7 @@ ptrdiff_t pgnk_raw_read(pgn_source *s, void *buf, size_t cap) {
         if (errno != EINTR) {
             char e[64];
             pgnk_source_fail(s, "read error at byte %llu: %s",
-                             (unsigned long long)(s->in_off + s->in_len), errno_text(errno, e));
+                             (unsigned long long)(s->in_off + s->in_len), pgnk_errno_text(errno, e));
             return -1;
         }
     }
@@ -293,7 +285,7 @@ int pgnk_zrestart(pgn_source *s, void (*on_end)(void *user, uint64_t at, size_t 
     /* decode again from the start, without the bytes read ahead to recognise the format */
     if (pgnk_raw_seek(s, 0) < 0) {
         char e[64];
-        pgnk_source_fail(s, "cannot seek: %s", s->mem ? "memory" : errno_text(errno, e));
+        pgnk_source_fail(s, "cannot seek: %s", s->mem ? "memory" : pgnk_errno_text(errno, e));
         return -1;
     }
     pgnk_zreset(s);
@@ -395,7 +387,7 @@ pgn_status pgn_source_open_path(pgn_source **out, const char *path, const pgn_so
     }
     if (fd < 0) {
         char e[64];
-        pgnk_set_msg(msg, cap, "%s", errno_text(err, e));
+        pgnk_set_msg(msg, cap, "%s", pgnk_errno_text(err, e));
         return PGN_E_IO;
     }
     pgn_status st;
