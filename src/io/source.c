@@ -52,7 +52,8 @@ ptrdiff_t pgnk_raw_read(pgn_source *s, void *buf, size_t cap) {
         if (errno != EINTR) {
             char e[64];
             pgnk_source_fail(s, "read error at byte %llu: %s",
-                             (unsigned long long)(s->in_off + s->in_len), pgnk_errno_text(errno, e));
+                             (unsigned long long)(s->in_off + s->in_len),
+                             pgnk_errno_text(errno, e));
             return -1;
         }
     }
