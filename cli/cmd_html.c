@@ -45,34 +45,24 @@ typedef struct page {
     char msg[512];       /* the database's failure */
 } page;
 
-/* Writes JSON text with <, > and & as \u00XX escapes: they occur only inside JSON strings, where
- * the escape means the same character (RFC 8259 §7). */
-static void put_safe_json(FILE *out, const char *p, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        char c = p[i];
-        if (c == '<' || c == '>' || c == '&') {
-            fprintf(out, "\\u%04x", (unsigned)c);
-        } else {
-            fputc(c, out);
-        }
-    }
+static ptrdiff_t file_write(void *ctx, const void *p, size_t n) {
+    return fwrite(p, 1, n, ctx) == n ? (ptrdiff_t)n : -1;
 }
 
-/* Writes ASCII or UTF-8 text as a JSON string, safe inside <script> as above. */
+/* Writes JSON text with <, > and & as \u00XX escapes (pgn_json_html_write): no text of a PGN can
+ * end the <script> element or be markup. */
+static void put_safe_json(FILE *out, const char *p, size_t n) {
+    pgn_json_html_sink sink = {file_write, out};
+    (void)pgn_json_html_write(&sink, p, n); /* a failed write shows in ferror(out) */
+}
+
+/* Writes text as a JSON string (the library's one string writer), safe inside <script> as above;
+ * a failed write shows in ferror(out), which the page's end reports. */
 static void put_json_string(FILE *out, const char *p, size_t n) {
-    fputc('"', out);
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (c == '"' || c == '\\') {
-            fputc('\\', out);
-            fputc(c, out);
-        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-            fprintf(out, "\\u%04x", c);
-        } else {
-            fputc(c, out);
-        }
+    pgn_json_html_sink sink = {file_write, out};
+    if (pgn_json_write_string(pgn_json_html_write, &sink, p, n) != PGN_OK) {
+        return;
     }
-    fputc('"', out);
 }
 
 /* The document without its XML declaration (the page is HTML). */

@@ -40,22 +40,11 @@ int serve_printf(cli_membuf *b, const char *fmt, ...) {
     return r;
 }
 
-/* Copies JSON text with <, > and & as \u00XX escapes: they occur only inside its strings, where
- * the escape means the same character (RFC 8259 §7), and no text of a PGN then reaches the page
- * as markup even if the answer were read as HTML. */
+/* Copies JSON text with <, > and & as \u00XX escapes (pgn_json_html_write), so that no text of a
+ * PGN reaches the page as markup even if the answer were read as HTML. */
 static int put_safe_json(cli_membuf *b, const char *p, size_t n) {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '<' || p[i] == '>' || p[i] == '&') {
-            char esc[8];
-            snprintf(esc, sizeof esc, "\\u%04x", (unsigned)p[i]);
-            if (serve_put(b, p + run, i - run) < 0 || serve_put(b, esc, 6) < 0) {
-                return -1;
-            }
-            run = i + 1;
-        }
-    }
-    return serve_put(b, p + run, n - run);
+    pgn_json_html_sink sink = {cli_membuf_write, b};
+    return pgn_json_html_write(&sink, p, n) < 0 ? -1 : 0;
 }
 
 /* put_safe_json as a pgn_write_fn: JSON from the library (strings, diagnostics) into a buffer */

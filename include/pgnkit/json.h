@@ -80,6 +80,23 @@ PGN_API size_t pgn_json_escape(char *dst, size_t cap, const char *src, size_t le
 PGN_API PGN_NODISCARD pgn_status pgn_json_write_string(pgn_write_fn fn, void *ctx, const char *src,
                                                        size_t len);
 
+/** Where pgn_json_html_write sends its text: a write callback and its context. */
+typedef struct pgn_json_html_sink {
+    pgn_write_fn fn;
+    void *ctx;
+} pgn_json_html_sink;
+
+/**
+ * A pgn_write_fn (ctx: a pgn_json_html_sink) for JSON text that goes into an HTML page's
+ * <script> element, or into an answer a browser might read as HTML: passes the n bytes at p on to
+ * sink->fn with every <, > and & written as \u003c, \u003e, \u0026. In JSON text these bytes
+ * occur only inside strings, where the escape means the same character (RFC 8259 §7), so the JSON
+ * reads the same and no text in it can end the element or be markup. Put it under the JSON
+ * writers (pgn_json_write_string, pgn_diag_json, pgn_json_writer_new). Returns n, or -1 when
+ * sink->fn failed.
+ */
+PGN_API ptrdiff_t pgn_json_html_write(void *ctx, const void *p, size_t n);
+
 /**
  * Writes diagnostic d as one JSON object, without a newline: the one JSON form of a diagnostic
  * (docs/diagnostics.schema.json, "diagnostic"), which pgnkit --diag json, pgnkit serve and the

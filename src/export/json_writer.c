@@ -598,6 +598,28 @@ pgn_status pgn_json_write_string(pgn_write_fn fn, void *ctx, const char *src, si
     return o.err;
 }
 
+ptrdiff_t pgn_json_html_write(void *ctx, const void *p, size_t n) {
+    const pgn_json_html_sink *sink = ctx;
+    const char *s = p;
+    size_t run = 0;
+    assert(sink != NULL && sink->fn != NULL && (p != NULL || n == 0));
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '<' || s[i] == '>' || s[i] == '&') {
+            char esc[6] = {
+                '\\', 'u', '0', '0', s[i] == '&' ? '2' : '3', "0123456789abcdef"[s[i] & 15]};
+            if ((i > run && sink->fn(sink->ctx, s + run, i - run) < 0) ||
+                sink->fn(sink->ctx, esc, sizeof esc) < 0) {
+                return -1;
+            }
+            run = i + 1;
+        }
+    }
+    if (n > run && sink->fn(sink->ctx, s + run, n - run) < 0) {
+        return -1;
+    }
+    return (ptrdiff_t)n;
+}
+
 /* ,"suggestions":["Bb5","Bc4"] (space-separated in d) and ,"replacement":"Bb5" when set */
 static void cb_fixes(cb_out *o, const pgn_diag *d) {
     const char *p = d->suggestions;

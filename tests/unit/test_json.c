@@ -1143,6 +1143,25 @@ static void test_diag_json(void) {
     buf_free(&out);
 }
 
+/* pgn_json_html_write: <, > and & as \u003c, \u003e, \u0026 (RFC 8259 §7: the same characters
+ * inside a string), everything else passed on as it is, in the order written */
+static void test_html_write(void) {
+    buf out = {0};
+    pgn_json_html_sink sink = {buf_write, &out};
+    static const char src[] = "</script><b>R&D</b>\xc3\xa9";
+    CHECK(pgn_json_write_string(pgn_json_html_write, &sink, src, sizeof src - 1) == PGN_OK);
+    CHECK_EQ_STR(out.p,
+                 "\"\\u003c/script\\u003e\\u003cb\\u003eR\\u0026D\\u003c/b\\u003e\xc3\xa9\"");
+    CHECK(strchr(out.p, '<') == NULL && strchr(out.p, '>') == NULL && strchr(out.p, '&') == NULL);
+    buf_free(&out);
+    CHECK(pgn_json_html_write(&sink, "{}", 2) == 2);
+    CHECK(out.len == 2 && memcmp(out.p, "{}", 2) == 0);
+    buf_free(&out);
+    pgn_json_html_sink bad = {fail_write, NULL};
+    CHECK(pgn_json_html_write(&bad, "a<b", 3) == -1);
+    CHECK(pgn_json_html_write(&bad, "<", 1) == -1);
+}
+
 int main(void) {
     const char *env = getenv("PGNKIT_SLOW");
     slow = env && *env && strcmp(env, "0") != 0;
@@ -1150,6 +1169,7 @@ int main(void) {
     test_compact_moves();
     test_write_string();
     test_diag_json();
+    test_html_write();
     test_commands();
     test_diagnostics();
     test_recovery();
