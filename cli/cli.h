@@ -35,6 +35,18 @@ int cli_position(pgn_pos *pos, const char *fen, int chess960);
 /* cli_position in the variant named variant (NULL: standard chess; pgn_variant_from_name's names):
  * its start position, or fen read in its dialect. An unknown name is a usage error (EXIT_USAGE). */
 int cli_position_variant(pgn_pos *pos, const char *fen, int chess960, const char *variant);
+/* The options of the start position (fen, moves, perft): a command's cli_run_args options begin
+ * with CLI_POSITION_OPTIONS and its own take values from CLI_OPT_POSITION_END up. */
+#define CLI_POSITION_OPTIONS "fen:", "chess960", "variant:"
+enum { CLI_OPT_FEN = CLI_OPT_COMMAND, CLI_OPT_CHESS960, CLI_OPT_VARIANT, CLI_OPT_POSITION_END };
+typedef struct cli_position_args {
+    const char *fen, *variant; /* --fen, --variant (NULL: not given) */
+    int chess960;              /* --chess960 */
+} cli_position_args;
+/* cli_run_args for a command that reads no games: the position options into *a, the command's
+ * own to fn(user, ch, arg). Returns EXIT_OK, CLI_HELP or EXIT_USAGE; the operands from optind. */
+int cli_position_parse(cli_position_args *a, int argc, char **argv, const char *usage,
+                       const char *const *spec, cli_opt_fn fn, void *user);
 
 /* A usage error through cli_usage (one line and "try 'pgnkit CMD --help'"); cmd and usage are
  * unused (kept for the commands not yet on the driver). Returns EXIT_USAGE. */
@@ -95,23 +107,6 @@ enum {
 /* An edit of the program's own in pgn_edit_opts.flags, above the library's PGN_EDIT_* bits:
  * --add-eco (pgn_opening_tag). cli_game_edit applies it, then pgn_game_edit the others. */
 #define CLI_EDIT_ADD_ECO 0x40000000u
-/* The long options of the editing flags, for a struct option array. */
-#define CLI_EDIT_LONG_OPTIONS                                                                      \
-    {"strip-comments", no_argument, NULL, CLI_OPT_STRIP_COMMENTS},                                 \
-        {"strip-nags", no_argument, NULL, CLI_OPT_STRIP_NAGS},                                     \
-        {"strip-variations", no_argument, NULL, CLI_OPT_STRIP_VARIATIONS},                         \
-        {"strip-clock", no_argument, NULL, CLI_OPT_STRIP_CLOCK},                                   \
-        {"strip-eval", no_argument, NULL, CLI_OPT_STRIP_EVAL},                                     \
-        {"seven-tags", no_argument, NULL, CLI_OPT_SEVEN_TAGS},                                     \
-        {"add-plycount", no_argument, NULL, CLI_OPT_ADD_PLYCOUNT},                                 \
-        {"fen-comments", no_argument, NULL, CLI_OPT_FEN_COMMENTS},                                 \
-        {"fix-results", no_argument, NULL, CLI_OPT_FIX_RESULTS},                                   \
-        {"add-eco", no_argument, NULL, CLI_OPT_ADD_ECO},                                           \
-        {"add-hashcode", no_argument, NULL, CLI_OPT_ADD_HASHCODE},                                 \
-        {"add-termination", no_argument, NULL, CLI_OPT_ADD_TERMINATION},                           \
-        {"add-fen", no_argument, NULL, CLI_OPT_ADD_FEN}, {                                         \
-        "add-material", no_argument, NULL, CLI_OPT_ADD_MATERIAL                                    \
-    }
 #define CLI_EDIT_USAGE                                                                             \
     "Editing: --strip-comments --strip-nags --strip-variations --strip-clock (clk emt egt mct)\n"  \
     "         --strip-eval --seven-tags (and FEN/SetUp) --add-plycount --fen-comments\n"           \

@@ -26,6 +26,7 @@ static const char usage_text[] =
     "exit status: 0 no errors, 1 errors found, 2 usage error, 3 I/O or memory failure\n";
 
 enum { OPT_SYNTAX_ONLY = CLI_OPT_COMMAND };
+static const char *const options[] = {"syntax-only", NULL};
 
 static int check_option(void *user, int ch, const char *arg) {
     cli_run *r = user;
@@ -38,11 +39,9 @@ static int check_option(void *user, int ch, const char *arg) {
 }
 
 int cmd_check(int argc, char **argv) {
-    static const struct option opts[] = {{"syntax-only", no_argument, NULL, OPT_SYNTAX_ONLY},
-                                         {NULL, 0, NULL, 0}};
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WHERE);
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", check_option, &r);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "", check_option, &r);
     if (st != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;
     }

@@ -47,7 +47,7 @@ static const char *const to_names[] = {"",    "uci", "fen",  "san",    "lan",
                                        "epd", "csv", "json", "ndjson", "pgn"};
 
 enum {
-    OPT_TO = CLI_OPT_COMMAND,
+    OPT_TO = CLI_OPT_COMMAND, /* in the order of options */
     OPT_FROM,
     OPT_FEN_EP,
     OPT_TAGS,
@@ -55,6 +55,8 @@ enum {
     OPT_KEEP_BROKEN,
     OPT_LANG
 };
+static const char *const options[] = {
+    "to:", "from:", "fen-ep:", "tags:", "per-ply", "keep-broken", "lang:", NULL};
 
 static int convert_option(void *user, int ch, const char *arg) {
     convert *c = user;
@@ -233,21 +235,12 @@ static void close_writer(convert *c, cli_run *r) {
 }
 
 int cmd_convert(int argc, char **argv) {
-    static const struct option opts[] = {{"to", required_argument, NULL, OPT_TO},
-                                         {"from", required_argument, NULL, OPT_FROM},
-                                         {"fen-ep", required_argument, NULL, OPT_FEN_EP},
-                                         {"tags", required_argument, NULL, OPT_TAGS},
-                                         {"per-ply", no_argument, NULL, OPT_PER_PLY},
-                                         {"keep-broken", no_argument, NULL, OPT_KEEP_BROKEN},
-                                         {"lang", required_argument, NULL, OPT_LANG},
-                                         CLI_EDIT_LONG_OPTIONS,
-                                         {NULL, 0, NULL, 0}};
     convert c;
     cli_run r;
     memset(&c, 0, sizeof c);
     c.fen_flags = PGN_FEN_LICHESS_CHECKS; /* three-check FENs as lichess writes them */
-    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE);
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", convert_option, &c);
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE | CLI_EDITS);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "", convert_option, &c);
     if (st == EXIT_OK) {
         st = convert_rules(&c, &r);
     }

@@ -147,6 +147,7 @@ static int by_u64(const void *a, const void *b) {
 }
 
 enum { OPT_BY = CLI_OPT_COMMAND, OPT_KEEP, OPT_DUPES, OPT_REPORT };
+static const char *const options[] = {"by:", "keep:", "dupes:", "report:", NULL};
 
 typedef struct dd_opts {
     dd_state *s;
@@ -246,11 +247,6 @@ static int side_outputs(cli_run *r, dd_opts *o, cli_output out[2], int open, int
 }
 
 int cmd_dedupe(int argc, char **argv) {
-    static const struct option opts[] = {{"by", required_argument, NULL, OPT_BY},
-                                         {"keep", required_argument, NULL, OPT_KEEP},
-                                         {"dupes", required_argument, NULL, OPT_DUPES},
-                                         {"report", required_argument, NULL, OPT_REPORT},
-                                         {NULL, 0, NULL, 0}};
     dd_state s;
     memset(&s, 0, sizeof s);
     dd_opts o = {&s, NULL, NULL};
@@ -259,7 +255,7 @@ int cmd_dedupe(int argc, char **argv) {
     cli_output side[2];
     memset(side, 0, sizeof side);
     side[0].fd = side[1].fd = -1;
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", dedupe_option, &o);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "", dedupe_option, &o);
     if (st == EXIT_OK) {
         st = side_outputs(&r, &o, side, 1, EXIT_OK);
     }

@@ -187,6 +187,7 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
 }
 
 enum { OPT_ONLY_MISSING = CLI_OPT_COMMAND, OPT_CHECK, OPT_REPLACE };
+static const char *const options[] = {"only-missing", "check", "replace", NULL};
 
 static int eco_option(void *user, int ch, const char *arg) {
     eco_state *s = user;
@@ -200,16 +201,12 @@ static int eco_option(void *user, int ch, const char *arg) {
 }
 
 int cmd_eco(int argc, char **argv) {
-    static const struct option opts[] = {{"only-missing", no_argument, NULL, OPT_ONLY_MISSING},
-                                         {"check", no_argument, NULL, OPT_CHECK},
-                                         {"replace", no_argument, NULL, OPT_REPLACE},
-                                         {NULL, 0, NULL, 0}};
     eco_state s;
     memset(&s, 0, sizeof s);
     s.flags = PGN_OPENING_ONLY_MISSING; /* fill what is missing; --replace overwrites */
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", eco_option, &s);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "", eco_option, &s);
     if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;
     }

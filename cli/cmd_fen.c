@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -35,39 +34,31 @@ static int ep_flag(const char *mode, uint32_t *wflags) {
     return strcmp(mode, "always") == 0 || strcmp(mode, "pseudo") == 0 || strcmp(mode, "legal") == 0;
 }
 
+enum { OPT_SHREDDER = CLI_OPT_POSITION_END, OPT_EP, OPT_POCKET_RANK, OPT_CHECKS_LEFT };
+static const char *const options[] = {
+    CLI_POSITION_OPTIONS, "shredder", "ep:", "pocket-rank", "checks-left", NULL};
+
+static int fen_option(void *user, int ch, const char *arg) {
+    uint32_t *wflags = user;
+    switch (ch) {
+    case OPT_SHREDDER: *wflags |= PGN_FEN_SHREDDER; return EXIT_OK;
+    case OPT_POCKET_RANK: *wflags |= PGN_FEN_POCKET_RANK; return EXIT_OK;
+    case OPT_CHECKS_LEFT: *wflags &= ~PGN_FEN_LICHESS_CHECKS; return EXIT_OK;
+    case OPT_EP:
+        return ep_flag(arg, wflags) ? EXIT_OK : cli_usage("--ep takes legal, always or pseudo");
+    default: return cli_usage("unknown option");
+    }
+}
+
 int cmd_fen(int argc, char **argv) {
-    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
-                                         {"chess960", no_argument, NULL, '9'},
-                                         {"shredder", no_argument, NULL, 's'},
-                                         {"ep", required_argument, NULL, 'e'},
-                                         {"variant", required_argument, NULL, 'v'},
-                                         {"pocket-rank", no_argument, NULL, 'p'},
-                                         {"checks-left", no_argument, NULL, 'c'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *fen = NULL, *variant = NULL;
-    int chess960 = 0, c;
+    cli_position_args a;
     uint32_t wflags = PGN_FEN_LICHESS_CHECKS;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f': fen = optarg; break;
-        case '9': chess960 = 1; break;
-        case 's': wflags |= PGN_FEN_SHREDDER; break;
-        case 'v': variant = optarg; break;
-        case 'p': wflags |= PGN_FEN_POCKET_RANK; break;
-        case 'c': wflags &= ~PGN_FEN_LICHESS_CHECKS; break;
-        case 'e':
-            if (!ep_flag(optarg, &wflags)) {
-                return cli_usage_error("fen", usage_text, "--ep takes legal, always or pseudo");
-            }
-            break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cli_usage_error("fen", usage_text, NULL);
-        }
+    int st = cli_position_parse(&a, argc, argv, usage_text, options, fen_option, &wflags);
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
     }
     pgn_pos pos;
-    int st = cli_position_variant(&pos, fen, chess960, variant);
+    st = cli_position_variant(&pos, a.fen, a.chess960, a.variant);
     if (st != EXIT_OK) {
         return st;
     }

@@ -163,7 +163,8 @@ static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
 }
 
 enum {
-    OPT_CHECK = CLI_OPT_COMMAND,
+    OPT_CHECK = CLI_OPT_COMMAND, /* in the order of options */
+    OPT_IN_PLACE,
     OPT_WIDTH,
     OPT_REDUCED,
     OPT_NO_COMMENTS,
@@ -176,6 +177,9 @@ enum {
     OPT_BACKUP,
     OPT_GAMES_ONLY
 };
+static const char *const options[] = {
+    "check",      "in-place", "width:",     "reduced", "no-comments", "no-variations", "no-nags",
+    "nag-compat", "fen-ep:",  "nag-style:", "lang:",   "backup:",     "games-only",    NULL};
 
 static int fmt_option(void *user, int ch, const char *arg) {
     fmt_state *s = user;
@@ -185,7 +189,8 @@ static int fmt_option(void *user, int ch, const char *arg) {
                                                  PGN_NAG_STYLE_TEXT};
     switch (ch) {
     case OPT_CHECK: s->check = 1; return EXIT_OK;
-    case 'i': s->in_place = 1; return EXIT_OK;
+    case 'i':
+    case OPT_IN_PLACE: s->in_place = 1; return EXIT_OK;
     case OPT_GAMES_ONLY: s->games_only = 1; return EXIT_OK;
     case OPT_BACKUP:
         if (!*arg || strchr(arg, '/')) {
@@ -274,27 +279,12 @@ static int fmt_usage_rules(const cli_run *r, const fmt_state *s) {
 }
 
 int cmd_fmt(int argc, char **argv) {
-    static const struct option opts[] = {{"check", no_argument, NULL, OPT_CHECK},
-                                         {"in-place", no_argument, NULL, 'i'},
-                                         {"width", required_argument, NULL, OPT_WIDTH},
-                                         {"reduced", no_argument, NULL, OPT_REDUCED},
-                                         {"no-comments", no_argument, NULL, OPT_NO_COMMENTS},
-                                         {"no-variations", no_argument, NULL, OPT_NO_VARIATIONS},
-                                         {"no-nags", no_argument, NULL, OPT_NO_NAGS},
-                                         {"nag-compat", no_argument, NULL, OPT_NAG_COMPAT},
-                                         {"fen-ep", required_argument, NULL, OPT_FEN_EP},
-                                         {"nag-style", required_argument, NULL, OPT_NAG_STYLE},
-                                         {"lang", required_argument, NULL, OPT_LANG},
-                                         {"backup", required_argument, NULL, OPT_BACKUP},
-                                         {"games-only", no_argument, NULL, OPT_GAMES_ONLY},
-                                         CLI_EDIT_LONG_OPTIONS,
-                                         {NULL, 0, NULL, 0}};
     fmt_state s;
     cli_run r;
     memset(&s, 0, sizeof s);
     s.edit.fen_flags = s.wo.fen_flags = PGN_FEN_LICHESS_CHECKS; /* three-check FENs as lichess */
-    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE);
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "i", fmt_option, &s);
+    cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS | CLI_WHERE | CLI_EDITS);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "i", fmt_option, &s);
     if (st == EXIT_OK) {
         st = fmt_usage_rules(&r, &s);
     }

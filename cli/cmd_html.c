@@ -201,6 +201,7 @@ static void page_tail(FILE *out, unsigned long games, const cli_explore_set *ex)
 }
 
 enum { OPT_TITLE = CLI_OPT_COMMAND, OPT_DB };
+static const char *const options[] = {"title:", "db:", NULL};
 
 static int html_option(void *user, int ch, const char *arg) {
     page *pg = user;
@@ -212,14 +213,11 @@ static int html_option(void *user, int ch, const char *arg) {
 }
 
 int cmd_html(int argc, char **argv) {
-    static const struct option opts[] = {{"title", required_argument, NULL, OPT_TITLE},
-                                         {"db", required_argument, NULL, OPT_DB},
-                                         {NULL, 0, NULL, 0}};
     page pg = {0};
     pg.title = "pgnkit: games";
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
-    int st = cli_run_parse(&r, argc, argv, html_usage, opts, "", html_option, &pg);
+    int st = cli_run_args(&r, argc, argv, html_usage, options, "", html_option, &pg);
     if (st != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;
     }

@@ -4,7 +4,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,28 +25,17 @@ static int by_uci(const void *a, const void *b) {
 }
 
 int cmd_moves(int argc, char **argv) {
-    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
-                                         {"chess960", no_argument, NULL, '9'},
-                                         {"variant", required_argument, NULL, 'v'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *fen = NULL, *variant = NULL;
-    int chess960 = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f': fen = optarg; break;
-        case '9': chess960 = 1; break;
-        case 'v': variant = optarg; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cli_usage_error("moves", usage_text, NULL);
-        }
+    static const char *const options[] = {CLI_POSITION_OPTIONS, NULL};
+    cli_position_args a;
+    int st = cli_position_parse(&a, argc, argv, usage_text, options, NULL, NULL);
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
     }
     if (optind != argc) {
         return cli_usage_error("moves", usage_text, "unexpected argument");
     }
     pgn_pos pos;
-    int st = cli_position_variant(&pos, fen, chess960, variant);
+    st = cli_position_variant(&pos, a.fen, a.chess960, a.variant);
     if (st != EXIT_OK) {
         return st;
     }

@@ -3,7 +3,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,28 +25,28 @@ static int by_uci(const void *a, const void *b) {
     return strcmp(((const divide_line *)a)->uci, ((const divide_line *)b)->uci);
 }
 
-int cmd_perft(int argc, char **argv) {
-    static const struct option opts[] = {{"fen", required_argument, NULL, 'f'},
-                                         {"chess960", no_argument, NULL, '9'},
-                                         {"divide", no_argument, NULL, 'd'},
-                                         {"no-bulk", no_argument, NULL, 'n'},
-                                         {"variant", required_argument, NULL, 'v'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    const char *fen = NULL, *variant = NULL;
-    int chess960 = 0, divide = 0, bulk = 1, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f': fen = optarg; break;
-        case '9': chess960 = 1; break;
-        case 'd': divide = 1; break;
-        case 'n': bulk = 0; break;
-        case 'v': variant = optarg; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        default: return cli_usage_error("perft", usage_text, NULL);
-        }
+enum { OPT_DIVIDE = CLI_OPT_POSITION_END, OPT_NO_BULK };
+static const char *const options[] = {CLI_POSITION_OPTIONS, "divide", "no-bulk", NULL};
+
+/* --divide (bulk[0] set) and --no-bulk (bulk[1] cleared). */
+static int perft_option(void *user, int ch, const char *arg) {
+    int *flags = user;
+    (void)arg;
+    if (ch != OPT_DIVIDE && ch != OPT_NO_BULK) {
+        return cli_usage("unknown option");
     }
+    flags[ch == OPT_NO_BULK] = ch == OPT_DIVIDE;
+    return EXIT_OK;
+}
+
+int cmd_perft(int argc, char **argv) {
+    cli_position_args a;
+    int flags[2] = {0, 1}; /* divide, bulk */
+    int st = cli_position_parse(&a, argc, argv, usage_text, options, perft_option, flags);
+    if (st != EXIT_OK) {
+        return st == CLI_HELP ? EXIT_OK : st;
+    }
+    int divide = flags[0], bulk = flags[1];
     if (optind + 1 != argc) {
         return cli_usage_error("perft", usage_text, "expected one DEPTH");
     }
@@ -56,7 +55,7 @@ int cmd_perft(int argc, char **argv) {
         return cli_usage_error("perft", usage_text, "DEPTH must be an integer from 0 to 30");
     }
     pgn_pos pos;
-    int st = cli_position_variant(&pos, fen, chess960, variant);
+    st = cli_position_variant(&pos, a.fen, a.chess960, a.variant);
     if (st != EXIT_OK) {
         return st;
     }

@@ -240,15 +240,18 @@ static const cli_par_hooks select_hooks = {select_worker_new, select_worker_free
                                            select_worker_vuser, select_prepare};
 
 enum {
-    O_COUNT = CLI_OPT_COMMAND,
+    O_COUNT = CLI_OPT_COMMAND, /* in the order of options */
     O_INVERT,
     O_LIMIT,
     O_GAMES,
     O_OFFSETS,
     O_MARK,
     O_MARK_NAG,
-    O_FMT
+    O_FMT,
+    O_FILE
 };
+static const char *const options[] = {"count", "invert",    "limit:", "games:", "offsets",
+                                      "mark",  "mark-nag:", "fmt",    "file:",  NULL};
 
 static int select_option(void *user, int ch, const char *arg) {
     sel *s = user;
@@ -272,7 +275,8 @@ static int select_option(void *user, int ch, const char *arg) {
         s->mark = s->fmt = 1;
         break;
     case O_FMT: s->fmt = 1; break;
-    case 'f': s->exprfile = arg; break;
+    case 'f':
+    case O_FILE: s->exprfile = arg; break;
     default: return cli_usage("unknown option");
     }
     return EXIT_OK;
@@ -297,21 +301,11 @@ static char *take_expression(cli_run *r, sel *s, int operands, size_t *len) {
 }
 
 int cmd_select(int argc, char **argv) {
-    static const struct option opts[] = {{"count", no_argument, NULL, O_COUNT},
-                                         {"invert", no_argument, NULL, O_INVERT},
-                                         {"limit", required_argument, NULL, O_LIMIT},
-                                         {"games", required_argument, NULL, O_GAMES},
-                                         {"offsets", no_argument, NULL, O_OFFSETS},
-                                         {"mark", no_argument, NULL, O_MARK},
-                                         {"mark-nag", required_argument, NULL, O_MARK_NAG},
-                                         {"fmt", no_argument, NULL, O_FMT},
-                                         {"file", required_argument, NULL, 'f'},
-                                         {NULL, 0, NULL, 0}};
     sel s;
     memset(&s, 0, sizeof s);
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_REJECTS);
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "f:", select_option, &s);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "f:", select_option, &s);
     int operands = optind < argc;
     size_t len = 0;
     char *text = st == EXIT_OK ? take_expression(&r, &s, operands, &len) : NULL;

@@ -121,6 +121,7 @@ static int parse_keys(sort_state *s, const char *list) {
 }
 
 enum { OPT_BY = CLI_OPT_COMMAND, OPT_MEMORY };
+static const char *const options[] = {"by:", "memory:", NULL};
 
 static int sort_option(void *user, int ch, const char *arg) {
     sort_state *s = user;
@@ -165,15 +166,12 @@ static void sort_free(sort_state *s) {
 }
 
 int cmd_sort(int argc, char **argv) {
-    static const struct option opts[] = {{"by", required_argument, NULL, OPT_BY},
-                                         {"memory", required_argument, NULL, OPT_MEMORY},
-                                         {NULL, 0, NULL, 0}};
     sort_state s;
     memset(&s, 0, sizeof s);
     s.memory = (uint64_t)256 << 20;
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", sort_option, &s);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "", sort_option, &s);
     if (st == EXIT_OK && !s.nkeys) {
         st = cli_usage("--by is required");
     }

@@ -106,6 +106,7 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
 }
 
 enum { OPT_GAMES = CLI_OPT_COMMAND, OPT_BY, OPT_ONE_PER_FILE, OPT_PATTERN, OPT_FORCE };
+static const char *const options[] = {"games:", "by:", "one-per-file", "pattern:", "force", NULL};
 
 static int split_option(void *user, int ch, const char *arg) {
     split_state *s = user;
@@ -155,18 +156,12 @@ static int finish(split_state *s, cli_run *r, int st) {
 }
 
 int cmd_split(int argc, char **argv) {
-    static const struct option opts[] = {{"games", required_argument, NULL, OPT_GAMES},
-                                         {"by", required_argument, NULL, OPT_BY},
-                                         {"one-per-file", no_argument, NULL, OPT_ONE_PER_FILE},
-                                         {"pattern", required_argument, NULL, OPT_PATTERN},
-                                         {"force", no_argument, NULL, OPT_FORCE},
-                                         {NULL, 0, NULL, 0}};
     split_state s;
     memset(&s, 0, sizeof s);
     s.open_max = open_max();
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WHERE);
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", split_option, &s);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "", split_option, &s);
     if (st == EXIT_OK && (st = split_rules(&s)) == EXIT_OK) {
         st = split_precheck(&s, &r); /* before reading, as every writer */
     }

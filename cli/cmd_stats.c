@@ -203,6 +203,7 @@ static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
 }
 
 enum { OPT_JSON = CLI_OPT_COMMAND, OPT_TOP };
+static const char *const options[] = {"json", "top:", NULL};
 
 static int stats_option(void *user, int ch, const char *arg) {
     stats *s = user;
@@ -220,9 +221,6 @@ static int stats_option(void *user, int ch, const char *arg) {
 }
 
 int cmd_stats(int argc, char **argv) {
-    static const struct option opts[] = {{"json", no_argument, NULL, OPT_JSON},
-                                         {"top", required_argument, NULL, OPT_TOP},
-                                         {NULL, 0, NULL, 0}};
     stats *s = calloc(1, sizeof *s);
     if (!s) {
         cli_error(NULL, "out of memory");
@@ -232,7 +230,7 @@ int cmd_stats(int argc, char **argv) {
     cli_run_init(&r, CLI_READS | CLI_WHERE);
     s->run = &r;
     s->top = 10;
-    int st = cli_run_parse(&r, argc, argv, usage_text, opts, "", stats_option, s);
+    int st = cli_run_args(&r, argc, argv, usage_text, options, "", stats_option, s);
     if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
         free(s);
         return st == CLI_HELP ? EXIT_OK : st;

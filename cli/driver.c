@@ -11,44 +11,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The shared options by group, "name" or "name:" (a value) as in cli_run_args; the i-th option of
+ * all_options is OPT_QUIET + i. -q, -j, -o and -h are the same as --quiet, --jobs, --output and
+ * --help. */
 enum {
-    OPT_DIAG = CLI_OPT_COMMON,
+    OPT_QUIET = CLI_OPT_COMMON,
+    OPT_DIAG,
     OPT_STRICT,
     OPT_MAX_ERRORS,
     OPT_ENCODING,
-    OPT_REJECTS,
     OPT_RANGE,
     OPT_LINE_BASE,
-    OPT_WHERE,
+    OPT_JOBS,
     OPT_PROGRESS,
     OPT_NO_PROGRESS,
     OPT_INPUT_LANG,
-    OPT_FIX,
+    OPT_NOTATION, /* the same: descriptive[:es|:pt] */
+    OPT_FIX,      /* docs/repair.md */
+    OPT_OUTPUT,
+    OPT_REJECTS,
+    OPT_WHERE,
+    OPT_HELP,
     MAX_OPTIONS = 96
 };
+static const char *const all_options[] = {
+    "quiet",    "diag:",    "strict",      "max-errors:", "input-encoding:", "range:", "line-base:",
+    "jobs:",    "progress", "no-progress", "input-lang:", "notation:",       "fix",    "output:",
+    "rejects:", "where:",   "help"};
+/* Each group's options in all_options: first and count. */
+static const struct {
+    unsigned group, first, count;
+} option_groups[] = {{CLI_READS, 0, OPT_OUTPUT - OPT_QUIET},
+                     {CLI_WRITES, OPT_OUTPUT - OPT_QUIET, 1},
+                     {CLI_REJECTS, OPT_REJECTS - OPT_QUIET, 1},
+                     {CLI_WHERE, OPT_WHERE - OPT_QUIET, 1}};
+/* The editing options, from CLI_OPT_STRIP_COMMENTS up in cli.h's order. */
+static const char *const edit_options[] = {
+    "strip-comments", "strip-nags",      "strip-variations", "strip-clock", "strip-eval",
+    "seven-tags",     "add-plycount",    "fen-comments",     "fix-results", "add-eco",
+    "add-hashcode",   "add-termination", "add-fen",          "add-material"};
 
-static const struct option read_options[] = {
-    {"quiet", no_argument, NULL, 'q'},
-    {"diag", required_argument, NULL, OPT_DIAG},
-    {"strict", no_argument, NULL, OPT_STRICT},
-    {"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
-    {"input-encoding", required_argument, NULL, OPT_ENCODING},
-    {"range", required_argument, NULL, OPT_RANGE},
-    {"line-base", required_argument, NULL, OPT_LINE_BASE},
-    {"jobs", required_argument, NULL, 'j'},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-    {"input-lang", required_argument, NULL, OPT_INPUT_LANG},
-    {"notation", required_argument, NULL, OPT_INPUT_LANG}, /* the same: descriptive[:es|:pt] */
-    {"fix", no_argument, NULL, OPT_FIX},                   /* docs/repair.md */
-    {NULL, 0, NULL, 0}};
-static const struct option write_options[] = {{"output", required_argument, NULL, 'o'},
-                                              {NULL, 0, NULL, 0}};
-static const struct option reject_options[] = {{"rejects", required_argument, NULL, OPT_REJECTS},
-                                               {NULL, 0, NULL, 0}};
-static const struct option where_options[] = {{"where", required_argument, NULL, OPT_WHERE},
-                                              {NULL, 0, NULL, 0}};
-static const struct option help_options[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+/* The option table being built for getopt_long: the options and their names without ':'. */
+typedef struct option_table {
+    struct option all[MAX_OPTIONS];
+    char names[MAX_OPTIONS][32]; /* the program's own names, all short */
+    size_t n;
+} option_table;
 
 void cli_run_init(cli_run *r, unsigned groups) {
     memset(r, 0, sizeof *r);
@@ -56,12 +64,21 @@ void cli_run_init(cli_run *r, unsigned groups) {
     r->out.fd = r->rejects.fd = -1;
 }
 
-/* Appends the options of list to all (n used, room for MAX_OPTIONS with the terminator). */
-static void add_options(struct option *all, size_t *n, const struct option *list) {
-    for (; list && list->name && *n + 1 < MAX_OPTIONS; list++) {
-        all[(*n)++] = *list;
+/* Appends count options of spec (all when count is SIZE_MAX: up to its NULL) from value val up,
+ * or those of list (a struct option array) as they are; the table stays terminated. */
+static void add_options(option_table *t, const char *const *spec, size_t count, int val,
+                        const struct option *list) {
+    for (size_t i = 0; spec && i < count && spec[i] && t->n + 1 < MAX_OPTIONS; i++) {
+        size_t len = strcspn(spec[i], ":");
+        snprintf(t->names[t->n], sizeof t->names[t->n], "%.*s", (int)len, spec[i]);
+        struct option o = {t->names[t->n], spec[i][len] == ':' ? required_argument : no_argument,
+                           NULL, val + (int)i};
+        t->all[t->n++] = o;
     }
-    memset(&all[*n], 0, sizeof all[*n]);
+    for (; list && list->name && t->n + 1 < MAX_OPTIONS; list++) {
+        t->all[t->n++] = *list;
+    }
+    memset(&t->all[t->n], 0, sizeof t->all[t->n]);
 }
 
 /* --input-lang LANG: that language's piece letters only; "auto" (the default): English, and per
@@ -101,10 +118,12 @@ static int jobs_option(const char *arg, int *jobs) {
 /* One shared option; EXIT_OK or a usage error. */
 static int common_option(cli_run *r, int ch, const char *arg) {
     switch (ch) {
-    case 'q': r->quiet = 1; return EXIT_OK;
+    case 'q':
+    case OPT_QUIET: r->quiet = 1; return EXIT_OK;
     case OPT_STRICT: r->ropts.flags |= PGN_READ_STRICT; return EXIT_OK;
     case OPT_FIX: r->ropts.flags |= PGN_READ_FIX; return EXIT_OK;
-    case 'o': r->out_path = arg; return EXIT_OK;
+    case 'o':
+    case OPT_OUTPUT: r->out_path = arg; return EXIT_OK;
     case OPT_REJECTS: r->rejects_path = arg; return EXIT_OK;
     case OPT_WHERE: r->where = arg; return EXIT_OK;
     case OPT_DIAG:
@@ -124,6 +143,7 @@ static int common_option(cli_run *r, int ch, const char *arg) {
         }
         return EXIT_OK;
     case 'j':
+    case OPT_JOBS:
         return jobs_option(arg, &r->jobs) ? EXIT_OK
                                           : cli_usage("-j takes a number of threads or auto, "
                                                       "not '%s'",
@@ -137,7 +157,8 @@ static int common_option(cli_run *r, int ch, const char *arg) {
                              arg);
         }
         return EXIT_OK;
-    case OPT_INPUT_LANG: return input_lang_option(r, arg);
+    case OPT_INPUT_LANG:
+    case OPT_NOTATION: return input_lang_option(r, arg);
     default: return -1;
     }
 }
@@ -154,26 +175,31 @@ static int bad_option(int ch, char **argv) {
     return cli_usage("unknown option '%s'", arg);
 }
 
-int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const struct option *opts,
-                  const char *shortopts, cli_opt_fn fn, void *user) {
-    struct option all[MAX_OPTIONS];
-    size_t n = 0;
+/* cli_run_parse and cli_run_args: the command's options are opts or spec. */
+static int parse(cli_run *r, int argc, char **argv, const char *usage, const struct option *opts,
+                 const char *const *spec, const char *shortopts, cli_opt_fn fn, void *user) {
+    option_table t;
     char shorts[64];
-    add_options(all, &n, opts);
-    add_options(all, &n, r->groups & CLI_READS ? read_options : NULL);
-    add_options(all, &n, r->groups & CLI_WRITES ? write_options : NULL);
-    add_options(all, &n, r->groups & CLI_REJECTS ? reject_options : NULL);
-    add_options(all, &n, r->groups & CLI_WHERE ? where_options : NULL);
-    add_options(all, &n, help_options);
+    t.n = 0;
+    add_options(&t, spec, SIZE_MAX, CLI_OPT_COMMAND, opts);
+    for (size_t i = 0; i < sizeof option_groups / sizeof option_groups[0]; i++) {
+        if (r->groups & option_groups[i].group) {
+            add_options(&t, all_options + option_groups[i].first, option_groups[i].count,
+                        OPT_QUIET + (int)option_groups[i].first, NULL);
+        }
+    }
+    add_options(&t, r->groups & CLI_EDITS ? edit_options : NULL,
+                sizeof edit_options / sizeof edit_options[0], CLI_OPT_STRIP_COMMENTS, NULL);
+    add_options(&t, all_options + (OPT_HELP - OPT_QUIET), 1, OPT_HELP, NULL);
     snprintf(shorts, sizeof shorts, ":h%s%s%s", r->groups & CLI_READS ? "qj:" : "",
              r->groups & CLI_WRITES ? "o:" : "", shortopts ? shortopts : "");
     int ch, status = EXIT_OK;
     opterr = 0;
     optind = 1;
     cli_defer_usage(1);
-    while ((ch = getopt_long(argc, argv, shorts, all, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, shorts, t.all, NULL)) != -1) {
         int st;
-        if (ch == 'h') {
+        if (ch == 'h' || ch == OPT_HELP) {
             cli_defer_usage(0);
             fputs(usage, stdout);
             return CLI_HELP;
@@ -193,6 +219,16 @@ int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const st
     r->files = optind < argc ? argv + optind : stdin_only;
     r->nfiles = optind < argc ? argc - optind : 1;
     return status;
+}
+
+int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const struct option *opts,
+                  const char *shortopts, cli_opt_fn fn, void *user) {
+    return parse(r, argc, argv, usage, opts, NULL, shortopts, fn, user);
+}
+
+int cli_run_args(cli_run *r, int argc, char **argv, const char *usage, const char *const *spec,
+                 const char *shortopts, cli_opt_fn fn, void *user) {
+    return parse(r, argc, argv, usage, NULL, spec, shortopts, fn, user);
 }
 
 static int open_outputs(cli_run *r);
@@ -304,12 +340,4 @@ int cli_has_text(pgn_str t) {
         }
     }
     return 0;
-}
-
-pgn_status cli_write_raw(FILE *f, const char *raw, size_t len) {
-    if (!f || len == 0) {
-        return PGN_OK;
-    }
-    int ok = fwrite(raw, 1, len, f) == len && (raw[len - 1] == '\n' || fputc('\n', f) != EOF);
-    return ok ? PGN_OK : PGN_E_IO;
 }

@@ -185,6 +185,7 @@ int cli_same_file(const char *a, const char *b);
 #define CLI_WRITES 0x02u  /* -o/--output FILE */
 #define CLI_REJECTS 0x04u /* --rejects FILE */
 #define CLI_WHERE 0x08u   /* --where EXPR: only the games that match are given to the command */
+#define CLI_EDITS 0x10u   /* the editing options of CLI_EDIT_USAGE, given to the command's fn */
 
 /* getopt_long values of the shared options; a command's own long options use values below 1000
  * (letters) or from CLI_OPT_COMMAND up. Short options -o, -q and -h are the driver's. */
@@ -256,6 +257,11 @@ void cli_run_init(cli_run *r, unsigned groups);
  * printing usage to stdout, or EXIT_USAGE. */
 int cli_run_parse(cli_run *r, int argc, char **argv, const char *usage, const struct option *opts,
                   const char *shortopts, cli_opt_fn fn, void *user);
+/* cli_run_parse with the command's long options declared by name: spec, NULL-terminated, holds
+ * "name" for an option without a value and "name:" for one with a value; the i-th is given to
+ * fn as CLI_OPT_COMMAND + i, so the command's enum lists them in the same order. */
+int cli_run_args(cli_run *r, int argc, char **argv, const char *usage, const char *const *spec,
+                 const char *shortopts, cli_opt_fn fn, void *user);
 /* Before reading anything: compiles --where (a bad expression: its column, a caret and what was
  * expected, EXIT_USAGE), refuses (EXIT_USAGE, one line) an -o or --rejects that is the same
  * file as an input (device and inode: hard links, symlinks and ./x count) or as each other, then

@@ -307,3 +307,11 @@ ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
     b->cap = m.cap;
     return n;
 }
+
+pgn_status cli_write_raw(FILE *f, const char *raw, size_t len) {
+    if (!f || len == 0) {
+        return PGN_OK;
+    }
+    int ok = fwrite(raw, 1, len, f) == len && (raw[len - 1] == '\n' || fputc('\n', f) != EOF);
+    return ok ? PGN_OK : PGN_E_IO;
+}

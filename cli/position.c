@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The position a command starts from (cli.h: cli_position, cli_position_variant): --fen and
- * --variant as fen, moves, perft and svg take them, with the messages of a bad one. Apart from
+ * --variant as fen, moves, perft and svg take them, with the messages of a bad one, and the
+ * options of fen, moves and perft (cli_position_parse). Apart from
  * main.c, which calls the commands, so that no command calls back into it. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
@@ -36,4 +37,29 @@ int cli_position_variant(pgn_pos *pos, const char *fen, int chess960, const char
     }
     cli_print_warnings(fen, d.warnings);
     return EXIT_OK;
+}
+
+typedef struct position_parse {
+    cli_position_args *a;
+    cli_opt_fn fn;
+    void *user;
+} position_parse;
+
+static int position_option(void *user, int ch, const char *arg) {
+    position_parse *p = user;
+    switch (ch) {
+    case CLI_OPT_FEN: p->a->fen = arg; return EXIT_OK;
+    case CLI_OPT_CHESS960: p->a->chess960 = 1; return EXIT_OK;
+    case CLI_OPT_VARIANT: p->a->variant = arg; return EXIT_OK;
+    default: return p->fn ? p->fn(p->user, ch, arg) : cli_usage("unknown option");
+    }
+}
+
+int cli_position_parse(cli_position_args *a, int argc, char **argv, const char *usage,
+                       const char *const *spec, cli_opt_fn fn, void *user) {
+    cli_run r;
+    position_parse p = {a, fn, user};
+    memset(a, 0, sizeof *a);
+    cli_run_init(&r, 0);
+    return cli_run_args(&r, argc, argv, usage, spec, "", position_option, &p);
 }

@@ -203,47 +203,40 @@ static PyObject *game_variations(GameObject *self, PyObject *unused) {
     return out;
 }
 
-/* The text a writer made in b (st: how the writing went; out of memory unless PGN_OK), without
- * its line breaks at the end if strip; b is freed. */
-static PyObject *written(pgn_membuf *b, pgn_status st, int strip) {
-    while (strip && b->len > 0 && b->ptr[b->len - 1] == '\n') {
-        b->len--;
+/* The game as PGN text or (json) one NDJSON line without its line break, written without the
+ * GIL; out of memory unless the writer says PGN_OK. */
+static PyObject *game_text(GameObject *self, int json) {
+    pgn_membuf b = {0};
+    pgn_writer *pw = NULL;
+    pgn_json_writer *jw = NULL;
+    pgn_json_writer_opts o = {PGN_JSON_NDJSON, 0, NULL};
+    pgn_status st = json ? pgn_json_writer_new(&jw, &o, pgn_membuf_write, &b)
+                         : pgn_writer_new(&pw, NULL, pgn_membuf_write, &b);
+    if (st != PGN_OK) {
+        return PyErr_NoMemory();
     }
-    PyObject *out = st == PGN_OK ? PyUnicode_DecodeUTF8(b->ptr, (Py_ssize_t)b->len, "replace")
-                                 : PyErr_NoMemory();
-    pgn_membuf_free(b);
+    Py_BEGIN_ALLOW_THREADS
+    st = json ? pgn_json_writer_write(jw, self->g) : pgn_writer_write(pw, self->g);
+    Py_END_ALLOW_THREADS
+    pgn_writer_free(pw);
+    pgn_json_writer_free(jw);
+    while (json && b.len > 0 && b.ptr[b.len - 1] == '\n') {
+        b.len--;
+    }
+    PyObject *out =
+        st == PGN_OK ? PyUnicode_DecodeUTF8(b.ptr, (Py_ssize_t)b.len, "replace") : PyErr_NoMemory();
+    pgn_membuf_free(&b);
     return out;
 }
 
 static PyObject *game_to_pgn(GameObject *self, PyObject *unused) {
     (void)unused;
-    pgn_membuf b = {0};
-    pgn_writer *w;
-    if (pgn_writer_new(&w, NULL, pgn_membuf_write, &b) != PGN_OK) {
-        return PyErr_NoMemory();
-    }
-    pgn_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = pgn_writer_write(w, self->g);
-    Py_END_ALLOW_THREADS
-    pgn_writer_free(w);
-    return written(&b, st, 0);
+    return game_text(self, 0);
 }
 
 static PyObject *game_to_json(GameObject *self, PyObject *unused) {
     (void)unused;
-    pgn_membuf b = {0};
-    pgn_json_writer *w;
-    pgn_json_writer_opts o = {PGN_JSON_NDJSON, 0, NULL};
-    if (pgn_json_writer_new(&w, &o, pgn_membuf_write, &b) != PGN_OK) {
-        return PyErr_NoMemory();
-    }
-    pgn_status st;
-    Py_BEGIN_ALLOW_THREADS
-    st = pgn_json_writer_write(w, self->g);
-    Py_END_ALLOW_THREADS
-    pgn_json_writer_free(w);
-    return written(&b, st, 1);
+    return game_text(self, 1);
 }
 
 static PyMethodDef game_methods[] = {

@@ -81,12 +81,15 @@ static int crazyhouse_insufficient(const pgn_pos *p) {
  * whose positions tests/data/variant-material-python-chess.tsv samples): it looks only at the
  * material. The king's side can always win by taking the whole horde, so Black is never short. */
 
-typedef struct horde_count {
-    /* the horde's units by type; its bishops by square colour */
+/* One side's pieces by type, its bishops by square colour. */
+typedef struct side_count {
     unsigned p, n, b, r, q, light, dark;
-    unsigned units; /* p + n + r + q + bishops, at most two of each square colour */
-    /* Black's pieces: by type, bishops by colour, and all of them, the king included */
-    unsigned bp, bn, bb, br, bq, blight, bdark, all;
+} side_count;
+
+typedef struct horde_count {
+    side_count w, k; /* the horde's units and Black's pieces */
+    unsigned units;  /* p + n + r + q + bishops of the horde, at most two of each square colour */
+    unsigned all;    /* Black's pieces, the king included */
     /* Black's bishops on the square colour of the horde's bishops (light when it has one there),
      * and on the other colour */
     unsigned same, other;
@@ -96,27 +99,26 @@ static unsigned count(const pgn_pos *p, pgn_color c, pgn_piece_type t) {
     return bits_popcount(pieces_of(p, c, t));
 }
 
+static void side_count_of(const pgn_pos *p, pgn_color c, side_count *s) {
+    uint64_t bishops = pieces_of(p, c, PGN_BISHOP);
+    s->p = count(p, c, PGN_PAWN);
+    s->n = count(p, c, PGN_KNIGHT);
+    s->b = bits_popcount(bishops);
+    s->r = count(p, c, PGN_ROOK);
+    s->q = count(p, c, PGN_QUEEN);
+    s->light = bits_popcount(bishops & BB_LIGHT_SQ);
+    s->dark = s->b - s->light;
+}
+
 static void horde_count_of(const pgn_pos *p, horde_count *h) {
-    uint64_t wb = pieces_of(p, PGN_WHITE, PGN_BISHOP), bb = pieces_of(p, PGN_BLACK, PGN_BISHOP);
-    h->p = count(p, PGN_WHITE, PGN_PAWN);
-    h->n = count(p, PGN_WHITE, PGN_KNIGHT);
-    h->b = bits_popcount(wb);
-    h->r = count(p, PGN_WHITE, PGN_ROOK);
-    h->q = count(p, PGN_WHITE, PGN_QUEEN);
-    h->light = bits_popcount(wb & BB_LIGHT_SQ);
-    h->dark = h->b - h->light;
+    side_count_of(p, PGN_WHITE, &h->w);
+    side_count_of(p, PGN_BLACK, &h->k);
+    const side_count *w = &h->w;
     h->units =
-        h->p + h->n + h->r + h->q + (h->light < 2 ? h->light : 2) + (h->dark < 2 ? h->dark : 2);
-    h->bp = count(p, PGN_BLACK, PGN_PAWN);
-    h->bn = count(p, PGN_BLACK, PGN_KNIGHT);
-    h->bb = bits_popcount(bb);
-    h->br = count(p, PGN_BLACK, PGN_ROOK);
-    h->bq = count(p, PGN_BLACK, PGN_QUEEN);
-    h->blight = bits_popcount(bb & BB_LIGHT_SQ);
-    h->bdark = h->bb - h->blight;
+        w->p + w->n + w->r + w->q + (w->light < 2 ? w->light : 2) + (w->dark < 2 ? w->dark : 2);
     h->all = bits_popcount(p->by_color[PGN_BLACK]);
-    h->same = h->light ? h->blight : h->bdark;
-    h->other = h->light ? h->bdark : h->blight;
+    h->same = w->light ? h->k.light : h->k.dark;
+    h->other = w->light ? h->k.dark : h->k.light;
 }
 
 /* A lone knight mates only a king smothered in a corner by enough of its own pieces, or one that
@@ -125,11 +127,11 @@ static int lone_knight_can_mate(const horde_count *h) {
     if (h->all < 4) {
         return 0;
     }
-    int pair = h->bn >= 2 || h->bp >= 2 || (h->br && (h->bn || h->bb || h->bp)) ||
-               (h->bn && (h->bb || h->bp)) || (h->bb && h->bp);
+    int pair = h->k.n >= 2 || h->k.p >= 2 || (h->k.r && (h->k.n || h->k.b || h->k.p)) ||
+               (h->k.n && (h->k.b || h->k.p)) || (h->k.b && h->k.p);
     /* two bishops of one colour block no square of the other: they do not count as a pair */
-    return pair && (h->bdark < 2 || h->all - h->bdark >= 3) &&
-           (h->blight < 2 || h->all - h->blight >= 3);
+    return pair && (h->k.dark < 2 || h->all - h->k.dark >= 3) &&
+           (h->k.light < 2 || h->all - h->k.light >= 3);
 }
 
 /* One unit (not a pawn) against Black's pieces: whether it can never mate. */
@@ -137,14 +139,15 @@ static int lone_unit_short(const horde_count *h) {
     if (h->all == 1) {
         return 1; /* one piece never mates a bare king */
     }
-    if (h->q) { /* a king in the corner, walled in by a pawn or rook, or two bishops of a colour */
-        return !(h->bp || h->br || h->blight >= 2 || h->bdark >= 2);
+    /* a queen: a king in the corner, walled in by a pawn or rook, or two bishops of a colour */
+    if (h->w.q) {
+        return !(h->k.p || h->k.r || h->k.light >= 2 || h->k.dark >= 2);
     }
-    if (h->r) { /* a king in the corner, two of its own pieces beside it */
-        return !(h->bp >= 2 || (h->br && (h->bp || h->bn)) || (h->bp && h->bn));
+    if (h->w.r) { /* a king in the corner, two of its own pieces beside it */
+        return !(h->k.p >= 2 || (h->k.r && (h->k.p || h->k.n)) || (h->k.p && h->k.n));
     }
-    if (h->b) { /* blockers on the squares the bishop does not see */
-        return !(h->other >= 2 || (h->other && h->bp) || h->bp >= 2);
+    if (h->w.b) { /* blockers on the squares the bishop does not see */
+        return !(h->other >= 2 || (h->other && h->k.p) || h->k.p >= 2);
     }
     return !lone_knight_can_mate(h);
 }
@@ -154,18 +157,18 @@ static int two_units_short(const horde_count *h) {
     if (h->all == 1) {
         return 1;
     }
-    if (h->n == 2) {
-        return !(h->bp || h->bb || h->bn);
+    if (h->w.n == 2) {
+        return !(h->k.p || h->k.b || h->k.n);
     }
-    if (h->light && h->dark) { /* the bishop pair */
-        return !(h->bp || h->bb || (h->bn && (h->br || h->bq)));
+    if (h->w.light && h->w.dark) { /* the bishop pair */
+        return !(h->k.p || h->k.b || (h->k.n && (h->k.r || h->k.q)));
     }
-    if (h->b && h->n) {
-        return !(h->bp || h->other || h->all - h->same >= 3);
+    if (h->w.b && h->w.n) {
+        return !(h->k.p || h->other || h->all - h->same >= 3);
     }
     /* two bishops of one colour: Black must block the squares of the other colour */
-    return !((h->bp && (h->other || h->bn)) || (h->other && h->bn) || h->other >= 2 || h->bn >= 2 ||
-             h->bp >= 2);
+    return !((h->k.p && (h->other || h->k.n)) || (h->other && h->k.n) || h->other >= 2 ||
+             h->k.n >= 2 || h->k.p >= 2);
 }
 
 static int horde_insufficient(const pgn_pos *p) {
@@ -174,18 +177,19 @@ static int horde_insufficient(const pgn_pos *p) {
     if (h.units == 0) {
         return 1;
     }
-    if (h.units >= 4 || ((h.p || h.q) && h.units >= 2)) {
+    if (h.units >= 4 || ((h.w.p || h.w.q) && h.units >= 2)) {
         return 0;
     }
-    if (h.r && h.units >= 2 && !(h.units == 2 && h.r == 1 && h.b == 1 && h.all - h.same == 1)) {
+    if (h.w.r && h.units >= 2 &&
+        !(h.units == 2 && h.w.r == 1 && h.w.b == 1 && h.all - h.same == 1)) {
         return 0;
     }
     if (h.units == 1 &&
-        h.p) { /* the pawn promotes: short only if neither a queen nor a knight mates */
+        h.w.p) { /* the pawn promotes: short only if neither a queen nor a knight mates */
         horde_count q = h, n = h;
-        q.p = n.p = 0;
-        q.q = 1;
-        n.n = 1;
+        q.w.p = n.w.p = 0;
+        q.w.q = 1;
+        n.w.n = 1;
         return lone_unit_short(&q) && lone_unit_short(&n);
     }
     if (h.units == 1) {
@@ -196,7 +200,7 @@ static int horde_insufficient(const pgn_pos *p) {
     }
     /* three minor pieces: two knights and a bishop, three knights or the bishop pair mate; two
      * bishops of a colour and a knight need a spare black piece to lose a tempo */
-    if ((h.n == 2 && h.b == 1) || h.n == 3 || (h.light && h.dark)) {
+    if ((h.w.n == 2 && h.w.b == 1) || h.w.n == 3 || (h.w.light && h.w.dark)) {
         return 0;
     }
     return h.all == 1;

@@ -96,15 +96,15 @@ static int keep_summary(batch *b, pgame *pg, const pgn_game_summary *s) {
 
 void pgnk_par_summary(const batch *b, const pgame *pg, uint64_t base, pgn_game_summary *out) {
     const psum *ps = &pg->sum;
-    memset(out, 0, sizeof *out);
-    out->game = ps->game + base;
-    out->start = ps->start;
-    out->end_offset = ps->end_offset;
-    out->errors = ps->errors;
-    out->warnings = ps->warnings;
-    out->plies = ps->plies;
-    out->broken = ps->broken;
-    out->marker = ps->marker;
+    pgn_game_summary s = {.game = ps->game + base,
+                          .start = ps->start,
+                          .end_offset = ps->end_offset,
+                          .errors = ps->errors,
+                          .warnings = ps->warnings,
+                          .plies = ps->plies,
+                          .broken = ps->broken,
+                          .marker = ps->marker};
+    *out = s;
     if (ps->errors > 0) {
         out->first_error = b->firsts[ps->first];
         out->first_error.game += base;

@@ -19,7 +19,8 @@ void pgnk_svg_init(svg_out *o, pgn_write_fn fn, void *ctx);
 void pgnk_svg_put(svg_out *o, const char *s, size_t n);
 /* Appends the NUL-terminated s. */
 void pgnk_svg_puts(svg_out *o, const char *s);
-/* Appends printf-formatted text (at most 511 bytes per call; numbers and fixed words only). */
+/* Appends printf-formatted text (at most sizeof buf - 1 bytes per call; numbers and fixed words
+ * only). */
 void pgnk_svg_printf(svg_out *o, const char *fmt, ...);
 /* Flushes; PGN_OK, or PGN_E_IO if fn failed at any point. */
 pgn_status pgnk_svg_finish(svg_out *o);

@@ -39,13 +39,20 @@ void pgnk_svg_puts(svg_out *o, const char *s) {
 }
 
 void pgnk_svg_printf(svg_out *o, const char *fmt, ...) {
-    char tmp[512];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    va_end(ap);
-    if (n > 0) {
-        pgnk_svg_put(o, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+    for (int pass = 0; pass < 2; pass++) { /* straight into the buffer; flushed once if full */
+        size_t room = sizeof o->buf - o->len;
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(o->buf + o->len, room, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            return;
+        }
+        if ((size_t)n < room || pass == 1) {
+            o->len += (size_t)n < room ? (size_t)n : room - 1;
+            return;
+        }
+        flush(o);
     }
 }
 
