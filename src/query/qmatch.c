@@ -25,6 +25,9 @@ typedef struct qline {
 } qline;
 
 enum { SLOT_OPEN = 0, SLOT_TRUE = 1, SLOT_NEVER = 2 };
+enum { PASS_NO, PASS_YES, PASS_PAWNS }; /* pass_point */
+
+#define QNEED_MAX 4 /* open groups whose pawns set_quiet keeps for absent_point */
 
 struct pgn_query_matcher {
     const pgn_query *q;
@@ -44,10 +47,12 @@ struct pgn_query_matcher {
     size_t nkeys, capkeys;
     double prev_eval;
     uint8_t has_prev_eval, decided, matched, over, tags_done;
-    uint8_t quiet_ok;     /* quiet_point may pass main-line points over (set_quiet) */
-    uint8_t pawns_ok;     /* ... and captures that left the pawns as at never_pawns (set_quiet) */
-    uint64_t open_dep;    /* the squares the open "exists" groups read */
-    uint64_t never_pawns; /* the pawns at the last main-line point whose "never" tests ran */
+    uint8_t quiet_ok;  /* pass_point may pass main-line points over (set_quiet) */
+    uint8_t pawns_ok;  /* ... and captures that left the pawns as at never_pawns (set_quiet) */
+    uint64_t open_dep; /* the squares the open "exists" groups read */
+    uint8_t nneed;     /* absent_point: the open groups (0: not used), each true only where */
+    uint64_t need[QNEED_MAX][2]; /* the pawns of its need (qnode.need) stand (set_quiet) */
+    uint64_t never_pawns;        /* the pawns at the last main-line point whose "never" tests ran */
     unsigned last_reps;
     uint32_t first_ply, plies;
     pgn_pos endpos;
@@ -319,7 +324,7 @@ static void test_slot(pgn_query_matcher *m, uint32_t s, const qpt *pt, int in_va
     }
 }
 
-/* After the open slots changed: whether quiet_point may pass main-line points over, and the
+/* After the open slots changed: whether pass_point may pass main-line points over, and the
  * squares the open groups read. Only "exists" groups may be passed over (a sequence or a persist
  * changes state at every point), and not when annotations, keys or fen/opening (whose "never"
  * turns at any ply) are read at every point. Material groups are not tested after a quiet move. */
@@ -327,36 +332,42 @@ static void set_quiet(pgn_query_matcher *m) {
     const pgn_query *q = m->q;
     uint64_t dep = 0;
     int ok = !q->noprune && !(q->flags & (QF_ANNOT | QF_KEYS | QF_NEVER_PLY)), pawns = ok;
+    unsigned nneed = 0;
+    int need = ok;
     for (uint32_t s = 0; s < q->nslots && ok; s++) {
         const qnode *n = &q->nodes[q->slots[s]];
         if (m->slot[s] == SLOT_OPEN) {
             ok = n->op == Q_EXISTS;
             dep |= n->matonly ? 0 : n->dep;
             pawns = pawns && !n->matonly && n->nvk != NV_ANY;
+            need = need && !n->matonly && n->nvk == NV_PAWNS && nneed < QNEED_MAX;
+            if (need) {
+                m->need[nneed][0] = n->need[0];
+                m->need[nneed++][1] = n->need[1];
+            }
         }
     }
     m->quiet_ok = (uint8_t)ok;
     m->pawns_ok = (uint8_t)(ok && pawns);
     m->open_dep = dep;
+    m->nneed = (uint8_t)(ok && need ? nneed : 0);
 }
 
-/* 1 if the main-line point at pos, reached by mv, would leave every slot as it is (test_point
- * would change nothing): none of the squares the open groups read changed, and no pawn move nor
- * capture (no "never" test is due, the material is as before), or (pawns_ok: the open groups
- * read neither the material nor more than pawns for "never") a capture that left the pawns as
- * they were at the last "never" tests, which all said no. Pawns never come back: the same pawn
- * squares are the same pawns of the same colours. */
-static int quiet_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
-    return m->quiet_ok &&
-           (pos->halfmove != 0 || (m->pawns_ok && pos->by_type[PGN_PAWN] == m->never_pawns)) &&
-           !(m->open_dep & touched_by(pos, mv, 0));
-}
-
-/* test_point at a main-line point that quiet_point did not pass over only because the pawns
- * changed (pawns_ok, the open groups' squares untouched): no group's value can change, only
- * their "never" tests, which read the pawns alone (NV_PAWNS), are due. */
-static int pawn_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
-    return m->pawns_ok && !(m->open_dep & touched_by(pos, mv, 0));
+/* 1 if no open group can hold at the main-line point pos (nneed: every open group is an "exists"
+ * group that holds only where the pawns of its need stand): one of each group's pawns is absent.
+ * Its value stays false, so only the pawn "never" tests may be due (test_pawns). */
+static int absent_point(const pgn_query_matcher *m, const pgn_pos *pos) {
+    if (!m->nneed || pos->variant != PGN_VARIANT_STANDARD) {
+        return 0;
+    }
+    uint64_t w = pos->by_color[PGN_WHITE] & pos->by_type[PGN_PAWN];
+    uint64_t b = pos->by_color[PGN_BLACK] & pos->by_type[PGN_PAWN];
+    for (unsigned i = 0; i < m->nneed; i++) {
+        if ((m->need[i][0] & ~w) == 0 && (m->need[i][1] & ~b) == 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static void test_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
@@ -375,6 +386,31 @@ static void test_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
         settle(m);
         set_quiet(m);
     }
+}
+
+/* Whether the main-line point at pos, reached by mv, may be passed over (PASS_YES) because
+ * test_point would change nothing there, or would change only what test_pawns does (PASS_PAWNS).
+ * Only "exists" groups open (quiet_ok): if none of the squares they read changed, their values are
+ * as at the previous point; with no pawn move nor capture no "never" test is due and the material
+ * is as before; else (pawns_ok: the open groups read neither the material nor more than pawns for
+ * "never") only the pawn "never" tests are due, and not even they when the pawns are as at the
+ * last ones, which all said no (pawns never come back: the same pawn squares are the same pawns of
+ * the same colours). If the move touched their squares but one of each open group's pawns is
+ * absent (absent_point), each group stays false: again only the pawn tests may be due. */
+static int pass_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
+    if (!m->quiet_ok) {
+        return PASS_NO;
+    }
+    if (m->open_dep & touched_by(pos, mv, 0)) {
+        if (!absent_point(m, pos)) {
+            return PASS_NO;
+        }
+    } else if (pos->halfmove != 0) {
+        return PASS_YES;
+    } else if (!m->pawns_ok) {
+        return PASS_NO;
+    }
+    return pos->halfmove == 0 && pos->by_type[PGN_PAWN] != m->never_pawns ? PASS_PAWNS : PASS_YES;
 }
 
 /* Tests every open slot at point pt (a main-line point unless in_var). */
@@ -522,14 +558,13 @@ static pgn_flow v_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str s
     }
     qline *l = &m->lines[m->depth];
     if (l->pending) {
-        if (m->depth == 0 && quiet_point(m, before, l->mv)) {
-            l->pending = 0; /* nothing it could change: not even built */
-        } else if (m->depth == 0 && pawn_point(m, before, l->mv)) {
-            test_pawns(m, before);
-            l->pending = 0;
-        } else {
+        int pass = m->depth == 0 ? pass_point(m, before, l->mv) : PASS_NO;
+        if (pass == PASS_NO) {
             test_pending(m, l, before);
+        } else if (pass == PASS_PAWNS) {
+            test_pawns(m, before); /* else nothing it could change: not even built */
         }
+        l->pending = 0;
     }
     if (q->flags & (QF_BEFORE | QF_VARS)) {
         l->before = *before;

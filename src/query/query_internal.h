@@ -250,6 +250,17 @@ int pgnk_qpawns_never(const pgn_pos *pos, const uint64_t need[2]);
 /* The squares whose contents decide the point subtree id (query.c; qnode.dep). */
 uint64_t pgnk_qpoint_dep(const pgn_query *q, uint32_t id);
 
+/* qpawns.c: the pawns of a game followed from its SAN text alone (no piece move resolved) */
+typedef struct qpawns {
+    uint64_t p[2]; /* the pawns of each colour */
+    uint8_t side;  /* the side to move */
+    uint8_t ep;    /* the square behind a pawn that has just made a double step, or PGN_SQ_NONE */
+    uint8_t ok;    /* 0: a move was not followed (a variant, or a pawn move no pawn can make) */
+} qpawns;
+void pgnk_qpawns_start(qpawns *t, const pgn_pos *start);
+/* Plays the SAN move san (len bytes) on the pawns; 0 (and t->ok = 0) if it cannot follow it. */
+int pgnk_qpawns_play(qpawns *t, const char *san, size_t len);
+
 /* qparse.c */
 pgn_status pgnk_query_parse(pgn_query *q, pgn_query_error *err);
 

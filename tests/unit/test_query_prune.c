@@ -139,6 +139,11 @@ static const char *const same[] = {
     "persist 2 Bb5",
     "persist 3 imbalance \"vP\"",
     "count(B) = 2 and at (pattern \"*/*/*/*/*/*/5PPP/6K1\" and check)",
+    /* groups that hold only where their pawns stand, passed over while one is absent */
+    "at (Pd4 and Pe5) and at (pd5 and Pc4)",
+    "at (Pd4 and pe5) or pattern \"*/*/*/2pP4/*/*/*/*\"",
+    "at (Pe4 and wtm) and Pd4",
+    "Pa4 and Pb4 and Pc4 and Pd4 and Pe4",
 };
 
 static void compare(const char *what, const char *pgn, size_t len) {
