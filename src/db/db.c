@@ -431,16 +431,11 @@ static int postings_add(postings *ps, const unsigned char *p, size_t n) {
         return 0; /* a damaged file: more rows than moves */
     }
     if (ps->len + n > ps->cap) {
-        size_t cap = ps->cap ? ps->cap : 4096;
-        while (cap < ps->len + n) {
-            cap *= 2;
-        }
-        unsigned char *b = realloc(ps->buf, cap);
-        if (b == NULL) {
+        void *b = ps->buf;
+        if (!pgnk_grow(NULL, &b, &ps->cap, ps->len + n, 1, 4096)) {
             return -1;
         }
         ps->buf = b;
-        ps->cap = cap;
     }
     if (n > 0) {
         memcpy(ps->buf + ps->len, p, n);
@@ -467,14 +462,12 @@ static int on_single_id(void *user, pgn_move mv, int64_t id) {
     idlist *l = user;
     (void)mv;
     if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        uint64_t *p = realloc(l->id, cap * sizeof *p);
-        if (p == NULL) {
+        void *p = l->id;
+        if (!pgnk_grow(NULL, &p, &l->cap, l->n + 1, sizeof *l->id, 64)) {
             l->nomem = 1;
             return 1;
         }
         l->id = p;
-        l->cap = cap;
     }
     l->id[l->n++] = (uint64_t)id;
     return 0;

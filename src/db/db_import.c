@@ -75,14 +75,12 @@ static void add(worker *w, uint64_t key, pgn_move mv, unsigned window, uint8_t s
         }
     }
     if (w->n == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 256;
-        entry *e = realloc(w->e, cap * sizeof *e);
-        if (e == NULL) {
+        void *e = w->e;
+        if (!pgnk_grow(NULL, &e, &w->cap, w->n + 1, sizeof *w->e, 256)) {
             w->nomem = 1;
             return;
         }
         w->e = e;
-        w->cap = cap;
     }
     w->e[w->n].key = key;
     w->e[w->n].side = side;
@@ -277,13 +275,11 @@ static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
 /* Appends v as a varint to the importer's blob; -1 when out of memory. */
 static int put_varint(importer *im, size_t *len, uint64_t v) {
     if (*len + 10 > im->blob_cap) {
-        size_t cap = im->blob_cap ? 2 * im->blob_cap : 4096;
-        uint8_t *b = realloc(im->blob, cap);
-        if (b == NULL) {
+        void *b = im->blob;
+        if (!pgnk_grow(NULL, &b, &im->blob_cap, *len + 10, 1, 4096)) {
             return -1;
         }
         im->blob = b;
-        im->blob_cap = cap;
     }
     while (v >= 0x80) {
         im->blob[(*len)++] = (uint8_t)(v | 0x80);
@@ -330,13 +326,11 @@ static pgn_status add_single(importer *im, const pending *p) {
     }
     im->sprefix = p->key >> 48;
     if (s == PGN_OK && im->rlen + 18 > im->rcap) {
-        size_t cap = im->rcap ? 2 * im->rcap : 4096;
-        uint8_t *b = realloc(im->run, cap);
-        if (b == NULL) {
+        void *b = im->run;
+        if (!pgnk_grow(NULL, &b, &im->rcap, im->rlen + 18, 1, 4096)) {
             return PGN_E_NOMEM;
         }
         im->run = b;
-        im->rcap = cap;
     }
     if (s == PGN_OK) {
         im->rlen += pgnk_single_put(im->run + im->rlen, p->key, p->move,
@@ -528,13 +522,11 @@ static pgn_status add_pending(importer *im, const rec_head *h, const char *tags,
     pgn_str d = tag_at(h, tags, DBT_DATE), we = tag_at(h, tags, DBT_WHITE_ELO),
             be = tag_at(h, tags, DBT_BLACK_ELO);
     if (im->gn == im->gcap) {
-        size_t cap = im->gcap ? 2 * im->gcap : 1024;
-        batch_game *gm = realloc(im->gm, cap * sizeof *gm);
-        if (gm == NULL) {
+        void *gm = im->gm;
+        if (!pgnk_grow(NULL, &gm, &im->gcap, im->gn + 1, sizeof *im->gm, 1024)) {
             return PGN_E_NOMEM;
         }
         im->gm = gm;
-        im->gcap = cap;
     }
     batch_game *bg = &im->gm[im->gn];
     bg->id = id;
@@ -543,16 +535,11 @@ static pgn_status add_pending(importer *im, const rec_head *h, const char *tags,
     bg->elo[1] = (uint32_t)num(be.ptr, be.len);
     bg->result = h->result;
     if (im->n + h->n > im->cap) {
-        size_t cap = im->cap ? im->cap : 65536;
-        while (cap < im->n + h->n) {
-            cap *= 2;
-        }
-        pending *p = realloc(im->p, cap * sizeof *p);
-        if (p == NULL) {
+        void *p = im->p;
+        if (!pgnk_grow(NULL, &p, &im->cap, im->n + h->n, sizeof *im->p, 65536)) {
             return PGN_E_NOMEM;
         }
         im->p = p;
-        im->cap = cap;
     }
     for (uint32_t k = 0; k < h->n; k++) {
         entry e;

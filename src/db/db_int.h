@@ -9,6 +9,8 @@
 
 #include <sqlite3.h>
 
+#include "../base/alloc.h"
+
 /* PRAGMA application_id of a pgnkit database: "pgnk" */
 #define PGNK_DB_APP_ID 0x70676e6b
 

@@ -102,13 +102,11 @@ typedef struct keyset {
 
 static int keyset_add(keyset *ks, uint64_t key) {
     if (ks->n == ks->cap) {
-        size_t cap = ks->cap ? 2 * ks->cap : 1024;
-        uint64_t *k = realloc(ks->k, cap * sizeof *k);
-        if (k == NULL) {
+        void *k = ks->k;
+        if (!pgnk_grow(NULL, &k, &ks->cap, ks->n + 1, sizeof *ks->k, 1024)) {
             return -1;
         }
         ks->k = k;
-        ks->cap = cap;
     }
     ks->k[ks->n++] = key;
     return 0;

@@ -82,15 +82,13 @@ int pgnk_lexer_fill(lexer *lx) {
         lx->base += keep;
     }
     if (lx->len == lx->cap) {
-        size_t cap = lx->cap ? lx->cap * 2 : WINDOW;
-        char *nb = cap > lx->cap ? pgnk_realloc(lx->alloc, lx->buf, lx->cap, cap) : NULL;
-        if (!nb) {
+        void *nb = lx->buf;
+        if (!pgnk_grow(lx->alloc, &nb, &lx->cap, lx->cap + 1, 1, WINDOW)) {
             lx->error = PGN_E_NOMEM;
             lx->eof = 1;
             return 0;
         }
         lx->buf = nb;
-        lx->cap = cap;
     }
     size_t room = lx->cap - lx->len;
     if (lx->limit - (lx->base + lx->len) < room) {
