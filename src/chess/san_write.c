@@ -72,20 +72,28 @@ char pgnk_san_check_suffix(const pgn_pos *p, pgn_move mv) {
     return pgnk_chess_has_legal_move(&q) ? '+' : '#';
 }
 
-/* A drop, N@f3 (P@e4 for a pawn), and its mark. */
-static size_t san_drop(const pgn_pos *pos, pgn_move mv, char *buf) {
-    unsigned to = PGN_MOVE_TO(mv);
-    size_t n = 0;
-    buf[n++] = piece_letters[PGN_MOVE_DROP_PIECE(mv) & 7];
-    buf[n++] = '@';
-    buf[n++] = (char)('a' + (to & 7));
-    buf[n++] = (char)('1' + (to >> 3));
+/* Appends square sq ("e4") at buf[n]; returns the new length. */
+static size_t put_square(char *buf, size_t n, unsigned sq) {
+    buf[n] = (char)('a' + (sq & 7));
+    buf[n + 1] = (char)('1' + (sq >> 3));
+    return n + 2;
+}
+
+/* Ends the SAN of mv at buf[n]: its check or mate mark, then the NUL; returns the length. */
+static size_t end_san(const pgn_pos *pos, pgn_move mv, char *buf, size_t n) {
     char c = pgnk_san_check_suffix(pos, mv);
     if (c) {
         buf[n++] = c;
     }
     buf[n] = 0;
     return n;
+}
+
+/* A drop, N@f3 (P@e4 for a pawn), and its mark. */
+static size_t san_drop(const pgn_pos *pos, pgn_move mv, char *buf) {
+    buf[0] = piece_letters[PGN_MOVE_DROP_PIECE(mv) & 7];
+    buf[1] = '@';
+    return end_san(pos, mv, buf, put_square(buf, 2, PGN_MOVE_TO(mv)));
 }
 
 size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
@@ -116,20 +124,14 @@ size_t pgn_san_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_SAN_MAX]) {
         if (pgn_move_is_capture(pos, mv)) {
             buf[n++] = 'x';
         }
-        buf[n++] = (char)('a' + (to & 7));
-        buf[n++] = (char)('1' + (to >> 3));
+        n = put_square(buf, n, to);
         pgn_piece_type promo = PGN_MOVE_PROMOTED(mv);
         if (promo) {
             buf[n++] = '=';
             buf[n++] = piece_letters[promo];
         }
     }
-    char c = pgnk_san_check_suffix(pos, mv);
-    if (c) {
-        buf[n++] = c;
-    }
-    buf[n] = 0;
-    return n;
+    return end_san(pos, mv, buf, n);
 }
 
 size_t pgn_uci_write(const pgn_pos *pos, pgn_move mv, char buf[PGN_UCI_MAX]) {
