@@ -67,29 +67,32 @@ static int db_import(const char *path, int argc, char **argv, const import_args 
     pgn_db_import_totals all = {0, 0, 0, 0, 0};
     double t0 = now();
     for (int i = 0; i < argc && st == EXIT_OK; i++) {
-        pgn_source *src;
+        cli_input in;
         char msg[512];
-        if (pgn_source_open_path(&src, argv[i], NULL, msg, sizeof msg) != PGN_OK) {
-            cli_error(NULL, "error: db import: %s: %s", argv[i], msg);
+        int more = 0;
+        if (cli_input_open(&in, argv[i], 0) != EXIT_OK) { /* said why */
             st = EXIT_RESOURCE;
             break;
         }
         do {
-            import_ctx c = {a->quiet, t0, pgn_source_name(src)};
+            import_ctx c = {a->quiet, t0, in.name};
             pgn_db_import_opts o = {a->threads, a->batch, a->keep, progress, &c};
             pgn_db_import_totals t;
-            pgn_status s = pgn_db_import(db, src, &o, &t, msg, sizeof msg);
+            pgn_status s = pgn_db_import(db, in.src, &o, &t, msg, sizeof msg);
             all.games += t.games;
             all.stored += t.stored;
             all.duplicates += t.duplicates;
             all.broken += t.broken;
             all.positions += t.positions;
             if (s != PGN_OK) {
-                cli_error(NULL, "error: db import: %s: %s", pgn_source_name(src), msg);
+                cli_error(NULL, "error: db import: %s: %s", in.name, msg);
                 st = EXIT_RESOURCE;
             }
-        } while (st == EXIT_OK && pgn_source_next(src) == PGN_OK);
-        pgn_source_free(src);
+        } while (st == EXIT_OK && (more = cli_input_next(&in)) == 1);
+        if (more < 0) { /* a damaged archive after its good members: said by cli_input_next */
+            st = EXIT_RESOURCE;
+        }
+        cli_input_close(&in);
     }
     pgn_db_close(db);
     double dt = now() - t0;

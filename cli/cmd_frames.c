@@ -40,13 +40,12 @@ int cmd_frames(int argc, char **argv) {
         return cli_usage_error("frames", usage_text, "expected one FILE (not stdin)");
     }
     const char *path = argv[optind];
-    char msg[300];
-    pgn_source *src;
+    cli_input in;
     printf("offset size plain_offset plain_size line\n");
-    if (pgn_source_open_path(&src, path, NULL, msg, sizeof msg) != PGN_OK) {
-        cli_error(path, "%s", msg);
+    if (cli_input_open(&in, path, 0) != EXIT_OK) { /* said why */
         return EXIT_RESOURCE;
     }
+    pgn_source *src = in.src;
     pgn_status st = pgn_source_frames(src, print_frame, NULL);
     if (st != PGN_OK) {
         cli_error(path, "%s", pgn_source_error(src));
