@@ -150,14 +150,19 @@ static int finish(split_state *s, cli_run *r, int st) {
         free(s->field[i]);
         free(s->val[i]);
     }
-    tally_free(&s->keys);
-    tally_free(&s->names);
+    pgn_tally_free(s->keys);
+    pgn_tally_free(s->names);
     return st;
 }
 
 int cmd_split(int argc, char **argv) {
     split_state s;
     memset(&s, 0, sizeof s);
+    if (pgn_tally_new(&s.keys, NULL) != PGN_OK || pgn_tally_new(&s.names, NULL) != PGN_OK) {
+        pgn_tally_free(s.keys);
+        cli_error(NULL, "out of memory");
+        return EXIT_RESOURCE;
+    }
     s.open_max = open_max();
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WHERE);

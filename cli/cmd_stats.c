@@ -106,9 +106,10 @@ static void from_product(stats_game *sg, pgn_str p) {
 }
 
 /* Counts the value of tag i (or `dflt` when the game has none) in t; NULL when out of memory. */
-static tally_item *count(stats *s, tally *t, unsigned i, const char *dflt) {
+static pgn_tally_item *count(stats *s, pgn_tally *t, unsigned i, const char *dflt) {
     int has = (s->g.have >> i) & 1u && s->g.len[i] > 0;
-    tally_item *it = tally_get(t, has ? s->g.val[i] : dflt, has ? s->g.len[i] : strlen(dflt));
+    pgn_tally_item *it =
+        pgn_tally_get(t, has ? s->g.val[i] : dflt, has ? s->g.len[i] : strlen(dflt));
     s->oom |= it == NULL;
     if (it) {
         it->n++;
@@ -145,7 +146,7 @@ static pgn_result game_result(const stats *s) {
 }
 
 static void count_player(stats *s, unsigned name, unsigned elo, pgn_result r, int white) {
-    tally_item *p = count(s, &s->players, name, "?");
+    pgn_tally_item *p = count(s, s->players, name, "?");
     if (!p) {
         return;
     }
@@ -187,12 +188,12 @@ static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
     s->plies[n]++;
     pgn_result r = game_result(s);
     s->results[r]++;
-    count(s, &s->eco, T_ECO, "?");
-    count(s, &s->events, T_EVENT, "?");
-    count(s, &s->variants, T_VARIANT, "standard");
+    count(s, s->eco, T_ECO, "?");
+    count(s, s->events, T_EVENT, "?");
+    count(s, s->variants, T_VARIANT, "standard");
     s->g.len[T_DATE] = s->g.len[T_DATE] > 4 ? 4 : s->g.len[T_DATE];
-    count(s, &s->years, T_DATE, "????");
-    tally_item *tc = tally_get(&s->tcs, tc_class(s), strlen(tc_class(s)));
+    count(s, s->years, T_DATE, "????");
+    pgn_tally_item *tc = pgn_tally_get(s->tcs, tc_class(s), strlen(tc_class(s)));
     s->oom |= tc == NULL;
     if (tc) {
         tc->n++;
@@ -220,8 +221,33 @@ static int stats_option(void *user, int ch, const char *arg) {
     }
 }
 
-int cmd_stats(int argc, char **argv) {
+static void stats_free(stats *s) {
+    pgn_tally *ts[] = {s->eco, s->players, s->events, s->years, s->tcs, s->variants};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        pgn_tally_free(ts[i]);
+    }
+    free(s->plies);
+    free(s);
+}
+
+/* The counts, empty; NULL when out of memory. */
+static stats *stats_new(void) {
     stats *s = calloc(1, sizeof *s);
+    if (!s) {
+        return NULL;
+    }
+    pgn_tally **ts[] = {&s->eco, &s->players, &s->events, &s->years, &s->tcs, &s->variants};
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        if (pgn_tally_new(ts[i], NULL) != PGN_OK) {
+            stats_free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+int cmd_stats(int argc, char **argv) {
+    stats *s = stats_new();
     if (!s) {
         cli_error(NULL, "out of memory");
         return EXIT_RESOURCE;
@@ -232,7 +258,7 @@ int cmd_stats(int argc, char **argv) {
     s->top = 10;
     int st = cli_run_args(&r, argc, argv, usage_text, options, "", stats_option, s);
     if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
-        free(s);
+        stats_free(s);
         return st == CLI_HELP ? EXIT_OK : st;
     }
     cli_diag_observe(on_diag, s);
@@ -242,11 +268,6 @@ int cmd_stats(int argc, char **argv) {
     if (!r.aborted && r.status < EXIT_RESOURCE) {
         stats_report(s, r.where ? r.matched : r.games);
     }
-    tally *ts[] = {&s->eco, &s->players, &s->events, &s->years, &s->tcs, &s->variants};
-    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
-        tally_free(ts[i]);
-    }
-    free(s->plies);
-    free(s);
+    stats_free(s);
     return cli_run_finish(&r, CLI_SUMMARY_CHECK);
 }

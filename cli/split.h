@@ -6,7 +6,6 @@
 #define PGNKIT_CLI_SPLIT_H
 
 #include "cli.h"
-#include "tally.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -31,8 +30,8 @@ typedef struct split_state {
     size_t nfields;
     char *val[MAX_FIELDS]; /* this game's values, malloc'd */
     size_t len[MAX_FIELDS];
-    tally keys;  /* value -> aux = index of its current out_file + 1 */
-    tally names; /* the file names given out */
+    pgn_tally *keys;  /* value -> aux = index of its current out_file + 1 */
+    pgn_tally *names; /* the file names given out */
     out_file *files;
     size_t nfiles, capfiles, nopen, open_max;
     uint64_t clock;

@@ -107,7 +107,7 @@ static int open_file(split_state *s, out_file *f) {
 out_file *split_file_for(split_state *s) {
     int by = s->by ? split_field(s, s->by, strlen(s->by)) : -1;
     size_t klen = by >= 0 && s->len[by] != SIZE_MAX ? s->len[by] : 0;
-    tally_item *key = tally_get(&s->keys, klen ? s->val[by] : "", klen);
+    pgn_tally_item *key = pgn_tally_get(s->keys, klen ? s->val[by] : "", klen);
     if (!key) {
         return NULL;
     }

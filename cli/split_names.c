@@ -75,7 +75,7 @@ static void expand(const split_state *s, uint64_t n, int by, name_buf *b) {
 
 /* Makes b a name no earlier file has: name~2.ext, name~3.ext, ... (before the last '.'). */
 static int make_unique(split_state *s, name_buf *b) {
-    tally_item *it = tally_get(&s->names, b->p, b->len);
+    pgn_tally_item *it = pgn_tally_get(s->names, b->p, b->len);
     if (!it) {
         return 0;
     }
@@ -93,7 +93,7 @@ static int make_unique(split_state *s, name_buf *b) {
         put(b, base.p, stem);
         put(b, num, (size_t)snprintf(num, sizeof num, "~%llu", (unsigned long long)k));
         put(b, base.p + stem, base.len - stem);
-        if (!(it = tally_get(&s->names, b->p, b->len))) {
+        if (!(it = pgn_tally_get(s->names, b->p, b->len))) {
             return 0;
         }
         if (it->n++ == 0) {

@@ -5,7 +5,6 @@
 #define PGNKIT_CLI_STATS_H
 
 #include "cli.h"
-#include "tally.h"
 
 #include <stdint.h>
 
@@ -26,8 +25,8 @@ typedef struct stats {
     stats_game g;    /* the game being counted */
     uint64_t *plies; /* plies[k]: games of k plies */
     size_t nplies;
-    uint64_t results[5]; /* by pgn_result */
-    tally eco, players, events, years, tcs, variants;
+    uint64_t results[5];                                        /* by pgn_result */
+    pgn_tally *eco, *players, *events, *years, *tcs, *variants; /* pgn_tally_new'd */
     uint64_t diags[256];
     int top, json, oom;
 } stats;

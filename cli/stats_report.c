@@ -52,27 +52,28 @@ static double white_score(const stats *s) {
     return w + b + d ? 100.0 * ((double)w + (double)d / 2) / (double)(w + b + d) : 0.0;
 }
 
-static size_t shown(const stats *s, const tally *t) {
-    return s->top > 0 && (size_t)s->top < t->count ? (size_t)s->top : t->count;
+static size_t shown(const stats *s, pgn_tally *t) {
+    return s->top > 0 && (size_t)s->top < pgn_tally_count(t) ? (size_t)s->top : pgn_tally_count(t);
 }
 
-static void table_list(const stats *s, const char *title, const tally *t, uint64_t games) {
-    tally_item **v = tally_sorted(t);
-    printf("\n%s (%zu distinct%s)\n", title, t->count, shown(s, t) < t->count ? ", top" : "");
+static void table_list(const stats *s, const char *title, pgn_tally *t, uint64_t games) {
+    pgn_tally_item *const *v = pgn_tally_sorted(t);
+    printf("\n%s (%zu distinct%s)\n", title, pgn_tally_count(t),
+           shown(s, t) < pgn_tally_count(t) ? ", top" : "");
     for (size_t i = 0; v && i < shown(s, t); i++) {
         fputs("  ", stdout);
         cli_term_put(stdout, v[i]->key, v[i]->len, 40); /* no escape sequence reaches a terminal */
         printf(" %8llu  %5.1f%%\n", (unsigned long long)v[i]->n, pct(v[i]->n, games));
     }
-    free(v);
 }
 
 static void table_players(const stats *s) {
-    tally_item **v = tally_sorted(&s->players);
+    pgn_tally_item *const *v = pgn_tally_sorted(s->players);
     printf("\nplayers (%zu distinct%s)                 games     score   rating\n",
-           s->players.count, shown(s, &s->players) < s->players.count ? ", top" : "");
-    for (size_t i = 0; v && i < shown(s, &s->players); i++) {
-        const tally_item *p = v[i];
+           pgn_tally_count(s->players),
+           shown(s, s->players) < pgn_tally_count(s->players) ? ", top" : "");
+    for (size_t i = 0; v && i < shown(s, s->players); i++) {
+        const pgn_tally_item *p = v[i];
         fputs("  ", stdout);
         cli_term_put(stdout, p->key, p->len, 40);
         printf(" %5llu %7.1f/%-5llu", (unsigned long long)p->n,
@@ -83,7 +84,6 @@ static void table_players(const stats *s) {
         }
         printf("\n");
     }
-    free(v);
 }
 
 static void print_table(const stats *s, uint64_t games) {
@@ -96,12 +96,12 @@ static void print_table(const stats *s, uint64_t games) {
                pct(s->results[r], games));
     }
     printf("\nby colour: White scored %.1f%% of the decided and drawn games\n", white_score(s));
-    table_list(s, "ECO", &s->eco, games);
+    table_list(s, "ECO", s->eco, games);
     table_players(s);
-    table_list(s, "events", &s->events, games);
-    table_list(s, "years", &s->years, games);
-    table_list(s, "time controls", &s->tcs, games);
-    table_list(s, "variants", &s->variants, games);
+    table_list(s, "events", s->events, games);
+    table_list(s, "years", s->years, games);
+    table_list(s, "time controls", s->tcs, games);
+    table_list(s, "variants", s->variants, games);
     printf("\ndiagnostics\n");
     for (unsigned c = 0; c < 256; c++) {
         if (s->diags[c]) {
@@ -111,9 +111,9 @@ static void print_table(const stats *s, uint64_t games) {
     }
 }
 
-static void json_list(const stats *s, const char *name, const tally *t, int players) {
-    tally_item **v = tally_sorted(t);
-    printf(",\"%s\":{\"distinct\":%zu,\"top\":[", name, t->count);
+static void json_list(const stats *s, const char *name, pgn_tally *t, int players) {
+    pgn_tally_item *const *v = pgn_tally_sorted(t);
+    printf(",\"%s\":{\"distinct\":%zu,\"top\":[", name, pgn_tally_count(t));
     for (size_t i = 0; v && i < shown(s, t); i++) {
         printf("%s{\"value\":", i ? "," : "");
         cli_json_string(stdout, v[i]->key, v[i]->len);
@@ -128,7 +128,6 @@ static void json_list(const stats *s, const char *name, const tally *t, int play
         printf("}");
     }
     printf("]}");
-    free(v);
 }
 
 static void print_json(const stats *s, uint64_t games) {
@@ -139,12 +138,12 @@ static void print_json(const stats *s, uint64_t games) {
            (unsigned long long)s->results[1], (unsigned long long)s->results[2],
            (unsigned long long)s->results[3], (unsigned long long)(s->results[4] + s->results[0]));
     printf(",\"white_score_percent\":%.2f", white_score(s));
-    json_list(s, "eco", &s->eco, 0);
-    json_list(s, "players", &s->players, 1);
-    json_list(s, "events", &s->events, 0);
-    json_list(s, "years", &s->years, 0);
-    json_list(s, "time_controls", &s->tcs, 0);
-    json_list(s, "variants", &s->variants, 0);
+    json_list(s, "eco", s->eco, 0);
+    json_list(s, "players", s->players, 1);
+    json_list(s, "events", s->events, 0);
+    json_list(s, "years", s->years, 0);
+    json_list(s, "time_controls", s->tcs, 0);
+    json_list(s, "variants", s->variants, 0);
     printf(",\"diagnostics\":{");
     for (unsigned c = 0, first = 1; c < 256; c++) {
         if (s->diags[c]) {

@@ -120,6 +120,38 @@ PGN_API uint64_t pgn_dedupe_count(const pgn_dedupe *set);
 /** Bytes the set holds now (its table). */
 PGN_API size_t pgn_dedupe_memory(const pgn_dedupe *set);
 
+/** One value of a pgn_tally: its key and the caller's counters (all zero when it is new). */
+typedef struct pgn_tally_item {
+    char *key; /* NUL-terminated copy, the tally's */
+    size_t len;
+    uint64_t n;                   /* the count (pgnkit stats: games) */
+    uint64_t wins, draws, losses; /* pgnkit stats, players: from the player's side */
+    int32_t min_elo, max_elo;     /* pgnkit stats, players: 0 = none seen */
+    uint64_t aux;                 /* for the caller (pgnkit split: a file's sequence number) */
+} pgn_tally_item;
+
+/**
+ * A map from byte strings to counters (the per-value counts of a collection's statistics, the
+ * file names given out by a split): keys copied, memory proportional to the number of distinct
+ * values (an open-addressed table kept at most half full).
+ */
+typedef struct pgn_tally pgn_tally;
+
+/** Creates an empty tally on alloc (NULL: libc): PGN_OK, PGN_E_NOMEM or PGN_E_BAD_ALLOCATOR.
+ * The caller frees it with pgn_tally_free. */
+PGN_API PGN_NODISCARD pgn_status pgn_tally_new(pgn_tally **out, const pgn_allocator *alloc);
+/** Frees the tally, its keys and its sorted array; accepts NULL. */
+PGN_API void pgn_tally_free(pgn_tally *t);
+/** The item of key (len bytes), created with zero counters when new; NULL when out of memory.
+ * The pointer is valid until the next pgn_tally_get (the table may grow) or pgn_tally_free. */
+PGN_API pgn_tally_item *pgn_tally_get(pgn_tally *t, const char *key, size_t len);
+/** The number of distinct keys. */
+PGN_API size_t pgn_tally_count(const pgn_tally *t);
+/** The items sorted by count (highest first, then key bytes), pgn_tally_count pointers in an
+ * array the tally owns until the next pgn_tally_get, pgn_tally_sorted or pgn_tally_free; NULL
+ * when the tally is empty or out of memory. */
+PGN_API pgn_tally_item *const *pgn_tally_sorted(pgn_tally *t);
+
 /**
  * Compares two values of the tag called name as a sort should order them: -1, 0 or 1. Date,
  * EventDate, UTCDate and Round compare field by field between the dots (PGN §8.1.1.3, §8.1.1.4):

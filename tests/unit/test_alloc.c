@@ -580,6 +580,9 @@ static pgn_status e_dedupe_new(const pgn_allocator *a) {
     pgn_dedupe_opts o = {.alloc = a};
     REFUSES(pgn_dedupe, pgn_dedupe_new(&obj_, &o), pgn_dedupe_free);
 }
+static pgn_status e_tally_new(const pgn_allocator *a) {
+    REFUSES(pgn_tally, pgn_tally_new(&obj_, a), pgn_tally_free);
+}
 static pgn_status e_engine_new(const pgn_allocator *a) {
     pgn_engine_config c = {.path = "/nonexistent/engine"};
     REFUSES(pgn_engine, pgn_engine_new(&obj_, &c, a), pgn_engine_free);
@@ -688,6 +691,7 @@ static const struct {
     {"pgn_query_filter_new", e_query_filter_new, 0},
     {"pgn_search_new", e_search_new, 0},
     {"pgn_dedupe_new", e_dedupe_new, 0},
+    {"pgn_tally_new", e_tally_new, 0},
     {"pgn_game_analyze", e_game_analyze, 0},
     {"pgn_engine_new", e_engine_new, 0},
     {"pgn_source_open_path", e_source_open_path, 0},
