@@ -2,9 +2,10 @@
 /* pgnkit sort: writes the games, unchanged, ordered by a list of tags (pgn_tag_compare: dates and
  * rounds as the standard orders them), stably. Games are held up to --memory bytes; beyond that
  * each full batch is sorted into a temporary run file and the runs are merged (an external merge
- * sort), so memory stays near the limit whatever the input's size. */
+ * sort, pgn_sort_* of include/pgnkit/sort.h), so memory stays near the limit whatever the
+ * input's size. The options and the messages are here. */
 #define _POSIX_C_SOURCE 200809L
-#include "sort.h"
+#include "cli.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,71 +20,48 @@ static const char usage_text[] =
         CLI_READ_USAGE CLI_RANGE_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
+/* The options, then the sort (include/pgnkit/sort.h) the games go to. */
+typedef struct sort_cmd {
+    char *names[PGN_SORT_MAX_TAGS];
+    size_t nkeys;
+    uint64_t memory;
+    pgn_sort *sort;
+    FILE *out;
+} sort_cmd;
+
 static pgn_flow on_begin(void *user, pgn_loc at) {
-    sort_state *s = user;
+    sort_cmd *s = user;
     (void)at;
-    for (size_t i = 0; i < s->nkeys; i++) {
-        s->len[i] = NONE;
-    }
+    pgn_sort_begin_game(s->sort);
     return PGN_FLOW_CONTINUE;
 }
 
 static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
-    sort_state *s = user;
-    for (size_t i = 0; i < s->nkeys; i++) {
-        if (name.len == strlen(s->names[i]) && memcmp(name.ptr, s->names[i], name.len) == 0 &&
-            value.len < NONE) {
-            char *v = realloc(s->val[i], value.len + 1);
-            if (!v) {
-                return PGN_FLOW_STOP;
-            }
-            memcpy(v, value.ptr, value.len);
-            s->val[i] = v;
-            s->len[i] = (uint32_t)value.len;
-        }
+    sort_cmd *s = user;
+    return pgn_sort_tag(s->sort, name, value) == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
+}
+
+/* The sort's sentence for a failure, if it has one (else the status says it). */
+static int said(const sort_cmd *s) {
+    const char *why = pgn_sort_error(s->sort);
+    if (why[0]) {
+        cli_error(NULL, "%s", why);
     }
-    return PGN_FLOW_CONTINUE;
+    return why[0] != 0;
 }
 
 static pgn_status one_game(cli_run *run, void *user, const cli_game *g) {
-    sort_state *s = user;
+    sort_cmd *s = user;
     (void)run;
-    uint64_t keys = 0;
-    for (size_t i = 0; i < s->nkeys; i++) {
-        keys += s->len[i] == NONE ? 0 : s->len[i];
+    pgn_status st = pgn_sort_add(s->sort, g->raw);
+    if (st != PGN_OK) {
+        said(s);
     }
-    if (g->raw.len >= UINT32_MAX) {
-        return PGN_E_LIMIT;
-    }
-    if (s->nrecs == s->caprecs) {
-        size_t cap = s->caprecs ? s->caprecs * 2 : 1024;
-        rec **v = realloc(s->recs, cap * sizeof *v);
-        if (!v) {
-            return PGN_E_NOMEM;
-        }
-        s->recs = v;
-        s->caprecs = cap;
-    }
-    uint64_t size = sizeof(rec) + keys + g->raw.len;
-    rec *r = malloc((size_t)size);
-    if (!r) {
-        return PGN_E_NOMEM;
-    }
-    r->ordinal = g->ordinal;
-    r->size = size;
-    r->raw_len = (uint32_t)g->raw.len;
-    char *p = (char *)(r + 1);
-    for (size_t i = 0; i < s->nkeys; i++) {
-        r->key_len[i] = s->len[i];
-        if (s->len[i] != NONE) {
-            memcpy(p, s->val[i], s->len[i]);
-            p += s->len[i];
-        }
-    }
-    memcpy(p, g->raw.ptr, g->raw.len);
-    s->recs[s->nrecs++] = r;
-    s->held += size;
-    return s->held + s->caprecs * sizeof *s->recs > s->memory ? sort_flush(s, 1) : PGN_OK;
+    return st;
+}
+
+static ptrdiff_t to_file(void *ctx, const void *buf, size_t len) {
+    return fwrite(buf, 1, len, ctx) == len ? (ptrdiff_t)len : -1;
 }
 
 /* --memory: a number of bytes with an optional K, M or G; 0 when not one. */
@@ -104,11 +82,11 @@ static uint64_t parse_size(const char *text) {
 }
 
 /* Splits "Date,Round" into s->names; 0 when a name is empty or there are too many. */
-static int parse_keys(sort_state *s, const char *list) {
+static int parse_keys(sort_cmd *s, const char *list) {
     for (const char *p = list;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || s->nkeys == MAX_KEYS || !(s->names[s->nkeys] = malloc(len + 1))) {
+        if (len == 0 || s->nkeys == PGN_SORT_MAX_TAGS || !(s->names[s->nkeys] = malloc(len + 1))) {
             return 0;
         }
         memcpy(s->names[s->nkeys], p, len);
@@ -124,7 +102,7 @@ enum { OPT_BY = CLI_OPT_COMMAND, OPT_MEMORY };
 static const char *const options[] = {"by:", "memory:", NULL};
 
 static int sort_option(void *user, int ch, const char *arg) {
-    sort_state *s = user;
+    sort_cmd *s = user;
     switch (ch) {
     case OPT_BY:
         return s->nkeys || !parse_keys(s, arg) ? cli_usage("--by takes 1 to 16 tag names, once")
@@ -137,11 +115,10 @@ static int sort_option(void *user, int ch, const char *arg) {
 }
 
 /* Sorts what is held (into a last run when there are runs) and merges the runs. */
-static void sort_out(cli_run *r, sort_state *s) {
-    pgn_status ps = s->nruns == 0 ? sort_flush(s, 0) : sort_flush(s, 1);
-    ps = ps == PGN_OK && s->nruns ? sort_merge(s) : ps;
+static void sort_out(cli_run *r, sort_cmd *s) {
+    pgn_status ps = pgn_sort_finish(s->sort, to_file, s->out);
     if (ps != PGN_OK) {
-        if (!s->said) {
+        if (!said(s)) {
             cli_error(NULL, "%s", pgn_status_message(ps));
         }
         r->aborted = 1;
@@ -149,24 +126,23 @@ static void sort_out(cli_run *r, sort_state *s) {
     }
 }
 
-static void sort_free(sort_state *s) {
-    for (size_t i = 0; i < s->nrecs; i++) {
-        free(s->recs[i]);
-    }
-    for (size_t i = 0; i < s->nruns; i++) {
-        fclose(s->runs[i]);
-    }
-    for (size_t i = 0; i < MAX_KEYS; i++) {
+/* The sort for the options: PGN_OK or PGN_E_NOMEM. Run files go to $TMPDIR, else /tmp. */
+static pgn_status sort_open(sort_cmd *s) {
+    const char *dir = getenv("TMPDIR");
+    pgn_sort_opts o = {(const char *const *)s->names, s->nkeys, s->memory,
+                       dir && dir[0] ? dir : NULL, NULL};
+    return pgn_sort_new(&s->sort, &o);
+}
+
+static void sort_free(sort_cmd *s) {
+    pgn_sort_free(s->sort);
+    for (size_t i = 0; i < s->nkeys; i++) {
         free(s->names[i]);
-        free(s->val[i]);
     }
-    free(s->recs);
-    free(s->runs);
-    free(s->levels);
 }
 
 int cmd_sort(int argc, char **argv) {
-    sort_state s;
+    sort_cmd s;
     memset(&s, 0, sizeof s);
     s.memory = (uint64_t)256 << 20;
     cli_run r;
@@ -174,6 +150,10 @@ int cmd_sort(int argc, char **argv) {
     int st = cli_run_args(&r, argc, argv, usage_text, options, "", sort_option, &s);
     if (st == EXIT_OK && !s.nkeys) {
         st = cli_usage("--by is required");
+    }
+    if (st == EXIT_OK && sort_open(&s) != PGN_OK) {
+        cli_error(NULL, "out of memory");
+        st = EXIT_RESOURCE;
     }
     if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
         sort_free(&s);
@@ -187,7 +167,7 @@ int cmd_sort(int argc, char **argv) {
     if (!r.aborted) {
         sort_out(&r, &s);
     }
-    cli_run_count(&r, "runs", "runs", s.runs_made);
+    cli_run_count(&r, "runs", "runs", s.sort ? pgn_sort_runs(s.sort) : 0);
     sort_free(&s);
     /* on a failure the error line alone: no summary that looks like success (issue 34) */
     return cli_run_finish(&r, r.aborted ? CLI_SUMMARY_NONE : CLI_SUMMARY_COUNTS);

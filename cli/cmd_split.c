@@ -3,7 +3,8 @@
  * (--games), a file per value of a tag (--by), or one game a file. Tag values are made safe
  * before they go into a name (no '/', no leading '.', no control bytes, bounded length), and two
  * values that would give one name are numbered apart; together the files hold exactly the input's
- * games. */
+ * games. Which game goes where and the names are the library's (pgn_split_*); the options, the
+ * files and the messages are here and in split_files.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "split.h"
 
@@ -44,62 +45,30 @@ static size_t open_max(void) {
     return rl.rlim_cur > 64 ? (size_t)rl.rlim_cur - 48 : 16;
 }
 
-/* Notes the tags the pattern names; 0 (after a message) for an unclosed brace or too many. */
-static int parse_pattern(split_state *s) {
-    for (const char *p = s->pattern; (p = strchr(p, '{')) != NULL;) {
-        const char *end = strchr(p, '}');
-        if (!end || end == p + 1) {
-            return cli_usage("a { in the pattern has no name or no }"), 0;
-        }
-        size_t len = (size_t)(end - p - 1);
-        int special = (len == 1 && p[1] == 'n') || (len == 5 && memcmp(p + 1, "value", 5) == 0);
-        if (!special && split_field(s, p + 1, len) < 0) {
-            return cli_usage("at most 7 tags in the pattern"), 0;
-        }
-        p = end + 1;
-    }
-    return 1;
-}
-
 static pgn_flow on_begin(void *user, pgn_loc at) {
     split_state *s = user;
     (void)at;
-    for (size_t i = 0; i < s->nfields; i++) {
-        s->len[i] = SIZE_MAX; /* not seen */
-    }
+    pgn_split_begin_game(s->split);
     return PGN_FLOW_CONTINUE;
 }
 
 static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     split_state *s = user;
-    for (size_t i = 0; i < s->nfields; i++) {
-        int year = strcmp(s->field[i], "Year") == 0;
-        const char *want = year ? "Date" : s->field[i];
-        if (name.len == strlen(want) && memcmp(name.ptr, want, name.len) == 0) {
-            size_t len = year && value.len > 4 ? 4 : value.len;
-            char *v = realloc(s->val[i], len + 1);
-            if (!v) {
-                return PGN_FLOW_STOP; /* reported as a missing value: never a lost game */
-            }
-            memcpy(v, value.ptr, len);
-            v[len] = 0;
-            s->val[i] = v;
-            s->len[i] = len;
-        }
-    }
-    return PGN_FLOW_CONTINUE;
+    /* out of memory: reported as a missing value, never a lost game */
+    return pgn_split_tag(s->split, name, value) == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
 }
 
 static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     split_state *s = user;
     (void)r;
-    out_file *f = split_file_for(s);
+    pgn_status st;
+    const char *name;
+    FILE *f = split_file_for(s, &st, &name);
     if (!f) {
-        return PGN_E_IO;
+        return st;
     }
-    f->games++;
-    if (cli_write_raw(f->f, g->raw.ptr, g->raw.len) != PGN_OK) {
-        cli_error(f->path, "error writing: %s", strerror(errno));
+    if (cli_write_raw(f, g->raw.ptr, g->raw.len) != PGN_OK) {
+        cli_error(name, "error writing: %s", strerror(errno));
         return PGN_E_IO;
     }
     return PGN_OK;
@@ -120,19 +89,20 @@ static int split_option(void *user, int ch, const char *arg) {
     }
 }
 
-/* The pattern's default and its checks, after the options. */
+/* The split (pgn_split_new: the pattern's default and its checks), after the options. */
 static int split_rules(split_state *s) {
-    if (!s->pattern) {
-        s->pattern = s->by ? "{value}.pgn" : "split-{n}.pgn";
-    }
-    if (strlen(s->pattern) > PATTERN_MAX) {
-        return cli_usage("the pattern is longer than 1024 bytes");
-    }
     if (s->by && strlen(s->by) == 0) {
         return cli_usage("--by takes a tag name");
     }
-    if ((s->by && split_field(s, s->by, strlen(s->by)) < 0) || !parse_pattern(s)) {
-        return EXIT_USAGE;
+    char why[128] = "";
+    pgn_split_opts o = {s->pattern, s->by, s->per_file, NULL};
+    pgn_status st = pgn_split_new(&s->split, &o, why, sizeof why);
+    if (st == PGN_E_LIMIT) {
+        return cli_usage(why);
+    }
+    if (st != PGN_OK) {
+        cli_error(NULL, "out of memory");
+        return EXIT_RESOURCE;
     }
     return EXIT_OK;
 }
@@ -140,29 +110,19 @@ static int split_rules(split_state *s) {
 /* Puts the files in place when the reading went through (else, or when refused, none) and frees
  * the state; the status of the run. */
 static int finish(split_state *s, cli_run *r, int st) {
-    if (!r->aborted && s->nfiles > 0) { /* a missing input does not stop the others */
+    if (!r->aborted && s->split &&
+        pgn_split_count(s->split) > 0) { /* a missing input does not stop the others */
         int c = split_commit(s, r);
         s->kept_dirs = c == EXIT_OK;
         st = c > st ? c : st;
     }
     split_discard(s);
-    for (size_t i = 0; i < s->nfields; i++) {
-        free(s->field[i]);
-        free(s->val[i]);
-    }
-    pgn_tally_free(s->keys);
-    pgn_tally_free(s->names);
     return st;
 }
 
 int cmd_split(int argc, char **argv) {
     split_state s;
     memset(&s, 0, sizeof s);
-    if (pgn_tally_new(&s.keys, NULL) != PGN_OK || pgn_tally_new(&s.names, NULL) != PGN_OK) {
-        pgn_tally_free(s.keys);
-        cli_error(NULL, "out of memory");
-        return EXIT_RESOURCE;
-    }
     s.open_max = open_max();
     cli_run r;
     cli_run_init(&r, CLI_READS | CLI_WHERE);
@@ -171,13 +131,16 @@ int cmd_split(int argc, char **argv) {
         st = split_precheck(&s, &r); /* before reading, as every writer */
     }
     if (st != EXIT_OK || (st = cli_run_open(&r)) != EXIT_OK) {
-        return finish(&s, &r, st == CLI_HELP ? EXIT_OK : st);
+        st = finish(&s, &r, st == CLI_HELP ? EXIT_OK : st);
+        pgn_split_free(s.split);
+        return st;
     }
     pgn_visitor v = {on_begin, on_tag, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     r.raw = 1;
     r.ropts.flags |= PGN_READ_NO_BOARD; /* only tags and the raw text are needed */
     cli_run_visit(&r, &v, &s, one_game, &s);
     r.status = finish(&s, &r, r.status);
-    cli_run_count(&r, "files", "files", s.kept_dirs ? s.nfiles : 0);
+    cli_run_count(&r, "files", "files", s.kept_dirs ? pgn_split_count(s.split) : 0);
+    pgn_split_free(s.split);
     return cli_run_finish(&r, CLI_SUMMARY_COUNTS);
 }

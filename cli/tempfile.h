@@ -4,7 +4,9 @@
  * that left it; removed on every exit path (by their owner on errors, by a signal handler on
  * SIGINT, SIGTERM, SIGHUP and SIGPIPE) and, should a run die without one (SIGKILL, a crash), by
  * the next run that writes into the same directory. The metadata an in-place rewrite keeps is
- * here too (owner, group, mode, extended attributes). */
+ * here too (owner, group, mode, extended attributes). The names, the metadata and the backup are
+ * the library's (pgn_temp_*, include/pgnkit/tempfile.h); these wrappers add the signal handler's
+ * list, the sweep (readdir) and the messages. */
 #ifndef PGNKIT_CLI_TEMPFILE_H
 #define PGNKIT_CLI_TEMPFILE_H
 

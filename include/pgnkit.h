@@ -20,6 +20,9 @@
 #include "pgnkit/collection.h"
 #include "pgnkit/render.h"
 #include "pgnkit/source.h"
+#include "pgnkit/sort.h"
+#include "pgnkit/split.h"
+#include "pgnkit/tempfile.h"
 #include "pgnkit/db.h"
 
 #ifdef __cplusplus

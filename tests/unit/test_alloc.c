@@ -583,6 +583,15 @@ static pgn_status e_dedupe_new(const pgn_allocator *a) {
 static pgn_status e_tally_new(const pgn_allocator *a) {
     REFUSES(pgn_tally, pgn_tally_new(&obj_, a), pgn_tally_free);
 }
+static pgn_status e_sort_new(const pgn_allocator *a) {
+    const char *tags[] = {"Date"};
+    pgn_sort_opts o = {tags, 1, 0, NULL, a};
+    REFUSES(pgn_sort, pgn_sort_new(&obj_, &o), pgn_sort_free);
+}
+static pgn_status e_split_new(const pgn_allocator *a) {
+    pgn_split_opts o = {"split-{n}.pgn", "White", 0, a};
+    REFUSES(pgn_split, pgn_split_new(&obj_, &o, NULL, 0), pgn_split_free);
+}
 static pgn_status e_engine_new(const pgn_allocator *a) {
     pgn_engine_config c = {.path = "/nonexistent/engine"};
     REFUSES(pgn_engine, pgn_engine_new(&obj_, &c, a), pgn_engine_free);
@@ -692,6 +701,8 @@ static const struct {
     {"pgn_search_new", e_search_new, 0},
     {"pgn_dedupe_new", e_dedupe_new, 0},
     {"pgn_tally_new", e_tally_new, 0},
+    {"pgn_sort_new", e_sort_new, 0},
+    {"pgn_split_new", e_split_new, 0},
     {"pgn_game_analyze", e_game_analyze, 0},
     {"pgn_engine_new", e_engine_new, 0},
     {"pgn_source_open_path", e_source_open_path, 0},
