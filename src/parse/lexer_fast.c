@@ -5,6 +5,7 @@
 #include "lexer.h"
 
 #include "../base/bits.h"
+#include "../base/table.h"
 
 #include <string.h>
 #if defined(__SSE2__)
@@ -107,16 +108,18 @@ static int tag_line_in_window(const lexer *lx, size_t i) {
  * inert in a skipped line whatever the token (K_TOKEN); a few need a look. Bytes >= 0x80 and NUL
  * stop it (K_STOP), as do [ ( ) * and ". */
 enum { K_TOKEN = 0, K_LF, K_CR, K_BRACE, K_SEMI, K_DASH, K_STOP };
-static const uint8_t skip_class[256] = {
-    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 6, 0, 0, 0, 0, 0, 6, 6, 6, 0, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-};
+#define SKIP_CLASS(c)                                                                              \
+    ((c) == '\n'                ? K_LF                                                             \
+     : (c) == '\r'              ? K_CR                                                             \
+     : (c) == '{'               ? K_BRACE                                                          \
+     : (c) == ';'               ? K_SEMI                                                           \
+     : (c) == '-' || (c) == '/' ? K_DASH                                                           \
+     : (c) == 0 || (c) >= 0x80 || (c) == '[' || (c) == '(' || (c) == ')' || (c) == '*' ||          \
+             (c) == '"'                                                                            \
+         ? K_STOP                                                                                  \
+         : K_TOKEN)
+static const uint8_t skip_class[256] = {PGNK_TABLE256(SKIP_CLASS)};
+#undef SKIP_CLASS
 
 /* The first byte at or after i (before len) whose skip_class is not K_TOKEN, or len; with SSE2,
  * 16 bytes at a time: a byte below 0x20 or above 0x7F (one signed compare) or one of " ( ) * - / ;
@@ -317,16 +320,16 @@ static size_t skip_blanks(const unsigned char *b, size_t i, size_t len) {
 /* The bytes of a tag name (letters, digits, '_') and of a plain tag value (printable ASCII but
  * '"' and '\'), for the tag-pair fast path. */
 enum { T_NAME = 1, T_VALUE = 2 };
-static const uint8_t tag_byte[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2,
-    2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 0, 2, 2, 3,
-    2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
+#define TAG_NAME_BYTE(c)                                                                           \
+    (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9') ||     \
+     (c) == '_')
+#define TAG_BYTE(c)                                                                                \
+    (TAG_NAME_BYTE(c)                                         ? T_NAME | T_VALUE                   \
+     : (c) >= 0x20 && (c) < 0x7f && (c) != '"' && (c) != '\\' ? T_VALUE                            \
+                                                              : 0)
+static const uint8_t tag_byte[256] = {PGNK_TABLE256(TAG_BYTE)};
+#undef TAG_BYTE
+#undef TAG_NAME_BYTE
 
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
