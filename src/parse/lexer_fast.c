@@ -9,7 +9,7 @@
 
 #include <string.h>
 #if defined(__SSE2__)
-#include <emmintrin.h> /* the skip's 16-byte search (x86-64 always has SSE2) */
+#include "bytes16.h" /* the skip's 16-byte search (x86-64 always has SSE2) */
 #endif
 
 int pgnk_lexer_utf16_bom(lexer *lx) {
@@ -128,15 +128,9 @@ static inline size_t skip_tokens(const unsigned char *b, size_t i, size_t len) {
 #if defined(__SSE2__)
     for (; len - i >= 16; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-        __m128i r = _mm_sub_epi8(v, _mm_set1_epi8(0x28)); /* ( ) *: 0, 1, 2 */
-        __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-                                 _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r));
-        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))));
-        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
-                                         _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))));
-        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
-                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))));
+        __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), pgnk_in16(v, '(', 2));
+        m = _mm_or_si128(m, pgnk_eq16_any4(v, '"', '-', '/', ';'));
+        m = _mm_or_si128(m, _mm_or_si128(pgnk_eq16(v, '['), pgnk_eq16(v, '{')));
         for (unsigned bits = (unsigned)_mm_movemask_epi8(m); bits; bits &= bits - 1) {
             size_t k = i + (size_t)__builtin_ctz(bits);
             if (skip_class[b[k]] != K_TOKEN) {
