@@ -348,24 +348,6 @@ unsigned pgnk_variant_generate(const pgn_pos *p, uint64_t from_mask, uint64_t to
     return l->count;
 }
 
-uint64_t pgnk_variant_perft(const pgn_pos *p, unsigned depth) {
-    if (depth == 0) {
-        return 1;
-    }
-    pgn_movelist l;
-    pgnk_variant_generate(p, BB_ALL, BB_ALL, &l);
-    if (depth == 1) {
-        return l.count;
-    }
-    uint64_t n = 0;
-    for (unsigned i = 0; i < l.count; i++) {
-        pgn_pos q = *p;
-        pgnk_variant_play(&q, l.moves[i], 0);
-        n += pgnk_variant_perft(&q, depth - 1);
-    }
-    return n;
-}
-
 uint64_t pgnk_variant_checkers(const pgn_pos *p) {
     pgn_color us = (pgn_color)p->side;
     if (!pgnk_variant_king_attacked(p, us)) {

@@ -24,8 +24,6 @@ static inline int pgnk_pos_general(const pgn_pos *p) {
  * destination square); out may be NULL to count. */
 unsigned pgnk_variant_generate(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,
                                pgn_movelist *out);
-/* Counts perft leaves of a variant or kingless position (moves played without keys). */
-uint64_t pgnk_variant_perft(const pgn_pos *p, unsigned depth);
 /* The standard legal move generator (movegen.c), which the variants with standard king safety
  * use as it is. */
 unsigned pgnk_chess_generate_std(const pgn_pos *p, uint64_t from_mask, uint64_t to_mask,

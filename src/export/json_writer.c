@@ -14,14 +14,13 @@
 #include "../base/utf8.h"
 #include "../game/arena.h"
 #include "../game/game_internal.h"
+#include "sink.h"
 #include "variant_start.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
 
 struct pgn_json_writer {
-    pgn_allocator alloc;
-    pgn_write_fn fn;
-    void *ctx;
+    pgnk_sink sink; /* first: allocator, callback, iterator (sink.h) */
     uint32_t flags, fen_flags;
     uint64_t games;
     pgn_status err; /* the first failure; then everything stops */
@@ -30,7 +29,6 @@ struct pgn_json_writer {
     int short_move; /* the open move was written "SAN UCI" (PGN_JSON_SHORT_MOVES): no brace */
     char *buf;
     size_t len, cap;
-    pgn_iter *iter;            /* the walk of the move tree */
     chess_fen_ranks fen_ranks; /* the FEN text of each rank of the position after fen_node */
     const pgn_node *fen_node;  /* NULL: fen_ranks holds nothing of this game */
 };
@@ -38,23 +36,19 @@ struct pgn_json_writer {
 pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts *opts,
                                pgn_write_fn fn, void *ctx) {
     pgn_json_writer *w;
-    const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
+    pgn_status st;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    pgn_status st;
-    w = pgnk_alloc_object(alloc, sizeof *w, &st);
+    w = pgnk_sink_new(sizeof *w, opts != NULL ? opts->alloc : NULL, fn, ctx, &st);
     if (w == NULL) {
         return st;
     }
-    pgnk_alloc_copy(&w->alloc, alloc);
-    w->fn = fn;
-    w->ctx = ctx;
     if (opts != NULL) {
         w->flags = opts->flags;
         w->fen_flags = opts->fen_flags;
     }
-    w->buf = pgnk_malloc(&w->alloc, FLUSH_AT * 2);
-    if (w->buf == NULL || pgn_iter_new(&w->iter, &w->alloc) != PGN_OK) {
+    w->buf = pgnk_malloc(&w->sink.alloc, FLUSH_AT * 2);
+    if (w->buf == NULL) {
         pgn_json_writer_free(w);
         return PGN_E_NOMEM;
     }
@@ -64,14 +58,11 @@ pgn_status pgn_json_writer_new(pgn_json_writer **out, const pgn_json_writer_opts
 }
 
 void pgn_json_writer_free(pgn_json_writer *writer) {
-    pgn_allocator alloc;
     if (writer == NULL) {
         return;
     }
-    alloc = writer->alloc;
-    pgnk_free(&alloc, writer->buf);
-    pgn_iter_free(writer->iter);
-    pgnk_free(&alloc, writer);
+    pgnk_free(&writer->sink.alloc, writer->buf);
+    pgnk_sink_free(&writer->sink);
 }
 
 /* ---- output ---- */
@@ -79,14 +70,8 @@ void pgn_json_writer_free(pgn_json_writer *writer) {
 /* Sends the buffer to the callback. After a failure the output is dropped, so that len stays
  * below FLUSH_AT whatever is written (direct writes rely on it: see room). */
 static void flush(pgn_json_writer *w) {
-    ptrdiff_t r;
-    if (w->err != PGN_OK || w->len == 0) {
-        w->len = 0;
-        return;
-    }
-    r = w->fn(w->ctx, w->buf, w->len);
-    if (r < 0 || (size_t)r != w->len) {
-        w->err = PGN_E_IO;
+    if (w->err == PGN_OK && w->len != 0) {
+        w->err = pgnk_sink_write(&w->sink, w->buf, w->len);
     }
     w->len = 0;
 }
@@ -100,9 +85,8 @@ static void put_slow(pgn_json_writer *w, const char *s, size_t n) {
     if (n > w->cap - w->len) {
         flush(w);
         if (n > w->cap) {
-            ptrdiff_t r = w->err == PGN_OK ? w->fn(w->ctx, s, n) : 0;
-            if (r < 0 || (size_t)r != n) {
-                w->err = PGN_E_IO;
+            if (w->err == PGN_OK) {
+                w->err = pgnk_sink_write(&w->sink, s, n);
             }
             return;
         }
@@ -295,7 +279,7 @@ static size_t san_at(const pgn_json_writer *w, const pgn_node *n, char *d) {
         memcpy(d, san.ptr, san.len);
         return san.len;
     }
-    return pgn_san_write(pgnk_iter_pos(w->iter), pgn_node_move(n), d);
+    return pgn_san_write(pgnk_iter_pos(w->sink.iter), pgn_node_move(n), d);
 }
 
 /* A move as the string "SAN UCI" (PGN_JSON_SHORT_MOVES), straight into the buffer. */
@@ -306,7 +290,7 @@ static void put_short_move(pgn_json_writer *w, const pgn_node *n) {
     d[0] = '"';
     k += san_at(w, n, d + k);
     d[k++] = ' ';
-    k += pgn_uci_write(pgnk_iter_pos(w->iter), pgn_node_move(n), d + k);
+    k += pgn_uci_write(pgnk_iter_pos(w->sink.iter), pgn_node_move(n), d + k);
     d[k++] = '"';
     commit(w, k);
 }
@@ -315,7 +299,7 @@ static void put_short_move(pgn_json_writer *w, const pgn_node *n) {
 static void put_move(pgn_json_writer *w, const pgn_node *n) {
     enum { MOST = 7 + PGN_SAN_MAX + 9 + PGN_UCI_MAX + 9 + PGN_FEN_MAX + 8 };
     pgn_move mv = pgn_node_move(n);
-    const pgn_pos *pos = pgnk_iter_pos(w->iter);
+    const pgn_pos *pos = pgnk_iter_pos(w->sink.iter);
     char *d = room(w);
     size_t k = 7;
     static_assert(MOST <= ROOM_MAX, "a move fits the buffer's room");
@@ -329,7 +313,7 @@ static void put_move(pgn_json_writer *w, const pgn_node *n) {
         commit(w, k);
         return;
     }
-    pos = pgnk_iter_pos_after(w->iter);
+    pos = pgnk_iter_pos_after(w->sink.iter);
     memcpy(d + k, "\",\"fen\":\"", 9);
     k += 9;
     /* after the parent's move fen_ranks holds this move's before: only its ranks change */
@@ -351,7 +335,7 @@ static void put_node(pgn_json_writer *w, const pgn_node *n) {
     size_t i, k = pgn_node_nag_count(n);
     pgn_str pre = pgn_node_pre_comment(n), post = pgn_node_comment(n);
     w->short_move = !w->move_fen && (w->flags & PGN_JSON_SHORT_MOVES) && k == 0 && pre.len == 0 &&
-                    post.len == 0 && !pgnk_iter_has_variations(w->iter);
+                    post.len == 0 && !pgnk_iter_has_variations(w->sink.iter);
     if (w->short_move) {
         put_short_move(w, n);
         return;
@@ -382,7 +366,7 @@ static void put_node(pgn_json_writer *w, const pgn_node *n) {
  * follow from the event before: a move after a move's end takes a comma, a variation after a
  * variation's end too, and a move whose variations end closes their array. */
 static void put_moves(pgn_json_writer *w, const pgn_game *game) {
-    pgn_iter *it = w->iter;
+    pgn_iter *it = w->sink.iter;
     pgn_iter_event ev, prev = PGN_ITER_GAME_ENTER;
     pgn_iter_reset(it, game, PGN_ITER_BOARD);
     while (w->err == PGN_OK) {

@@ -21,17 +21,13 @@
 pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_write_fn fn,
                           void *ctx) {
     pgn_writer *w;
-    const pgn_allocator *alloc = opts != NULL ? opts->alloc : NULL;
+    pgn_status st;
     assert(out != NULL && fn != NULL);
     *out = NULL;
-    pgn_status st;
-    w = pgnk_alloc_object(alloc, sizeof *w, &st);
+    w = pgnk_sink_new(sizeof *w, opts != NULL ? opts->alloc : NULL, fn, ctx, &st);
     if (w == NULL) {
         return st;
     }
-    pgnk_alloc_copy(&w->alloc, alloc);
-    w->fn = fn;
-    w->ctx = ctx;
     if (opts != NULL) {
         w->flags = opts->flags;
         w->width = opts->width;
@@ -42,31 +38,24 @@ pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_wri
     if (w->width == 0) {
         w->width = DEFAULT_WIDTH;
     }
-    if (pgn_iter_new(&w->iter, &w->alloc) != PGN_OK) {
-        pgn_writer_free(w);
-        return PGN_E_NOMEM;
-    }
     *out = w;
     return PGN_OK;
 }
 
 void pgn_writer_free(pgn_writer *writer) {
-    pgn_allocator alloc;
     if (writer == NULL) {
         return;
     }
-    alloc = writer->alloc;
-    pgnk_buf_free(&writer->out, &alloc);
-    pgn_iter_free(writer->iter);
-    pgnk_free(&alloc, writer->tags);
-    pgnk_free(&alloc, writer->clean);
-    pgnk_free(&alloc, writer);
+    pgnk_buf_free(&writer->out, &writer->sink.alloc);
+    pgnk_free(&writer->sink.alloc, writer->tags);
+    pgnk_free(&writer->sink.alloc, writer->clean);
+    pgnk_sink_free(&writer->sink);
 }
 
 /* ---- the output buffer ---- */
 
 int pgnk_writer_room(pgn_writer *w, size_t n) {
-    if (!pgnk_buf_reserve(&w->out, &w->alloc, n)) {
+    if (!pgnk_buf_reserve(&w->out, &w->sink.alloc, n)) {
         w->err = PGN_E_NOMEM;
         return 0;
     }
@@ -90,13 +79,11 @@ static inline void put(pgn_writer *w, const char *s, size_t n) {
 
 /* Sends the first n bytes of the buffer to the callback and drops them. */
 static void flush(pgn_writer *w, size_t n) {
-    ptrdiff_t r;
     if (w->err != PGN_OK || n == 0) {
         return;
     }
-    r = w->fn(w->ctx, w->out.ptr, n);
-    if (r < 0 || (size_t)r != n) {
-        w->err = PGN_E_IO;
+    w->err = pgnk_sink_write(&w->sink, w->out.ptr, n);
+    if (w->err != PGN_OK) {
         return;
     }
     memmove(w->out.ptr, w->out.ptr + n, w->out.len - n);
@@ -295,7 +282,8 @@ static pgn_str without_braces(pgn_writer *w, pgn_str c) {
     if (memchr(c.ptr, '{', c.len) == NULL && memchr(c.ptr, '}', c.len) == NULL) {
         return c;
     }
-    if (c.len + 1 > w->clean_cap && !pgnk_grow(&w->alloc, &p, &w->clean_cap, c.len + 1, 1, 4097)) {
+    if (c.len + 1 > w->clean_cap &&
+        !pgnk_grow(&w->sink.alloc, &p, &w->clean_cap, c.len + 1, 1, 4097)) {
         w->err = PGN_E_NOMEM;
         c.len = 0;
         return c;
@@ -542,7 +530,7 @@ static void move_token(pgn_writer *w, const pgn_node *node, const char *san, siz
         return;
     }
     if (pgn_lang_is_descriptive(w->lang)) {
-        m = pgn_desc_write(pgn_iter_pos(w->iter), w->lang, node->move, other, PGN_DESC_MAX);
+        m = pgn_desc_write(pgn_iter_pos(w->sink.iter), w->lang, node->move, other, PGN_DESC_MAX);
         if (m > 0) {
             memcpy(other + m, san + bare, n - bare); /* a glued ! or ? */
             m += n - bare;
@@ -555,8 +543,8 @@ static void move_token(pgn_writer *w, const pgn_node *node, const char *san, siz
 
 /* The move number, the SAN and what follows the move: NAGs, then the comment. */
 static void write_move(pgn_writer *w, const pgn_node *node) {
-    pgn_color side = pgnk_iter_side(w->iter);
-    uint32_t fullmove = pgnk_iter_fullmove(w->iter);
+    pgn_color side = pgnk_iter_side(w->sink.iter);
+    uint32_t fullmove = pgnk_iter_fullmove(w->sink.iter);
     char san[PGN_SAN_MAX + 2];
     size_t i = 0, n, nags = want(w, PGN_WRITE_NO_NAGS) ? node->nag_count : 0;
     if (node->pre.len && want(w, PGN_WRITE_NO_COMMENTS)) {
@@ -576,7 +564,7 @@ static void write_move(pgn_writer *w, const pgn_node *node) {
         memcpy(san, node->san, node->san_len);
         n = node->san_len;
     } else {
-        n = pgn_san_write(pgn_iter_pos(w->iter), node->move, san);
+        n = pgn_san_write(pgn_iter_pos(w->sink.iter), node->move, san);
     }
     size_t bare = n; /* the SAN before a glued suffix */
     if (w->nag_style == PGN_NAG_STYLE_SYMBOL && nags > 0 && pgn_node_nag(node, 0) >= 1 &&
@@ -598,7 +586,7 @@ static void write_move(pgn_writer *w, const pgn_node *node) {
 }
 
 static void write_movetext(pgn_writer *w, const pgn_game *game, const char *marker) {
-    pgn_iter *it = w->iter;
+    pgn_iter *it = w->sink.iter;
     pgn_iter_event ev;
     uint32_t flags = PGN_ITER_NO_MOVE_LEAVE;
     w->line_start = w->out.len;

@@ -7,6 +7,7 @@
 #include "pgnkit/writer.h"
 
 #include "../base/alloc.h"
+#include "sink.h"
 
 typedef struct tag_ref {
     pgn_str name, value;
@@ -14,9 +15,7 @@ typedef struct tag_ref {
 } tag_ref;
 
 struct pgn_writer {
-    pgn_allocator alloc;
-    pgn_write_fn fn;
-    void *ctx;
+    pgnk_sink sink; /* first: allocator, callback, iterator (sink.h) */
     uint32_t flags, width, fen_flags;
     pgn_nag_style nag_style;
     pgn_lang lang;
@@ -27,7 +26,6 @@ struct pgn_writer {
     int need_number;   /* a black move now needs "N..." (PGN §8.2.2.2) */
     int kept_san;      /* this game's nodes all have their SAN: no board is kept up to date */
     pgn_status err;    /* the first failure while writing this game; then everything stops */
-    pgn_iter *iter;    /* the walk of the move tree */
     tag_ref *tags;
     size_t tags_cap;
     char *clean; /* a comment without its braces (write_comment) */

@@ -5,10 +5,11 @@
 #include "lexer.h"
 
 #include "../base/bits.h"
+#include "../base/table.h"
 
 #include <string.h>
 #if defined(__SSE2__)
-#include <emmintrin.h> /* the skip's 16-byte search (x86-64 always has SSE2) */
+#include "bytes16.h" /* the skip's 16-byte search (x86-64 always has SSE2) */
 #endif
 
 int pgnk_lexer_utf16_bom(lexer *lx) {
@@ -107,16 +108,18 @@ static int tag_line_in_window(const lexer *lx, size_t i) {
  * inert in a skipped line whatever the token (K_TOKEN); a few need a look. Bytes >= 0x80 and NUL
  * stop it (K_STOP), as do [ ( ) * and ". */
 enum { K_TOKEN = 0, K_LF, K_CR, K_BRACE, K_SEMI, K_DASH, K_STOP };
-static const uint8_t skip_class[256] = {
-    6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 6, 0, 0, 0, 0, 0, 6, 6, 6, 0, 0, 5, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-    6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6,
-};
+#define SKIP_CLASS(c)                                                                              \
+    ((c) == '\n'                ? K_LF                                                             \
+     : (c) == '\r'              ? K_CR                                                             \
+     : (c) == '{'               ? K_BRACE                                                          \
+     : (c) == ';'               ? K_SEMI                                                           \
+     : (c) == '-' || (c) == '/' ? K_DASH                                                           \
+     : (c) == 0 || (c) >= 0x80 || (c) == '[' || (c) == '(' || (c) == ')' || (c) == '*' ||          \
+             (c) == '"'                                                                            \
+         ? K_STOP                                                                                  \
+         : K_TOKEN)
+static const uint8_t skip_class[256] = {PGNK_TABLE256(SKIP_CLASS)};
+#undef SKIP_CLASS
 
 /* The first byte at or after i (before len) whose skip_class is not K_TOKEN, or len; with SSE2,
  * 16 bytes at a time: a byte below 0x20 or above 0x7F (one signed compare) or one of " ( ) * - / ;
@@ -125,15 +128,9 @@ static inline size_t skip_tokens(const unsigned char *b, size_t i, size_t len) {
 #if defined(__SSE2__)
     for (; len - i >= 16; i += 16) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-        __m128i r = _mm_sub_epi8(v, _mm_set1_epi8(0x28)); /* ( ) *: 0, 1, 2 */
-        __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
-                                 _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r));
-        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
-                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))));
-        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
-                                         _mm_cmpeq_epi8(v, _mm_set1_epi8(';'))));
-        m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
-                                         _mm_cmpeq_epi8(v, _mm_set1_epi8('{'))));
+        __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), pgnk_in16(v, '(', 2));
+        m = _mm_or_si128(m, pgnk_eq16_any4(v, '"', '-', '/', ';'));
+        m = _mm_or_si128(m, _mm_or_si128(pgnk_eq16(v, '['), pgnk_eq16(v, '{')));
         for (unsigned bits = (unsigned)_mm_movemask_epi8(m); bits; bits &= bits - 1) {
             size_t k = i + (size_t)__builtin_ctz(bits);
             if (skip_class[b[k]] != K_TOKEN) {
@@ -317,16 +314,16 @@ static size_t skip_blanks(const unsigned char *b, size_t i, size_t len) {
 /* The bytes of a tag name (letters, digits, '_') and of a plain tag value (printable ASCII but
  * '"' and '\'), for the tag-pair fast path. */
 enum { T_NAME = 1, T_VALUE = 2 };
-static const uint8_t tag_byte[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    2, 2, 0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2,
-    2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 0, 2, 2, 3,
-    2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
+#define TAG_NAME_BYTE(c)                                                                           \
+    (((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9') ||     \
+     (c) == '_')
+#define TAG_BYTE(c)                                                                                \
+    (TAG_NAME_BYTE(c)                                         ? T_NAME | T_VALUE                   \
+     : (c) >= 0x20 && (c) < 0x7f && (c) != '"' && (c) != '\\' ? T_VALUE                            \
+                                                              : 0)
+static const uint8_t tag_byte[256] = {PGNK_TABLE256(TAG_BYTE)};
+#undef TAG_BYTE
+#undef TAG_NAME_BYTE
 
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)

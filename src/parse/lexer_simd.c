@@ -16,27 +16,19 @@
     (defined(__GNUC__) || defined(__clang__))
 #define SCAN_X86 1
 #include <immintrin.h>
+
+#include "bytes16.h"
 #endif
 
 #if defined(SCAN_X86)
-/* x in [lo, lo + span]: x - lo, unsigned, is its own minimum with span */
-static inline __m128i in_range16(__m128i x, char lo, char span) {
-    __m128i r = _mm_sub_epi8(x, _mm_set1_epi8(lo));
-    return _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(span)), r);
-}
-
 /* The symbol bytes and the digits of the 16 bytes at p, as the low 16 bits of *sym and *digit. */
 static inline void classify16(const unsigned char *p, unsigned *sym, unsigned *digit) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i letter = in_range16(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z' - 'a');
-    __m128i dig = in_range16(v, '0', 9);
-    __m128i m = _mm_or_si128(letter, in_range16(v, '/', ':' - '/')); /* / 0-9 : */
-    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
-                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('+'))));
-    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')),
-                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('='))));
-    m = _mm_or_si128(m, _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('@')),
-                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('_'))));
+    __m128i letter = pgnk_in16(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z' - 'a');
+    __m128i dig = pgnk_in16(v, '0', 9);
+    __m128i m = _mm_or_si128(letter, pgnk_in16(v, '/', ':' - '/')); /* / 0-9 : */
+    m = _mm_or_si128(m, pgnk_eq16_any4(v, '#', '+', '-', '='));
+    m = _mm_or_si128(m, _mm_or_si128(pgnk_eq16(v, '@'), pgnk_eq16(v, '_')));
     *sym = (unsigned)_mm_movemask_epi8(m);
     *digit = (unsigned)_mm_movemask_epi8(dig);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../base/bits.h"
+#include "../base/table.h"
 #include "query_internal.h"
 
 static unsigned count_of(const pgn_pos *pos, int color, int type) {
@@ -210,57 +211,28 @@ int pgnk_qpoint_eval(const pgn_query *q, uint32_t id, const qpt *pt) {
 
 /* pawn_cones[c][sq]: the squares a pawn of colour c must stand on now to reach sq later (pawns
  * only go forward, one rank a move, one file aside when they capture): a cone behind sq, sq
- * included; empty on the first and last ranks. Written by a script from that rule. */
-static const uint64_t pawn_cones[2][64] = {
-    {
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000100),
-        UINT64_C(0x0000000000000200), UINT64_C(0x0000000000000400), UINT64_C(0x0000000000000800),
-        UINT64_C(0x0000000000001000), UINT64_C(0x0000000000002000), UINT64_C(0x0000000000004000),
-        UINT64_C(0x0000000000008000), UINT64_C(0x0000000000010300), UINT64_C(0x0000000000020700),
-        UINT64_C(0x0000000000040e00), UINT64_C(0x0000000000081c00), UINT64_C(0x0000000000103800),
-        UINT64_C(0x0000000000207000), UINT64_C(0x000000000040e000), UINT64_C(0x000000000080c000),
-        UINT64_C(0x0000000001030700), UINT64_C(0x0000000002070f00), UINT64_C(0x00000000040e1f00),
-        UINT64_C(0x00000000081c3e00), UINT64_C(0x0000000010387c00), UINT64_C(0x000000002070f800),
-        UINT64_C(0x0000000040e0f000), UINT64_C(0x0000000080c0e000), UINT64_C(0x0000000103070f00),
-        UINT64_C(0x00000002070f1f00), UINT64_C(0x000000040e1f3f00), UINT64_C(0x000000081c3e7f00),
-        UINT64_C(0x00000010387cfe00), UINT64_C(0x0000002070f8fc00), UINT64_C(0x00000040e0f0f800),
-        UINT64_C(0x00000080c0e0f000), UINT64_C(0x00000103070f1f00), UINT64_C(0x000002070f1f3f00),
-        UINT64_C(0x0000040e1f3f7f00), UINT64_C(0x0000081c3e7fff00), UINT64_C(0x000010387cfeff00),
-        UINT64_C(0x00002070f8fcfe00), UINT64_C(0x000040e0f0f8fc00), UINT64_C(0x000080c0e0f0f800),
-        UINT64_C(0x000103070f1f3f00), UINT64_C(0x0002070f1f3f7f00), UINT64_C(0x00040e1f3f7fff00),
-        UINT64_C(0x00081c3e7fffff00), UINT64_C(0x0010387cfeffff00), UINT64_C(0x002070f8fcfeff00),
-        UINT64_C(0x0040e0f0f8fcfe00), UINT64_C(0x0080c0e0f0f8fc00), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000),
-    },
-    {
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x003f1f0f07030100),
-        UINT64_C(0x007f3f1f0f070200), UINT64_C(0x00ff7f3f1f0e0400), UINT64_C(0x00ffff7f3e1c0800),
-        UINT64_C(0x00fffffe7c381000), UINT64_C(0x00fffefcf8702000), UINT64_C(0x00fefcf8f0e04000),
-        UINT64_C(0x00fcf8f0e0c08000), UINT64_C(0x001f0f0703010000), UINT64_C(0x003f1f0f07020000),
-        UINT64_C(0x007f3f1f0e040000), UINT64_C(0x00ff7f3e1c080000), UINT64_C(0x00fffe7c38100000),
-        UINT64_C(0x00fefcf870200000), UINT64_C(0x00fcf8f0e0400000), UINT64_C(0x00f8f0e0c0800000),
-        UINT64_C(0x000f070301000000), UINT64_C(0x001f0f0702000000), UINT64_C(0x003f1f0e04000000),
-        UINT64_C(0x007f3e1c08000000), UINT64_C(0x00fe7c3810000000), UINT64_C(0x00fcf87020000000),
-        UINT64_C(0x00f8f0e040000000), UINT64_C(0x00f0e0c080000000), UINT64_C(0x0007030100000000),
-        UINT64_C(0x000f070200000000), UINT64_C(0x001f0e0400000000), UINT64_C(0x003e1c0800000000),
-        UINT64_C(0x007c381000000000), UINT64_C(0x00f8702000000000), UINT64_C(0x00f0e04000000000),
-        UINT64_C(0x00e0c08000000000), UINT64_C(0x0003010000000000), UINT64_C(0x0007020000000000),
-        UINT64_C(0x000e040000000000), UINT64_C(0x001c080000000000), UINT64_C(0x0038100000000000),
-        UINT64_C(0x0070200000000000), UINT64_C(0x00e0400000000000), UINT64_C(0x00c0800000000000),
-        UINT64_C(0x0001000000000000), UINT64_C(0x0002000000000000), UINT64_C(0x0004000000000000),
-        UINT64_C(0x0008000000000000), UINT64_C(0x0010000000000000), UINT64_C(0x0020000000000000),
-        UINT64_C(0x0040000000000000), UINT64_C(0x0080000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000),
-        UINT64_C(0x0000000000000000),
-    },
-};
+ * included, k files either side k ranks back, on the ranks pawns stand on (2nd to 7th); empty when
+ * sq is on the first or last rank. */
+#define PAWN_RANK(r) ((r) >= 1 && (r) <= 6)
+#define CONE_SPAN(f, k) /* the files within k of file f, as one rank's byte */                     \
+    ((0xFFu << ((f) > (k) ? (f) - (k) : 0)) & (0xFFu >> ((f) + (k) < 7 ? 7 - (f) - (k) : 0)))
+#define CONE_ROW_AT(f, k, r) /* the shift is kept in range even where the row is not taken */      \
+    (PAWN_RANK(r) ? (uint64_t)CONE_SPAN(f, k) << 8 * (PAWN_RANK(r) ? (r) : 0) : 0)
+#define CONE_ROW(c, sq, k) CONE_ROW_AT((sq) % 8, k, (c) ? (sq) / 8 + (k) : (sq) / 8 - (k))
+#define CONE(c, sq)                                                                                \
+    (PAWN_RANK((sq) / 8) ? CONE_ROW(c, sq, 0) | CONE_ROW(c, sq, 1) | CONE_ROW(c, sq, 2) |          \
+                               CONE_ROW(c, sq, 3) | CONE_ROW(c, sq, 4) | CONE_ROW(c, sq, 5)        \
+                         : 0)
+#define WHITE_CONE(sq) CONE(0, sq)
+#define BLACK_CONE(sq) CONE(1, sq)
+static const uint64_t pawn_cones[2][64] = {{PGNK_TABLE64(WHITE_CONE)}, {PGNK_TABLE64(BLACK_CONE)}};
+#undef BLACK_CONE
+#undef WHITE_CONE
+#undef CONE
+#undef CONE_ROW
+#undef CONE_ROW_AT
+#undef CONE_SPAN
+#undef PAWN_RANK
 
 /* 1 if some square of need (pawns of colour c) can no longer get one: no pawn of c in its cone,
  * or fewer pawns of c than squares. */
