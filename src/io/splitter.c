@@ -105,14 +105,14 @@ static int utf8_len(const unsigned char *d, size_t i, size_t n) {
 
 /* Byte classes of the scan: a state's loop skips every byte outside its mask. */
 enum {
-    K_LF = 1,
-    K_CR = 2,
-    K_OPEN = 4,
-    K_CLOSE = 8,
-    K_SEMI = 16,
-    K_QUOTE = 32,
-    K_ESC = 64,
-    K_HIGH = 128
+    K_LF = 1 << 0,
+    K_CR = 1 << 1,
+    K_OPEN = 1 << 2,
+    K_CLOSE = 1 << 3,
+    K_SEMI = 1 << 4,
+    K_QUOTE = 1 << 5,
+    K_ESC = 1 << 6,
+    K_HIGH = 1 << 7
 };
 #define H16                                                                                        \
     K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH, K_HIGH,        \
