@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pgn_san_parse: the fast path for canonical SAN, then the general reader (san_read.c). */
 #include "san.h"
+#include "san_play.h"
 #include "variants.h"
 
 #include <string.h>
@@ -83,13 +84,25 @@ static NOINLINE int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, 
  * king is looked at once: with nothing between, it gives check, and the full test decides; with
  * only `from` between, it pins, and the move must stay on its line. A knight or pawn giving check
  * also takes the full test. Inlined: the call cost more than its duplicates. */
-static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned to) {
+static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned to, int safe) {
     pgn_color us = (pgn_color)p->side;
     unsigned ksq = king_square(p, us);
     uint64_t enemy = p->by_color[!us], occ = p->by_type[0];
     uint64_t rq = p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
     uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
     uint64_t snipers = ((rook_rays(ksq) & rq) | (bishop_rays(ksq) & bq)) & enemy;
+    if (safe) {
+        /* not in check: only a pin can make the move illegal, by a slider on the line through
+         * the king and `from` (line_mask), and only a move off that line */
+        uint64_t line = line_mask[ksq][from];
+        snipers &= line & (0 - (uint64_t)((line & bits_sq(to)) == 0));
+        while (snipers) {
+            if ((between_mask[ksq][bits_pop(&snipers)] & occ) == bits_sq(from)) {
+                return 0;
+            }
+        }
+        return 1;
+    }
     if (((knight_attacks[ksq] & p->by_type[PGN_KNIGHT]) |
          (pawn_attacks(us, ksq) & p->by_type[PGN_PAWN])) &
         enemy) {
@@ -114,7 +127,7 @@ static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned
  * that the move opens (a move along that line opens nothing). Both are masks rather than
  * branches (which were mispredicted on a fifth of the moves, issue 32): only a slider found on
  * the line is looked at one by one. */
-static int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned type) {
+static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned type) {
     pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
     unsigned eksq = king_square(p, them);
     uint64_t f = bits_sq(from), t = bits_sq(to);
@@ -189,6 +202,8 @@ static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
 typedef struct fast_desc {
     unsigned from, to, promo, type;
     int capture_mark;
+    int safe;    /* the side to move is known not to be in check */
+    char suffix; /* the check sign written (verified: the one the move needs) */
 } fast_desc;
 
 /* Is the king's target `to` safe once the king (the only one in `all`) has left its square? A
@@ -211,11 +226,12 @@ static inline uint64_t reaching(const pgn_pos *p, unsigned type, unsigned sq) {
 
 /* Several pieces reach the target: the one written, if its disambiguation is the one canonical
  * SAN needs among the legal origins (file, else rank; both needed: the general path). */
-static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, int df, int dr) {
+static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, int df, int dr,
+                               int safe) {
     uint64_t legal = 0;
     while (cands) {
         unsigned from = bits_pop(&cands);
-        if (move_is_legal(p, from, to)) {
+        if (move_is_legal(p, from, to, safe)) {
             legal |= bits_sq(from);
         }
     }
@@ -236,7 +252,7 @@ static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, in
 }
 
 /* A piece move: N [file|rank] [x] file rank (len without the suffix). */
-static inline int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
+static ALWAYS_INLINE int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
     size_t i = 1;
     int df = -1, dr = -1;
     if (len >= 4 && is_file(s[1]) && (s[2] == 'x' || is_file(s[2]))) {
@@ -261,7 +277,7 @@ static inline int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_d
     }
     uint64_t cands = reaching(p, m->type, to);
     if (bits_many(cands)) {
-        int from = pick_among(p, cands, to, df, dr);
+        int from = pick_among(p, cands, to, df, dr, m->safe);
         m->from = (unsigned)from;
         return from >= 0;
     }
@@ -270,7 +286,7 @@ static inline int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_d
         return 0;
     }
     m->from = bits_ctz(cands);
-    return move_is_legal(p, m->from, to);
+    return move_is_legal(p, m->from, to, m->safe);
 }
 
 /* The text of a pawn move: e4, exd5, e8=Q, exd8=Q (len without the suffix); sets to, promo and
@@ -308,7 +324,7 @@ static inline int fast_pawn_text(pgn_color us, const char *s, size_t len, fast_d
 }
 
 /* A pawn move: its text, then the one pawn that makes it, legally. */
-static inline int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
+static ALWAYS_INLINE int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
     pgn_color us = (pgn_color)p->side;
     int ff;
     if (!fast_pawn_text(us, s, len, m, &ff)) {
@@ -335,7 +351,8 @@ static inline int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_de
         return 0;
     }
     m->from = (unsigned)f0;
-    return (pieces_of(p, us, PGN_PAWN) & bits_sq(m->from)) && move_is_legal(p, m->from, m->to);
+    return (pieces_of(p, us, PGN_PAWN) & bits_sq(m->from)) &&
+           move_is_legal(p, m->from, m->to, m->safe);
 }
 
 /* Is sq attacked by the side not to move, under occupancy occ? */
@@ -413,7 +430,11 @@ static pgn_move fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_
     return mv;
 }
 
-static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags) {
+/* Resolves canonical SAN s (len bytes) on p: the move, or PGN_MOVE_NONE for the general path;
+ * *m its origin, target, promotion and moving piece type (0 for castling). Inlined in both of its
+ * callers, so that each keeps its own branches. */
+static ALWAYS_INLINE pgn_move fast_resolve(const pgn_pos *p, const char *s, size_t len,
+                                           uint32_t flags, fast_desc *m) {
     char suffix = 0;
     if (len > 0 && (s[len - 1] == '+' || s[len - 1] == '#')) {
         suffix = s[--len];
@@ -421,30 +442,83 @@ static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t f
     if (len < 2 || len > 6) {
         return PGN_MOVE_NONE;
     }
+    m->promo = 0;
+    m->suffix = suffix;
     if (s[0] == 'O') {
+        m->type = 0;
         return fast_castle(p, s, len, flags, suffix);
     }
-    fast_desc m = {0, 0, 0, fast_letter(s[0]), 0};
-    if (m.type >= PGN_KNIGHT) {
-        if (!fast_piece(p, s, len, &m)) {
+    m->type = fast_letter(s[0]);
+    if (m->type >= PGN_KNIGHT) {
+        if (!fast_piece(p, s, len, m)) {
             return PGN_MOVE_NONE;
         }
     } else {
-        m.type = PGN_PAWN;
-        if (!fast_pawn(p, s, len, &m)) {
+        m->type = PGN_PAWN;
+        if (!fast_pawn(p, s, len, m)) {
             return PGN_MOVE_NONE;
         }
     }
-    if (m.capture_mark != ((p->by_type[0] & bits_sq(m.to)) != 0)) {
+    if (m->capture_mark != ((p->by_type[0] & bits_sq(m->to)) != 0)) {
         return PGN_MOVE_NONE;
     }
-    pgn_move mv = fast_move(m.from, m.to, m.promo);
+    pgn_move mv = fast_move(m->from, m->to, m->promo);
     if (!(flags & PGN_SAN_NO_VERIFY)) {
-        unsigned type = m.promo ? m.promo : m.type;
-        char want = gives_check(p, m.from, m.to, type) ? mate_or_check(p, mv, type) : 0;
+        unsigned type = m->promo ? m->promo : m->type;
+        char want = gives_check(p, m->from, m->to, type) ? mate_or_check(p, mv, type) : 0;
         if (want != suffix) {
             return PGN_MOVE_NONE;
         }
+    }
+    return mv;
+}
+
+static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags) {
+    fast_desc m;
+    m.safe = 0;
+    return fast_resolve(p, s, len, flags, &m);
+}
+
+/* Plays the normal move or promotion m, which fast_resolve found, as pgn_pos_play_unkeyed does,
+ * from what the resolver knows: the piece moving, whether it is a pawn or the king. */
+static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m) {
+    unsigned us = p->side;
+    uint64_t f = bits_sq(m->from), t = bits_sq(m->to);
+    unsigned victim = PGN_PIECE_TYPE(p->board[m->to]);
+    unsigned now = m->promo ? m->promo : m->type;
+    uint64_t home = us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8;
+    p->by_color[us ^ 1u] &= ~t;
+    p->by_type[victim] &= ~t; /* (no victim: by_type[0], set again below) */
+    p->by_type[m->type] ^= f;
+    p->by_type[now] |= t;
+    p->by_type[0] = (p->by_type[0] & ~f) | t;
+    p->by_color[us] ^= f | t;
+    p->board[m->from] = 0;
+    p->board[m->to] = PGN_PIECE(us, now);
+    p->castle &= ~(f | t | (m->type == PGN_KING ? home : 0));
+    p->ep = m->type == PGN_PAWN && (m->from ^ m->to) == 16 ? (uint8_t)((m->from + m->to) / 2)
+                                                           : (uint8_t)PGN_SQ_NONE;
+    p->halfmove = victim || m->type == PGN_PAWN ? 0 : (uint16_t)(p->halfmove + 1u);
+    p->fullmove += us;
+    p->side = (uint8_t)(us ^ 1u);
+    p->key = 0;
+}
+
+pgn_move pgnk_san_play(pgn_pos *pos, const char *san, size_t len, int *safe) {
+    fast_desc m;
+    m.safe = *safe;
+    *safe = 0;
+    if (pgnk_pos_general(pos)) {
+        return PGN_MOVE_NONE;
+    }
+    pgn_move mv = fast_resolve(pos, san, len, 0, &m);
+    if (mv != PGN_MOVE_NONE) {
+        if (m.type) {
+            play_known(pos, &m);
+        } else {
+            pgn_pos_play_unkeyed(pos, mv); /* castling */
+        }
+        *safe = m.suffix == 0; /* verified: the move gives check exactly when it says so */
     }
     return mv;
 }

@@ -7,6 +7,7 @@
 #include "tag_skip.h"
 
 #include "../base/utf8.h"
+#include "../chess/san_play.h"
 
 #include <string.h>
 
@@ -251,6 +252,18 @@ static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, cons
     return k;
 }
 
+/* Records mv, which the side `side` played on line l, for the line's variations. */
+static inline void record_on_line(pgn_reader *r, rav_level *l, pgn_move mv, uint8_t side) {
+    if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
+        r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
+    } else {
+        r->line_moves[r->line_count++] = mv;
+    }
+    l->prev_side = side;
+    l->has_move = 1;
+    r->sum.plies += r->depth == 1;
+}
+
 /* Plays mv on line l (read in English or not), recording it for the line's variations. */
 static inline void play_on_line(pgn_reader *r, mt_state *s, rav_level *l, pgn_move mv,
                                 int english) {
@@ -260,19 +273,13 @@ static inline void play_on_line(pgn_reader *r, mt_state *s, rav_level *l, pgn_mo
     if (r->drop_warn && PGN_MOVE_IS_DROP(mv)) {
         pgnk_drop_warn(r); /* the game's first drop: it is crazyhouse (drop_ahead.c) */
     }
-    if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
-        r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
-    } else {
-        r->line_moves[r->line_count++] = mv;
-    }
-    l->prev_side = l->pos.side;
+    uint8_t side = l->pos.side;
     if (s->keys) {
         pgn_pos_play(&l->pos, mv);
     } else {
         pgn_pos_play_unkeyed(&l->pos, mv); /* nobody looks at the key: save its updates */
     }
-    l->has_move = 1;
-    r->sum.plies += r->depth == 1;
+    record_on_line(r, l, mv, side);
 }
 
 /* Reports and plays the move res of token t (san: its text without a glued glyph). english: read
@@ -298,42 +305,6 @@ static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token 
     play_on_line(r, s, l, res->move, english);
 }
 
-/* A promotion to a figurine or a Cyrillic letter (e8=♕, e8Ф), which the lexer ends the symbol
- * before: when the token touching t starts with such a glyph, the two as one token in *joined
- * (text in buf). t may be the reader's token, which the look overwrites: then the copy in *joined
- * is returned, and a look that found nothing leaves the next token unread with l->dead = PEEKED,
- * so that the fast path hands it to the general one. */
-static const token *promotion_glyph(pgn_reader *r, rav_level *l, const token *t, token *joined,
-                                    char *buf, size_t cap) {
-    char last = t->len ? t->ptr[t->len - 1] : 0;
-    if (r->have_tok || t->len + 8 > cap || (last != '=' && last != '1' && last != '8')) {
-        return t;
-    }
-    *joined = *t;
-    memcpy(buf, t->ptr, t->len);
-    joined->ptr = buf;
-    reader_next_token(r);
-    const token *n = &r->tok;
-    size_t g = n->kind == TOK_BAD ? pgnk_lang_glyph_len(n->ptr, n->len) : 0;
-    if (g > 0 && n->at.offset == joined->at.offset + joined->len && joined->len + n->len <= cap) {
-        memcpy(buf + joined->len, n->ptr, n->len);
-        joined->len += n->len;
-        reader_consume(r);
-        reader_next_token(r); /* e8=♕+: the lexer ends the glyph before the + */
-        if (n->kind == TOK_SYMBOL && n->at.offset == joined->at.offset + joined->len &&
-            (n->ptr[0] == '+' || n->ptr[0] == '#') && joined->len + n->len <= cap) {
-            memcpy(buf + joined->len, n->ptr, n->len);
-            joined->len += n->len;
-            reader_consume(r);
-        } else if (!l->dead) {
-            l->dead = PEEKED;
-        }
-    } else if (!l->dead) {
-        l->dead = PEEKED;
-    }
-    return joined;
-}
-
 /* Token t that English did not read (st; any error when the game is read in other languages):
  * in the game's other languages (movetext_lang.c), else as a move with a glyph glued to it.
  * Returns the glyph's length, as play_san. */
@@ -342,7 +313,7 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
     pgn_san_result res;
     char buf[64];
     token joined;
-    t = promotion_glyph(r, l, t, &joined, buf, sizeof buf);
+    t = pgnk_mt_promotion_glyph(r, l, t, &joined, buf, sizeof buf);
     size_t glued = 0;
     int english = 0;
     st = pgnk_lang_read(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, st, &res);
@@ -600,10 +571,21 @@ static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const f
  * then loads its place again). The token (r->tok) is filled only when something may look at it:
  * a warning, a move visitor, another path. */
 static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n, size_t st,
-                            size_t end, const fast_cur *c) {
+                            size_t end, const fast_cur *c, int *safe) {
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
+    if (s->board == BOARD_ENGLISH && !(r->v && r->v->move)) {
+        /* nobody sees the move: read and play it in one pass (safe: see fast_tokens) */
+        uint8_t side = l->pos.side;
+        pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
+        if (mv != PGN_MOVE_NONE) {
+            r->moves_or |= mv; /* (never a drop: standard chess) */
+            record_on_line(r, l, mv, side);
+            return 1;
+        }
+    }
+    *safe = 0; /* another path plays the move */
     if (s->board == BOARD_ENGLISH) {
         pgn_status ps = pgn_san_parse(&l->pos, san.ptr, san.len, s->san_flags, &res);
         if (ps == PGN_OK && !res.warnings && !(r->v && r->v->move)) {
@@ -662,7 +644,8 @@ static inline int fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
  * with at most one line break. They need none of on_token's cases (no result, no e.p. suffix, no
  * text), so they go straight to the number check and the SAN reader. Anything else is left in
  * r->tok for the general path (have_tok set), or unread when the fast path cannot tell; so is what
- * follows a move that killed the line. */
+ * follows a move that killed the line. Only this loop plays on l while it runs, so a move it read
+ * and played in one pass tells whether the next one starts in check (its check sign verified). */
 static void fast_tokens(pgn_reader *r, mt_state *s) {
     lexer *lx = &r->lx;
     fast_cur c, n;
@@ -670,7 +653,7 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
     uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
     rav_level *l = &r->levels[r->depth - 1];
     size_t st, end, dend;
-    int digit, moved = 0;
+    int digit, moved = 0, safe = 0; /* safe: l->pos is known not to be in check (above) */
     if (!fast_load(lx, &c)) {
         return;
     }
@@ -697,7 +680,7 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
         s->skipped = 0;
         s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
         unsigned char c0 = c.b[st];    /* the window may move on a look at the next token */
-        int kept = fast_play(r, s, l, &n, st, end, &c);
+        int kept = fast_play(r, s, l, &n, st, end, &c, &safe);
         if (l->dead) {
             l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
             moved = kept;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Movetext tokens in forms that are not plain PGN, told apart by their bytes alone: glyphs glued
- * to a move or split by the lexer, ChessBase's forfeit results. Split from movetext.c. */
+ * to a move or split by the lexer, ChessBase's forfeit results, promotions to a figurine or a
+ * Cyrillic letter. Split from movetext.c. */
 #include "movetext_internal.h"
 
 #include <string.h>
@@ -49,4 +50,40 @@ token pgnk_mt_glyph_part(const token *t, size_t n) {
     g.at.offset += t->len - n;
     g.at.column += (uint32_t)(t->len - n);
     return g;
+}
+
+/* A promotion to a figurine or a Cyrillic letter (e8=♕, e8Ф), which the lexer ends the symbol
+ * before: when the token touching t starts with such a glyph, the two as one token in *joined
+ * (text in buf). t may be the reader's token, which the look overwrites: then the copy in *joined
+ * is returned, and a look that found nothing leaves the next token unread with l->dead = PEEKED,
+ * so that the fast path hands it to the general one. */
+const token *pgnk_mt_promotion_glyph(pgn_reader *r, rav_level *l, const token *t, token *joined,
+                                     char *buf, size_t cap) {
+    char last = t->len ? t->ptr[t->len - 1] : 0;
+    if (r->have_tok || t->len + 8 > cap || (last != '=' && last != '1' && last != '8')) {
+        return t;
+    }
+    *joined = *t;
+    memcpy(buf, t->ptr, t->len);
+    joined->ptr = buf;
+    reader_next_token(r);
+    const token *n = &r->tok;
+    size_t g = n->kind == TOK_BAD ? pgnk_lang_glyph_len(n->ptr, n->len) : 0;
+    if (g > 0 && n->at.offset == joined->at.offset + joined->len && joined->len + n->len <= cap) {
+        memcpy(buf + joined->len, n->ptr, n->len);
+        joined->len += n->len;
+        reader_consume(r);
+        reader_next_token(r); /* e8=♕+: the lexer ends the glyph before the + */
+        if (n->kind == TOK_SYMBOL && n->at.offset == joined->at.offset + joined->len &&
+            (n->ptr[0] == '+' || n->ptr[0] == '#') && joined->len + n->len <= cap) {
+            memcpy(buf + joined->len, n->ptr, n->len);
+            joined->len += n->len;
+            reader_consume(r);
+        } else if (!l->dead) {
+            l->dead = PEEKED;
+        }
+    } else if (!l->dead) {
+        l->dead = PEEKED;
+    }
+    return joined;
 }

@@ -88,5 +88,9 @@ pgn_result pgnk_mt_forfeit_result(const char *p);
 size_t pgnk_mt_glued_glyph(const token *t);
 /* The glyph glued to a move: the last n bytes of t, as a token of its own. */
 token pgnk_mt_glyph_part(const token *t, size_t n);
+/* e8=♕, e8Ф: t and the glyph touching it as one token in *joined (text in buf, cap bytes), or t;
+ * a look that found nothing leaves l->dead = PEEKED (see the definition). */
+const token *pgnk_mt_promotion_glyph(pgn_reader *r, rav_level *l, const token *t, token *joined,
+                                     char *buf, size_t cap);
 
 #endif
