@@ -109,6 +109,15 @@ for name in book twic; do
             printf "| %s | %s | %s | %.3f | %.3f | %.0f |\n", n, k ? "rare (book ply 24)" : "Sicilian 2... d6", g, a, b, a / (b > 0 ? b : 1e-3) }'
     done
 done
+# the floor of any one command: a process that starts and exits (pgnkit --version), which db
+# select on a position cannot go below (a fen's --count is answered from the index alone)
+rm -f "$tmp/times.ver"
+for _ in $(seq "$RUNS"); do
+    "$CPURUN" "$tmp/t" "$PGNKIT" --version > /dev/null
+    cat "$tmp/t" >> "$tmp/times.ver"
+done
+echo
+echo "Process floor (pgnkit --version): $(awk '{ print $1 + $2 }' "$tmp/times.ver" | median) s CPU"
 echo
 echo "Where the bytes go (last database of each input; SQLite's dbstat):"
 for name in book twic; do

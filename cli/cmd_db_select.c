@@ -120,7 +120,9 @@ int cli_db_select(int argc, char **argv) {
     }
     char msg[512];
     pgn_db_select_totals t;
-    pgn_status s = pgn_db_select(db, q, on_hit, &a.s, &t, msg, sizeof msg);
+    pgn_status s = a.s.count_only && a.s.limit == 0
+                       ? pgn_db_select_count(db, q, &a.s.n, &t, msg, sizeof msg)
+                       : pgn_db_select(db, q, on_hit, &a.s, &t, msg, sizeof msg);
     pgn_db_close(db);
     pgn_query_free(q);
     if (s != PGN_OK) {

@@ -137,6 +137,14 @@ PGN_API pgn_status pgn_db_select(pgn_db *db, const pgn_query *query,
                                  int (*fn)(void *user, const pgn_db_hit *hit), void *user,
                                  pgn_db_select_totals *totals, char *msg, size_t cap);
 
+/** The number of stored games query matches, into *count: pgn_db_select's matches, counted. When
+ * the expression is a fen or hash atom alone (as `fen "..."`: the games whose main line reaches
+ * the position), the position index answers it, and only the games it does not hold (variants,
+ * broken games) are replayed; else as pgn_db_select. PGN_OK, PGN_E_IO (msg), PGN_E_NOMEM; totals
+ * may be NULL (matched: the count; candidates: the games replayed). */
+PGN_API pgn_status pgn_db_select_count(pgn_db *db, const pgn_query *query, uint64_t *count,
+                                       pgn_db_select_totals *totals, char *msg, size_t cap);
+
 /** What the database holds. */
 typedef struct pgn_db_stats {
     uint64_t games, broken, white, draws, black;

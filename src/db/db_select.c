@@ -148,15 +148,43 @@ static int on_posting(void *user, int64_t id) {
     return replay_loose(s, id) || replay_id(s, id);
 }
 
+/* 1 when the games query matches are exactly those whose main line reaches one position: the
+ * expression is a fen or hash atom alone (the compiler's "exists a point" above it, not in
+ * variations), whose games the position index holds (a fen compares what the key covers). */
+static int bare_position(const pgn_query *q) {
+    const qnode *e = &q->nodes[q->root];
+    if (e->op != Q_EXISTS || e->vars || e->child == QNONE) {
+        return 0;
+    }
+    const qnode *a = &q->nodes[e->child];
+    return (a->op == Q_FEN || a->op == Q_HASH) && a->next == QNONE;
+}
+
+/* A posting of a bare position: a game the index holds is a match as it stands (no replay); one
+ * it does not hold (broken: its moves before the error are indexed) is replayed, as are the
+ * games outside the index before it. */
+static int on_posting_count(void *user, int64_t id) {
+    selector *s = user;
+    if (replay_loose(s, id)) {
+        return 1;
+    }
+    if (id <= s->last || (s->loose_rc == SQLITE_ROW && sqlite3_column_int64(s->loose, 0) == id)) {
+        return 0; /* met already, or replayed by the next replay_loose */
+    }
+    s->tot.matched++;
+    s->last = id;
+    return 0;
+}
+
 /* The candidates of the position index: its games merged with those it does not hold. */
-static pgn_status select_indexed(selector *s, uint64_t key) {
+static pgn_status select_indexed(selector *s, uint64_t key, int (*each)(void *user, int64_t id)) {
     if (sqlite3_prepare_v2(s->db->sql, "SELECT id FROM games WHERE line_key IS NULL ORDER BY id",
                            -1, &s->loose, NULL) != SQLITE_OK) {
         return pgnk_db_fail(s->db, "select", s->msg, s->cap);
     }
     s->tot.indexed = 1;
     s->loose_rc = sqlite3_step(s->loose);
-    pgn_status st = pgnk_db_games_at_key(s->db, key, on_posting, s, s->msg, s->cap);
+    pgn_status st = pgnk_db_games_at_key(s->db, key, each, s, s->msg, s->cap);
     if (st == PGN_OK && s->st == PGN_OK && !s->stopped) {
         replay_loose(s, INT64_MAX);
     }
@@ -185,15 +213,22 @@ static pgn_status select_all(selector *s) {
     return rc == SQLITE_DONE ? PGN_OK : pgnk_db_fail(s->db, "select", s->msg, s->cap);
 }
 
-pgn_status pgn_db_select(pgn_db *db, const pgn_query *query,
-                         int (*fn)(void *user, const pgn_db_hit *hit), void *user,
-                         pgn_db_select_totals *totals, char *msg, size_t cap) {
+static int count_hit(void *user, const pgn_db_hit *hit) {
+    (void)user;
+    (void)hit;
+    return 0;
+}
+
+/* pgn_db_select, or its count alone (fn NULL: *count, the bare positions from the index). */
+static pgn_status run(pgn_db *db, const pgn_query *query,
+                      int (*fn)(void *user, const pgn_db_hit *hit), void *user, uint64_t *count,
+                      pgn_db_select_totals *totals, char *msg, size_t cap) {
     selector s;
     memset(&s, 0, sizeof s);
     s.db = db;
     s.q = query;
     s.v = pgn_query_visitor_for(query);
-    s.fn = fn;
+    s.fn = fn != NULL ? fn : count_hit;
     s.user = user;
     s.msg = msg;
     s.cap = cap;
@@ -201,7 +236,12 @@ pgn_status pgn_db_select(pgn_db *db, const pgn_query *query,
     int indexed = required_key(query, &key);
     pgn_status st = indexed < 0 ? PGN_E_NOMEM : pgn_query_matcher_new(&s.m, query, NULL);
     if (st == PGN_OK) {
-        st = indexed ? select_indexed(&s, key) : select_all(&s);
+        st = !indexed                             ? select_all(&s)
+             : fn == NULL && bare_position(query) ? select_indexed(&s, key, on_posting_count)
+                                                  : select_indexed(&s, key, on_posting);
+    }
+    if (count != NULL) {
+        *count = s.tot.matched;
     }
     if (st == PGN_E_NOMEM && msg != NULL && cap > 0) {
         snprintf(msg, cap, "select: out of memory");
@@ -213,4 +253,15 @@ pgn_status pgn_db_select(pgn_db *db, const pgn_query *query,
         *totals = s.tot;
     }
     return st;
+}
+
+pgn_status pgn_db_select(pgn_db *db, const pgn_query *query,
+                         int (*fn)(void *user, const pgn_db_hit *hit), void *user,
+                         pgn_db_select_totals *totals, char *msg, size_t cap) {
+    return run(db, query, fn, user, NULL, totals, msg, cap);
+}
+
+pgn_status pgn_db_select_count(pgn_db *db, const pgn_query *query, uint64_t *count,
+                               pgn_db_select_totals *totals, char *msg, size_t cap) {
+    return run(db, query, NULL, NULL, count, totals, msg, cap);
 }

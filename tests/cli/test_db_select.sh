@@ -116,6 +116,31 @@ mapfile -t edge < <(ls "$shared"/corpus/edge/{annotated,chess960,malformed,varia
 compare "$t/edge.db" "$t/examples" "${edge[@]}"
 echo "db select: edge corpus (${#edge[@]} files): $compared examples and sampled FENs give the games of pgnkit select"
 
+# ---- --count of a fen or hash alone: the position index's games, counted without a replay ----
+# (the games it does not hold, variants and broken games, replayed); every other expression as
+# db select --json
+counts() { # db, expressions, files...
+    local db=$1 exprs=$2 e
+    compared=0
+    shift 2
+    while IFS= read -r e; do
+        same "$(basename "$db"): --count $e" "$("$rel" select --count "$e" "$@" 2>/dev/null)" \
+            "$("$dbbin" db select --count --db "$db" "$e" 2>&1)"
+        compared=$((compared + 1))
+    done <"$exprs"
+}
+counts "$t/edge.db" "$t/examples" "${edge[@]}"
+echo "db select: edge corpus: $compared --count answers equal pgnkit select's"
+"$rel" convert --to fen "$t/book.pgn" 2>/dev/null | grep . | awk 'NR % 1999 == 1' | head -60 |
+    sed 's/.*/fen "&"/' >"$t/book_fens"
+dbbin=$rel
+counts "$t/book.db" "$t/book_fens" "$t/book.pgn"
+echo "db select: book slice: $compared sampled FENs' --count equal pgnkit select's"
+"$bin" db select --count --stats --db "$t/twic.db" "$e4e5" >"$t/n" 2>"$t/stats"
+same "twic: --count of a fen" "$("$rel" select --count "$e4e5" "${twic[@]}" 2>/dev/null)" "$(cat "$t/n")"
+grep -q "^pgnkit db select: 0 games replayed (from the position index), $(cat "$t/n") matched" \
+    "$t/stats" && ok || bad "twic: --count of a fen replays: $(cat "$t/stats")"
+
 # ---- errors ----
 "$bin" db select --db "$t/twic.db" 'white ~ "Carlsen" and Qz9' >/dev/null 2>"$t/err"
 same "a bad expression: status" 2 $?
