@@ -140,8 +140,8 @@ pgn_status pgn_dedupe_keeper_add(pgn_dedupe_keeper *k, uint64_t ordinal, uint64_
     if (record.len > UINT32_MAX) {
         return PGN_E_LIMIT;
     }
-    if (!pgnk_grow(&k->alloc, (void **)&k->clusters, &k->cap, k->nclusters + 1, sizeof(cluster),
-                   1024)) {
+    if (k->nclusters == k->cap && !pgnk_grow(&k->alloc, (void **)&k->clusters, &k->cap,
+                                             k->nclusters + 1, sizeof(cluster), 1024)) {
         return PGN_E_NOMEM;
     }
     k->cur = record;
