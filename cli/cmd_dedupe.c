@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit dedupe: drops duplicate games, those with the same start position and main line (and
- * with --by moves+tags the same players, date and result), found through pgn_dedupe's Zobrist
- * line keys and confirmed move by move against the earlier copy read back from a spool file: by
- * default each distinct game's line record, made by a visitor without a game tree
- * (cli/dedupe_line.c); with --keep richest every game's text, read again into a tree and also
- * read by the second pass (cli/dedupe_out.c). Memory: per distinct game one set entry (at most 96
- * bytes) and one record here (48 bytes); per duplicate a 32-byte record only with --report; never
- * the games' text. */
+ * with --by moves+tags the same players, date and result). The library decides
+ * (pgn_dedupe_keeper: Zobrist line keys confirmed against each distinct game's line record, made
+ * by a visitor without a game tree, or with --keep richest from the tree); the command keeps the
+ * options, the output files and the messages. --keep richest spools every game's text, read again
+ * by the second pass (cli/dedupe_out.c). Never the games' text in memory. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
 
@@ -63,87 +61,56 @@ static const char *input_name(dd_state *s, const cli_game *g) {
     return s->names[s->nnames++] = copy;
 }
 
-/* A new distinct game (at, len: its record or text in the spool). */
-static pgn_status add_rep(dd_state *s, const cli_game *g, uint64_t at, uint32_t len) {
-    const char *name = input_name(s, g);
-    if (!name || !dd_reserve((void **)&s->reps, s->nreps, &s->capreps, sizeof(rep))) {
-        return PGN_E_NOMEM;
-    }
-    rep *r = &s->reps[s->nreps++];
-    r->start = at;
-    r->len = len;
-    r->input = name;
-    r->line = g->summary->start.line;
-    r->first = r->keep = g->ordinal;
-    r->rich = s->richest ? (uint32_t)pgn_game_richness(g->game) : 0;
-    return PGN_OK;
-}
-
-/* A duplicate of cluster: counted, and kept for --report. */
-static pgn_status add_member(dd_state *s, const cli_game *g, uint64_t cluster) {
-    s->dropped++;
+/* --report: g, the first copy of a new cluster or a duplicate, remembered. */
+static pgn_status remember(dd_state *s, const cli_game *g, uint64_t cluster, int is_new) {
     if (!s->report) {
         return PGN_OK;
     }
     const char *name = input_name(s, g);
-    if (!name || !dd_reserve((void **)&s->members, s->nmembers, &s->capmembers, sizeof(member))) {
+    member m = {cluster, g->ordinal, name, g->summary->start.line};
+    member **v = is_new ? &s->firsts : &s->members;
+    size_t *n = is_new ? &s->nfirsts : &s->nmembers, *cap = is_new ? &s->capfirsts : &s->capmembers;
+    if (!name || !dd_reserve((void **)v, *n, cap, sizeof(member))) {
         return PGN_E_NOMEM;
     }
-    member m = {cluster, g->ordinal, name, g->summary->start.line};
-    s->members[s->nmembers++] = m;
+    (*v)[(*n)++] = m;
     return PGN_OK;
 }
 
 /* --keep first, after the visitor read g: its line looked up; the output or --dupes. */
 static pgn_status first_pass(cli_run *run, void *user, const cli_game *g) {
     dd_state *s = user;
+    uint64_t key, cluster = 0;
+    pgn_str rec;
+    int is_new = 1;
     (void)run;
     if (g->summary->broken || g->raw.len > UINT32_MAX) {
-        s->broken++;
+        pgn_dedupe_keeper_add_broken(s->keep);
         return write_raw(s->out, g);
     }
-    uint64_t cluster, at = 0;
-    uint32_t len = 0;
-    int is_new;
-    pgn_status st = dd_line_add(s, g, &cluster, &is_new, &at, &len);
-    if (st != PGN_OK || is_new) {
-        st = st == PGN_OK ? add_rep(s, g, at, len) : st;
-        return st == PGN_OK ? write_raw(s->out, g) : st;
+    pgn_status st = dd_line_of(s, g, &key, &rec);
+    if (st == PGN_OK) {
+        st = pgn_dedupe_keeper_add(s->keep, g->ordinal, key, rec, 0, &cluster, &is_new);
     }
-    st = add_member(s, g, cluster);
-    return st == PGN_OK ? write_raw(s->dupes, g) : st;
+    st = st == PGN_OK ? remember(s, g, cluster, is_new) : st;
+    return st == PGN_OK ? write_raw(is_new ? s->out : s->dupes, g) : st;
 }
 
 /* --keep richest, the first pass: every game spooled, the clusters and the richest copies. */
 static pgn_status richest_pass(cli_run *run, void *user, const cli_game *g) {
     dd_state *s = user;
-    uint64_t at = 0, cluster;
+    uint64_t cluster;
     int is_new;
-    pgn_status st = dd_spool(s, g, &at);
+    pgn_status st = dd_spool(s, g);
     (void)run;
     if (st != PGN_OK || g->summary->broken || g->raw.len > UINT32_MAX) {
-        s->broken += st == PGN_OK;
+        if (st == PGN_OK) {
+            pgn_dedupe_keeper_add_broken(s->keep);
+        }
         return st;
     }
-    st = pgn_dedupe_add(s->set, g->game, pgn_dedupe_count(s->set), dd_same_as_rep, s, &cluster,
-                        &is_new);
-    if (st != PGN_OK || is_new) {
-        return st == PGN_OK ? add_rep(s, g, at, (uint32_t)g->raw.len) : st;
-    }
-    if ((st = add_member(s, g, cluster)) != PGN_OK) {
-        return st;
-    }
-    uint32_t rich = (uint32_t)pgn_game_richness(g->game);
-    if (rich > s->reps[cluster].rich) {
-        s->reps[cluster].rich = rich;
-        s->reps[cluster].keep = g->ordinal;
-    }
-    return PGN_OK;
-}
-
-static int by_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    st = pgn_dedupe_keeper_add_game(s->keep, g->ordinal, g->game, &cluster, &is_new);
+    return st == PGN_OK ? remember(s, g, cluster, is_new) : st;
 }
 
 enum { OPT_BY = CLI_OPT_COMMAND, OPT_KEEP, OPT_DUPES, OPT_REPORT };
@@ -177,31 +144,21 @@ static int dedupe_option(void *user, int ch, const char *arg) {
 
 /* Both passes and the report. */
 static void run(cli_run *r, dd_state *s) {
-    pgn_dedupe_opts o = {s->flags, NULL};
-    if (pgn_dedupe_new(&s->set, &o) != PGN_OK || pgn_game_new(&s->scratch, NULL) != PGN_OK ||
-        !(s->spool = tmpfile())) {
-        cli_error(NULL, s->set && s->scratch ? "cannot create a temporary file" : "out of memory");
+    if (dd_open(s)) {
         r->aborted = 1;
         return;
     }
     if (s->richest) {
         cli_run_games(r, richest_pass, s);
     } else {
-        s->line.flags = s->flags;
         r->ropts.flags |= PGN_READ_NO_KEYS; /* the visitor keys the start position itself */
         r->par = dd_line_hooks();
-        cli_run_visit(r, dd_line_visitor(), &s->line, first_pass, s);
+        cli_run_visit(r, pgn_dedupe_line_visitor(), s->line, first_pass, s);
     }
     pgn_status st = PGN_OK;
     if (!r->aborted && s->richest) {
-        s->kept = malloc((s->nreps + 1) * sizeof *s->kept);
-        for (size_t i = 0; s->kept && i < s->nreps; i++) {
-            s->kept[s->nkept++] = s->reps[i].keep;
-        }
-        if (s->kept) {
-            qsort(s->kept, s->nkept, sizeof *s->kept, by_u64);
-        }
-        st = s->kept ? dd_second_pass(s) : PGN_E_NOMEM;
+        st = pgn_dedupe_keeper_finish(s->keep);
+        st = st == PGN_OK ? dd_second_pass(s) : st;
     }
     if (st != PGN_OK) {
         cli_error(NULL, "%s", pgn_status_message(st));
@@ -269,21 +226,26 @@ int cmd_dedupe(int argc, char **argv) {
     s.dupes = o.dupes ? side[0].file : NULL;
     s.report = o.report ? side[1].file : NULL;
     run(&r, &s);
+    pgn_dedupe_counts n = {0, 0, 0};
+    if (s.keep) {
+        n = pgn_dedupe_keeper_counts(s.keep);
+    }
     if (s.spool) {
         fclose(s.spool);
     }
-    pgn_dedupe_free(s.set);
-    pgn_game_free(s.scratch);
-    free(s.reps);
+    if (s.spill) {
+        fclose(s.spill);
+    }
+    pgn_dedupe_keeper_free(s.keep);
+    pgn_dedupe_line_free(s.line);
+    free(s.firsts);
     free(s.members);
     for (size_t i = 0; i < s.nnames; i++) {
         free(s.names[i]);
     }
     free(s.names);
-    free(s.kept);
-    dd_line_free(&s.line);
-    cli_run_count(&r, "distinct", "distinct", s.nreps + s.broken);
-    cli_run_count(&r, "duplicates", "duplicates dropped", s.dropped);
+    cli_run_count(&r, "distinct", "distinct", n.distinct);
+    cli_run_count(&r, "duplicates", "duplicates dropped", n.duplicates);
     r.status = side_outputs(&r, &o, side, 0, r.status);
     return cli_run_finish(&r, CLI_SUMMARY_COUNTS);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit dedupe --keep richest and --report: every game's text in the spool, read back to confirm
- * a duplicate and again in the second pass, which writes the kept copies; the JSON report. */
+/* pgnkit dedupe's files: the spill file of the keeper's line records, the workers of -j N,
+ * --keep richest's spool of every game's text and its second pass, which writes the kept copies;
+ * the JSON report. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
 
@@ -8,59 +9,105 @@
 #include <string.h>
 #include <unistd.h>
 
+/* pgn_dedupe_spill over s->spill. */
+static int spill_write(void *ctx, const void *buf, size_t len) {
+    dd_state *s = ctx;
+    return fwrite(buf, 1, len, s->spill) == len ? 0 : -1;
+}
+
+static int spill_read(void *ctx, uint64_t offset, void *buf, size_t len) {
+    dd_state *s = ctx;
+    return fflush(s->spill) == 0 && pread(fileno(s->spill), buf, len, (off_t)offset) == (ssize_t)len
+               ? 0
+               : -1;
+}
+
+int dd_open(dd_state *s) {
+    pgn_dedupe_keeper_opts o;
+    memset(&o, 0, sizeof o);
+    o.flags = s->flags | (s->richest ? PGN_DEDUPE_RICHEST : 0);
+    o.spill.write = spill_write;
+    o.spill.read = spill_read;
+    o.spill.ctx = s;
+    if (pgn_dedupe_keeper_new(&s->keep, &o) != PGN_OK ||
+        pgn_dedupe_line_new(&s->line, s->flags, NULL) != PGN_OK) {
+        cli_error(NULL, "out of memory");
+        return 1;
+    }
+    if (!(s->spill = tmpfile()) || (s->richest && !(s->spool = tmpfile()))) {
+        cli_error(NULL, "cannot create a temporary file");
+        return 1;
+    }
+    return 0;
+}
+
+/* -j N: each worker reads the main lines with a pgn_dedupe_line of its own and sends each game's
+ * key and record as its product; the keeper stays on the main thread, in input order. */
+static void *worker_new(void *user) {
+    pgn_dedupe_line *l = NULL;
+    return pgn_dedupe_line_new(&l, ((dd_state *)user)->flags, NULL) == PGN_OK ? l : NULL;
+}
+
+static void worker_free(void *wuser) {
+    pgn_dedupe_line_free(wuser);
+}
+
+static void *worker_vuser(void *wuser) {
+    return wuser;
+}
+
+static pgn_status prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+    uint64_t key;
+    pgn_str rec;
+    if (g->summary->broken || g->raw.len > UINT32_MAX) {
+        return PGN_OK; /* written as it is: no record */
+    }
+    pgn_status st = pgn_dedupe_line_finish(wuser, &key, &rec);
+    if (st != PGN_OK) {
+        return st;
+    }
+    return cli_membuf_write(out, &key, sizeof key) < 0 ||
+                   cli_membuf_write(out, rec.ptr, rec.len) < 0
+               ? PGN_E_NOMEM
+               : PGN_OK;
+}
+
+const cli_par_hooks *dd_line_hooks(void) {
+    static const cli_par_hooks h = {worker_new, worker_free, worker_vuser, prepare};
+    return &h;
+}
+
+pgn_status dd_line_of(dd_state *s, const cli_game *g, uint64_t *key, pgn_str *record) {
+    pgn_str p;
+    if (!cli_par_product(g, &p)) {
+        return pgn_dedupe_line_finish(s->line, key, record);
+    }
+    if (p.len < sizeof *key) {
+        return PGN_E_NOMEM;
+    }
+    memcpy(key, p.ptr, sizeof *key);
+    record->ptr = p.ptr + sizeof *key;
+    record->len = p.len - sizeof *key;
+    return PGN_OK;
+}
+
 /* A game in the spool: this header, then its raw bytes. */
 typedef struct spooled {
     uint64_t ordinal, len;
     uint32_t broken;
 } spooled;
 
-/* Appends g to the spool; *at: where its raw bytes start there. */
-pgn_status dd_spool(dd_state *s, const cli_game *g, uint64_t *at) {
+pgn_status dd_spool(dd_state *s, const cli_game *g) {
     spooled h = {g->ordinal, g->raw.len, (uint32_t)g->summary->broken};
     if (fwrite(&h, sizeof h, 1, s->spool) != 1 ||
         fwrite(g->raw.ptr, 1, g->raw.len, s->spool) != g->raw.len) {
         return PGN_E_IO;
     }
-    *at = s->spooled + sizeof h;
-    s->spooled += sizeof h + g->raw.len;
     return PGN_OK;
 }
 
-/* Reads len bytes at offset at of the spool into g. */
-static pgn_status reread(dd_state *s, uint64_t at, size_t len, pgn_game *g) {
-    char *text = malloc(len ? len : 1);
-    if (!text) {
-        return PGN_E_NOMEM;
-    }
-    pgn_status st =
-        fflush(s->spool) == 0 && pread(fileno(s->spool), text, len, (off_t)at) == (ssize_t)len
-            ? PGN_OK
-            : PGN_E_IO;
-    pgn_reader *rd = NULL;
-    pgn_reader_opts ro;
-    memset(&ro, 0, sizeof ro); /* no diagnostics: reported the first time */
-    ro.flags = s->run->ropts.flags & PGN_READ_STRICT;
-    ro.encoding = s->run->ropts.encoding;
-    if (st == PGN_OK && (st = pgn_reader_new_mem(&rd, &ro, text, len)) == PGN_OK) {
-        st = pgn_reader_next(rd, g);
-    }
-    pgn_reader_free(rd);
-    free(text);
-    return st;
-}
-
-/* The confirmation: reads the first copy of cluster ref back and compares it move by move. */
-int dd_same_as_rep(void *ctx, uint64_t ref, const pgn_game *game) {
-    dd_state *s = ctx;
-    const rep *r = &s->reps[ref];
-    if (reread(s, r->start, r->len, s->scratch) != PGN_OK) {
-        return -1;
-    }
-    return pgn_game_same_line(s->scratch, game, s->flags);
-}
-
 /* The second pass of --keep richest, over the spool: the kept copies (and games with errors) to
- * the output, the others to --dupes. s->kept holds the kept copies' ordinals, sorted. */
+ * the output, the others to --dupes. */
 pgn_status dd_second_pass(dd_state *s) {
     spooled h;
     char *text = NULL;
@@ -76,11 +123,7 @@ pgn_status dd_second_pass(dd_state *s) {
             st = PGN_E_IO;
             break;
         }
-        while (s->next_kept < s->nkept && s->kept[s->next_kept] < h.ordinal) {
-            s->next_kept++;
-        }
-        int keep = h.broken || h.len > UINT32_MAX ||
-                   (s->next_kept < s->nkept && s->kept[s->next_kept] == h.ordinal);
+        int keep = h.broken || h.len > UINT32_MAX || pgn_dedupe_keeper_is_kept(s->keep, h.ordinal);
         st = cli_write_raw(keep ? s->out : s->dupes, text, (size_t)h.len);
     }
     free(text);
@@ -95,13 +138,12 @@ static int by_member(const void *a, const void *b) {
     return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
 }
 
-static void report_game(const dd_state *s, uint64_t cluster, uint64_t ordinal, const char *input,
-                        uint32_t line, int first) {
+static void report_game(const dd_state *s, const member *m, int first) {
     FILE *f = s->report;
-    fprintf(f, "%s{\"ordinal\":%llu,\"source\":", first ? "" : ",", (unsigned long long)ordinal);
-    cli_json_string(f, input, strlen(input));
-    fprintf(f, ",\"line\":%u,\"kept\":%s}", line,
-            s->reps[cluster].keep == ordinal ? "true" : "false");
+    uint64_t keep = pgn_dedupe_keeper_cluster(s->keep, m->cluster)->keep;
+    fprintf(f, "%s{\"ordinal\":%llu,\"source\":", first ? "" : ",", (unsigned long long)m->ordinal);
+    cli_json_string(f, m->input, strlen(m->input));
+    fprintf(f, ",\"line\":%u,\"kept\":%s}", m->line, keep == m->ordinal ? "true" : "false");
 }
 
 /* --report: {"games":N,"distinct":N,"duplicates":N,"by":B,"without_moves_by":"moves+tags",
@@ -109,21 +151,20 @@ static void report_game(const dd_state *s, uint64_t cluster, uint64_t ordinal, c
  * compared with its tags (issue 31). */
 void dd_write_report(dd_state *s) {
     FILE *f = s->report;
+    pgn_dedupe_counts n = pgn_dedupe_keeper_counts(s->keep);
     qsort(s->members, s->nmembers, sizeof *s->members, by_member);
     fprintf(f,
             "{\"games\":%llu,\"distinct\":%llu,\"duplicates\":%llu,\"by\":\"%s\","
             "\"without_moves_by\":\"moves+tags\",\"clusters\":[",
             (unsigned long long)(s->run->where ? s->run->matched : s->run->games),
-            (unsigned long long)(s->nreps + s->broken), (unsigned long long)s->dropped,
+            (unsigned long long)n.distinct, (unsigned long long)n.duplicates,
             (s->flags & PGN_DEDUPE_TAGS) ? "moves+tags" : "moves");
     for (size_t i = 0; i < s->nmembers;) {
         uint64_t c = s->members[i].cluster;
-        const rep *r = &s->reps[c];
         fprintf(f, "%s\n{\"cluster\":%llu,\"games\":[", i ? "," : "", (unsigned long long)c);
-        report_game(s, c, r->first, r->input, r->line, 1);
+        report_game(s, &s->firsts[c], 1);
         for (; i < s->nmembers && s->members[i].cluster == c; i++) {
-            const member *m = &s->members[i];
-            report_game(s, c, m->ordinal, m->input, m->line, 0);
+            report_game(s, &s->members[i], 0);
         }
         fprintf(f, "]}");
     }

@@ -580,6 +580,16 @@ static pgn_status e_dedupe_new(const pgn_allocator *a) {
     pgn_dedupe_opts o = {.alloc = a};
     REFUSES(pgn_dedupe, pgn_dedupe_new(&obj_, &o), pgn_dedupe_free);
 }
+static pgn_status e_dedupe_line_new(const pgn_allocator *a) {
+    REFUSES(pgn_dedupe_line, pgn_dedupe_line_new(&obj_, 0, a), pgn_dedupe_line_free);
+}
+static pgn_status e_dedupe_keeper_new(const pgn_allocator *a) {
+    pgn_dedupe_keeper_opts o = {.alloc = a};
+    REFUSES(pgn_dedupe_keeper, pgn_dedupe_keeper_new(&obj_, &o), pgn_dedupe_keeper_free);
+}
+static pgn_status e_stats_new(const pgn_allocator *a) {
+    REFUSES(pgn_stats, pgn_stats_new(&obj_, a), pgn_stats_free);
+}
 static pgn_status e_tally_new(const pgn_allocator *a) {
     REFUSES(pgn_tally, pgn_tally_new(&obj_, a), pgn_tally_free);
 }
@@ -700,9 +710,12 @@ static const struct {
     {"pgn_query_filter_new", e_query_filter_new, 0},
     {"pgn_search_new", e_search_new, 0},
     {"pgn_dedupe_new", e_dedupe_new, 0},
+    {"pgn_dedupe_line_new", e_dedupe_line_new, 0},
+    {"pgn_dedupe_keeper_new", e_dedupe_keeper_new, 0},
     {"pgn_tally_new", e_tally_new, 0},
     {"pgn_sort_new", e_sort_new, 0},
     {"pgn_split_new", e_split_new, 0},
+    {"pgn_stats_new", e_stats_new, 0},
     {"pgn_game_analyze", e_game_analyze, 0},
     {"pgn_engine_new", e_engine_new, 0},
     {"pgn_source_open_path", e_source_open_path, 0},
