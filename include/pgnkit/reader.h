@@ -102,6 +102,10 @@ typedef struct pgn_visitor {
     0x400u /* a skipped movetext (end_tags SKIP, a refused game) is passed over a line at a time   \
             * up to its last line: the same games and tags, but what its earlier lines would       \
             * report is not (docs/python.md, "Tags only") */
+#define PGN_READ_TAG_SPANS                                                                         \
+    0x800u /* the tag callback's name and value may point into the reader's input window, not      \
+            * NUL-terminated (as pgn_str promises; without the flag they are NUL-terminated        \
+            * copies): no copy a tag pair */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told

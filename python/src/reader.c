@@ -299,7 +299,7 @@ static PyObject *reader_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
         return PyErr_NoMemory();
     }
     o.flags = (strict ? PGN_READ_STRICT : 0) |
-              (tags_only ? PGN_READ_NO_BOARD | PGN_READ_TAGS_ONLY : 0) |
+              (tags_only ? PGN_READ_NO_BOARD | PGN_READ_TAGS_ONLY | PGN_READ_TAG_SPANS : 0) |
               (fix ? PGN_READ_FIX : 0); /* docs/repair.md */
     o.on_diag = pk_diags_collect;
     o.diag_ctx = &self->diags;

@@ -22,14 +22,6 @@ uint32_t pk_hash_bytes(const char *p, size_t n) {
     return (uint32_t)(h ^ h >> 29);
 }
 
-int pk_strtab_is(const pk_strtab *t, uint32_t i, const char *p, size_t n) {
-    if (i >= t->n) {
-        return 0;
-    }
-    const pk_strent *e = pk_strtab_ent(t, i);
-    return e->len == n && memcmp(t->bytes.ptr + e->off, p, n) == 0;
-}
-
 void pk_strtab_free(pk_strtab *t) {
     pgn_membuf_free(&t->bytes);
     pgn_membuf_free(&t->ent);
@@ -65,7 +57,7 @@ int64_t pk_strtab_intern(pk_strtab *t, const char *p, size_t n) {
     uint32_t h = pk_hash_bytes(p, n), j = h & (t->nslot - 1);
     for (; t->slot[j]; j = (j + 1) & (t->nslot - 1)) {
         const pk_strent *e = pk_strtab_ent(t, t->slot[j] - 1);
-        if (e->hash == h && e->len == n && memcmp(t->bytes.ptr + e->off, p, n) == 0) {
+        if (e->hash == h && e->len == n && pk_bytes_eq(t->bytes.ptr + e->off, p, n)) {
             return t->slot[j] - 1;
         }
     }

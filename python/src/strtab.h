@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pgnkit.h"
 
@@ -32,11 +33,37 @@ static inline const char *pk_strtab_str(const pk_strtab *t, uint32_t i) {
     return t->bytes.ptr + pk_strtab_ent(t, i)->off;
 }
 
+/* 1 if a[0..n) and b[0..n) are the same bytes: eight at a time in line (tag names and values
+ * are short: a call of memcmp would cost more than the compare). */
+static inline int pk_bytes_eq(const char *a, const char *b, size_t n) {
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t x, y;
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        if (x != y) {
+            return 0;
+        }
+    }
+    for (; i < n; i++) {
+        if (a[i] != b[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* A 32-bit hash of the bytes p[0..n). */
 uint32_t pk_hash_bytes(const char *p, size_t n);
 
 /* 1 if string i of t (any i: 0 when there is none) is p[0..n). */
-int pk_strtab_is(const pk_strtab *t, uint32_t i, const char *p, size_t n);
+static inline int pk_strtab_is(const pk_strtab *t, uint32_t i, const char *p, size_t n) {
+    if (i >= t->n) {
+        return 0;
+    }
+    const pk_strent *e = pk_strtab_ent(t, i);
+    return e->len == n && pk_bytes_eq(t->bytes.ptr + e->off, p, n);
+}
 
 /* The index of the string p[0..n) in t, added if new; -1 when out of memory. */
 int64_t pk_strtab_intern(pk_strtab *t, const char *p, size_t n);

@@ -34,7 +34,7 @@ static void part_diag(void *ctx, const pgn_diag *d) {
 static pgn_status part_open(tpart *p) {
     const pk_tag_source *src = p->src;
     pgn_reader_opts o = src->opts;
-    o.flags |= PGN_READ_NO_BOARD;
+    o.flags |= PGN_READ_NO_BOARD | PGN_READ_TAGS_ONLY | PGN_READ_TAG_SPANS;
     o.on_diag = part_diag;
     o.diag_ctx = &p->span;
     o.range_start = p->from;

@@ -356,7 +356,8 @@ static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const
     }
     r->tag_name = fast->name;
     r->tag_value = fast->value;
-    if (r->v && r->v->tag) { /* a visitor gets NUL-terminated copies, as from the slow path */
+    if (r->v && r->v->tag && !(r->opts.flags & PGN_READ_TAG_SPANS)) {
+        /* a visitor gets NUL-terminated copies, as from the slow path */
         r->name.len = r->value.len = 0;
         if (!pgnk_scratch_put(r, &r->name, fast->name.ptr, fast->name.len) ||
             !pgnk_scratch_put(r, &r->value, fast->value.ptr, fast->value.len)) {

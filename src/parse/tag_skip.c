@@ -28,25 +28,29 @@ static inline __m128i digit_or(__m128i v, __m128i other) {
 
 static inline void classify(const unsigned char *b, size_t i, block *k) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-    __m128i p1 = _mm_loadu_si128((const __m128i *)(const void *)(b + i - 1));
-    __m128i p2 = _mm_loadu_si128((const __m128i *)(const void *)(b + i - 2));
-    __m128i n1 = _mm_loadu_si128((const __m128i *)(const void *)(b + i + 1));
     __m128i stop =
         _mm_or_si128(_mm_or_si128(eq(v, '*'), eq(v, '(')), _mm_or_si128(eq(v, ')'), eq(v, '"')));
     stop = _mm_or_si128(
         stop, _mm_or_si128(_mm_or_si128(eq(v, ';'), eq(v, '\r')),
                            _mm_or_si128(eq(v, 0), _mm_cmplt_epi8(v, _mm_setzero_si128()))));
-    __m128i p1_sign = _mm_or_si128(eq(p1, '+'), eq(p1, ':'));
-    __m128i n1_sign = _mm_or_si128(eq(n1, '+'), eq(n1, ':'));
-    __m128i dash = _mm_and_si128(eq(v, '-'), _mm_or_si128(digit_or(p1, p1_sign), n1_sign));
-    __m128i slash = _mm_and_si128(eq(v, '/'), digit_or(p1, _mm_setzero_si128()));
-    __m128i cmd = _mm_or_si128(eq(p1, '{'), _mm_and_si128(eq(p1, ' '), eq(p2, '{')));
-    __m128i bracket = _mm_andnot_si128(cmd, eq(v, '['));
-    stop = _mm_or_si128(stop, _mm_or_si128(dash, _mm_or_si128(slash, bracket)));
+    __m128i dash = eq(v, '-'), slash = eq(v, '/'), bracket = eq(v, '[');
     k->lf = (unsigned)_mm_movemask_epi8(eq(v, '\n'));
     k->open = (unsigned)_mm_movemask_epi8(eq(v, '{'));
     k->close = (unsigned)_mm_movemask_epi8(eq(v, '}'));
     k->stop = (unsigned)_mm_movemask_epi8(stop);
+    if (!_mm_movemask_epi8(_mm_or_si128(dash, _mm_or_si128(slash, bracket)))) {
+        return; /* most blocks: no byte whose neighbours decide (a castling's or a marker's -) */
+    }
+    __m128i p1 = _mm_loadu_si128((const __m128i *)(const void *)(b + i - 1));
+    __m128i p2 = _mm_loadu_si128((const __m128i *)(const void *)(b + i - 2));
+    __m128i n1 = _mm_loadu_si128((const __m128i *)(const void *)(b + i + 1));
+    __m128i p1_sign = _mm_or_si128(eq(p1, '+'), eq(p1, ':'));
+    __m128i n1_sign = _mm_or_si128(eq(n1, '+'), eq(n1, ':'));
+    dash = _mm_and_si128(dash, _mm_or_si128(digit_or(p1, p1_sign), n1_sign));
+    slash = _mm_and_si128(slash, digit_or(p1, _mm_setzero_si128()));
+    __m128i cmd = _mm_or_si128(eq(p1, '{'), _mm_and_si128(eq(p1, ' '), eq(p2, '{')));
+    bracket = _mm_andnot_si128(cmd, bracket);
+    k->stop |= (unsigned)_mm_movemask_epi8(_mm_or_si128(dash, _mm_or_si128(slash, bracket)));
 }
 #else
 static int is_digit(unsigned char c) {

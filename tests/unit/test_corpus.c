@@ -852,16 +852,20 @@ static void keep_lines(buf *b, int tags) {
 
 /* PGN_READ_TAGS_ONLY (src/parse/tag_skip.c): the same games, tags, boundaries and raw bytes as
  * the skipping read without it, from memory (the search over whole games) and in 1-byte and
- * 1..20-byte pieces (the search at the window's end). Its diagnostics may be fewer. */
+ * 1..20-byte pieces (the search at the window's end), the last also with PGN_READ_TAG_SPANS (the
+ * tags given as spans of a window that moves). Its diagnostics may be fewer. */
 static void check_tags_only(tally *t, const char *data, size_t len) {
     buf want, got;
     skip_transcript(data, len, FEED_MEM, PGN_READ_NO_BOARD, 1, &want);
     keep_lines(&want, 1);
-    static const int modes[] = {FEED_MEM, FEED_ONE, FEED_RANDOM};
+    static const int modes[] = {FEED_MEM, FEED_ONE, FEED_RANDOM, FEED_RANDOM};
+    static const uint32_t spans[] = {0, 0, 0, PGN_READ_TAG_SPANS}; /* tags not copied */
     static const char *const what[] = {"tags only vs skip", "tags only, 1-byte reads",
-                                       "tags only, 1..20-byte reads"};
+                                       "tags only, 1..20-byte reads",
+                                       "tags only as spans, 1..20-byte reads"};
     for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
-        skip_transcript(data, len, modes[k], PGN_READ_NO_BOARD | PGN_READ_TAGS_ONLY, 1, &got);
+        skip_transcript(data, len, modes[k], PGN_READ_NO_BOARD | PGN_READ_TAGS_ONLY | spans[k], 1,
+                        &got);
         keep_lines(&got, 1);
         text_diff(t, 0, what[k], want.p, want.len, got.p, got.len);
         free(got.p);
