@@ -37,7 +37,6 @@ typedef struct page {
     FILE *out;
     const char *title;
     cli_membuf buf;
-    pgn_json_writer *jw;
     unsigned long games;
     pgn_status st;
     const char *db_path; /* --db */
@@ -50,15 +49,9 @@ static ptrdiff_t file_write(void *ctx, const void *p, size_t n) {
     return fwrite(p, 1, n, ctx) == n ? (ptrdiff_t)n : -1;
 }
 
-/* Writes JSON text with <, > and & as \u00XX escapes (pgn_json_html_write): no text of a PGN can
- * end the <script> element or be markup. */
-static void put_safe_json(FILE *out, const char *p, size_t n) {
-    pgn_json_html_sink sink = {file_write, out};
-    (void)pgn_json_html_write(&sink, p, n); /* a failed write shows in ferror(out) */
-}
-
-/* Writes text as a JSON string (the library's one string writer), safe inside <script> as above;
- * a failed write shows in ferror(out), which the page's end reports. */
+/* Writes text as a JSON string (the library's one string writer), with <, > and & as \\u00XX
+ * escapes (pgn_json_html_write): safe inside <script>; a failed write shows in ferror(out), which
+ * the page's end reports. */
 static void put_json_string(FILE *out, const char *p, size_t n) {
     pgn_json_html_sink sink = {file_write, out};
     if (pgn_json_write_string(pgn_json_html_write, &sink, p, n) != PGN_OK) {
@@ -87,34 +80,19 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     page *pg = user;
     const pgn_game *game = g->game;
     (void)r;
-    pg->buf.len = 0;
-    pgn_status st = pgn_json_writer_write(pg->jw, game);
+    if (pg->games % HTML_CHUNK == 0) {
+        fputs(pg->games ? "]\n</script>\n" : "", pg->out);
+        fputs("<script type=\"application/json\" class=\"pgnkit-games\">[\n", pg->out);
+    } else {
+        fputs(",\n", pg->out);
+    }
+    pg->games++;
+    /* the viewer plays the UCI moves of a standard game itself: no FENs (issue 34), short moves */
+    pgn_status st = pgn_viewer_entry_json(game, PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, NULL,
+                                          0, file_write, pg->out);
     if (st != PGN_OK) {
         return pg->st = st;
     }
-    while (pg->buf.len && pg->buf.p[pg->buf.len - 1] == '\n') {
-        pg->buf.len--;
-    }
-    if (pg->games % HTML_CHUNK == 0) {
-        fputs(pg->games ? "]\n</script>\n" : "", pg->out);
-        fputs("<script type=\"application/json\" class=\"pgnkit-games\">[\n{\"game\":", pg->out);
-    } else {
-        fputs(",\n{\"game\":", pg->out);
-    }
-    pg->games++;
-    put_safe_json(pg->out, pg->buf.p, pg->buf.len);
-    pg->buf.len = 0;
-    if (pgn_game_has_evals(game)) { /* no graph for a game without evaluations */
-        pgn_graph_opts go = {720, 180};
-        if ((st = pgn_graph_svg(game, &go, cli_membuf_write, &pg->buf)) != PGN_OK) {
-            return pg->st = st == PGN_E_IO ? PGN_E_NOMEM : st;
-        }
-        size_t n;
-        const char *svg = svg_element(&pg->buf, &n);
-        fputs(",\"graph\":", pg->out);
-        put_json_string(pg->out, svg, n);
-    }
-    fputc('}', pg->out);
     pgn_status ex =
         pg->ex ? pgn_db_answers_add_game(pg->ex, game, pg->msg, sizeof pg->msg) : PGN_OK;
     if (ex != PGN_OK) {
@@ -240,16 +218,12 @@ int cmd_html(int argc, char **argv) {
     }
     pg.out = r.out.file;
     page_head(pg.out, pg.title, pg.db != NULL);
-    /* the viewer plays the UCI moves of a standard game itself: no FENs (issue 34), short moves */
-    pgn_json_writer_opts jo = {PGN_JSON_NDJSON | PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, 0,
-                               NULL};
-    if (pgn_json_writer_new(&pg.jw, &jo, cli_membuf_write, &pg.buf) != PGN_OK || !page_data(&pg)) {
+    if (!page_data(&pg)) {
         pg.st = PGN_E_NOMEM;
     } else {
         cli_run_games(&r, one_game, &pg);
         page_tail(pg.out, pg.games, pg.ex);
     }
-    pgn_json_writer_free(pg.jw);
     free(pg.buf.p);
     pgn_db_answers_free(pg.ex);
     pgn_db_close(pg.db);

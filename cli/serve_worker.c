@@ -121,7 +121,7 @@ static int keep_game(worker *w, job *jb, unsigned n, pgn_status st, const pgn_ga
     serve_jobs *j = w->j;
     w->pgnbuf.len = w->entry.len = 0;
     if (pgn_writer_write(w->writer, w->game) != PGN_OK ||
-        pgn_viewer_entry_json(w->game, stats, st == PGN_OK, cli_membuf_write, &w->entry) !=
+        pgn_viewer_entry_json(w->game, 0, stats, st == PGN_OK, cli_membuf_write, &w->entry) !=
             PGN_OK) {
         snprintf(w->err, sizeof w->err, "out of memory");
         return -1;

@@ -78,11 +78,12 @@ typedef struct pgn_graph_opts {
 PGN_API PGN_NODISCARD pgn_status pgn_graph_svg(const pgn_game *game, const pgn_graph_opts *opts,
                                                pgn_write_fn fn, void *ctx);
 
-/* ---- the JSON of a page's viewer (pgnkit serve) ---- */
+/* ---- the JSON of a page's viewer (pgnkit html and serve) ---- */
 
 /**
- * Appends game g as the viewer's entry (web/viewer.js, pgnkitViewer.load): {"game": the game as
- * the JSON writer's NDJSON form (docs/json-format.md), "graph": the <svg> element of
+ * Writes game g as the viewer's entry (web/viewer.js; pgnkit html's page, serve's answers):
+ * {"game": the game as the JSON writer's NDJSON form (docs/json-format.md) with json_flags
+ * (pgn_json_writer_opts.flags, e.g. PGN_JSON_SHORT_MOVES) added, "graph": the <svg> element of
  * pgn_graph_svg at 720 x 180 (only when the game has [%eval]s), and when stats is not NULL
  * "analysed": analysed != 0 and "stats": {"white": {...}, "black": {...}} ("moves", "acpl",
  * "accuracy" (one decimal; null for a side without moves), "inaccuracies", "mistakes",
@@ -90,7 +91,7 @@ PGN_API PGN_NODISCARD pgn_status pgn_graph_svg(const pgn_game *game, const pgn_g
  * can be markup. The entry goes to fn. Returns PGN_OK, PGN_E_IO when fn failed (the entry is then
  * cut) or PGN_E_NOMEM.
  */
-PGN_API PGN_NODISCARD pgn_status pgn_viewer_entry_json(const pgn_game *g,
+PGN_API PGN_NODISCARD pgn_status pgn_viewer_entry_json(const pgn_game *g, uint32_t json_flags,
                                                        const pgn_game_stats *stats, int analysed,
                                                        pgn_write_fn fn, void *ctx);
 

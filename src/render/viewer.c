@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The JSON a page's viewer is given (pgnkit serve): one game's entry (its moves as
+/* The JSON a page's viewer is given (pgnkit html and serve): one game's entry (its moves as
  * docs/json-format.md, its evaluation graph, the per-side statistics of an analysis) and a pasted
  * PGN read into entries with its diagnostics, its broken games counted and its caps checked
  * (issue 28). Every text of a PGN goes out with <, > and & as \u00XX (pgn_json_html_write). */
@@ -85,11 +85,12 @@ static int entry_rest(const sink *o, pgn_membuf *tmp, const pgn_game *g,
     return put(o, "}");
 }
 
-pgn_status pgn_viewer_entry_json(const pgn_game *g, const pgn_game_stats *stats, int analysed,
-                                 pgn_write_fn fn, void *ctx) {
+pgn_status pgn_viewer_entry_json(const pgn_game *g, uint32_t json_flags,
+                                 const pgn_game_stats *stats, int analysed, pgn_write_fn fn,
+                                 void *ctx) {
     pgn_membuf tmp = {0};
     pgn_json_writer *jw = NULL;
-    pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL};
+    pgn_json_writer_opts jo = {PGN_JSON_NDJSON | json_flags, 0, NULL};
     sink o = {fn, ctx};
     int r = pgn_json_writer_new(&jw, &jo, pgn_membuf_write, &tmp) != PGN_OK ||
                     pgn_json_writer_write(jw, g) != PGN_OK
@@ -164,7 +165,7 @@ static pgn_status read_games(pgn_paste *p, const pgn_paste_opts *o, pgn_reader *
         }
         if ((o->flags & PGN_PASTE_ENTRIES) &&
             ((p->entries.len && put_buf(&p->entries, ",") < 0) ||
-             pgn_viewer_entry_json(g, NULL, 0, pgn_membuf_write, &p->entries) != PGN_OK)) {
+             pgn_viewer_entry_json(g, 0, NULL, 0, pgn_membuf_write, &p->entries) != PGN_OK)) {
             return PGN_E_NOMEM;
         }
     }

@@ -28,7 +28,7 @@ static pgn_game *read_one(const char *pgn) {
 static void test_entry(void) {
     pgn_game *g = read_one("[Event \"a<b>&c\"]\n\n1. e4 e5 *\n");
     pgn_membuf b = {0};
-    CHECK_EQ_INT(pgn_viewer_entry_json(g, NULL, 0, pgn_membuf_write, &b), PGN_OK);
+    CHECK_EQ_INT(pgn_viewer_entry_json(g, 0, NULL, 0, pgn_membuf_write, &b), PGN_OK);
     char *s = text_of(&b);
     CHECK(strncmp(s, "{\"game\":{", 9) == 0);
     CHECK(strstr(s, "a\\u003cb\\u003e\\u0026c") != NULL); /* escaped for the page */
@@ -50,7 +50,7 @@ static void test_entry(void) {
     st.accuracy[1] = -1;
     st.mistakes[1] = 2;
     b.len = 0;
-    CHECK_EQ_INT(pgn_viewer_entry_json(g, &st, 1, pgn_membuf_write, &b), PGN_OK);
+    CHECK_EQ_INT(pgn_viewer_entry_json(g, 0, &st, 1, pgn_membuf_write, &b), PGN_OK);
     s = text_of(&b);
     const char *graph = strstr(s, ",\"graph\":\"\\u003csvg ");
     CHECK(graph != NULL); /* the <svg> element, its XML declaration dropped */
