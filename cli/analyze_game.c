@@ -86,30 +86,27 @@ static pgn_status on_new_game(void *ctx, int chess960) {
     return PGN_OK;
 }
 
+/* pgn_engine_search_retry's report of a failed search. */
+static int on_failed(void *ctx, const pgn_search_request *req, const char *err, int retry) {
+    worker *w = ctx;
+    analyze_say(w->s, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
+                (unsigned long long)w->game_no, req->ply, err,
+                retry ? "; restarting the engine" : "");
+    return 0;
+}
+
 /* pgn_engine_callbacks.search: one position, retried once on a restarted engine. */
 static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search *search) {
     worker *w = ctx;
     char warn[320];
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (attempt > 0) {
-            if (pgn_engine_restart(w->eng, req->start, w->err, sizeof w->err) != PGN_OK) {
-                return PGN_E_IO;
-            }
-            pgn_search_begin(search, req->pos);
-        }
-        if (pgn_engine_search(w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
-                              sizeof warn) == PGN_OK) {
-            if (warn[0]) {
-                analyze_say(w->s, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n",
-                            w->src, (unsigned long long)w->game_no, req->ply, warn);
-            }
-            return PGN_OK;
-        }
-        analyze_say(w->s, "pgnkit analyze: %s: game %llu, ply %zu: %s%s\n", w->src,
-                    (unsigned long long)w->game_no, req->ply, w->err,
-                    attempt == 0 ? "; restarting the engine" : "");
+    const pgn_search_retry retry = {1, on_failed, w};
+    pgn_status st = pgn_engine_search_retry(w->eng, req, search, &retry, w->err, sizeof w->err,
+                                            warn, sizeof warn);
+    if (st == PGN_OK && warn[0]) {
+        analyze_say(w->s, "pgnkit analyze: %s: warning: game %llu, ply %zu: %s (dropped)\n", w->src,
+                    (unsigned long long)w->game_no, req->ply, warn);
     }
-    return PGN_E_IO;
+    return st == PGN_OK ? PGN_OK : PGN_E_IO;
 }
 
 /* pgn_engine_callbacks.position_done: the progress line. */

@@ -37,11 +37,11 @@ typedef struct page {
     FILE *out;
     const char *title;
     cli_membuf buf;
-    pgn_json_writer *jw;
     unsigned long games;
     pgn_status st;
     const char *db_path; /* --db */
-    cli_explore_set ex;  /* its answers (ex.db NULL without --db) */
+    pgn_db *db;          /* opened (NULL without --db) */
+    pgn_db_answers *ex;  /* its answers */
     char msg[512];       /* the database's failure */
 } page;
 
@@ -49,15 +49,9 @@ static ptrdiff_t file_write(void *ctx, const void *p, size_t n) {
     return fwrite(p, 1, n, ctx) == n ? (ptrdiff_t)n : -1;
 }
 
-/* Writes JSON text with <, > and & as \u00XX escapes (pgn_json_html_write): no text of a PGN can
- * end the <script> element or be markup. */
-static void put_safe_json(FILE *out, const char *p, size_t n) {
-    pgn_json_html_sink sink = {file_write, out};
-    (void)pgn_json_html_write(&sink, p, n); /* a failed write shows in ferror(out) */
-}
-
-/* Writes text as a JSON string (the library's one string writer), safe inside <script> as above;
- * a failed write shows in ferror(out), which the page's end reports. */
+/* Writes text as a JSON string (the library's one string writer), with <, > and & as \\u00XX
+ * escapes (pgn_json_html_write): safe inside <script>; a failed write shows in ferror(out), which
+ * the page's end reports. */
 static void put_json_string(FILE *out, const char *p, size_t n) {
     pgn_json_html_sink sink = {file_write, out};
     if (pgn_json_write_string(pgn_json_html_write, &sink, p, n) != PGN_OK) {
@@ -86,37 +80,23 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     page *pg = user;
     const pgn_game *game = g->game;
     (void)r;
-    pg->buf.len = 0;
-    pgn_status st = pgn_json_writer_write(pg->jw, game);
+    if (pg->games % HTML_CHUNK == 0) {
+        fputs(pg->games ? "]\n</script>\n" : "", pg->out);
+        fputs("<script type=\"application/json\" class=\"pgnkit-games\">[\n", pg->out);
+    } else {
+        fputs(",\n", pg->out);
+    }
+    pg->games++;
+    /* the viewer plays the UCI moves of a standard game itself: no FENs (issue 34), short moves */
+    pgn_status st = pgn_viewer_entry_json(game, PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, NULL,
+                                          0, file_write, pg->out);
     if (st != PGN_OK) {
         return pg->st = st;
     }
-    while (pg->buf.len && pg->buf.p[pg->buf.len - 1] == '\n') {
-        pg->buf.len--;
-    }
-    if (pg->games % HTML_CHUNK == 0) {
-        fputs(pg->games ? "]\n</script>\n" : "", pg->out);
-        fputs("<script type=\"application/json\" class=\"pgnkit-games\">[\n{\"game\":", pg->out);
-    } else {
-        fputs(",\n{\"game\":", pg->out);
-    }
-    pg->games++;
-    put_safe_json(pg->out, pg->buf.p, pg->buf.len);
-    pg->buf.len = 0;
-    if (pgn_game_has_evals(game)) { /* no graph for a game without evaluations */
-        pgn_graph_opts go = {720, 180};
-        if ((st = pgn_graph_svg(game, &go, cli_membuf_write, &pg->buf)) != PGN_OK) {
-            return pg->st = st == PGN_E_IO ? PGN_E_NOMEM : st;
-        }
-        size_t n;
-        const char *svg = svg_element(&pg->buf, &n);
-        fputs(",\"graph\":", pg->out);
-        put_json_string(pg->out, svg, n);
-    }
-    fputc('}', pg->out);
-    int ex = pg->ex.db ? cli_explore_game(&pg->ex, game, pg->msg, sizeof pg->msg) : 0;
-    if (ex != 0) {
-        return pg->st = ex == -2 ? PGN_E_NOMEM : PGN_E_IO;
+    pgn_status ex =
+        pg->ex ? pgn_db_answers_add_game(pg->ex, game, pg->msg, sizeof pg->msg) : PGN_OK;
+    if (ex != PGN_OK) {
+        return pg->st = ex;
     }
     return ferror(pg->out) ? (pg->st = PGN_E_IO) : PGN_OK;
 }
@@ -182,17 +162,19 @@ static int page_data(page *pg) {
 
 /* The end of the page; with --db the explorer's answers (JSON of FENs, SAN and numbers only:
  * nothing to escape) and its script. */
-static void page_tail(FILE *out, unsigned long games, const cli_explore_set *ex) {
+static void page_tail(FILE *out, unsigned long games, const pgn_db_answers *ex) {
     fputs(games ? "]\n</script>\n" : "", out);
-    if (ex->db) {
+    if (ex) {
+        size_t n;
+        const char *json = pgn_db_answers_json(ex, &n);
         fputs("<script type=\"application/json\" id=\"pgnkit-explore\">[\n", out);
-        fwrite(ex->json.p ? ex->json.p : "", 1, ex->json.len, out);
+        fwrite(json, 1, n, out);
         fputs("]\n</script>\n", out);
     }
     fputs("<script>", out);
     fwrite(web_viewer_js, 1, web_viewer_js_len, out);
     fputs("</script>\n", out);
-    if (ex->db) {
+    if (ex) {
         fputs("<script>", out);
         fwrite(web_explore_js, 1, web_explore_js_len, out);
         fputs("</script>\n", out);
@@ -221,28 +203,30 @@ int cmd_html(int argc, char **argv) {
     if (st != EXIT_OK) {
         return st == CLI_HELP ? EXIT_OK : st;
     }
-    if (pg.db_path && (st = cli_explore_open(&pg.ex.db, pg.db_path, "html")) != EXIT_OK) {
+    if (pg.db_path && (st = cli_explore_open(&pg.db, pg.db_path, "html")) != EXIT_OK) {
         return st;
     }
+    if (pg.db && pgn_db_answers_new(&pg.ex, pg.db) != PGN_OK) {
+        cli_error(NULL, "out of memory");
+        pgn_db_close(pg.db);
+        return EXIT_RESOURCE;
+    }
     if ((st = cli_run_open(&r)) != EXIT_OK) {
-        pgn_db_close(pg.ex.db);
+        pgn_db_answers_free(pg.ex);
+        pgn_db_close(pg.db);
         return st;
     }
     pg.out = r.out.file;
-    page_head(pg.out, pg.title, pg.ex.db != NULL);
-    /* the viewer plays the UCI moves of a standard game itself: no FENs (issue 34), short moves */
-    pgn_json_writer_opts jo = {PGN_JSON_NDJSON | PGN_JSON_NO_MOVE_FEN | PGN_JSON_SHORT_MOVES, 0,
-                               NULL};
-    if (pgn_json_writer_new(&pg.jw, &jo, cli_membuf_write, &pg.buf) != PGN_OK || !page_data(&pg)) {
+    page_head(pg.out, pg.title, pg.db != NULL);
+    if (!page_data(&pg)) {
         pg.st = PGN_E_NOMEM;
     } else {
         cli_run_games(&r, one_game, &pg);
-        page_tail(pg.out, pg.games, &pg.ex);
+        page_tail(pg.out, pg.games, pg.ex);
     }
-    pgn_json_writer_free(pg.jw);
     free(pg.buf.p);
-    pgn_db_close(pg.ex.db);
-    cli_explore_set_free(&pg.ex);
+    pgn_db_answers_free(pg.ex);
+    pgn_db_close(pg.db);
     if (pg.st == PGN_E_IO && pg.msg[0]) {
         cli_error(NULL, "error: html --db: %s", pg.msg);
         r.aborted = 1;

@@ -108,35 +108,15 @@ int serve_printf(cli_membuf *b, const char *fmt, ...)
 
 /* ---- reading a paste (serve_paste.c), shared by the checks and the jobs ---- */
 
-/* The diagnostics of a paste: the first ones as JSON objects, all of them counted. */
-typedef struct serve_reading {
-    cli_membuf diags; /* JSON objects, comma-separated */
-    unsigned ndiags, errors, warnings;
-    int nomem;
-} serve_reading;
-
-/* What a paste holds, and the cap it went over. */
-typedef struct serve_paste {
-    int fix;         /* in: moves repaired where one reading is clearly meant (PGN_READ_FIX) */
-    unsigned games;  /* the games that read whole (the ones shown and analysed) */
-    unsigned broken; /* the games left out for their errors */
-    uint64_t positions;
-    char error[160]; /* a cap exceeded */
-} serve_paste;
-
-/* Reads every game of the paste (with each whole game's viewer entry appended to entries unless
- * NULL); a broken game is counted and left out, the others kept (issue 28). Returns the HTTP
- * status: 200, 422 (no game reads whole, a cap of lim), 500 (out of memory). */
-int serve_read_paste(const serve_limits *lim, const char *text, size_t len, serve_reading *rd,
-                     serve_paste *pa, cli_membuf *entries);
+/* Reads every game of the paste with the caps of lim (pgn_paste_read: each whole game's viewer
+ * entry in pa->entries; a broken game counted and left out, issue 28; release pa with
+ * pgn_paste_free). Returns the HTTP status: 200, 422 (no game reads whole, a cap of lim), 500 (out
+ * of memory). */
+int serve_read_paste(const serve_limits *lim, const char *text, size_t len, int fix, pgn_paste *pa);
 /* Reader options for a paste: all zero, with PGN_READ_FIX when fix (once reader.h has it). */
 void serve_reader_opts(pgn_reader_opts *ro, int fix);
-/* The members every answer about a paste has: error, counts, diagnostics. 0, or -1. */
-int serve_paste_json(cli_membuf *b, const serve_reading *rd, const serve_paste *pa);
-/* The viewer's JSON entry of game g (tmp and jw: scratch buffer and its JSON writer), with the
- * per-side statistics when stats is not NULL. 0, or -1 when out of memory. */
-int serve_game_entry(cli_membuf *out, cli_membuf *tmp, pgn_json_writer *jw, const pgn_game *g,
-                     const pgn_game_stats *stats, int analysed);
+/* The members every answer about a paste has (pgn_paste_json): 0, or -1. */
+int serve_paste_json(cli_membuf *b, const pgn_paste *pa);
 /* body becomes {"error": "out of memory"}: returns 500. */
 int serve_nomem(cli_membuf *b);
 /* body becomes {"error": msg}: returns status (500 when out of memory). */

@@ -111,7 +111,7 @@ void serve_guard_stop(serve_guard *g);
  * nothing left open. serve_explore_close closes the database; it accepts a server without one. */
 int serve_open_page(server *s, const char *db);
 void serve_explore_close(server *s);
-/* GET /api/explore?fen=FEN: the explorer's answer (cli_explore_json) into b; the HTTP status
+/* GET /api/explore?fen=FEN: the explorer's answer (pgn_db_explore_json) into b; the HTTP status
  * (400 not a FEN, 404 no --db, 500). */
 int serve_explore(server *s, const char *fen, cli_membuf *b);
 

@@ -19,43 +19,38 @@ static const char *const state_names[] = {"queued", "running",   "done",
 /* body (the answer's head) + entries (taken) + "]}" into body, the entries moved in their own
  * buffer rather than copied (an answer may be many MB: two copies at once would double the
  * memory a paste costs). 0, or -1 when out of memory. */
-static int close_entries(cli_membuf *body, cli_membuf *entries) {
+static int close_entries(cli_membuf *body, pgn_membuf *entries) {
     size_t need = body->len + entries->len + 2;
-    if (entries->cap < need) {
-        char *p = realloc(entries->p, need);
+    if (entries->cap < need) { /* the library's buffer grows through libc (alloc NULL) */
+        char *p = realloc(entries->ptr, need);
         if (!p) {
             return -1;
         }
-        entries->p = p;
+        entries->ptr = p;
         entries->cap = need;
     }
     if (entries->len) {
-        memmove(entries->p + body->len, entries->p, entries->len);
+        memmove(entries->ptr + body->len, entries->ptr, entries->len);
     }
-    memcpy(entries->p, body->p, body->len);
-    memcpy(entries->p + body->len + entries->len, "]}", 2);
-    entries->len = need;
+    memcpy(entries->ptr, body->p, body->len);
+    memcpy(entries->ptr + body->len + entries->len, "]}", 2);
     free(body->p);
-    *body = *entries;
-    *entries = (cli_membuf){0};
+    *body = (cli_membuf){entries->ptr, need, entries->cap};
+    *entries = (pgn_membuf){0};
     return 0;
 }
 
 int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf *body) {
-    serve_reading rd = {0};
-    serve_paste pa = {0};
-    pa.fix = fix;
-    cli_membuf entries = {0};
-    int status = serve_read_paste(&j->lim, pgn, len, &rd, &pa, &entries);
+    pgn_paste pa;
+    int status = serve_read_paste(&j->lim, pgn, len, fix, &pa);
     body->len = 0;
-    entries.len = status == 200 ? entries.len : 0;
+    pa.entries.len = status == 200 ? pa.entries.len : 0;
     if (status != 500 &&
-        (serve_printf(body, "{") < 0 || serve_paste_json(body, &rd, &pa) < 0 ||
-         serve_printf(body, ",\"results\":[") < 0 || close_entries(body, &entries) < 0)) {
+        (serve_printf(body, "{") < 0 || serve_paste_json(body, &pa) < 0 ||
+         serve_printf(body, ",\"results\":[") < 0 || close_entries(body, &pa.entries) < 0)) {
         status = 500;
     }
-    free(rd.diags.p);
-    free(entries.p);
+    pgn_paste_free(&pa);
     return status == 500 ? serve_nomem(body) : status;
 }
 
@@ -71,8 +66,8 @@ static int random_id(char out[33]) {
 }
 
 /* A queued job over a copy of the paste; NULL when out of memory. */
-static job *new_job(const char *pgn, size_t len, pgn_search_limit kind, uint64_t value,
-                    const serve_paste *pa) {
+static job *new_job(const char *pgn, size_t len, int fix, pgn_search_limit kind, uint64_t value,
+                    const pgn_paste *pa) {
     job *jb = calloc(1, sizeof *jb);
     if (!jb || !(jb->pgn = malloc(len ? len : 1)) ||
         !(jb->ends = calloc(pa->games + 1, sizeof *jb->ends)) || random_id(jb->id) != 0) {
@@ -81,7 +76,7 @@ static job *new_job(const char *pgn, size_t len, pgn_search_limit kind, uint64_t
     }
     memcpy(jb->pgn, pgn, len);
     jb->pgn_len = len;
-    jb->fix = pa->fix;
+    jb->fix = fix;
     jb->kind = kind;
     jb->value = value;
     jb->games = pa->games;
@@ -142,14 +137,11 @@ int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search
     if (status) {
         return status;
     }
-    serve_reading rd = {0};
-    serve_paste pa = {0};
-    pa.fix = fix;
-    cli_membuf entries = {0};
-    status = serve_read_paste(&j->lim, pgn, len, &rd, &pa, &entries);
+    pgn_paste pa;
+    status = serve_read_paste(&j->lim, pgn, len, fix, &pa);
     body->len = 0;
     job *jb = NULL;
-    if (status == 200 && !(jb = new_job(pgn, len, kind, value, &pa))) {
+    if (status == 200 && !(jb = new_job(pgn, len, fix, kind, value, &pa))) {
         status = 500;
     }
     if (status == 200 && (status = enqueue(j, jb, pa.error, sizeof pa.error)) != 200) {
@@ -158,11 +150,10 @@ int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search
     /* from 202 on the job is in the table, which owns it: only its id is read here */
     int bad = status == 200 ? serve_printf(body, "{\"id\":\"%s\",\"state\":\"queued\",", jb->id) < 0
                             : serve_printf(body, "{") < 0;
-    entries.len = status == 200 ? entries.len : 0;
-    bad = bad || serve_paste_json(body, &rd, &pa) < 0 || serve_printf(body, ",\"entries\":[") < 0 ||
-          close_entries(body, &entries) < 0;
-    free(rd.diags.p);
-    free(entries.p);
+    pa.entries.len = status == 200 ? pa.entries.len : 0;
+    bad = bad || serve_paste_json(body, &pa) < 0 || serve_printf(body, ",\"entries\":[") < 0 ||
+          close_entries(body, &pa.entries) < 0;
+    pgn_paste_free(&pa);
     return bad || status == 500 ? serve_nomem(body) : status == 200 ? 202 : status;
 }
 

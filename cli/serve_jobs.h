@@ -55,8 +55,7 @@ typedef struct worker {
     pgn_engine *eng;
     pgn_game *game;
     pgn_writer *writer;
-    pgn_json_writer *jw;
-    cli_membuf pgnbuf, entry, tmp;
+    cli_membuf pgnbuf, entry;
     job *cur;
     int stop_state; /* J_CANCELLED or J_TIMEOUT when the current job must end */
     char err[256];

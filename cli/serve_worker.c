@@ -77,26 +77,26 @@ static void live_result(worker *w, const pgn_search_request *req, pgn_search *se
     pthread_mutex_unlock(&w->j->mu);
 }
 
+/* pgn_engine_search_retry after a failed search: a retry only while the job goes on. */
+static int on_failed(void *ctx, const pgn_search_request *req, const char *err, int retry) {
+    (void)req;
+    (void)err;
+    return retry && must_stop(ctx);
+}
+
 static pgn_status on_search(void *ctx, const pgn_search_request *req, pgn_search *search) {
     worker *w = ctx;
     char warn[320];
-    for (int attempt = 0; attempt < 2; attempt++) {
-        if (must_stop(w)) {
-            return PGN_E_IO;
-        }
-        if (attempt > 0) {
-            if (pgn_engine_restart(w->eng, req->start, w->err, sizeof w->err) != PGN_OK) {
-                return PGN_E_IO;
-            }
-            pgn_search_begin(search, req->pos);
-        }
-        if (pgn_engine_search(w->eng, req->position, req->go, search, w->err, sizeof w->err, warn,
-                              sizeof warn) == PGN_OK) {
-            live_result(w, req, search, warn);
-            return PGN_OK;
-        }
+    if (must_stop(w)) {
+        return PGN_E_IO;
     }
-    return PGN_E_IO;
+    const pgn_search_retry retry = {1, on_failed, w};
+    if (pgn_engine_search_retry(w->eng, req, search, &retry, w->err, sizeof w->err, warn,
+                                sizeof warn) != PGN_OK) {
+        return PGN_E_IO;
+    }
+    live_result(w, req, search, warn);
+    return PGN_OK;
 }
 
 static void on_position_done(void *ctx, size_t ply) {
@@ -121,7 +121,8 @@ static int keep_game(worker *w, job *jb, unsigned n, pgn_status st, const pgn_ga
     serve_jobs *j = w->j;
     w->pgnbuf.len = w->entry.len = 0;
     if (pgn_writer_write(w->writer, w->game) != PGN_OK ||
-        serve_game_entry(&w->entry, &w->tmp, w->jw, w->game, stats, st == PGN_OK) < 0) {
+        pgn_viewer_entry_json(w->game, 0, stats, st == PGN_OK, cli_membuf_write, &w->entry) !=
+            PGN_OK) {
         snprintf(w->err, sizeof w->err, "out of memory");
         return -1;
     }
@@ -261,7 +262,6 @@ int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const pgn_engine
         serve_jobs_stop(j);
         return -1;
     }
-    pgn_json_writer_opts jo = {PGN_JSON_NDJSON, 0, NULL};
     for (unsigned i = 0; i < lim->workers; i++) {
         worker *w = &j->ws[i];
         w->j = j;
@@ -275,8 +275,7 @@ int serve_jobs_start(serve_jobs **out, const serve_limits *lim, const pgn_engine
             return -1;
         }
         if (pgn_game_new(&w->game, NULL) != PGN_OK ||
-            pgn_writer_new(&w->writer, NULL, cli_membuf_write, &w->pgnbuf) != PGN_OK ||
-            pgn_json_writer_new(&w->jw, &jo, cli_membuf_write, &w->tmp) != PGN_OK) {
+            pgn_writer_new(&w->writer, NULL, cli_membuf_write, &w->pgnbuf) != PGN_OK) {
             snprintf(err, errcap, "out of memory");
             serve_jobs_stop(j);
             return -1;
@@ -308,11 +307,9 @@ void serve_jobs_stop(serve_jobs *j) {
         worker *w = &j->ws[i];
         pgn_game_free(w->game);
         pgn_writer_free(w->writer);
-        pgn_json_writer_free(w->jw);
         pgn_engine_free(w->eng);
         free(w->pgnbuf.p);
         free(w->entry.p);
-        free(w->tmp.p);
     }
     for (size_t i = 0; j->jobs && i < j->cap; i++) {
         serve_job_free(j->jobs[i]);

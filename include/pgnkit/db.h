@@ -18,8 +18,10 @@
 
 #include "base.h"
 #include "chess.h"
+#include "game.h"
 #include "query.h"
 #include "source.h"
+#include "writer.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +93,37 @@ typedef struct pgn_db_move {
 PGN_API pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
                                   int (*fn)(void *user, const pgn_db_move *m), void *user,
                                   uint64_t *games, char *msg, size_t cap);
+
+/**
+ * The explorer's answer for pos as JSON (the page's panel, web/explore.js, reads it; FENs, SAN,
+ * UCI and numbers only): {"fen", "moves": [{"san", "uci", "games", "white", "draws", "black",
+ * "elo" (the movers' mean Elo, 0 unknown), "fen" (after the move)}, ...] (pgn_db_explore's order),
+ * "games"}, appended to out. *games (may be NULL) gets the number of games that went on from pos.
+ * PGN_OK, PGN_E_NOMEM (out could not grow) or PGN_E_IO (msg); on an error out is as it was.
+ */
+PGN_API pgn_status pgn_db_explore_json(pgn_db *db, const pgn_pos *pos, pgn_membuf *out,
+                                       uint64_t *games, char *msg, size_t cap);
+
+/** The explorer's answers along games' main lines (pgnkit html --db writes them into its page):
+ * each position the database has, once (a set of position keys), its answer as
+ * pgn_db_explore_json gives it; a line is followed up to the first position at most one stored
+ * game went on from (a line of one game is that game's, and would make a page many times its
+ * games' size). Opaque: pgn_db_answers_new gives one, pgn_db_answers_free releases it. */
+typedef struct pgn_db_answers pgn_db_answers;
+
+/** A set of answers from db (borrowed: it must outlive the set). PGN_OK or PGN_E_NOMEM. */
+PGN_API pgn_status pgn_db_answers_new(pgn_db_answers **out, pgn_db *db);
+/** Adds the answers along g's main line (standard chess only: the database indexes nothing else;
+ * another variant adds nothing). PGN_OK, PGN_E_NOMEM or PGN_E_IO (msg). */
+PGN_API pgn_status pgn_db_answers_add_game(pgn_db_answers *a, const pgn_game *g, char *msg,
+                                           size_t cap);
+/** The answers so far, comma- and newline-separated JSON objects ("" when none; *len its
+ * length), borrowed until the next add or the free. */
+PGN_API const char *pgn_db_answers_json(const pgn_db_answers *a, size_t *len);
+/** The number of answers so far. */
+PGN_API unsigned long pgn_db_answers_count(const pgn_db_answers *a);
+/** Releases a (NULL is allowed). */
+PGN_API void pgn_db_answers_free(pgn_db_answers *a);
 
 /** Calls fn with the id of each game whose main line reaches pos (its start or the position after
  * any move), in id (import) order; nonzero stops. PGN_OK or PGN_E_IO (msg). */

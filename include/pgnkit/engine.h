@@ -387,6 +387,30 @@ PGN_API PGN_NODISCARD pgn_status pgn_engine_search(pgn_engine *e, const char *po
                                                    const char *go, pgn_search *search, char *err,
                                                    size_t errcap, char *warn, size_t warncap);
 
+/** What pgn_engine_search_retry does after a failed search (a zeroed struct: no retry). */
+typedef struct pgn_search_retry {
+    unsigned retries; /* searches again after a failure, each on a restarted engine
+                         (pgn_engine_restart); pgnkit analyze and serve: 1 */
+    /* After each failed search (may be NULL): err says why (the message of pgn_engine_search),
+     * retry is 1 when the engine is restarted and the position searched again. A nonzero return
+     * gives up at once (pgn_engine_search_retry then returns PGN_E_IO, err unchanged). */
+    int (*failed)(void *ctx, const pgn_search_request *req, const char *err, int retry);
+    void *ctx;
+} pgn_search_retry;
+
+/**
+ * The search callback of pgn_engine_callbacks on a pgn_engine: pgn_engine_search of req (search
+ * begun on req->pos), and after a failure, up to retry->retries times, pgn_engine_restart from
+ * req->start, pgn_search_begin(search, req->pos) and the search again. retry may be NULL (no
+ * retry). Returns PGN_OK (warnings in warn, as pgn_engine_search gives them), or PGN_E_IO (or the
+ * status of a failed restart) with the last message in err.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_engine_search_retry(pgn_engine *e,
+                                                         const pgn_search_request *req,
+                                                         pgn_search *search,
+                                                         const pgn_search_retry *retry, char *err,
+                                                         size_t errcap, char *warn, size_t warncap);
+
 #ifdef __cplusplus
 }
 #endif

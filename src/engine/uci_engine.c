@@ -324,3 +324,26 @@ pgn_status pgn_engine_search(pgn_engine *e, const char *position, const char *go
     }
     return PGN_OK;
 }
+
+pgn_status pgn_engine_search_retry(pgn_engine *e, const pgn_search_request *req, pgn_search *search,
+                                   const pgn_search_retry *retry, char *err, size_t errcap,
+                                   char *warn, size_t warncap) {
+    unsigned retries = retry ? retry->retries : 0;
+    for (unsigned attempt = 0;; attempt++) {
+        if (attempt > 0) {
+            pgn_status st = pgn_engine_restart(e, req->start, err, errcap);
+            if (st != PGN_OK) {
+                return st;
+            }
+            pgn_search_begin(search, req->pos);
+        }
+        if (pgn_engine_search(e, req->position, req->go, search, err, errcap, warn, warncap) ==
+            PGN_OK) {
+            return PGN_OK;
+        }
+        int again = attempt < retries;
+        if ((retry && retry->failed && retry->failed(retry->ctx, req, err, again) != 0) || !again) {
+            return PGN_E_IO;
+        }
+    }
+}

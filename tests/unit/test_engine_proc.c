@@ -4,14 +4,17 @@
  * check sets; unset is a failure, never a skip): the handshake and the engine's name, a search's
  * result as the script computes it (material, first legal move), the messages of an engine that
  * is missing, not UCI, crashes, hangs or answers only to "stop", a variant the engine does not
- * list, a restart, and a write to a killed engine, which must not raise SIGPIPE in the caller. */
+ * list, a restart, a search retried on a restarted engine, and a write to a killed engine, which
+ * must not raise SIGPIPE in the caller. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 
 #include <pgnkit.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *fake;
 
@@ -140,6 +143,69 @@ static void test_failures(pgn_search *s) {
     pgn_engine_free(NULL);
 }
 
+/* pgn_engine_search_retry's reports: the failures it saw, and whether it gave up. */
+typedef struct retry_log {
+    int calls, retries, give_up;
+    char last[256];
+} retry_log;
+
+static int on_failed(void *ctx, const pgn_search_request *req, const char *err, int retry) {
+    retry_log *l = ctx;
+    CHECK_EQ_INT((int)req->ply, 0);
+    l->calls++;
+    l->retries += retry;
+    snprintf(l->last, sizeof l->last, "%s", err);
+    return l->give_up;
+}
+
+/* pgn_engine_search_retry: a crash retried on a restarted engine (crash-once), every attempt
+ * failing (crash), and a caller that gives up at the first failure. */
+static void test_retry(pgn_search *s) {
+    char err[256] = "", warn[320] = "", state[64];
+    pgn_engine_config c;
+    pgn_status st;
+    pgn_pos start;
+    pgn_pos_init(&start);
+    const pgn_search_request req = {0, &start, NULL, &start, "position startpos", "go nodes 1"};
+    snprintf(state, sizeof state, "/tmp/pgnkit_retry_%ld", (long)getpid());
+    remove(state);
+    setenv("FAKE_ENGINE_STATE", state, 1);
+    retry_log l = {0};
+    pgn_search_retry retry = {1, on_failed, &l};
+    pgn_engine *e = started("crash-once", 0, err, sizeof err, &st, &c);
+    CHECK_EQ_INT(st, PGN_OK);
+    pgn_search_begin(s, &start);
+    CHECK_EQ_INT(pgn_engine_search_retry(e, &req, s, &retry, err, sizeof err, warn, sizeof warn),
+                 PGN_OK);
+    CHECK_EQ_INT(l.calls, 1);
+    CHECK_EQ_INT(l.retries, 1);
+    CHECK_EQ_STR(l.last, "engine exited during the search");
+    pgn_position_analysis res;
+    pgn_search_result(s, &res, NULL, 0);
+    CHECK_EQ_INT(res.eval.kind, PGN_SCORE_CP); /* the second engine's result */
+    pgn_engine_free(e);
+    remove(state);
+
+    l = (retry_log){0};
+    e = started("crash", 0, err, sizeof err, &st, &c);
+    pgn_search_begin(s, &start);
+    CHECK_EQ_INT(pgn_engine_search_retry(e, &req, s, &retry, err, sizeof err, warn, sizeof warn),
+                 PGN_E_IO);
+    CHECK_EQ_INT(l.calls, 2); /* the first failure retried, the second not */
+    CHECK_EQ_INT(l.retries, 1);
+    CHECK_EQ_STR(err, "engine exited during the search");
+    l = (retry_log){0, 0, 1, ""};
+    pgn_search_begin(s, &start);
+    CHECK_EQ_INT(pgn_engine_search_retry(e, &req, s, &retry, err, sizeof err, warn, sizeof warn),
+                 PGN_E_IO);
+    CHECK_EQ_INT(l.calls, 1); /* given up: no restart */
+    CHECK_EQ_INT(pgn_engine_running(e), 0);
+    CHECK_EQ_INT(pgn_engine_search_retry(e, &req, s, NULL, err, sizeof err, warn, sizeof warn),
+                 PGN_E_IO); /* no retry: the stopped engine is not started */
+    CHECK_EQ_STR(err, "engine not running");
+    pgn_engine_free(e);
+}
+
 int main(void) {
     fake = getenv("FAKE_ENGINE");
     CHECK(fake != NULL && fake[0] != 0); /* make check sets it: a missing engine fails */
@@ -148,6 +214,7 @@ int main(void) {
     if (fake && fake[0] && s) {
         test_normal(s);
         test_failures(s);
+        test_retry(s);
     }
     pgn_search_free(s);
     return harness_finish();
