@@ -60,7 +60,8 @@ void serve_reader_opts(pgn_reader_opts *ro, int fix) {
 
 int serve_read_paste(const serve_limits *lim, const char *text, size_t len, int fix,
                      pgn_paste *pa) {
-    pgn_paste_opts po = {PGN_PASTE_ENTRIES, 0, lim->max_games, lim->max_plies, 0, "serve_paste"};
+    pgn_paste_opts po = {PGN_PASTE_ENTRIES, 0,   lim->max_games, lim->max_plies, 0,
+                         "serve_paste",     NULL};
     pgn_reader_opts ro;
     serve_reader_opts(&ro, fix);
     po.reader_flags = ro.flags;

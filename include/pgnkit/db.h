@@ -99,7 +99,8 @@ PGN_API pgn_status pgn_db_explore(pgn_db *db, const pgn_pos *pos,
  * UCI and numbers only): {"fen", "moves": [{"san", "uci", "games", "white", "draws", "black",
  * "elo" (the movers' mean Elo, 0 unknown), "fen" (after the move)}, ...] (pgn_db_explore's order),
  * "games"}, appended to out. *games (may be NULL) gets the number of games that went on from pos.
- * PGN_OK, PGN_E_NOMEM (out could not grow) or PGN_E_IO (msg); on an error out is as it was.
+ * PGN_OK, PGN_E_NOMEM (out could not grow), PGN_E_BAD_ALLOCATOR (out->alloc half-filled) or
+ * PGN_E_IO (msg); on an error out is as it was.
  */
 PGN_API pgn_status pgn_db_explore_json(pgn_db *db, const pgn_pos *pos, pgn_membuf *out,
                                        uint64_t *games, char *msg, size_t cap);

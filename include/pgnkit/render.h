@@ -100,12 +100,14 @@ PGN_API PGN_NODISCARD pgn_status pgn_viewer_entry_json(const pgn_game *g, uint32
 
 /** How pgn_paste_read reads a pasted text. A zeroed struct: no caps, 200 diagnostics listed. */
 typedef struct pgn_paste_opts {
-    uint32_t flags;          /* PGN_PASTE_* */
-    uint32_t reader_flags;   /* pgn_reader_opts.flags, e.g. PGN_READ_FIX */
-    unsigned max_games;      /* games that read whole, at most (0: no cap) */
-    unsigned max_plies;      /* main-line plies of one game, at most (0: no cap) */
-    unsigned max_diags;      /* diagnostics kept as JSON (all are counted); 0: 200 */
-    const char *source_name; /* the diagnostics' "file" (NULL: "<stdin>"); borrowed */
+    uint32_t flags;             /* PGN_PASTE_* */
+    uint32_t reader_flags;      /* pgn_reader_opts.flags, e.g. PGN_READ_FIX */
+    unsigned max_games;         /* games that read whole, at most (0: no cap) */
+    unsigned max_plies;         /* main-line plies of one game, at most (0: no cap) */
+    unsigned max_diags;         /* diagnostics kept as JSON (all are counted); 0: 200 */
+    const char *source_name;    /* the diagnostics' "file" (NULL: "<stdin>"); borrowed */
+    const pgn_allocator *alloc; /* the reader's, the games' and pgn_paste's buffers' (NULL: libc);
+                                   borrowed: it must outlive the pgn_paste */
 } pgn_paste_opts;
 
 /** What a pasted text holds (pgn_paste_read fills it; release with pgn_paste_free). */
@@ -126,7 +128,8 @@ typedef struct pgn_paste {
  * counted and left out, the others kept (issue 28), each diagnostic counted and the first ones
  * kept as JSON, with <, > and & escaped. opts may be NULL. Returns PGN_OK when at least one game
  * reads whole and no cap is exceeded; PGN_E_LIMIT when the text is refused: no game reads whole,
- * a cap of opts is exceeded, or the reader stopped (p->error says which); PGN_E_NOMEM. p holds
+ * a cap of opts is exceeded, or the reader stopped (p->error says which); PGN_E_NOMEM;
+ * PGN_E_BAD_ALLOCATOR (opts->alloc half-filled: p is left empty). p holds
  * what was read in every case: release it with pgn_paste_free.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_paste_read(pgn_paste *p, const char *text, size_t len,

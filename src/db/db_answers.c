@@ -3,6 +3,7 @@
  * (web/explore.js) reads them, for pgnkit serve --db (one answer per request) and pgnkit html --db
  * (the answers of the games' main lines, each position once: pgn_db_answers). */
 #include "db_int.h"
+#include "../base/alloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,6 +45,9 @@ static int put_move(void *user, const pgn_db_move *m) {
 pgn_status pgn_db_explore_json(pgn_db *db, const pgn_pos *pos, pgn_membuf *out, uint64_t *games,
                                char *msg, size_t cap) {
     char fen[PGN_FEN_MAX], text[PGN_FEN_MAX + 64];
+    if (pgnk_alloc_check(out->alloc) != PGN_OK) {
+        return PGN_E_BAD_ALLOCATOR;
+    }
     pgn_fen_write(pos, 0, fen, sizeof fen);
     ex_json x = {pos, out, 1, 0};
     uint64_t n = 0;

@@ -3,6 +3,7 @@
  * docs/json-format.md, its evaluation graph, the per-side statistics of an analysis) and a pasted
  * PGN read into entries with its diagnostics, its broken games counted and its caps checked
  * (issue 28). Every text of a PGN goes out with <, > and & as \u00XX (pgn_json_html_write). */
+#include "../base/alloc.h"
 #include "pgnkit/json.h"
 #include "pgnkit/reader.h"
 #include "pgnkit/render.h"
@@ -175,6 +176,10 @@ pgn_status pgn_paste_read(pgn_paste *p, const char *text, size_t len, const pgn_
     static const pgn_paste_opts none = {0};
     const pgn_paste_opts *o = opts ? opts : &none;
     memset(p, 0, sizeof *p);
+    if (pgnk_alloc_check(o->alloc) != PGN_OK) {
+        return PGN_E_BAD_ALLOCATOR;
+    }
+    p->diags.alloc = p->entries.alloc = o->alloc;
     paste_ctx c = {p, o->max_diags ? o->max_diags : PASTE_DIAGS, 0};
     pgn_reader_opts ro;
     memset(&ro, 0, sizeof ro);
@@ -182,10 +187,11 @@ pgn_status pgn_paste_read(pgn_paste *p, const char *text, size_t len, const pgn_
     ro.diag_ctx = &c;
     ro.source_name = o->source_name;
     ro.flags = o->reader_flags;
+    ro.alloc = o->alloc;
     pgn_reader *r = NULL;
     pgn_game *g = NULL;
     pgn_status st = PGN_E_NOMEM;
-    if (pgn_reader_new_mem(&r, &ro, text, len) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK) {
+    if (pgn_reader_new_mem(&r, &ro, text, len) == PGN_OK && pgn_game_new(&g, o->alloc) == PGN_OK) {
         st = read_games(p, o, r, g);
     }
     pgn_game_free(g);

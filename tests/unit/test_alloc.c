@@ -681,6 +681,39 @@ static pgn_status e_parallel_serial(const pgn_allocator *a) {
     CHECK_EQ_INT(pgn_parallel_serial(&ro), 0);
     return PGN_OK;
 }
+static pgn_status e_paste_read(const pgn_allocator *a) {
+    pgn_paste p;
+    pgn_paste_opts o = {.alloc = a};
+    pgn_status st = pgn_paste_read(&p, "1. e4 e5 *\n", 11, &o);
+    CHECK(p.diags.ptr == NULL && p.entries.ptr == NULL && p.games == 0);
+    pgn_paste_free(&p);
+    return st;
+}
+static ptrdiff_t w_null(void *ctx, const void *data, size_t len) {
+    (void)ctx;
+    (void)data;
+    return (ptrdiff_t)len;
+}
+/* pgn_paste_json and pgn_paste_free allocate nothing: a pgn_paste that holds no text */
+static pgn_status e_paste_json(const pgn_allocator *a) {
+    pgn_paste p = {.diags = {.alloc = a}, .entries = {.alloc = a}};
+    return pgn_paste_json(&p, w_null, NULL);
+}
+static pgn_status e_paste_free(const pgn_allocator *a) {
+    pgn_paste p = {.diags = {.alloc = a}, .entries = {.alloc = a}};
+    pgn_paste_free(&p);
+    return PGN_OK;
+}
+/* refused before the database is looked at (db NULL is never touched) */
+static pgn_status e_db_explore_json(const pgn_allocator *a) {
+    pgn_membuf out = {.alloc = a};
+    pgn_pos pos;
+    char msg[64];
+    pgn_pos_init(&pos);
+    pgn_status st = pgn_db_explore_json(NULL, &pos, &out, NULL, msg, sizeof msg);
+    CHECK(out.ptr == NULL && out.len == 0);
+    return st;
+}
 /* a buffer that never grew frees nothing; pgn_membuf_write refuses the half-filled allocator */
 static pgn_status e_membuf_free(const pgn_allocator *a) {
     pgn_membuf b = {.alloc = a};
@@ -726,6 +759,10 @@ static const struct {
     {"pgn_source_range", e_source_range, 1},
     {"pgn_parallel_serial", e_parallel_serial, 1},
     {"pgn_membuf_free", e_membuf_free, 1},
+    {"pgn_paste_read", e_paste_read, 0},
+    {"pgn_paste_json", e_paste_json, 1},
+    {"pgn_paste_free", e_paste_free, 1},
+    {"pgn_db_explore_json", e_db_explore_json, 0},
 };
 
 /* All three or none: every entry point include/ declares with an allocator (directly or in its

@@ -73,7 +73,7 @@ static const char paste[] = "[White \"A\"]\n\n1. e4 e5 2. Nf3 *\n\n"
 
 static void test_paste(void) {
     pgn_paste p;
-    pgn_paste_opts o = {PGN_PASTE_ENTRIES, 0, 0, 0, 0, "paste"};
+    pgn_paste_opts o = {PGN_PASTE_ENTRIES, 0, 0, 0, 0, "paste", NULL};
     CHECK_EQ_INT(pgn_paste_read(&p, paste, sizeof paste - 1, &o), PGN_OK);
     CHECK_EQ_INT((int)p.games, 2);
     CHECK_EQ_INT((int)p.broken, 1);
