@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include "harness.h"
+#include "pgnkit/reader.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -189,4 +190,11 @@ static void ta_free(void *ctx, void *ptr) {
 pgn_allocator limit_allocator(limit_alloc *ta) {
     pgn_allocator al = {ta_malloc, ta_realloc, ta_free, ta};
     return al;
+}
+
+void read_game_text(pgn_game *g, const char *text) {
+    pgn_reader *r;
+    CHECK(pgn_reader_new_mem(&r, NULL, text, strlen(text)) == PGN_OK);
+    CHECK(pgn_reader_next(r, g) == PGN_OK);
+    pgn_reader_free(r);
 }

@@ -9,6 +9,7 @@
 #define PGNKIT_TESTUTIL_H
 
 #include <pgnkit/base.h>
+#include <pgnkit/game.h>
 
 #include <stddef.h>
 #include <stdint.h>
@@ -60,5 +61,8 @@ typedef struct limit_alloc {
 
 /* A pgn_allocator over ta (its ctx). */
 pgn_allocator limit_allocator(limit_alloc *ta);
+
+/* Reads the first game of the NUL-terminated text into g (a failed check when it does not read). */
+void read_game_text(pgn_game *g, const char *text);
 
 #endif

@@ -158,13 +158,6 @@ static int fixed_answer(void *ctx, uint64_t ref, const pgn_game *game) {
     return answer;
 }
 
-static void read_text(pgn_game *g, const char *text) {
-    pgn_reader *r;
-    CHECK(pgn_reader_new_mem(&r, NULL, text, strlen(text)) == PGN_OK);
-    CHECK(pgn_reader_next(r, g) == PGN_OK);
-    pgn_reader_free(r);
-}
-
 /* Equal keys merge only when the callback confirms; -1 is PGN_E_IO; out of memory. */
 static void test_confirmation(void) {
     pgn_game *g = NULL;
@@ -172,7 +165,7 @@ static void test_confirmation(void) {
     uint64_t cl;
     int is_new;
     CHECK(pgn_game_new(&g, NULL) == PGN_OK && pgn_dedupe_new(&d, NULL) == PGN_OK);
-    read_text(g, "1. e4 e5 2. Nf3 *\n");
+    read_game_text(g, "1. e4 e5 2. Nf3 *\n");
     answer = 0;
     CHECK(pgn_dedupe_add(d, g, 1, fixed_answer, NULL, &cl, &is_new) == PGN_OK && is_new);
     CHECK(pgn_dedupe_add(d, g, 2, fixed_answer, NULL, &cl, &is_new) == PGN_OK && is_new);
@@ -204,24 +197,26 @@ static void test_confirmation(void) {
 static void test_same_line(void) {
     pgn_game *a = NULL, *b = NULL;
     CHECK(pgn_game_new(&a, NULL) == PGN_OK && pgn_game_new(&b, NULL) == PGN_OK);
-    read_text(a, "[White \"Carlsen, Magnus\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 {x} 1-0\n");
-    read_text(b,
-              "[White \"carlsen magnus\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 (2. Nf3) e6 1-0\n");
+    read_game_text(a,
+                   "[White \"Carlsen, Magnus\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 {x} 1-0\n");
+    read_game_text(
+        b, "[White \"carlsen magnus\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 (2. Nf3) e6 1-0\n");
     CHECK(pgn_game_same_line(a, b, 0));
     CHECK(pgn_game_same_line(a, b, PGN_DEDUPE_TAGS));
     CHECK_EQ_U64(pgn_game_line_key(a, PGN_DEDUPE_TAGS), pgn_game_line_key(b, PGN_DEDUPE_TAGS));
     CHECK_EQ_U64(pgn_game_richness(a), 3); /* 2 tags, 1 comment */
     CHECK_EQ_U64(pgn_game_richness(b), 3); /* 2 tags, 1 move in a variation */
-    read_text(b, "[White \"Carlsen, M.\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 1-0\n");
+    read_game_text(b, "[White \"Carlsen, M.\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. c4 e6 1-0\n");
     CHECK(pgn_game_same_line(a, b, 0));
     CHECK(!pgn_game_same_line(a, b, PGN_DEDUPE_TAGS));
-    read_text(b, "1. c4 e6 2. d4 Nf6 *\n"); /* the same position, another line */
+    read_game_text(b, "1. c4 e6 2. d4 Nf6 *\n"); /* the same position, another line */
     CHECK(!pgn_game_same_line(a, b, 0));
     CHECK(pgn_game_line_key(a, 0) != pgn_game_line_key(b, 0));
-    read_text(b, "1. d4 Nf6 2. c4 e6 3. Nc3 *\n");
+    read_game_text(b, "1. d4 Nf6 2. c4 e6 3. Nc3 *\n");
     CHECK(!pgn_game_same_line(a, b, 0));
-    read_text(b, "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]"
-                 "\n\n1. d4 Nf6 2. c4 e6 *\n");
+    read_game_text(
+        b, "[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n[SetUp \"1\"]"
+           "\n\n1. d4 Nf6 2. c4 e6 *\n");
     CHECK(pgn_game_same_line(a, b, 0));
     pgn_game_free(a);
     pgn_game_free(b);
@@ -233,23 +228,24 @@ static void test_same_line(void) {
 static void test_no_moves(void) {
     pgn_game *a = NULL, *b = NULL;
     CHECK(pgn_game_new(&a, NULL) == PGN_OK && pgn_game_new(&b, NULL) == PGN_OK);
-    read_text(a,
-              "[White \"A, B\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
-    read_text(b, "[White \"D\"]\n[Black \"E\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
+    read_game_text(
+        a, "[White \"A, B\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
+    read_game_text(
+        b, "[White \"D\"]\n[Black \"E\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
     for (uint32_t flags = 0; flags <= PGN_DEDUPE_TAGS; flags += PGN_DEDUPE_TAGS) {
         CHECK(!pgn_game_same_line(a, b, flags));
         CHECK(pgn_game_line_key(a, flags) != pgn_game_line_key(b, flags));
     }
-    read_text(b,
-              "[White \"a b\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
+    read_game_text(
+        b, "[White \"a b\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"1-0\"]\n\n1-0\n");
     CHECK(pgn_game_same_line(a, b, 0));
     CHECK_EQ_U64(pgn_game_line_key(a, 0), pgn_game_line_key(b, 0));
-    read_text(b,
-              "[White \"a b\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"0-1\"]\n\n0-1\n");
+    read_game_text(
+        b, "[White \"a b\"]\n[Black \"C\"]\n[Date \"2022.04.01\"]\n[Result \"0-1\"]\n\n0-1\n");
     CHECK(!pgn_game_same_line(a, b, 0));
     /* with a move, the players do not count without PGN_DEDUPE_TAGS */
-    read_text(a, "[White \"A\"]\n\n1. e4 *\n");
-    read_text(b, "[White \"D\"]\n\n1. e4 *\n");
+    read_game_text(a, "[White \"A\"]\n\n1. e4 *\n");
+    read_game_text(b, "[White \"D\"]\n\n1. e4 *\n");
     CHECK(pgn_game_same_line(a, b, 0));
     CHECK_EQ_U64(pgn_game_line_key(a, 0), pgn_game_line_key(b, 0));
     pgn_game_free(a);

@@ -223,13 +223,6 @@ static void test_records(void) {
     buf_free(&text);
 }
 
-static void read_text(pgn_game *g, const char *text) {
-    pgn_reader *r;
-    CHECK(pgn_reader_new_mem(&r, NULL, text, strlen(text)) == PGN_OK);
-    CHECK(pgn_reader_next(r, g) == PGN_OK);
-    pgn_reader_free(r);
-}
-
 /* --keep richest: the copy with the most tags, comments, NAGs and variation moves, the first on
  * a tie; broken games counted as distinct. */
 static void test_richest(void) {
@@ -247,7 +240,7 @@ static void test_richest(void) {
     for (uint64_t i = 0; i < 5; i++) {
         uint64_t cl;
         int is_new;
-        read_text(g, games[i]);
+        read_game_text(g, games[i]);
         CHECK(pgn_dedupe_keeper_add_game(k, i, g, &cl, &is_new) == PGN_OK);
         CHECK_EQ_U64(cl, i == 2 || i == 4);
         CHECK_EQ_INT(is_new, i == 0 || i == 2);
@@ -282,11 +275,11 @@ static void test_limits(void) {
         CHECK(pgn_dedupe_keeper_new(&k, &o) == PGN_OK);
         uint64_t cl;
         int is_new;
-        read_text(g, "1. e4 e5 *\n"); /* a record of 89 bytes */
+        read_game_text(g, "1. e4 e5 *\n"); /* a record of 89 bytes */
         CHECK(pgn_dedupe_keeper_add_game(k, 0, g, &cl, &is_new) == PGN_OK);
-        read_text(g, "1. d4 d5 *\n");
+        read_game_text(g, "1. d4 d5 *\n");
         CHECK(pgn_dedupe_keeper_add_game(k, 1, g, &cl, &is_new) == PGN_OK);
-        read_text(g, "1. c4 c5 *\n");
+        read_game_text(g, "1. c4 c5 *\n");
         CHECK_EQ_INT(pgn_dedupe_keeper_add_game(k, 2, g, &cl, &is_new),
                      failing ? PGN_E_IO : PGN_E_LIMIT);
         pgn_dedupe_keeper_free(k);
@@ -311,7 +304,7 @@ static void test_nomem(void) {
             uint64_t cl;
             int is_new;
             snprintf(text, sizeof text, "[White \"%d\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n", i % 1500);
-            read_text(g, text);
+            read_game_text(g, text);
             st = pgn_dedupe_keeper_add_game(k, (uint64_t)i, g, &cl, &is_new);
         }
         st = st == PGN_OK ? pgn_dedupe_keeper_finish(k) : st;
