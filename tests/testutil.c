@@ -198,3 +198,18 @@ void read_game_text(pgn_game *g, const char *text) {
     CHECK(pgn_reader_next(r, g) == PGN_OK);
     pgn_reader_free(r);
 }
+
+size_t buf_main_line(buf *b, const pgn_game *g) {
+    char fen[PGN_FEN_MAX], uci[PGN_UCI_MAX];
+    pgn_pos pos = *pgn_game_start(g);
+    size_t plies = 0;
+    pgn_fen_write(&pos, PGN_FEN_EPD, fen, sizeof fen);
+    buf_printf(b, "%s|", fen);
+    for (const pgn_node *n = pgn_node_child(pgn_game_root(g)); n; n = pgn_node_child(n)) {
+        pgn_uci_write(&pos, pgn_node_move(n), uci);
+        buf_printf(b, " %s", uci);
+        pgn_pos_play(&pos, pgn_node_move(n));
+        plies++;
+    }
+    return plies;
+}

@@ -62,6 +62,8 @@ typedef struct limit_alloc {
 /* A pgn_allocator over ta (its ctx). */
 pgn_allocator limit_allocator(limit_alloc *ta);
 
+/* Appends g's start as EPD, '|', and its main line in UCI (" e2e4 e7e5"); returns the plies. */
+size_t buf_main_line(buf *b, const pgn_game *g);
 /* Reads the first game of the NUL-terminated text into g (a failed check when it does not read). */
 void read_game_text(pgn_game *g, const char *text);
 

@@ -23,15 +23,7 @@ typedef struct corpus {
 /* The game's start (EPD) and main line in UCI, malloc'd. */
 static char *line_text(const pgn_game *g) {
     buf b = {0};
-    char fen[PGN_FEN_MAX], uci[PGN_UCI_MAX];
-    pgn_pos pos = *pgn_game_start(g);
-    pgn_fen_write(&pos, PGN_FEN_EPD, fen, sizeof fen);
-    buf_printf(&b, "%s|", fen);
-    for (const pgn_node *n = pgn_node_child(pgn_game_root(g)); n; n = pgn_node_child(n)) {
-        pgn_uci_write(&pos, pgn_node_move(n), uci);
-        buf_printf(&b, " %s", uci);
-        pgn_pos_play(&pos, pgn_node_move(n));
-    }
+    buf_main_line(&b, g);
     return b.p;
 }
 

@@ -21,17 +21,7 @@ static const char *const TAGS[4] = {"White", "Black", "Date", "Result"};
  * malloc'd. */
 static char *truth(const pgn_game *g, uint32_t flags) {
     buf b = {0};
-    char fen[PGN_FEN_MAX], uci[PGN_UCI_MAX];
-    pgn_pos pos = *pgn_game_start(g);
-    size_t plies = 0;
-    pgn_fen_write(&pos, PGN_FEN_EPD, fen, sizeof fen);
-    buf_printf(&b, "%s|", fen);
-    for (const pgn_node *n = pgn_node_child(pgn_game_root(g)); n; n = pgn_node_child(n)) {
-        pgn_uci_write(&pos, pgn_node_move(n), uci);
-        buf_printf(&b, " %s", uci);
-        pgn_pos_play(&pos, pgn_node_move(n));
-        plies++;
-    }
+    size_t plies = buf_main_line(&b, g);
     for (unsigned i = 0; i < 4 && ((flags & PGN_DEDUPE_TAGS) || plies == 0); i++) {
         pgn_str v = {"", 0};
         char norm[PGN_DEDUPE_TAG_MAX + 1];
