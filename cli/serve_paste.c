@@ -66,6 +66,11 @@ int serve_read_paste(const serve_limits *lim, const char *text, size_t len, int 
     serve_reader_opts(&ro, fix);
     po.reader_flags = ro.flags;
     pgn_status st = pgn_paste_read(pa, text, len, &po);
+    if (pa->over) { /* the page names the option that sets the cap */
+        size_t n = strlen(pa->error);
+        snprintf(pa->error + n, sizeof pa->error - n, " (%s)",
+                 pa->over == PGN_PASTE_OVER_GAMES ? "--max-games" : "--max-plies");
+    }
     return st == PGN_OK ? 200 : st == PGN_E_NOMEM ? 500 : 422;
 }
 

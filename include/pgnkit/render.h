@@ -110,6 +110,10 @@ typedef struct pgn_paste_opts {
                                    borrowed: it must outlive the pgn_paste */
 } pgn_paste_opts;
 
+/* pgn_paste.over: which cap of pgn_paste_opts refused the text */
+#define PGN_PASTE_OVER_GAMES 1u /* max_games */
+#define PGN_PASTE_OVER_PLIES 2u /* max_plies */
+
 /** What a pasted text holds (pgn_paste_read fills it; release with pgn_paste_free). */
 typedef struct pgn_paste {
     unsigned games;            /* games that read whole: the ones shown and analysed */
@@ -118,6 +122,7 @@ typedef struct pgn_paste {
     unsigned errors, warnings; /* every diagnostic, counted */
     unsigned ndiags;           /* the diagnostics in diags */
     char error[160];           /* why the text is refused ("" when it is not) */
+    unsigned over;      /* the cap that refused it: PGN_PASTE_OVER_GAMES or _PLIES (0: none) */
     pgn_membuf diags;   /* the first diagnostics as JSON objects (pgn_diag_json), comma-separated */
     pgn_membuf entries; /* with PGN_PASTE_ENTRIES: the whole games' pgn_viewer_entry_json entries
                            (no statistics), comma-separated */

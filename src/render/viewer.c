@@ -133,13 +133,15 @@ static void on_diag(void *ctx, const pgn_diag *d) {
 /* Counts game g in p: 1 (with p->error) when it is over a cap. */
 static int over_caps(const pgn_paste_opts *o, const pgn_game *g, pgn_paste *p) {
     if (++p->games > o->max_games && o->max_games) {
-        snprintf(p->error, sizeof p->error, "more than %u games (--max-games)", o->max_games);
+        snprintf(p->error, sizeof p->error, "more than %u games", o->max_games);
+        p->over = PGN_PASTE_OVER_GAMES;
         return 1;
     }
     size_t plies = pgn_game_ply_count(g);
     if (plies > o->max_plies && o->max_plies) {
-        snprintf(p->error, sizeof p->error, "game %u has %zu plies, more than %u (--max-plies)",
-                 p->games, plies, o->max_plies);
+        snprintf(p->error, sizeof p->error, "game %u has %zu plies, more than %u", p->games, plies,
+                 o->max_plies);
+        p->over = PGN_PASTE_OVER_PLIES;
         return 1;
     }
     p->positions += plies + 1;

@@ -102,16 +102,18 @@ static void test_paste(void) {
     /* the caps: games that read whole, then plies */
     o.max_games = 1;
     CHECK_EQ_INT(pgn_paste_read(&p, paste, sizeof paste - 1, &o), PGN_E_LIMIT);
-    CHECK_EQ_STR(p.error, "more than 1 games (--max-games)");
+    CHECK_EQ_STR(p.error, "more than 1 games");
+    CHECK_EQ_INT(p.over, PGN_PASTE_OVER_GAMES);
     m.len = 0;
     CHECK_EQ_INT(pgn_paste_json(&p, pgn_membuf_write, &m), PGN_OK);
-    head = "\"error\":\"more than 1 games (--max-games)\",\"games\":2,";
+    head = "\"error\":\"more than 1 games\",\"games\":2,";
     CHECK(m.len > strlen(head) && strncmp(m.ptr, head, strlen(head)) == 0);
     pgn_paste_free(&p);
     o.max_games = 0;
     o.max_plies = 2;
     CHECK_EQ_INT(pgn_paste_read(&p, paste, sizeof paste - 1, &o), PGN_E_LIMIT);
-    CHECK_EQ_STR(p.error, "game 1 has 3 plies, more than 2 (--max-plies)");
+    CHECK_EQ_STR(p.error, "game 1 has 3 plies, more than 2");
+    CHECK_EQ_INT(p.over, PGN_PASTE_OVER_PLIES);
     pgn_paste_free(&p);
 
     /* refusals: nothing whole, nothing at all; diagnostics listed up to max_diags */
