@@ -211,7 +211,6 @@ int cmd_dedupe(int argc, char **argv) {
     cli_run_init(&r, CLI_READS | CLI_WRITES | CLI_WHERE);
     cli_output side[2];
     memset(side, 0, sizeof side);
-    side[0].fd = side[1].fd = -1;
     int st = cli_run_args(&r, argc, argv, usage_text, options, "", dedupe_option, &o);
     if (st == EXIT_OK) {
         st = side_outputs(&r, &o, side, 1, EXIT_OK);

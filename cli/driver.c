@@ -61,7 +61,6 @@ typedef struct option_table {
 void cli_run_init(cli_run *r, unsigned groups) {
     memset(r, 0, sizeof *r);
     r->groups = groups;
-    r->out.fd = r->rejects.fd = -1;
 }
 
 /* Appends count options of spec (all when count is SIZE_MAX: up to its NULL) from value val up,
@@ -235,7 +234,7 @@ static int open_outputs(cli_run *r);
 
 int cli_run_check_output(cli_run *r, const char *what, const char *path) {
     for (int i = 0; path && strcmp(path, "-") != 0 && i < r->nfiles; i++) {
-        if (cli_same_file(path, r->files[i])) {
+        if (pgn_output_same_file(path, r->files[i])) {
             cli_error(NULL, "%s '%s' is the same file as the input '%s': refused", what, path,
                       r->files[i]);
             return EXIT_USAGE;
@@ -249,7 +248,7 @@ int cli_outputs_clash(const char *what_a, const char *a, const char *what_b, con
         return 0;
     }
     int sa = strcmp(a, "-") == 0, sb = strcmp(b, "-") == 0; /* "-": standard output */
-    if (sa || sb ? sa && sb : cli_same_file(a, b)) {
+    if (sa || sb ? sa && sb : pgn_output_same_file(a, b)) {
         cli_error(NULL, "%s '%s' is the same file as %s '%s': refused", what_a, a, what_b, b);
         return 1;
     }
@@ -279,7 +278,7 @@ static int open_outputs(cli_run *r) {
         cli_run_check_output(r, "--rejects", rej) != EXIT_OK) {
         return EXIT_USAGE;
     }
-    if (rej && (strcmp(rej, "-") == 0 ? !out : out && cli_same_file(out, rej))) {
+    if (rej && (strcmp(rej, "-") == 0 ? !out : out && pgn_output_same_file(out, rej))) {
         cli_error(NULL, "--rejects '%s' is the same file as the output '%s': refused", rej,
                   out ? out : "-");
         return EXIT_USAGE;

@@ -149,11 +149,7 @@ void cli_input_close(cli_input *in);
 typedef struct cli_output {
     FILE *file;       /* write here */
     const char *path; /* the target; NULL: standard output */
-    char *target;     /* the file replaced at the end (a symbolic link followed), malloc'd */
-    char *tmp;        /* the temporary file's name while it has one (else NULL) */
-    int fd;           /* the temporary file (-1: none; writing straight to stdout or a device) */
-    int failed;       /* a write failed: never renamed into place */
-    FILE *under;      /* -o x.gz: the file below the compressing stream file (else NULL) */
+    pgn_output *out;  /* what file writes to (NULL: standard output) */
     char *vbuf; /* file's stdio buffer, malloc'd, freed after fclose (NULL: stdout's or none) */
 } cli_output;
 
@@ -169,12 +165,8 @@ int cli_output_open(cli_output *o, const char *path);
  * EXIT_RESOURCE; without commit the temporary file is removed and the target left untouched.
  * Returns the worse of status and what happened here. Accepts an output never opened. */
 int cli_output_close(cli_output *o, int commit, int status);
-/* A pgn_write_fn writing to the cli_output in ctx; -1 on a write error (marks it failed). */
+/* A pgn_write_fn writing to the cli_output in ctx; -1 on a write error. */
 ptrdiff_t cli_output_write(void *ctx, const void *data, size_t len);
-
-/* Nonzero when paths a and b ("-": stdin) are the same regular file (device and inode, so hard
- * and symbolic links count), or, neither existing yet, would be the same new file. */
-int cli_same_file(const char *a, const char *b);
 
 /* ---- the shared options and the run ---- */
 

@@ -52,9 +52,7 @@ static int open_file(split_state *s, size_t i) {
     if (f->tmp) {
         fd = open(f->tmp, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
     } else {
-        mode_t mask = umask(0);
-        umask(mask);
-        fd = cli_temp_create(path, 0666 & ~mask, &f->tmp);
+        fd = cli_temp_create(path, &f->tmp);
     }
     if (fd < 0 || !(f->f = fdopen(fd, "ab"))) {
         cli_error(path, "cannot write: %s", strerror(errno));
@@ -118,7 +116,7 @@ int split_precheck(const split_state *s, const cli_run *r) {
 static int may_replace(const split_state *s, const cli_run *r, const char *path) {
     struct stat st;
     for (int i = 0; i < r->nfiles; i++) {
-        if (strcmp(r->files[i], "-") != 0 && cli_same_file(path, r->files[i])) {
+        if (strcmp(r->files[i], "-") != 0 && pgn_output_same_file(path, r->files[i])) {
             cli_error(NULL, "'%s' is the same file as the input '%s': refused", path, r->files[i]);
             return 0;
         }

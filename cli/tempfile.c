@@ -69,7 +69,8 @@ static void block(sigset_t *old) {
     pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
-int cli_temp_register(const char *name) {
+static int temp_register(void *ctx, const char *name) {
+    (void)ctx;
     sigset_t old;
     int ok = 1;
     block(&old);
@@ -108,16 +109,6 @@ void cli_temp_forget(const char *name) {
         reg.cap = 0;
     }
     pthread_sigmask(SIG_SETMASK, &old, NULL);
-}
-
-char *cli_temp_name(const char *target) {
-    size_t n = strlen(target) + 48;
-    char *t = malloc(n);
-    if (t && pgn_temp_name(target, t, n) != PGN_OK) {
-        free(t);
-        t = NULL;
-    }
-    return t;
 }
 
 /* Has dir been swept in this run? Notes it if not (out of memory: as if it had). */
@@ -167,40 +158,26 @@ void cli_temp_sweep(const char *target) {
     free(dir);
 }
 
-int cli_temp_create(const char *target, mode_t mode, char **name) {
+static void temp_forget(void *ctx, const char *name) {
+    (void)ctx;
+    cli_temp_forget(name);
+}
+
+const pgn_temp_hooks cli_temp_hooks = {temp_register, temp_forget, NULL};
+
+int cli_temp_create(const char *target, char **name) {
     cli_temp_sweep(target);
     size_t n = strlen(target) + 48;
+    int fd = -1;
     if (!(*name = malloc(n))) {
         errno = ENOMEM;
-        return -1;
-    }
-    sigset_t old;
-    int fd;
-    block(&old); /* made and registered at once: a signal between would leave it */
-    int err = pgn_temp_create(target, mode, *name, n, &fd) != PGN_OK ? errno
-              : cli_temp_register(*name) != 0                        ? ENOMEM
-                                                                     : 0;
-    if (fd >= 0 && err) {
-        close(fd);
-        unlink(*name);
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    if (err) {
+    } else if (pgn_temp_make(target, 0666, &cli_temp_hooks, *name, n, &fd) != PGN_OK) {
+        int err = errno;
         free(*name);
         *name = NULL;
         errno = err;
-        return -1;
     }
     return fd;
-}
-
-int cli_keep_metadata(int fd, const char *path, const struct stat *old) {
-    char msg[512];
-    if (pgn_temp_keep_metadata(fd, path, old, msg, sizeof msg) != PGN_OK) {
-        cli_error(path, "%s", msg);
-        return -1;
-    }
-    return 0;
 }
 
 /* --backup SUFFIX: the file as it is, before it is replaced, as FILE.SUFFIX (a hard link to it,

@@ -15,6 +15,7 @@
 #include "base.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -70,6 +71,95 @@ PGN_API PGN_NODISCARD pgn_status pgn_temp_keep_metadata(int fd, const char *path
  */
 PGN_API PGN_NODISCARD pgn_status pgn_temp_backup(const char *path, const char *suffix, char *msg,
                                                  size_t cap);
+
+/* ---- outputs replaced only when complete (src/io/output.c) ---- */
+
+/** What a program does with the names of its temporary files, to remove them on a signal (the
+ * library keeps no list): add(ctx, name) before the file called name is made (0, or -1: out of
+ * memory, the file is then not made), remove(ctx, name) once it is gone or renamed; name stays
+ * valid in between. Either may be NULL. */
+typedef struct pgn_temp_hooks {
+    int (*add)(void *ctx, const char *name);
+    void (*remove)(void *ctx, const char *name);
+    void *ctx;
+} pgn_temp_hooks;
+
+/**
+ * Creates the temporary file for target as pgn_temp_create does, but named with the attempt's
+ * number in place of the X's (the next number when one exists), O_EXCL, mode mode less the umask,
+ * each name given to hooks->add before its file is made (hooks may be NULL). Returns PGN_OK with
+ * the descriptor in *fd and the name in name (cap bytes); PGN_E_LIMIT (the name does not fit),
+ * PGN_E_NOMEM (hooks->add refused) or PGN_E_IO with errno set (nothing left behind, no name
+ * left added); *fd is -1 then.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_temp_make(const char *target, mode_t mode,
+                                               const pgn_temp_hooks *hooks, char *name, size_t cap,
+                                               int *fd);
+
+/** An output file: written to a temporary file beside its target and put in place only by a
+ * commit. Not thread-safe (one thread at a time). */
+typedef struct pgn_output pgn_output;
+
+enum {
+    PGN_OUTPUT_NAMED_TEMP = 1u << 0, /* a named temporary file even where O_TMPFILE works */
+    PGN_OUTPUT_PLAIN = 1u << 1       /* never compressed, whatever the name's extension */
+};
+
+/** Options of pgn_output_new; a zeroed struct gives the defaults. */
+typedef struct pgn_output_opts {
+    const pgn_allocator *alloc; /* the object and its buffer (NULL: libc); a compressor's state
+                                 * and the copy of extended attributes come from libc */
+    uint32_t flags;             /* PGN_OUTPUT_* */
+    size_t buffer;              /* the write buffer's size in bytes (0: 64 KiB) */
+    pgn_temp_hooks hooks;       /* the temporary files' names, for the program's signal handler */
+} pgn_output_opts;
+
+/**
+ * Creates an output, not yet open (opts may be NULL). Returns PGN_OK with the object in *out (the
+ * caller frees it with pgn_output_free), PGN_E_BAD_ALLOCATOR or PGN_E_NOMEM (*out NULL then).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_output_new(pgn_output **out, const pgn_output_opts *opts);
+
+/**
+ * Opens o for path (what o had open before is closed without commit). A regular file, or a name
+ * not yet taken, is written to an unnamed (O_TMPFILE) or named (pgn_temp_make) temporary file in
+ * its directory, with the owner, group, mode and extended attributes of the file it replaces (a
+ * symbolic link is followed: the file it names is replaced, the link kept) or 0666 less the umask;
+ * a device or FIFO is written as it comes. Names ending in .gz, .zst, .bz2 or .xz are compressed
+ * (pgn_encoder) unless PGN_OUTPUT_PLAIN. Returns PGN_OK; PGN_E_IO with the sentence in msg (cap
+ * bytes): "cannot write 'PATH': REASON", or one about pgn_output_about(o) (the file's metadata
+ * that cannot be kept, a compressor this build lacks); PGN_E_NOMEM. Nothing is left on failure.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_output_open(pgn_output *o, const char *path, char *msg,
+                                                 size_t cap);
+
+/** A pgn_write_fn (ctx: the pgn_output): len, or -1 after a write error (remembered: every later
+ * write fails too, and pgn_output_close reports it). */
+PGN_API ptrdiff_t pgn_output_write(void *output, const void *data, size_t len);
+
+/**
+ * Ends the compressed stream, writes what is buffered and closes the file; with commit and no
+ * write error, the temporary file is fsync'd and renamed over the target, otherwise removed (the
+ * target untouched). Returns PGN_OK (also when o is not open), or PGN_E_IO with msg "error
+ * writing PATH: REASON" or "cannot replace 'PATH': REASON". o can be opened again.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_output_close(pgn_output *o, int commit, char *msg, size_t cap);
+
+/** The file the last failure's sentence is about (borrowed until o is opened again or freed), or
+ * NULL when the sentence names it. */
+PGN_API const char *pgn_output_about(const pgn_output *o);
+
+/** The file an open o replaces on commit (a symbolic link resolved; borrowed), or NULL when o
+ * writes a device or is not open. */
+PGN_API const char *pgn_output_target(const pgn_output *o);
+
+/** Closes o without commit (nothing replaced) and releases it; accepts NULL. */
+PGN_API void pgn_output_free(pgn_output *o);
+
+/** Nonzero when a and b name the same regular file (the same device and inode; symbolic links
+ * followed; "-" is standard input), or when neither exists yet and both would be the same name
+ * once created (their directories resolved). */
+PGN_API int pgn_output_same_file(const char *a, const char *b);
 
 #ifdef __cplusplus
 }

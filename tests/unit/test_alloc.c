@@ -9,7 +9,7 @@
  * count its calls). The counting allocator's blocks start 16 bytes into libc blocks, so a block
  * of it that reached libc's free or realloc would be an invalid free for the sanitizer. The list of
  * entry points that take an allocator is read from include/pgnkit/ (issue 33). */
-#define _POSIX_C_SOURCE 200809L /* opendir, fileno */
+#define _POSIX_C_SOURCE 200809L /* opendir, fileno, mkdtemp */
 #include "harness.h"
 #include "testutil.h"
 #include "pgnkit.h"
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define HAVE_HOOKS 1
@@ -320,6 +321,30 @@ static void test_edit_and_annotate(const char *text, size_t len) {
     CHECK_EQ_INT(pgn_game_annotate(g, pa, 5, &ao, NULL), PGN_OK);
     pgn_game_free(g);
     finish(&c, "editor and annotator", 2);
+}
+
+/* An output (a new plain file): its object and buffer from the allocator, nothing from libc. */
+static void test_output(const char *text, size_t len) {
+    counting c;
+    pgn_allocator a = counting_allocator(&c);
+    pgn_output_opts oo = {.alloc = &a, .buffer = 4096};
+    pgn_output *o = NULL;
+    char dir[] = "/tmp/pgnkit-alloc-XXXXXX", path[64], msg[256];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/out.pgn", dir);
+    watching = 1;
+    CHECK_EQ_INT(pgn_output_new(&o, &oo), PGN_OK);
+    CHECK_EQ_INT(pgn_output_open(o, path, msg, sizeof msg), PGN_OK);
+    CHECK(pgn_output_write(o, text, len) == (ptrdiff_t)len);
+    CHECK_EQ_INT(pgn_output_close(o, 1, msg, sizeof msg), PGN_OK);
+    pgn_output_free(o);
+    watching = 0;
+    finish(&c, "output", 2);
+    size_t got = 0;
+    free(buf_read_file(path, &got));
+    CHECK(got == len);
+    unlink(path);
+    rmdir(dir);
 }
 
 /* ---- every entry point that takes an allocator, as include/ declares them (issue 33) ---- */
@@ -723,6 +748,11 @@ static pgn_status e_membuf_free(const pgn_allocator *a) {
     return PGN_OK;
 }
 
+static pgn_status e_output_new(const pgn_allocator *a) {
+    pgn_output_opts o = {.alloc = a};
+    REFUSES(pgn_output, pgn_output_new(&obj_, &o), pgn_output_free);
+}
+
 static const struct {
     const char *name;
     entry_call call;
@@ -763,6 +793,7 @@ static const struct {
     {"pgn_paste_json", e_paste_json, 1},
     {"pgn_paste_free", e_paste_free, 1},
     {"pgn_db_explore_json", e_db_explore_json, 0},
+    {"pgn_output_new", e_output_new, 0},
 };
 
 /* All three or none: every entry point include/ declares with an allocator (directly or in its
@@ -851,6 +882,7 @@ int main(void) {
     test_writers(text, len);
     test_json_reader(text, len);
     test_edit_and_annotate(text, len);
+    test_output(text, len);
     free(text);
     return harness_finish();
 }
