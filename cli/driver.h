@@ -147,9 +147,8 @@ void cli_input_close(cli_input *in);
 /* ---- outputs: stdout, or a file replaced only when complete ---- */
 
 typedef struct cli_output {
-    FILE *file;       /* write here */
-    const char *path; /* the target; NULL: standard output */
-    pgn_output *out;  /* what file writes to (NULL: standard output) */
+    FILE *file;      /* write here */
+    pgn_output *out; /* what file writes to (NULL: standard output) */
     char *vbuf; /* file's stdio buffer, malloc'd, freed after fclose (NULL: stdout's or none) */
 } cli_output;
 

@@ -40,34 +40,28 @@ static ssize_t cookie_write(void *cookie, const char *data, size_t len) {
 }
 
 int cli_output_open(cli_output *o, const char *path) {
-    char msg[1024];
+    char msg[1024] = "";
     memset(o, 0, sizeof *o);
     if (!path || strcmp(path, "-") == 0) {
         o->file = stdout;
         big_buffer(stdout, &o->vbuf);
         return EXIT_OK;
     }
-    o->path = path;
     const char *named = getenv("PGNKIT_NAMED_TEMP"); /* as macOS, vfat or NFS (for the tests) */
     pgn_output_opts opts = {.hooks = cli_temp_hooks};
     opts.flags = named && strcmp(named, "1") == 0 ? PGN_OUTPUT_NAMED_TEMP : 0;
-    pgn_status st = pgn_output_new(&o->out, &opts);
-    if (st == PGN_OK && (st = pgn_output_open(o->out, path, msg, sizeof msg)) == PGN_OK) {
+    if (pgn_output_new(&o->out, &opts) == PGN_OK &&
+        pgn_output_open(o->out, path, msg, sizeof msg) == PGN_OK) {
         cookie_io_functions_t io = {NULL, cookie_write, NULL, NULL};
         if ((o->file = fopencookie(o->out, "w", io)) != NULL) {
-            if (pgn_output_target(o->out)) { /* what an interrupted run left there */
-                cli_temp_sweep(pgn_output_target(o->out));
-            }
             big_buffer(o->file, &o->vbuf);
             return EXIT_OK;
         }
-        st = PGN_E_NOMEM;
     }
-    if (st == PGN_E_NOMEM) {
-        cli_error(NULL, "cannot write '%s': %s", path, strerror(ENOMEM));
-    } else {
-        cli_error(pgn_output_about(o->out), "%s", msg);
+    if (!msg[0]) { /* out of memory */
+        snprintf(msg, sizeof msg, "cannot write '%s': %s", path, strerror(ENOMEM));
     }
+    cli_error(o->out ? pgn_output_about(o->out) : NULL, "%s", msg);
     pgn_output_free(o->out); /* nothing written: no file left */
     memset(o, 0, sizeof *o);
     return EXIT_RESOURCE;
@@ -78,10 +72,6 @@ int cli_output_close(cli_output *o, int commit, int status) {
     if (!o->file) {
         return status;
     }
-    if (!o->out && (fflush(stdout) != 0 || ferror(stdout))) {
-        cli_error(NULL, "error writing standard output: %s", strerror(errno ? errno : EIO));
-        status = EXIT_RESOURCE;
-    }
     if (o->out) {
         fclose(o->file); /* its last bytes to the pgn_output, which keeps a failure */
         if (pgn_output_close(o->out, commit, msg, sizeof msg) != PGN_OK) {
@@ -89,6 +79,9 @@ int cli_output_close(cli_output *o, int commit, int status) {
             status = EXIT_RESOURCE;
         }
         pgn_output_free(o->out);
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_error(NULL, "error writing standard output: %s", strerror(errno ? errno : EIO));
+        status = EXIT_RESOURCE;
     }
     free(o->vbuf); /* f's, now closed (never stdout's) */
     memset(o, 0, sizeof *o);

@@ -4,7 +4,7 @@
  * already (unless --force, which replaces the name itself, never the file a symbolic link names:
  * issue 36). So a refused or failed run leaves the directory as it was. Which file a game goes to
  * and the file names are the library's (pgn_split_*), the games read in cmd_split.c. */
-#define _GNU_SOURCE /* renameat2 (RENAME_NOREPLACE) */
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, O_NOFOLLOW, lstat */
 #include "split.h"
 #include "tempfile.h"
 
@@ -48,14 +48,20 @@ static int open_file(split_state *s, size_t i) {
     if (s->nopen >= s->open_max && close_oldest(s) < 0) {
         return -1;
     }
-    int fd;
+    int fd = -1, err = 0;
     if (f->tmp) {
         fd = open(f->tmp, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    } else if ((f->tmp = malloc(strlen(path) + 48)) != NULL) {
+        if (pgn_temp_make(path, 0666, &cli_temp_hooks, f->tmp, strlen(path) + 48, &fd) != PGN_OK) {
+            err = errno;
+            free(f->tmp);
+            f->tmp = NULL;
+        }
     } else {
-        fd = cli_temp_create(path, &f->tmp);
+        err = ENOMEM;
     }
     if (fd < 0 || !(f->f = fdopen(fd, "ab"))) {
-        cli_error(path, "cannot write: %s", strerror(errno));
+        cli_error(path, "cannot write: %s", strerror(err ? err : errno));
         if (fd >= 0) {
             close(fd);
         }
@@ -128,27 +134,6 @@ static int may_replace(const split_state *s, const cli_run *r, const char *path)
     return 1;
 }
 
-/* Puts temporary file f in place as path: over an existing name only with --force (the name itself
- * is replaced, a symbolic link is not followed). 0, or an errno. */
-static int put_in_place(const split_state *s, const out_file *f, const char *path) {
-    if (s->force) {
-        return rename(f->tmp, path) == 0 ? 0 : errno;
-    }
-#ifdef RENAME_NOREPLACE
-    if (renameat2(AT_FDCWD, f->tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0) {
-        return 0;
-    }
-    if (errno != EINVAL && errno != ENOSYS) {
-        return errno;
-    }
-#endif
-    if (link(f->tmp, path) != 0) { /* never over a name made since the check */
-        return errno;
-    }
-    unlink(f->tmp);
-    return 0;
-}
-
 /* One line per file written (none under --quiet): "wrote NAME (N games)", or as JSON. */
 static void say_written(const cli_run *r, const char *path, unsigned long long n) {
     if (r->quiet) {
@@ -181,12 +166,10 @@ int split_commit(split_state *s, const cli_run *r) {
     for (size_t i = 0; i < n; i++) {
         out_file *f = &s->files[i];
         const char *path = pgn_split_name(s->split, i);
-        int err = put_in_place(s, f, path);
-        if (err) {
-            cli_error(path, "cannot put in place: %s", strerror(err));
+        if (pgn_temp_place(f->tmp, path, s->force, &cli_temp_hooks) != PGN_OK) {
+            cli_error(path, "cannot put in place: %s", strerror(errno));
             return EXIT_RESOURCE; /* the files put before it stay (named above) */
         }
-        cli_temp_forget(f->tmp);
         free(f->tmp);
         f->tmp = NULL;
         say_written(r, path, pgn_split_games(s->split, i));
@@ -201,8 +184,7 @@ void split_discard(split_state *s) {
             fclose(f->f);
         }
         if (f->tmp) {
-            unlink(f->tmp);
-            cli_temp_forget(f->tmp);
+            pgn_temp_remove(f->tmp, &cli_temp_hooks);
             free(f->tmp);
         }
     }

@@ -1,18 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* Temporary files beside their targets and what an in-place rewrite keeps (tempfile.h): the list
- * a signal handler removes, the directories swept in this run and the sweep itself (readdir, which
- * the library does not call) are here; the names, whose process made a file, and the owner,
- * group, mode and extended attributes of a replaced file are the library's (pgn_temp_*,
- * include/pgnkit/tempfile.h). */
+/* Temporary files beside their targets (tempfile.h): the list a signal handler removes, the
+ * directories swept in this run and the sweep itself (readdir, which the library does not call),
+ * as the hooks of the library's pgn_output and pgn_temp_make; the names, whose process made a
+ * file, and what a replaced file keeps are the library's (include/pgnkit/tempfile.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "tempfile.h"
 
 #include "driver.h"
 
 #include <dirent.h>
-#include <errno.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -94,7 +91,8 @@ static int temp_register(void *ctx, const char *name) {
     return ok ? 0 : -1;
 }
 
-void cli_temp_forget(const char *name) {
+static void temp_forget(void *ctx, const char *name) {
+    (void)ctx;
     sigset_t old;
     block(&old);
     for (size_t i = reg.n; i-- > 0;) {
@@ -130,55 +128,21 @@ static int swept(const char *dir) {
     return 0;
 }
 
-void cli_temp_sweep(const char *target) {
-    const char *slash = strrchr(target, '/');
-    size_t n = slash ? (slash == target ? 1 : (size_t)(slash - target)) : 1;
-    char *dir = malloc(n + 1);
-    if (dir) {
-        memcpy(dir, slash ? target : ".", n);
-        dir[n] = 0;
-    }
-    DIR *d = dir && !swept(dir) ? opendir(dir) : NULL;
+/* Removes the temporary files of runs that are gone from dir (once per directory and run). */
+static void temp_sweep(void *ctx, const char *dir) {
+    (void)ctx;
+    DIR *d = swept(dir) ? NULL : opendir(dir);
     for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        long pid = pgn_temp_maker(e->d_name);
-        if (pid == 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
-            continue; /* not ours, this run's, or its run lives (or may: EPERM) */
-        }
-        size_t k = strlen(dir) + strlen(e->d_name) + 2;
-        char *path = malloc(k);
-        if (path) {
-            snprintf(path, k, "%s/%s", dir, e->d_name);
-            unlink(path);
-            free(path);
+        if (pgn_temp_stale(e->d_name)) {
+            unlinkat(dirfd(d), e->d_name, 0);
         }
     }
     if (d) {
         closedir(d);
     }
-    free(dir);
 }
 
-static void temp_forget(void *ctx, const char *name) {
-    (void)ctx;
-    cli_temp_forget(name);
-}
-
-const pgn_temp_hooks cli_temp_hooks = {temp_register, temp_forget, NULL};
-
-int cli_temp_create(const char *target, char **name) {
-    cli_temp_sweep(target);
-    size_t n = strlen(target) + 48;
-    int fd = -1;
-    if (!(*name = malloc(n))) {
-        errno = ENOMEM;
-    } else if (pgn_temp_make(target, 0666, &cli_temp_hooks, *name, n, &fd) != PGN_OK) {
-        int err = errno;
-        free(*name);
-        *name = NULL;
-        errno = err;
-    }
-    return fd;
-}
+const pgn_temp_hooks cli_temp_hooks = {temp_register, temp_forget, temp_sweep, NULL};
 
 /* --backup SUFFIX: the file as it is, before it is replaced, as FILE.SUFFIX (a hard link to it,
  * replacing an older backup; the file a symbolic link names). EXIT_OK or EXIT_RESOURCE (said). */

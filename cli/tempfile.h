@@ -12,20 +12,11 @@
 
 #include "pgnkit.h"
 
-/* Creates (O_EXCL, 0666 less the umask) a temporary file for target in its directory
- * (pgn_temp_make), after removing the stale ones of dead runs there; its name goes to *name
- * (malloc'd) and is registered for removal on a signal. Returns the descriptor, or -1 with errno
- * set (*name NULL). */
-int cli_temp_create(const char *target, char **name);
 /* The hooks that register a temporary file's name for removal on a signal (before the file is
- * made) and unregister it (after it was renamed into place or removed): for pgn_output and
- * pgn_temp_make. */
+ * made) and unregister it (after it was renamed into place or removed), and that sweep a
+ * directory of the temporary files of runs that are gone (once per directory and run): for
+ * pgn_output and pgn_temp_make. */
 extern const pgn_temp_hooks cli_temp_hooks;
-/* Unregisters name (after it was renamed into place or removed). */
-void cli_temp_forget(const char *name);
-/* Removes the temporary files of runs that are gone from the directory of target (once per
- * directory and run). */
-void cli_temp_sweep(const char *target);
 
 /* -i --backup SUFFIX: the file path as it is, before it is replaced, as path.SUFFIX (a hard link
  * to it, replacing an older backup; the file a symbolic link names). EXIT_OK, or EXIT_RESOURCE

@@ -77,17 +77,21 @@ PGN_API PGN_NODISCARD pgn_status pgn_temp_backup(const char *path, const char *s
 /** What a program does with the names of its temporary files, to remove them on a signal (the
  * library keeps no list): add(ctx, name) before the file called name is made (0, or -1: out of
  * memory, the file is then not made), remove(ctx, name) once it is gone or renamed; name stays
- * valid in between. Either may be NULL. */
+ * valid in between. sweep(ctx, dir) before a temporary file is made in directory dir: the program
+ * removes there the files whose run is gone (pgn_temp_stale; readdir is the program's). Any may
+ * be NULL. */
 typedef struct pgn_temp_hooks {
     int (*add)(void *ctx, const char *name);
     void (*remove)(void *ctx, const char *name);
+    void (*sweep)(void *ctx, const char *dir);
     void *ctx;
 } pgn_temp_hooks;
 
 /**
  * Creates the temporary file for target as pgn_temp_create does, but named with the attempt's
  * number in place of the X's (the next number when one exists), O_EXCL, mode mode less the umask,
- * each name given to hooks->add before its file is made (hooks may be NULL). Returns PGN_OK with
+ * after hooks->sweep of its directory, each name given to hooks->add before its file is made
+ * (hooks may be NULL). Returns PGN_OK with
  * the descriptor in *fd and the name in name (cap bytes); PGN_E_LIMIT (the name does not fit),
  * PGN_E_NOMEM (hooks->add refused) or PGN_E_IO with errno set (nothing left behind, no name
  * left added); *fd is -1 then.
@@ -95,6 +99,24 @@ typedef struct pgn_temp_hooks {
 PGN_API PGN_NODISCARD pgn_status pgn_temp_make(const char *target, mode_t mode,
                                                const pgn_temp_hooks *hooks, char *name, size_t cap,
                                                int *fd);
+
+/** Nonzero when name (a last path component) is a temporary file whose process is gone
+ * (pgn_temp_maker, then kill(pid, 0) failing with ESRCH): never this process's or a live one's. */
+PGN_API int pgn_temp_stale(const char *name);
+
+/** Removes the temporary file tmp and gives its name to hooks->remove (hooks may be NULL). */
+PGN_API void pgn_temp_remove(const char *tmp, const pgn_temp_hooks *hooks);
+
+/**
+ * Puts the temporary file tmp in place as path (its name then given to hooks->remove; hooks may
+ * be NULL): with replace, over what path names (the name
+ * itself: a symbolic link there is replaced, not followed); without, never over an existing name,
+ * even one made since the caller looked (renameat2's RENAME_NOREPLACE, or a hard link then the
+ * unlink of tmp where the file system has no such rename). Returns PGN_OK, or PGN_E_IO with errno
+ * set (EEXIST: path exists).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_temp_place(const char *tmp, const char *path, int replace,
+                                                const pgn_temp_hooks *hooks);
 
 /** An output file: written to a temporary file beside its target and put in place only by a
  * commit. Not thread-safe (one thread at a time). */

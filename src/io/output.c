@@ -5,7 +5,7 @@
  * extension through pgn_encoder, written through a buffer, fsync'd and renamed over the target on
  * commit, removed otherwise; a device or FIFO written as it comes; the same-file test by device
  * and inode. POSIX on file descriptors (linkat through /proc/self/fd on Linux). */
-#define _GNU_SOURCE /* O_TMPFILE, linkat */
+#define _GNU_SOURCE /* O_TMPFILE, linkat, renameat2 */
 #include "pgnkit/source.h"
 #include "pgnkit/tempfile.h"
 
@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +62,36 @@ static void hook_remove(const pgn_temp_hooks *h, const char *name) {
     }
 }
 
+/* The directory part of path ("." if none, "/" for "/x") into dir (PATH_MAX bytes); 0 or
+ * ENAMETOOLONG. */
+static int dir_of(const char *path, char *dir) {
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+    if (n >= PATH_MAX) {
+        return ENAMETOOLONG;
+    }
+    memcpy(dir, slash ? path : ".", n);
+    dir[n] = 0;
+    return 0;
+}
+
+static void hook_sweep(const pgn_temp_hooks *h, const char *target) {
+    char dir[PATH_MAX];
+    if (h && h->sweep && dir_of(target, dir) == 0) {
+        h->sweep(h->ctx, dir);
+    }
+}
+
+int pgn_temp_stale(const char *name) {
+    long pid = pgn_temp_maker(name);
+    return pid != 0 && pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+void pgn_temp_remove(const char *tmp, const pgn_temp_hooks *hooks) {
+    unlink(tmp);
+    hook_remove(hooks, tmp);
+}
+
 /* Writes the last six characters of name as the attempt's number. */
 static void number(char *name, unsigned v) {
     char *x = name + strlen(name);
@@ -76,6 +107,7 @@ pgn_status pgn_temp_make(const char *target, mode_t mode, const pgn_temp_hooks *
         errno = ENAMETOOLONG;
         return PGN_E_LIMIT;
     }
+    hook_sweep(hooks, target); /* what an interrupted run left there */
     for (unsigned attempt = 0; attempt < ATTEMPTS; attempt++) {
         number(name, attempt);
         if (hook_add(hooks, name) != 0) { /* named before it exists: a signal never misses it */
@@ -96,6 +128,32 @@ pgn_status pgn_temp_make(const char *target, mode_t mode, const pgn_temp_hooks *
     }
     errno = EEXIST;
     return PGN_E_IO;
+}
+
+/* Puts tmp in place as path (place), without replacing an existing name. 0, or -1 with errno. */
+static int place(const char *tmp, const char *path) {
+#ifdef RENAME_NOREPLACE
+    if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0) {
+        return 0;
+    }
+    if (errno != EINVAL && errno != ENOSYS) {
+        return -1;
+    }
+#endif
+    if (link(tmp, path) != 0) { /* never over a name made since the check */
+        return -1;
+    }
+    unlink(tmp);
+    return 0;
+}
+
+pgn_status pgn_temp_place(const char *tmp, const char *path, int replace,
+                          const pgn_temp_hooks *hooks) {
+    if ((replace ? rename(tmp, path) : place(tmp, path)) != 0) {
+        return PGN_E_IO;
+    }
+    hook_remove(hooks, tmp);
+    return PGN_OK;
 }
 
 pgn_status pgn_output_new(pgn_output **out, const pgn_output_opts *opts) {
@@ -122,19 +180,6 @@ pgn_status pgn_output_new(pgn_output **out, const pgn_output_opts *opts) {
     return PGN_OK;
 }
 
-/* The directory part of path ("." if none, "/" for "/x") into dir (PATH_MAX bytes); 0 or
- * ENAMETOOLONG. */
-static int dir_of(const char *path, char *dir) {
-    const char *slash = strrchr(path, '/');
-    size_t n = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
-    if (n >= PATH_MAX) {
-        return ENAMETOOLONG;
-    }
-    memcpy(dir, slash ? path : ".", n);
-    dir[n] = 0;
-    return 0;
-}
-
 /* Opens an unnamed file in the target's directory (O_TMPFILE), or -1 where the system has none. */
 static int open_unnamed(const pgn_output *o) {
 #ifdef O_TMPFILE
@@ -153,6 +198,7 @@ static int open_unnamed(const pgn_output *o) {
  * 0, or an errno (-1: msg says it all, about the target). */
 static int open_temp(pgn_output *o, const struct stat *old, char *msg, size_t cap) {
     o->replace = 1;
+    hook_sweep(&o->hooks, o->target);
     if ((o->fd = open_unnamed(o)) < 0) {
         if (pgn_temp_make(o->target, 0666, &o->hooks, o->tmp, sizeof o->tmp, &o->fd) != PGN_OK) {
             return errno;
@@ -172,8 +218,7 @@ static void drop(pgn_output *o) {
         close(o->fd);
     }
     if (o->named) {
-        unlink(o->tmp);
-        hook_remove(&o->hooks, o->tmp);
+        pgn_temp_remove(o->tmp, &o->hooks);
     }
     pgn_encoder_free(o->enc);
     o->enc = NULL;

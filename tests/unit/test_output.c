@@ -4,7 +4,8 @@
  * a write error, leaves the target as it was; the replaced file's mode is kept and a new file gets
  * 0666 less the umask; a name ending in .gz, .zst, .bz2 or .xz is compressed, and the library's
  * own source layer reads the same bytes back; the named temporary file (PGN_OUTPUT_NAMED_TEMP)
- * goes through the hooks, each name added before its file exists and removed after; the same-file
+ * goes through the hooks, each name added before its file exists and removed after, its directory
+ * swept first; a split's files put in place never over an existing name unless told; the same-file
  * test by device and inode, through links, and for names not yet created. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, symlink */
 #include "harness.h"
@@ -115,9 +116,13 @@ static void test_commit_and_abort(void) {
 
 /* The hooks' record: names added and not yet removed. */
 typedef struct hooked {
-    char live[4][512];
+    char live[4][512], swept[512];
     int n, adds, removes, before; /* before: names added before their file existed */
 } hooked;
+
+static void h_sweep(void *ctx, const char *d) {
+    snprintf(((hooked *)ctx)->swept, sizeof((hooked *)ctx)->swept, "%s", d);
+}
 
 static int h_add(void *ctx, const char *name) {
     hooked *h = ctx;
@@ -136,7 +141,8 @@ static void h_remove(void *ctx, const char *name) {
 
 static void test_named(void) {
     hooked h = {.n = 0};
-    pgn_output_opts named = {.flags = PGN_OUTPUT_NAMED_TEMP, .hooks = {h_add, h_remove, &h}};
+    pgn_output_opts named = {.flags = PGN_OUTPUT_NAMED_TEMP,
+                             .hooks = {h_add, h_remove, h_sweep, &h}};
     const char *target = in_dir("n.pgn");
     put_file(target, "old\n");
     CHECK_EQ_INT(write_file(&named, target, game, 0), PGN_OK);
@@ -146,13 +152,49 @@ static void test_named(void) {
     CHECK_EQ_INT(h.adds, 2);
     CHECK_EQ_INT(h.removes, 2);
     CHECK_EQ_INT(h.before, 2);
+    CHECK_EQ_STR(h.swept, dir); /* the target's directory, before its file was made */
     CHECK_EQ_INT(temps(), 0);
     /* the unnamed file is named through the hooks on commit */
-    pgn_output_opts unnamed = {.hooks = {h_add, h_remove, &h}};
+    pgn_output_opts unnamed = {.hooks = {h_add, h_remove, NULL, &h}};
     CHECK_EQ_INT(write_file(&unnamed, target, "x\n", 1), PGN_OK);
     CHECK_EQ_STR(read_back(target), "x\n");
     CHECK_EQ_INT(h.adds, h.removes);
     unlink(target);
+}
+
+/* A split's files: made beside their names, put in place never over an existing name unless told
+ * to; a stale file names a process that is gone. */
+static void test_place(void) {
+    hooked h = {.n = 0};
+    pgn_temp_hooks hooks = {h_add, h_remove, NULL, &h};
+    char tmp[600];
+    int fd = -1;
+    const char *path = in_dir("p.pgn");
+    put_file(path, "old\n");
+    CHECK_EQ_INT(pgn_temp_make(path, 0666, &hooks, tmp, sizeof tmp, &fd), PGN_OK);
+    CHECK(fd >= 0 && write(fd, "new\n", 4) == 4);
+    close(fd);
+    CHECK_EQ_INT(pgn_temp_place(tmp, path, 0, &hooks), PGN_E_IO); /* exists: refused */
+    CHECK_EQ_STR(read_back(path), "old\n");
+    CHECK_EQ_INT(h.removes, 0);
+    CHECK_EQ_INT(pgn_temp_place(tmp, path, 1, &hooks), PGN_OK); /* --force */
+    CHECK_EQ_STR(read_back(path), "new\n");
+    CHECK_EQ_INT(h.adds, 1);
+    CHECK_EQ_INT(h.removes, 1);
+    CHECK_EQ_INT(pgn_temp_make(path, 0666, &hooks, tmp, sizeof tmp, &fd), PGN_OK);
+    close(fd);
+    unlink(path);
+    CHECK_EQ_INT(pgn_temp_place(tmp, path, 0, &hooks), PGN_OK); /* a new name */
+    CHECK_EQ_INT(pgn_temp_make(path, 0666, &hooks, tmp, sizeof tmp, &fd), PGN_OK);
+    close(fd);
+    CHECK(!pgn_temp_stale(strrchr(tmp, '/') + 1)); /* this process's */
+    pgn_temp_remove(tmp, &hooks);
+    CHECK_EQ_INT(h.adds, h.removes);
+    CHECK_EQ_INT(temps(), 0);
+    CHECK(pgn_temp_stale(".p.pgn.pgnkit-2147483646-abcdef")); /* no such process */
+    CHECK(!pgn_temp_stale(".p.pgn.pgnkit-1-abcdef"));         /* init lives */
+    CHECK(!pgn_temp_stale("p.pgn"));
+    unlink(path);
 }
 
 static void test_compressed(void) {
@@ -237,6 +279,7 @@ int main(void) {
     }
     test_commit_and_abort();
     test_named();
+    test_place();
     test_compressed();
     test_failures();
     test_same_file();
