@@ -251,6 +251,17 @@ static void test_order_and_results(void) {
     pgn_jobs_free(j);
 }
 
+/* A waker's calls: wait when a reader finds nothing, then one wake. */
+typedef struct calls {
+    int waits, wakes;
+} calls;
+static void on_wait(void *ctx) {
+    ((calls *)ctx)->waits++;
+}
+static void on_wake(void *ctx) {
+    ((calls *)ctx)->wakes++;
+}
+
 /* queue full; a queued job cancelled (its end at once, no state event); a running one */
 static void test_queue_and_cancel(void) {
     pgn_jobs_opts o = base_opts("slow", 150); /* each search held until "stop" */
@@ -264,6 +275,19 @@ static void test_queue_and_cancel(void) {
     CHECK_EQ_INT(pgn_job_reader_wait(r, 10000), 1); /* a runs: its state event */
     CHECK_EQ_INT(pgn_job_reader_next(r, collect, &s, 0), 1);
     CHECK_EQ_STR(s.lines[0], "state {\"state\":\"running\"}");
+    calls k = {0, 0}; /* a reader with a waker: told to wait, woken once by the next move */
+    pgn_job_waker wk = {on_wait, on_wake, &k};
+    pgn_job_reader *r2 = NULL;
+    CHECK_EQ_INT(pgn_job_reader_new(&r2, j, a, &wk), PGN_OK);
+    seen s2 = {.n = 0};
+    while (r2 && pgn_job_reader_next(r2, collect, &s2, 1) == 1) {
+    }
+    CHECK_EQ_INT(k.waits, 1);
+    CHECK_EQ_INT(pgn_job_reader_wait(r2, 10000), 1);
+    CHECK_EQ_INT(pgn_job_reader_next(r2, collect, &s2, 0), 1);
+    CHECK_EQ_INT(k.wakes, 1);
+    CHECK(strncmp(s2.lines[s2.n - 1], "move {\"game\":1,", 15) == 0);
+    pgn_job_reader_free(r2);
     CHECK_EQ_INT(submit(j, longer, b, err, sizeof err), PGN_OK);
     CHECK_EQ_INT(submit(j, longer, c, err, sizeof err), PGN_E_LIMIT);
     CHECK_EQ_STR(err, "1 jobs are waiting already (--queue)");
