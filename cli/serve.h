@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit serve: the job queue (serve_jobs.c) behind the HTTP layer (cmd_serve.c). A job is one
- * pasted PGN analysed game by game by one of a fixed number of engine workers; every answer is a
- * JSON document built here, so the HTTP layer only routes, checks headers and caps bodies. */
+/* pgnkit serve: the jobs (serve_jobs.c, over the library's analysis queue, pgnkit/jobs.h) behind
+ * the HTTP layer (cmd_serve.c). A job is one pasted PGN analysed game by game by one of a fixed
+ * number of engine workers; every answer is a JSON document built here, so the HTTP layer only
+ * routes, checks headers and caps bodies. */
 #ifndef PGNKIT_CLI_SERVE_H
 #define PGNKIT_CLI_SERVE_H
 
@@ -45,8 +46,6 @@ void serve_jobs_stop(serve_jobs *j);
 void serve_jobs_abort(serve_jobs *j);
 /* Waits for the workers and stops their engines (serve_jobs_stop then frees what is left). */
 void serve_jobs_halt(serve_jobs *j);
-/* A second signal: kills every engine's process group now (the process exits next). */
-void serve_jobs_kill(serve_jobs *j);
 /* The thread that waits for a second stop signal while the server stops (arg: a serve_second):
  * it kills the engines' process groups and exits the process at once, with status 0. */
 typedef struct serve_second {
@@ -77,8 +76,8 @@ int serve_cancel(serve_jobs *j, const char *id, cli_membuf *body);
 /* ---- a job's events as Server-Sent Events (serve_stream.c) ---- */
 
 typedef struct serve_stream serve_stream;
-/* How the HTTP layer wakes a connection that serve_stream_read suspended (called under the jobs'
- * lock, from a worker or the ticker). */
+/* How the HTTP layer wakes a connection that serve_stream_read suspended (called under the
+ * queue's lock, from a worker or the queue's ticker); set before any stream opens. */
 void serve_jobs_set_resume(serve_jobs *j, void (*resume)(void *conn));
 /* A reader of job id's events for the connection conn, from the first: 200 and *out, else the
  * status (404 unknown) with a JSON body. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit serve's shutdown (issue 36): the pipe every engine watches (pgn_engine_config.abort_fd),
- * written by the first stop signal so that every running search is told to stop at once; the
- * workers' end; and a second signal's kill of every engine's process group and exit. */
+ * written by the first stop signal so that every running search is told to stop at once (the
+ * queue's end: pgn_jobs_abort, pgn_jobs_halt); and a second signal's kill of every engine's
+ * process group and exit. */
 #define _GNU_SOURCE /* pipe2 (POSIX.1-2024) */
 #include "serve_jobs.h"
 
@@ -28,37 +29,13 @@ int serve_open_abort_pipe(serve_jobs *j) {
 }
 
 void serve_jobs_abort(serve_jobs *j) {
-    pthread_mutex_lock(&j->mu);
-    j->stopping = 1;
-    pthread_cond_broadcast(&j->cv);
-    pthread_mutex_unlock(&j->mu);
+    pgn_jobs_abort(j->q);
     ssize_t w = write(j->abort_pipe[1], "x", 1); /* never read: stays readable */
     (void)w;
 }
 
-void serve_jobs_kill(serve_jobs *j) {
-    for (unsigned i = 0; j->ws && i < j->lim.workers; i++) {
-        pgn_engine_kill(j->ws[i].eng);
-    }
-}
-
 void serve_jobs_halt(serve_jobs *j) {
-    pthread_mutex_lock(&j->mu);
-    j->stopping = 1;
-    pthread_cond_broadcast(&j->cv);
-    pthread_mutex_unlock(&j->mu);
-    if (j->ticker_started) {
-        pthread_join(j->ticker, NULL);
-        j->ticker_started = 0;
-    }
-    for (unsigned i = 0; j->ws && i < j->lim.workers; i++) {
-        worker *w = &j->ws[i];
-        if (w->started) {
-            pthread_join(w->th, NULL);
-            w->started = 0;
-        }
-        pgn_engine_stop(w->eng);
-    }
+    pgn_jobs_halt(j->q);
 }
 
 void *serve_second_signal(void *arg) {
@@ -66,7 +43,7 @@ void *serve_second_signal(void *arg) {
     int sig = 0;
     if (sigwait(&sec->stop, &sig) == 0) {
         fprintf(stderr, "pgnkit serve: signal %d again: exiting now\n", sig);
-        serve_jobs_kill(sec->jobs);
+        pgn_jobs_kill(sec->jobs->q); /* every engine's process group */
         _exit(EXIT_OK);
     }
     return NULL;

@@ -1,61 +1,50 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit serve's event streams: GET /api/jobs/ID/events is a Server-Sent Events response that
- * replays the job's events (serve_store.c: "state", one "move" per position searched, "game" per
- * game finished, "end") and then sends each new one as the worker adds it. The daemon's threads
- * never block on a job: a stream with nothing to send suspends its connection (the way
- * libmicrohttpd prescribes for a content reader with no data yet) and the worker that adds an
- * event resumes it, both under serve_jobs.mu so that no wake-up is lost. A ticker resumes every
- * stream each tick: a heartbeat comment goes out, a page that went away is noticed by the failed
- * write, and a stream counts as the page asking for its job (--idle-timeout). */
+ * replays the job's events (the library's pgn_job_reader: "state", one "move" per position
+ * searched, "game" per game finished, "end") and then sends each new one as the worker adds it.
+ * The daemon's threads never block on a job: a stream with nothing to send suspends its
+ * connection (the way libmicrohttpd prescribes for a content reader with no data yet) and the
+ * queue resumes it when there is more, both under the queue's lock so that no wake-up is lost.
+ * The queue also resumes every stream each tick: a heartbeat comment goes out, a page that went
+ * away is noticed by the failed write, and a stream counts as the page asking for its job
+ * (--idle-timeout). */
 #define _DEFAULT_SOURCE
 #include "serve_jobs.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* The next tick of the ticker, as a CLOCK_REALTIME time for pthread_cond_timedwait (the
- * condition is the workers' one: a wake-up before the tick is not one). */
-static struct timespec next_tick(int64_t tick_ms) {
+struct serve_stream {
+    serve_jobs *j;
+    pgn_job_reader *r;
+    void *conn;                  /* the HTTP layer's connection, given to suspend and resume */
+    void (*suspend)(void *conn); /* serve_stream_read's */
+    cli_membuf pend;             /* events as text, not sent yet: pend.p[sent..len) */
+    size_t sent;
+    int64_t last_write; /* when bytes were last sent (the heartbeat is due a tick later) */
+};
+
+int64_t serve_now_ms(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t ns = ts.tv_nsec + (tick_ms % 1000) * 1000000;
-    ts.tv_sec += (time_t)(tick_ms / 1000 + ns / 1000000000);
-    ts.tv_nsec = (long)(ns % 1000000000);
-    return ts;
-}
-
-static void *ticker_main(void *arg) {
-    serve_jobs *j = arg;
-    pthread_mutex_lock(&j->mu);
-    struct timespec tick = next_tick(j->tick_ms);
-    while (!j->stopping) {
-        if (pthread_cond_timedwait(&j->cv, &j->mu, &tick) == ETIMEDOUT) {
-            serve_sweep(j);
-            serve_wake(j, NULL);
-            tick = next_tick(j->tick_ms);
-        }
-    }
-    pthread_mutex_unlock(&j->mu);
-    return NULL;
-}
-
-int serve_ticker_start(serve_jobs *j) {
-    int64_t half_idle = (int64_t)j->lim.idle_s * 500;
-    j->tick_ms = half_idle < 5000 ? half_idle : 5000;
-    if (pthread_create(&j->ticker, NULL, ticker_main, j) != 0) {
-        return -1;
-    }
-    j->ticker_started = 1;
-    return 0;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 void serve_jobs_set_resume(serve_jobs *j, void (*resume)(void *conn)) {
-    pthread_mutex_lock(&j->mu);
-    j->resume = resume;
-    pthread_mutex_unlock(&j->mu);
+    j->resume = resume; /* before the daemon starts: no stream reads it yet */
+}
+
+static void wait_conn(void *ctx) {
+    serve_stream *st = ctx;
+    st->suspend(st->conn);
+}
+
+static void wake_conn(void *ctx) {
+    serve_stream *st = ctx;
+    if (st->j->resume) {
+        st->j->resume(st->conn);
+    }
 }
 
 int serve_stream_open(serve_jobs *j, const char *id, void *conn, serve_stream **out,
@@ -64,87 +53,66 @@ int serve_stream_open(serve_jobs *j, const char *id, void *conn, serve_stream **
     if (!st) {
         return serve_nomem(body);
     }
-    pthread_mutex_lock(&j->mu);
-    job *jb = serve_find(j, id);
-    if (jb) {
-        jb->readers++;
-        jb->last_poll = serve_now_ms();
-        st->jb = jb;
-        st->conn = conn;
-        st->last_write = jb->last_poll;
-        st->next = j->streams;
-        if (j->streams) {
-            j->streams->prev = st;
-        }
-        j->streams = st;
-    }
-    pthread_mutex_unlock(&j->mu);
-    if (!jb) {
+    st->j = j;
+    st->conn = conn;
+    st->last_write = serve_now_ms();
+    pgn_job_waker w = {wait_conn, wake_conn, st};
+    pgn_status s = pgn_job_reader_new(&st->r, j->q, id, &w);
+    if (s != PGN_OK) {
         free(st);
-        return serve_error_json(body, 404,
-                                "no such job (finished jobs are kept for --keep seconds)");
+        return s == PGN_END
+                   ? serve_error_json(body, 404,
+                                      "no such job (finished jobs are kept for --keep seconds)")
+                   : serve_nomem(body);
     }
     *out = st;
     return 200;
 }
 
+/* An event as Server-Sent Events text into st->pend; stops past 4 KiB (the rest comes later). */
+static int sse_event(void *ctx, pgn_job_event ev, const char *json, size_t len) {
+    serve_stream *st = ctx;
+    if (serve_printf(&st->pend, "event: %s\ndata: ", pgn_job_event_name(ev)) < 0 ||
+        serve_put(&st->pend, json, len) < 0 || serve_put(&st->pend, "\n\n", 2) < 0) {
+        return 1; /* out of memory: the page's poll still has it all */
+    }
+    return st->pend.len >= 4096;
+}
+
 long serve_stream_read(serve_jobs *j, serve_stream *st, char *buf, size_t max,
                        void (*suspend)(void *conn)) {
-    long n = 0;
-    pthread_mutex_lock(&j->mu);
-    job *jb = st->jb;
     int64_t t = serve_now_ms();
-    jb->last_poll = t; /* the page is there: it reads the stream */
-    size_t left = jb->events.len - st->off;
-    if (left) {
-        n = (long)(left < max ? left : max);
-        memcpy(buf, jb->events.p + st->off, (size_t)n);
-        st->off += (size_t)n;
-    } else if (jb->state >= J_DONE || j->closing) {
-        n = -1; /* everything sent, the "end" event last */
-    } else if (t - st->last_write >= j->tick_ms && max >= 3) {
-        memcpy(buf, ":\n\n", 3); /* a heartbeat: an SSE comment */
-        n = 3;
-    } else {
-        st->waiting = 1;
-        suspend(st->conn);
+    if (st->sent == st->pend.len) {
+        st->sent = st->pend.len = 0;
+        st->suspend = suspend;
+        int beat = t - st->last_write >= j->tick_ms && max >= 3;
+        int n = pgn_job_reader_next(st->r, sse_event, st, !beat);
+        if (n < 0) {
+            return -1; /* everything sent, the "end" event last */
+        }
+        if (n == 0 && beat) {
+            memcpy(buf, ":\n\n", 3); /* a heartbeat: an SSE comment */
+            st->last_write = t;
+            return 3;
+        }
     }
-    if (n > 0) {
+    size_t n = st->pend.len - st->sent;
+    n = n < max ? n : max;
+    if (n) {
+        memcpy(buf, st->pend.p + st->sent, n);
+        st->sent += n;
         st->last_write = t;
     }
-    pthread_mutex_unlock(&j->mu);
-    return n;
+    return (long)n;
 }
 
 void serve_stream_close(serve_jobs *j, serve_stream *st) {
-    pthread_mutex_lock(&j->mu);
-    st->jb->readers--;
-    st->jb->last_poll = serve_now_ms(); /* --idle-timeout counts from here */
-    if (st->prev) {
-        st->prev->next = st->next;
-    } else {
-        j->streams = st->next;
-    }
-    if (st->next) {
-        st->next->prev = st->prev;
-    }
-    pthread_mutex_unlock(&j->mu);
+    (void)j;
+    pgn_job_reader_free(st->r);
+    free(st->pend.p);
     free(st);
 }
 
 int serve_streams_end(serve_jobs *j, int ms) {
-    pthread_mutex_lock(&j->mu);
-    j->closing = 1;
-    serve_wake(j, NULL);
-    pthread_mutex_unlock(&j->mu);
-    for (int waited = 0;; waited += 10) {
-        pthread_mutex_lock(&j->mu);
-        int open = j->streams != NULL;
-        pthread_mutex_unlock(&j->mu);
-        if (!open || waited >= ms) {
-            return open ? -1 : 0;
-        }
-        struct timespec ts = {0, 10 * 1000000};
-        nanosleep(&ts, NULL);
-    }
+    return pgn_jobs_end_readers(j->q, ms);
 }

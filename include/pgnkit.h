@@ -19,6 +19,7 @@
 #include "pgnkit/opening.h"
 #include "pgnkit/collection.h"
 #include "pgnkit/render.h"
+#include "pgnkit/jobs.h"
 #include "pgnkit/source.h"
 #include "pgnkit/sort.h"
 #include "pgnkit/split.h"

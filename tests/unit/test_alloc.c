@@ -631,6 +631,12 @@ static pgn_status e_engine_new(const pgn_allocator *a) {
     pgn_engine_config c = {.path = "/nonexistent/engine"};
     REFUSES(pgn_engine, pgn_engine_new(&obj_, &c, a), pgn_engine_free);
 }
+static pgn_status e_jobs_new(const pgn_allocator *a) {
+    pgn_jobs_opts o = {.alloc = a};
+    o.engine.path = "/nonexistent/engine";
+    char err[128];
+    REFUSES(pgn_jobs, pgn_jobs_new(&obj_, &o, err, sizeof err), pgn_jobs_free);
+}
 static pgn_status never_search(void *ctx, const pgn_search_request *req, pgn_search *search) {
     (void)ctx, (void)req, (void)search;
     CHECK(!"the engine was asked although the allocator was refused");
@@ -781,6 +787,7 @@ static const struct {
     {"pgn_stats_new", e_stats_new, 0},
     {"pgn_game_analyze", e_game_analyze, 0},
     {"pgn_engine_new", e_engine_new, 0},
+    {"pgn_jobs_new", e_jobs_new, 0},
     {"pgn_source_open_path", e_source_open_path, 0},
     {"pgn_source_open_fd", e_source_open_fd, 0},
     {"pgn_source_open_read", e_source_open_read, 0},
