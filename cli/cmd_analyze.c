@@ -173,16 +173,10 @@ static void free_all(shared *s, worker *ws, unsigned jobs) {
         pgn_writer_free(ws[i].writer);
         pgn_game_free(ws[i].game);
         free(ws[i].out.p);
-        free(ws[i].raw.p);
     }
-    for (size_t i = 0; s->ring && i < s->ring_cap; i++) {
-        free(s->ring[i].buf);
-    }
-    free(s->ring);
     free(ws);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->err_mu);
-    pthread_cond_destroy(&s->cv);
 }
 
 int cmd_analyze(int argc, char **argv) {
@@ -198,13 +192,10 @@ int cmd_analyze(int argc, char **argv) {
     memset(&s, 0, sizeof s);
     pthread_mutex_init(&s.mu, NULL);
     pthread_mutex_init(&s.err_mu, NULL);
-    pthread_cond_init(&s.cv, NULL);
     s.run = &r;
     s.cfg = &o.cfg;
     s.replace = o.replace;
     s.out = r.out.file;
-    s.ring_cap = 4 * (size_t)o.jobs;
-    s.ring = calloc(s.ring_cap, sizeof *s.ring);
     s.progress = !r.quiet && !cli_diag_json() && isatty(2);
     s.total_bytes = s.progress ? input_bytes(&r) : 0;
     s.t0 = analyze_now_ms();
@@ -213,7 +204,7 @@ int cmd_analyze(int argc, char **argv) {
     r.ropts.diag_ctx = &s;
     worker *ws = calloc(o.jobs, sizeof *ws);
     cli_summary kind = CLI_SUMMARY_NONE; /* none when nothing was read */
-    if (!ws || !s.ring) {
+    if (!ws) {
         cli_error(NULL, "out of memory");
         r.aborted = 1;
     } else if (start_workers(&s, ws, o.jobs) != EXIT_OK) {
