@@ -58,54 +58,42 @@ typedef struct an_opts {
     int replace, limits;
 } an_opts;
 
-/* A limit option: one of --depth, --nodes, --movetime. */
-static int limit_option(an_opts *o, int ch, const char *arg) {
-    static const uint64_t max[] = {200, UINT64_MAX / 2, 86400000};
+/* The numeric options, from OPT_DEPTH to OPT_TIMEOUT and then -j: a limit (one of --depth,
+ * --nodes, --movetime) or a count. */
+static int number_option(an_opts *o, int i, const char *arg) {
+    static const char *const names[] = {"depth",   "nodes", "movetime", "multipv",
+                                        "threads", "hash",  "timeout",  "jobs"};
+    static const uint64_t max[] = {200,  UINT64_MAX / 2, 86400000, 500,
+                                   1024, 1 << 20,        86400000, 256};
     static const pgn_search_limit kinds[] = {PGN_LIMIT_DEPTH, PGN_LIMIT_NODES, PGN_LIMIT_MOVETIME};
-    static const char *const names[] = {"depth", "nodes", "movetime"};
-    int i = ch - OPT_DEPTH;
-    if (!cli_parse_u64(arg, 1, max[i], &o->cfg.limit)) {
+    uint64_t v = 0;
+    if (!cli_parse_u64(arg, 1, max[i], &v)) {
         return cli_usage("bad value '%s' for --%s", arg, names[i]);
     }
-    o->cfg.limit_kind = kinds[i];
-    return ++o->limits > 1 ? cli_usage("give one of --depth, --nodes, --movetime") : EXIT_OK;
+    if (i < 3) {
+        o->cfg.limit = v;
+        o->cfg.limit_kind = kinds[i];
+        return ++o->limits > 1 ? cli_usage("give one of --depth, --nodes, --movetime") : EXIT_OK;
+    }
+    unsigned *field[] = {&o->cfg.multipv, &o->cfg.threads, &o->cfg.hash_mb, NULL, &o->jobs};
+    if (field[i - 3]) {
+        *field[i - 3] = (unsigned)v;
+    } else {
+        o->cfg.timeout_ms = (int)v;
+    }
+    return EXIT_OK;
 }
 
 static int analyze_option(void *user, int ch, const char *arg) {
     an_opts *o = user;
-    uint64_t v = 0;
-    static const struct {
-        int ch;
-        const char *name;
-        uint64_t max;
-    } numbers[] = {{OPT_MULTIPV, "multipv", 500},
-                   {'j', "jobs", 256},
-                   {OPT_THREADS, "threads", 1024},
-                   {OPT_HASH, "hash", 1 << 20},
-                   {OPT_TIMEOUT, "timeout", 86400000}};
     switch (ch) {
     case OPT_ENGINE: o->cfg.path = arg; return EXIT_OK;
     case OPT_REPLACE: o->replace = 1; return EXIT_OK;
-    case OPT_DEPTH:
-    case OPT_NODES:
-    case OPT_MOVETIME: return limit_option(o, ch, arg);
-    default: break;
+    case 'j': return number_option(o, OPT_TIMEOUT + 1 - OPT_DEPTH, arg);
+    default:
+        return ch >= OPT_DEPTH && ch <= OPT_TIMEOUT ? number_option(o, ch - OPT_DEPTH, arg)
+                                                    : cli_usage("unknown option");
     }
-    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-        if (numbers[i].ch == ch) {
-            if (!cli_parse_u64(arg, 1, numbers[i].max, &v)) {
-                return cli_usage("bad value '%s' for --%s", arg, numbers[i].name);
-            }
-            unsigned *field[] = {&o->cfg.multipv, &o->jobs, &o->cfg.threads, &o->cfg.hash_mb, NULL};
-            if (field[i]) {
-                *field[i] = (unsigned)v;
-            } else {
-                o->cfg.timeout_ms = (int)v;
-            }
-            return EXIT_OK;
-        }
-    }
-    return cli_usage("unknown option");
 }
 
 /* The options; EXIT_OK, CLI_HELP or EXIT_USAGE. */
