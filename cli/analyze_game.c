@@ -161,7 +161,7 @@ static pgn_status parse_taken(worker *w) {
     ro.flags = w->s->run->ropts.flags & PGN_READ_STRICT;
     ro.encoding = w->s->run->ropts.encoding;
     pgn_reader *rd;
-    pgn_status st = pgn_reader_new_mem(&rd, &ro, w->raw.p, w->raw.len);
+    pgn_status st = pgn_reader_new_mem(&rd, &ro, w->raw.ptr, w->raw.len);
     if (st == PGN_OK) {
         st = pgn_reader_next(rd, w->game);
         pgn_reader_free(rd);
@@ -173,7 +173,7 @@ int analyze_taken(worker *w) {
     pgn_status st = parse_taken(w);
     w->out.len = 0;
     if (st != PGN_OK) { /* cannot happen: the reader read it; kept as it was */
-        return st == PGN_E_NOMEM || cli_membuf_write(&w->out, w->raw.p, w->raw.len) < 0 ? -1 : 1;
+        return st == PGN_E_NOMEM || cli_membuf_write(&w->out, w->raw.ptr, w->raw.len) < 0 ? -1 : 1;
     }
     int rc = analyze_game(w);
     w->out.len = 0;

@@ -58,54 +58,42 @@ typedef struct an_opts {
     int replace, limits;
 } an_opts;
 
-/* A limit option: one of --depth, --nodes, --movetime. */
-static int limit_option(an_opts *o, int ch, const char *arg) {
-    static const uint64_t max[] = {200, UINT64_MAX / 2, 86400000};
+/* The numeric options, from OPT_DEPTH to OPT_TIMEOUT and then -j: a limit (one of --depth,
+ * --nodes, --movetime) or a count. */
+static int number_option(an_opts *o, int i, const char *arg) {
+    static const char *const names[] = {"depth",   "nodes", "movetime", "multipv",
+                                        "threads", "hash",  "timeout",  "jobs"};
+    static const uint64_t max[] = {200,  UINT64_MAX / 2, 86400000, 500,
+                                   1024, 1 << 20,        86400000, 256};
     static const pgn_search_limit kinds[] = {PGN_LIMIT_DEPTH, PGN_LIMIT_NODES, PGN_LIMIT_MOVETIME};
-    static const char *const names[] = {"depth", "nodes", "movetime"};
-    int i = ch - OPT_DEPTH;
-    if (!cli_parse_u64(arg, 1, max[i], &o->cfg.limit)) {
+    uint64_t v = 0;
+    if (!cli_parse_u64(arg, 1, max[i], &v)) {
         return cli_usage("bad value '%s' for --%s", arg, names[i]);
     }
-    o->cfg.limit_kind = kinds[i];
-    return ++o->limits > 1 ? cli_usage("give one of --depth, --nodes, --movetime") : EXIT_OK;
+    if (i < 3) {
+        o->cfg.limit = v;
+        o->cfg.limit_kind = kinds[i];
+        return ++o->limits > 1 ? cli_usage("give one of --depth, --nodes, --movetime") : EXIT_OK;
+    }
+    unsigned *field[] = {&o->cfg.multipv, &o->cfg.threads, &o->cfg.hash_mb, NULL, &o->jobs};
+    if (field[i - 3]) {
+        *field[i - 3] = (unsigned)v;
+    } else {
+        o->cfg.timeout_ms = (int)v;
+    }
+    return EXIT_OK;
 }
 
 static int analyze_option(void *user, int ch, const char *arg) {
     an_opts *o = user;
-    uint64_t v = 0;
-    static const struct {
-        int ch;
-        const char *name;
-        uint64_t max;
-    } numbers[] = {{OPT_MULTIPV, "multipv", 500},
-                   {'j', "jobs", 256},
-                   {OPT_THREADS, "threads", 1024},
-                   {OPT_HASH, "hash", 1 << 20},
-                   {OPT_TIMEOUT, "timeout", 86400000}};
     switch (ch) {
     case OPT_ENGINE: o->cfg.path = arg; return EXIT_OK;
     case OPT_REPLACE: o->replace = 1; return EXIT_OK;
-    case OPT_DEPTH:
-    case OPT_NODES:
-    case OPT_MOVETIME: return limit_option(o, ch, arg);
-    default: break;
+    case 'j': return number_option(o, OPT_TIMEOUT + 1 - OPT_DEPTH, arg);
+    default:
+        return ch >= OPT_DEPTH && ch <= OPT_TIMEOUT ? number_option(o, ch - OPT_DEPTH, arg)
+                                                    : cli_usage("unknown option");
     }
-    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-        if (numbers[i].ch == ch) {
-            if (!cli_parse_u64(arg, 1, numbers[i].max, &v)) {
-                return cli_usage("bad value '%s' for --%s", arg, numbers[i].name);
-            }
-            unsigned *field[] = {&o->cfg.multipv, &o->jobs, &o->cfg.threads, &o->cfg.hash_mb, NULL};
-            if (field[i]) {
-                *field[i] = (unsigned)v;
-            } else {
-                o->cfg.timeout_ms = (int)v;
-            }
-            return EXIT_OK;
-        }
-    }
-    return cli_usage("unknown option");
 }
 
 /* The options; EXIT_OK, CLI_HELP or EXIT_USAGE. */
@@ -173,16 +161,10 @@ static void free_all(shared *s, worker *ws, unsigned jobs) {
         pgn_writer_free(ws[i].writer);
         pgn_game_free(ws[i].game);
         free(ws[i].out.p);
-        free(ws[i].raw.p);
     }
-    for (size_t i = 0; s->ring && i < s->ring_cap; i++) {
-        free(s->ring[i].buf);
-    }
-    free(s->ring);
     free(ws);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->err_mu);
-    pthread_cond_destroy(&s->cv);
 }
 
 int cmd_analyze(int argc, char **argv) {
@@ -198,13 +180,10 @@ int cmd_analyze(int argc, char **argv) {
     memset(&s, 0, sizeof s);
     pthread_mutex_init(&s.mu, NULL);
     pthread_mutex_init(&s.err_mu, NULL);
-    pthread_cond_init(&s.cv, NULL);
     s.run = &r;
     s.cfg = &o.cfg;
     s.replace = o.replace;
     s.out = r.out.file;
-    s.ring_cap = 4 * (size_t)o.jobs;
-    s.ring = calloc(s.ring_cap, sizeof *s.ring);
     s.progress = !r.quiet && !cli_diag_json() && isatty(2);
     s.total_bytes = s.progress ? input_bytes(&r) : 0;
     s.t0 = analyze_now_ms();
@@ -213,7 +192,7 @@ int cmd_analyze(int argc, char **argv) {
     r.ropts.diag_ctx = &s;
     worker *ws = calloc(o.jobs, sizeof *ws);
     cli_summary kind = CLI_SUMMARY_NONE; /* none when nothing was read */
-    if (!ws || !s.ring) {
+    if (!ws) {
         cli_error(NULL, "out of memory");
         r.aborted = 1;
     } else if (start_workers(&s, ws, o.jobs) != EXIT_OK) {

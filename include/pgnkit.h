@@ -24,6 +24,7 @@
 #include "pgnkit/sort.h"
 #include "pgnkit/split.h"
 #include "pgnkit/tempfile.h"
+#include "pgnkit/workq.h"
 #include "pgnkit/db.h"
 
 #ifdef __cplusplus
