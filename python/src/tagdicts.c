@@ -3,8 +3,8 @@
  * scanned a batch at a time without the GIL into one buffer, then each next() makes one dict: tag
  * names and frequent values come from small caches of str objects (a name or a value is decoded
  * once, not once a game), and a game whose names are the last new dict's, in the same order (game
- * after game in most files), starts as a copy of that dict (no table to grow) whose values are then
- * replaced. */
+ * after game in most files), starts as a copy of that dict (no table to grow) in which the values
+ * that differ from its own are then replaced. */
 #include "tagdicts.h"
 
 #include <string.h>
@@ -15,9 +15,13 @@ enum {
     BATCH_GAMES = 64,
     BATCH_BYTES = 1 << 17,
     NAME_SLOTS = 64,
+    NAME_PROBES = 4,
     VALUE_SLOTS = 1024,
-    KEY_MAX = 40,     /* longer strings are not cached */
-    TEMPLATE_MAX = 64 /* a game with more tags is built without the template */
+    KEY_MAX = 40,      /* longer strings are not cached */
+    TEMPLATE_MAX = 64, /* a game with more tags is built without a template */
+    TEMPLATES = 8,     /* templates kept (the tag sets of a file) */
+    USES_MAX = 1024,   /* a template's uses, at which all are halved */
+    STALE_MIN = 2      /* values set again that make a template anew (a Result is one) */
 };
 
 /* A cache slot: a str and the bytes it was decoded from. */
@@ -28,16 +32,34 @@ typedef struct cached {
     char key[KEY_MAX];
 } cached;
 
+/* Where a game's pairs end in the buffer, and the signature of its names (their lengths and
+ * first and last bytes, in order), made as they are scanned: the first test of a template. */
+typedef struct game_end {
+    size_t end;
+    uint64_t sig;
+} game_end;
+
+/* A dict made new, kept as the start of the later games that have its names in its order (files
+ * mix a few tag sets: with and without titles, teams...). */
+typedef struct template {
+    PyObject *dict;               /* a private copy (never given out: its keys stay) */
+    PyObject *keys[TEMPLATE_MAX]; /* its keys, in order (borrowed from it) */
+    size_t n;                     /* 0: an empty slot */
+    uint64_t sig;                 /* the signature of its names */
+    uint32_t uses;                /* games made from it (halved now and then) */
+    cached value[TEMPLATE_MAX];   /* the bytes of its values (str: None; none when long) */
+}
+template;
+
 struct pk_tagdicts {
     pgn_membuf buf;  /* (size_t length, bytes) of each name, then of its value, game after game */
-    pgn_membuf ends; /* a size_t per game of the batch: where its pairs end in buf */
+    pgn_membuf ends; /* a game_end per game of the batch */
+    uint64_t sig;    /* the names' signature of the game being scanned */
     size_t next;     /* the next game of the batch to give */
     size_t at;       /* where its pairs start */
     pgn_status end;  /* how the batch's read ended: PGN_OK, more to read */
     int oom;
-    PyObject *tmpl; /* a copy of the last dict made new (never given out: its keys stay) */
-    PyObject *tmpl_keys[TEMPLATE_MAX]; /* its keys, in order (borrowed from it) */
-    size_t ntmpl;
+    template tmpl[TEMPLATES];
     cached names[NAME_SLOTS], values[VALUE_SLOTS];
     cached at_name[TEMPLATE_MAX], at_value[TEMPLATE_MAX]; /* the strs of the last game's tag k */
 };
@@ -56,7 +78,12 @@ void pk_tagdicts_free(pk_tagdicts *t) {
     }
     pgn_membuf_free(&t->buf);
     pgn_membuf_free(&t->ends);
-    Py_XDECREF(t->tmpl);
+    for (size_t i = 0; i < TEMPLATES; i++) {
+        Py_XDECREF(t->tmpl[i].dict);
+        for (size_t k = 0; k < TEMPLATE_MAX; k++) {
+            Py_XDECREF(t->tmpl[i].value[k].str);
+        }
+    }
     for (size_t i = 0; i < NAME_SLOTS; i++) {
         Py_XDECREF(t->names[i].str);
     }
@@ -75,6 +102,11 @@ void pk_tagdicts_free(pk_tagdicts *t) {
 static pgn_flow keep_tag(void *user, pgn_str name, pgn_str value) {
     pk_tagdicts *t = user;
     size_t lens[2] = {name.len, value.len};
+    t->sig = (t->sig ^ name.len ^
+              (name.len ? (uint64_t)(unsigned char)name.ptr[0] << 16 |
+                              (uint64_t)(unsigned char)name.ptr[name.len - 1] << 24
+                        : 0)) *
+             0x9E3779B97F4A7C15u;
     char pair[256];
     int bad;
     if (sizeof lens + name.len + value.len <= sizeof pair) {
@@ -103,6 +135,7 @@ static void fill(pk_tagdicts *t, pgn_reader *r, pk_diags *diags) {
     for (size_t games = 0; games < BATCH_GAMES && t->buf.len < BATCH_BYTES; games++) {
         diags->buf.len = 0; /* each game's, as one next() a game keeps them */
         size_t mark = t->buf.len;
+        t->sig = 0;
         pgn_status st = pgn_reader_visit(r, &v, t);
         st = t->oom ? PGN_E_NOMEM : st;
         if (st != PGN_OK && st != PGN_E_LIMIT) {
@@ -110,7 +143,7 @@ static void fill(pk_tagdicts *t, pgn_reader *r, pk_diags *diags) {
             t->end = st;
             return;
         }
-        size_t end = t->buf.len;
+        game_end end = {t->buf.len, t->sig};
         if (pgn_membuf_write(&t->ends, &end, sizeof end) < 0) {
             t->end = PGN_E_NOMEM;
             return;
@@ -203,18 +236,54 @@ static PyObject *str_of(cached *at, cached *slots, size_t n, pgn_str s) {
     return o;
 }
 
+/* The str of tag name s (a new reference), as str_of but from a table with up to NAME_PROBES
+ * places for each hash, so that a name keeps its str (the templates' keys are matched by
+ * identity) unless a file has many more names than the table's slots. */
+static PyObject *name_of(pk_tagdicts *t, cached *at, pgn_str s) {
+    if (holds(at, s) || s.len > KEY_MAX) {
+        return str_of(at, t->names, NAME_SLOTS, s);
+    }
+    uint32_t h = pk_hash_bytes(s.ptr, s.len);
+    cached *c = NULL;
+    for (uint32_t p = 0; p < NAME_PROBES; p++) {
+        c = &t->names[(h + p) & (NAME_SLOTS - 1)];
+        if (!c->str || holds(c, s)) {
+            break;
+        }
+    }
+    if (!c->str || !holds(c, s)) { /* an empty slot, else the last probed: made anew */
+        PyObject *o = new_str(s);
+        if (!o) {
+            return NULL;
+        }
+        keep(c, o, s);
+        Py_DECREF(o);
+    }
+    keep(at, c->str, s);
+    return Py_NewRef(c->str);
+}
+
 /* Sets d[name] = value for each pair of [from, to); names, if not NULL, holds the first names
- * made already (n of them). 0, or -1 with an exception set. */
-static int set_pairs(pk_tagdicts *t, PyObject *d, size_t from, size_t to, PyObject *const *names,
-                     size_t n) {
+ * made already (n of them). from, if not NULL, is the template d is a copy of, so that a value
+ * that is its value (the same bytes at the same place) is there already; *stale then counts the
+ * values set that are the one set last time at their place (a new Event, Site... that later games
+ * keep: the template is behind). 0, or -1 with an exception set. */
+static int set_pairs(pk_tagdicts *t, PyObject *d, size_t at, size_t to, PyObject *const *names,
+                     size_t n, const template *from, int *stale) {
     int bad = 0;
-    for (size_t i = from, k = 0; i < to && !bad; k++) {
+    for (size_t i = at, k = 0; i < to && !bad; k++) {
         pgn_str name, value;
         next_pair(t, &i, &name, &value);
-        cached *at = k < TEMPLATE_MAX ? &t->at_value[k] : &t->at_value[TEMPLATE_MAX - 1];
-        PyObject *key = k < n ? Py_NewRef(names[k])
-                              : str_of(&t->at_name[TEMPLATE_MAX - 1], t->names, NAME_SLOTS, name);
-        PyObject *val = key ? str_of(at, t->values, VALUE_SLOTS, value) : NULL;
+        cached *last = k < TEMPLATE_MAX ? &t->at_value[k] : &t->at_value[TEMPLATE_MAX - 1];
+        if (from) { /* then k < n <= TEMPLATE_MAX */
+            if (holds(&from->value[k], value)) {
+                continue;
+            }
+            *stale += holds(last, value);
+        }
+        PyObject *key =
+            k < n ? Py_NewRef(names[k]) : name_of(t, &t->at_name[TEMPLATE_MAX - 1], name);
+        PyObject *val = key ? str_of(last, t->values, VALUE_SLOTS, value) : NULL;
         bad = !val || PyDict_SetItem(d, key, val) < 0;
         Py_XDECREF(key);
         Py_XDECREF(val);
@@ -222,45 +291,118 @@ static int set_pairs(pk_tagdicts *t, PyObject *d, size_t from, size_t to, PyObje
     return bad ? -1 : 0;
 }
 
-/* Makes d, a new dict of n keys (all its names), the template. 0, or -1 with an exception. */
-static int new_template(pk_tagdicts *t, PyObject *d, size_t n) {
+/* Makes a copy of d, the dict of the n pairs [at, to) (all its names, each once), template m. 0,
+ * or -1 with an exception. */
+static int set_template(pk_tagdicts *t, template *m, PyObject *d, size_t at, size_t to, size_t n,
+                        uint64_t sig) {
     PyObject *copy = PyDict_Copy(d), *key;
     if (!copy) {
         return -1;
     }
-    Py_XSETREF(t->tmpl, copy);
+    Py_XSETREF(m->dict, copy);
+    m->sig = sig;
     Py_ssize_t pos = 0;
-    for (t->ntmpl = 0; t->ntmpl < n && PyDict_Next(copy, &pos, &key, NULL); t->ntmpl++) {
-        t->tmpl_keys[t->ntmpl] = key;
+    for (m->n = 0; m->n < n && PyDict_Next(copy, &pos, &key, NULL); m->n++) {
+        m->keys[m->n] = key;
+    }
+    for (size_t i = at, k = 0; i < to && k < n; k++) {
+        pgn_str name, value;
+        next_pair(t, &i, &name, &value);
+        if (value.len <= KEY_MAX) {
+            keep(&m->value[k], Py_None, value);
+        } else {
+            Py_CLEAR(m->value[k].str);
+        }
     }
     return 0;
 }
 
-/* The dict of the pairs [from, to) of t's buffer. */
-static PyObject *dict_of(pk_tagdicts *t, size_t from, size_t to) {
-    PyObject *names[TEMPLATE_MAX], *d = NULL;
-    size_t n = 0, i = from;
+/* 1 if str o is the ASCII text s. */
+static int ascii_is(PyObject *o, pgn_str s) {
+    return PyUnicode_IS_COMPACT_ASCII(o) && (size_t)PyUnicode_GET_LENGTH(o) == s.len &&
+           pk_bytes_eq(PyUnicode_DATA(o), s.ptr, s.len);
+}
+
+/* The template whose keys are the names of the pairs [at, to), in order (its signature sig), or
+ * NULL. */
+static template *template_of(pk_tagdicts *t, size_t at, size_t to, uint64_t sig) {
+    for (size_t j = 0; j < TEMPLATES; j++) {
+        template *m = &t->tmpl[j];
+        if (!m->n || m->sig != sig) {
+            continue;
+        }
+        size_t i = at, k = 0;
+        for (; i < to && k < m->n; k++) {
+            pgn_str name, value;
+            next_pair(t, &i, &name, &value);
+            if (!ascii_is(m->keys[k], name)) {
+                break;
+            }
+        }
+        if (i == to && k == m->n) {
+            if (++m->uses >= USES_MAX) {
+                for (size_t u = 0; u < TEMPLATES; u++) {
+                    t->tmpl[u].uses /= 2;
+                }
+            }
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* The slot of a new template: the one used least (a file's rare tag sets take turns in one slot,
+ * its frequent ones stay). */
+static template *template_slot(pk_tagdicts *t) {
+    template *m = &t->tmpl[0];
+    for (size_t i = 1; i < TEMPLATES; i++) {
+        m = t->tmpl[i].uses < m->uses ? &t->tmpl[i] : m;
+    }
+    m->uses = 1;
+    return m;
+}
+
+/* A new dict for about n items. */
+static PyObject *new_dict(size_t n) {
+#if PY_VERSION_HEX < 0x030D0000
+    return _PyDict_NewPresized((Py_ssize_t)n); /* no growth as the pairs are set */
+#else
+    (void)n;
+    return PyDict_New();
+#endif
+}
+
+/* The dict of the pairs [at, to) of t's buffer, whose names have the signature sig. */
+static PyObject *dict_of(pk_tagdicts *t, size_t at, size_t to, uint64_t sig) {
+    template *m = template_of(t, at, to, sig);
+    if (m) { /* its keys are the names: a copy, and the values that differ from its own */
+        int stale = 0;
+        PyObject *d = PyDict_Copy(m->dict);
+        if (d && (set_pairs(t, d, at, to, m->keys, m->n, m, &stale) < 0 ||
+                  (stale >= STALE_MIN && set_template(t, m, d, at, to, m->n, sig) < 0))) {
+            Py_CLEAR(d);
+        }
+        return d;
+    }
+    PyObject *names[TEMPLATE_MAX] = {NULL}, *d = NULL;
+    size_t n = 0, i = at;
     while (i < to && n < TEMPLATE_MAX) {
         pgn_str name, value;
         next_pair(t, &i, &name, &value);
-        if (!(names[n] = str_of(&t->at_name[n], t->names, NAME_SLOTS, name))) {
+        if (!(names[n] = name_of(t, &t->at_name[n], name))) {
             break;
         }
         n++;
     }
-    /* the names are the template's keys, in order */
-    int same = t->tmpl && i == to && n == t->ntmpl;
-    for (size_t k = 0; same && k < n; k++) {
-        same = names[k] == t->tmpl_keys[k];
-    }
     if (!PyErr_Occurred()) {
-        d = same ? PyDict_Copy(t->tmpl) : PyDict_New();
+        d = new_dict(n);
     }
-    if (d && set_pairs(t, d, from, to, names, n) < 0) {
+    if (d && set_pairs(t, d, at, to, names, n, NULL, NULL) < 0) {
         Py_CLEAR(d);
     }
-    /* a dict without a duplicate name (one key a pair) is the next template */
-    if (d && !same && i == to && (size_t)PyDict_GET_SIZE(d) == n && new_template(t, d, n) < 0) {
+    /* a dict without a duplicate name (one key a pair) is a new template, in the slot used least */
+    if (d && i == to && n && (size_t)PyDict_GET_SIZE(d) == n &&
+        set_template(t, template_slot(t), d, at, to, n, sig) < 0) {
         Py_CLEAR(d);
     }
     for (size_t k = 0; k < n; k++) {
@@ -270,7 +412,7 @@ static PyObject *dict_of(pk_tagdicts *t, size_t from, size_t to) {
 }
 
 PyObject *pk_tagdicts_next(pk_tagdicts *t, pgn_reader *r, pk_diags *diags, pgn_status *st) {
-    if (t->next * sizeof(size_t) == t->ends.len) {
+    if (t->next * sizeof(game_end) == t->ends.len) {
         if (t->end != PGN_OK) {
             *st = t->end;
             return NULL;
@@ -283,14 +425,14 @@ PyObject *pk_tagdicts_next(pk_tagdicts *t, pgn_reader *r, pk_diags *diags, pgn_s
             return NULL;
         }
     }
-    size_t end;
+    game_end end;
     memcpy(&end, t->ends.ptr + t->next++ * sizeof end, sizeof end);
-    PyObject *d = dict_of(t, t->at, end);
-    t->at = end;
+    PyObject *d = dict_of(t, t->at, end.end, end.sig);
+    t->at = end.end;
     *st = PGN_OK;
     return d;
 }
 
 int pk_tagdicts_pending(const pk_tagdicts *t) {
-    return t && t->next * sizeof(size_t) < t->ends.len;
+    return t && t->next * sizeof(game_end) < t->ends.len;
 }

@@ -375,6 +375,31 @@ def test_scan_tags_dicts_made_in_c():
     assert got == [list(w.items()) for w in want] and len(got) == 1300
 
 
+def test_scan_tags_templates():
+    """scan_tags starts a game's dict from a copy of one of the last tag sets' dicts and sets only
+    the values that differ from that copy's: over 12 tag sets in turn (more than the 8 it keeps),
+    runs of games that keep a value (an Event for 7 games, a Result twice) and values that change
+    every game, a name with a non-ASCII letter, and names of the same lengths and ends, every dict
+    equals read()'s tags, in order."""
+    import random
+
+    rnd = random.Random(4)
+    base = ["Event", "Site", "Date", "Round", "White", "Black", "Result"]
+    extra = ["WhiteTitle", "BlackTitle", "WhiteElo", "BlackElo", "ECO", "Opening", "T\u00e9am",
+             "Annotator", "XtX", "XuX"]
+    sets = [base + extra[:k] for k in range(0, 10, 2)] + [base + [e] for e in extra]
+    games = []
+    for i in range(2000):
+        names = sets[(i // 3 + i % 2) % len(sets)] if i % 5 else rnd.choice(sets)
+        values = {"Event": f"ev{i // 7}", "Result": ["1-0", "0-1", "1/2-1/2"][i // 2 % 3],
+                  "Round": str(i), "White": rnd.choice(["a", "b", "c"])}
+        games.append("".join(f'[{n} "{values.get(n, n.lower())}"]\n' for n in names)
+                     + "\n1. e4 *\n\n")
+    data = "".join(games).encode()
+    want = [list(g.tags.items()) for g in pgnkit.read(data)]
+    assert [list(d.items()) for d in pgnkit.scan_tags(data)] == want and len(want) == 2000
+
+
 def test_suggestions_and_fix():
     # issue 28 (docs/repair.md): 3. Bc5 cannot be played; the game's own next move 4. Ba4 is
     # legal only after Bb5, the move of the Ruy Lopez the rest of the game follows
