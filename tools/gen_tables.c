@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes src/chess/tables.inc: the const attack and ray tables of the chess core
  * (knight, king and pawn attacks, line masks for hyperbola quintessence, first-rank slider
- * attacks, empty-board rook and bishop rays, between and line masks). Run by `make tables`; the
- * output is committed. Only src/chess/tables.c includes it (attacks.h declares the tables): one
- * copy of each in the library, not one per file that looks at them (issue 32). */
+ * attacks, empty-board rook and bishop rays, each piece type's reach, between and line masks).
+ * Run by `make tables`; the output is committed. Only src/chess/tables.c includes it
+ * (attacks.h declares the tables): one copy of each in the library, not one per file that looks
+ * at them (issue 32). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,29 @@ int main(void) {
     for (int s = 0; s < 64; s++)
         t[s] = line_through(s, 1, 1) | line_through(s, 1, -1);
     table64("bishop_ray_mask", t);
+    /* reach[row][sq]: the squares from which a piece reaches sq on an empty board, one load for
+     * the SAN fast path (issue 32). Rows by piece type (knight 2 .. queen 5; the king 6 and row 7
+     * none: a king's reach is never asked for); pawns by capture, row 1 ^ c = pawn_attacks[c]
+     * (the squares a pawn of colour c on sq attacks: those a pawn of the other colour captures on
+     * sq from). */
+    printf("const uint64_t pgnk_reach[8][64] = {{\n");
+    for (int row = 0; row < 8; row++) {
+        for (int s = 0; s < 64; s++) {
+            uint64_t straight = line_through(s, 0, 1) | line_through(s, 1, 0);
+            uint64_t diagonal = line_through(s, 1, 1) | line_through(s, 1, -1);
+            uint64_t r[8] = {leaper(s, bp, 2),
+                             leaper(s, wp, 2),
+                             leaper(s, kn, 8),
+                             diagonal,
+                             straight,
+                             straight | diagonal,
+                             0,
+                             0};
+            t[s] = r[row];
+        }
+        rows64(t);
+        printf("%s", row < 7 ? "}, {\n" : "}};\n\n");
+    }
     /* first_rank[file][inner occupancy of b..g as 6 bits]: attacked files on one rank */
     printf("const uint8_t pgnk_first_rank_attacks[8][64] = {\n");
     for (int f = 0; f < 8; f++) {

@@ -14,6 +14,7 @@ extern const uint64_t pgnk_knight_attacks[64], pgnk_king_attacks[64];
 extern const uint64_t pgnk_pawn_attacks[2][64]; /* [colour][sq] */
 extern const uint64_t pgnk_file_mask_ex[64], pgnk_diag_mask_ex[64], pgnk_anti_mask_ex[64];
 extern const uint64_t pgnk_rook_ray_mask[64], pgnk_bishop_ray_mask[64];
+extern const uint64_t pgnk_reach[8][64]; /* [piece type, 1 ^ colour for pawns][sq] */
 extern const uint8_t pgnk_first_rank_attacks[8][64];
 extern const uint8_t pgnk_fen_rank_layout[256][9];
 extern const uint64_t pgnk_between_mask[64][64], pgnk_line_mask[64][64];

@@ -25,21 +25,6 @@ static inline uint64_t bishop_rays(unsigned sq) {
     return bishop_ray_mask[sq];
 }
 
-/* How a piece type (pawn to king) reaches a square, for the lines below that need no branch on
- * the type (a switch on it was a jump mispredicted on most moves, issue 32): bit 0 along the
- * diagonals, bit 1 along ranks and files, bit 2 with a knight's jump, bit 3 with a pawn's
- * capture. A king's own reach is never asked for. */
-static const uint8_t reach_kind[8] = {0, 8, 4, 1, 2, 3, 0, 0};
-
-/* The squares from which a piece of type `type` (no king) reaches sq on an empty board; a pawn
- * of colour `pawn_colour` by capture. */
-static inline uint64_t reach_rays(unsigned type, unsigned sq, pgn_color pawn_colour) {
-    uint64_t k = reach_kind[type & 7u];
-    return (bishop_rays(sq) & (0 - (k & 1u))) | (rook_rays(sq) & (0 - ((k >> 1) & 1u))) |
-           (knight_attacks[sq] & (0 - ((k >> 2) & 1u))) |
-           (pawn_attacks(pawn_colour, sq) & (0 - (k >> 3)));
-}
-
 /* The piece letters of SAN (N, B, R, Q, K; P), by a look-up rather than a jump. */
 static inline unsigned fast_letter(char c) {
     static const uint8_t letters[32] = {['B' - 64] = PGN_BISHOP, ['K' - 64] = PGN_KING,
@@ -80,9 +65,12 @@ static NOINLINE int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, 
            slider_hits(p, ksq, enemy, occ);
 }
 
-/* Is the non-king move from -> to (no en passant) legal? Each slider of theirs on a line of our
- * king is looked at once: with nothing between, it gives check, and the full test decides; with
- * only `from` between, it pins, and the move must stay on its line. A knight or pawn giving check
+/* Is the non-king move from -> to (no en passant) legal? Not in check (safe), only a pin can
+ * make it illegal: an enemy slider on the line through our king and `from` (line_mask), with
+ * only `from` between, and a move off that line; most moves find no enemy slider on that line,
+ * one load and a mask (issue 32). Otherwise each slider of theirs on a line of our king is
+ * looked at once: with nothing between, it gives check, and the full test decides; with only
+ * `from` between, it pins, and the move must stay on its line. A knight or pawn giving check
  * also takes the full test. Inlined: the call cost more than its duplicates. */
 static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned to, int safe) {
     pgn_color us = (pgn_color)p->side;
@@ -90,19 +78,20 @@ static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned
     uint64_t enemy = p->by_color[!us], occ = p->by_type[0];
     uint64_t rq = p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
     uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
-    uint64_t snipers = ((rook_rays(ksq) & rq) | (bishop_rays(ksq) & bq)) & enemy;
     if (safe) {
-        /* not in check: only a pin can make the move illegal, by a slider on the line through
-         * the king and `from` (line_mask), and only a move off that line */
         uint64_t line = line_mask[ksq][from];
-        snipers &= line & (0 - (uint64_t)((line & bits_sq(to)) == 0));
+        uint64_t snipers = line & (rq | bq) & enemy & (0 - (uint64_t)((line & bits_sq(to)) == 0));
         while (snipers) {
-            if ((between_mask[ksq][bits_pop(&snipers)] & occ) == bits_sq(from)) {
+            unsigned s = bits_pop(&snipers);
+            /* a rook on a diagonal, a bishop on a rank or file: no pin */
+            uint64_t kind = rook_rays(ksq) & bits_sq(s) ? rq : bq;
+            if ((kind & bits_sq(s)) && (between_mask[ksq][s] & occ) == bits_sq(from)) {
                 return 0;
             }
         }
         return 1;
     }
+    uint64_t snipers = ((rook_rays(ksq) & rq) | (bishop_rays(ksq) & bq)) & enemy;
     if (((knight_attacks[ksq] & p->by_type[PGN_KNIGHT]) |
          (pawn_attacks(us, ksq) & p->by_type[PGN_PAWN])) &
         enemy) {
@@ -121,18 +110,20 @@ static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned
     return 1;
 }
 
-/* Does the move (from -> to, the piece becoming type `type`) give check? The side to move
- * cannot be giving check already (the FEN reader refuses such positions), so it is the moved
+/* Does the move (from -> to, the piece becoming one that reaches as pgnk_reach[row] does: one
+ * load, where a switch on the type was a jump mispredicted on most moves and the masks that
+ * replaced it twenty instructions, issue 32) give check? The side to move cannot be giving check
+ * already (the FEN reader refuses such positions), so it is the moved
  * piece from its new square, or a slider of ours on the line through the enemy king and `from`
  * that the move opens (a move along that line opens nothing). Both are masks rather than
  * branches (which were mispredicted on a fifth of the moves, issue 32): only a slider found on
  * the line is looked at one by one. */
-static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned type) {
+static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned row) {
     pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
     unsigned eksq = king_square(p, them);
     uint64_t f = bits_sq(from), t = bits_sq(to);
     uint64_t occ = (p->by_type[0] & ~f) | t;
-    uint64_t rays = reach_rays(type, eksq, them); /* a king gives no check itself */
+    uint64_t rays = pgnk_reach[row][eksq]; /* a king gives no check itself */
     /* between_mask is empty for a knight's or a pawn's step */
     int direct = ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
     uint64_t line = line_mask[eksq][from];
@@ -221,7 +212,7 @@ static inline int fast_king_safe(const pgn_pos *p, unsigned to, uint64_t all, in
 static inline uint64_t reaching(const pgn_pos *p, unsigned type, unsigned sq) {
     uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
     /* nothing stands between a knight and the square it jumps to: clear_lines keeps it */
-    return clear_lines(sq, reach_rays(type, sq, PGN_WHITE) & mine, p->by_type[0]);
+    return clear_lines(sq, pgnk_reach[type][sq] & mine, p->by_type[0]);
 }
 
 /* Several pieces reach the target: the one written, if its disambiguation is the one canonical
@@ -430,58 +421,73 @@ static pgn_move fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_
     return mv;
 }
 
-/* Resolves canonical SAN s (len bytes) on p: the move, or PGN_MOVE_NONE for the general path;
- * *m its origin, target, promotion and moving piece type (0 for castling). Inlined in both of its
- * callers, so that each keeps its own branches. */
-static ALWAYS_INLINE pgn_move fast_resolve(const pgn_pos *p, const char *s, size_t len,
-                                           uint32_t flags, fast_desc *m) {
-    char suffix = 0;
-    if (len > 0 && (s[len - 1] == '+' || s[len - 1] == '#')) {
-        suffix = s[--len];
-    }
-    if (len < 2 || len > 6) {
-        return PGN_MOVE_NONE;
-    }
-    m->promo = 0;
-    m->suffix = suffix;
-    if (s[0] == 'O') {
-        m->type = 0;
-        return fast_castle(p, s, len, flags, suffix);
-    }
-    m->type = fast_letter(s[0]);
-    if (m->type >= PGN_KNIGHT) {
-        if (!fast_piece(p, s, len, m)) {
-            return PGN_MOVE_NONE;
-        }
-    } else {
-        m->type = PGN_PAWN;
-        if (!fast_pawn(p, s, len, m)) {
-            return PGN_MOVE_NONE;
-        }
-    }
+/* Which of fast_piece (FAST_PIECE) and fast_pawn (FAST_PAWN) found a move, when the caller
+ * knows: a constant where fast_finish is inlined, so each path drops the other's branches. */
+enum { FAST_ANY, FAST_PIECE, FAST_PAWN };
+
+/* The end of every piece or pawn move that fast_piece or fast_pawn found (m): the capture mark
+ * against the board, then the check sign against the move's (flags: PGN_SAN_NO_VERIFY skips it).
+ * The move, or PGN_MOVE_NONE for the general path. */
+static ALWAYS_INLINE pgn_move fast_finish(const pgn_pos *p, const fast_desc *m, uint32_t flags,
+                                          int path) {
     if (m->capture_mark != ((p->by_type[0] & bits_sq(m->to)) != 0)) {
         return PGN_MOVE_NONE;
     }
     pgn_move mv = fast_move(m->from, m->to, m->promo);
     if (!(flags & PGN_SAN_NO_VERIFY)) {
-        unsigned type = m->promo ? m->promo : m->type;
-        char want = gives_check(p, m->from, m->to, type) ? mate_or_check(p, mv, type) : 0;
-        if (want != suffix) {
+        unsigned type = path == FAST_PIECE  ? m->type
+                        : path == FAST_PAWN ? (m->promo ? m->promo : PGN_PAWN)
+                        : m->promo          ? m->promo
+                                            : m->type;
+        /* a pawn checks as a pawn of its colour captures (pgnk_reach's rows 1 ^ colour) */
+        unsigned row = path == FAST_PIECE ? type : type ^ ((type == PGN_PAWN) & (p->side ^ 1u));
+        char want = gives_check(p, m->from, m->to, row) ? mate_or_check(p, mv, type) : 0;
+        if (want != m->suffix) {
             return PGN_MOVE_NONE;
         }
     }
     return mv;
 }
 
+/* The check sign at the end of s: stripped from *len and returned (0: none). */
+static inline char fast_suffix(const char *s, size_t *len) {
+    char suffix = 0;
+    if (*len > 0 && (s[*len - 1] == '+' || s[*len - 1] == '#')) {
+        suffix = s[--*len];
+    }
+    return suffix;
+}
+
+/* Resolves canonical SAN s (len bytes) on p: the move, or PGN_MOVE_NONE for the general path. */
 static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t flags) {
     fast_desc m;
     m.safe = 0;
-    return fast_resolve(p, s, len, flags, &m);
+    m.suffix = fast_suffix(s, &len);
+    if (len < 2 || len > 6) {
+        return PGN_MOVE_NONE;
+    }
+    m.promo = 0;
+    if (s[0] == 'O') {
+        return fast_castle(p, s, len, flags, m.suffix);
+    }
+    m.type = fast_letter(s[0]);
+    if (m.type >= PGN_KNIGHT) {
+        if (!fast_piece(p, s, len, &m)) {
+            return PGN_MOVE_NONE;
+        }
+    } else {
+        m.type = PGN_PAWN;
+        if (!fast_pawn(p, s, len, &m)) {
+            return PGN_MOVE_NONE;
+        }
+    }
+    return fast_finish(p, &m, flags, FAST_ANY);
 }
 
-/* Plays the normal move or promotion m, which fast_resolve found, as pgn_pos_play_unkeyed does,
- * from what the resolver knows: the piece moving, whether it is a pawn or the king. */
-static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m) {
+/* Plays the normal move or promotion m, which fast_finish accepted, as pgn_pos_play_unkeyed
+ * does, from what the resolver knows: the piece moving, whether it is a pawn (pawn: a constant
+ * where inlined) or the king. */
+static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m, int pawn) {
     unsigned us = p->side;
     uint64_t f = bits_sq(m->from), t = bits_sq(m->to);
     unsigned victim = PGN_PIECE_TYPE(p->board[m->to]);
@@ -496,31 +502,79 @@ static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m) {
     p->board[m->from] = 0;
     p->board[m->to] = PGN_PIECE(us, now);
     p->castle &= ~(f | t | (m->type == PGN_KING ? home : 0));
-    p->ep = m->type == PGN_PAWN && (m->from ^ m->to) == 16 ? (uint8_t)((m->from + m->to) / 2)
-                                                           : (uint8_t)PGN_SQ_NONE;
-    p->halfmove = victim || m->type == PGN_PAWN ? 0 : (uint16_t)(p->halfmove + 1u);
+    p->ep =
+        pawn && (m->from ^ m->to) == 16 ? (uint8_t)((m->from + m->to) / 2) : (uint8_t)PGN_SQ_NONE;
+    p->halfmove = victim || pawn ? 0 : (uint16_t)(p->halfmove + 1u);
     p->fullmove += us;
     p->side = (uint8_t)(us ^ 1u);
     p->key = 0;
 }
 
-pgn_move pgnk_san_play(pgn_pos *pos, const char *san, size_t len, int *safe) {
+/* pgnk_san_play's piece move (type knight to king), pawn move and castling, each out of line with
+ * its own registers and reached by a jump (one function for all kept a hundred bytes of values on
+ * the stack, issue 32): the move played, or PGN_MOVE_NONE with *p unchanged; *safe as there. */
+static NOINLINE pgn_move play_piece(pgn_pos *p, const char *s, size_t len, unsigned type, int *safe,
+                                    char suffix) {
     fast_desc m;
     m.safe = *safe;
+    m.suffix = suffix;
+    m.promo = 0;
+    m.type = type;
     *safe = 0;
-    if (pgnk_pos_general(pos)) {
+    if (!fast_piece(p, s, len, &m)) {
         return PGN_MOVE_NONE;
     }
-    pgn_move mv = fast_resolve(pos, san, len, 0, &m);
+    pgn_move mv = fast_finish(p, &m, 0, FAST_PIECE);
     if (mv != PGN_MOVE_NONE) {
-        if (m.type) {
-            play_known(pos, &m);
-        } else {
-            pgn_pos_play_unkeyed(pos, mv); /* castling */
-        }
-        *safe = m.suffix == 0; /* verified: the move gives check exactly when it says so */
+        play_known(p, &m, 0);
+        *safe = suffix == 0; /* verified: the move gives check exactly when it says so */
     }
     return mv;
+}
+
+static NOINLINE pgn_move play_pawn(pgn_pos *p, const char *s, size_t len, int *safe, char suffix) {
+    fast_desc m;
+    m.safe = *safe;
+    m.suffix = suffix;
+    m.promo = 0;
+    m.type = PGN_PAWN;
+    *safe = 0;
+    if (!fast_pawn(p, s, len, &m)) {
+        return PGN_MOVE_NONE;
+    }
+    pgn_move mv = fast_finish(p, &m, 0, FAST_PAWN);
+    if (mv != PGN_MOVE_NONE) {
+        play_known(p, &m, 1);
+        *safe = suffix == 0;
+    }
+    return mv;
+}
+
+static NOINLINE pgn_move play_castle(pgn_pos *p, const char *s, size_t len, int *safe,
+                                     char suffix) {
+    pgn_move mv = fast_castle(p, s, len, 0, suffix);
+    *safe = 0;
+    if (mv != PGN_MOVE_NONE) {
+        pgn_pos_play_unkeyed(p, mv);
+        *safe = suffix == 0;
+    }
+    return mv;
+}
+
+pgn_move pgnk_san_play(pgn_pos *pos, const char *san, size_t len, int *safe) {
+    char suffix = fast_suffix(san, &len);
+    if (pgnk_pos_general(pos) || len < 2 || len > 6) {
+        *safe = 0;
+        return PGN_MOVE_NONE;
+    }
+    unsigned type = fast_letter(san[0]);
+    if (type >= PGN_KNIGHT) {
+        return play_piece(pos, san, len, type, safe, suffix);
+    }
+    if (san[0] != 'O') {
+        return play_pawn(pos, san, len, safe, suffix);
+    }
+    return play_castle(pos, san, len, safe, suffix);
 }
 
 pgn_status pgn_san_parse(const pgn_pos *pos, const char *san, size_t len, uint32_t flags,
