@@ -738,7 +738,11 @@ static void read_movetext(pgn_reader *r) {
         /* after an incomplete move, the next token one by one: it tells whether one was last */
         if (!r->have_tok && !s.pending) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
-                fast_tokens(r, &s);
+                if (s.board == 0 && !(r->v && r->v->move)) {
+                    pgnk_mt_fast_pass(r, &s); /* nothing reads the moves */
+                } else {
+                    fast_tokens(r, &s);
+                }
             } else if (s.move_seen && (((r->opts.flags & PGN_READ_TAGS_ONLY) &&
                                         pgnk_tag_skip(&r->lx, &s.tag_skip_until)) ||
                                        pgnk_lexer_skip_inert(&r->lx))) {
