@@ -39,6 +39,38 @@ static void pass_apply(pgn_reader *r, mt_state *s, uint64_t tokens, uint64_t mov
  * 2^32 tokens). */
 #define PASS_MOVE ((UINT64_C(1) << 32) + 1)
 
+enum { KIND_NUMBER, KIND_MOVE, KIND_WORD };
+
+/* The end of the token at window index st as fast_tokens reads it, 0 where it stops: a move number
+ * (digits, at most 9, periods, a byte after them: KIND_NUMBER), or a symbol that starts with a
+ * letter (fast_symbol) and holds a digit or castles with letters O (KIND_MOVE) or not (KIND_WORD:
+ * "ep", a word, castling with 0 or o, for the general path). */
+static inline size_t pass_token(const unsigned char *b, size_t len, scan_masks *m, size_t st,
+                                int *kind) {
+    unsigned at = pass_masks_at(m, b, len, st), c0 = b[st];
+    size_t j;
+    if (c0 - '0' < 10u) {
+        size_t dn = bits_ctz(~(m->digit >> at) | (UINT64_C(1) << 10));
+        j = st + dn;
+        if (j >= len || b[j] != '.' || dn > 9) {
+            return 0;
+        }
+        while (++j < len && b[j] == '.') {
+        }
+        *kind = KIND_NUMBER;
+        return j < len ? j : 0;
+    }
+    uint64_t stops = ~(m->sym >> at) | (UINT64_C(1) << 17);
+    size_t sn = bits_ctz(stops & ~UINT64_C(1));
+    j = st + sn;
+    if ((c0 | 0x20) - 'a' >= 26u || j >= len || sn > 16 || b[j] == '.' || b[j] >= 0x80) {
+        return 0;
+    }
+    int move = ((m->digit >> at) & ((UINT64_C(1) << sn) - 2)) != 0 || castles_with_o(b + st, sn);
+    *kind = move ? KIND_MOVE : KIND_WORD;
+    return j;
+}
+
 void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s) {
     /* c: the place after the last token read, but for c.i, kept in i while the loop runs; n: the
      * line of the token looked at, when white space with a line break came before it (slow) */
@@ -50,8 +82,8 @@ void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s) {
     size_t i = c.i, len = c.len, st, j;
     scan_masks m = {MASKS_NONE, 0, 0};
     uint64_t count = 0, lead = 0;
-    int slow = 0, word = 0;
-    for (;;) {
+    int slow = 0, kind = KIND_NUMBER;
+    while (kind != KIND_WORD) {
         /* white space: fast_space's common cases here, the others there */
         if (len - i >= 2 && (b[i] > ' ' || (b[i] == ' ' && b[i + 1] > ' '))) {
             st = i + (b[i] == ' ');
@@ -63,35 +95,15 @@ void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s) {
             }
             slow = 1;
         }
-        unsigned at = pass_masks_at(&m, b, len, st), c0 = b[st];
-        if (c0 - '0' < 10u) { /* a move number: digits (at most 9), periods, a byte after them */
-            size_t dn = bits_ctz(~(m.digit >> at) | (UINT64_C(1) << 10));
-            j = st + dn;
-            if (j >= len || b[j] != '.' || dn > 9) {
-                break;
-            }
-            while (++j < len && b[j] == '.') {
-            }
-            if (j >= len) {
-                break;
-            }
-            count++;
+        if ((j = pass_token(b, len, &m, st, &kind)) == 0) {
+            break;
+        }
+        if (kind == KIND_WORD) {
+            fast_token(&r->tok, slow ? &n : &c, st, j);
+            r->have_tok = 1;
         } else {
-            /* a symbol that starts with a letter, as fast_symbol */
-            uint64_t stops = ~(m.sym >> at) | (UINT64_C(1) << 17);
-            size_t sn = bits_ctz(stops & ~UINT64_C(1));
-            j = st + sn;
-            if ((c0 | 0x20) - 'a' >= 26u || j >= len || sn > 16 || b[j] == '.' || b[j] >= 0x80) {
-                break;
-            }
-            if (((m.digit >> at) & ((UINT64_C(1) << sn) - 2)) == 0 && !castles_with_o(b + st, sn)) {
-                word = 1; /* "ep", a word, castling with 0 or o: the general path */
-                fast_token(&r->tok, slow ? &n : &c, st, j);
-                r->have_tok = 1;
-            } else {
-                count += PASS_MOVE;
-                lead |= (uint64_t)1 << (c0 & 63);
-            }
+            count += kind == KIND_MOVE ? PASS_MOVE : 1;
+            lead |= kind == KIND_MOVE ? (uint64_t)1 << (b[st] & 63) : 0;
         }
         i = j;
         c.at_start = 0;
@@ -100,11 +112,8 @@ void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s) {
             c.line_off = n.line_off;
             slow = 0;
         }
-        if (word) {
-            break;
-        }
     }
-    if ((uint32_t)count || word) {
+    if ((uint32_t)count || kind == KIND_WORD) {
         c.i = i;
         fast_store(&r->lx, &c);
         pgnk_mt_fast_tail(s, &c); /* c.i: just past the last token read */
