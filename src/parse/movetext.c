@@ -706,6 +706,15 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
     r->lead_seen |= lead;
 }
 
+/* The fast path: without a board or a move visitor, nothing reads the moves (movetext_pass.c). */
+static inline void fast_read(pgn_reader *r, mt_state *s) {
+    if (s->board == 0 && !(r->v && r->v->move)) {
+        pgnk_mt_fast_pass(r, s);
+    } else {
+        fast_tokens(r, s);
+    }
+}
+
 static void read_movetext(pgn_reader *r);
 
 void pgnk_movetext_read(pgn_reader *r) {
@@ -738,7 +747,7 @@ static void read_movetext(pgn_reader *r) {
         /* after an incomplete move, the next token one by one: it tells whether one was last */
         if (!r->have_tok && !s.pending) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
-                fast_tokens(r, &s);
+                fast_read(r, &s);
             } else if (s.move_seen && (((r->opts.flags & PGN_READ_TAGS_ONLY) &&
                                         pgnk_tag_skip(&r->lx, &s.tag_skip_until)) ||
                                        pgnk_lexer_skip_inert(&r->lx))) {

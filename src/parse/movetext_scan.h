@@ -158,4 +158,8 @@ static inline size_t fast_number(const fast_cur *c, scan_masks *m, size_t st, si
  * periods) or a move (a move cut short set its own: pgnk_mt_pending). */
 void pgnk_mt_fast_tail(mt_state *s, const fast_cur *c);
 
+/* movetext_pass.c: fast_tokens when no board and no move visitor reads the moves (check
+ * --syntax-only): the same tokens read, the same state left, at a fraction of the cost. */
+void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s);
+
 #endif

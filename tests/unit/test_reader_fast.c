@@ -255,10 +255,143 @@ static void test_variations(void) {
     }
 }
 
+/* Syntax only (PGN_READ_NO_BOARD, no move visitor: check --syntax-only's pass, movetext_pass.c).
+ * The input comes in chunks of a given size, so that tokens meet the window's end everywhere. */
+typedef struct chunks {
+    const char *p;
+    size_t len, at, step;
+} chunks;
+
+static ptrdiff_t read_chunk(void *ctx, void *dst, size_t cap) {
+    chunks *c = ctx;
+    size_t n = c->len - c->at < c->step ? c->len - c->at : c->step;
+    n = n < cap ? n : cap;
+    memcpy(dst, c->p + c->at, n);
+    c->at += n;
+    return (ptrdiff_t)n;
+}
+
+typedef struct syntax_seen {
+    uint32_t plies, diags;
+    pgn_diag first;
+} syntax_seen;
+
+static pgn_flow syntax_end(void *user, pgn_result res, const pgn_game_summary *sum) {
+    (void)res;
+    ((syntax_seen *)user)->plies = sum->plies;
+    return PGN_FLOW_CONTINUE;
+}
+
+static void syntax_diag(void *ctx, const pgn_diag *d) {
+    syntax_seen *s = ctx;
+    if (s->diags++ == 0) {
+        s->first = *d;
+    }
+}
+
+/* Reads text's one game without a board, step bytes a read (0: all of it in memory). */
+static syntax_seen read_syntax(const char *text, size_t len, size_t step) {
+    syntax_seen seen;
+    memset(&seen, 0, sizeof seen);
+    pgn_reader_opts o;
+    memset(&o, 0, sizeof o);
+    o.flags = PGN_READ_NO_BOARD;
+    o.on_diag = syntax_diag;
+    o.diag_ctx = &seen;
+    chunks c = {text, len, 0, step};
+    pgn_reader *r = NULL;
+    pgn_visitor v;
+    memset(&v, 0, sizeof v);
+    v.end_game = syntax_end;
+    pgn_status st =
+        step ? pgn_reader_new(&r, &o, read_chunk, &c) : pgn_reader_new_mem(&r, &o, text, len);
+    if (st != PGN_OK || pgn_reader_visit(r, &v, &seen) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "cannot read %.60s", text);
+    }
+    pgn_reader_free(r);
+    return seen;
+}
+
+/* A random legal main line of plies moves in one of four layouts (PGN §8.2.2 move numbers with
+ * and without a space, Black's "N..." after a comment, a line break every few tokens), then tail,
+ * a token of stray text: every move is counted (the summary's plies) and the one diagnostic is at
+ * the tail's line and column, whatever the white space before the game and the read size. */
+typedef struct syntax_tail {
+    const char *text;
+    unsigned plies, diag_at; /* the moves in it; where its stray text is (bytes into it) */
+} syntax_tail;
+
+static void check_syntax_game(unsigned seed, size_t pad, const syntax_tail *tail, size_t step) {
+    pgn_pos pos;
+    pgn_movelist ml;
+    buf b = {0};
+    unsigned plies = 0, layout = seed % 4, line = 3, col = 0;
+    srand(seed);
+    pgn_pos_init(&pos);
+    buf_printf(&b, "[Event \"syntax %u\"]\n\n%*s", seed, (int)pad, "");
+    size_t line_at = b.len - pad;
+    for (int p = 0; p < 40 + (int)(seed % 60); p++) {
+        pgn_pos_legal_moves(&pos, &ml);
+        if (ml.count == 0) {
+            break;
+        }
+        pgn_move mv = ml.moves[(unsigned)rand() % ml.count];
+        char san[PGN_SAN_MAX + 1];
+        size_t n = pgn_san_write(&pos, mv, san);
+        if (pos.side == PGN_WHITE) {
+            buf_printf(&b, layout == 1 ? "%u." : "%u. ", (unsigned)pos.fullmove);
+        } else if (layout == 2 && p % 5 == 1) {
+            buf_printf(&b, "{c} %u... ", (unsigned)pos.fullmove);
+        }
+        buf_put(&b, san, n);
+        buf_put(&b, layout == 3 && p % 7 == 6 ? "\n" : " ", 1);
+        if (layout == 3 && p % 7 == 6) {
+            line++;
+            line_at = b.len;
+        }
+        pgn_pos_play(&pos, mv);
+        plies++;
+    }
+    col = (unsigned)(b.len - line_at + 1) + tail->diag_at;
+    plies += tail->plies;
+    buf_printf(&b, "%s *\n", tail->text);
+    syntax_seen seen = read_syntax(b.p, b.len, step);
+    if (seen.plies != plies || seen.diags != 1 || seen.first.at.line != line ||
+        seen.first.at.column != col) {
+        harness_fail(__FILE__, __LINE__,
+                     "seed %u pad %zu step %zu %s: %u plies (not %u), %u diagnostics, first at "
+                     "%u:%u, not %u:%u",
+                     seed, pad, step, tail->text, seen.plies, plies, seen.diags,
+                     seen.diags ? seen.first.at.line : 0, seen.diags ? seen.first.at.column : 0,
+                     line, col);
+    } else {
+        harness_counts.passed++;
+    }
+    buf_free(&b);
+}
+
+static void test_syntax_only(void) {
+    /* W_SKIPPED_TEXT for the stray text (zz, !!!, $); without a board any symbol that starts
+     * with a letter is a move, of 17 bytes too, and an e.p. period is no error */
+    static const syntax_tail tails[] = {
+        {"zz", 0, 0},       {"e4!!!", 1, 2},     {"Ke4. zz", 1, 5}, {"Qa1234567890123+# zz", 1, 18},
+        {"O-O-O zz", 1, 6}, {"1... e4 $", 1, 8}, {"ep", 0, 0},
+    };
+    static const size_t steps[] = {0, 1, 2, 3, 7, 16, 64};
+    for (unsigned seed = 1; seed <= 8; seed++) {
+        for (size_t pad = 0; pad <= 66; pad += 3) {
+            for (size_t k = 0; k < sizeof tails / sizeof tails[0]; k++) {
+                check_syntax_game(seed, pad, &tails[k], steps[(seed + pad + k) % 7]);
+            }
+        }
+    }
+}
+
 int main(void) {
     test_tag_values();
     test_masks();
     test_scan_offsets();
     test_variations();
+    test_syntax_only();
     return harness_finish();
 }
