@@ -419,43 +419,22 @@ pgn_status pgn_node_add(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc a
     return pgnk_game_node_add_san(game, parent, mv, at, NULL, 0, out);
 }
 
-/* Copies n bytes (1 to 8) with fixed-size moves that compilers inline: a move's SAN, once per
- * move, where a call to memcpy cost more than the copy. */
-static inline void copy_short(char *dst, const char *src, size_t n) {
-    if (n >= 4) {
-        memcpy(dst, src, 4);
-        memcpy(dst + n - 4, src + n - 4, 4);
-    } else {
-        dst[0] = src[0];
-        dst[n / 2] = src[n / 2];
-        dst[n - 1] = src[n - 1];
-    }
-}
-
 pgn_status pgnk_game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at,
                                   const char *san, size_t san_len, pgn_node **out) {
     pgn_node *node;
     assert(game != NULL && parent != NULL);
-    node = pgnk_arena_alloc(&game->arena, sizeof *node); /* one per move: no calloc division */
+    if (san != NULL && san_len > 0 && san_len < sizeof node->san) {
+        node = pgnk_node_add_kept(&game->arena, parent, mv, at, san, san_len);
+    } else {
+        node = pgnk_arena_alloc_inline(&game->arena, sizeof *node);
+        if (node != NULL) {
+            pgnk_node_link(node, parent, mv, at);
+            game->san_complete = 0;
+        }
+    }
     if (node == NULL) {
         return PGN_E_NOMEM;
     }
-    memset(node, 0, sizeof *node); /* a constant size: inlined */
-    node->parent = parent;
-    node->move = mv;
-    node->loc = at;
-    if (san != NULL && san_len > 0 && san_len < sizeof node->san) {
-        copy_short(node->san, san, san_len);
-        node->san_len = (uint8_t)san_len;
-    } else {
-        game->san_complete = 0;
-    }
-    if (parent->child == NULL) {
-        parent->child = node;
-    } else {
-        parent->last_child->sibling = node;
-    }
-    parent->last_child = node;
     if (out != NULL) {
         *out = node;
     }

@@ -575,11 +575,16 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
-    if (s->board == BOARD_ENGLISH && !(r->v && r->v->move)) {
-        /* nobody sees the move: read and play it in one pass (safe: see fast_tokens) */
+    if (s->board == BOARD_ENGLISH && (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor)) {
+        /* nobody sees the move, or the tree builder, which never looks at the position before
+         * it: read and play it in one pass (safe: see fast_tokens) */
         uint8_t side = l->pos.side;
         pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
         if (mv != PGN_MOVE_NONE) {
+            if (r->v == &pgnk_builder_visitor) { /* its SAN is canonical (san_fast.c) */
+                pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
+                after_move(r, s, pgnk_builder_move(r->user, mv, san, san.len <= 7, at));
+            }
             r->moves_or |= mv; /* (never a drop: standard chess) */
             record_on_line(r, l, mv, side);
             return 1;

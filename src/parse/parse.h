@@ -239,9 +239,14 @@ int pgnk_tag_unclosed(pgn_reader *r, pgn_loc *value_at);
 
 /* builder.c */
 extern const pgn_visitor pgnk_builder_visitor;
+/* The builder's move event without the position before it (which the builder never reads), for
+ * the reader's path that reads and plays a move in one pass (movetext.c fast_play); canonical:
+ * san is the move's canonical SAN, kept in its node. user: the builder. */
+pgn_flow pgnk_builder_move(void *user, pgn_move mv, pgn_str san, int canonical, pgn_loc at);
 typedef struct builder {
     pgn_game *game;
-    pgn_node **stack; /* current node per level */
+    struct arena *arena; /* the game's (pgnk_game_arena), for its nodes */
+    pgn_node **stack;    /* current node per level */
     size_t depth, cap;
     uint8_t fresh; /* no move yet in the current line: a comment is a pre-comment */
     char *pending; /* a variation's pre-comment, until its first move exists */
