@@ -252,23 +252,48 @@ pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
     return tag_append(game, name, v);
 }
 
+static pgn_status tag_store(pgn_game *game, game_text n, game_text v);
+
+/* Name and value in one block of the arena, each NUL-terminated (one allocation per tag: the
+ * reader's builder adds a dozen to every game, issue 32). */
 pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
-    game_text v;
+    game_text n, v;
+    if (name.len > SIZE_MAX / 2 - 1 || value.len > SIZE_MAX / 2 - 1) {
+        return PGN_E_NOMEM;
+    }
+    char *p = pgnk_arena_alloc_inline(&game->arena, name.len + value.len + 2);
+    if (p == NULL) {
+        return PGN_E_NOMEM;
+    }
+    n.ptr = p;
+    n.len = name.len;
+    v.ptr = p + name.len + 1;
     v.len = value.len;
-    v.ptr = pgnk_arena_strndup(&game->arena, value.ptr, value.len);
-    return v.ptr == NULL ? PGN_E_NOMEM : tag_append(game, name, v);
+    if (name.len != 0) {
+        memcpy(n.ptr, name.ptr, name.len);
+    }
+    if (value.len != 0) {
+        memcpy(v.ptr, value.ptr, value.len);
+    }
+    n.ptr[n.len] = '\0';
+    v.ptr[v.len] = '\0';
+    return tag_store(game, n, v);
 }
 
 /* Appends a tag the game does not have, its value v already copied. */
 static pgn_status tag_append(pgn_game *game, pgn_str name, game_text v) {
     game_text n;
-    pgn_status st;
     n.len = name.len;
     n.ptr = pgnk_arena_strndup(&game->arena, name.ptr, name.len);
     if (n.ptr == NULL) {
         return PGN_E_NOMEM;
     }
-    st = tags_reserve(game);
+    return tag_store(game, n, v);
+}
+
+/* Appends the tag n = v, both already copied, the game not having n. */
+static pgn_status tag_store(pgn_game *game, game_text n, game_text v) {
+    pgn_status st = tags_reserve(game);
     if (st != PGN_OK) {
         return st;
     }

@@ -583,7 +583,7 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
         if (mv != PGN_MOVE_NONE) {
             if (r->v == &pgnk_builder_visitor) { /* its SAN is canonical (san_fast.c) */
                 pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
-                after_move(r, s, pgnk_builder_move(r->user, mv, san, san.len <= 7, at));
+                after_move(r, s, pgnk_builder_move_read(r->user, mv, san, at));
             }
             r->moves_or |= mv; /* (never a drop: standard chess) */
             record_on_line(r, l, mv, side);

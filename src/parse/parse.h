@@ -5,6 +5,7 @@
 #define PGNKIT_PARSE_H
 
 #include "../base/alloc.h"
+#include "../game/game_internal.h"
 #include "lexer.h"
 #include "pgnkit/game.h"
 #include "pgnkit/reader.h"
@@ -255,5 +256,23 @@ typedef struct builder {
     const pgn_allocator *alloc;
     const struct pgn_reader *reader; /* for san_canonical */
 } builder;
+
+/* pgnk_builder_move for a move the fast path read (its SAN canonical), inline in the reader's
+ * loop: a node with its SAN kept when no pre-comment waits; otherwise the call. */
+static inline pgn_flow pgnk_builder_move_read(void *user, pgn_move mv, pgn_str san, pgn_loc at) {
+    builder *b = user;
+    if (san.len - 1 < 7 && b->pending_len == 0) {
+        pgn_node **top = &b->stack[b->depth - 1];
+        pgn_node *n = pgnk_node_add_kept(b->arena, *top, mv, at, san.ptr, san.len);
+        if (n == NULL) {
+            b->status = PGN_E_NOMEM;
+            return PGN_FLOW_STOP;
+        }
+        *top = n;
+        b->fresh = 0;
+        return PGN_FLOW_CONTINUE;
+    }
+    return pgnk_builder_move(user, mv, san, san.len <= 7, at);
+}
 
 #endif
