@@ -169,7 +169,8 @@ void pgnk_writer_tags(pgn_writer *w, const pgn_game *game, const char **marker) 
     int variant = pgn_game_start(game)->variant != PGN_VARIANT_STANDARD;
     pgn_result r = pgn_game_result(game);
     void *p = w->tags;
-    if (!pgnk_grow(&w->sink.alloc, &p, &w->tags_cap, count + 3, sizeof *w->tags,
+    if (count + 3 > w->tags_cap && /* (pgnk_grow reallocates whenever it is called) */
+        !pgnk_grow(&w->sink.alloc, &p, &w->tags_cap, count + 3, sizeof *w->tags,
                    4096 / sizeof *w->tags + 1)) {
         w->err = PGN_E_NOMEM;
         return;

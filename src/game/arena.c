@@ -3,21 +3,12 @@
  * cap, bump allocation, reset keeping the first chunk. Sizes are overflow-checked; no globals. */
 #include "arena.h"
 
-#include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ALIGN ((size_t)alignof(max_align_t))
-
-struct arena_chunk {
-    arena_chunk *next;
-    size_t cap;  /* usable bytes after the header */
-    size_t used; /* bytes handed out, always a multiple of ALIGN */
-};
-
-/* The header rounded up so that the data after it is aligned for any object. */
-#define HEADER_SIZE ((sizeof(arena_chunk) + ALIGN - 1) / ALIGN * ALIGN)
+#define ALIGN PGNK_ARENA_ALIGN
+#define HEADER_SIZE PGNK_ARENA_HEADER
 
 void pgnk_arena_init(arena *a, const pgn_allocator *alloc) {
     memset(a, 0, sizeof *a);

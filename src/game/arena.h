@@ -4,6 +4,7 @@
 #ifndef PGNKIT_ARENA_H
 #define PGNKIT_ARENA_H
 
+#include <stdalign.h>
 #include <stddef.h>
 
 #include "../base/alloc.h"
@@ -15,6 +16,19 @@
 #define ARENA_MAX_CHUNK ((size_t)1 << 20)
 
 typedef struct arena_chunk arena_chunk;
+
+/* A chunk's header; its data follows at PGNK_ARENA_HEADER bytes from its start. In the header so
+ * that pgnk_arena_alloc_inline can bump the head chunk where it is called. */
+struct arena_chunk {
+    arena_chunk *next;
+    size_t cap;  /* usable bytes after the header */
+    size_t used; /* bytes handed out, always a multiple of PGNK_ARENA_ALIGN */
+};
+
+/* Every allocation is aligned for any object; the header is rounded up to keep the data so. */
+#define PGNK_ARENA_ALIGN ((size_t)alignof(max_align_t))
+#define PGNK_ARENA_HEADER                                                                          \
+    ((sizeof(arena_chunk) + PGNK_ARENA_ALIGN - 1) / PGNK_ARENA_ALIGN * PGNK_ARENA_ALIGN)
 
 typedef struct arena {
     pgn_allocator alloc; /* a copy of the caller's (all NULL = libc) */
@@ -33,6 +47,18 @@ void pgnk_arena_reset(arena *a);
 
 /* size bytes aligned for any object, or NULL when out of memory (size 0 gives a valid pointer). */
 void *pgnk_arena_alloc(arena *a, size_t size);
+/* pgnk_arena_alloc for a small size known where it is called (a move's node): the head chunk
+ * bumped inline when it has room, else the call. */
+static inline void *pgnk_arena_alloc_inline(arena *a, size_t size) {
+    size_t rounded = (size + PGNK_ARENA_ALIGN - 1) / PGNK_ARENA_ALIGN * PGNK_ARENA_ALIGN;
+    arena_chunk *h = a->head;
+    if (h != NULL && h->cap - h->used >= rounded) {
+        a->last = (char *)h + PGNK_ARENA_HEADER + h->used;
+        h->used += rounded;
+        return a->last;
+    }
+    return pgnk_arena_alloc(a, size);
+}
 /* Like pgnk_arena_alloc for count * size bytes (overflow checked), zero-filled. */
 void *pgnk_arena_calloc(arena *a, size_t count, size_t size);
 /* Grows ptr (old_size bytes, from this arena) to new_size, in place if it is the latest

@@ -252,23 +252,48 @@ pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
     return tag_append(game, name, v);
 }
 
+static pgn_status tag_store(pgn_game *game, game_text n, game_text v);
+
+/* Name and value in one block of the arena, each NUL-terminated (one allocation per tag: the
+ * reader's builder adds a dozen to every game, issue 32). */
 pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
-    game_text v;
+    game_text n, v;
+    if (name.len > SIZE_MAX / 2 - 1 || value.len > SIZE_MAX / 2 - 1) {
+        return PGN_E_NOMEM;
+    }
+    char *p = pgnk_arena_alloc_inline(&game->arena, name.len + value.len + 2);
+    if (p == NULL) {
+        return PGN_E_NOMEM;
+    }
+    n.ptr = p;
+    n.len = name.len;
+    v.ptr = p + name.len + 1;
     v.len = value.len;
-    v.ptr = pgnk_arena_strndup(&game->arena, value.ptr, value.len);
-    return v.ptr == NULL ? PGN_E_NOMEM : tag_append(game, name, v);
+    if (name.len != 0) {
+        memcpy(n.ptr, name.ptr, name.len);
+    }
+    if (value.len != 0) {
+        memcpy(v.ptr, value.ptr, value.len);
+    }
+    n.ptr[n.len] = '\0';
+    v.ptr[v.len] = '\0';
+    return tag_store(game, n, v);
 }
 
 /* Appends a tag the game does not have, its value v already copied. */
 static pgn_status tag_append(pgn_game *game, pgn_str name, game_text v) {
     game_text n;
-    pgn_status st;
     n.len = name.len;
     n.ptr = pgnk_arena_strndup(&game->arena, name.ptr, name.len);
     if (n.ptr == NULL) {
         return PGN_E_NOMEM;
     }
-    st = tags_reserve(game);
+    return tag_store(game, n, v);
+}
+
+/* Appends the tag n = v, both already copied, the game not having n. */
+static pgn_status tag_store(pgn_game *game, game_text n, game_text v) {
+    pgn_status st = tags_reserve(game);
     if (st != PGN_OK) {
         return st;
     }
@@ -419,43 +444,22 @@ pgn_status pgn_node_add(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc a
     return pgnk_game_node_add_san(game, parent, mv, at, NULL, 0, out);
 }
 
-/* Copies n bytes (1 to 8) with fixed-size moves that compilers inline: a move's SAN, once per
- * move, where a call to memcpy cost more than the copy. */
-static inline void copy_short(char *dst, const char *src, size_t n) {
-    if (n >= 4) {
-        memcpy(dst, src, 4);
-        memcpy(dst + n - 4, src + n - 4, 4);
-    } else {
-        dst[0] = src[0];
-        dst[n / 2] = src[n / 2];
-        dst[n - 1] = src[n - 1];
-    }
-}
-
 pgn_status pgnk_game_node_add_san(pgn_game *game, pgn_node *parent, pgn_move mv, pgn_loc at,
                                   const char *san, size_t san_len, pgn_node **out) {
     pgn_node *node;
     assert(game != NULL && parent != NULL);
-    node = pgnk_arena_alloc(&game->arena, sizeof *node); /* one per move: no calloc division */
+    if (san != NULL && san_len > 0 && san_len < sizeof node->san) {
+        node = pgnk_node_add_kept(&game->arena, parent, mv, at, san, san_len);
+    } else {
+        node = pgnk_arena_alloc_inline(&game->arena, sizeof *node);
+        if (node != NULL) {
+            pgnk_node_link(node, parent, mv, at);
+            game->san_complete = 0;
+        }
+    }
     if (node == NULL) {
         return PGN_E_NOMEM;
     }
-    memset(node, 0, sizeof *node); /* a constant size: inlined */
-    node->parent = parent;
-    node->move = mv;
-    node->loc = at;
-    if (san != NULL && san_len > 0 && san_len < sizeof node->san) {
-        copy_short(node->san, san, san_len);
-        node->san_len = (uint8_t)san_len;
-    } else {
-        game->san_complete = 0;
-    }
-    if (parent->child == NULL) {
-        parent->child = node;
-    } else {
-        parent->last_child->sibling = node;
-    }
-    parent->last_child = node;
     if (out != NULL) {
         *out = node;
     }

@@ -34,6 +34,7 @@ static pgn_flow on_begin(void *user, pgn_loc at) {
     (void)at;
     b->depth = 0;
     b->fresh = 1;
+    b->arena = pgnk_game_arena(b->game);
     b->pending_len = 0;
     return push(b, pgn_game_root(b->game)) ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
 }
@@ -53,13 +54,15 @@ static pgn_flow on_end_tags(void *user, const pgn_pos *start) {
     return PGN_FLOW_CONTINUE;
 }
 
-static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+pgn_flow pgnk_builder_move(void *user, pgn_move mv, pgn_str san, int canonical, pgn_loc at) {
     builder *b = user;
     pgn_node *n;
-    (void)before;
-    int keep = b->reader && b->reader->san_canonical;
-    if (pgnk_game_node_add_san(b->game, *top(b), mv, at, keep ? san.ptr : NULL, keep ? san.len : 0,
-                               &n) != PGN_OK) {
+    if (canonical && san.len > 0 && san.len < sizeof n->san) { /* the common move */
+        n = pgnk_node_add_kept(b->arena, *top(b), mv, at, san.ptr, san.len);
+        if (n == NULL) {
+            return fail(b, PGN_E_NOMEM);
+        }
+    } else if (pgnk_game_node_add_san(b->game, *top(b), mv, at, NULL, 0, &n) != PGN_OK) {
         return fail(b, PGN_E_NOMEM);
     }
     if (b->pending_len) {
@@ -72,6 +75,12 @@ static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str 
     *top(b) = n;
     b->fresh = 0;
     return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow on_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    const builder *b = user;
+    (void)before;
+    return pgnk_builder_move(user, mv, san, b->reader && b->reader->san_canonical, at);
 }
 
 static pgn_str trimmed(pgn_str s) {

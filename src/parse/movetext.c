@@ -565,6 +565,17 @@ static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const f
     }
 }
 
+/* The move mv (text san at window index st on n's line) read and played in one pass, to the tree
+ * builder when it is the visitor: the builder never looks at the position before a move, and the
+ * SAN the fast path reads is canonical (san_fast.c). */
+static inline void fast_built(pgn_reader *r, mt_state *s, const fast_cur *n, size_t st, pgn_move mv,
+                              pgn_str san) {
+    if (r->v == &pgnk_builder_visitor) {
+        pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
+        after_move(r, s, pgnk_builder_move_read(r->user, mv, san, at));
+    }
+}
+
 /* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
  * if the lexer was not used (the common case: SAN read in English, or in the game's language by
  * its letter map); else the lexer was moved to c first and the path may have read on (the caller
@@ -575,11 +586,12 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
-    if (s->board == BOARD_ENGLISH && !(r->v && r->v->move)) {
-        /* nobody sees the move: read and play it in one pass (safe: see fast_tokens) */
+    if (s->board == BOARD_ENGLISH && (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor)) {
+        /* nobody sees the move but the builder: read and play it in one pass (safe: fast_tokens) */
         uint8_t side = l->pos.side;
         pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
         if (mv != PGN_MOVE_NONE) {
+            fast_built(r, s, n, st, mv, san);
             r->moves_or |= mv; /* (never a drop: standard chess) */
             record_on_line(r, l, mv, side);
             return 1;

@@ -5,6 +5,7 @@
 #define PGNKIT_PARSE_H
 
 #include "../base/alloc.h"
+#include "../game/game_internal.h"
 #include "lexer.h"
 #include "pgnkit/game.h"
 #include "pgnkit/reader.h"
@@ -239,9 +240,14 @@ int pgnk_tag_unclosed(pgn_reader *r, pgn_loc *value_at);
 
 /* builder.c */
 extern const pgn_visitor pgnk_builder_visitor;
+/* The builder's move event without the position before it (which the builder never reads), for
+ * the reader's path that reads and plays a move in one pass (movetext.c fast_play); canonical:
+ * san is the move's canonical SAN, kept in its node. user: the builder. */
+pgn_flow pgnk_builder_move(void *user, pgn_move mv, pgn_str san, int canonical, pgn_loc at);
 typedef struct builder {
     pgn_game *game;
-    pgn_node **stack; /* current node per level */
+    struct arena *arena; /* the game's (pgnk_game_arena), for its nodes */
+    pgn_node **stack;    /* current node per level */
     size_t depth, cap;
     uint8_t fresh; /* no move yet in the current line: a comment is a pre-comment */
     char *pending; /* a variation's pre-comment, until its first move exists */
@@ -250,5 +256,23 @@ typedef struct builder {
     const pgn_allocator *alloc;
     const struct pgn_reader *reader; /* for san_canonical */
 } builder;
+
+/* pgnk_builder_move for a move the fast path read (its SAN canonical), inline in the reader's
+ * loop: a node with its SAN kept when no pre-comment waits; otherwise the call. */
+static inline pgn_flow pgnk_builder_move_read(void *user, pgn_move mv, pgn_str san, pgn_loc at) {
+    builder *b = user;
+    if (san.len - 1 < 7 && b->pending_len == 0) {
+        pgn_node **top = &b->stack[b->depth - 1];
+        pgn_node *n = pgnk_node_add_kept(b->arena, *top, mv, at, san.ptr, san.len);
+        if (n == NULL) {
+            b->status = PGN_E_NOMEM;
+            return PGN_FLOW_STOP;
+        }
+        *top = n;
+        b->fresh = 0;
+        return PGN_FLOW_CONTINUE;
+    }
+    return pgnk_builder_move(user, mv, san, san.len <= 7, at);
+}
 
 #endif

@@ -13,7 +13,9 @@
  * §7's symbol characters (letters, digits, _+#=:-/; and @ of a crazyhouse drop). Moves and
  * errors at every offset of those 64 bytes: the same games with 0 to 70 spaces before them, a
  * bad move at the end whose diagnostic must name its own line and column, and symbols of 16 and
- * 17 bytes (the fast scan's longest, and one more). */
+ * 17 bytes (the fast scan's longest, and one more). The tree builder's moves, which the fast
+ * path reads and plays in one pass (issue 32): the same moves at the same places as a visitor
+ * sees them with their positions, each node's kept SAN the canonical text it was read from. */
 #include "harness.h"
 #include "testutil.h"
 #include "pgnkit.h"
@@ -387,11 +389,115 @@ static void test_syntax_only(void) {
     }
 }
 
+/* ---- the tree builder's moves (issue 32: fmt's builder gets the moves the fast path read and
+ * played in one pass) against a visitor that sees each move with its position before ---- */
+
+#define REC_MAX 4096
+
+typedef struct move_rec {
+    pgn_move mv;
+    pgn_loc at;
+    char san[16];
+    size_t len;
+    int canonical; /* the text is what pgn_san_write writes in the position before */
+} move_rec;
+
+typedef struct move_log {
+    move_rec m[REC_MAX];
+    size_t n;
+} move_log;
+
+static pgn_flow log_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    move_log *l = user;
+    char w[PGN_SAN_MAX];
+    if (l->n < REC_MAX && before != NULL) {
+        move_rec *m = &l->m[l->n++];
+        size_t k = pgn_san_write(before, mv, w);
+        m->mv = mv;
+        m->at = at;
+        m->len = san.len < sizeof m->san ? san.len : sizeof m->san - 1;
+        memcpy(m->san, san.ptr, m->len);
+        m->canonical = k == san.len && memcmp(w, san.ptr, k) == 0;
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+/* text read by pgn_reader_next and by the logging visitor: the same moves in the same order
+ * (pgn_iter walks the tree in the order of the text), each at its place, each node's SAN the
+ * text of a canonical move, or none. Returns how many nodes kept their SAN. */
+static size_t check_builder_moves(const char *what, const char *text, size_t len) {
+    static const pgn_visitor logger = {.move = log_move};
+    static move_log log;
+    pgn_reader *r = NULL;
+    pgn_iter *it = NULL;
+    pgn_iter_event ev;
+    size_t i = 0, kept = 0;
+    log.n = 0;
+    if (pgn_reader_new_mem(&r, NULL, text, len) != PGN_OK ||
+        pgn_reader_visit(r, &logger, &log) != PGN_OK || pgn_iter_new(&it, NULL) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "%s: cannot read", what);
+        pgn_reader_free(r);
+        return 0;
+    }
+    pgn_reader_free(r);
+    pgn_game *g = read_text(text, len);
+    pgn_iter_reset(it, g, 0);
+    while (pgn_iter_next(it, &ev) == PGN_OK) {
+        const pgn_node *n = pgn_iter_node(it);
+        if (ev != PGN_ITER_MOVE_ENTER) {
+            continue;
+        }
+        if (i >= log.n) {
+            harness_fail(__FILE__, __LINE__, "%s: more nodes than moves (%zu)", what, log.n);
+            break;
+        }
+        const move_rec *m = &log.m[i++];
+        pgn_loc at = pgn_node_loc(n);
+        pgn_str san = pgn_node_san(n);
+        if (pgn_node_move(n) != m->mv || at.offset != m->at.offset || at.line != m->at.line ||
+            at.column != m->at.column) {
+            harness_fail(__FILE__, __LINE__, "%s: move %zu (%.*s) at %u:%u, read at %u:%u", what, i,
+                         (int)m->len, m->san, at.line, at.column, m->at.line, m->at.column);
+        } else if (san.len != 0 &&
+                   !(m->canonical && san.len == m->len && memcmp(san.ptr, m->san, san.len) == 0)) {
+            harness_fail(__FILE__, __LINE__, "%s: move %zu (%.*s) kept as '%.*s'", what, i,
+                         (int)m->len, m->san, (int)san.len, san.ptr);
+        } else {
+            harness_counts.passed++;
+        }
+        kept += san.len != 0;
+    }
+    CHECK_EQ_U64(i, log.n);
+    pgn_iter_free(it);
+    pgn_game_free(g);
+    return kept;
+}
+
+static void test_builder_moves(void) {
+    /* quirks (over-disambiguation, a castling with zeros, a check sign on a quiet move): read,
+     * not kept as SAN; the moves around them kept */
+    static const char quirks[] =
+        "[Event \"q\"]\n\n1. e4 e5 2. Ng1f3 Nb8c6 3. Bc4 Bc5 4. 0-0 Nf6 5. d3+ d6\n"
+        "6. Bg5 Bg4 7. h3 Bh5 8. g4 Bg6 9. Nh4 Qd7 10. Nxg6 hxg6 11. Qf3 *\n";
+    size_t kept = check_builder_moves("quirks", quirks, sizeof quirks - 1);
+    CHECK_EQ_U64(kept, 17); /* 21 moves, 4 not canonical (Ng1f3, Nb8c6, 0-0, d3+) */
+    for (unsigned seed = 1; seed <= 40; seed++) {
+        buf b = {0};
+        char what[32];
+        size_t moves = make_game(&b, seed, 20 + (int)(seed * 11 % 160));
+        snprintf(what, sizeof what, "seed %u", seed);
+        /* every move written canonical: every one kept */
+        CHECK_EQ_U64(check_builder_moves(what, b.p, b.len), moves);
+        buf_free(&b);
+    }
+}
+
 int main(void) {
     test_tag_values();
     test_masks();
     test_scan_offsets();
     test_variations();
     test_syntax_only();
+    test_builder_moves();
     return harness_finish();
 }
