@@ -300,6 +300,11 @@ static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token 
     if (r->v && r->v->move) {
         /* no quirk, English: the text is canonical SAN */
         r->san_canonical = english && res->warnings == 0 && san.len <= 7;
+        if (s->after) {
+            play_on_line(r, s, l, res->move, english);
+            after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
+            return;
+        }
         after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
     }
     play_on_line(r, s, l, res->move, english);
@@ -575,13 +580,19 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
-    if (s->board == BOARD_ENGLISH && !(r->v && r->v->move)) {
-        /* nobody sees the move: read and play it in one pass (safe: see fast_tokens) */
+    if (s->board == BOARD_ENGLISH && (!(r->v && r->v->move) || s->after == 2)) {
+        /* nobody sees the move, or only once played: read and play it in one pass (safe: see
+         * fast_tokens) */
         uint8_t side = l->pos.side;
         pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
         if (mv != PGN_MOVE_NONE) {
             r->moves_or |= mv; /* (never a drop: standard chess) */
             record_on_line(r, l, mv, side);
+            if (r->v && r->v->move) {
+                fast_token(t, n, st, end);
+                r->san_canonical = san.len <= 7;
+                after_move(r, s, r->v->move(r->user, &l->pos, mv, san, t->at));
+            }
             return 1;
         }
     }
@@ -723,6 +734,8 @@ static void read_movetext(pgn_reader *r) {
     /* the game builder ignores the positions; another visitor may read their keys */
     s.keys =
         r->v && r->v->move && r->v != &pgnk_builder_visitor && !(r->opts.flags & PGN_READ_NO_KEYS);
+    s.after = (r->opts.flags & PGN_READ_MOVE_AFTER) && r->v != &pgnk_builder_visitor;
+    s.after = s.after && !s.keys ? 2 : s.after;
     /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;

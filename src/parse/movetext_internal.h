@@ -35,6 +35,8 @@ typedef struct mt_state {
     uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
     uint8_t move_seen;             /* the main line had a symbol shaped like a move (any mode) */
     uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
+    uint8_t after; /* PGN_READ_MOVE_AFTER: 1, move callbacks once the move is played; 2, and no
+                      key kept, so the fast path reads and plays a move in one pass */
     uint32_t san_flags;
     uint8_t tail;          /* TAIL_*: the last token (comments, NAGs and periods leave it) */
     uint8_t tail_mate;     /* TAIL_MOVE, TAIL_UNJUDGED: it ends with '#' */
