@@ -108,8 +108,8 @@ typedef struct pgn_visitor {
             * NUL-terminated (as pgn_str promises; without the flag they are NUL-terminated        \
             * copies): no copy a tag pair */
 #define PGN_READ_MOVE_AFTER                                                                        \
-    0x1000u /* the move callback comes once the move is played, and its position is the one after \
-             * mv, not before it: the reader may read and play a move in one pass                 \
+    0x1000u /* the move callback comes once the move is played, and its position is the one after  \
+             * mv, not before it: the reader may read and play a move in one pass                  \
              * (pgn_query_visitor_fast). pgn_reader_next ignores it */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads

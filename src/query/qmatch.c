@@ -729,12 +729,15 @@ static const pgn_visitor query_visitor_end = {
     v_begin, v_tag, v_end_tags, NULL, v_comment, v_nag, v_begin_var, v_end_var, v_end_game};
 
 /* pgn_query_visitor_fast: [after][tags]; without tag atoms no tag callback (the reader then
- * copies no tag), and under PGN_READ_MOVE_AFTER no annotation callback either. */
+ * copies no tag). The comment callback stays: without it the reader would not decode comments,
+ * and their encoding warnings would be lost. */
 static const pgn_visitor query_visitor_fast[2][2] = {
     {{v_begin, NULL, v_end_tags, v_move, v_comment, v_nag, v_begin_var, v_end_var, v_end_game},
      {v_begin, v_tag, v_end_tags, v_move, v_comment, v_nag, v_begin_var, v_end_var, v_end_game}},
-    {{v_begin, NULL, v_end_tags, v_move_after, NULL, NULL, v_begin_var, v_end_var, v_end_game},
-     {v_begin, v_tag, v_end_tags, v_move_after, NULL, NULL, v_begin_var, v_end_var, v_end_game}}};
+    {{v_begin, NULL, v_end_tags, v_move_after, v_comment, v_nag, v_begin_var, v_end_var,
+      v_end_game},
+     {v_begin, v_tag, v_end_tags, v_move_after, v_comment, v_nag, v_begin_var, v_end_var,
+      v_end_game}}};
 
 const pgn_visitor *pgn_query_visitor(void) {
     return &query_visitor;
