@@ -221,6 +221,7 @@ int main(void) {
             size_t n = strlen(de->d_name);
             if (n > 4 && strcmp(de->d_name + n - 4, ".pgn") == 0) {
                 snprintf(file, sizeof file, "%s/%s", path, de->d_name);
+                buf_free(&b); /* (buf_read_path empties b without freeing it) */
                 CHECK(buf_read_path(file, &b));
                 buf_write(&edge, b.p, b.len);
                 buf_write(&edge, "\n", 1);
