@@ -570,6 +570,27 @@ static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const f
     }
 }
 
+/* The move at window index st..end (on n's line) read and played in one pass, where nobody sees
+ * it or sees it only once played (PGN_READ_MOVE_AFTER; safe: see fast_tokens). 1 if it was, 0 if
+ * another path must read it. */
+static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n, size_t st,
+                           size_t end, int *safe) {
+    pgn_str san = {(const char *)n->b + st, end - st};
+    uint8_t side = l->pos.side;
+    pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
+    if (mv == PGN_MOVE_NONE) {
+        return 0;
+    }
+    r->moves_or |= mv; /* (never a drop: standard chess) */
+    record_on_line(r, l, mv, side);
+    if (r->v && r->v->move) {
+        fast_token(&r->tok, n, st, end);
+        r->san_canonical = san.len <= 7;
+        after_move(r, s, r->v->move(r->user, &l->pos, mv, san, r->tok.at));
+    }
+    return 1;
+}
+
 /* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
  * if the lexer was not used (the common case: SAN read in English, or in the game's language by
  * its letter map); else the lexer was moved to c first and the path may have read on (the caller
@@ -580,21 +601,9 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
-    if (s->board == BOARD_ENGLISH && (!(r->v && r->v->move) || s->after == 2)) {
-        /* nobody sees the move, or only once played: read and play it in one pass (safe: see
-         * fast_tokens) */
-        uint8_t side = l->pos.side;
-        pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
-        if (mv != PGN_MOVE_NONE) {
-            r->moves_or |= mv; /* (never a drop: standard chess) */
-            record_on_line(r, l, mv, side);
-            if (r->v && r->v->move) {
-                fast_token(t, n, st, end);
-                r->san_canonical = san.len <= 7;
-                after_move(r, s, r->v->move(r->user, &l->pos, mv, san, t->at));
-            }
-            return 1;
-        }
+    if (s->board == BOARD_ENGLISH && (!(r->v && r->v->move) || s->after == 2) &&
+        one_pass(r, s, l, n, st, end, safe)) {
+        return 1;
     }
     *safe = 0; /* another path plays the move */
     if (s->board == BOARD_ENGLISH) {
