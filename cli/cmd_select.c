@@ -319,11 +319,11 @@ int cmd_select(int argc, char **argv) {
         return st == CLI_HELP ? EXIT_OK : st;
     }
     r.raw = 1;
-    r.ropts.flags |= pgn_query_reader_flags(s.q);
+    const pgn_visitor *v = pgn_query_visitor_fast(s.q, &r.ropts.flags);
     if (pgn_query_matcher_new(&s.m, s.q, NULL) == PGN_OK && pgn_game_new(&s.g, NULL) == PGN_OK &&
         pgn_writer_new(&s.w, NULL, cli_output_write, &r.out) == PGN_OK) {
         r.par = &select_hooks;
-        cli_run_visit(&r, pgn_query_visitor_for(s.q), s.m, select_one, &s);
+        cli_run_visit(&r, v, s.m, select_one, &s);
         if (s.count_only) {
             fprintf(r.out.file, "%llu\n", (unsigned long long)s.matched);
         }

@@ -20,15 +20,17 @@ static const char fz_query_games[] =
 
 enum { FZ_QUERY_GAMES = 2 };
 
-/* Runs q over the games with visitor v; with want, the results must be those of want (the
- * visitor for q, pgn_query_visitor_for, against the full one). */
-static void fz_query_run(const pgn_query *q, const pgn_visitor *v, pgn_query_result *want) {
+/* Runs q over the games with visitor v and reader flags; with want, the results must be those
+ * of want (the visitors for q, pgn_query_visitor_for and pgn_query_visitor_fast, against the full
+ * one). */
+static void fz_query_run(const pgn_query *q, const pgn_visitor *v, uint32_t flags,
+                         pgn_query_result *want) {
     pgn_query_result got[FZ_QUERY_GAMES];
     pgn_query_matcher *m;
     pgn_reader *r;
     pgn_reader_opts ro;
     memset(&ro, 0, sizeof ro);
-    ro.flags = pgn_query_reader_flags(q);
+    ro.flags = flags;
     size_t k = 0;
     if (pgn_query_matcher_new(&m, q, NULL) != PGN_OK) {
         return;
@@ -40,13 +42,16 @@ static void fz_query_run(const pgn_query *q, const pgn_visitor *v, pgn_query_res
             FUZZ_CHECK(res->matched == 0 || res->matched == 1, "matched is not a boolean");
             FUZZ_CHECK(!want || (res->matched == want[k - 1].matched &&
                                  res->first_ply == want[k - 1].first_ply),
-                       "pgn_query_visitor_for and pgn_query_visitor disagree");
+                       "pgn_query_visitor_for or _fast and pgn_query_visitor disagree");
         }
         pgn_reader_free(r);
     }
     pgn_query_matcher_free(m);
     if (!want && k == FZ_QUERY_GAMES) {
-        fz_query_run(q, pgn_query_visitor_for(q), got);
+        fz_query_run(q, pgn_query_visitor_for(q), pgn_query_reader_flags(q), got);
+        uint32_t fast = 0;
+        const pgn_visitor *fv = pgn_query_visitor_fast(q, &fast);
+        fz_query_run(q, fv, fast, got);
     }
 }
 
@@ -74,7 +79,7 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
                        "the canonical form is not a fixed point");
         }
     }
-    fz_query_run(q, pgn_query_visitor(), NULL);
+    fz_query_run(q, pgn_query_visitor(), pgn_query_reader_flags(q), NULL);
     free(a);
     free(b);
     pgn_query_free(q2);

@@ -81,6 +81,16 @@ PGN_API const pgn_visitor *pgn_query_visitor(void);
  */
 PGN_API const pgn_visitor *pgn_query_visitor_for(const pgn_query *query);
 
+/**
+ * The fastest way to read for query: returns the visitor to pass to pgn_reader_visit (a matcher of
+ * query as user) and ORs the reader flags it needs into *flags: pgn_query_reader_flags, and
+ * PGN_READ_MOVE_AFTER when the query tests points of the main line only and reads neither the
+ * position before a move, nor annotations, nor keys (the reader then reads and plays each move in
+ * one pass). Read with those flags: the same answers, and the same moves resolved (so the same
+ * diagnostics), as pgn_query_visitor_for. Returns a static visitor, never NULL.
+ */
+PGN_API const pgn_visitor *pgn_query_visitor_fast(const pgn_query *query, uint32_t *flags);
+
 /** The outcome for the game last visited. */
 typedef struct pgn_query_result {
     int matched;        /* 1: the game matches the expression */

@@ -68,7 +68,8 @@ typedef struct pgn_visitor {
     /* start: the game's start position (from FEN or standard), NULL under PGN_READ_NO_BOARD.
      * SKIP jumps to end_game without reading the movetext. */
     pgn_flow (*end_tags)(void *user, const pgn_pos *start);
-    /* before: the position before mv; NULL and mv = PGN_MOVE_NONE under PGN_READ_NO_BOARD.
+    /* before: the position before mv (after it under PGN_READ_MOVE_AFTER); NULL and
+     * mv = PGN_MOVE_NONE under PGN_READ_NO_BOARD.
      * STOP: no more callbacks for this game (its moves are still resolved and checked). SKIP: the
      * rest of the movetext is skipped as after end_tags' SKIP (no move resolved, no callback
      * but end_game, whose summary counts the plies up to this one). */
@@ -106,6 +107,10 @@ typedef struct pgn_visitor {
     0x800u /* the tag callback's name and value may point into the reader's input window, not      \
             * NUL-terminated (as pgn_str promises; without the flag they are NUL-terminated        \
             * copies): no copy a tag pair */
+#define PGN_READ_MOVE_AFTER                                                                        \
+    0x1000u /* the move callback comes once the move is played, and its position is the one after  \
+             * mv, not before it: the reader may read and play a move in one pass                  \
+             * (pgn_query_visitor_fast). pgn_reader_next ignores it */
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told

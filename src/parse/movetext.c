@@ -14,41 +14,12 @@
 #include "pgnkit/annot.h"
 #include "pgnkit/nag.h"
 
-static int is_digits(const char *p, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] < '0' || p[i] > '9') {
-            return 0;
-        }
-    }
-    return n > 0;
-}
-
 /* Text that is no PGN token: one W_SKIPPED_TEXT for a run of such tokens in a row (<x>, c}). */
 static void skip_text(pgn_reader *r, mt_state *s, const token *t) {
     if (!s->prev_skipped) {
         pgnk_reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
     }
     s->skipped = 1;
-}
-
-/* Every move names its target square, so it has a digit, except castling (O-O, o-o-o+) and the
- * null move (--). A symbol without either is text: a word such as "resigns", or stray letters. */
-static int could_be_move(const token *t) {
-    int castle = 1, has_o = 0;
-    for (size_t i = 0; i < t->len; i++) {
-        char c = t->ptr[i];
-        if (c >= '0' && c <= '9') {
-            return 1;
-        }
-        has_o |= c == 'O' || c == 'o';
-        castle &= c == 'O' || c == 'o' || c == '-' || c == '+' || c == '#';
-    }
-    return castle && (has_o || (t->len == 2 && t->ptr[0] == '-' && t->ptr[1] == '-'));
-}
-
-/* A symbol that counts as "a move was seen" (move_seen), in every mode alike: not a bare number. */
-static int move_shaped(const token *t) {
-    return t->kind == TOK_SYMBOL && !is_digits(t->ptr, t->len) && could_be_move(t);
 }
 
 static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
@@ -95,26 +66,6 @@ static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
 
 static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 
-/* The termination marker symbol t is, or PGN_RESULT_NONE; *lax: a form W_RESULT_FORM names (1/2,
- * and ½-½ or 1–0 with an en dash, which the lexer read: digest T79). */
-static pgn_result symbol_result(const token *t, int *lax) {
-    char c0 = t->ptr[0];
-    pgn_result res =
-        c0 == '0' || c0 == '1' || c0 == '*' ? pgn_result_parse(t->ptr, t->len) : PGN_RESULT_NONE;
-    *lax = 0;
-    if (res == PGN_RESULT_NONE && t->len == 3 && memcmp(t->ptr, "1/2", 3) == 0) {
-        res = PGN_RESULT_DRAW;
-        *lax = 1;
-    } else if (res == PGN_RESULT_NONE && t->high && t->len >= 5) {
-        res = (pgn_result)t->value;
-        *lax = res != PGN_RESULT_NONE;
-    } else if (res == PGN_RESULT_NONE && t->len == 3 && (c0 == '+' || c0 == '-')) {
-        res = pgnk_mt_forfeit_result(t->ptr);
-        *lax = res != PGN_RESULT_NONE;
-    }
-    return res;
-}
-
 /* A figurine or a Cyrillic piece letter (♘, Кр), which ends a symbol for the lexer, and the symbol
  * touching it (f3, e2): read as one move (♘f3, Крe2); a crazyhouse drop's @ stays with the glyph
  * (♘@ then f3). Returns 0, the next token unread, if t is no such glyph or nothing touches it. */
@@ -134,20 +85,20 @@ static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
     /* a termination marker touching it (♕1/2) stays one: the game ends there, as a skipped read
      * (which never joins) ends it */
     if (n->kind != TOK_SYMBOL || n->at.offset != both.at.offset + both.len ||
-        both.len + n->len > sizeof buf || symbol_result(n, &lax) != PGN_RESULT_NONE) {
+        both.len + n->len > sizeof buf || pgnk_mt_symbol_result(n, &lax) != PGN_RESULT_NONE) {
         skip_text(r, s, &both); /* t was overwritten by the look: its copy; the next stays */
         return 1;
     }
     memcpy(buf + both.len, n->ptr, n->len);
     both.len += n->len;
-    if (!could_be_move(&both)) {
+    if (!pgnk_mt_could_be_move(&both)) {
         both.len = g;
         skip_text(r, s, &both);
         return 1;
     }
     /* counted as a skipped read counts it: the glyph never, the symbol touching it if it is
      * shaped like a move (read_movetext) */
-    s->move_seen |= r->depth == 1 && move_shaped(n);
+    s->move_seen |= r->depth == 1 && pgnk_mt_move_shaped(n);
     reader_consume(r);
     s->prev_skipped = s->skipped;
     s->skipped = 0;
@@ -300,6 +251,11 @@ static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token 
     if (r->v && r->v->move) {
         /* no quirk, English: the text is canonical SAN */
         r->san_canonical = english && res->warnings == 0 && san.len <= 7;
+        if (s->after) {
+            play_on_line(r, s, l, res->move, english);
+            after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
+            return;
+        }
         after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
     }
     play_on_line(r, s, l, res->move, english);
@@ -380,7 +336,7 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
     return play_other(r, s, l, t, st);
 }
 
-/* Plays t, a token that could be a move (could_be_move), and a glyph glued to it. */
+/* Plays t, a token that could be a move (pgnk_mt_could_be_move), and a glyph glued to it. */
 static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     size_t glued = play_san(r, s, l, t);
     if (glued > 0) {
@@ -409,7 +365,7 @@ static COLD int odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *
     } else {
         a.len = pgnk_dash_ascii(t->ptr, t->len, buf, sizeof buf);
     }
-    if (a.len == 0 || !could_be_move(&a)) {
+    if (a.len == 0 || !pgnk_mt_could_be_move(&a)) {
         return 0;
     }
     if (buf[0] != '0' && buf[0] != 'o') { /* (0-0, o-o: the SAN reader says W_CASTLE_ZERO) */
@@ -426,7 +382,8 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
     if ((t->high || t->ptr[0] == '@') && odd_move(r, s, l, t)) {
         return;
     }
-    int word = could_be_move(t) ? 1 : pgnk_lang_word(r, t->ptr, t->len); /* PxP, ch: descriptive */
+    int word =
+        pgnk_mt_could_be_move(t) ? 1 : pgnk_lang_word(r, t->ptr, t->len); /* PxP, ch: descriptive */
     if (word != 1) {
         if (word == 0) {
             glyph_or_text(r, s, l, t);
@@ -442,7 +399,7 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
 /* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
 static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     int lax;
-    pgn_result res = symbol_result(t, &lax);
+    pgn_result res = pgnk_mt_symbol_result(t, &lax);
     if (lax) {
         pgnk_reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
     }
@@ -458,7 +415,7 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     if (s->skip_parens || l->dead) {
         return 0;
     }
-    if (is_digits(t->ptr, t->len)) {
+    if (pgnk_mt_is_digits(t->ptr, t->len)) {
         if (s->board && !s->number_warned) {
             unsigned long n = 0;
             for (size_t i = 0; i < t->len && n < 100000000; i++) {
@@ -565,15 +522,33 @@ static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const f
     }
 }
 
-/* The move mv (text san at window index st on n's line) read and played in one pass, to the tree
- * builder when it is the visitor: the builder never looks at the position before a move, and the
- * SAN the fast path reads is canonical (san_fast.c). */
-static inline void fast_built(pgn_reader *r, mt_state *s, const fast_cur *n, size_t st, pgn_move mv,
-                              pgn_str san) {
+/* The move at window index st..end (on n's line) read and played in one pass, where nobody sees
+ * it, the tree builder is the visitor (it never looks at the position before a move, and the SAN
+ * the fast path reads is canonical: san_fast.c) or the visitor sees it only once played
+ * (PGN_READ_MOVE_AFTER; safe: see fast_tokens). 1 if it was, 0 if another path must read it. */
+static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n, size_t st,
+                           size_t end, int *safe) {
+    pgn_str san = {(const char *)n->b + st, end - st};
+    uint8_t side = l->pos.side;
+    pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
+    if (mv == PGN_MOVE_NONE) {
+        return 0;
+    }
     if (r->v == &pgnk_builder_visitor) {
         pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
         after_move(r, s, pgnk_builder_move_read(r->user, mv, san, at));
+        r->moves_or |= mv; /* (never a drop: standard chess) */
+        record_on_line(r, l, mv, side);
+        return 1;
     }
+    r->moves_or |= mv;
+    record_on_line(r, l, mv, side);
+    if (r->v && r->v->move) {
+        fast_token(&r->tok, n, st, end);
+        r->san_canonical = san.len <= 7;
+        after_move(r, s, r->v->move(r->user, &l->pos, mv, san, r->tok.at));
+    }
+    return 1;
 }
 
 /* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
@@ -586,16 +561,10 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
-    if (s->board == BOARD_ENGLISH && (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor)) {
-        /* nobody sees the move but the builder: read and play it in one pass (safe: fast_tokens) */
-        uint8_t side = l->pos.side;
-        pgn_move mv = pgnk_san_play(&l->pos, san.ptr, san.len, safe);
-        if (mv != PGN_MOVE_NONE) {
-            fast_built(r, s, n, st, mv, san);
-            r->moves_or |= mv; /* (never a drop: standard chess) */
-            record_on_line(r, l, mv, side);
-            return 1;
-        }
+    if (s->board == BOARD_ENGLISH &&
+        (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor || s->after == 2) &&
+        one_pass(r, s, l, n, st, end, safe)) {
+        return 1;
     }
     *safe = 0; /* another path plays the move */
     if (s->board == BOARD_ENGLISH) {
@@ -744,6 +713,8 @@ static void read_movetext(pgn_reader *r) {
     /* the game builder ignores the positions; another visitor may read their keys */
     s.keys =
         r->v && r->v->move && r->v != &pgnk_builder_visitor && !(r->opts.flags & PGN_READ_NO_KEYS);
+    s.after = (r->opts.flags & PGN_READ_MOVE_AFTER) && r->v != &pgnk_builder_visitor;
+    s.after = s.after && !s.keys ? 2 : s.after;
     /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
@@ -776,7 +747,7 @@ static void read_movetext(pgn_reader *r) {
          * depends neither on its moves' legality nor on the visitor (fuzz_reader checks it). */
         int restart = t->kind == TOK_SYMBOL && t->blank_before && r->depth == 1 && !s.skip_parens &&
                       s.move_seen && t->len == 1 && t->ptr[0] == '1' && !pgnk_mt_black_number(r);
-        if (!s.move_seen && r->depth == 1 && !s.skip_parens && move_shaped(t)) {
+        if (!s.move_seen && r->depth == 1 && !s.skip_parens && pgnk_mt_move_shaped(t)) {
             s.move_seen = 1;
         }
         if (t->kind == TOK_EOF || t->kind == TOK_LBRACKET || restart) {

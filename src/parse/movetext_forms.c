@@ -87,3 +87,52 @@ const token *pgnk_mt_promotion_glyph(pgn_reader *r, rav_level *l, const token *t
     }
     return joined;
 }
+
+int pgnk_mt_is_digits(const char *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9') {
+            return 0;
+        }
+    }
+    return n > 0;
+}
+
+/* Every move names its target square, so it has a digit, except castling (O-O, o-o-o+) and the
+ * null move (--). A symbol without either is text: a word such as "resigns", or stray letters. */
+int pgnk_mt_could_be_move(const token *t) {
+    int castle = 1, has_o = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        char c = t->ptr[i];
+        if (c >= '0' && c <= '9') {
+            return 1;
+        }
+        has_o |= c == 'O' || c == 'o';
+        castle &= c == 'O' || c == 'o' || c == '-' || c == '+' || c == '#';
+    }
+    return castle && (has_o || (t->len == 2 && t->ptr[0] == '-' && t->ptr[1] == '-'));
+}
+
+/* A symbol that counts as "a move was seen" (move_seen), in every mode alike: not a bare number. */
+int pgnk_mt_move_shaped(const token *t) {
+    return t->kind == TOK_SYMBOL && !pgnk_mt_is_digits(t->ptr, t->len) && pgnk_mt_could_be_move(t);
+}
+
+/* The termination marker symbol t is, or PGN_RESULT_NONE; *lax: a form W_RESULT_FORM names (1/2,
+ * and ½-½ or 1–0 with an en dash, which the lexer read: digest T79). */
+pgn_result pgnk_mt_symbol_result(const token *t, int *lax) {
+    char c0 = t->ptr[0];
+    pgn_result res =
+        c0 == '0' || c0 == '1' || c0 == '*' ? pgn_result_parse(t->ptr, t->len) : PGN_RESULT_NONE;
+    *lax = 0;
+    if (res == PGN_RESULT_NONE && t->len == 3 && memcmp(t->ptr, "1/2", 3) == 0) {
+        res = PGN_RESULT_DRAW;
+        *lax = 1;
+    } else if (res == PGN_RESULT_NONE && t->high && t->len >= 5) {
+        res = (pgn_result)t->value;
+        *lax = res != PGN_RESULT_NONE;
+    } else if (res == PGN_RESULT_NONE && t->len == 3 && (c0 == '+' || c0 == '-')) {
+        res = pgnk_mt_forfeit_result(t->ptr);
+        *lax = res != PGN_RESULT_NONE;
+    }
+    return res;
+}

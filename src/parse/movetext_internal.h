@@ -35,6 +35,8 @@ typedef struct mt_state {
     uint8_t skipped, prev_skipped; /* this token, the one before it, was skipped as text */
     uint8_t move_seen;             /* the main line had a symbol shaped like a move (any mode) */
     uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
+    uint8_t after; /* PGN_READ_MOVE_AFTER: 1, move callbacks once the move is played; 2, and no
+                      key kept, so the fast path reads and plays a move in one pass */
     uint32_t san_flags;
     uint8_t tail;          /* TAIL_*: the last token (comments, NAGs and periods leave it) */
     uint8_t tail_mate;     /* TAIL_MOVE, TAIL_UNJUDGED: it ends with '#' */
@@ -80,6 +82,13 @@ void pgnk_mt_after_marker(pgn_reader *r, const token *t);
 int pgnk_mt_black_number(pgn_reader *r);
 
 /* movetext_forms.c. Is t half of a glyph the lexer split (+ or U+2212 of +−, −+)? */
+/* movetext_forms.c: a run of digits; a symbol that could be a move (a digit, or castling or the
+ * null move); one that counts as a move seen (no bare number); the termination marker a symbol
+ * is (*lax: a form W_RESULT_FORM names), or PGN_RESULT_NONE. */
+int pgnk_mt_is_digits(const char *p, size_t n);
+int pgnk_mt_could_be_move(const token *t);
+int pgnk_mt_move_shaped(const token *t);
+pgn_result pgnk_mt_symbol_result(const token *t, int *lax);
 int pgnk_mt_glyph_half(const token *t);
 /* ChessBase's forfeit results, the 3 bytes at p: +-- and +:- 1-0, --+ and -:+ 0-1; else
  * PGN_RESULT_NONE. */

@@ -582,6 +582,35 @@ static pgn_flow v_move(void *user, const pgn_pos *before, pgn_move mv, pgn_str s
     return m->decided ? PGN_FLOW_SKIP : PGN_FLOW_CONTINUE; /* the rest is not even resolved */
 }
 
+/* Under PGN_READ_MOVE_AFTER (pgn_query_visitor_fast: main-line points only, no annotation, nothing
+ * read before a move): the point of mv is tested at once, at the position after it; a game it
+ * decides is skipped from the next move on, where v_move would have decided it, so that the same
+ * moves are resolved (and their errors found) either way. */
+static pgn_flow v_move_after(void *user, const pgn_pos *after, pgn_move mv, pgn_str san,
+                             pgn_loc at) {
+    pgn_query_matcher *m = user;
+    (void)san;
+    (void)at;
+    if (!after) {
+        return PGN_FLOW_CONTINUE;
+    }
+    if (m->decided) {
+        return PGN_FLOW_SKIP; /* the rest is not even resolved */
+    }
+    qline *l = &m->lines[0];
+    l->mv = mv;
+    l->ply++;
+    l->pending = 2; /* tested: finish_line only notes the final position */
+    int pass = pass_point(m, after, mv);
+    if (pass == PASS_NO) {
+        qpt pt = {after, NULL, mv, l->ply, 0, NULL, 0, 0, 0};
+        test_point(m, &pt, 0);
+    } else if (pass == PASS_PAWNS) {
+        test_pawns(m, after);
+    }
+    return m->st == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
+}
+
 static pgn_flow v_comment(void *user, pgn_str text) {
     pgn_query_matcher *m = user;
     qline *l = &m->lines[m->depth];
@@ -657,6 +686,10 @@ static void finish_line(pgn_query_matcher *m, const pgn_pos *final) {
     if (m->depth == 0) {
         m->endpos = *pos;
     }
+    if (l->pending == 2) {
+        l->pending = 0; /* v_move_after tested it */
+        return;
+    }
     test_pending(m, l, pos);
 }
 
@@ -695,10 +728,32 @@ static const pgn_visitor query_visitor = {v_begin, v_tag,       v_end_tags, v_mo
 static const pgn_visitor query_visitor_end = {
     v_begin, v_tag, v_end_tags, NULL, v_comment, v_nag, v_begin_var, v_end_var, v_end_game};
 
+/* pgn_query_visitor_fast: [after][tags]; without tag atoms no tag callback (the reader then
+ * copies no tag). The comment callback stays: without it the reader would not decode comments,
+ * and their encoding warnings would be lost. */
+static const pgn_visitor query_visitor_fast[2][2] = {
+    {{v_begin, NULL, v_end_tags, v_move, v_comment, v_nag, v_begin_var, v_end_var, v_end_game},
+     {v_begin, v_tag, v_end_tags, v_move, v_comment, v_nag, v_begin_var, v_end_var, v_end_game}},
+    {{v_begin, NULL, v_end_tags, v_move_after, v_comment, v_nag, v_begin_var, v_end_var,
+      v_end_game},
+     {v_begin, v_tag, v_end_tags, v_move_after, v_comment, v_nag, v_begin_var, v_end_var,
+      v_end_game}}};
+
 const pgn_visitor *pgn_query_visitor(void) {
     return &query_visitor;
 }
 
 const pgn_visitor *pgn_query_visitor_for(const pgn_query *q) {
     return (q->flags & QF_POINTS) ? &query_visitor : &query_visitor_end;
+}
+
+const pgn_visitor *pgn_query_visitor_fast(const pgn_query *q, uint32_t *flags) {
+    *flags |= q->reader_flags;
+    uint32_t before = QF_BEFORE | QF_VARS | QF_ANNOT | QF_KEYS | QF_ZOBRIST;
+    if (!(q->flags & QF_POINTS)) {
+        return pgn_query_visitor_for(q);
+    }
+    int after = !(q->flags & before);
+    *flags |= after ? PGN_READ_MOVE_AFTER : 0;
+    return &query_visitor_fast[after][(q->flags & QF_TAGS) != 0];
 }
