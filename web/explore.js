@@ -72,6 +72,7 @@
     st.textContent = a.absent ? "this position is not in the page's answers" :
       a.games + (a.games === 1 ? " game" : " games");
     st.setAttribute("data-games", a.games);
+    st.setAttribute("data-fen", fen); // the position this answer is for
     a.moves.forEach(function (m) {
       var tr = el("tr", "ex-move");
       ["san", "uci", "games", "white", "draws", "black", "fen"].forEach(function (k) {

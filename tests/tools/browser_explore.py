@@ -53,8 +53,10 @@ def panel(d, fen, timeout=10):
                 +r.getAttribute('data-white'), +r.getAttribute('data-draws'),
                 +r.getAttribute('data-black')]; });
             return [document.getElementById('board').getAttribute('data-fen'),
-                    +st.getAttribute('data-games'), rows, st.textContent];""")
-        if got and got[0] == fen and got[3] != "":
+                    +st.getAttribute('data-games'), rows, st.textContent,
+                    st.getAttribute('data-fen')];""")
+        # the board shows fen and the panel's answer is for fen (not the previous position's)
+        if got and got[0] == fen and got[4] == fen and got[3] != "":
             if "not in the page" in got[3]:
                 return "absent"
             return got[1], [tuple(r) for r in got[2]]
