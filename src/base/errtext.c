@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "errtext.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,4 +13,13 @@ const char *pgnk_errno_text(int err, char buf[64]) {
         snprintf(buf, 64, "error %d", err);
     }
     return buf;
+}
+
+void pgnk_set_msg(char *msg, size_t cap, const char *fmt, ...) {
+    if (msg && cap) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, cap, fmt, ap);
+        va_end(ap);
+    }
 }

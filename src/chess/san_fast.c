@@ -513,41 +513,32 @@ static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m, int pawn) {
 /* pgnk_san_play's piece move (type knight to king), pawn move and castling, each out of line with
  * its own registers and reached by a jump (one function for all kept a hundred bytes of values on
  * the stack, issue 32): the move played, or PGN_MOVE_NONE with *p unchanged; *safe as there. */
-static NOINLINE pgn_move play_piece(pgn_pos *p, const char *s, size_t len, unsigned type, int *safe,
-                                    char suffix) {
+static ALWAYS_INLINE pgn_move play_one(pgn_pos *p, const char *s, size_t len, unsigned type,
+                                       int *safe, char suffix, int pawn) {
     fast_desc m;
     m.safe = *safe;
     m.suffix = suffix;
     m.promo = 0;
     m.type = type;
     *safe = 0;
-    if (!fast_piece(p, s, len, &m)) {
+    if (!(pawn ? fast_pawn(p, s, len, &m) : fast_piece(p, s, len, &m))) {
         return PGN_MOVE_NONE;
     }
-    pgn_move mv = fast_finish(p, &m, 0, FAST_PIECE);
+    pgn_move mv = fast_finish(p, &m, 0, pawn ? FAST_PAWN : FAST_PIECE);
     if (mv != PGN_MOVE_NONE) {
-        play_known(p, &m, 0);
+        play_known(p, &m, pawn);
         *safe = suffix == 0; /* verified: the move gives check exactly when it says so */
     }
     return mv;
 }
 
+static NOINLINE pgn_move play_piece(pgn_pos *p, const char *s, size_t len, unsigned type, int *safe,
+                                    char suffix) {
+    return play_one(p, s, len, type, safe, suffix, 0);
+}
+
 static NOINLINE pgn_move play_pawn(pgn_pos *p, const char *s, size_t len, int *safe, char suffix) {
-    fast_desc m;
-    m.safe = *safe;
-    m.suffix = suffix;
-    m.promo = 0;
-    m.type = PGN_PAWN;
-    *safe = 0;
-    if (!fast_pawn(p, s, len, &m)) {
-        return PGN_MOVE_NONE;
-    }
-    pgn_move mv = fast_finish(p, &m, 0, FAST_PAWN);
-    if (mv != PGN_MOVE_NONE) {
-        play_known(p, &m, 1);
-        *safe = suffix == 0;
-    }
-    return mv;
+    return play_one(p, s, len, PGN_PAWN, safe, suffix, 1);
 }
 
 static NOINLINE pgn_move play_castle(pgn_pos *p, const char *s, size_t len, int *safe,

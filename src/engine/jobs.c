@@ -28,26 +28,15 @@ const char *pgn_job_event_name(pgn_job_event ev) {
     return (unsigned)ev < sizeof names / sizeof names[0] ? names[ev] : "unknown";
 }
 
-/* The next tick, as a CLOCK_REALTIME time for pthread_cond_timedwait (the condition is the
- * workers' one: a wake-up before the tick is not one). */
-static struct timespec next_tick(int64_t tick_ms) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t ns = ts.tv_nsec + (tick_ms % 1000) * 1000000;
-    ts.tv_sec += (time_t)(tick_ms / 1000 + ns / 1000000000);
-    ts.tv_nsec = (long)(ns % 1000000000);
-    return ts;
-}
-
 static void *ticker_main(void *arg) {
     pgn_jobs *j = arg;
     pthread_mutex_lock(&j->mu);
-    struct timespec tick = next_tick(j->o.tick_ms);
+    struct timespec tick = pgnk_after_ms(j->o.tick_ms);
     while (!j->stopping) {
         if (pthread_cond_timedwait(&j->cv, &j->mu, &tick) == ETIMEDOUT) {
             pgnk_jobs_sweep(j);
             pgnk_jobs_wake(j, NULL);
-            tick = next_tick(j->o.tick_ms);
+            tick = pgnk_after_ms(j->o.tick_ms);
         }
     }
     pthread_mutex_unlock(&j->mu);

@@ -74,10 +74,13 @@ struct pgn_jobs {
     int ticker_started;
 };
 
-/* ---- jobs_store.c; every function under mu but pgnk_now_ms ---- */
+/* ---- jobs_store.c; every function under mu but pgnk_now_ms and pgnk_after_ms ---- */
 
 /* Milliseconds of the monotonic clock. */
 int64_t pgnk_now_ms(void);
+/* The CLOCK_REALTIME time ms from now, for pthread_cond_timedwait (the ticker's next tick: a
+ * wake-up of the workers' condition before it is not one). */
+struct timespec pgnk_after_ms(int64_t ms);
 /* Frees a job and what it holds (NULL: nothing); its slot and bytes are the caller's. */
 void pgnk_job_free(pgn_jobs *j, pgnk_job *jb);
 /* Counts again what jb holds into j->bytes. */

@@ -233,8 +233,7 @@ int pgn_job_reader_next(pgn_job_reader *r, pgn_job_event_fn fn, void *ctx, int m
     return n;
 }
 
-/* The CLOCK_REALTIME time ms from now, for pthread_cond_timedwait. */
-static struct timespec after_ms(int64_t ms) {
+struct timespec pgnk_after_ms(int64_t ms) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     int64_t ns = ts.tv_nsec + (ms % 1000) * 1000000;
@@ -245,7 +244,7 @@ static struct timespec after_ms(int64_t ms) {
 
 int pgn_job_reader_wait(pgn_job_reader *r, int timeout_ms) {
     pgn_jobs *j = r->j;
-    struct timespec until = after_ms(timeout_ms);
+    struct timespec until = pgnk_after_ms(timeout_ms);
     pthread_mutex_lock(&j->mu);
     int ready = 0, rc = 0;
     while (!(ready = r->off < r->jb->events.len || r->jb->state >= PGN_JOB_DONE || j->closing) &&
@@ -278,7 +277,7 @@ void pgn_job_reader_free(pgn_job_reader *r) {
 }
 
 int pgn_jobs_end_readers(pgn_jobs *j, int ms) {
-    struct timespec until = after_ms(ms);
+    struct timespec until = pgnk_after_ms(ms);
     pthread_mutex_lock(&j->mu);
     j->closing = 1;
     pgnk_jobs_wake(j, NULL);

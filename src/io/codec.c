@@ -3,18 +3,10 @@
  * the same way, from an input span into an output span, for decoding and encoding alike. */
 #include "codec.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void pgnk_set_msg(char *msg, size_t cap, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, cap, fmt, ap);
-    va_end(ap);
-}
 
 const char *pgn_format_missing_lib(pgn_format f) {
     switch (f) {

@@ -8,6 +8,8 @@
 
 #include "pgnkit/source.h"
 
+#include "../base/errtext.h"
+
 #include <stddef.h>
 
 #ifdef PGNKIT_HAVE_ZLIB
@@ -72,11 +74,5 @@ int pgnk_codec_start(pgnk_codec *c, pgn_format fmt, int encode);
 void pgnk_codec_end(pgnk_codec *c);
 /* PGNK_ZC_OK, PGNK_ZC_END or PGNK_ZC_ERR (x->why set). */
 int pgnk_codec_step(pgnk_codec *c, pgnk_zstep *x);
-/* snprintf into msg (msg may be NULL with cap 0). */
-void pgnk_set_msg(char *msg, size_t cap, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
 
 #endif

@@ -16,7 +16,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,19 +37,6 @@ struct pgn_output {
     const char *about; /* the file the last failure's sentence is about (NULL: it names it) */
     char path[PATH_MAX], target[PATH_MAX], tmp[TEMP_CAP];
 };
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void
-say(char *msg, size_t cap, const char *fmt, ...) {
-    if (msg && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, cap, fmt, ap);
-        va_end(ap);
-    }
-}
 
 static int hook_add(const pgn_temp_hooks *h, const char *name) {
     return h && h->add ? h->add(h->ctx, name) : 0;
@@ -287,7 +273,7 @@ pgn_status pgn_output_open(pgn_output *o, const char *path, char *msg, size_t ca
     pgn_status st = PGN_OK;
     pgn_format fmt = o->flags & PGN_OUTPUT_PLAIN ? PGN_FORMAT_PLAIN : pgn_format_of_name(path);
     if (err > 0) {
-        say(msg, cap, "cannot write '%s': %s", path, pgnk_errno_text(err, why));
+        pgnk_set_msg(msg, cap, "cannot write '%s': %s", path, pgnk_errno_text(err, why));
     } else if (!err && fmt != PGN_FORMAT_PLAIN &&
                (st = pgn_encoder_new(&o->enc, fmt, put, o, msg, cap)) != PGN_OK) {
         o->about = o->path;
@@ -369,9 +355,9 @@ pgn_status pgn_output_close(pgn_output *o, int commit, char *msg, size_t cap) {
     drop(o); /* not committed: the target stays as it was */
     o->about = NULL;
     if (rerr) {
-        say(msg, cap, "cannot replace '%s': %s", o->path, pgnk_errno_text(rerr, why));
+        pgnk_set_msg(msg, cap, "cannot replace '%s': %s", o->path, pgnk_errno_text(rerr, why));
     } else if (o->err) {
-        say(msg, cap, "error writing %s: %s", o->path, pgnk_errno_text(o->err, why));
+        pgnk_set_msg(msg, cap, "error writing %s: %s", o->path, pgnk_errno_text(o->err, why));
     }
     return rerr || o->err ? PGN_E_IO : PGN_OK;
 }

@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,24 +23,11 @@
 
 enum { NAME_MAX_BYTES = 4096 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void
-say(char *msg, size_t cap, const char *fmt, ...) {
-    if (msg && cap) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, cap, fmt, ap);
-        va_end(ap);
-    }
-}
-
 pgn_status pgn_temp_open(const char *dir, int *fd, char *msg, size_t cap) {
     char name[NAME_MAX_BYTES], why[64];
     *fd = -1;
     if (strlen(dir) > 4000) {
-        say(msg, cap, "the directory name is longer than 4000 bytes");
+        pgnk_set_msg(msg, cap, "the directory name is longer than 4000 bytes");
         return PGN_E_LIMIT;
     }
     snprintf(name, sizeof name, "%s/pgnkit-XXXXXX", dir);
@@ -50,10 +36,10 @@ pgn_status pgn_temp_open(const char *dir, int *fd, char *msg, size_t cap) {
         int err = errno;
         struct rlimit rl;
         if (err == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0) {
-            say(msg, cap, "%s (the limit is %llu open files: ulimit -n)", pgnk_errno_text(err, why),
-                (unsigned long long)rl.rlim_cur);
+            pgnk_set_msg(msg, cap, "%s (the limit is %llu open files: ulimit -n)",
+                         pgnk_errno_text(err, why), (unsigned long long)rl.rlim_cur);
         } else {
-            say(msg, cap, "%s", pgnk_errno_text(err, why));
+            pgnk_set_msg(msg, cap, "%s", pgnk_errno_text(err, why));
         }
         return PGN_E_IO;
     }
@@ -125,15 +111,15 @@ static pgn_status keep_xattrs(int fd, const char *path, char *msg, size_t cap) {
     }
     if (n <= 0) {
         if (n < 0) {
-            say(msg, cap, "cannot read its extended attributes (%s): not replaced",
-                pgnk_errno_text(errno, why));
+            pgnk_set_msg(msg, cap, "cannot read its extended attributes (%s): not replaced",
+                         pgnk_errno_text(errno, why));
         }
         return n == 0 ? PGN_OK : PGN_E_IO;
     }
     char *names = malloc((size_t)n), *val = NULL;
     if (!names || (n = listxattr(path, names, (size_t)n)) < 0) {
-        say(msg, cap, "cannot read its extended attributes (%s): not replaced",
-            pgnk_errno_text(names ? errno : ENOMEM, why));
+        pgnk_set_msg(msg, cap, "cannot read its extended attributes (%s): not replaced",
+                     pgnk_errno_text(names ? errno : ENOMEM, why));
         free(names);
         return PGN_E_IO;
     }
@@ -143,8 +129,8 @@ static pgn_status keep_xattrs(int fd, const char *path, char *msg, size_t cap) {
         char *v = len >= 0 ? realloc(val, len ? (size_t)len : 1) : NULL;
         if (!v || (len = getxattr(path, names + i, v, (size_t)len)) < 0 ||
             fsetxattr(fd, names + i, v, (size_t)len, 0) != 0) {
-            say(msg, cap, "cannot keep its extended attribute '%s' (%s): not replaced", names + i,
-                pgnk_errno_text(v ? errno : ENOMEM, why));
+            pgnk_set_msg(msg, cap, "cannot keep its extended attribute '%s' (%s): not replaced",
+                         names + i, pgnk_errno_text(v ? errno : ENOMEM, why));
             st = PGN_E_IO;
         }
         val = v ? v : val;
@@ -160,19 +146,19 @@ pgn_status pgn_temp_keep_metadata(int fd, const char *path, const struct stat *o
     struct stat now;
     char why[64];
     if (fstat(fd, &now) != 0) {
-        say(msg, cap, "cannot read its new copy's owner (%s): not replaced",
-            pgnk_errno_text(errno, why));
+        pgnk_set_msg(msg, cap, "cannot read its new copy's owner (%s): not replaced",
+                     pgnk_errno_text(errno, why));
         return PGN_E_IO;
     }
     if ((now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
         fchown(fd, old->st_uid, old->st_gid) != 0) {
-        say(msg, cap, "cannot keep its owner %ld and group %ld (%s): not replaced",
-            (long)old->st_uid, (long)old->st_gid, pgnk_errno_text(errno, why));
+        pgnk_set_msg(msg, cap, "cannot keep its owner %ld and group %ld (%s): not replaced",
+                     (long)old->st_uid, (long)old->st_gid, pgnk_errno_text(errno, why));
         return PGN_E_IO;
     }
     if (fchmod(fd, old->st_mode & 07777) != 0) { /* after fchown, which may clear set-id bits */
-        say(msg, cap, "cannot keep its mode %04o (%s): not replaced",
-            (unsigned)(old->st_mode & 07777), pgnk_errno_text(errno, why));
+        pgnk_set_msg(msg, cap, "cannot keep its mode %04o (%s): not replaced",
+                     (unsigned)(old->st_mode & 07777), pgnk_errno_text(errno, why));
         return PGN_E_IO;
     }
 #if defined(__linux__)
@@ -187,14 +173,14 @@ pgn_status pgn_temp_backup(const char *path, const char *suffix, char *msg, size
     char name[NAME_MAX_BYTES], why[64];
     int n = snprintf(name, sizeof name, "%s%s", path, suffix);
     if (n < 0 || (size_t)n >= sizeof name) {
-        say(msg, cap, "cannot keep a backup as '%s%s': %s (not replaced)", path, suffix,
-            pgnk_errno_text(ENAMETOOLONG, why));
+        pgnk_set_msg(msg, cap, "cannot keep a backup as '%s%s': %s (not replaced)", path, suffix,
+                     pgnk_errno_text(ENAMETOOLONG, why));
         return PGN_E_LIMIT;
     }
     if ((unlink(name) != 0 && errno != ENOENT) ||
         linkat(AT_FDCWD, path, AT_FDCWD, name, AT_SYMLINK_FOLLOW) != 0) {
-        say(msg, cap, "cannot keep a backup as '%s': %s (not replaced)", name,
-            pgnk_errno_text(errno, why));
+        pgnk_set_msg(msg, cap, "cannot keep a backup as '%s': %s (not replaced)", name,
+                     pgnk_errno_text(errno, why));
         return PGN_E_IO;
     }
     return PGN_OK;
