@@ -3,12 +3,13 @@
  * (--games), a file per value of a tag (--by), or one game a file. Tag values are made safe
  * before they go into a name (no '/', no leading '.', no control bytes, bounded length), and two
  * values that would give one name are numbered apart; together the files hold exactly the input's
- * games. Which game goes where and the names are the library's (pgn_split_*); the options, the
- * files and the messages are here and in split_files.c. */
+ * games. Which game goes where, the names and the files are the library's (pgn_split_*); the
+ * options, the checks before the files are put in place and the messages are here and in
+ * split_files.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "split.h"
+#include "tempfile.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -35,7 +36,7 @@ static const char usage_text[] =
     "written), 3 I/O or memory failure\n";
 
 /* Files kept open at once: what the limit on descriptors leaves after 48 for the program's own
- * (inputs, --rejects, the libraries'), 1024 at most (a stdio buffer each). With 64, `--by ECO`
+ * (inputs, --rejects, the libraries'), 1024 at most (a 4 KB buffer each). With 64, `--by ECO`
  * on the gnuchess book (500 values, mixed) reopened a file for nearly every game: 1.19 s. */
 static size_t open_max(void) {
     struct rlimit rl;
@@ -61,17 +62,7 @@ static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
 static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
     split_state *s = user;
     (void)r;
-    pgn_status st;
-    const char *name;
-    FILE *f = split_file_for(s, &st, &name);
-    if (!f) {
-        return st;
-    }
-    if (cli_write_raw(f, g->raw.ptr, g->raw.len) != PGN_OK) {
-        cli_error(name, "error writing: %s", strerror(errno));
-        return PGN_E_IO;
-    }
-    return PGN_OK;
+    return split_write(s, g->raw.ptr, g->raw.len);
 }
 
 enum { OPT_GAMES = CLI_OPT_COMMAND, OPT_BY, OPT_ONE_PER_FILE, OPT_PATTERN, OPT_FORCE };
@@ -100,7 +91,8 @@ static int split_rules(split_state *s) {
     if (st == PGN_E_LIMIT) {
         return cli_usage(why);
     }
-    if (st != PGN_OK) {
+    if (st != PGN_OK ||
+        pgn_split_files_new(&s->files, s->split, s->open_max, &cli_temp_hooks) != PGN_OK) {
         cli_error(NULL, "out of memory");
         return EXIT_RESOURCE;
     }

@@ -73,24 +73,6 @@ static void json_cstring(FILE *f, const char *s) {
     cli_json_string(f, s, strlen(s));
 }
 
-/* " (did you mean Bb5?)", " (did you mean Bb5 or Bc4?)", " (replaced by Bb5)", or "" */
-static void text_suggestions(char *buf, size_t cap, const pgn_diag *d) {
-    buf[0] = 0;
-    if (d->replacement[0]) {
-        snprintf(buf, cap, " (replaced by %s)", d->replacement);
-    } else if (d->suggestions[0]) {
-        const char *sp = strchr(d->suggestions, ' ');
-        if (sp == NULL) {
-            snprintf(buf, cap, ": did you mean %s?", d->suggestions);
-        } else { /* the two best */
-            const char *sp2 = strchr(sp + 1, ' ');
-            int n2 = sp2 ? (int)(sp2 - sp - 1) : (int)strlen(sp + 1);
-            snprintf(buf, cap, ": did you mean %.*s or %.*s?", (int)(sp - d->suggestions),
-                     d->suggestions, n2, sp + 1);
-        }
-    }
-}
-
 /* {"error":{"command":CMD[,"file":FILE][,"usage":true],"message":TEXT}} */
 static void json_error(const char *file, int usage, const char *text) {
     cli_progress_clear();
@@ -177,8 +159,6 @@ int cli_usage_error(const char *cmd, const char *text, const char *msg) {
 }
 
 void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
-    const char *sev = d->severity == PGN_SEV_ERROR ? "error" : "warning";
-    const char *file = d->source ? d->source : "<stdin>";
     if (settings.seen) {
         settings.seen(settings.seen_ctx, d);
     }
@@ -193,16 +173,9 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail) {
         }
         return;
     }
-    /* one fprintf, so one write to the unbuffered stderr (not one per byte of the token) */
-    char tok[sizeof d->token];
-    size_t k = cli_term_text(tok, sizeof tok, d->token, strlen(d->token), NULL);
-    int has_detail = detail && detail[0];
-    char hint[sizeof d->suggestions + 32];
-    text_suggestions(hint, sizeof hint, d);
-    fprintf(stderr, "%s:%u:%u: %s: %s%s%s%s%s%s%s [%s] (game %llu)\n", file, d->at.line,
-            d->at.column, sev, pgn_status_message(d->code), has_detail ? ": " : "",
-            has_detail ? detail : "", k ? " '" : "", tok, k ? "'" : "", hint,
-            pgn_status_name(d->code), (unsigned long long)d->game);
+    if (pgn_diag_text(d, detail, write_file, stderr) != PGN_OK) {
+        return; /* a failed write shows at the exit (ferror); one write to the unbuffered stderr */
+    }
 }
 
 void cli_print_warnings(const char *token, uint32_t warnings) {

@@ -2,7 +2,7 @@
 /* pgnkit JSON form of games (docs/json-format.md, schema docs/pgnkit-game.schema.json): a writer
  * that streams each game with its tags, start position, whole variation tree (PGN §8.2.5),
  * comments, NAGs (PGN §8.2.4) and result, and per move SAN, UCI and the FEN after it; and the
- * strict reader of json_reader.h (included here). */
+ * strict reader of json_reader.h (included here); a diagnostic as JSON and as a text line. */
 #ifndef PGNKIT_JSON_H
 #define PGNKIT_JSON_H
 
@@ -106,6 +106,19 @@ PGN_API ptrdiff_t pgn_json_html_write(void *ctx, const void *p, size_t n);
  * set). Strings are escaped as pgn_json_escape does. Returns PGN_OK, or PGN_E_IO when fn failed.
  */
 PGN_API PGN_NODISCARD pgn_status pgn_diag_json(const pgn_diag *d, const char *detail,
+                                               pgn_write_fn fn, void *ctx);
+
+/**
+ * Writes diagnostic d as one line of text, the newline included, in GCC's form (src/export/
+ * diag_text.c): "FILE:LINE:COLUMN: SEVERITY: MESSAGE[: DETAIL][ 'TOKEN'][HINT] [CODE] (game N)"
+ * with FILE d->source or "<stdin>", SEVERITY "error" or "warning", MESSAGE pgn_status_message,
+ * DETAIL when detail is neither NULL nor empty, TOKEN d->token when not empty with control bytes
+ * and UTF-8 C1 controls as spaces, HINT " (replaced by MOVE)" when d has a replacement, else
+ * ": did you mean A?" or ": did you mean A or B?" (the two best suggestions), CODE
+ * pgn_status_name. Given to fn in one call when the line fits 4 KB. Returns PGN_OK, or PGN_E_IO
+ * when fn failed.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_diag_text(const pgn_diag *d, const char *detail,
                                                pgn_write_fn fn, void *ctx);
 
 #ifdef __cplusplus

@@ -12,6 +12,7 @@
 #define PGNKIT_SPLIT_H
 
 #include "base.h"
+#include "tempfile.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -88,6 +89,44 @@ PGN_API void pgn_split_remove_dirs(pgn_split *s);
 /** The sentence of the last failure ("cannot create: ..."), and in *name (may be NULL) the path
  * it concerns; "" when none. The split's, valid until its next call. */
 PGN_API const char *pgn_split_error(const pgn_split *s, const char **name);
+
+/**
+ * The files of a split being written (src/io/split_files.c; issue 29 point 3, from
+ * cli/split_files.c): each to a temporary file beside its name (pgn_temp_make, mode 0666 less the
+ * umask), at most open_max of them open at once (the one used least recently is closed, and opened
+ * again to append when its value comes back), each with a write buffer of 4 KB while it is open.
+ * Nothing is put in place before pgn_split_files_place; nothing printed: a failure's sentence and
+ * errno are kept for pgn_split_files_error. Its memory is the split's allocator's.
+ */
+typedef struct pgn_split_files pgn_split_files;
+
+/** Creates the files of split s (which must outlive them), open_max at least 1 open at once,
+ * the temporary files' names given to hooks (may be NULL; copied). PGN_OK or PGN_E_NOMEM. */
+PGN_API PGN_NODISCARD pgn_status pgn_split_files_new(pgn_split_files **out, pgn_split *s,
+                                                     size_t open_max, const pgn_temp_hooks *hooks);
+/**
+ * Places the current game (pgn_split_place), closes the file that filled, and writes the game's
+ * len bytes of raw text to its file, with a newline when they do not end in one (len 0: nothing
+ * written, the game still counted). Returns PGN_OK; PGN_E_NOMEM; or PGN_E_IO: a file could not be
+ * made, written or closed (pgn_split_files_error), or a directory could not be created
+ * (pgn_split_files_error gives "", pgn_split_error the sentence).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_split_files_add(pgn_split_files *f, const char *raw,
+                                                     size_t len);
+/** Writes out and closes file (an index below pgn_split_count) when it is open. PGN_OK, or
+ * PGN_E_IO (its last writes failed: pgn_split_files_error). */
+PGN_API PGN_NODISCARD pgn_status pgn_split_files_close(pgn_split_files *f, size_t file);
+/** Puts closed file in place under its name (pgn_temp_place: with replace over an existing name).
+ * PGN_OK, or PGN_E_IO with errno set (the file stays a temporary file). */
+PGN_API PGN_NODISCARD pgn_status pgn_split_files_place(pgn_split_files *f, size_t file,
+                                                       int replace);
+/** The last failure of pgn_split_files_add or _close: its sentence ("cannot write": the
+ * temporary file could not be made or opened again; "error writing"), the file's name in *name
+ * and the errno in *err (both may be NULL); "" when none. Valid until the next call on f. */
+PGN_API const char *pgn_split_files_error(const pgn_split_files *f, const char **name, int *err);
+/** Closes the files still open, removes the temporary files not put in place (given to the
+ * hooks' remove) and frees f; accepts NULL. The split and its directories stay. */
+PGN_API void pgn_split_files_free(pgn_split_files *f);
 
 #ifdef __cplusplus
 }

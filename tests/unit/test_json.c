@@ -1143,6 +1143,57 @@ static void test_diag_json(void) {
     buf_free(&out);
 }
 
+/* Counts the calls of a write callback and keeps their bytes. */
+typedef struct calls {
+    int n;
+    buf out;
+} calls;
+
+static ptrdiff_t count_write(void *ctx, const void *p, size_t n) {
+    calls *c = ctx;
+    c->n++;
+    return buf_write(&c->out, p, n);
+}
+
+/* the text line of a diagnostic, GCC's FILE:LINE:COLUMN: SEVERITY: form (the one tests/cli/
+ * test_cli.sh expects of pgnkit check): the detail, the token with control bytes and C1 controls
+ * as spaces, one or two suggestions or the replacement, the code and the game; in one call */
+static void test_diag_text(void) {
+    pgn_diag d = {0};
+    calls c = {0};
+    d.code = PGN_E_ILLEGAL_MOVE;
+    d.severity = PGN_SEV_ERROR;
+    d.at.line = 3, d.at.column = 13;
+    d.game = 7;
+    d.source = "x.pgn";
+    strcpy(d.token, "K\x01"
+                    "e\xc2\x9b"
+                    "8");
+    strcpy(d.suggestions, "Ke2 Be2 Kf1");
+    CHECK(pgn_diag_text(&d, "more", count_write, &c) == PGN_OK);
+    CHECK_EQ_STR(c.out.p, "x.pgn:3:13: error: illegal move: more 'K e 8': did you mean Ke2 or Be2? "
+                          "[E_ILLEGAL_MOVE] (game 7)\n");
+    CHECK_EQ_INT(c.n, 1);
+    buf_free(&c.out);
+    c.n = 0;
+    strcpy(d.suggestions, "Ke2");
+    d.token[0] = 0;
+    d.source = NULL;
+    CHECK(pgn_diag_text(&d, "", count_write, &c) == PGN_OK);
+    CHECK_EQ_STR(
+        c.out.p,
+        "<stdin>:3:13: error: illegal move: did you mean Ke2? [E_ILLEGAL_MOVE] (game 7)\n");
+    buf_free(&c.out);
+    d.severity = PGN_SEV_WARNING;
+    d.code = PGN_W_REPAIRED_MOVE;
+    strcpy(d.token, "Bc5");
+    strcpy(d.replacement, "Bb5");
+    CHECK(pgn_diag_text(&d, NULL, count_write, &c) == PGN_OK);
+    CHECK(c.out.p != NULL && strstr(c.out.p, "<stdin>:3:13: warning: ") == c.out.p &&
+          strstr(c.out.p, " 'Bc5' (replaced by Bb5) [W_REPAIRED_MOVE] (game 7)\n") != NULL);
+    buf_free(&c.out);
+}
+
 /* pgn_json_html_write: <, > and & as \u003c, \u003e, \u0026 (RFC 8259 §7: the same characters
  * inside a string), everything else passed on as it is, in the order written */
 static void test_html_write(void) {
@@ -1169,6 +1220,7 @@ int main(void) {
     test_compact_moves();
     test_write_string();
     test_diag_json();
+    test_diag_text();
     test_html_write();
     test_commands();
     test_diagnostics();

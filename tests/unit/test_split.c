@@ -6,12 +6,13 @@
  * and the full file handed back, Year as the first four bytes of Date, the directories of the
  * pattern created and removed again, a directory that cannot be made reported with its name, the
  * pattern's errors, whether a pattern can name an input, and running out of memory at each
- * allocation leaving nothing allocated. */
+ * allocation leaving nothing allocated; and the files written (pgn_split_files_*). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include "harness.h"
 #include "testutil.h"
 #include "pgnkit.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,104 @@ static void test_out_of_memory(void) {
     CHECK(k > 10);
 }
 
+/* The hooks' counts of the temporary files made and gone. */
+typedef struct temp_count {
+    int added, removed;
+} temp_count;
+
+static int count_add(void *ctx, const char *name) {
+    (void)name;
+    ((temp_count *)ctx)->added++;
+    return 0;
+}
+
+static void count_remove(void *ctx, const char *name) {
+    (void)name;
+    ((temp_count *)ctx)->removed++;
+}
+
+/* The whole of file path ("" when missing), malloc'd. */
+static char *contents(const char *path) {
+    FILE *f = fopen(path, "rb");
+    char *text = calloc(1, 1 << 16);
+    size_t n = f && text ? fread(text, 1, (1 << 16) - 1, f) : 0;
+    if (text) {
+        text[n] = 0;
+    }
+    if (f) {
+        fclose(f);
+    }
+    return text;
+}
+
+/* pgn_split_files: the games written to the files the split places them in, one file open at a
+ * time (each closed and opened again to append), a newline added where a game's text lacks it, a
+ * game longer than the write buffer, nothing in place before pgn_split_files_place, an existing
+ * name refused without replace (EEXIST) and its temporary file removed by free. */
+static void test_files(void) {
+    pgn_split *s = make("f{value}-{n}.pgn", "White", 2, NULL);
+    temp_count tc = {0, 0};
+    pgn_temp_hooks h = {count_add, count_remove, NULL, &tc};
+    pgn_split_files *f = NULL;
+    CHECK(s && pgn_split_files_new(&f, s, 1, &h) == PGN_OK);
+    if (!f) {
+        pgn_split_free(s);
+        return;
+    }
+    static char big[10000];
+    memset(big, 'x', sizeof big - 2);
+    big[sizeof big - 2] = '\n';
+    const char *values[] = {"a", "b", "a", "b", "a", "c"};
+    const char *raw[] = {"one\n", "two", big, "four\n\n", "five", "six\n"};
+    char want[3][2][sizeof big + 32] = {{"", ""}, {"", ""}, {"", ""}};
+    int seen[3] = {0, 0, 0};
+    for (int i = 0; i < 6; i++) {
+        pgn_split_begin_game(s);
+        CHECK(pgn_split_tag(s, str("White"), str(values[i])) == PGN_OK);
+        CHECK_EQ_INT(pgn_split_files_add(f, raw[i], strlen(raw[i])), PGN_OK);
+        int v = values[i][0] - 'a', n = seen[v]++ / 2;
+        strcat(want[v][n], raw[i]);
+        if (raw[i][strlen(raw[i]) - 1] != '\n') {
+            strcat(want[v][n], "\n");
+        }
+    }
+    CHECK_EQ_STR(pgn_split_files_error(f, NULL, NULL), "");
+    CHECK_EQ_U64(pgn_split_count(s), 4); /* a-1, b-1, a-2, c-1 */
+    char path[600];
+    snprintf(path, sizeof path, "%s/fc-1.pgn", dir);
+    FILE *e = fopen(path, "w"); /* exists: refused without replace */
+    CHECK(e != NULL);
+    if (e) {
+        fclose(e);
+    }
+    for (size_t i = 0; i < pgn_split_count(s); i++) {
+        CHECK_EQ_INT(pgn_split_files_close(f, i), PGN_OK);
+        int exists = strstr(pgn_split_name(s, i), "/fc-1.pgn") != NULL;
+        errno = 0;
+        CHECK_EQ_INT(pgn_split_files_place(f, i, 0), exists ? PGN_E_IO : PGN_OK);
+        CHECK_EQ_INT(errno, exists ? EEXIST : 0);
+    }
+    CHECK_EQ_INT(tc.added, 4);
+    CHECK_EQ_INT(tc.removed, 3);
+    const char *names[] = {"fa-1.pgn", "fb-1.pgn", "fa-2.pgn"};
+    const int vn[3][2] = {{0, 0}, {1, 0}, {0, 1}};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char *got = contents(path);
+        CHECK_EQ_STR(got ? got : "", want[vn[i][0]][vn[i][1]]);
+        free(got);
+        CHECK(unlink(path) == 0);
+    }
+    snprintf(path, sizeof path, "%s/fc-1.pgn", dir);
+    char *got = contents(path);
+    CHECK_EQ_STR(got ? got : "", ""); /* the file that was there, unchanged */
+    free(got);
+    unlink(path);
+    pgn_split_files_free(f);
+    CHECK_EQ_INT(tc.removed, 4); /* the last temporary file removed */
+    pgn_split_free(s);
+}
+
 int main(void) {
     if (!mkdtemp(dir)) {
         CHECK(!"mkdtemp");
@@ -234,6 +333,7 @@ int main(void) {
     test_patterns();
     test_may_name();
     test_out_of_memory();
+    test_files();
     rmdir(dir);
     return harness_finish();
 }
