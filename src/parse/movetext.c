@@ -534,16 +534,12 @@ static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_
     if (mv == PGN_MOVE_NONE) {
         return 0;
     }
+    r->moves_or |= mv; /* (never a drop: standard chess) */
+    record_on_line(r, l, mv, side);
     if (r->v == &pgnk_builder_visitor) {
         pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
         after_move(r, s, pgnk_builder_move_read(r->user, mv, san, at));
-        r->moves_or |= mv; /* (never a drop: standard chess) */
-        record_on_line(r, l, mv, side);
-        return 1;
-    }
-    r->moves_or |= mv;
-    record_on_line(r, l, mv, side);
-    if (r->v && r->v->move) {
+    } else if (r->v && r->v->move) {
         fast_token(&r->tok, n, st, end);
         r->san_canonical = san.len <= 7;
         after_move(r, s, r->v->move(r->user, &l->pos, mv, san, r->tok.at));
