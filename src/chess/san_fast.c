@@ -208,13 +208,6 @@ static inline int fast_king_safe(const pgn_pos *p, unsigned to, uint64_t all, in
            !slider_hits(p, to, enemy, p->by_type[0] ^ all);
 }
 
-/* The pieces of type `type` (knight to queen) and colour us that reach sq. */
-static inline uint64_t reaching(const pgn_pos *p, unsigned type, unsigned sq) {
-    uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
-    /* nothing stands between a knight and the square it jumps to: clear_lines keeps it */
-    return clear_lines(sq, pgnk_reach[type][sq] & mine, p->by_type[0]);
-}
-
 /* Several pieces reach the target: the one written, if its disambiguation is the one canonical
  * SAN needs among the legal origins (file, else rank; both needed: the general path). */
 static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, int df, int dr,
@@ -242,38 +235,56 @@ static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, in
     return (df >= 0) == need_file && (dr >= 0) == need_rank ? (int)from : -1;
 }
 
-/* A piece move: N [file|rank] [x] file rank (len without the suffix). */
+/* A piece move: N [file|rank] [x] file rank (len without the suffix). The target is the last two
+ * bytes and the capture mark the one before them, so the text is read from its end: only a
+ * disambiguated move has a byte left between the letter and those (issue 32). The capture mark
+ * is held against the board here, before any candidate is looked for. */
 static ALWAYS_INLINE int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
-    size_t i = 1;
+    unsigned tf = (unsigned char)s[len - 2] - (unsigned)'a';
+    unsigned tr = (unsigned char)s[len - 1] - (unsigned)'1';
+    if (len < 3 || (tf | tr) > 7u) {
+        return 0;
+    }
+    m->capture_mark = s[len - 3] == 'x'; /* (len 3: the letter) */
+    size_t mid = len - 3 - (size_t)m->capture_mark;
     int df = -1, dr = -1;
-    if (len >= 4 && is_file(s[1]) && (s[2] == 'x' || is_file(s[2]))) {
-        df = s[i++] - 'a';
-    } else if (len >= 4 && is_rank(s[1])) {
-        dr = s[i++] - '1';
+    if (mid) {
+        unsigned c = (unsigned char)s[1];
+        if (mid > 1) {
+            return 0;
+        }
+        if (c - (unsigned)'a' < 8u) {
+            df = (int)(c - (unsigned)'a');
+        } else if (c - (unsigned)'1' < 8u) {
+            dr = (int)(c - (unsigned)'1');
+        } else {
+            return 0;
+        }
     }
-    m->capture_mark = s[i] == 'x';
-    i += (size_t)m->capture_mark;
-    if (len - i != 2 || !is_file(s[i]) || !is_rank(s[i + 1])) {
-        return 0;
-    }
-    unsigned to = (unsigned)PGN_SQ(s[i] - 'a', s[i + 1] - '1');
+    unsigned to = tr * 8u + tf;
+    uint64_t t = bits_sq(to), occ = p->by_type[0];
+    uint64_t mine = p->by_color[p->side];
     m->to = to;
-    if (p->by_color[p->side] & bits_sq(to)) {
+    if ((mine & t) || m->capture_mark != ((occ & t) != 0)) {
         return 0;
     }
+    mine &= p->by_type[m->type];
     if (m->type == PGN_KING) {
-        uint64_t k = king_attacks[to] & pieces_of(p, (pgn_color)p->side, PGN_KING);
+        uint64_t k = king_attacks[to] & mine;
         m->from = k ? bits_ctz(k) : 0;
-        return fast_king_safe(p, to, k, df >= 0 || dr >= 0);
+        return fast_king_safe(p, to, k, mid != 0);
     }
-    uint64_t cands = reaching(p, m->type, to);
+    uint64_t cands = pgnk_reach[m->type][to] & mine;
+    if (m->type != PGN_KNIGHT) {
+        cands = clear_lines(to, cands, occ); /* nothing stands between a knight and its target */
+    }
     if (bits_many(cands)) {
         int from = pick_among(p, cands, to, df, dr, m->safe);
         m->from = (unsigned)from;
         return from >= 0;
     }
     /* one piece reaches the target: no disambiguation is canonical */
-    if (!cands || df >= 0 || dr >= 0) {
+    if (!cands || mid) {
         return 0;
     }
     m->from = bits_ctz(cands);
@@ -425,14 +436,11 @@ static pgn_move fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_
  * knows: a constant where fast_finish is inlined, so each path drops the other's branches. */
 enum { FAST_ANY, FAST_PIECE, FAST_PAWN };
 
-/* The end of every piece or pawn move that fast_piece or fast_pawn found (m): the capture mark
- * against the board, then the check sign against the move's (flags: PGN_SAN_NO_VERIFY skips it).
- * The move, or PGN_MOVE_NONE for the general path. */
+/* The end of every piece or pawn move that fast_piece or fast_pawn found (m; both held its
+ * capture mark against the board): the check sign against the move's (flags: PGN_SAN_NO_VERIFY
+ * skips it). The move, or PGN_MOVE_NONE for the general path. */
 static ALWAYS_INLINE pgn_move fast_finish(const pgn_pos *p, const fast_desc *m, uint32_t flags,
                                           int path) {
-    if (m->capture_mark != ((p->by_type[0] & bits_sq(m->to)) != 0)) {
-        return PGN_MOVE_NONE;
-    }
     pgn_move mv = fast_move(m->from, m->to, m->promo);
     if (!(flags & PGN_SAN_NO_VERIFY)) {
         unsigned type = path == FAST_PIECE  ? m->type
