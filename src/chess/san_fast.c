@@ -67,12 +67,11 @@ static NOINLINE int exposes_king(const pgn_pos *p, unsigned ksq, unsigned from, 
 
 /* Is the non-king move from -> to (no en passant) legal? Not in check (safe), only a pin can
  * make it illegal: an enemy slider on the line through our king and `from` (line_mask), with
- * only `from` between, and a move off that line; most moves find no enemy slider on that line,
- * one load and a mask (issue 32). Otherwise each slider of theirs on a line of our king is
- * looked at once: with nothing between, it gives check, and the full test decides; with only
- * `from` between, it pins, and the move must stay on its line. A knight or pawn giving check
- * also takes the full test. Inlined: the call cost more than its duplicates. */
-static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned to, int safe) {
+ * only `from` between, and a move off that line. Otherwise each slider of theirs on a line of our
+ * king is looked at once: with nothing between, it gives check, and the full test decides; with
+ * only `from` between, it pins, and the move must stay on its line. A knight or pawn giving check
+ * also takes the full test. Out of line: move_is_legal below answers most moves without it. */
+static NOINLINE int legal_slow(const pgn_pos *p, unsigned from, unsigned to, int safe) {
     pgn_color us = (pgn_color)p->side;
     unsigned ksq = king_square(p, us);
     uint64_t enemy = p->by_color[!us], occ = p->by_type[0];
@@ -110,14 +109,42 @@ static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned
     return 1;
 }
 
+/* move_is_legal's common case, inline: not in check (safe), and no enemy slider on the line
+ * through our king and `from` (most moves: one load and a mask, issue 32), or the move stays on
+ * that line. The rest takes legal_slow, whose loop and masks kept a dozen values alive across
+ * every move when they were inlined here (issue 32). */
+static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned to, int safe) {
+    pgn_color us = (pgn_color)p->side;
+    uint64_t line = line_mask[king_square(p, us)][from];
+    uint64_t sliders = p->by_type[PGN_ROOK] | p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
+    if (safe && (!(line & sliders & p->by_color[!us]) || (line & bits_sq(to)))) {
+        return 1;
+    }
+    return legal_slow(p, from, to, safe);
+}
+
+/* Does one of our sliders (on the enemy king's lines through the square left) see the king on
+ * eksq over occupancy occ? Out of line: few moves have such a slider. */
+static NOINLINE int discovers(unsigned eksq, uint64_t sliders, uint64_t occ) {
+    while (sliders) {
+        if (!(between_mask[eksq][bits_pop(&sliders)] & occ)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Does the move (from -> to, the piece becoming one that reaches as pgnk_reach[row] does: one
  * load, where a switch on the type was a jump mispredicted on most moves and the masks that
  * replaced it twenty instructions, issue 32) give check? The side to move cannot be giving check
- * already (the FEN reader refuses such positions), so it is the moved
- * piece from its new square, or a slider of ours on the line through the enemy king and `from`
- * that the move opens (a move along that line opens nothing). Both are masks rather than
- * branches (which were mispredicted on a fifth of the moves, issue 32): only a slider found on
- * the line is looked at one by one. */
+ * already (the FEN reader refuses such positions), so it is the moved piece from its new square,
+ * or a slider of ours on the line through the enemy king and `from` that nothing else blocks once
+ * the move is made. Our sliders that could give check along the enemy king's lines are one mask
+ * (rooks and queens on its ranks and files, bishops and queens on its diagonals), where choosing
+ * the kind from the line's direction took twice the instructions (issue 32). A move along that
+ * line needs no test of its own: its piece still stands between (a slider cannot pass another,
+ * nor a piece the king). Both are masks rather than branches (which were mispredicted on a fifth
+ * of the moves, issue 32): only a slider found on the line is looked at one by one. */
 static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned row) {
     pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
     unsigned eksq = king_square(p, them);
@@ -126,15 +153,11 @@ static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned t
     uint64_t rays = pgnk_reach[row][eksq]; /* a king gives no check itself */
     /* between_mask is empty for a knight's or a pawn's step */
     int direct = ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
-    uint64_t line = line_mask[eksq][from];
-    uint64_t off_line = 0 - (uint64_t)((line & t) == 0);
-    int straight = (((eksq ^ from) & 7u) == 0) | (((eksq ^ from) & 56u) == 0);
-    uint64_t kind = straight ? p->by_type[PGN_ROOK] : p->by_type[PGN_BISHOP];
-    uint64_t sliders = (kind | p->by_type[PGN_QUEEN]) & p->by_color[us] & line & ~f & off_line;
-    while (sliders) {
-        direct |= !(between_mask[eksq][bits_pop(&sliders)] & occ);
-    }
-    return direct;
+    uint64_t rq = p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
+    uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
+    uint64_t aimed = (rook_rays(eksq) & rq) | (bishop_rays(eksq) & bq);
+    uint64_t sliders = aimed & p->by_color[us] & line_mask[eksq][from] & ~f;
+    return direct | (sliders && discovers(eksq, sliders, occ));
 }
 
 /* Pieces of ours (by type, after a move) and whether one of them attacks sq (occupancy occ). */
@@ -198,21 +221,15 @@ typedef struct fast_desc {
 } fast_desc;
 
 /* Is the king's target `to` safe once the king (the only one in `all`) has left its square? A
- * disambiguated king move is left to the general path. */
-static inline int fast_king_safe(const pgn_pos *p, unsigned to, uint64_t all, int disambiguated) {
+ * disambiguated king move is left to the general path. Out of line, so that its masks do not
+ * weigh on the other pieces' moves (issue 32). */
+static NOINLINE int fast_king_safe(const pgn_pos *p, unsigned to, uint64_t all, int disambiguated) {
     pgn_color us = (pgn_color)p->side;
     uint64_t enemy = p->by_color[!us];
     return all && !disambiguated && !(knight_attacks[to] & p->by_type[PGN_KNIGHT] & enemy) &&
            !(pawn_attacks(us, to) & p->by_type[PGN_PAWN] & enemy) &&
            !(king_attacks[to] & p->by_type[PGN_KING] & enemy) &&
            !slider_hits(p, to, enemy, p->by_type[0] ^ all);
-}
-
-/* The pieces of type `type` (knight to queen) and colour us that reach sq. */
-static inline uint64_t reaching(const pgn_pos *p, unsigned type, unsigned sq) {
-    uint64_t mine = pieces_of(p, (pgn_color)p->side, (pgn_piece_type)type);
-    /* nothing stands between a knight and the square it jumps to: clear_lines keeps it */
-    return clear_lines(sq, pgnk_reach[type][sq] & mine, p->by_type[0]);
 }
 
 /* Several pieces reach the target: the one written, if its disambiguation is the one canonical
@@ -242,108 +259,114 @@ static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, in
     return (df >= 0) == need_file && (dr >= 0) == need_rank ? (int)from : -1;
 }
 
-/* A piece move: N [file|rank] [x] file rank (len without the suffix). */
+/* A piece move: N [file|rank] [x] file rank (len without the suffix). The target is the last two
+ * bytes and the capture mark the one before them, so the text is read from its end: only a
+ * disambiguated move has a byte left between the letter and those (issue 32). The capture mark
+ * is held against the board here, before any candidate is looked for. */
 static ALWAYS_INLINE int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
-    size_t i = 1;
+    unsigned tf = (unsigned char)s[len - 2] - (unsigned)'a';
+    unsigned tr = (unsigned char)s[len - 1] - (unsigned)'1';
+    if (len < 3 || (tf | tr) > 7u) {
+        return 0;
+    }
+    m->capture_mark = s[len - 3] == 'x'; /* (len 3: the letter) */
+    size_t mid = len - 3 - (size_t)m->capture_mark;
     int df = -1, dr = -1;
-    if (len >= 4 && is_file(s[1]) && (s[2] == 'x' || is_file(s[2]))) {
-        df = s[i++] - 'a';
-    } else if (len >= 4 && is_rank(s[1])) {
-        dr = s[i++] - '1';
+    if (mid) {
+        unsigned c = (unsigned char)s[1];
+        if (mid > 1) {
+            return 0;
+        }
+        if (c - (unsigned)'a' < 8u) {
+            df = (int)(c - (unsigned)'a');
+        } else if (c - (unsigned)'1' < 8u) {
+            dr = (int)(c - (unsigned)'1');
+        } else {
+            return 0;
+        }
     }
-    m->capture_mark = s[i] == 'x';
-    i += (size_t)m->capture_mark;
-    if (len - i != 2 || !is_file(s[i]) || !is_rank(s[i + 1])) {
-        return 0;
-    }
-    unsigned to = (unsigned)PGN_SQ(s[i] - 'a', s[i + 1] - '1');
+    unsigned to = tr * 8u + tf;
+    uint64_t t = bits_sq(to), occ = p->by_type[0];
+    uint64_t mine = p->by_color[p->side];
     m->to = to;
-    if (p->by_color[p->side] & bits_sq(to)) {
+    if ((mine & t) || m->capture_mark != ((occ & t) != 0)) {
         return 0;
     }
+    mine &= p->by_type[m->type];
     if (m->type == PGN_KING) {
-        uint64_t k = king_attacks[to] & pieces_of(p, (pgn_color)p->side, PGN_KING);
+        uint64_t k = king_attacks[to] & mine;
         m->from = k ? bits_ctz(k) : 0;
-        return fast_king_safe(p, to, k, df >= 0 || dr >= 0);
+        return fast_king_safe(p, to, k, mid != 0);
     }
-    uint64_t cands = reaching(p, m->type, to);
+    uint64_t cands = pgnk_reach[m->type][to] & mine;
+    if (m->type != PGN_KNIGHT) {
+        cands = clear_lines(to, cands, occ); /* nothing stands between a knight and its target */
+    }
     if (bits_many(cands)) {
         int from = pick_among(p, cands, to, df, dr, m->safe);
         m->from = (unsigned)from;
         return from >= 0;
     }
     /* one piece reaches the target: no disambiguation is canonical */
-    if (!cands || df >= 0 || dr >= 0) {
+    if (!cands || mid) {
         return 0;
     }
     m->from = bits_ctz(cands);
     return move_is_legal(p, m->from, to, m->safe);
 }
 
-/* The text of a pawn move: e4, exd5, e8=Q, exd8=Q (len without the suffix); sets to, promo and
- * capture_mark, and *ff to the file written first. */
-static inline int fast_pawn_text(pgn_color us, const char *s, size_t len, fast_desc *m, int *ff) {
-    if (!is_file(s[0])) {
+/* A pawn move: e4, exd5, e8=Q, exd8=Q (len without the suffix), then the one pawn that makes it,
+ * legally. The coordinates are checked together as unsigned offsets, a capture's files as one
+ * difference, and a target on our own first rank is refused before the origin is worked out, so
+ * that the origin is always on the board (issue 32). */
+static ALWAYS_INLINE int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
+    unsigned us = p->side;
+    unsigned ff = (unsigned char)s[0] - (unsigned)'a';
+    int cap = s[1] == 'x';
+    m->capture_mark = cap;
+    if (cap && len < 4) {
         return 0;
     }
-    *ff = s[0] - 'a';
-    m->capture_mark = s[1] == 'x';
-    if (m->capture_mark &&
-        (len < 4 || !is_file(s[2]) || (s[2] - 'a' != *ff + 1 && s[2] - 'a' != *ff - 1))) {
+    size_t r_at = cap ? 3u : 1u;
+    unsigned tf = cap ? (unsigned char)s[2] - (unsigned)'a' : ff;
+    unsigned tr = (unsigned char)s[r_at] - (unsigned)'1';
+    /* a capture's files differ by one: tf - ff + 1 is 0 or 2 */
+    if ((ff | tf | tr) > 7u || (cap && ((tf - ff + 1u) & ~2u) != 0) ||
+        tr == (us == PGN_WHITE ? 0u : 7u)) {
         return 0;
     }
-    size_t r_at = m->capture_mark ? 3 : 1;
-    if (!is_rank(s[r_at])) {
-        return 0;
-    }
-    int tr = s[r_at] - '1';
-    size_t used = r_at + 1;
-    if (tr == (us == PGN_WHITE ? 7 : 0)) {
-        if (len != used + 2 || s[used] != '=') {
+    if (tr == (us == PGN_WHITE ? 7u : 0u)) {
+        if (len != r_at + 3 || s[r_at + 1] != '=') {
             return 0;
         }
-        int pt = piece_from_letter(s[used + 1]);
+        int pt = piece_from_letter(s[r_at + 2]);
         if (pt < PGN_KNIGHT || pt > PGN_QUEEN) {
             return 0;
         }
         m->promo = (unsigned)pt;
-    } else if (len != used) {
+    } else if (len != r_at + 1) {
         return 0;
     }
-    m->to = (unsigned)PGN_SQ(m->capture_mark ? s[2] - 'a' : *ff, tr);
-    return 1;
-}
-
-/* A pawn move: its text, then the one pawn that makes it, legally. */
-static ALWAYS_INLINE int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
-    pgn_color us = (pgn_color)p->side;
-    int ff;
-    if (!fast_pawn_text(us, s, len, m, &ff)) {
-        return 0;
-    }
-    int dir = us == PGN_WHITE ? -8 : 8;
-    int tf = (int)(m->to & 7), f0;
-    if (m->capture_mark) {
-        if (!(p->by_color[!us] & bits_sq(m->to))) {
+    unsigned to = tr * 8u + tf;
+    uint64_t t = bits_sq(to), occ = p->by_type[0];
+    unsigned from = us == PGN_WHITE ? to - 8u : to + 8u;
+    m->to = to;
+    if (cap) {
+        if (!(p->by_color[us ^ 1u] & t)) {
             return 0; /* en passant or no capture: the general path */
         }
-        f0 = (int)m->to + dir + (ff - tf);
+        from = from + ff - tf;
     } else {
-        if (p->by_type[0] & bits_sq(m->to)) {
+        if (occ & t) {
             return 0;
         }
-        f0 = (int)m->to + dir;
-        if (f0 >= 0 && f0 < 64 && !(p->by_type[0] & bits_sq((unsigned)f0)) &&
-            (m->to >> 3) == (us == PGN_WHITE ? 3u : 4u)) {
-            f0 += dir; /* a double step */
+        if (!(occ & bits_sq(from)) && tr == (us == PGN_WHITE ? 3u : 4u)) {
+            from = us == PGN_WHITE ? from - 8u : from + 8u; /* a double step */
         }
     }
-    if (f0 < 0 || f0 >= 64) {
-        return 0;
-    }
-    m->from = (unsigned)f0;
-    return (pieces_of(p, us, PGN_PAWN) & bits_sq(m->from)) &&
-           move_is_legal(p, m->from, m->to, m->safe);
+    m->from = from;
+    return (pieces_of(p, (pgn_color)us, PGN_PAWN) & bits_sq(from)) &&
+           move_is_legal(p, from, to, m->safe);
 }
 
 /* Is sq attacked by the side not to move, under occupancy occ? */
@@ -425,14 +448,11 @@ static pgn_move fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_
  * knows: a constant where fast_finish is inlined, so each path drops the other's branches. */
 enum { FAST_ANY, FAST_PIECE, FAST_PAWN };
 
-/* The end of every piece or pawn move that fast_piece or fast_pawn found (m): the capture mark
- * against the board, then the check sign against the move's (flags: PGN_SAN_NO_VERIFY skips it).
- * The move, or PGN_MOVE_NONE for the general path. */
+/* The end of every piece or pawn move that fast_piece or fast_pawn found (m; both held its
+ * capture mark against the board): the check sign against the move's (flags: PGN_SAN_NO_VERIFY
+ * skips it). The move, or PGN_MOVE_NONE for the general path. */
 static ALWAYS_INLINE pgn_move fast_finish(const pgn_pos *p, const fast_desc *m, uint32_t flags,
                                           int path) {
-    if (m->capture_mark != ((p->by_type[0] & bits_sq(m->to)) != 0)) {
-        return PGN_MOVE_NONE;
-    }
     pgn_move mv = fast_move(m->from, m->to, m->promo);
     if (!(flags & PGN_SAN_NO_VERIFY)) {
         unsigned type = path == FAST_PIECE  ? m->type
