@@ -96,6 +96,15 @@ static inline pgn_node *pgnk_node_add_kept(arena *a, pgn_node *parent, pgn_move 
  * the reader tracks the names it has seen), without looking for it. */
 pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value);
 
+/* A tag pair as the game keeps it: name and value each NUL-terminated, ptr NULL when empty. */
+typedef struct pgnk_tag {
+    game_text name, value;
+} pgnk_tag;
+
+/* The game's tags in their order, *count of them, borrowed until the game changes: one call for
+ * the export writer's tag section instead of two per tag. */
+const pgnk_tag *pgnk_game_tags(const pgn_game *game, size_t *count);
+
 /* One open variation of a pgn_iter walk. */
 typedef struct pgnk_iter_frame {
     pgn_node *main;     /* the move whose alternatives these are */
