@@ -436,7 +436,8 @@ static inline void run_unit(run_cursor *c, size_t width, size_t n) {
     }
 }
 
-/* The move number v (below 10^8) in c->num, its digits followed by "...". */
+/* The move number v (below 10^8) in c->num, its digits followed by "..." (run_count may add a
+ * digit: num has room for 13 bytes, far more moves than a run could hold). */
 static void run_set_number(run_cursor *c, uint32_t v) {
     char d[16];
     size_t n = sizeof d;
@@ -445,6 +446,7 @@ static void run_set_number(run_cursor *c, uint32_t v) {
         v /= 10;
     } while (v != 0);
     c->digits = sizeof d - n;
+    memset(c->num, 0, sizeof c->num); /* all 16 are stored by run_number */
     memcpy(c->num, d + n, c->digits);
     memcpy(c->num + c->digits, "...", 3);
 }
