@@ -409,8 +409,15 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
  * may alias anything, so fields of w would be reloaded after every byte stored. */
 typedef struct run_cursor {
     char *buf;
-    size_t len, cap, line, unit; /* as w->out.len, w->out.cap, w->line_start, w->unit_start */
+    size_t len, cap, line; /* as w->out.len, w->out.cap, w->line_start */
+    size_t end;            /* a move may start while len < end: 64 bytes of room, no flush due */
+    size_t digits;         /* the move number's digits in num */
+    char num[16];          /* the move number being written, its digits and "..." (run_count) */
 } run_cursor;
+
+static inline void run_end(run_cursor *c) {
+    c->end = c->line < FLUSH_AT && c->cap >= 64 ? c->cap - 63 : 0;
+}
 
 /* unit_open for a unit of n bytes when nothing is pending and room is made: the separator (a space
  * or, past the width, a line break). The caller then stores the unit's bytes at c->buf + c->len. */
@@ -420,40 +427,51 @@ static inline void run_unit(run_cursor *c, size_t width, size_t n) {
         if (col + 1 + n > width) {
             c->buf[c->len++] = '\n';
             c->line = c->len;
+            if (c->line >= FLUSH_AT) {
+                c->end = 0; /* the run stops after this move: write_move flushes */
+            }
         } else {
             c->buf[c->len++] = ' ';
         }
     }
-    c->unit = c->len;
 }
 
-/* "00" to "99": a move number in two-digit steps, no division loop */
-static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
-                                     "2021222324252627282930313233343536373839"
-                                     "4041424344454647484950515253545556575859"
-                                     "6061626364656667686970717273747576777879"
-                                     "8081828384858687888990919293949596979899";
+/* The move number v (below 10^8) in c->num, its digits followed by "..." (run_count may add a
+ * digit: num has room for 13 bytes, far more moves than a run could hold). */
+static void run_set_number(run_cursor *c, uint32_t v) {
+    char d[16];
+    size_t n = sizeof d;
+    do {
+        d[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v != 0);
+    c->digits = sizeof d - n;
+    memset(c->num, 0, sizeof c->num); /* all 16 are stored by run_number */
+    memcpy(c->num, d + n, c->digits);
+    memcpy(c->num + c->digits, "...", 3);
+}
 
-/* The move number v (below 10000) and its "." or "..." (dots: 1 or 3) as one unit. */
-static inline void run_number(run_cursor *c, size_t width, unsigned v, size_t dots) {
-    size_t digits = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : 4;
-    run_unit(c, width, digits + dots);
-    char *d = c->buf + c->len;
-    if (v < 10) {
-        d[0] = (char)('0' + v);
-    } else if (v < 100) {
-        memcpy(d, digit_pairs + 2 * v, 2);
-    } else {
-        unsigned hi = v / 100, lo = v % 100;
-        if (hi < 10) {
-            d[0] = (char)('0' + hi);
-        } else {
-            memcpy(d, digit_pairs + 2 * hi, 2);
-        }
-        memcpy(d + digits - 2, digit_pairs + 2 * lo, 2);
+/* The next move number: its last digit counted up (a carry now and then, a digit more rarely). */
+static inline void run_count(run_cursor *c) {
+    size_t i = c->digits;
+    while (i > 0 && c->num[i - 1] == '9') {
+        c->num[--i] = '0';
     }
-    memcpy(d + digits, "...", 3);
-    c->len += digits + dots;
+    if (i > 0) {
+        c->num[i - 1]++;
+        return;
+    }
+    memmove(c->num + 1, c->num, c->digits + 3);
+    c->num[0] = '1';
+    c->digits++;
+}
+
+/* The move number and its "." or "..." (dots: 1 or 3) as one unit: the 16 bytes of num stored,
+ * the first digits + dots of them kept (64 bytes of room were made). */
+static inline void run_number(run_cursor *c, size_t width, size_t dots) {
+    run_unit(c, width, c->digits + dots);
+    memcpy(c->buf + c->len, c->num, sizeof c->num);
+    c->len += c->digits + dots;
 }
 
 /* A move write_simple_run writes: no comment, no NAG (its SAN kept: w->kept_san). */
@@ -461,19 +479,22 @@ static inline int simple_node(const pgn_node *node) {
     return (node->pre.len | node->post.len | node->nag_count) == 0;
 }
 
-/* Whether the run may write one more move, numbered fullmove: no flush due, room made. */
-static inline int run_room(pgn_writer *w, run_cursor *c, uint32_t fullmove) {
-    if (c->line >= FLUSH_AT || fullmove >= 10000) {
+/* Whether the run may write one more move: no flush due, room made (64 bytes: the longest move
+ * number, 9 digits, "...", the SAN, two separators). */
+static inline int run_room(pgn_writer *w, run_cursor *c) {
+    if (c->len < c->end) {
+        return 1;
+    }
+    if (c->line >= FLUSH_AT) {
         return 0;
     }
-    if (c->cap - c->len < 64) {
-        w->out.len = c->len;
-        if (!pgnk_writer_room(w, 64)) {
-            return 0;
-        }
-        c->buf = w->out.ptr;
-        c->cap = w->out.cap;
+    w->out.len = c->len;
+    if (!pgnk_writer_room(w, 64)) {
+        return 0;
     }
+    c->buf = w->out.ptr;
+    c->cap = w->out.cap;
+    run_end(c);
     return 1;
 }
 
@@ -481,39 +502,51 @@ static inline int run_room(pgn_writer *w, run_cursor *c, uint32_t fullmove) {
  * straight into the buffer: number and SAN stored, the line filled from their known lengths; the
  * walk is then moved to the last one written (pgnk_iter_skip_main). A move with variations ends
  * the run (the walk then opens them); so does one that is not simple, or a flush due. 0 when the
- * first move is not written (not simple, a "(" waits, or the buffer could not grow): the general
- * path then writes it, and reports. */
+ * first move is not written (not simple, a "(" waits, a move number of 9 digits, or the buffer
+ * could not grow): the general path then writes it, and reports. */
 static int write_simple_run(pgn_writer *w, pgn_iter *it) {
     pgn_node *node = it->node, *next;
-    run_cursor c = {w->out.ptr, w->out.len, w->out.cap, w->line_start, w->unit_start};
+    run_cursor c;
     size_t width = w->width, plies = 0;
-    unsigned side = it->side, need = w->need_number != 0;
-    uint32_t fullmove = it->fullmove;
+    unsigned side = it->side;
     if (!w->kept_san || w->open_paren || w->err != PGN_OK || !simple_node(node) ||
-        !run_room(w, &c, fullmove)) {
+        it->fullmove >= 100000000) { /* a run adds at most a few thousand: 9 digits at most */
         return 0;
     }
+    c.buf = w->out.ptr;
+    c.len = w->out.len;
+    c.cap = w->out.cap;
+    c.line = w->line_start;
+    run_end(&c);
+    if (!run_room(w, &c)) {
+        return 0;
+    }
+    run_set_number(&c, it->fullmove);
+    if (side == PGN_BLACK && w->need_number) {
+        run_number(&c, width, 3);
+    }
     for (;;) {
-        if (side == PGN_WHITE || need) {
-            run_number(&c, width, fullmove, side == PGN_WHITE ? 1 : 3);
+        if (side == PGN_WHITE) {
+            run_number(&c, width, 1);
         }
         run_unit(&c, width, node->san_len);
         memcpy(c.buf + c.len, node->san, sizeof node->san); /* san_len of the 8 bytes count */
         c.len += node->san_len;
-        need = 0;
         next = node->child;
         if (next == NULL || !simple_node(next) || pgnk_iter_node_has_variations(it, node) ||
-            !run_room(w, &c, fullmove + side)) {
+            !run_room(w, &c)) {
             break;
         }
         node = next;
         plies++;
-        fullmove += side; /* PGN_BLACK is 1 */
+        if (side == PGN_BLACK) {
+            run_count(&c);
+        }
         side ^= 1u;
     }
     w->out.len = c.len;
     w->line_start = c.line;
-    w->unit_start = c.unit;
+    w->unit_start = c.len - node->san_len; /* the last unit: the SAN */
     w->need_number = 0;
     pgnk_iter_skip_main(it, node, plies);
     return 1;

@@ -11,9 +11,7 @@
 #include "arena.h"
 #include "game_internal.h"
 
-typedef struct tag_entry {
-    game_text name, value;
-} tag_entry;
+typedef pgnk_tag tag_entry;
 
 /* Above this many tags a hash index finds a name in O(1) (10^5 tags must not be quadratic). */
 #define TAG_INDEX_MIN 16
@@ -207,6 +205,11 @@ static pgn_status tags_reserve(pgn_game *g) {
 size_t pgn_game_tag_count(const pgn_game *game) {
     assert(game != NULL);
     return game->tag_count;
+}
+
+const pgnk_tag *pgnk_game_tags(const pgn_game *game, size_t *count) {
+    *count = game->tag_count;
+    return game->tags;
 }
 
 pgn_str pgn_game_tag_name(const pgn_game *game, size_t index) {

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* The export writer on games as the reader builds them (their SAN kept, so the writer takes its
+ * fast paths: the run of plain moves, the tag section without calls), against text made here
+ * from the rules alone: move numbers counted up by one after each Black move (PGN §8.2.2.2), a
+ * tag value with every '"' and '\' escaped by a backslash (PGN §7, §8.1). The lengths and places
+ * tried cover every branch of the writer's fixed-size copies and 8-byte escape tests. */
+#include "harness.h"
+#include "pgnkit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct text {
+    char *p;
+    size_t len;
+} text;
+
+static ptrdiff_t to_text(void *ctx, const void *data, size_t len) {
+    text *t = ctx;
+    char *p = realloc(t->p, t->len + len + 1);
+    if (p == NULL) {
+        return -1;
+    }
+    memcpy(p + t->len, data, len);
+    t->p = p;
+    t->len += len;
+    t->p[t->len] = '\0';
+    return (ptrdiff_t)len;
+}
+
+/* The export of the one game in pgn (read with default options), malloc'd; NULL on failure. */
+static char *read_and_export(const char *pgn, uint32_t width) {
+    pgn_reader *r = NULL;
+    pgn_game *g = NULL;
+    pgn_writer *w = NULL;
+    pgn_writer_opts o;
+    text t = {NULL, 0};
+    memset(&o, 0, sizeof o);
+    o.width = width;
+    CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, pgn, strlen(pgn)), PGN_OK);
+    CHECK_EQ_INT(pgn_writer_new(&w, &o, to_text, &t), PGN_OK);
+    if (g != NULL && r != NULL && w != NULL) {
+        CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+        CHECK(pgn_game_san_complete(g)); /* else the fast paths are not what is tested */
+        CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
+    }
+    pgn_writer_free(w);
+    pgn_reader_free(r);
+    pgn_game_free(g);
+    return t.p;
+}
+
+static const char *movetext_of(const char *out) {
+    const char *p = out != NULL ? strstr(out, "\n\n") : NULL;
+    return p != NULL ? p + 2 : "";
+}
+
+/* Kings stepping back and forth from move number n on (White first, or Black when black), five
+ * plies: the expected movetext is printed with %lu, not by the writer's digit code. Numbers
+ * that gain a digit inside the run (up to 9 digits), and numbers of 9 digits, which the run
+ * leaves to the general path. */
+static void test_move_numbers(void) {
+    static const unsigned long starts[] = {1,       8,        9,        10,        98,
+                                           99,      999,      9999,     99999,     999999,
+                                           9999999, 99999999, 99999998, 100000000, 999999999};
+    size_t i;
+    int black;
+    for (i = 0; i < sizeof starts / sizeof starts[0]; i++) {
+        for (black = 0; black <= 1; black++) {
+            unsigned long n = starts[i];
+            char pgn[256], expected[256];
+            char *out;
+            if (!black) {
+                snprintf(pgn, sizeof pgn,
+                         "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 %lu\"]\n\n"
+                         "%lu. Ke2 Kd7 %lu. Ke1 Ke8 %lu. Ke2 *\n",
+                         n, n, n + 1, n + 2);
+                snprintf(expected, sizeof expected, "%lu. Ke2 Kd7 %lu. Ke1 Ke8 %lu. Ke2 *\n\n", n,
+                         n + 1, n + 2);
+            } else {
+                snprintf(pgn, sizeof pgn,
+                         "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 %lu\"]\n\n"
+                         "%lu... Kd7 %lu. Ke2 Ke8 %lu. Ke1 Kd7 *\n",
+                         n, n, n + 1, n + 2);
+                snprintf(expected, sizeof expected, "%lu... Kd7 %lu. Ke2 Ke8 %lu. Ke1 Kd7 *\n\n", n,
+                         n + 1, n + 2);
+            }
+            out = read_and_export(pgn, 0);
+            CHECK_EQ_STR(movetext_of(out), expected);
+            free(out);
+        }
+    }
+}
+
+/* Narrow widths: each token on its line when none fits beside another, the greedy fill
+ * otherwise (PGN §8.2.1), the numbers carried as above. */
+static void test_narrow_widths(void) {
+    const char *pgn = "[FEN \"4k3/8/8/8/8/8/8/4K3 w - - 0 99\"]\n\n"
+                      "99. Ke2 Kd7 100. Ke1 Ke8 101. Ke2 *\n";
+    char *out = read_and_export(pgn, 1);
+    CHECK_EQ_STR(movetext_of(out), "99.\nKe2\nKd7\n100.\nKe1\nKe8\n101.\nKe2\n*\n\n");
+    free(out);
+    out = read_and_export(pgn, 8);
+    CHECK_EQ_STR(movetext_of(out), "99. Ke2\nKd7 100.\nKe1 Ke8\n101. Ke2\n*\n\n");
+    free(out);
+}
+
+/* value with each '"' and '\' escaped, as PGN §7 writes a string */
+static void escape(const char *value, char *out) {
+    for (; *value; value++) {
+        if (*value == '"' || *value == '\\') {
+            *out++ = '\\';
+        }
+        *out++ = *value;
+    }
+    *out = '\0';
+}
+
+/* Values of 0 to 20 bytes, plain or with one '"' or '\' at each place, under a roster name
+ * (Event) and under other names of 1 to 12 bytes. */
+static void test_tag_values(void) {
+    static const char name_letters[] = "Abcdefghijkl";
+    size_t len, at, name_len;
+    int kind;
+    for (len = 0; len <= 20; len++) {
+        for (kind = 0; kind < 3; kind++) {
+            for (at = 0; at < (kind == 0 ? 1 : len); at++) {
+                char value[32], escaped[64], pgn[512], line[256];
+                char *out;
+                memset(value, 'v', len);
+                value[len] = '\0';
+                if (kind > 0) {
+                    value[at] = kind == 1 ? '"' : '\\';
+                }
+                escape(value, escaped); /* the input writes the value so too */
+                name_len = 1 + (len + at) % 12;
+                snprintf(pgn, sizeof pgn, "[Event \"%s\"]\n[%.*s \"%s\"]\n\n1. e4 *\n", escaped,
+                         (int)name_len, name_letters, escaped);
+                out = read_and_export(pgn, 0);
+                snprintf(line, sizeof line, "[Event \"%s\"]\n", escaped);
+                CHECK(out != NULL && strstr(out, line) == out);
+                snprintf(line, sizeof line, "\n[%.*s \"%s\"]\n\n1. e4 *\n\n", (int)name_len,
+                         name_letters, escaped);
+                CHECK(out != NULL && strstr(out, line) != NULL);
+                free(out);
+            }
+        }
+    }
+}
+
+int main(void) {
+    test_move_numbers();
+    test_narrow_widths();
+    test_tag_values();
+    return harness_finish();
+}
