@@ -101,12 +101,12 @@ static inline void pass_classify(const lexer_masks *m, pass_toks *t) {
     uint64_t stray = m->period & ~((m->period | m->digit) << 1);
     uint64_t bad = ~(sym | m->period | gap | m->lf) | stray | (pass_past(gap, m->lf << 1) & m->lf);
     uint64_t r2 = sym & (sym << 1), r4 = r2 & (r2 << 2), r8 = r4 & (r4 << 4);
-    bad |= r8 & (r2 << 8);                                 /* the 10th byte of a symbol */
-    bad |= starts & ~(m->digit | m->letter);               /* # + - / : = @ _ first */
+    bad |= r8 & (r2 << 8);                   /* the 10th byte of a symbol */
+    bad |= starts & ~(m->digit | m->letter); /* # + - / : = @ _ first */
     uint64_t num = starts & m->digit, num_end = pass_past(m->digit, num);
-    bad |= num_end & ~m->period;                           /* not digits then a period */
+    bad |= num_end & ~m->period; /* not digits then a period */
     uint64_t moves = starts & m->letter, move_end = pass_past(sym, moves);
-    bad |= move_end & m->period;                           /* e.p., a move then a period */
+    bad |= move_end & m->period; /* e.p., a move then a period */
     t->lim = bad ? bits_ctz(bad) : 64;
     t->starts = starts;
     t->moves = moves;
