@@ -251,6 +251,13 @@ int pgnk_lexer_utf16_bom(lexer *lx);
  * a time (SSE2, AVX2 chosen at run time) or one by one (PGNKIT_PLAIN_BITS, CPUs other than
  * x86-64): the same masks. */
 void pgnk_lexer_masks(const unsigned char *p, size_t n, uint64_t *sym, uint64_t *digit);
+/* All the classes the movetext pass reads of 64 bytes (movetext_pass.c), bit k for byte k: symbol
+ * bytes and digits as pgnk_lexer_masks, ASCII letters, periods, blanks (space, tab), LF and CR. */
+typedef struct lexer_masks {
+    uint64_t sym, digit, letter, period, blank, lf, cr;
+} lexer_masks;
+/* The classes of the 64 bytes at p (all must be readable), the same way as pgnk_lexer_masks. */
+void pgnk_lexer_masks_all(const unsigned char *p, lexer_masks *out);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to);
 pgn_loc pgnk_lexer_loc(const lexer *lx);

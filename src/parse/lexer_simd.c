@@ -45,6 +45,29 @@ static void masks_sse2(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
     *digit = d;
 }
 
+/* All six classes of the 16 bytes at p (lexer_masks), into the bits from k on. */
+static inline void classify16_all(const unsigned char *p, unsigned k, lexer_masks *out) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    unsigned sym, digit;
+    classify16(p, &sym, &digit);
+    out->sym |= (uint64_t)sym << k;
+    out->digit |= (uint64_t)digit << k;
+    __m128i letter = pgnk_in16(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z' - 'a');
+    out->letter |= (uint64_t)(unsigned)_mm_movemask_epi8(letter) << k;
+    out->period |= (uint64_t)(unsigned)_mm_movemask_epi8(pgnk_eq16(v, '.')) << k;
+    __m128i blank = _mm_or_si128(pgnk_eq16(v, ' '), pgnk_eq16(v, '\t'));
+    out->blank |= (uint64_t)(unsigned)_mm_movemask_epi8(blank) << k;
+    out->lf |= (uint64_t)(unsigned)_mm_movemask_epi8(pgnk_eq16(v, '\n')) << k;
+    out->cr |= (uint64_t)(unsigned)_mm_movemask_epi8(pgnk_eq16(v, '\r')) << k;
+}
+
+static void masks_all_sse2(const unsigned char *p, lexer_masks *out) {
+    memset(out, 0, sizeof *out);
+    for (unsigned k = 0; k < 64; k += 16) {
+        classify16_all(p + k, k, out);
+    }
+}
+
 #define AVX2 __attribute__((target("avx2")))
 AVX2 static inline __m256i in_range32(__m256i x, char lo, char span) {
     __m256i r = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
@@ -74,6 +97,32 @@ AVX2 static void masks_avx2(const unsigned char *p, uint64_t *sym, uint64_t *dig
     *sym = (uint64_t)s0 | (uint64_t)s1 << 32;
     *digit = (uint64_t)d0 | (uint64_t)d1 << 32;
 }
+/* The movemask of x's bytes that equal c. */
+AVX2 static inline uint32_t bits32(__m256i x, char c) {
+    return (uint32_t)_mm256_movemask_epi8(eq32(x, c));
+}
+
+/* The movemask of x's letters. */
+AVX2 static inline uint32_t letters32(__m256i x) {
+    __m256i low = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
+    return (uint32_t)_mm256_movemask_epi8(in_range32(low, 'a', 'z' - 'a'));
+}
+
+AVX2 static void masks_all_avx2(const unsigned char *p, lexer_masks *out) {
+    uint32_t s[2], d[2];
+    classify32(p, &s[0], &d[0]);
+    classify32(p + 32, &s[1], &d[1]);
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
+    out->sym = (uint64_t)s[0] | (uint64_t)s[1] << 32;
+    out->digit = (uint64_t)d[0] | (uint64_t)d[1] << 32;
+    out->letter = (uint64_t)letters32(v0) | (uint64_t)letters32(v1) << 32;
+    out->period = (uint64_t)bits32(v0, '.') | (uint64_t)bits32(v1, '.') << 32;
+    out->blank = (uint64_t)(bits32(v0, ' ') | bits32(v0, '\t')) |
+                 (uint64_t)(bits32(v1, ' ') | bits32(v1, '\t')) << 32;
+    out->lf = (uint64_t)bits32(v0, '\n') | (uint64_t)bits32(v1, '\n') << 32;
+    out->cr = (uint64_t)bits32(v0, '\r') | (uint64_t)bits32(v1, '\r') << 32;
+}
 #else
 /* The portable way: one table look-up a byte. */
 static void masks_plain(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
@@ -85,6 +134,20 @@ static void masks_plain(const unsigned char *p, uint64_t *sym, uint64_t *digit) 
     }
     *sym = s;
     *digit = d;
+}
+
+static void masks_all_plain(const unsigned char *p, lexer_masks *out) {
+    memset(out, 0, sizeof *out);
+    for (unsigned k = 0; k < 64; k++) {
+        unsigned c = char_class(p[k]);
+        out->sym |= (uint64_t)((c & C_SYM) != 0) << k;
+        out->digit |= (uint64_t)((c & C_DIGIT) != 0) << k;
+        out->letter |= (uint64_t)((unsigned)((p[k] | 0x20) - 'a') < 26u) << k;
+        out->period |= (uint64_t)(p[k] == '.') << k;
+        out->blank |= (uint64_t)(p[k] == ' ' || p[k] == '\t') << k;
+        out->lf |= (uint64_t)(p[k] == '\n') << k;
+        out->cr |= (uint64_t)(p[k] == '\r') << k;
+    }
 }
 #endif
 
@@ -103,6 +166,22 @@ static void masks64(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
     }
 #else
     masks_plain(p, sym, digit);
+#endif
+}
+
+void pgnk_lexer_masks_all(const unsigned char *p, lexer_masks *out) {
+#if defined(SCAN_X86)
+#if defined(PGNKIT_NO_AVX2)
+    if (0) {
+#else
+    if (__builtin_cpu_supports("avx2")) {
+#endif
+        masks_all_avx2(p, out);
+    } else {
+        masks_all_sse2(p, out);
+    }
+#else
+    masks_all_plain(p, out);
 #endif
 }
 

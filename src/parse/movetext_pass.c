@@ -71,6 +71,93 @@ static inline size_t pass_token(const unsigned char *b, size_t len, scan_masks *
     return j;
 }
 
+/* The bits below bit n (n < 64). */
+static inline uint64_t pass_below(unsigned n) {
+    return (UINT64_C(1) << n) - 1;
+}
+
+/* The first bits after each run of ones of run that begins at a bit of from (a carry through
+ * it), and from's bits outside run. */
+static inline uint64_t pass_past(uint64_t run, uint64_t from) {
+    return ((run + (from & run)) & ~run) | (from & ~run);
+}
+
+/* The tokens of a block of 64 bytes (pass_block): their first bytes and where each ends. */
+typedef struct pass_toks {
+    uint64_t starts, moves; /* first bytes: of each token, of the moves */
+    uint64_t ends;          /* the byte after each: a move's, or a move number's periods' */
+    unsigned lim;           /* a token read must end before (64: none) */
+} pass_toks;
+
+/* Where the block's tokens must end: at the first byte of a kind that no token read here holds
+ * and that white space does not (a lone CR too), a period that follows neither a digit nor a
+ * period, the second line break of an empty line, a run of 10 symbol bytes (a move number too
+ * long; a move of 10 to 16 bytes goes pass_token's way), a symbol that starts with neither a
+ * letter nor a digit, a move number not ended by periods, a symbol that starts with a letter and
+ * is followed by a period. */
+static inline void pass_classify(const lexer_masks *m, pass_toks *t) {
+    uint64_t gap = m->blank | (m->cr & (m->lf >> 1)); /* white space within a line (CR of CRLF) */
+    uint64_t sym = m->sym, starts = sym & ~(sym << 1);
+    uint64_t stray = m->period & ~((m->period | m->digit) << 1);
+    uint64_t bad = ~(sym | m->period | gap | m->lf) | stray | (pass_past(gap, m->lf << 1) & m->lf);
+    uint64_t r2 = sym & (sym << 1), r4 = r2 & (r2 << 2), r8 = r4 & (r4 << 4);
+    bad |= r8 & (r2 << 8);                   /* the 10th byte of a symbol */
+    bad |= starts & ~(m->digit | m->letter); /* # + - / : = @ _ first */
+    uint64_t num = starts & m->digit, num_end = pass_past(m->digit, num);
+    bad |= num_end & ~m->period; /* not digits then a period */
+    uint64_t moves = starts & m->letter, move_end = pass_past(sym, moves);
+    bad |= move_end & m->period; /* e.p., a move then a period */
+    t->lim = bad ? bits_ctz(bad) : 64;
+    t->starts = starts;
+    t->moves = moves;
+    t->ends = move_end | pass_past(m->period, num_end);
+}
+
+/* The tokens pass_token reads, from window index i on, that end in the 64 bytes there (all in the
+ * window), found from the bytes' class masks for all of them at once: a token is a run of symbol
+ * bytes, and the white space between them holds at most one line break (the masks' test of the
+ * whole block), so no loop over the bytes and no test per token, but for a move without a digit
+ * (castling or a word). Stops before any other token, or any it cannot see the end of, for
+ * pass_token to read as before. Returns the window index past the last token read (i: none),
+ * with the counts of pgnk_mt_fast_pass added and c's line moved to that token's. */
+static size_t pass_block(fast_cur *c, size_t i, scan_masks *sm, uint64_t *count, uint64_t *lead) {
+    const unsigned char *p = c->b + i;
+    lexer_masks m;
+    pass_toks t;
+    pgnk_lexer_masks_all(p, &m);
+    *sm = (scan_masks){i, m.sym, m.digit};
+    pass_classify(&m, &t);
+    /* moves without a digit: the castling among them is read here, the first other one not */
+    uint64_t sym_nodigit = m.sym & ~m.digit;
+    uint64_t words = pass_past(sym_nodigit, t.moves) & ~m.sym;
+    words &= t.lim == 64 ? ~UINT64_C(0) : pass_below(t.lim);
+    for (; words; words &= words - 1) {
+        unsigned e = bits_ctz(words), st = 63 - bits_clz(t.moves & pass_below(e));
+        if (!castles_with_o(p + st, e - st)) {
+            t.lim = e;
+            break;
+        }
+    }
+    uint64_t ends = t.ends & (t.lim == 64 ? ~UINT64_C(0) : pass_below(t.lim));
+    if (!ends) {
+        return i;
+    }
+    unsigned done = 63 - bits_clz(ends); /* past the last token read */
+    uint64_t read = t.starts & pass_below(done), moves = t.moves & read;
+    *count += bits_popcount(read) + ((uint64_t)bits_popcount(moves) << 32);
+    for (uint64_t mv = moves; mv; mv &= mv - 1) {
+        *lead |= (uint64_t)1 << (p[bits_ctz(mv)] & 63);
+    }
+    unsigned last = 63 - bits_clz(read);
+    uint64_t brk = m.lf & pass_below(last); /* one line break at most per gap */
+    if (brk) {
+        c->line += bits_popcount(brk);
+        c->line_off = c->base + i + (63 - bits_clz(brk)) + 1;
+    }
+    c->at_start = 0;
+    return i + done;
+}
+
 void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s) {
     /* c: the place after the last token read, but for c.i, kept in i while the loop runs; n: the
      * line of the token looked at, when white space with a line break came before it (slow) */
@@ -84,6 +171,10 @@ void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s) {
     uint64_t count = 0, lead = 0;
     int slow = 0, kind = KIND_NUMBER;
     while (kind != KIND_WORD) {
+        if (len - i >= 64 && (j = pass_block(&c, i, &m, &count, &lead)) != i) {
+            i = j;
+            continue;
+        }
         /* white space: fast_space's common cases here, the others there */
         if (len - i >= 2 && (b[i] > ' ' || (b[i] == ' ' && b[i + 1] > ' '))) {
             st = i + (b[i] == ' ');

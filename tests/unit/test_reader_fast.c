@@ -10,12 +10,15 @@
  * replaces would find its first move illegal or resolve it elsewhere.
  * The movetext scan's byte classes (issue 32; SSE2, AVX2 or plain C, whichever this build runs):
  * every byte value at every place of 64 bytes, and random bytes at every length, against PGN
- * §7's symbol characters (letters, digits, _+#=:-/; and @ of a crazyhouse drop). Moves and
+ * §7's symbol characters (letters, digits, _+#=:-/; and @ of a crazyhouse drop), and the syntax
+ * pass's other classes (letters, periods, blanks, LF, CR). Moves and
  * errors at every offset of those 64 bytes: the same games with 0 to 70 spaces before them, a
  * bad move at the end whose diagnostic must name its own line and column, and symbols of 16 and
  * 17 bytes (the fast scan's longest, and one more). The tree builder's moves, which the fast
  * path reads and plays in one pass (issue 32): the same moves at the same places as a visitor
- * sees them with their positions, each node's kept SAN the canonical text it was read from. */
+ * sees them with their positions, each node's kept SAN the canonical text it was read from. The
+ * syntax pass's blocks of 64 bytes against the token reader: random movetext read whole and a
+ * few bytes at a time gives the same diagnostics, games and plies. */
 #include "harness.h"
 #include "testutil.h"
 #include "pgnkit.h"
@@ -171,6 +174,29 @@ static void check_masks(const unsigned char *p, size_t n) {
     }
 }
 
+/* The pass's classes of 64 bytes (pgnk_lexer_masks_all): each against its own definition. */
+static void check_masks_all(const unsigned char *p) {
+    lexer_masks m, want;
+    memset(&want, 0, sizeof want);
+    pgnk_lexer_masks_all(p, &m);
+    for (unsigned k = 0; k < 64; k++) {
+        unsigned c = p[k];
+        want.sym |= (uint64_t)spec_symbol_byte(c) << k;
+        want.digit |= (uint64_t)(c >= '0' && c <= '9') << k;
+        want.letter |= (uint64_t)((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) << k;
+        want.period |= (uint64_t)(c == '.') << k;
+        want.blank |= (uint64_t)(c == ' ' || c == '\t') << k;
+        want.lf |= (uint64_t)(c == '\n') << k;
+        want.cr |= (uint64_t)(c == '\r') << k;
+    }
+    if (memcmp(&m, &want, sizeof m) != 0) {
+        harness_fail(__FILE__, __LINE__, "masks of all classes: sym %016llx letter %016llx",
+                     (unsigned long long)m.sym, (unsigned long long)m.letter);
+    } else {
+        harness_counts.passed++;
+    }
+}
+
 static void test_masks(void) {
     unsigned char b[80];
     for (unsigned v = 0; v < 256; v++) {
@@ -178,6 +204,7 @@ static void test_masks(void) {
             memset(b, 'x', sizeof b);
             b[at] = (unsigned char)v;
             check_masks(b, 64);
+            check_masks_all(b);
         }
     }
     srand(32);
@@ -187,6 +214,7 @@ static void test_masks(void) {
                 b[k] = (unsigned char)(round % 2 ? rand() % 256 : " .1a+#=-/:@_[{N9"[rand() % 16]);
             }
             check_masks(b, n);
+            check_masks_all(b);
         }
     }
 }
@@ -389,6 +417,126 @@ static void test_syntax_only(void) {
     }
 }
 
+/* Every diagnostic (code, place, game) and every game's plies, folded in order into one sum. */
+typedef struct syntax_log {
+    uint64_t sum;
+    uint32_t diags, games, plies;
+} syntax_log;
+
+static void log_fold(syntax_log *l, uint64_t v) {
+    l->sum = (l->sum ^ v) * UINT64_C(0x100000001b3);
+}
+
+static pgn_flow log_end(void *user, pgn_result res, const pgn_game_summary *sum) {
+    syntax_log *l = user;
+    log_fold(l, ((uint64_t)sum->plies << 8) | (unsigned)res);
+    l->games++;
+    l->plies += sum->plies;
+    return PGN_FLOW_CONTINUE;
+}
+
+static void log_diag(void *ctx, const pgn_diag *d) {
+    syntax_log *l = ctx;
+    log_fold(l, (uint64_t)d->code << 48 ^ d->at.offset);
+    log_fold(l, (uint64_t)d->at.line << 32 | d->at.column);
+    log_fold(l, d->game);
+    l->diags++;
+}
+
+static syntax_log read_log(const char *text, size_t len, size_t step, uint32_t flags) {
+    syntax_log l;
+    memset(&l, 0, sizeof l);
+    pgn_reader_opts o;
+    memset(&o, 0, sizeof o);
+    o.flags = flags;
+    o.on_diag = log_diag;
+    o.diag_ctx = &l;
+    chunks c = {text, len, 0, step};
+    pgn_reader *r = NULL;
+    pgn_visitor v;
+    memset(&v, 0, sizeof v);
+    v.end_game = log_end;
+    pgn_status st =
+        step ? pgn_reader_new(&r, &o, read_chunk, &c) : pgn_reader_new_mem(&r, &o, text, len);
+    while (st == PGN_OK) {
+        st = pgn_reader_visit(r, &v, &l);
+    }
+    if (st != PGN_END) {
+        harness_fail(__FILE__, __LINE__, "cannot read %.60s", text);
+    }
+    pgn_reader_free(r);
+    return l;
+}
+
+/* The syntax-only pass reads 64 bytes at a time from their class masks (movetext_pass.c): random
+ * movetext of the tokens it reads and of those it must leave to the token reader (results, words,
+ * e.p., comments, NAGs, stray periods, long symbols, non-ASCII bytes, empty lines, % lines, CRLF
+ * and lone CRs, tags) at every offset of those blocks, read whole and 1 to 3 bytes a read (where
+ * the window never holds a block, so the token reader reads it all): the same diagnostics at the
+ * same places, the same plies and results. */
+static void test_syntax_blocks(void) {
+    static const char *const toks[] = {
+        "12.",      "7...",
+        "e4",       "Nf3",
+        "exd5",     "O-O",
+        "O-O-O+",   "Qh4#",
+        "a8=Q",     "1-0",
+        "0-1",      "*",
+        "1/2-1/2",  "0-0",
+        "zz",       "e.p.",
+        "{c}",      "$3",
+        "!?",       "(",
+        ")",        ".",
+        "Ke4.",     "1234567890.",
+        "Rf1e1",    "Nbd7x",
+        "\xc3\xa9", "%x",
+        "Bb5+",     "Qa1234567890123+#",
+        "ep",       "-",
+        "Kh1",      "c4",
+        "g6",       "23.",
+        "h8=N+",    "Ra1b1c1d1e1f1g1h1",
+        "Oo",       "O",
+    };
+    static const char *const seps[] = {" ",
+                                       " ",
+                                       " ",
+                                       "\n",
+                                       "\r\n",
+                                       "\t",
+                                       "",
+                                       "  ",
+                                       " \n ",
+                                       "\n\n",
+                                       "\r",
+                                       "\n%x\n",
+                                       "\n\n[A \"b\"]\n\n"};
+    for (unsigned seed = 1; seed <= 300; seed++) {
+        buf b = {0};
+        srand(seed);
+        buf_printf(&b, "[Event \"blocks %u\"]\n\n%*s", seed, (int)(seed % 64), "");
+        unsigned odd = 2 + seed % 40; /* one token or separator in odd is of any kind */
+        for (int k = 0; k < 400; k++) {
+            int any = rand() % (int)odd == 0;
+            const char *t = toks[any ? rand() % 40 : rand() % 8 + 32 * (rand() % 8 == 0)];
+            const char *sp = seps[any ? rand() % 13 : rand() % 4];
+            buf_printf(&b, "%s%s", t, sp);
+        }
+        buf_printf(&b, " *\n");
+        syntax_log whole = read_log(b.p, b.len, 0, PGN_READ_NO_BOARD);
+        syntax_log bytes = read_log(b.p, b.len, 1 + seed % 3, PGN_READ_NO_BOARD);
+        if (whole.sum != bytes.sum || whole.diags != bytes.diags || whole.plies != bytes.plies) {
+            harness_fail(__FILE__, __LINE__,
+                         "seed %u: %u diagnostics, %u games, %u plies; %u, %u, %u a few bytes at "
+                         "a time",
+                         seed, whole.diags, whole.games, whole.plies, bytes.diags, bytes.games,
+                         bytes.plies);
+        } else {
+            harness_counts.passed++;
+        }
+        buf_free(&b);
+    }
+}
+
 /* ---- the tree builder's moves (issue 32: fmt's builder gets the moves the fast path read and
  * played in one pass) against a visitor that sees each move with its position before ---- */
 
@@ -498,6 +646,7 @@ int main(void) {
     test_scan_offsets();
     test_variations();
     test_syntax_only();
+    test_syntax_blocks();
     test_builder_moves();
     return harness_finish();
 }
