@@ -325,6 +325,36 @@ static const uint8_t tag_byte[256] = {PGNK_TABLE256(TAG_BYTE)};
 #undef TAG_BYTE
 #undef TAG_NAME_BYTE
 
+#if defined(__SSE2__) && !defined(PGNKIT_PLAIN_BITS)
+/* The tag scan's 16-byte steps (PGNKIT_PLAIN_BITS: the word and byte loops below alone). The end
+ * of the name bytes from i, or i + 16 if all 16 are name bytes: letters (a byte or'ed with 0x20
+ * in a..z), digits and '_'. */
+static inline size_t name_end16(const unsigned char *b, size_t i) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    __m128i name = _mm_or_si128(pgnk_in16(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25),
+                                _mm_or_si128(pgnk_in16(v, '0', 9), pgnk_eq16(v, '_')));
+    unsigned other = ~(unsigned)_mm_movemask_epi8(name) & 0xFFFFu;
+    return other ? i + bits_ctz(other) : i + 16;
+}
+
+/* The first byte from i that is no plain value byte, 16 at a time while the window holds them
+ * (below 0x20 or from 0x80 on: one signed compare), then one by one. */
+static size_t plain_value_end(const unsigned char *b, size_t i, size_t len) {
+    for (; len - i >= 16; i += 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+        __m128i stop = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), pgnk_eq16(v, 0x7f));
+        stop = _mm_or_si128(stop, _mm_or_si128(pgnk_eq16(v, '"'), pgnk_eq16(v, '\\')));
+        unsigned m = (unsigned)_mm_movemask_epi8(stop);
+        if (m) {
+            return i + bits_ctz(m);
+        }
+    }
+    while (i < len && (tag_byte[b[i]] & T_VALUE)) {
+        i++;
+    }
+    return i;
+}
+#else
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
 
@@ -363,6 +393,22 @@ static size_t plain_value_end(const unsigned char *b, size_t i, size_t len) {
     }
     return i;
 }
+#endif
+
+/* The end of the name bytes from i. */
+static inline size_t name_end(const unsigned char *b, size_t i, size_t len) {
+#if defined(__SSE2__) && !defined(PGNKIT_PLAIN_BITS)
+    for (size_t e; len - i >= 16; i = e) {
+        if ((e = name_end16(b, i)) < i + 16) {
+            return e;
+        }
+    }
+#endif
+    while (i < len && (tag_byte[b[i]] & T_NAME)) {
+        i++;
+    }
+    return i;
+}
 
 size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     const unsigned char *b = (const unsigned char *)lx->buf;
@@ -370,10 +416,7 @@ size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     if (lx->last_cr || !b) {
         return 0;
     }
-    size_t i = skip_blanks(b, lx->pos, len), s = i;
-    while (i < len && (tag_byte[b[i]] & T_NAME)) {
-        i++;
-    }
+    size_t s = skip_blanks(b, lx->pos, len), i = name_end(b, s, len);
     if (i == s || i - s > 255 || i - s > lx->max_token) {
         return 0;
     }

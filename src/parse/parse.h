@@ -71,9 +71,13 @@ struct pgn_reader {
                                   * that no visitor sees) in the lexer's window */
     scratch tag_result;          /* the Result tag's value */
     scratch fen;                 /* the FEN tag's value */
-    uint64_t tag_hashes[64];     /* names seen in this game's tag section (0 = free slot) */
-    unsigned tag_hash_count;
-    uint64_t tag_filter; /* bit (hash >> 58) of each name in tag_hashes */
+    struct {
+        uint64_t w[2];    /* the name's first 16 bytes, zeros past its end */
+        size_t len, tail; /* tail: where in tag_tails a longer name's bytes from 16 on are */
+    } tag_seen[64];       /* the names of this game's first 64 tags */
+    unsigned tag_seen_count;
+    scratch tag_tails;
+    uint64_t tag_filter; /* each name's bit in tag_seen (seen_tag) */
     uint8_t tag_fresh;   /* the tag just read has a name the game certainly did not have */
     rav_level *levels;
     size_t depth, levels_cap; /* levels in use (>= 1 while reading movetext) */

@@ -122,7 +122,7 @@ void pgn_reader_free(pgn_reader *r) {
         return;
     }
     pgnk_lexer_free(&r->lx);
-    scratch *bufs[] = {&r->name, &r->value, &r->text, &r->tag_result, &r->fen};
+    scratch *bufs[] = {&r->name, &r->value, &r->text, &r->tag_result, &r->fen, &r->tag_tails};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
         pgnk_reader_alloc(r, bufs[i]->ptr, bufs[i]->cap, 0);
     }
@@ -294,23 +294,65 @@ static int name_is(pgn_str s, const char *name) {
     return s.len == strlen(name) && memcmp(s.ptr, name, s.len) == 0;
 }
 
-/* Remembers a tag name; returns 1 if the game already had it. Past 64 names, no check. */
-static int seen_tag(pgn_reader *r, const char *p, size_t n) {
-    uint64_t h = UINT64_C(1469598103934665603);
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ (unsigned char)p[i]) * UINT64_C(1099511628211);
+/* Bytes as little-endian words, whatever the machine's order (compilers make one load of it
+ * where the order is little-endian). */
+static uint64_t le64(const unsigned char *p) {
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24 |
+           (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+           (uint64_t)p[7] << 56;
+}
+
+static uint64_t le32(const unsigned char *p) {
+    return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
+}
+
+/* A tag name's first 16 bytes as two words, zeros past its end, read without a byte past it
+ * (overlapping loads: byte k always lands at bits 8k to 8k + 7). */
+static void name_words(const char *name, size_t n, uint64_t w[2]) {
+    const unsigned char *p = (const unsigned char *)name;
+    w[1] = 0;
+    if (n >= 16) {
+        w[0] = le64(p);
+        w[1] = le64(p + 8);
+    } else if (n >= 8) {
+        w[0] = le64(p);
+        w[1] = n > 8 ? le64(p + n - 8) >> (8 * (16 - n)) : 0;
+    } else if (n >= 4) {
+        w[0] = le32(p) | le32(p + n - 4) << (8 * (n - 4));
+    } else {
+        w[0] = n ? (uint64_t)p[0] | (uint64_t)p[n / 2] << (8 * (n / 2)) |
+                       (uint64_t)p[n - 1] << (8 * (n - 1))
+                 : 0;
     }
-    h |= 1;
+}
+
+/* Remembers a tag name; returns 1 if the game already had it (the same bytes). A one-word filter
+ * of the names' bits lets most new names skip the search. Past 64 names, no check. Out of memory
+ * (a name longer than 16 bytes): r->nomem, and 0. */
+static inline int seen_tag(pgn_reader *r, const char *p, size_t n) {
+    uint64_t w[2];
+    name_words(p, n, w);
+    uint64_t bit = (uint64_t)1 << ((((w[0] + w[1] * UINT64_C(0x9E3779B97F4A7C15)) ^ n) *
+                                    UINT64_C(0xFF51AFD7ED558CCD)) >>
+                                   58);
     r->tag_fresh = 0;
-    uint64_t bit = (uint64_t)1 << (h >> 58); /* a one-word filter: most new names skip the search */
-    for (unsigned i = 0; (r->tag_filter & bit) && i < r->tag_hash_count; i++) {
-        if (r->tag_hashes[i] == h) {
+    for (unsigned i = 0; (r->tag_filter & bit) && i < r->tag_seen_count; i++) {
+        if (r->tag_seen[i].w[0] == w[0] && r->tag_seen[i].w[1] == w[1] && r->tag_seen[i].len == n &&
+            (n <= 16 || memcmp(r->tag_tails.ptr + r->tag_seen[i].tail, p + 16, n - 16) == 0)) {
             return 1;
         }
     }
-    if (r->tag_hash_count < sizeof r->tag_hashes / sizeof r->tag_hashes[0]) {
+    unsigned k = r->tag_seen_count;
+    if (k < sizeof r->tag_seen / sizeof r->tag_seen[0]) {
+        r->tag_seen[k].tail = r->tag_tails.len;
+        if (n > 16 && !pgnk_scratch_put(r, &r->tag_tails, p + 16, n - 16)) {
+            return 0;
+        }
+        r->tag_seen[k].w[0] = w[0];
+        r->tag_seen[k].w[1] = w[1];
+        r->tag_seen[k].len = n;
+        r->tag_seen_count = k + 1;
         r->tag_filter |= bit;
-        r->tag_hashes[r->tag_hash_count++] = h;
         r->tag_fresh = 1; /* every earlier name was recorded too: certainly a new name */
     }
     return 0;
@@ -335,6 +377,18 @@ static int tag_new_game(pgn_reader *r, const tag_start *ts) {
     return TAG_NEW_GAME;
 }
 
+/* b's text replaced by s's bytes, NUL-terminated: one copy where b holds them already. */
+static inline int scratch_set(pgn_reader *r, scratch *b, pgn_str s) {
+    if (s.len < b->cap) {
+        memcpy(b->ptr, s.ptr, s.len);
+        b->ptr[s.len] = 0;
+        b->len = s.len;
+        return 1;
+    }
+    b->len = 0;
+    return pgnk_scratch_put(r, b, s.ptr, s.len);
+}
+
 static void scratch_str(pgn_str *s, const scratch *b) {
     s->ptr = b->ptr;
     s->len = b->len;
@@ -348,6 +402,8 @@ static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const
             return tag_new_game(r, ts);
         }
         pgnk_reader_diag(r, PGN_W_DUPLICATE_TAG, fast->name_at, fast->name.ptr, fast->name.len);
+    } else if (r->nomem) {
+        return TAG_BAD;
     }
     r->lx.hold = ts->hold;
     *value_at = fast->value_at;
@@ -358,9 +414,7 @@ static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const
     r->tag_value = fast->value;
     if (r->v && r->v->tag && !(r->opts.flags & PGN_READ_TAG_SPANS)) {
         /* a visitor gets NUL-terminated copies, as from the slow path */
-        r->name.len = r->value.len = 0;
-        if (!pgnk_scratch_put(r, &r->name, fast->name.ptr, fast->name.len) ||
-            !pgnk_scratch_put(r, &r->value, fast->value.ptr, fast->value.len)) {
+        if (!scratch_set(r, &r->name, fast->name) || !scratch_set(r, &r->value, fast->value)) {
             return 0;
         }
         scratch_str(&r->tag_name, &r->name);
@@ -379,6 +433,8 @@ static int read_tag_name(pgn_reader *r, const tag_start *ts) {
             return tag_new_game(r, ts);
         }
         pgnk_reader_diag(r, PGN_W_DUPLICATE_TAG, r->tok.at, r->tok.ptr, r->tok.len);
+    } else if (r->nomem) {
+        return TAG_BAD;
     }
     if (r->tok.kind == TOK_SYMBOL && r->tok.too_long) {
         pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, r->tok.at, NULL, 0);
@@ -517,6 +573,10 @@ static void note_fen(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *te
 /* at: the tag's [; value_at: its value's opening quote. */
 static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fen_text,
                      size_t fen_len) {
+    size_t n = r->tag_name.len;
+    if (n != 3 && n != 5 && n != 6 && n != 7) {
+        return; /* none of the four names below */
+    }
     if (name_is(r->tag_name, "FEN")) {
         note_fen(r, at, value_at, fen_text, fen_len);
     } else if (name_is(r->tag_name, "SetUp")) {
@@ -639,7 +699,8 @@ static void reset_game(pgn_reader *r) {
     r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = r->move_skip = 0;
     r->has_variant = r->drop_warn = 0;
     r->tag_result.len = 0;
-    r->tag_hash_count = 0;
+    r->tag_seen_count = 0;
+    r->tag_tails.len = 0;
     r->tag_filter = 0;
     r->marker = PGN_RESULT_NONE;
     r->depth = 0;

@@ -85,6 +85,161 @@ static void test_tag_values(void) {
     }
 }
 
+/* The tag-pair scan (pgnk_lexer_peek_tag, 16 bytes at a time where there is SSE2) against its
+ * rule written byte by byte (lexer.h): blanks, a name of 1 to 255 letters, digits or '_',
+ * blanks, a quote, printable ASCII but '"' and '\', a quote, blanks, ']'. Each text is copied to
+ * a heap block of its exact size, so that a read past the window's end is caught (ASan). */
+static int is_name_byte(unsigned c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static size_t ref_blanks(const unsigned char *b, size_t i, size_t len) {
+    while (i < len && (b[i] == ' ' || b[i] == '\t')) {
+        i++;
+    }
+    return i;
+}
+
+static size_t ref_peek_tag(const unsigned char *b, size_t len, size_t f[4]) {
+    size_t i = ref_blanks(b, 0, len);
+    f[0] = i;
+    while (i < len && is_name_byte(b[i])) {
+        i++;
+    }
+    f[1] = i - f[0];
+    if (f[1] == 0 || f[1] > 255) {
+        return 0;
+    }
+    i = ref_blanks(b, i, len);
+    if (i >= len || b[i] != '"') {
+        return 0;
+    }
+    f[2] = ++i;
+    while (i < len && b[i] >= 0x20 && b[i] < 0x7f && b[i] != '"' && b[i] != '\\') {
+        i++;
+    }
+    if (i >= len || b[i] != '"') {
+        return 0;
+    }
+    f[3] = i - f[2];
+    i = ref_blanks(b, i + 1, len);
+    return i < len && b[i] == ']' ? i + 1 : 0;
+}
+
+static void check_peek(const unsigned char *text, size_t len) {
+    unsigned char *b = malloc(len ? len : 1);
+    if (!b) {
+        harness_fail(__FILE__, __LINE__, "out of memory");
+        return;
+    }
+    memcpy(b, text, len);
+    lexer lx;
+    pgnk_lexer_init_mem(&lx, b, len, 1u << 20);
+    lexer_tag t;
+    size_t f[4] = {0, 0, 0, 0}, want = ref_peek_tag(b, len, f), got = pgnk_lexer_peek_tag(&lx, &t);
+    int same = got == want;
+    if (same && got) {
+        same = t.name.ptr == (const char *)b + f[0] && t.name.len == f[1] &&
+               t.value.ptr == (const char *)b + f[2] && t.value.len == f[3] &&
+               t.name_at.offset == f[0] && t.name_at.column == f[0] + 1 &&
+               t.value_at.offset == f[2] - 1 && t.value_at.column == f[2] && t.value_at.line == 1;
+    }
+    if (!same) {
+        harness_fail(__FILE__, __LINE__, "tag scan of %zu bytes \"%.*s\": %zu, not %zu", len,
+                     (int)len, (const char *)b, got, want);
+    } else {
+        harness_counts.passed++;
+    }
+    pgnk_lexer_free(&lx);
+    free(b);
+}
+
+static void test_peek_tag(void) {
+    unsigned char text[96];
+    /* every byte value at every place of names of 1 to 40 bytes and of values of 0 to 40 */
+    for (size_t n = 1; n <= 40; n++) {
+        for (size_t k = 0; k < n + 3; k++) {
+            for (unsigned c = 0; c < 256; c++) {
+                size_t len = 0;
+                for (size_t j = 0; j < n; j++) {
+                    text[len++] = (unsigned char)"AbZz09_q"[j % 8];
+                }
+                memcpy(text + len, " \"v\"]", 5);
+                len += 5;
+                text[k] = (unsigned char)c;
+                check_peek(text, len);
+                size_t v = 3 + n; /* the value's first byte, after [x "] */
+                memcpy(text, "x \"", 3);
+                memset(text + 3, 'v', n);
+                memcpy(text + v, "\"]", 2);
+                text[3 + (k < n ? k : n - 1)] = (unsigned char)c;
+                check_peek(text, v + 2);
+            }
+        }
+    }
+    /* random texts of the bytes that decide, at every length */
+    static const unsigned char pick[] = "aZ9_ \t\"\\]@[`{/:\x7f\x80\xc3\x1f\n";
+    uint64_t seed = 0x9E3779B97F4A7C15u;
+    for (int round = 0; round < 200000; round++) {
+        size_t len = (size_t)(round % 60);
+        for (size_t j = 0; j < len; j++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            unsigned r = (unsigned)(seed >> 33);
+            text[j] =
+                (r & 3) ? (unsigned char)"Ab_9"[r >> 2 & 3] : pick[(r >> 4) % (sizeof pick - 1)];
+        }
+        if (len > 4 && (round & 1)) { /* often well formed but for a few bytes */
+            memcpy(text + len / 3, " \"", 2);
+            text[len - 2] = '"';
+            text[len - 1] = ']';
+        }
+        check_peek(text, len);
+    }
+}
+
+/* A repeated tag name (W_DUPLICATE_TAG) is the same name byte for byte (PGN §8.1: a name is
+ * case-sensitive): 50 names of n bytes (1 to 40) that differ from one another in one byte, at
+ * every place in turn, none a repeat, half of them read by the tokens (an escape in the value),
+ * then the first again, the one repeat. */
+static void count_duplicates(void *ctx, const pgn_diag *d) {
+    if (d->code == PGN_W_DUPLICATE_TAG) {
+        ++*(int *)ctx;
+    }
+}
+
+static void test_tag_names(void) {
+    static const char alpha[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+    for (size_t n = 1; n <= 40; n++) {
+        buf b = {0};
+        char name[41];
+        for (size_t j = 0; j <= 50; j++) {
+            size_t jj = j == 50 ? 0 : j;
+            memset(name, 'a', n);
+            name[jj % n] = alpha[1 + jj / n];
+            buf_printf(&b, "[%.*s \"%s\"]\n", (int)n, name, j % 2 ? "\\\"x" : "x");
+        }
+        buf_str(&b, "\n*\n");
+        int dups = 0;
+        pgn_reader_opts o = {0};
+        o.on_diag = count_duplicates;
+        o.diag_ctx = &dups;
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        CHECK(pgn_game_new(&g, NULL) == PGN_OK);
+        CHECK(pgn_reader_new_mem(&r, &o, b.p, b.len) == PGN_OK);
+        CHECK(pgn_reader_next(r, g) == PGN_OK);
+        if (dups != 1 || pgn_game_tag_count(g) != 50) {
+            harness_fail(__FILE__, __LINE__, "names of %zu bytes: %d repeats, %zu tags", n, dups,
+                         pgn_game_tag_count(g));
+        } else {
+            harness_counts.passed++;
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        buf_free(&b);
+    }
+}
+
 /* Appends the SAN of mv in pos and a space. */
 static void put_move(buf *b, const pgn_pos *pos, pgn_move mv) {
     char san[PGN_SAN_MAX + 1];
@@ -642,6 +797,8 @@ static void test_builder_moves(void) {
 
 int main(void) {
     test_tag_values();
+    test_peek_tag();
+    test_tag_names();
     test_masks();
     test_scan_offsets();
     test_variations();
