@@ -413,6 +413,15 @@ static int pass_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move m
     return pos->halfmove == 0 && pos->by_type[PGN_PAWN] != m->never_pawns ? PASS_PAWNS : PASS_YES;
 }
 
+/* The commonest PASS_YES of pass_point, tested inline per move: only "exists" groups open, a
+ * normal move or a promotion of standard chess that is no pawn move nor capture (the halfmove clock
+ * runs) and touched none of the squares the open groups read. */
+static inline int quiet_move(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
+    return m->quiet_ok && pos->halfmove != 0 && PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT &&
+           mv != PGN_MOVE_NULL && pos->variant == PGN_VARIANT_STANDARD &&
+           !(m->open_dep & (bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv))));
+}
+
 /* Tests every open slot at point pt (a main-line point unless in_var). */
 static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     const pgn_query *q = m->q;
@@ -601,6 +610,9 @@ static pgn_flow v_move_after(void *user, const pgn_pos *after, pgn_move mv, pgn_
     l->mv = mv;
     l->ply++;
     l->pending = 2; /* tested: finish_line only notes the final position */
+    if (quiet_move(m, after, mv)) {
+        return PGN_FLOW_CONTINUE; /* pass_point's first PASS_YES, without its call */
+    }
     int pass = pass_point(m, after, mv);
     if (pass == PASS_NO) {
         qpt pt = {after, NULL, mv, l->ply, 0, NULL, 0, 0, 0};
