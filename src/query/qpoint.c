@@ -344,6 +344,18 @@ int pgnk_qpawns_never(const pgn_pos *pos, const uint64_t need[2]) {
     return pawns_never(pos, PGN_WHITE, need[0]) || pawns_never(pos, PGN_BLACK, need[1]);
 }
 
+/* pawns_never reads the pawns of colour c on need and in the cones behind need's squares, and
+ * when need has two squares or more, their count: every square. */
+void pgnk_qpawns_watch(const uint64_t need[2], uint64_t watch[2]) {
+    for (int c = 0; c < 2; c++) {
+        uint64_t w = need[c];
+        for (uint64_t b = need[c]; b; b &= b - 1) {
+            w |= pawn_cones[c][bits_ctz(b)];
+        }
+        watch[c] |= (need[c] & (need[c] - 1)) ? ~UINT64_C(0) : w;
+    }
+}
+
 /* 1 if atom_never can be true for n in some position. */
 static int atom_can_never(const qnode *n) {
     switch (n->op) {
