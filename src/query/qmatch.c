@@ -395,6 +395,9 @@ static int absent_point(const pgn_query_matcher *m, const pgn_pos *pos) {
 static void test_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
     const pgn_query *q = m->q;
     int changed = 0;
+    if (!pgnk_qnever_rules(pos)) {
+        return;
+    }
     note_pawns(m, pos);
     for (uint32_t s = 0; s < q->nslots; s++) {
         const qnode *n = &q->nodes[q->slots[s]];
@@ -471,7 +474,8 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     }
     /* "never" rests on pawns and material (castling rights and the ply for fen and opening),
      * which change only with a pawn move or a capture, the moves that reset the halfmove clock */
-    int never = !in_var && !q->noprune && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
+    int never = !in_var && !q->noprune && pgnk_qnever_rules(pt->pos) &&
+                (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
     int unchanged = !q->noprune && pt->ply > 0 && pt->pos->halfmove != 0; /* no capture */
     if (never) {
         note_pawns(m, pt->pos);

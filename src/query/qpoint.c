@@ -340,6 +340,14 @@ int pgnk_qpoint_never(const pgn_query *q, uint32_t id, const pgn_pos *pos, uint3
     }
 }
 
+/* Pawns start from the 2nd rank and only go forward, material only decreases (promotions to N, B,
+ * R, Q aside): not so in crazyhouse (pieces and pawns dropped back), horde (White's pawns on the
+ * 1st rank) and antichess (promotion to a king). */
+int pgnk_qnever_rules(const pgn_pos *pos) {
+    return pos->variant != PGN_VARIANT_CRAZYHOUSE && pos->variant != PGN_VARIANT_HORDE &&
+           pos->variant != PGN_VARIANT_ANTICHESS;
+}
+
 int pgnk_qpawns_never(const pgn_pos *pos, const uint64_t need[2]) {
     return pawns_never(pos, PGN_WHITE, need[0]) || pawns_never(pos, PGN_BLACK, need[1]);
 }
