@@ -48,11 +48,14 @@ struct pgn_query_matcher {
     double prev_eval;
     uint8_t has_prev_eval, decided, matched, over, tags_done;
     uint8_t quiet_ok;  /* pass_point may pass main-line points over (set_quiet) */
-    uint8_t pawns_ok;  /* ... and captures that left the pawns as at never_pawns (set_quiet) */
+    uint8_t pawns_ok;  /* ... and captures that left the watched pawns as at never_p (set_quiet) */
     uint64_t open_dep; /* the squares the open "exists" groups read */
     uint8_t nneed;     /* absent_point: the open groups (0: not used), each true only where */
     uint64_t need[QNEED_MAX][2]; /* the pawns of its need (qnode.need) stand (set_quiet) */
-    uint64_t never_pawns;        /* the pawns at the last main-line point whose "never" tests ran */
+    uint64_t never_p[2]; /* the pawns of each colour at the last main-line point whose "never"
+                            tests ran */
+    uint64_t watch[2];   /* the squares whose pawns decide the open groups' pawn "never" tests
+                            (set_quiet: their need and the cones behind it) */
     unsigned last_reps;
     uint32_t first_ply, plies;
     pgn_pos endpos;
@@ -334,10 +337,14 @@ static void set_quiet(pgn_query_matcher *m) {
     int ok = !q->noprune && !(q->flags & (QF_ANNOT | QF_KEYS | QF_NEVER_PLY)), pawns = ok;
     unsigned nneed = 0;
     int need = ok;
+    m->watch[0] = m->watch[1] = 0;
     for (uint32_t s = 0; s < q->nslots && ok; s++) {
         const qnode *n = &q->nodes[q->slots[s]];
         if (m->slot[s] == SLOT_OPEN) {
             ok = n->op == Q_EXISTS;
+            if (n->nvk == NV_PAWNS && !n->vars) {
+                pgnk_qpawns_watch(n->need, m->watch);
+            }
             dep |= n->matonly ? 0 : n->dep;
             pawns = pawns && !n->matonly && n->nvk != NV_ANY;
             need = need && !n->matonly && n->nvk == NV_PAWNS && nneed < QNEED_MAX;
@@ -351,6 +358,21 @@ static void set_quiet(pgn_query_matcher *m) {
     m->pawns_ok = (uint8_t)(ok && pawns);
     m->open_dep = dep;
     m->nneed = (uint8_t)(ok && need ? nneed : 0);
+}
+
+/* The pawns at a main-line point whose "never" tests ran (all of them said no). */
+static void note_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
+    m->never_p[0] = pos->by_color[PGN_WHITE] & pos->by_type[PGN_PAWN];
+    m->never_p[1] = pos->by_color[PGN_BLACK] & pos->by_type[PGN_PAWN];
+}
+
+/* 1 if a pawn "never" test may say otherwise at pos than at the last point noted: the pawns on the
+ * watched squares changed (those tests read no others, pgnk_qpawns_watch). Unwatched pawns and
+ * pawns that left the watched squares for good (pawns never come back) change nothing. */
+static int pawns_moved(const pgn_query_matcher *m, const pgn_pos *pos) {
+    uint64_t w = pos->by_color[PGN_WHITE] & pos->by_type[PGN_PAWN];
+    uint64_t b = pos->by_color[PGN_BLACK] & pos->by_type[PGN_PAWN];
+    return (((w ^ m->never_p[0]) & m->watch[0]) | ((b ^ m->never_p[1]) & m->watch[1])) != 0;
 }
 
 /* 1 if no open group can hold at the main-line point pos (nneed: every open group is an "exists"
@@ -373,7 +395,10 @@ static int absent_point(const pgn_query_matcher *m, const pgn_pos *pos) {
 static void test_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
     const pgn_query *q = m->q;
     int changed = 0;
-    m->never_pawns = pos->by_type[PGN_PAWN];
+    if (!pgnk_qnever_rules(pos)) {
+        return;
+    }
+    note_pawns(m, pos);
     for (uint32_t s = 0; s < q->nslots; s++) {
         const qnode *n = &q->nodes[q->slots[s]];
         if (m->slot[s] == SLOT_OPEN && n->nvk == NV_PAWNS && !n->vars &&
@@ -393,10 +418,10 @@ static void test_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
  * Only "exists" groups open (quiet_ok): if none of the squares they read changed, their values are
  * as at the previous point; with no pawn move nor capture no "never" test is due and the material
  * is as before; else (pawns_ok: the open groups read neither the material nor more than pawns for
- * "never") only the pawn "never" tests are due, and not even they when the pawns are as at the
- * last ones, which all said no (pawns never come back: the same pawn squares are the same pawns of
- * the same colours). If the move touched their squares but one of each open group's pawns is
- * absent (absent_point), each group stays false: again only the pawn tests may be due. */
+ * "never") only the pawn "never" tests are due, and not even they when the pawns on the squares
+ * those tests read are as at the last ones, which all said no (pawns_moved). If the move touched
+ * their squares but one of each open group's pawns is absent (absent_point), each group stays
+ * false: again only the pawn tests may be due. */
 static int pass_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
     if (!m->quiet_ok) {
         return PASS_NO;
@@ -410,7 +435,16 @@ static int pass_point(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move m
     } else if (!m->pawns_ok) {
         return PASS_NO;
     }
-    return pos->halfmove == 0 && pos->by_type[PGN_PAWN] != m->never_pawns ? PASS_PAWNS : PASS_YES;
+    return pos->halfmove == 0 && pawns_moved(m, pos) ? PASS_PAWNS : PASS_YES;
+}
+
+/* The commonest PASS_YES of pass_point, tested inline per move: only "exists" groups open, a
+ * normal move or a promotion of standard chess that is no pawn move nor capture (the halfmove clock
+ * runs) and touched none of the squares the open groups read. */
+static inline int quiet_move(const pgn_query_matcher *m, const pgn_pos *pos, pgn_move mv) {
+    return m->quiet_ok && pos->halfmove != 0 && PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT &&
+           mv != PGN_MOVE_NULL && pos->variant == PGN_VARIANT_STANDARD &&
+           !(m->open_dep & (bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv))));
 }
 
 /* Tests every open slot at point pt (a main-line point unless in_var). */
@@ -440,10 +474,11 @@ static void test_point(pgn_query_matcher *m, qpt *pt, int in_var) {
     }
     /* "never" rests on pawns and material (castling rights and the ply for fen and opening),
      * which change only with a pawn move or a capture, the moves that reset the halfmove clock */
-    int never = !in_var && !q->noprune && (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
+    int never = !in_var && !q->noprune && pgnk_qnever_rules(pt->pos) &&
+                (pt->pos->halfmove == 0 || (q->flags & QF_NEVER_PLY));
     int unchanged = !q->noprune && pt->ply > 0 && pt->pos->halfmove != 0; /* no capture */
     if (never) {
-        m->never_pawns = pt->pos->by_type[PGN_PAWN];
+        note_pawns(m, pt->pos);
     }
     for (uint32_t s = 0; s < q->nslots; s++) {
         if (m->slot[s] != SLOT_OPEN) {
@@ -489,7 +524,7 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
     m->lines[0].pending = 0;
     m->has_prev_eval = m->decided = m->matched = m->over = m->tags_done = m->has_endpos = 0;
     m->last_reps = 1;
-    m->never_pawns = ~UINT64_C(0); /* no position has pawns on every square */
+    m->never_p[0] = m->never_p[1] = ~UINT64_C(0); /* unlike any position's: tests are due */
     m->first_ply = UINT32_MAX;
     m->plies = 0;
     m->result = PGN_RESULT_NONE;
@@ -601,6 +636,9 @@ static pgn_flow v_move_after(void *user, const pgn_pos *after, pgn_move mv, pgn_
     l->mv = mv;
     l->ply++;
     l->pending = 2; /* tested: finish_line only notes the final position */
+    if (quiet_move(m, after, mv)) {
+        return PGN_FLOW_CONTINUE; /* pass_point's first PASS_YES, without its call */
+    }
     int pass = pass_point(m, after, mv);
     if (pass == PASS_NO) {
         qpt pt = {after, NULL, mv, l->ply, 0, NULL, 0, 0, 0};

@@ -340,8 +340,28 @@ int pgnk_qpoint_never(const pgn_query *q, uint32_t id, const pgn_pos *pos, uint3
     }
 }
 
+/* Pawns start from the 2nd rank and only go forward, material only decreases (promotions to N, B,
+ * R, Q aside): not so in crazyhouse (pieces and pawns dropped back), horde (White's pawns on the
+ * 1st rank) and antichess (promotion to a king). */
+int pgnk_qnever_rules(const pgn_pos *pos) {
+    return pos->variant != PGN_VARIANT_CRAZYHOUSE && pos->variant != PGN_VARIANT_HORDE &&
+           pos->variant != PGN_VARIANT_ANTICHESS;
+}
+
 int pgnk_qpawns_never(const pgn_pos *pos, const uint64_t need[2]) {
     return pawns_never(pos, PGN_WHITE, need[0]) || pawns_never(pos, PGN_BLACK, need[1]);
+}
+
+/* pawns_never reads the pawns of colour c on need and in the cones behind need's squares, and
+ * when need has two squares or more, their count: every square. */
+void pgnk_qpawns_watch(const uint64_t need[2], uint64_t watch[2]) {
+    for (int c = 0; c < 2; c++) {
+        uint64_t w = need[c];
+        for (uint64_t b = need[c]; b; b &= b - 1) {
+            w |= pawn_cones[c][bits_ctz(b)];
+        }
+        watch[c] |= (need[c] & (need[c] - 1)) ? ~UINT64_C(0) : w;
+    }
 }
 
 /* 1 if atom_never can be true for n in some position. */

@@ -246,6 +246,10 @@ enum { NV_NONE, NV_PAWNS, NV_ANY };
 uint8_t pgnk_qpoint_never_kind(const pgn_query *q, uint32_t id, uint64_t need[2]);
 /* 1 if a square of need[c] can no longer hold a pawn of colour c, or not all of them at once. */
 int pgnk_qpawns_never(const pgn_pos *pos, const uint64_t need[2]);
+/* 1 if the "never" tests hold in the variant of pos (not in crazyhouse, horde, antichess). */
+int pgnk_qnever_rules(const pgn_pos *pos);
+/* Adds to watch[c] the squares whose pawns of colour c pgnk_qpawns_never reads for need. */
+void pgnk_qpawns_watch(const uint64_t need[2], uint64_t watch[2]);
 
 /* The squares whose contents decide the point subtree id (query.c; qnode.dep). */
 uint64_t pgnk_qpoint_dep(const pgn_query *q, uint32_t id);

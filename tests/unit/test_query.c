@@ -559,8 +559,23 @@ static void test_filter(void) {
     pgn_query_free(q);
 }
 
+/* Crazyhouse: the White pawns that could reach b3 have left (a4, b4, cxd5) by move 4, and a pawn
+ * taken is dropped on b3 at move 5 (lichess's rules: a captured pawn goes to the capturer's hand).
+ * The "never" tests, which rest on pawns that only go forward, must not close the group. */
+static void test_variant_never(void) {
+    static const char zh[] = "[Variant \"Crazyhouse\"]\n\n"
+                             "1. a4 e5 2. c4 d5 3. cxd5 Nf6 4. b4 Nc6 5. P@b3 *\n";
+    static const char *const exprs[] = {"at Pb3", "Pb3", "at (Pb3 and Pb4)", "Pa4 then Pb3"};
+    for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
+        unsigned char hit[1] = {0};
+        CHECK_EQ_INT(run(exprs[i], zh, sizeof zh - 1, hit), 1);
+        CHECK_EQ_INT(hit[0], 1);
+    }
+}
+
 int main(void) {
     test_errors();
+    test_variant_never();
     test_print();
     test_atoms();
     test_oom();

@@ -144,6 +144,8 @@ static const char *const same[] = {
     "at (Pd4 and pe5) or pattern \"*/*/*/2pP4/*/*/*/*\"",
     "at (Pe4 and wtm) and Pd4",
     "Pa4 and Pb4 and Pc4 and Pd4 and Pe4",
+    "at (Pe4 and pd5)",
+    "Ph4 or pa5",
 };
 
 static void compare(const char *what, const char *pgn, size_t len) {
