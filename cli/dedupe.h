@@ -38,7 +38,7 @@ int dd_reserve(void **p, size_t n, size_t *cap, size_t sz);
 int dd_open(dd_state *s);
 /* -j N (cli/parallel.h): the workers make each game's line key and record (a pgn_dedupe_line
  * each) and send them as its product, which dd_line_of then takes instead of s->line's own. */
-const cli_par_hooks *dd_line_hooks(void);
+const pgn_par_hooks *dd_line_hooks(void);
 /* The key and record of g, read by s->line's visitor or made by a worker. */
 pgn_status dd_line_of(dd_state *s, const cli_game *g, uint64_t *key, pgn_str *record);
 

@@ -56,7 +56,7 @@ static void *worker_vuser(void *wuser) {
     return wuser;
 }
 
-static pgn_status prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+static pgn_status prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
     uint64_t key;
     pgn_str rec;
     if (g->summary->broken || g->raw.len > UINT32_MAX) {
@@ -66,14 +66,14 @@ static pgn_status prepare(void *wuser, const cli_game *g, cli_membuf *out) {
     if (st != PGN_OK) {
         return st;
     }
-    return cli_membuf_write(out, &key, sizeof key) < 0 ||
-                   cli_membuf_write(out, rec.ptr, rec.len) < 0
+    return pgn_membuf_write(out, &key, sizeof key) < 0 ||
+                   pgn_membuf_write(out, rec.ptr, rec.len) < 0
                ? PGN_E_NOMEM
                : PGN_OK;
 }
 
-const cli_par_hooks *dd_line_hooks(void) {
-    static const cli_par_hooks h = {worker_new, worker_free, worker_vuser, prepare};
+const pgn_par_hooks *dd_line_hooks(void) {
+    static const pgn_par_hooks h = {worker_new, worker_free, worker_vuser, prepare};
     return &h;
 }
 
