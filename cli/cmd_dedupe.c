@@ -28,37 +28,8 @@ static const char usage_text[] =
         CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
-int dd_reserve(void **p, size_t n, size_t *cap, size_t sz) {
-    if (n < *cap) {
-        return 1;
-    }
-    size_t c = *cap ? *cap * 2 : 1024;
-    void *q = c <= SIZE_MAX / sz ? realloc(*p, c * sz) : NULL;
-    if (!q) {
-        return 0;
-    }
-    *p = q;
-    *cap = c;
-    return 1;
-}
-
 static pgn_status write_raw(FILE *f, const cli_game *g) {
     return cli_write_raw(f, g->raw.ptr, g->raw.len);
-}
-
-/* g's input name, kept for --report after its input is closed (one copy per input); NULL when
- * out of memory. */
-static const char *input_name(dd_state *s, const cli_game *g) {
-    const char *name = g->input->name;
-    if (s->nnames > 0 && strcmp(s->names[s->nnames - 1], name) == 0) {
-        return s->names[s->nnames - 1];
-    }
-    char *copy = strdup(name);
-    if (!copy || !dd_reserve((void **)&s->names, s->nnames, &s->capnames, sizeof(char *))) {
-        free(copy);
-        return NULL;
-    }
-    return s->names[s->nnames++] = copy;
 }
 
 /* --report: g, the first copy of a new cluster or a duplicate, remembered. */
@@ -66,15 +37,8 @@ static pgn_status remember(dd_state *s, const cli_game *g, uint64_t cluster, int
     if (!s->report) {
         return PGN_OK;
     }
-    const char *name = input_name(s, g);
-    member m = {cluster, g->ordinal, name, g->summary->start.line};
-    member **v = is_new ? &s->firsts : &s->members;
-    size_t *n = is_new ? &s->nfirsts : &s->nmembers, *cap = is_new ? &s->capfirsts : &s->capmembers;
-    if (!name || !dd_reserve((void **)v, *n, cap, sizeof(member))) {
-        return PGN_E_NOMEM;
-    }
-    (*v)[(*n)++] = m;
-    return PGN_OK;
+    return pgn_dedupe_report_add(s->rep, cluster, is_new, g->ordinal, g->input->name,
+                                 g->summary->start.line);
 }
 
 /* --keep first, after the visitor read g: its line looked up; the output or --dupes. */
@@ -164,8 +128,9 @@ static void run(cli_run *r, dd_state *s) {
         cli_error(NULL, "%s", pgn_status_message(st));
         r->aborted = 1;
     }
-    if (!r->aborted && s->report) {
-        dd_write_report(s);
+    if (!r->aborted && s->report) { /* a write error is reported when the file is closed */
+        uint64_t games = r->where ? r->matched : r->games;
+        pgn_dedupe_report_write(s->rep, s->keep, games, s->flags, cli_output_write, s->report);
     }
 }
 
@@ -223,7 +188,7 @@ int cmd_dedupe(int argc, char **argv) {
     r.raw = 1;
     s.out = r.out.file;
     s.dupes = o.dupes ? side[0].file : NULL;
-    s.report = o.report ? side[1].file : NULL;
+    s.report = o.report ? &side[1] : NULL;
     run(&r, &s);
     pgn_dedupe_counts n = {0, 0, 0};
     if (s.keep) {
@@ -237,12 +202,7 @@ int cmd_dedupe(int argc, char **argv) {
     }
     pgn_dedupe_keeper_free(s.keep);
     pgn_dedupe_line_free(s.line);
-    free(s.firsts);
-    free(s.members);
-    for (size_t i = 0; i < s.nnames; i++) {
-        free(s.names[i]);
-    }
-    free(s.names);
+    pgn_dedupe_report_free(s.rep);
     cli_run_count(&r, "distinct", "distinct", n.distinct);
     cli_run_count(&r, "duplicates", "duplicates dropped", n.duplicates);
     r.status = side_outputs(&r, &o, side, 0, r.status);

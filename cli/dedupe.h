@@ -1,19 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit dedupe's parts (cmd_dedupe.c: options and the first pass; dedupe_out.c: the temporary
- * files, the workers of -j N, the second pass of --keep richest and the --report file). The keys,
- * the records, the clusters and the decision are the library's (pgn_dedupe_keeper,
- * include/pgnkit/collection.h). */
+ * files, the workers of -j N and the second pass of --keep richest). The keys, the records, the
+ * clusters and the decision are the library's (pgn_dedupe_keeper, include/pgnkit/collection.h),
+ * and so is the --report file's JSON (pgn_dedupe_report, include/pgnkit/dedupe_run.h). */
 #ifndef PGNKIT_CLI_DEDUPE_H
 #define PGNKIT_CLI_DEDUPE_H
 
 #include "cli.h"
 #include "parallel.h"
-
-typedef struct member { /* --report: a copy (a cluster's first one, or a duplicate) */
-    uint64_t cluster, ordinal;
-    const char *input;
-    uint32_t line;
-} member;
 
 typedef struct dd_state {
     cli_run *run;
@@ -24,15 +18,10 @@ typedef struct dd_state {
     pgn_dedupe_line *line; /* the visitor's (--keep first) */
     uint32_t flags;
     int richest;
-    FILE *out, *dupes, *report;
-    member *firsts, *members; /* --report: each cluster's first copy; the duplicates */
-    size_t nfirsts, capfirsts, nmembers, capmembers;
-    char **names; /* the inputs' names the members point to (an input's own goes with it) */
-    size_t nnames, capnames;
+    FILE *out, *dupes;
+    cli_output *report;     /* --report (NULL: none) */
+    pgn_dedupe_report *rep; /* --report: the copies (include/pgnkit/dedupe_run.h) */
 } dd_state;
-
-/* Grows *p (n used of *cap elements of size sz) to hold one more; 0 when out of memory. */
-int dd_reserve(void **p, size_t n, size_t *cap, size_t sz);
 
 /* Creates the temporary files and the keeper; 0, or 1 after a message. */
 int dd_open(dd_state *s);
@@ -47,7 +36,5 @@ pgn_status dd_spool(dd_state *s, const cli_game *g);
 /* --keep richest: the second pass over the spool (kept copies and broken games to the output,
  * the others to --dupes). */
 pgn_status dd_second_pass(dd_state *s);
-/* --report: the clusters of two or more copies, as JSON. */
-void dd_write_report(dd_state *s);
 
 #endif

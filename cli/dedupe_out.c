@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* pgnkit dedupe's files: the spill file of the keeper's line records, the workers of -j N,
- * --keep richest's spool of every game's text and its second pass, which writes the kept copies;
- * the JSON report. */
+ * --keep richest's spool of every game's text and its second pass, which writes the kept copies. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
 
@@ -30,7 +29,8 @@ int dd_open(dd_state *s) {
     o.spill.read = spill_read;
     o.spill.ctx = s;
     if (pgn_dedupe_keeper_new(&s->keep, &o) != PGN_OK ||
-        pgn_dedupe_line_new(&s->line, s->flags, NULL) != PGN_OK) {
+        pgn_dedupe_line_new(&s->line, s->flags, NULL) != PGN_OK ||
+        (s->report && pgn_dedupe_report_new(&s->rep) != PGN_OK)) {
         cli_error(NULL, "out of memory");
         return 1;
     }
@@ -128,45 +128,4 @@ pgn_status dd_second_pass(dd_state *s) {
     }
     free(text);
     return st == PGN_OK && ferror(s->spool) ? PGN_E_IO : st;
-}
-
-static int by_member(const void *a, const void *b) {
-    const member *x = a, *y = b;
-    if (x->cluster != y->cluster) {
-        return x->cluster < y->cluster ? -1 : 1;
-    }
-    return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
-}
-
-static void report_game(const dd_state *s, const member *m, int first) {
-    FILE *f = s->report;
-    uint64_t keep = pgn_dedupe_keeper_cluster(s->keep, m->cluster)->keep;
-    fprintf(f, "%s{\"ordinal\":%llu,\"source\":", first ? "" : ",", (unsigned long long)m->ordinal);
-    cli_json_string(f, m->input, strlen(m->input));
-    fprintf(f, ",\"line\":%u,\"kept\":%s}", m->line, keep == m->ordinal ? "true" : "false");
-}
-
-/* --report: {"games":N,"distinct":N,"duplicates":N,"by":B,"without_moves_by":"moves+tags",
- * "clusters":[{"cluster":C,"games":[...]}]}: B is --by's rule; a game without moves is always
- * compared with its tags (issue 31). */
-void dd_write_report(dd_state *s) {
-    FILE *f = s->report;
-    pgn_dedupe_counts n = pgn_dedupe_keeper_counts(s->keep);
-    qsort(s->members, s->nmembers, sizeof *s->members, by_member);
-    fprintf(f,
-            "{\"games\":%llu,\"distinct\":%llu,\"duplicates\":%llu,\"by\":\"%s\","
-            "\"without_moves_by\":\"moves+tags\",\"clusters\":[",
-            (unsigned long long)(s->run->where ? s->run->matched : s->run->games),
-            (unsigned long long)n.distinct, (unsigned long long)n.duplicates,
-            (s->flags & PGN_DEDUPE_TAGS) ? "moves+tags" : "moves");
-    for (size_t i = 0; i < s->nmembers;) {
-        uint64_t c = s->members[i].cluster;
-        fprintf(f, "%s\n{\"cluster\":%llu,\"games\":[", i ? "," : "", (unsigned long long)c);
-        report_game(s, &s->firsts[c], 1);
-        for (; i < s->nmembers && s->members[i].cluster == c; i++) {
-            report_game(s, &s->members[i], 0);
-        }
-        fprintf(f, "]}");
-    }
-    fprintf(f, "\n]}\n");
 }

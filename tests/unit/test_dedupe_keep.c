@@ -5,7 +5,8 @@
  * with records spilled past a small memory equal those of a brute-force comparison of each game's
  * start (EPD), UCI main line and, where they count, normalised tags, written by the test; a
  * visitor's record equals the tree's for every game of TWIC 1427; --keep richest's choice;
- * PGN_E_LIMIT without a spill store; running out of memory. */
+ * PGN_E_LIMIT without a spill store; running out of memory; the report of the clusters
+ * (pgn_dedupe_report, include/pgnkit/dedupe_run.h) in its documented JSON. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,11 @@ static void test_records(void) {
 
 /* --keep richest: the copy with the most tags, comments, NAGs and variation moves, the first on
  * a tie; broken games counted as distinct. */
+static ptrdiff_t fail_sink(void *ctx, const void *p, size_t len) {
+    (void)ctx, (void)p, (void)len;
+    return -1;
+}
+
 static void test_richest(void) {
     static const char *games[] = {
         "1. e4 e5 2. Nf3 *\n",                            /* 0: cluster 0, richness 0 */
@@ -225,8 +231,10 @@ static void test_richest(void) {
     };
     pgn_dedupe_keeper_opts o = {PGN_DEDUPE_RICHEST, 0, {NULL, NULL, NULL}, NULL};
     pgn_dedupe_keeper *k = NULL;
+    pgn_dedupe_report *rp = NULL;
     pgn_game *g = NULL;
-    CHECK(pgn_dedupe_keeper_new(&k, &o) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK);
+    CHECK(pgn_dedupe_keeper_new(&k, &o) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK &&
+          pgn_dedupe_report_new(&rp) == PGN_OK);
     for (uint64_t i = 0; i < 5; i++) {
         uint64_t cl;
         int is_new;
@@ -234,6 +242,8 @@ static void test_richest(void) {
         CHECK(pgn_dedupe_keeper_add_game(k, i, g, &cl, &is_new) == PGN_OK);
         CHECK_EQ_U64(cl, i == 2 || i == 4);
         CHECK_EQ_INT(is_new, i == 0 || i == 2);
+        const char *source = i < 3 ? "a.pgn" : "b\"c.pgn"; /* a name JSON escapes */
+        CHECK(pgn_dedupe_report_add(rp, cl, is_new, i, source, (uint32_t)(10 * i + 1)) == PGN_OK);
     }
     pgn_dedupe_keeper_add_broken(k);
     pgn_dedupe_counts c = pgn_dedupe_keeper_counts(k);
@@ -246,6 +256,25 @@ static void test_richest(void) {
     for (uint64_t i = 0; i < 6; i++) {
         CHECK_EQ_INT(pgn_dedupe_keeper_is_kept(k, i), i == 1 || i == 4);
     }
+    /* The report: each cluster of two or more copies, its copies in ordinal order, the kept one
+     * the richest (1 and 4); the broken game counts among the games, never in a cluster. */
+    pgn_membuf m = {0};
+    CHECK(pgn_dedupe_report_write(rp, k, 6, 0, pgn_membuf_write, &m) == PGN_OK);
+    static const char want[] =
+        "{\"games\":6,\"distinct\":3,\"duplicates\":3,\"by\":\"moves\","
+        "\"without_moves_by\":\"moves+tags\",\"clusters\":[\n"
+        "{\"cluster\":0,\"games\":[{\"ordinal\":0,\"source\":\"a.pgn\",\"line\":1,\"kept\":false},"
+        "{\"ordinal\":1,\"source\":\"a.pgn\",\"line\":11,\"kept\":true},"
+        "{\"ordinal\":3,\"source\":\"b\\\"c.pgn\",\"line\":31,\"kept\":false}]},\n"
+        "{\"cluster\":1,\"games\":[{\"ordinal\":2,\"source\":\"a.pgn\",\"line\":21,\"kept\":false},"
+        "{\"ordinal\":4,\"source\":\"b\\\"c.pgn\",\"line\":41,\"kept\":true}]}\n]}\n";
+    CHECK(m.len == sizeof want - 1 && memcmp(m.ptr, want, m.len) == 0);
+    m.len = 0;
+    CHECK(pgn_dedupe_report_write(rp, k, 6, PGN_DEDUPE_TAGS, pgn_membuf_write, &m) == PGN_OK);
+    CHECK(m.len > 56 && memcmp(m.ptr + 39, "\"by\":\"moves+tags\",", 18) == 0);
+    CHECK(pgn_dedupe_report_write(rp, k, 6, 0, fail_sink, NULL) == PGN_E_IO);
+    pgn_membuf_free(&m);
+    pgn_dedupe_report_free(rp);
     pgn_dedupe_keeper_free(k);
     pgn_game_free(g);
 }
