@@ -4,7 +4,8 @@
  * (pgn_dedupe_keeper: Zobrist line keys confirmed against each distinct game's line record, made
  * by a visitor without a game tree, or with --keep richest from the tree); the command keeps the
  * options, the output files and the messages. --keep richest spools every game's text, read again
- * by the second pass (cli/dedupe_out.c). Never the games' text in memory. */
+ * by the second pass (pgn_dedupe_files, include/pgnkit/dedupe_run.h). Never the games' text in
+ * memory. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
 
@@ -65,7 +66,7 @@ static pgn_status richest_pass(cli_run *run, void *user, const cli_game *g) {
     dd_state *s = user;
     uint64_t cluster;
     int is_new;
-    pgn_status st = dd_spool(s, g);
+    pgn_status st = pgn_dedupe_files_spool(s->files, g->ordinal, g->summary->broken, g->raw);
     (void)run;
     if (st != PGN_OK || g->summary->broken || g->raw.len > UINT32_MAX) {
         if (st == PGN_OK) {
@@ -194,12 +195,7 @@ int cmd_dedupe(int argc, char **argv) {
     if (s.keep) {
         n = pgn_dedupe_keeper_counts(s.keep);
     }
-    if (s.spool) {
-        fclose(s.spool);
-    }
-    if (s.spill) {
-        fclose(s.spill);
-    }
+    pgn_dedupe_files_free(s.files);
     pgn_dedupe_keeper_free(s.keep);
     pgn_dedupe_line_free(s.line);
     pgn_dedupe_report_free(s.rep);

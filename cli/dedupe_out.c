@@ -1,40 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit dedupe's files: the spill file of the keeper's line records, the workers of -j N,
- * --keep richest's spool of every game's text and its second pass, which writes the kept copies. */
+/* pgnkit dedupe's library objects: the temporary files (the keeper's spill store, --keep
+ * richest's spool of every game's text: pgn_dedupe_files), the keeper, the line visitor's state
+ * and the report; the workers of -j N; the second pass, which writes the kept copies. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
 
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* pgn_dedupe_spill over s->spill. */
-static int spill_write(void *ctx, const void *buf, size_t len) {
-    dd_state *s = ctx;
-    return fwrite(buf, 1, len, s->spill) == len ? 0 : -1;
-}
-
-static int spill_read(void *ctx, uint64_t offset, void *buf, size_t len) {
-    dd_state *s = ctx;
-    return fflush(s->spill) == 0 && pread(fileno(s->spill), buf, len, (off_t)offset) == (ssize_t)len
-               ? 0
-               : -1;
-}
 
 int dd_open(dd_state *s) {
     pgn_dedupe_keeper_opts o;
     memset(&o, 0, sizeof o);
     o.flags = s->flags | (s->richest ? PGN_DEDUPE_RICHEST : 0);
-    o.spill.write = spill_write;
-    o.spill.read = spill_read;
-    o.spill.ctx = s;
-    if (pgn_dedupe_keeper_new(&s->keep, &o) != PGN_OK ||
+    pgn_status st = pgn_dedupe_files_new(&s->files, NULL, s->richest, NULL, 0);
+    if (st == PGN_OK) {
+        o.spill = pgn_dedupe_files_spill(s->files);
+    }
+    if (st == PGN_E_NOMEM || pgn_dedupe_keeper_new(&s->keep, &o) != PGN_OK ||
         pgn_dedupe_line_new(&s->line, s->flags, NULL) != PGN_OK ||
         (s->report && pgn_dedupe_report_new(&s->rep) != PGN_OK)) {
         cli_error(NULL, "out of memory");
         return 1;
     }
-    if (!(s->spill = tmpfile()) || (s->richest && !(s->spool = tmpfile()))) {
+    if (st != PGN_OK) {
         cli_error(NULL, "cannot create a temporary file");
         return 1;
     }
@@ -91,41 +78,13 @@ pgn_status dd_line_of(dd_state *s, const cli_game *g, uint64_t *key, pgn_str *re
     return PGN_OK;
 }
 
-/* A game in the spool: this header, then its raw bytes. */
-typedef struct spooled {
-    uint64_t ordinal, len;
-    uint32_t broken;
-} spooled;
-
-pgn_status dd_spool(dd_state *s, const cli_game *g) {
-    spooled h = {g->ordinal, g->raw.len, (uint32_t)g->summary->broken};
-    if (fwrite(&h, sizeof h, 1, s->spool) != 1 ||
-        fwrite(g->raw.ptr, 1, g->raw.len, s->spool) != g->raw.len) {
-        return PGN_E_IO;
-    }
-    return PGN_OK;
+/* The second pass of --keep richest: the kept copies (and games with errors) to the output, the
+ * others to --dupes. */
+static pgn_status put_back(void *ctx, int kept, pgn_str text) {
+    dd_state *s = ctx;
+    return cli_write_raw(kept ? s->out : s->dupes, text.ptr, text.len);
 }
 
-/* The second pass of --keep richest, over the spool: the kept copies (and games with errors) to
- * the output, the others to --dupes. */
 pgn_status dd_second_pass(dd_state *s) {
-    spooled h;
-    char *text = NULL;
-    pgn_status st = fflush(s->spool) == 0 && fseek(s->spool, 0, SEEK_SET) == 0 ? PGN_OK : PGN_E_IO;
-    while (st == PGN_OK && fread(&h, sizeof h, 1, s->spool) == 1) {
-        char *t = realloc(text, h.len ? (size_t)h.len : 1);
-        if (!t) {
-            st = PGN_E_NOMEM;
-            break;
-        }
-        text = t;
-        if (fread(text, 1, (size_t)h.len, s->spool) != h.len) {
-            st = PGN_E_IO;
-            break;
-        }
-        int keep = h.broken || h.len > UINT32_MAX || pgn_dedupe_keeper_is_kept(s->keep, h.ordinal);
-        st = cli_write_raw(keep ? s->out : s->dupes, text, (size_t)h.len);
-    }
-    free(text);
-    return st == PGN_OK && ferror(s->spool) ? PGN_E_IO : st;
+    return pgn_dedupe_files_replay(s->files, s->keep, put_back, s);
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* What a deduplicating run keeps beside its pgn_dedupe_keeper (the io layer,
- * src/io/dedupe_report.c; issue 29 point 3, from pgnkit dedupe's cli/dedupe_out.c): the copies a
- * report lists, and the report itself as JSON. Memory from libc; nothing printed. */
+/* What a deduplicating run keeps beside its pgn_dedupe_keeper (the io layer, src/io/dedupe_files.c
+ * and src/io/dedupe_report.c; issue 29 point 3, from pgnkit dedupe's cli/dedupe_out.c): its
+ * temporary files (the keeper's spill store, and the games' texts for a second pass that writes
+ * the kept copies), the copies a report lists, and the report itself as JSON. Memory from libc;
+ * POSIX file descriptors; nothing printed. */
 #ifndef PGNKIT_DEDUPE_RUN_H
 #define PGNKIT_DEDUPE_RUN_H
 
@@ -15,6 +17,49 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/** The temporary files of a deduplicating run: the keeper's spill store and, when asked, a spool
+ * of every game's text (with --keep richest the copy to keep is known only at the end). Each is
+ * an anonymous temporary file (pgn_temp_open), gone when it is closed however the program ends,
+ * written through a buffer of its own. Not thread-safe (one thread at a time). */
+typedef struct pgn_dedupe_files pgn_dedupe_files;
+
+/**
+ * Creates the spill file and, with texts nonzero, the spool, in directory dir (NULL: /tmp).
+ * Returns PGN_OK with the object in *out (the caller frees it with pgn_dedupe_files_free),
+ * PGN_E_NOMEM, or PGN_E_IO / PGN_E_LIMIT as pgn_temp_open gives them, with its sentence in msg
+ * (cap bytes; msg may be NULL); *out is NULL then.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_dedupe_files_new(pgn_dedupe_files **out, const char *dir,
+                                                      int texts, char *msg, size_t cap);
+
+/** The spill store over the spill file, for pgn_dedupe_keeper_opts.spill (its ctx is f, which
+ * must outlive the keeper). */
+PGN_API pgn_dedupe_spill pgn_dedupe_files_spill(pgn_dedupe_files *f);
+
+/**
+ * Appends a game to the spool (made with texts): its ordinal as given to the keeper, whether it
+ * has errors (broken: written whatever the keeper decides) and its text. PGN_OK, or PGN_E_IO
+ * (the file could not be written).
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_dedupe_files_spool(pgn_dedupe_files *f, uint64_t ordinal,
+                                                        int broken, pgn_str text);
+
+/** The second pass: called with each game of the spool in order, its text (borrowed for the
+ * call) and kept, set for a copy k keeps (pgn_dedupe_keeper_is_kept, after
+ * pgn_dedupe_keeper_finish), a broken game and a text past 4 GiB (never compared). */
+typedef pgn_status (*pgn_dedupe_replay_fn)(void *ctx, int kept, pgn_str text);
+
+/**
+ * Reads the spool back from its start, giving each game to fn. Returns PGN_OK, fn's status when
+ * it is not PGN_OK (the pass stops), PGN_E_IO (the file could not be read) or PGN_E_NOMEM.
+ */
+PGN_API PGN_NODISCARD pgn_status pgn_dedupe_files_replay(pgn_dedupe_files *f,
+                                                         const pgn_dedupe_keeper *k,
+                                                         pgn_dedupe_replay_fn fn, void *ctx);
+
+/** Closes the files (they go with their descriptors) and releases f; accepts NULL. */
+PGN_API void pgn_dedupe_files_free(pgn_dedupe_files *f);
 
 /** The copies of a deduplicating run, for its report: each cluster's first copy and every
  * duplicate, with the name of the input it came from and its line there. */

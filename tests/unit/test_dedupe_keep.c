@@ -6,7 +6,9 @@
  * start (EPD), UCI main line and, where they count, normalised tags, written by the test; a
  * visitor's record equals the tree's for every game of TWIC 1427; --keep richest's choice;
  * PGN_E_LIMIT without a spill store; running out of memory; the report of the clusters
- * (pgn_dedupe_report, include/pgnkit/dedupe_run.h) in its documented JSON. */
+ * (pgn_dedupe_report, include/pgnkit/dedupe_run.h) in its documented JSON; the temporary files
+ * (pgn_dedupe_files): records spilled past a small memory and confirmed from the file, and the
+ * spool's second pass giving each text back in order with the keeper's decision. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,9 +338,62 @@ static void test_nomem(void) {
     pgn_game_free(g);
 }
 
+/* pgn_dedupe_files: the keeper's records past 200 bytes go to the spill file and come back to
+ * confirm the copies; the spool gives every text back, in order, kept as the keeper decided. */
+typedef struct replayed {
+    const char *const *texts;
+    int n, bad;
+    const int *kept;
+} replayed;
+
+static pgn_status on_replay(void *ctx, int kept, pgn_str text) {
+    replayed *r = ctx;
+    const char *want = r->texts[r->n];
+    r->bad += kept != r->kept[r->n] || text.len != strlen(want) || memcmp(text.ptr, want, text.len);
+    r->n++;
+    return PGN_OK;
+}
+
+static void test_files(void) {
+    static const char *const texts[] = {"1. e4 e5 *\n", "1. d4 d5 *\n", "1. c4 c5 *\n",
+                                        "1. e4 e5 *\n", "1. c4 c5 *\n", "1. Nf3 ("};
+    static const int kept[] = {1, 1, 1, 0, 0, 1}; /* the last one broken: always kept */
+    pgn_dedupe_files *f = NULL;
+    char msg[256];
+    CHECK_EQ_INT(pgn_dedupe_files_new(&f, NULL, 1, msg, sizeof msg), PGN_OK);
+    pgn_dedupe_keeper_opts o = {0, 200, pgn_dedupe_files_spill(f), NULL};
+    pgn_dedupe_keeper *k = NULL;
+    pgn_game *g = NULL;
+    CHECK(pgn_dedupe_keeper_new(&k, &o) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK);
+    for (uint64_t i = 0; i < 6; i++) {
+        pgn_str t = {texts[i], strlen(texts[i])};
+        CHECK(pgn_dedupe_files_spool(f, i, i == 5, t) == PGN_OK);
+        if (i == 5) {
+            pgn_dedupe_keeper_add_broken(k);
+            continue;
+        }
+        uint64_t cl;
+        int is_new;
+        read_game_text(g, texts[i]); /* records of 89 bytes: the third is spilled */
+        CHECK(pgn_dedupe_keeper_add_game(k, i, g, &cl, &is_new) == PGN_OK);
+        CHECK_EQ_INT(is_new, kept[i]);
+    }
+    CHECK(pgn_dedupe_keeper_finish(k) == PGN_OK);
+    replayed r = {texts, 0, 0, kept};
+    CHECK(pgn_dedupe_files_replay(f, k, on_replay, &r) == PGN_OK);
+    CHECK_EQ_INT(r.n, 6);
+    CHECK_EQ_INT(r.bad, 0);
+    pgn_dedupe_keeper_free(k);
+    pgn_dedupe_files_free(f);
+    pgn_game_free(g);
+    CHECK_EQ_INT(pgn_dedupe_files_new(&f, "/nonexistent-dir", 0, msg, sizeof msg), PGN_E_IO);
+    CHECK(f == NULL && msg[0] != '\0');
+}
+
 int main(void) {
     test_richest();
     test_limits();
+    test_files();
     test_nomem();
     test_records();
     test_slice();
