@@ -34,7 +34,7 @@ typedef struct worker {
     pgn_game *game;
     pgn_writer *writer;
     /* the output of the current game */
-    cli_membuf out;
+    pgn_membuf out;
     const char *src; /* the current game's file and ordinal in it, for messages */
     uint64_t game_no;
     pgn_str raw;         /* the current game's text, borrowed from the queue's item */

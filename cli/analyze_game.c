@@ -173,7 +173,7 @@ int analyze_taken(worker *w) {
     pgn_status st = parse_taken(w);
     w->out.len = 0;
     if (st != PGN_OK) { /* cannot happen: the reader read it; kept as it was */
-        return st == PGN_E_NOMEM || cli_membuf_write(&w->out, w->raw.ptr, w->raw.len) < 0 ? -1 : 1;
+        return st == PGN_E_NOMEM || pgn_membuf_write(&w->out, w->raw.ptr, w->raw.len) < 0 ? -1 : 1;
     }
     int rc = analyze_game(w);
     w->out.len = 0;

@@ -14,7 +14,7 @@
  * name, is closed before the engines are done with its last games); a broken game is its own
  * output. */
 typedef struct an_item {
-    cli_membuf out;
+    pgn_membuf out;
     size_t len;
     const char *src; /* the input's name, in text */
     uint64_t game_no;
@@ -51,7 +51,7 @@ static pgn_status work(void *user, unsigned i, void *item) {
 static void drop(void *user, void *item) {
     an_item *g = item;
     (void)user;
-    free(g->out.p);
+    free(g->out.ptr);
     free(g);
 }
 
@@ -59,7 +59,7 @@ static void drop(void *user, void *item) {
 static pgn_status done(void *user, void *item) {
     shared *s = user;
     an_item *g = item;
-    const char *p = g->broken ? g->text : g->out.p;
+    const char *p = g->broken ? g->text : g->out.ptr;
     size_t n = g->broken ? g->len : g->out.len;
     int failed = n && fwrite(p, 1, n, s->out) != n;
     drop(s, g);

@@ -74,13 +74,8 @@ void cli_print_diag_detail(const pgn_diag *d, int quiet, const char *detail);
  * thread and in input order whether the reading ran on threads or not (stats counts them by code;
  * a reader on_diag of the command's own would keep -j N off). NULL: none. */
 void cli_diag_observe(pgn_diag_fn fn, void *ctx);
-/* A growable output buffer (not NUL-terminated); cli_membuf_write is a pgn_write_fn appending to
- * the cli_membuf in ctx, -1 when out of memory. */
-typedef struct cli_membuf {
-    char *p;
-    size_t len, cap;
-} cli_membuf;
-ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len);
+/* The growable output buffers are the library's pgn_membuf (include/pgnkit/writer.h), with libc
+ * (alloc NULL: the callers free ptr). */
 /* The whole file path as a malloc'd NUL-terminated string (its length in *len), or NULL after a
  * message (select -f). */
 char *cli_read_text(const char *path, size_t *len);

@@ -134,7 +134,7 @@ static int start_workers(shared *s, worker *ws, unsigned jobs) {
             return EXIT_RESOURCE;
         }
         if (pgn_game_new(&ws[i].game, NULL) != PGN_OK ||
-            pgn_writer_new(&ws[i].writer, NULL, cli_membuf_write, &ws[i].out) != PGN_OK) {
+            pgn_writer_new(&ws[i].writer, NULL, pgn_membuf_write, &ws[i].out) != PGN_OK) {
             cli_error(NULL, "out of memory");
             return EXIT_RESOURCE;
         }
@@ -160,7 +160,7 @@ static void free_all(shared *s, worker *ws, unsigned jobs) {
         pgn_engine_free(ws[i].eng);
         pgn_writer_free(ws[i].writer);
         pgn_game_free(ws[i].game);
-        free(ws[i].out.p);
+        free(ws[i].out.ptr);
     }
     free(ws);
     pthread_mutex_destroy(&s->mu);

@@ -48,7 +48,7 @@ int cmd_check(int argc, char **argv) {
     if ((st = cli_run_open(&r)) != EXIT_OK) {
         return st;
     }
-    static const cli_par_hooks reading_only = {NULL, NULL, NULL, NULL};
+    static const pgn_par_hooks reading_only = {NULL, NULL, NULL, NULL};
     r.par = &reading_only; /* reading is all of check's work: -j defaults to the cores */
     cli_run_visit(&r, NULL, NULL, NULL, NULL);
     return cli_run_finish(&r, CLI_SUMMARY_CHECK);

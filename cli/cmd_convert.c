@@ -230,7 +230,7 @@ static void close_writer(convert *c, cli_run *r) {
     pgn_exporter_free(c->ex);
     pgn_json_writer_free(c->jw);
     pgn_writer_free(c->pw);
-    free(c->buf.p);
+    free(c->buf.ptr);
     free(c->tag_names);
 }
 

@@ -4,7 +4,8 @@
  * (pgn_dedupe_keeper: Zobrist line keys confirmed against each distinct game's line record, made
  * by a visitor without a game tree, or with --keep richest from the tree); the command keeps the
  * options, the output files and the messages. --keep richest spools every game's text, read again
- * by the second pass (cli/dedupe_out.c). Never the games' text in memory. */
+ * by the second pass (pgn_dedupe_files, include/pgnkit/dedupe_run.h). Never the games' text in
+ * memory. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
 
@@ -28,37 +29,8 @@ static const char usage_text[] =
         CLI_JOBS_USAGE
     "exit status: 0 success, 1 the input had errors, 2 usage error, 3 I/O or memory failure\n";
 
-int dd_reserve(void **p, size_t n, size_t *cap, size_t sz) {
-    if (n < *cap) {
-        return 1;
-    }
-    size_t c = *cap ? *cap * 2 : 1024;
-    void *q = c <= SIZE_MAX / sz ? realloc(*p, c * sz) : NULL;
-    if (!q) {
-        return 0;
-    }
-    *p = q;
-    *cap = c;
-    return 1;
-}
-
 static pgn_status write_raw(FILE *f, const cli_game *g) {
     return cli_write_raw(f, g->raw.ptr, g->raw.len);
-}
-
-/* g's input name, kept for --report after its input is closed (one copy per input); NULL when
- * out of memory. */
-static const char *input_name(dd_state *s, const cli_game *g) {
-    const char *name = g->input->name;
-    if (s->nnames > 0 && strcmp(s->names[s->nnames - 1], name) == 0) {
-        return s->names[s->nnames - 1];
-    }
-    char *copy = strdup(name);
-    if (!copy || !dd_reserve((void **)&s->names, s->nnames, &s->capnames, sizeof(char *))) {
-        free(copy);
-        return NULL;
-    }
-    return s->names[s->nnames++] = copy;
 }
 
 /* --report: g, the first copy of a new cluster or a duplicate, remembered. */
@@ -66,15 +38,8 @@ static pgn_status remember(dd_state *s, const cli_game *g, uint64_t cluster, int
     if (!s->report) {
         return PGN_OK;
     }
-    const char *name = input_name(s, g);
-    member m = {cluster, g->ordinal, name, g->summary->start.line};
-    member **v = is_new ? &s->firsts : &s->members;
-    size_t *n = is_new ? &s->nfirsts : &s->nmembers, *cap = is_new ? &s->capfirsts : &s->capmembers;
-    if (!name || !dd_reserve((void **)v, *n, cap, sizeof(member))) {
-        return PGN_E_NOMEM;
-    }
-    (*v)[(*n)++] = m;
-    return PGN_OK;
+    return pgn_dedupe_report_add(s->rep, cluster, is_new, g->ordinal, g->input->name,
+                                 g->summary->start.line);
 }
 
 /* --keep first, after the visitor read g: its line looked up; the output or --dupes. */
@@ -101,7 +66,7 @@ static pgn_status richest_pass(cli_run *run, void *user, const cli_game *g) {
     dd_state *s = user;
     uint64_t cluster;
     int is_new;
-    pgn_status st = dd_spool(s, g);
+    pgn_status st = pgn_dedupe_files_spool(s->files, g->ordinal, g->summary->broken, g->raw);
     (void)run;
     if (st != PGN_OK || g->summary->broken || g->raw.len > UINT32_MAX) {
         if (st == PGN_OK) {
@@ -164,8 +129,9 @@ static void run(cli_run *r, dd_state *s) {
         cli_error(NULL, "%s", pgn_status_message(st));
         r->aborted = 1;
     }
-    if (!r->aborted && s->report) {
-        dd_write_report(s);
+    if (!r->aborted && s->report) { /* a write error is reported when the file is closed */
+        uint64_t games = r->where ? r->matched : r->games;
+        pgn_dedupe_report_write(s->rep, s->keep, games, s->flags, cli_output_write, s->report);
     }
 }
 
@@ -223,26 +189,16 @@ int cmd_dedupe(int argc, char **argv) {
     r.raw = 1;
     s.out = r.out.file;
     s.dupes = o.dupes ? side[0].file : NULL;
-    s.report = o.report ? side[1].file : NULL;
+    s.report = o.report ? &side[1] : NULL;
     run(&r, &s);
     pgn_dedupe_counts n = {0, 0, 0};
     if (s.keep) {
         n = pgn_dedupe_keeper_counts(s.keep);
     }
-    if (s.spool) {
-        fclose(s.spool);
-    }
-    if (s.spill) {
-        fclose(s.spill);
-    }
+    pgn_dedupe_files_free(s.files);
     pgn_dedupe_keeper_free(s.keep);
     pgn_dedupe_line_free(s.line);
-    free(s.firsts);
-    free(s.members);
-    for (size_t i = 0; i < s.nnames; i++) {
-        free(s.names[i]);
-    }
-    free(s.names);
+    pgn_dedupe_report_free(s.rep);
     cli_run_count(&r, "distinct", "distinct", n.distinct);
     cli_run_count(&r, "duplicates", "duplicates dropped", n.duplicates);
     r.status = side_outputs(&r, &o, side, 0, r.status);

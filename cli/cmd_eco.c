@@ -29,8 +29,8 @@ static const char usage_text[] =
 typedef struct eco_state {
     FILE *out;
     pgn_writer *w;
-    cli_membuf *to; /* where w writes: the product of the game being made */
-    cli_membuf buf; /* -j 1: the game's product */
+    pgn_membuf *to; /* where w writes: the product of the game being made */
+    pgn_membuf buf; /* -j 1: the game's product */
     uint32_t flags;
     int check;
     uint64_t classified, disagree, changed;
@@ -42,15 +42,15 @@ typedef struct eco_state {
 enum { ECO_CLASSIFIED = 1, ECO_DIFFERS = 2, ECO_CHANGED = 4 };
 
 /* The game's ECO, Opening and Variation tags, one after another (to tell whether they changed). */
-static pgn_status eco_tags(const pgn_game *game, cli_membuf *out) {
+static pgn_status eco_tags(const pgn_game *game, pgn_membuf *out) {
     static const char *const names[] = {"ECO", "Opening", "Variation"};
     out->len = 0;
     for (size_t i = 0; i < 3; i++) {
         pgn_str v = {"", 0};
         int has = pgn_game_tag_get(game, names[i], &v);
-        if (cli_membuf_write(out, has ? "+" : "-", 1) < 0 ||
-            cli_membuf_write(out, &v.len, sizeof v.len) < 0 ||
-            cli_membuf_write(out, v.ptr, v.len) < 0) {
+        if (pgn_membuf_write(out, has ? "+" : "-", 1) < 0 ||
+            pgn_membuf_write(out, &v.len, sizeof v.len) < 0 ||
+            pgn_membuf_write(out, v.ptr, v.len) < 0) {
             return PGN_E_NOMEM;
         }
     }
@@ -58,18 +58,18 @@ static pgn_status eco_tags(const pgn_game *game, cli_membuf *out) {
 }
 
 static ptrdiff_t to_product(void *ctx, const void *data, size_t len) {
-    return cli_membuf_write(((eco_state *)ctx)->to, data, len);
+    return pgn_membuf_write(((eco_state *)ctx)->to, data, len);
 }
 
 /* --check: the product of g, whose ECO tag may differ from the table's code. */
-static pgn_status check_make(const pgn_game *game, cli_membuf *out) {
+static pgn_status check_make(const pgn_game *game, pgn_membuf *out) {
     pgn_str tag;
     const pgn_opening *o = pgn_opening_classify(game, NULL);
     unsigned char f = o ? ECO_CLASSIFIED : 0;
     int differs = o && pgn_game_tag_get(game, "ECO", &tag) &&
                   !(tag.len == 3 && memcmp(tag.ptr, o->eco, 3) == 0);
     f |= differs ? ECO_DIFFERS : 0;
-    if (cli_membuf_write(out, &f, 1) < 0) {
+    if (pgn_membuf_write(out, &f, 1) < 0) {
         return PGN_E_NOMEM;
     }
     if (!differs) {
@@ -78,30 +78,31 @@ static pgn_status check_make(const pgn_game *game, cli_membuf *out) {
     const char *parts[] = {"ECO \"", "\", by position ", o->eco, " (", o->name, ")\n"};
     const size_t lens[] = {5, 15, 3, 2, strlen(o->name), 2};
     int bad =
-        cli_membuf_write(out, parts[0], lens[0]) < 0 || cli_membuf_write(out, tag.ptr, tag.len) < 0;
+        pgn_membuf_write(out, parts[0], lens[0]) < 0 || pgn_membuf_write(out, tag.ptr, tag.len) < 0;
     for (size_t i = 1; i < 6 && !bad; i++) {
-        bad = cli_membuf_write(out, parts[i], lens[i]) < 0;
+        bad = pgn_membuf_write(out, parts[i], lens[i]) < 0;
     }
     return bad ? PGN_E_NOMEM : PGN_OK;
 }
 
-static pgn_status eco_make(eco_state *s, pgn_game *game, cli_membuf *out) {
+static pgn_status eco_make(eco_state *s, pgn_game *game, pgn_membuf *out) {
     if (s->check) {
         return check_make(game, out);
     }
     const pgn_opening *o;
-    cli_membuf before = {NULL, 0, 0}, after = {NULL, 0, 0};
+    pgn_membuf before = {0}, after = {0};
     pgn_status st = eco_tags(game, &before);
     if (st == PGN_OK && (st = pgn_opening_tag(game, s->flags, &o)) == PGN_OK) {
         st = eco_tags(game, &after);
     }
     unsigned char f = st == PGN_OK && o ? ECO_CLASSIFIED : 0;
-    if (st == PGN_OK && (before.len != after.len || memcmp(before.p, after.p, after.len) != 0)) {
+    if (st == PGN_OK &&
+        (before.len != after.len || memcmp(before.ptr, after.ptr, after.len) != 0)) {
         f |= ECO_CHANGED;
     }
-    free(before.p);
-    free(after.p);
-    if (st != PGN_OK || cli_membuf_write(out, &f, 1) < 0) {
+    free(before.ptr);
+    free(after.ptr);
+    if (st != PGN_OK || pgn_membuf_write(out, &f, 1) < 0) {
         return st != PGN_OK ? st : PGN_E_NOMEM;
     }
     s->to = out;
@@ -128,11 +129,11 @@ static void eco_worker_free(void *wuser) {
     free(w);
 }
 
-static pgn_status eco_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+static pgn_status eco_prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
     return g->summary->broken ? PGN_OK : eco_make(wuser, g->game, out);
 }
 
-static const cli_par_hooks eco_hooks = {eco_worker_new, eco_worker_free, NULL, eco_prepare};
+static const pgn_par_hooks eco_hooks = {eco_worker_new, eco_worker_free, NULL, eco_prepare};
 
 /* The export p (without its flag byte) in place of the game: the text before the first game and
  * the text after the game kept verbatim in their places, as fmt does (issue 34 point 5). */
@@ -163,7 +164,7 @@ static pgn_status one_game(cli_run *r, void *user, const cli_game *g) {
         if (st != PGN_OK) {
             return st;
         }
-        p.ptr = s->buf.p;
+        p.ptr = s->buf.ptr;
         p.len = s->buf.len;
     }
     if (p.len == 0) {
@@ -222,7 +223,7 @@ int cmd_eco(int argc, char **argv) {
         cli_run_games(&r, one_game, &s);
     }
     pgn_writer_free(s.w);
-    free(s.buf.p);
+    free(s.buf.ptr);
     cli_run_count(&r, "classified", "classified", s.classified);
     if (!s.check) {
         cli_run_count(&r, "changed", "with tags changed", s.changed);

@@ -48,7 +48,7 @@ typedef struct fmt_state {
     int check, in_place, games_only;
     const char *backup; /* -i --backup SUFFIX: the file as it was, as FILE.SUFFIX */
     uint64_t not_canonical;
-    cli_membuf text; /* the export of the current game */
+    pgn_membuf text; /* the export of the current game */
     pgn_writer *writer;
     pgn_writer_opts wo;
     pgn_edit_opts edit; /* --strip-... and friends */
@@ -70,14 +70,14 @@ static void not_canonical(const cli_game *g) {
     }
 }
 
-/* The export of g (edited) into s->text. */
-static pgn_status fmt_export(fmt_state *s, const cli_game *g) {
+/* The export of game (edited) into s->text. */
+static pgn_status fmt_export(fmt_state *s, pgn_game *game) {
     pgn_status st;
     s->text.len = 0;
-    if (s->edit.flags && (st = cli_game_edit(g->game, &s->edit)) != PGN_OK) {
+    if (s->edit.flags && (st = cli_game_edit(game, &s->edit)) != PGN_OK) {
         return st;
     }
-    st = pgn_writer_write(s->writer, g->game);
+    st = pgn_writer_write(s->writer, game);
     return st == PGN_E_IO ? PGN_E_NOMEM : st; /* the writer's sink is memory (s->text) */
 }
 
@@ -87,7 +87,7 @@ static void *fmt_worker_new(void *user) {
     if (w) {
         *w = *(fmt_state *)user;
         memset(&w->text, 0, sizeof w->text);
-        if (pgn_writer_new(&w->writer, &w->wo, cli_membuf_write, &w->text) != PGN_OK) {
+        if (pgn_writer_new(&w->writer, &w->wo, pgn_membuf_write, &w->text) != PGN_OK) {
             free(w);
             w = NULL;
         }
@@ -98,22 +98,22 @@ static void *fmt_worker_new(void *user) {
 static void fmt_worker_free(void *wuser) {
     fmt_state *w = wuser;
     pgn_writer_free(w->writer);
-    free(w->text.p);
+    free(w->text.ptr);
     free(w);
 }
 
-static pgn_status fmt_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+static pgn_status fmt_prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
     fmt_state *w = wuser;
     pgn_status st;
-    if (g->summary->broken || (st = fmt_export(w, g)) == PGN_OK) {
-        return !g->summary->broken && cli_membuf_write(out, w->text.p, w->text.len) < 0
+    if (g->summary->broken || (st = fmt_export(w, g->game)) == PGN_OK) {
+        return !g->summary->broken && pgn_membuf_write(out, w->text.ptr, w->text.len) < 0
                    ? PGN_E_NOMEM
                    : PGN_OK;
     }
     return st;
 }
 
-static const cli_par_hooks fmt_hooks = {fmt_worker_new, fmt_worker_free, NULL, fmt_prepare};
+static const pgn_par_hooks fmt_hooks = {fmt_worker_new, fmt_worker_free, NULL, fmt_prepare};
 
 /* The game's export, and the text between it and the next game (% lines, comments, notes)
  * verbatim after it, in its place (issue 34 point 5), at -j 1 and -j N alike: the export's closing
@@ -144,10 +144,10 @@ static pgn_status fmt_game(cli_run *r, void *user, const cli_game *g) {
     }
     pgn_str text;
     if (!cli_par_product(g, &text)) { /* -j N: a worker wrote it (fmt_prepare) */
-        if ((st = fmt_export(s, g)) != PGN_OK) {
+        if ((st = fmt_export(s, g->game)) != PGN_OK) {
             return st;
         }
-        text.ptr = s->text.p;
+        text.ptr = s->text.ptr;
         text.len = s->text.len;
     }
     if (s->check) {
@@ -301,7 +301,7 @@ int cmd_fmt(int argc, char **argv) {
     }
     s.out = &r.out;
     r.par = &fmt_hooks;
-    if (pgn_writer_new(&s.writer, &s.wo, cli_membuf_write, &s.text) != PGN_OK) {
+    if (pgn_writer_new(&s.writer, &s.wo, pgn_membuf_write, &s.text) != PGN_OK) {
         cli_error(NULL, "out of memory");
         r.aborted = 1;
         r.status = EXIT_RESOURCE;
@@ -311,7 +311,7 @@ int cmd_fmt(int argc, char **argv) {
         cli_run_games(&r, fmt_game, &s);
     }
     pgn_writer_free(s.writer);
-    free(s.text.p);
+    free(s.text.ptr);
     if (s.not_canonical && r.status < EXIT_INPUT) {
         r.status = EXIT_INPUT;
     }

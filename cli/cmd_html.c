@@ -36,7 +36,7 @@ enum { HTML_CHUNK = 500 }; /* games in one <script type="application/json"> of t
 typedef struct page {
     FILE *out;
     const char *title;
-    cli_membuf buf;
+    pgn_membuf buf;
     unsigned long games;
     pgn_status st;
     const char *db_path; /* --db */
@@ -60,12 +60,12 @@ static void put_json_string(FILE *out, const char *p, size_t n) {
 }
 
 /* The document without its XML declaration (the page is HTML). */
-static const char *svg_element(const cli_membuf *b, size_t *len) {
-    const char *start = b->p;
+static const char *svg_element(const pgn_membuf *b, size_t *len) {
+    const char *start = b->ptr;
     const char *svg = NULL;
     for (size_t i = 0; i + 4 <= b->len; i++) {
-        if (memcmp(b->p + i, "<svg", 4) == 0) {
-            svg = b->p + i;
+        if (memcmp(b->ptr + i, "<svg", 4) == 0) {
+            svg = b->ptr + i;
             break;
         }
     }
@@ -138,7 +138,7 @@ static void page_head(FILE *out, const char *title, int explore) {
 
 /* The pieces' definitions, the NAG glyphs, then the games' opening; 0 when out of memory. */
 static int page_data(page *pg) {
-    if (pgn_pieces_svg(cli_membuf_write, &pg->buf) != PGN_OK) {
+    if (pgn_pieces_svg(pgn_membuf_write, &pg->buf) != PGN_OK) {
         return 0;
     }
     size_t n;
@@ -224,7 +224,7 @@ int cmd_html(int argc, char **argv) {
         cli_run_games(&r, one_game, &pg);
         page_tail(pg.out, pg.games, pg.ex);
     }
-    free(pg.buf.p);
+    free(pg.buf.ptr);
     pgn_db_answers_free(pg.ex);
     pgn_db_close(pg.db);
     if (pg.st == PGN_E_IO && pg.msg[0]) {

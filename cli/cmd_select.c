@@ -226,17 +226,17 @@ static void *select_worker_vuser(void *wuser) {
     return wuser;
 }
 
-static pgn_status select_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+static pgn_status select_prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
     pgn_query_result res;
     (void)g;
     pgn_status st = pgn_query_matcher_result(wuser, &res);
     if (st != PGN_OK) {
         return st;
     }
-    return cli_membuf_write(out, &res, sizeof res) < 0 ? PGN_E_NOMEM : PGN_OK;
+    return pgn_membuf_write(out, &res, sizeof res) < 0 ? PGN_E_NOMEM : PGN_OK;
 }
 
-static const cli_par_hooks select_hooks = {select_worker_new, select_worker_free,
+static const pgn_par_hooks select_hooks = {select_worker_new, select_worker_free,
                                            select_worker_vuser, select_prepare};
 
 enum {

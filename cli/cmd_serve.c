@@ -320,7 +320,7 @@ int cmd_serve(int argc, char **argv) {
     if (serve_jobs_start(&s.jobs, &o.lim, &o.cfg, err, sizeof err) != 0) {
         cli_error(NULL, "%s", err);
         serve_explore_close(&s);
-        free(s.page.p);
+        free(s.page.ptr);
         return EXIT_RESOURCE;
     }
     serve_warn_wide(&ss, o.bind_addr);
@@ -334,7 +334,7 @@ int cmd_serve(int argc, char **argv) {
     }
     serve_jobs_stop(s.jobs);
     serve_explore_close(&s);
-    free(s.page.p);
+    free(s.page.ptr);
     return st;
 }
 

@@ -34,21 +34,21 @@ static void *stats_worker_vuser(void *wuser) {
     return wuser;
 }
 
-static pgn_status stats_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+static pgn_status stats_prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
     const pgn_stats_game *sg = wuser;
     unsigned char head[3] = {(unsigned char)(sg->have & 255u), (unsigned char)(sg->have >> 8),
                              (unsigned char)sg->marker};
-    int bad = cli_membuf_write(out, head, sizeof head) < 0;
+    int bad = pgn_membuf_write(out, head, sizeof head) < 0;
     (void)g;
     for (unsigned i = 0; i < PGN_STATS_NTAGS && !bad; i++) {
         unsigned char n = (unsigned char)sg->len[i];
         bad = ((sg->have >> i) & 1u) &&
-              (cli_membuf_write(out, &n, 1) < 0 || cli_membuf_write(out, sg->val[i], n) < 0);
+              (pgn_membuf_write(out, &n, 1) < 0 || pgn_membuf_write(out, sg->val[i], n) < 0);
     }
     return bad ? PGN_E_NOMEM : PGN_OK;
 }
 
-static const cli_par_hooks stats_hooks = {stats_worker_new, free, stats_worker_vuser,
+static const pgn_par_hooks stats_hooks = {stats_worker_new, free, stats_worker_vuser,
                                           stats_prepare};
 
 /* The product of stats_prepare back into the game being counted. */

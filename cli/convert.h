@@ -15,7 +15,7 @@ typedef struct convert {
     uint32_t fen_flags;
     pgn_edit_opts edit;
     /* uci and fen: the current game's text, written when the game turns out whole */
-    cli_membuf buf;
+    pgn_membuf buf;
     unsigned depth; /* variation nesting: only depth 0 is converted */
     unsigned moves;
     pgn_exporter *ex;

@@ -20,7 +20,7 @@ static pgn_flow on_begin(void *user, pgn_loc at) {
 }
 
 static void put_text(convert *c, const char *s) {
-    if (cli_membuf_write(&c->buf, s, strlen(s)) < 0) {
+    if (pgn_membuf_write(&c->buf, s, strlen(s)) < 0) {
         c->buf.len = SIZE_MAX; /* out of memory: noticed at the end of the game */
     }
 }
@@ -70,7 +70,7 @@ static void *stream_worker_new(void *user) {
 }
 
 static void stream_worker_free(void *wuser) {
-    free(((convert *)wuser)->buf.p);
+    free(((convert *)wuser)->buf.ptr);
     free(wuser);
 }
 
@@ -78,7 +78,7 @@ static void *stream_worker_vuser(void *wuser) {
     return wuser;
 }
 
-static pgn_status stream_prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+static pgn_status stream_prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
     convert *w = wuser;
     if (w->buf.len == SIZE_MAX) {
         return PGN_E_NOMEM;
@@ -87,11 +87,11 @@ static pgn_status stream_prepare(void *wuser, const cli_game *g, cli_membuf *out
         return PGN_OK;
     }
     put_text(w, "\n");
-    return w->buf.len == SIZE_MAX || cli_membuf_write(out, w->buf.p, w->buf.len) < 0 ? PGN_E_NOMEM
-                                                                                     : PGN_OK;
+    return w->buf.len == SIZE_MAX || pgn_membuf_write(out, w->buf.ptr, w->buf.len) < 0 ? PGN_E_NOMEM
+                                                                                       : PGN_OK;
 }
 
-static const cli_par_hooks stream_hooks = {stream_worker_new, stream_worker_free,
+static const pgn_par_hooks stream_hooks = {stream_worker_new, stream_worker_free,
                                            stream_worker_vuser, stream_prepare};
 
 /* After each game: its text out, or the game rejected. */
@@ -116,7 +116,7 @@ static pgn_status stream_game(cli_run *r, void *user, const cli_game *g) {
     if (c->buf.len == SIZE_MAX) {
         return PGN_E_NOMEM;
     }
-    if (cli_output_write(&r->out, c->buf.p, c->buf.len) < 0) {
+    if (cli_output_write(&r->out, c->buf.ptr, c->buf.len) < 0) {
         return PGN_E_IO;
     }
     r->written++;

@@ -1,40 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* pgnkit dedupe's files: the spill file of the keeper's line records, the workers of -j N,
- * --keep richest's spool of every game's text and its second pass, which writes the kept copies;
- * the JSON report. */
+/* pgnkit dedupe's library objects: the temporary files (the keeper's spill store, --keep
+ * richest's spool of every game's text: pgn_dedupe_files), the keeper, the line visitor's state
+ * and the report; the workers of -j N; the second pass, which writes the kept copies. */
 #define _POSIX_C_SOURCE 200809L
 #include "dedupe.h"
 
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* pgn_dedupe_spill over s->spill. */
-static int spill_write(void *ctx, const void *buf, size_t len) {
-    dd_state *s = ctx;
-    return fwrite(buf, 1, len, s->spill) == len ? 0 : -1;
-}
-
-static int spill_read(void *ctx, uint64_t offset, void *buf, size_t len) {
-    dd_state *s = ctx;
-    return fflush(s->spill) == 0 && pread(fileno(s->spill), buf, len, (off_t)offset) == (ssize_t)len
-               ? 0
-               : -1;
-}
 
 int dd_open(dd_state *s) {
     pgn_dedupe_keeper_opts o;
     memset(&o, 0, sizeof o);
     o.flags = s->flags | (s->richest ? PGN_DEDUPE_RICHEST : 0);
-    o.spill.write = spill_write;
-    o.spill.read = spill_read;
-    o.spill.ctx = s;
-    if (pgn_dedupe_keeper_new(&s->keep, &o) != PGN_OK ||
-        pgn_dedupe_line_new(&s->line, s->flags, NULL) != PGN_OK) {
+    pgn_status st = pgn_dedupe_files_new(&s->files, NULL, s->richest, NULL, 0);
+    if (st == PGN_OK) {
+        o.spill = pgn_dedupe_files_spill(s->files);
+    }
+    if (st == PGN_E_NOMEM || pgn_dedupe_keeper_new(&s->keep, &o) != PGN_OK ||
+        pgn_dedupe_line_new(&s->line, s->flags, NULL) != PGN_OK ||
+        (s->report && pgn_dedupe_report_new(&s->rep) != PGN_OK)) {
         cli_error(NULL, "out of memory");
         return 1;
     }
-    if (!(s->spill = tmpfile()) || (s->richest && !(s->spool = tmpfile()))) {
+    if (st != PGN_OK) {
         cli_error(NULL, "cannot create a temporary file");
         return 1;
     }
@@ -56,7 +43,7 @@ static void *worker_vuser(void *wuser) {
     return wuser;
 }
 
-static pgn_status prepare(void *wuser, const cli_game *g, cli_membuf *out) {
+static pgn_status prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
     uint64_t key;
     pgn_str rec;
     if (g->summary->broken || g->raw.len > UINT32_MAX) {
@@ -66,14 +53,14 @@ static pgn_status prepare(void *wuser, const cli_game *g, cli_membuf *out) {
     if (st != PGN_OK) {
         return st;
     }
-    return cli_membuf_write(out, &key, sizeof key) < 0 ||
-                   cli_membuf_write(out, rec.ptr, rec.len) < 0
+    return pgn_membuf_write(out, &key, sizeof key) < 0 ||
+                   pgn_membuf_write(out, rec.ptr, rec.len) < 0
                ? PGN_E_NOMEM
                : PGN_OK;
 }
 
-const cli_par_hooks *dd_line_hooks(void) {
-    static const cli_par_hooks h = {worker_new, worker_free, worker_vuser, prepare};
+const pgn_par_hooks *dd_line_hooks(void) {
+    static const pgn_par_hooks h = {worker_new, worker_free, worker_vuser, prepare};
     return &h;
 }
 
@@ -91,82 +78,13 @@ pgn_status dd_line_of(dd_state *s, const cli_game *g, uint64_t *key, pgn_str *re
     return PGN_OK;
 }
 
-/* A game in the spool: this header, then its raw bytes. */
-typedef struct spooled {
-    uint64_t ordinal, len;
-    uint32_t broken;
-} spooled;
-
-pgn_status dd_spool(dd_state *s, const cli_game *g) {
-    spooled h = {g->ordinal, g->raw.len, (uint32_t)g->summary->broken};
-    if (fwrite(&h, sizeof h, 1, s->spool) != 1 ||
-        fwrite(g->raw.ptr, 1, g->raw.len, s->spool) != g->raw.len) {
-        return PGN_E_IO;
-    }
-    return PGN_OK;
+/* The second pass of --keep richest: the kept copies (and games with errors) to the output, the
+ * others to --dupes. */
+static pgn_status put_back(void *ctx, int kept, pgn_str text) {
+    dd_state *s = ctx;
+    return cli_write_raw(kept ? s->out : s->dupes, text.ptr, text.len);
 }
 
-/* The second pass of --keep richest, over the spool: the kept copies (and games with errors) to
- * the output, the others to --dupes. */
 pgn_status dd_second_pass(dd_state *s) {
-    spooled h;
-    char *text = NULL;
-    pgn_status st = fflush(s->spool) == 0 && fseek(s->spool, 0, SEEK_SET) == 0 ? PGN_OK : PGN_E_IO;
-    while (st == PGN_OK && fread(&h, sizeof h, 1, s->spool) == 1) {
-        char *t = realloc(text, h.len ? (size_t)h.len : 1);
-        if (!t) {
-            st = PGN_E_NOMEM;
-            break;
-        }
-        text = t;
-        if (fread(text, 1, (size_t)h.len, s->spool) != h.len) {
-            st = PGN_E_IO;
-            break;
-        }
-        int keep = h.broken || h.len > UINT32_MAX || pgn_dedupe_keeper_is_kept(s->keep, h.ordinal);
-        st = cli_write_raw(keep ? s->out : s->dupes, text, (size_t)h.len);
-    }
-    free(text);
-    return st == PGN_OK && ferror(s->spool) ? PGN_E_IO : st;
-}
-
-static int by_member(const void *a, const void *b) {
-    const member *x = a, *y = b;
-    if (x->cluster != y->cluster) {
-        return x->cluster < y->cluster ? -1 : 1;
-    }
-    return x->ordinal < y->ordinal ? -1 : x->ordinal > y->ordinal;
-}
-
-static void report_game(const dd_state *s, const member *m, int first) {
-    FILE *f = s->report;
-    uint64_t keep = pgn_dedupe_keeper_cluster(s->keep, m->cluster)->keep;
-    fprintf(f, "%s{\"ordinal\":%llu,\"source\":", first ? "" : ",", (unsigned long long)m->ordinal);
-    cli_json_string(f, m->input, strlen(m->input));
-    fprintf(f, ",\"line\":%u,\"kept\":%s}", m->line, keep == m->ordinal ? "true" : "false");
-}
-
-/* --report: {"games":N,"distinct":N,"duplicates":N,"by":B,"without_moves_by":"moves+tags",
- * "clusters":[{"cluster":C,"games":[...]}]}: B is --by's rule; a game without moves is always
- * compared with its tags (issue 31). */
-void dd_write_report(dd_state *s) {
-    FILE *f = s->report;
-    pgn_dedupe_counts n = pgn_dedupe_keeper_counts(s->keep);
-    qsort(s->members, s->nmembers, sizeof *s->members, by_member);
-    fprintf(f,
-            "{\"games\":%llu,\"distinct\":%llu,\"duplicates\":%llu,\"by\":\"%s\","
-            "\"without_moves_by\":\"moves+tags\",\"clusters\":[",
-            (unsigned long long)(s->run->where ? s->run->matched : s->run->games),
-            (unsigned long long)n.distinct, (unsigned long long)n.duplicates,
-            (s->flags & PGN_DEDUPE_TAGS) ? "moves+tags" : "moves");
-    for (size_t i = 0; i < s->nmembers;) {
-        uint64_t c = s->members[i].cluster;
-        fprintf(f, "%s\n{\"cluster\":%llu,\"games\":[", i ? "," : "", (unsigned long long)c);
-        report_game(s, &s->firsts[c], 1);
-        for (; i < s->nmembers && s->members[i].cluster == c; i++) {
-            report_game(s, &s->members[i], 0);
-        }
-        fprintf(f, "]}");
-    }
-    fprintf(f, "\n]}\n");
+    return pgn_dedupe_files_replay(s->files, s->keep, put_back, s);
 }

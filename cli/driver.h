@@ -236,7 +236,7 @@ struct cli_run {
     int aborted; /* an I/O or memory failure stopped the run: outputs are not committed */
     int status;  /* the worst exit status so far */
     int jobs;    /* -j: 0 not given (cli/parallel.c: jobs_of), -1 the number of cores */
-    const struct cli_par_hooks *par; /* what the command does on the workers (may be NULL) */
+    const pgn_par_hooks *par; /* what the command does on the workers (may be NULL) */
 };
 
 /* Zeroes r and notes which shared option groups the command takes. */

@@ -94,17 +94,17 @@ char *cli_read_text(const char *path, size_t *len) {
         cli_error(path, "%s", strerror(errno));
         return NULL;
     }
-    cli_membuf b = {NULL, 0, 0};
+    pgn_membuf b = {0};
     char chunk[4096];
     size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && cli_membuf_write(&b, chunk, n) >= 0) {
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && pgn_membuf_write(&b, chunk, n) >= 0) {
     }
     fclose(f);
-    if (cli_membuf_write(&b, "", 1) < 0) {
-        free(b.p);
+    if (pgn_membuf_write(&b, "", 1) < 0) {
+        free(b.ptr);
         cli_error(NULL, "out of memory");
         return NULL;
     }
     *len = b.len - 1;
-    return b.p;
+    return b.ptr;
 }

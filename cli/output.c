@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Outputs of the program: standard output, or a stdio stream over the library's pgn_output (a
  * temporary file beside the target, mode kept, compressed by the name's extension, renamed over
- * the target only when complete: include/pgnkit/tempfile.h), with its messages; the growable
- * memory output. The inputs are in input.c. */
+ * the target only when complete: include/pgnkit/tempfile.h), with its messages. The inputs are
+ * in input.c. */
 #define _GNU_SOURCE /* fopencookie */
 #include "cli.h"
 #include "tempfile.h"
@@ -91,21 +91,6 @@ int cli_output_close(cli_output *o, int commit, int status) {
 ptrdiff_t cli_output_write(void *ctx, const void *data, size_t len) {
     cli_output *o = ctx;
     return fwrite(data, 1, len, o->file) == len ? (ptrdiff_t)len : -1;
-}
-
-ptrdiff_t cli_membuf_write(void *ctx, const void *data, size_t len) {
-    cli_membuf *b = ctx; /* the library's pgn_membuf with libc (the callers free b->p) */
-    if (len <= b->cap - b->len && len > 0) { /* it fits: no call */
-        memcpy(b->p + b->len, data, len);
-        b->len += len;
-        return (ptrdiff_t)len;
-    }
-    pgn_membuf m = {b->p, b->len, b->cap, NULL};
-    ptrdiff_t n = pgn_membuf_write(&m, data, len);
-    b->p = m.ptr;
-    b->len = m.len;
-    b->cap = m.cap;
-    return n;
 }
 
 pgn_status cli_write_raw(FILE *f, const char *raw, size_t len) {

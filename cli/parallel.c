@@ -1,32 +1,23 @@
 /* SPDX-License-Identifier: MIT */
-/* -j N (parallel.h): the option, the choice of a thread count, and the driver's use of the
- * library's parallel reader (pgn_parallel_read, include/pgnkit/source.h): the command's hooks and
- * callback behind the library's, each game given with its input and its ordinal over the run. */
+/* -j N (parallel.h): the choice of a thread count, and the driver's use of the library's parallel
+ * reader (pgn_parallel_read, include/pgnkit/source.h): the command's hooks (the library's
+ * pgn_par_hooks, given the command's user) and its callback behind the library's, each game
+ * given with its input and its ordinal over the run. */
 #define _POSIX_C_SOURCE 200809L
 #include "parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-enum { BATCH_DEFAULT = 1 << 20 };
 
 /* The number of workers: -j's count, or the cores for -j 0 or auto. Without -j, the cores when
- * the command's work runs on the workers (r->par: check, fmt, convert, select) and the input is
- * a regular file (from a pipe, the first game would wait for a whole batch) that is not a plain
- * file smaller than a batch (the threads and their buffers would cost more than they give: 3 ms
- * on an empty file, 2-3 ms at 200-500 KB), else 1. */
+ * the command's work runs on the workers (r->par: check, fmt, convert, select) and reading the
+ * input on threads can pay (pgn_parallel_worthwhile: a regular file, not a small plain one), else
+ * 1. */
 static unsigned jobs_of(const cli_run *r, const cli_input *in) {
-    if (r->jobs > 0) {
-        return (unsigned)r->jobs;
-    }
-    if (r->jobs == 0 && (!r->par || !pgn_source_seekable(in->src) ||
-                         (pgn_source_format(in->src) == PGN_FORMAT_PLAIN &&
-                          pgn_source_size(in->src) < BATCH_DEFAULT))) {
+    if (r->jobs == 0 && (!r->par || !pgn_parallel_worthwhile(in->src))) {
         return 1;
     }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > CLI_MAX_JOBS ? CLI_MAX_JOBS : (unsigned)n;
+    return pgn_parallel_workers(r->jobs > 0 ? (unsigned)r->jobs : 0);
 }
 
 int cli_par_wanted(const cli_run *r, const cli_input *in, int visitor) {
@@ -36,7 +27,7 @@ int cli_par_wanted(const cli_run *r, const cli_input *in, int visitor) {
     return !visitor || (r->par && r->par->worker_vuser && r->par->prepare);
 }
 
-/* The command's run, callback and hooks behind the library's. */
+/* The command's run and callback behind the library's (its hooks are the library's). */
 typedef struct par_run {
     cli_run *r;
     const cli_input *in;
@@ -45,51 +36,6 @@ typedef struct par_run {
     uint64_t before; /* games of the run before this input */
     uint64_t shown;  /* games counted on the progress line */
 } par_run;
-
-/* A worker's state: the command's, and the run. */
-typedef struct par_worker {
-    par_run *run;
-    void *wuser;
-} par_worker;
-
-static void *worker_new(void *user) {
-    par_run *pr = user;
-    par_worker *w = calloc(1, sizeof *w);
-    if (w && pr->r->par->worker_new && !(w->wuser = pr->r->par->worker_new(pr->user))) {
-        free(w);
-        return NULL;
-    }
-    if (w) {
-        w->run = pr;
-    }
-    return w;
-}
-
-static void worker_free(void *wuser) {
-    par_worker *w = wuser;
-    if (w->run->r->par->worker_free && w->wuser) {
-        w->run->r->par->worker_free(w->wuser);
-    }
-    free(w);
-}
-
-static void *worker_vuser(void *wuser) {
-    par_worker *w = wuser;
-    return w->run->r->par->worker_vuser(w->wuser);
-}
-
-/* The command's prepare hook, writing to the library's product buffer (both grow through libc). */
-static pgn_status prepare(void *wuser, const pgn_par_game *pg, pgn_membuf *out) {
-    par_worker *w = wuser;
-    cli_game g = {pg->game,  pg->summary, pg->raw,     w->run->in, 0,
-                  {NULL, 0}, 0,           pg->between, pg->lead};
-    cli_membuf m = {out->ptr, out->len, out->cap};
-    pgn_status st = w->run->r->par->prepare(w->wuser, &g, &m);
-    out->ptr = m.p;
-    out->len = m.len;
-    out->cap = m.cap;
-    return st;
-}
 
 static pgn_status each(void *user, const pgn_par_game *pg) {
     par_run *pr = user;
@@ -127,11 +73,10 @@ static void par_options(pgn_parallel_opts *o, par_run *pr, int tree, const pgn_v
     o->tree = tree;
     o->visitor = v;
     if (r->par) {
-        pgn_par_hooks h = {worker_new, worker_free, r->par->worker_vuser ? worker_vuser : NULL,
-                           r->par->prepare ? prepare : NULL};
-        o->hooks = h;
+        o->hooks = *r->par;
     }
     o->user = pr;
+    o->hooks_user = pr->user;
     o->each = pr->fn ? each : NULL;
     o->progress = progress;
 }

@@ -8,20 +8,14 @@
 
 #include "cli.h"
 
-/* Work a command may do on the worker threads (all members may be NULL): a state per worker
- * made from the command's user state, the visitor's user for that worker (visitor mode), and
- * prepare, called on the worker after each game with that state: the bytes it appends to out
- * come back to the command's ordered callback through cli_par_product. A command without
- * prepare gets its callback on the main thread with the game as read (tree mode), which is
- * always correct; a visitor with a user needs worker_vuser (else the run is serial). With
- * prepare, the callback gets no tree (cli_game.game NULL) when it gets a product: the workers
- * keep one tree each, not one per game in flight. */
-typedef struct cli_par_hooks {
-    void *(*worker_new)(void *user); /* NULL: out of memory */
-    void (*worker_free)(void *wuser);
-    void *(*worker_vuser)(void *wuser);
-    pgn_status (*prepare)(void *wuser, const cli_game *g, cli_membuf *out);
-} cli_par_hooks;
+/* Work a command may do on the worker threads: cli_run.par, the library's pgn_par_hooks
+ * (include/pgnkit/source.h), whose worker_new gets the command's user. A state per worker, the
+ * visitor's user for that worker (visitor mode), and prepare, called on the worker after each
+ * game with that state: the bytes it appends to out come back to the command's ordered callback
+ * through cli_par_product. A command without prepare gets its callback on the main thread with
+ * the game as read (tree mode), which is always correct; a visitor with a user needs
+ * worker_vuser (else the run is serial). With prepare, the callback gets no tree (cli_game.game
+ * NULL) when it gets a product: the workers keep one tree each, not one per game in flight. */
 
 /* Help text of -j and --progress, for the usage of the commands that read games. */
 #define CLI_JOBS_USAGE                                                                             \

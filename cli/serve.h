@@ -59,19 +59,19 @@ void *serve_second_signal(void *arg);
 /* Reads the PGN text (fix: repairing what is clear): 200 with the games that read whole (for the
  * viewer) and every diagnostic (line, column, code, message, suggestions), the broken games
  * counted; 422 when no game reads whole or the text is over a cap. */
-int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf *body);
+int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_membuf *body);
 /* serve_check, then queues a job: 202 {"id": ...}; 422 as serve_check; 400 for a limit over its
  * cap; 503 when the queue is full. */
 int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search_limit kind,
-                 uint64_t value, cli_membuf *body);
+                 uint64_t value, pgn_membuf *body);
 /* A job's state and progress, the bytes it holds, and the results of its games from the from'th
  * on; 404 unknown.
  * serve_submit's 202 also has "entries": the games as serve_check gives them, not analysed. */
-int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body);
+int serve_status(serve_jobs *j, const char *id, unsigned from, pgn_membuf *body);
 /* The annotated PGN of the games done (text, not JSON); 404 unknown, 409 not finished. */
-int serve_pgn(serve_jobs *j, const char *id, cli_membuf *body);
+int serve_pgn(serve_jobs *j, const char *id, pgn_membuf *body);
 /* Cancels a job: 200, or 404. */
-int serve_cancel(serve_jobs *j, const char *id, cli_membuf *body);
+int serve_cancel(serve_jobs *j, const char *id, pgn_membuf *body);
 
 /* ---- a job's events as Server-Sent Events (serve_stream.c) ---- */
 
@@ -82,7 +82,7 @@ void serve_jobs_set_resume(serve_jobs *j, void (*resume)(void *conn));
 /* A reader of job id's events for the connection conn, from the first: 200 and *out, else the
  * status (404 unknown) with a JSON body. */
 int serve_stream_open(serve_jobs *j, const char *id, void *conn, serve_stream **out,
-                      cli_membuf *body);
+                      pgn_membuf *body);
 /* Up to max bytes of the stream into buf: their count; 0 when there is nothing yet (then
  * suspend(conn) was called, under the lock, and the resume function will be); -1 at the end. */
 long serve_stream_read(serve_jobs *j, serve_stream *st, char *buf, size_t max,
@@ -95,11 +95,11 @@ int serve_streams_end(serve_jobs *j, int ms);
 
 /* Appends s (NUL-terminated, n bytes when n != (size_t)-1) as a JSON string with <, >, & escaped
  * too (\u00XX); returns 0, or -1 when out of memory. */
-int serve_json_string(cli_membuf *b, const char *s, size_t n);
+int serve_json_string(pgn_membuf *b, const char *s, size_t n);
 /* Appends n bytes at p (p may be NULL when n is 0); -1 when out of memory. */
-int serve_put(cli_membuf *b, const void *p, size_t n);
+int serve_put(pgn_membuf *b, const void *p, size_t n);
 /* Appends printf text; -1 when out of memory. */
-int serve_printf(cli_membuf *b, const char *fmt, ...)
+int serve_printf(pgn_membuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -115,10 +115,10 @@ int serve_read_paste(const serve_limits *lim, const char *text, size_t len, int 
 /* Reader options for a paste: all zero, with PGN_READ_FIX when fix (once reader.h has it). */
 void serve_reader_opts(pgn_reader_opts *ro, int fix);
 /* The members every answer about a paste has (pgn_paste_json): 0, or -1. */
-int serve_paste_json(cli_membuf *b, const pgn_paste *pa);
+int serve_paste_json(pgn_membuf *b, const pgn_paste *pa);
 /* body becomes {"error": "out of memory"}: returns 500. */
-int serve_nomem(cli_membuf *b);
+int serve_nomem(pgn_membuf *b);
 /* body becomes {"error": msg}: returns status (500 when out of memory). */
-int serve_error_json(cli_membuf *b, int status, const char *msg);
+int serve_error_json(pgn_membuf *b, int status, const char *msg);
 
 #endif

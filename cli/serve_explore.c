@@ -54,8 +54,8 @@ int serve_open_page(server *s, const char *db) {
         return 0;
     }
     cli_error(NULL, "out of memory");
-    free(s->page.p);
-    s->page = (cli_membuf){0};
+    free(s->page.ptr);
+    s->page = (pgn_membuf){0};
     serve_explore_close(s);
     return -1;
 }
@@ -69,7 +69,7 @@ void serve_explore_close(server *s) {
     }
 }
 
-int serve_explore(server *s, const char *fen, cli_membuf *b) {
+int serve_explore(server *s, const char *fen, pgn_membuf *b) {
     pgn_pos pos;
     char msg[512];
     if (!s->explore) {

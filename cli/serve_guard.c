@@ -100,7 +100,7 @@ void serve_guard_answering(server *s, struct MHD_Connection *mc, int answering) 
 /* An answer being sent: its bytes stay counted (serve_hold) until the library frees it. */
 typedef struct answer {
     server *s;
-    cli_membuf body;
+    pgn_membuf body;
     size_t held;
 } answer;
 
@@ -110,33 +110,33 @@ static ssize_t answer_read(void *cls, uint64_t pos, char *buf, size_t max) {
         return MHD_CONTENT_READER_END_OF_STREAM;
     }
     size_t n = a->body.len - (size_t)pos < max ? a->body.len - (size_t)pos : max;
-    memcpy(buf, a->body.p + pos, n);
+    memcpy(buf, a->body.ptr + pos, n);
     return (ssize_t)n;
 }
 
 static void answer_free(void *cls) {
     answer *a = cls;
     serve_unhold(a->s, a->held);
-    free(a->body.p);
+    free(a->body.ptr);
     free(a);
 }
 
-void serve_busy_body(server *s, cli_membuf *body, unsigned *status) {
+void serve_busy_body(server *s, pgn_membuf *body, unsigned *status) {
     char msg[256];
     snprintf(msg, sizeof msg,
              "the server is busy: answers not yet read by their clients hold %zu of %zu bytes "
              "(--max-answers); try again later",
              serve_held(s), s->guard.max_held);
-    free(body->p);
-    *body = (cli_membuf){0};
+    free(body->ptr);
+    *body = (pgn_membuf){0};
     *status = (unsigned)serve_error_json(body, 503, msg);
 }
 
-struct MHD_Response *serve_answer(server *s, cli_membuf *body, unsigned *status) {
+struct MHD_Response *serve_answer(server *s, pgn_membuf *body, unsigned *status) {
     answer *a = calloc(1, sizeof *a);
     if (!a) {
-        free(body->p);
-        *body = (cli_membuf){0};
+        free(body->ptr);
+        *body = (pgn_membuf){0};
         return NULL;
     }
     if (serve_hold(s, body->cap, 0) != 0) {
@@ -144,7 +144,7 @@ struct MHD_Response *serve_answer(server *s, cli_membuf *body, unsigned *status)
         serve_hold(s, body->cap, 1);
     }
     *a = (answer){s, *body, body->cap};
-    *body = (cli_membuf){0};
+    *body = (pgn_membuf){0};
     struct MHD_Response *resp =
         MHD_create_response_from_callback(a->body.len, 16384, answer_read, a, answer_free);
     if (!resp) {

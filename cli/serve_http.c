@@ -13,7 +13,7 @@
 #include <strings.h>
 
 typedef struct request {
-    cli_membuf body;
+    pgn_membuf body;
     int too_big;
     int busy;    /* the body would be over --max-answers: dropped, answered 503 */
     size_t held; /* bytes of the body counted in serve_hold */
@@ -26,7 +26,7 @@ void serve_request_done(void *cls, struct MHD_Connection *c, void **con_cls,
     request *r = *con_cls;
     if (r) {
         serve_unhold(cls, r->held);
-        free(r->body.p);
+        free(r->body.ptr);
         free(r);
         *con_cls = NULL;
     }
@@ -53,12 +53,12 @@ static void add_headers(struct MHD_Response *resp, const server *s, const char *
 /* Queues body (taken) with status and the headers every answer has; its bytes are counted in
  * --max-answers until it is sent (over it: a 503 instead). The page is not copied. */
 static enum MHD_Result reply(struct MHD_Connection *c, server *s, unsigned status, const char *type,
-                             cli_membuf *body, int page, const char *filename) {
+                             pgn_membuf *body, int page, const char *filename) {
     struct MHD_Response *resp;
     if (page) {
-        free(body->p);
-        *body = (cli_membuf){0};
-        resp = MHD_create_response_from_buffer(s->page.len, s->page.p, MHD_RESPMEM_PERSISTENT);
+        free(body->ptr);
+        *body = (pgn_membuf){0};
+        resp = MHD_create_response_from_buffer(s->page.len, s->page.ptr, MHD_RESPMEM_PERSISTENT);
     } else if ((resp = serve_answer(s, body, &status)) && status == 503) {
         type = "application/json; charset=utf-8"; /* over --max-answers */
         filename = NULL;
@@ -74,16 +74,16 @@ static enum MHD_Result reply(struct MHD_Connection *c, server *s, unsigned statu
 }
 
 static enum MHD_Result reply_json(struct MHD_Connection *c, server *s, unsigned status,
-                                  cli_membuf *body) {
+                                  pgn_membuf *body) {
     return reply(c, s, status, "application/json; charset=utf-8", body, 0, NULL);
 }
 
 static enum MHD_Result refuse(struct MHD_Connection *c, server *s, unsigned status,
                               const char *msg) {
-    cli_membuf b = {0};
+    pgn_membuf b = {0};
     if (serve_printf(&b, "{\"error\":") < 0 || serve_json_string(&b, msg, (size_t)-1) < 0 ||
         serve_printf(&b, "}") < 0) {
-        free(b.p);
+        free(b.ptr);
         return MHD_NO;
     }
     return reply_json(c, s, status, &b);
@@ -132,12 +132,12 @@ static int want_fix(struct MHD_Connection *c) {
 }
 
 static enum MHD_Result post(server *s, struct MHD_Connection *c, const char *url, request *r) {
-    cli_membuf b = {0};
+    pgn_membuf b = {0};
     int status;
     char id[33];
     const char *rest;
     if (strcmp(url, "/api/check") == 0) {
-        status = serve_check(s->jobs, r->body.p ? r->body.p : "", r->body.len, want_fix(c), &b);
+        status = serve_check(s->jobs, r->body.ptr ? r->body.ptr : "", r->body.len, want_fix(c), &b);
     } else if (strcmp(url, "/api/jobs") == 0) {
         const char *kind = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
         const char *value = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "value");
@@ -153,8 +153,8 @@ static enum MHD_Result post(server *s, struct MHD_Connection *c, const char *url
         if (value && !cli_parse_u64(value, 0, UINT64_MAX, &v)) {
             return refuse(c, s, 400, "value must be a number");
         }
-        status =
-            serve_submit(s->jobs, r->body.p ? r->body.p : "", r->body.len, want_fix(c), k, v, &b);
+        status = serve_submit(s->jobs, r->body.ptr ? r->body.ptr : "", r->body.len, want_fix(c), k,
+                              v, &b);
     } else if (strncmp(url, "/api/jobs/", 10) == 0 && job_path(url, id, &rest) &&
                strcmp(rest, "/cancel") == 0) {
         status = serve_cancel(s->jobs, id, &b);
@@ -193,7 +193,7 @@ static void sse_free(void *cls) {
 }
 
 static enum MHD_Result stream(struct MHD_Connection *c, server *s, const char *id) {
-    cli_membuf b = {0};
+    pgn_membuf b = {0};
     sse *e = calloc(1, sizeof *e);
     if (!e) {
         return MHD_NO;
@@ -225,7 +225,7 @@ void serve_http_streams(serve_jobs *j) {
 static enum MHD_Result get(server *s, struct MHD_Connection *c, const char *url) {
     char id[33];
     const char *rest;
-    cli_membuf b = {0};
+    pgn_membuf b = {0};
     if (strcmp(url, "/") == 0 || strcmp(url, "/index.html") == 0) { /* sent from s->page */
         return reply(c, s, 200, "text/html; charset=utf-8", &b, 1, NULL);
     }
@@ -264,21 +264,21 @@ static enum MHD_Result take_upload(server *s, request *r, const char *upload, si
     *upload_size = 0;
     if (!r->too_big && r->body.len + n > s->lim.max_body) {
         r->too_big = 1;
-        free(r->body.p);
-        r->body = (cli_membuf){0};
+        free(r->body.ptr);
+        r->body = (pgn_membuf){0};
     }
     if (!r->too_big && !r->busy && r->body.len + n > r->body.cap) { /* counted as it grows */
         size_t grow = r->body.len + n > 2 * r->body.cap ? r->body.len + n : 2 * r->body.cap;
-        char *p = realloc(r->body.p, grow);
+        char *p = realloc(r->body.ptr, grow);
         if (!p) {
             return MHD_NO;
         }
-        r->body.p = p;
+        r->body.ptr = p;
         r->body.cap = grow;
         if (serve_hold(s, r->body.cap - r->held, 0) != 0) {
             r->busy = 1;
-            free(r->body.p);
-            r->body = (cli_membuf){0};
+            free(r->body.ptr);
+            r->body = (pgn_membuf){0};
         } else {
             r->held = r->body.cap;
         }
@@ -337,7 +337,7 @@ enum MHD_Result serve_handle(void *cls, struct MHD_Connection *c, const char *ur
     if (r->busy || serve_held(s) + 8 * r->body.len > s->guard.max_held) {
         /* new work only with room for an answer of a few times the paste: else every paste
          * would be read, and its answer built, only to be refused */
-        cli_membuf b = {0};
+        pgn_membuf b = {0};
         unsigned st;
         serve_busy_body(s, &b, &st);
         return reply_json(c, s, st, &b);

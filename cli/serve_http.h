@@ -68,7 +68,7 @@ typedef struct server {
     serve_limits lim;
     char hosts[4][80]; /* the Host values taken */
     int nhosts;
-    cli_membuf page;
+    pgn_membuf page;
     char csp[384];
     serve_explorer *explore; /* NULL without --db */
 } server;
@@ -94,9 +94,9 @@ void serve_guard_answering(server *s, struct MHD_Connection *mc, int answering);
 int serve_hold(server *s, size_t n, int force);
 /* A response over body (taken), counted until the library frees it; over --max-answers, a 503
  * that says so instead (*status set). NULL when out of memory. */
-struct MHD_Response *serve_answer(server *s, cli_membuf *body, unsigned *status);
+struct MHD_Response *serve_answer(server *s, pgn_membuf *body, unsigned *status);
 /* body (freed) becomes the 503 refusal of --max-answers, *status 503. */
-void serve_busy_body(server *s, cli_membuf *body, unsigned *status);
+void serve_busy_body(server *s, pgn_membuf *body, unsigned *status);
 /* Counts n bytes out (sent, freed). */
 void serve_unhold(server *s, size_t n);
 /* The bytes held for clients now. */
@@ -113,7 +113,7 @@ int serve_open_page(server *s, const char *db);
 void serve_explore_close(server *s);
 /* GET /api/explore?fen=FEN: the explorer's answer (pgn_db_explore_json) into b; the HTTP status
  * (400 not a FEN, 404 no --db, 500). */
-int serve_explore(server *s, const char *fen, cli_membuf *b);
+int serve_explore(server *s, const char *fen, pgn_membuf *b);
 
 /* The page into s->page and its Content-Security-Policy into s->csp: 0, or -1 (out of memory). */
 int serve_build_page(server *s);

@@ -14,7 +14,7 @@
 /* body (the answer's head) + entries (taken) + "]}" into body, the entries moved in their own
  * buffer rather than copied (an answer may be many MB: two copies at once would double the
  * memory a paste costs). 0, or -1 when out of memory. */
-static int close_entries(cli_membuf *body, pgn_membuf *entries) {
+static int close_entries(pgn_membuf *body, pgn_membuf *entries) {
     size_t need = body->len + entries->len + 2;
     if (entries->cap < need) { /* the library's buffer grows through libc (alloc NULL) */
         char *p = realloc(entries->ptr, need);
@@ -27,15 +27,15 @@ static int close_entries(cli_membuf *body, pgn_membuf *entries) {
     if (entries->len) {
         memmove(entries->ptr + body->len, entries->ptr, entries->len);
     }
-    memcpy(entries->ptr, body->p, body->len);
+    memcpy(entries->ptr, body->ptr, body->len);
     memcpy(entries->ptr + body->len + entries->len, "]}", 2);
-    free(body->p);
-    *body = (cli_membuf){entries->ptr, need, entries->cap};
+    free(body->ptr);
+    *body = (pgn_membuf){entries->ptr, need, entries->cap, NULL};
     *entries = (pgn_membuf){0};
     return 0;
 }
 
-int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf *body) {
+int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_membuf *body) {
     pgn_paste pa;
     int status = serve_read_paste(&j->lim, pgn, len, fix, &pa);
     body->len = 0;
@@ -50,7 +50,7 @@ int serve_check(serve_jobs *j, const char *pgn, size_t len, int fix, cli_membuf 
 }
 
 /* The limit asked for, within its cap: 0, or 400 with the message in body. */
-static int check_limit(serve_jobs *j, pgn_search_limit kind, uint64_t value, cli_membuf *body) {
+static int check_limit(serve_jobs *j, pgn_search_limit kind, uint64_t value, pgn_membuf *body) {
     uint64_t max = kind == PGN_LIMIT_DEPTH   ? j->lim.max_depth
                    : kind == PGN_LIMIT_NODES ? j->lim.max_nodes
                                              : j->lim.max_movetime;
@@ -67,7 +67,7 @@ static int check_limit(serve_jobs *j, pgn_search_limit kind, uint64_t value, cli
 }
 
 int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search_limit kind,
-                 uint64_t value, cli_membuf *body) {
+                 uint64_t value, pgn_membuf *body) {
     int status = check_limit(j, kind, value, body);
     if (status) {
         return status;
@@ -96,9 +96,9 @@ int serve_submit(serve_jobs *j, const char *pgn, size_t len, int fix, pgn_search
     return bad || status == 500 ? serve_nomem(body) : status == 200 ? 202 : status;
 }
 
-int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body) {
+int serve_status(serve_jobs *j, const char *id, unsigned from, pgn_membuf *body) {
     body->len = 0;
-    pgn_status st = pgn_jobs_status_json(j->q, id, from, cli_membuf_write, body);
+    pgn_status st = pgn_jobs_status_json(j->q, id, from, pgn_membuf_write, body);
     if (st == PGN_END) {
         return serve_error_json(body, 404,
                                 "no such job (finished jobs are kept for --keep seconds)");
@@ -106,10 +106,10 @@ int serve_status(serve_jobs *j, const char *id, unsigned from, cli_membuf *body)
     return st == PGN_OK ? 200 : serve_nomem(body);
 }
 
-int serve_pgn(serve_jobs *j, const char *id, cli_membuf *body) {
+int serve_pgn(serve_jobs *j, const char *id, pgn_membuf *body) {
     body->len = 0;
     pgn_job_state state = PGN_JOB_QUEUED;
-    pgn_status st = pgn_jobs_pgn(j->q, id, cli_membuf_write, body, &state);
+    pgn_status st = pgn_jobs_pgn(j->q, id, pgn_membuf_write, body, &state);
     if (st == PGN_END) {
         return serve_error_json(body, 404, "no such job");
     }
@@ -119,7 +119,7 @@ int serve_pgn(serve_jobs *j, const char *id, cli_membuf *body) {
     return st == PGN_OK ? 200 : serve_nomem(body);
 }
 
-int serve_cancel(serve_jobs *j, const char *id, cli_membuf *body) {
+int serve_cancel(serve_jobs *j, const char *id, pgn_membuf *body) {
     if (pgn_jobs_cancel(j->q, id) != PGN_OK) {
         return serve_error_json(body, 404, "no such job");
     }

@@ -24,7 +24,7 @@ static void page_csp(server *s) {
 /* The page: the viewer of pgnkit html (web/viewer.*) with the paste form (web/serve.*), and
  * with --db the explorer panel (web/explore.*). */
 int serve_build_page(server *s) {
-    cli_membuf *b = &s->page, svg = {0};
+    pgn_membuf *b = &s->page, svg = {0};
     int ex = s->explore != NULL;
     page_csp(s);
     int bad =
@@ -38,23 +38,23 @@ int serve_build_page(server *s) {
         serve_printf(b, "</style>\n</head>\n<body>\n") < 0 ||
         serve_put(b, web_serve_html, web_serve_html_len) < 0 ||
         serve_put(b, web_viewer_html, web_viewer_html_len) < 0;
-    if (bad || pgn_pieces_svg(cli_membuf_write, &svg) != PGN_OK) {
-        free(svg.p);
+    if (bad || pgn_pieces_svg(pgn_membuf_write, &svg) != PGN_OK) {
+        free(svg.ptr);
         return -1;
     }
-    const char *p = svg.p;
+    const char *p = svg.ptr;
     for (size_t i = 0; i + 4 <= svg.len; i++) {
-        if (memcmp(svg.p + i, "<svg", 4) == 0) {
-            p = svg.p + i;
+        if (memcmp(svg.ptr + i, "<svg", 4) == 0) {
+            p = svg.ptr + i;
             break;
         }
     }
     bad = serve_printf(b, "<div style=\"position:absolute;width:0;height:0;overflow:hidden\" "
                           "aria-hidden=\"true\">") < 0 ||
-          serve_put(b, p, svg.len - (size_t)(p - svg.p)) < 0 ||
+          serve_put(b, p, svg.len - (size_t)(p - svg.ptr)) < 0 ||
           serve_printf(b, "</div>\n<script type=\"application/json\" id=\"pgnkit-data\">\n"
                           "{\"nags\":[") < 0;
-    free(svg.p);
+    free(svg.ptr);
     for (unsigned i = 0; i < 256 && !bad; i++) {
         const pgn_nag_info *info = pgn_nag_get((uint8_t)i);
         bad = serve_printf(b, i ? ",[" : "[") < 0 ||

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-int serve_put(cli_membuf *b, const void *p, size_t n) {
-    return n == 0 || cli_membuf_write(b, p, n) >= 0 ? 0 : -1;
+int serve_put(pgn_membuf *b, const void *p, size_t n) {
+    return n == 0 || pgn_membuf_write(b, p, n) >= 0 ? 0 : -1;
 }
 
-int serve_printf(cli_membuf *b, const char *fmt, ...) {
+int serve_printf(pgn_membuf *b, const char *fmt, ...) {
     char small[512];
     va_list ap;
     va_start(ap, fmt);
@@ -39,12 +39,12 @@ int serve_printf(cli_membuf *b, const char *fmt, ...) {
 
 /* pgn_json_html_write into a buffer: JSON from the library (strings) with <, >, & escaped */
 static ptrdiff_t put_safe_cb(void *ctx, const void *p, size_t n) {
-    pgn_json_html_sink sink = {cli_membuf_write, ctx};
+    pgn_json_html_sink sink = {pgn_membuf_write, ctx};
     return pgn_json_html_write(&sink, p, n);
 }
 
 /* the library's one JSON string writer (pgn_json_write_string), and <, >, & escaped */
-int serve_json_string(cli_membuf *b, const char *s, size_t n) {
+int serve_json_string(pgn_membuf *b, const char *s, size_t n) {
     return pgn_json_write_string(put_safe_cb, b, s, n == (size_t)-1 ? strlen(s) : n) == PGN_OK ? 0
                                                                                                : -1;
 }
@@ -74,17 +74,17 @@ int serve_read_paste(const serve_limits *lim, const char *text, size_t len, int 
     return st == PGN_OK ? 200 : st == PGN_E_NOMEM ? 500 : 422;
 }
 
-int serve_paste_json(cli_membuf *b, const pgn_paste *pa) {
-    return pgn_paste_json(pa, cli_membuf_write, b) == PGN_OK ? 0 : -1;
+int serve_paste_json(pgn_membuf *b, const pgn_paste *pa) {
+    return pgn_paste_json(pa, pgn_membuf_write, b) == PGN_OK ? 0 : -1;
 }
 
-int serve_nomem(cli_membuf *b) {
+int serve_nomem(pgn_membuf *b) {
     b->len = 0;
     serve_printf(b, "{\"error\":\"out of memory\"}");
     return 500;
 }
 
-int serve_error_json(cli_membuf *b, int status, const char *msg) {
+int serve_error_json(pgn_membuf *b, int status, const char *msg) {
     b->len = 0;
     if (serve_printf(b, "{\"error\":") < 0 || serve_json_string(b, msg, (size_t)-1) < 0 ||
         serve_printf(b, "}") < 0) {

@@ -20,7 +20,7 @@ struct serve_stream {
     pgn_job_reader *r;
     void *conn;                  /* the HTTP layer's connection, given to suspend and resume */
     void (*suspend)(void *conn); /* serve_stream_read's */
-    cli_membuf pend;             /* events as text, not sent yet: pend.p[sent..len) */
+    pgn_membuf pend;             /* events as text, not sent yet: pend.ptr[sent..len) */
     size_t sent;
     int64_t last_write; /* when bytes were last sent (the heartbeat is due a tick later) */
 };
@@ -48,7 +48,7 @@ static void wake_conn(void *ctx) {
 }
 
 int serve_stream_open(serve_jobs *j, const char *id, void *conn, serve_stream **out,
-                      cli_membuf *body) {
+                      pgn_membuf *body) {
     serve_stream *st = calloc(1, sizeof *st);
     if (!st) {
         return serve_nomem(body);
@@ -99,7 +99,7 @@ long serve_stream_read(serve_jobs *j, serve_stream *st, char *buf, size_t max,
     size_t n = st->pend.len - st->sent;
     n = n < max ? n : max;
     if (n) {
-        memcpy(buf, st->pend.p + st->sent, n);
+        memcpy(buf, st->pend.ptr + st->sent, n);
         st->sent += n;
         st->last_write = t;
     }
@@ -109,7 +109,7 @@ long serve_stream_read(serve_jobs *j, serve_stream *st, char *buf, size_t max,
 void serve_stream_close(serve_jobs *j, serve_stream *st) {
     (void)j;
     pgn_job_reader_free(st->r);
-    free(st->pend.p);
+    free(st->pend.ptr);
     free(st);
 }
 

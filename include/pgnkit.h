@@ -18,6 +18,7 @@
 #include "pgnkit/query.h"
 #include "pgnkit/opening.h"
 #include "pgnkit/collection.h"
+#include "pgnkit/dedupe_run.h"
 #include "pgnkit/render.h"
 #include "pgnkit/jobs.h"
 #include "pgnkit/source.h"

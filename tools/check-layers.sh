@@ -32,7 +32,7 @@ header_layer() {
     base.h) echo base;; chess.h) echo chess;; game.h|annot.h|nag.h|evaluation.h) echo game;;
     reader.h|json_reader.h) echo parse;; query.h) echo query;; opening.h) echo opening;;
     collection.h) echo collection;; writer.h|export.h|json.h) echo export;; engine.h|jobs.h) echo engine;;
-    render.h) echo render;; source.h|sort.h|split.h|tempfile.h|workq.h) echo io;; db.h) echo db;; pgnkit.h) echo cli;; *) echo unknown;;
+    render.h) echo render;; source.h|sort.h|split.h|tempfile.h|workq.h|dedupe_run.h) echo io;; db.h) echo db;; pgnkit.h) echo cli;; *) echo unknown;;
     esac
 }
 # Allowed exceptions, "file:header", each with its reason:

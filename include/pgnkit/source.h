@@ -202,9 +202,10 @@ typedef struct pgn_par_game {
 } pgn_par_game;
 
 /** Work done on the worker threads (each member may be NULL): a state per worker made from
- * opts.user, the visitor's user for that worker (visitor mode needs it), and prepare, called on
- * the worker after each game: the bytes it appends to out (a pgn_membuf growing through libc)
- * come back in pgn_par_game.product. With prepare, each gets no tree (a worker keeps one). */
+ * opts.hooks_user (or opts.user), the visitor's user for that worker (visitor mode needs it), and
+ * prepare, called on the worker after each game: the bytes it appends to out (a pgn_membuf growing
+ * through libc) come back in pgn_par_game.product. With prepare, each gets no tree (a worker keeps
+ * one). */
 typedef struct pgn_par_hooks {
     void *(*worker_new)(void *user); /* NULL: out of memory */
     void (*worker_free)(void *wuser);
@@ -224,6 +225,9 @@ typedef struct pgn_parallel_opts {
     const pgn_visitor *visitor; /* visitor mode: its user is hooks.worker_vuser's */
     pgn_par_hooks hooks;
     void *user; /* given to each, progress and hooks.worker_new */
+    /* given to hooks.worker_new instead of user (NULL: user), for hooks written apart from each:
+     * a program's commands behind one driver */
+    void *hooks_user;
     /* Each game in input order, on the caller's thread (NULL: the games are only counted). A
      * status other than PGN_OK stops the read, which returns it. */
     pgn_status (*each)(void *user, const pgn_par_game *g);
@@ -238,6 +242,14 @@ typedef struct pgn_parallel_totals {
     int from_each;                    /* the returned status came from opts->each */
 } pgn_parallel_totals;
 
+/** The number of workers pgn_parallel_read starts for opts.threads = threads: threads (at most
+ * 256), or for 0 one per online core. */
+PGN_API unsigned pgn_parallel_workers(unsigned threads);
+/** Nonzero when reading src on threads can pay: it is seekable (from a pipe, the first game
+ * would wait for a whole batch) and not plain text smaller than a batch of 1 MiB (the threads
+ * and their buffers would cost more than they give: 3 ms on an empty file, 2-3 ms at 200-500 KB).
+ * A program's default for reading on one thread or on the cores. */
+PGN_API int pgn_parallel_worthwhile(const pgn_source *src);
 /** Nonzero when reading with ro needs one reader over the whole text (so pgn_parallel_read must
  * not be used): max_errors, a byte range or line base, nested comments. */
 PGN_API int pgn_parallel_serial(const pgn_reader_opts *ro);

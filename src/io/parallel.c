@@ -93,7 +93,8 @@ static int start_workers(pool *p) {
     for (unsigned i = 0; i <= p->nw; i++) {
         worker *w = &p->w[i];
         w->p = p;
-        if (h->worker_new && !(w->wuser = h->worker_new(p->o->user))) {
+        void *user = p->o->hooks_user ? p->o->hooks_user : p->o->user;
+        if (h->worker_new && !(w->wuser = h->worker_new(user))) {
             return 0;
         }
         w->vuser = h->worker_vuser ? h->worker_vuser(w->wuser) : NULL;
@@ -255,13 +256,17 @@ static pgn_status run(pool *p) {
     return st;
 }
 
-/* The number of workers: opts.threads, or the online cores. */
-static unsigned workers(const pgn_parallel_opts *o) {
-    if (o->threads > 0) {
-        return o->threads > MAX_JOBS ? MAX_JOBS : o->threads;
+unsigned pgn_parallel_workers(unsigned threads) {
+    if (threads > 0) {
+        return threads > MAX_JOBS ? MAX_JOBS : threads;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > MAX_JOBS ? MAX_JOBS : (unsigned)n;
+}
+
+int pgn_parallel_worthwhile(const pgn_source *src) {
+    return pgn_source_seekable(src) &&
+           (pgn_source_format(src) != PGN_FORMAT_PLAIN || pgn_source_size(src) >= BATCH_DEFAULT);
 }
 
 /* The pool's settings from the options. */
@@ -277,7 +282,7 @@ static void setup(pool *p, pgn_source *src, const pgn_parallel_opts *o) {
     p->ro.on_diag = pgnk_par_keep_diag;
     p->ro.max_errors = 0;
     p->ro.range_end = 0;
-    p->nw = workers(o);
+    p->nw = pgn_parallel_workers(o->threads);
     if (pgn_source_seekable(src)) {
         *(pgn_source_format(src) == PGN_FORMAT_PLAIN ? &p->size : &p->zsize) = pgn_source_size(src);
     }

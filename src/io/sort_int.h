@@ -53,4 +53,19 @@ pgn_status pgnk_sort_emit(pgn_write_fn write, void *ctx, const char *raw, size_t
 /* Closes the open runs. */
 void pgnk_sort_close_runs(pgn_sort *s);
 
+/* Temporary files written and read through buffers (sort_runs.c: the sort's runs; dedupe_files.c:
+ * dedupe's spool). */
+enum { PGNK_FD_READ = 1 << 14 }; /* the least size of a pgnk_fd_reader's buffer */
+/* Writes p[0..n) to fd whole (EINTR retried): 0, or -1. */
+int pgnk_fd_write_all(int fd, const char *p, size_t n);
+/* A file being read: its descriptor, a buffer of PGNK_FD_READ bytes or more, and the bytes of it
+ * not yet taken (buf[pos..len)). */
+typedef struct pgnk_fd_reader {
+    int fd;
+    char *buf;
+    size_t pos, len;
+} pgnk_fd_reader;
+/* Reads n bytes into dst: 1, 0 at the end before any byte, -1 on a failure or a cut record. */
+int pgnk_fd_take(pgnk_fd_reader *r, void *dst, size_t n);
+
 #endif

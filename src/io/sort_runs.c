@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { WBUF = 1 << 16, RBUF = 1 << 14 };
+enum { WBUF = 1 << 16, RBUF = PGNK_FD_READ };
 
 /* Keeps the sentence of a failure (the first one: what follows from it says less). */
 static void fail(pgn_sort *s, const char *fmt, ...) {
@@ -30,7 +30,7 @@ static void fail(pgn_sort *s, const char *fmt, ...) {
     va_end(ap);
 }
 
-static int write_all(int fd, const char *p, size_t n) {
+int pgnk_fd_write_all(int fd, const char *p, size_t n) {
     while (n > 0) {
         ssize_t w = write(fd, p, n);
         if (w < 0 && errno == EINTR) {
@@ -48,13 +48,13 @@ static int write_all(int fd, const char *p, size_t n) {
 /* Appends n bytes to the run being written on fd, through the write buffer: 0 or -1. */
 static int put(pgn_sort *s, int fd, const void *p, size_t n) {
     if (s->wlen + n > WBUF && s->wlen) {
-        if (write_all(fd, s->wbuf, s->wlen) != 0) {
+        if (pgnk_fd_write_all(fd, s->wbuf, s->wlen) != 0) {
             return -1;
         }
         s->wlen = 0;
     }
     if (n >= WBUF) {
-        return write_all(fd, p, n);
+        return pgnk_fd_write_all(fd, p, n);
     }
     memcpy(s->wbuf + s->wlen, p, n);
     s->wlen += n;
@@ -63,7 +63,7 @@ static int put(pgn_sort *s, int fd, const void *p, size_t n) {
 
 /* Flushes the write buffer and rewinds fd for reading: 0 or -1. */
 static int finish_run(pgn_sort *s, int fd) {
-    int bad = s->wlen && write_all(fd, s->wbuf, s->wlen) != 0;
+    int bad = s->wlen && pgnk_fd_write_all(fd, s->wbuf, s->wlen) != 0;
     s->wlen = 0;
     return bad || lseek(fd, 0, SEEK_SET) != 0 ? -1 : 0;
 }
@@ -91,20 +91,12 @@ pgn_status pgnk_sort_emit(pgn_write_fn write, void *ctx, const char *raw, size_t
     return ok ? PGN_OK : PGN_E_IO;
 }
 
-/* A run being read: its descriptor and buffer. */
-typedef struct reader {
-    int fd;
-    char *buf;
-    size_t pos, len;
-} reader;
-
-/* Reads n bytes into dst: 1, 0 at the end before any byte, -1 on a failure or a cut record. */
-static int take(reader *r, void *dst, size_t n) {
+int pgnk_fd_take(pgnk_fd_reader *r, void *dst, size_t n) {
     char *d = dst;
     size_t got = 0;
     while (got < n) {
         if (r->pos == r->len) {
-            ssize_t k = read(r->fd, r->buf, RBUF);
+            ssize_t k = read(r->fd, r->buf, PGNK_FD_READ);
             if (k < 0 && errno == EINTR) {
                 continue;
             }
@@ -124,9 +116,9 @@ static int take(reader *r, void *dst, size_t n) {
 
 /* Reads the next record of r into *rec (*cap bytes, grown): 1, 0 at its end, -1 on a failure,
  * -2 out of memory. */
-static int read_rec(pgn_sort *s, reader *r, pgnk_rec **rec, size_t *cap) {
+static int read_rec(pgn_sort *s, pgnk_fd_reader *r, pgnk_rec **rec, size_t *cap) {
     pgnk_rec h;
-    int got = take(r, &h, sizeof h);
+    int got = pgnk_fd_take(r, &h, sizeof h);
     if (got <= 0) {
         return got;
     }
@@ -142,12 +134,12 @@ static int read_rec(pgn_sort *s, reader *r, pgnk_rec **rec, size_t *cap) {
         *cap = (size_t)h.size;
     }
     **rec = h;
-    return take(r, *rec + 1, (size_t)(h.size - sizeof h)) == 1 ? 1 : -1;
+    return pgnk_fd_take(r, *rec + 1, (size_t)(h.size - sizeof h)) == 1 ? 1 : -1;
 }
 
 /* The heads of the runs being merged. */
 typedef struct head {
-    reader rd;
+    pgnk_fd_reader rd;
     pgnk_rec *rec; /* NULL: the run is done */
     size_t cap;
 } head;

@@ -5,7 +5,10 @@
  * with records spilled past a small memory equal those of a brute-force comparison of each game's
  * start (EPD), UCI main line and, where they count, normalised tags, written by the test; a
  * visitor's record equals the tree's for every game of TWIC 1427; --keep richest's choice;
- * PGN_E_LIMIT without a spill store; running out of memory. */
+ * PGN_E_LIMIT without a spill store; running out of memory; the report of the clusters
+ * (pgn_dedupe_report, include/pgnkit/dedupe_run.h) in its documented JSON; the temporary files
+ * (pgn_dedupe_files): records spilled past a small memory and confirmed from the file, and the
+ * spool's second pass giving each text back in order with the keeper's decision. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +218,11 @@ static void test_records(void) {
 
 /* --keep richest: the copy with the most tags, comments, NAGs and variation moves, the first on
  * a tie; broken games counted as distinct. */
+static ptrdiff_t fail_sink(void *ctx, const void *p, size_t len) {
+    (void)ctx, (void)p, (void)len;
+    return -1;
+}
+
 static void test_richest(void) {
     static const char *games[] = {
         "1. e4 e5 2. Nf3 *\n",                            /* 0: cluster 0, richness 0 */
@@ -225,8 +233,10 @@ static void test_richest(void) {
     };
     pgn_dedupe_keeper_opts o = {PGN_DEDUPE_RICHEST, 0, {NULL, NULL, NULL}, NULL};
     pgn_dedupe_keeper *k = NULL;
+    pgn_dedupe_report *rp = NULL;
     pgn_game *g = NULL;
-    CHECK(pgn_dedupe_keeper_new(&k, &o) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK);
+    CHECK(pgn_dedupe_keeper_new(&k, &o) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK &&
+          pgn_dedupe_report_new(&rp) == PGN_OK);
     for (uint64_t i = 0; i < 5; i++) {
         uint64_t cl;
         int is_new;
@@ -234,6 +244,8 @@ static void test_richest(void) {
         CHECK(pgn_dedupe_keeper_add_game(k, i, g, &cl, &is_new) == PGN_OK);
         CHECK_EQ_U64(cl, i == 2 || i == 4);
         CHECK_EQ_INT(is_new, i == 0 || i == 2);
+        const char *source = i < 3 ? "a.pgn" : "b\"c.pgn"; /* a name JSON escapes */
+        CHECK(pgn_dedupe_report_add(rp, cl, is_new, i, source, (uint32_t)(10 * i + 1)) == PGN_OK);
     }
     pgn_dedupe_keeper_add_broken(k);
     pgn_dedupe_counts c = pgn_dedupe_keeper_counts(k);
@@ -246,6 +258,25 @@ static void test_richest(void) {
     for (uint64_t i = 0; i < 6; i++) {
         CHECK_EQ_INT(pgn_dedupe_keeper_is_kept(k, i), i == 1 || i == 4);
     }
+    /* The report: each cluster of two or more copies, its copies in ordinal order, the kept one
+     * the richest (1 and 4); the broken game counts among the games, never in a cluster. */
+    pgn_membuf m = {0};
+    CHECK(pgn_dedupe_report_write(rp, k, 6, 0, pgn_membuf_write, &m) == PGN_OK);
+    static const char want[] =
+        "{\"games\":6,\"distinct\":3,\"duplicates\":3,\"by\":\"moves\","
+        "\"without_moves_by\":\"moves+tags\",\"clusters\":[\n"
+        "{\"cluster\":0,\"games\":[{\"ordinal\":0,\"source\":\"a.pgn\",\"line\":1,\"kept\":false},"
+        "{\"ordinal\":1,\"source\":\"a.pgn\",\"line\":11,\"kept\":true},"
+        "{\"ordinal\":3,\"source\":\"b\\\"c.pgn\",\"line\":31,\"kept\":false}]},\n"
+        "{\"cluster\":1,\"games\":[{\"ordinal\":2,\"source\":\"a.pgn\",\"line\":21,\"kept\":false},"
+        "{\"ordinal\":4,\"source\":\"b\\\"c.pgn\",\"line\":41,\"kept\":true}]}\n]}\n";
+    CHECK(m.len == sizeof want - 1 && memcmp(m.ptr, want, m.len) == 0);
+    m.len = 0;
+    CHECK(pgn_dedupe_report_write(rp, k, 6, PGN_DEDUPE_TAGS, pgn_membuf_write, &m) == PGN_OK);
+    CHECK(m.len > 56 && memcmp(m.ptr + 39, "\"by\":\"moves+tags\",", 18) == 0);
+    CHECK(pgn_dedupe_report_write(rp, k, 6, 0, fail_sink, NULL) == PGN_E_IO);
+    pgn_membuf_free(&m);
+    pgn_dedupe_report_free(rp);
     pgn_dedupe_keeper_free(k);
     pgn_game_free(g);
 }
@@ -307,9 +338,62 @@ static void test_nomem(void) {
     pgn_game_free(g);
 }
 
+/* pgn_dedupe_files: the keeper's records past 200 bytes go to the spill file and come back to
+ * confirm the copies; the spool gives every text back, in order, kept as the keeper decided. */
+typedef struct replayed {
+    const char *const *texts;
+    int n, bad;
+    const int *kept;
+} replayed;
+
+static pgn_status on_replay(void *ctx, int kept, pgn_str text) {
+    replayed *r = ctx;
+    const char *want = r->texts[r->n];
+    r->bad += kept != r->kept[r->n] || text.len != strlen(want) || memcmp(text.ptr, want, text.len);
+    r->n++;
+    return PGN_OK;
+}
+
+static void test_files(void) {
+    static const char *const texts[] = {"1. e4 e5 *\n", "1. d4 d5 *\n", "1. c4 c5 *\n",
+                                        "1. e4 e5 *\n", "1. c4 c5 *\n", "1. Nf3 ("};
+    static const int kept[] = {1, 1, 1, 0, 0, 1}; /* the last one broken: always kept */
+    pgn_dedupe_files *f = NULL;
+    char msg[256];
+    CHECK_EQ_INT(pgn_dedupe_files_new(&f, NULL, 1, msg, sizeof msg), PGN_OK);
+    pgn_dedupe_keeper_opts o = {0, 200, pgn_dedupe_files_spill(f), NULL};
+    pgn_dedupe_keeper *k = NULL;
+    pgn_game *g = NULL;
+    CHECK(pgn_dedupe_keeper_new(&k, &o) == PGN_OK && pgn_game_new(&g, NULL) == PGN_OK);
+    for (uint64_t i = 0; i < 6; i++) {
+        pgn_str t = {texts[i], strlen(texts[i])};
+        CHECK(pgn_dedupe_files_spool(f, i, i == 5, t) == PGN_OK);
+        if (i == 5) {
+            pgn_dedupe_keeper_add_broken(k);
+            continue;
+        }
+        uint64_t cl;
+        int is_new;
+        read_game_text(g, texts[i]); /* records of 89 bytes: the third is spilled */
+        CHECK(pgn_dedupe_keeper_add_game(k, i, g, &cl, &is_new) == PGN_OK);
+        CHECK_EQ_INT(is_new, kept[i]);
+    }
+    CHECK(pgn_dedupe_keeper_finish(k) == PGN_OK);
+    replayed r = {texts, 0, 0, kept};
+    CHECK(pgn_dedupe_files_replay(f, k, on_replay, &r) == PGN_OK);
+    CHECK_EQ_INT(r.n, 6);
+    CHECK_EQ_INT(r.bad, 0);
+    pgn_dedupe_keeper_free(k);
+    pgn_dedupe_files_free(f);
+    pgn_game_free(g);
+    CHECK_EQ_INT(pgn_dedupe_files_new(&f, "/nonexistent-dir", 0, msg, sizeof msg), PGN_E_IO);
+    CHECK(f == NULL && msg[0] != '\0');
+}
+
 int main(void) {
     test_richest();
     test_limits();
+    test_files();
     test_nomem();
     test_records();
     test_slice();

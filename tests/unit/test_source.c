@@ -4,7 +4,8 @@
  * a file descriptor, equal to the text; several streams (gzip members, zstd frames) one after
  * another; a cut and a damaged stream give PGN_E_IO with the sentence that says where; ranges of a
  * plain text with true line numbers (the reader's diagnostics equal one reader's over the whole);
- * the frames of a two-frame zstd text and ranges at their boundaries. */
+ * the frames of a two-frame zstd text and ranges at their boundaries; the parallel reader's hooks
+ * with a user of their own, its number of workers and when reading on threads can pay. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "pgnkit.h"
@@ -223,6 +224,98 @@ static void test_refused(void) {
     CHECK(strcmp(msg, "Is a directory") == 0);
 }
 
+/* The parallel reader's hooks with opts.hooks_user: worker_new gets it (each and progress get
+ * opts.user), and each game's product, made on a worker, comes back with that game. */
+typedef struct each_seen {
+    const char *text; /* the games, each GAME_BYTES long */
+    uint64_t games, bad;
+} each_seen;
+
+enum { GAME_BYTES = 36 };
+
+static void *hk_new(void *user) {
+    int *made = user;
+    (*made)++; /* on the calling thread (pgn_parallel_read starts the workers) */
+    return malloc(1);
+}
+
+static void hk_free(void *wuser) {
+    free(wuser);
+}
+
+static pgn_status hk_prepare(void *wuser, const pgn_par_game *g, pgn_membuf *out) {
+    (void)wuser;
+    return pgn_membuf_write(out, g->raw.ptr, g->raw.len) < 0 ? PGN_E_NOMEM : PGN_OK;
+}
+
+/* Each game's product is its own text, in input order. */
+static pgn_status hk_each(void *user, const pgn_par_game *g) {
+    each_seen *e = user;
+    const char *want = e->text + e->games * GAME_BYTES;
+    e->games++;
+    e->bad += !g->has_product || g->product.len != GAME_BYTES ||
+              memcmp(g->product.ptr, want, GAME_BYTES) != 0 || g->summary->game != e->games;
+    return PGN_OK;
+}
+
+static void test_parallel_hooks(void) {
+    enum { GAMES = 2000 };
+    char *big = malloc((size_t)GAME_BYTES * GAMES + 1);
+    CHECK(big != NULL);
+    for (int i = 0; big && i < GAMES; i++) {
+        snprintf(big + (size_t)i * GAME_BYTES, GAME_BYTES + 1,
+                 "[Event \"%05hu\"]\n\n1. e4 e5 2. Nf3 *\n\n", (unsigned short)i);
+    }
+    pgn_source *s;
+    CHECK_EQ_INT(pgn_source_open_mem(&s, big, (size_t)GAME_BYTES * GAMES, NULL, NULL, 0), PGN_OK);
+    int made = 0;
+    each_seen e = {big, 0, 0};
+    pgn_parallel_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 3;
+    o.batch = 4096; /* many batches over the three workers */
+    o.reader.flags = PGN_READ_KEEP_RAW;
+    o.hooks.worker_new = hk_new;
+    o.hooks.worker_free = hk_free;
+    o.hooks.prepare = hk_prepare;
+    o.user = &e;
+    o.hooks_user = &made;
+    o.each = hk_each;
+    pgn_parallel_totals t;
+    CHECK_EQ_INT(pgn_parallel_read(s, &o, &t), PGN_END);
+    CHECK_EQ_INT(t.games, GAMES);
+    CHECK_EQ_INT(e.games, GAMES);
+    CHECK_EQ_INT(e.bad, 0);
+    CHECK_EQ_INT(made, 4); /* three workers and the calling thread's */
+    pgn_source_free(s);
+    /* 1 MiB of plain text in memory (seekable) pays; less does not; nor does a pipe. */
+    CHECK_EQ_INT(pgn_source_open_mem(&s, big, (size_t)GAME_BYTES * GAMES, NULL, NULL, 0), PGN_OK);
+    CHECK_EQ_INT(pgn_parallel_worthwhile(s), 0);
+    pgn_source_free(s);
+    char *huge = calloc(1, 1u << 20);
+    CHECK(huge != NULL);
+    CHECK_EQ_INT(pgn_source_open_mem(&s, huge, 1u << 20, NULL, NULL, 0), PGN_OK);
+    CHECK_EQ_INT(pgn_parallel_worthwhile(s), 1);
+    pgn_source_free(s);
+    mem_cb m = {huge, 1u << 20, 0};
+    CHECK_EQ_INT(pgn_source_open_read(&s, cb_read, &m, NULL, NULL, 0), PGN_OK);
+    CHECK_EQ_INT(pgn_parallel_worthwhile(s), 0);
+    pgn_source_free(s);
+    if (pgn_format_missing_lib(PGN_FORMAT_GZIP) == NULL) { /* compressed: any size pays */
+        pgn_membuf z = packed(PGN_FORMAT_GZIP, text, sizeof text - 1, 1);
+        CHECK_EQ_INT(pgn_source_open_mem(&s, z.ptr, z.len, NULL, NULL, 0), PGN_OK);
+        CHECK_EQ_INT(pgn_parallel_worthwhile(s), 1);
+        pgn_source_free(s);
+        pgn_membuf_free(&z);
+    }
+    free(huge);
+    free(big);
+    CHECK_EQ_INT(pgn_parallel_workers(3), 3);
+    CHECK_EQ_INT(pgn_parallel_workers(1000), 256);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    CHECK_EQ_INT(pgn_parallel_workers(0), cores < 1 ? 1 : cores > 256 ? 256 : cores);
+}
+
 int main(void) {
     test_magic();
     for (int f = PGN_FORMAT_PLAIN; f <= PGN_FORMAT_XZ; f++) {
@@ -235,5 +328,6 @@ int main(void) {
     test_ranges();
     test_frames();
     test_refused();
+    test_parallel_hooks();
     return harness_finish();
 }
