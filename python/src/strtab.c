@@ -8,15 +8,19 @@
 
 uint32_t pk_hash_bytes(const char *p, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15u ^ n; /* eight bytes a step, multiply and fold */
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+        h = (h ^ pk_load8(p + i)) * 0xFF51AFD7ED558CCDu;
         h ^= h >> 32;
     }
-    uint64_t w = 0;
-    for (size_t i = 0; i < n; i++) { /* the last bytes (a memcpy of n bytes would be a call) */
-        w |= (uint64_t)(unsigned char)p[i] << (8 * i);
+    uint64_t w = 0; /* the last bytes, read as pk_bytes_eq reads them (no loop over bytes) */
+    if (n >= 8) {
+        w = pk_load8(p + n - 8);
+    } else if (n >= 4) {
+        w = pk_load4(p) | (uint64_t)pk_load4(p + n - 4) << 32;
+    } else if (n > 0) {
+        w = (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 |
+            (uint64_t)(unsigned char)p[n - 1] << 16;
     }
     h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
     return (uint32_t)(h ^ h >> 29);

@@ -33,24 +33,76 @@ static inline const char *pk_strtab_str(const pk_strtab *t, uint32_t i) {
     return t->bytes.ptr + pk_strtab_ent(t, i)->off;
 }
 
-/* 1 if a[0..n) and b[0..n) are the same bytes: eight at a time in line (tag names and values
- * are short: a call of memcmp would cost more than the compare). */
+/* The 8 bytes at p, and the 4 bytes at p, as a number (memcpy: any alignment). */
+static inline uint64_t pk_load8(const char *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+static inline uint32_t pk_load4(const char *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* 1 if a[0..n) and b[0..n) are the same bytes, compared in line (tag names and values are short:
+ * a call of memcmp would cost more than the compare): eight bytes at a time, the last eight (or
+ * four) overlapping the ones before, with no loop over single bytes. */
 static inline int pk_bytes_eq(const char *a, const char *b, size_t n) {
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t x, y;
-        memcpy(&x, a + i, 8);
-        memcpy(&y, b + i, 8);
-        if (x != y) {
-            return 0;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            if (pk_load8(a + i) != pk_load8(b + i)) {
+                return 0;
+            }
         }
+        return pk_load8(a + n - 8) == pk_load8(b + n - 8);
     }
-    for (; i < n; i++) {
-        if (a[i] != b[i]) {
-            return 0;
+    if (n >= 4) {
+        return pk_load4(a) == pk_load4(b) && pk_load4(a + n - 4) == pk_load4(b + n - 4);
+    }
+    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
+/* 1 if the n bytes at p are all ASCII (below 0x80), read as pk_bytes_eq reads them. */
+static inline int pk_is_ascii(const char *p, size_t n) {
+    uint64_t high = 0;
+    if (n >= 8) {
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            high |= pk_load8(p + i);
         }
+        high |= pk_load8(p + n - 8);
+    } else if (n >= 4) {
+        high = pk_load4(p) | pk_load4(p + n - 4);
+    } else if (n > 0) {
+        high = (uint64_t)(unsigned char)p[0] | (unsigned char)p[n / 2] | (unsigned char)p[n - 1];
     }
-    return 1;
+    return !(high & 0x8080808080808080u);
+}
+
+/* Copies the n bytes at s to d in line when n is at most 16 (tag names and most values: a call of
+ * memcpy would cost more than the copy), as two words that may overlap, so no loop that a
+ * compiler would turn back into a call. */
+static inline void pk_copy_short(char *d, const char *s, size_t n) {
+    if (n > 16) {
+        memcpy(d, s, n);
+    } else if (n >= 8) {
+        uint64_t a, b;
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, s, 4);
+        memcpy(&b, s + n - 4, 4);
+        memcpy(d, &a, 4);
+        memcpy(d + n - 4, &b, 4);
+    } else if (n > 0) {
+        d[0] = s[0];
+        d[n / 2] = s[n / 2];
+        d[n - 1] = s[n - 1];
+    }
 }
 
 /* A 32-bit hash of the bytes p[0..n). */

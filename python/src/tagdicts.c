@@ -16,7 +16,8 @@ enum {
     BATCH_BYTES = 1 << 17,
     NAME_SLOTS = 64,
     NAME_PROBES = 4,
-    VALUE_SLOTS = 1024,
+    VALUE_SETS = 2048, /* of 2 slots */
+    VALUE_SLOTS = 2 * VALUE_SETS,
     KEY_MAX = 40,      /* longer strings are not cached */
     TEMPLATE_MAX = 64, /* a game with more tags is built without a template */
     TEMPLATES = 8,     /* templates kept (the tag sets of a file) */
@@ -97,8 +98,9 @@ void pk_tagdicts_free(pk_tagdicts *t) {
     PyMem_Free(t);
 }
 
-/* Appends a pair to t's buffer: its two lengths, then its name's and its value's bytes (a short
- * pair in one write, one growth check). */
+/* Appends a pair to t's buffer: its two lengths, then its name's and its value's bytes, copied in
+ * line into the buffer's room when it has enough (the path of nearly every pair), else written
+ * through pgn_membuf_write, which grows it. */
 static pgn_flow keep_tag(void *user, pgn_str name, pgn_str value) {
     pk_tagdicts *t = user;
     size_t lens[2] = {name.len, value.len};
@@ -107,19 +109,17 @@ static pgn_flow keep_tag(void *user, pgn_str name, pgn_str value) {
                               (uint64_t)(unsigned char)name.ptr[name.len - 1] << 24
                         : 0)) *
              0x9E3779B97F4A7C15u;
-    char pair[256];
-    int bad;
-    if (sizeof lens + name.len + value.len <= sizeof pair) {
-        memcpy(pair, lens, sizeof lens);
-        memcpy(pair + sizeof lens, name.ptr, name.len);
-        memcpy(pair + sizeof lens + name.len, value.ptr, value.len);
-        bad = pgn_membuf_write(&t->buf, pair, sizeof lens + name.len + value.len) < 0;
-    } else {
-        bad = pgn_membuf_write(&t->buf, lens, sizeof lens) < 0 ||
-              pgn_membuf_write(&t->buf, name.ptr, name.len) < 0 ||
-              pgn_membuf_write(&t->buf, value.ptr, value.len) < 0;
-    }
-    if (bad) {
+    pgn_membuf *b = &t->buf;
+    if (b->cap - b->len > sizeof lens && b->cap - b->len - sizeof lens >= name.len &&
+        b->cap - b->len - sizeof lens - name.len >= value.len) {
+        char *p = b->ptr + b->len;
+        memcpy(p, lens, sizeof lens);
+        pk_copy_short(p + sizeof lens, name.ptr, name.len);
+        pk_copy_short(p + sizeof lens + name.len, value.ptr, value.len);
+        b->len += sizeof lens + name.len + value.len;
+    } else if (pgn_membuf_write(b, lens, sizeof lens) < 0 ||
+               pgn_membuf_write(b, name.ptr, name.len) < 0 ||
+               pgn_membuf_write(b, value.ptr, value.len) < 0) {
         t->oom = 1;
         return PGN_FLOW_STOP;
     }
@@ -162,53 +162,26 @@ static void next_pair(const pk_tagdicts *t, size_t *i, pgn_str *name, pgn_str *v
     *i += sizeof lens + lens[0] + lens[1];
 }
 
-/* 1 if c holds the str of s (short strings compared in line: memcmp would be a call). */
+/* 1 if c holds the str of s. */
 static int holds(const cached *c, pgn_str s) {
-    if (!c->str || c->len != s.len) {
-        return 0;
-    }
-    size_t i = 0;
-    for (; i + 8 <= s.len; i += 8) {
-        uint64_t a, b;
-        memcpy(&a, c->key + i, 8);
-        memcpy(&b, s.ptr + i, 8);
-        if (a != b) {
-            return 0;
-        }
-    }
-    for (; i < s.len; i++) {
-        if (c->key[i] != s.ptr[i]) {
-            return 0;
-        }
-    }
-    return 1;
+    return c->str && c->len == s.len && pk_bytes_eq(c->key, s.ptr, s.len);
 }
 
 static void keep(cached *c, PyObject *o, pgn_str s) {
     Py_XSETREF(c->str, Py_NewRef(o));
     c->len = (uint8_t)s.len;
-    memcpy(c->key, s.ptr, s.len);
+    pk_copy_short(c->key, s.ptr, s.len);
 }
 
 /* A new str of s: an ASCII one copied into a str made at its size (no decoder), else decoded as
  * UTF-8 with U+FFFD for what is not (pk_str). */
 static PyObject *new_str(pgn_str s) {
-    uint64_t high = 0;
-    size_t i = 0;
-    for (; i + 8 <= s.len; i += 8) {
-        uint64_t w;
-        memcpy(&w, s.ptr + i, 8);
-        high |= w;
-    }
-    for (; i < s.len; i++) {
-        high |= (unsigned char)s.ptr[i];
-    }
-    if (high & 0x8080808080808080u) {
+    if (!pk_is_ascii(s.ptr, s.len)) {
         return pk_str(s);
     }
     PyObject *o = PyUnicode_New((Py_ssize_t)s.len, 127);
-    if (o && s.len) {
-        memcpy(PyUnicode_DATA(o), s.ptr, s.len);
+    if (o) {
+        pk_copy_short(PyUnicode_DATA(o), s.ptr, s.len);
     }
     return o;
 }
@@ -263,6 +236,33 @@ static PyObject *name_of(pk_tagdicts *t, cached *at, pgn_str s) {
     return Py_NewRef(c->str);
 }
 
+/* The str of value s (a new reference) of the tag whose last str is last's: that one when last
+ * holds s (same, known already), else from the value cache (sets of two slots, the one found
+ * last first: the players' names, ratings, rounds... of a file come back game after game), else
+ * made anew and kept there (a short one); last then keeps it. */
+static PyObject *value_of(pk_tagdicts *t, cached *last, pgn_str s, int same) {
+    if (same) {
+        return Py_NewRef(last->str);
+    }
+    if (s.len > KEY_MAX) {
+        return new_str(s);
+    }
+    cached *set = &t->values[(pk_hash_bytes(s.ptr, s.len) & (VALUE_SETS - 1)) * 2];
+    if (!holds(&set[0], s)) {
+        PyObject *o = holds(&set[1], s) ? Py_NewRef(set[1].str) : new_str(s);
+        if (!o) {
+            return NULL;
+        }
+        Py_XDECREF(set[1].str);
+        set[1] = set[0]; /* the slot found first goes second (the second's str is dropped) */
+        set[0].str = NULL;
+        keep(&set[0], o, s);
+        Py_DECREF(o);
+    }
+    keep(last, set[0].str, s);
+    return Py_NewRef(set[0].str);
+}
+
 /* Sets d[name] = value for each pair of [from, to); names, if not NULL, holds the first names
  * made already (n of them). from, if not NULL, is the template d is a copy of, so that a value
  * that is its value (the same bytes at the same place) is there already; *stale then counts the
@@ -274,35 +274,39 @@ static int set_pairs(pk_tagdicts *t, PyObject *d, size_t at, size_t to, PyObject
     for (size_t i = at, k = 0; i < to && !bad; k++) {
         pgn_str name, value;
         next_pair(t, &i, &name, &value);
-        cached *last = k < TEMPLATE_MAX ? &t->at_value[k] : &t->at_value[TEMPLATE_MAX - 1];
-        if (from) { /* then k < n <= TEMPLATE_MAX */
-            if (holds(&from->value[k], value)) {
-                continue;
-            }
-            *stale += holds(last, value);
+        cached *last = &t->at_value[k < TEMPLATE_MAX ? k : TEMPLATE_MAX - 1];
+        if (from && holds(&from->value[k], value)) { /* then k < n <= TEMPLATE_MAX */
+            continue;
         }
-        PyObject *key =
-            k < n ? Py_NewRef(names[k]) : name_of(t, &t->at_name[TEMPLATE_MAX - 1], name);
-        PyObject *val = key ? str_of(last, t->values, VALUE_SLOTS, value) : NULL;
+        int same = holds(last, value);
+        if (from) {
+            *stale += same;
+        }
+        /* names[k] borrowed; a later name's str a new reference */
+        PyObject *key = k < n ? names[k] : name_of(t, &t->at_name[TEMPLATE_MAX - 1], name);
+        PyObject *val = key ? value_of(t, last, value, same) : NULL;
         bad = !val || PyDict_SetItem(d, key, val) < 0;
-        Py_XDECREF(key);
+        if (k >= n) {
+            Py_XDECREF(key);
+        }
         Py_XDECREF(val);
     }
     return bad ? -1 : 0;
 }
 
-/* Makes a copy of d, the dict of the n pairs [at, to) (all its names, each once), template m. 0,
- * or -1 with an exception. */
+/* Makes a copy of d, the dict of the n pairs [at, to) (all its names, each once), template m;
+ * same_keys: d is a copy of m's dict with values changed (its keys are m's already). 0, or -1
+ * with an exception. */
 static int set_template(pk_tagdicts *t, template *m, PyObject *d, size_t at, size_t to, size_t n,
-                        uint64_t sig) {
+                        uint64_t sig, int same_keys) {
     PyObject *copy = PyDict_Copy(d), *key;
     if (!copy) {
         return -1;
     }
-    Py_XSETREF(m->dict, copy);
+    Py_XSETREF(m->dict, copy); /* (a dict's copy holds the same key objects) */
     m->sig = sig;
     Py_ssize_t pos = 0;
-    for (m->n = 0; m->n < n && PyDict_Next(copy, &pos, &key, NULL); m->n++) {
+    for (m->n = same_keys ? n : 0; m->n < n && PyDict_Next(copy, &pos, &key, NULL); m->n++) {
         m->keys[m->n] = key;
     }
     for (size_t i = at, k = 0; i < to && k < n; k++) {
@@ -379,7 +383,7 @@ static PyObject *dict_of(pk_tagdicts *t, size_t at, size_t to, uint64_t sig) {
         int stale = 0;
         PyObject *d = PyDict_Copy(m->dict);
         if (d && (set_pairs(t, d, at, to, m->keys, m->n, m, &stale) < 0 ||
-                  (stale >= STALE_MIN && set_template(t, m, d, at, to, m->n, sig) < 0))) {
+                  (stale >= STALE_MIN && set_template(t, m, d, at, to, m->n, sig, 1) < 0))) {
             Py_CLEAR(d);
         }
         return d;
@@ -402,7 +406,7 @@ static PyObject *dict_of(pk_tagdicts *t, size_t at, size_t to, uint64_t sig) {
     }
     /* a dict without a duplicate name (one key a pair) is a new template, in the slot used least */
     if (d && i == to && n && (size_t)PyDict_GET_SIZE(d) == n &&
-        set_template(t, template_slot(t), d, at, to, n, sig) < 0) {
+        set_template(t, template_slot(t), d, at, to, n, sig, 0) < 0) {
         Py_CLEAR(d);
     }
     for (size_t k = 0; k < n; k++) {
