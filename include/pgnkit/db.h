@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 4
+#define PGN_DB_SCHEMA 5
 
 typedef struct pgn_db pgn_db;
 
