@@ -352,6 +352,10 @@ static pgn_status add_single(importer *im, const pending *p) {
  * batch's run (singles, one row per key prefix); the others, one upsert per (position, move)
  * into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds the
  * games that ended in the position. A (position, move) is the sum of its row and entries. */
+/* A (position, move) that at most this many games of a batch played is as many entries of
+ * singles (about 9 bytes each), not a row of explore (about 40) */
+#define SINGLES_MAX 8
+
 static pgn_status flush_explore(importer *im) {
     for (size_t i = 0; i < im->n;) {
         size_t j = i, len;
@@ -370,11 +374,12 @@ static pgn_status flush_explore(importer *im) {
             last = e->date > last ? e->date : last;
         }
         pgn_status s;
-        if (j - i == 1) {
-            if ((s = add_single(im, &im->p[i])) != PGN_OK) {
-                return s;
+        if (j - i <= SINGLES_MAX) {
+            for (; i < j; i++) {
+                if ((s = add_single(im, &im->p[i])) != PGN_OK) {
+                    return s;
+                }
             }
-            i = j;
             continue;
         }
         if (posting_chunk(im, i, j, &len) != PGN_OK) {

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* The position index's one-game entries (schema 5, issue 30): a (position, move) that one game of
- * an import batch played is no row of its own but an entry of a run, the batch's entries sorted by
- * key and packed into one blob per 16-bit key prefix (table singles: prefix, batch, n, data). A
- * blob: a byte k, a byte w, then the n entries as a bit stream (least significant bit first): the
- * key's low 48 bits as the Rice code of the difference to the previous entry's (parameter k:
- * the quotient in unary, ones ended by a zero, then k bits), the move in 16 bits, and
- * game - batch in w bits. Readers decode within the blob (a damaged blob gives wrong entries,
+/* The position index's entries (schema 5, issue 30): a (position, move) that at most a few games of
+ * an import batch played is no row of explore but one entry a game, the batch's entries sorted by
+ * key and packed into one blob per 16-bit key prefix (table singles: id = batch << 16 | prefix, n,
+ * data). A blob: a byte k, a byte w, then the n entries as a bit stream (least significant bit
+ * first), each a flag bit, then: 0, a new key: its low 48 bits as the Rice code of the difference
+ * to the previous entry's (parameter k: the quotient in unary, ones ended by a zero, then k bits)
+ * and the move in 16 bits; 1, the key before: 1 and the same move, or 0 and the move in 16 bits;
+ * then game - batch in w bits. Readers decode within the blob (a damaged blob gives wrong entries,
  * never a read outside it). */
 #include "db_int.h"
 
@@ -27,17 +28,19 @@ static unsigned width(uint64_t v) {
 
 typedef struct bitw {
     uint8_t *p;
-    size_t at; /* bits written */
+    size_t n;     /* bytes written */
+    uint64_t acc; /* bits not yet written, nacc of them (fewer than 8 between calls) */
+    unsigned nacc;
 } bitw;
 
-/* Appends the low w (<= 48) bits of v; the bytes were zeroed. */
+/* Appends the low w (<= 48) bits of v. */
 static void put_bits(bitw *b, uint64_t v, unsigned w) {
-    for (unsigned i = 0; i < w;) {
-        size_t byte = b->at >> 3;
-        unsigned sh = (unsigned)(b->at & 7), take = 8 - sh < w - i ? 8 - sh : w - i;
-        b->p[byte] = (uint8_t)(b->p[byte] | (((v >> i) & ((1u << take) - 1)) << sh));
-        b->at += take;
-        i += take;
+    b->acc |= (v & ((UINT64_C(1) << w) - 1)) << b->nacc;
+    b->nacc += w;
+    while (b->nacc >= 8) {
+        b->p[b->n++] = (uint8_t)b->acc;
+        b->acc >>= 8;
+        b->nacc -= 8;
     }
 }
 
@@ -50,9 +53,13 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
     unsigned k = mean == 0 ? 0 : width(mean) - 1, w = width(maxd);
     uint64_t prev = 0, bits = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t d = (e[i].key & LOW_MASK) - prev;
-        prev = e[i].key & LOW_MASK;
-        bits += (d >> k) + 1 + k + 16 + w;
+        uint64_t low = e[i].key & LOW_MASK, d = low - prev;
+        if (i > 0 && d == 0) {
+            bits += e[i].move == e[i - 1].move ? 2 + w : 2 + 16 + w;
+        } else {
+            bits += 1 + (d >> k) + 1 + k + 16 + w;
+        }
+        prev = low;
     }
     size_t need = 2 + (size_t)((bits + 7) / 8);
     if (need > *cap) {
@@ -62,14 +69,23 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
         }
         *buf = b;
     }
-    memset(*buf, 0, need);
     (*buf)[0] = (uint8_t)k;
     (*buf)[1] = (uint8_t)w;
-    bitw b = {*buf + 2, 0};
+    bitw b = {*buf + 2, 0, 0, 0};
     prev = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t d = (e[i].key & LOW_MASK) - prev;
-        prev = e[i].key & LOW_MASK;
+        uint64_t low = e[i].key & LOW_MASK, d = low - prev;
+        prev = low;
+        if (i > 0 && d == 0) {
+            put_bits(&b, 1, 1);
+            put_bits(&b, e[i].move == e[i - 1].move, 1);
+            if (e[i].move != e[i - 1].move) {
+                put_bits(&b, e[i].move, 16);
+            }
+            put_bits(&b, e[i].delta, w);
+            continue;
+        }
+        put_bits(&b, 0, 1);
         for (uint64_t q = d >> k; q > 0; q -= q > 32 ? 32 : q) {
             put_bits(&b, UINT64_MAX, q > 32 ? 32 : (unsigned)q);
         }
@@ -77,6 +93,9 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
         put_bits(&b, d, k);
         put_bits(&b, e[i].move, 16);
         put_bits(&b, e[i].delta, w);
+    }
+    if (b.nacc > 0) {
+        b.p[b.n++] = (uint8_t)b.acc;
     }
     *len = need;
     return 0;
@@ -87,7 +106,9 @@ typedef struct bitr {
     const unsigned char *p;
     size_t nbits, at;
     unsigned k, w;
-    uint64_t low; /* the last entry's key bits */
+    uint64_t low;  /* the last entry's key bits */
+    pgn_move move; /* and move */
+    int any;       /* an entry was read */
 } bitr;
 
 /* The next w (<= 48) bits into *v; 0 past the end. */
@@ -118,12 +139,28 @@ static int bitr_init(bitr *r, const unsigned char *p, size_t n) {
     r->k = p[0];
     r->w = p[1];
     r->low = 0;
+    r->move = PGN_MOVE_NONE;
+    r->any = 0;
     return 1;
 }
 
 /* The next entry: 0 at the end of the stream or in a damaged tail. */
 static int single_get(bitr *r, uint64_t *low, pgn_move *mv, uint64_t *delta) {
-    uint64_t q = 0, bit = 1, rem, m;
+    uint64_t same, q = 0, bit = 1, rem, m;
+    if (!get_bits(r, 1, &same)) {
+        return 0;
+    }
+    if (same) {
+        /* the key of the entry before; the same move, or another */
+        if (!r->any || !get_bits(r, 1, &same) || (!same && !get_bits(r, 16, &m)) ||
+            !get_bits(r, r->w, delta)) {
+            return 0;
+        }
+        r->move = same ? r->move : (pgn_move)m;
+        *low = r->low;
+        *mv = r->move;
+        return 1;
+    }
     while (get_bits(r, 1, &bit) && bit == 1) {
         q++;
     }
@@ -136,8 +173,10 @@ static int single_get(bitr *r, uint64_t *low, pgn_move *mv, uint64_t *delta) {
         return 0;
     }
     r->low += d;
+    r->move = (pgn_move)m;
+    r->any = 1;
     *low = r->low;
-    *mv = (pgn_move)m;
+    *mv = r->move;
     return 1;
 }
 
@@ -264,7 +303,15 @@ static int row_keys(void *u, uint64_t batch, bitr *r, int64_t n) {
     uint64_t low, delta;
     pgn_move mv;
     (void)batch;
-    while (n-- > 0 && single_get(r, &low, &mv, &delta)) {
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t plow = r->low;
+        pgn_move pmv = r->move;
+        if (!single_get(r, &low, &mv, &delta)) {
+            break;
+        }
+        if (i > 0 && low == plow && mv == pmv) {
+            continue; /* another game of the same (position, move): one row of the explorer */
+        }
         (*c->entries)++;
         if (keyset_add(c->ks, c->prefix << 48 | low)) {
             c->nomem = 1;
