@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 4
+#define PGN_DB_SCHEMA 5
 
 typedef struct pgn_db pgn_db;
 
@@ -182,6 +182,9 @@ PGN_API pgn_status pgn_db_select_count(pgn_db *db, const pgn_query *query, uint6
 /** What the database holds. */
 typedef struct pgn_db_stats {
     uint64_t games, broken, white, draws, black;
+    /* explorer_rows: the (position, move)s of explore's rows and, for each import batch, of its
+     * entries in singles; position_keys: the distinct positions; position_bytes: the index's
+     * blobs (explore's posting lists and singles' data) */
     uint64_t explorer_rows, position_keys, position_bytes;
     int schema;
 } pgn_db_stats;

@@ -13,7 +13,7 @@ const char *const pgnk_db_tag_names[DBT_COUNT] = {"White", "Black",    "Event", 
 static const char schema_sql[] =
     "PRAGMA application_id = 1885826667;"
     "CREATE TABLE meta(name TEXT PRIMARY KEY, value);"
-    "INSERT INTO meta VALUES('schema', 4), ('application', 'pgnkit');"
+    "INSERT INTO meta VALUES('schema', 5), ('application', 'pgnkit');"
     "CREATE TABLE games(id INTEGER PRIMARY KEY, white TEXT, black TEXT, event TEXT, site TEXT,"
     " date TEXT, round TEXT, white_elo INTEGER, black_elo INTEGER, eco TEXT, result TEXT,"
     " plies INTEGER, broken INTEGER, error TEXT, line_key INTEGER, block INTEGER, start INTEGER,"
@@ -23,8 +23,7 @@ static const char schema_sql[] =
     "CREATE TABLE explore(key INTEGER, move INTEGER, games INTEGER, white INTEGER, draws INTEGER,"
     " black INTEGER, elo_sum INTEGER, elo_games INTEGER, last_date INTEGER, ids BLOB,"
     " PRIMARY KEY(key, move)) WITHOUT ROWID;"
-    "CREATE TABLE singles(prefix INTEGER, batch INTEGER, n INTEGER, data BLOB,"
-    " PRIMARY KEY(prefix, batch)) WITHOUT ROWID;";
+    "CREATE TABLE singles(id INTEGER PRIMARY KEY, n INTEGER, data BLOB);";
 
 static void put_msg(char *msg, size_t cap, const char *a, const char *b) {
     if (msg != NULL && cap > 0) {

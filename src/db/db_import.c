@@ -217,8 +217,10 @@ typedef struct importer {
     uint8_t *blob;
     size_t blob_cap;
     int64_t batch_first; /* the first game stored in the batch: the run's base */
-    uint8_t *run;        /* the one-game entries of prefix sprefix being packed */
-    size_t rlen, rcap, sn;
+    pgnk_single *run;    /* the one-game entries of prefix sprefix being gathered */
+    size_t rcap, sn;
+    uint8_t *packed; /* and packed */
+    size_t pcap;
     uint64_t sprefix;
     pgnk_blockw bw; /* the games' bytes being packed */
 } importer;
@@ -304,17 +306,21 @@ static pgn_status posting_chunk(importer *im, size_t i, size_t j, size_t *len) {
     return PGN_OK;
 }
 
-/* The bucket of one-game entries being packed (prefix im->sprefix, im->sn entries in im->run)
- * as a row of singles. */
+/* The bucket of one-game entries gathered (prefix im->sprefix, im->sn entries in im->run),
+ * packed as a row of singles. */
 static pgn_status flush_singles(importer *im) {
     if (im->sn == 0) {
         return PGN_OK;
     }
-    sqlite3_bind_int64(im->one, 1, (sqlite3_int64)im->sprefix);
-    sqlite3_bind_int64(im->one, 2, im->batch_first);
-    sqlite3_bind_int64(im->one, 3, (sqlite3_int64)im->sn);
-    sqlite3_bind_blob(im->one, 4, im->run, (int)im->rlen, SQLITE_STATIC);
-    im->sn = im->rlen = 0;
+    size_t len = 0;
+    if (pgnk_singles_pack(&im->packed, &im->pcap, &len, im->run, im->sn)) {
+        return PGN_E_NOMEM;
+    }
+    /* the rows' ids grow with the batch: the table is appended to, its pages filled */
+    sqlite3_bind_int64(im->one, 1, im->batch_first * 65536 + (sqlite3_int64)im->sprefix);
+    sqlite3_bind_int64(im->one, 2, (sqlite3_int64)im->sn);
+    sqlite3_bind_blob(im->one, 3, im->packed, (int)len, SQLITE_STATIC);
+    im->sn = 0;
     return step_done(im, im->one, "explorer");
 }
 
@@ -325,17 +331,18 @@ static pgn_status add_single(importer *im, const pending *p) {
         s = flush_singles(im);
     }
     im->sprefix = p->key >> 48;
-    if (s == PGN_OK && im->rlen + 18 > im->rcap) {
+    if (s == PGN_OK && im->sn == im->rcap) {
         void *b = im->run;
-        if (!pgnk_grow(NULL, &b, &im->rcap, im->rlen + 18, 1, 4096)) {
+        if (!pgnk_grow(NULL, &b, &im->rcap, im->sn + 1, sizeof *im->run, 256)) {
             return PGN_E_NOMEM;
         }
         im->run = b;
     }
     if (s == PGN_OK) {
-        im->rlen += pgnk_single_put(im->run + im->rlen, p->key, p->move,
-                                    (uint64_t)(im->gm[p->g].id - im->batch_first));
-        im->sn++;
+        pgnk_single *e = &im->run[im->sn++];
+        e->key = p->key;
+        e->move = p->move;
+        e->delta = (uint64_t)(im->gm[p->g].id - im->batch_first);
         im->batch.positions++;
     }
     return s;
@@ -345,6 +352,10 @@ static pgn_status add_single(importer *im, const pending *p) {
  * batch's run (singles, one row per key prefix); the others, one upsert per (position, move)
  * into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds the
  * games that ended in the position. A (position, move) is the sum of its row and entries. */
+/* A (position, move) that at most this many games of a batch played is as many entries of
+ * singles (about 9 bytes each), not a row of explore (about 40) */
+#define SINGLES_MAX 8
+
 static pgn_status flush_explore(importer *im) {
     for (size_t i = 0; i < im->n;) {
         size_t j = i, len;
@@ -363,11 +374,12 @@ static pgn_status flush_explore(importer *im) {
             last = e->date > last ? e->date : last;
         }
         pgn_status s;
-        if (j - i == 1) {
-            if ((s = add_single(im, &im->p[i])) != PGN_OK) {
-                return s;
+        if (j - i <= SINGLES_MAX) {
+            for (; i < j; i++) {
+                if ((s = add_single(im, &im->p[i])) != PGN_OK) {
+                    return s;
+                }
             }
-            i = j;
             continue;
         }
         if (posting_chunk(im, i, j, &len) != PGN_OK) {
@@ -615,7 +627,7 @@ static pgn_status prepare_statements(importer *im) {
         sqlite3_prepare_v2(q, "SELECT 1 FROM games WHERE line_key = ? LIMIT 1", -1, &im->dup,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(q, exp_sql, -1, &im->exp, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(q, "INSERT INTO singles VALUES(?,?,?,?)", -1, &im->one, NULL) !=
+        sqlite3_prepare_v2(q, "INSERT INTO singles VALUES(?,?,?)", -1, &im->one, NULL) !=
             SQLITE_OK) {
         return pgnk_db_fail(im->db, "import", im->msg, im->mcap);
     }
@@ -674,6 +686,7 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     free(im.gm);
     free(im.blob);
     free(im.run);
+    free(im.packed);
     pgnk_blockw_free(&im.bw);
     if (totals != NULL) {
         *totals = im.tot;

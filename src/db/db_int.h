@@ -48,9 +48,14 @@ pgn_status pgnk_db_games_at_key(pgn_db *db, uint64_t key, int (*fn)(void *user, 
 /* The Date tag's value as YYYYMMDD (unknown parts 0), 0 when no year. */
 int64_t pgnk_db_date_num(const char *s, size_t len);
 
-/* The one-game entries of the position index (db_singles.c). An entry into out (room for 18
- * bytes); its length. */
-size_t pgnk_single_put(uint8_t *out, uint64_t key, pgn_move mv, uint64_t delta);
+/* The one-game entries of the position index (db_singles.c): an entry, and a row's entries
+ * (sorted by key, then move; one key prefix) packed into *buf (grown as *cap says) as the row's
+ * data, *len its bytes; -1 when out of memory. */
+typedef struct pgnk_single {
+    uint64_t key, delta; /* delta: the game's id less the batch's first */
+    pgn_move move;
+} pgnk_single;
+int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single *e, size_t n);
 /* fn for each one-game entry of the position of key key, until it returns nonzero. */
 pgn_status pgnk_db_singles_at(pgn_db *db, uint64_t key,
                               int (*fn)(void *user, pgn_move mv, int64_t id), void *user, char *msg,
