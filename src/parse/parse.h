@@ -233,6 +233,10 @@ int pgnk_text_append_converted(pgn_reader *r, scratch *buf, const char *s, size_
 int pgnk_scratch_put(pgn_reader *r, scratch *buf, const char *s, size_t len);
 /* Decodes a string token for the visitor: escapes (tag values) and encoding. */
 int pgnk_text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value);
+/* tag_names.c. Remembers a tag name; returns 1 if the game already had it (the same bytes), and
+ * sets r->tag_fresh when it is certainly new. Past 64 names, no check. Out of memory (a name
+ * longer than 16 bytes): r->nomem, and 0. */
+int pgnk_seen_tag(pgn_reader *r, const char *p, size_t n);
 /* tag_values.c. The characters of a string token's data (escapes and UTF-8 sequences once). */
 size_t pgnk_tag_string_chars(const token *t);
 /* A tag value with unescaped quotes inside, read from its opening quote at value_at (first_len:
