@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fails when the project's text names a work label instead of a commit, date, version or issue
 # (issue 31 point 5): "stop N", a branch name used as a label ("branch `x`", "integrate <hash>").
-# Checks every file git tracks, but this one (which spells the patterns).
+# Checks every file git tracks (every file of DIR outside a git tree: an unpacked archive), but this
+# one (which spells the patterns).
 # Usage: tools/check-labels.sh [DIR]   (DIR: a tree to check, default the repository)
 #        tools/check-labels.sh --self-test   (the check must fail on a planted label)
 set -u
@@ -12,7 +13,7 @@ scan() { # dir: prints the hits, returns 0 when there is none
         hits=$(cd "$1" && git ls-files -z | grep -zv '^tools/check-labels.sh$' |
             xargs -0 grep -InHiE "$pattern" -- 2>/dev/null)
     else
-        hits=$(grep -rInHiE "$pattern" "$1" 2>/dev/null)
+        hits=$(grep -rInHiE --exclude=check-labels.sh "$pattern" "$1" 2>/dev/null)
     fi
     [ -z "$hits" ] && return 0
     printf 'check-labels: cite a commit, date, version or issue instead:\n%s\n' "$hits"

@@ -10,6 +10,7 @@
  * (tests/unit/test_reader_fast_plain.c links this file built so). */
 #include "lexer.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(__SSE2__) && !defined(PGNKIT_PLAIN_BITS) &&                     \
@@ -151,15 +152,21 @@ static void masks_all_plain(const unsigned char *p, lexer_masks *out) {
 }
 #endif
 
-/* PGNKIT_NO_AVX2: SSE2 alone, for the test of that path on machines that have AVX2
- * (tests/unit/test_reader_fast_sse2.c) */
+#if defined(SCAN_X86)
+/* AVX2 when the CPU has it. PGNKIT_NO_AVX2: SSE2 alone, for the test of that path on machines that
+ * have AVX2 (tests/unit/test_reader_fast_sse2.c). */
+static inline bool use_avx2(void) {
+#if defined(PGNKIT_NO_AVX2)
+    return false;
+#else
+    return __builtin_cpu_supports("avx2");
+#endif
+}
+#endif
+
 static void masks64(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
 #if defined(SCAN_X86)
-#if defined(PGNKIT_NO_AVX2)
-    if (0) {
-#else
-    if (__builtin_cpu_supports("avx2")) {
-#endif
+    if (use_avx2()) {
         masks_avx2(p, sym, digit);
     } else {
         masks_sse2(p, sym, digit);
@@ -171,11 +178,7 @@ static void masks64(const unsigned char *p, uint64_t *sym, uint64_t *digit) {
 
 void pgnk_lexer_masks_all(const unsigned char *p, lexer_masks *out) {
 #if defined(SCAN_X86)
-#if defined(PGNKIT_NO_AVX2)
-    if (0) {
-#else
-    if (__builtin_cpu_supports("avx2")) {
-#endif
+    if (use_avx2()) {
         masks_all_avx2(p, out);
     } else {
         masks_all_sse2(p, out);
