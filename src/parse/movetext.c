@@ -727,10 +727,11 @@ static void read_movetext(pgn_reader *r) {
         if (!r->have_tok && !s.pending) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_read(r, &s);
-            } else if (s.move_seen && (((r->opts.flags & PGN_READ_TAGS_ONLY) &&
-                                        pgnk_tag_skip(&r->lx, &s.tag_skip_until)) ||
-                                       pgnk_lexer_skip_inert(&r->lx))) {
-                /* tag_skip.h, then the lexer's; before a move is seen, tokens one by one */
+            } else if (s.move_seen && !(r->opts.flags & PGNK_READ_NO_SKIP) &&
+                       (pgnk_tag_skip(&r->lx, &s.tag_skip_until) ||
+                        pgnk_lexer_skip_inert(&r->lx))) {
+                /* whole lines (tag_skip.h), then the lexer's; before a move is seen, tokens one
+                 * by one */
                 s.tail = TAIL_OTHER; /* nothing to report: the fast path; the last line is read
                                         token by token (it never skips to the window's end) */
             }
