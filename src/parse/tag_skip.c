@@ -26,6 +26,21 @@ static inline __m128i digit_or(__m128i v, __m128i other) {
     return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d), other);
 }
 
+/* Whether none of the 16 bytes at b + i is a line break, a brace or a stop candidate (one test
+ * for the many blocks of moves alone): no byte below 0x20 or above 0x7F (one signed compare),
+ * none of " ( ) * - / ; and none of [ { ] } (or'ed with 0x20: a ] is let through to classify). */
+static inline int quiet(const unsigned char *b, size_t i) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    __m128i r = _mm_sub_epi8(v, _mm_set1_epi8('('));
+    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+                             _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r)); /* ( ) * */
+    m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ';')),
+                                     _mm_or_si128(eq(v, '-'), eq(v, '/'))));
+    __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    m = _mm_or_si128(m, _mm_or_si128(eq(low, '{'), eq(low, '}')));
+    return _mm_movemask_epi8(m) == 0;
+}
+
 static inline void classify(const unsigned char *b, size_t i, block *k) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
     __m128i stop =
@@ -73,6 +88,12 @@ static int is_stop(const unsigned char *p) {
     case '[': return b1 != '{' && !(b1 == ' ' && p[-2] == '{');
     default: return c >= 0x80;
     }
+}
+
+static int quiet(const unsigned char *b, size_t i) {
+    (void)b;
+    (void)i;
+    return 0; /* every block classified */
 }
 
 static void classify(const unsigned char *b, size_t i, block *k) {
@@ -137,6 +158,23 @@ static size_t last_symbol(const unsigned char *b, size_t from, size_t to) {
     return at;
 }
 
+/* last_symbol where [from, to) holds no brace (no comment to step over): looked for from the end,
+ * where it mostly is (the termination marker's digit right before the stop). */
+static size_t last_symbol_plain(const unsigned char *b, size_t from, size_t to) {
+    for (size_t at = to - 1; at > from; at--) {
+        if ((b[at - 1] == ' ' || b[at - 1] == '\t') && (char_class(b[at]) & C_START)) {
+            return at;
+        }
+    }
+    return from;
+}
+
+/* One past the last brace of bits below `below` of k (a block at i), or none if there is none. */
+static inline size_t brace_end(const block *k, size_t i, unsigned below, size_t none) {
+    unsigned braces = (k->open | k->close) & (below >= 16 ? 0xFFFFu : (1u << below) - 1u);
+    return braces ? i + (63u - bits_clz(braces)) + 1 : none;
+}
+
 int pgnk_tag_skip(lexer *lx, uint64_t *until) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
@@ -146,7 +184,11 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
     commit c = {i, lx->line, lx->line_off, lx->at_line_start};
     uint32_t line = lx->line;
     int open = 0, stopped = 0;
+    size_t braces_end = 0; /* one past the last brace of the blocks before this one */
     for (; !stopped && i + 17 <= len; i += 16) {
+        if (quiet(b, i)) {
+            continue; /* no line ends, no comment opens or closes, nothing stops */
+        }
         block k;
         classify(b, i, &k);
         unsigned from = 0, ev = k.lf | k.stop;
@@ -155,10 +197,18 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
             size_t j = i + bit + 1;
             if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
                 stopped = 1;
-                size_t at = c.line == line ? last_symbol(b, c.at, i + bit) : c.at;
-                for (; c.at < at; c.at++) {
-                    c.at_start &= b[c.at] == ' ' || b[c.at] == '\t';
+                size_t at = c.at;
+                if (c.line == line && brace_end(&k, i, bit, braces_end) > c.at) {
+                    at = last_symbol(b, c.at, i + bit);
+                } else if (c.line == line) {
+                    at = last_symbol_plain(b, c.at, i + bit);
                 }
+                size_t blank = c.at;
+                while (blank < at && (b[blank] == ' ' || b[blank] == '\t')) {
+                    blank++;
+                }
+                c.at_start = c.at_start && blank == at;
+                c.at = at;
                 break;
             }
             open = comment_open(&k, from, bit, open);
@@ -170,6 +220,7 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
         }
         if (!stopped) {
             open = comment_open(&k, from, 16, open);
+            braces_end = brace_end(&k, i, 16, braces_end);
         }
     }
     *until = lx->base + i; /* the block where the search stopped, or the window's end */
