@@ -26,19 +26,21 @@ static inline __m128i digit_or(__m128i v, __m128i other) {
     return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d), other);
 }
 
-/* Whether none of the 16 bytes at b + i is a line break, a brace or a stop candidate (one test
- * for the many blocks of moves alone): no byte below 0x20 or above 0x7F (one signed compare),
- * none of " ( ) * - / ; and none of [ { ] } (or'ed with 0x20: a ] is let through to classify). */
-static inline int quiet(const unsigned char *b, size_t i) {
+/* The 16 bytes at b + i that need classify, but their line feeds (*lf): bytes below 0x20 or above
+ * 0x7F (one signed compare) but LF, " ( ) * - / ; and [ { ] } (or'ed with 0x20: a ] is let
+ * through to classify). Most blocks of moves have none: one test for them. */
+static inline unsigned hard(const unsigned char *b, size_t i, unsigned *lf) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
     __m128i r = _mm_sub_epi8(v, _mm_set1_epi8('('));
-    __m128i m = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)),
+    __m128i nl = eq(v, '\n');
+    __m128i m = _mm_or_si128(_mm_andnot_si128(nl, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))),
                              _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r)); /* ( ) * */
     m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ';')),
                                      _mm_or_si128(eq(v, '-'), eq(v, '/'))));
     __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20));
     m = _mm_or_si128(m, _mm_or_si128(eq(low, '{'), eq(low, '}')));
-    return _mm_movemask_epi8(m) == 0;
+    *lf = (unsigned)_mm_movemask_epi8(nl);
+    return (unsigned)_mm_movemask_epi8(m);
 }
 
 static inline void classify(const unsigned char *b, size_t i, block *k) {
@@ -90,10 +92,11 @@ static int is_stop(const unsigned char *p) {
     }
 }
 
-static int quiet(const unsigned char *b, size_t i) {
+static unsigned hard(const unsigned char *b, size_t i, unsigned *lf) {
     (void)b;
     (void)i;
-    return 0; /* every block classified */
+    *lf = 0;
+    return 1; /* every block classified */
 }
 
 static void classify(const unsigned char *b, size_t i, block *k) {
@@ -128,6 +131,16 @@ static inline int plain_line(const unsigned char *b, size_t j, size_t len) {
         e++;
     }
     return e < len && b[e] != '\n' && b[e] != '\r' && b[e] != '[' && b[j] != '%';
+}
+
+/* Whether every line that starts after a line feed of lf (bits of the block at i) is plain. */
+static inline int lines_plain(const unsigned char *b, size_t i, unsigned lf, size_t len) {
+    for (; lf; lf &= lf - 1) {
+        if (!plain_line(b, i + bits_ctz(lf) + 1, len)) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* Where the search leaves the lexer: the start of a line outside every comment, or of a symbol on
@@ -186,8 +199,15 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
     int open = 0, stopped = 0;
     size_t braces_end = 0; /* one past the last brace of the blocks before this one */
     for (; !stopped && i + 17 <= len; i += 16) {
-        if (quiet(b, i)) {
-            continue; /* no line ends, no comment opens or closes, nothing stops */
+        unsigned lf;
+        if (!hard(b, i, &lf) && lines_plain(b, i, lf, len)) {
+            /* no comment opens or closes, nothing stops: the lines end, the last one commits */
+            if (lf) {
+                line += (uint32_t)bits_popcount(lf);
+                size_t j = i + (63u - bits_clz(lf)) + 1;
+                c = open ? c : (commit){j, line, lx->base + j, 1};
+            }
+            continue;
         }
         block k;
         classify(b, i, &k);
