@@ -188,6 +188,18 @@ static inline size_t brace_end(const block *k, size_t i, unsigned below, size_t 
     return braces ? i + (63u - bits_clz(braces)) + 1 : none;
 }
 
+/* The stop at `to` is on the line of commit c: c moves to that line's last symbol before it
+ * (braces: the line has a brace before the stop). */
+static void stop_line(const unsigned char *b, commit *c, size_t to, int braces) {
+    size_t at = braces ? last_symbol(b, c->at, to) : last_symbol_plain(b, c->at, to);
+    size_t blank = c->at;
+    while (blank < at && (b[blank] == ' ' || b[blank] == '\t')) {
+        blank++;
+    }
+    c->at_start = c->at_start && blank == at;
+    c->at = at;
+}
+
 int pgnk_tag_skip(lexer *lx, uint64_t *until) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
@@ -217,18 +229,9 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
             size_t j = i + bit + 1;
             if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
                 stopped = 1;
-                size_t at = c.at;
-                if (c.line == line && brace_end(&k, i, bit, braces_end) > c.at) {
-                    at = last_symbol(b, c.at, i + bit);
-                } else if (c.line == line) {
-                    at = last_symbol_plain(b, c.at, i + bit);
+                if (c.line == line) {
+                    stop_line(b, &c, i + bit, brace_end(&k, i, bit, braces_end) > c.at);
                 }
-                size_t blank = c.at;
-                while (blank < at && (b[blank] == ' ' || b[blank] == '\t')) {
-                    blank++;
-                }
-                c.at_start = c.at_start && blank == at;
-                c.at = at;
                 break;
             }
             open = comment_open(&k, from, bit, open);
