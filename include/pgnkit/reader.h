@@ -100,9 +100,9 @@ typedef struct pgn_visitor {
     0x200u /* a move that cannot be played is replaced by the one candidate that is clearly        \
             * meant (W_REPAIRED_MOVE; docs/repair.md) */
 #define PGN_READ_TAGS_ONLY                                                                         \
-    0x400u /* a skipped movetext (end_tags SKIP, a refused game) is passed over a line at a time   \
-            * up to its last line: the same games and tags, but what its earlier lines would       \
-            * report is not (docs/python.md, "Tags only") */
+    0x400u /* accepted, no longer needed: every skipped movetext (end_tags SKIP, a refused game,   \
+            * a move callback's SKIP) is passed over a line at a time up to its last line, with    \
+            * the games, tags and diagnostics of a token-by-token reading (docs/design.md) */
 #define PGN_READ_TAG_SPANS                                                                         \
     0x800u /* the tag callback's name and value may point into the reader's input window, not      \
             * NUL-terminated (as pgn_str promises; without the flag they are NUL-terminated        \

@@ -701,6 +701,15 @@ void pgnk_movetext_read(pgn_reader *r) {
     pgnk_lang_game_end(r);
 }
 
+/* A movetext not read: whole lines (tag_skip.h), then the lexer's skip; before a move is seen,
+ * tokens one by one. 1 if the lexer moved. */
+static int skip_unread(pgn_reader *r, mt_state *s) {
+    if (!s->move_seen || (r->opts.flags & PGNK_READ_NO_SKIP)) {
+        return 0;
+    }
+    return pgnk_tag_skip(&r->lx, &s->tag_skip_until) || pgnk_lexer_skip_inert(&r->lx);
+}
+
 static void read_movetext(pgn_reader *r) {
     mt_state s;
     memset(&s, 0, sizeof s);
@@ -727,10 +736,7 @@ static void read_movetext(pgn_reader *r) {
         if (!r->have_tok && !s.pending) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_read(r, &s);
-            } else if (s.move_seen && (((r->opts.flags & PGN_READ_TAGS_ONLY) &&
-                                        pgnk_tag_skip(&r->lx, &s.tag_skip_until)) ||
-                                       pgnk_lexer_skip_inert(&r->lx))) {
-                /* tag_skip.h, then the lexer's; before a move is seen, tokens one by one */
+            } else if (skip_unread(r, &s)) {
                 s.tail = TAIL_OTHER; /* nothing to report: the fast path; the last line is read
                                         token by token (it never skips to the window's end) */
             }

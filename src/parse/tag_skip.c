@@ -26,6 +26,23 @@ static inline __m128i digit_or(__m128i v, __m128i other) {
     return _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d), other);
 }
 
+/* The 16 bytes at b + i that need classify, but their line feeds (*lf): bytes below 0x20 or above
+ * 0x7F (one signed compare) but LF, " ( ) * - / ; and [ { ] } (or'ed with 0x20: a ] is let
+ * through to classify). Most blocks of moves have none: one test for them. */
+static inline unsigned hard(const unsigned char *b, size_t i, unsigned *lf) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    __m128i r = _mm_sub_epi8(v, _mm_set1_epi8('('));
+    __m128i nl = eq(v, '\n');
+    __m128i m = _mm_or_si128(_mm_andnot_si128(nl, _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))),
+                             _mm_cmpeq_epi8(_mm_min_epu8(r, _mm_set1_epi8(2)), r)); /* ( ) * */
+    m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(eq(v, '"'), eq(v, ';')),
+                                     _mm_or_si128(eq(v, '-'), eq(v, '/'))));
+    __m128i low = _mm_or_si128(v, _mm_set1_epi8(0x20));
+    m = _mm_or_si128(m, _mm_or_si128(eq(low, '{'), eq(low, '}')));
+    *lf = (unsigned)_mm_movemask_epi8(nl);
+    return (unsigned)_mm_movemask_epi8(m);
+}
+
 static inline void classify(const unsigned char *b, size_t i, block *k) {
     __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
     __m128i stop =
@@ -75,6 +92,13 @@ static int is_stop(const unsigned char *p) {
     }
 }
 
+static unsigned hard(const unsigned char *b, size_t i, unsigned *lf) {
+    (void)b;
+    (void)i;
+    *lf = 0;
+    return 1; /* every block classified */
+}
+
 static void classify(const unsigned char *b, size_t i, block *k) {
     k->lf = k->open = k->close = k->stop = 0;
     for (unsigned j = 0; j < 16; j++) {
@@ -109,6 +133,16 @@ static inline int plain_line(const unsigned char *b, size_t j, size_t len) {
     return e < len && b[e] != '\n' && b[e] != '\r' && b[e] != '[' && b[j] != '%';
 }
 
+/* Whether every line that starts after a line feed of lf (bits of the block at i) is plain. */
+static inline int lines_plain(const unsigned char *b, size_t i, unsigned lf, size_t len) {
+    for (; lf; lf &= lf - 1) {
+        if (!plain_line(b, i + bits_ctz(lf) + 1, len)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Where the search leaves the lexer: the start of a line outside every comment, or of a symbol on
  * it, and the line's number and start. */
 typedef struct commit {
@@ -137,6 +171,35 @@ static size_t last_symbol(const unsigned char *b, size_t from, size_t to) {
     return at;
 }
 
+/* last_symbol where [from, to) holds no brace (no comment to step over): looked for from the end,
+ * where it mostly is (the termination marker's digit right before the stop). */
+static size_t last_symbol_plain(const unsigned char *b, size_t from, size_t to) {
+    for (size_t at = to - 1; at > from; at--) {
+        if ((b[at - 1] == ' ' || b[at - 1] == '\t') && (char_class(b[at]) & C_START)) {
+            return at;
+        }
+    }
+    return from;
+}
+
+/* One past the last brace of bits below `below` of k (a block at i), or none if there is none. */
+static inline size_t brace_end(const block *k, size_t i, unsigned below, size_t none) {
+    unsigned braces = (k->open | k->close) & (below >= 16 ? 0xFFFFu : (1u << below) - 1u);
+    return braces ? i + (63u - bits_clz(braces)) + 1 : none;
+}
+
+/* The stop at `to` is on the line of commit c: c moves to that line's last symbol before it
+ * (braces: the line has a brace before the stop). */
+static void stop_line(const unsigned char *b, commit *c, size_t to, int braces) {
+    size_t at = braces ? last_symbol(b, c->at, to) : last_symbol_plain(b, c->at, to);
+    size_t blank = c->at;
+    while (blank < at && (b[blank] == ' ' || b[blank] == '\t')) {
+        blank++;
+    }
+    c->at_start = c->at_start && blank == at;
+    c->at = at;
+}
+
 int pgnk_tag_skip(lexer *lx, uint64_t *until) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
@@ -146,7 +209,18 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
     commit c = {i, lx->line, lx->line_off, lx->at_line_start};
     uint32_t line = lx->line;
     int open = 0, stopped = 0;
+    size_t braces_end = 0; /* one past the last brace of the blocks before this one */
     for (; !stopped && i + 17 <= len; i += 16) {
+        unsigned lf;
+        if (!hard(b, i, &lf) && lines_plain(b, i, lf, len)) {
+            /* no comment opens or closes, nothing stops: the lines end, the last one commits */
+            if (lf) {
+                line += (uint32_t)bits_popcount(lf);
+                size_t j = i + (63u - bits_clz(lf)) + 1;
+                c = open ? c : (commit){j, line, lx->base + j, 1};
+            }
+            continue;
+        }
         block k;
         classify(b, i, &k);
         unsigned from = 0, ev = k.lf | k.stop;
@@ -155,9 +229,8 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
             size_t j = i + bit + 1;
             if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
                 stopped = 1;
-                size_t at = c.line == line ? last_symbol(b, c.at, i + bit) : c.at;
-                for (; c.at < at; c.at++) {
-                    c.at_start &= b[c.at] == ' ' || b[c.at] == '\t';
+                if (c.line == line) {
+                    stop_line(b, &c, i + bit, brace_end(&k, i, bit, braces_end) > c.at);
                 }
                 break;
             }
@@ -170,6 +243,7 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
         }
         if (!stopped) {
             open = comment_open(&k, from, 16, open);
+            braces_end = brace_end(&k, i, 16, braces_end);
         }
     }
     *until = lx->base + i; /* the block where the search stopped, or the window's end */

@@ -18,4 +18,8 @@
  * it; 0 at a game's start). Not under nested comments, at the stream's start, after a CR. */
 int pgnk_tag_skip(lexer *lx, uint64_t *until);
 
+/* A reader flag for tests alone (no public PGN_READ_* has this bit): no skip of a movetext not
+ * read, every token of it walked one by one, the truth the skips are held to (test_tag_skip). */
+#define PGNK_READ_NO_SKIP 0x80000000u
+
 #endif
