@@ -15,6 +15,7 @@ mkdir -p "$BUILD/fuzz/artifacts"
 edge=$(find "$SHARED/corpus/edge" -name '*.pgn' | sort)
 [ -n "$edge" ] || { echo "fuzz-smoke: no seeds under $SHARED/corpus/edge"; exit 1; }
 status=0
+failed=""
 for t in $targets; do
     seeds="$tmp/$t"
     mkdir -p "$seeds"
@@ -94,9 +95,20 @@ for t in $targets; do
     grep -E '^#[0-9]+.*(DONE|pulse)' "$tmp/$t.log" | tail -n 1
     if [ $st -ne 0 ]; then
         status=1
+        failed="$failed $t"
         echo "fuzz_$t FAILED (exit $st):"
-        grep -E 'ERROR|invariant|SUMMARY|artifact|Test unit written' "$tmp/$t.log" | head -n 20
+        grep -E 'ERROR|invariant|SUMMARY|artifact|Test unit written' "$tmp/$t.log" | head -n 20 | tee -a "$tmp/failures"
+        # the input that failed, as text, so that a log that keeps only its tail still shows it
+        for a in $(grep -oE 'Test unit written to [^ ]+' "$tmp/$t.log" | sed 's/Test unit written to //'); do
+            [ -r "$a" ] && { echo "input ($a, base64):"; head -c 4096 "$a" | base64; } >>"$tmp/failures"
+        done
     fi
 done
-[ $status -eq 0 ] && echo "fuzz-smoke: every target ran ${FUZZ_TIME}s without a failure"
+if [ $status -eq 0 ]; then
+    echo "fuzz-smoke: every target ran ${FUZZ_TIME}s without a failure"
+else
+    # repeated at the end: a CI log often keeps only its last lines
+    echo "fuzz-smoke: FAILED:$failed"
+    cat "$tmp/failures" 2>/dev/null
+fi
 exit $status
