@@ -134,6 +134,11 @@ static NOINLINE int discovers(unsigned eksq, uint64_t sliders, uint64_t occ) {
     return 0;
 }
 
+/* Which path found a move, when the caller knows: fast_pawn (FAST_PAWN) or fast_piece for a knight,
+ * a slider (bishop, rook, queen) or the king. A constant where the functions below are inlined, so
+ * that each path drops the others' branches (issue 32). */
+enum { FAST_ANY, FAST_PAWN, FAST_KNIGHT, FAST_SLIDER, FAST_KING };
+
 /* Does the move (from -> to, the piece becoming one that reaches as pgnk_reach[row] does: one
  * load, where a switch on the type was a jump mispredicted on most moves and the masks that
  * replaced it twenty instructions, issue 32) give check? The side to move cannot be giving check
@@ -145,16 +150,25 @@ static NOINLINE int discovers(unsigned eksq, uint64_t sliders, uint64_t occ) {
  * line needs no test of its own: its piece still stands between (a slider cannot pass another,
  * nor a piece the king). Both are masks rather than branches (which were mispredicted on a fifth
  * of the moves, issue 32): only a slider found on the line is looked at one by one. */
-static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned row) {
+static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned to, unsigned row,
+                                     int path, unsigned type) {
     pgn_color us = (pgn_color)p->side, them = (pgn_color)!us;
     unsigned eksq = king_square(p, them);
     uint64_t f = bits_sq(from), t = bits_sq(to);
     uint64_t occ = (p->by_type[0] & ~f) | t;
     uint64_t rays = pgnk_reach[row][eksq]; /* a king gives no check itself */
-    /* between_mask is empty for a knight's or a pawn's step */
-    int direct = ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
-    uint64_t rq = p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
-    uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
+    /* between_mask is empty for a knight's or a pawn's step: a knight's test is one load, and a
+     * king's none */
+    int direct = path == FAST_KING     ? 0
+                 : path == FAST_KNIGHT ? (rays & t) != 0
+                                       : ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
+    /* A slider uncovers no line it moves along itself: standing alone between ours and the king
+     * there, it would be giving check already. So a queen (`type`) discovers nothing, a rook only
+     * along a diagonal, a bishop only along a rank or file: masks, not branches. */
+    uint64_t keep_r = path == FAST_SLIDER ? 0 - (uint64_t)(type == PGN_BISHOP) : BB_ALL;
+    uint64_t keep_b = path == FAST_SLIDER ? 0 - (uint64_t)(type == PGN_ROOK) : BB_ALL;
+    uint64_t rq = (p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN]) & keep_r;
+    uint64_t bq = (p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN]) & keep_b;
     uint64_t aimed = (rook_rays(eksq) & rq) | (bishop_rays(eksq) & bq);
     uint64_t sliders = aimed & p->by_color[us] & line_mask[eksq][from] & ~f;
     return direct | (sliders && discovers(eksq, sliders, occ));
@@ -263,7 +277,8 @@ static NOINLINE int pick_among(const pgn_pos *p, uint64_t cands, unsigned to, in
  * bytes and the capture mark the one before them, so the text is read from its end: only a
  * disambiguated move has a byte left between the letter and those (issue 32). The capture mark
  * is held against the board here, before any candidate is looked for. */
-static ALWAYS_INLINE int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
+static ALWAYS_INLINE int fast_piece(const pgn_pos *p, const char *s, size_t len, fast_desc *m,
+                                    int path) {
     unsigned tf = (unsigned char)s[len - 2] - (unsigned)'a';
     unsigned tr = (unsigned char)s[len - 1] - (unsigned)'1';
     if (len < 3 || (tf | tr) > 7u) {
@@ -293,13 +308,13 @@ static ALWAYS_INLINE int fast_piece(const pgn_pos *p, const char *s, size_t len,
         return 0;
     }
     mine &= p->by_type[m->type];
-    if (m->type == PGN_KING) {
+    if (path == FAST_KING || (path == FAST_ANY && m->type == PGN_KING)) {
         uint64_t k = king_attacks[to] & mine;
         m->from = k ? bits_ctz(k) : 0;
         return fast_king_safe(p, to, k, mid != 0);
     }
     uint64_t cands = pgnk_reach[m->type][to] & mine;
-    if (m->type != PGN_KNIGHT) {
+    if (path == FAST_SLIDER || (path == FAST_ANY && m->type != PGN_KNIGHT)) {
         cands = clear_lines(to, cands, occ); /* nothing stands between a knight and its target */
     }
     if (bits_many(cands)) {
@@ -444,10 +459,6 @@ static pgn_move fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_
     return mv;
 }
 
-/* Which of fast_piece (FAST_PIECE) and fast_pawn (FAST_PAWN) found a move, when the caller
- * knows: a constant where fast_finish is inlined, so each path drops the other's branches. */
-enum { FAST_ANY, FAST_PIECE, FAST_PAWN };
-
 /* The end of every piece or pawn move that fast_piece or fast_pawn found (m; both held its
  * capture mark against the board): the check sign against the move's (flags: PGN_SAN_NO_VERIFY
  * skips it). The move, or PGN_MOVE_NONE for the general path. */
@@ -455,13 +466,14 @@ static ALWAYS_INLINE pgn_move fast_finish(const pgn_pos *p, const fast_desc *m, 
                                           int path) {
     pgn_move mv = fast_move(m->from, m->to, m->promo);
     if (!(flags & PGN_SAN_NO_VERIFY)) {
-        unsigned type = path == FAST_PIECE  ? m->type
+        unsigned type = path > FAST_PAWN    ? m->type
                         : path == FAST_PAWN ? (m->promo ? m->promo : PGN_PAWN)
                         : m->promo          ? m->promo
                                             : m->type;
         /* a pawn checks as a pawn of its colour captures (pgnk_reach's rows 1 ^ colour) */
-        unsigned row = path == FAST_PIECE ? type : type ^ ((type == PGN_PAWN) & (p->side ^ 1u));
-        char want = gives_check(p, m->from, m->to, row) ? mate_or_check(p, mv, type) : 0;
+        unsigned row = path > FAST_PAWN ? type : type ^ ((type == PGN_PAWN) & (p->side ^ 1u));
+        char want =
+            gives_check(p, m->from, m->to, row, path, type) ? mate_or_check(p, mv, type) : 0;
         if (want != m->suffix) {
             return PGN_MOVE_NONE;
         }
@@ -492,7 +504,7 @@ static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t f
     }
     m.type = fast_letter(s[0]);
     if (m.type >= PGN_KNIGHT) {
-        if (!fast_piece(p, s, len, &m)) {
+        if (!fast_piece(p, s, len, &m, FAST_ANY)) {
             return PGN_MOVE_NONE;
         }
     } else {
@@ -505,9 +517,10 @@ static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t f
 }
 
 /* Plays the normal move or promotion m, which fast_finish accepted, as pgn_pos_play_unkeyed
- * does, from what the resolver knows: the piece moving, whether it is a pawn (pawn: a constant
- * where inlined) or the king. */
-static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m, int pawn) {
+ * does, from what the resolver knows: the piece moving, and by the path (a constant where
+ * inlined) whether it is a pawn or the king. */
+static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m, int path) {
+    int pawn = path == FAST_PAWN;
     unsigned us = p->side;
     uint64_t f = bits_sq(m->from), t = bits_sq(m->to);
     unsigned victim = PGN_PIECE_TYPE(p->board[m->to]);
@@ -521,7 +534,7 @@ static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m, int pawn) {
     p->by_color[us] ^= f | t;
     p->board[m->from] = 0;
     p->board[m->to] = PGN_PIECE(us, now);
-    p->castle &= ~(f | t | (m->type == PGN_KING ? home : 0));
+    p->castle &= ~(f | t | (path == FAST_KING ? home : 0));
     p->ep =
         pawn && (m->from ^ m->to) == 16 ? (uint8_t)((m->from + m->to) / 2) : (uint8_t)PGN_SQ_NONE;
     p->halfmove = victim || pawn ? 0 : (uint16_t)(p->halfmove + 1u);
@@ -530,35 +543,46 @@ static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m, int pawn) {
     p->key = 0;
 }
 
-/* pgnk_san_play's piece move (type knight to king), pawn move and castling, each out of line with
- * its own registers and reached by a jump (one function for all kept a hundred bytes of values on
- * the stack, issue 32): the move played, or PGN_MOVE_NONE with *p unchanged; *safe as there. */
+/* pgnk_san_play's piece moves (three functions, below), pawn move and castling, each out of line
+ * with its own registers and reached by a jump (one function for all kept a hundred bytes of values
+ * on the stack, issue 32): the move played, or PGN_MOVE_NONE with *p unchanged; *safe as there. */
 static ALWAYS_INLINE pgn_move play_one(pgn_pos *p, const char *s, size_t len, unsigned type,
-                                       int *safe, char suffix, int pawn) {
+                                       int *safe, char suffix, int path) {
     fast_desc m;
     m.safe = *safe;
     m.suffix = suffix;
     m.promo = 0;
     m.type = type;
     *safe = 0;
-    if (!(pawn ? fast_pawn(p, s, len, &m) : fast_piece(p, s, len, &m))) {
+    if (!(path == FAST_PAWN ? fast_pawn(p, s, len, &m) : fast_piece(p, s, len, &m, path))) {
         return PGN_MOVE_NONE;
     }
-    pgn_move mv = fast_finish(p, &m, 0, pawn ? FAST_PAWN : FAST_PIECE);
+    pgn_move mv = fast_finish(p, &m, 0, path);
     if (mv != PGN_MOVE_NONE) {
-        play_known(p, &m, pawn);
+        play_known(p, &m, path);
         *safe = suffix == 0; /* verified: the move gives check exactly when it says so */
     }
     return mv;
 }
 
-static NOINLINE pgn_move play_piece(pgn_pos *p, const char *s, size_t len, unsigned type, int *safe,
-                                    char suffix) {
-    return play_one(p, s, len, type, safe, suffix, 0);
+/* A piece move: a knight's, a slider's and the king's, each in its own function with its path a
+ * constant, so that its table rows are fixed addresses and the others' branches drop out. Split
+ * at the caller by two branches, as the one function was inside (one function for each type, a
+ * switch, was 13% fewer instructions but slower: its jump was mispredicted, issue 32). */
+static NOINLINE pgn_move play_knight(pgn_pos *p, const char *s, size_t len, int *safe,
+                                     char suffix) {
+    return play_one(p, s, len, PGN_KNIGHT, safe, suffix, FAST_KNIGHT);
+}
+static NOINLINE pgn_move play_slider(pgn_pos *p, const char *s, size_t len, unsigned type,
+                                     int *safe, char suffix) {
+    return play_one(p, s, len, type, safe, suffix, FAST_SLIDER);
+}
+static NOINLINE pgn_move play_king(pgn_pos *p, const char *s, size_t len, int *safe, char suffix) {
+    return play_one(p, s, len, PGN_KING, safe, suffix, FAST_KING);
 }
 
 static NOINLINE pgn_move play_pawn(pgn_pos *p, const char *s, size_t len, int *safe, char suffix) {
-    return play_one(p, s, len, PGN_PAWN, safe, suffix, 1);
+    return play_one(p, s, len, PGN_PAWN, safe, suffix, FAST_PAWN);
 }
 
 static NOINLINE pgn_move play_castle(pgn_pos *p, const char *s, size_t len, int *safe,
@@ -580,7 +604,13 @@ pgn_move pgnk_san_play(pgn_pos *pos, const char *san, size_t len, int *safe) {
     }
     unsigned type = fast_letter(san[0]);
     if (type >= PGN_KNIGHT) {
-        return play_piece(pos, san, len, type, safe, suffix);
+        if (type == PGN_KNIGHT) {
+            return play_knight(pos, san, len, safe, suffix);
+        }
+        if (type == PGN_KING) {
+            return play_king(pos, san, len, safe, suffix);
+        }
+        return play_slider(pos, san, len, type, safe, suffix);
     }
     if (san[0] != 'O') {
         return play_pawn(pos, san, len, safe, suffix);
