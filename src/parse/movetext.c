@@ -547,21 +547,16 @@ static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_
     return 1;
 }
 
-/* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
- * if the lexer was not used (the common case: SAN read in English, or in the game's language by
- * its letter map); else the lexer was moved to c first and the path may have read on (the caller
+/* Plays the move at window index st..end (on n's line) in the fast path. Returns 1 if the lexer
+ * was not used (the common case: SAN read in English, or in the game's language by its letter
+ * map); else the lexer was moved past the move first and the path may have read on (the caller
  * then loads its place again). The token (r->tok) is filled only when something may look at it:
  * a warning, a move visitor, another path. */
-static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n, size_t st,
-                            size_t end, const fast_cur *c, int *safe) {
+static NOINLINE int fast_play_other(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                    size_t st, size_t end, int *safe) {
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
-    if (s->board == BOARD_ENGLISH &&
-        (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor || s->after == 2) &&
-        one_pass(r, s, l, n, st, end, safe)) {
-        return 1;
-    }
     *safe = 0; /* another path plays the move */
     if (s->board == BOARD_ENGLISH) {
         pgn_status ps = pgn_san_parse(&l->pos, san.ptr, san.len, s->san_flags, &res);
@@ -574,7 +569,7 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
             played(r, s, l, t, san, &res, 1);
             return 1;
         }
-        fast_store(&r->lx, c); /* (Pc3 may read ahead: movetext_lang.c) */
+        fast_store_past(&r->lx, n, end); /* (Pc3 may read ahead: movetext_lang.c) */
         if (ps == PGN_OK) {
             played(r, s, l, t, san, &res, 1);
             return 0;
@@ -602,9 +597,20 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
         play_token(r, s, l, t); /* no board: the token is not read */
         return 1;
     }
-    fast_store(&r->lx, c);
+    fast_store_past(&r->lx, n, end);
     play_token(r, s, l, t);
     return 0;
+}
+
+/* fast_play_other, but for the common case: English SAN read and played in one pass. */
+static ALWAYS_INLINE int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                   size_t st, size_t end, int *safe) {
+    if (s->board == BOARD_ENGLISH &&
+        (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor || s->after == 2) &&
+        one_pass(r, s, l, n, st, end, safe)) {
+        return 1;
+    }
+    return fast_play_other(r, s, l, n, st, end, safe);
 }
 
 /* Moves place c past a token that ends at end, from the place n before it. Returns 1 (moved). */
@@ -615,6 +621,93 @@ static inline int fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
     return 1;
 }
 
+/* What fast_move left: go on; leave, the place past the move (LEAVE_PAST) or the lexer's (LEAVE:
+ * the line died, the next token read); or load the lexer's place (RELOAD). */
+enum { MOVE_ON, MOVE_LEAVE_PAST, MOVE_LEAVE, MOVE_RELOAD };
+
+/* Nobody sees a move the fast path reads in English: one_pass then does no more than play it. */
+static inline int fast_quiet(const pgn_reader *r, const mt_state *s) {
+    return s->board == BOARD_ENGLISH && !(r->v && r->v->move);
+}
+
+/* The move at window index st..end (on n's line), in the fast path: played, its first byte added
+ * to *lead. *quiet: fast_quiet, as it was when the last path other than one_pass left. */
+static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                   size_t st, size_t end, int *safe, uint64_t *lead, int *quiet) {
+    s->prev_skipped = s->skipped;
+    s->skipped = 0;
+    s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
+    unsigned char c0 = n->b[st];   /* the window may move on a look at the next token */
+    int kept;
+    if (*quiet) {
+        uint8_t side = l->pos.side;
+        pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
+        if (mv != PGN_MOVE_NONE) { /* one_pass: nothing else happens, the line lives on */
+            r->moves_or |= mv;
+            record_on_line(r, l, mv, side);
+            *lead |= (uint64_t)1 << (c0 & 63);
+            return MOVE_ON;
+        }
+        kept = fast_play_other(r, s, l, n, st, end, safe);
+    } else {
+        kept = fast_play(r, s, l, n, st, end, safe);
+    }
+    *quiet = fast_quiet(r, s);
+    if (l->dead) {
+        l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
+        return kept ? MOVE_LEAVE_PAST : MOVE_LEAVE;
+    }
+    *lead |= (uint64_t)1 << (c0 & 63);
+    if (!kept) {
+        s->tail = s->pending ? s->tail : TAIL_MOVE; /* (its '#' unseen: the window moved) */
+        s->tail_mate = 0;
+        return MOVE_RELOAD; /* the lexer holds the place */
+    }
+    return MOVE_ON;
+}
+
+/* The tokens fast_tokens reads in the 64 bytes from c's place on, found at once from their class
+ * masks (pass_scan, as movetext_pass.c's pass_block): each token's start and end by a count of
+ * trailing zeros, the line by the line breaks before it, and no test of white space. Returns
+ * MOVE_ON with c moved past the tokens read (not moved: none), or what fast_move returned, c then
+ * past that move. */
+static ALWAYS_INLINE int fast_block(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c,
+                                    scan_masks *sm, int *safe, uint64_t *lead, int *quiet) {
+    size_t i = c->i;
+    const unsigned char *p = c->b + i;
+    lexer_masks m;
+    pass_toks t;
+    pgnk_lexer_masks_all(p, &m);
+    *sm = (scan_masks){i, m.sym, m.digit};
+    uint64_t ends = pass_scan(p, &m, &t);
+    uint64_t toks = ends ? t.starts & pass_below(63 - bits_clz(ends)) : 0, lf = m.lf;
+    /* the tokens in order, each with its end, the next bit of ends; the line breaks not yet
+     * passed, at most one before each token */
+    for (; toks; toks &= toks - 1, ends &= ends - 1) {
+        unsigned st = bits_ctz(toks), e = bits_ctz(ends);
+        uint64_t brk = lf & -lf;
+        if (brk && brk < (toks & -toks)) {
+            lf ^= brk;
+            c->line++;
+            c->line_off = c->base + i + bits_ctz(brk) + 1;
+            c->at_start = 1;
+        }
+        if ((unsigned)(p[st] - '0') < 10u) {
+            check_number(r, s, l, c, i + st, i + st + bits_ctz(~(m.digit >> st)));
+        } else {
+            int k = fast_move(r, s, l, c, i + st, i + e, safe, lead, quiet);
+            if (k != MOVE_ON) {
+                c->i = i + e;
+                c->at_start = 0;
+                return k;
+            }
+        }
+        c->at_start = 0;
+        c->i = i + e;
+    }
+    return MOVE_ON;
+}
+
 /* The common tokens of a live line, read in a tight loop straight from the lexer's window, which
  * the loop keeps in locals (fast_cur) and hands back when it leaves: move numbers ("12." "12...")
  * and moves that start with a letter and hold a digit, or castle with letters O, after white space
@@ -622,7 +715,8 @@ static inline int fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
  * text), so they go straight to the number check and the SAN reader. Anything else is left in
  * r->tok for the general path (have_tok set), or unread when the fast path cannot tell; so is what
  * follows a move that killed the line. Only this loop plays on l while it runs, so a move it read
- * and played in one pass tells whether the next one starts in check (its check sign verified). */
+ * and played in one pass tells whether the next one starts in check (its check sign verified).
+ * 64 bytes at a time (fast_block) where the window holds them, else token by token. */
 static void fast_tokens(pgn_reader *r, mt_state *s) {
     lexer *lx = &r->lx;
     fast_cur c, n;
@@ -630,11 +724,26 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
     uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
     rav_level *l = &r->levels[r->depth - 1];
     size_t st, end, dend;
-    int digit, moved = 0, safe = 0; /* safe: l->pos is known not to be in check (above) */
+    int digit, k, moved = 0, safe = 0; /* safe: l->pos is known not to be in check (above) */
+    int quiet = fast_quiet(r, s);
     if (!fast_load(lx, &c)) {
         return;
     }
-    while ((n = c, st = fast_space(&c, &n)) != 0) {
+    for (;;) {
+        size_t at = c.i;
+        if (c.len - at >= 64) {
+            k = fast_block(r, s, l, &c, &m, &safe, &lead, &quiet);
+            moved |= c.i != at;
+            if (k == MOVE_ON && c.i != at) {
+                continue;
+            }
+            if (k != MOVE_ON) {
+                goto moved;
+            }
+        }
+        if ((st = fast_space(&c, (n = c, &n))) == 0) {
+            break;
+        }
         if ((unsigned)(c.b[st] - '0') < 10u) {
             if ((end = fast_number(&c, &m, st, &dend)) == 0) {
                 break;
@@ -653,21 +762,14 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
             r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
             break;
         }
-        s->prev_skipped = s->skipped;
-        s->skipped = 0;
-        s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
-        unsigned char c0 = c.b[st];    /* the window may move on a look at the next token */
-        int kept = fast_play(r, s, l, &n, st, end, &c, &safe);
-        if (l->dead) {
-            l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
-            moved = kept;
+        k = fast_move(r, s, l, &n, st, end, &safe, &lead, &quiet);
+    moved:
+        if (k == MOVE_LEAVE_PAST || k == MOVE_LEAVE) {
+            moved = k == MOVE_LEAVE_PAST;
             break;
         }
-        lead |= (uint64_t)1 << (c0 & 63);
-        if (!kept) {
-            moved = 0;                                  /* the lexer holds the place */
-            s->tail = s->pending ? s->tail : TAIL_MOVE; /* (its '#' unseen: the window moved) */
-            s->tail_mate = 0;
+        if (k == MOVE_RELOAD) {
+            moved = 0;
             if (!fast_load(lx, &c)) {
                 break;
             }

@@ -9,8 +9,12 @@
  * stays as small as it was (the attribute is a hint; other compilers simply ignore the macro). */
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define COLD
+#define NOINLINE
+#define ALWAYS_INLINE inline
 #endif
 
 enum { BOARD_ENGLISH = 1, BOARD_OTHER = 2 };
