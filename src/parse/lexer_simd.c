@@ -103,26 +103,41 @@ AVX2 static inline uint32_t bits32(__m256i x, char c) {
     return (uint32_t)_mm256_movemask_epi8(eq32(x, c));
 }
 
-/* The movemask of x's letters. */
-AVX2 static inline uint32_t letters32(__m256i x) {
-    __m256i low = _mm256_or_si256(x, _mm256_set1_epi8(0x20));
-    return (uint32_t)_mm256_movemask_epi8(in_range32(low, 'a', 'z' - 'a'));
+/* The bytes of x that equal the entry of table t (in each 16-byte lane) their low 4 bits pick; a
+ * byte >= 0x80 picks 0, and an entry 0x80 no ASCII byte. */
+AVX2 static inline __m256i by_nibble32(__m256i x, __m256i t) {
+    return _mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, x), x);
+}
+
+/* All six classes of the 32 bytes at p (lexer_masks), into bits k on: the symbol bytes as letters,
+ * digits and # + - / : = @ _ found by their low 4 bits (two tables, as two of them share their low
+ * bits with others: - =, / _). */
+AVX2 static inline void all32(const unsigned char *p, unsigned k, lexer_masks *out) {
+    const __m256i t1 = _mm256_setr_epi8(
+        '@', -128, -128, '#', -128, -128, -128, -128, -128, -128, ':', '+', -128, '-', -128, '/',
+        '@', -128, -128, '#', -128, -128, -128, -128, -128, -128, ':', '+', -128, '-', -128, '/');
+    const __m256i t2 =
+        _mm256_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
+                         -128, '=', -128, '_', -128, -128, -128, -128, -128, -128, -128, -128, -128,
+                         -128, -128, -128, -128, '=', -128, '_');
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i letter = in_range32(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), 'a', 'z' - 'a');
+    __m256i digit = in_range32(v, '0', 9);
+    __m256i punct = _mm256_or_si256(by_nibble32(v, t1), by_nibble32(v, t2));
+    __m256i sym = _mm256_or_si256(_mm256_or_si256(letter, digit), punct);
+    out->sym |= (uint64_t)(uint32_t)_mm256_movemask_epi8(sym) << k;
+    out->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(digit) << k;
+    out->letter |= (uint64_t)(uint32_t)_mm256_movemask_epi8(letter) << k;
+    out->period |= (uint64_t)bits32(v, '.') << k;
+    out->blank |= (uint64_t)(bits32(v, ' ') | bits32(v, '\t')) << k;
+    out->lf |= (uint64_t)bits32(v, '\n') << k;
+    out->cr |= (uint64_t)bits32(v, '\r') << k;
 }
 
 AVX2 static void masks_all_avx2(const unsigned char *p, lexer_masks *out) {
-    uint32_t s[2], d[2];
-    classify32(p, &s[0], &d[0]);
-    classify32(p + 32, &s[1], &d[1]);
-    __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32));
-    out->sym = (uint64_t)s[0] | (uint64_t)s[1] << 32;
-    out->digit = (uint64_t)d[0] | (uint64_t)d[1] << 32;
-    out->letter = (uint64_t)letters32(v0) | (uint64_t)letters32(v1) << 32;
-    out->period = (uint64_t)bits32(v0, '.') | (uint64_t)bits32(v1, '.') << 32;
-    out->blank = (uint64_t)(bits32(v0, ' ') | bits32(v0, '\t')) |
-                 (uint64_t)(bits32(v1, ' ') | bits32(v1, '\t')) << 32;
-    out->lf = (uint64_t)bits32(v0, '\n') | (uint64_t)bits32(v1, '\n') << 32;
-    out->cr = (uint64_t)bits32(v0, '\r') | (uint64_t)bits32(v1, '\r') << 32;
+    memset(out, 0, sizeof *out);
+    all32(p, 0, out);
+    all32(p + 32, 32, out);
 }
 #else
 /* The portable way: one table look-up a byte. */

@@ -14,14 +14,6 @@
 #include "pgnkit/annot.h"
 #include "pgnkit/nag.h"
 
-/* Text that is no PGN token: one W_SKIPPED_TEXT for a run of such tokens in a row (<x>, c}). */
-static void skip_text(pgn_reader *r, mt_state *s, const token *t) {
-    if (!s->prev_skipped) {
-        pgnk_reader_diag(r, PGN_W_SKIPPED_TEXT, t->at, t->ptr, t->len);
-    }
-    s->skipped = 1;
-}
-
 static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
     for (unsigned b = 0; bits; b++, bits >>= 1) {
         if (bits & 1) {
@@ -31,116 +23,6 @@ static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
             pgnk_reader_diag(r, code, at, text.ptr, text.len);
         }
     }
-}
-
-static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag);
-
-/* The NAG of glyph t, also when it is written in a single-byte encoding (± is 0xB1 in Latin-1 and
- * Windows-1252, 0xF1 in CP437): then it is converted as comments are. */
-static int glyph_nag(pgn_reader *r, const token *t, pgn_color mover, unsigned *nag) {
-    pgn_encoding enc = r->opts.encoding;
-    if (pgn_nag_from_symbol(t->ptr, t->len, mover, nag)) {
-        return 1;
-    }
-    if (!t->high || enc == PGN_ENC_UTF8 || pgnk_utf8_valid(t->ptr, t->len)) {
-        return 0;
-    }
-    r->text.len = 0;
-    enc = pgnk_text_encoding(r, t->ptr, t->len);
-    return pgnk_text_append_converted(r, &r->text, t->ptr, t->len, enc) &&
-           pgn_nag_from_symbol(r->text.ptr, r->text.len, mover, nag);
-}
-
-/* A glyph such as ±, +/=, = or N after a move: its NAG, with W_GLYPH_NAG. Returns 0 if t is no
- * glyph or no move precedes it in this line. */
-static int read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    unsigned nag;
-    /* l->prev_side: the side that played the move (⟳ → ↑ ⇆ ⨀ name a side by it) */
-    if (!l->has_move || !glyph_nag(r, t, (pgn_color)l->prev_side, &nag)) {
-        return 0;
-    }
-    pgnk_reader_diag(r, PGN_W_GLYPH_NAG, t->at, t->ptr, t->len);
-    on_nag(r, s, l, t, nag);
-    return 1;
-}
-
-static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
-
-/* A figurine or a Cyrillic piece letter (♘, Кр), which ends a symbol for the lexer, and the symbol
- * touching it (f3, e2): read as one move (♘f3, Крe2); a crazyhouse drop's @ stays with the glyph
- * (♘@ then f3). Returns 0, the next token unread, if t is no such glyph or nothing touches it. */
-static int piece_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    char buf[64];
-    size_t g = pgnk_lang_glyph_len(t->ptr, t->len);
-    size_t head = g > 0 && t->len == g + 1 && t->ptr[g] == '@' ? g + 1 : g;
-    if (g == 0 || head != t->len || (!l->has_move && r->depth > 1)) {
-        return 0;
-    }
-    token both = *t;
-    memcpy(buf, t->ptr, t->len);
-    both.ptr = buf;
-    reader_next_token(r);
-    const token *n = &r->tok;
-    int lax;
-    /* a termination marker touching it (♕1/2) stays one: the game ends there, as a skipped read
-     * (which never joins) ends it */
-    if (n->kind != TOK_SYMBOL || n->at.offset != both.at.offset + both.len ||
-        both.len + n->len > sizeof buf || pgnk_mt_symbol_result(n, &lax) != PGN_RESULT_NONE) {
-        skip_text(r, s, &both); /* t was overwritten by the look: its copy; the next stays */
-        return 1;
-    }
-    memcpy(buf + both.len, n->ptr, n->len);
-    both.len += n->len;
-    if (!pgnk_mt_could_be_move(&both)) {
-        both.len = g;
-        skip_text(r, s, &both);
-        return 1;
-    }
-    /* counted as a skipped read counts it: the glyph never, the symbol touching it if it is
-     * shaped like a move (read_movetext) */
-    s->move_seen |= r->depth == 1 && pgnk_mt_move_shaped(n);
-    reader_consume(r);
-    s->prev_skipped = s->skipped;
-    s->skipped = 0;
-    play_token(r, s, l, &both);
-    l->dead = l->dead == PEEKED ? 0 : l->dead;
-    return 1;
-}
-
-/* A token that is no move: a glyph's NAG, else skipped text. t may be the reader's current token,
- * which a look at the next one overwrites, so the first half is copied first. */
-static COLD void glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if (read_glyph(r, s, l, t) || piece_glyph(r, s, l, t)) {
-        return;
-    }
-    if (t->kind == TOK_SYMBOL && pgnk_move_incomplete(t->ptr, t->len)) {
-        int weak = pgnk_move_weak(t->ptr, t->len);
-        pgnk_mt_pending(s, t, weak); /* Rxd: a move cut short, not stray text */
-        l->dead = weak ? l->dead : 1;
-        return;
-    }
-    if (!l->has_move || !pgnk_mt_glyph_half(t)) {
-        skip_text(r, s, t);
-        return;
-    }
-    char buf[8];
-    token both = *t;
-    memcpy(buf, t->ptr, t->len);
-    both.ptr = buf;
-    reader_next_token(r);
-    const token *n = &r->tok;
-    int touches = n->at.offset == both.at.offset + both.len;
-    if ((n->kind == TOK_SYMBOL || n->kind == TOK_BAD) && touches && n->len > 0 &&
-        both.len + n->len <= sizeof buf) {
-        memcpy(buf + both.len, n->ptr, n->len);
-        both.len += n->len;
-        if (read_glyph(r, s, l, &both)) {
-            reader_consume(r);
-            return;
-        }
-        both.len -= n->len;
-    }
-    skip_text(r, s, &both); /* the next token stays unread */
 }
 
 /* Token t could not be played (st): if it is a move with an ASCII glyph glued to it, sets *res to
@@ -291,8 +173,8 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
     played(r, s, l, t, san, &res, english);
     if (glued > 0 && t == &joined) { /* the caller's t is gone: the glyph is read here */
         token glyph = pgnk_mt_glyph_part(t, glued);
-        if (!read_glyph(r, s, l, &glyph)) {
-            skip_text(r, s, &glyph);
+        if (!pgnk_mt_read_glyph(r, s, l, &glyph)) {
+            pgnk_mt_skip_text(r, s, &glyph);
         }
         return 0;
     }
@@ -337,12 +219,12 @@ static size_t play_san(pgn_reader *r, mt_state *s, rav_level *l, const token *t)
 }
 
 /* Plays t, a token that could be a move (pgnk_mt_could_be_move), and a glyph glued to it. */
-static void play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     size_t glued = play_san(r, s, l, t);
     if (glued > 0) {
         token glyph = pgnk_mt_glyph_part(t, glued);
-        if (!read_glyph(r, s, l, &glyph)) {
-            skip_text(r, s, &glyph);
+        if (!pgnk_mt_read_glyph(r, s, l, &glyph)) {
+            pgnk_mt_skip_text(r, s, &glyph);
         }
     }
 }
@@ -372,7 +254,7 @@ static COLD int odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *
         pgnk_reader_diag(r, t->ptr[0] == '@' ? PGN_W_PAWN_DROP : PGN_W_CASTLE_ZERO, t->at, t->ptr,
                          t->len);
     }
-    play_token(r, s, l, &a);
+    pgnk_mt_play_token(r, s, l, &a);
     r->lead_seen |= (uint64_t)1 << (buf[0] & 63);
     l->dead = l->dead == PEEKED ? 0 : l->dead;
     return 1;
@@ -386,12 +268,12 @@ static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) 
         pgnk_mt_could_be_move(t) ? 1 : pgnk_lang_word(r, t->ptr, t->len); /* PxP, ch: descriptive */
     if (word != 1) {
         if (word == 0) {
-            glyph_or_text(r, s, l, t);
+            pgnk_mt_glyph_or_text(r, s, l, t);
         }
         return;
     }
     char c0 = t->ptr[0]; /* t may be overwritten by a look at the next token */
-    play_token(r, s, l, t);
+    pgnk_mt_play_token(r, s, l, t);
     r->lead_seen |= (uint64_t)1 << (c0 & 63); /* which languages agree (movetext_lang.c) */
     l->dead = l->dead == PEEKED ? 0 : l->dead;
 }
@@ -437,9 +319,9 @@ static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     return 0;
 }
 
-static void on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag) {
+void pgnk_mt_on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag) {
     if (!l->has_move) {
-        skip_text(r, s, t);
+        pgnk_mt_skip_text(r, s, t);
         return;
     }
     if (nag > 255) {
@@ -484,41 +366,51 @@ static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     case TOK_NAG:
     case TOK_ANNOTATION:
         if (live && (t->kind == TOK_NAG || t->value)) {
-            on_nag(r, s, l, t, t->value);
+            pgnk_mt_on_nag(r, s, l, t, t->value);
         } else if (live) {
-            skip_text(r, s, t); /* an annotation such as !!! */
+            pgnk_mt_skip_text(r, s, t); /* an annotation such as !!! */
         }
         break;
     default:
         /* a UTF-8 glyph (±, ⩲, ∞) is no PGN token: the lexer leaves it as TOK_BAD */
         if (live && t->kind == TOK_BAD && t->high) {
-            glyph_or_text(r, s, l, t);
+            pgnk_mt_glyph_or_text(r, s, l, t);
         } else if (live) {
-            skip_text(r, s, t);
+            pgnk_mt_skip_text(r, s, t);
         }
         break;
     }
     return 0;
 }
 
+/* W_MOVE_NUMBER for the move number at window index st..end, on n's line (once per game). */
+static COLD void number_warn(pgn_reader *r, mt_state *s, const fast_cur *n, size_t st, size_t end) {
+    token t;
+    fast_token(&t, n, st, end);
+    s->number_warned = 1;
+    pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t.at, t.ptr, t.len);
+}
+
 /* A move number, the digits at window index st..end, against the position's (W_MOVE_NUMBER, once
  * per game; its value is read only then). */
-static void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const fast_cur *n,
-                         size_t st, size_t end) {
+static inline void check_number(pgn_reader *r, mt_state *s, const rav_level *l, const fast_cur *n,
+                                size_t st, size_t end) {
     s->prev_skipped = s->skipped;
     s->skipped = 0;
     if (!s->board || s->number_warned) {
         return;
     }
-    unsigned long v = 0;
-    for (size_t i = st; i < end; i++) {
-        v = v * 10 + (unsigned long)(n->b[i] - '0');
+    const unsigned char *d = n->b + st;
+    unsigned long v = (unsigned long)(d[0] - '0'), f = l->pos.fullmove;
+    if (end - st == 2) { /* one or two digits, the common numbers, without a loop */
+        v = v * 10 + (unsigned long)(d[1] - '0');
+    } else {
+        for (size_t i = 1; i < end - st; i++) {
+            v = v * 10 + (unsigned long)(d[i] - '0');
+        }
     }
-    if (v != l->pos.fullmove) {
-        token t;
-        fast_token(&t, n, st, end);
-        s->number_warned = 1;
-        pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t.at, t.ptr, t.len);
+    if (v != f) {
+        number_warn(r, s, n, st, end);
     }
 }
 
@@ -547,21 +439,16 @@ static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_
     return 1;
 }
 
-/* Plays the move at window index st..end (on n's line) in the fast path, at place c. Returns 1
- * if the lexer was not used (the common case: SAN read in English, or in the game's language by
- * its letter map); else the lexer was moved to c first and the path may have read on (the caller
+/* Plays the move at window index st..end (on n's line) in the fast path. Returns 1 if the lexer
+ * was not used (the common case: SAN read in English, or in the game's language by its letter
+ * map); else the lexer was moved past the move first and the path may have read on (the caller
  * then loads its place again). The token (r->tok) is filled only when something may look at it:
  * a warning, a move visitor, another path. */
-static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n, size_t st,
-                            size_t end, const fast_cur *c, int *safe) {
+static NOINLINE int fast_play_other(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                    size_t st, size_t end, int *safe) {
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
-    if (s->board == BOARD_ENGLISH &&
-        (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor || s->after == 2) &&
-        one_pass(r, s, l, n, st, end, safe)) {
-        return 1;
-    }
     *safe = 0; /* another path plays the move */
     if (s->board == BOARD_ENGLISH) {
         pgn_status ps = pgn_san_parse(&l->pos, san.ptr, san.len, s->san_flags, &res);
@@ -574,7 +461,7 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
             played(r, s, l, t, san, &res, 1);
             return 1;
         }
-        fast_store(&r->lx, c); /* (Pc3 may read ahead: movetext_lang.c) */
+        fast_store_past(&r->lx, n, end); /* (Pc3 may read ahead: movetext_lang.c) */
         if (ps == PGN_OK) {
             played(r, s, l, t, san, &res, 1);
             return 0;
@@ -582,8 +469,8 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
         size_t glued = play_other(r, s, l, t, ps);
         if (glued > 0) { /* as play_token */
             token glyph = pgnk_mt_glyph_part(t, glued);
-            if (!read_glyph(r, s, l, &glyph)) {
-                skip_text(r, s, &glyph);
+            if (!pgnk_mt_read_glyph(r, s, l, &glyph)) {
+                pgnk_mt_skip_text(r, s, &glyph);
             }
         }
         return 0;
@@ -599,20 +486,149 @@ static inline int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast
         return 1;
     }
     if (s->board == 0) {
-        play_token(r, s, l, t); /* no board: the token is not read */
+        pgnk_mt_play_token(r, s, l, t); /* no board: the token is not read */
         return 1;
     }
-    fast_store(&r->lx, c);
-    play_token(r, s, l, t);
+    fast_store_past(&r->lx, n, end);
+    pgnk_mt_play_token(r, s, l, t);
     return 0;
 }
 
-/* Moves place c past a token that ends at end, from the place n before it. Returns 1 (moved). */
-static inline int fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
+/* fast_play_other, but for the common case: English SAN read and played in one pass. */
+static ALWAYS_INLINE int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                   size_t st, size_t end, int *safe) {
+    if (s->board == BOARD_ENGLISH &&
+        (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor || s->after == 2) &&
+        one_pass(r, s, l, n, st, end, safe)) {
+        return 1;
+    }
+    return fast_play_other(r, s, l, n, st, end, safe);
+}
+
+/* Moves place c past a token that ends at end, from the place n before it. */
+static inline void fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
     *c = *n;
     c->i = end;
     c->at_start = 0;
-    return 1;
+}
+
+/* What fast_move left: go on; leave, the place past the move (LEAVE_PAST) or the lexer's (LEAVE:
+ * the line died, the next token read); or load the lexer's place (RELOAD). STOP: fast_one's. */
+enum { MOVE_ON, MOVE_LEAVE_PAST, MOVE_LEAVE, MOVE_RELOAD, MOVE_STOP };
+
+/* Nobody sees a move the fast path reads in English: one_pass then does no more than play it. */
+static inline int fast_quiet(const pgn_reader *r, const mt_state *s) {
+    return s->board == BOARD_ENGLISH && !(r->v && r->v->move);
+}
+
+/* The move at window index st..end (on n's line), in the fast path: played, its first byte added
+ * to *lead. *quiet: fast_quiet, as it was when the last path other than one_pass left. */
+static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                   size_t st, size_t end, int *safe, uint64_t *lead, int *quiet) {
+    s->prev_skipped = s->skipped;
+    s->skipped = 0;
+    s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
+    unsigned char c0 = n->b[st];   /* the window may move on a look at the next token */
+    int kept;
+    if (*quiet) {
+        uint8_t side = l->pos.side;
+        pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
+        if (mv != PGN_MOVE_NONE) { /* one_pass: nothing else happens, the line lives on */
+            r->moves_or |= mv;
+            record_on_line(r, l, mv, side);
+            *lead |= (uint64_t)1 << (c0 & 63);
+            return MOVE_ON;
+        }
+        kept = fast_play_other(r, s, l, n, st, end, safe);
+    } else {
+        kept = fast_play(r, s, l, n, st, end, safe);
+    }
+    *quiet = fast_quiet(r, s);
+    if (l->dead) {
+        l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
+        return kept ? MOVE_LEAVE_PAST : MOVE_LEAVE;
+    }
+    *lead |= (uint64_t)1 << (c0 & 63);
+    if (!kept) {
+        s->tail = s->pending ? s->tail : TAIL_MOVE; /* (its '#' unseen: the window moved) */
+        s->tail_mate = 0;
+        return MOVE_RELOAD; /* the lexer holds the place */
+    }
+    return MOVE_ON;
+}
+
+/* The tokens fast_tokens reads in the 64 bytes from c's place on, found at once from their class
+ * masks (pass_scan, as movetext_pass.c's pass_block): each token's start and end by a count of
+ * trailing zeros, the line by the line breaks before it, and no test of white space. Returns
+ * MOVE_ON with c moved past the tokens read (not moved: none), or what fast_move returned, c then
+ * past that move. */
+static ALWAYS_INLINE int fast_block(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c,
+                                    scan_masks *sm, int *safe, uint64_t *lead, int *quiet) {
+    size_t i = c->i;
+    const unsigned char *p = c->b + i;
+    lexer_masks m;
+    pass_toks t;
+    pgnk_lexer_masks_all(p, &m);
+    *sm = (scan_masks){i, m.sym, m.digit};
+    uint64_t ends = pass_scan(p, &m, &t);
+    uint64_t toks = ends ? t.starts & pass_below(63 - bits_clz(ends)) : 0, lf = m.lf;
+    /* the tokens in order, each with its end, the next bit of ends; the line breaks not yet
+     * passed, at most one before each token */
+    for (; toks; toks &= toks - 1, ends &= ends - 1) {
+        unsigned st = bits_ctz(toks), e = bits_ctz(ends);
+        uint64_t bit = toks & -toks, brk = lf & (bit - 1);
+        if (brk) {
+            lf ^= brk;
+            c->line++;
+            c->line_off = c->base + i + bits_ctz(brk) + 1;
+            c->at_start = 1;
+        }
+        if (!(bit & t.moves)) {
+            check_number(r, s, l, c, i + st, i + st + bits_ctz(~(m.digit >> st)));
+        } else {
+            int k = fast_move(r, s, l, c, i + st, i + e, safe, lead, quiet);
+            if (k != MOVE_ON) {
+                c->i = i + e;
+                c->at_start = 0;
+                return k;
+            }
+        }
+        c->at_start = 0;
+        c->i = i + e;
+    }
+    return MOVE_ON;
+}
+
+/* One token read from c's place as fast_block would, but by looking at its bytes: where the window
+ * holds fewer than 64 bytes or the block's first token needs it. Returns MOVE_STOP where the fast
+ * path leaves (c moved past a word given to the general path), else as fast_move (c moved past the
+ * token). */
+static NOINLINE int fast_one(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c, scan_masks *m,
+                             int *safe, uint64_t *lead, int *quiet) {
+    fast_cur n = *c;
+    size_t st = fast_space(c, &n), end, dend;
+    int digit;
+    if (st == 0) {
+        return MOVE_STOP;
+    }
+    if ((unsigned)(c->b[st] - '0') < 10u) {
+        if ((end = fast_number(c, m, st, &dend)) == 0) {
+            return MOVE_STOP;
+        }
+        check_number(r, s, l, &n, st, dend);
+        fast_advance(c, &n, end);
+        return MOVE_ON;
+    }
+    if ((unsigned)((c->b[st] | 0x20) - 'a') >= 26u || (end = fast_symbol(c, m, st, &digit)) == 0) {
+        return MOVE_STOP;
+    }
+    fast_advance(c, &n, end);
+    if (!digit && !castles_with_o(c->b + st, end - st)) {
+        fast_token(&r->tok, &n, st, end);
+        r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
+        return MOVE_STOP;
+    }
+    return fast_move(r, s, l, &n, st, end, safe, lead, quiet);
 }
 
 /* The common tokens of a live line, read in a tight loop straight from the lexer's window, which
@@ -622,57 +638,38 @@ static inline int fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
  * text), so they go straight to the number check and the SAN reader. Anything else is left in
  * r->tok for the general path (have_tok set), or unread when the fast path cannot tell; so is what
  * follows a move that killed the line. Only this loop plays on l while it runs, so a move it read
- * and played in one pass tells whether the next one starts in check (its check sign verified). */
+ * and played in one pass tells whether the next one starts in check (its check sign verified).
+ * 64 bytes at a time (fast_block) where the window holds them, else token by token (fast_one). */
 static void fast_tokens(pgn_reader *r, mt_state *s) {
     lexer *lx = &r->lx;
-    fast_cur c, n;
+    fast_cur c;
     scan_masks m = {MASKS_NONE, 0, 0};
     uint64_t lead = 0; /* first bytes of the moves played: which languages agree with them */
     rav_level *l = &r->levels[r->depth - 1];
-    size_t st, end, dend;
-    int digit, moved = 0, safe = 0; /* safe: l->pos is known not to be in check (above) */
+    int k, moved = 0, safe = 0; /* safe: l->pos is known not to be in check (above) */
+    int quiet = fast_quiet(r, s);
     if (!fast_load(lx, &c)) {
         return;
     }
-    while ((n = c, st = fast_space(&c, &n)) != 0) {
-        if ((unsigned)(c.b[st] - '0') < 10u) {
-            if ((end = fast_number(&c, &m, st, &dend)) == 0) {
-                break;
-            }
-            check_number(r, s, l, &n, st, dend);
-            moved = fast_advance(&c, &n, end);
+    for (;;) {
+        size_t at = c.i;
+        k = c.len - at >= 64 ? fast_block(r, s, l, &c, &m, &safe, &lead, &quiet) : MOVE_ON;
+        if (k == MOVE_ON && c.i == at) {
+            k = fast_one(r, s, l, &c, &m, &safe, &lead, &quiet);
+        }
+        moved |= c.i != at; /* (c moved past a move that killed the line: MOVE_LEAVE below) */
+        if (k == MOVE_ON) {
             continue;
         }
-        if ((unsigned)((c.b[st] | 0x20) - 'a') >= 26u ||
-            (end = fast_symbol(&c, &m, st, &digit)) == 0) {
+        if (k != MOVE_RELOAD) {
+            moved = k == MOVE_LEAVE ? 0 : moved;
             break;
         }
-        moved = fast_advance(&c, &n, end);
-        if (!digit && !castles_with_o(c.b + st, end - st)) {
-            fast_token(&r->tok, &n, st, end);
-            r->have_tok = 1; /* "ep", a word, castling with 0 or o: the general path */
+        moved = 0; /* the lexer holds the place */
+        if (!fast_load(lx, &c)) {
             break;
         }
-        s->prev_skipped = s->skipped;
-        s->skipped = 0;
-        s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
-        unsigned char c0 = c.b[st];    /* the window may move on a look at the next token */
-        int kept = fast_play(r, s, l, &n, st, end, &c, &safe);
-        if (l->dead) {
-            l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
-            moved = kept;
-            break;
-        }
-        lead |= (uint64_t)1 << (c0 & 63);
-        if (!kept) {
-            moved = 0;                                  /* the lexer holds the place */
-            s->tail = s->pending ? s->tail : TAIL_MOVE; /* (its '#' unseen: the window moved) */
-            s->tail_mate = 0;
-            if (!fast_load(lx, &c)) {
-                break;
-            }
-            m.at = MASKS_NONE; /* the window may have moved */
-        }
+        m.at = MASKS_NONE; /* the window may have moved */
     }
     if (moved) {
         fast_store(lx, &c);

@@ -9,8 +9,12 @@
  * stays as small as it was (the attribute is a hint; other compilers simply ignore the macro). */
 #if defined(__GNUC__)
 #define COLD __attribute__((cold, noinline))
+#define NOINLINE __attribute__((noinline))
+#define ALWAYS_INLINE inline __attribute__((always_inline))
 #else
 #define COLD
+#define NOINLINE
+#define ALWAYS_INLINE inline
 #endif
 
 enum { BOARD_ENGLISH = 1, BOARD_OTHER = 2 };
@@ -48,6 +52,17 @@ typedef struct mt_state {
     pgn_loc tail_at;
     uint64_t tag_skip_until; /* PGN_READ_TAGS_ONLY: no search before this offset */
 } mt_state;
+
+/* movetext.c: a move token played (with a glyph glued to it), a NAG read after a move. */
+void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+void pgnk_mt_on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag);
+
+/* movetext_glyph.c: text that is no PGN token (W_SKIPPED_TEXT once for a run of it); a glyph read
+ * as a NAG after a move (1), or not (0); a token that is no move: a glyph's NAG, a figurine's
+ * move, else skipped text. */
+void pgnk_mt_skip_text(pgn_reader *r, mt_state *s, const token *t);
+int pgnk_mt_read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+COLD void pgnk_mt_glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 
 /* movetext_lines.c */
 rav_level *pgnk_mt_push_level(pgn_reader *r);

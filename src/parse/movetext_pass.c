@@ -71,48 +71,6 @@ static inline size_t pass_token(const unsigned char *b, size_t len, scan_masks *
     return j;
 }
 
-/* The bits below bit n (n < 64). */
-static inline uint64_t pass_below(unsigned n) {
-    return (UINT64_C(1) << n) - 1;
-}
-
-/* The first bits after each run of ones of run that begins at a bit of from (a carry through
- * it), and from's bits outside run. */
-static inline uint64_t pass_past(uint64_t run, uint64_t from) {
-    return ((run + (from & run)) & ~run) | (from & ~run);
-}
-
-/* The tokens of a block of 64 bytes (pass_block): their first bytes and where each ends. */
-typedef struct pass_toks {
-    uint64_t starts, moves; /* first bytes: of each token, of the moves */
-    uint64_t ends;          /* the byte after each: a move's, or a move number's periods' */
-    unsigned lim;           /* a token read must end before (64: none) */
-} pass_toks;
-
-/* Where the block's tokens must end: at the first byte of a kind that no token read here holds
- * and that white space does not (a lone CR too), a period that follows neither a digit nor a
- * period, the second line break of an empty line, a run of 10 symbol bytes (a move number too
- * long; a move of 10 to 16 bytes goes pass_token's way), a symbol that starts with neither a
- * letter nor a digit, a move number not ended by periods, a symbol that starts with a letter and
- * is followed by a period. */
-static inline void pass_classify(const lexer_masks *m, pass_toks *t) {
-    uint64_t gap = m->blank | (m->cr & (m->lf >> 1)); /* white space within a line (CR of CRLF) */
-    uint64_t sym = m->sym, starts = sym & ~(sym << 1);
-    uint64_t stray = m->period & ~((m->period | m->digit) << 1);
-    uint64_t bad = ~(sym | m->period | gap | m->lf) | stray | (pass_past(gap, m->lf << 1) & m->lf);
-    uint64_t r2 = sym & (sym << 1), r4 = r2 & (r2 << 2), r8 = r4 & (r4 << 4);
-    bad |= r8 & (r2 << 8);                   /* the 10th byte of a symbol */
-    bad |= starts & ~(m->digit | m->letter); /* # + - / : = @ _ first */
-    uint64_t num = starts & m->digit, num_end = pass_past(m->digit, num);
-    bad |= num_end & ~m->period; /* not digits then a period */
-    uint64_t moves = starts & m->letter, move_end = pass_past(sym, moves);
-    bad |= move_end & m->period; /* e.p., a move then a period */
-    t->lim = bad ? bits_ctz(bad) : 64;
-    t->starts = starts;
-    t->moves = moves;
-    t->ends = move_end | pass_past(m->period, num_end);
-}
-
 /* The tokens pass_token reads, from window index i on, that end in the 64 bytes there (all in the
  * window), found from the bytes' class masks for all of them at once: a token is a run of symbol
  * bytes, and the white space between them holds at most one line break (the masks' test of the
@@ -126,19 +84,7 @@ static size_t pass_block(fast_cur *c, size_t i, scan_masks *sm, uint64_t *count,
     pass_toks t;
     pgnk_lexer_masks_all(p, &m);
     *sm = (scan_masks){i, m.sym, m.digit};
-    pass_classify(&m, &t);
-    /* moves without a digit: the castling among them is read here, the first other one not */
-    uint64_t sym_nodigit = m.sym & ~m.digit;
-    uint64_t words = pass_past(sym_nodigit, t.moves) & ~m.sym;
-    words &= t.lim == 64 ? ~UINT64_C(0) : pass_below(t.lim);
-    for (; words; words &= words - 1) {
-        unsigned e = bits_ctz(words), st = 63 - bits_clz(t.moves & pass_below(e));
-        if (!castles_with_o(p + st, e - st)) {
-            t.lim = e;
-            break;
-        }
-    }
-    uint64_t ends = t.ends & (t.lim == 64 ? ~UINT64_C(0) : pass_below(t.lim));
+    uint64_t ends = pass_scan(p, &m, &t);
     if (!ends) {
         return i;
     }

@@ -40,6 +40,15 @@ static inline void fast_store(lexer *lx, const fast_cur *c) {
     set_keep(lx, c->base + c->i);
 }
 
+/* Stores the place past a token that ends at window index end, from the place n on its line. */
+static inline void fast_store_past(lexer *lx, const fast_cur *n, size_t end) {
+    lx->pos = end;
+    lx->line = n->line;
+    lx->line_off = n->line_off;
+    lx->at_line_start = 0;
+    set_keep(lx, n->base + end);
+}
+
 /* White space with at most one line break from c->i (as lexer_fast_space): the index of the next
  * token's first byte, with n's line moved to it; 0 if the general path must read it (an empty line,
  * a % line, a lone CR or the window's end; also a token at the window's very start). */
@@ -150,6 +159,66 @@ static inline size_t fast_number(const fast_cur *c, scan_masks *m, size_t st, si
         j++;
     }
     return j < len ? j : 0;
+}
+
+/* The bits below bit n (n < 64). */
+static inline uint64_t pass_below(unsigned n) {
+    return (UINT64_C(1) << n) - 1;
+}
+
+/* The first bits after each run of ones of run that begins at a bit of from (a carry through
+ * it), and from's bits outside run. */
+static inline uint64_t pass_past(uint64_t run, uint64_t from) {
+    return ((run + (from & run)) & ~run) | (from & ~run);
+}
+
+/* The tokens of a block of 64 bytes (pass_block): their first bytes and where each ends. */
+typedef struct pass_toks {
+    uint64_t starts, moves; /* first bytes: of each token, of the moves */
+    uint64_t ends;          /* the byte after each: a move's, or a move number's periods' */
+    unsigned lim;           /* a token read must end before (64: none) */
+} pass_toks;
+
+/* Where the block's tokens must end: at the first byte of a kind that no token read here holds
+ * and that white space does not (a lone CR too), a period that follows neither a digit nor a
+ * period, the second line break of an empty line, a run of 10 symbol bytes (a move number too
+ * long; a move of 10 to 16 bytes goes pass_token's way), a symbol that starts with neither a
+ * letter nor a digit, a move number not ended by periods, a symbol that starts with a letter and
+ * is followed by a period. */
+static inline void pass_classify(const lexer_masks *m, pass_toks *t) {
+    uint64_t gap = m->blank | (m->cr & (m->lf >> 1)); /* white space within a line (CR of CRLF) */
+    uint64_t sym = m->sym, starts = sym & ~(sym << 1);
+    uint64_t stray = m->period & ~((m->period | m->digit) << 1);
+    uint64_t bad = ~(sym | m->period | gap | m->lf) | stray | (pass_past(gap, m->lf << 1) & m->lf);
+    uint64_t r2 = sym & (sym << 1), r4 = r2 & (r2 << 2), r8 = r4 & (r4 << 4);
+    bad |= r8 & (r2 << 8);                   /* the 10th byte of a symbol */
+    bad |= starts & ~(m->digit | m->letter); /* # + - / : = @ _ first */
+    uint64_t num = starts & m->digit, num_end = pass_past(m->digit, num);
+    bad |= num_end & ~m->period; /* not digits then a period */
+    uint64_t moves = starts & m->letter, move_end = pass_past(sym, moves);
+    bad |= move_end & m->period; /* e.p., a move then a period */
+    t->lim = bad ? bits_ctz(bad) : 64;
+    t->starts = starts;
+    t->moves = moves;
+    t->ends = move_end | pass_past(m->period, num_end);
+}
+
+/* The ends of the tokens of the 64 bytes at p (classes m) that a fast path reads (t: pass_classify)
+ * up to the first one it cannot: moves without a digit are castling read here, or the first other
+ * one ends what is read ("ep", a word: the general path). */
+static inline uint64_t pass_scan(const unsigned char *p, const lexer_masks *m, pass_toks *t) {
+    pass_classify(m, t);
+    uint64_t sym_nodigit = m->sym & ~m->digit;
+    uint64_t words = pass_past(sym_nodigit, t->moves) & ~m->sym;
+    words &= t->lim == 64 ? ~UINT64_C(0) : pass_below(t->lim);
+    for (; words; words &= words - 1) {
+        unsigned e = bits_ctz(words), st = 63 - bits_clz(t->moves & pass_below(e));
+        if (!castles_with_o(p + st, e - st)) {
+            t->lim = e;
+            break;
+        }
+    }
+    return t->ends & (t->lim == 64 ? ~UINT64_C(0) : pass_below(t->lim));
 }
 
 /* The fast path's last token, noted in s when it leaves (movetext.c, fast_tokens; the end's
