@@ -191,7 +191,15 @@ static inline void lexer_fast_take(lexer *lx, token *t, const fast_at *f, size_t
  * tag section's tokens between tag pairs. Returns 0, having moved nothing, for anything else. */
 static inline int lexer_next_bracket(lexer *lx, token *t) {
     fast_at f;
-    if (!lexer_fast_space(lx, &f) || lx->buf[f.i] != '[') {
+    size_t i = lx->pos;
+    if (i + 1 < lx->len && lx->buf[i] == '\n' && lx->buf[i + 1] == '[' && !lx->last_cr &&
+        lx->base + i != 0) {
+        /* the common case, the next tag pair on the next line: as lexer_fast_space finds it */
+        f.i = i + 1;
+        f.line = lx->line + 1;
+        f.line_off = lx->base + i + 1;
+        f.at_start = 1;
+    } else if (!lexer_fast_space(lx, &f) || lx->buf[f.i] != '[') {
         return 0;
     }
     t->kind = TOK_LBRACKET;
@@ -214,6 +222,9 @@ int pgnk_lexer_skip_inert(lexer *lx);
 typedef struct lexer_tag {
     pgn_str name, value;
     pgn_loc name_at, value_at; /* value_at: the opening quote, as for a TOK_STRING */
+    /* block: nonzero when the pair from its name to its ']' lies in the block of that many bytes
+     * (32 or 64) from name.ptr, all in the window (a copy of the block holds name and value) */
+    uint8_t block;
 } lexer_tag;
 size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag);
 void pgnk_lexer_take(lexer *lx, size_t end);

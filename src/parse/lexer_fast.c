@@ -436,7 +436,12 @@ size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     tag->value.ptr = lx->buf + s;
     tag->value.len = i - s;
     i = skip_blanks(b, i + 1, len);
-    return i < len && b[i] == ']' ? i + 1 : 0;
+    if (i >= len || b[i] != ']') {
+        return 0;
+    }
+    s = (size_t)(tag->name.ptr - lx->buf); /* the pair's bytes: [s, i] */
+    tag->block = len - s >= 32 && i - s < 32 ? 32 : len - s >= 64 && i - s < 64 ? 64 : 0;
+    return i + 1;
 }
 
 /* The byte rel bytes past lx->pos, filling the window as needed; 0 at the end of the input. */

@@ -67,8 +67,8 @@ struct pgn_reader {
     uint8_t enc_told;            /* a text told (enc_seen is this reader's, not the one given) */
     uint8_t enc_assumed;         /* a text that could not tell was read before any text told */
     scratch name, value, text;   /* decoded tag name and value, decoded comment */
-    pgn_str tag_name, tag_value; /* the tag pair just read: in name and value, or (a plain pair
-                                  * that no visitor sees) in the lexer's window */
+    pgn_str tag_name, tag_value; /* the tag pair just read: in name and value or tag_line, or (a
+                                  * plain pair that no visitor sees) in the lexer's window */
     scratch tag_result;          /* the Result tag's value */
     scratch fen;                 /* the FEN tag's value */
     struct {
@@ -79,6 +79,9 @@ struct pgn_reader {
     scratch tag_tails;
     uint64_t tag_filter; /* each name's bit in tag_seen (seen_tag) */
     uint8_t tag_fresh;   /* the tag just read has a name the game certainly did not have */
+    /* a plain tag pair's block (lexer_tag) copied for a visitor: its name and value
+     * NUL-terminated there (tag_name, tag_value) */
+    char tag_line[64];
     rav_level *levels;
     size_t depth, levels_cap; /* levels in use (>= 1 while reading movetext) */
     pgn_move *line_moves;     /* the moves played on the levels' lines since their base */

@@ -330,6 +330,21 @@ static void scratch_str(pgn_str *s, const scratch *b) {
     s->len = b->len;
 }
 
+/* A plain tag pair in one block (lexer_tag): the block copied whole, a NUL put after the name
+ * and over the closing quote (two fixed-size copies, no call). */
+static inline void block_copy(pgn_reader *r, const lexer_tag *fast) {
+    if (fast->block == 32) {
+        memcpy(r->tag_line, fast->name.ptr, 32);
+    } else {
+        memcpy(r->tag_line, fast->name.ptr, 64);
+    }
+    size_t v = (size_t)(fast->value.ptr - fast->name.ptr);
+    r->tag_line[fast->name.len] = 0;
+    r->tag_line[v + fast->value.len] = 0;
+    r->tag_name.ptr = r->tag_line;
+    r->tag_value.ptr = r->tag_line + v;
+}
+
 /* A plain tag pair read by pgnk_lexer_peek_tag (end: the index past its ']'): nothing to decode. */
 static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const tag_start *ts,
                          pgn_loc *value_at) {
@@ -350,11 +365,15 @@ static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const
     r->tag_value = fast->value;
     if (r->v && r->v->tag && !(r->opts.flags & PGN_READ_TAG_SPANS)) {
         /* a visitor gets NUL-terminated copies, as from the slow path */
-        if (!scratch_set(r, &r->name, fast->name) || !scratch_set(r, &r->value, fast->value)) {
-            return 0;
+        if (fast->block) {
+            block_copy(r, fast);
+        } else {
+            if (!scratch_set(r, &r->name, fast->name) || !scratch_set(r, &r->value, fast->value)) {
+                return 0;
+            }
+            scratch_str(&r->tag_name, &r->name);
+            scratch_str(&r->tag_value, &r->value);
         }
-        scratch_str(&r->tag_name, &r->name);
-        scratch_str(&r->tag_value, &r->value);
     }
     pgnk_lexer_take(&r->lx, end); /* the window stays as it is until the next token */
     return TAG_OK;

@@ -66,6 +66,9 @@ struct pgn_query_matcher {
 
 /* p grown to need elements (pgnk_grow); NULL (m->st set) when out of memory, p then unchanged. */
 static void *grow(pgn_query_matcher *m, void *p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) {
+        return p; /* room already: no call, no realloc to the same size */
+    }
     if (!pgnk_grow(&m->alloc, &p, cap, need, size, 16)) {
         m->st = PGN_E_NOMEM;
         return NULL;

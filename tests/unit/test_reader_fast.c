@@ -143,6 +143,12 @@ static void check_peek(const unsigned char *text, size_t len) {
                t.value.ptr == (const char *)b + f[2] && t.value.len == f[3] &&
                t.name_at.offset == f[0] && t.name_at.column == f[0] + 1 &&
                t.value_at.offset == f[2] - 1 && t.value_at.column == f[2] && t.value_at.line == 1;
+        /* the block that holds the pair from its name to its ']' (got - 1), within the text */
+        size_t span = got - f[0];
+        unsigned block = len - f[0] >= 32 && span <= 32   ? 32
+                         : len - f[0] >= 64 && span <= 64 ? 64
+                                                          : 0;
+        same = same && t.block == block;
     }
     if (!same) {
         harness_fail(__FILE__, __LINE__, "tag scan of %zu bytes \"%.*s\": %zu, not %zu", len,
@@ -194,6 +200,68 @@ static void test_peek_tag(void) {
             text[len - 1] = ']';
         }
         check_peek(text, len);
+    }
+}
+
+/* What a visitor gets of a tag pair: NUL-terminated copies of its name and value (the plain
+ * pair's block copied whole, lexer_tag), equal to the text; pairs of names of 1 to 20 bytes and
+ * values of 0 to 70 bytes, so that the pair fits a block of 32 bytes, of 64, or neither, before
+ * texts that end right after it or hold more, each in a heap block of its exact size (ASan). */
+typedef struct tag_want {
+    const char *name, *value;
+    size_t name_len, value_len;
+    int tags, good;
+} tag_want;
+
+static pgn_flow want_tag(void *user, pgn_str name, pgn_str value) {
+    tag_want *w = user;
+    if (w->tags++ == 0) {
+        w->good = name.len == w->name_len && value.len == w->value_len &&
+                  memcmp(name.ptr, w->name, name.len) == 0 && name.ptr[name.len] == 0 &&
+                  memcmp(value.ptr, w->value, value.len) == 0 && value.ptr[value.len] == 0;
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static void test_tag_copies(void) {
+    char name[21], value[71];
+    for (size_t i = 0; i < sizeof value; i++) {
+        value[i] = (char)(' ' + 1 + i % 90 + (i % 90 >= 1)); /* printable, no '"' */
+        value[i] = value[i] == '\\' ? '/' : value[i];
+    }
+    for (size_t i = 0; i < sizeof name; i++) {
+        name[i] = "Ab_9"[i % 4];
+    }
+    pgn_visitor v = {0};
+    v.tag = want_tag;
+    for (size_t n = 1; n <= 20; n++) {
+        for (size_t k = 0; k <= 70; k++) {
+            for (int tail = 0; tail < 2; tail++) {
+                buf b = {0};
+                buf_printf(&b, "[%.*s \"%.*s\"]%s", (int)n, name, (int)k, value,
+                           tail ? "\n[Z \"z\"]\n\n1. e4 e5 *\n" : "");
+                char *text = malloc(b.len);
+                if (!text) {
+                    harness_fail(__FILE__, __LINE__, "out of memory");
+                    buf_free(&b);
+                    return;
+                }
+                memcpy(text, b.p, b.len);
+                tag_want w = {name, value, n, k, 0, 0};
+                pgn_reader *r = NULL;
+                CHECK(pgn_reader_new_mem(&r, NULL, text, b.len) == PGN_OK);
+                CHECK(pgn_reader_visit(r, &v, &w) == PGN_OK);
+                if (!w.good || w.tags != 1 + tail) {
+                    harness_fail(__FILE__, __LINE__, "[%zu-byte name \"%zu bytes\"]: %d tags, %s",
+                                 n, k, w.tags, w.good ? "good" : "not as written");
+                } else {
+                    harness_counts.passed++;
+                }
+                pgn_reader_free(r);
+                free(text);
+                buf_free(&b);
+            }
+        }
     }
 }
 
@@ -798,6 +866,7 @@ static void test_builder_moves(void) {
 int main(void) {
     test_tag_values();
     test_peek_tag();
+    test_tag_copies();
     test_tag_names();
     test_masks();
     test_scan_offsets();
