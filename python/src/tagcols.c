@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tagdicts.h"
 #include "tagscan.h"
 
 /* ---- typed values: an integer tag, a date tag ---- */
@@ -97,8 +98,8 @@ static PyObject *values_of(const pk_tjoin *j, size_t c) {
     const pk_strtab *values = &pk_tscan_col(j->all, c)->values;
     PyObject *vals = PyList_New(values->n);
     for (uint32_t i = 0; vals && i < values->n; i++) {
-        PyObject *o = PyUnicode_DecodeUTF8(pk_strtab_str(values, i), pk_strtab_ent(values, i)->len,
-                                           "replace");
+        pgn_str v = {pk_strtab_str(values, i), pk_strtab_ent(values, i)->len};
+        PyObject *o = pk_new_str(v);
         if (!o) {
             Py_CLEAR(vals);
             break;
