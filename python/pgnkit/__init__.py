@@ -507,7 +507,7 @@ def _frame_of(got, categorical):
             data[col.name] = pd.arrays.IntegerArray(np.frombuffer(col.data, np.int64),
                                                     np.frombuffer(col.mask, np.bool_))
         elif col.kind == "d":
-            data[col.name] = np.frombuffer(col.data, "M8[D]").astype("M8[ns]")
+            data[col.name] = np.frombuffer(col.data, "M8[ns]")  # made in ns in C: no pass
         else:
             codes = np.frombuffer(col.data, np.int32)
             if categorical and len(set(col.values)) == len(col.values):

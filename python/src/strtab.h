@@ -15,12 +15,18 @@ typedef struct pk_strent {
     uint32_t len, hash;
 } pk_strent;
 
+/* A slot of the table: the entry's index + 1 (0: empty) and its hash, so that a probe past
+ * another string compares the hashes here and reads no entry (a miss in a big column's table). */
+typedef struct pk_strslot {
+    uint32_t idx, hash;
+} pk_strslot;
+
 typedef struct pk_strtab {
     pgn_membuf bytes; /* the strings' bytes, each followed by a NUL */
     pgn_membuf ent;   /* pk_strent values, by index */
     uint32_t n;       /* strings kept */
-    uint32_t *slot;   /* 0 empty, else an entry's index + 1 */
-    uint32_t nslot;   /* a power of two, at least twice n */
+    pk_strslot *slot;
+    uint32_t nslot; /* a power of two, at least twice n */
 } pk_strtab;
 
 /* Entry i of t (i < t->n). */
@@ -105,8 +111,27 @@ static inline void pk_copy_short(char *d, const char *s, size_t n) {
     }
 }
 
-/* A 32-bit hash of the bytes p[0..n). */
-uint32_t pk_hash_bytes(const char *p, size_t n);
+/* A 32-bit hash of the bytes p[0..n): eight bytes a step, multiply and fold; the last bytes read
+ * as pk_bytes_eq reads them (no loop over bytes). In line: it is called for every tag. */
+static inline uint32_t pk_hash_bytes(const char *p, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15u ^ n;
+    size_t i = 0;
+    for (; i + 8 < n; i += 8) {
+        h = (h ^ pk_load8(p + i)) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
+    }
+    uint64_t w = 0;
+    if (n >= 8) {
+        w = pk_load8(p + n - 8);
+    } else if (n >= 4) {
+        w = pk_load4(p) | (uint64_t)pk_load4(p + n - 4) << 32;
+    } else if (n > 0) {
+        w = (uint64_t)(unsigned char)p[0] | (uint64_t)(unsigned char)p[n / 2] << 8 |
+            (uint64_t)(unsigned char)p[n - 1] << 16;
+    }
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+    return (uint32_t)(h ^ h >> 29);
+}
 
 /* 1 if string i of t (any i: 0 when there is none) is p[0..n). */
 static inline int pk_strtab_is(const pk_strtab *t, uint32_t i, const char *p, size_t n) {

@@ -2,14 +2,16 @@
 /* pgnkit._pgnkit.tag_columns: the tags of every game of a source as columns, for
  * pgnkit.read_tags_frame (issue 19). The scan (tagscan.c, tagparts.c) runs with the GIL released;
  * only then are Python objects made: one str per distinct value, and each column as one bytearray
- * of int32 codes (strings), of int64 values and a mask (integer tags), or of int64 days since 1970
- * (dates), which the Python layer views with numpy without a per-row object. */
+ * of int32 codes (strings), of int64 values and a mask (integer tags), or of int64 nanoseconds
+ * since 1970 (dates: datetime64[ns] as pandas keeps it, so no conversion pass after), which the
+ * Python layer views with numpy without a per-row object. */
 #include "tagcols.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tagdicts.h"
 #include "tagscan.h"
 
 /* ---- typed values: an integer tag, a date tag ---- */
@@ -83,6 +85,8 @@ static int parse_date(const char *p, int64_t *days) {
 
 enum { KIND_STR, KIND_INT, KIND_DATE };
 
+#define DAY_NS ((int64_t)86400 * 1000 * 1000 * 1000)
+
 /* A bytearray of n items of size bytes (a writable buffer numpy views), left as it comes: the
  * caller writes every item. */
 static PyObject *new_buf(uint64_t n, size_t size) {
@@ -94,8 +98,8 @@ static PyObject *values_of(const pk_tjoin *j, size_t c) {
     const pk_strtab *values = &pk_tscan_col(j->all, c)->values;
     PyObject *vals = PyList_New(values->n);
     for (uint32_t i = 0; vals && i < values->n; i++) {
-        PyObject *o = PyUnicode_DecodeUTF8(pk_strtab_str(values, i), pk_strtab_ent(values, i)->len,
-                                           "replace");
+        pgn_str v = {pk_strtab_str(values, i), pk_strtab_ent(values, i)->len};
+        PyObject *o = pk_new_str(v);
         if (!o) {
             Py_CLEAR(vals);
             break;
@@ -117,8 +121,8 @@ static int str_column(const pk_tjoin *j, size_t c, PyObject **items) {
 }
 
 /* Of j's column c: data, int64 values, and mask, 1 where missing or not an integer (KIND_INT); or
- * data, int64 days since 1970, INT64_MIN (numpy's NaT) where missing or not a complete date
- * (KIND_DATE). */
+ * data, int64 nanoseconds since 1970 (the day's 00:00), INT64_MIN (numpy's NaT) where missing or
+ * not a complete date (KIND_DATE). */
 static int typed_column(const pk_tjoin *j, size_t c, int kind, PyObject **items) {
     const pk_strtab *values = &pk_tscan_col(j->all, c)->values;
     int64_t *val = malloc((values->n ? values->n : 1) * sizeof *val);
@@ -131,6 +135,9 @@ static int typed_column(const pk_tjoin *j, size_t c, int kind, PyObject **items)
         for (uint32_t i = 0; i < values->n; i++) {
             const char *s = pk_strtab_str(values, i);
             ok[i] = (char)(kind == KIND_INT ? parse_int(s, &val[i]) : parse_date(s, &val[i]));
+            if (kind == KIND_DATE && ok[i]) {
+                val[i] *= DAY_NS; /* within int64: parse_date's range */
+            }
         }
         pk_join_codes(j, c, codes);
         int64_t *out = (int64_t *)(void *)PyByteArray_AS_STRING(items[3]);

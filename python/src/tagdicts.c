@@ -173,9 +173,7 @@ static void keep(cached *c, PyObject *o, pgn_str s) {
     pk_copy_short(c->key, s.ptr, s.len);
 }
 
-/* A new str of s: an ASCII one copied into a str made at its size (no decoder), else decoded as
- * UTF-8 with U+FFFD for what is not (pk_str). */
-static PyObject *new_str(pgn_str s) {
+PyObject *pk_new_str(pgn_str s) {
     if (!pk_is_ascii(s.ptr, s.len)) {
         return pk_str(s);
     }
@@ -194,14 +192,14 @@ static PyObject *str_of(cached *at, cached *slots, size_t n, pgn_str s) {
         return Py_NewRef(at->str);
     }
     if (s.len > KEY_MAX) {
-        return new_str(s);
+        return pk_new_str(s);
     }
     cached *c = &slots[pk_hash_bytes(s.ptr, s.len) & (n - 1)];
     if (holds(c, s)) {
         keep(at, c->str, s);
         return Py_NewRef(c->str);
     }
-    PyObject *o = new_str(s);
+    PyObject *o = pk_new_str(s);
     if (o) {
         keep(c, o, s);
         keep(at, o, s);
@@ -225,7 +223,7 @@ static PyObject *name_of(pk_tagdicts *t, cached *at, pgn_str s) {
         }
     }
     if (!c->str || !holds(c, s)) { /* an empty slot, else the last probed: made anew */
-        PyObject *o = new_str(s);
+        PyObject *o = pk_new_str(s);
         if (!o) {
             return NULL;
         }
@@ -245,11 +243,11 @@ static PyObject *value_of(pk_tagdicts *t, cached *last, pgn_str s, int same) {
         return Py_NewRef(last->str);
     }
     if (s.len > KEY_MAX) {
-        return new_str(s);
+        return pk_new_str(s);
     }
     cached *set = &t->values[(pk_hash_bytes(s.ptr, s.len) & (VALUE_SETS - 1)) * 2];
     if (!holds(&set[0], s)) {
-        PyObject *o = holds(&set[1], s) ? Py_NewRef(set[1].str) : new_str(s);
+        PyObject *o = holds(&set[1], s) ? Py_NewRef(set[1].str) : pk_new_str(s);
         if (!o) {
             return NULL;
         }

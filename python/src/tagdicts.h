@@ -21,6 +21,10 @@ void pk_tagdicts_free(pk_tagdicts *t);
  * (at the end: the diagnostics that belong to no game). */
 PyObject *pk_tagdicts_next(pk_tagdicts *t, pgn_reader *r, pk_diags *diags, pgn_status *st);
 
+/* A new str of s: an ASCII one copied into a str made at its size (no decoder), else decoded as
+ * UTF-8 with U+FFFD for what is not (pk_str). */
+PyObject *pk_new_str(pgn_str s);
+
 /* 1 if t holds games scanned but not given yet (the reader has read past them). */
 int pk_tagdicts_pending(const pk_tagdicts *t);
 

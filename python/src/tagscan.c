@@ -224,6 +224,22 @@ int pk_join_build(pk_tjoin *j, pk_tscan *part, size_t n) {
     return 0;
 }
 
+/* The codes of c's rows [0, rows) into out, a chunk at a time: -1 where the game has no such tag
+ * (PK_NO_CODE, all bits set, is -1 as an int32_t: a chunk is copied as it is). */
+static void chunk_codes(const pk_tcol *c, uint64_t rows, int32_t *out) {
+    uint32_t *const *chunk = (uint32_t *const *)(const void *)c->chunks.ptr;
+    size_t nchunks = c->chunks.len / sizeof *chunk;
+    for (uint64_t r = 0; r < rows; r += PK_CHUNK) {
+        size_t k = (size_t)(r >> PK_CHUNK_BITS),
+               n = (size_t)(rows - r < PK_CHUNK ? rows - r : PK_CHUNK);
+        if (k < nchunks && chunk[k]) {
+            memcpy(out + r, chunk[k], n * sizeof *out);
+        } else {
+            memset(out + r, 0xff, n * sizeof *out);
+        }
+    }
+}
+
 void pk_join_codes(const pk_tjoin *j, size_t c, int32_t *out) {
     for (size_t p = 0; p < j->nparts; p++) {
         const pk_tscan *s = &j->part[p];
@@ -232,9 +248,13 @@ void pk_join_codes(const pk_tjoin *j, size_t c, int32_t *out) {
             i++;
         }
         const uint32_t *map = i < ncols && j->val ? j->val[p][i] : NULL;
-        for (uint64_t r = 0; r < s->row; r++) {
-            uint32_t k = i < ncols ? col_get(pk_tscan_col(s, i), r) : PK_NO_CODE;
-            out[r] = k == PK_NO_CODE ? -1 : (int32_t)(map ? map[k] : k);
+        if (i < ncols && !map) { /* one part: its codes as they are, a chunk at a time */
+            chunk_codes(pk_tscan_col(s, i), s->row, out);
+        } else {
+            for (uint64_t r = 0; r < s->row; r++) {
+                uint32_t k = i < ncols ? col_get(pk_tscan_col(s, i), r) : PK_NO_CODE;
+                out[r] = k == PK_NO_CODE ? -1 : (int32_t)(map ? map[k] : k);
+            }
         }
         out += s->row;
     }
