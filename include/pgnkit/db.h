@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 5
+#define PGN_DB_SCHEMA 6
 
 typedef struct pgn_db pgn_db;
 
@@ -182,9 +182,11 @@ PGN_API pgn_status pgn_db_select_count(pgn_db *db, const pgn_query *query, uint6
 /** What the database holds. */
 typedef struct pgn_db_stats {
     uint64_t games, broken, white, draws, black;
-    /* explorer_rows: the (position, move)s of explore's rows and, for each import batch, of its
-     * entries in singles; position_keys: the distinct positions; position_bytes: the index's
-     * blobs (explore's posting lists and singles' data) */
+    /* explorer_rows: the (position, move)s of explore's rows and, for each import batch, its
+     * entries in singles counted once a fingerprint (schema 6 keeps no move in an entry);
+     * position_keys: the distinct positions, counted by the key's top 26 bits (the entries'
+     * fingerprint), so a little low; position_bytes: the index's blobs (explore's posting lists
+     * and singles' data) */
     uint64_t explorer_rows, position_keys, position_bytes;
     int schema;
 } pgn_db_stats;

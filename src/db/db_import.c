@@ -347,10 +347,10 @@ static pgn_status flush_singles(importer *im) {
 /* The one-game entry of p into the run of its key's prefix. */
 static pgn_status add_single(importer *im, const pending *p) {
     pgn_status s = PGN_OK;
-    if (im->sn > 0 && p->key >> 48 != im->sprefix) {
+    if (im->sn > 0 && p->key >> PGNK_SINGLES_SHIFT != im->sprefix) {
         s = flush_singles(im);
     }
-    im->sprefix = p->key >> 48;
+    im->sprefix = p->key >> PGNK_SINGLES_SHIFT;
     if (s == PGN_OK && im->sn == im->rcap) {
         void *b = im->run;
         if (!pgnk_grow(NULL, &b, &im->rcap, im->sn + 1, sizeof *im->run, 256)) {

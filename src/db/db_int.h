@@ -51,6 +51,8 @@ int64_t pgnk_db_date_num(const char *s, size_t len);
 /* The one-game entries of the position index (db_singles.c): an entry, and a row's entries
  * (sorted by key, then move; one key prefix) packed into *buf (grown as *cap says) as the row's
  * data, *len its bytes; -1 when out of memory. */
+/* A row of singles holds the entries whose keys share their top 64 - PGNK_SINGLES_SHIFT bits. */
+#define PGNK_SINGLES_SHIFT 50
 typedef struct pgnk_single {
     uint64_t key, delta; /* delta: the game's id less the batch's first */
     pgn_move move;

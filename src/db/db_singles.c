@@ -1,20 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* The position index's entries (schema 5, issue 30): a (position, move) that at most a few games of
+/* The position index's entries (schema 6, issue 30): a (position, move) that at most a few games of
  * an import batch played is no row of explore but one entry a game, the batch's entries sorted by
- * key and packed into one blob per 16-bit key prefix (table singles: id = batch << 16 | prefix, n,
- * data). A blob: a byte k, a byte w, then the n entries as a bit stream (least significant bit
- * first), each a flag bit, then: 0, a new key: its low 48 bits as the Rice code of the difference
- * to the previous entry's (parameter k: the quotient in unary, ones ended by a zero, then k bits)
- * and the move in 16 bits; 1, the key before: 1 and the same move, or 0 and the move in 16 bits;
- * then game - batch in w bits. Readers decode within the blob (a damaged blob gives wrong entries,
- * never a read outside it). */
+ * key and packed into one blob per key prefix (the top 64 - PGNK_SINGLES_SHIFT bits; table singles:
+ * id = batch << 16 | prefix, n, data). An entry keeps a fingerprint of the position (the key's bits
+ * FP_SHIFT up to the prefix) and the game, not the key and move: a game the fingerprint names is
+ * replayed from its stored bytes, which gives the move it played at the position, or shows that it
+ * never reached it (a false match: one entry of the row in 2^12). A blob: a byte k, a byte w, then
+ * the n entries as a bit stream (least significant bit first), each a flag bit, then: 0, a new
+ * fingerprint as the Rice code of the difference to the previous entry's (parameter k: the
+ * quotient in unary, ones ended by a zero, then k bits); 1, the fingerprint before; then game -
+ * batch in w bits. Readers decode within the blob (a damaged blob gives wrong entries, never a
+ * read outside it). */
 #include "db_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define LOW_MASK ((UINT64_C(1) << 48) - 1)
+/* The fingerprint: the key's bits FP_SHIFT..49 (its top 14 are the row's prefix) */
+#ifndef FP_SHIFT
+#define FP_SHIFT 38
+#endif
+#define FP_MASK ((UINT64_C(1) << (PGNK_SINGLES_SHIFT - FP_SHIFT)) - 1)
+
+static uint64_t fp_of(uint64_t key) {
+    return key >> FP_SHIFT & FP_MASK;
+}
 
 /* The bits a value needs (0 for 0). */
 static unsigned width(uint64_t v) {
@@ -49,17 +60,13 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
     for (size_t i = 0; i < n; i++) {
         maxd = e[i].delta > maxd ? e[i].delta : maxd;
     }
-    uint64_t mean = n == 0 ? 0 : (e[n - 1].key & LOW_MASK) / n;
+    uint64_t mean = n == 0 ? 0 : fp_of(e[n - 1].key) / n;
     unsigned k = mean == 0 ? 0 : width(mean) - 1, w = width(maxd);
     uint64_t prev = 0, bits = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t low = e[i].key & LOW_MASK, d = low - prev;
-        if (i > 0 && d == 0) {
-            bits += e[i].move == e[i - 1].move ? 2 + w : 2 + 16 + w;
-        } else {
-            bits += 1 + (d >> k) + 1 + k + 16 + w;
-        }
-        prev = low;
+        uint64_t f = fp_of(e[i].key), d = f - prev;
+        bits += i > 0 && d == 0 ? 1 + w : 1 + (d >> k) + 1 + k + w;
+        prev = f;
     }
     size_t need = 2 + (size_t)((bits + 7) / 8);
     if (need > *cap) {
@@ -74,24 +81,18 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
     bitw b = {*buf + 2, 0, 0, 0};
     prev = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t low = e[i].key & LOW_MASK, d = low - prev;
-        prev = low;
+        uint64_t f = fp_of(e[i].key), d = f - prev;
+        prev = f;
         if (i > 0 && d == 0) {
             put_bits(&b, 1, 1);
-            put_bits(&b, e[i].move == e[i - 1].move, 1);
-            if (e[i].move != e[i - 1].move) {
-                put_bits(&b, e[i].move, 16);
+        } else {
+            put_bits(&b, 0, 1);
+            for (uint64_t q = d >> k; q > 0; q -= q > 32 ? 32 : q) {
+                put_bits(&b, UINT64_MAX, q > 32 ? 32 : (unsigned)q);
             }
-            put_bits(&b, e[i].delta, w);
-            continue;
+            put_bits(&b, 0, 1);
+            put_bits(&b, d, k);
         }
-        put_bits(&b, 0, 1);
-        for (uint64_t q = d >> k; q > 0; q -= q > 32 ? 32 : q) {
-            put_bits(&b, UINT64_MAX, q > 32 ? 32 : (unsigned)q);
-        }
-        put_bits(&b, 0, 1);
-        put_bits(&b, d, k);
-        put_bits(&b, e[i].move, 16);
         put_bits(&b, e[i].delta, w);
     }
     if (b.nacc > 0) {
@@ -106,9 +107,8 @@ typedef struct bitr {
     const unsigned char *p;
     size_t nbits, at;
     unsigned k, w;
-    uint64_t low;  /* the last entry's key bits */
-    pgn_move move; /* and move */
-    int any;       /* an entry was read */
+    uint64_t fp; /* the last entry's fingerprint */
+    int any;     /* an entry was read */
 } bitr;
 
 /* The next w (<= 48) bits into *v; 0 past the end. */
@@ -130,7 +130,7 @@ static int get_bits(bitr *r, unsigned w, uint64_t *v) {
 
 /* r over the blob p[0..n); 0 when its header is not one a writer makes. */
 static int bitr_init(bitr *r, const unsigned char *p, size_t n) {
-    if (p == NULL || n < 2 || p[0] > 47 || p[1] > 40) {
+    if (p == NULL || n < 2 || p[0] > PGNK_SINGLES_SHIFT - FP_SHIFT || p[1] > 40) {
         return 0;
     }
     r->p = p + 2;
@@ -138,45 +138,41 @@ static int bitr_init(bitr *r, const unsigned char *p, size_t n) {
     r->at = 0;
     r->k = p[0];
     r->w = p[1];
-    r->low = 0;
-    r->move = PGN_MOVE_NONE;
+    r->fp = 0;
     r->any = 0;
     return 1;
 }
 
-/* The next entry: 0 at the end of the stream or in a damaged tail. */
-static int single_get(bitr *r, uint64_t *low, pgn_move *mv, uint64_t *delta) {
-    uint64_t same, q = 0, bit = 1, rem, m;
-    if (!get_bits(r, 1, &same)) {
+/* The next entry (*same: its fingerprint is the one before); 0 at the end of the stream or in a
+ * damaged tail. */
+static int single_get(bitr *r, uint64_t *fp, int *same, uint64_t *delta) {
+    uint64_t flag, q = 0, bit = 1, rem;
+    if (!get_bits(r, 1, &flag)) {
         return 0;
     }
-    if (same) {
-        /* the key of the entry before; the same move, or another */
-        if (!r->any || !get_bits(r, 1, &same) || (!same && !get_bits(r, 16, &m)) ||
-            !get_bits(r, r->w, delta)) {
+    if (flag) {
+        if (!r->any || !get_bits(r, r->w, delta)) {
             return 0;
         }
-        r->move = same ? r->move : (pgn_move)m;
-        *low = r->low;
-        *mv = r->move;
+        *fp = r->fp;
+        *same = 1;
         return 1;
     }
     while (get_bits(r, 1, &bit) && bit == 1) {
         q++;
     }
-    if (bit != 0 || q > (LOW_MASK >> r->k) || !get_bits(r, r->k, &rem) || !get_bits(r, 16, &m) ||
+    if (bit != 0 || q > (FP_MASK >> r->k) || !get_bits(r, r->k, &rem) ||
         !get_bits(r, r->w, delta)) {
         return 0;
     }
     uint64_t d = q << r->k | rem;
-    if (d > LOW_MASK - r->low) {
+    if (d > FP_MASK - r->fp) {
         return 0;
     }
-    r->low += d;
-    r->move = (pgn_move)m;
+    r->fp += d;
     r->any = 1;
-    *low = r->low;
-    *mv = r->move;
+    *fp = r->fp;
+    *same = 0;
     return 1;
 }
 
@@ -223,37 +219,196 @@ static pgn_status prepare_rows(pgn_db *db, sqlite3_stmt **st, const char *what, 
     return PGN_OK;
 }
 
+/* The games of the entries whose fingerprint is the position's. */
 typedef struct at_key {
-    uint64_t low;
-    int (*fn)(void *user, pgn_move mv, int64_t id);
-    void *user;
+    uint64_t fp;
+    int64_t *id;
+    size_t n, cap;
+    int nomem;
 } at_key;
 
 static int row_at_key(void *u, uint64_t batch, bitr *r, int64_t n) {
-    const at_key *a = u;
-    uint64_t low, delta;
-    pgn_move mv;
-    while (n-- > 0 && single_get(r, &low, &mv, &delta) && low <= a->low) {
-        if (low == a->low && a->fn(a->user, mv, (int64_t)(batch + delta))) {
-            return 1;
+    at_key *a = u;
+    uint64_t fp, delta;
+    int same;
+    while (n-- > 0 && single_get(r, &fp, &same, &delta) && fp <= a->fp) {
+        if (fp != a->fp) {
+            continue;
         }
+        if (a->n == a->cap) {
+            void *p = a->id;
+            if (!pgnk_grow(NULL, &p, &a->cap, a->n + 1, sizeof *a->id, 64)) {
+                a->nomem = 1;
+                return 1;
+            }
+            a->id = p;
+        }
+        a->id[a->n++] = (int64_t)(batch + delta);
     }
     return 0;
+}
+
+/* A game's main line replayed up to the first position of key key. */
+typedef struct finder {
+    uint64_t key;
+    pgn_move move;
+    int indexed, found;
+} finder;
+
+static pgn_flow f_end_tags(void *u, const pgn_pos *start) {
+    finder *f = u;
+    /* as the import: variants are not indexed */
+    f->indexed = start != NULL && start->variant == PGN_VARIANT_STANDARD;
+    return f->indexed ? PGN_FLOW_CONTINUE : PGN_FLOW_SKIP;
+}
+
+static pgn_flow f_move(void *u, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+    finder *f = u;
+    (void)san;
+    (void)at;
+    if (before != NULL && before->key == f->key) {
+        f->found = 1;
+        f->move = mv;
+        return PGN_FLOW_SKIP;
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow f_variation(void *u) {
+    (void)u;
+    return PGN_FLOW_SKIP;
+}
+
+static pgn_flow f_end_game(void *u, pgn_result result, const pgn_game_summary *s) {
+    finder *f = u;
+    (void)result;
+    if (!f->found && f->indexed && s->final_pos != NULL && s->final_pos->key == f->key) {
+        f->found = 1;
+        f->move = PGN_MOVE_NONE; /* the game ended there */
+    }
+    return PGN_FLOW_CONTINUE;
+}
+
+static const pgn_visitor finder_visitor = {
+    .end_tags = f_end_tags,
+    .move = f_move,
+    .begin_variation = f_variation,
+    .end_game = f_end_game,
+};
+
+/* The move game id played first at the position of key key into *mv: 1, or 0 when its main line
+ * never reaches it (or there is no such game); -1 with *s set on a failure. */
+static int replay_to(pgn_db *db, int64_t id, uint64_t key, pgn_move *mv, pgn_status *s, char *msg,
+                     size_t cap) {
+    pgn_str raw;
+    *s = pgnk_db_game_bytes(db, id, &raw, msg, cap);
+    if (*s != PGN_OK) {
+        return *s == PGN_END ? (*s = PGN_OK, 0) : -1;
+    }
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    pgn_reader *rd;
+    if ((*s = pgn_reader_new_mem(&rd, &ro, raw.len > 0 ? raw.ptr : "", raw.len)) != PGN_OK) {
+        return -1;
+    }
+    finder f = {key, PGN_MOVE_NONE, 0, 0};
+    *s = pgn_reader_visit(rd, &finder_visitor, &f);
+    pgn_reader_free(rd);
+    if (*s == PGN_E_NOMEM) {
+        if (msg != NULL && cap > 0) {
+            snprintf(msg, cap, "positions: out of memory");
+        }
+        return -1;
+    }
+    *s = PGN_OK;
+    *mv = f.move;
+    return f.found;
+}
+
+static uint64_t varint_at(const unsigned char *p, size_t n, size_t *i) {
+    uint64_t v = 0;
+    for (unsigned shift = 0; *i < n && shift < 64; shift += 7) {
+        unsigned char b = p[(*i)++];
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            break;
+        }
+    }
+    return v;
+}
+
+/* 1 when game id is in the posting list of explore's row (key, mv) (chunks of varint(count),
+ * varint(first id), count - 1 varint deltas): a game counts once at a position, and an entry of
+ * another position whose fingerprint is this one's may name a game of the row; -1 when SQLite
+ * failed. */
+static int in_row(sqlite3_stmt *st, uint64_t key, pgn_move mv, int64_t id) {
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
+    sqlite3_bind_int(st, 2, (int)mv);
+    int rc = sqlite3_step(st), found = 0;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *p = sqlite3_column_blob(st, 0);
+        size_t n = (size_t)sqlite3_column_bytes(st, 0), i = 0;
+        while (i < n && !found) {
+            uint64_t count = varint_at(p, n, &i), cur = varint_at(p, n, &i);
+            found = count > 0 && cur == (uint64_t)id;
+            for (uint64_t c = 1; c < count && i < n && !found; c++) {
+                cur += varint_at(p, n, &i);
+                found = cur == (uint64_t)id;
+            }
+        }
+        rc = SQLITE_DONE;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? found : -1;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
 }
 
 pgn_status pgnk_db_singles_at(pgn_db *db, uint64_t key,
                               int (*fn)(void *user, pgn_move mv, int64_t id), void *user, char *msg,
                               size_t cap) {
-    sqlite3_stmt *st = NULL;
+    sqlite3_stmt *st = NULL, *row = NULL;
     pgn_status s = prepare_rows(db, &st, "positions", msg, cap);
     if (s != PGN_OK) {
         return s;
     }
-    at_key a = {key & LOW_MASK, fn, user};
-    if (prefix_rows(st, key >> 48, row_at_key, &a) != SQLITE_DONE) {
+    at_key a = {fp_of(key), NULL, 0, 0, 0};
+    if (prefix_rows(st, key >> PGNK_SINGLES_SHIFT, row_at_key, &a) != SQLITE_DONE && !a.nomem) {
+        s = pgnk_db_fail(db, "positions", msg, cap);
+    } else if (a.nomem) {
+        if (msg != NULL && cap > 0) {
+            snprintf(msg, cap, "positions: out of memory");
+        }
+        s = PGN_E_NOMEM;
+    } else if (a.n > 0 &&
+               sqlite3_prepare_v2(db->sql, "SELECT ids FROM explore WHERE key = ? AND move = ?", -1,
+                                  &row, NULL) != SQLITE_OK) {
         s = pgnk_db_fail(db, "positions", msg, cap);
     }
     sqlite3_finalize(st);
+    if (a.n > 1) {
+        qsort(a.id, a.n, sizeof *a.id, cmp_i64);
+    }
+    for (size_t i = 0; s == PGN_OK && i < a.n; i++) {
+        pgn_move mv;
+        int r;
+        if (i > 0 && a.id[i] == a.id[i - 1]) {
+            continue; /* a game counts once */
+        }
+        if ((r = replay_to(db, a.id[i], key, &mv, &s, msg, cap)) <= 0) {
+            continue; /* a false match, or s failed */
+        }
+        if ((r = in_row(row, key, mv, a.id[i])) < 0) {
+            s = pgnk_db_fail(db, "positions", msg, cap);
+        } else if (r == 0 && fn(user, mv, a.id[i])) {
+            break;
+        }
+    }
+    sqlite3_finalize(row);
+    free(a.id);
     return s;
 }
 
@@ -300,20 +455,18 @@ typedef struct count_row {
 
 static int row_keys(void *u, uint64_t batch, bitr *r, int64_t n) {
     count_row *c = u;
-    uint64_t low, delta;
-    pgn_move mv;
+    uint64_t fp, delta;
+    int same;
     (void)batch;
     for (int64_t i = 0; i < n; i++) {
-        uint64_t plow = r->low;
-        pgn_move pmv = r->move;
-        if (!single_get(r, &low, &mv, &delta)) {
+        if (!single_get(r, &fp, &same, &delta)) {
             break;
         }
-        if (i > 0 && low == plow && mv == pmv) {
-            continue; /* another game of the same (position, move): one row of the explorer */
+        if (same) {
+            continue; /* another game of the same fingerprint: counted as one */
         }
         (*c->entries)++;
-        if (keyset_add(c->ks, c->prefix << 48 | low)) {
+        if (keyset_add(c->ks, c->prefix << PGNK_SINGLES_SHIFT | fp << FP_SHIFT)) {
             c->nomem = 1;
             return 1;
         }
@@ -388,8 +541,10 @@ static pgn_status cursors_open(pgn_db *db, cursors *c, char *msg, size_t cap) {
 static int prefix_keys(sqlite3_stmt *ex, int *exrc, cursors *cs, uint64_t prefix, keyset *ks,
                        uint64_t *entries) {
     ks->n = 0;
-    while (*exrc == SQLITE_ROW && (uint64_t)sqlite3_column_int64(ex, 0) >> 48 == prefix) {
-        if (keyset_add(ks, (uint64_t)sqlite3_column_int64(ex, 0))) {
+    while (*exrc == SQLITE_ROW &&
+           (uint64_t)sqlite3_column_int64(ex, 0) >> PGNK_SINGLES_SHIFT == prefix) {
+        /* a key counts by its fingerprint, as the entries can */
+        if (keyset_add(ks, (uint64_t)sqlite3_column_int64(ex, 0) >> FP_SHIFT << FP_SHIFT)) {
             return 1;
         }
         *exrc = sqlite3_step(ex);
@@ -428,7 +583,8 @@ pgn_status pgnk_db_index_counts(pgn_db *db, uint64_t *entries, uint64_t *keys, c
     pgn_status s = cursors_open(db, &cs, msg, cap);
     keyset ks = {NULL, 0, 0};
     int exrc = sqlite3_step(ex), bad = 0;
-    for (uint64_t prefix = 0; s == PGN_OK && !bad && prefix <= 0xffff; prefix++) {
+    for (uint64_t prefix = 0; s == PGN_OK && !bad && prefix <= UINT64_MAX >> PGNK_SINGLES_SHIFT;
+         prefix++) {
         bad = prefix_keys(ex, &exrc, &cs, prefix, &ks, entries);
         *keys += distinct(ks.k, ks.n);
     }
