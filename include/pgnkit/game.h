@@ -37,8 +37,9 @@ typedef struct pgn_node pgn_node;
 PGN_API PGN_NODISCARD pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc);
 /** Frees the game and everything in it; accepts NULL. */
 PGN_API void pgn_game_free(pgn_game *game);
-/** Empties the game as pgn_game_new makes it, keeping its first arena chunk for reuse. Every
- * pointer and string obtained from the game becomes invalid. */
+/** Empties the game as pgn_game_new makes it, keeping its largest arena chunk for reuse (so that
+ * the next game of a similar size allocates nothing). Every pointer and string obtained from the
+ * game becomes invalid. */
 PGN_API void pgn_game_reset(pgn_game *game);
 
 /* ---- tags, in input order; strings are borrowed from the game ---- */

@@ -30,21 +30,28 @@ void pgnk_arena_free(arena *a) {
 }
 
 void pgnk_arena_reset(arena *a) {
-    arena_chunk *c = a->head;
+    /* the head is kept, not the oldest chunk: it is the largest regular one, so that a stream of
+     * games of one size finds its room at once instead of a malloc and a free of the chunks beyond
+     * the first each game (issue 32); memory stays bounded by the largest game */
+    arena_chunk *keep = a->head, *c = a->head;
     while (c != NULL) {
         arena_chunk *next = c->next;
-        if (c != a->first) {
+        if (c != keep) {
             pgnk_free(&a->alloc, c);
         }
         c = next;
     }
-    a->head = a->first;
+    a->first = keep;
     a->last = NULL;
     a->next_size = ARENA_FIRST_CHUNK;
-    if (a->first != NULL) {
-        a->first->next = NULL;
-        a->first->used = 0;
-        a->next_size = ARENA_FIRST_CHUNK * 2; /* the growth continues as after the first chunk */
+    if (keep != NULL) {
+        size_t size = keep->cap + HEADER_SIZE; /* the growth continues as after this chunk */
+        keep->next = NULL;
+        keep->used = 0;
+        a->next_size = size < ARENA_MAX_CHUNK / 2 ? size * 2 : ARENA_MAX_CHUNK;
+        if (a->next_size < ARENA_FIRST_CHUNK * 2) {
+            a->next_size = ARENA_FIRST_CHUNK * 2;
+        }
     }
 }
 

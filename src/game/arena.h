@@ -33,7 +33,7 @@ struct arena_chunk {
 typedef struct arena {
     pgn_allocator alloc; /* a copy of the caller's (all NULL = libc) */
     arena_chunk *head;   /* the chunk allocations come from; newest first */
-    arena_chunk *first;  /* the oldest chunk, kept by pgnk_arena_reset */
+    arena_chunk *first;  /* the chunk pgnk_arena_reset kept, or the oldest one */
     char *last;          /* the most recent allocation, which pgnk_arena_realloc may extend */
     size_t next_size;    /* size of the next regular chunk */
 } arena;
@@ -42,7 +42,7 @@ typedef struct arena {
 void pgnk_arena_init(arena *a, const pgn_allocator *alloc);
 /* Frees every chunk. The arena may be initialised again afterwards. */
 void pgnk_arena_free(arena *a);
-/* Forgets every allocation; keeps the first chunk and frees the others. */
+/* Forgets every allocation; keeps the head chunk (the largest regular one) and frees the others. */
 void pgnk_arena_reset(arena *a);
 
 /* size bytes aligned for any object, or NULL when out of memory (size 0 gives a valid pointer). */

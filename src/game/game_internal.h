@@ -45,10 +45,11 @@ static inline void pgnk_copy_short(char *dst, const char *src, size_t n) {
     if (n >= 4) {
         memcpy(dst, src, 4);
         memcpy(dst + n - 4, src + n - 4, 4);
+    } else if (n >= 2) { /* two overlapping 2-byte moves: no division, one store fewer */
+        memcpy(dst, src, 2);
+        memcpy(dst + n - 2, src + n - 2, 2);
     } else {
         dst[0] = src[0];
-        dst[n / 2] = src[n / 2];
-        dst[n - 1] = src[n - 1];
     }
 }
 

@@ -208,6 +208,44 @@ static void test_reader_and_game(const char *text, size_t len) {
     finish(&c, "reader, lexer, builder, game", 5);
 }
 
+/* A game read into again keeps its arena's largest chunk (pgn_game_reset): once its arena has
+ * grown to a game's size (three games here), a further game of that length allocates nothing and
+ * frees nothing, where keeping only the first 4 KiB chunk would allocate and free the larger ones
+ * again for every game (issue 32). */
+static void test_reset_keeps_room(void) {
+    static const char moves[] = "Nf3 Nf6 Ng1 Ng8 ";
+    char text[8192];
+    size_t len = 0;
+    for (int k = 0; k < 4; k++) {
+        len += (size_t)snprintf(text + len, sizeof text - len, "[Event \"%d\"]\n\n", k);
+        for (int i = 0; i < 40; i++) { /* 160 plies: more than one chunk of nodes */
+            memcpy(text + len, moves, sizeof moves - 1);
+            len += sizeof moves - 1;
+        }
+        memcpy(text + len, "*\n\n", 4);
+        len += 4;
+    }
+    counting c;
+    pgn_allocator a = counting_allocator(&c);
+    pgn_game *g = NULL;
+    pgn_reader *r = NULL;
+    CHECK_EQ_INT(pgn_game_new(&g, &a), PGN_OK);
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, text, len), PGN_OK);
+    for (int k = 0; k < 3; k++) {
+        CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+    }
+    CHECK_EQ_INT(pgn_game_ply_count(g), 160);
+    unsigned long mallocs = c.mallocs, frees = c.frees;
+    CHECK(mallocs >= 3); /* the game, and chunks beyond the first */
+    CHECK_EQ_INT(pgn_reader_next(r, g), PGN_OK);
+    CHECK_EQ_INT(pgn_game_ply_count(g), 160);
+    CHECK_EQ_INT(c.mallocs - mallocs, 0);
+    CHECK_EQ_INT(c.frees - frees, 0);
+    pgn_reader_free(r);
+    pgn_game_free(g);
+    finish(&c, "game read into again", 3);
+}
+
 /* Reads the first game of text with libc memory (not counted), for the writers. */
 static pgn_game *first_game(const char *text, size_t len) {
     pgn_game *g = NULL;
@@ -886,6 +924,7 @@ int main(void) {
     test_the_test();
     test_half_filled();
     test_reader_and_game(text, len);
+    test_reset_keeps_room();
     test_writers(text, len);
     test_json_reader(text, len);
     test_edit_and_annotate(text, len);
