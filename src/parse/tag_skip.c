@@ -200,13 +200,50 @@ static void stop_line(const unsigned char *b, commit *c, size_t to, int braces) 
     c->at = at;
 }
 
-int pgnk_tag_skip(lexer *lx, uint64_t *until) {
+void pgnk_skip_last_token(const lexer *lx, size_t from, uint32_t line, uint64_t line_off, size_t to,
+                          token *out) {
+    lexer scan;
+    pgnk_lexer_init_mem(&scan, lx->buf + from, to - from, lx->max_token);
+    scan.base = lx->base + from;
+    scan.line = line;
+    scan.line_off = line_off;
+    scan.at_line_start = 0;
+    for (;;) {
+        token t;
+        pgnk_lexer_next(&scan, &t);
+        if (t.kind == TOK_EOF) {
+            return;
+        }
+        if (t.kind == TOK_SYMBOL || t.kind == TOK_LPAREN || t.kind == TOK_RPAREN ||
+            t.kind == TOK_BAD) {
+            *out = t;
+        }
+    }
+}
+
+void pgnk_skip_tail(const lexer *lx, const skip_mark *start, const skip_mark *last, size_t to,
+                    token *tail) {
+    tail->kind = TOK_EOF;
+    if (to == start->at || pgnk_skip_tail_next(lx, to)) {
+        return;
+    }
+    if (last->at < to) {
+        pgnk_skip_last_token(lx, last->at, last->line, last->line_off, to, tail);
+    }
+    if (tail->kind == TOK_EOF && start->at < last->at) { /* (rare: that part has none) */
+        pgnk_skip_last_token(lx, start->at, start->line, start->line_off, last->at, tail);
+    }
+}
+
+int pgnk_tag_skip(lexer *lx, uint64_t *until, token *tail) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
+    tail->kind = TOK_EOF;
     if (lx->base + i < *until || lx->last_cr || lx->nested_comments || i < 2 || lx->base + i == 0) {
         return 0;
     }
     commit c = {i, lx->line, lx->line_off, lx->at_line_start};
+    size_t prev_at = i; /* the commit before c: the last tokens passed are after it */
     uint32_t line = lx->line;
     int open = 0, stopped = 0;
     size_t braces_end = 0; /* one past the last brace of the blocks before this one */
@@ -217,7 +254,10 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
             if (lf) {
                 line += (uint32_t)bits_popcount(lf);
                 size_t j = i + (63u - bits_clz(lf)) + 1;
-                c = open ? c : (commit){j, line, lx->base + j, 1};
+                if (!open) {
+                    prev_at = c.at;
+                    c = (commit){j, line, lx->base + j, 1};
+                }
             }
             continue;
         }
@@ -238,6 +278,7 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
             from = bit + 1;
             line++;
             if (!open) {
+                prev_at = c.at;
                 c = (commit){j, line, lx->base + j, 1};
             }
         }
@@ -249,6 +290,17 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until) {
     *until = lx->base + i; /* the block where the search stopped, or the window's end */
     if (c.at == lx->pos) {
         return 0;
+    }
+    if (!pgnk_skip_tail_next(lx, c.at)) {
+        skip_mark from = {lx->pos, lx->line, lx->line_off}, last = from;
+        if (prev_at != lx->pos) { /* a line's start: its number, counted back */
+            uint32_t lines = 0;
+            for (size_t j = prev_at; j < c.at; j++) {
+                lines += b[j] == '\n';
+            }
+            last = (skip_mark){prev_at, c.line - lines, lx->base + prev_at};
+        }
+        pgnk_skip_tail(lx, &from, &last, c.at, tail);
     }
     lx->pos = c.at;
     lx->line = c.line;
