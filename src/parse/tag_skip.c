@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* The tags-only read's skip of a movetext (tag_skip.h): 16 bytes at a time, each block's bytes
- * sorted into line breaks, braces and stops by SSE2 compares (or a loop where there is no SSE2);
- * only the line breaks are looked at one by one. */
+ * sorted into line breaks, braces and stops by SSE2 compares (or a loop where there is no SSE2,
+ * and under PGNKIT_PLAIN_BITS); only the line breaks are looked at one by one. Where the CPU has
+ * AVX2 (chosen at run time, as lexer_simd.c; not under PGNKIT_NO_AVX2), runs of blocks with
+ * nothing to look at but plain lines pass 32 bytes a round. */
 #include "tag_skip.h"
 
 #include "../base/bits.h"
 
-#if defined(__SSE2__)
+#include <stdbool.h>
+
+#if defined(__SSE2__) && !defined(PGNKIT_PLAIN_BITS)
+#define SKIP_SSE2 1
 #include <emmintrin.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(PGNKIT_NO_AVX2)
+#define SKIP_AVX2 1
+#include <immintrin.h>
+#endif
 #endif
 
 /* A block's 16 bytes (bit k: byte i + k): line feeds, braces that open and close, and stops. */
@@ -15,7 +24,7 @@ typedef struct block {
     unsigned lf, open, close, stop;
 } block;
 
-#if defined(__SSE2__)
+#if defined(SKIP_SSE2)
 static inline __m128i eq(__m128i v, char c) {
     return _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
 }
@@ -143,6 +152,46 @@ static inline int lines_plain(const unsigned char *b, size_t i, unsigned lf, siz
     return 1;
 }
 
+#if defined(SKIP_AVX2)
+#define AVX2 __attribute__((target("avx2")))
+/* hard's bytes, 32 at a time, by a look-up of each byte's two halves (nibbles): a bit of the
+ * low nibble's entry and of the high nibble's entry for each kind of them (0x00-0x1F but LF:
+ * bits 0 and 1; " ( ) * - /: bit 2; ;: bit 3; [ ] { }: bit 4; 0x80-0xFF: bit 5). */
+#define NIBBLES_LO                                                                                 \
+    0x23, 0x23, 0x27, 0x23, 0x23, 0x23, 0x23, 0x23, 0x27, 0x27, 0x26, 0x3B, 0x23, 0x37, 0x23, 0x27
+#define NIBBLES_HI                                                                                 \
+    0x01, 0x02, 0x04, 0x08, 0, 0x10, 0, 0x10, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20
+
+/* The rounds of 32 bytes from i that hold nothing hard and whose line feeds all start plain
+ * lines, while a round and the byte after it are in the window: the index of the first other
+ * round. *line counts their line feeds, *lf_end is one past the last (untouched if none). */
+AVX2 static size_t easy_rounds(const unsigned char *b, size_t i, size_t len, uint32_t *line,
+                               size_t *lf_end) {
+    const __m256i lo_t = _mm256_setr_epi8(NIBBLES_LO, NIBBLES_LO);
+    const __m256i hi_t = _mm256_setr_epi8(NIBBLES_HI, NIBBLES_HI);
+    const __m256i nibble = _mm256_set1_epi8(0x0F), lf_byte = _mm256_set1_epi8('\n');
+    for (; i + 33 <= len; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
+        __m256i lo = _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble));
+        __m256i hi = _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+        __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
+        unsigned lf = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, lf_byte));
+        if (~(unsigned)_mm256_movemask_epi8(none) || !lines_plain(b, i, lf, len)) {
+            break;
+        }
+        if (lf) {
+            *line += (uint32_t)bits_popcount(lf);
+            *lf_end = i + (63u - bits_clz(lf)) + 1;
+        }
+    }
+    return i;
+}
+
+static inline bool use_avx2(void) {
+    return __builtin_cpu_supports("avx2");
+}
+#endif
+
 /* Where the search leaves the lexer: the start of a line outside every comment, or of a symbol on
  * it, and the line's number and start. */
 typedef struct commit {
@@ -247,7 +296,24 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until, token *tail) {
     uint32_t line = lx->line;
     int open = 0, stopped = 0;
     size_t braces_end = 0; /* one past the last brace of the blocks before this one */
+#if defined(SKIP_AVX2)
+    size_t wide = use_avx2() ? i : SIZE_MAX; /* the next round (not the blocks of a hard one) */
+#endif
     for (; !stopped && i + 17 <= len; i += 16) {
+#if defined(SKIP_AVX2)
+        if (i >= wide) { /* as the easy 16-byte blocks below, two at a time */
+            size_t lf_end = 0;
+            i = easy_rounds(b, i, len, &line, &lf_end);
+            wide = i + 32; /* this round's two blocks one by one */
+            if (lf_end && !open) {
+                prev_at = c.at;
+                c = (commit){lf_end, line, lx->base + lf_end, 1};
+            }
+            if (i + 17 > len) {
+                break;
+            }
+        }
+#endif
         unsigned lf;
         if (!hard(b, i, &lf) && lines_plain(b, i, lf, len)) {
             /* no comment opens or closes, nothing stops: the lines end, the last one commits */
