@@ -252,6 +252,19 @@ static inline int glued_semicolon(const lexer *lx, size_t i) {
     return p != ' ' && p != '\t' && p != '}' && p != '\n' && p != '\r';
 }
 
+/* The fast skip's state at lx->pos. */
+static inline skip_state skip_start(const lexer *lx) {
+    size_t i = lx->pos;
+    return (skip_state){.commit = i,
+                        .line = lx->line,
+                        .c_line = lx->line,
+                        .line_off = lx->line_off,
+                        .c_line_off = lx->line_off,
+                        .c_at_start = lx->at_line_start,
+                        .last = {i, lx->line, lx->line_off},
+                        .b = (const unsigned char *)lx->buf};
+}
+
 /* Moves the lexer to the commit point: 1, or 0 if the skip passed nothing. */
 static inline int skip_apply(lexer *lx, const skip_state *s) {
     if (s->commit == lx->pos) {
@@ -275,14 +288,7 @@ int pgnk_lexer_skip_inert(lexer *lx, token *tail) {
         return 0; /* the LF of a CRLF split by a refill, a BOM, nesting, an escape line */
     }
     /* stopping early is always correct: the byte-wise path reads the same tokens from the commit */
-    skip_state s = {.commit = i,
-                    .line = lx->line,
-                    .c_line = lx->line,
-                    .line_off = lx->line_off,
-                    .c_line_off = lx->line_off,
-                    .c_at_start = lx->at_line_start,
-                    .last = {i, lx->line, lx->line_off},
-                    .b = b};
+    skip_state s = skip_start(lx);
     for (;;) {
         if ((i = skip_tokens(b, i, len)) >= len) {
             break;

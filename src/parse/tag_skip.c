@@ -284,30 +284,65 @@ void pgnk_skip_tail(const lexer *lx, const skip_mark *start, const skip_mark *la
     }
 }
 
-int pgnk_tag_skip(lexer *lx, uint64_t *until, token *tail) {
-    const unsigned char *b = (const unsigned char *)lx->buf;
-    size_t i = lx->pos, len = lx->len;
-    tail->kind = TOK_EOF;
-    if (lx->base + i < *until || lx->last_cr || lx->nested_comments || i < 2 || lx->base + i == 0) {
-        return 0;
+/* The search's state: the commit and the one before it (the last tokens passed are after it),
+ * the line of the current block, whether a comment is open before it, one past the last brace of
+ * the blocks before it. */
+typedef struct search {
+    commit c;
+    size_t prev_at;
+    uint32_t line;
+    int open;
+    size_t braces_end;
+    uint64_t base;
+} search;
+
+/* The line at j starts plain outside every comment: the commit moves there. */
+static inline void commit_line(search *s, size_t j) {
+    s->prev_at = s->c.at;
+    s->c = (commit){j, s->line, s->base + j, 1};
+}
+
+/* The block at i that needs a look (classify): 1 if the search stops in it. */
+static inline int look_block(const unsigned char *b, size_t i, size_t len, search *s) {
+    block k;
+    classify(b, i, &k);
+    unsigned from = 0, ev = k.lf | k.stop;
+    for (; ev; ev &= ev - 1) {
+        unsigned bit = bits_ctz(ev);
+        size_t j = i + bit + 1;
+        if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
+            if (s->c.line == s->line) {
+                stop_line(b, &s->c, i + bit, brace_end(&k, i, bit, s->braces_end) > s->c.at);
+            }
+            return 1;
+        }
+        s->open = comment_open(&k, from, bit, s->open);
+        from = bit + 1;
+        s->line++;
+        if (!s->open) {
+            commit_line(s, j);
+        }
     }
-    commit c = {i, lx->line, lx->line_off, lx->at_line_start};
-    size_t prev_at = i; /* the commit before c: the last tokens passed are after it */
-    uint32_t line = lx->line;
-    int open = 0, stopped = 0;
-    size_t braces_end = 0; /* one past the last brace of the blocks before this one */
+    s->open = comment_open(&k, from, 16, s->open);
+    s->braces_end = brace_end(&k, i, 16, s->braces_end);
+    return 0;
+}
+
+/* The search from i: the index of the block where it stopped, or where the window ends. */
+static inline size_t search_lines(const unsigned char *b, size_t i, size_t len, search *s) {
 #if defined(SKIP_AVX2)
     size_t wide = use_avx2() ? i : SIZE_MAX; /* the next round (not the blocks of a hard one) */
 #endif
-    for (; !stopped && i + 17 <= len; i += 16) {
+    for (; i + 17 <= len; i += 16) {
 #if defined(SKIP_AVX2)
         if (i >= wide) { /* as the easy 16-byte blocks below, two at a time */
             size_t lf_end = 0;
-            i = easy_rounds(b, i, len, &line, &lf_end);
+            uint32_t lines = 0; /* (a local: s stays in registers) */
+            i = easy_rounds(b, i, len, &lines, &lf_end);
+            s->line += lines;
             wide = i + 32; /* this round's two blocks one by one */
-            if (lf_end && !open) {
-                prev_at = c.at;
-                c = (commit){lf_end, line, lx->base + lf_end, 1};
+            if (lf_end && !s->open) {
+                commit_line(s, lf_end);
             }
             if (i + 17 > len) {
                 break;
@@ -318,61 +353,52 @@ int pgnk_tag_skip(lexer *lx, uint64_t *until, token *tail) {
         if (!hard(b, i, &lf) && lines_plain(b, i, lf, len)) {
             /* no comment opens or closes, nothing stops: the lines end, the last one commits */
             if (lf) {
-                line += (uint32_t)bits_popcount(lf);
-                size_t j = i + (63u - bits_clz(lf)) + 1;
-                if (!open) {
-                    prev_at = c.at;
-                    c = (commit){j, line, lx->base + j, 1};
+                s->line += (uint32_t)bits_popcount(lf);
+                if (!s->open) {
+                    commit_line(s, i + (63u - bits_clz(lf)) + 1);
                 }
             }
-            continue;
-        }
-        block k;
-        classify(b, i, &k);
-        unsigned from = 0, ev = k.lf | k.stop;
-        for (; ev; ev &= ev - 1) {
-            unsigned bit = bits_ctz(ev);
-            size_t j = i + bit + 1;
-            if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
-                stopped = 1;
-                if (c.line == line) {
-                    stop_line(b, &c, i + bit, brace_end(&k, i, bit, braces_end) > c.at);
-                }
-                break;
-            }
-            open = comment_open(&k, from, bit, open);
-            from = bit + 1;
-            line++;
-            if (!open) {
-                prev_at = c.at;
-                c = (commit){j, line, lx->base + j, 1};
-            }
-        }
-        if (!stopped) {
-            open = comment_open(&k, from, 16, open);
-            braces_end = brace_end(&k, i, 16, braces_end);
+        } else if (look_block(b, i, len, s)) {
+            return i + 16;
         }
     }
-    *until = lx->base + i; /* the block where the search stopped, or the window's end */
-    if (c.at == lx->pos) {
+    return i;
+}
+
+/* *tail for the skip from lx->pos to s->c (tag_skip.h). */
+static void search_tail(const lexer *lx, const search *s, token *tail) {
+    skip_mark from = {lx->pos, lx->line, lx->line_off}, last = from;
+    if (s->prev_at != lx->pos) { /* a line's start: its number, counted back */
+        uint32_t lines = 0;
+        for (size_t j = s->prev_at; j < s->c.at; j++) {
+            lines += lx->buf[j] == '\n';
+        }
+        last = (skip_mark){s->prev_at, s->c.line - lines, lx->base + s->prev_at};
+    }
+    pgnk_skip_tail(lx, &from, &last, s->c.at, tail);
+}
+
+int pgnk_tag_skip(lexer *lx, uint64_t *until, token *tail) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t i = lx->pos;
+    tail->kind = TOK_EOF;
+    if (lx->base + i < *until || lx->last_cr || lx->nested_comments || i < 2 || lx->base + i == 0) {
         return 0;
     }
-    if (!pgnk_skip_tail_next(lx, c.at)) {
-        skip_mark from = {lx->pos, lx->line, lx->line_off}, last = from;
-        if (prev_at != lx->pos) { /* a line's start: its number, counted back */
-            uint32_t lines = 0;
-            for (size_t j = prev_at; j < c.at; j++) {
-                lines += b[j] == '\n';
-            }
-            last = (skip_mark){prev_at, c.line - lines, lx->base + prev_at};
-        }
-        pgnk_skip_tail(lx, &from, &last, c.at, tail);
+    search s = {{i, lx->line, lx->line_off, lx->at_line_start}, i, lx->line, 0, 0, lx->base};
+    i = search_lines(b, i, lx->len, &s);
+    *until = lx->base + i; /* the block where the search stopped, or the window's end */
+    if (s.c.at == lx->pos) {
+        return 0;
     }
-    lx->pos = c.at;
-    lx->line = c.line;
-    lx->line_off = c.line_off;
-    lx->at_line_start = (uint8_t)c.at_start;
+    if (!pgnk_skip_tail_next(lx, s.c.at)) {
+        search_tail(lx, &s, tail);
+    }
+    lx->pos = s.c.at;
+    lx->line = s.c.line;
+    lx->line_off = s.c.line_off;
+    lx->at_line_start = (uint8_t)s.c.at_start;
     lx->last_cr = 0;
-    set_keep(lx, lx->base + c.at);
+    set_keep(lx, lx->base + s.c.at);
     return 1;
 }
