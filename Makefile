@@ -24,10 +24,12 @@ OPT ?= -O3
 CPPFLAGS_ALL := -Iinclude -DPGNKIT_BUILD
 # PLAIN_BITS=1: every run-time dispatch forced to the portable C code (issue 32): popcount, ctz,
 # clz and bswap by src/base/bits.h's C code, not the CPU's instructions, and the movetext scan's
-# table look-up instead of SSE2/AVX2 (src/parse/lexer_simd.c): one macro, PGNKIT_PLAIN_BITS, for
+# table look-up instead of SSE2/AVX2 (src/parse/lexer_simd.c), the skipped movetext's line search
+# a byte at a time (src/parse/tag_skip.c): one macro, PGNKIT_PLAIN_BITS, for
 # all. With its own BUILD, e.g. make BUILD=build/plain PLAIN_BITS=1 ...; make check builds the
 # library so in $(BUILD)/plain and runs the core suites against it too (PLAIN_TESTS below), and
-# test_bits_plain / test_reader_fast_plain test the portable code in the ordinary build too; the
+# test_bits_plain / test_reader_fast_plain / test_tag_skip_plain test the portable code in the
+# ordinary build too; the
 # fuzz targets: make fuzz-plain.
 ifeq ($(PLAIN_BITS),1)
 CPPFLAGS_ALL += -DPGNKIT_PLAIN_BITS
@@ -157,6 +159,18 @@ $(BUILD)/asan/sse2/src/parse/lexer_simd.o: src/parse/lexer_simd.c
 	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -DPGNKIT_NO_AVX2 -MMD -MP -c $< -o $@
 $(BUILD)/asan/tests/test_reader_fast_%: $(BUILD)/asan/tests/unit/test_reader_fast_%.o \
 	$(BUILD)/asan/%/src/parse/lexer_simd.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/tests/testutil.o \
+	$(BUILD)/asan/libpgnkit.a
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
+# test_tag_skip_plain and _sse2: the skipped movetext's line search without its AVX2 rounds, on
+# its portable path or its SSE2 path (src/parse/tag_skip.c so built, linked before the library)
+$(BUILD)/asan/plain/src/parse/tag_skip.o: src/parse/tag_skip.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -DPGNKIT_PLAIN_BITS -MMD -MP -c $< -o $@
+$(BUILD)/asan/sse2/src/parse/tag_skip.o: src/parse/tag_skip.c
+	@mkdir -p $(@D)
+	$(CC) $(STD) $(SAN_FLAGS) $(LIB_WARN) $(CPPFLAGS_ALL) -DPGNKIT_NO_AVX2 -MMD -MP -c $< -o $@
+$(BUILD)/asan/tests/test_tag_skip_%: $(BUILD)/asan/tests/unit/test_tag_skip_%.o \
+	$(BUILD)/asan/%/src/parse/tag_skip.o $(BUILD)/asan/tests/harness.o $(BUILD)/asan/tests/testutil.o \
 	$(BUILD)/asan/libpgnkit.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
 asan: $(ASAN_TESTS) $(BUILD)/asan/pgnkit

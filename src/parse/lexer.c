@@ -538,9 +538,11 @@ static size_t scan_nag(lexer *lx, token *t, size_t i) {
     return i;
 }
 
-/* A symbol starting at i (class cls). A move number takes its periods, as far as the window goes
- * (movetext ignores periods; the rest, if any, comes as TOK_PERIODS): then its text is set here
- * and *done is 1. */
+/* A symbol starting at i (class cls). A move number takes its periods (movetext ignores them),
+ * reading on past the window's end, so that where the input's pieces end never changes a token
+ * (issue 32: a tag pair `[12... Nf3` read 1 byte at a time took one period and gave the others as
+ * TOK_PERIODS); up to max_token bytes in all, the rest as TOK_PERIODS. Its text is set here and
+ * *done is 1. */
 static inline size_t scan_symbol(lexer *lx, token *t, size_t i, unsigned cls, int *done) {
     t->kind = TOK_SYMBOL;
     i = scan_class(lx, t, i + 1, C_SYM, !(cls & C_DIGIT));
@@ -554,11 +556,11 @@ static inline size_t scan_symbol(lexer *lx, token *t, size_t i, unsigned cls, in
         k++;
     }
     if (k == i) {
-        t->ptr = lx->buf + s;
         t->len = i - s;
-        while (i < lx->len && lx->buf[i] == '.') {
+        while (i - lx->pos <= lx->max_token && lexer_have(lx, &i) && lx->buf[i] == '.') {
             i++;
         }
+        t->ptr = lx->buf + lx->pos; /* (a refill may have moved the window) */
         *done = 1;
     }
     return i;

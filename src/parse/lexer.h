@@ -212,8 +212,9 @@ static inline int lexer_next_bracket(lexer *lx, token *t) {
  * cannot change the reader's state: symbols that start with a letter, move numbers, periods,
  * NAGs, annotations, ; comments and { } comments without a line that could be a tag pair. It
  * stops before anything else and at the end of the window, leaving that to pgnk_lexer_next. Returns
- * nonzero if it moved. The tag-only scan's fast path. */
-int pgnk_lexer_skip_inert(lexer *lx);
+ * nonzero if it moved. The tag-only scan's fast path. *tail: the last token passed that sets the
+ * movetext's tail, as pgnk_tag_skip's (tag_skip.h). */
+int pgnk_lexer_skip_inert(lexer *lx, token *tail);
 /* The rest of a plain tag pair after its '[', all on one line in the window: a name of letters,
  * digits and '_', a string of printable ASCII without backslashes, then ']', with spaces or tabs
  * between. Fills *tag and returns the window index just past the ']', or 0 (anything else: the

@@ -3,6 +3,7 @@
  * UTF-16 BOM test, the range start, the inert-line skip of a skipped game, the tag-pair and lax
  * tag-value look-aheads. */
 #include "lexer.h"
+#include "tag_skip.h"
 
 #include "../base/bits.h"
 #include "../base/table.h"
@@ -165,9 +166,21 @@ typedef struct skip_state {
     uint32_t line, c_line;
     uint64_t line_off, c_line_off;
     int c_at_start;
+    int quiet;      /* the bytes from the commit on are a comment's */
+    skip_mark last; /* the last commit before one that ends bytes other than blanks and comments:
+                     * the last tokens passed come after it (tag_skip.h) */
+    const unsigned char *b;
 } skip_state;
 
 static inline void skip_commit(skip_state *s, size_t i, int at_start) {
+    size_t j = s->commit;
+    while (j < i && (s->b[j] == ' ' || s->b[j] == '\t' || s->b[j] == '\n' || s->b[j] == '\r')) {
+        j++;
+    }
+    if (!s->quiet && j < i) {
+        s->last = (skip_mark){s->commit, s->c_line, s->c_line_off};
+    }
+    s->quiet = 0;
     s->commit = i;
     s->c_line = s->line;
     s->c_line_off = s->line_off;
@@ -239,6 +252,19 @@ static inline int glued_semicolon(const lexer *lx, size_t i) {
     return p != ' ' && p != '\t' && p != '}' && p != '\n' && p != '\r';
 }
 
+/* The fast skip's state at lx->pos. */
+static inline skip_state skip_start(const lexer *lx) {
+    size_t i = lx->pos;
+    return (skip_state){.commit = i,
+                        .line = lx->line,
+                        .c_line = lx->line,
+                        .line_off = lx->line_off,
+                        .c_line_off = lx->line_off,
+                        .c_at_start = lx->at_line_start,
+                        .last = {i, lx->line, lx->line_off},
+                        .b = (const unsigned char *)lx->buf};
+}
+
 /* Moves the lexer to the commit point: 1, or 0 if the skip passed nothing. */
 static inline int skip_apply(lexer *lx, const skip_state *s) {
     if (s->commit == lx->pos) {
@@ -253,15 +279,16 @@ static inline int skip_apply(lexer *lx, const skip_state *s) {
     return 1;
 }
 
-int pgnk_lexer_skip_inert(lexer *lx) {
+int pgnk_lexer_skip_inert(lexer *lx, token *tail) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
+    tail->kind = TOK_EOF;
     if (lx->last_cr || lx->base + i == 0 || lx->nested_comments || i >= len ||
         (b[i] == '%' && lx->base + i == lx->line_off)) {
         return 0; /* the LF of a CRLF split by a refill, a BOM, nesting, an escape line */
     }
     /* stopping early is always correct: the byte-wise path reads the same tokens from the commit */
-    skip_state s = {i, lx->line, lx->line, lx->line_off, lx->line_off, lx->at_line_start};
+    skip_state s = skip_start(lx);
     for (;;) {
         if ((i = skip_tokens(b, i, len)) >= len) {
             break;
@@ -287,6 +314,7 @@ int pgnk_lexer_skip_inert(lexer *lx) {
                 break; /* unknown: the byte-wise path decides */
             }
             skip_commit(&s, i, at_start);
+            s.quiet = k == K_BRACE || k == K_SEMI;
             if (k == K_BRACE) {
                 if ((i = skip_comment(lx, i, &s)) == 0) {
                     break;
@@ -300,6 +328,10 @@ int pgnk_lexer_skip_inert(lexer *lx) {
                 break; /* [ ( ) * " NUL and bytes >= 0x80: the byte-wise path */
             }
         }
+    }
+    if (!pgnk_skip_tail_next(lx, s.commit)) {
+        skip_mark start = {lx->pos, lx->line, lx->line_off};
+        pgnk_skip_tail(lx, &start, &s.last, s.commit, tail);
     }
     return skip_apply(lx, &s);
 }

@@ -699,12 +699,19 @@ void pgnk_movetext_read(pgn_reader *r) {
 }
 
 /* A movetext not read: whole lines (tag_skip.h), then the lexer's skip; before a move is seen,
- * tokens one by one. 1 if the lexer moved. */
-static int skip_unread(pgn_reader *r, mt_state *s) {
+ * tokens one by one. The last token they pass that a token walk notes is noted (E_TRUNCATED
+ * should the movetext end before the next one). */
+static void skip_unread(pgn_reader *r, mt_state *s) {
     if (!s->move_seen || (r->opts.flags & PGNK_READ_NO_SKIP)) {
-        return 0;
+        return;
     }
-    return pgnk_tag_skip(&r->lx, &s->tag_skip_until) || pgnk_lexer_skip_inert(&r->lx);
+    token tail;
+    if (!pgnk_tag_skip(&r->lx, &s->tag_skip_until, &tail)) {
+        pgnk_lexer_skip_inert(&r->lx, &tail);
+    }
+    if (tail.kind != TOK_EOF) {
+        pgnk_mt_note_tail(s, &tail, 0);
+    }
 }
 
 static void read_movetext(pgn_reader *r) {
@@ -733,9 +740,8 @@ static void read_movetext(pgn_reader *r) {
         if (!r->have_tok && !s.pending) {
             if (!s.skip_parens && !r->levels[r->depth - 1].dead) {
                 fast_read(r, &s);
-            } else if (skip_unread(r, &s)) {
-                s.tail = TAIL_OTHER; /* nothing to report: the fast path; the last line is read
-                                        token by token (it never skips to the window's end) */
+            } else {
+                skip_unread(r, &s);
             }
         }
         reader_next_token(r);

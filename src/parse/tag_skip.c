@@ -1,13 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* The tags-only read's skip of a movetext (tag_skip.h): 16 bytes at a time, each block's bytes
- * sorted into line breaks, braces and stops by SSE2 compares (or a loop where there is no SSE2);
- * only the line breaks are looked at one by one. */
+ * sorted into line breaks, braces and stops by SSE2 compares (or a loop where there is no SSE2,
+ * and under PGNKIT_PLAIN_BITS); only the line breaks are looked at one by one. Where the CPU has
+ * AVX2 (chosen at run time, as lexer_simd.c; not under PGNKIT_NO_AVX2), runs of blocks with
+ * nothing to look at but plain lines pass 32 bytes a round. */
 #include "tag_skip.h"
 
 #include "../base/bits.h"
 
-#if defined(__SSE2__)
+#include <stdbool.h>
+
+#if defined(__SSE2__) && !defined(PGNKIT_PLAIN_BITS)
+#define SKIP_SSE2 1
 #include <emmintrin.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(PGNKIT_NO_AVX2)
+#define SKIP_AVX2 1
+#include <immintrin.h>
+#endif
 #endif
 
 /* A block's 16 bytes (bit k: byte i + k): line feeds, braces that open and close, and stops. */
@@ -15,7 +24,7 @@ typedef struct block {
     unsigned lf, open, close, stop;
 } block;
 
-#if defined(__SSE2__)
+#if defined(SKIP_SSE2)
 static inline __m128i eq(__m128i v, char c) {
     return _mm_cmpeq_epi8(v, _mm_set1_epi8(c));
 }
@@ -143,6 +152,46 @@ static inline int lines_plain(const unsigned char *b, size_t i, unsigned lf, siz
     return 1;
 }
 
+#if defined(SKIP_AVX2)
+#define AVX2 __attribute__((target("avx2")))
+/* hard's bytes, 32 at a time, by a look-up of each byte's two halves (nibbles): a bit of the
+ * low nibble's entry and of the high nibble's entry for each kind of them (0x00-0x1F but LF:
+ * bits 0 and 1; " ( ) * - /: bit 2; ;: bit 3; [ ] { }: bit 4; 0x80-0xFF: bit 5). */
+#define NIBBLES_LO                                                                                 \
+    0x23, 0x23, 0x27, 0x23, 0x23, 0x23, 0x23, 0x23, 0x27, 0x27, 0x26, 0x3B, 0x23, 0x37, 0x23, 0x27
+#define NIBBLES_HI                                                                                 \
+    0x01, 0x02, 0x04, 0x08, 0, 0x10, 0, 0x10, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20
+
+/* The rounds of 32 bytes from i that hold nothing hard and whose line feeds all start plain
+ * lines, while a round and the byte after it are in the window: the index of the first other
+ * round. *line counts their line feeds, *lf_end is one past the last (untouched if none). */
+AVX2 static size_t easy_rounds(const unsigned char *b, size_t i, size_t len, uint32_t *line,
+                               size_t *lf_end) {
+    const __m256i lo_t = _mm256_setr_epi8(NIBBLES_LO, NIBBLES_LO);
+    const __m256i hi_t = _mm256_setr_epi8(NIBBLES_HI, NIBBLES_HI);
+    const __m256i nibble = _mm256_set1_epi8(0x0F), lf_byte = _mm256_set1_epi8('\n');
+    for (; i + 33 <= len; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(b + i));
+        __m256i lo = _mm256_shuffle_epi8(lo_t, _mm256_and_si256(v, nibble));
+        __m256i hi = _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+        __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(lo, hi), _mm256_setzero_si256());
+        unsigned lf = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, lf_byte));
+        if (~(unsigned)_mm256_movemask_epi8(none) || !lines_plain(b, i, lf, len)) {
+            break;
+        }
+        if (lf) {
+            *line += (uint32_t)bits_popcount(lf);
+            *lf_end = i + (63u - bits_clz(lf)) + 1;
+        }
+    }
+    return i;
+}
+
+static inline bool use_avx2(void) {
+    return __builtin_cpu_supports("avx2");
+}
+#endif
+
 /* Where the search leaves the lexer: the start of a line outside every comment, or of a symbol on
  * it, and the line's number and start. */
 typedef struct commit {
@@ -200,61 +249,156 @@ static void stop_line(const unsigned char *b, commit *c, size_t to, int braces) 
     c->at = at;
 }
 
-int pgnk_tag_skip(lexer *lx, uint64_t *until) {
-    const unsigned char *b = (const unsigned char *)lx->buf;
-    size_t i = lx->pos, len = lx->len;
-    if (lx->base + i < *until || lx->last_cr || lx->nested_comments || i < 2 || lx->base + i == 0) {
-        return 0;
+void pgnk_skip_last_token(const lexer *lx, size_t from, uint32_t line, uint64_t line_off, size_t to,
+                          token *out) {
+    lexer scan;
+    pgnk_lexer_init_mem(&scan, lx->buf + from, to - from, lx->max_token);
+    scan.base = lx->base + from;
+    scan.line = line;
+    scan.line_off = line_off;
+    scan.at_line_start = 0;
+    for (;;) {
+        token t;
+        pgnk_lexer_next(&scan, &t);
+        if (t.kind == TOK_EOF) {
+            return;
+        }
+        if (t.kind == TOK_SYMBOL || t.kind == TOK_LPAREN || t.kind == TOK_RPAREN ||
+            t.kind == TOK_BAD) {
+            *out = t;
+        }
     }
-    commit c = {i, lx->line, lx->line_off, lx->at_line_start};
-    uint32_t line = lx->line;
-    int open = 0, stopped = 0;
-    size_t braces_end = 0; /* one past the last brace of the blocks before this one */
-    for (; !stopped && i + 17 <= len; i += 16) {
+}
+
+void pgnk_skip_tail(const lexer *lx, const skip_mark *start, const skip_mark *last, size_t to,
+                    token *tail) {
+    tail->kind = TOK_EOF;
+    if (to == start->at || pgnk_skip_tail_next(lx, to)) {
+        return;
+    }
+    if (last->at < to) {
+        pgnk_skip_last_token(lx, last->at, last->line, last->line_off, to, tail);
+    }
+    if (tail->kind == TOK_EOF && start->at < last->at) { /* (rare: that part has none) */
+        pgnk_skip_last_token(lx, start->at, start->line, start->line_off, last->at, tail);
+    }
+}
+
+/* The search's state: the commit and the one before it (the last tokens passed are after it),
+ * the line of the current block, whether a comment is open before it, one past the last brace of
+ * the blocks before it. */
+typedef struct search {
+    commit c;
+    size_t prev_at;
+    uint32_t line;
+    int open;
+    size_t braces_end;
+    uint64_t base;
+} search;
+
+/* The line at j starts plain outside every comment: the commit moves there. */
+static inline void commit_line(search *s, size_t j) {
+    s->prev_at = s->c.at;
+    s->c = (commit){j, s->line, s->base + j, 1};
+}
+
+/* The block at i that needs a look (classify): 1 if the search stops in it. */
+static inline int look_block(const unsigned char *b, size_t i, size_t len, search *s) {
+    block k;
+    classify(b, i, &k);
+    unsigned from = 0, ev = k.lf | k.stop;
+    for (; ev; ev &= ev - 1) {
+        unsigned bit = bits_ctz(ev);
+        size_t j = i + bit + 1;
+        if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
+            if (s->c.line == s->line) {
+                stop_line(b, &s->c, i + bit, brace_end(&k, i, bit, s->braces_end) > s->c.at);
+            }
+            return 1;
+        }
+        s->open = comment_open(&k, from, bit, s->open);
+        from = bit + 1;
+        s->line++;
+        if (!s->open) {
+            commit_line(s, j);
+        }
+    }
+    s->open = comment_open(&k, from, 16, s->open);
+    s->braces_end = brace_end(&k, i, 16, s->braces_end);
+    return 0;
+}
+
+/* The search from i: the index of the block where it stopped, or where the window ends. */
+static inline size_t search_lines(const unsigned char *b, size_t i, size_t len, search *s) {
+#if defined(SKIP_AVX2)
+    size_t wide = use_avx2() ? i : SIZE_MAX; /* the next round (not the blocks of a hard one) */
+#endif
+    for (; i + 17 <= len; i += 16) {
+#if defined(SKIP_AVX2)
+        if (i >= wide) { /* as the easy 16-byte blocks below, two at a time */
+            size_t lf_end = 0;
+            uint32_t lines = 0; /* (a local: s stays in registers) */
+            i = easy_rounds(b, i, len, &lines, &lf_end);
+            s->line += lines;
+            wide = i + 32; /* this round's two blocks one by one */
+            if (lf_end && !s->open) {
+                commit_line(s, lf_end);
+            }
+            if (i + 17 > len) {
+                break;
+            }
+        }
+#endif
         unsigned lf;
         if (!hard(b, i, &lf) && lines_plain(b, i, lf, len)) {
             /* no comment opens or closes, nothing stops: the lines end, the last one commits */
             if (lf) {
-                line += (uint32_t)bits_popcount(lf);
-                size_t j = i + (63u - bits_clz(lf)) + 1;
-                c = open ? c : (commit){j, line, lx->base + j, 1};
-            }
-            continue;
-        }
-        block k;
-        classify(b, i, &k);
-        unsigned from = 0, ev = k.lf | k.stop;
-        for (; ev; ev &= ev - 1) {
-            unsigned bit = bits_ctz(ev);
-            size_t j = i + bit + 1;
-            if (((k.stop >> bit) & 1u) || !plain_line(b, j, len)) {
-                stopped = 1;
-                if (c.line == line) {
-                    stop_line(b, &c, i + bit, brace_end(&k, i, bit, braces_end) > c.at);
+                s->line += (uint32_t)bits_popcount(lf);
+                if (!s->open) {
+                    commit_line(s, i + (63u - bits_clz(lf)) + 1);
                 }
-                break;
             }
-            open = comment_open(&k, from, bit, open);
-            from = bit + 1;
-            line++;
-            if (!open) {
-                c = (commit){j, line, lx->base + j, 1};
-            }
-        }
-        if (!stopped) {
-            open = comment_open(&k, from, 16, open);
-            braces_end = brace_end(&k, i, 16, braces_end);
+        } else if (look_block(b, i, len, s)) {
+            return i + 16;
         }
     }
-    *until = lx->base + i; /* the block where the search stopped, or the window's end */
-    if (c.at == lx->pos) {
+    return i;
+}
+
+/* *tail for the skip from lx->pos to s->c (tag_skip.h). */
+static void search_tail(const lexer *lx, const search *s, token *tail) {
+    skip_mark from = {lx->pos, lx->line, lx->line_off}, last = from;
+    if (s->prev_at != lx->pos) { /* a line's start: its number, counted back */
+        uint32_t lines = 0;
+        for (size_t j = s->prev_at; j < s->c.at; j++) {
+            lines += lx->buf[j] == '\n';
+        }
+        last = (skip_mark){s->prev_at, s->c.line - lines, lx->base + s->prev_at};
+    }
+    pgnk_skip_tail(lx, &from, &last, s->c.at, tail);
+}
+
+int pgnk_tag_skip(lexer *lx, uint64_t *until, token *tail) {
+    const unsigned char *b = (const unsigned char *)lx->buf;
+    size_t i = lx->pos;
+    tail->kind = TOK_EOF;
+    if (lx->base + i < *until || lx->last_cr || lx->nested_comments || i < 2 || lx->base + i == 0) {
         return 0;
     }
-    lx->pos = c.at;
-    lx->line = c.line;
-    lx->line_off = c.line_off;
-    lx->at_line_start = (uint8_t)c.at_start;
+    search s = {{i, lx->line, lx->line_off, lx->at_line_start}, i, lx->line, 0, 0, lx->base};
+    i = search_lines(b, i, lx->len, &s);
+    *until = lx->base + i; /* the block where the search stopped, or the window's end */
+    if (s.c.at == lx->pos) {
+        return 0;
+    }
+    if (!pgnk_skip_tail_next(lx, s.c.at)) {
+        search_tail(lx, &s, tail);
+    }
+    lx->pos = s.c.at;
+    lx->line = s.c.line;
+    lx->line_off = s.c.line_off;
+    lx->at_line_start = (uint8_t)s.c.at_start;
     lx->last_cr = 0;
-    set_keep(lx, lx->base + c.at);
+    set_keep(lx, lx->base + s.c.at);
     return 1;
 }

@@ -21,13 +21,13 @@
 typedef struct feed {
     const char *data;
     size_t len, pos;
-    int mode; /* 0: 1 byte at a time; 1: 1..20 bytes */
+    int mode; /* 0: 1 byte at a time; 1: 1..20 bytes; 2 and more: mode - 1 bytes */
     uint32_t rng;
 } feed;
 
 static ptrdiff_t feed_read(void *ctx, void *out, size_t cap) {
     feed *f = ctx;
-    size_t n = f->len - f->pos, k = 1;
+    size_t n = f->len - f->pos, k = f->mode >= 2 ? (size_t)f->mode - 1 : 1;
     if (f->mode == 1) {
         f->rng = f->rng * 1103515245u + 12345u;
         k = 1 + (f->rng >> 16) % 20;
@@ -379,9 +379,146 @@ static void test_skip_random(void) {
     }
 }
 
+/* A movetext that ends right after a move number or a cut move (E_TRUNCATED in the token walk)
+ * where the skip stops after the line of that token: the tail the skips pass must be the token
+ * walk's (issue 32). Each ends before a string, a [ that ends the movetext, a comment never
+ * closed, a variation's * at a line's start, the input's end after a comment. */
+static void test_skip_truncated(void) {
+#define LINE "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3\n"
+    static const char *const cases[] = {
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12.\n{c} [B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 Rxd\n{c} [B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12.\n\"s\"\n[B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12.\n{ never closed\n" LINE,
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12. $1 !?\n{c} {d}\n[B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12.\n{c}\n{d} [B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n" LINE "( 8... d5 " LINE "9. h3 12.\n* ) 9. h3 *\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12. {c}",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 e8=\n{c}",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12. {c\n" LINE "}\n\"s\"",
+        "[A \"1\"]\r\n\r\n" LINE LINE "9. h3 12.\r\n{c} [B \"2\"]\r\n\r\n1. d4 *\r\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 1/2-\n{c} [B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12. <x>\n{c} [B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n" LINE LINE "9. h3 12.\n$1\n{c} [B \"2\"]\n\n1. d4 *\n",
+    };
+#undef LINE
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        same_skip(cases[i], strlen(cases[i]));
+    }
+}
+
+/* Random damaged texts as test_skip_random's, without its care: a line may end with anything
+ * (a move number, a cut move, a comment), strings, lone [ and comments never closed come too, so
+ * that the skips stop anywhere after the tokens they pass. */
+static void test_skip_random_ends(void) {
+    static const char *const ends[] = {
+        "",
+        "*\n",
+        "{c}",
+        "\"s\"",
+        "[Event \"s\"]\n\n1. d4 *\n",
+        "\n[Event \"s\"]\n1. d4 *\n",
+        "{c} [Event \"s\"]\n",
+        "{ open\n",
+    };
+    uint64_t seed = UINT64_C(0x5851F42D4C957F2D);
+    buf text;
+    for (int n = 0; n < 1500; n++) {
+        memset(&text, 0, sizeof text);
+        buf_str(&text, "[Event \"r\"]\n\n1. e4 e5 2. Nf3 Nc6 ( 2... d6 3. d4 ) 3. Bb5 a6\n");
+        int lines = 1 + (int)(seed % 6);
+        for (int l = 0; l < lines; l++) {
+            for (int k = 0; k < 16; k++) {
+                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                uint64_t x = seed >> 33;
+                const char *p = x % 5   ? pieces[x % 10]
+                                : x % 2 ? damage[(x / 10) % (sizeof damage / sizeof damage[0])]
+                                        : pieces[(x / 4) % (sizeof pieces / sizeof pieces[0])];
+                buf_str(&text, p);
+                buf_str(&text, (x >> 8) % 3 ? " " : "");
+            }
+            buf_str(&text, (seed >> 20) % 2 ? "\n" : " 12.\n");
+        }
+        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        buf_str(&text, ends[(seed >> 33) % (sizeof ends / sizeof ends[0])]);
+        int ok = same_skip(text.p, text.len);
+        free(text.p);
+        if (!ok) {
+            break;
+        }
+    }
+}
+
+/* Where the input's pieces end changes no diagnostic (issue 32): the damaged texts above and
+ * tag pairs broken by a move number (`[12... Nf3`: a number took its periods from memory, only
+ * those of its piece when fed 1 byte at a time), read with and without the skips in pieces of
+ * every size from 1 to 17 bytes, give the token walk's transcript from memory exactly. */
+static int same_chunks(const char *text, size_t len) {
+    int ok = 1;
+    for (int where = AT_TAGS; ok && where <= AT_VARIATION; where++) {
+        buf a, b;
+        skip_transcript(text, len, where, -1, PGNK_READ_NO_SKIP, &a);
+        for (int size = 1; ok && size <= 17; size++) {
+            for (int skip = 0; ok && skip <= 1; skip++) {
+                skip_transcript(text, len, where, size + 1, skip ? 0 : PGNK_READ_NO_SKIP, &b);
+                ok = a.len == b.len && memcmp(a.p, b.p, a.len) == 0;
+                if (!ok) {
+                    harness_fail(__FILE__, __LINE__,
+                                 "%d-byte pieces (skips %d, %d) differ on:\n%.*s\n-- read:\n%s\n"
+                                 "-- from memory:\n%s",
+                                 size, skip, where, (int)len, text, b.p, a.p);
+                }
+                free(b.p);
+            }
+        }
+        free(a.p);
+    }
+    if (ok) {
+        harness_counts.passed++;
+    }
+    return ok;
+}
+
+static void test_chunk_sizes(void) {
+    static const char *const cases[] = {
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6\n[12... Nf3 3. Bb5 *\n",
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6\n[12. Nf3 3. Bb5 *\n[B \"b\"]\n\n1. d4 *\n",
+        "[Event \"a\"]\n[1..........\"x\"]\n\n1. e4 e5 2. Nf3 Nc6 12...\n",
+        "[Event 12... \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
+        "[Event \"a\" 12...]\n\n1. e4 12... e5 2. Nf3 Nc6 *\n",
+        "[12...\"a\"]\n\n1. e4 e5 2.\n{c} [B \"b\"]\n",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        same_chunks(cases[i], strlen(cases[i]));
+    }
+    uint64_t seed = UINT64_C(0xDA942042E4DD58B5);
+    buf text;
+    for (int n = 0; n < 100; n++) {
+        memset(&text, 0, sizeof text);
+        buf_str(&text, "[Event \"r\"]\n\n1. e4 e5 2. Nf3 Nc6 ( 2... d6 3. d4 ) 3. Bb5 a6\n");
+        for (int k = 0; k < 40; k++) {
+            seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+            uint64_t x = seed >> 33;
+            const char *p = x % 3   ? pieces[(x / 3) % (sizeof pieces / sizeof pieces[0])]
+                            : x % 2 ? damage[(x / 6) % (sizeof damage / sizeof damage[0])]
+                                    : "[12...";
+            buf_str(&text, p);
+            buf_str(&text, (x >> 8) % 3 ? " " : "");
+        }
+        int ok = same_chunks(text.p, text.len);
+        free(text.p);
+        if (!ok) {
+            break;
+        }
+    }
+}
+
 int main(void) {
     test_cases();
     test_random();
     test_skip_random();
+    test_skip_truncated();
+    test_skip_random_ends();
+    test_chunk_sizes();
     return harness_finish();
 }
