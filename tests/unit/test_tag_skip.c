@@ -341,6 +341,11 @@ static const char *const damage[] = {
     ")",
     "\n\n1.",
     "\r\n",
+    "1\xe2\x80\x93"
+    "0",                 /* a result with an en dash glued to its 1 */
+    "\xc2\xbd-\xc2\xbd", /* one with halves */
+    "\xe2\x99\x98"
+    "f3", /* a figurine glued to its square */
 };
 
 static void test_skip_random(void) {
@@ -400,6 +405,18 @@ static void test_skip_truncated(void) {
         "[A \"1\"]\n\n" LINE LINE "9. h3 1/2-\n{c} [B \"2\"]\n\n1. d4 *\n",
         "[A \"1\"]\n\n" LINE LINE "9. h3 12. <x>\n{c} [B \"2\"]\n\n1. d4 *\n",
         "[A \"1\"]\n\n" LINE LINE "9. h3 12.\n$1\n{c} [B \"2\"]\n\n1. d4 *\n",
+        /* a byte >= 0x80 glued to the symbol before it is no token boundary: the result read
+         * whole ends the game (the skip once resumed at the dash, and the next line's moves
+         * joined the game) */
+        "[A \"1\"]\n\n" LINE "9. h3 1\xe2\x80\x93"
+        "0\ne4 e5 *\n\n[B \"2\"]\n\n1. d4 *\n",
+        "[A \"1\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1\xe2\x80\x93"
+        "0\ne4 e5 *\n\n[B \"2\"]\n\n1. d4 "
+        "*\n",
+        "[A \"1\"]\n\n" LINE "9. h3 \xc2\xbd-\xc2\xbd\nd4 *\n",
+        "[A \"1\"]\n\n" LINE "9. \xe2\x99\x98"
+        "f3 0\xe2\x80\x94"
+        "1\nd4 *\n",
     };
 #undef LINE
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -487,6 +504,9 @@ static void test_chunk_sizes(void) {
         "[Event 12... \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n",
         "[Event \"a\" 12...]\n\n1. e4 12... e5 2. Nf3 Nc6 *\n",
         "[12...\"a\"]\n\n1. e4 e5 2.\n{c} [B \"b\"]\n",
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1\xe2\x80\x93"
+        "0\ne4 e5 *\n\n[B \"b\"]\n\n1. "
+        "d4 *\n",
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         same_chunks(cases[i], strlen(cases[i]));
