@@ -144,7 +144,8 @@ static int db_simple(const char *path, const char *sub) {
         pgn_db_stats t;
         if ((s = pgn_db_get_stats(db, &t, msg, sizeof msg)) == PGN_OK) {
             printf("schema %d\ngames %llu\nbroken %llu\nwhite wins %llu\ndraws %llu\n"
-                   "black wins %llu\nexplorer rows %llu\npositions %llu\nposition index bytes "
+                   "black wins %llu\nexplorer rows about %llu\npositions about %llu\nposition "
+                   "index bytes "
                    "%llu\n",
                    t.schema, (unsigned long long)t.games, (unsigned long long)t.broken,
                    (unsigned long long)t.white, (unsigned long long)t.draws,
