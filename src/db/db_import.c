@@ -700,6 +700,63 @@ static pgn_status prepare_statements(importer *im) {
     return PGN_OK;
 }
 
+/* The games of the source read on the parallel reader's threads, each batch committed; at an
+ * error the open batch is rolled back and msg says what failed. */
+static pgn_status import_all(importer *im) {
+    pgn_parallel_opts po;
+    memset(&po, 0, sizeof po);
+    po.threads = im->o->threads;
+    po.reader.flags = PGN_READ_KEEP_RAW;
+    po.reader.source_name = pgn_source_name(im->src);
+    po.visitor = &visitor;
+    po.hooks.worker_new = worker_new;
+    po.hooks.worker_free = worker_free;
+    po.hooks.worker_vuser = worker_vuser;
+    po.hooks.prepare = prepare;
+    po.user = im;
+    po.each = each;
+    pgn_parallel_totals pt;
+    pgn_status s = pgn_parallel_read(im->src, &po, &pt);
+    if (s == PGN_END) {
+        return im->in_batch > 0 ? commit_batch(im) : PGN_OK;
+    }
+    if (s == PGN_E_IO && !pt.from_each) {
+        const char *e = pgn_source_error(im->src);
+        if (im->msg != NULL && im->mcap > 0) {
+            snprintf(im->msg, im->mcap, "%s", e ? e : "read error");
+        }
+    } else if (s == PGN_E_NOMEM && im->msg != NULL && im->mcap > 0) {
+        snprintf(im->msg, im->mcap, "out of memory");
+    }
+    if (im->in_batch > 0) {
+        sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
+    }
+    pgnk_blockw_reset(&im->bw);
+    return s;
+}
+
+/* What an import holds: its statements, the batch's buckets and pool, its buffers. */
+static void importer_free(importer *im) {
+    sqlite3_finalize(im->ins);
+    sqlite3_finalize(im->dup);
+    sqlite3_finalize(im->exp);
+    sqlite3_finalize(im->one);
+    for (unsigned b = 0; b < 256; b++) {
+        free(im->b[b].chunk);
+    }
+    for (size_t c = 0; c < im->pool_n; c++) {
+        free(im->pool[c]);
+    }
+    free(im->pool);
+    free(im->tmp);
+    free(im->tmp2);
+    free(im->gm);
+    free(im->blob);
+    free(im->run);
+    free(im->packed);
+    pgnk_blockw_free(&im->bw);
+}
+
 pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,
                          pgn_db_import_totals *totals, char *msg, size_t cap) {
     static const pgn_db_import_opts none;
@@ -712,55 +769,9 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     im.mcap = cap;
     pgn_status s = prepare_statements(&im);
     if (s == PGN_OK) {
-        pgn_parallel_opts po;
-        memset(&po, 0, sizeof po);
-        po.threads = im.o->threads;
-        po.reader.flags = PGN_READ_KEEP_RAW;
-        po.reader.source_name = pgn_source_name(src);
-        po.visitor = &visitor;
-        po.hooks.worker_new = worker_new;
-        po.hooks.worker_free = worker_free;
-        po.hooks.worker_vuser = worker_vuser;
-        po.hooks.prepare = prepare;
-        po.user = &im;
-        po.each = each;
-        pgn_parallel_totals pt;
-        s = pgn_parallel_read(src, &po, &pt);
-        if (s == PGN_END) {
-            s = im.in_batch > 0 ? commit_batch(&im) : PGN_OK;
-        } else {
-            if (s == PGN_E_IO && !pt.from_each) {
-                const char *e = pgn_source_error(src);
-                if (msg != NULL && cap > 0) {
-                    snprintf(msg, cap, "%s", e ? e : "read error");
-                }
-            } else if (s == PGN_E_NOMEM && msg != NULL && cap > 0) {
-                snprintf(msg, cap, "out of memory");
-            }
-            if (im.in_batch > 0) {
-                sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
-            }
-            pgnk_blockw_reset(&im.bw);
-        }
+        s = import_all(&im);
     }
-    sqlite3_finalize(im.ins);
-    sqlite3_finalize(im.dup);
-    sqlite3_finalize(im.exp);
-    sqlite3_finalize(im.one);
-    for (unsigned b = 0; b < 256; b++) {
-        free(im.b[b].chunk);
-    }
-    for (size_t c = 0; c < im.pool_n; c++) {
-        free(im.pool[c]);
-    }
-    free(im.pool);
-    free(im.tmp);
-    free(im.tmp2);
-    free(im.gm);
-    free(im.blob);
-    free(im.run);
-    free(im.packed);
-    pgnk_blockw_free(&im.bw);
+    importer_free(&im);
     if (totals != NULL) {
         *totals = im.tot;
     }

@@ -279,6 +279,14 @@ static inline int skip_apply(lexer *lx, const skip_state *s) {
     return 1;
 }
 
+/* A byte >= 0x80 right after another byte (a result written with an en dash, a figurine move,
+ * stray text): no boundary the inert skip can tell, so it stops before it and the byte-wise path
+ * reads on from the last commit. */
+static inline int glued_high_byte(const unsigned char *b, size_t i) {
+    return b[i] >= 0x80 && (i == 0 || !(b[i - 1] == ' ' || b[i - 1] == '\t' || b[i - 1] == '\n' ||
+                                        b[i - 1] == '\r'));
+}
+
 int pgnk_lexer_skip_inert(lexer *lx, token *tail) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t i = lx->pos, len = lx->len;
@@ -308,11 +316,8 @@ int pgnk_lexer_skip_inert(lexer *lx, token *tail) {
             skip_commit(&s, i, 1);
         } else if (k == K_SEMI && glued_semicolon(lx, i)) {
             break;
-        } else if (b[i] >= 0x80 && (i == 0 || !(b[i - 1] == ' ' || b[i - 1] == '\t' ||
-                                                b[i - 1] == '\n' || b[i - 1] == '\r'))) {
-            break; /* a byte >= 0x80 right after another byte (a result written with an en dash,
-                    * a figurine move, stray text): no boundary the skip can tell; the byte-wise
-                    * path reads on from the last commit */
+        } else if (glued_high_byte(b, i)) {
+            break;
         } else {
             int at_start = only_space_before(lx, i, s.line_off);
             if (at_start < 0) {
