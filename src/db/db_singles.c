@@ -200,10 +200,12 @@ static int prefix_rows(sqlite3_stmt *st, uint64_t prefix,
             }
         }
         sqlite3_reset(st);
-        if (batch >= (UINT64_C(1) << 46)) {
-            break; /* the last batch id can have (a damaged id otherwise) */
+        uint64_t next = ((id & 0xffff) < prefix ? batch : batch + 1) << 16 | prefix;
+        if (batch >= (UINT64_C(1) << 46) || next <= lo) {
+            break; /* the last batch id can have, or a damaged table (a row before the one asked
+                    * for: a walk that would not end; db check names the damage) */
         }
-        lo = ((id & 0xffff) < prefix ? batch : batch + 1) << 16 | prefix;
+        lo = next;
     }
     sqlite3_reset(st);
     return rc;
@@ -499,8 +501,13 @@ static pgn_status cursors_open(pgn_db *db, cursors *c, char *msg, size_t cap) {
     pgn_status s = PGN_OK;
     int rc;
     sqlite3_bind_int64(seek, 1, 0);
+    uint64_t from = 0; /* the batch asked for: a damaged table may give one before it */
     while (s == PGN_OK && (rc = sqlite3_step(seek)) == SQLITE_ROW) {
         uint64_t batch = (uint64_t)sqlite3_column_int64(seek, 0) >> 16;
+        if (batch < from) {
+            break;
+        }
+        from = batch + 1;
         void *a = c->st, *b = c->rc;
         int grown = pgnk_grow(NULL, &a, &c->cap_st, c->n + 1, sizeof *c->st, 16);
         c->st = a;

@@ -34,6 +34,9 @@
 #define FUZZ_ENTRY fuzz_query_one
 #include "../../fuzz/fuzz_query.c"
 #undef FUZZ_ENTRY
+#define FUZZ_ENTRY fuzz_db_one
+#include "../../fuzz/fuzz_db.c"
+#undef FUZZ_ENTRY
 #define FUZZ_ENTRY fuzz_repair_one
 #include "../../fuzz/fuzz_repair.c"
 #undef FUZZ_ENTRY
@@ -46,7 +49,7 @@ static const struct {
 } targets[] = {{"reader", fuzz_reader_one}, {"roundtrip", fuzz_roundtrip_one},
                {"fen", fuzz_fen_one},       {"san", fuzz_san_one},
                {"json", fuzz_json_one},     {"query", fuzz_query_one},
-               {"repair", fuzz_repair_one}};
+               {"repair", fuzz_repair_one}, {"db", fuzz_db_one}};
 
 /* Runs fn on one input; counts a pass unless a FUZZ_FAIL was reported. */
 static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t len) {
