@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fails when the project's text names a work label instead of a commit, date, version or issue
-# (issue 31 point 5): "stop N", a branch name used as a label ("branch `x`", "integrate <hash>").
+# (issue 31 point 5): "stop N" (or "stop-N"), a branch name used as a label ("branch `x`", "integrate <hash>").
 # Checks every file git tracks (every file of DIR outside a git tree: an unpacked archive), but this
 # one (which spells the patterns).
 # Usage: tools/check-labels.sh [DIR]   (DIR: a tree to check, default the repository)
 #        tools/check-labels.sh --self-test   (the check must fail on a planted label)
 set -u
-pattern='stop [0-9]+|branch `[A-Za-z0-9_-]+`|integrate [0-9a-f]{7}'
+pattern='stop[ -][0-9]+|branch `[A-Za-z0-9_-]+`|integrate [0-9a-f]{7}'
 scan() { # dir: prints the hits, returns 0 when there is none
     local hits
     if git -C "$1" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
@@ -24,7 +24,7 @@ if [ "${1:-}" = --self-test ]; then
     trap 'rm -rf "$d"' EXIT
     printf 'clean text, commit a9209a3 (2026-12-02), issue 31\n' >"$d/ok.md"
     scan "$d" >/dev/null || { echo "check-labels self-test: clean text refused"; exit 1; }
-    for bad in 'as at Stop 27' 'on branch `lexer`' 'after integrate a6b804e'; do
+    for bad in 'as at Stop 27' 'the stop-23 entry' 'on branch `lexer`' 'after integrate a6b804e'; do
         printf 'text %s here\n' "$bad" >"$d/bad.md"
         scan "$d" >/dev/null && { echo "check-labels self-test: missed '$bad'"; exit 1; }
     done
