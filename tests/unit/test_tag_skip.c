@@ -348,6 +348,16 @@ static const char *const damage[] = {
     "f3", /* a figurine glued to its square */
 };
 
+/* The next piece of a random damaged text (test_skip_random, test_skip_random_ends): a common
+ * piece four times in five, else a damage or any piece; *x: the draw, for the caller's spacing. */
+static const char *random_piece(uint64_t *seed, uint64_t *x) {
+    *seed = *seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    *x = *seed >> 33;
+    return *x % 5   ? pieces[*x % 10]
+           : *x % 2 ? damage[(*x / 10) % (sizeof damage / sizeof damage[0])]
+                    : pieces[(*x / 4) % (sizeof pieces / sizeof pieces[0])];
+}
+
 static void test_skip_random(void) {
     uint64_t seed = UINT64_C(0x2545F4914F6CDD1D);
     buf text;
@@ -357,11 +367,8 @@ static void test_skip_random(void) {
         int lines = 1 + (int)(seed % 6);
         for (int l = 0; l < lines; l++) {
             for (int k = 0; k < 16; k++) {
-                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-                uint64_t x = seed >> 33;
-                const char *p = x % 5   ? pieces[x % 10]
-                                : x % 2 ? damage[(x / 10) % (sizeof damage / sizeof damage[0])]
-                                        : pieces[(x / 4) % (sizeof pieces / sizeof pieces[0])];
+                uint64_t x;
+                const char *p = random_piece(&seed, &x);
                 if (p[0] == '\n' || p[0] == '\r') {
                     buf_str(&text, " e4"); /* see below */
                 }
@@ -446,11 +453,8 @@ static void test_skip_random_ends(void) {
         int lines = 1 + (int)(seed % 6);
         for (int l = 0; l < lines; l++) {
             for (int k = 0; k < 16; k++) {
-                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-                uint64_t x = seed >> 33;
-                const char *p = x % 5   ? pieces[x % 10]
-                                : x % 2 ? damage[(x / 10) % (sizeof damage / sizeof damage[0])]
-                                        : pieces[(x / 4) % (sizeof pieces / sizeof pieces[0])];
+                uint64_t x;
+                const char *p = random_piece(&seed, &x);
                 buf_str(&text, p);
                 buf_str(&text, (x >> 8) % 3 ? " " : "");
             }
