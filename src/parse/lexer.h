@@ -270,6 +270,11 @@ typedef struct lexer_masks {
 } lexer_masks;
 /* The classes of the 64 bytes at p (all must be readable), the same way as pgnk_lexer_masks. */
 void pgnk_lexer_masks_all(const unsigned char *p, lexer_masks *out);
+/* Of the 32 bytes at p (all must be readable), bit k for byte k: in *name the tag name bytes
+ * (letters, digits, '_'), in *stop the bytes that end a plain tag value (below 0x20, from 0x7f on,
+ * '"', '\\'). AVX2, SSE2 or plain C, the same masks, chosen as pgnk_lexer_masks_all chooses. The
+ * tag-pair scan's common case (pgnk_lexer_peek_tag). */
+void pgnk_lexer_tag_masks(const unsigned char *p, uint32_t *name, uint32_t *stop);
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to);
 pgn_loc pgnk_lexer_loc(const lexer *lx);

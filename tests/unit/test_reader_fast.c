@@ -160,8 +160,21 @@ static void check_peek(const unsigned char *text, size_t len) {
     free(b);
 }
 
+/* check_peek on text followed by bytes up to a length of 64 to 79 (fill picks them), so that the
+ * 32-byte scan of a long window reads it too. */
+static void check_peek_long(const unsigned char *text, size_t len, unsigned fill) {
+    static const unsigned char pad[] = "\n[Site \"x\"]\n aZ9_\t\"\\]\x7f\x80\x1f";
+    unsigned char b[128];
+    size_t n = 64 + fill % 16;
+    memcpy(b, text, len);
+    for (size_t j = len; j < n; j++) {
+        b[j] = pad[(fill + j) % (sizeof pad - 1)];
+    }
+    check_peek(b, len > n ? len : n);
+}
+
 static void test_peek_tag(void) {
-    unsigned char text[96];
+    unsigned char text[128];
     /* every byte value at every place of names of 1 to 40 bytes and of values of 0 to 40 */
     for (size_t n = 1; n <= 40; n++) {
         for (size_t k = 0; k < n + 3; k++) {
@@ -174,20 +187,39 @@ static void test_peek_tag(void) {
                 len += 5;
                 text[k] = (unsigned char)c;
                 check_peek(text, len);
+                check_peek_long(text, len, c + (unsigned)k);
                 size_t v = 3 + n; /* the value's first byte, after [x "] */
                 memcpy(text, "x \"", 3);
                 memset(text + 3, 'v', n);
                 memcpy(text + v, "\"]", 2);
                 text[3 + (k < n ? k : n - 1)] = (unsigned char)c;
                 check_peek(text, v + 2);
+                check_peek_long(text, v + 2, c ^ (unsigned)n);
             }
+        }
+    }
+    /* pairs whose quotes, blanks and ']' fall on each side of the 32nd and the 64th byte */
+    for (size_t val = 10; val < 66; val++) {
+        for (unsigned blanks = 0; blanks < 4; blanks++) {
+            size_t len = 0;
+            memcpy(text, " Event  \"", 9);
+            len = 9;
+            memset(text + len, 'v', val);
+            len += val;
+            text[len++] = '"';
+            memset(text + len, blanks & 1 ? '\t' : ' ', blanks);
+            len += blanks;
+            text[len++] = ']';
+            check_peek(text, len);
+            check_peek_long(text, len, (unsigned)val);
+            check_peek(text, len - 1); /* the ']' missing at the window's end */
         }
     }
     /* random texts of the bytes that decide, at every length */
     static const unsigned char pick[] = "aZ9_ \t\"\\]@[`{/:\x7f\x80\xc3\x1f\n";
     uint64_t seed = 0x9E3779B97F4A7C15u;
     for (int round = 0; round < 200000; round++) {
-        size_t len = (size_t)(round % 60);
+        size_t len = (size_t)(round % 100); /* from 32 on: the 32-byte scan's ends too */
         for (size_t j = 0; j < len; j++) {
             seed = seed * 6364136223846793005u + 1442695040888963407u;
             unsigned r = (unsigned)(seed >> 33);
@@ -415,6 +447,19 @@ static void check_masks_all(const unsigned char *p) {
     if (memcmp(&m, &want, sizeof m) != 0) {
         harness_fail(__FILE__, __LINE__, "masks of all classes: sym %016llx letter %016llx",
                      (unsigned long long)m.sym, (unsigned long long)m.letter);
+    } else {
+        harness_counts.passed++;
+    }
+    /* the tag pair's classes of the first 32 (pgnk_lexer_tag_masks) */
+    uint32_t name, stop, want_name = 0, want_stop = 0;
+    pgnk_lexer_tag_masks(p, &name, &stop);
+    for (unsigned k = 0; k < 32; k++) {
+        unsigned c = p[k];
+        want_name |= (uint32_t)is_name_byte(c) << k;
+        want_stop |= (uint32_t)(c < 0x20 || c >= 0x7f || c == '"' || c == '\\') << k;
+    }
+    if (name != want_name || stop != want_stop) {
+        harness_fail(__FILE__, __LINE__, "tag masks: name %08x stop %08x", name, stop);
     } else {
         harness_counts.passed++;
     }
