@@ -340,6 +340,64 @@ static void test_tag_names(void) {
     }
 }
 
+/* The common names (read by one bit each, src/parse/tag_names.c), names near them and others,
+ * more than 64 in all, in random orders with repeats: the repeats of the game's first 64 names
+ * are W_DUPLICATE_TAG, the game keeps each name once. */
+static void test_common_tag_names(void) {
+    static const char *const common[] = {
+        "Event", "Site", "Date", "Round", "White", "Black", "Result", "ECO", "WhiteElo", "BlackElo",
+        "PlyCount", "EventDate", "Annotator", "TimeControl", "Opening", "Variation", "SetUp",
+        "Termination", "WhiteTitle", "BlackTitle", "WhiteFideId", "BlackFideId", "EventType",
+        "WhiteTeam", "BlackTeam", "UTCDate", "UTCTime", "Source", "WhiteRatingDiff",
+        "BlackRatingDiff", "event", "EVENT", "Events", "Even", "Whit", "ECO_", "Setup", "ResultX",
+        "X", "Y1", "PlyCounts", "WhiteFideIds", "WhiteRatingDiffs", "BlackRatingDiffXYZ", "E"};
+    enum { NCOMMON = sizeof common / sizeof common[0], POOL = NCOMMON + 40 };
+    uint64_t seed = 0x2545F4914F6CDD1Du;
+    for (int round = 0; round < 300; round++) {
+        buf b = {0};
+        char names[POOL][24];
+        int first[POOL], seen = 0, want_dups = 0, distinct = 0;
+        for (int k = 0; k < POOL; k++) {
+            snprintf(names[k], sizeof names[k], "%s", k < NCOMMON ? common[k] : "N");
+            if (k >= NCOMMON) {
+                snprintf(names[k], sizeof names[k], "N%d", k);
+            }
+            first[k] = -1;
+        }
+        int tags = 1 + round % 150;
+        for (int t = 0; t < tags; t++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            int k = (int)((seed >> 33) % (round % 3 ? NCOMMON : POOL));
+            buf_printf(&b, "[%s \"%d\"]\n", names[k], t);
+            if (first[k] < 0) {
+                first[k] = seen < 64 ? seen++ : 64; /* 64: past the names noted */
+                distinct++;
+            } else if (first[k] < 64) {
+                want_dups++;
+            }
+        }
+        buf_str(&b, "\n*\n");
+        int dups = 0;
+        pgn_reader_opts o = {0};
+        o.on_diag = count_duplicates;
+        o.diag_ctx = &dups;
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        CHECK(pgn_game_new(&g, NULL) == PGN_OK);
+        CHECK(pgn_reader_new_mem(&r, &o, b.p, b.len) == PGN_OK);
+        CHECK(pgn_reader_next(r, g) == PGN_OK);
+        if (dups != want_dups || pgn_game_tag_count(g) != (size_t)distinct) {
+            harness_fail(__FILE__, __LINE__, "round %d: %d repeats (not %d), %zu tags (not %d)",
+                         round, dups, want_dups, pgn_game_tag_count(g), distinct);
+        } else {
+            harness_counts.passed++;
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        buf_free(&b);
+    }
+}
+
 /* Appends the SAN of mv in pos and a space. */
 static void put_move(buf *b, const pgn_pos *pos, pgn_move mv) {
     char san[PGN_SAN_MAX + 1];
@@ -911,6 +969,7 @@ static void test_builder_moves(void) {
 int main(void) {
     test_tag_values();
     test_peek_tag();
+    test_common_tag_names();
     test_tag_copies();
     test_tag_names();
     test_masks();
