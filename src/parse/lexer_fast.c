@@ -452,42 +452,15 @@ static inline size_t name_end(const unsigned char *b, size_t i, size_t len) {
     return i;
 }
 
-/* pgnk_lexer_peek_tag's common case, in one pass over the masks of the 32 bytes from lx->pos (all
- * in the window): a name right there, one space, the value, '"' and ']' right after it, all in
- * those bytes. Its answer then, else 0 (the byte scan decides). */
-static size_t peek_tag32(const lexer *lx, lexer_tag *tag) {
-    size_t p = lx->pos;
-    const unsigned char *b = (const unsigned char *)lx->buf + p;
-    uint32_t name, stop;
-    pgnk_lexer_tag_masks(b, &name, &stop);
-    unsigned e = bits_ctz(~(uint64_t)name); /* 32 if all are name bytes */
-    if (e == 0 || e > 28 || b[e] != ' ' || b[e + 1] != '"' || e > lx->max_token) {
-        return 0;
-    }
-    uint32_t rest = stop >> (e + 2);
-    unsigned ve = e + 2 + (rest ? bits_ctz(rest) : 32);
-    if (ve > 30 || b[ve] != '"' || b[ve + 1] != ']' || ve - e - 2 > lx->max_token) {
-        return 0;
-    }
-    tag->name.ptr = (const char *)b;
-    tag->name.len = e;
-    tag->name_at = lexer_loc_at(lx, p);
-    tag->value_at = lexer_loc_at(lx, p + e + 1);
-    tag->value.ptr = (const char *)b + e + 2;
-    tag->value.len = ve - e - 2;
-    tag->block = 32; /* [name, ']'] within 32 bytes, all in the window */
-    return p + ve + 2;
+size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
+    return lexer_peek_tag(lx, tag);
 }
 
-size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
+size_t pgnk_lexer_peek_tag_scan(const lexer *lx, lexer_tag *tag) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t len = lx->len;
     if (lx->last_cr || !b) {
         return 0;
-    }
-    size_t end;
-    if (len - lx->pos >= 32 && (end = peek_tag32(lx, tag)) != 0) {
-        return end;
     }
     size_t s = skip_blanks(b, lx->pos, len), i = name_end(b, s, len);
     if (i == s || i - s > 255 || i - s > lx->max_token) {
@@ -547,10 +520,4 @@ size_t pgnk_lexer_lax_value(lexer *lx, pgn_str *value) {
         }
     }
     return 0;
-}
-
-void pgnk_lexer_take(lexer *lx, size_t end) {
-    lx->pos = end;
-    lx->at_line_start = 0;
-    set_keep(lx, lx->base + end);
 }

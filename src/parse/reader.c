@@ -461,7 +461,7 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     }
     reader_consume(r);
     lexer_tag fast;
-    size_t end = pgnk_lexer_peek_tag(&r->lx, &fast);
+    size_t end = lexer_peek_tag(&r->lx, &fast);
     if (end) {
         return read_tag_fast(r, &fast, end, &ts, value_at);
     }
