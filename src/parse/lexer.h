@@ -314,7 +314,7 @@ static inline size_t lexer_peek_tag32(const lexer *lx, lexer_tag *tag) {
 /* pgnk_lexer_peek_tag, its common case inline. */
 static inline size_t lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
     size_t end;
-    if (!lx->last_cr && lx->buf && lx->len - lx->pos >= 32 && (end = lexer_peek_tag32(lx, tag))) {
+    if (lx->len - lx->pos >= 32 && !lx->last_cr && (end = lexer_peek_tag32(lx, tag))) {
         return end;
     }
     return pgnk_lexer_peek_tag_scan(lx, tag);

@@ -127,16 +127,30 @@ AVX2 static inline __m256i by_nibble32(__m256i x, __m256i t) {
 /* The AVX2 rounds' constants, read from memory: built in registers, each would cost three
  * instructions a call (the table is made opaque to the compiler where read, k_table). */
 #define REP32(c)                                                                                   \
-    {(long long)(UINT64_C(0x0101010101010101) * (c)),                                              \
-     (long long)(UINT64_C(0x0101010101010101) * (c)),                                              \
-     (long long)(UINT64_C(0x0101010101010101) * (c)),                                              \
-     (long long)(UINT64_C(0x0101010101010101) * (c))}
+    {                                                                                              \
+        (long long)(UINT64_C(0x0101010101010101) * (c)),                                           \
+            (long long)(UINT64_C(0x0101010101010101) * (c)),                                       \
+            (long long)(UINT64_C(0x0101010101010101) * (c)),                                       \
+            (long long)(UINT64_C(0x0101010101010101) * (c))                                        \
+    }
 enum {
-    K_CASE, K_A, K_LETTERS, K_ZERO, K_DIGITS, K_UNDER, K_SPACE, K_DEL, K_QUOTE, K_BS, K_PERIOD,
-    K_TAB, K_LF, K_CR
+    K_CASE,
+    K_A,
+    K_LETTERS,
+    K_ZERO,
+    K_DIGITS,
+    K_UNDER,
+    K_SPACE,
+    K_DEL,
+    K_QUOTE,
+    K_BS,
+    K_PERIOD,
+    K_TAB,
+    K_LF,
+    K_CR
 };
-static const __m256i avx2_k[] = {REP32(0x20), REP32('a'), REP32(25),   REP32('0'),  REP32(9),
-                                 REP32('_'),  REP32(' '), REP32(0x7f), REP32('"'),  REP32('\\'),
+static const __m256i avx2_k[] = {REP32(0x20), REP32('a'),  REP32(25),   REP32('0'), REP32(9),
+                                 REP32('_'),  REP32(' '),  REP32(0x7f), REP32('"'), REP32('\\'),
                                  REP32('.'),  REP32('\t'), REP32('\n'), REP32('\r')};
 #undef REP32
 
@@ -166,7 +180,8 @@ AVX2 static inline void all32(const unsigned char *p, unsigned k, lexer_masks *o
     __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, c[K_DIGITS]), d);
     __m256i punct = _mm256_or_si256(by_nibble32(v, t1), by_nibble32(v, t2));
     __m256i sym = _mm256_or_si256(_mm256_or_si256(letter, digit), punct);
-    __m256i blank = _mm256_or_si256(_mm256_cmpeq_epi8(v, c[K_SPACE]), _mm256_cmpeq_epi8(v, c[K_TAB]));
+    __m256i blank =
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, c[K_SPACE]), _mm256_cmpeq_epi8(v, c[K_TAB]));
     out->sym |= (uint64_t)(uint32_t)_mm256_movemask_epi8(sym) << k;
     out->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(digit) << k;
     out->letter |= (uint64_t)(uint32_t)_mm256_movemask_epi8(letter) << k;

@@ -45,38 +45,38 @@ static const struct known_name {
     uint64_t w[2]; /* name_words */
     size_t len;    /* 0: no name */
 } known[64] = {
-    [2] = {{UINT64_C(0x6469466574696857), UINT64_C(0x644965)}, 11}, /* WhiteFideId */
-    [5] = {{UINT64_C(0x6469466b63616c42), UINT64_C(0x644965)}, 11}, /* BlackFideId */
-    [6] = {{UINT64_C(0x707954746e657645), UINT64_C(0x65)}, 9}, /* EventType */
-    [7] = {{UINT64_C(0x7469546b63616c42), UINT64_C(0x656c)}, 10}, /* BlackTitle */
-    [9] = {{UINT64_C(0x746e756f43796c50), UINT64_C(0x0)}, 8}, /* PlyCount */
-    [15] = {{UINT64_C(0x0000007055746553), UINT64_C(0x0)}, 5}, /* SetUp */
+    [2] = {{UINT64_C(0x6469466574696857), UINT64_C(0x644965)}, 11},          /* WhiteFideId */
+    [5] = {{UINT64_C(0x6469466b63616c42), UINT64_C(0x644965)}, 11},          /* BlackFideId */
+    [6] = {{UINT64_C(0x707954746e657645), UINT64_C(0x65)}, 9},               /* EventType */
+    [7] = {{UINT64_C(0x7469546b63616c42), UINT64_C(0x656c)}, 10},            /* BlackTitle */
+    [9] = {{UINT64_C(0x746e756f43796c50), UINT64_C(0x0)}, 8},                /* PlyCount */
+    [15] = {{UINT64_C(0x0000007055746553), UINT64_C(0x0)}, 5},               /* SetUp */
     [21] = {{UINT64_C(0x7461526574696857), UINT64_C(0x66666944676e69)}, 15}, /* WhiteRatingDiff */
-    [22] = {{UINT64_C(0x6f6c456574696857), UINT64_C(0x0)}, 8}, /* WhiteElo */
+    [22] = {{UINT64_C(0x6f6c456574696857), UINT64_C(0x0)}, 8},               /* WhiteElo */
     [24] = {{UINT64_C(0x7461526b63616c42), UINT64_C(0x66666944676e69)}, 15}, /* BlackRatingDiff */
-    [26] = {{UINT64_C(0x00000000004e4546), UINT64_C(0x0)}, 3}, /* FEN */
-    [28] = {{UINT64_C(0x0000656372756f53), UINT64_C(0x0)}, 6}, /* Source */
-    [29] = {{UINT64_C(0x000000746e657645), UINT64_C(0x0)}, 5}, /* Event */
-    [32] = {{UINT64_C(0x0000006574696857), UINT64_C(0x0)}, 5}, /* White */
-    [35] = {{UINT64_C(0x0000006b63616c42), UINT64_C(0x0)}, 5}, /* Black */
-    [36] = {{UINT64_C(0x7469546574696857), UINT64_C(0x656c)}, 10}, /* WhiteTitle */
-    [38] = {{UINT64_C(0x0000000065746144), UINT64_C(0x0)}, 4}, /* Date */
-    [39] = {{UINT64_C(0x000000646e756f52), UINT64_C(0x0)}, 5}, /* Round */
-    [40] = {{UINT64_C(0x74616e696d726554), UINT64_C(0x6e6f69)}, 11}, /* Termination */
-    [43] = {{UINT64_C(0x746e6f43656d6954), UINT64_C(0x6c6f72)}, 11}, /* TimeControl */
-    [44] = {{UINT64_C(0x0000000065746953), UINT64_C(0x0)}, 4}, /* Site */
-    [45] = {{UINT64_C(0x6165546574696857), UINT64_C(0x6d)}, 9}, /* WhiteTeam */
-    [46] = {{UINT64_C(0x00746e6169726156), UINT64_C(0x0)}, 7}, /* Variant */
-    [47] = {{UINT64_C(0x6f7461746f6e6e41), UINT64_C(0x72)}, 9}, /* Annotator */
-    [48] = {{UINT64_C(0x6165546b63616c42), UINT64_C(0x6d)}, 9}, /* BlackTeam */
-    [50] = {{UINT64_C(0x746144746e657645), UINT64_C(0x65)}, 9}, /* EventDate */
-    [51] = {{UINT64_C(0x0065746144435455), UINT64_C(0x0)}, 7}, /* UTCDate */
-    [52] = {{UINT64_C(0x00000000004f4345), UINT64_C(0x0)}, 3}, /* ECO */
-    [54] = {{UINT64_C(0x0000746c75736552), UINT64_C(0x0)}, 6}, /* Result */
-    [56] = {{UINT64_C(0x00656d6954435455), UINT64_C(0x0)}, 7}, /* UTCTime */
-    [57] = {{UINT64_C(0x6f6c456b63616c42), UINT64_C(0x0)}, 8}, /* BlackElo */
-    [60] = {{UINT64_C(0x6f69746169726156), UINT64_C(0x6e)}, 9}, /* Variation */
-    [63] = {{UINT64_C(0x00676e696e65704f), UINT64_C(0x0)}, 7}, /* Opening */
+    [26] = {{UINT64_C(0x00000000004e4546), UINT64_C(0x0)}, 3},               /* FEN */
+    [28] = {{UINT64_C(0x0000656372756f53), UINT64_C(0x0)}, 6},               /* Source */
+    [29] = {{UINT64_C(0x000000746e657645), UINT64_C(0x0)}, 5},               /* Event */
+    [32] = {{UINT64_C(0x0000006574696857), UINT64_C(0x0)}, 5},               /* White */
+    [35] = {{UINT64_C(0x0000006b63616c42), UINT64_C(0x0)}, 5},               /* Black */
+    [36] = {{UINT64_C(0x7469546574696857), UINT64_C(0x656c)}, 10},           /* WhiteTitle */
+    [38] = {{UINT64_C(0x0000000065746144), UINT64_C(0x0)}, 4},               /* Date */
+    [39] = {{UINT64_C(0x000000646e756f52), UINT64_C(0x0)}, 5},               /* Round */
+    [40] = {{UINT64_C(0x74616e696d726554), UINT64_C(0x6e6f69)}, 11},         /* Termination */
+    [43] = {{UINT64_C(0x746e6f43656d6954), UINT64_C(0x6c6f72)}, 11},         /* TimeControl */
+    [44] = {{UINT64_C(0x0000000065746953), UINT64_C(0x0)}, 4},               /* Site */
+    [45] = {{UINT64_C(0x6165546574696857), UINT64_C(0x6d)}, 9},              /* WhiteTeam */
+    [46] = {{UINT64_C(0x00746e6169726156), UINT64_C(0x0)}, 7},               /* Variant */
+    [47] = {{UINT64_C(0x6f7461746f6e6e41), UINT64_C(0x72)}, 9},              /* Annotator */
+    [48] = {{UINT64_C(0x6165546b63616c42), UINT64_C(0x6d)}, 9},              /* BlackTeam */
+    [50] = {{UINT64_C(0x746144746e657645), UINT64_C(0x65)}, 9},              /* EventDate */
+    [51] = {{UINT64_C(0x0065746144435455), UINT64_C(0x0)}, 7},               /* UTCDate */
+    [52] = {{UINT64_C(0x00000000004f4345), UINT64_C(0x0)}, 3},               /* ECO */
+    [54] = {{UINT64_C(0x0000746c75736552), UINT64_C(0x0)}, 6},               /* Result */
+    [56] = {{UINT64_C(0x00656d6954435455), UINT64_C(0x0)}, 7},               /* UTCTime */
+    [57] = {{UINT64_C(0x6f6c456b63616c42), UINT64_C(0x0)}, 8},               /* BlackElo */
+    [60] = {{UINT64_C(0x6f69746169726156), UINT64_C(0x6e)}, 9},              /* Variation */
+    [63] = {{UINT64_C(0x00676e696e65704f), UINT64_C(0x0)}, 7},               /* Opening */
 };
 
 /* The slot of a name of n bytes whose first 16 bytes are w (name_words). */
@@ -91,7 +91,8 @@ static inline unsigned name_slot(const uint64_t w[2], size_t n) {
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((noinline))
 #endif
-static int seen_other(pgn_reader *r, const char *p, size_t n, const uint64_t w[2], uint64_t bit) {
+static int
+seen_other(pgn_reader *r, const char *p, size_t n, const uint64_t w[2], uint64_t bit) {
     r->tag_slot = PGNK_SLOT_NONE;
     for (unsigned i = 0; (r->tag_filter & bit) && i < r->tag_other_count; i++) {
         if (r->tag_seen[i].w[0] == w[0] && r->tag_seen[i].w[1] == w[1] && r->tag_seen[i].len == n &&
