@@ -6,6 +6,8 @@
 
 #include "pgnkit/reader.h"
 
+#include "../base/bits.h"
+
 typedef enum tok_kind {
     TOK_EOF = 0,
     TOK_LBRACKET,
@@ -228,7 +230,13 @@ typedef struct lexer_tag {
     uint8_t block;
 } lexer_tag;
 size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag);
-void pgnk_lexer_take(lexer *lx, size_t end);
+/* The same by its byte scan alone. */
+size_t pgnk_lexer_peek_tag_scan(const lexer *lx, lexer_tag *tag);
+static inline void pgnk_lexer_take(lexer *lx, size_t end) {
+    lx->pos = end;
+    lx->at_line_start = 0;
+    set_keep(lx, lx->base + end);
+}
 /* With lx->pos just past a '[': the window index past a forum wrapper's "pgn]" or "/pgn]" (any
  * case) there, 0 if none (issue 28 point 7). Moves nothing; pgnk_lexer_take then moves past it. */
 size_t pgnk_lexer_wrapper(lexer *lx);
@@ -270,6 +278,47 @@ typedef struct lexer_masks {
 } lexer_masks;
 /* The classes of the 64 bytes at p (all must be readable), the same way as pgnk_lexer_masks. */
 void pgnk_lexer_masks_all(const unsigned char *p, lexer_masks *out);
+/* Of the 32 bytes at p (all must be readable), bit k for byte k: in *name the tag name bytes
+ * (letters, digits, '_'), in *stop the bytes that end a plain tag value (below 0x20, from 0x7f on,
+ * '"', '\\'). AVX2, SSE2 or plain C, the same masks, chosen as pgnk_lexer_masks_all chooses. The
+ * tag-pair scan's common case (pgnk_lexer_peek_tag). */
+void pgnk_lexer_tag_masks(const unsigned char *p, uint32_t *name, uint32_t *stop);
+
+/* lexer_peek_tag's common case, in one pass over the masks of the 32 bytes from lx->pos (all
+ * in the window): a name right there, one space, the value, '"' and ']' right after it, all in
+ * those bytes. Its answer then, else 0 (the byte scan decides). */
+static inline size_t lexer_peek_tag32(const lexer *lx, lexer_tag *tag) {
+    size_t p = lx->pos;
+    const unsigned char *b = (const unsigned char *)lx->buf + p;
+    uint32_t name, stop;
+    pgnk_lexer_tag_masks(b, &name, &stop);
+    unsigned e = bits_ctz(~(uint64_t)name); /* 32 if all are name bytes */
+    if (e == 0 || e > 28 || b[e] != ' ' || b[e + 1] != '"' || e > lx->max_token) {
+        return 0;
+    }
+    uint32_t rest = stop >> (e + 2);
+    unsigned ve = e + 2 + (rest ? bits_ctz(rest) : 32);
+    if (ve > 30 || b[ve] != '"' || b[ve + 1] != ']' || ve - e - 2 > lx->max_token) {
+        return 0;
+    }
+    tag->name.ptr = (const char *)b;
+    tag->name.len = e;
+    tag->name_at = lexer_loc_at(lx, p);
+    tag->value_at = lexer_loc_at(lx, p + e + 1);
+    tag->value.ptr = (const char *)b + e + 2;
+    tag->value.len = ve - e - 2;
+    tag->block = 32; /* [name, ']'] within 32 bytes, all in the window */
+    return p + ve + 2;
+}
+
+/* pgnk_lexer_peek_tag, its common case inline. */
+static inline size_t lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
+    size_t end;
+    if (lx->len - lx->pos >= 32 && !lx->last_cr && (end = lexer_peek_tag32(lx, tag))) {
+        return end;
+    }
+    return pgnk_lexer_peek_tag_scan(lx, tag);
+}
 /* The window bytes [from, to) as a string; both offsets must be in the window. */
 pgn_str pgnk_lexer_span(const lexer *lx, uint64_t from, uint64_t to);
 pgn_loc pgnk_lexer_loc(const lexer *lx);

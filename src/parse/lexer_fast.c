@@ -453,6 +453,10 @@ static inline size_t name_end(const unsigned char *b, size_t i, size_t len) {
 }
 
 size_t pgnk_lexer_peek_tag(const lexer *lx, lexer_tag *tag) {
+    return lexer_peek_tag(lx, tag);
+}
+
+size_t pgnk_lexer_peek_tag_scan(const lexer *lx, lexer_tag *tag) {
     const unsigned char *b = (const unsigned char *)lx->buf;
     size_t len = lx->len;
     if (lx->last_cr || !b) {
@@ -516,10 +520,4 @@ size_t pgnk_lexer_lax_value(lexer *lx, pgn_str *value) {
         }
     }
     return 0;
-}
-
-void pgnk_lexer_take(lexer *lx, size_t end) {
-    lx->pos = end;
-    lx->at_line_start = 0;
-    set_keep(lx, lx->base + end);
 }

@@ -69,6 +69,25 @@ static void masks_all_sse2(const unsigned char *p, lexer_masks *out) {
     }
 }
 
+/* The tag name bytes and the value's stop bytes of the 16 bytes at p (pgnk_lexer_tag_masks). */
+static inline void tag16(const unsigned char *p, unsigned *name, unsigned *stop) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+    __m128i nm = _mm_or_si128(pgnk_in16(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z' - 'a'),
+                              _mm_or_si128(pgnk_in16(v, '0', 9), pgnk_eq16(v, '_')));
+    __m128i st = _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), pgnk_eq16(v, 0x7f));
+    st = _mm_or_si128(st, _mm_or_si128(pgnk_eq16(v, '"'), pgnk_eq16(v, '\\')));
+    *name = (unsigned)_mm_movemask_epi8(nm);
+    *stop = (unsigned)_mm_movemask_epi8(st);
+}
+
+static void tag_masks_sse2(const unsigned char *p, uint32_t *name, uint32_t *stop) {
+    unsigned n0, s0, n1, s1;
+    tag16(p, &n0, &s0);
+    tag16(p + 16, &n1, &s1);
+    *name = n0 | n1 << 16;
+    *stop = s0 | s1 << 16;
+}
+
 #define AVX2 __attribute__((target("avx2")))
 AVX2 static inline __m256i in_range32(__m256i x, char lo, char span) {
     __m256i r = _mm256_sub_epi8(x, _mm256_set1_epi8(lo));
@@ -98,15 +117,48 @@ AVX2 static void masks_avx2(const unsigned char *p, uint64_t *sym, uint64_t *dig
     *sym = (uint64_t)s0 | (uint64_t)s1 << 32;
     *digit = (uint64_t)d0 | (uint64_t)d1 << 32;
 }
-/* The movemask of x's bytes that equal c. */
-AVX2 static inline uint32_t bits32(__m256i x, char c) {
-    return (uint32_t)_mm256_movemask_epi8(eq32(x, c));
-}
 
 /* The bytes of x that equal the entry of table t (in each 16-byte lane) their low 4 bits pick; a
  * byte >= 0x80 picks 0, and an entry 0x80 no ASCII byte. */
 AVX2 static inline __m256i by_nibble32(__m256i x, __m256i t) {
     return _mm256_cmpeq_epi8(_mm256_shuffle_epi8(t, x), x);
+}
+
+/* The AVX2 rounds' constants, read from memory: built in registers, each would cost three
+ * instructions a call (the table is made opaque to the compiler where read, k_table). */
+#define REP32(c)                                                                                   \
+    {                                                                                              \
+        (long long)(UINT64_C(0x0101010101010101) * (c)),                                           \
+            (long long)(UINT64_C(0x0101010101010101) * (c)),                                       \
+            (long long)(UINT64_C(0x0101010101010101) * (c)),                                       \
+            (long long)(UINT64_C(0x0101010101010101) * (c))                                        \
+    }
+enum {
+    K_CASE,
+    K_A,
+    K_LETTERS,
+    K_ZERO,
+    K_DIGITS,
+    K_UNDER,
+    K_SPACE,
+    K_DEL,
+    K_QUOTE,
+    K_BS,
+    K_PERIOD,
+    K_TAB,
+    K_LF,
+    K_CR
+};
+static const __m256i avx2_k[] = {REP32(0x20), REP32('a'),  REP32(25),   REP32('0'), REP32(9),
+                                 REP32('_'),  REP32(' '),  REP32(0x7f), REP32('"'), REP32('\\'),
+                                 REP32('.'),  REP32('\t'), REP32('\n'), REP32('\r')};
+#undef REP32
+
+/* The table, which the compiler must read (not fold back into broadcasts). */
+static inline const __m256i *k_table(void) {
+    const __m256i *k = avx2_k;
+    __asm__("" : "+r"(k));
+    return k;
 }
 
 /* All six classes of the 32 bytes at p (lexer_masks), into bits k on: the symbol bytes as letters,
@@ -120,24 +172,46 @@ AVX2 static inline void all32(const unsigned char *p, unsigned k, lexer_masks *o
         _mm256_setr_epi8(-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128,
                          -128, '=', -128, '_', -128, -128, -128, -128, -128, -128, -128, -128, -128,
                          -128, -128, -128, -128, '=', -128, '_');
+    const __m256i *c = k_table();
     __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
-    __m256i letter = in_range32(_mm256_or_si256(v, _mm256_set1_epi8(0x20)), 'a', 'z' - 'a');
-    __m256i digit = in_range32(v, '0', 9);
+    __m256i l = _mm256_sub_epi8(_mm256_or_si256(v, c[K_CASE]), c[K_A]);
+    __m256i d = _mm256_sub_epi8(v, c[K_ZERO]);
+    __m256i letter = _mm256_cmpeq_epi8(_mm256_min_epu8(l, c[K_LETTERS]), l);
+    __m256i digit = _mm256_cmpeq_epi8(_mm256_min_epu8(d, c[K_DIGITS]), d);
     __m256i punct = _mm256_or_si256(by_nibble32(v, t1), by_nibble32(v, t2));
     __m256i sym = _mm256_or_si256(_mm256_or_si256(letter, digit), punct);
+    __m256i blank =
+        _mm256_or_si256(_mm256_cmpeq_epi8(v, c[K_SPACE]), _mm256_cmpeq_epi8(v, c[K_TAB]));
     out->sym |= (uint64_t)(uint32_t)_mm256_movemask_epi8(sym) << k;
     out->digit |= (uint64_t)(uint32_t)_mm256_movemask_epi8(digit) << k;
     out->letter |= (uint64_t)(uint32_t)_mm256_movemask_epi8(letter) << k;
-    out->period |= (uint64_t)bits32(v, '.') << k;
-    out->blank |= (uint64_t)(bits32(v, ' ') | bits32(v, '\t')) << k;
-    out->lf |= (uint64_t)bits32(v, '\n') << k;
-    out->cr |= (uint64_t)bits32(v, '\r') << k;
+    out->period |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c[K_PERIOD])) << k;
+    out->blank |= (uint64_t)(uint32_t)_mm256_movemask_epi8(blank) << k;
+    out->lf |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c[K_LF])) << k;
+    out->cr |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c[K_CR])) << k;
 }
 
 AVX2 static void masks_all_avx2(const unsigned char *p, lexer_masks *out) {
     memset(out, 0, sizeof *out);
     all32(p, 0, out);
     all32(p + 32, 32, out);
+}
+
+/* As tag_masks_sse2, in one round (a byte from 0x80 on is below 0x20 as a signed one). */
+AVX2 static void tag_masks_avx2(const unsigned char *p, uint32_t *name, uint32_t *stop) {
+    const __m256i *k = k_table();
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    __m256i l = _mm256_sub_epi8(_mm256_or_si256(v, k[K_CASE]), k[K_A]);
+    __m256i d = _mm256_sub_epi8(v, k[K_ZERO]);
+    __m256i nm = _mm256_cmpeq_epi8(_mm256_min_epu8(l, k[K_LETTERS]), l);
+    nm = _mm256_or_si256(nm, _mm256_cmpeq_epi8(_mm256_min_epu8(d, k[K_DIGITS]), d));
+    nm = _mm256_or_si256(nm, _mm256_cmpeq_epi8(v, k[K_UNDER]));
+    __m256i st = _mm256_cmpgt_epi8(k[K_SPACE], v);
+    st = _mm256_or_si256(st, _mm256_cmpeq_epi8(v, k[K_DEL]));
+    st = _mm256_or_si256(st, _mm256_cmpeq_epi8(v, k[K_QUOTE]));
+    st = _mm256_or_si256(st, _mm256_cmpeq_epi8(v, k[K_BS]));
+    *name = (uint32_t)_mm256_movemask_epi8(nm);
+    *stop = (uint32_t)_mm256_movemask_epi8(st);
 }
 #else
 /* The portable way: one table look-up a byte. */
@@ -164,6 +238,18 @@ static void masks_all_plain(const unsigned char *p, lexer_masks *out) {
         out->lf |= (uint64_t)(p[k] == '\n') << k;
         out->cr |= (uint64_t)(p[k] == '\r') << k;
     }
+}
+
+static void tag_masks_plain(const unsigned char *p, uint32_t *name, uint32_t *stop) {
+    uint32_t n = 0, s = 0;
+    for (unsigned k = 0; k < 32; k++) {
+        unsigned c = p[k];
+        unsigned letter = (c | 0x20) - 'a' < 26u, digit = c - '0' < 10u;
+        n |= (uint32_t)(letter || digit || c == '_') << k;
+        s |= (uint32_t)(c < 0x20 || c >= 0x7f || c == '"' || c == '\\') << k;
+    }
+    *name = n;
+    *stop = s;
 }
 #endif
 
@@ -200,6 +286,18 @@ void pgnk_lexer_masks_all(const unsigned char *p, lexer_masks *out) {
     }
 #else
     masks_all_plain(p, out);
+#endif
+}
+
+void pgnk_lexer_tag_masks(const unsigned char *p, uint32_t *name, uint32_t *stop) {
+#if defined(SCAN_X86)
+    if (use_avx2()) {
+        tag_masks_avx2(p, name, stop);
+    } else {
+        tag_masks_sse2(p, name, stop);
+    }
+#else
+    tag_masks_plain(p, name, stop);
 #endif
 }
 

@@ -74,10 +74,12 @@ struct pgn_reader {
     struct {
         uint64_t w[2];    /* the name's first 16 bytes, zeros past its end */
         size_t len, tail; /* tail: where in tag_tails a longer name's bytes from 16 on are */
-    } tag_seen[64];       /* the names of this game's first 64 tags */
-    unsigned tag_seen_count;
+    } tag_seen[64];       /* the names of this game's first 64 tags but the common ones */
+    unsigned tag_seen_count, tag_other_count; /* names noted (at most 64), in tag_seen */
     scratch tag_tails;
     uint64_t tag_filter; /* each name's bit in tag_seen (seen_tag) */
+    uint64_t tag_known;  /* the common names noted, a bit at each one's slot (tag_names.c) */
+    uint8_t tag_slot;    /* the tag just read: its name's slot if common, else PGNK_SLOT_NONE */
     uint8_t tag_fresh;   /* the tag just read has a name the game certainly did not have */
     /* a plain tag pair's block (lexer_tag) copied for a visitor: its name and value
      * NUL-terminated there (tag_name, tag_value) */
@@ -240,6 +242,16 @@ int pgnk_text_decode(pgn_reader *r, scratch *out, const token *t, int tag_value)
  * sets r->tag_fresh when it is certainly new. Past 64 names, no check. Out of memory (a name
  * longer than 16 bytes): r->nomem, and 0. */
 int pgnk_seen_tag(pgn_reader *r, const char *p, size_t n);
+/* The slots of the common names the reader acts on (tag_names.c's table puts them there), and
+ * of none. */
+enum {
+    PGNK_SEEN_TAGS = 64,
+    PGNK_SLOT_SETUP = 15,
+    PGNK_SLOT_FEN = 26,
+    PGNK_SLOT_VARIANT = 46,
+    PGNK_SLOT_RESULT = 54,
+    PGNK_SLOT_NONE = 64
+};
 /* tag_values.c. The characters of a string token's data (escapes and UTF-8 sequences once). */
 size_t pgnk_tag_string_chars(const token *t);
 /* A tag value with unescaped quotes inside, read from its opening quote at value_at (first_len:

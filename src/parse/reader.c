@@ -290,10 +290,6 @@ static int valid_tag_name(const char *p, size_t n) {
     return 1;
 }
 
-static int name_is(pgn_str s, const char *name) {
-    return s.len == strlen(name) && memcmp(s.ptr, name, s.len) == 0;
-}
-
 enum { TAG_OK = 1, TAG_BAD = 0, TAG_NEW_GAME = 2 };
 
 /* Where a tag pair starts: its '[' (location, first on its line, after an empty line) and the
@@ -465,7 +461,7 @@ static int read_tag(pgn_reader *r, pgn_loc *value_at) {
     }
     reader_consume(r);
     lexer_tag fast;
-    size_t end = pgnk_lexer_peek_tag(&r->lx, &fast);
+    size_t end = lexer_peek_tag(&r->lx, &fast);
     if (end) {
         return read_tag_fast(r, &fast, end, &ts, value_at);
     }
@@ -528,15 +524,12 @@ static void note_fen(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *te
 /* at: the tag's [; value_at: its value's opening quote. */
 static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fen_text,
                      size_t fen_len) {
-    size_t n = r->tag_name.len;
-    if (n != 3 && n != 5 && n != 6 && n != 7) {
-        return; /* none of the four names below */
-    }
-    if (name_is(r->tag_name, "FEN")) {
+    unsigned slot = r->tag_slot; /* the name's, pgnk_seen_tag found it */
+    if (slot == PGNK_SLOT_FEN) {
         note_fen(r, at, value_at, fen_text, fen_len);
-    } else if (name_is(r->tag_name, "SetUp")) {
+    } else if (slot == PGNK_SLOT_SETUP) {
         r->has_setup = 1;
-    } else if (name_is(r->tag_name, "Variant")) {
+    } else if (slot == PGNK_SLOT_VARIANT) {
         r->has_variant = 1;
         pgn_variant variant;
         pgn_str v = r->tag_value;
@@ -549,7 +542,7 @@ static void note_tag(pgn_reader *r, pgn_loc at, pgn_loc value_at, const char *fe
         }
         r->chess960 = k == 2;
         r->variant = (uint8_t)variant;
-    } else if (name_is(r->tag_name, "Result")) {
+    } else if (slot == PGNK_SLOT_RESULT) {
         r->tag_result.len = 0;
         pgnk_scratch_put(r, &r->tag_result, r->tag_value.ptr, r->tag_value.len);
     }
@@ -654,9 +647,9 @@ static void reset_game(pgn_reader *r) {
     r->has_fen = r->has_setup = r->skip_movetext = r->bad_tag = r->move_skip = 0;
     r->has_variant = r->drop_warn = 0;
     r->tag_result.len = 0;
-    r->tag_seen_count = 0;
+    r->tag_seen_count = r->tag_other_count = 0;
     r->tag_tails.len = 0;
-    r->tag_filter = 0;
+    r->tag_filter = r->tag_known = 0;
     r->marker = PGN_RESULT_NONE;
     r->depth = 0;
 }

@@ -160,8 +160,21 @@ static void check_peek(const unsigned char *text, size_t len) {
     free(b);
 }
 
+/* check_peek on text followed by bytes up to a length of 64 to 79 (fill picks them), so that the
+ * 32-byte scan of a long window reads it too. */
+static void check_peek_long(const unsigned char *text, size_t len, unsigned fill) {
+    static const unsigned char pad[] = "\n[Site \"x\"]\n aZ9_\t\"\\]\x7f\x80\x1f";
+    unsigned char b[128];
+    size_t n = 64 + fill % 16;
+    memcpy(b, text, len);
+    for (size_t j = len; j < n; j++) {
+        b[j] = pad[(fill + j) % (sizeof pad - 1)];
+    }
+    check_peek(b, len > n ? len : n);
+}
+
 static void test_peek_tag(void) {
-    unsigned char text[96];
+    unsigned char text[128];
     /* every byte value at every place of names of 1 to 40 bytes and of values of 0 to 40 */
     for (size_t n = 1; n <= 40; n++) {
         for (size_t k = 0; k < n + 3; k++) {
@@ -174,20 +187,39 @@ static void test_peek_tag(void) {
                 len += 5;
                 text[k] = (unsigned char)c;
                 check_peek(text, len);
+                check_peek_long(text, len, c + (unsigned)k);
                 size_t v = 3 + n; /* the value's first byte, after [x "] */
                 memcpy(text, "x \"", 3);
                 memset(text + 3, 'v', n);
                 memcpy(text + v, "\"]", 2);
                 text[3 + (k < n ? k : n - 1)] = (unsigned char)c;
                 check_peek(text, v + 2);
+                check_peek_long(text, v + 2, c ^ (unsigned)n);
             }
+        }
+    }
+    /* pairs whose quotes, blanks and ']' fall on each side of the 32nd and the 64th byte */
+    for (size_t val = 10; val < 66; val++) {
+        for (unsigned blanks = 0; blanks < 4; blanks++) {
+            size_t len = 0;
+            memcpy(text, " Event  \"", 9);
+            len = 9;
+            memset(text + len, 'v', val);
+            len += val;
+            text[len++] = '"';
+            memset(text + len, blanks & 1 ? '\t' : ' ', blanks);
+            len += blanks;
+            text[len++] = ']';
+            check_peek(text, len);
+            check_peek_long(text, len, (unsigned)val);
+            check_peek(text, len - 1); /* the ']' missing at the window's end */
         }
     }
     /* random texts of the bytes that decide, at every length */
     static const unsigned char pick[] = "aZ9_ \t\"\\]@[`{/:\x7f\x80\xc3\x1f\n";
     uint64_t seed = 0x9E3779B97F4A7C15u;
     for (int round = 0; round < 200000; round++) {
-        size_t len = (size_t)(round % 60);
+        size_t len = (size_t)(round % 100); /* from 32 on: the 32-byte scan's ends too */
         for (size_t j = 0; j < len; j++) {
             seed = seed * 6364136223846793005u + 1442695040888963407u;
             unsigned r = (unsigned)(seed >> 33);
@@ -308,6 +340,102 @@ static void test_tag_names(void) {
     }
 }
 
+/* The common names (read by one bit each, src/parse/tag_names.c), names near them and others,
+ * more than 64 in all, in random orders with repeats: the repeats of the game's first 64 names
+ * are W_DUPLICATE_TAG, the game keeps each name once. */
+static void test_common_tag_names(void) {
+    static const char *const common[] = {"Event",
+                                         "Site",
+                                         "Date",
+                                         "Round",
+                                         "White",
+                                         "Black",
+                                         "Result",
+                                         "ECO",
+                                         "WhiteElo",
+                                         "BlackElo",
+                                         "PlyCount",
+                                         "EventDate",
+                                         "Annotator",
+                                         "TimeControl",
+                                         "Opening",
+                                         "Variation",
+                                         "SetUp",
+                                         "Termination",
+                                         "WhiteTitle",
+                                         "BlackTitle",
+                                         "WhiteFideId",
+                                         "BlackFideId",
+                                         "EventType",
+                                         "WhiteTeam",
+                                         "BlackTeam",
+                                         "UTCDate",
+                                         "UTCTime",
+                                         "Source",
+                                         "WhiteRatingDiff",
+                                         "BlackRatingDiff",
+                                         "event",
+                                         "EVENT",
+                                         "Events",
+                                         "Even",
+                                         "Whit",
+                                         "ECO_",
+                                         "Setup",
+                                         "ResultX",
+                                         "X",
+                                         "Y1",
+                                         "PlyCounts",
+                                         "WhiteFideIds",
+                                         "WhiteRatingDiffs",
+                                         "BlackRatingDiffXYZ",
+                                         "E"};
+    enum { NCOMMON = sizeof common / sizeof common[0], POOL = NCOMMON + 40 };
+    uint64_t seed = 0x2545F4914F6CDD1Du;
+    for (int round = 0; round < 300; round++) {
+        buf b = {0};
+        char names[POOL][24];
+        int first[POOL], seen = 0, want_dups = 0, distinct = 0;
+        for (int k = 0; k < POOL; k++) {
+            snprintf(names[k], sizeof names[k], "%s", k < NCOMMON ? common[k] : "N");
+            if (k >= NCOMMON) {
+                snprintf(names[k], sizeof names[k], "N%d", k);
+            }
+            first[k] = -1;
+        }
+        int tags = 1 + round % 150;
+        for (int t = 0; t < tags; t++) {
+            seed = seed * 6364136223846793005u + 1442695040888963407u;
+            int k = (int)((seed >> 33) % (round % 3 ? NCOMMON : POOL));
+            buf_printf(&b, "[%s \"%d\"]\n", names[k], t);
+            if (first[k] < 0) {
+                first[k] = seen < 64 ? seen++ : 64; /* 64: past the names noted */
+                distinct++;
+            } else if (first[k] < 64) {
+                want_dups++;
+            }
+        }
+        buf_str(&b, "\n*\n");
+        int dups = 0;
+        pgn_reader_opts o = {0};
+        o.on_diag = count_duplicates;
+        o.diag_ctx = &dups;
+        pgn_reader *r = NULL;
+        pgn_game *g = NULL;
+        CHECK(pgn_game_new(&g, NULL) == PGN_OK);
+        CHECK(pgn_reader_new_mem(&r, &o, b.p, b.len) == PGN_OK);
+        CHECK(pgn_reader_next(r, g) == PGN_OK);
+        if (dups != want_dups || pgn_game_tag_count(g) != (size_t)distinct) {
+            harness_fail(__FILE__, __LINE__, "round %d: %d repeats (not %d), %zu tags (not %d)",
+                         round, dups, want_dups, pgn_game_tag_count(g), distinct);
+        } else {
+            harness_counts.passed++;
+        }
+        pgn_reader_free(r);
+        pgn_game_free(g);
+        buf_free(&b);
+    }
+}
+
 /* Appends the SAN of mv in pos and a space. */
 static void put_move(buf *b, const pgn_pos *pos, pgn_move mv) {
     char san[PGN_SAN_MAX + 1];
@@ -415,6 +543,19 @@ static void check_masks_all(const unsigned char *p) {
     if (memcmp(&m, &want, sizeof m) != 0) {
         harness_fail(__FILE__, __LINE__, "masks of all classes: sym %016llx letter %016llx",
                      (unsigned long long)m.sym, (unsigned long long)m.letter);
+    } else {
+        harness_counts.passed++;
+    }
+    /* the tag pair's classes of the first 32 (pgnk_lexer_tag_masks) */
+    uint32_t name, stop, want_name = 0, want_stop = 0;
+    pgnk_lexer_tag_masks(p, &name, &stop);
+    for (unsigned k = 0; k < 32; k++) {
+        unsigned c = p[k];
+        want_name |= (uint32_t)is_name_byte(c) << k;
+        want_stop |= (uint32_t)(c < 0x20 || c >= 0x7f || c == '"' || c == '\\') << k;
+    }
+    if (name != want_name || stop != want_stop) {
+        harness_fail(__FILE__, __LINE__, "tag masks: name %08x stop %08x", name, stop);
     } else {
         harness_counts.passed++;
     }
@@ -866,6 +1007,7 @@ static void test_builder_moves(void) {
 int main(void) {
     test_tag_values();
     test_peek_tag();
+    test_common_tag_names();
     test_tag_copies();
     test_tag_names();
     test_masks();
