@@ -28,7 +28,7 @@ static inline uint64_t bishop_rays(unsigned sq) {
 /* The piece letters of SAN (N, B, R, Q, K; P), by a look-up rather than a jump, over every byte
  * (a range test before it was a second branch, mispredicted on a pawn move, issue 32). */
 static inline unsigned fast_letter(char c) {
-    static const uint8_t letters[256] = {['B'] = PGN_BISHOP, ['K'] = PGN_KING, ['N'] = PGN_KNIGHT,
+    static const uint8_t letters[256] = {['B'] = PGN_BISHOP, ['K'] = PGN_KING,  ['N'] = PGN_KNIGHT,
                                          ['P'] = PGN_PAWN,   ['Q'] = PGN_QUEEN, ['R'] = PGN_ROOK};
     return letters[(unsigned char)c];
 }
@@ -158,9 +158,10 @@ static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned t
     uint64_t rays = pgnk_reach[row][eksq]; /* a king gives no check itself */
     /* between_mask is empty for a knight's step or a pawn's capture: their test is one load (a
      * promotion's piece checks as that piece), and a king's none */
-    int direct = path == FAST_KING                                  ? 0
-                 : path == FAST_KNIGHT || (path == FAST_PAWN && type == PGN_PAWN) ? (rays & t) != 0
-                                       : ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
+    int direct = path == FAST_KING ? 0
+                 : path == FAST_KNIGHT || (path == FAST_PAWN && type == PGN_PAWN)
+                     ? (rays & t) != 0
+                     : ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
     /* A slider uncovers no line it moves along itself: standing alone between ours and the king
      * there, it would be giving check already. So a queen (`type`) discovers nothing, a rook only
      * along a diagonal, a bishop only along a rank or file: masks, not branches. */
@@ -364,7 +365,7 @@ static ALWAYS_INLINE int fast_pawn(const pgn_pos *p, const char *s, size_t len, 
     }
     unsigned to = tr * 8u + tf, up = 8u - 16u * us; /* (unsigned: -8 for black) */
     uint64_t t = bits_sq(to), occ = p->by_type[0], c = 0 - (uint64_t)cap;
-    /* a capture takes an enemy piece (none: en passant, the general path), a push an empty square */
+    /* a capture takes an enemy piece (none: en passant, the general path), a push an empty one */
     if (!(((p->by_color[us ^ 1u] & c) | (~occ & ~c)) & t)) {
         return 0;
     }

@@ -42,8 +42,8 @@ typedef struct mt_state {
     uint8_t after; /* PGN_READ_MOVE_AFTER: 1, move callbacks once the move is played; 2, and no
                       key kept, so the fast path reads and plays a move in one pass */
     uint32_t san_flags;
-    uint32_t quiet_plies; /* moves fast_move played in one pass, their line's notes not yet made
-                             (quiet_flush) */
+    uint32_t quiet_plies;  /* moves fast_move played in one pass, their line's notes not yet made
+                              (quiet_flush) */
     uint8_t tail;          /* TAIL_*: the last token (comments, NAGs and periods leave it) */
     uint8_t tail_mate;     /* TAIL_MOVE, TAIL_UNJUDGED: it ends with '#' */
     uint8_t pending;       /* PENDING_* for the incomplete move at tail_at */
