@@ -229,39 +229,8 @@ void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t
     }
 }
 
-/* Castling written with a Unicode dash (O–O, a symbol the lexer made whole: t->high), played in
- * its ASCII form with W_CASTLE_ZERO; chess.com's pawn drop without its letter (@g2), played as
- * P@g2 with W_PAWN_DROP. Returns 1 if t was played here. */
-static COLD int odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    char buf[24];
-    token a = *t;
-    a.ptr = buf;
-    a.high = 0;
-    if (t->ptr[0] == '@') {
-        if (t->len + 1 > sizeof buf || l->pos.variant != PGN_VARIANT_CRAZYHOUSE) {
-            return 0;
-        }
-        buf[0] = 'P';
-        memcpy(buf + 1, t->ptr, t->len);
-        a.len = t->len + 1;
-    } else {
-        a.len = pgnk_dash_ascii(t->ptr, t->len, buf, sizeof buf);
-    }
-    if (a.len == 0 || !pgnk_mt_could_be_move(&a)) {
-        return 0;
-    }
-    if (buf[0] != '0' && buf[0] != 'o') { /* (0-0, o-o: the SAN reader says W_CASTLE_ZERO) */
-        pgnk_reader_diag(r, t->ptr[0] == '@' ? PGN_W_PAWN_DROP : PGN_W_CASTLE_ZERO, t->at, t->ptr,
-                         t->len);
-    }
-    pgnk_mt_play_token(r, s, l, &a);
-    r->lead_seen |= (uint64_t)1 << (buf[0] & 63);
-    l->dead = l->dead == PEEKED ? 0 : l->dead;
-    return 1;
-}
-
 static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if ((t->high || t->ptr[0] == '@') && odd_move(r, s, l, t)) {
+    if ((t->high || t->ptr[0] == '@') && pgnk_mt_odd_move(r, s, l, t)) {
         return;
     }
     int word =
@@ -521,24 +490,45 @@ static inline int fast_quiet(const pgn_reader *r, const mt_state *s) {
     return s->board == BOARD_ENGLISH && !(r->v && r->v->move);
 }
 
+/* The notes record_on_line makes of a move (and fast_move of a move-shaped symbol) for the moves
+ * fast_move played in one pass since the last call: made once for a run of them, as
+ * movetext_pass.c makes them, rather than move by move (issue 32). Before anything else may look
+ * at them: another path, fast_tokens' end. */
+static inline void quiet_flush(pgn_reader *r, mt_state *s, rav_level *l) {
+    if (s->quiet_plies) {
+        l->prev_side = (uint8_t)(l->pos.side ^ 1u); /* (standard chess: the sides take turns) */
+        l->has_move = 1;
+        r->sum.plies += r->depth == 1 ? s->quiet_plies : 0;
+        s->move_seen |= r->depth == 1;
+        s->quiet_plies = 0;
+    }
+}
+
 /* The move at window index st..end (on n's line), in the fast path: played, its first byte added
  * to *lead. *quiet: fast_quiet, as it was when the last path other than one_pass left. */
 static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
                                    size_t st, size_t end, int *safe, uint64_t *lead, int *quiet) {
     s->prev_skipped = s->skipped;
     s->skipped = 0;
-    s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
-    unsigned char c0 = n->b[st];   /* the window may move on a look at the next token */
+    unsigned char c0 = n->b[st]; /* the window may move on a look at the next token */
     int kept;
     if (*quiet) {
-        uint8_t side = l->pos.side;
         pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
         if (mv != PGN_MOVE_NONE) { /* one_pass: nothing else happens, the line lives on */
             r->moves_or |= mv;
-            record_on_line(r, l, mv, side);
+            if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
+                r->nomem = 1; /* as record_on_line; its other notes: quiet_flush */
+            } else {
+                r->line_moves[r->line_count++] = mv;
+            }
+            s->quiet_plies++;
             *lead |= (uint64_t)1 << (c0 & 63);
             return MOVE_ON;
         }
+    }
+    quiet_flush(r, s, l);
+    s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
+    if (*quiet) {
         kept = fast_play_other(r, s, l, n, st, end, safe);
     } else {
         kept = fast_play(r, s, l, n, st, end, safe);
@@ -557,11 +547,52 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     return MOVE_ON;
 }
 
+/* The tokens of fast_block's 64 bytes not yet read: their first bytes (toks) and the bytes after
+ * them (ends), the moves' first bytes, the line breaks not yet passed, the digits; the block's
+ * window index. */
+typedef struct block_toks {
+    uint64_t toks, ends, moves, lf, digit;
+    size_t i;
+} block_toks;
+
+/* The next token of b, a move number or a move, read as fast_block reads them: MOVE_ON (c moved
+ * past it), what fast_move returned (c moved past that move), or MOVE_STOP when none is left. */
+static ALWAYS_INLINE int block_token(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c,
+                                     block_toks *b, int *safe, uint64_t *lead, int *quiet) {
+    if (!b->toks) {
+        return MOVE_STOP;
+    }
+    size_t i = b->i;
+    unsigned st = bits_ctz(b->toks), e = bits_ctz(b->ends);
+    uint64_t bit = b->toks & -b->toks, brk = b->lf & (bit - 1);
+    b->toks &= b->toks - 1;
+    b->ends &= b->ends - 1;
+    if (brk) { /* at most one line break before a token */
+        b->lf ^= brk;
+        c->line++;
+        c->line_off = c->base + i + bits_ctz(brk) + 1;
+        c->at_start = 1;
+    }
+    int k = MOVE_ON;
+    if (!(bit & b->moves)) {
+        check_number(r, s, l, c, i + st, i + st + bits_ctz(~(b->digit >> st)));
+    } else {
+        k = fast_move(r, s, l, c, i + st, i + e, safe, lead, quiet);
+    }
+    c->at_start = 0;
+    c->i = i + e;
+    return k;
+}
+
 /* The tokens fast_tokens reads in the 64 bytes from c's place on, found at once from their class
  * masks (pass_scan, as movetext_pass.c's pass_block): each token's start and end by a count of
  * trailing zeros, the line by the line breaks before it, and no test of white space. Returns
  * MOVE_ON with c moved past the tokens read (not moved: none), or what fast_move returned, c then
- * past that move. */
+ * past that move. The loop reads three tokens a turn, each by its own copy of block_token, and is
+ * entered at the copy that matches the first token (a number, White's move, Black's move): in the
+ * common movetext (number, move, move) each copy then meets one kind of token, where one copy for
+ * all met them in turn and its branch (number or move) was mispredicted on every other token
+ * (issue 32). */
 static ALWAYS_INLINE int fast_block(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c,
                                     scan_masks *sm, int *safe, uint64_t *lead, int *quiet) {
     size_t i = c->i;
@@ -571,32 +602,23 @@ static ALWAYS_INLINE int fast_block(pgn_reader *r, mt_state *s, rav_level *l, fa
     pgnk_lexer_masks_all(p, &m);
     *sm = (scan_masks){i, m.sym, m.digit};
     uint64_t ends = pass_scan(p, &m, &t);
-    uint64_t toks = ends ? t.starts & pass_below(63 - bits_clz(ends)) : 0, lf = m.lf;
-    /* the tokens in order, each with its end, the next bit of ends; the line breaks not yet
-     * passed, at most one before each token */
-    for (; toks; toks &= toks - 1, ends &= ends - 1) {
-        unsigned st = bits_ctz(toks), e = bits_ctz(ends);
-        uint64_t bit = toks & -toks, brk = lf & (bit - 1);
-        if (brk) {
-            lf ^= brk;
-            c->line++;
-            c->line_off = c->base + i + bits_ctz(brk) + 1;
-            c->at_start = 1;
+    uint64_t toks = ends ? t.starts & pass_below(63 - bits_clz(ends)) : 0;
+    block_toks b = {toks, ends, t.moves, m.lf, m.digit, i};
+    int k;
+    /* the copy to start at: 0 a number, 1 White's move, 2 Black's move */
+    unsigned at = (toks & -toks & t.moves) ? 1u + l->pos.side : 0u;
+    for (;; at = 0) {
+        if (at == 0 && (k = block_token(r, s, l, c, &b, safe, lead, quiet)) != MOVE_ON) {
+            break;
         }
-        if (!(bit & t.moves)) {
-            check_number(r, s, l, c, i + st, i + st + bits_ctz(~(m.digit >> st)));
-        } else {
-            int k = fast_move(r, s, l, c, i + st, i + e, safe, lead, quiet);
-            if (k != MOVE_ON) {
-                c->i = i + e;
-                c->at_start = 0;
-                return k;
-            }
+        if (at <= 1 && (k = block_token(r, s, l, c, &b, safe, lead, quiet)) != MOVE_ON) {
+            break;
         }
-        c->at_start = 0;
-        c->i = i + e;
+        if ((k = block_token(r, s, l, c, &b, safe, lead, quiet)) != MOVE_ON) {
+            break;
+        }
     }
-    return MOVE_ON;
+    return k == MOVE_STOP ? MOVE_ON : k;
 }
 
 /* One token read from c's place as fast_block would, but by looking at its bytes: where the window
@@ -671,6 +693,7 @@ static void fast_tokens(pgn_reader *r, mt_state *s) {
         }
         m.at = MASKS_NONE; /* the window may have moved */
     }
+    quiet_flush(r, s, l);
     if (moved) {
         fast_store(lx, &c);
         /* c.i: just past the last token read (or given to the general path, which notes it

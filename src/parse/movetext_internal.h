@@ -42,6 +42,8 @@ typedef struct mt_state {
     uint8_t after; /* PGN_READ_MOVE_AFTER: 1, move callbacks once the move is played; 2, and no
                       key kept, so the fast path reads and plays a move in one pass */
     uint32_t san_flags;
+    uint32_t quiet_plies;  /* moves fast_move played in one pass, their line's notes not yet made
+                              (quiet_flush) */
     uint8_t tail;          /* TAIL_*: the last token (comments, NAGs and periods leave it) */
     uint8_t tail_mate;     /* TAIL_MOVE, TAIL_UNJUDGED: it ends with '#' */
     uint8_t pending;       /* PENDING_* for the incomplete move at tail_at */
@@ -55,6 +57,9 @@ typedef struct mt_state {
 
 /* movetext.c: a move token played (with a glyph glued to it), a NAG read after a move. */
 void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+/* A move in an odd form (O–O with a Unicode dash, a pawn drop without its letter): played with its
+ * warning; 1 if it was (movetext_forms.c). */
+int pgnk_mt_odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 void pgnk_mt_on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag);
 
 /* movetext_glyph.c: text that is no PGN token (W_SKIPPED_TEXT once for a run of it); a glyph read
