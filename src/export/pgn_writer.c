@@ -410,30 +410,49 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
 typedef struct run_cursor {
     char *buf;
     size_t len, cap, line; /* as w->out.len, w->out.cap, w->line_start */
-    size_t end;            /* a move may start while len < end: 64 bytes of room, no flush due */
-    size_t digits;         /* the move number's digits in num */
-    char num[16];          /* the move number being written, its digits and "..." (run_count) */
+    size_t end;            /* a move may start while len < end: 64 bytes of room */
+    size_t from;           /* the run's first byte: a space from here on is one it wrote */
+    size_t width;
+    size_t digits; /* the move number's digits in num */
+    char num[16];  /* the move number being written, its digits and "..." (run_count) */
 } run_cursor;
 
 static inline void run_end(run_cursor *c) {
-    c->end = c->line < FLUSH_AT && c->cap >= 64 ? c->cap - 63 : 0;
+    c->end = c->cap >= 64 ? c->cap - 63 : 0;
 }
 
-/* unit_open for a unit of n bytes when nothing is pending and room is made: the separator (a space
- * or, past the width, a line break). The caller then stores the unit's bytes at c->buf + c->len. */
-static inline void run_unit(run_cursor *c, size_t width, size_t n) {
-    size_t col = c->len - c->line;
-    if (col > 0) {
-        if (col + 1 + n > width) {
-            c->buf[c->len++] = '\n';
-            c->line = c->len;
-            if (c->line >= FLUSH_AT) {
-                c->end = 0; /* the run stops after this move: write_move flushes */
+/* The run's tokens are written with one space before each (none before the first when the line is
+ * empty), and its lines made afterwards: the greedy fill of unit_open breaks a line at the last of
+ * the run's spaces at or before line + width (the token before it ends within the width, the one
+ * after it does not), or at the run's first space when the line's text before the run already
+ * reaches past the width. A line whose first token is wider than the width (no space of the run
+ * in reach) ends at the next space. Returns the last line's start; the lines up to end are made. */
+static size_t run_lines(char *buf, size_t line, size_t end, size_t from, size_t width) {
+    while (end - line > width) {
+        size_t x = line + width, lo = line > from ? line : from, s = x;
+        if (x < from) {
+            if (from >= end) {
+                break; /* nothing of the run written yet */
             }
+            s = from; /* the space before the run's first token (the line held text) */
         } else {
-            c->buf[c->len++] = ' ';
+            while (s > lo && buf[s] != ' ') {
+                s--;
+            }
+            if (buf[s] != ' ') { /* a token wider than the width alone on its line */
+                s = x;
+                while (s < end && buf[s] != ' ') {
+                    s++;
+                }
+                if (s == end) {
+                    break;
+                }
+            }
         }
+        buf[s] = '\n';
+        line = s + 1;
     }
+    return line;
 }
 
 /* The move number v (below 10^8) in c->num, its digits followed by "..." (run_count may add a
@@ -466,10 +485,11 @@ static inline void run_count(run_cursor *c) {
     c->digits++;
 }
 
-/* The move number and its "." or "..." (dots: 1 or 3) as one unit: the 16 bytes of num stored,
- * the first digits + dots of them kept (64 bytes of room were made). */
-static inline void run_number(run_cursor *c, size_t width, size_t dots) {
-    run_unit(c, width, c->digits + dots);
+/* The move number and its "." or "..." (dots: 1 or 3), after a space when sep: the 16 bytes of
+ * num stored, the first digits + dots of them kept (64 bytes of room were made). */
+static inline void run_number(run_cursor *c, size_t sep, size_t dots) {
+    c->buf[c->len] = ' ';
+    c->len += sep;
     memcpy(c->buf + c->len, c->num, sizeof c->num);
     c->len += c->digits + dots;
 }
@@ -479,12 +499,37 @@ static inline int simple_node(const pgn_node *node) {
     return (node->pre.len | node->post.len | node->nag_count) == 0;
 }
 
-/* Whether the run may write one more move: no flush due, room made (64 bytes: the longest move
- * number, 9 digits, "...", the SAN, two separators). */
+/* The move's SAN, after a space when sep (the 8 bytes of san stored, san_len of them kept). */
+static inline void run_san(run_cursor *c, const pgn_node *node, size_t sep) {
+    c->buf[c->len] = ' ';
+    c->len += sep;
+    memcpy(c->buf + c->len, node->san, sizeof node->san);
+    c->len += node->san_len;
+}
+
+static inline int run_room(pgn_writer *w, run_cursor *c);
+
+/* Whether the run goes on from *node to its child (simple, *node without variations, room made):
+ * then *node is the child, one ply more. */
+static inline int run_next(pgn_writer *w, const pgn_iter *it, run_cursor *c, pgn_node **node,
+                           size_t *plies) {
+    pgn_node *next = (*node)->child;
+    if (next == NULL || !simple_node(next) || pgnk_iter_node_has_variations(it, *node) ||
+        !run_room(w, c)) {
+        return 0;
+    }
+    *node = next;
+    ++*plies;
+    return 1;
+}
+
+/* Whether the run may write one more move: room made (64 bytes: the longest move number, 9
+ * digits, "...", the SAN, two spaces), and no flush due (the lines so far made first). */
 static inline int run_room(pgn_writer *w, run_cursor *c) {
     if (c->len < c->end) {
         return 1;
     }
+    c->line = run_lines(c->buf, c->line, c->len, c->from, c->width);
     if (c->line >= FLUSH_AT) {
         return 0;
     }
@@ -499,53 +544,56 @@ static inline int run_room(pgn_writer *w, run_cursor *c) {
 }
 
 /* From the walk's current move on, the run of common moves along its line (simple_node) written
- * straight into the buffer: number and SAN stored, the line filled from their known lengths; the
- * walk is then moved to the last one written (pgnk_iter_skip_main). A move with variations ends
- * the run (the walk then opens them); so does one that is not simple, or a flush due. 0 when the
- * first move is not written (not simple, a "(" waits, a move number of 9 digits, or the buffer
- * could not grow): the general path then writes it, and reports. */
+ * straight into the buffer: numbers and SANs stored with a space before each, the lines then made
+ * from the spaces (run_lines); the walk is then moved to the last one written
+ * (pgnk_iter_skip_main). A move with variations ends the run (the walk then opens them); so does
+ * one that is not simple, or a flush due. 0 when the first move is not written (not simple, a "("
+ * waits, a move number of 9 digits, or the buffer could not grow): the general path then writes
+ * it, and reports. */
 static int write_simple_run(pgn_writer *w, pgn_iter *it) {
-    pgn_node *node = it->node, *next;
+    pgn_node *node = it->node;
     run_cursor c;
-    size_t width = w->width, plies = 0;
+    size_t plies = 0, sep;
     unsigned side = it->side;
     if (!w->kept_san || w->open_paren || w->err != PGN_OK || !simple_node(node) ||
-        it->fullmove >= 100000000) { /* a run adds at most a few thousand: 9 digits at most */
-        return 0;
+        it->fullmove >= 100000000 || w->line_start >= FLUSH_AT) {
+        return 0; /* (a run adds at most a few thousand moves: 9 digits at most) */
     }
     c.buf = w->out.ptr;
     c.len = w->out.len;
     c.cap = w->out.cap;
     c.line = w->line_start;
+    c.from = c.len;
+    c.width = w->width;
     run_end(&c);
     if (!run_room(w, &c)) {
         return 0;
     }
     run_set_number(&c, it->fullmove);
+    sep = c.len > c.line; /* no space before the first token of a line */
     if (side == PGN_BLACK && w->need_number) {
-        run_number(&c, width, 3);
+        run_number(&c, sep, 3);
+        sep = 1;
     }
-    for (;;) {
+    for (;;) { /* a move number, White's move, Black's move */
         if (side == PGN_WHITE) {
-            run_number(&c, width, 1);
+            run_number(&c, sep, 1);
+            run_san(&c, node, 1);
+            if (!run_next(w, it, &c, &node, &plies)) {
+                break;
+            }
+            sep = 1;
         }
-        run_unit(&c, width, node->san_len);
-        memcpy(c.buf + c.len, node->san, sizeof node->san); /* san_len of the 8 bytes count */
-        c.len += node->san_len;
-        next = node->child;
-        if (next == NULL || !simple_node(next) || pgnk_iter_node_has_variations(it, node) ||
-            !run_room(w, &c)) {
+        run_san(&c, node, sep);
+        if (!run_next(w, it, &c, &node, &plies)) {
             break;
         }
-        node = next;
-        plies++;
-        if (side == PGN_BLACK) {
-            run_count(&c);
-        }
-        side ^= 1u;
+        run_count(&c);
+        side = PGN_WHITE;
+        sep = 1;
     }
     w->out.len = c.len;
-    w->line_start = c.line;
+    w->line_start = run_lines(c.buf, c.line, c.len, c.from, c.width);
     w->unit_start = c.len - node->san_len; /* the last unit: the SAN */
     w->need_number = 0;
     pgnk_iter_skip_main(it, node, plies);

@@ -121,6 +121,27 @@ void *pgnk_arena_alloc(arena *a, size_t size) {
     return alloc_slow(a, rounded);
 }
 
+void *pgnk_arena_alloc_some(arena *a, size_t size, size_t max, size_t *count) {
+    void *p = pgnk_arena_alloc(a, size); /* the first, as any allocation */
+    arena_chunk *h = a->head;
+    size_t n, start;
+    *count = p != NULL;
+    if (p == NULL || max < 2 || size == 0 ||
+        (char *)p != chunk_data(h) + h->used - (size + ALIGN - 1) / ALIGN * ALIGN) {
+        return p; /* (not the head's latest: an oversized allocation) */
+    }
+    /* objects of size bytes one after the other from p (a C array: each as aligned as its type)
+     * up to the end of the head's room (a multiple of ALIGN, as used stays) */
+    start = (size_t)((char *)p - chunk_data(h));
+    n = (h->cap - start) / size;
+    n = n < max ? n : max;
+    h->used = (start + n * size + ALIGN - 1) / ALIGN * ALIGN;
+    h->used = h->used < h->cap ? h->used : h->cap;
+    a->last = n > 1 ? NULL : a->last; /* (nothing to grow in place past the objects) */
+    *count = n;
+    return p;
+}
+
 void *pgnk_arena_calloc(arena *a, size_t count, size_t size) {
     void *p;
     if (size != 0 && count > SIZE_MAX / size) {

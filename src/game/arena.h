@@ -59,6 +59,10 @@ static inline void *pgnk_arena_alloc_inline(arena *a, size_t size) {
     }
     return pgnk_arena_alloc(a, size);
 }
+/* pgnk_arena_alloc of size bytes, then as many more objects of that size (up to max in all) as
+ * the same chunk holds, one after the other: *count of them (0: NULL, out of memory). For a
+ * caller that bumps a pointer of its own (the reader's tree builder, its nodes: issue 32). */
+void *pgnk_arena_alloc_some(arena *a, size_t size, size_t max, size_t *count);
 /* Like pgnk_arena_alloc for count * size bytes (overflow checked), zero-filled. */
 void *pgnk_arena_calloc(arena *a, size_t count, size_t size);
 /* Grows ptr (old_size bytes, from this arena) to new_size, in place if it is the latest

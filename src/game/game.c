@@ -257,6 +257,20 @@ pgn_status pgn_game_tag_set(pgn_game *game, pgn_str name, pgn_str value) {
 
 static pgn_status tag_store(pgn_game *game, game_text n, game_text v);
 
+/* Copies n bytes: a tag's name or value, most of them 16 bytes or fewer, with fixed-size moves
+ * that compilers inline instead of a call to memcpy (issue 32: the calls were a third of a tag's
+ * cost in the reader's builder). */
+static inline void copy_text(char *dst, const char *src, size_t n) {
+    if (n > 16) {
+        memcpy(dst, src, n);
+    } else if (n > 8) {
+        memcpy(dst, src, 8);
+        memcpy(dst + n - 8, src + n - 8, 8);
+    } else if (n > 0) {
+        pgnk_copy_short(dst, src, n);
+    }
+}
+
 /* Name and value in one block of the arena, each NUL-terminated (one allocation per tag: the
  * reader's builder adds a dozen to every game, issue 32). */
 pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
@@ -272,12 +286,8 @@ pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
     n.len = name.len;
     v.ptr = p + name.len + 1;
     v.len = value.len;
-    if (name.len != 0) {
-        memcpy(n.ptr, name.ptr, name.len);
-    }
-    if (value.len != 0) {
-        memcpy(v.ptr, value.ptr, value.len);
-    }
+    copy_text(n.ptr, name.ptr, name.len);
+    copy_text(v.ptr, value.ptr, value.len);
     n.ptr[n.len] = '\0';
     v.ptr[v.len] = '\0';
     return tag_store(game, n, v);

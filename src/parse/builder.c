@@ -29,9 +29,20 @@ static int push(builder *b, pgn_node *n) {
     return 1;
 }
 
+#define POOL_NODES 32 /* at most, the rest of the arena's chunk */
+
+pgn_node *pgnk_builder_pool(builder *b) {
+    size_t count;
+    pgn_node *n = pgnk_arena_alloc_some(b->arena, sizeof *n, POOL_NODES, &count);
+    b->pool = n;
+    b->pool_end = n != NULL ? n + count : NULL;
+    return n;
+}
+
 static pgn_flow on_begin(void *user, pgn_loc at) {
     builder *b = user;
     (void)at;
+    b->pool = b->pool_end = NULL; /* (the arena may have been reset) */
     b->depth = 0;
     b->fresh = 1;
     b->arena = pgnk_game_arena(b->game);

@@ -485,9 +485,16 @@ static inline void fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
  * the line died, the next token read); or load the lexer's place (RELOAD). STOP: fast_one's. */
 enum { MOVE_ON, MOVE_LEAVE_PAST, MOVE_LEAVE, MOVE_RELOAD, MOVE_STOP };
 
-/* Nobody sees a move the fast path reads in English: one_pass then does no more than play it. */
+/* What one_pass does with a move the fast path reads in English: QUIET_PLAY, nobody sees it (it
+ * is only played); QUIET_BUILD, the tree builder is the visitor (played, then its node added by
+ * pgnk_builder_move_read); 0, another visitor. fast_move takes the first two inline (issue 32: the
+ * general tests of fast_play and one_pass cost fmt about 25 instructions a move). */
+enum { QUIET_PLAY = 1, QUIET_BUILD = 2 };
 static inline int fast_quiet(const pgn_reader *r, const mt_state *s) {
-    return s->board == BOARD_ENGLISH && !(r->v && r->v->move);
+    if (s->board != BOARD_ENGLISH) {
+        return 0;
+    }
+    return !(r->v && r->v->move) ? QUIET_PLAY : r->v == &pgnk_builder_visitor ? QUIET_BUILD : 0;
 }
 
 /* The notes record_on_line makes of a move (and fast_move of a move-shaped symbol) for the moves
@@ -504,6 +511,19 @@ static inline void quiet_flush(pgn_reader *r, mt_state *s, rav_level *l) {
     }
 }
 
+/* one_pass's builder step for the move mv just played from window index st..end: its node. */
+static ALWAYS_INLINE void quiet_build(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                      size_t st, size_t end, pgn_move mv, int *quiet) {
+    pgn_str san = {(const char *)n->b + st, end - st};
+    pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
+    pgn_flow f = pgnk_builder_move_read(r->user, mv, san, at);
+    if (f != PGN_FLOW_CONTINUE) {
+        quiet_flush(r, s, l); /* its notes before anything else looks */
+        after_move(r, s, f);
+        *quiet = fast_quiet(r, s);
+    }
+}
+
 /* The move at window index st..end (on n's line), in the fast path: played, its first byte added
  * to *lead. *quiet: fast_quiet, as it was when the last path other than one_pass left. */
 static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
@@ -514,7 +534,7 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     int kept;
     if (*quiet) {
         pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
-        if (mv != PGN_MOVE_NONE) { /* one_pass: nothing else happens, the line lives on */
+        if (mv != PGN_MOVE_NONE) { /* one_pass: no more than a node, the line lives on */
             r->moves_or |= mv;
             if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
                 r->nomem = 1; /* as record_on_line; its other notes: quiet_flush */
@@ -522,6 +542,9 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
                 r->line_moves[r->line_count++] = mv;
             }
             s->quiet_plies++;
+            if (*quiet == QUIET_BUILD) {
+                quiet_build(r, s, l, n, st, end, mv, quiet);
+            }
             *lead |= (uint64_t)1 << (c0 & 63);
             return MOVE_ON;
         }

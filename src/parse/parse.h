@@ -267,7 +267,11 @@ extern const pgn_visitor pgnk_builder_visitor;
  * the reader's path that reads and plays a move in one pass (movetext.c fast_play); canonical:
  * san is the move's canonical SAN, kept in its node. user: the builder. */
 pgn_flow pgnk_builder_move(void *user, pgn_move mv, pgn_str san, int canonical, pgn_loc at);
-typedef struct builder {
+typedef struct builder builder;
+/* The builder's next block of nodes for pgnk_builder_move_read from the game's arena: the first
+ * of them, b->pool past it; NULL when out of memory. */
+pgn_node *pgnk_builder_pool(builder *b);
+struct builder {
     pgn_game *game;
     struct arena *arena; /* the game's (pgnk_game_arena), for its nodes */
     pgn_node **stack;    /* current node per level */
@@ -278,19 +282,25 @@ typedef struct builder {
     pgn_status status;
     const pgn_allocator *alloc;
     const struct pgn_reader *reader; /* for san_canonical */
-} builder;
+    pgn_node *pool, *pool_end;       /* nodes taken from the arena a block at a time */
+};
 
 /* pgnk_builder_move for a move the fast path read (its SAN canonical), inline in the reader's
- * loop: a node with its SAN kept when no pre-comment waits; otherwise the call. */
+ * loop: a node with its SAN kept when no pre-comment waits, from the builder's block of nodes (a
+ * pointer bumped: issue 32); otherwise the call. */
 static inline pgn_flow pgnk_builder_move_read(void *user, pgn_move mv, pgn_str san, pgn_loc at) {
     builder *b = user;
     if (san.len - 1 < 7 && b->pending_len == 0) {
         pgn_node **top = &b->stack[b->depth - 1];
-        pgn_node *n = pgnk_node_add_kept(b->arena, *top, mv, at, san.ptr, san.len);
-        if (n == NULL) {
+        pgn_node *n = b->pool;
+        if (n == b->pool_end && (n = pgnk_builder_pool(b)) == NULL) {
             b->status = PGN_E_NOMEM;
             return PGN_FLOW_STOP;
         }
+        b->pool = n + 1;
+        pgnk_node_link(n, *top, mv, at);
+        pgnk_copy_short(n->san, san.ptr, san.len);
+        n->san_len = (uint8_t)san.len;
         *top = n;
         b->fresh = 0;
         return PGN_FLOW_CONTINUE;

@@ -29,8 +29,9 @@ static ptrdiff_t to_text(void *ctx, const void *data, size_t len) {
     return (ptrdiff_t)len;
 }
 
-/* The export of the one game in pgn (read with default options), malloc'd; NULL on failure. */
-static char *read_and_export(const char *pgn, uint32_t width) {
+/* The export of the one game in pgn (read with default options), malloc'd; NULL on failure.
+ * flags: the writer's (PGN_WRITE_RECOMPUTE_SAN: the general path, a token at a time). */
+static char *read_and_export_flags(const char *pgn, uint32_t width, uint32_t flags) {
     pgn_reader *r = NULL;
     pgn_game *g = NULL;
     pgn_writer *w = NULL;
@@ -38,6 +39,7 @@ static char *read_and_export(const char *pgn, uint32_t width) {
     text t = {NULL, 0};
     memset(&o, 0, sizeof o);
     o.width = width;
+    o.flags = flags;
     CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
     CHECK_EQ_INT(pgn_reader_new_mem(&r, NULL, pgn, strlen(pgn)), PGN_OK);
     CHECK_EQ_INT(pgn_writer_new(&w, &o, to_text, &t), PGN_OK);
@@ -50,6 +52,10 @@ static char *read_and_export(const char *pgn, uint32_t width) {
     pgn_reader_free(r);
     pgn_game_free(g);
     return t.p;
+}
+
+static char *read_and_export(const char *pgn, uint32_t width) {
+    return read_and_export_flags(pgn, width, 0);
 }
 
 static const char *movetext_of(const char *out) {
@@ -107,6 +113,37 @@ static void test_narrow_widths(void) {
     free(out);
 }
 
+/* The run of plain moves makes its lines after writing its tokens, from the spaces it wrote: the
+ * same lines at every width as the general path, which places a token at a time (PGN_WRITE_
+ * RECOMPUTE_SAN), after a game comment, after a comment word wider than the line (the run's
+ * first space ends that line), after a "%" word glued to the word before it with its space (not
+ * a place to break), after a NAG, and before and after a variation. */
+static void test_run_lines(void) {
+    static const char *const games[] = {
+        "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n",
+        "{ a game comment } 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *\n",
+        "1. e4 { abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz } 1... e5 2. Nf3 Nc6 "
+        "3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n",
+        "1. e4 { see %the glued word } 1... e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O *\n",
+        "1. e4 e5 $1 2. Nf3 Nc6 3. Bb5 (3. Bc4 Bc5 4. c3 Nf6 5. d4) 3... a6 4. Ba4 Nf6 *\n",
+        "1. e4 { x } 1... e5 { yy } 2. Nf3 { zzz } 2... Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O *\n",
+    };
+    size_t i;
+    uint32_t width;
+    for (i = 0; i < sizeof games / sizeof games[0]; i++) {
+        for (width = 1; width <= 90; width++) {
+            char *fast = read_and_export_flags(games[i], width, 0);
+            char *slow = read_and_export_flags(games[i], width, PGN_WRITE_RECOMPUTE_SAN);
+            CHECK(fast != NULL && slow != NULL);
+            if (fast != NULL && slow != NULL) {
+                CHECK_EQ_STR(fast, slow);
+            }
+            free(fast);
+            free(slow);
+        }
+    }
+}
+
 /* value with each '"' and '\' escaped, as PGN §7 writes a string */
 static void escape(const char *value, char *out) {
     for (; *value; value++) {
@@ -153,6 +190,7 @@ static void test_tag_values(void) {
 int main(void) {
     test_move_numbers();
     test_narrow_widths();
+    test_run_lines();
     test_tag_values();
     return harness_finish();
 }
