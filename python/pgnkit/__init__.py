@@ -508,15 +508,13 @@ def _frame_of(got, categorical):
                                                     np.frombuffer(col.mask, np.bool_))
         elif col.kind == "d":
             data[col.name] = np.frombuffer(col.data, "M8[ns]")  # made in ns in C: no pass
-        else:
-            codes = np.frombuffer(col.data, np.int32)
-            if categorical and len(set(col.values)) == len(col.values):
-                data[col.name] = pd.Categorical.from_codes(codes, col.values)
-            else:  # -1 (no such tag in that game) takes the NaN at the end
-                values = np.empty(len(col.values) + 1, dtype=object)
-                values[:-1] = col.values
-                values[-1] = np.nan
-                data[col.name] = values.take(codes)
+        elif categorical and len(set(col.values)) == len(col.values):
+            data[col.name] = pd.Categorical.from_codes(np.frombuffer(col.data, np.int32),
+                                                       col.values)
+        else:  # the strs by code, in C (numpy's take of objects costs several times as much):
+            # NaN where the code is -1 (no such tag in that game)
+            data[col.name] = out = np.empty(got.rows, dtype=object)
+            _pgnkit.take_objects(out, col.values, col.data, np.nan)
     # copy=False: each column stays its own block (pandas would copy the object columns into one)
     return pd.DataFrame(data, index=pd.RangeIndex(got.rows), copy=False)
 

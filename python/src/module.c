@@ -194,6 +194,8 @@ static PyObject *mod_version(PyObject *mod, PyObject *unused) {
 static PyMethodDef mod_methods[] = {
     {"tag_columns", (PyCFunction)(void (*)(void))pk_mod_tag_columns, METH_VARARGS | METH_KEYWORDS,
      "the tags of a path or bytes as columns, on threads: a TagColumns record"},
+    {"take_objects", pk_mod_take_objects, METH_VARARGS,
+     "a column's codes into an object array: out[i] = values[codes[i]] or missing (-1)"},
     {"zstd_frames", pk_mod_zstd_frames, METH_O,
      "the frames of a zstd file: a list of Frame records, from the C source layer"},
     {"status_message", mod_status_message, METH_O, "the English sentence of a code"},

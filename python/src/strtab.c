@@ -44,20 +44,14 @@ static int append(pgn_membuf *b, const void *p, size_t n) {
     return 0;
 }
 
-int64_t pk_strtab_intern(pk_strtab *t, const char *p, size_t n) {
+int64_t pk_strtab_add(pk_strtab *t, const char *p, size_t n, uint32_t h) {
     if (n > UINT32_MAX || t->n >= UINT32_MAX / 2 ||
         (2 * (uint64_t)t->n + 2 > t->nslot && rehash(t) < 0)) {
         return -1;
     }
-    uint32_t h = pk_hash_bytes(p, n), j = h & (t->nslot - 1);
-    for (; t->slot[j].idx; j = (j + 1) & (t->nslot - 1)) {
-        if (t->slot[j].hash != h) {
-            continue;
-        }
-        const pk_strent *e = pk_strtab_ent(t, t->slot[j].idx - 1);
-        if (e->len == n && pk_bytes_eq(t->bytes.ptr + e->off, p, n)) {
-            return t->slot[j].idx - 1;
-        }
+    uint32_t j = h & (t->nslot - 1);
+    while (t->slot[j].idx) {
+        j = (j + 1) & (t->nslot - 1);
     }
     pk_strent e = {t->bytes.len, (uint32_t)n, h};
     size_t bytes = t->bytes.len;
@@ -68,4 +62,10 @@ int64_t pk_strtab_intern(pk_strtab *t, const char *p, size_t n) {
     }
     t->slot[j] = (pk_strslot){++t->n, h};
     return t->n - 1;
+}
+
+int64_t pk_strtab_intern(pk_strtab *t, const char *p, size_t n) {
+    uint32_t h = pk_hash_bytes(p, n);
+    int64_t i = pk_strtab_find(t, p, n, h);
+    return i >= 0 ? i : pk_strtab_add(t, p, n, h);
 }

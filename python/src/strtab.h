@@ -142,6 +142,25 @@ static inline int pk_strtab_is(const pk_strtab *t, uint32_t i, const char *p, si
     return e->len == n && pk_bytes_eq(t->bytes.ptr + e->off, p, n);
 }
 
+/* The index of the string p[0..n), whose pk_hash_bytes is h, in t; -1 when t does not hold it. In
+ * line: a column's value is looked up for most tags. */
+static inline int64_t pk_strtab_find(const pk_strtab *t, const char *p, size_t n, uint32_t h) {
+    uint32_t mask = t->nslot - 1;
+    for (uint32_t j = h & mask; t->nslot && t->slot[j].idx; j = (j + 1) & mask) {
+        if (t->slot[j].hash == h) {
+            const pk_strent *e = pk_strtab_ent(t, t->slot[j].idx - 1);
+            if (e->len == n && pk_bytes_eq(t->bytes.ptr + e->off, p, n)) {
+                return t->slot[j].idx - 1;
+            }
+        }
+    }
+    return -1;
+}
+
+/* Adds the string p[0..n), whose pk_hash_bytes is h and which t does not hold, to t; its index,
+ * or -1 when out of memory. */
+int64_t pk_strtab_add(pk_strtab *t, const char *p, size_t n, uint32_t h);
+
 /* The index of the string p[0..n) in t, added if new; -1 when out of memory. */
 int64_t pk_strtab_intern(pk_strtab *t, const char *p, size_t n);
 

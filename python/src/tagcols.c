@@ -238,6 +238,50 @@ PyObject *pk_tag_columns(const pk_state *s, pgn_reader *r, PyObject *ints, PyObj
     return out;
 }
 
+/* out[i] = values[codes[i]], missing where codes[i] is -1, each a new reference, the item it
+ * replaces released. 0, or -1 with an exception set (a code out of range: the items before it
+ * are written). */
+static int take_into(PyObject **out, Py_ssize_t n, const char *codes, PyObject *values,
+                     PyObject *missing) {
+    Py_ssize_t nvals = PyList_GET_SIZE(values);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int32_t k;
+        memcpy(&k, codes + i * (Py_ssize_t)sizeof k, sizeof k); /* any alignment */
+        if (k < -1 || k >= nvals) {
+            PyErr_Format(PyExc_ValueError, "take_objects: code %ld out of range", (long)k);
+            return -1;
+        }
+        PyObject *old = out[i];
+        out[i] = Py_NewRef(k < 0 ? missing : PyList_GET_ITEM(values, k));
+        Py_XDECREF(old);
+    }
+    return 0;
+}
+
+PyObject *pk_mod_take_objects(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *out, *values, *missing;
+    Py_buffer ob, cb;
+    if (!PyArg_ParseTuple(args, "OO!y*O", &out, &PyList_Type, &values, &cb, &missing)) {
+        return NULL;
+    }
+    if (PyObject_GetBuffer(out, &ob, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        PyBuffer_Release(&cb);
+        return NULL;
+    }
+    int rc = -1;
+    if (!ob.format || strcmp(ob.format, "O") != 0 || ob.itemsize != (Py_ssize_t)sizeof out) {
+        PyErr_SetString(PyExc_TypeError, "take_objects: out is not an array of objects");
+    } else if (ob.len / ob.itemsize != cb.len / (Py_ssize_t)sizeof(int32_t)) {
+        PyErr_SetString(PyExc_ValueError, "take_objects: out and codes differ in length");
+    } else {
+        rc = take_into(ob.buf, ob.len / ob.itemsize, cb.buf, values, missing);
+    }
+    PyBuffer_Release(&ob);
+    PyBuffer_Release(&cb);
+    return rc < 0 ? NULL : Py_NewRef(Py_None);
+}
+
 /* Sets src's path or bytes from source (a str or os.PathLike, or bytes); path holds the bytes of a
  * path. 0, or -1 with an exception set. */
 static int source_of(PyObject *source, pk_tag_source *src, PyObject **path) {

@@ -17,4 +17,10 @@ PyObject *pk_tag_columns(const pk_state *s, pgn_reader *r, PyObject *ints, PyObj
  * read in parts of at least part_bytes each on up to jobs threads (tagscan.h, pk_scan_source). */
 PyObject *pk_mod_tag_columns(PyObject *mod, PyObject *args, PyObject *kw);
 
+/* _pgnkit.take_objects(out, values, codes, missing): fills out (a writable C-contiguous buffer of
+ * objects, format "O": a numpy object array) with values[code] for each int32 code of codes (a
+ * bytes-like object), missing where the code is -1: a column of TagColumns made into objects
+ * without numpy's take. None, or an exception. */
+PyObject *pk_mod_take_objects(PyObject *mod, PyObject *args);
+
 #endif

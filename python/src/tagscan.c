@@ -33,7 +33,25 @@ void pk_tscan_free(pk_tscan *s) {
     pk_strtab_free(&s->names);
 }
 
-/* Stores code as row's in c; -1 when out of memory. */
+/* Fills c's rows [from, to) with PK_NO_CODE in the chunks it has (a chunk is not filled when it
+ * is made: only the rows a scan reaches are ever written, so the pages of a chunk past the last
+ * row are not touched). */
+static void col_fill(pk_tcol *c, uint64_t from, uint64_t to) {
+    uint32_t **chunk = (uint32_t **)(void *)c->chunks.ptr;
+    size_t nchunks = c->chunks.len / sizeof *chunk;
+    while (from < to) {
+        size_t k = (size_t)(from >> PK_CHUNK_BITS);
+        uint64_t end = ((uint64_t)k + 1) << PK_CHUNK_BITS;
+        end = end < to ? end : to;
+        if (k < nchunks && chunk[k]) {
+            memset(chunk[k] + (from & (PK_CHUNK - 1)), 0xff, (size_t)(end - from) * sizeof **chunk);
+        }
+        from = end;
+    }
+}
+
+/* Stores code as row's in c (row at least the last row stored: rows come in order), the rows
+ * between them without a code; -1 when out of memory. */
 static int col_set(pk_tcol *c, uint64_t row, uint32_t code) {
     size_t k = (size_t)(row >> PK_CHUNK_BITS);
     static uint32_t *const none = NULL;
@@ -43,14 +61,15 @@ static int col_set(pk_tcol *c, uint64_t row, uint32_t code) {
         }
     }
     uint32_t **chunk = (uint32_t **)(void *)c->chunks.ptr;
-    if (!chunk[k]) {
-        if (!(chunk[k] = malloc(PK_CHUNK * sizeof(uint32_t)))) {
-            return -1;
-        }
-        memset(chunk[k], 0xff, PK_CHUNK * sizeof(uint32_t));
+    if (!chunk[k] && !(chunk[k] = malloc(PK_CHUNK * sizeof(uint32_t)))) {
+        return -1;
+    }
+    if (row > c->next) {
+        col_fill(c, c->next, row);
     }
     chunk[k][row & (PK_CHUNK - 1)] = code;
     c->last = code;
+    c->next = row + 1;
     return 0;
 }
 
@@ -105,7 +124,9 @@ static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     if (col && pk_strtab_is(&col->values, col->last, vp, value.len)) {
         v = col->last;
     } else if (col) {
-        v = pk_strtab_intern(&col->values, vp, value.len);
+        uint32_t h = pk_hash_bytes(vp, value.len);
+        v = pk_strtab_find(&col->values, vp, value.len, h);
+        v = v >= 0 ? v : pk_strtab_add(&col->values, vp, value.len, h);
     }
     if (v < 0 || col_set(col, s->row, (uint32_t)v) < 0) {
         s->oom = 1;
@@ -143,6 +164,11 @@ pgn_status pk_scan_all(pgn_reader *r, pk_tscan *s, pk_tspan *span, pk_nogil *n) 
                 break;
             }
         }
+    }
+    for (size_t i = 0; i < pk_tscan_ncols(s); i++) { /* the rows after each column's last code */
+        pk_tcol *c = pk_tscan_col(s, i);
+        col_fill(c, c->next, s->row);
+        c->next = s->row;
     }
     return s->oom ? PGN_E_NOMEM : st;
 }

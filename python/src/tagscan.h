@@ -19,6 +19,8 @@ typedef struct pk_tcol {
     pk_strtab values;
     pgn_membuf chunks; /* uint32_t * per chunk */
     uint32_t last;     /* the code last stored (PK_NO_CODE: none) */
+    uint64_t next;     /* the row after the last one stored: the rows from there on are not
+                          written until a later code or the end of the scan fills them */
 } pk_tcol;
 
 typedef struct pk_tscan {

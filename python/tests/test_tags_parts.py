@@ -128,3 +128,24 @@ def test_read_bytes_range_equals_path(twic):
         want = [g.tags for g in pgnkit.read(twic, range=rng)]
         assert [g.tags for g in pgnkit.read(data, range=rng)] == want
         assert list(pgnkit.scan_tags(data, range=rng)) == want
+
+
+def test_take_objects_fills_by_code_and_refuses_bad_input():
+    """_pgnkit.take_objects, which makes read_tags_frame's object columns: values by code, the
+    missing object for -1, and errors (not a crash) for a code out of range, a length mismatch and
+    an array that does not hold objects."""
+    import numpy as np
+
+    from pgnkit import _pgnkit
+
+    out = np.empty(4, dtype=object)
+    codes = np.array([1, -1, 0, 1], np.int32).tobytes()
+    _pgnkit.take_objects(out, ["a", "b"], codes, np.nan)
+    assert out[0] == "b" and out[2] == "a" and out[3] == "b" and out[1] is np.nan
+    two = np.array([0, 1], np.int32).tobytes()
+    with pytest.raises(ValueError):  # code 1 of one value
+        _pgnkit.take_objects(np.empty(2, dtype=object), ["a"], two, None)
+    with pytest.raises(ValueError):  # 3 items, 2 codes
+        _pgnkit.take_objects(np.empty(3, dtype=object), ["a", "b"], two, None)
+    with pytest.raises(TypeError):  # not objects
+        _pgnkit.take_objects(np.empty(2, np.int64), ["a", "b"], two, None)
