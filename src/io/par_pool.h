@@ -74,10 +74,10 @@ typedef struct pgnk_ahead {
     pgn_source *src;
     char *mem; /* the blocks; NULL: no thread */
     size_t len[AHEAD_BLOCKS];
-    int fin[AHEAD_BLOCKS];      /* after the block's bytes: 1 the end, -1 the source failed */
-    uint64_t at[AHEAD_BLOCKS];  /* pgn_source_consumed after the block */
-    uint64_t head, tail;        /* the block to take from, the block to fill */
-    size_t pos;                 /* bytes of block head taken */
+    int fin[AHEAD_BLOCKS];     /* after the block's bytes: 1 the end, -1 the source failed */
+    uint64_t at[AHEAD_BLOCKS]; /* pgn_source_consumed after the block */
+    uint64_t head, tail;       /* the block to take from, the block to fill */
+    size_t pos;                /* bytes of block head taken */
     int stop, started;
     pthread_t th;
     pthread_mutex_t mu;
@@ -115,7 +115,7 @@ struct pool {
     int stop;
     worker *w; /* nw workers, and one more for the main thread's reading again */
     unsigned nw;
-    int state437; /* the text before the batch being committed left the reader at CP437 */
+    int state437;     /* the text before the batch being committed left the reader at CP437 */
     pgnk_ahead ahead; /* a compressed source's decoder thread (ahead.mem NULL: none) */
 };
 

@@ -16,7 +16,12 @@
 
 /* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where), or BATCH_TREES when the callback
  * gets every game's tree (a tree takes some 20 times its text). */
-enum { BATCH_DEFAULT = 1 << 20, BATCH_TREES = 1 << 16, READ_CHUNK = PGNK_READ_CHUNK, MAX_JOBS = 256 };
+enum {
+    BATCH_DEFAULT = 1 << 20,
+    BATCH_TREES = 1 << 16,
+    READ_CHUNK = PGNK_READ_CHUNK,
+    MAX_JOBS = 256
+};
 enum { HUGE_PAGE = 1 << 21, HUGE_JOBS = 4 };
 
 int pgn_parallel_serial(const pgn_reader_opts *ro) {
