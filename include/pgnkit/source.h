@@ -254,10 +254,13 @@ PGN_API int pgn_parallel_worthwhile(const pgn_source *src);
  * not be used): max_errors, a byte range or line base, nested comments. */
 PGN_API int pgn_parallel_serial(const pgn_reader_opts *ro);
 /** Reads the source's text (the current member of an archive) on opts->threads workers: the
- * calling thread reads and decodes, cuts the text into batches where one reader surely starts a
- * game, and gives each game, its diagnostics and its raw bytes to opts->each in input order, the
- * same as one reader over the whole text would (byte-identical output; offsets, lines and raw
- * bytes are the text's own). Memory: at most 2N batches in flight. Returns PGN_END at the end,
+ * calling thread reads, cuts the text into batches where one reader surely starts a game, and
+ * gives each game, its diagnostics and its raw bytes to opts->each in input order, the same as one
+ * reader over the whole text would (byte-identical output; offsets, lines and raw bytes are the
+ * text's own). A compressed source (or an archive) is decoded on one more thread, up to 4 MiB of
+ * text ahead of the batches; src must not be used on another thread until the call returns
+ * (pgn_source_consumed from each and progress is safe: it then counts the file's bytes behind the
+ * text given out). Memory: at most 2N batches in flight. Returns PGN_END at the end,
  * PGN_E_IO when the source failed (pgn_source_error says why; the games before were given), or
  * PGN_E_NOMEM, or PGN_E_BAD_ALLOCATOR (a half-filled opts->reader.alloc: nothing read), or each's
  * status; totals (may be NULL) are filled in every case. */

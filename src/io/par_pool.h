@@ -65,6 +65,25 @@ typedef struct batch {
     int state;
 } batch;
 
+/* The decoder thread of a compressed source (par_ahead.c): AHEAD_BLOCKS blocks of decoded text
+ * of up to PGNK_AHEAD_BLOCK bytes, filled by the thread and taken in order by the calling thread.
+ * The source is read PGNK_READ_CHUNK bytes at a time, as the calling thread read it before: where
+ * a damaged stream fails, and so the text given before, depends on how it was read. */
+enum { AHEAD_BLOCKS = 16, PGNK_AHEAD_BLOCK = 1 << 18, PGNK_READ_CHUNK = 1 << 16 };
+typedef struct pgnk_ahead {
+    pgn_source *src;
+    char *mem; /* the blocks; NULL: no thread */
+    size_t len[AHEAD_BLOCKS];
+    int fin[AHEAD_BLOCKS];     /* after the block's bytes: 1 the end, -1 the source failed */
+    uint64_t at[AHEAD_BLOCKS]; /* pgn_source_consumed after the block */
+    uint64_t head, tail;       /* the block to take from, the block to fill */
+    size_t pos;                /* bytes of block head taken */
+    int stop, started;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t filled, freed;
+} pgnk_ahead;
+
 typedef struct pool pool;
 typedef struct worker {
     pool *p;
@@ -96,9 +115,18 @@ struct pool {
     int stop;
     worker *w; /* nw workers, and one more for the main thread's reading again */
     unsigned nw;
-    int state437; /* the text before the batch being committed left the reader at CP437 */
+    int state437;     /* the text before the batch being committed left the reader at CP437 */
+    pgnk_ahead ahead; /* a compressed source's decoder thread (ahead.mem NULL: none) */
 };
 
+/* Starts a's thread decoding src ahead of the reads (src is the thread's until pgnk_ahead_stop;
+ * pgn_source_consumed then counts the text given out): 1, or 0 (no memory or thread: a->mem NULL,
+ * read src itself). */
+int pgnk_ahead_start(pgnk_ahead *a, pgn_source *src);
+/* src's text, as pgn_source_read gives it: > 0 bytes, 0 at the end, -1 when the source failed. */
+ptrdiff_t pgnk_ahead_read(pgnk_ahead *a, void *buf, size_t cap);
+/* Stops and joins the thread (it may have decoded ahead of the reads), frees a's memory. */
+void pgnk_ahead_stop(pgnk_ahead *a);
 /* Grows *p (an array of *cap elements of size sz) to hold n; 0 when out of memory. */
 int pgnk_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
 /* The readers' on_diag: keeps d in the batch ctx, with the number of games read before it. */

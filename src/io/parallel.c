@@ -16,7 +16,12 @@
 
 /* A batch is cut after BATCH_DEFAULT bytes (splitter.h: where), or BATCH_TREES when the callback
  * gets every game's tree (a tree takes some 20 times its text). */
-enum { BATCH_DEFAULT = 1 << 20, BATCH_TREES = 1 << 16, READ_CHUNK = 1 << 16, MAX_JOBS = 256 };
+enum {
+    BATCH_DEFAULT = 1 << 20,
+    BATCH_TREES = 1 << 16,
+    READ_CHUNK = PGNK_READ_CHUNK,
+    MAX_JOBS = 256
+};
 enum { HUGE_PAGE = 1 << 21, HUGE_JOBS = 4 };
 
 int pgn_parallel_serial(const pgn_reader_opts *ro) {
@@ -36,7 +41,8 @@ static int fill(pool *p, pgnk_scanner *sc, batch *b, size_t size) {
             b->io_error = IO_NOMEM;
             return 1;
         }
-        ptrdiff_t n = pgn_source_read(p->src, b->buf + b->len, READ_CHUNK);
+        ptrdiff_t n = p->ahead.mem ? pgnk_ahead_read(&p->ahead, b->buf + b->len, READ_CHUNK)
+                                   : pgn_source_read(p->src, b->buf + b->len, READ_CHUNK);
         if (n < 0) {
             b->io_error = IO_FAILED;
             return 1;
@@ -306,8 +312,14 @@ pgn_status pgn_parallel_read(pgn_source *src, const pgn_parallel_opts *opts,
     pthread_cond_init(&p.done, NULL);
     pgn_status st = PGN_E_NOMEM;
     if (p.slots && p.w && start_workers(&p)) {
+        /* a compressed source (an archive too) is decoded on a thread of its own; plain text is
+         * read by the kernel's copy, which costs little (out of memory: read here) */
+        if (pgn_source_format(src) != PGN_FORMAT_PLAIN || pgn_source_archive(src) != NULL) {
+            (void)pgnk_ahead_start(&p.ahead, src);
+        }
         st = run(&p);
     }
+    pgnk_ahead_stop(&p.ahead);
     stop_workers(&p);
     free_slots(&p);
     pthread_cond_destroy(&p.done);

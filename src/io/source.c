@@ -469,7 +469,7 @@ const char *pgn_source_archive(const pgn_source *s) {
 }
 
 uint64_t pgn_source_consumed(const pgn_source *s) {
-    return at_byte(s);
+    return s->ahead ? s->ahead_at : at_byte(s);
 }
 
 uint64_t pgn_source_size(const pgn_source *s) {

@@ -42,6 +42,11 @@ struct pgn_source {
     unsigned char peek[PGNK_PEEK]; /* decoded bytes read ahead to look at them */
     size_t peek_len, peek_pos;
     int empty; /* a range of frames without text: reads nothing */
+    /* while the parallel reader's decoder thread (par_ahead.c) reads the source: set, with
+     * pgn_source_consumed's answer for the text given out so far (written on the caller's
+     * thread only, which the decoder thread never reads) */
+    int ahead;
+    uint64_t ahead_at;
     /* an archive's members */
     pgnk_arc *arc;
     const char *const *exts;

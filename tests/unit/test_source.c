@@ -5,7 +5,10 @@
  * another; a cut and a damaged stream give PGN_E_IO with the sentence that says where; ranges of a
  * plain text with true line numbers (the reader's diagnostics equal one reader's over the whole);
  * the frames of a two-frame zstd text and ranges at their boundaries; the parallel reader's hooks
- * with a user of their own, its number of workers and when reading on threads can pay. */
+ * with a user of their own, its number of workers and when reading on threads can pay; a
+ * compressed text read on threads (its decoder on a thread of its own) gives the games in order,
+ * the progress of the file's bytes from the calling thread, the games before a cut, and stops
+ * early when each says so. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness.h"
 #include "pgnkit.h"
@@ -316,6 +319,79 @@ static void test_parallel_hooks(void) {
     CHECK_EQ_INT(pgn_parallel_workers(0), cores < 1 ? 1 : cores > 256 ? 256 : cores);
 }
 
+/* each after a parallel read of a compressed text: the games so far in order (hk_each), and
+ * progress's bytes never going back, at most the file's, and pgn_source_consumed's. */
+typedef struct z_seen {
+    each_seen e;
+    pgn_source *s;
+    uint64_t last, stop_at, bad;
+} z_seen;
+
+static pgn_status z_each(void *user, const pgn_par_game *g) {
+    z_seen *z = user;
+    pgn_status st = hk_each(&z->e, g);
+    return z->stop_at && z->e.games == z->stop_at ? PGN_E_NOMEM : st;
+}
+
+static void z_progress(void *user, uint64_t consumed, uint64_t games) {
+    z_seen *z = user;
+    (void)games;
+    z->bad += consumed < z->last || consumed > pgn_source_size(z->s) ||
+              consumed != pgn_source_consumed(z->s);
+    z->last = consumed;
+}
+
+/* Reads z[0..len) on 3 workers: the status; *zs what each and progress saw. */
+static pgn_status z_read(const pgn_membuf *m, size_t len, const char *big, uint64_t stop_at,
+                         z_seen *zs) {
+    pgn_source *s;
+    CHECK_EQ_INT(pgn_source_open_mem(&s, m->ptr, len, NULL, NULL, 0), PGN_OK);
+    memset(zs, 0, sizeof *zs);
+    zs->e.text = big;
+    zs->s = s;
+    zs->stop_at = stop_at;
+    pgn_parallel_opts o;
+    memset(&o, 0, sizeof o);
+    o.threads = 3;
+    o.batch = 1 << 16;
+    o.reader.flags = PGN_READ_KEEP_RAW;
+    o.hooks.prepare = hk_prepare;
+    o.user = zs;
+    o.each = z_each;
+    o.progress = z_progress;
+    pgn_parallel_totals t;
+    pgn_status st = pgn_parallel_read(s, &o, &t);
+    CHECK_EQ_INT(t.games, zs->e.games);
+    CHECK(st != PGN_E_IO || strstr(pgn_source_error(s), "truncated") != NULL);
+    CHECK_EQ_INT(st == PGN_END ? pgn_source_consumed(s) : len, len);
+    pgn_source_free(s);
+    return st;
+}
+
+/* A compressed text of some 5.8 MB (more than the decoder thread's 4 MiB of blocks ahead), in
+ * two streams, read on threads: whole, cut in the middle of its second stream, and stopped by
+ * each. */
+static void test_parallel_compressed(pgn_format f) {
+    enum { GAMES = 160000 };
+    size_t n = (size_t)GAME_BYTES * GAMES;
+    char *big = malloc(n + 1);
+    CHECK(big != NULL);
+    for (int i = 0; big && i < GAMES; i++) {
+        snprintf(big + (size_t)i * GAME_BYTES, GAME_BYTES + 1,
+                 "[Event \"%05hu\"]\n\n1. e4 e5 2. Nf3 *\n\n", (unsigned short)i);
+    }
+    pgn_membuf m = packed(f, big, n, 2);
+    z_seen z;
+    CHECK_EQ_INT(z_read(&m, m.len, big, 0, &z), PGN_END);
+    CHECK(z.e.games == GAMES && z.e.bad == 0 && z.bad == 0 && z.last == m.len);
+    CHECK_EQ_INT(z_read(&m, m.len - m.len / 4, big, 0, &z), PGN_E_IO);
+    CHECK(z.e.games > GAMES / 2 && z.e.games < GAMES && z.e.bad == 0 && z.bad == 0);
+    CHECK_EQ_INT(z_read(&m, m.len, big, 1000, &z), PGN_E_NOMEM);
+    CHECK(z.e.games == 1000 && z.e.bad == 0 && z.bad == 0);
+    pgn_membuf_free(&m);
+    free(big);
+}
+
 int main(void) {
     test_magic();
     for (int f = PGN_FORMAT_PLAIN; f <= PGN_FORMAT_XZ; f++) {
@@ -329,5 +405,10 @@ int main(void) {
     test_frames();
     test_refused();
     test_parallel_hooks();
+    for (int f = PGN_FORMAT_GZIP; f <= PGN_FORMAT_XZ; f++) {
+        if (pgn_format_missing_lib((pgn_format)f) == NULL) {
+            test_parallel_compressed((pgn_format)f);
+        }
+    }
     return harness_finish();
 }
