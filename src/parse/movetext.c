@@ -25,30 +25,6 @@ static void warn_bits(pgn_reader *r, uint32_t bits, pgn_loc at, pgn_str text) {
     }
 }
 
-/* Token t could not be played (st): if it is a move with an ASCII glyph glued to it, sets *res to
- * the move and returns the glyph's length; if it is repaired (repair.c), sets *res and returns
- * REPAIRED; else reports st, ends the line and returns 0. */
-#define REPAIRED ((size_t)-1)
-static COLD size_t unplayable(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
-                              pgn_status st, pgn_san_result *res) {
-    size_t glued = pgnk_mt_glued_glyph(t);
-    if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
-        return glued;
-    }
-    if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS &&
-        pgnk_repair_move(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, &res->move)) {
-        res->warnings = 0; /* docs/repair.md: played as r->repair_san */
-        return REPAIRED;
-    }
-    if (st == PGN_E_BAD_SAN && pgnk_move_incomplete(t->ptr, t->len)) {
-        pgnk_mt_pending(s, t, 0); /* e8=, N1, 1-: E_TRUNCATED if the movetext ends there */
-    } else if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS) { /* reported */
-        pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
-    }
-    l->dead = 1;
-    return 0;
-}
-
 /* What a move callback answered: STOP ends the callbacks of the game (its moves are still
  * resolved); SKIP also skips the rest of the movetext, as a SKIP from end_tags does (no move is
  * resolved, nothing is reported but structure errors, the final position is not checked), and
@@ -159,8 +135,8 @@ static COLD size_t play_other(pgn_reader *r, mt_state *s, rav_level *l, const to
     s->board = r->lang_cands ? BOARD_OTHER : BOARD_ENGLISH;
     if (st != PGN_OK) {
         english = r->lang_cands == 0;
-        glued = unplayable(r, s, l, t, st, &res);
-        if (glued == REPAIRED) {
+        glued = pgnk_mt_unplayable(r, s, l, t, st, &res);
+        if (glued == PGNK_MT_REPAIRED) {
             played(r, s, l, t, (pgn_str){r->repair_san, strlen(r->repair_san)}, &res, 1);
             return 0;
         }

@@ -167,3 +167,25 @@ COLD int pgnk_mt_odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token 
     l->dead = l->dead == PEEKED ? 0 : l->dead;
     return 1;
 }
+
+/* Token t could not be played (st): see movetext_internal.h (from movetext.c, which keeps its
+ * hot path). */
+size_t pgnk_mt_unplayable(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_status st,
+                          pgn_san_result *res) {
+    size_t glued = pgnk_mt_glued_glyph(t);
+    if (glued > 0 && pgn_san_parse(&l->pos, t->ptr, t->len - glued, s->san_flags, res) == PGN_OK) {
+        return glued;
+    }
+    if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS &&
+        pgnk_repair_move(r, &l->pos, t->ptr, t->len, t->at, s->san_flags, &res->move)) {
+        res->warnings = 0; /* docs/repair.md: played as r->repair_san */
+        return PGNK_MT_REPAIRED;
+    }
+    if (st == PGN_E_BAD_SAN && pgnk_move_incomplete(t->ptr, t->len)) {
+        pgnk_mt_pending(s, t, 0); /* e8=, N1, 1-: E_TRUNCATED if the movetext ends there */
+    } else if (st != PGN_E_LANGUAGE_AMBIGUOUS && st != PGN_E_DESCRIPTIVE_AMBIGUOUS) { /* reported */
+        pgnk_reader_diag(r, st, t->at, t->ptr, t->len);
+    }
+    l->dead = 1;
+    return 0;
+}

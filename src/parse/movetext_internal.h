@@ -60,6 +60,12 @@ void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t
 /* A move in an odd form (O–O with a Unicode dash, a pawn drop without its letter): played with its
  * warning; 1 if it was (movetext_forms.c). */
 int pgnk_mt_odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+/* Token t could not be played (st): the length of an ASCII glyph glued to the move *res then
+ * holds; PGNK_MT_REPAIRED when repaired (repair.c: *res the move); else st reported, the line
+ * ended, 0. Cold: movetext_forms.c. */
+#define PGNK_MT_REPAIRED ((size_t)-1)
+size_t pgnk_mt_unplayable(pgn_reader *r, mt_state *s, rav_level *l, const token *t, pgn_status st,
+                          pgn_san_result *res);
 void pgnk_mt_on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag);
 
 /* movetext_glyph.c: text that is no PGN token (W_SKIPPED_TEXT once for a run of it); a glyph read
