@@ -229,39 +229,8 @@ void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t
     }
 }
 
-/* Castling written with a Unicode dash (O–O, a symbol the lexer made whole: t->high), played in
- * its ASCII form with W_CASTLE_ZERO; chess.com's pawn drop without its letter (@g2), played as
- * P@g2 with W_PAWN_DROP. Returns 1 if t was played here. */
-static COLD int odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    char buf[24];
-    token a = *t;
-    a.ptr = buf;
-    a.high = 0;
-    if (t->ptr[0] == '@') {
-        if (t->len + 1 > sizeof buf || l->pos.variant != PGN_VARIANT_CRAZYHOUSE) {
-            return 0;
-        }
-        buf[0] = 'P';
-        memcpy(buf + 1, t->ptr, t->len);
-        a.len = t->len + 1;
-    } else {
-        a.len = pgnk_dash_ascii(t->ptr, t->len, buf, sizeof buf);
-    }
-    if (a.len == 0 || !pgnk_mt_could_be_move(&a)) {
-        return 0;
-    }
-    if (buf[0] != '0' && buf[0] != 'o') { /* (0-0, o-o: the SAN reader says W_CASTLE_ZERO) */
-        pgnk_reader_diag(r, t->ptr[0] == '@' ? PGN_W_PAWN_DROP : PGN_W_CASTLE_ZERO, t->at, t->ptr,
-                         t->len);
-    }
-    pgnk_mt_play_token(r, s, l, &a);
-    r->lead_seen |= (uint64_t)1 << (buf[0] & 63);
-    l->dead = l->dead == PEEKED ? 0 : l->dead;
-    return 1;
-}
-
 static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if ((t->high || t->ptr[0] == '@') && odd_move(r, s, l, t)) {
+    if ((t->high || t->ptr[0] == '@') && pgnk_mt_odd_move(r, s, l, t)) {
         return;
     }
     int word =
@@ -414,6 +383,28 @@ static inline void check_number(pgn_reader *r, mt_state *s, const rav_level *l, 
     }
 }
 
+/* 1 if the gate (PGN_READ_MOVE_GATE) lets mv, just played to pos, pass without a callback: then
+ * counted in it. */
+static inline int gate_pass(pgn_move_gate *g, const pgn_pos *pos, pgn_move mv) {
+    if (g->open && pos->halfmove != 0 && PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT &&
+        mv != PGN_MOVE_NULL && pos->variant == PGN_VARIANT_STANDARD &&
+        !(g->squares & (bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv))))) {
+        g->passed++;
+        return 1;
+    }
+    return 0;
+}
+
+/* The move mv at window index st..end (on n's line), just played to l->pos, given to the move
+ * visitor (PGN_READ_MOVE_AFTER). */
+static inline void visit_played(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                size_t st, size_t end, pgn_move mv) {
+    pgn_str san = {(const char *)n->b + st, end - st};
+    fast_token(&r->tok, n, st, end);
+    r->san_canonical = san.len <= 7;
+    after_move(r, s, r->v->move(r->user, &l->pos, mv, san, r->tok.at));
+}
+
 /* The move at window index st..end (on n's line) read and played in one pass, where nobody sees
  * it, the tree builder is the visitor (it never looks at the position before a move, and the SAN
  * the fast path reads is canonical: san_fast.c) or the visitor sees it only once played
@@ -432,9 +423,7 @@ static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_
         pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
         after_move(r, s, pgnk_builder_move_read(r->user, mv, san, at));
     } else if (r->v && r->v->move) {
-        fast_token(&r->tok, n, st, end);
-        r->san_canonical = san.len <= 7;
-        after_move(r, s, r->v->move(r->user, &l->pos, mv, san, r->tok.at));
+        visit_played(r, s, l, n, st, end, mv);
     }
     return 1;
 }
@@ -516,9 +505,34 @@ static inline void fast_advance(fast_cur *c, const fast_cur *n, size_t end) {
  * the line died, the next token read); or load the lexer's place (RELOAD). STOP: fast_one's. */
 enum { MOVE_ON, MOVE_LEAVE_PAST, MOVE_LEAVE, MOVE_RELOAD, MOVE_STOP };
 
-/* Nobody sees a move the fast path reads in English: one_pass then does no more than play it. */
+/* Nobody sees a move the fast path reads in English (QUIET): one_pass then does no more than play
+ * it; or the visitor sees the main line's moves its gate does not let pass (GATED: gated_move). */
+enum { LOUD, QUIET, GATED };
 static inline int fast_quiet(const pgn_reader *r, const mt_state *s) {
-    return s->board == BOARD_ENGLISH && !(r->v && r->v->move);
+    if (s->board != BOARD_ENGLISH) {
+        return LOUD;
+    }
+    return !(r->v && r->v->move) ? QUIET : s->gate && r->depth == 1 ? GATED : LOUD;
+}
+
+/* one_pass under the gate (PGN_READ_MOVE_AFTER and PGN_READ_MOVE_GATE, on the main line):
+ * GATE_PASSED if the move was played and the gate let it pass, 1 if played and visited, 0 if
+ * another path must read it. */
+enum { GATE_PASSED = 2 };
+static ALWAYS_INLINE int gated_move(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                    size_t st, size_t end, int *safe) {
+    uint8_t side = l->pos.side;
+    pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
+    if (mv == PGN_MOVE_NONE) {
+        return 0;
+    }
+    r->moves_or |= mv;
+    record_on_line(r, l, mv, side);
+    if (gate_pass(s->gate, &l->pos, mv)) {
+        return GATE_PASSED;
+    }
+    visit_played(r, s, l, n, st, end, mv);
+    return 1;
 }
 
 /* The move at window index st..end (on n's line), in the fast path: played, its first byte added
@@ -530,7 +544,7 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
     unsigned char c0 = n->b[st];   /* the window may move on a look at the next token */
     int kept;
-    if (*quiet) {
+    if (*quiet == QUIET) {
         uint8_t side = l->pos.side;
         pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
         if (mv != PGN_MOVE_NONE) { /* one_pass: nothing else happens, the line lives on */
@@ -540,6 +554,13 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
             return MOVE_ON;
         }
         kept = fast_play_other(r, s, l, n, st, end, safe);
+    } else if (*quiet == GATED) {
+        kept = gated_move(r, s, l, n, st, end, safe);
+        if (kept == GATE_PASSED) {
+            *lead |= (uint64_t)1 << (c0 & 63);
+            return MOVE_ON;
+        }
+        kept = kept ? kept : fast_play_other(r, s, l, n, st, end, safe);
     } else {
         kept = fast_play(r, s, l, n, st, end, safe);
     }
@@ -724,6 +745,8 @@ static void read_movetext(pgn_reader *r) {
         r->v && r->v->move && r->v != &pgnk_builder_visitor && !(r->opts.flags & PGN_READ_NO_KEYS);
     s.after = (r->opts.flags & PGN_READ_MOVE_AFTER) && r->v != &pgnk_builder_visitor;
     s.after = s.after && !s.keys ? 2 : s.after;
+    s.gate =
+        s.after == 2 && (r->opts.flags & PGN_READ_MOVE_GATE) && r->v && r->v->move ? r->user : NULL;
     /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Movetext tokens in forms that are not plain PGN, told apart by their bytes alone: glyphs glued
  * to a move or split by the lexer, ChessBase's forfeit results, promotions to a figurine or a
- * Cyrillic letter. Split from movetext.c. */
+ * Cyrillic letter, castling with a Unicode dash, a pawn drop without its letter. Split from
+ * movetext.c. */
 #include "movetext_internal.h"
 
 #include <string.h>
@@ -135,4 +136,35 @@ pgn_result pgnk_mt_symbol_result(const token *t, int *lax) {
         *lax = res != PGN_RESULT_NONE;
     }
     return res;
+}
+
+/* Castling written with a Unicode dash (O–O, a symbol the lexer made whole: t->high), played in
+ * its ASCII form with W_CASTLE_ZERO; chess.com's pawn drop without its letter (@g2), played as
+ * P@g2 with W_PAWN_DROP. Returns 1 if t was played here. */
+int pgnk_mt_odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
+    char buf[24];
+    token a = *t;
+    a.ptr = buf;
+    a.high = 0;
+    if (t->ptr[0] == '@') {
+        if (t->len + 1 > sizeof buf || l->pos.variant != PGN_VARIANT_CRAZYHOUSE) {
+            return 0;
+        }
+        buf[0] = 'P';
+        memcpy(buf + 1, t->ptr, t->len);
+        a.len = t->len + 1;
+    } else {
+        a.len = pgnk_dash_ascii(t->ptr, t->len, buf, sizeof buf);
+    }
+    if (a.len == 0 || !pgnk_mt_could_be_move(&a)) {
+        return 0;
+    }
+    if (buf[0] != '0' && buf[0] != 'o') { /* (0-0, o-o: the SAN reader says W_CASTLE_ZERO) */
+        pgnk_reader_diag(r, t->ptr[0] == '@' ? PGN_W_PAWN_DROP : PGN_W_CASTLE_ZERO, t->at, t->ptr,
+                         t->len);
+    }
+    pgnk_mt_play_token(r, s, l, &a);
+    r->lead_seen |= (uint64_t)1 << (buf[0] & 63);
+    l->dead = l->dead == PEEKED ? 0 : l->dead;
+    return 1;
 }

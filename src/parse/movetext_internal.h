@@ -41,6 +41,7 @@ typedef struct mt_state {
     uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
     uint8_t after; /* PGN_READ_MOVE_AFTER: 1, move callbacks once the move is played; 2, and no
                       key kept, so the fast path reads and plays a move in one pass */
+    pgn_move_gate *gate; /* under after 2 and PGN_READ_MOVE_GATE: the visitor's (its user) */
     uint32_t san_flags;
     uint8_t tail;          /* TAIL_*: the last token (comments, NAGs and periods leave it) */
     uint8_t tail_mate;     /* TAIL_MOVE, TAIL_UNJUDGED: it ends with '#' */
@@ -104,6 +105,9 @@ int pgnk_mt_is_digits(const char *p, size_t n);
 int pgnk_mt_could_be_move(const token *t);
 int pgnk_mt_move_shaped(const token *t);
 pgn_result pgnk_mt_symbol_result(const token *t, int *lax);
+/* movetext_forms.c: O–O with a Unicode dash, @g2 in crazyhouse, played with their warning; 1 if t
+ * was played so. */
+int pgnk_mt_odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 int pgnk_mt_glyph_half(const token *t);
 /* ChessBase's forfeit results, the 3 bytes at p: +-- and +:- 1-0, --+ and -:+ 0-1; else
  * PGN_RESULT_NONE. */
