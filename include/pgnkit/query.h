@@ -86,8 +86,10 @@ PGN_API const pgn_visitor *pgn_query_visitor_for(const pgn_query *query);
  * query as user) and ORs the reader flags it needs into *flags: pgn_query_reader_flags, and
  * PGN_READ_MOVE_AFTER when the query tests points of the main line only and reads neither the
  * position before a move, nor annotations, nor keys (the reader then reads and plays each move in
- * one pass). Read with those flags: the same answers, and the same moves resolved (so the same
- * diagnostics), as pgn_query_visitor_for. Returns a static visitor, never NULL.
+ * one pass), with PGN_READ_MOVE_GATE (the matcher, the user, holds the gate: no callback for the
+ * moves that cannot change what is known of the game). Read with those flags: the same answers,
+ * and the same moves resolved (so the same diagnostics), as pgn_query_visitor_for. Returns a static
+ * visitor, never NULL.
  */
 PGN_API const pgn_visitor *pgn_query_visitor_fast(const pgn_query *query, uint32_t *flags);
 

@@ -111,6 +111,21 @@ typedef struct pgn_visitor {
     0x1000u /* the move callback comes once the move is played, and its position is the one after  \
              * mv, not before it: the reader may read and play a move in one pass                  \
              * (pgn_query_visitor_fast). pgn_reader_next ignores it */
+#define PGN_READ_MOVE_GATE                                                                         \
+    0x2000u /* with PGN_READ_MOVE_AFTER: the user pointer given to pgn_reader_visit points to a    \
+             * pgn_move_gate, which the visitor keeps; the reader may pass over the moves it lets  \
+             * pass (no move callback), counting them in it (pgn_query_visitor_fast) */
+
+/** What a visitor read under PGN_READ_MOVE_GATE lets the reader pass over: while open is 1, a
+ * main-line move of standard chess that is no pawn move, no capture, no castling, no null move, and
+ * neither leaves nor reaches a square of squares, may get no move callback; passed then counts it.
+ * The visitor may change squares and open in any callback, and must read (and may reset) passed:
+ * the moves passed over since. The reader reads the gate only during pgn_reader_visit. */
+typedef struct pgn_move_gate {
+    uint64_t squares;
+    uint32_t open;
+    uint32_t passed;
+} pgn_move_gate;
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads
  * Latin-1 text the same) as each text's bytes tell, else as the last text that told

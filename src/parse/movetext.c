@@ -205,129 +205,6 @@ void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t
     }
 }
 
-static void play_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    if ((t->high || t->ptr[0] == '@') && pgnk_mt_odd_move(r, s, l, t)) {
-        return;
-    }
-    int word =
-        pgnk_mt_could_be_move(t) ? 1 : pgnk_lang_word(r, t->ptr, t->len); /* PxP, ch: descriptive */
-    if (word != 1) {
-        if (word == 0) {
-            pgnk_mt_glyph_or_text(r, s, l, t);
-        }
-        return;
-    }
-    char c0 = t->ptr[0]; /* t may be overwritten by a look at the next token */
-    pgnk_mt_play_token(r, s, l, t);
-    r->lead_seen |= (uint64_t)1 << (c0 & 63); /* which languages agree (movetext_lang.c) */
-    l->dead = l->dead == PEEKED ? 0 : l->dead;
-}
-
-/* A symbol: termination marker, move number, e.p. suffix or move. Returns 1 at the game's end. */
-static int on_symbol(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    int lax;
-    pgn_result res = pgnk_mt_symbol_result(t, &lax);
-    if (lax) {
-        pgnk_reader_diag(r, PGN_W_RESULT_FORM, t->at, t->ptr, t->len);
-    }
-    if (res != PGN_RESULT_NONE) {
-        if (r->depth > 1 || s->skip_parens) {
-            pgnk_reader_diag(r, PGN_W_RESULT_IN_VARIATION, t->at, t->ptr, t->len);
-            return 0;
-        }
-        r->marker = res;
-        r->marker_at = t->at;
-        return 1;
-    }
-    if (s->skip_parens || l->dead) {
-        return 0;
-    }
-    if (pgnk_mt_is_digits(t->ptr, t->len)) {
-        if (s->board && !s->number_warned) {
-            unsigned long n = 0;
-            for (size_t i = 0; i < t->len && n < 100000000; i++) {
-                n = n * 10 + (unsigned long)(t->ptr[i] - '0');
-            }
-            if (n != l->pos.fullmove) {
-                s->number_warned = 1;
-                pgnk_reader_diag(r, PGN_W_MOVE_NUMBER, t->at, t->ptr, t->len);
-            }
-        }
-        return 0;
-    }
-    if (l->has_move && ((t->len == 2 && memcmp(t->ptr, "ep", 2) == 0) ||
-                        (t->len == 3 && memcmp(t->ptr, "e.p", 3) == 0))) {
-        pgnk_reader_diag(r, PGN_W_EP_SUFFIX, t->at, t->ptr, t->len);
-        return 0;
-    }
-    play_move(r, s, l, t);
-    return 0;
-}
-
-void pgnk_mt_on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, unsigned nag) {
-    if (!l->has_move) {
-        pgnk_mt_skip_text(r, s, t);
-        return;
-    }
-    if (nag > 255) {
-        pgnk_reader_diag(r, PGN_W_NAG_RANGE, t->at, t->ptr, t->len);
-        return;
-    }
-    if (r->v && r->v->nag && r->v->nag(r->user, nag) == PGN_FLOW_STOP) {
-        r->v = NULL;
-    }
-}
-
-/* One movetext token (consumed). Returns 1 after the game's termination marker. */
-static int on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
-    int live = !s->skip_parens && !l->dead;
-    s->prev_skipped = s->skipped;
-    s->skipped = 0;
-    if (t->too_long && t->kind != TOK_COMMENT && t->kind != TOK_LINE_COMMENT) {
-        /* a symbol or a run of stray bytes longer than max_token: its text was dropped */
-        if (live) {
-            pgnk_reader_diag(r, PGN_E_TOKEN_TOO_LONG, t->at, NULL, 0);
-            s->skipped = 1;
-        }
-        return 0;
-    }
-    switch (t->kind) {
-    case TOK_STAR: {
-        token sym = *t;
-        sym.ptr = "*";
-        sym.len = 1;
-        return on_symbol(r, s, l, &sym);
-    }
-    case TOK_SYMBOL: return on_symbol(r, s, l, t);
-    case TOK_PERIODS: break;
-    case TOK_LPAREN: pgnk_mt_on_open(r, s, l, t); break;
-    case TOK_RPAREN: pgnk_mt_on_close(r, s, t); break;
-    case TOK_COMMENT:
-    case TOK_LINE_COMMENT:
-        if (live || t->unterminated) {
-            pgnk_mt_on_comment(r, t);
-        }
-        break;
-    case TOK_NAG:
-    case TOK_ANNOTATION:
-        if (live && (t->kind == TOK_NAG || t->value)) {
-            pgnk_mt_on_nag(r, s, l, t, t->value);
-        } else if (live) {
-            pgnk_mt_skip_text(r, s, t); /* an annotation such as !!! */
-        }
-        break;
-    default:
-        /* a UTF-8 glyph (±, ⩲, ∞) is no PGN token: the lexer leaves it as TOK_BAD */
-        if (live && t->kind == TOK_BAD && t->high) {
-            pgnk_mt_glyph_or_text(r, s, l, t);
-        } else if (live) {
-            pgnk_mt_skip_text(r, s, t);
-        }
-        break;
-    }
-    return 0;
-}
-
 /* W_MOVE_NUMBER for the move number at window index st..end, on n's line (once per game). */
 static COLD void number_warn(pgn_reader *r, mt_state *s, const fast_cur *n, size_t st, size_t end) {
     token t;
@@ -359,6 +236,28 @@ static inline void check_number(pgn_reader *r, mt_state *s, const rav_level *l, 
     }
 }
 
+/* 1 if the gate (PGN_READ_MOVE_GATE) lets mv, just played to pos, pass without a callback: then
+ * counted in it. */
+static inline int gate_pass(pgn_move_gate *g, const pgn_pos *pos, pgn_move mv) {
+    if (g->open && pos->halfmove != 0 && PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT &&
+        mv != PGN_MOVE_NULL && pos->variant == PGN_VARIANT_STANDARD &&
+        !(g->squares & (bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv))))) {
+        g->passed++;
+        return 1;
+    }
+    return 0;
+}
+
+/* The move mv at window index st..end (on n's line), just played to l->pos, given to the move
+ * visitor (PGN_READ_MOVE_AFTER). */
+static inline void visit_played(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                size_t st, size_t end, pgn_move mv) {
+    pgn_str san = {(const char *)n->b + st, end - st};
+    fast_token(&r->tok, n, st, end);
+    r->san_canonical = san.len <= 7;
+    after_move(r, s, r->v->move(r->user, &l->pos, mv, san, r->tok.at));
+}
+
 /* The move at window index st..end (on n's line) read and played in one pass, where nobody sees
  * it, the tree builder is the visitor (it never looks at the position before a move, and the SAN
  * the fast path reads is canonical: san_fast.c) or the visitor sees it only once played
@@ -377,9 +276,7 @@ static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_
         pgn_loc at = {n->base + st, n->line, (uint32_t)(n->base + st - n->line_off + 1)};
         after_move(r, s, pgnk_builder_move_read(r->user, mv, san, at));
     } else if (r->v && r->v->move) {
-        fast_token(&r->tok, n, st, end);
-        r->san_canonical = san.len <= 7;
-        after_move(r, s, r->v->move(r->user, &l->pos, mv, san, r->tok.at));
+        visit_played(r, s, l, n, st, end, mv);
     }
     return 1;
 }
@@ -463,14 +360,18 @@ enum { MOVE_ON, MOVE_LEAVE_PAST, MOVE_LEAVE, MOVE_RELOAD, MOVE_STOP };
 
 /* What one_pass does with a move the fast path reads in English: QUIET_PLAY, nobody sees it (it
  * is only played); QUIET_BUILD, the tree builder is the visitor (played, then its node added by
- * pgnk_builder_move_read); 0, another visitor. fast_move takes the first two inline (issue 32: the
+ * pgnk_builder_move_read); GATED, the visitor sees the main line's moves its gate does not let
+ * pass (gated_move); LOUD, another visitor. fast_move takes the first two inline (issue 32: the
  * general tests of fast_play and one_pass cost fmt about 25 instructions a move). */
-enum { QUIET_PLAY = 1, QUIET_BUILD = 2 };
+enum { LOUD, QUIET_PLAY, QUIET_BUILD, GATED };
 static inline int fast_quiet(const pgn_reader *r, const mt_state *s) {
     if (s->board != BOARD_ENGLISH) {
-        return 0;
+        return LOUD;
     }
-    return !(r->v && r->v->move) ? QUIET_PLAY : r->v == &pgnk_builder_visitor ? QUIET_BUILD : 0;
+    if (!(r->v && r->v->move)) {
+        return QUIET_PLAY;
+    }
+    return r->v == &pgnk_builder_visitor ? QUIET_BUILD : s->gate && r->depth == 1 ? GATED : LOUD;
 }
 
 /* The notes record_on_line makes of a move (and fast_move of a move-shaped symbol) for the moves
@@ -500,6 +401,26 @@ static ALWAYS_INLINE void quiet_build(pgn_reader *r, mt_state *s, rav_level *l, 
     }
 }
 
+/* one_pass under the gate (PGN_READ_MOVE_AFTER and PGN_READ_MOVE_GATE, on the main line):
+ * GATE_PASSED if the move was played and the gate let it pass, 1 if played and visited, 0 if
+ * another path must read it. */
+enum { GATE_PASSED = 2 };
+static ALWAYS_INLINE int gated_move(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
+                                    size_t st, size_t end, int *safe) {
+    uint8_t side = l->pos.side;
+    pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
+    if (mv == PGN_MOVE_NONE) {
+        return 0;
+    }
+    r->moves_or |= mv;
+    record_on_line(r, l, mv, side);
+    if (gate_pass(s->gate, &l->pos, mv)) {
+        return GATE_PASSED;
+    }
+    visit_played(r, s, l, n, st, end, mv);
+    return 1;
+}
+
 /* The move at window index st..end (on n's line), in the fast path: played, its first byte added
  * to *lead. *quiet: fast_quiet, as it was when the last path other than one_pass left. */
 static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
@@ -508,7 +429,7 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     s->skipped = 0;
     unsigned char c0 = n->b[st]; /* the window may move on a look at the next token */
     int kept;
-    if (*quiet) {
+    if (*quiet == QUIET_PLAY || *quiet == QUIET_BUILD) {
         pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
         if (mv != PGN_MOVE_NONE) { /* one_pass: no more than a node, the line lives on */
             r->moves_or |= mv;
@@ -527,7 +448,14 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     }
     quiet_flush(r, s, l);
     s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
-    if (*quiet) {
+    if (*quiet == GATED) {
+        kept = gated_move(r, s, l, n, st, end, safe);
+        if (kept == GATE_PASSED) {
+            *lead |= (uint64_t)1 << (c0 & 63);
+            return MOVE_ON;
+        }
+        kept = kept ? kept : fast_play_other(r, s, l, n, st, end, safe);
+    } else if (*quiet) {
         kept = fast_play_other(r, s, l, n, st, end, safe);
     } else {
         kept = fast_play(r, s, l, n, st, end, safe);
@@ -746,6 +674,8 @@ static void read_movetext(pgn_reader *r) {
         r->v && r->v->move && r->v != &pgnk_builder_visitor && !(r->opts.flags & PGN_READ_NO_KEYS);
     s.after = (r->opts.flags & PGN_READ_MOVE_AFTER) && r->v != &pgnk_builder_visitor;
     s.after = s.after && !s.keys ? 2 : s.after;
+    s.gate =
+        s.after == 2 && (r->opts.flags & PGN_READ_MOVE_GATE) && r->v && r->v->move ? r->user : NULL;
     /* Under PGN_READ_STRICT the SAN quirks keep their W_* codes, reported as errors (no
      * PGN_SAN_STRICT, which would turn every one into E_BAD_SAN). */
     s.san_flags = (r->opts.flags & PGN_READ_NO_NULL_MOVES) ? 0 : PGN_SAN_NULL_MOVES;
@@ -786,7 +716,7 @@ static void read_movetext(pgn_reader *r) {
         }
         pgnk_mt_note_tail(&s, t, !s.skip_parens && !r->levels[r->depth - 1].dead);
         reader_consume(r);
-        if (on_token(r, &s, &r->levels[r->depth - 1], t)) {
+        if (pgnk_mt_on_token(r, &s, &r->levels[r->depth - 1], t)) {
             pgnk_mt_after_marker(r, t);
             return;
         }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Movetext tokens in forms that are not plain PGN, told apart by their bytes alone: glyphs glued
  * to a move or split by the lexer, ChessBase's forfeit results, promotions to a figurine or a
- * Cyrillic letter. Split from movetext.c. */
+ * Cyrillic letter, castling with a Unicode dash, a pawn drop without its letter. Split from
+ * movetext.c. */
 #include "movetext_internal.h"
 
 #include <string.h>

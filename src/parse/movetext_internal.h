@@ -41,6 +41,7 @@ typedef struct mt_state {
     uint8_t keys;                  /* positions reach a visitor: keep their Zobrist keys */
     uint8_t after; /* PGN_READ_MOVE_AFTER: 1, move callbacks once the move is played; 2, and no
                       key kept, so the fast path reads and plays a move in one pass */
+    pgn_move_gate *gate; /* under after 2 and PGN_READ_MOVE_GATE: the visitor's (its user) */
     uint32_t san_flags;
     uint32_t quiet_plies;  /* moves fast_move played in one pass, their line's notes not yet made
                               (quiet_flush) */
@@ -60,6 +61,9 @@ void pgnk_mt_play_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t
 /* A move in an odd form (O–O with a Unicode dash, a pawn drop without its letter): played with its
  * warning; 1 if it was (movetext_forms.c). */
 int pgnk_mt_odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+/* One movetext token (consumed), in the general path (movetext_token.c). Returns 1 after the
+ * game's termination marker. */
+int pgnk_mt_on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 /* Token t could not be played (st): the length of an ASCII glyph glued to the move *res then
  * holds; PGNK_MT_REPAIRED when repaired (repair.c: *res the move); else st reported, the line
  * ended, 0. Cold: movetext_forms.c. */
@@ -115,6 +119,12 @@ int pgnk_mt_is_digits(const char *p, size_t n);
 int pgnk_mt_could_be_move(const token *t);
 int pgnk_mt_move_shaped(const token *t);
 pgn_result pgnk_mt_symbol_result(const token *t, int *lax);
+/* movetext_forms.c: O–O with a Unicode dash, @g2 in crazyhouse, played with their warning; 1 if t
+ * was played so. */
+int pgnk_mt_odd_move(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+/* One movetext token (consumed), in the general path (movetext_token.c). Returns 1 after the
+ * game's termination marker. */
+int pgnk_mt_on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 int pgnk_mt_glyph_half(const token *t);
 /* ChessBase's forfeit results, the 3 bytes at p: +-- and +:- 1-0, --+ and -:+ 0-1; else
  * PGN_RESULT_NONE. */

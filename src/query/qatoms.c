@@ -598,3 +598,37 @@ int pgnk_qtag_atom(const qnode *n, const qtags *t) {
     default: return 0;
     }
 }
+
+/* ends and result = final / != final at the final position e (reps: its occurrences so far;
+ * result: the game's termination marker, read when the tags have no Result). */
+int pgnk_qend_atom(const qnode *n, const pgn_pos *e, unsigned reps, const qtags *tags,
+                   pgn_result result) {
+    if (n->op == Q_ENDS) {
+        int mate = pgn_pos_is_checkmate(e), v;
+        switch ((int)n->num) {
+        case 0: v = mate; break;
+        case 1: v = pgn_pos_is_stalemate(e); break;
+        case 2: v = reps >= 3; break;
+        case 3: v = !mate && e->halfmove >= 100; break;
+        default: v = pgn_pos_is_insufficient_material(e);
+        }
+        return n->cmp == C_EQ ? v : !v;
+    }
+    /* result = final / != final: only when the board decides the game */
+    pgn_result board = PGN_RESULT_NONE;
+    pgn_outcome end = pgn_pos_outcome(e, 1); /* the variant's own ending first (issue 35) */
+    if (end == PGN_OUTCOME_CHECKMATE || end == PGN_OUTCOME_STALEMATE ||
+        end == PGN_OUTCOME_INSUFFICIENT_MATERIAL || end >= PGN_OUTCOME_KING_EXPLODED) {
+        int winner = pgn_outcome_winner(e, end);
+        board = winner < 0            ? PGN_RESULT_DRAW
+                : winner == PGN_WHITE ? PGN_RESULT_WHITE_WINS
+                                      : PGN_RESULT_BLACK_WINS;
+    }
+    if (board == PGN_RESULT_NONE) {
+        return 0;
+    }
+    pgn_str tag;
+    pgn_result said =
+        pgnk_qtag_get(tags, "Result", 6, &tag) ? pgn_result_parse(tag.ptr, tag.len) : result;
+    return (said == board) == (n->cmp == C_EQ);
+}

@@ -30,6 +30,7 @@ enum { PASS_NO, PASS_YES, PASS_PAWNS }; /* pass_point */
 #define QNEED_MAX 4 /* open groups whose pawns set_quiet keeps for absent_point */
 
 struct pgn_query_matcher {
+    pgn_move_gate gate; /* first: the reader's under PGN_READ_MOVE_GATE (set_quiet keeps it) */
     const pgn_query *q;
     pgn_allocator alloc;
     arena ar; /* the game's tags */
@@ -134,42 +135,11 @@ pgn_status pgn_query_matcher_result(const pgn_query_matcher *m, pgn_query_result
 /* ---- three-valued evaluation of the game-level tree: 0, 1, 2 = not known yet ---- */
 
 static int end_atom(const pgn_query_matcher *m, const qnode *n) {
-    const pgn_pos *e = &m->endpos;
     if (n->op == Q_PLIES || n->op == Q_MOVES) {
         double v = n->op == Q_PLIES ? m->plies : (m->plies + 1) / 2;
         return pgnk_qcmp_num((qcmp)n->cmp, v, n->num);
     }
-    if (!m->has_endpos) {
-        return 0;
-    }
-    if (n->op == Q_ENDS) {
-        int mate = pgn_pos_is_checkmate(e), v;
-        switch ((int)n->num) {
-        case 0: v = mate; break;
-        case 1: v = pgn_pos_is_stalemate(e); break;
-        case 2: v = m->last_reps >= 3; break;
-        case 3: v = !mate && e->halfmove >= 100; break;
-        default: v = pgn_pos_is_insufficient_material(e);
-        }
-        return n->cmp == C_EQ ? v : !v;
-    }
-    /* result = final / != final: only when the board decides the game */
-    pgn_result board = PGN_RESULT_NONE;
-    pgn_outcome end = pgn_pos_outcome(e, 1); /* the variant's own ending first (issue 35) */
-    if (end == PGN_OUTCOME_CHECKMATE || end == PGN_OUTCOME_STALEMATE ||
-        end == PGN_OUTCOME_INSUFFICIENT_MATERIAL || end >= PGN_OUTCOME_KING_EXPLODED) {
-        int winner = pgn_outcome_winner(e, end);
-        board = winner < 0            ? PGN_RESULT_DRAW
-                : winner == PGN_WHITE ? PGN_RESULT_WHITE_WINS
-                                      : PGN_RESULT_BLACK_WINS;
-    }
-    if (board == PGN_RESULT_NONE) {
-        return 0;
-    }
-    pgn_str tag;
-    pgn_result said =
-        pgnk_qtag_get(&m->tags, "Result", 6, &tag) ? pgn_result_parse(tag.ptr, tag.len) : m->result;
-    return (said == board) == (n->cmp == C_EQ);
+    return m->has_endpos && pgnk_qend_atom(n, &m->endpos, m->last_reps, &m->tags, m->result);
 }
 
 static int eval3(const pgn_query_matcher *m, uint32_t id) {
@@ -360,6 +330,8 @@ static void set_quiet(pgn_query_matcher *m) {
     m->quiet_ok = (uint8_t)ok;
     m->pawns_ok = (uint8_t)(ok && pawns);
     m->open_dep = dep;
+    m->gate.squares = dep; /* the moves quiet_move passes over, once decided none */
+    m->gate.open = (uint32_t)(ok && !m->decided);
     m->nneed = (uint8_t)(ok && need ? nneed : 0);
 }
 
@@ -530,6 +502,7 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
     m->never_p[0] = m->never_p[1] = ~UINT64_C(0); /* unlike any position's: tests are due */
     m->first_ply = UINT32_MAX;
     m->plies = 0;
+    m->gate.open = m->gate.passed = 0;
     m->result = PGN_RESULT_NONE;
     return m->st == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
 }
@@ -637,7 +610,8 @@ static pgn_flow v_move_after(void *user, const pgn_pos *after, pgn_move mv, pgn_
     }
     qline *l = &m->lines[0];
     l->mv = mv;
-    l->ply++;
+    l->ply += 1 + m->gate.passed; /* and the moves the gate let pass */
+    m->gate.passed = 0;
     l->pending = 2; /* tested: finish_line only notes the final position */
     if (quiet_move(m, after, mv)) {
         return PGN_FLOW_CONTINUE; /* pass_point's first PASS_YES, without its call */
@@ -750,6 +724,7 @@ static pgn_flow v_end_game(void *user, pgn_result result, const pgn_game_summary
         return PGN_FLOW_CONTINUE;
     }
     m->depth = 0;
+    m->lines[0].pending = m->gate.passed ? 2 : m->lines[0].pending; /* moves after the last call */
     if (m->has_endpos && !(m->q->flags & QF_POINTS) && sum->final_pos) {
         m->endpos = *sum->final_pos; /* no move was seen: the reader's final position */
     } else if (m->has_endpos) {
@@ -795,6 +770,6 @@ const pgn_visitor *pgn_query_visitor_fast(const pgn_query *q, uint32_t *flags) {
         return pgn_query_visitor_for(q);
     }
     int after = !(q->flags & before);
-    *flags |= after ? PGN_READ_MOVE_AFTER : 0;
+    *flags |= after ? PGN_READ_MOVE_AFTER | PGN_READ_MOVE_GATE : 0;
     return &query_visitor_fast[after][(q->flags & QF_TAGS) != 0];
 }

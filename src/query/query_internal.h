@@ -215,6 +215,9 @@ typedef struct qtags {
 } qtags;
 int pgnk_qtag_get(const qtags *t, const char *name, size_t nlen, pgn_str *out);
 int pgnk_qtag_atom(const qnode *n, const qtags *t);
+/* ends, result = final / != final: their value at the final position e (qatoms.c). */
+int pgnk_qend_atom(const qnode *n, const pgn_pos *e, unsigned reps, const qtags *tags,
+                   pgn_result result);
 
 /* qpoint.c: a point is a position with the move that led to it and that move's annotations */
 typedef struct qann {

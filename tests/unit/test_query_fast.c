@@ -103,7 +103,8 @@ static void compare(const char *what, const char *pgn, size_t len) {
         uint32_t fa, fb;
         if (run(e, pgn, len, 1, &a, &fa) && run(e, pgn, len, 0, &b, &fb)) {
             CHECK_EQ_INT((fa & PGN_READ_MOVE_AFTER) != 0, i < na);
-            CHECK_EQ_INT(fa & ~PGN_READ_MOVE_AFTER, fb);
+            CHECK_EQ_INT((fa & PGN_READ_MOVE_GATE) != 0, i < na);
+            CHECK_EQ_INT(fa & ~(PGN_READ_MOVE_AFTER | PGN_READ_MOVE_GATE), fb);
             CHECK_EQ_U64(a.text.len, b.text.len);
             CHECK(a.text.len == b.text.len && memcmp(a.text.p, b.text.p, a.text.len) == 0);
             CHECK(a.games > 0);
@@ -197,11 +198,81 @@ static void test_reader_after(const char *pgn, size_t len) {
     }
 }
 
+/* The reader under PGN_READ_MOVE_GATE: a visitor whose gate opens and closes, and changes its
+ * squares, as the moves come. Every move it gets is one the gate did not let pass (a pawn move, a
+ * capture, castling, a move from or to one of its squares, or the gate closed), every move it does
+ * not get is counted in passed, and the ply each position shows is the moves got and passed. */
+typedef struct gated {
+    pgn_move_gate gate; /* first: the reader's */
+    unsigned start2;    /* the start position's 2 * fullmove + side */
+    unsigned long base; /* calls + passed at the game's start */
+    unsigned long calls, passed, wrong, plies, loud;
+} gated;
+
+static pgn_flow g_end_tags(void *u, const pgn_pos *start) {
+    gated *g = u;
+    g->start2 = 2u * start->fullmove + start->side;
+    g->base = g->calls + g->passed;
+    g->gate.open = 1;
+    g->gate.squares = UINT64_C(1) << PGN_SQ(3, 3); /* d4 */
+    return PGN_FLOW_CONTINUE;
+}
+static pgn_flow g_move(void *u, const pgn_pos *after, pgn_move mv, pgn_str san, pgn_loc at) {
+    gated *g = u;
+    (void)san;
+    (void)at;
+    uint64_t sq = (UINT64_C(1) << PGN_MOVE_FROM(mv)) | (UINT64_C(1) << PGN_MOVE_TO(mv));
+    int passable = after->halfmove != 0 && PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT &&
+                   mv != PGN_MOVE_NULL && !(g->gate.squares & sq);
+    g->loud += g->gate.open && passable; /* the reader may still call (another path read it) */
+    g->wrong += !g->gate.open && g->gate.passed; /* closed: the next move comes */
+    g->passed += g->gate.passed;
+    g->calls++;
+    g->wrong += 2u * after->fullmove + after->side - g->start2 != g->calls + g->passed - g->base;
+    g->gate.passed = 0;
+    g->gate.open = (g->calls % 7) != 0; /* closed now and then: the next move comes */
+    g->gate.squares ^= UINT64_C(1) << PGN_MOVE_TO(mv);
+    return PGN_FLOW_CONTINUE;
+}
+static pgn_flow g_end_game(void *u, pgn_result res, const pgn_game_summary *sum) {
+    gated *g = u;
+    (void)res;
+    g->passed += g->gate.passed;
+    g->gate.passed = 0;
+    g->plies += sum->plies;
+    return PGN_FLOW_CONTINUE;
+}
+
+static void test_reader_gate(const char *pgn, size_t len) {
+    static const pgn_visitor v = {NULL, NULL,        g_end_tags, g_move,    NULL,
+                                  NULL, t_begin_var, NULL,       g_end_game};
+    gated g;
+    memset(&g, 0, sizeof g);
+    pgn_reader_opts ro;
+    memset(&ro, 0, sizeof ro);
+    ro.flags = PGN_READ_MOVE_AFTER | PGN_READ_MOVE_GATE | PGN_READ_NO_KEYS;
+    pgn_reader *r;
+    if (pgn_reader_new_mem(&r, &ro, pgn, len) != PGN_OK) {
+        harness_fail(__FILE__, __LINE__, "out of memory");
+        return;
+    }
+    while (pgn_reader_visit(r, &v, &g) == PGN_OK) {
+    }
+    pgn_reader_free(r);
+    CHECK(g.calls > 1000);
+    CHECK(g.passed > 1000); /* the gate let moves pass */
+    CHECK_EQ_U64(g.wrong, 0);
+    CHECK_EQ_U64(g.calls + g.passed, g.plies);
+    CHECK(g.loud * 100 <= g.calls); /* the fast path reads nearly all: few get past the gate */
+    printf("gate: %lu moves got, %lu passed, %lu got that could pass\n", g.calls, g.passed, g.loud);
+}
+
 int main(void) {
     buf b = {0}, edge = {0};
     if (buf_load_shared("corpus/big/twic/twic1427.pgn.gz", &b)) {
         compare("twic1427", b.p, slice_games(b.p, b.len, 3000));
         test_reader_after(b.p, slice_games(b.p, b.len, 1000));
+        test_reader_gate(b.p, slice_games(b.p, b.len, 1000));
     }
     buf_free(&b);
     if (buf_load_shared("corpus/big/gnuchess-book_1.02.pgn.gz", &b)) {
