@@ -343,7 +343,10 @@ static ALWAYS_INLINE int fast_pawn(const pgn_pos *p, const char *s, size_t len, 
     unsigned tr = (unsigned char)s[len - 1] - (unsigned)'1';
     size_t core = len;
     if (tr > 7u) { /* a promotion (rare): the piece after '=' */
-        int pt = len >= 4 && s[len - 2] == '=' ? piece_from_letter(s[len - 1]) : 0;
+        if (len < 4 || s[len - 2] != '=') {
+            return 0; /* (before core - 1 could fall before s: "--" is no pawn move) */
+        }
+        int pt = piece_from_letter(s[len - 1]);
         core = len - 2;
         tr = (unsigned char)s[core - 1] - (unsigned)'1';
         if (pt < PGN_KNIGHT || pt > PGN_QUEEN || tr != 7u - 7u * us) {
