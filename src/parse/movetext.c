@@ -61,13 +61,18 @@ static COLD int pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, cons
     return k;
 }
 
-/* Records mv, which the side `side` played on line l, for the line's variations. */
-static inline void record_on_line(pgn_reader *r, rav_level *l, pgn_move mv, uint8_t side) {
+/* Appends mv to the moves of the current line (for its variations). */
+static inline void line_push(pgn_reader *r, pgn_move mv) {
     if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
         r->nomem = 1; /* the game fails (PGN_E_NOMEM); its variations are skipped (on_open) */
     } else {
         r->line_moves[r->line_count++] = mv;
     }
+}
+
+/* Records mv, which the side `side` played on line l, for the line's variations. */
+static inline void record_on_line(pgn_reader *r, rav_level *l, pgn_move mv, uint8_t side) {
+    line_push(r, mv);
     l->prev_side = side;
     l->has_move = 1;
     r->sum.plies += r->depth == 1;
@@ -433,11 +438,7 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
         pgn_move mv = pgnk_san_play(&l->pos, (const char *)n->b + st, end - st, safe);
         if (mv != PGN_MOVE_NONE) { /* one_pass: no more than a node, the line lives on */
             r->moves_or |= mv;
-            if (r->line_count == r->line_cap && !pgnk_mt_grow_line_moves(r)) {
-                r->nomem = 1; /* as record_on_line; its other notes: quiet_flush */
-            } else {
-                r->line_moves[r->line_count++] = mv;
-            }
+            line_push(r, mv); /* record_on_line's other notes: quiet_flush */
             s->quiet_plies++;
             if (*quiet == QUIET_BUILD) {
                 quiet_build(r, s, l, n, st, end, mv, quiet);
