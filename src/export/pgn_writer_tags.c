@@ -106,23 +106,22 @@ static inline void copy_small(char *d, const char *s, size_t n) {
     }
 }
 
-/* [Name "value"] and a line feed, with \\ and \" escaped: room for the worst case is made once,
- * then plain stores; a value without a byte to escape is copied whole. */
-static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
-    size_t i, need;
-    char *d;
-    if (w->err != PGN_OK) {
-        return;
-    }
-    if (value.len > SIZE_MAX / 4 || name.len > SIZE_MAX / 4) {
+/* The room [Name "value"] and its line feed take at most (every byte of the value escaped) added
+ * to *need; 0 (w->err set) when the sum would overflow. */
+static int tag_room(pgn_writer *w, size_t *need, pgn_str name, pgn_str value) {
+    if (value.len > SIZE_MAX / 4 || name.len > SIZE_MAX / 4 ||
+        name.len + 2 * value.len + 6 > SIZE_MAX - *need) {
         w->err = PGN_E_NOMEM;
-        return;
+        return 0;
     }
-    need = name.len + 2 * value.len + 6;
-    if (need > w->out.cap - w->out.len && !pgnk_writer_room(w, need)) {
-        return;
-    }
-    d = w->out.ptr + w->out.len;
+    *need += name.len + 2 * value.len + 6;
+    return 1;
+}
+
+/* [Name "value"] and a line feed at d, with \\ and \" escaped (room made: tag_room); a value
+ * without a byte to escape is copied whole. Returns the end of what it wrote. */
+static inline char *put_tag(char *d, pgn_str name, pgn_str value) {
+    size_t i;
     *d++ = '[';
     copy_small(d, name.ptr, name.len);
     d += name.len;
@@ -141,7 +140,7 @@ static void write_tag(pgn_writer *w, pgn_str name, pgn_str value) {
         }
     }
     memcpy(d, "\"]\n", 3);
-    w->out.len = (size_t)(d + 3 - w->out.ptr);
+    return d + 3;
 }
 
 static int tag_cmp(const void *a, const void *b) {
@@ -225,6 +224,41 @@ static size_t rules_tags(pgn_writer *w, const pgn_game *game, size_t n, int have
     return n;
 }
 
+/* The roster (have[k]: roster[k] is the game's; else the default), Result as marker, then the n
+ * tags of w->tags: the room for all of them made at once, then written with plain stores (issue
+ * 32: a check and a call per tag were half of a tag's cost). */
+static void write_all(pgn_writer *w, const pgn_str roster[7], const int have[9], pgn_str marker,
+                      size_t n) {
+    pgn_str values[7];
+    size_t i, need = 0;
+    for (i = 0; i < 6; i++) {
+        values[i] = have[i] ? roster[i] : str_defaults[i];
+        if (!tag_room(w, &need, special_names[i], values[i])) {
+            return;
+        }
+    }
+    values[6] = marker;
+    if (!tag_room(w, &need, special_names[6], marker)) {
+        return;
+    }
+    for (i = 0; i < n; i++) {
+        if (!tag_room(w, &need, w->tags[i].name, w->tags[i].value)) {
+            return;
+        }
+    }
+    if (w->err != PGN_OK || (need > w->out.cap - w->out.len && !pgnk_writer_room(w, need))) {
+        return;
+    }
+    char *d = w->out.ptr + w->out.len;
+    for (i = 0; i < 7; i++) {
+        d = put_tag(d, special_names[i], values[i]);
+    }
+    for (i = 0; i < n; i++) {
+        d = put_tag(d, w->tags[i].name, w->tags[i].value);
+    }
+    w->out.len = (size_t)(d - w->out.ptr);
+}
+
 /* The tag section: the Seven Tag Roster in its order (missing ones filled in, Result from the
  * termination marker), then the other tags sorted by name, with FEN, SetUp and Variant as
  * rules_tags says. Reduced export keeps FEN and SetUp only for a set-up position, without which
@@ -265,13 +299,7 @@ void pgnk_writer_tags(pgn_writer *w, const pgn_game *game, const char **marker) 
         r = pgn_result_parse(roster[6].ptr, roster[6].len);
     }
     *marker = pgn_result_str(r);
-    for (i = 0; i < 6; i++) {
-        write_tag(w, special_names[i], have[i] ? roster[i] : str_defaults[i]);
-    }
-    write_tag(w, special_names[6], cstr(*marker));
     n = rules_tags(w, game, n, have[7] && !reduced, have_variant, fen);
     sort_tags(w->tags, n);
-    for (i = 0; i < n; i++) {
-        write_tag(w, w->tags[i].name, w->tags[i].value);
-    }
+    write_all(w, roster, have, cstr(*marker), n);
 }

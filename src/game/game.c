@@ -290,6 +290,13 @@ pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value) {
     copy_text(v.ptr, value.ptr, value.len);
     n.ptr[n.len] = '\0';
     v.ptr[v.len] = '\0';
+    if (game->tag_count + 1 <= game->tag_cap && game->tag_count + 1 < TAG_INDEX_MIN &&
+        game->index == NULL) { /* room, and no index yet: tag_store's work is the two stores */
+        game->tags[game->tag_count].name = n;
+        game->tags[game->tag_count].value = v;
+        game->tag_count++;
+        return PGN_OK;
+    }
     return tag_store(game, n, v);
 }
 

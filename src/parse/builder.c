@@ -31,12 +31,25 @@ static int push(builder *b, pgn_node *n) {
 
 #define POOL_NODES 32 /* at most, the rest of the arena's chunk */
 
-pgn_node *pgnk_builder_pool(builder *b) {
+/* The builder's next block of nodes from the game's arena: the first of them, b->pool past it;
+ * NULL when out of memory. */
+static pgn_node *next_pool(builder *b) {
     size_t count;
     pgn_node *n = pgnk_arena_alloc_some(b->arena, sizeof *n, POOL_NODES, &count);
     b->pool = n;
     b->pool_end = n != NULL ? n + count : NULL;
     return n;
+}
+
+pgn_flow pgnk_builder_move_slow(void *user, pgn_move mv, pgn_str san, pgn_loc at) {
+    builder *b = user;
+    if (san.len - 1 >= 7 || b->pending_len != 0) {
+        return pgnk_builder_move(user, mv, san, san.len <= 7, at);
+    }
+    if (next_pool(b) == NULL) {
+        return fail(b, PGN_E_NOMEM);
+    }
+    return pgnk_builder_move_read(user, mv, san, at); /* (the block is not empty) */
 }
 
 static pgn_flow on_begin(void *user, pgn_loc at) {

@@ -268,9 +268,6 @@ extern const pgn_visitor pgnk_builder_visitor;
  * san is the move's canonical SAN, kept in its node. user: the builder. */
 pgn_flow pgnk_builder_move(void *user, pgn_move mv, pgn_str san, int canonical, pgn_loc at);
 typedef struct builder builder;
-/* The builder's next block of nodes for pgnk_builder_move_read from the game's arena: the first
- * of them, b->pool past it; NULL when out of memory. */
-pgn_node *pgnk_builder_pool(builder *b);
 struct builder {
     pgn_game *game;
     struct arena *arena; /* the game's (pgnk_game_arena), for its nodes */
@@ -285,27 +282,28 @@ struct builder {
     pgn_node *pool, *pool_end;       /* nodes taken from the arena a block at a time */
 };
 
+/* pgnk_builder_move_read when the builder's block of nodes is used up, a pre-comment waits or the
+ * SAN is not 1 to 7 bytes: a new block, or the call (builder.c). */
+pgn_flow pgnk_builder_move_slow(void *user, pgn_move mv, pgn_str san, pgn_loc at);
+
 /* pgnk_builder_move for a move the fast path read (its SAN canonical), inline in the reader's
  * loop: a node with its SAN kept when no pre-comment waits, from the builder's block of nodes (a
- * pointer bumped: issue 32); otherwise the call. */
+ * pointer bumped: issue 32); otherwise pgnk_builder_move_slow, as a tail call, so that the common
+ * path makes no call and saves no register. */
 static inline pgn_flow pgnk_builder_move_read(void *user, pgn_move mv, pgn_str san, pgn_loc at) {
     builder *b = user;
-    if (san.len - 1 < 7 && b->pending_len == 0) {
-        pgn_node **top = &b->stack[b->depth - 1];
-        pgn_node *n = b->pool;
-        if (n == b->pool_end && (n = pgnk_builder_pool(b)) == NULL) {
-            b->status = PGN_E_NOMEM;
-            return PGN_FLOW_STOP;
-        }
-        b->pool = n + 1;
-        pgnk_node_link(n, *top, mv, at);
-        pgnk_copy_short(n->san, san.ptr, san.len);
-        n->san_len = (uint8_t)san.len;
-        *top = n;
-        b->fresh = 0;
-        return PGN_FLOW_CONTINUE;
+    pgn_node *n = b->pool;
+    if (san.len - 1 >= 7 || b->pending_len != 0 || n == b->pool_end) {
+        return pgnk_builder_move_slow(user, mv, san, at);
     }
-    return pgnk_builder_move(user, mv, san, san.len <= 7, at);
+    pgn_node **top = &b->stack[b->depth - 1];
+    b->pool = n + 1;
+    pgnk_node_link(n, *top, mv, at);
+    pgnk_copy_short(n->san, san.ptr, san.len);
+    n->san_len = (uint8_t)san.len;
+    *top = n;
+    b->fresh = 0;
+    return PGN_FLOW_CONTINUE;
 }
 
 #endif

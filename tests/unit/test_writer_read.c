@@ -187,10 +187,97 @@ static void test_tag_values(void) {
     }
 }
 
+/* 0 to 40 tags besides the roster, given in reverse order of their names, one of them (the
+ * seventh) with a value of 70,000 bytes, longer than the writer's buffer was: the section is
+ * the roster (filled in: "?", "????.??.??", Result from the marker) then the names in order,
+ * whatever the count (the game's array of tags grows, and from 16 on it has an index). */
+static void test_many_tags(void) {
+    size_t count, i;
+    const size_t long_len = 70000;
+    char *long_value = malloc(long_len + 1);
+    size_t cap = 40 * 32 + long_len + 1024;
+    char *pgn = malloc(cap), *expected = malloc(cap);
+    CHECK(long_value != NULL && pgn != NULL && expected != NULL);
+    if (long_value == NULL || pgn == NULL || expected == NULL) {
+        free(long_value);
+        free(pgn);
+        free(expected);
+        return;
+    }
+    for (i = 0; i < long_len; i++) {
+        long_value[i] = (char)('a' + i % 26);
+    }
+    long_value[long_len] = '\0';
+    for (count = 0; count <= 40; count++) {
+        size_t n = 0, e = 0;
+        char *out;
+        for (i = count; i-- > 0;) {
+            n += (size_t)snprintf(pgn + n, cap - n, "[Tag%02zu \"%s%zu\"]\n", i,
+                                  i == 6 ? long_value : "v", i);
+        }
+        snprintf(pgn + n, cap - n, "\n1. e4 e5 2. Nf3 *\n");
+        e += (size_t)snprintf(expected + e, cap - e,
+                              "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"
+                              "[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n");
+        for (i = 0; i < count; i++) {
+            e += (size_t)snprintf(expected + e, cap - e, "[Tag%02zu \"%s%zu\"]\n", i,
+                                  i == 6 ? long_value : "v", i);
+        }
+        snprintf(expected + e, cap - e, "\n1. e4 e5 2. Nf3 *\n\n");
+        out = read_and_export(pgn, 0);
+        CHECK(out != NULL && strcmp(out, expected) == 0);
+        free(out);
+    }
+    free(long_value);
+    free(pgn);
+    free(expected);
+}
+
+/* Games of up to 300 plies, so that the reader's tree builder takes its nodes from several blocks
+ * (a block holds at most 32), with a variation opened by a comment (its first move waits for
+ * the comment: the builder's other path) and NAGs at places that move with the length: the
+ * export with the SAN kept equals the one that writes every SAN from the position
+ * (PGN_WRITE_RECOMPUTE_SAN), and reading the export again gives the same export. */
+static void test_long_games(void) {
+    static const char *const cycle[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+    size_t plies, i;
+    for (plies = 1; plies <= 300; plies += 13) {
+        char pgn[8192];
+        size_t n = 0;
+        for (i = 0; i < plies; i++) {
+            if (i % 2 == 0) {
+                n += (size_t)snprintf(pgn + n, sizeof pgn - n, "%zu. ", i / 2 + 1);
+            }
+            n += (size_t)snprintf(pgn + n, sizeof pgn - n, "%s ", cycle[i % 4]);
+            if (i == plies / 2 && i % 4 == 0) {
+                n += (size_t)snprintf(pgn + n, sizeof pgn - n,
+                                      "({ instead } %zu. Nc3 Nc6 %zu. Nb1) ", i / 2 + 1, i / 2 + 2);
+            }
+            if (i == plies / 3) {
+                n += (size_t)snprintf(pgn + n, sizeof pgn - n, "$%zu ", 1 + plies % 6);
+            }
+        }
+        snprintf(pgn + n, sizeof pgn - n, "*\n");
+        char *fast = read_and_export(pgn, 0);
+        char *slow = read_and_export_flags(pgn, 0, PGN_WRITE_RECOMPUTE_SAN);
+        CHECK(fast != NULL && slow != NULL);
+        if (fast != NULL && slow != NULL) {
+            CHECK_EQ_STR(fast, slow);
+            char *again = read_and_export(fast, 0);
+            CHECK(again != NULL && strcmp(again, fast) == 0);
+            free(again);
+        }
+        free(fast);
+        free(slow);
+    }
+}
+
 int main(void) {
     test_move_numbers();
     test_narrow_widths();
     test_run_lines();
     test_tag_values();
+    test_many_tags();
+    test_long_games();
     return harness_finish();
 }
