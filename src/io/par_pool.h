@@ -7,6 +7,7 @@
 #define PGNKIT_IO_PAR_POOL_H
 
 #include "pgnkit/source.h"
+#include "splitter.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -65,19 +66,22 @@ typedef struct batch {
     int state;
 } batch;
 
-/* The decoder thread of a compressed source (par_ahead.c): AHEAD_BLOCKS blocks of decoded text
- * of up to PGNK_AHEAD_BLOCK bytes, filled by the thread and taken in order by the calling thread.
- * The source is read PGNK_READ_CHUNK bytes at a time, as the calling thread read it before: where
- * a damaged stream fails, and so the text given before, depends on how it was read. */
-enum { AHEAD_BLOCKS = 16, PGNK_AHEAD_BLOCK = 1 << 18, PGNK_READ_CHUNK = 1 << 16 };
+/* The decoder thread of a compressed source (par_ahead.c): it reads the source PGNK_READ_CHUNK
+ * bytes at a time (as the calling thread reads plain text: where a damaged stream fails, and so
+ * the text given before, depends on how it was read), straight into the next of its batch
+ * buffers (AHEAD_BYTES of text ahead, in 2 to AHEAD_TEXTS batches), and cuts them as the calling
+ * thread would; the calling thread takes them in order by swapping buffers with its slots (no
+ * copy of the text). */
+enum { AHEAD_TEXTS = 16, AHEAD_BYTES = 1 << 21, PGNK_READ_CHUNK = 1 << 16 };
 typedef struct pgnk_ahead {
-    pgn_source *src;
-    char *mem; /* the blocks; NULL: no thread */
-    size_t len[AHEAD_BLOCKS];
-    int fin[AHEAD_BLOCKS];     /* after the block's bytes: 1 the end, -1 the source failed */
-    uint64_t at[AHEAD_BLOCKS]; /* pgn_source_consumed after the block */
-    uint64_t head, tail;       /* the block to take from, the block to fill */
-    size_t pos;                /* bytes of block head taken */
+    struct pool *p;
+    int on;                   /* the thread runs (0: the calling thread reads the source) */
+    size_t size;              /* the batch size */
+    size_t n;                 /* texts ahead: q[0..n) */
+    batch q[AHEAD_TEXTS];     /* the texts cut ahead: buf, len, cap, start, line, io_error, final,
+                                 dirty */
+    uint64_t at[AHEAD_TEXTS]; /* pgn_source_consumed after the text */
+    uint64_t head, tail;      /* the text to take, the text to fill */
     int stop, started;
     pthread_t th;
     pthread_mutex_t mu;
@@ -116,17 +120,29 @@ struct pool {
     worker *w; /* nw workers, and one more for the main thread's reading again */
     unsigned nw;
     int state437;     /* the text before the batch being committed left the reader at CP437 */
-    pgnk_ahead ahead; /* a compressed source's decoder thread (ahead.mem NULL: none) */
+    pgnk_ahead ahead; /* a compressed source's decoder thread (ahead.on 0: none) */
 };
 
-/* Starts a's thread decoding src ahead of the reads (src is the thread's until pgnk_ahead_stop;
- * pgn_source_consumed then counts the text given out): 1, or 0 (no memory or thread: a->mem NULL,
- * read src itself). */
-int pgnk_ahead_start(pgnk_ahead *a, pgn_source *src);
-/* src's text, as pgn_source_read gives it: > 0 bytes, 0 at the end, -1 when the source failed. */
-ptrdiff_t pgnk_ahead_read(pgnk_ahead *a, void *buf, size_t cap);
-/* Stops and joins the thread (it may have decoded ahead of the reads), frees a's memory. */
+/* Starts p's decoder thread (p->ahead), which cuts p's source into batches of size bytes ahead
+ * of the calling thread (the source, p->carry and the scanner are the thread's until
+ * pgnk_ahead_stop; pgn_source_consumed then counts the text taken): 1, or 0 (no thread: the
+ * calling thread reads the source itself). */
+int pgnk_ahead_start(pool *p, size_t size);
+/* Gives slot b the next text cut ahead (swapping their buffers) and sets p's source's
+ * pgn_source_consumed: 1 when it is the input's last. */
+int pgnk_ahead_take(pgnk_ahead *a, batch *b);
+/* Stops and joins the thread (it may have decoded ahead of the takes), frees its buffers. */
 void pgnk_ahead_stop(pgnk_ahead *a);
+/* Fills b (its carried text already in it) to the next cut, for batch seq of the input, reading
+ * the source (on_main: the calling thread, which reports progress): 1 at the input's end (or
+ * b->io_error), else 0 with the text after the cut kept in p->carry. */
+int pgnk_par_produce(pool *p, pgnk_scanner *sc, batch *b, size_t size, uint64_t seq, int on_main);
+/* Sets sc to scan a text from its start. */
+void pgnk_par_scanner_init(const pool *p, pgnk_scanner *sc);
+/* Starts batch nb with the text kept after the last cut. 0 when out of memory. */
+int pgnk_par_take_tail(pool *p, const pgnk_scanner *sc, batch *nb);
+/* Gives each of the n batches b a 2 MiB buffer on a huge page when batches of size bytes fit. */
+void pgnk_par_huge_buffers(const pool *p, batch *b, size_t n, size_t size);
 /* Grows *p (an array of *cap elements of size sz) to hold n; 0 when out of memory. */
 int pgnk_par_reserve(void *p, size_t *cap, size_t n, size_t sz);
 /* The readers' on_diag: keeps d in the batch ctx, with the number of games read before it. */

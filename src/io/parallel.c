@@ -7,7 +7,7 @@
 #define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "../base/alloc.h"
 #include "par_pool.h"
-#include "splitter.h"
+#include "source_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ int pgn_parallel_serial(const pgn_reader_opts *ro) {
 
 /* Reads into b until a cut past the batch size (the rest carried to the next batch through
  * sc): 0; or to the end or a read error (b->io_error): 1. */
-static int fill(pool *p, pgnk_scanner *sc, batch *b, size_t size) {
+static int fill(pool *p, pgnk_scanner *sc, batch *b, size_t size, int on_main) {
     for (;;) {
         pgnk_text t = {b->buf, b->len, b->start};
         if (pgnk_scan(sc, &t, size, 0) == PGNK_SCAN_CUT) {
@@ -41,8 +41,7 @@ static int fill(pool *p, pgnk_scanner *sc, batch *b, size_t size) {
             b->io_error = IO_NOMEM;
             return 1;
         }
-        ptrdiff_t n = p->ahead.mem ? pgnk_ahead_read(&p->ahead, b->buf + b->len, READ_CHUNK)
-                                   : pgn_source_read(p->src, b->buf + b->len, READ_CHUNK);
+        ptrdiff_t n = pgn_source_read(p->src, b->buf + b->len, READ_CHUNK);
         if (n < 0) {
             b->io_error = IO_FAILED;
             return 1;
@@ -53,7 +52,7 @@ static int fill(pool *p, pgnk_scanner *sc, batch *b, size_t size) {
             return 1;
         }
         b->len += (size_t)n;
-        if (p->o->progress) {
+        if (on_main && p->o->progress) {
             p->o->progress(p->o->user, pgn_source_consumed(p->src), p->tot.games);
         }
     }
@@ -128,8 +127,7 @@ static int keep_tail(pool *p, const pgnk_scanner *sc, batch *b) {
     return 1;
 }
 
-/* Starts the next batch nb with the kept bytes. 0 when out of memory (nb is then empty). */
-static int take_tail(pool *p, const pgnk_scanner *sc, batch *nb) {
+int pgnk_par_take_tail(pool *p, const pgnk_scanner *sc, batch *nb) {
     nb->start = sc->cut_from;
     nb->line = sc->cut_line;
     nb->len = 0;
@@ -163,13 +161,13 @@ static char *huge_buffer(void) {
  * slot's text, and its product with a prepare hook, in a huge page buffer (realloc'd like any
  * other if a batch outgrows it). Out of memory is not an error here: the buffers then grow as
  * they would. */
-static void huge_buffers(pool *p, size_t size) {
-    int prepared = p->prepared;
+void pgnk_par_huge_buffers(const pool *p, batch *bs, size_t n, size_t size) {
+    int prepared = p->prepared && bs == p->slots; /* the texts cut ahead have no product */
     if (size < BATCH_DEFAULT || size + 2 * READ_CHUNK > HUGE_PAGE || p->nslots > 2 * HUGE_JOBS) {
         return;
     }
-    for (size_t i = 0; i < p->nslots; i++) {
-        batch *b = &p->slots[i];
+    for (size_t i = 0; i < n; i++) {
+        batch *b = &bs[i];
         if ((b->buf = huge_buffer()) != NULL) {
             b->cap = HUGE_PAGE;
         }
@@ -180,12 +178,13 @@ static void huge_buffers(pool *p, size_t size) {
 }
 
 /* The size of the text: a plain file's, or for a compressed regular file an estimate from the
- * share of the file decoded so far (for the batch sizes near the end only); 0: unknown. */
+ * share of the file decoded so far (for the batch sizes near the end only); 0: unknown. Asked by
+ * whichever thread reads the source (so not through pgn_source_consumed). */
 static uint64_t text_size(const pool *p, const batch *b) {
     if (p->size || !p->zsize || b->start == 0) {
         return p->size;
     }
-    uint64_t used = pgn_source_consumed(p->src);
+    uint64_t used = pgnk_source_at(p->src);
     return used == 0 || used > p->zsize
                ? 0
                : (uint64_t)((double)b->start * (double)p->zsize / (double)used);
@@ -195,14 +194,14 @@ static uint64_t text_size(const pool *p, const batch *b) {
  * starts sooner; and near the end of a text of known (or estimated) size, after a share of what
  * is left for each slot (READ_CHUNK at least), so that the workers end together rather than one
  * reading the last big batch alone. */
-static size_t cut_after(const pool *p, const batch *b, size_t size) {
+static size_t cut_after(const pool *p, const batch *b, size_t size, uint64_t seq) {
     size_t want = size;
     uint64_t total = text_size(p, b);
     if (total > b->start) {
         uint64_t share = (total - b->start) / p->nslots;
         want = share >= want ? want : share > READ_CHUNK ? (size_t)share : READ_CHUNK;
     }
-    return p->tail == 0 && want > READ_CHUNK ? READ_CHUNK : want;
+    return seq == 0 && want > READ_CHUNK ? READ_CHUNK : want;
 }
 
 /* Is the oldest batch in flight read? */
@@ -222,29 +221,45 @@ static void queue(pool *p, batch *b) {
     pthread_mutex_unlock(&p->mu);
 }
 
-/* The main loop: fill a slot, queue it, commit what is done (waiting for the oldest batch when
- * every slot is in flight: the ring bounds the memory), start the next slot with the text after
- * the cut. A batch is queued before the main thread waits, so that the workers find one more. */
-static pgn_status run(pool *p) {
+void pgnk_par_scanner_init(const pool *p, pgnk_scanner *sc) {
+    memset(sc, 0, sizeof *sc);
+    sc->bol = 1;
+    sc->check_utf8 = p->ro.encoding == PGN_ENC_AUTO;
+}
+
+int pgnk_par_produce(pool *p, pgnk_scanner *sc, batch *b, size_t size, uint64_t seq, int on_main) {
+    int end = b->io_error || fill(p, sc, b, cut_after(p, b, size, seq), on_main);
+    b->dirty = sc->dirty;
+    sc->dirty = 0;
+    if (!end && !keep_tail(p, sc, b)) {
+        b->io_error = IO_NOMEM;
+        end = 1;
+    }
+    b->final = end;
+    return end;
+}
+
+/* The main loop: fill a slot (or take the text the decoder thread cut ahead), queue it, commit what
+ * is done (waiting for the oldest batch when every slot is in flight: the ring bounds the memory),
+ * start the next slot with the text after the cut. A batch is queued before the main thread waits,
+ * so that the workers find one more. */
+static pgn_status run(pool *p, size_t size) {
     pgnk_scanner sc;
-    memset(&sc, 0, sizeof sc);
-    sc.bol = 1;
-    sc.check_utf8 = p->ro.encoding == PGN_ENC_AUTO;
-    size_t size = batch_size(p);
-    huge_buffers(p, size);
+    pgnk_par_scanner_init(p, &sc);
     uint64_t base = 0;
     pgn_status st = PGN_OK;
     batch *b = &p->slots[0];
     b->line = p->ro.line_base;
     for (;;) {
-        int end = b->io_error || fill(p, &sc, b, cut_after(p, b, size));
-        b->dirty = sc.dirty;
-        sc.dirty = 0;
-        if (!end && !keep_tail(p, &sc, b)) {
-            b->io_error = IO_NOMEM;
-            end = 1;
+        int end;
+        if (p->ahead.on) {
+            end = pgnk_ahead_take(&p->ahead, b);
+            if (p->o->progress) {
+                p->o->progress(p->o->user, pgn_source_consumed(p->src), p->tot.games);
+            }
+        } else {
+            end = pgnk_par_produce(p, &sc, b, size, p->tail, 1);
         }
-        b->final = end;
         queue(p, b);
         while (st == PGN_OK && (p->tail - p->head == p->nslots || head_done(p))) {
             st = pgnk_par_commit_head(p, &base);
@@ -254,7 +269,7 @@ static pgn_status run(pool *p) {
         }
         b = &p->slots[p->tail % p->nslots];
         b->from437 = 0;
-        b->io_error = take_tail(p, &sc, b) ? 0 : IO_NOMEM;
+        b->io_error = p->ahead.on || pgnk_par_take_tail(p, &sc, b) ? 0 : IO_NOMEM;
     }
     while (st == PGN_OK && p->head < p->tail) {
         st = pgnk_par_commit_head(p, &base);
@@ -314,10 +329,12 @@ pgn_status pgn_parallel_read(pgn_source *src, const pgn_parallel_opts *opts,
     if (p.slots && p.w && start_workers(&p)) {
         /* a compressed source (an archive too) is decoded on a thread of its own; plain text is
          * read by the kernel's copy, which costs little (out of memory: read here) */
+        size_t size = batch_size(&p);
+        pgnk_par_huge_buffers(&p, p.slots, p.nslots, size);
         if (pgn_source_format(src) != PGN_FORMAT_PLAIN || pgn_source_archive(src) != NULL) {
-            (void)pgnk_ahead_start(&p.ahead, src);
+            (void)pgnk_ahead_start(&p, size);
         }
-        st = run(&p);
+        st = run(&p, size);
     }
     pgnk_ahead_stop(&p.ahead);
     stop_workers(&p);

@@ -468,6 +468,10 @@ const char *pgn_source_archive(const pgn_source *s) {
     return s->archive;
 }
 
+uint64_t pgnk_source_at(const pgn_source *s) {
+    return at_byte(s);
+}
+
 uint64_t pgn_source_consumed(const pgn_source *s) {
     return s->ahead ? s->ahead_at : at_byte(s);
 }

@@ -56,6 +56,9 @@ struct pgn_source {
     char err[PGNK_ERR];
 };
 
+/* The bytes of the file decoded so far (pgn_source_consumed without the decoder thread's view):
+ * asked only by the thread that reads s. */
+uint64_t pgnk_source_at(const pgn_source *s);
 /* Sets s->err (printf-style). */
 void pgnk_source_fail(pgn_source *s, const char *fmt, ...)
 #if defined(__GNUC__)
