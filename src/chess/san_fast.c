@@ -216,9 +216,11 @@ static NOINLINE char mate_or_check(const pgn_pos *p, pgn_move mv, unsigned type)
             return '+';
         }
     }
+    /* the king's steps are known to be unsafe (as pgnk_chess_has_legal_move would find them
+     * again): the other pieces' moves decide */
     pgn_pos q = *p;
     pgn_pos_play_unkeyed(&q, mv);
-    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
+    return pgnk_chess_generate_std(&q, ~bits_sq(eksq), BB_ALL, NULL) ? '+' : '#';
 }
 
 static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
