@@ -130,8 +130,13 @@ void pgnk_chess_put_piece(pgn_pos *p, unsigned piece, unsigned sq);
 void pgnk_chess_clear(pgn_pos *p);
 /* Whether the side to move has a legal move (king moves tried first). */
 int pgnk_chess_has_legal_move(const pgn_pos *pos);
-/* The destination squares of castling with the rook on rook_sq: king and rook. */
-unsigned pgnk_chess_castle_king_to(unsigned king_sq, unsigned rook_sq);
-unsigned pgnk_chess_castle_rook_to(unsigned king_sq, unsigned rook_sq);
+/* The destination squares of castling with the rook on rook_sq: king and rook. Inline: the
+ * SAN fast path plays castling with them (two calls a castling were 3% of its cost, issue 32). */
+static inline unsigned pgnk_chess_castle_king_to(unsigned king_sq, unsigned rook_sq) {
+    return (king_sq & 56u) + (rook_sq > king_sq ? 6u : 2u);
+}
+static inline unsigned pgnk_chess_castle_rook_to(unsigned king_sq, unsigned rook_sq) {
+    return (king_sq & 56u) + (rook_sq > king_sq ? 5u : 3u);
+}
 
 #endif

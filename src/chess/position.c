@@ -68,14 +68,6 @@ int pgn_pos_is_standard_start(const pgn_pos *pos) {
            memcmp(pos->board, s.board, sizeof s.board) == 0;
 }
 
-unsigned pgnk_chess_castle_king_to(unsigned king_sq, unsigned rook_sq) {
-    return (king_sq & 56u) + (rook_sq > king_sq ? 6u : 2u);
-}
-
-unsigned pgnk_chess_castle_rook_to(unsigned king_sq, unsigned rook_sq) {
-    return (king_sq & 56u) + (rook_sq > king_sq ? 5u : 3u);
-}
-
 uint64_t pgn_pos_attackers(const pgn_pos *pos, pgn_square sq, pgn_color by) {
     return attackers_to(pos, sq, pos->by_type[0]) & pos->by_color[by];
 }

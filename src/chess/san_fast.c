@@ -122,9 +122,14 @@ static ALWAYS_INLINE int move_is_legal(const pgn_pos *p, unsigned from, unsigned
     return legal_slow(p, from, to, safe);
 }
 
-/* Does one of our sliders (on the enemy king's lines through the square left) see the king on
- * eksq over occupancy occ? Out of line: few moves have such a slider. */
-static NOINLINE int discovers(unsigned eksq, uint64_t sliders, uint64_t occ) {
+/* Does one of our sliders on the line through the enemy king (on eksq) and the square left see
+ * the king over occupancy occ? `sliders` holds every slider of ours on that line: the kind that
+ * moves along it (rooks and queens on a rank or file, bishops and queens on a diagonal) is sorted
+ * out here, out of line, as few moves have one there at all. */
+static NOINLINE int discovers(const pgn_pos *p, unsigned eksq, uint64_t sliders, uint64_t occ) {
+    uint64_t rq = p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN];
+    uint64_t bq = p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN];
+    sliders &= (rook_rays(eksq) & rq) | (bishop_rays(eksq) & bq);
     while (sliders) {
         if (!(between_mask[eksq][bits_pop(&sliders)] & occ)) {
             return 1;
@@ -162,16 +167,13 @@ static ALWAYS_INLINE int gives_check(const pgn_pos *p, unsigned from, unsigned t
                  : path == FAST_KNIGHT || (path == FAST_PAWN && type == PGN_PAWN)
                      ? (rays & t) != 0
                      : ((rays & t) != 0) & ((between_mask[eksq][to] & occ) == 0);
-    /* A slider uncovers no line it moves along itself: standing alone between ours and the king
-     * there, it would be giving check already. So a queen (`type`) discovers nothing, a rook only
-     * along a diagonal, a bishop only along a rank or file: masks, not branches. */
-    uint64_t keep_r = path == FAST_SLIDER ? 0 - (uint64_t)(type == PGN_BISHOP) : BB_ALL;
-    uint64_t keep_b = path == FAST_SLIDER ? 0 - (uint64_t)(type == PGN_ROOK) : BB_ALL;
-    uint64_t rq = (p->by_type[PGN_ROOK] | p->by_type[PGN_QUEEN]) & keep_r;
-    uint64_t bq = (p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN]) & keep_b;
-    uint64_t aimed = (rook_rays(eksq) & rq) | (bishop_rays(eksq) & bq);
-    uint64_t sliders = aimed & p->by_color[us] & line_mask[eksq][from] & ~f;
-    return direct | (sliders && discovers(eksq, sliders, occ));
+    /* a slider of ours on the line through the enemy king and `from` (other than the mover) may
+     * be uncovered; whether it moves along that line is left to discovers (a slider that does,
+     * standing behind a piece of its own kind, is still blocked: that piece alone between would
+     * be giving check already) */
+    uint64_t sliders = line_mask[eksq][from] & p->by_color[us] & ~f &
+                       (p->by_type[PGN_ROOK] | p->by_type[PGN_BISHOP] | p->by_type[PGN_QUEEN]);
+    return direct | (sliders && discovers(p, eksq, sliders, occ));
 }
 
 /* Pieces of ours (by type, after a move) and whether one of them attacks sq (occupancy occ). */
@@ -214,9 +216,11 @@ static NOINLINE char mate_or_check(const pgn_pos *p, pgn_move mv, unsigned type)
             return '+';
         }
     }
+    /* the king's steps are known to be unsafe (as pgnk_chess_has_legal_move would find them
+     * again): the other pieces' moves decide */
     pgn_pos q = *p;
     pgn_pos_play_unkeyed(&q, mv);
-    return pgnk_chess_has_legal_move(&q) ? '+' : '#';
+    return pgnk_chess_generate_std(&q, ~bits_sq(eksq), BB_ALL, NULL) ? '+' : '#';
 }
 
 static pgn_move fast_move(unsigned from, unsigned to, unsigned promo) {
@@ -394,8 +398,9 @@ static int attacked(const pgn_pos *p, unsigned sq, uint64_t occ) {
 }
 
 /* Castling of the side to move with the one rook with rights on that side (1 h-side, 2 a-side),
- * by the rules movegen.c's gen_castles applies; several such rooks: the general search. */
-static pgn_move fast_find_castle(const pgn_pos *p, int side) {
+ * by the rules movegen.c's gen_castles applies; several such rooks: the general search. With
+ * `safe` (the side to move known not to be in check) the king's own square is not looked at. */
+static pgn_move fast_find_castle(const pgn_pos *p, int side, int safe) {
     pgn_color us = (pgn_color)p->side;
     uint64_t kings = pieces_of(p, us, PGN_KING), occ = p->by_type[0];
     if (!kings) {
@@ -414,7 +419,7 @@ static pgn_move fast_find_castle(const pgn_pos *p, int side) {
     if ((kpath | between_mask[rsq][rto] | bits_sq(rto)) & occ & ~movers) {
         return PGN_MOVE_NONE;
     }
-    if (attacked(p, ksq, occ)) {
+    if (!safe && attacked(p, ksq, occ)) {
         return PGN_MOVE_NONE;
     }
     occ ^= movers;
@@ -446,11 +451,11 @@ static char castle_suffix(const pgn_pos *p, pgn_move mv) {
 
 /* O-O and O-O-O with the right suffix (or none asked for). */
 static pgn_move fast_castle(const pgn_pos *p, const char *s, size_t len, uint32_t flags,
-                            char suffix) {
+                            char suffix, int safe) {
     int side = len == 3 && memcmp(s, "O-O", 3) == 0     ? 1
                : len == 5 && memcmp(s, "O-O-O", 5) == 0 ? 2
                                                         : 0;
-    pgn_move mv = side ? fast_find_castle(p, side) : PGN_MOVE_NONE;
+    pgn_move mv = side ? fast_find_castle(p, side, safe) : PGN_MOVE_NONE;
     if (mv == PGN_MOVE_NONE || (!(flags & PGN_SAN_NO_VERIFY) && castle_suffix(p, mv) != suffix)) {
         return PGN_MOVE_NONE;
     }
@@ -498,7 +503,7 @@ static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t f
     }
     m.promo = 0;
     if (s[0] == 'O') {
-        return fast_castle(p, s, len, flags, m.suffix);
+        return fast_castle(p, s, len, flags, m.suffix, 0);
     }
     m.type = fast_letter(s[0]);
     if (m.type >= PGN_KNIGHT) {
@@ -584,12 +589,36 @@ static NOINLINE pgn_move play_pawn(pgn_pos *p, const char *s, size_t len, int *s
     return play_one(p, s, len, PGN_PAWN, safe, suffix, FAST_PAWN);
 }
 
+/* Castling mv (king to rook, as PGN_MOVE_CASTLE encodes it) played as pgn_pos_play_unkeyed does:
+ * both pieces off their squares, then on their new ones (in Chess960 a new square may be the
+ * other's old one); the king's move takes its side's rights (issue 32: the general play was a
+ * quarter of a castling's cost). */
+static void play_castling(pgn_pos *p, pgn_move mv) {
+    unsigned us = p->side, ksq = PGN_MOVE_FROM(mv), rsq = PGN_MOVE_TO(mv);
+    unsigned kto = pgnk_chess_castle_king_to(ksq, rsq), rto = pgnk_chess_castle_rook_to(ksq, rsq);
+    uint64_t k = bits_sq(ksq), r = bits_sq(rsq), kt = bits_sq(kto), rt = bits_sq(rto);
+    p->by_color[us] = (p->by_color[us] & ~(k | r)) | kt | rt;
+    p->by_type[0] = (p->by_type[0] & ~(k | r)) | kt | rt;
+    p->by_type[PGN_KING] = (p->by_type[PGN_KING] & ~k) | kt;
+    p->by_type[PGN_ROOK] = (p->by_type[PGN_ROOK] & ~r) | rt;
+    p->board[ksq] = 0;
+    p->board[rsq] = 0;
+    p->board[kto] = (uint8_t)PGN_PIECE(us, PGN_KING);
+    p->board[rto] = (uint8_t)PGN_PIECE(us, PGN_ROOK);
+    p->castle &= ~(k | r | (us == PGN_WHITE ? BB_RANK_1 : BB_RANK_8));
+    p->ep = PGN_SQ_NONE;
+    p->halfmove++;
+    p->fullmove += us;
+    p->side = (uint8_t)(us ^ 1u);
+    p->key = 0;
+}
+
 static NOINLINE pgn_move play_castle(pgn_pos *p, const char *s, size_t len, int *safe,
                                      char suffix) {
-    pgn_move mv = fast_castle(p, s, len, 0, suffix);
+    pgn_move mv = fast_castle(p, s, len, 0, suffix, *safe);
     *safe = 0;
     if (mv != PGN_MOVE_NONE) {
-        pgn_pos_play_unkeyed(p, mv);
+        play_castling(p, mv);
         *safe = suffix == 0;
     }
     return mv;
