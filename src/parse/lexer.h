@@ -210,6 +210,93 @@ static inline int lexer_next_bracket(lexer *lx, token *t) {
     t->ptr = NULL; /* as pgnk_lexer_next: single-byte tokens carry no text */
     return 1;
 }
+/* The length of the termination marker at p (1-0, 0-1, 1/2-1/2, *; room bytes there) when white
+ * space follows it within them, as the token reader would end it; 0 for anything else. */
+static inline size_t lexer_marker_len(const char *p, size_t room) {
+    size_t n =
+        p[0] == '*' ? 1
+        : room > 3 && p[1] == '-' && ((p[0] == '1' && p[2] == '0') || (p[0] == '0' && p[2] == '1'))
+            ? 3
+        : room > 7 && p[0] == '1' && p[1] == '/' && p[2] == '2' && p[3] == '-' && p[4] == '1' &&
+                p[5] == '/' && p[6] == '2'
+            ? 7
+            : 0;
+    if (n > 1 && p[n] != ' ' && p[n] != '\n' && p[n] != '\r' && p[n] != '\t') {
+        return 0;
+    }
+    return n;
+}
+
+/* A termination marker after white space with at most one line break (as lexer_next_bracket reads
+ * a '['): the token where the movetext's fast path stops at a game's end, read without the token
+ * reader (issue 32). Returns 0, having moved nothing, for anything else. */
+static inline int lexer_next_marker(lexer *lx, token *t) {
+    fast_at f;
+    if (!lexer_fast_space(lx, &f)) {
+        return 0;
+    }
+    size_t n = lexer_marker_len(lx->buf + f.i, lx->len - f.i);
+    if (n == 0 || n > lx->max_token) {
+        return 0;
+    }
+    t->kind = n == 1 ? TOK_STAR : TOK_SYMBOL;
+    lexer_fast_take(lx, t, &f, f.i, f.i + n);
+    set_keep(lx, t->at.offset);   /* as pgnk_lexer_next keeps it */
+    lx->ws_again_at = UINT64_MAX; /* (its white space: the next token's notes it anew) */
+    t->len = n == 1 ? 0 : n;
+    t->ptr = n == 1 ? NULL : t->ptr; /* (single-byte tokens carry no text) */
+    return 1;
+}
+
+/* Does the window hold, from lx->pos, the LF that ends a line, an empty line's LF and one more
+ * byte (the common white space between a game's tags, its movetext and the next game)? */
+static inline int lexer_at_empty_line(const lexer *lx) {
+    size_t i = lx->pos;
+    return lx->len - i >= 3 && lx->buf[i] == '\n' && lx->buf[i + 1] == '\n' && !lx->last_cr &&
+           lx->base + i != 0;
+}
+
+/* Passes those two LFs as pgnk_lexer_next's white space would: the lines, the breaks noted. */
+static inline void lexer_pass_empty_line(lexer *lx) {
+    uint64_t off = lx->base + lx->pos; /* the first LF */
+    lx->ws.brk_prev = off;
+    lx->ws.brk = off + 1;
+    lx->ws_again_at = UINT64_MAX;
+    lx->line += 2;
+    lx->line_off = off + 2;
+    lx->at_line_start = 1;
+    lx->pos += 2;
+    set_keep(lx, off + 2);
+}
+
+/* After a game's tags, an empty line and a digit (the first move number): the lexer moved to the
+ * digit, so that the movetext's fast path reads it rather than the token reader (issue 32: about
+ * 400 instructions a game); 0, nothing moved, for anything else. */
+static inline int lexer_movetext_start(lexer *lx) {
+    if (!lexer_at_empty_line(lx) || (unsigned)((unsigned char)lx->buf[lx->pos + 2] - '0') >= 10u) {
+        return 0;
+    }
+    lexer_pass_empty_line(lx);
+    return 1;
+}
+
+/* After a game, an empty line and a '[' (the next game's tags): the '[' read as pgnk_lexer_next
+ * reads it (issue 32); 0, nothing moved, for anything else. */
+static inline int lexer_next_game_bracket(lexer *lx, token *t) {
+    if (!lexer_at_empty_line(lx) || lx->buf[lx->pos + 2] != '[') {
+        return 0;
+    }
+    lexer_pass_empty_line(lx);
+    fast_at f = {lx->pos, lx->line, lx->line_off, 1};
+    t->kind = TOK_LBRACKET;
+    t->len = 0;
+    lexer_fast_take(lx, t, &f, f.i, f.i + 1);
+    set_keep(lx, t->at.offset);
+    t->ptr = NULL;
+    t->blank_before = 1;
+    return 1;
+}
+
 /* In a line of movetext whose tokens are ignored (a SKIP, a dead line), moves past the tokens that
  * cannot change the reader's state: symbols that start with a letter, move numbers, periods,
  * NAGs, annotations, ; comments and { } comments without a line that could be a tag pair. It

@@ -665,6 +665,15 @@ static void skip_unread(pgn_reader *r, mt_state *s) {
     }
 }
 
+/* The next token: the common end of a game, a termination marker where the fast path stopped, read
+ * at once (lexer_next_marker), else by the token reader. */
+static inline void next_token(pgn_reader *r) {
+    if (!r->have_tok && lexer_next_marker(&r->lx, &r->tok)) {
+        r->have_tok = 1;
+    }
+    reader_next_token(r);
+}
+
 static void read_movetext(pgn_reader *r) {
     mt_state s;
     memset(&s, 0, sizeof s);
@@ -697,7 +706,7 @@ static void read_movetext(pgn_reader *r) {
                 skip_unread(r, &s);
             }
         }
-        reader_next_token(r);
+        next_token(r);
         token *t = &r->tok;
         /* "1." (not "1...": pgnk_mt_black_number) after an empty line, once the main line has
          * moves: a new game without tags. A symbol shaped like a move counts whether it is read,

@@ -232,6 +232,9 @@ static void find_next_game(pgn_reader *r) {
     pgn_loc c_loc = {0, 0, 0};
     uint8_t c_line = 0;
     for (;;) {
+        if (!r->have_tok && lexer_next_game_bracket(&r->lx, &r->tok)) {
+            r->have_tok = 1; /* the common case: an empty line, the next game's tags */
+        }
         reader_next_token(r);
         token *t = &r->tok;
         if (t->kind == TOK_EOF) {
@@ -570,6 +573,9 @@ static pgn_flow read_tags(pgn_reader *r) {
     for (;;) {
         if (!r->have_tok) {
             r->have_tok = (uint8_t)lexer_next_bracket(&r->lx, &r->tok); /* the next tag pair's [ */
+            if (!r->have_tok && lexer_movetext_start(&r->lx)) {
+                break; /* an empty line, then the first move number: no token read here */
+            }
         }
         reader_next_token(r);
         if (r->tok.kind != TOK_LBRACKET) {

@@ -900,6 +900,46 @@ static void test_syntax_blocks(void) {
     }
 }
 
+/* A game's edges, which the reader passes without its token reader where the window holds them
+ * (issue 32): the empty line between the tags and the first move number, the termination marker
+ * after the fast path's last move, the empty line before the next game's '['. Games with each of
+ * them and with their near misses (no empty line, a blank in it, CRLF, a wrong or Black's first
+ * number, a marker glued to text or cut short, text between games), read whole and a byte a read
+ * (the window never holds the three bytes: the token reader alone), with and without boards: the
+ * same diagnostics at the same places, the same plies and results. */
+static void test_game_edges(void) {
+    static const char *const gaps[] = {"\n\n", "\n\n", "\n", "\n \n", "\r\n\r\n", "\n\n\n"};
+    static const char *const firsts[] = {"1.", "1. ", "2.", "1...", "1", "12."};
+    static const char *const marks[] = {"1-0", "0-1", "1/2-1/2", "*", "1-0x", "1/2", "0-1-", "**"};
+    static const char *const ends[] = {"\n\n",     "\n\n",        " ",          "\n",    "\n\n\n",
+                                       "\r\n\r\n", "\n\n{c}\n\n", "\n\nzz\n\n", "\t\n\n"};
+    for (unsigned seed = 1; seed <= 60; seed++) {
+        buf b = {0};
+        srand(seed);
+        for (int g = 0; g < 12; g++) {
+            buf_printf(&b, "[Event \"edge %u %d\"]\n[Site \"s\"]%s%se4 e5 Nf3 ", seed, g,
+                       gaps[rand() % 6], firsts[rand() % 6]);
+            buf_printf(&b, "%s Bc4%s%s", rand() % 2 ? "Nc6" : "2... Nc6", rand() % 2 ? " " : "\n",
+                       marks[rand() % 8]);
+            buf_printf(&b, "%s", ends[rand() % 9]);
+        }
+        for (uint32_t flags = 0; flags <= PGN_READ_NO_BOARD; flags += PGN_READ_NO_BOARD) {
+            syntax_log whole = read_log(b.p, b.len, 0, flags);
+            syntax_log bytes = read_log(b.p, b.len, 1, flags);
+            if (whole.sum != bytes.sum || whole.games != bytes.games || whole.plies < 12) {
+                harness_fail(__FILE__, __LINE__,
+                             "seed %u, flags %u: %u diagnostics, %u games, %u plies; %u, %u, %u a "
+                             "few bytes at a time",
+                             seed, (unsigned)flags, whole.diags, whole.games, whole.plies,
+                             bytes.diags, bytes.games, bytes.plies);
+            } else {
+                harness_counts.passed++;
+            }
+        }
+        buf_free(&b);
+    }
+}
+
 /* ---- the tree builder's moves (issue 32: fmt's builder gets the moves the fast path read and
  * played in one pass) against a visitor that sees each move with its position before ---- */
 
@@ -1014,6 +1054,7 @@ int main(void) {
     test_variations();
     test_syntax_only();
     test_syntax_blocks();
+    test_game_edges();
     test_builder_moves();
     return harness_finish();
 }
