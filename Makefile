@@ -72,6 +72,20 @@ DB_CFLAGS := $(shell pkg-config --cflags sqlite3)
 DB_LIBS := $(shell pkg-config --libs sqlite3)
 IO_ZLIBS += $(DB_LIBS)
 CLI_ZLIBS := $(IO_ZLIBS) $(if $(HAVE_MHD),-ldl)
+# The program (not libpgnkit.so, not pgnkit.pc) links the codecs and SQLite from their static
+# archives where the -dev packages install one (Debian: libz.a, libzstd.a, liblzma.a, libbz2.a,
+# libsqlite3.a; not libisal.a), else from the shared library: each shared library loaded costs
+# every command's start its mapping, relocations and symbol look-ups (docs/design.md, "How the
+# program is linked"; 2026-12-07). PROG_SHARED=1 links them all shared, as before.
+PROG_STATIC_NAMES := z isal zstd lzma bz2 sqlite3
+comma := ,
+ifneq ($(PROG_SHARED),1)
+prog_static = -Wl$(comma)-Bstatic -l$(1) -Wl$(comma)-Bdynamic
+prog_lib = $(if $(and $(filter $(1),$(PROG_STATIC_NAMES)),$(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))),$(prog_static),-l$(1))
+PROG_LIBS := $(foreach w,$(CLI_ZLIBS),$(if $(filter -l%,$(w)),$(call prog_lib,$(w:-l%=%)),$(w)))
+else
+PROG_LIBS := $(CLI_ZLIBS)
+endif
 # src/io's objects alone get the codecs' flags
 $(BUILD)/rel/src/io/%.o $(BUILD)/pic/src/io/%.o $(BUILD)/asan/src/io/%.o: IOFLAGS := $(IO_ZFLAGS) -pthread
 $(BUILD)/rel/src/db/%.o $(BUILD)/pic/src/db/%.o $(BUILD)/asan/src/db/%.o $(BUILD)/fuzz/src/db/%.o: IOFLAGS := $(DB_CFLAGS)
@@ -128,7 +142,7 @@ $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 $(BUILD)/libpgnkit.so: $(LIB_PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libpgnkit.so.$(SOMAJOR) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
 $(BUILD)/pgnkit: $(CLI_OBJ) $(BUILD)/libpgnkit.a
-	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(CLI_ZLIBS) $(LDLIBS)
+	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(PROG_LIBS) $(LDLIBS)
 
 # ---- sanitizer build for the tests ----
 $(BUILD)/asan/src/%.o: src/%.c
