@@ -328,7 +328,7 @@ bench-query: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
 # select beside Scoutfish (GPL, built from SCOUTFISH_SRC, a checkout of its source; or SCOUTFISH=binary)
 # the game database (issue 30): import rate, size against the PGN, explore time (bench/bench_db.sh)
-bench-db: $(BUILD)/pgnkit $(BUILD)/cpurun
+bench-db: $(BUILD)/pgnkit $(BUILD)/cpurun $(BUILD)/bench_db_select
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_db.sh
 bench-scoutfish: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_scoutfish.sh
@@ -345,6 +345,8 @@ $(BUILD)/cpurun: bench/cpurun.c
 	$(CC) $(STD) $(OPT) $(WARN) -o $@ bench/cpurun.c
 $(BUILD)/bench_read: bench/bench_read.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_read.c $(BUILD)/libpgnkit.a $(LDLIBS)
+$(BUILD)/bench_db_select: bench/bench_db_select.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_db_select.c $(BUILD)/libpgnkit.a $(PROG_LIBS) $(LDLIBS)
 $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_perft.c $(BUILD)/libpgnkit.a $(LDLIBS)
 
