@@ -72,6 +72,20 @@ DB_CFLAGS := $(shell pkg-config --cflags sqlite3)
 DB_LIBS := $(shell pkg-config --libs sqlite3)
 IO_ZLIBS += $(DB_LIBS)
 CLI_ZLIBS := $(IO_ZLIBS) $(if $(HAVE_MHD),-ldl)
+# The program (not libpgnkit.so, not pgnkit.pc) links the codecs and SQLite from their static
+# archives where the -dev packages install one (Debian: libz.a, libzstd.a, liblzma.a, libbz2.a,
+# libsqlite3.a; not libisal.a), else from the shared library: each shared library loaded costs
+# every command's start its mapping, relocations and symbol look-ups (docs/design.md, "How the
+# program is linked"; 2026-12-07). PROG_SHARED=1 links them all shared, as before.
+PROG_STATIC_NAMES := z isal zstd lzma bz2 sqlite3
+comma := ,
+ifneq ($(PROG_SHARED),1)
+prog_static = -Wl$(comma)-Bstatic -l$(1) -Wl$(comma)-Bdynamic
+prog_lib = $(if $(and $(filter $(1),$(PROG_STATIC_NAMES)),$(filter /%,$(shell $(CC) -print-file-name=lib$(1).a))),$(prog_static),-l$(1))
+PROG_LIBS := $(foreach w,$(CLI_ZLIBS),$(if $(filter -l%,$(w)),$(call prog_lib,$(w:-l%=%)),$(w)))
+else
+PROG_LIBS := $(CLI_ZLIBS)
+endif
 # src/io's objects alone get the codecs' flags
 $(BUILD)/rel/src/io/%.o $(BUILD)/pic/src/io/%.o $(BUILD)/asan/src/io/%.o: IOFLAGS := $(IO_ZFLAGS) -pthread
 $(BUILD)/rel/src/db/%.o $(BUILD)/pic/src/db/%.o $(BUILD)/asan/src/db/%.o $(BUILD)/fuzz/src/db/%.o: IOFLAGS := $(DB_CFLAGS)
@@ -128,7 +142,7 @@ $(BUILD)/libpgnkit.a: $(LIB_OBJ)
 $(BUILD)/libpgnkit.so: $(LIB_PIC_OBJ)
 	$(CC) -shared -Wl,-soname,libpgnkit.so.$(SOMAJOR) -o $@ $^ $(IO_ZLIBS) $(LDLIBS)
 $(BUILD)/pgnkit: $(CLI_OBJ) $(BUILD)/libpgnkit.a
-	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(CLI_ZLIBS) $(LDLIBS)
+	$(CC) $(OPT) $(CLI_THREADS) -o $@ $(CLI_OBJ) $(BUILD)/libpgnkit.a $(PROG_LIBS) $(LDLIBS)
 
 # ---- sanitizer build for the tests ----
 $(BUILD)/asan/src/%.o: src/%.c
@@ -314,7 +328,7 @@ bench-query: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_query.sh
 # select beside Scoutfish (GPL, built from SCOUTFISH_SRC, a checkout of its source; or SCOUTFISH=binary)
 # the game database (issue 30): import rate, size against the PGN, explore time (bench/bench_db.sh)
-bench-db: $(BUILD)/pgnkit $(BUILD)/cpurun
+bench-db: $(BUILD)/pgnkit $(BUILD)/cpurun $(BUILD)/bench_db_select
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_db.sh
 bench-scoutfish: $(BUILD)/pgnkit $(BUILD)/cpurun
 	@PGNKIT=$(BUILD)/pgnkit SHARED=$(SHARED) BUILD=$(BUILD) bash bench/bench_scoutfish.sh
@@ -331,6 +345,8 @@ $(BUILD)/cpurun: bench/cpurun.c
 	$(CC) $(STD) $(OPT) $(WARN) -o $@ bench/cpurun.c
 $(BUILD)/bench_read: bench/bench_read.c $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_read.c $(BUILD)/libpgnkit.a $(LDLIBS)
+$(BUILD)/bench_db_select: bench/bench_db_select.c $(BUILD)/libpgnkit.a
+	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_db_select.c $(BUILD)/libpgnkit.a $(PROG_LIBS) $(LDLIBS)
 $(BUILD)/bench_perft: bench/bench_perft.c tests/twic_tokens.h $(BUILD)/libpgnkit.a
 	$(CC) $(STD) $(OPT) $(WARN) -Iinclude -o $@ bench/bench_perft.c $(BUILD)/libpgnkit.a $(LDLIBS)
 

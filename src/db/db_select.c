@@ -235,6 +235,13 @@ static pgn_status run(pgn_db *db, const pgn_query *query,
     uint64_t key = 0;
     int indexed = required_key(query, &key);
     pgn_status st = indexed < 0 ? PGN_E_NOMEM : pgn_query_matcher_new(&s.m, query, NULL);
+    /* one read transaction (unless the caller holds one): the index, the games and their blocks
+     * read in one snapshot while an import commits, and the WAL's read lock taken once, not at
+     * each statement */
+    int own = st == PGN_OK && sqlite3_get_autocommit(db->sql);
+    if (own && (st = pgnk_db_exec(db, "BEGIN", msg, cap)) != PGN_OK) {
+        own = 0;
+    }
     if (st == PGN_OK) {
         st = !indexed                             ? select_all(&s)
              : fn == NULL && bare_position(query) ? select_indexed(&s, key, on_posting_count)
@@ -248,6 +255,9 @@ static pgn_status run(pgn_db *db, const pgn_query *query,
     }
     sqlite3_finalize(s.one);
     sqlite3_finalize(s.loose);
+    if (own) {
+        sqlite3_exec(db->sql, "COMMIT", NULL, NULL, NULL); /* a read: nothing to lose */
+    }
     pgn_query_matcher_free(s.m);
     if (totals != NULL) {
         *totals = s.tot;
