@@ -335,6 +335,9 @@ static void set_quiet(pgn_query_matcher *m) {
     m->gate.open = (uint32_t)(ok && !m->decided);
     m->gate.pawns_open = m->pawns_ok; /* pass_point's PASS_YES after a pawn move or a capture */
     m->nneed = (uint8_t)(ok && need ? nneed : 0);
+    m->gate.absent_open = m->nneed == 1; /* absent_point's, for one group */
+    m->gate.absent[0] = m->nneed == 1 ? m->need[0][0] : 0;
+    m->gate.absent[1] = m->nneed == 1 ? m->need[0][1] : 0;
 }
 
 /* The pawns at a main-line point whose "never" tests ran (all of them said no). */
@@ -507,7 +510,7 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
     m->gate.pawns[0] = m->gate.pawns[1] = ~UINT64_C(0); /* unlike any position's: tests due */
     m->first_ply = UINT32_MAX;
     m->plies = 0;
-    m->gate.open = m->gate.passed = m->gate.pawns_open = 0;
+    m->gate.open = m->gate.passed = m->gate.pawns_open = m->gate.absent_open = 0;
     m->result = PGN_RESULT_NONE;
     return m->st == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
 }
