@@ -117,14 +117,23 @@ typedef struct pgn_visitor {
              * pass (no move callback), counting them in it (pgn_query_visitor_fast) */
 
 /** What a visitor read under PGN_READ_MOVE_GATE lets the reader pass over: while open is 1, a
- * main-line move of standard chess that is no pawn move, no capture, no castling, no null move, and
- * neither leaves nor reaches a square of squares, may get no move callback; passed then counts it.
- * The visitor may change squares and open in any callback, and must read (and may reset) passed:
- * the moves passed over since. The reader reads the gate only during pgn_reader_visit. */
+ * main-line move of standard chess that is no castling, no en passant capture, no null move, and
+ * neither leaves nor reaches a square of squares (or does, but absent_open is 1 and once it is
+ * played a square of absent[c] holds no pawn of colour c, for c White or Black), may get no move
+ * callback, passed then counting it, if it is no pawn move nor capture (the halfmove clock runs),
+ * or if pawns_open is 1 and the pawns of each colour c on the squares watch[c] are those of
+ * pawns[c] once it is played. The visitor may change the fields but passed in any callback, and
+ * must read (and may reset) passed: the moves passed over since. The reader reads the gate only
+ * during pgn_reader_visit. */
 typedef struct pgn_move_gate {
     uint64_t squares;
     uint32_t open;
     uint32_t passed;
+    uint32_t pawns_open;
+    uint64_t pawns[2]; /* [PGN_WHITE], [PGN_BLACK] */
+    uint64_t watch[2];
+    uint32_t absent_open;
+    uint64_t absent[2];
 } pgn_move_gate;
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads

@@ -30,7 +30,11 @@ enum { PASS_NO, PASS_YES, PASS_PAWNS }; /* pass_point */
 #define QNEED_MAX 4 /* open groups whose pawns set_quiet keeps for absent_point */
 
 struct pgn_query_matcher {
-    pgn_move_gate gate; /* first: the reader's under PGN_READ_MOVE_GATE (set_quiet keeps it) */
+    pgn_move_gate gate; /* first: the reader's under PGN_READ_MOVE_GATE (set_quiet keeps it);
+                           gate.pawns: the pawns of each colour at the last main-line point whose
+                           "never" tests ran; gate.watch: the squares whose pawns decide the open
+                           groups' pawn "never" tests (set_quiet: their need and the cones behind
+                           it) */
     const pgn_query *q;
     pgn_allocator alloc;
     arena ar; /* the game's tags */
@@ -48,15 +52,12 @@ struct pgn_query_matcher {
     size_t nkeys, capkeys;
     double prev_eval;
     uint8_t has_prev_eval, decided, matched, over, tags_done;
-    uint8_t quiet_ok;  /* pass_point may pass main-line points over (set_quiet) */
-    uint8_t pawns_ok;  /* ... and captures that left the watched pawns as at never_p (set_quiet) */
+    uint8_t quiet_ok; /* pass_point may pass main-line points over (set_quiet) */
+    uint8_t
+        pawns_ok; /* ... and captures that left the watched pawns as at gate.pawns (set_quiet) */
     uint64_t open_dep; /* the squares the open "exists" groups read */
     uint8_t nneed;     /* absent_point: the open groups (0: not used), each true only where */
     uint64_t need[QNEED_MAX][2]; /* the pawns of its need (qnode.need) stand (set_quiet) */
-    uint64_t never_p[2]; /* the pawns of each colour at the last main-line point whose "never"
-                            tests ran */
-    uint64_t watch[2];   /* the squares whose pawns decide the open groups' pawn "never" tests
-                            (set_quiet: their need and the cones behind it) */
     unsigned last_reps;
     uint32_t first_ply, plies;
     pgn_pos endpos;
@@ -310,13 +311,13 @@ static void set_quiet(pgn_query_matcher *m) {
     int ok = !q->noprune && !(q->flags & (QF_ANNOT | QF_KEYS | QF_NEVER_PLY)), pawns = ok;
     unsigned nneed = 0;
     int need = ok;
-    m->watch[0] = m->watch[1] = 0;
+    m->gate.watch[0] = m->gate.watch[1] = 0;
     for (uint32_t s = 0; s < q->nslots && ok; s++) {
         const qnode *n = &q->nodes[q->slots[s]];
         if (m->slot[s] == SLOT_OPEN) {
             ok = n->op == Q_EXISTS;
             if (n->nvk == NV_PAWNS && !n->vars) {
-                pgnk_qpawns_watch(n->need, m->watch);
+                pgnk_qpawns_watch(n->need, m->gate.watch);
             }
             dep |= n->matonly ? 0 : n->dep;
             pawns = pawns && !n->matonly && n->nvk != NV_ANY;
@@ -332,13 +333,17 @@ static void set_quiet(pgn_query_matcher *m) {
     m->open_dep = dep;
     m->gate.squares = dep; /* the moves quiet_move passes over, once decided none */
     m->gate.open = (uint32_t)(ok && !m->decided);
+    m->gate.pawns_open = m->pawns_ok; /* pass_point's PASS_YES after a pawn move or a capture */
     m->nneed = (uint8_t)(ok && need ? nneed : 0);
+    m->gate.absent_open = m->nneed == 1; /* absent_point's, for one group */
+    m->gate.absent[0] = m->nneed == 1 ? m->need[0][0] : 0;
+    m->gate.absent[1] = m->nneed == 1 ? m->need[0][1] : 0;
 }
 
 /* The pawns at a main-line point whose "never" tests ran (all of them said no). */
 static void note_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
-    m->never_p[0] = pos->by_color[PGN_WHITE] & pos->by_type[PGN_PAWN];
-    m->never_p[1] = pos->by_color[PGN_BLACK] & pos->by_type[PGN_PAWN];
+    m->gate.pawns[0] = pos->by_color[PGN_WHITE] & pos->by_type[PGN_PAWN];
+    m->gate.pawns[1] = pos->by_color[PGN_BLACK] & pos->by_type[PGN_PAWN];
 }
 
 /* 1 if a pawn "never" test may say otherwise at pos than at the last point noted: the pawns on the
@@ -347,7 +352,8 @@ static void note_pawns(pgn_query_matcher *m, const pgn_pos *pos) {
 static int pawns_moved(const pgn_query_matcher *m, const pgn_pos *pos) {
     uint64_t w = pos->by_color[PGN_WHITE] & pos->by_type[PGN_PAWN];
     uint64_t b = pos->by_color[PGN_BLACK] & pos->by_type[PGN_PAWN];
-    return (((w ^ m->never_p[0]) & m->watch[0]) | ((b ^ m->never_p[1]) & m->watch[1])) != 0;
+    return (((w ^ m->gate.pawns[0]) & m->gate.watch[0]) |
+            ((b ^ m->gate.pawns[1]) & m->gate.watch[1])) != 0;
 }
 
 /* 1 if no open group can hold at the main-line point pos (nneed: every open group is an "exists"
@@ -489,20 +495,22 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
     pgnk_arena_reset(&m->ar);
     m->tags.n = 0;
     size_t ns = m->q->nslots;
-    memset(m->slot, 0, ns);
-    memset(m->reached, 0, ns * sizeof *m->reached);
-    memset(m->exact, 0, ns * sizeof *m->exact);
-    memset(m->sknown, 0, ns * sizeof *m->sknown);
-    memset(m->run, 0, ns * sizeof *m->run);
+    if (ns) { /* (none: a query of tags and the final position, no call) */
+        memset(m->slot, 0, ns);
+        memset(m->reached, 0, ns * sizeof *m->reached);
+        memset(m->exact, 0, ns * sizeof *m->exact);
+        memset(m->sknown, 0, ns * sizeof *m->sknown);
+        memset(m->run, 0, ns * sizeof *m->run);
+    }
     m->depth = 0;
     m->nkeys = 0;
     m->lines[0].pending = 0;
     m->has_prev_eval = m->decided = m->matched = m->over = m->tags_done = m->has_endpos = 0;
     m->last_reps = 1;
-    m->never_p[0] = m->never_p[1] = ~UINT64_C(0); /* unlike any position's: tests are due */
+    m->gate.pawns[0] = m->gate.pawns[1] = ~UINT64_C(0); /* unlike any position's: tests due */
     m->first_ply = UINT32_MAX;
     m->plies = 0;
-    m->gate.open = m->gate.passed = 0;
+    m->gate.open = m->gate.passed = m->gate.pawns_open = m->gate.absent_open = 0;
     m->result = PGN_RESULT_NONE;
     return m->st == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
 }
@@ -545,7 +553,10 @@ static pgn_flow v_end_tags(void *user, const pgn_pos *start) {
     if (m->decided || !(q->flags & QF_MOVETEXT)) {
         return PGN_FLOW_SKIP;
     }
-    if (start) {
+    if (start && !(q->flags & (QF_POINTS | QF_VARS))) { /* only the final position is read */
+        m->endpos = *start;
+        m->has_endpos = 1;
+    } else if (start) {
         qpt pt;
         memset(&pt, 0, sizeof pt);
         pt.pos = start;
@@ -740,9 +751,11 @@ static pgn_flow v_end_game(void *user, pgn_result result, const pgn_game_summary
 static const pgn_visitor query_visitor = {v_begin, v_tag,       v_end_tags, v_move,    v_comment,
                                           v_nag,   v_begin_var, v_end_var,  v_end_game};
 
-/* Without move callbacks: a query that reads only the final position (QF_POINTS unset). */
-static const pgn_visitor query_visitor_end = {
-    v_begin, v_tag, v_end_tags, NULL, v_comment, v_nag, v_begin_var, v_end_var, v_end_game};
+/* Without move callbacks: a query that reads only the final position (QF_POINTS unset); [1]
+ * without the tag callback either, for pgn_query_visitor_fast when no atom reads a tag. */
+static const pgn_visitor query_visitor_end[2] = {
+    {v_begin, v_tag, v_end_tags, NULL, v_comment, v_nag, v_begin_var, v_end_var, v_end_game},
+    {v_begin, NULL, v_end_tags, NULL, v_comment, v_nag, v_begin_var, v_end_var, v_end_game}};
 
 /* pgn_query_visitor_fast: [after][tags]; without tag atoms no tag callback (the reader then
  * copies no tag). The comment callback stays: without it the reader would not decode comments,
@@ -760,14 +773,14 @@ const pgn_visitor *pgn_query_visitor(void) {
 }
 
 const pgn_visitor *pgn_query_visitor_for(const pgn_query *q) {
-    return (q->flags & QF_POINTS) ? &query_visitor : &query_visitor_end;
+    return (q->flags & QF_POINTS) ? &query_visitor : &query_visitor_end[0];
 }
 
 const pgn_visitor *pgn_query_visitor_fast(const pgn_query *q, uint32_t *flags) {
     *flags |= q->reader_flags;
     uint32_t before = QF_BEFORE | QF_VARS | QF_ANNOT | QF_KEYS | QF_ZOBRIST;
     if (!(q->flags & QF_POINTS)) {
-        return pgn_query_visitor_for(q);
+        return &query_visitor_end[!(q->flags & QF_TAGS)];
     }
     int after = !(q->flags & before);
     *flags |= after ? PGN_READ_MOVE_AFTER | PGN_READ_MOVE_GATE : 0;

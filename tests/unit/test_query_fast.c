@@ -199,15 +199,40 @@ static void test_reader_after(const char *pgn, size_t len) {
 }
 
 /* The reader under PGN_READ_MOVE_GATE: a visitor whose gate opens and closes, and changes its
- * squares, as the moves come. Every move it gets is one the gate did not let pass (a pawn move, a
- * capture, castling, a move from or to one of its squares, or the gate closed), every move it does
- * not get is counted in passed, and the ply each position shows is the moves got and passed. */
+ * squares, as the moves come. Every move it gets is one the gate did not let pass (castling, a
+ * move from or to one of its squares, the gate closed, or a pawn move or capture while pawns_open
+ * is 0 or that changed the pawns on the watched squares), every move it does not get is counted in
+ * passed, and the ply each position shows is the moves got and passed. With pawns (pawns_open set
+ * at every call), the pawns on the watched squares at a call are those noted at the last call but
+ * where the move got (not en passant) left or reached: no move that changed them was passed. */
 typedef struct gated {
     pgn_move_gate gate; /* first: the reader's */
+    int pawns;          /* pawns_open set */
     unsigned start2;    /* the start position's 2 * fullmove + side */
     unsigned long base; /* calls + passed at the game's start */
     unsigned long calls, passed, wrong, plies, loud;
 } gated;
+
+/* The pawns of colour c on pos. */
+static uint64_t pawns_of(const pgn_pos *pos, int c) {
+    return pos->by_type[PGN_PAWN] & pos->by_color[c];
+}
+
+/* Watched squares of the d and e files for White, the c and d files for Black; the pawns noted. */
+static void g_note(gated *g, const pgn_pos *pos) {
+    g->gate.pawns_open = (uint32_t)g->pawns;
+    g->gate.watch[0] = UINT64_C(0x1818181818181818);
+    g->gate.watch[1] = UINT64_C(0x0c0c0c0c0c0c0c0c);
+    g->gate.pawns[0] = pawns_of(pos, PGN_WHITE);
+    g->gate.pawns[1] = pawns_of(pos, PGN_BLACK);
+}
+
+/* The watched pawns of pos that differ from those noted, but on the squares in sq. */
+static uint64_t g_changed(const gated *g, const pgn_pos *pos, uint64_t sq) {
+    uint64_t d = ((pawns_of(pos, PGN_WHITE) ^ g->gate.pawns[0]) & g->gate.watch[0]) |
+                 ((pawns_of(pos, PGN_BLACK) ^ g->gate.pawns[1]) & g->gate.watch[1]);
+    return d & ~sq;
+}
 
 static pgn_flow g_end_tags(void *u, const pgn_pos *start) {
     gated *g = u;
@@ -215,6 +240,7 @@ static pgn_flow g_end_tags(void *u, const pgn_pos *start) {
     g->base = g->calls + g->passed;
     g->gate.open = 1;
     g->gate.squares = UINT64_C(1) << PGN_SQ(3, 3); /* d4 */
+    g_note(g, start);
     return PGN_FLOW_CONTINUE;
 }
 static pgn_flow g_move(void *u, const pgn_pos *after, pgn_move mv, pgn_str san, pgn_loc at) {
@@ -222,8 +248,13 @@ static pgn_flow g_move(void *u, const pgn_pos *after, pgn_move mv, pgn_str san, 
     (void)san;
     (void)at;
     uint64_t sq = (UINT64_C(1) << PGN_MOVE_FROM(mv)) | (UINT64_C(1) << PGN_MOVE_TO(mv));
-    int passable = after->halfmove != 0 && PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT &&
-                   mv != PGN_MOVE_NULL && !(g->gate.squares & sq);
+    int pawns_same = g->gate.pawns_open && !g_changed(g, after, 0);
+    int passable = (after->halfmove != 0 || pawns_same) &&
+                   PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT && mv != PGN_MOVE_NULL &&
+                   !(g->gate.squares & sq);
+    if (g->gate.pawns_open && PGN_MOVE_KIND(mv) != PGN_MOVE_EN_PASSANT) {
+        g->wrong += g_changed(g, after, sq) != 0; /* a move that changed them was passed */
+    }
     g->loud += g->gate.open && passable; /* the reader may still call (another path read it) */
     g->wrong += !g->gate.open && g->gate.passed; /* closed: the next move comes */
     g->passed += g->gate.passed;
@@ -232,6 +263,7 @@ static pgn_flow g_move(void *u, const pgn_pos *after, pgn_move mv, pgn_str san, 
     g->gate.passed = 0;
     g->gate.open = (g->calls % 7) != 0; /* closed now and then: the next move comes */
     g->gate.squares ^= UINT64_C(1) << PGN_MOVE_TO(mv);
+    g_note(g, after);
     return PGN_FLOW_CONTINUE;
 }
 static pgn_flow g_end_game(void *u, pgn_result res, const pgn_game_summary *sum) {
@@ -243,18 +275,20 @@ static pgn_flow g_end_game(void *u, pgn_result res, const pgn_game_summary *sum)
     return PGN_FLOW_CONTINUE;
 }
 
-static void test_reader_gate(const char *pgn, size_t len) {
+/* The moves the visitor got (pawns: with pawns_open). */
+static unsigned long reader_gate(const char *pgn, size_t len, int pawns) {
     static const pgn_visitor v = {NULL, NULL,        g_end_tags, g_move,    NULL,
                                   NULL, t_begin_var, NULL,       g_end_game};
     gated g;
     memset(&g, 0, sizeof g);
+    g.pawns = pawns;
     pgn_reader_opts ro;
     memset(&ro, 0, sizeof ro);
     ro.flags = PGN_READ_MOVE_AFTER | PGN_READ_MOVE_GATE | PGN_READ_NO_KEYS;
     pgn_reader *r;
     if (pgn_reader_new_mem(&r, &ro, pgn, len) != PGN_OK) {
         harness_fail(__FILE__, __LINE__, "out of memory");
-        return;
+        return 0;
     }
     while (pgn_reader_visit(r, &v, &g) == PGN_OK) {
     }
@@ -264,7 +298,15 @@ static void test_reader_gate(const char *pgn, size_t len) {
     CHECK_EQ_U64(g.wrong, 0);
     CHECK_EQ_U64(g.calls + g.passed, g.plies);
     CHECK(g.loud * 100 <= g.calls); /* the fast path reads nearly all: few get past the gate */
-    printf("gate: %lu moves got, %lu passed, %lu got that could pass\n", g.calls, g.passed, g.loud);
+    printf("gate%s: %lu moves got, %lu passed, %lu got that could pass\n", pawns ? " (pawns)" : "",
+           g.calls, g.passed, g.loud);
+    return g.calls;
+}
+
+/* The gate with and without its pawn rule: with it, pawn moves and captures pass too. */
+static void test_reader_gate(const char *pgn, size_t len) {
+    unsigned long without = reader_gate(pgn, len, 0), with = reader_gate(pgn, len, 1);
+    CHECK(with < without - without / 10);
 }
 
 int main(void) {
