@@ -6,6 +6,7 @@
  * one decoded in the handle, so that the games of a block read in order decode it once. */
 #include "db_int.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,167 @@
 
 enum { CODEC_PLAIN = 0, CODEC_ZSTD = 1 };
 
+/* The blocks being compressed on the packer's thread: slot k % NSLOT holds the block k
+ * handed over (counted from 1); blocks [written, packed) are compressed and wait to be inserted,
+ * blocks [packed, handed) wait to be compressed. */
+#define NSLOT 8
+
+typedef struct slot {
+    int64_t id;
+    pgn_membuf text, packed;
+    int zstd; /* 1: packed holds the frame; 0: the block stays plain */
+} slot;
+
+struct pgnk_packer {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    slot s[NSLOT];
+    uint64_t handed, packed, written;
+    int quit;
+    pgn_encoder *enc;
+    pgn_membuf out;
+    int no_zstd;
+};
+
+/* text compressed into *packed by *enc (made at the first call); 1 when it was, 0 when it stays
+ * plain (a build without libzstd, or no memory: then every later block too). */
+static int pack(pgn_encoder **enc, int *no_zstd, const pgn_membuf *text, pgn_membuf *packed) {
+    if (*enc == NULL && !*no_zstd &&
+        pgn_encoder_new(enc, PGN_FORMAT_ZSTD, pgn_membuf_write, packed, NULL, 0) != PGN_OK) {
+        *no_zstd = 1;
+    }
+    if (*enc == NULL || text->len == 0) {
+        return 0;
+    }
+    packed->len = 0;
+    /* the encoder ends a zstd frame at each finish and starts the next at the next write */
+    if (pgn_encoder_write(*enc, text->ptr, text->len) < 0 || pgn_encoder_finish(*enc) != PGN_OK) {
+        pgn_encoder_free(*enc);
+        *enc = NULL;
+        *no_zstd = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static void *packer_main(void *arg) {
+    pgnk_packer *k = arg;
+    pthread_mutex_lock(&k->mu);
+    for (;;) {
+        while (k->packed == k->handed && !k->quit) {
+            pthread_cond_wait(&k->cv, &k->mu);
+        }
+        if (k->packed == k->handed) {
+            break;
+        }
+        slot *sl = &k->s[k->packed % NSLOT];
+        pthread_mutex_unlock(&k->mu);
+        /* the encoder writes into k->out (its target since it was made), swapped into the slot */
+        sl->zstd = pack(&k->enc, &k->no_zstd, &sl->text, &k->out);
+        pgn_membuf t = sl->packed;
+        sl->packed = k->out;
+        k->out = t;
+        pthread_mutex_lock(&k->mu);
+        k->packed++;
+        pthread_cond_broadcast(&k->cv);
+    }
+    pthread_mutex_unlock(&k->mu);
+    return NULL;
+}
+/* A block's row: its id, codec, size (its text's bytes) and stored bytes. */
+static pgn_status insert_block(pgnk_blockw *w, pgn_db *db, int64_t id, int z, size_t size,
+                               const pgn_membuf *b) {
+    if (w->ins == NULL && sqlite3_prepare_v2(db->sql, "INSERT INTO blocks VALUES(?, ?, ?, ?)", -1,
+                                             &w->ins, NULL) != SQLITE_OK) {
+        return PGN_E_IO;
+    }
+    sqlite3_bind_int64(w->ins, 1, id);
+    sqlite3_bind_int(w->ins, 2, z ? CODEC_ZSTD : CODEC_PLAIN);
+    sqlite3_bind_int64(w->ins, 3, (sqlite3_int64)size);
+    sqlite3_bind_blob(w->ins, 4, b->ptr ? b->ptr : "", (int)b->len, SQLITE_STATIC);
+    int rc = sqlite3_step(w->ins);
+    sqlite3_reset(w->ins);
+    return rc == SQLITE_DONE ? PGN_OK : PGN_E_IO;
+}
+
+pgn_status pgnk_blockw_threaded(pgnk_blockw *w) {
+    pgnk_packer *k = calloc(1, sizeof *k);
+    if (k == NULL) {
+        return PGN_E_NOMEM;
+    }
+    if (pthread_mutex_init(&k->mu, NULL) != 0) {
+        free(k);
+        return PGN_E_NOMEM;
+    }
+    if (pthread_cond_init(&k->cv, NULL) != 0 || pthread_create(&k->th, NULL, packer_main, k) != 0) {
+        pthread_cond_destroy(&k->cv);
+        pthread_mutex_destroy(&k->mu);
+        free(k);
+        return PGN_E_NOMEM;
+    }
+    w->pk = k;
+    return PGN_OK;
+}
+
+/* The packer's blocks up to the upto-th handed over inserted in order, waiting for each to be
+ * packed; the first failure is returned, the blocks after it dropped. */
+static pgn_status write_packed(pgnk_blockw *w, pgn_db *db, uint64_t upto) {
+    pgnk_packer *k = w->pk;
+    pgn_status s = PGN_OK;
+    while (k->written < upto) {
+        pthread_mutex_lock(&k->mu);
+        while (k->packed <= k->written) {
+            pthread_cond_wait(&k->cv, &k->mu);
+        }
+        pthread_mutex_unlock(&k->mu);
+        const slot *sl = &k->s[k->written % NSLOT];
+        if (s == PGN_OK) {
+            s = insert_block(w, db, sl->id, sl->zstd, sl->text.len,
+                             sl->zstd ? &sl->packed : &sl->text);
+        }
+        k->written++;
+    }
+    return s;
+}
+
+/* The open block closed: packed and inserted here, or handed to the packer (the blocks it has
+ * packed by then inserted). */
+static pgn_status close_block(pgnk_blockw *w, pgn_db *db) {
+    pgnk_packer *k = w->pk;
+    pgn_status s = PGN_OK;
+    if (k == NULL) {
+        int z = w->text.len > 0 && pack(&w->enc, &w->no_zstd, &w->text, &w->packed);
+        s = insert_block(w, db, w->id, z, w->text.len, z ? &w->packed : &w->text);
+    } else {
+        if (k->handed - k->written == NSLOT) {
+            s = write_packed(w, db, k->written + 1); /* room for it */
+        }
+        slot *sl = &k->s[k->handed % NSLOT];
+        sl->id = w->id;
+        pgn_membuf t = sl->text;
+        sl->text = w->text;
+        w->text = t;
+        pthread_mutex_lock(&k->mu);
+        k->handed++;
+        uint64_t done = k->packed;
+        pthread_cond_broadcast(&k->cv);
+        pthread_mutex_unlock(&k->mu);
+        if (s == PGN_OK) {
+            s = write_packed(w, db, done);
+        }
+    }
+    w->id = 0;
+    w->games = 0;
+    w->text.len = 0;
+    return s;
+}
+
 pgn_status pgnk_blockw_add(pgnk_blockw *w, pgn_db *db, pgn_str raw, int64_t *block,
                            int64_t *offset) {
-    if (w->id == 0) {
+    if (w->id == 0 && w->next == 0) {
+        /* the batch's first block: the blocks of the batch are numbered from here, as the packer
+         * may insert them after their games */
         sqlite3_stmt *st = NULL;
         if (sqlite3_prepare_v2(db->sql, "SELECT coalesce(max(id), 0) + 1 FROM blocks", -1, &st,
                                NULL) != SQLITE_OK ||
@@ -25,8 +184,11 @@ pgn_status pgnk_blockw_add(pgnk_blockw *w, pgn_db *db, pgn_str raw, int64_t *blo
             sqlite3_finalize(st);
             return PGN_E_IO;
         }
-        w->id = sqlite3_column_int64(st, 0);
+        w->next = sqlite3_column_int64(st, 0);
         sqlite3_finalize(st);
+    }
+    if (w->id == 0) {
+        w->id = w->next++;
     }
     *block = w->id;
     *offset = (int64_t)w->text.len;
@@ -34,61 +196,53 @@ pgn_status pgnk_blockw_add(pgnk_blockw *w, pgn_db *db, pgn_str raw, int64_t *blo
         return PGN_E_NOMEM;
     }
     w->games++;
-    return w->games >= BLOCK_GAMES || w->text.len >= BLOCK_BYTES ? pgnk_blockw_flush(w, db)
-                                                                 : PGN_OK;
-}
-
-/* The block's text compressed into w->packed; 1 when it was, 0 when it stays plain. */
-static int pack(pgnk_blockw *w) {
-    if (w->enc == NULL && !w->no_zstd &&
-        pgn_encoder_new(&w->enc, PGN_FORMAT_ZSTD, pgn_membuf_write, &w->packed, NULL, 0) !=
-            PGN_OK) {
-        w->no_zstd = 1; /* a build without libzstd (or no memory): plain blocks */
-    }
-    if (w->enc == NULL) {
-        return 0;
-    }
-    w->packed.len = 0;
-    /* the encoder ends a zstd frame at each finish and starts the next at the next write */
-    if (pgn_encoder_write(w->enc, w->text.ptr, w->text.len) < 0 ||
-        pgn_encoder_finish(w->enc) != PGN_OK) {
-        pgn_encoder_free(w->enc);
-        w->enc = NULL;
-        w->no_zstd = 1;
-        return 0;
-    }
-    return 1;
+    return w->games >= BLOCK_GAMES || w->text.len >= BLOCK_BYTES ? close_block(w, db) : PGN_OK;
 }
 
 pgn_status pgnk_blockw_flush(pgnk_blockw *w, pgn_db *db) {
-    if (w->id == 0) {
-        return PGN_OK;
+    pgn_status s = w->id != 0 ? close_block(w, db) : PGN_OK;
+    if (w->pk != NULL) {
+        pgn_status t = write_packed(w, db, w->pk->handed);
+        s = s != PGN_OK ? s : t;
     }
-    if (w->ins == NULL && sqlite3_prepare_v2(db->sql, "INSERT INTO blocks VALUES(?, ?, ?, ?)", -1,
-                                             &w->ins, NULL) != SQLITE_OK) {
-        return PGN_E_IO;
-    }
-    int z = w->text.len > 0 && pack(w);
-    const pgn_membuf *b = z ? &w->packed : &w->text;
-    sqlite3_bind_int64(w->ins, 1, w->id);
-    sqlite3_bind_int(w->ins, 2, z ? CODEC_ZSTD : CODEC_PLAIN);
-    sqlite3_bind_int64(w->ins, 3, (sqlite3_int64)w->text.len);
-    sqlite3_bind_blob(w->ins, 4, b->ptr ? b->ptr : "", (int)b->len, SQLITE_STATIC);
-    int rc = sqlite3_step(w->ins);
-    sqlite3_reset(w->ins);
-    w->id = 0;
-    w->games = 0;
-    w->text.len = 0;
-    return rc == SQLITE_DONE ? PGN_OK : PGN_E_IO;
+    w->next = 0; /* the next batch asks the table: another import may have written since */
+    return s;
 }
 
 void pgnk_blockw_reset(pgnk_blockw *w) {
+    pgnk_packer *k = w->pk;
+    if (k != NULL) { /* the blocks handed over are dropped once packed */
+        pthread_mutex_lock(&k->mu);
+        while (k->packed < k->handed) {
+            pthread_cond_wait(&k->cv, &k->mu);
+        }
+        pthread_mutex_unlock(&k->mu);
+        k->written = k->handed;
+    }
     w->id = 0;
+    w->next = 0;
     w->games = 0;
     w->text.len = 0;
 }
 
 void pgnk_blockw_free(pgnk_blockw *w) {
+    pgnk_packer *k = w->pk;
+    if (k != NULL) {
+        pthread_mutex_lock(&k->mu);
+        k->quit = 1;
+        pthread_cond_broadcast(&k->cv);
+        pthread_mutex_unlock(&k->mu);
+        pthread_join(k->th, NULL);
+        for (unsigned i = 0; i < NSLOT; i++) {
+            pgn_membuf_free(&k->s[i].text);
+            pgn_membuf_free(&k->s[i].packed);
+        }
+        pgn_membuf_free(&k->out);
+        pgn_encoder_free(k->enc);
+        pthread_cond_destroy(&k->cv);
+        pthread_mutex_destroy(&k->mu);
+        free(k);
+    }
     sqlite3_finalize(w->ins);
     pgn_encoder_free(w->enc);
     pgn_membuf_free(&w->text);

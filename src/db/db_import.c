@@ -2,12 +2,14 @@
 /* Import (issue 30): the games of a source read on N threads (pgn_parallel_read). Each worker
  * visits its games and packs, per game, the tags kept, the result, the line key of the dedupe
  * rule and the main line's (position, move) pairs, each position once (its first move); the
- * caller's thread stores the game and gathers the pairs of a batch, sorted, into the explorer:
- * a (position, move) that one game of the batch played as an entry of the batch's run (singles,
- * a blob per key prefix: no B-tree row of its own), else one row of explore per (position, move),
- * its counts added and the batch's games appended to its posting list, so the explorer's rows
- * and entries are the position index too (schema 4). */
-#include "db_int.h"
+ * caller's thread stores the game (its bytes into a block, compressed on the blocks' thread:
+ * db_blocks.c) and gathers the pairs of a batch, which at the commit are sorted and made into
+ * the explorer's rows on a thread of their own (db_rows.c) while the caller's thread inserts
+ * them: a (position, move) that few games of the batch played as entries of the batch's run
+ * (singles, a blob per key prefix: no B-tree row of its own), else one row of explore per
+ * (position, move), its counts added and the batch's games appended to its posting list, so the
+ * explorer's rows and entries are the position index too (schema 4). */
+#include "db_rows.h"
 
 #include "pgnkit/collection.h"
 
@@ -16,11 +18,7 @@
 
 #define TAG_CAP 256
 
-typedef struct entry {
-    uint64_t key;
-    pgn_move move;
-    uint8_t side; /* the side to move in the position */
-} entry;
+typedef pgnk_entry entry;
 
 /* A worker's game, as the visitor reads it. */
 typedef struct worker {
@@ -184,108 +182,19 @@ static pgn_status prepare(void *wu, const pgn_par_game *g, pgn_membuf *out) {
 
 /* ---- the caller's side ---- */
 
-/* One index entry of a batch: the position, the move played there (PGN_MOVE_NONE: the game
- * ended there), the game (its index in the batch: gm[g]) and the side to move. 16 bytes, for
- * the sort's sake. */
-typedef struct pending {
-    uint64_t key;
-    uint32_t g;
-    pgn_move move;
-    uint8_t side;
-} pending;
-
-/* A game stored in the batch: its id, result, date (YYYYMMDD) and the players' Elo. */
-typedef struct batch_game {
-    int64_t id, date;
-    uint32_t elo[2];
-    uint8_t result;
-} batch_game;
-
-/* The batch's entries whose key has one top byte, in the order added: n entries in the pool's
- * chunks chunk[0..nchunk), CHUNK a chunk. */
-typedef struct bucket {
-    uint32_t *chunk;
-    size_t nchunk, ccap, n;
-} bucket;
-
-/* Entries a chunk (64 KB): the buckets grow a chunk at a time from a pool kept from batch to
- * batch, so that no entry is copied as a bucket grows and a batch after the first touches no new
- * page (arrays grown by realloc spent a twentieth of the import in page faults, copies and
- * mremap's TLB flushes: perf, the book). */
-#define CHUNK 4096
-
 typedef struct importer {
     pgn_db *db;
     const pgn_db_import_opts *o;
     pgn_source *src;
     sqlite3_stmt *ins, *dup, *exp, *one;
-    bucket b[256];  /* the batch's entries by the key's top byte */
-    pending **pool; /* the chunks: pool_n allocated, pool_used of them in the batch */
-    size_t pool_n, pool_cap, pool_used;
-    pending *tmp, *tmp2;         /* the sort's room for the largest bucket, twice */
-    size_t n, tmp_cap, tmp2_cap; /* n: the batch's entries */
-    batch_game *gm;
-    size_t gn, gcap;
+    pgnk_rows *rows; /* the batch's position index */
     uint32_t in_batch;
     pgn_db_import_totals tot, batch;
     char *msg;
     size_t mcap;
-    uint8_t *blob;
-    size_t blob_cap;
     int64_t batch_first; /* the first game stored in the batch: the run's base */
-    pgnk_single *run;    /* the one-game entries of prefix sprefix being gathered */
-    size_t rcap, sn;
-    uint8_t *packed; /* and packed */
-    size_t pcap;
-    uint64_t sprefix;
-    pgnk_blockw bw; /* the games' bytes being packed */
+    pgnk_blockw bw;      /* the games' bytes being packed */
 } importer;
-
-/* The digit d (0, 1: the move's bytes; 2..9: the key's) of an entry. */
-static unsigned digit(const pending *e, unsigned d) {
-    return d < 2 ? (unsigned)(e->move >> (8 * d)) & 0xff
-                 : (unsigned)(e->key >> (8 * (d - 2))) & 0xff;
-}
-
-/* Sorts a bucket p[0..n) by (key, move), stable (the games of a row stay in id order, as added):
- * a least significant digit radix sort on the digits [0, digits) (see digit; the top byte is the
- * bucket's), a byte a pass, the passes where every entry has the same byte skipped; tmp has room
- * for n entries, and the sorted entries end in p. The keys are random 64-bit numbers, where
- * qsort's comparisons took a sixth of an import's time (perf, TWIC). The entries are gathered
- * by the key's top byte as they come, so that a bucket (about 15,000 entries, 240 KB, for the
- * book's 50,000-game batches) is sorted in the core's cache: ten passes over the whole batch (62
- * MB, and as much again for tmp) took a tenth of an import, most of it memory traffic and the
- * first touch of tmp's pages. */
-static void radix_lsd(pending *p, pending *tmp, size_t n, unsigned digits) {
-    uint32_t count[10][256];
-    memset(count, 0, sizeof count);
-    for (size_t i = 0; i < n; i++) {
-        for (unsigned d = 0; d < digits; d++) {
-            count[d][digit(&p[i], d)]++;
-        }
-    }
-    pending *src = p;
-    for (unsigned d = 0; d < digits; d++) {
-        if (count[d][digit(&src[0], d)] == n) {
-            continue; /* one value: the order stays */
-        }
-        uint32_t at = 0;
-        for (unsigned b = 0; b < 256; b++) {
-            uint32_t c = count[d][b];
-            count[d][b] = at;
-            at += c;
-        }
-        for (size_t i = 0; i < n; i++) {
-            tmp[count[d][digit(&src[i], d)]++] = src[i];
-        }
-        pending *t = src;
-        src = tmp;
-        tmp = t;
-    }
-    if (src != p) {
-        memcpy(p, src, n * sizeof *p);
-    }
-}
 
 static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
     int rc = sqlite3_step(st);
@@ -294,168 +203,9 @@ static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
                                                  : pgnk_db_fail(im->db, what, im->msg, im->mcap);
 }
 
-/* Appends v as a varint to the importer's blob; -1 when out of memory. */
-static int put_varint(importer *im, size_t *len, uint64_t v) {
-    if (*len + 10 > im->blob_cap) {
-        void *b = im->blob;
-        if (!pgnk_grow(NULL, &b, &im->blob_cap, *len + 10, 1, 4096)) {
-            return -1;
-        }
-        im->blob = b;
-    }
-    while (v >= 0x80) {
-        im->blob[(*len)++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    im->blob[(*len)++] = (uint8_t)v;
-    return 0;
-}
-
-/* The batch's games of entries [i, j) (one position and move, in id order) as one chunk of the
- * row's posting list: varint(count), varint(first id), the deltas. */
-static pgn_status posting_chunk(importer *im, const pending *p, size_t i, size_t j, size_t *len) {
-    *len = 0;
-    if (put_varint(im, len, j - i) || put_varint(im, len, (uint64_t)im->gm[p[i].g].id)) {
-        return PGN_E_NOMEM;
-    }
-    for (size_t k = i + 1; k < j; k++) {
-        if (put_varint(im, len, (uint64_t)(im->gm[p[k].g].id - im->gm[p[k - 1].g].id))) {
-            return PGN_E_NOMEM;
-        }
-    }
-    return PGN_OK;
-}
-
-/* The bucket of one-game entries gathered (prefix im->sprefix, im->sn entries in im->run),
- * packed as a row of singles. */
-static pgn_status flush_singles(importer *im) {
-    if (im->sn == 0) {
-        return PGN_OK;
-    }
-    size_t len = 0;
-    if (pgnk_singles_pack(&im->packed, &im->pcap, &len, im->run, im->sn)) {
-        return PGN_E_NOMEM;
-    }
-    /* the rows' ids grow with the batch: the table is appended to, its pages filled */
-    sqlite3_bind_int64(im->one, 1, im->batch_first * 65536 + (sqlite3_int64)im->sprefix);
-    sqlite3_bind_int64(im->one, 2, (sqlite3_int64)im->sn);
-    sqlite3_bind_blob(im->one, 3, im->packed, (int)len, SQLITE_STATIC);
-    im->sn = 0;
-    return step_done(im, im->one, "explorer");
-}
-
-/* The one-game entry of p into the run of its key's prefix. */
-static pgn_status add_single(importer *im, const pending *p) {
-    pgn_status s = PGN_OK;
-    if (im->sn > 0 && p->key >> PGNK_SINGLES_SHIFT != im->sprefix) {
-        s = flush_singles(im);
-    }
-    im->sprefix = p->key >> PGNK_SINGLES_SHIFT;
-    if (s == PGN_OK && im->sn == im->rcap) {
-        void *b = im->run;
-        if (!pgnk_grow(NULL, &b, &im->rcap, im->sn + 1, sizeof *im->run, 256)) {
-            return PGN_E_NOMEM;
-        }
-        im->run = b;
-    }
-    if (s == PGN_OK) {
-        pgnk_single *e = &im->run[im->sn++];
-        e->key = p->key;
-        e->move = p->move;
-        e->delta = (uint64_t)(im->gm[p->g].id - im->batch_first);
-        im->batch.positions++;
-    }
-    return s;
-}
-
-/* The rows of the sorted batch: a (position, move) of one game in the batch is an entry of the
- * batch's run (singles, one row per key prefix); the others, one upsert per (position, move)
- * into explore, the counts added and the games' chunk appended. Move PGN_MOVE_NONE holds the
- * games that ended in the position. A (position, move) is the sum of its row and entries. */
-/* A (position, move) that at most this many games of a batch played is as many entries of
- * singles (about 9 bytes each), not a row of explore (about 40) */
-#define SINGLES_MAX 8
-
-/* The rows of one sorted bucket, p[0..n). */
-static pgn_status flush_rows(importer *im, const pending *p, size_t n) {
-    for (size_t i = 0; i < n;) {
-        size_t j = i, len;
-        int64_t c[6] = {0, 0, 0, 0, 0, 0}; /* games, white, draws, black, elo_sum, elo_games */
-        int64_t last = 0;
-        while (j < n && p[j].key == p[i].key && p[j].move == p[i].move) {
-            const pending *q = &p[j++];
-            const batch_game *e = &im->gm[q->g];
-            uint32_t elo = e->elo[q->side != PGN_WHITE]; /* the mover's */
-            c[0]++;
-            c[1] += e->result == PGN_RESULT_WHITE_WINS;
-            c[2] += e->result == PGN_RESULT_DRAW;
-            c[3] += e->result == PGN_RESULT_BLACK_WINS;
-            c[4] += elo;
-            c[5] += elo != 0;
-            last = e->date > last ? e->date : last;
-        }
-        pgn_status s;
-        if (j - i <= SINGLES_MAX) {
-            for (; i < j; i++) {
-                if ((s = add_single(im, &p[i])) != PGN_OK) {
-                    return s;
-                }
-            }
-            continue;
-        }
-        if (posting_chunk(im, p, i, j, &len) != PGN_OK) {
-            return PGN_E_NOMEM;
-        }
-        sqlite3_bind_int64(im->exp, 1, (sqlite3_int64)p[i].key);
-        sqlite3_bind_int(im->exp, 2, p[i].move);
-        for (int k = 0; k < 6; k++) {
-            sqlite3_bind_int64(im->exp, 3 + k, c[k]);
-        }
-        sqlite3_bind_int64(im->exp, 9, last);
-        sqlite3_bind_blob(im->exp, 10, im->blob, (int)len, SQLITE_STATIC);
-        if ((s = step_done(im, im->exp, "explorer")) != PGN_OK) {
-            return s;
-        }
-        im->batch.positions += j - i;
-        i = j;
-    }
-    return PGN_OK;
-}
-
-/* Each bucket in key order sorted, then its rows; the last run of singles. */
-static pgn_status flush_explore(importer *im) {
-    size_t most = 0;
-    for (unsigned b = 0; b < 256; b++) {
-        most = im->b[b].n > most ? im->b[b].n : most;
-    }
-    void *t = im->tmp, *t2 = im->tmp2; /* kept from batch to batch: no new pages each time */
-    int ok = most <= im->tmp_cap || pgnk_grow(NULL, &t, &im->tmp_cap, most, sizeof *im->tmp, CHUNK);
-    im->tmp = t;
-    ok = ok && (most <= im->tmp2_cap ||
-                pgnk_grow(NULL, &t2, &im->tmp2_cap, most, sizeof *im->tmp2, CHUNK));
-    im->tmp2 = t2;
-    if (!ok) {
-        return PGN_E_NOMEM;
-    }
-    for (unsigned b = 0; b < 256; b++) {
-        const bucket *k = &im->b[b];
-        for (size_t c = 0; c < k->nchunk; c++) {
-            size_t from = c * CHUNK, len = k->n - from < CHUNK ? k->n - from : CHUNK;
-            memcpy(im->tmp + from, im->pool[k->chunk[c]], len * sizeof *im->tmp);
-        }
-        if (k->n > 1) {
-            radix_lsd(im->tmp, im->tmp2, k->n, 9);
-        }
-        pgn_status s = flush_rows(im, im->tmp, k->n);
-        if (s != PGN_OK) {
-            return s;
-        }
-    }
-    return flush_singles(im);
-}
-
 static pgn_status commit_batch(importer *im) {
-    pgn_status s = flush_explore(im);
+    pgn_status s = pgnk_rows_write(im->rows, im->db, im->exp, im->one, im->batch_first,
+                                   im->o->threads != 1, im->msg, im->mcap);
     if (s == PGN_E_NOMEM && im->msg != NULL && im->mcap > 0) {
         snprintf(im->msg, im->mcap, "out of memory");
     }
@@ -476,13 +226,6 @@ static pgn_status commit_batch(importer *im) {
     im->tot.broken += im->batch.broken;
     im->tot.positions += im->batch.positions;
     memset(&im->batch, 0, sizeof im->batch);
-    im->n = 0;
-    for (unsigned b = 0; b < 256; b++) {
-        im->b[b].n = 0;
-        im->b[b].nchunk = 0;
-    }
-    im->pool_used = 0;
-    im->gn = 0;
     im->in_batch = 0;
     im->batch_first = 0;
     if (im->o->progress != NULL) {
@@ -572,64 +315,14 @@ static pgn_status store_game(importer *im, const rec_head *h, const char *tags,
     return step_done(im, im->ins, "storing a game");
 }
 
-/* A chunk of the pool (a new one when all are in use) appended to b; 0 when out of memory. */
-static int new_chunk(importer *im, bucket *b) {
-    if (b->nchunk == b->ccap) {
-        void *c = b->chunk;
-        if (!pgnk_grow(NULL, &c, &b->ccap, b->nchunk + 1, sizeof *b->chunk, 16)) {
-            return 0;
-        }
-        b->chunk = c;
-    }
-    if (im->pool_used == im->pool_n) {
-        void *pl = im->pool;
-        if (!pgnk_grow(NULL, &pl, &im->pool_cap, im->pool_n + 1, sizeof *im->pool, 256)) {
-            return 0;
-        }
-        im->pool = pl;
-        if ((im->pool[im->pool_n] = malloc(CHUNK * sizeof **im->pool)) == NULL) {
-            return 0;
-        }
-        im->pool_n++;
-    }
-    b->chunk[b->nchunk++] = (uint32_t)im->pool_used++;
-    return 1;
-}
-
 /* The game's index entries into the batch. */
 static pgn_status add_pending(importer *im, const rec_head *h, const char *tags, const char *ent,
                               int64_t id) {
     pgn_str d = tag_at(h, tags, DBT_DATE), we = tag_at(h, tags, DBT_WHITE_ELO),
             be = tag_at(h, tags, DBT_BLACK_ELO);
-    if (im->gn == im->gcap) {
-        void *gm = im->gm;
-        if (!pgnk_grow(NULL, &gm, &im->gcap, im->gn + 1, sizeof *im->gm, 1024)) {
-            return PGN_E_NOMEM;
-        }
-        im->gm = gm;
-    }
-    batch_game *bg = &im->gm[im->gn];
-    bg->id = id;
-    bg->date = pgnk_db_date_num(d.ptr, d.len);
-    bg->elo[0] = (uint32_t)num(we.ptr, we.len);
-    bg->elo[1] = (uint32_t)num(be.ptr, be.len);
-    bg->result = h->result;
-    for (uint32_t k = 0; k < h->n; k++) {
-        entry e;
-        memcpy(&e, ent + (size_t)k * sizeof e, sizeof e);
-        bucket *b = &im->b[e.key >> 56];
-        if (b->n % CHUNK == 0 && !new_chunk(im, b)) {
-            return PGN_E_NOMEM;
-        }
-        im->n++;
-        pending *p = &im->pool[b->chunk[b->nchunk - 1]][b->n++ % CHUNK];
-        p->key = e.key;
-        p->move = e.move;
-        p->g = (uint32_t)im->gn;
-        p->side = e.side;
-    }
-    im->gn++;
-    return PGN_OK;
+    uint32_t elo[2] = {(uint32_t)num(we.ptr, we.len), (uint32_t)num(be.ptr, be.len)};
+    im->batch.positions += h->n;
+    return pgnk_rows_add(im->rows, id, pgnk_db_date_num(d.ptr, d.len), elo, h->result, ent, h->n);
 }
 
 static pgn_status each(void *user, const pgn_par_game *g) {
@@ -670,7 +363,7 @@ static pgn_status each(void *user, const pgn_par_game *g) {
         im->batch.broken += h.broken;
     }
     uint32_t limit = im->o->batch_games ? im->o->batch_games : 50000;
-    if (im->in_batch >= limit || im->n >= ((size_t)8 << 20)) {
+    if (im->in_batch >= limit || pgnk_rows_entries(im->rows) >= ((size_t)8 << 20)) {
         return commit_batch(im);
     }
     return PGN_OK;
@@ -741,19 +434,7 @@ static void importer_free(importer *im) {
     sqlite3_finalize(im->dup);
     sqlite3_finalize(im->exp);
     sqlite3_finalize(im->one);
-    for (unsigned b = 0; b < 256; b++) {
-        free(im->b[b].chunk);
-    }
-    for (size_t c = 0; c < im->pool_n; c++) {
-        free(im->pool[c]);
-    }
-    free(im->pool);
-    free(im->tmp);
-    free(im->tmp2);
-    free(im->gm);
-    free(im->blob);
-    free(im->run);
-    free(im->packed);
+    pgnk_rows_free(im->rows);
     pgnk_blockw_free(&im->bw);
 }
 
@@ -767,7 +448,13 @@ pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *
     im.src = src;
     im.msg = msg;
     im.mcap = cap;
-    pgn_status s = prepare_statements(&im);
+    pgn_status s = pgnk_rows_new(&im.rows);
+    if (s == PGN_OK) {
+        s = prepare_statements(&im);
+    }
+    if (s == PGN_OK && im.o->threads != 1) {
+        (void)pgnk_blockw_threaded(&im.bw); /* else the caller's thread compresses the blocks */
+    }
     if (s == PGN_OK) {
         s = import_all(&im);
     }

@@ -66,9 +66,14 @@ pgn_status pgnk_db_singles_at(pgn_db *db, uint64_t key,
 pgn_status pgnk_db_index_counts(pgn_db *db, uint64_t *entries, uint64_t *keys, char *msg,
                                 size_t cap);
 
-/* The games' bytes in blocks (db_blocks.c). The block being written by an import: */
+/* The games' bytes in blocks (db_blocks.c). The block being written by an import, the next
+ * block's id (0: not known), and the blocks compressed on a thread of their own (pk; NULL: the
+ * caller's thread compresses them): */
+typedef struct pgnk_packer pgnk_packer;
 typedef struct pgnk_blockw {
     int64_t id; /* 0: none open */
+    int64_t next;
+    pgnk_packer *pk;
     unsigned games;
     pgn_membuf text, packed;
     pgn_encoder *enc;
@@ -79,7 +84,11 @@ typedef struct pgnk_blockw {
  * *block and *offset; a full block is written. PGN_OK, PGN_E_IO (SQLite's), PGN_E_NOMEM. */
 pgn_status pgnk_blockw_add(pgnk_blockw *w, pgn_db *db, pgn_str raw, int64_t *block,
                            int64_t *offset);
-/* Writes the open block, if any, as a row of blocks. */
+/* The blocks compressed on a thread of their own from now on, and inserted after their games
+ * (the id of each is known when its first game is stored); PGN_OK or PGN_E_NOMEM (then the
+ * caller's thread compresses them, as before). */
+pgn_status pgnk_blockw_threaded(pgnk_blockw *w);
+/* Writes the open block, if any, as a row of blocks, and every block handed to the thread. */
 pgn_status pgnk_blockw_flush(pgnk_blockw *w, pgn_db *db);
 /* Forgets the open block (its batch rolled back). */
 void pgnk_blockw_reset(pgnk_blockw *w);
