@@ -17,11 +17,13 @@
 #   pgn-extract -s -o /dev/null        its check-and-rewrite pass, the reference for check and fmt
 #   pgnkit check                       every move checked, diagnostics
 #   pgnkit fmt -o /dev/null            read, check, write the export format
+#   pgnkit check --syntax-only         the syntax scan alone, no board (issue 32: >= 800 MB/s)
 #   tag-only scan                      bench_read: a visitor taking every tag pair and answering
 #                                      SKIP at end_tags (no board, the movetext skipped)
 #   pgn-extract --json / pgnkit convert --to ndjson
 #   pgn-extract --fencomments / pgnkit convert --to fen
-# Then the gnuchess book's first 50 MB (issue 32): pgn-extract -s, check and fmt, in rounds.
+# Then the gnuchess book's first 50 MB (issue 32): pgn-extract -s, check, fmt and the syntax
+# scan, in rounds.
 # Then compressed input (issue 16): the same 33 MB as gzip (-6) and zstd (-3), read by pgnkit
 # directly and by pgn-extract through zcat / zstdcat (the pipeline's CPU: the shell, the
 # decompressor and pgn-extract, from wait4), beside the plain file.
@@ -97,6 +99,7 @@ for _ in $(seq "$RUNS"); do
     if [ -n "$PX" ]; then once px "$PX" -s -o /dev/null "$tmp/twic.pgn"; fi
     once check "$PGNKIT" check -j 1 "$tmp/twic.pgn"
     once fmt "$PGNKIT" fmt -j 1 -o /dev/null "$tmp/twic.pgn"
+    once syn "$PGNKIT" check -j 1 --syntax-only "$tmp/twic.pgn"
     once_read "$tmp/twic.pgn" read
     if [ -n "$PX" ]; then once pxj "$PX" -s --json -o /dev/null "$tmp/twic.pgn"; fi
     once ndjson "$PGNKIT" convert --to ndjson -o /dev/null "$tmp/twic.pgn"
@@ -113,6 +116,8 @@ stats check
 row "pgnkit check" "$ref_s"
 stats fmt
 row "pgnkit fmt -o /dev/null" "$ref_s"
+stats syn
+row "pgnkit check --syntax-only" "$ref_s"
 stats read
 row "tag-only scan (bench_read, SKIP)" "$ref_s"
 if [ -n "$PX" ]; then
@@ -143,6 +148,7 @@ if [ "${BOOK:-1}" = 1 ] && [ -f "$book_gz" ]; then
         if [ -n "$PX" ]; then once bpx "$PX" -s -o /dev/null "$tmp/book.pgn"; fi
         once bcheck "$PGNKIT" check -j 1 "$tmp/book.pgn"
         once bfmt "$PGNKIT" fmt -j 1 -o /dev/null "$tmp/book.pgn"
+        once bsyn "$PGNKIT" check -j 1 --syntax-only "$tmp/book.pgn"
     done
     twic_bytes=$bytes twic_games=$games
     bytes=$(wc -c < "$tmp/book.pgn")
@@ -162,6 +168,8 @@ if [ "${BOOK:-1}" = 1 ] && [ -f "$book_gz" ]; then
     row "pgnkit check (book)" "$ref_b"
     stats bfmt
     row "pgnkit fmt -o /dev/null (book)" "$ref_b"
+    stats bsyn
+    row "pgnkit check --syntax-only (book)" "$ref_b"
     bytes=$twic_bytes games=$twic_games
 fi
 
