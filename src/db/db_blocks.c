@@ -105,13 +105,15 @@ pgn_status pgnk_blockw_threaded(pgnk_blockw *w) {
     if (k == NULL) {
         return PGN_E_NOMEM;
     }
-    if (pthread_mutex_init(&k->mu, NULL) != 0) {
-        free(k);
-        return PGN_E_NOMEM;
-    }
-    if (pthread_cond_init(&k->cv, NULL) != 0 || pthread_create(&k->th, NULL, packer_main, k) != 0) {
-        pthread_cond_destroy(&k->cv);
-        pthread_mutex_destroy(&k->mu);
+    int mu = pthread_mutex_init(&k->mu, NULL) == 0;
+    int cv = mu && pthread_cond_init(&k->cv, NULL) == 0;
+    if (!cv || pthread_create(&k->th, NULL, packer_main, k) != 0) {
+        if (cv) { /* (only what was made is destroyed) */
+            pthread_cond_destroy(&k->cv);
+        }
+        if (mu) {
+            pthread_mutex_destroy(&k->mu);
+        }
         free(k);
         return PGN_E_NOMEM;
     }

@@ -52,9 +52,8 @@ struct pgn_query_matcher {
     size_t nkeys, capkeys;
     double prev_eval;
     uint8_t has_prev_eval, decided, matched, over, tags_done;
-    uint8_t quiet_ok; /* pass_point may pass main-line points over (set_quiet) */
-    uint8_t
-        pawns_ok; /* ... and captures that left the watched pawns as at gate.pawns (set_quiet) */
+    uint8_t quiet_ok;  /* pass_point may pass main-line points over (set_quiet) */
+    uint8_t pawns_ok;  /* ... and captures that left the watched pawns as at gate.pawns */
     uint64_t open_dep; /* the squares the open "exists" groups read */
     uint8_t nneed;     /* absent_point: the open groups (0: not used), each true only where */
     uint64_t need[QNEED_MAX][2]; /* the pawns of its need (qnode.need) stand (set_quiet) */
