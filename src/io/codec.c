@@ -37,8 +37,9 @@ enum { HUGE_PAGE = 1 << 21 };
 /* The decoder's allocations. Its window (the frame's window, 2 MiB at zstd -3, with its input
  * and output blocks: one allocation) is taken in whole 2 MiB pages, transparent huge pages where
  * the system gives them (madvise), so that the kernel maps it in a few faults instead of one a 4
- * KiB page as the decoder first writes it: some 600 faults on a 2 MiB window, which cost more
- * than the copy out of it on the virtual machines measured (docs/design.md, "zstd at -j 2"). */
+ * KiB page as the decoder first writes it: some 600 faults on a 2 MiB window, on the decoder
+ * thread while -j N's workers wait for its first batches (docs/design.md, "zstd's window on huge
+ * pages"). */
 static void *zstd_alloc(void *opaque, size_t size) {
     (void)opaque;
     if (size < HUGE_PAGE / 2 || size > SIZE_MAX - HUGE_PAGE) {
