@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* One step function over the compression libraries (zcodec.h): each library's stream is driven
  * the same way, from an input span into an output span, for decoding and encoding alike. */
+#define _DEFAULT_SOURCE          /* madvise's MADV_HUGEPAGE (Linux) */
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced (libzstd.so exports it too) */
 #include "codec.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef PGNKIT_HAVE_ZSTD
+#include <sys/mman.h>
+#endif
 
 const char *pgn_format_missing_lib(pgn_format f) {
     switch (f) {
@@ -27,13 +32,42 @@ const char *pgn_format_missing_lib(pgn_format f) {
 }
 
 #ifdef PGNKIT_HAVE_ZSTD
+enum { HUGE_PAGE = 1 << 21 };
+
+/* The decoder's allocations. Its window (the frame's window, 2 MiB at zstd -3, with its input
+ * and output blocks: one allocation) is taken in whole 2 MiB pages, transparent huge pages where
+ * the system gives them (madvise), so that the kernel maps it in a few faults instead of one a 4
+ * KiB page as the decoder first writes it: some 600 faults on a 2 MiB window, on the decoder
+ * thread while -j N's workers wait for its first batches (docs/design.md, "zstd's window on huge
+ * pages"). */
+static void *zstd_alloc(void *opaque, size_t size) {
+    (void)opaque;
+    if (size < HUGE_PAGE / 2 || size > SIZE_MAX - HUGE_PAGE) {
+        return malloc(size);
+    }
+    size_t whole = (size + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    void *q = aligned_alloc(HUGE_PAGE, whole);
+#ifdef MADV_HUGEPAGE
+    if (q) {
+        (void)madvise(q, whole, MADV_HUGEPAGE);
+    }
+#endif
+    return q;
+}
+
+static void zstd_free(void *opaque, void *q) {
+    (void)opaque;
+    free(q);
+}
+
 static int start_zstd(pgnk_codec *c) {
     if (c->encode) { /* with a checksum, like the zstd program */
         return (c->u.ze = ZSTD_createCStream()) != NULL &&
                !ZSTD_isError(ZSTD_CCtx_setParameter(c->u.ze, ZSTD_c_checksumFlag, 1));
     }
     /* long windows (zstd --long, up to 2 GiB) are accepted: the window is the file's choice */
-    return (c->u.zd = ZSTD_createDStream()) != NULL &&
+    ZSTD_customMem mem = {zstd_alloc, zstd_free, NULL};
+    return (c->u.zd = ZSTD_createDStream_advanced(mem)) != NULL &&
            !ZSTD_isError(ZSTD_DCtx_setParameter(c->u.zd, ZSTD_d_windowLogMax, 31));
 }
 #endif
