@@ -342,12 +342,13 @@ static ALWAYS_INLINE int fast_piece(const pgn_pos *p, const char *s, size_t len,
  * always on the board. A capture and a push differ by arithmetic on the capture mark and the side
  * to move, not by branches (mispredicted on a third of the pawn moves, issue 32): the target's
  * test, the square behind and the double step. */
-static ALWAYS_INLINE int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_desc *m) {
+static ALWAYS_INLINE int fast_pawn(const pgn_pos *p, const char *s, size_t len, fast_desc *m,
+                                   int promos) {
     unsigned us = p->side;
     unsigned tr = (unsigned char)s[len - 1] - (unsigned)'1';
     size_t core = len;
     if (tr > 7u) { /* a promotion (rare): the piece after '=' */
-        if (len < 4 || s[len - 2] != '=') {
+        if (!promos || len < 4 || s[len - 2] != '=') {
             return 0; /* (before core - 1 could fall before s: "--" is no pawn move) */
         }
         int pt = piece_from_letter(s[len - 1]);
@@ -512,7 +513,7 @@ static pgn_move san_fast(const pgn_pos *p, const char *s, size_t len, uint32_t f
         }
     } else {
         m.type = PGN_PAWN;
-        if (!fast_pawn(p, s, len, &m)) {
+        if (!fast_pawn(p, s, len, &m, 1)) {
             return PGN_MOVE_NONE;
         }
     }
@@ -551,14 +552,14 @@ static ALWAYS_INLINE void play_known(pgn_pos *p, const fast_desc *m, int path) {
  * with its own registers and reached by a jump (one function for all kept a hundred bytes of values
  * on the stack, issue 32): the move played, or PGN_MOVE_NONE with *p unchanged; *safe as there. */
 static ALWAYS_INLINE pgn_move play_one(pgn_pos *p, const char *s, size_t len, unsigned type,
-                                       int *safe, char suffix, int path) {
+                                       int *safe, char suffix, int path, int promos) {
     fast_desc m;
     m.safe = *safe;
     m.suffix = suffix;
     m.promo = 0;
     m.type = type;
     *safe = 0;
-    if (!(path == FAST_PAWN ? fast_pawn(p, s, len, &m) : fast_piece(p, s, len, &m, path))) {
+    if (!(path == FAST_PAWN ? fast_pawn(p, s, len, &m, promos) : fast_piece(p, s, len, &m, path))) {
         return PGN_MOVE_NONE;
     }
     pgn_move mv = fast_finish(p, &m, 0, path);
@@ -575,18 +576,27 @@ static ALWAYS_INLINE pgn_move play_one(pgn_pos *p, const char *s, size_t len, un
  * switch, was 13% fewer instructions but slower: its jump was mispredicted, issue 32). */
 static NOINLINE pgn_move play_knight(pgn_pos *p, const char *s, size_t len, int *safe,
                                      char suffix) {
-    return play_one(p, s, len, PGN_KNIGHT, safe, suffix, FAST_KNIGHT);
+    return play_one(p, s, len, PGN_KNIGHT, safe, suffix, FAST_KNIGHT, 0);
 }
 static NOINLINE pgn_move play_slider(pgn_pos *p, const char *s, size_t len, unsigned type,
                                      int *safe, char suffix) {
-    return play_one(p, s, len, type, safe, suffix, FAST_SLIDER);
+    return play_one(p, s, len, type, safe, suffix, FAST_SLIDER, 0);
 }
 static NOINLINE pgn_move play_king(pgn_pos *p, const char *s, size_t len, int *safe, char suffix) {
-    return play_one(p, s, len, PGN_KING, safe, suffix, FAST_KING);
+    return play_one(p, s, len, PGN_KING, safe, suffix, FAST_KING, 0);
 }
 
+/* A pawn's move; a promotion (rare) in a function of its own, so that the common move knows that
+ * it keeps its piece (issue 32). */
+static NOINLINE pgn_move play_promotion(pgn_pos *p, const char *s, size_t len, int *safe,
+                                        char suffix) {
+    return play_one(p, s, len, PGN_PAWN, safe, suffix, FAST_PAWN, 1);
+}
 static NOINLINE pgn_move play_pawn(pgn_pos *p, const char *s, size_t len, int *safe, char suffix) {
-    return play_one(p, s, len, PGN_PAWN, safe, suffix, FAST_PAWN);
+    if ((unsigned char)s[len - 1] - (unsigned)'1' > 7u) {
+        return play_promotion(p, s, len, safe, suffix);
+    }
+    return play_one(p, s, len, PGN_PAWN, safe, suffix, FAST_PAWN, 0);
 }
 
 /* Castling mv (king to rook, as PGN_MOVE_CASTLE encodes it) played as pgn_pos_play_unkeyed does:
