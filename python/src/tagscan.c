@@ -298,6 +298,9 @@ void pk_join_codes(const pk_tjoin *j, size_t c, int32_t *out) {
 }
 
 void pk_join_drop(pk_tjoin *j, size_t c) {
+    if (j->rows > PK_CHUNK) {
+        return;
+    }
     for (size_t p = 0; p < j->nparts; p++) {
         size_t i = part_col(j, p, c);
         if (i < pk_tscan_ncols(&j->part[p])) { /* its values are in the maps (several parts) */

@@ -73,7 +73,10 @@ void pk_join_codes(const pk_tjoin *j, size_t c, int32_t *out);
 
 /* Frees the codes and the values of j's column c once they are made into Python objects, so that
  * the next column's buffers take their memory rather than fresh pages (a fresh page costs about
- * 16 us on this VM); the column has neither after. */
+ * 16 us on this VM); the column has neither after. Only when every column's codes are one chunk
+ * (at most PK_CHUNK rows): the chunks of more rows lie between other columns' and take no buffer
+ * of a column's size, and freed all at once at the end they make one region for the frame's
+ * arrays. */
 void pk_join_drop(pk_tjoin *j, size_t c);
 
 void pk_join_free(pk_tjoin *j);
