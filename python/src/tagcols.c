@@ -169,7 +169,7 @@ static int kind_of(const char *name, PyObject *ints, PyObject *dates) {
 }
 
 /* The TagColumn record of j's column i. */
-static PyObject *column_of(const pk_state *s, const pk_tjoin *j, size_t i, PyObject *ints,
+static PyObject *column_of(const pk_state *s, pk_tjoin *j, size_t i, PyObject *ints,
                            PyObject *dates) {
     static const char *const kinds[] = {"s", "i", "d"};
     const pk_strtab *names = &j->all->names;
@@ -186,6 +186,7 @@ static PyObject *column_of(const pk_state *s, const pk_tjoin *j, size_t i, PyObj
     } else {
         typed_column(j, i, kind, items);
     }
+    pk_join_drop(j, i);
     if (PyErr_Occurred()) {
         for (int k = 0; k < 5; k++) {
             Py_CLEAR(items[k]);
@@ -196,7 +197,7 @@ static PyObject *column_of(const pk_state *s, const pk_tjoin *j, size_t i, PyObj
 
 /* The TagColumns record of j (columns in order of first appearance), or NULL with an exception
  * set. */
-static PyObject *columns_result(const pk_state *s, const pk_tjoin *j, size_t parts, PyObject *ints,
+static PyObject *columns_result(const pk_state *s, pk_tjoin *j, size_t parts, PyObject *ints,
                                 PyObject *dates) {
     size_t ncols = pk_tscan_ncols(j->all);
     PyObject *cols = PyList_New((Py_ssize_t)ncols);

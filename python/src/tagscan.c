@@ -18,15 +18,20 @@ static uint32_t *after_of(const pk_tscan *s) {
     return (uint32_t *)(void *)s->after.ptr;
 }
 
+/* Frees c's codes (its chunks); the column then has none. */
+static void col_free_codes(pk_tcol *c) {
+    uint32_t **chunk = (uint32_t **)(void *)c->chunks.ptr;
+    for (size_t k = 0; k < c->chunks.len / sizeof *chunk; k++) {
+        free(chunk[k]);
+    }
+    pgn_membuf_free(&c->chunks);
+}
+
 void pk_tscan_free(pk_tscan *s) {
     for (size_t i = 0; i < pk_tscan_ncols(s); i++) {
         pk_tcol *c = pk_tscan_col(s, i);
         pk_strtab_free(&c->values);
-        uint32_t **chunk = (uint32_t **)(void *)c->chunks.ptr;
-        for (size_t k = 0; k < c->chunks.len / sizeof *chunk; k++) {
-            free(chunk[k]);
-        }
-        pgn_membuf_free(&c->chunks);
+        col_free_codes(c);
     }
     pgn_membuf_free(&s->cols);
     pgn_membuf_free(&s->after);
@@ -266,13 +271,19 @@ static void chunk_codes(const pk_tcol *c, uint64_t rows, int32_t *out) {
     }
 }
 
+/* The column of part p that is j's column c, or the part's number of columns if it has none. */
+static size_t part_col(const pk_tjoin *j, size_t p, size_t c) {
+    size_t i = 0, ncols = pk_tscan_ncols(&j->part[p]);
+    while (i < ncols && (j->col ? j->col[p][i] : i) != c) {
+        i++;
+    }
+    return i;
+}
+
 void pk_join_codes(const pk_tjoin *j, size_t c, int32_t *out) {
     for (size_t p = 0; p < j->nparts; p++) {
         const pk_tscan *s = &j->part[p];
-        size_t i = 0, ncols = pk_tscan_ncols(s);
-        while (i < ncols && (j->col ? j->col[p][i] : i) != c) {
-            i++;
-        }
+        size_t ncols = pk_tscan_ncols(s), i = part_col(j, p, c);
         const uint32_t *map = i < ncols && j->val ? j->val[p][i] : NULL;
         if (i < ncols && !map) { /* one part: its codes as they are, a chunk at a time */
             chunk_codes(pk_tscan_col(s, i), s->row, out);
@@ -284,4 +295,18 @@ void pk_join_codes(const pk_tjoin *j, size_t c, int32_t *out) {
         }
         out += s->row;
     }
+}
+
+void pk_join_drop(pk_tjoin *j, size_t c) {
+    if (j->rows > PK_CHUNK) {
+        return;
+    }
+    for (size_t p = 0; p < j->nparts; p++) {
+        size_t i = part_col(j, p, c);
+        if (i < pk_tscan_ncols(&j->part[p])) { /* its values are in the maps (several parts) */
+            col_free_codes(pk_tscan_col(&j->part[p], i));
+            pk_strtab_free(&pk_tscan_col(&j->part[p], i)->values);
+        }
+    }
+    pk_strtab_free(&pk_tscan_col(j->all, c)->values);
 }
