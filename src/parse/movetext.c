@@ -227,16 +227,7 @@ static inline void check_number(pgn_reader *r, mt_state *s, const rav_level *l, 
     if (!s->board || s->number_warned) {
         return;
     }
-    const unsigned char *d = n->b + st;
-    unsigned long v = (unsigned long)(d[0] - '0'), f = l->pos.fullmove;
-    if (end - st == 2) { /* one or two digits, the common numbers, without a loop */
-        v = v * 10 + (unsigned long)(d[1] - '0');
-    } else {
-        for (size_t i = 1; i < end - st; i++) {
-            v = v * 10 + (unsigned long)(d[i] - '0');
-        }
-    }
-    if (v != f) {
+    if (number_value(n->b + st, (unsigned)(end - st)) != l->pos.fullmove) {
         number_warn(r, s, n, st, end);
     }
 }
@@ -528,6 +519,55 @@ static ALWAYS_INLINE int block_token(pgn_reader *r, mt_state *s, rav_level *l, f
     return k;
 }
 
+/* The moves of block b from its first token on, played in one pass where nobody sees them
+ * (QUIET_PLAY), up to the first one pgnk_san_play leaves to another path: the move numbers among
+ * them checked at once beforehand (numbers_agree: a block whose numbers would not all agree, or one
+ * whose moves might need more room in r->line_moves, is left to block_token whole), the moves'
+ * notes made once for the run (issue 32: block_token's look at each token, its number or move and
+ * its line, cost about 60 instructions a ply). c and b are moved past the last move played. */
+static ALWAYS_INLINE void quiet_run(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c,
+                                    block_toks *b, uint64_t move_ends, int *safe, uint64_t *lead) {
+    const unsigned char *p = c->b + b->i;
+    uint64_t moves = b->toks & b->moves, ends = b->ends & move_ends;
+    if (r->line_cap - r->line_count < 32 ||
+        (s->board && !s->number_warned &&
+         !numbers_agree(p, b->toks, moves, b->digit, l->pos.fullmove, l->pos.side))) {
+        return;
+    }
+    pgn_move *out = r->line_moves + r->line_count, *o = out;
+    uint64_t left = ends;
+    for (; moves; moves &= moves - 1, left &= left - 1) {
+        unsigned st = bits_ctz(moves);
+        pgn_move mv = pgnk_san_play(&l->pos, (const char *)p + st, bits_ctz(left) - st, safe);
+        if (mv == PGN_MOVE_NONE) {
+            break;
+        }
+        *o++ = mv;
+        r->moves_or |= mv;
+        *lead |= (uint64_t)1 << (p[bits_ctz(moves)] & 63);
+    }
+    if (o == out) {
+        return;
+    }
+    /* past the last move played, or past the block's last token once every move was */
+    unsigned done = 63 - bits_clz(moves ? ends & ~left : b->ends);
+    size_t k = (size_t)(o - out);
+    uint64_t passed = b->toks & pass_below(done), brk = b->lf & pass_below(done);
+    r->line_count += k;
+    s->quiet_plies += (uint32_t)k;
+    s->prev_skipped = (passed & (passed - 1)) ? 0 : s->skipped; /* one token read, or more */
+    s->skipped = 0;
+    if (brk) {
+        c->line += bits_popcount(brk);
+        c->line_off = c->base + b->i + (63 - bits_clz(brk)) + 1;
+    }
+    c->at_start = 0;
+    c->i = b->i + done;
+    b->toks &= ~passed;
+    b->ends &= ~((UINT64_C(2) << done) - 1); /* the ends up to the last move's */
+    b->lf &= ~brk;
+}
+
 /* The tokens fast_tokens reads in the 64 bytes from c's place on, found at once from their class
  * masks (pass_scan, as movetext_pass.c's pass_block): each token's start and end by a count of
  * trailing zeros, the line by the line breaks before it, and no test of white space. Returns
@@ -549,8 +589,11 @@ static ALWAYS_INLINE int fast_block(pgn_reader *r, mt_state *s, rav_level *l, fa
     uint64_t toks = ends ? t.starts & pass_below(63 - bits_clz(ends)) : 0;
     block_toks b = {toks, ends, t.moves, m.lf, m.digit, i};
     int k;
+    if (*quiet == QUIET_PLAY && (toks & t.moves)) {
+        quiet_run(r, s, l, c, &b, m.sym << 1, safe, lead);
+    }
     /* the copy to start at: 0 a number, 1 White's move, 2 Black's move */
-    unsigned at = (toks & -toks & t.moves) ? 1u + l->pos.side : 0u;
+    unsigned at = (b.toks & -b.toks & t.moves) ? 1u + l->pos.side : 0u;
     for (;; at = 0) {
         if (at == 0 && (k = block_token(r, s, l, c, &b, safe, lead, quiet)) != MOVE_ON) {
             break;
