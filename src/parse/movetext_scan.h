@@ -256,6 +256,30 @@ static inline int numbers_agree(const unsigned char *p, uint64_t toks, uint64_t 
     return 1;
 }
 
+/* The tokens of fast_block's 64 bytes not yet read: their first bytes (toks) and the bytes after
+ * them (ends), the moves' first bytes, the line breaks not yet passed, the digits; the block's
+ * window index. */
+typedef struct block_toks {
+    uint64_t toks, ends, moves, lf, digit;
+    size_t i;
+} block_toks;
+
+/* Moves c and b past the tokens of b that end by bit done, the last one read. */
+static ALWAYS_INLINE void run_past(mt_state *s, fast_cur *c, block_toks *b, unsigned done) {
+    uint64_t passed = b->toks & pass_below(done), brk = b->lf & pass_below(done);
+    s->prev_skipped = (passed & (passed - 1)) ? 0 : s->skipped; /* one token read, or more */
+    s->skipped = 0;
+    if (brk) {
+        c->line += bits_popcount(brk);
+        c->line_off = c->base + b->i + (63 - bits_clz(brk)) + 1;
+    }
+    c->at_start = 0;
+    c->i = b->i + done;
+    b->toks &= ~passed;
+    b->ends &= ~((UINT64_C(2) << done) - 1); /* the ends up to the last token's */
+    b->lf &= ~brk;
+}
+
 /* The fast path's last token, noted in s when it leaves (movetext.c, fast_tokens; the end's
  * truncation test reads it, movetext_end.c): the token that ends at window index c->i, read there
  * since the window last moved; looked at once, not for each token. A move number (digits,
