@@ -3,6 +3,7 @@
  * (§8.2.3.8, §8.2.4), comments, RAVs (§8.2.5) on an explicit stack, and the termination marker
  * (§8.2.6). An illegal move kills the rest of its line; the parent line goes on (STYLE C5). */
 #include "movetext_internal.h"
+#include "movetext_gate.h"
 #include "movetext_scan.h"
 #include "tag_skip.h"
 
@@ -227,46 +228,9 @@ static inline void check_number(pgn_reader *r, mt_state *s, const rav_level *l, 
     if (!s->board || s->number_warned) {
         return;
     }
-    const unsigned char *d = n->b + st;
-    unsigned long v = (unsigned long)(d[0] - '0'), f = l->pos.fullmove;
-    if (end - st == 2) { /* one or two digits, the common numbers, without a loop */
-        v = v * 10 + (unsigned long)(d[1] - '0');
-    } else {
-        for (size_t i = 1; i < end - st; i++) {
-            v = v * 10 + (unsigned long)(d[i] - '0');
-        }
-    }
-    if (v != f) {
+    if (number_value(n->b + st, (unsigned)(end - st)) != l->pos.fullmove) {
         number_warn(r, s, n, st, end);
     }
-}
-
-/* 1 if the watched pawns of pos are the gate's (a pawn move or a capture may pass). */
-static inline int gate_pawns(const pgn_move_gate *g, const pgn_pos *pos) {
-    uint64_t p = pos->by_type[PGN_PAWN];
-    return g->pawns_open && !(((p & pos->by_color[PGN_WHITE]) ^ g->pawns[0]) & g->watch[0]) &&
-           !(((p & pos->by_color[PGN_BLACK]) ^ g->pawns[1]) & g->watch[1]);
-}
-
-/* 1 if a pawn the gate's absent names is missing from pos. */
-static inline int gate_absent(const pgn_move_gate *g, const pgn_pos *pos) {
-    uint64_t p = pos->by_type[PGN_PAWN];
-    return g->absent_open && ((g->absent[0] & ~(p & pos->by_color[PGN_WHITE])) |
-                              (g->absent[1] & ~(p & pos->by_color[PGN_BLACK])));
-}
-
-/* 1 if the gate (PGN_READ_MOVE_GATE) lets mv, just played to pos, pass without a callback: then
- * counted in it. */
-static inline int gate_pass(pgn_move_gate *g, const pgn_pos *pos, pgn_move mv) {
-    if (g->open && PGN_MOVE_KIND(mv) < PGN_MOVE_EN_PASSANT && mv != PGN_MOVE_NULL &&
-        pos->variant == PGN_VARIANT_STANDARD &&
-        (!(g->squares & (bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv)))) ||
-         gate_absent(g, pos)) &&
-        (pos->halfmove != 0 || gate_pawns(g, pos))) {
-        g->passed++;
-        return 1;
-    }
-    return 0;
 }
 
 /* The move mv at window index st..end (on n's line), just played to l->pos, given to the move
@@ -491,14 +455,6 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     return MOVE_ON;
 }
 
-/* The tokens of fast_block's 64 bytes not yet read: their first bytes (toks) and the bytes after
- * them (ends), the moves' first bytes, the line breaks not yet passed, the digits; the block's
- * window index. */
-typedef struct block_toks {
-    uint64_t toks, ends, moves, lf, digit;
-    size_t i;
-} block_toks;
-
 /* The next token of b, a move number or a move, read as fast_block reads them: MOVE_ON (c moved
  * past it), what fast_move returned (c moved past that move), or MOVE_STOP when none is left. */
 static ALWAYS_INLINE int block_token(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c,
@@ -528,6 +484,79 @@ static ALWAYS_INLINE int block_token(pgn_reader *r, mt_state *s, rav_level *l, f
     return k;
 }
 
+/* quiet_run's ends besides MOVE_ON and MOVE_LEAVE_PAST: nothing read (RUN_NONE), or a move the
+ * gate stopped given to the visitor and the block's next moves to run (RUN_AGAIN). */
+enum { RUN_NONE = MOVE_STOP + 1, RUN_AGAIN };
+
+/* The move mv of b (bits st..e) that quiet_run played and recorded and the gate did not let pass:
+ * c and b moved past it, its notes made, the visitor told, as fast_move does after gated_move. */
+static NOINLINE int run_loud(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c, block_toks *b,
+                             unsigned st, unsigned e, pgn_move mv, uint64_t *lead, int *quiet) {
+    uint64_t prev = b->ends & pass_below(st + 1); /* the token before it, if in b */
+    uint64_t gap = b->lf & pass_below(st) & ~(prev ? pass_below(63 - bits_clz(prev)) : 0);
+    uint8_t at_start = gap || (!prev && c->at_start);
+    unsigned char c0 = c->b[b->i + st];
+    run_past(s, c, b, e);
+    quiet_flush(r, s, l);
+    fast_cur n = *c;
+    n.at_start = at_start;
+    visit_played(r, s, l, &n, b->i + st, b->i + e, mv);
+    *quiet = fast_quiet(r, s);
+    if (l->dead) {
+        l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
+        return MOVE_LEAVE_PAST;
+    }
+    *lead |= (uint64_t)1 << (c0 & 63);
+    return RUN_AGAIN;
+}
+
+/* The moves of block b from its first token on, played in one pass where nobody sees them
+ * (QUIET_PLAY) or the gate lets them pass (GATED), up to the first one pgnk_san_play leaves to
+ * another path or the gate stops (run_loud): the move numbers among them checked at once
+ * beforehand (numbers_agree: a block whose numbers would not all agree, or one whose moves might
+ * need more room in r->line_moves, is left to block_token whole), the moves' notes made once for
+ * the run (issue 32: block_token's look at each token, its number or move and its line, cost
+ * about 60 instructions a ply). c and b are moved past the last token read. */
+static ALWAYS_INLINE int quiet_run(pgn_reader *r, mt_state *s, rav_level *l, fast_cur *c,
+                                   block_toks *b, uint64_t move_ends, int *safe, uint64_t *lead,
+                                   int *quiet, int gated, int again) {
+    const unsigned char *p = c->b + b->i;
+    uint64_t moves = b->toks & b->moves, ends = b->ends & move_ends;
+    if (r->line_cap - r->line_count < 32 ||
+        (!again && s->board && !s->number_warned &&
+         !numbers_agree(p, b->toks, moves, b->digit, l->pos.fullmove, l->pos.side))) {
+        return RUN_NONE;
+    }
+    pgn_move *out = r->line_moves + r->line_count, *o = out;
+    uint64_t left = ends;
+    int loud = 0;
+    for (; moves; moves &= moves - 1, left &= left - 1) {
+        unsigned st = bits_ctz(moves);
+        pgn_move mv = pgnk_san_play(&l->pos, (const char *)p + st, bits_ctz(left) - st, safe);
+        if (mv == PGN_MOVE_NONE) {
+            break;
+        }
+        *o++ = mv;
+        r->moves_or |= mv;
+        if (gated && !gate_pass(s->gate, &l->pos, mv)) {
+            loud = 1;
+            break;
+        }
+        *lead |= (uint64_t)1 << (p[bits_ctz(moves)] & 63);
+    }
+    if (o == out) {
+        return RUN_NONE;
+    }
+    r->line_count += (size_t)(o - out);
+    s->quiet_plies += (uint32_t)(o - out);
+    if (loud) {
+        return run_loud(r, s, l, c, b, bits_ctz(moves), bits_ctz(left), o[-1], lead, quiet);
+    }
+    /* past the last move played, or past the block's last token once every move was */
+    run_past(s, c, b, 63 - bits_clz(moves ? ends & ~left : b->ends));
+    return MOVE_ON;
+}
+
 /* The tokens fast_tokens reads in the 64 bytes from c's place on, found at once from their class
  * masks (pass_scan, as movetext_pass.c's pass_block): each token's start and end by a count of
  * trailing zeros, the line by the line breaks before it, and no test of white space. Returns
@@ -548,9 +577,23 @@ static ALWAYS_INLINE int fast_block(pgn_reader *r, mt_state *s, rav_level *l, fa
     uint64_t ends = pass_scan(p, &m, &t);
     uint64_t toks = ends ? t.starts & pass_below(63 - bits_clz(ends)) : 0;
     block_toks b = {toks, ends, t.moves, m.lf, m.digit, i};
-    int k;
+    int k = MOVE_ON;
+    if ((b.toks & t.moves) && *quiet == QUIET_PLAY) {
+        quiet_run(r, s, l, c, &b, m.sym << 1, safe, lead, quiet, 0, 0);
+    } else if ((b.toks & t.moves) && *quiet == GATED) {
+        /* the gate's test in a copy of its own, out of check's loop; again: numbers checked */
+        for (int again = 0;; again = 1) {
+            k = quiet_run(r, s, l, c, &b, m.sym << 1, safe, lead, quiet, 1, again);
+            if (k != RUN_AGAIN || *quiet != GATED || !(b.toks & t.moves)) {
+                break;
+            }
+        }
+    }
+    if (k == MOVE_LEAVE_PAST) {
+        return k;
+    }
     /* the copy to start at: 0 a number, 1 White's move, 2 Black's move */
-    unsigned at = (toks & -toks & t.moves) ? 1u + l->pos.side : 0u;
+    unsigned at = (b.toks & -b.toks & t.moves) ? 1u + l->pos.side : 0u;
     for (;; at = 0) {
         if (at == 0 && (k = block_token(r, s, l, c, &b, safe, lead, quiet)) != MOVE_ON) {
             break;

@@ -221,6 +221,65 @@ static inline uint64_t pass_scan(const unsigned char *p, const lexer_masks *m, p
     return t->ends & (t->lim == 64 ? ~UINT64_C(0) : pass_below(t->lim));
 }
 
+/* The value of the move number whose n digits (1 to 9) are at d. */
+static inline unsigned long number_value(const unsigned char *d, unsigned n) {
+    unsigned long v = (unsigned long)(d[0] - '0');
+    if (n == 2) { /* one or two digits, the common numbers, without a loop */
+        return v * 10 + (unsigned long)(d[1] - '0');
+    }
+    for (unsigned i = 1; i < n; i++) {
+        v = v * 10 + (unsigned long)(d[i] - '0');
+    }
+    return v;
+}
+
+/* 1 if the move numbers among the tokens toks of the 64 bytes at p (digits: their digit bits;
+ * moves: the moves' first bytes) are those of a position whose fullmove number is f and side to
+ * move side once the moves before each are played, one ply a move: no number there would be
+ * reported. */
+static inline int numbers_agree(const unsigned char *p, uint64_t toks, uint64_t moves,
+                                uint64_t digits, unsigned long f, unsigned side) {
+    for (uint64_t nums = toks & ~moves; nums; nums &= nums - 1) {
+        unsigned st = bits_ctz(nums);
+        uint64_t more = digits >> st; /* bit 1, bit 2: a second digit, a third */
+        unsigned long want = f + ((bits_popcount(moves & pass_below(st)) + side) >> 1);
+        unsigned long v = (unsigned long)(p[st] - '0');
+        if (more & 4) {
+            v = number_value(p + st, bits_ctz(~more));
+        } else if (more & 2) {
+            v = v * 10 + (unsigned long)(p[st + 1] - '0');
+        }
+        if (v != want) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The tokens of fast_block's 64 bytes not yet read: their first bytes (toks) and the bytes after
+ * them (ends), the moves' first bytes, the line breaks not yet passed, the digits; the block's
+ * window index. */
+typedef struct block_toks {
+    uint64_t toks, ends, moves, lf, digit;
+    size_t i;
+} block_toks;
+
+/* Moves c and b past the tokens of b that end by bit done, the last one read. */
+static ALWAYS_INLINE void run_past(mt_state *s, fast_cur *c, block_toks *b, unsigned done) {
+    uint64_t passed = b->toks & pass_below(done), brk = b->lf & pass_below(done);
+    s->prev_skipped = (passed & (passed - 1)) ? 0 : s->skipped; /* one token read, or more */
+    s->skipped = 0;
+    if (brk) {
+        c->line += bits_popcount(brk);
+        c->line_off = c->base + b->i + (63 - bits_clz(brk)) + 1;
+    }
+    c->at_start = 0;
+    c->i = b->i + done;
+    b->toks &= ~passed;
+    b->ends &= ~((UINT64_C(2) << done) - 1); /* the ends up to the last token's */
+    b->lf &= ~brk;
+}
+
 /* The fast path's last token, noted in s when it leaves (movetext.c, fast_tokens; the end's
  * truncation test reads it, movetext_end.c): the token that ends at window index c->i, read there
  * since the window last moved; looked at once, not for each token. A move number (digits,

@@ -900,6 +900,148 @@ static void test_syntax_blocks(void) {
     }
 }
 
+/* One move of a quiet-block game (test_quiet_blocks): its number as written ("N." before White's
+ * move; before Black's, "N..." or none), now and then a wrong one, a number glued to the move, or
+ * the move in a form the one-pass path leaves to another (a pawn letter, a glyph glued to it,
+ * castling with zeros, an illegal king move that ends the line). */
+static void put_quiet_move(buf *b, const pgn_pos *pos, pgn_move mv, int odd) {
+    static const char *const seps[] = {" ", " ", " ", "\n", "\r\n", "  ", "\t", " \n"};
+    char san[PGN_SAN_MAX + 1];
+    size_t n = pgn_san_write(pos, mv, san);
+    san[n] = 0;
+    unsigned f = (unsigned)pos->fullmove + (odd && rand() % 6 == 0);
+    if (pos->side == PGN_WHITE) {
+        buf_printf(b, "%u.%s", f, rand() % 8 ? " " : "");
+    } else if (rand() % 3 == 0) {
+        buf_printf(b, "%u...%s", f, rand() % 8 ? " " : "");
+    }
+    int k = odd ? rand() % 8 : 7;
+    if (k == 0 && san[0] >= 'a' && san[0] <= 'h') {
+        buf_printf(b, "P%s", san);
+    } else if (k == 1) {
+        buf_printf(b, "%s!", san);
+    } else if (k == 2 && san[0] == 'O') {
+        buf_printf(b, "%s", n > 3 ? "0-0-0" : "0-0");
+    } else if (k == 3 && rand() % 4 == 0) {
+        buf_printf(b, "Ke4");
+    } else {
+        buf_put(b, san, n);
+    }
+    buf_printf(b, "%s", seps[rand() % 8]);
+}
+
+/* A visitor under PGN_READ_MOVE_GATE whose gate stays closed: every move comes, each folded into
+ * the log with its place and text; now and then a move answers SKIP. (A STOP is left out: read
+ * whole or in pieces, the reader's answers after one differed before these runs too.) */
+typedef struct gate_log {
+    pgn_move_gate gate; /* first: the reader's */
+    syntax_log log;
+    unsigned calls, seed;
+} gate_log;
+
+static pgn_flow gl_move(void *user, const pgn_pos *after, pgn_move mv, pgn_str san, pgn_loc at) {
+    gate_log *g = user;
+    log_fold(&g->log, (uint64_t)mv << 48 ^ at.offset ^ (uint64_t)after->fullmove << 32);
+    log_fold(&g->log, (uint64_t)at.line << 32 | at.column);
+    log_fold(&g->log, san.len);
+    g->calls++;
+    return (g->calls * 2654435761u + g->seed) % 97 == 0 ? PGN_FLOW_SKIP : PGN_FLOW_CONTINUE;
+}
+
+static pgn_flow gl_end(void *user, pgn_result res, const pgn_game_summary *sum) {
+    gate_log *g = user;
+    return log_end(&g->log, res, sum);
+}
+
+static syntax_log read_gated(const char *text, size_t len, size_t step, unsigned seed) {
+    gate_log g;
+    memset(&g, 0, sizeof g);
+    g.seed = seed;
+    pgn_reader_opts o;
+    memset(&o, 0, sizeof o);
+    o.flags = PGN_READ_MOVE_AFTER | PGN_READ_MOVE_GATE | PGN_READ_NO_KEYS;
+    o.on_diag = log_diag;
+    o.diag_ctx = &g.log;
+    chunks c = {text, len, 0, step};
+    pgn_reader *r = NULL;
+    pgn_visitor v;
+    memset(&v, 0, sizeof v);
+    v.move = gl_move;
+    v.end_game = gl_end;
+    pgn_status st =
+        step ? pgn_reader_new(&r, &o, read_chunk, &c) : pgn_reader_new_mem(&r, &o, text, len);
+    while (st == PGN_OK) {
+        st = pgn_reader_visit(r, &v, &g);
+    }
+    if (st != PGN_END) {
+        harness_fail(__FILE__, __LINE__, "cannot read %.60s", text);
+    }
+    pgn_reader_free(r);
+    return g.log;
+}
+
+/* The moves a board reads 64 bytes at a time where nobody sees them (check; movetext.c,
+ * quiet_run: the numbers of a block checked at once, then its moves played in one run): random
+ * legal games, some from a FEN after a few moves (other fullmove numbers, Black to move), with
+ * wrong move numbers, numbers glued to moves, line breaks, moves another path reads or that end
+ * the line, at every offset of the blocks, read whole and 1 to 3 bytes a read (the token reader
+ * alone): the same diagnostics at the same places, the same plies and results; and so under a
+ * move gate that stays closed (select: every move given to the visitor, with its place; now and
+ * then a SKIP). */
+static void test_quiet_blocks(void) {
+    for (unsigned seed = 1; seed <= 240; seed++) {
+        buf b = {0};
+        srand(seed);
+        for (int g = 0; g < 4; g++) {
+            pgn_pos pos;
+            pgn_movelist ml;
+            pgn_pos_init(&pos);
+            for (int skip = g % 2 ? rand() % 40 : 0; skip > 0; skip--) {
+                pgn_pos_legal_moves(&pos, &ml);
+                if (ml.count == 0) {
+                    break;
+                }
+                pgn_pos_play(&pos, ml.moves[(unsigned)rand() % ml.count]);
+            }
+            buf_printf(&b, "[Event \"quiet %u %d\"]\n", seed, g);
+            if (g % 2) {
+                char fen[PGN_FEN_MAX];
+                pgn_fen_write(&pos, 0, fen, sizeof fen);
+                buf_printf(&b, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen);
+            }
+            buf_printf(&b, "\n%*s", (int)(rand() % 64), "");
+            int odd = seed % 3 == 0; /* a game with quirks now and then */
+            for (int p = 0; p < 60 + rand() % 120; p++) {
+                pgn_pos_legal_moves(&pos, &ml);
+                if (ml.count == 0) {
+                    break;
+                }
+                pgn_move mv = ml.moves[(unsigned)rand() % ml.count];
+                put_quiet_move(&b, &pos, mv, odd && rand() % 10 == 0);
+                pgn_pos_play(&pos, mv);
+            }
+            buf_printf(&b, "*\n\n");
+        }
+        syntax_log whole = read_log(b.p, b.len, 0, 0);
+        syntax_log bytes = read_log(b.p, b.len, 1 + seed % 3, 0);
+        /* under a closed gate (select's reading): every move given with its place */
+        syntax_log gated = read_gated(b.p, b.len, 0, seed);
+        syntax_log gated_bytes = read_gated(b.p, b.len, 1 + seed % 3, seed);
+        if (whole.sum != bytes.sum || whole.diags != bytes.diags || whole.plies != bytes.plies ||
+            whole.games != 4 || (seed % 3 && whole.diags != 0) || gated.sum != gated_bytes.sum ||
+            gated.games != 4) {
+            harness_fail(__FILE__, __LINE__,
+                         "seed %u: %u diagnostics, %u games, %u plies; %u, %u, %u a few bytes at "
+                         "a time",
+                         seed, whole.diags, whole.games, whole.plies, bytes.diags, bytes.games,
+                         bytes.plies);
+        } else {
+            harness_counts.passed++;
+        }
+        buf_free(&b);
+    }
+}
+
 /* A game's edges, which the reader passes without its token reader where the window holds them
  * (issue 32): the empty line between the tags and the first move number, the termination marker
  * after the fast path's last move, the empty line before the next game's '['. Games with each of
@@ -1055,6 +1197,7 @@ int main(void) {
     test_syntax_only();
     test_syntax_blocks();
     test_game_edges();
+    test_quiet_blocks();
     test_builder_moves();
     return harness_finish();
 }
