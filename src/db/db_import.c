@@ -11,6 +11,8 @@
  * explorer's rows and entries are the position index too (schema 4). */
 #include "db_rows.h"
 
+#include "../chess/attacks.h"
+
 #include "pgnkit/collection.h"
 
 #include <stdlib.h>
@@ -25,10 +27,62 @@ typedef struct worker {
     char tag[DBT_COUNT][TAG_CAP];
     size_t tag_len[DBT_COUNT];
     uint64_t line_key;
+    /* the position before the next move: the reader gives the one after each move, unkeyed
+     * (its keyed path played each move at about twice the cost), and its key is carried here
+     * from the squares the move changed */
+    uint64_t key, occ, castle, castle_key, ep_key;
+    uint8_t board[64];
+    uint16_t halfmove;
+    uint8_t side;
     entry *e;
     size_t n, cap;
     int nomem;
 } worker;
+
+/* The start position as the one before the first move. */
+static void set_start(worker *w, const pgn_pos *start) {
+    w->key = pgn_pos_compute_key(start);
+    w->occ = start->by_type[0];
+    w->castle = start->castle;
+    w->castle_key = pgnk_chess_castle_key(start);
+    w->ep_key = chess_polyglot_ep_key(start);
+    memcpy(w->board, start->board, sizeof w->board);
+    w->halfmove = start->halfmove;
+    w->side = start->side;
+}
+
+/* The position after mv (of standard chess) as the one before the next move: the key of
+ * pgn_pos_play, from the squares whose piece changed (those whose occupancy did, and mv's two:
+ * a capture, castling's king and rook), the side, en passant and castling keys. */
+static void set_after(worker *w, const pgn_pos *after, pgn_move mv) {
+    uint64_t k = w->key ^ chess_side_key(), ep = chess_polyglot_ep_key(after);
+    uint64_t ch = w->occ ^ after->by_type[0];
+    if (mv != PGN_MOVE_NULL) {
+        ch |= bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
+    }
+    while (ch) {
+        unsigned sq = bits_pop(&ch);
+        if (w->board[sq]) {
+            k ^= chess_piece_key(w->board[sq], sq);
+        }
+        if (after->board[sq]) {
+            k ^= chess_piece_key(after->board[sq], sq);
+        }
+    }
+    k ^= w->ep_key ^ ep;
+    w->ep_key = ep;
+    if (w->castle != after->castle) {
+        uint64_t c = pgnk_chess_castle_key(after);
+        k ^= w->castle_key ^ c;
+        w->castle_key = c;
+        w->castle = after->castle;
+    }
+    w->key = k;
+    w->occ = after->by_type[0];
+    memcpy(w->board, after->board, sizeof w->board);
+    w->halfmove = after->halfmove;
+    w->side = after->side;
+}
 
 static pgn_flow w_begin(void *u, pgn_loc at) {
     worker *w = u;
@@ -41,9 +95,9 @@ static pgn_flow w_begin(void *u, pgn_loc at) {
 
 static pgn_flow w_tag(void *u, pgn_str name, pgn_str value) {
     worker *w = u;
-    for (int i = 0; i < DBT_COUNT; i++) {
-        if (strlen(pgnk_db_tag_names[i]) == name.len &&
-            memcmp(pgnk_db_tag_names[i], name.ptr, name.len) == 0) {
+    for (int i = 0; i < DBT_COUNT && name.len > 0; i++) {
+        const char *t = pgnk_db_tag_names[i]; /* (the first letter first: most tags are none) */
+        if (t[0] == name.ptr[0] && strlen(t) == name.len && memcmp(t, name.ptr, name.len) == 0) {
             size_t n = value.len < TAG_CAP ? value.len : TAG_CAP;
             if (n > 0) {
                 memcpy(w->tag[i], value.ptr, n);
@@ -60,6 +114,7 @@ static pgn_flow w_end_tags(void *u, const pgn_pos *start) {
         return PGN_FLOW_SKIP; /* variants are stored, not indexed */
     }
     w->line_key = pgn_line_key_start(start);
+    set_start(w, start);
     return PGN_FLOW_CONTINUE;
 }
 
@@ -85,12 +140,14 @@ static void add(worker *w, uint64_t key, pgn_move mv, unsigned window, uint8_t s
     w->e[w->n++].move = mv;
 }
 
-static pgn_flow w_move(void *u, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+/* (PGN_READ_MOVE_AFTER: after is the position mv led to) */
+static pgn_flow w_move(void *u, const pgn_pos *after, pgn_move mv, pgn_str san, pgn_loc at) {
     worker *w = u;
     (void)san;
     (void)at;
-    add(w, before->key, mv, before->halfmove, before->side);
+    add(w, w->key, mv, w->halfmove, w->side);
     w->line_key = pgn_line_key_move(w->line_key, mv);
+    set_after(w, after, mv);
     return PGN_FLOW_CONTINUE;
 }
 
@@ -103,7 +160,8 @@ static pgn_flow w_end_game(void *u, pgn_result result, const pgn_game_summary *s
     worker *w = u;
     (void)result;
     if (s->final_pos != NULL && w->line_key != 0) {
-        add(w, s->final_pos->key, PGN_MOVE_NONE, s->final_pos->halfmove, s->final_pos->side);
+        add(w, pgn_pos_compute_key(s->final_pos), PGN_MOVE_NONE, s->final_pos->halfmove,
+            s->final_pos->side);
     }
     return PGN_FLOW_CONTINUE;
 }
@@ -399,7 +457,8 @@ static pgn_status import_all(importer *im) {
     pgn_parallel_opts po;
     memset(&po, 0, sizeof po);
     po.threads = im->o->threads;
-    po.reader.flags = PGN_READ_KEEP_RAW;
+    po.reader.flags =
+        PGN_READ_KEEP_RAW | PGN_READ_MOVE_AFTER | PGN_READ_NO_KEYS | PGN_READ_TAG_SPANS;
     po.reader.source_name = pgn_source_name(im->src);
     po.visitor = &visitor;
     po.hooks.worker_new = worker_new;
