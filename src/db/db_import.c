@@ -10,6 +10,7 @@
  * (position, move), its counts added and the batch's games appended to its posting list, so the
  * explorer's rows and entries are the position index too (schema 4). */
 #include "db_rows.h"
+#include "db_seen.h"
 
 #include "../chess/attacks.h"
 
@@ -252,6 +253,7 @@ typedef struct importer {
     size_t mcap;
     int64_t batch_first; /* the first game stored in the batch: the run's base */
     pgnk_blockw bw;      /* the games' bytes being packed */
+    pgnk_seen seen;      /* the line keys stored */
 } importer;
 
 static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
@@ -276,6 +278,7 @@ static pgn_status commit_batch(importer *im) {
     if (s != PGN_OK) {
         sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
         pgnk_blockw_reset(&im->bw);
+        pgnk_seen_reset(&im->seen);
         return s;
     }
     im->tot.games += im->batch.games;
@@ -327,6 +330,10 @@ static int is_duplicate(importer *im, rec_head *h, const char *tags) {
         nt[i].len = pgn_dedupe_norm_tag(i, v, norm[i], sizeof norm[i]);
     }
     h->line_key = pgn_line_key_finish(h->line_key, h->plies, nt);
+    int known = pgnk_seen_has(&im->seen, h->line_key);
+    if (known >= 0) {
+        return known;
+    }
     sqlite3_bind_int64(im->dup, 1, (sqlite3_int64)h->line_key);
     int rc = sqlite3_step(im->dup);
     sqlite3_reset(im->dup);
@@ -395,6 +402,10 @@ static pgn_status each(void *user, const pgn_par_game *g) {
     if (im->in_batch == 0 && (s = pgnk_db_exec(im->db, "BEGIN IMMEDIATE", im->msg, im->mcap))) {
         return s;
     }
+    if (im->in_batch == 0 && !im->o->keep_duplicates &&
+        (s = pgnk_seen_begin(&im->seen, im->db, im->msg, im->mcap)) != PGN_OK) {
+        return s;
+    }
     im->in_batch++;
     im->batch.games++;
     int dup = 0;
@@ -413,6 +424,9 @@ static pgn_status each(void *user, const pgn_par_game *g) {
             return s;
         }
         int64_t id = sqlite3_last_insert_rowid(im->db->sql);
+        if (!h.broken && h.line_key != 0) {
+            pgnk_seen_add(&im->seen, id, h.line_key);
+        }
         im->batch_first = im->batch_first ? im->batch_first : id;
         if ((s = add_pending(im, &h, tags, tags + tl + h.err_len, id)) != PGN_OK) {
             return s;
@@ -484,6 +498,7 @@ static pgn_status import_all(importer *im) {
         sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
     }
     pgnk_blockw_reset(&im->bw);
+    pgnk_seen_reset(&im->seen);
     return s;
 }
 
@@ -495,6 +510,7 @@ static void importer_free(importer *im) {
     sqlite3_finalize(im->one);
     pgnk_rows_free(im->rows);
     pgnk_blockw_free(&im->bw);
+    pgnk_seen_free(&im->seen);
 }
 
 pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,
