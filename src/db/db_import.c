@@ -10,6 +10,9 @@
  * (position, move), its counts added and the batch's games appended to its posting list, so the
  * explorer's rows and entries are the position index too (schema 4). */
 #include "db_rows.h"
+#include "db_seen.h"
+
+#include "../chess/attacks.h"
 
 #include "pgnkit/collection.h"
 
@@ -25,10 +28,62 @@ typedef struct worker {
     char tag[DBT_COUNT][TAG_CAP];
     size_t tag_len[DBT_COUNT];
     uint64_t line_key;
+    /* the position before the next move: the reader gives the one after each move, unkeyed
+     * (its keyed path played each move at about twice the cost), and its key is carried here
+     * from the squares the move changed */
+    uint64_t key, occ, castle, castle_key, ep_key;
+    uint8_t board[64];
+    uint16_t halfmove;
+    uint8_t side;
     entry *e;
     size_t n, cap;
     int nomem;
 } worker;
+
+/* The start position as the one before the first move. */
+static void set_start(worker *w, const pgn_pos *start) {
+    w->key = pgn_pos_compute_key(start);
+    w->occ = start->by_type[0];
+    w->castle = start->castle;
+    w->castle_key = pgnk_chess_castle_key(start);
+    w->ep_key = chess_polyglot_ep_key(start);
+    memcpy(w->board, start->board, sizeof w->board);
+    w->halfmove = start->halfmove;
+    w->side = start->side;
+}
+
+/* The position after mv (of standard chess) as the one before the next move: the key of
+ * pgn_pos_play, from the squares whose piece changed (those whose occupancy did, and mv's two:
+ * a capture, castling's king and rook), the side, en passant and castling keys. */
+static void set_after(worker *w, const pgn_pos *after, pgn_move mv) {
+    uint64_t k = w->key ^ chess_side_key(), ep = chess_polyglot_ep_key(after);
+    uint64_t ch = w->occ ^ after->by_type[0];
+    if (mv != PGN_MOVE_NULL) {
+        ch |= bits_sq(PGN_MOVE_FROM(mv)) | bits_sq(PGN_MOVE_TO(mv));
+    }
+    while (ch) {
+        unsigned sq = bits_pop(&ch);
+        if (w->board[sq]) {
+            k ^= chess_piece_key(w->board[sq], sq);
+        }
+        if (after->board[sq]) {
+            k ^= chess_piece_key(after->board[sq], sq);
+        }
+    }
+    k ^= w->ep_key ^ ep;
+    w->ep_key = ep;
+    if (w->castle != after->castle) {
+        uint64_t c = pgnk_chess_castle_key(after);
+        k ^= w->castle_key ^ c;
+        w->castle_key = c;
+        w->castle = after->castle;
+    }
+    w->key = k;
+    w->occ = after->by_type[0];
+    memcpy(w->board, after->board, sizeof w->board);
+    w->halfmove = after->halfmove;
+    w->side = after->side;
+}
 
 static pgn_flow w_begin(void *u, pgn_loc at) {
     worker *w = u;
@@ -41,9 +96,9 @@ static pgn_flow w_begin(void *u, pgn_loc at) {
 
 static pgn_flow w_tag(void *u, pgn_str name, pgn_str value) {
     worker *w = u;
-    for (int i = 0; i < DBT_COUNT; i++) {
-        if (strlen(pgnk_db_tag_names[i]) == name.len &&
-            memcmp(pgnk_db_tag_names[i], name.ptr, name.len) == 0) {
+    for (int i = 0; i < DBT_COUNT && name.len > 0; i++) {
+        const char *t = pgnk_db_tag_names[i]; /* (the first letter first: most tags are none) */
+        if (t[0] == name.ptr[0] && strlen(t) == name.len && memcmp(t, name.ptr, name.len) == 0) {
             size_t n = value.len < TAG_CAP ? value.len : TAG_CAP;
             if (n > 0) {
                 memcpy(w->tag[i], value.ptr, n);
@@ -60,6 +115,7 @@ static pgn_flow w_end_tags(void *u, const pgn_pos *start) {
         return PGN_FLOW_SKIP; /* variants are stored, not indexed */
     }
     w->line_key = pgn_line_key_start(start);
+    set_start(w, start);
     return PGN_FLOW_CONTINUE;
 }
 
@@ -85,12 +141,14 @@ static void add(worker *w, uint64_t key, pgn_move mv, unsigned window, uint8_t s
     w->e[w->n++].move = mv;
 }
 
-static pgn_flow w_move(void *u, const pgn_pos *before, pgn_move mv, pgn_str san, pgn_loc at) {
+/* (PGN_READ_MOVE_AFTER: after is the position mv led to) */
+static pgn_flow w_move(void *u, const pgn_pos *after, pgn_move mv, pgn_str san, pgn_loc at) {
     worker *w = u;
     (void)san;
     (void)at;
-    add(w, before->key, mv, before->halfmove, before->side);
+    add(w, w->key, mv, w->halfmove, w->side);
     w->line_key = pgn_line_key_move(w->line_key, mv);
+    set_after(w, after, mv);
     return PGN_FLOW_CONTINUE;
 }
 
@@ -103,7 +161,8 @@ static pgn_flow w_end_game(void *u, pgn_result result, const pgn_game_summary *s
     worker *w = u;
     (void)result;
     if (s->final_pos != NULL && w->line_key != 0) {
-        add(w, s->final_pos->key, PGN_MOVE_NONE, s->final_pos->halfmove, s->final_pos->side);
+        add(w, pgn_pos_compute_key(s->final_pos), PGN_MOVE_NONE, s->final_pos->halfmove,
+            s->final_pos->side);
     }
     return PGN_FLOW_CONTINUE;
 }
@@ -194,6 +253,7 @@ typedef struct importer {
     size_t mcap;
     int64_t batch_first; /* the first game stored in the batch: the run's base */
     pgnk_blockw bw;      /* the games' bytes being packed */
+    pgnk_seen seen;      /* the line keys stored */
 } importer;
 
 static pgn_status step_done(importer *im, sqlite3_stmt *st, const char *what) {
@@ -218,6 +278,7 @@ static pgn_status commit_batch(importer *im) {
     if (s != PGN_OK) {
         sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
         pgnk_blockw_reset(&im->bw);
+        pgnk_seen_reset(&im->seen);
         return s;
     }
     im->tot.games += im->batch.games;
@@ -269,6 +330,10 @@ static int is_duplicate(importer *im, rec_head *h, const char *tags) {
         nt[i].len = pgn_dedupe_norm_tag(i, v, norm[i], sizeof norm[i]);
     }
     h->line_key = pgn_line_key_finish(h->line_key, h->plies, nt);
+    int known = pgnk_seen_has(&im->seen, h->line_key);
+    if (known >= 0) {
+        return known;
+    }
     sqlite3_bind_int64(im->dup, 1, (sqlite3_int64)h->line_key);
     int rc = sqlite3_step(im->dup);
     sqlite3_reset(im->dup);
@@ -337,6 +402,10 @@ static pgn_status each(void *user, const pgn_par_game *g) {
     if (im->in_batch == 0 && (s = pgnk_db_exec(im->db, "BEGIN IMMEDIATE", im->msg, im->mcap))) {
         return s;
     }
+    if (im->in_batch == 0 && !im->o->keep_duplicates &&
+        (s = pgnk_seen_begin(&im->seen, im->db, im->msg, im->mcap)) != PGN_OK) {
+        return s;
+    }
     im->in_batch++;
     im->batch.games++;
     int dup = 0;
@@ -355,6 +424,9 @@ static pgn_status each(void *user, const pgn_par_game *g) {
             return s;
         }
         int64_t id = sqlite3_last_insert_rowid(im->db->sql);
+        if (!h.broken && h.line_key != 0) {
+            pgnk_seen_add(&im->seen, id, h.line_key);
+        }
         im->batch_first = im->batch_first ? im->batch_first : id;
         if ((s = add_pending(im, &h, tags, tags + tl + h.err_len, id)) != PGN_OK) {
             return s;
@@ -399,7 +471,8 @@ static pgn_status import_all(importer *im) {
     pgn_parallel_opts po;
     memset(&po, 0, sizeof po);
     po.threads = im->o->threads;
-    po.reader.flags = PGN_READ_KEEP_RAW;
+    po.reader.flags =
+        PGN_READ_KEEP_RAW | PGN_READ_MOVE_AFTER | PGN_READ_NO_KEYS | PGN_READ_TAG_SPANS;
     po.reader.source_name = pgn_source_name(im->src);
     po.visitor = &visitor;
     po.hooks.worker_new = worker_new;
@@ -425,6 +498,7 @@ static pgn_status import_all(importer *im) {
         sqlite3_exec(im->db->sql, "ROLLBACK", NULL, NULL, NULL);
     }
     pgnk_blockw_reset(&im->bw);
+    pgnk_seen_reset(&im->seen);
     return s;
 }
 
@@ -436,6 +510,7 @@ static void importer_free(importer *im) {
     sqlite3_finalize(im->one);
     pgnk_rows_free(im->rows);
     pgnk_blockw_free(&im->bw);
+    pgnk_seen_free(&im->seen);
 }
 
 pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,

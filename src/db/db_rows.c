@@ -66,12 +66,16 @@ typedef struct part {
 
 #define NPART 4
 
+/* A bucket is spread over at most 1 << SUB_BITS parts to be sorted (sort_bucket) */
+#define SUB_BITS 16
+
 struct pgnk_rows {
     bucket b[256];  /* the batch's entries by the key's top byte */
     pending **pool; /* the chunks: pool_n allocated, pool_used of them in the batch */
     size_t pool_n, pool_cap, pool_used;
     pending *tmp, *tmp2; /* the sort's room for the largest bucket, twice */
     size_t n, tmp_cap, tmp2_cap;
+    uint32_t *sub; /* the sort's counts of a bucket's parts (1 << SUB_BITS) */
     batch_game *gm;
     size_t gn, gcap;
     int64_t batch_first;
@@ -130,6 +134,7 @@ void pgnk_rows_free(pgnk_rows *r) {
     free(r->pool);
     free(r->tmp);
     free(r->tmp2);
+    free(r->sub);
     free(r->gm);
     free(r->run);
     free(r->packed);
@@ -205,15 +210,12 @@ static unsigned digit(const pending *e, unsigned d) {
                  : (unsigned)(e->key >> (8 * (d - 2))) & 0xff;
 }
 
-/* Sorts a bucket p[0..n) by (key, move), stable (the games of a row stay in id order, as added):
- * a least significant digit radix sort on the digits [0, digits) (see digit; the top byte is the
- * bucket's), a byte a pass, the passes where every entry has the same byte skipped; tmp has room
- * for n entries, and the sorted entries end in p. The keys are random 64-bit numbers, where
- * qsort's comparisons took a sixth of an import's time (perf, TWIC). The entries are gathered
- * by the key's top byte as they come, so that a bucket (about 15,000 entries, 240 KB, for the
- * book's 50,000-game batches) is sorted in the core's cache: ten passes over the whole batch (62
- * MB, and as much again for tmp) took a tenth of an import, most of it memory traffic and the
- * first touch of tmp's pages. */
+/* Sorts p[0..n) (entries of one key byte 7, the bucket's) by (key, move), stable (the games of a
+ * row stay in id order, as added): a least significant digit radix sort on the digits
+ * [0, digits) (see digit), a byte a pass, the passes where every entry has the same byte skipped;
+ * tmp has room for n entries, and the sorted entries end in p. The keys are random 64-bit
+ * numbers, where qsort's comparisons took a sixth of an import's time (perf, TWIC). Used for the
+ * large parts of a bucket (sort_bucket): many entries of one key, whose key passes are skipped. */
 static void radix_lsd(pending *p, pending *tmp, size_t n, unsigned digits) {
     uint32_t count[10][256];
     memset(count, 0, sizeof count);
@@ -242,6 +244,76 @@ static void radix_lsd(pending *p, pending *tmp, size_t n, unsigned digits) {
     }
     if (src != p) {
         memcpy(p, src, n * sizeof *p);
+    }
+}
+
+/* (key, move) of a before b's. */
+static int before(const pending *a, const pending *b) {
+    return a->key < b->key || (a->key == b->key && a->move < b->move);
+}
+
+/* Sorts p[0..n) by (key, move), stable, by insertion (few entries out of place). */
+static void insertion(pending *p, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        if (!before(&p[i], &p[i - 1])) {
+            continue;
+        }
+        pending x = p[i];
+        size_t j = i;
+        do {
+            p[j] = p[j - 1];
+            j--;
+        } while (j > 0 && before(&x, &p[j - 1]));
+        p[j] = x;
+    }
+}
+
+/* A part of a bucket past which it is sorted by radix_lsd, not by insertion */
+#define SUB_RADIX 32
+
+/* Bucket k's entries copied from its chunks into r->tmp, sorted by (key, move), stable: spread
+ * by the key's next bits into parts of about 2 entries (the counts in r->sub), then each part
+ * sorted by insertion, or by radix_lsd when large (a position many games of the batch reached:
+ * the start's thousands of entries share their key). Nine LSD passes over the bucket took a fifth
+ * of the import's rows and zstd threads (callgrind, bk5). */
+static void sort_bucket(pgnk_rows *r, const bucket *k) {
+    size_t n = k->n;
+    unsigned s = 0;
+    while (s < SUB_BITS && ((size_t)2 << s) < n) {
+        s++;
+    }
+    unsigned shift = 56 - s;
+    uint32_t mask = (UINT32_C(1) << s) - 1, *sub = r->sub;
+    memset(sub, 0, ((size_t)mask + 1) * sizeof *sub);
+    for (size_t c = 0; c < k->nchunk; c++) {
+        const pending *p = r->pool[k->chunk[c]];
+        size_t len = n - c * CHUNK < CHUNK ? n - c * CHUNK : CHUNK;
+        for (size_t i = 0; i < len; i++) {
+            sub[p[i].key >> shift & mask]++;
+        }
+    }
+    uint32_t at = 0;
+    for (uint32_t b = 0; b <= mask; b++) {
+        uint32_t c = sub[b];
+        sub[b] = at;
+        at += c;
+    }
+    for (size_t c = 0; c < k->nchunk; c++) {
+        const pending *p = r->pool[k->chunk[c]];
+        size_t len = n - c * CHUNK < CHUNK ? n - c * CHUNK : CHUNK;
+        for (size_t i = 0; i < len; i++) {
+            r->tmp[sub[p[i].key >> shift & mask]++] = p[i];
+        }
+    }
+    uint32_t from = 0; /* sub[b] is now the end of part b */
+    for (uint32_t b = 0; b <= mask; b++) {
+        uint32_t m = sub[b] - from;
+        if (m > SUB_RADIX) {
+            radix_lsd(r->tmp + from, r->tmp2, m, 9);
+        } else if (m > 1) {
+            insertion(r->tmp + from, m);
+        }
+        from = sub[b];
     }
 }
 
@@ -438,13 +510,7 @@ static void make_rows(pgnk_rows *r) {
     /* a writer that stopped is seen at the next part taken (cur_part): r->made is set */
     for (unsigned b = 0; b < 256 && r->made == PGN_OK; b++) {
         const bucket *k = &r->b[b];
-        for (size_t c = 0; c < k->nchunk; c++) {
-            size_t from = c * CHUNK, len = k->n - from < CHUNK ? k->n - from : CHUNK;
-            memcpy(r->tmp + from, r->pool[k->chunk[c]], len * sizeof *r->tmp);
-        }
-        if (k->n > 1) {
-            radix_lsd(r->tmp, r->tmp2, k->n, 9);
-        }
+        sort_bucket(r, k);
         if (bucket_rows(r, r->tmp, k->n) < 0) {
             break;
         }
@@ -540,6 +606,10 @@ static int sort_room(pgnk_rows *r) {
     ok = ok &&
          (most <= r->tmp2_cap || pgnk_grow(NULL, &t2, &r->tmp2_cap, most, sizeof *r->tmp2, CHUNK));
     r->tmp2 = t2;
+    if (ok && r->sub == NULL) {
+        r->sub = malloc(((size_t)1 << SUB_BITS) * sizeof *r->sub);
+        ok = r->sub != NULL;
+    }
     return ok;
 }
 

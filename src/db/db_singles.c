@@ -44,15 +44,19 @@ typedef struct bitw {
     unsigned nacc;
 } bitw;
 
-/* Appends the low w (<= 48) bits of v. */
+/* Appends the low w (<= 56) bits of v: the whole bytes stored at once, as 8 bytes little-endian
+ * (the buffer has 8 bytes of room past the blob; the bytes past the ones done are written
+ * again by the next call). */
 static void put_bits(bitw *b, uint64_t v, unsigned w) {
     b->acc |= (v & ((UINT64_C(1) << w) - 1)) << b->nacc;
     b->nacc += w;
-    while (b->nacc >= 8) {
-        b->p[b->n++] = (uint8_t)b->acc;
-        b->acc >>= 8;
-        b->nacc -= 8;
+    for (unsigned i = 0; i < 8; i++) {
+        b->p[b->n + i] = (uint8_t)(b->acc >> (8 * i));
     }
+    unsigned bytes = b->nacc >> 3; /* at most 7: nacc < 8 + 56 */
+    b->n += bytes;
+    b->acc >>= 8 * bytes;
+    b->nacc &= 7;
 }
 
 int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single *e, size_t n) {
@@ -69,9 +73,9 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
         prev = f;
     }
     size_t need = 2 + (size_t)((bits + 7) / 8);
-    if (need > *cap) {
+    if (need + 8 > *cap) { /* (put_bits's room) */
         void *b = *buf;
-        if (!pgnk_grow(NULL, &b, cap, need, 1, 4096)) {
+        if (!pgnk_grow(NULL, &b, cap, need + 8, 1, 4096)) {
             return -1;
         }
         *buf = b;
@@ -83,17 +87,24 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
     for (size_t i = 0; i < n; i++) {
         uint64_t f = fp_of(e[i].key), d = f - prev;
         prev = f;
+        uint64_t q = d >> k;
         if (i > 0 && d == 0) {
-            put_bits(&b, 1, 1);
+            put_bits(&b, 1 | e[i].delta << 1, 1 + w);
+            continue;
+        }
+        if (q + 2 + k + w <= 56) { /* the common entry in one call: flag 0, q ones, 0, k, game */
+            uint64_t code = ((UINT64_C(1) << q) - 1) << 1 | (d & ((UINT64_C(1) << k) - 1))
+                                                                << (q + 2);
+            put_bits(&b, code | e[i].delta << (q + 2 + k), (unsigned)(q + 2 + k + w));
         } else {
             put_bits(&b, 0, 1);
-            for (uint64_t q = d >> k; q > 0; q -= q > 32 ? 32 : q) {
+            for (; q > 0; q -= q > 32 ? 32 : q) {
                 put_bits(&b, UINT64_MAX, q > 32 ? 32 : (unsigned)q);
             }
             put_bits(&b, 0, 1);
             put_bits(&b, d, k);
+            put_bits(&b, e[i].delta, w);
         }
-        put_bits(&b, e[i].delta, w);
     }
     if (b.nacc > 0) {
         b.p[b.n++] = (uint8_t)b.acc;
