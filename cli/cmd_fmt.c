@@ -293,6 +293,9 @@ int cmd_fmt(int argc, char **argv) {
     }
     r.raw = 1; /* --check compares; the others keep the text between games (issue 34 point 5) */
     r.ropts.flags |= s.check ? 0u : PGN_READ_KEEP_LEAD;
+    if (s.edit.flags == 0) { /* the games go to the writer alone: plain ones need no tree */
+        r.ropts.flags |= PGN_READ_PACK_LINE;
+    }
     if (s.check || s.in_place) {
         r.out_path = NULL;
     }

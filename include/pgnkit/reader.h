@@ -115,6 +115,13 @@ typedef struct pgn_visitor {
     0x2000u /* with PGN_READ_MOVE_AFTER: the user pointer given to pgn_reader_visit points to a    \
              * pgn_move_gate, which the visitor keeps; the reader may pass over the moves it lets  \
              * pass (no move callback), counting them in it (pgn_query_visitor_fast) */
+#define PGN_READ_PACK_LINE                                                                         \
+    0x4000u /* pgn_reader_next: a game whose movetext is a main line of moves alone (no comment,   \
+             * NAG or variation; every SAN canonical as written) may keep its moves packed, not as \
+             * nodes: its root then has no child, and the one function that sees the moves is      \
+             * pgn_writer_write, which writes them as it would the tree (issue 32: pgnkit fmt).    \
+             * Tags, start, result and diagnostics are kept as always. For a game that goes to the \
+             * writer alone */
 
 /** What a visitor read under PGN_READ_MOVE_GATE lets the reader pass over: while open is 1, a
  * main-line move of standard chess that is no castling, no en passant capture, no null move, and

@@ -16,7 +16,6 @@
 #include "pgn_writer_internal.h"
 
 #define DEFAULT_WIDTH 79
-#define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
 
 pgn_status pgn_writer_new(pgn_writer **out, const pgn_writer_opts *opts, pgn_write_fn fn,
                           void *ctx) {
@@ -405,204 +404,9 @@ static void write_nag(pgn_writer *w, unsigned nag, pgn_color mover) {
     }
 }
 
-/* The buffer's cursor while write_simple_run writes, in locals: a store through a char pointer
- * may alias anything, so fields of w would be reloaded after every byte stored. */
-typedef struct run_cursor {
-    char *buf;
-    size_t len, cap, line; /* as w->out.len, w->out.cap, w->line_start */
-    size_t end;            /* a move may start while len < end: 64 bytes of room */
-    size_t from;           /* the run's first byte: a space from here on is one it wrote */
-    size_t width;
-    size_t digits; /* the move number's digits in num */
-    char num[16];  /* the move number being written, its digits and "..." (run_count) */
-} run_cursor;
-
-static inline void run_end(run_cursor *c) {
-    c->end = c->cap >= 64 ? c->cap - 63 : 0;
-}
-
-/* The run's tokens are written with one space before each (none before the first when the line is
- * empty), and its lines made afterwards: the greedy fill of unit_open breaks a line at the last of
- * the run's spaces at or before line + width (the token before it ends within the width, the one
- * after it does not), or at the run's first space when the line's text before the run already
- * reaches past the width. A line whose first token is wider than the width (no space of the run
- * in reach) ends at the next space. Returns the last line's start; the lines up to end are made. */
-static size_t run_lines(char *buf, size_t line, size_t end, size_t from, size_t width) {
-    while (end - line > width) {
-        size_t x = line + width, lo = line > from ? line : from, s = x;
-        if (x < from) {
-            if (from >= end) {
-                break; /* nothing of the run written yet */
-            }
-            s = from; /* the space before the run's first token (the line held text) */
-        } else {
-            while (s > lo && buf[s] != ' ') {
-                s--;
-            }
-            if (buf[s] != ' ') { /* a token wider than the width alone on its line */
-                s = x;
-                while (s < end && buf[s] != ' ') {
-                    s++;
-                }
-                if (s == end) {
-                    break;
-                }
-            }
-        }
-        buf[s] = '\n';
-        line = s + 1;
-    }
-    return line;
-}
-
-/* The move number v (below 10^8) in c->num, its digits followed by "..." (run_count may add a
- * digit: num has room for 13 bytes, far more moves than a run could hold). */
-static void run_set_number(run_cursor *c, uint32_t v) {
-    char d[16];
-    size_t n = sizeof d;
-    do {
-        d[--n] = (char)('0' + v % 10);
-        v /= 10;
-    } while (v != 0);
-    c->digits = sizeof d - n;
-    memset(c->num, 0, sizeof c->num); /* all 16 are stored by run_number */
-    memcpy(c->num, d + n, c->digits);
-    memcpy(c->num + c->digits, "...", 3);
-}
-
-/* The next move number: its last digit counted up (a carry now and then, a digit more rarely). */
-static inline void run_count(run_cursor *c) {
-    size_t i = c->digits;
-    while (i > 0 && c->num[i - 1] == '9') {
-        c->num[--i] = '0';
-    }
-    if (i > 0) {
-        c->num[i - 1]++;
-        return;
-    }
-    memmove(c->num + 1, c->num, c->digits + 3);
-    c->num[0] = '1';
-    c->digits++;
-}
-
-/* The move number and its "." or "..." (dots: 1 or 3), after a space when sep: the 16 bytes of
- * num stored, the first digits + dots of them kept (64 bytes of room were made). */
-static inline void run_number(run_cursor *c, size_t sep, size_t dots) {
-    c->buf[c->len] = ' ';
-    c->len += sep;
-    memcpy(c->buf + c->len, c->num, sizeof c->num);
-    c->len += c->digits + dots;
-}
-
-/* A move write_simple_run writes: no comment, no NAG (its SAN kept: w->kept_san). */
-static inline int simple_node(const pgn_node *node) {
-    return (node->pre.len | node->post.len | node->nag_count) == 0;
-}
-
-/* The move's SAN, after a space when sep (the 8 bytes of san stored, san_len of them kept). */
-static inline void run_san(run_cursor *c, const pgn_node *node, size_t sep) {
-    c->buf[c->len] = ' ';
-    c->len += sep;
-    memcpy(c->buf + c->len, node->san, sizeof node->san);
-    c->len += node->san_len;
-}
-
-static inline int run_room(pgn_writer *w, run_cursor *c);
-
-/* Whether the run goes on from *node to its child (simple, *node without variations, room made):
- * then *node is the child, one ply more. */
-static inline int run_next(pgn_writer *w, const pgn_iter *it, run_cursor *c, pgn_node **node,
-                           size_t *plies) {
-    pgn_node *next = (*node)->child;
-    if (next == NULL || !simple_node(next) || pgnk_iter_node_has_variations(it, *node) ||
-        !run_room(w, c)) {
-        return 0;
-    }
-    *node = next;
-    ++*plies;
-    return 1;
-}
-
-/* Whether the run may write one more move: room made (64 bytes: the longest move number, 9
- * digits, "...", the SAN, two spaces), and no flush due (the lines so far made first). */
-static inline int run_room(pgn_writer *w, run_cursor *c) {
-    if (c->len < c->end) {
-        return 1;
-    }
-    c->line = run_lines(c->buf, c->line, c->len, c->from, c->width);
-    if (c->line >= FLUSH_AT) {
-        return 0;
-    }
-    w->out.len = c->len;
-    if (!pgnk_writer_room(w, 64)) {
-        return 0;
-    }
-    c->buf = w->out.ptr;
-    c->cap = w->out.cap;
-    run_end(c);
-    return 1;
-}
-
-/* From the walk's current move on, the run of common moves along its line (simple_node) written
- * straight into the buffer: numbers and SANs stored with a space before each, the lines then made
- * from the spaces (run_lines); the walk is then moved to the last one written
- * (pgnk_iter_skip_main). A move with variations ends the run (the walk then opens them); so does
- * one that is not simple, or a flush due. 0 when the first move is not written (not simple, a "("
- * waits, a move number of 9 digits, or the buffer could not grow): the general path then writes
- * it, and reports. */
-static int write_simple_run(pgn_writer *w, pgn_iter *it) {
-    pgn_node *node = it->node;
-    run_cursor c;
-    size_t plies = 0, sep;
-    unsigned side = it->side;
-    if (!w->kept_san || w->open_paren || w->err != PGN_OK || !simple_node(node) ||
-        it->fullmove >= 100000000 || w->line_start >= FLUSH_AT) {
-        return 0; /* (a run adds at most a few thousand moves: 9 digits at most) */
-    }
-    c.buf = w->out.ptr;
-    c.len = w->out.len;
-    c.cap = w->out.cap;
-    c.line = w->line_start;
-    c.from = c.len;
-    c.width = w->width;
-    run_end(&c);
-    if (!run_room(w, &c)) {
-        return 0;
-    }
-    run_set_number(&c, it->fullmove);
-    sep = c.len > c.line; /* no space before the first token of a line */
-    if (side == PGN_BLACK && w->need_number) {
-        run_number(&c, sep, 3);
-        sep = 1;
-    }
-    for (;;) { /* a move number, White's move, Black's move */
-        if (side == PGN_WHITE) {
-            run_number(&c, sep, 1);
-            run_san(&c, node, 1);
-            if (!run_next(w, it, &c, &node, &plies)) {
-                break;
-            }
-            sep = 1;
-        }
-        run_san(&c, node, sep);
-        if (!run_next(w, it, &c, &node, &plies)) {
-            break;
-        }
-        run_count(&c);
-        side = PGN_WHITE;
-        sep = 1;
-    }
-    w->out.len = c.len;
-    w->line_start = run_lines(c.buf, c.line, c.len, c.from, c.width);
-    w->unit_start = c.len - node->san_len; /* the last unit: the SAN */
-    w->need_number = 0;
-    pgnk_iter_skip_main(it, node, plies);
-    return 1;
-}
-
 /* The move's text san (n bytes, the SAN its first bare ones), or in another language's letters
  * or in descriptive notation, which is written from the position (docs/notation.md). */
-static void move_token(pgn_writer *w, const pgn_node *node, const char *san, size_t n,
+static void move_token(pgn_writer *w, const pgn_pos *pos, pgn_move mv, const char *san, size_t n,
                        size_t bare) {
     char other[PGN_SAN_LANG_MAX + PGN_DESC_MAX];
     size_t m;
@@ -611,7 +415,7 @@ static void move_token(pgn_writer *w, const pgn_node *node, const char *san, siz
         return;
     }
     if (pgn_lang_is_descriptive(w->lang)) {
-        m = pgn_desc_write(pgn_iter_pos(w->sink.iter), w->lang, node->move, other, PGN_DESC_MAX);
+        m = pgn_desc_write(pos, w->lang, mv, other, PGN_DESC_MAX);
         if (m > 0) {
             memcpy(other + m, san + bare, n - bare); /* a glued ! or ? */
             m += n - bare;
@@ -656,13 +460,57 @@ static void write_move(pgn_writer *w, const pgn_node *node) {
         n += strlen(suffix);
         i = 1;
     }
-    move_token(w, node, san, n, bare);
+    /* (the board only where the SAN is not kept: descriptive notation is never written so) */
+    move_token(w, w->kept_san ? NULL : pgn_iter_pos(w->sink.iter), node->move, san, n, bare);
     w->need_number = 0;
     for (; i < nags; i++) {
         write_nag(w, pgn_node_nag(node, i), side);
     }
     if (node->post.len && want(w, PGN_WRITE_NO_COMMENTS)) {
         write_comment(w, pgn_node_comment(node));
+    }
+}
+
+/* ---- a packed main line (PGN_READ_PACK_LINE): the bytes the tree's walk would give ---- */
+
+/* write_move for a packed move (pos: the position before it, kept up to date unless kept_san). */
+static void write_packed_move(pgn_writer *w, const pgnk_packed *e, unsigned side, uint32_t fullmove,
+                              const pgn_pos *pos) {
+    char san[PGN_SAN_MAX + 2];
+    if (side == PGN_WHITE) {
+        token_uint_n(w, "", 0, fullmove, ".", 1);
+    } else if (w->need_number) {
+        token_uint_n(w, "", 0, fullmove, "...", 3);
+    }
+    if (w->kept_san) {
+        token(w, e->san, e->san_len);
+    } else {
+        size_t n = pgn_san_write(pos, e->mv, san);
+        move_token(w, pos, e->mv, san, n, n);
+    }
+    w->need_number = 0;
+}
+
+static void write_packed(pgn_writer *w, const pgn_game *game, const pgnk_packed *e, size_t n) {
+    pgn_pos pos = *pgn_game_start(game);
+    unsigned side = pos.side;
+    uint32_t fullmove = pos.fullmove;
+    size_t i = 0;
+    while (i < n && w->err == PGN_OK) {
+        size_t k = pgnk_writer_packed_run(w, e + i, n - i, side, fullmove);
+        if (k == 0) {
+            write_packed_move(w, &e[i], side, fullmove, &pos);
+            k = 1;
+        }
+        i += k;
+        if (w->kept_san) { /* (as pgnk_iter_skip_main) */
+            fullmove += (uint32_t)((side + k) / 2);
+            side = (unsigned)((side + k) & 1);
+        } else { /* (as pgnk_iter_advance_ with its board) */
+            pgn_pos_play(&pos, e[i - 1].mv);
+            side = pos.side;
+            fullmove = pos.fullmove;
+        }
     }
 }
 
@@ -682,6 +530,12 @@ static void write_movetext(pgn_writer *w, const pgn_game *game, const char *mark
     if (!want(w, PGN_WRITE_NO_VARIATIONS)) {
         flags |= PGN_ITER_MAIN_LINE;
     }
+    size_t packed;
+    const pgnk_packed *line = pgnk_game_line(game, &packed);
+    if (packed > 0) { /* no comment, NAG or variation: the moves alone */
+        write_packed(w, game, line, packed);
+        flags = 0;
+    }
     pgn_iter_reset(it, game, flags);
     while (w->err == PGN_OK) {
         pgn_status st = pgnk_iter_next(it, &ev);
@@ -690,7 +544,7 @@ static void write_movetext(pgn_writer *w, const pgn_game *game, const char *mark
             break;
         }
         if (ev == PGN_ITER_MOVE_ENTER) {
-            if (!write_simple_run(w, it)) {
+            if (!pgnk_writer_simple_run(w, it)) {
                 write_move(w, it->node);
             }
         } else if (ev == PGN_ITER_VARIATION_ENTER) {

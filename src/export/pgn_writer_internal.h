@@ -7,7 +7,10 @@
 #include "pgnkit/writer.h"
 
 #include "../base/alloc.h"
+#include "../game/game_internal.h"
 #include "sink.h"
+
+#define FLUSH_AT ((size_t)1 << 16) /* complete lines beyond this are sent to the callback early */
 
 typedef struct tag_ref {
     pgn_str name, value;
@@ -34,6 +37,15 @@ struct pgn_writer {
 
 /* Room for n more bytes in w->out; 0 (and w->err set) when it cannot grow. */
 int pgnk_writer_room(pgn_writer *w, size_t n);
+
+/* pgn_writer_run.c. From the walk's current move on, the run of moves without comment, NAG or
+ * variation along its line written into w->out, the walk then moved to its last move; 0 when the
+ * first is not written (the caller writes it token by token). */
+int pgnk_writer_simple_run(pgn_writer *w, pgn_iter *it);
+/* The same for the packed moves e[0..n), the first played by side at move fullmove: how many were
+ * written (0: none, as for pgnk_writer_simple_run). */
+size_t pgnk_writer_packed_run(pgn_writer *w, const pgnk_packed *e, size_t n, unsigned side,
+                              uint32_t fullmove);
 
 /* The tag section (PGN §8.1.1) into w->out; *marker: the termination marker the movetext ends
  * with. */

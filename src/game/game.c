@@ -28,6 +28,8 @@ struct pgn_game {
     pgn_node root;        /* inside the game, so that reset never needs memory */
     uint8_t san_complete; /* every node has its SAN and the start has not changed since */
     pgn_node *rootp;      /* &root, handed out mutable by the const getter without a cast */
+    pgnk_packed *line;    /* the packed main line (PGN_READ_PACK_LINE): line_len of line_cap */
+    size_t line_len, line_cap;
 };
 
 /* ---- results ---- */
@@ -74,6 +76,7 @@ static void game_clear(pgn_game *g) {
     memset(&g->root, 0, sizeof g->root);
     g->rootp = &g->root;
     g->san_complete = 1;
+    g->line_len = 0; /* (the block is kept for the next game) */
 }
 
 pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc) {
@@ -86,6 +89,8 @@ pgn_status pgn_game_new(pgn_game **out, const pgn_allocator *alloc) {
         return st;
     }
     pgnk_arena_init(&g->arena, alloc);
+    g->line = NULL;
+    g->line_cap = 0;
     game_clear(g);
     *out = g;
     return PGN_OK;
@@ -97,6 +102,7 @@ void pgn_game_free(pgn_game *game) {
         return;
     }
     alloc = game->arena.alloc;
+    pgnk_free(&alloc, game->line);
     pgnk_arena_free(&game->arena);
     pgnk_free(&alloc, game);
 }
@@ -589,6 +595,43 @@ void pgn_node_remove(pgn_node *node) {
     }
     node->sibling = NULL;
     node->parent = NULL;
+}
+
+/* ---- the packed main line (issue 32) ---- */
+
+const pgnk_packed *pgnk_game_line(const pgn_game *game, size_t *count) {
+    *count = game->line_len;
+    return game->line;
+}
+
+pgnk_packed *pgnk_game_line_room(pgn_game *game, size_t need, size_t *cap) {
+    void *p = game->line;
+    if (need > game->line_cap &&
+        !pgnk_grow(&game->arena.alloc, &p, &game->line_cap, need, sizeof *game->line, 256)) {
+        return NULL;
+    }
+    game->line = p;
+    *cap = game->line_cap;
+    return game->line;
+}
+
+void pgnk_game_line_set(pgn_game *game, size_t count) {
+    game->line_len = count;
+}
+
+pgn_status pgnk_game_unpack(pgn_game *game, size_t count, pgn_node **last) {
+    pgn_node *n = &game->root;
+    size_t i;
+    game->line_len = 0;
+    for (i = 0; i < count; i++) {
+        const pgnk_packed *e = &game->line[i];
+        n = pgnk_node_add_kept(&game->arena, n, e->mv, e->at, e->san, e->san_len);
+        if (n == NULL) {
+            return PGN_E_NOMEM;
+        }
+    }
+    *last = n;
+    return PGN_OK;
 }
 
 arena *pgnk_game_arena(pgn_game *game) {

@@ -93,6 +93,26 @@ static inline pgn_node *pgnk_node_add_kept(arena *a, pgn_node *parent, pgn_move 
     return node;
 }
 
+/* A move of a packed main line (PGN_READ_PACK_LINE): what its node would hold, its SAN kept. */
+typedef struct pgnk_packed {
+    char san[8]; /* the canonical SAN, 1 to 7 bytes (8: one 8-byte move, as pgn_node's) */
+    pgn_loc at;
+    pgn_move mv;
+    uint8_t san_len;
+} pgnk_packed;
+
+/* The game's packed main line, *count moves (0: none; the tree then holds the moves), borrowed
+ * until the game changes. A game read under PGN_READ_PACK_LINE holds either. */
+const pgnk_packed *pgnk_game_line(const pgn_game *game, size_t *count);
+/* Room for at least need packed moves (the block kept from game to game): the block and its
+ * capacity in *cap, or NULL when out of memory (the block then unchanged). */
+pgnk_packed *pgnk_game_line_room(pgn_game *game, size_t need, size_t *cap);
+/* The first count moves of the block are the game's packed main line. */
+void pgnk_game_line_set(pgn_game *game, size_t count);
+/* The block's first count moves made nodes of the main line (the game then packs none), *last the
+ * last of them (the root when count is 0); PGN_OK or PGN_E_NOMEM. */
+pgn_status pgnk_game_unpack(pgn_game *game, size_t count, pgn_node **last);
+
 /* pgn_game_tag_set for a name the caller knows the game does not have yet (the reader's builder:
  * the reader tracks the names it has seen), without looking for it. */
 pgn_status pgnk_game_tag_add_new(pgn_game *game, pgn_str name, pgn_str value);

@@ -41,8 +41,47 @@ static pgn_node *next_pool(builder *b) {
     return n;
 }
 
+/* The packed moves made nodes (the game is no longer a plain main line); 0 when out of memory. */
+static int unpack(builder *b) {
+    pgn_node *last;
+    size_t count = (size_t)(b->pk - b->pk_base);
+    b->packing = 0;
+    b->pk_base = b->pk = b->pk_end = NULL;
+    if (pgnk_game_unpack(b->game, count, &last) != PGN_OK) {
+        return 0;
+    }
+    if (count > 0) {
+        *top(b) = last;
+        b->fresh = 0;
+    }
+    return 1;
+}
+
+/* One more packed move (its SAN canonical, 1 to 7 bytes), the block grown when full. */
+static pgn_flow pack_move(builder *b, pgn_move mv, pgn_str san, pgn_loc at) {
+    if (b->pk == b->pk_end) {
+        size_t n = (size_t)(b->pk - b->pk_base), cap;
+        pgnk_packed *base = pgnk_game_line_room(b->game, n + 1, &cap);
+        if (base == NULL) {
+            return fail(b, PGN_E_NOMEM);
+        }
+        b->pk_base = base;
+        b->pk = base + n;
+        b->pk_end = base + cap;
+    }
+    return pgnk_builder_move_read(b, mv, san, at); /* (room now) */
+}
+
 pgn_flow pgnk_builder_move_slow(void *user, pgn_move mv, pgn_str san, pgn_loc at) {
     builder *b = user;
+    if (b->packing) {
+        if (san.len - 1 < 7) {
+            return pack_move(b, mv, san, at);
+        }
+        if (!unpack(b)) {
+            return fail(b, PGN_E_NOMEM);
+        }
+    }
     if (san.len - 1 >= 7 || b->pending_len != 0) {
         return pgnk_builder_move(user, mv, san, san.len <= 7, at);
     }
@@ -60,6 +99,12 @@ static pgn_flow on_begin(void *user, pgn_loc at) {
     b->fresh = 1;
     b->arena = pgnk_game_arena(b->game);
     b->pending_len = 0;
+    b->packing = b->pack_ok;
+    if (b->packing) { /* (the game was reset: no packed move yet) */
+        size_t cap;
+        b->pk_base = b->pk = pgnk_game_line_room(b->game, 0, &cap);
+        b->pk_end = b->pk != NULL ? b->pk + cap : NULL;
+    }
     return push(b, pgn_game_root(b->game)) ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
 }
 
@@ -81,6 +126,14 @@ static pgn_flow on_end_tags(void *user, const pgn_pos *start) {
 pgn_flow pgnk_builder_move(void *user, pgn_move mv, pgn_str san, int canonical, pgn_loc at) {
     builder *b = user;
     pgn_node *n;
+    if (b->packing) {
+        if (canonical && san.len - 1 < 7) {
+            return pack_move(b, mv, san, at);
+        }
+        if (!unpack(b)) {
+            return fail(b, PGN_E_NOMEM);
+        }
+    }
     if (canonical && san.len > 0 && san.len < sizeof n->san) { /* the common move */
         n = pgnk_node_add_kept(b->arena, *top(b), mv, at, san.ptr, san.len);
         if (n == NULL) {
@@ -121,6 +174,9 @@ static pgn_str trimmed(pgn_str s) {
 
 static pgn_flow on_comment(void *user, pgn_str text) {
     builder *b = user;
+    if (b->packing && !unpack(b)) {
+        return fail(b, PGN_E_NOMEM);
+    }
     pgn_node *n = *top(b);
     text = trimmed(text);
     if (b->fresh && b->depth > 1) {
@@ -144,12 +200,18 @@ static pgn_flow on_comment(void *user, pgn_str text) {
 
 static pgn_flow on_nag(void *user, unsigned nag) {
     builder *b = user;
+    if (b->packing && !unpack(b)) {
+        return fail(b, PGN_E_NOMEM);
+    }
     return pgn_node_add_nag(b->game, *top(b), nag) == PGN_OK ? PGN_FLOW_CONTINUE
                                                              : fail(b, PGN_E_NOMEM);
 }
 
 static pgn_flow on_begin_variation(void *user) {
     builder *b = user;
+    if (b->packing && !unpack(b)) {
+        return fail(b, PGN_E_NOMEM);
+    }
     pgn_node *cur = *top(b);
     b->fresh = 1;
     return push(b, pgn_node_parent(cur)) ? PGN_FLOW_CONTINUE : fail(b, PGN_E_NOMEM);
@@ -178,6 +240,28 @@ static pgn_flow on_end_game(void *user, pgn_result result, const pgn_game_summar
     pgn_game_set_marker(b->game, summary->marker);
     pgn_game_set_broken(b->game, summary->broken);
     return PGN_FLOW_CONTINUE;
+}
+
+void pgnk_builder_start(builder *b, pgn_reader *r, pgn_game *game) {
+    memset(b, 0, sizeof *b);
+    b->game = game;
+    b->alloc = r->opts.alloc;
+    b->reader = r;
+    b->pack_ok = (r->opts.flags & PGN_READ_PACK_LINE) != 0;
+    b->stack = r->build_stack;
+    b->cap = r->build_cap;
+    b->pending = r->build_pending;
+    b->pending_cap = r->build_pending_cap;
+}
+
+void pgnk_builder_finish(builder *b, pgn_reader *r) {
+    if (b->packing) {
+        pgnk_game_line_set(b->game, (size_t)(b->pk - b->pk_base));
+    }
+    r->build_stack = b->stack;
+    r->build_cap = b->cap;
+    r->build_pending = b->pending;
+    r->build_pending_cap = b->pending_cap;
 }
 
 const pgn_visitor pgnk_builder_visitor = {on_begin,   on_tag, on_end_tags,        on_move,

@@ -61,8 +61,12 @@ struct pgn_reader {
     uint8_t fen_variant; /* the variant the FEN tag was read in (a later Variant tag may differ) */
     pgn_loc fen_at, fen_value_at; /* the FEN tag's [ and its value's opening quote */
     uint8_t bad_tag;              /* the tag section had a malformed tag pair */
-    uint8_t move_skip;           /* a move callback said SKIP: the rest was skipped, end_game due */
-    pgn_game *build;             /* pgn_reader_next's game, which keeps the diagnostics */
+    uint8_t move_skip; /* a move callback said SKIP: the rest was skipped, end_game due */
+    pgn_game *build;   /* pgn_reader_next's game, which keeps the diagnostics */
+    struct pgn_node **build_stack; /* the tree builder's stack and pending pre-comment, kept */
+    size_t build_cap;              /* from one pgn_reader_next to the next (no malloc a game) */
+    char *build_pending;
+    size_t build_pending_cap;
     uint8_t enc_seen;            /* PGN_ENC_AUTO: the 8-bit encoding the last telling text had */
     uint8_t enc_told;            /* a text told (enc_seen is this reader's, not the one given) */
     uint8_t enc_assumed;         /* a text that could not tell was read before any text told */
@@ -280,7 +284,17 @@ struct builder {
     const pgn_allocator *alloc;
     const struct pgn_reader *reader; /* for san_canonical */
     pgn_node *pool, *pool_end;       /* nodes taken from the arena a block at a time */
+    /* PGN_READ_PACK_LINE: while the game is a main line of kept SANs alone, its moves go to the
+     * game's packed line (pk_base..pk, room up to pk_end), not into nodes; all NULL otherwise */
+    pgnk_packed *pk_base, *pk, *pk_end;
+    uint8_t pack_ok; /* the reader's PGN_READ_PACK_LINE */
+    uint8_t packing; /* this game's moves are packed so far */
 };
+
+/* A builder for pgn_reader_next's game, with the buffers r kept from the last one
+ * (pgnk_builder_finish gives them back, and ends a packed line: PGN_READ_PACK_LINE). */
+void pgnk_builder_start(builder *b, pgn_reader *r, pgn_game *game);
+void pgnk_builder_finish(builder *b, pgn_reader *r);
 
 /* pgnk_builder_move_read when the builder's block of nodes is used up, a pre-comment waits or the
  * SAN is not 1 to 7 bytes: a new block, or the call (builder.c). */
@@ -292,6 +306,15 @@ pgn_flow pgnk_builder_move_slow(void *user, pgn_move mv, pgn_str san, pgn_loc at
  * path makes no call and saves no register. */
 static inline pgn_flow pgnk_builder_move_read(void *user, pgn_move mv, pgn_str san, pgn_loc at) {
     builder *b = user;
+    pgnk_packed *e = b->pk;
+    if (e != b->pk_end && san.len - 1 < 7) { /* packed (pk and pk_end NULL when not packing) */
+        b->pk = e + 1;
+        pgnk_copy_short(e->san, san.ptr, san.len);
+        e->at = at;
+        e->mv = mv;
+        e->san_len = (uint8_t)san.len;
+        return PGN_FLOW_CONTINUE;
+    }
     pgn_node *n = b->pool;
     if (san.len - 1 >= 7 || b->pending_len != 0 || n == b->pool_end) {
         return pgnk_builder_move_slow(user, mv, san, at);

@@ -128,6 +128,8 @@ void pgn_reader_free(pgn_reader *r) {
     }
     pgnk_reader_alloc(r, r->levels, r->levels_cap * sizeof *r->levels, 0);
     pgnk_reader_alloc(r, r->line_moves, r->line_cap * sizeof *r->line_moves, 0);
+    pgnk_reader_alloc(r, r->build_stack, r->build_cap * sizeof *r->build_stack, 0);
+    pgnk_reader_alloc(r, r->build_pending, r->build_pending_cap, 0);
     pgn_allocator a = r->alloc;
     pgnk_free(&a, r);
 }
@@ -362,8 +364,10 @@ static int read_tag_fast(pgn_reader *r, const lexer_tag *fast, size_t end, const
     }
     r->tag_name = fast->name;
     r->tag_value = fast->value;
-    if (r->v && r->v->tag && !(r->opts.flags & PGN_READ_TAG_SPANS)) {
-        /* a visitor gets NUL-terminated copies, as from the slow path */
+    if (r->v && r->v->tag && !(r->opts.flags & PGN_READ_TAG_SPANS) &&
+        r->v != &pgnk_builder_visitor) {
+        /* a visitor gets NUL-terminated copies, as from the slow path (the tree builder copies
+         * the spans itself, as PGN_READ_TAG_SPANS allows) */
         if (fast->block) {
             block_copy(r, fast);
         } else {
@@ -772,16 +776,12 @@ pgn_status pgn_reader_visit(pgn_reader *r, const pgn_visitor *v, void *user) {
 
 pgn_status pgn_reader_next(pgn_reader *r, pgn_game *game) {
     builder b;
-    memset(&b, 0, sizeof b);
-    b.game = game;
-    b.alloc = r->opts.alloc;
-    b.reader = r;
+    pgnk_builder_start(&b, r, game);
     pgn_game_reset(game);
     r->build = game;
     pgn_status st = pgn_reader_visit(r, &pgnk_builder_visitor, &b);
     r->build = NULL;
-    pgnk_reader_alloc(r, b.stack, b.cap * sizeof *b.stack, 0);
-    pgnk_reader_alloc(r, b.pending, b.pending_cap, 0);
+    pgnk_builder_finish(&b, r);
     if (st == PGN_OK && b.status != PGN_OK) {
         st = b.status;
     }

@@ -272,6 +272,89 @@ static void test_long_games(void) {
     }
 }
 
+/* Every game of pgn read (reader flags rflags) and written (writer options o), the exports one
+ * after the other, malloc'd; *packed counts the games read with no move in their tree. */
+static char *export_all(const char *pgn, uint32_t rflags, const pgn_writer_opts *o, int *packed) {
+    pgn_reader *r = NULL;
+    pgn_game *g = NULL;
+    pgn_writer *w = NULL;
+    pgn_reader_opts ro;
+    text t = {NULL, 0};
+    memset(&ro, 0, sizeof ro);
+    ro.flags = rflags;
+    *packed = 0;
+    CHECK_EQ_INT(pgn_game_new(&g, NULL), PGN_OK);
+    CHECK_EQ_INT(pgn_reader_new_mem(&r, &ro, pgn, strlen(pgn)), PGN_OK);
+    CHECK_EQ_INT(pgn_writer_new(&w, o, to_text, &t), PGN_OK);
+    while (g != NULL && r != NULL && w != NULL && pgn_reader_next(r, g) == PGN_OK) {
+        *packed += pgn_node_child(pgn_game_root(g)) == NULL;
+        CHECK_EQ_INT(pgn_writer_write(w, g), PGN_OK);
+    }
+    pgn_writer_free(w);
+    pgn_reader_free(r);
+    pgn_game_free(g);
+    return t.p;
+}
+
+/* PGN_READ_PACK_LINE (issue 32): a game of moves alone keeps them packed and the writer writes
+ * them as it writes the tree, with every writer option that changes the movetext (widths, another
+ * language, the SAN written from the position, the reduced format), one stream holding packed
+ * games, games that stop packing at a comment, a NAG, a variation or a SAN not canonical, games
+ * from a set-up position with Black to move and a move number of 9 digits, a game of 400 plies
+ * (the packed block grows) and one of 12,000 (its lines are sent before the end: FLUSH_AT). */
+static void test_packed(void) {
+    static const char *const games =
+        "[White \"a\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 *\n\n"
+        "1. e4 e5 2. Nf3 { c } 2... Nc6 3. Bb5 a6 *\n\n"
+        "{ first } 1. d4 d5 2. c4 *\n\n"
+        "1. d4 d5 2. c4 $1 2... e6 1-0\n\n"
+        "1. d4 d5 (1... Nf6 2. c4) 2. c4 e6 0-1\n\n"
+        "1. e4 e5 2. Ngf3 Nc6 1/2-1/2\n\n"
+        "1. e4 e5 2. Nf3 Nc6 { last } *\n\n"
+        "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 99999999\"]\n\n99999999... Kd7 100000000. Ke2 Ke8 *\n\n"
+        "[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 0 9\"]\n\n9... Kd7 10. Ke2 Ke8 11. Ke1 *\n\n"
+        "[Result \"1-0\"]\n\n1-0\n\n";
+    static const char *const cycle[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+    static const uint32_t plies[] = {400, 12000};
+    static const uint32_t wflags[] = {0, PGN_WRITE_RECOMPUTE_SAN, PGN_WRITE_REDUCED};
+    size_t cap = strlen(games) + 12000 * 12 + 1024, n = strlen(games);
+    char *pgn = malloc(cap);
+    CHECK(pgn != NULL);
+    if (pgn == NULL) {
+        return;
+    }
+    memcpy(pgn, games, n);
+    for (size_t k = 0; k < 2; k++) {
+        for (size_t i = 0; i < plies[k]; i++) {
+            if (i % 2 == 0) {
+                n += (size_t)snprintf(pgn + n, cap - n, "%zu. ", i / 2 + 1);
+            }
+            n += (size_t)snprintf(pgn + n, cap - n, "%s ", cycle[i % 4]);
+        }
+        n += (size_t)snprintf(pgn + n, cap - n, "*\n\n");
+    }
+    for (size_t f = 0; f < 3 * 5; f++) {
+        pgn_writer_opts o;
+        int packed_tree, packed;
+        memset(&o, 0, sizeof o);
+        o.flags = wflags[f % 3];
+        o.width = f / 3 == 1 ? 7 : f / 3 == 2 ? 40 : 0;
+        o.lang = f / 3 == 3 ? PGN_LANG_GERMAN : PGN_LANG_ENGLISH;
+        o.nag_style = f / 3 == 4 ? PGN_NAG_STYLE_SYMBOL : PGN_NAG_STYLE_NUMBER;
+        char *tree = export_all(pgn, 0, &o, &packed_tree);
+        char *line = export_all(pgn, PGN_READ_PACK_LINE, &o, &packed);
+        CHECK(tree != NULL && line != NULL);
+        if (tree != NULL && line != NULL) {
+            CHECK_EQ_STR(line, tree);
+        }
+        CHECK_EQ_INT(packed_tree, 1); /* the game of no move */
+        CHECK_EQ_INT(packed, 6);      /* and the five plain ones */
+        free(tree);
+        free(line);
+    }
+    free(pgn);
+}
+
 int main(void) {
     test_move_numbers();
     test_narrow_widths();
@@ -279,5 +362,6 @@ int main(void) {
     test_tag_values();
     test_many_tags();
     test_long_games();
+    test_packed();
     return harness_finish();
 }
