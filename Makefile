@@ -49,7 +49,14 @@ PKG_Z := $(foreach p,zlib:ZLIB libisal:ISAL libzstd:ZSTD liblzma:LZMA,$(if $(she
 HAVE_BZ2 := $(shell printf '\043include <bzlib.h>\nint main(void){return BZ2_bzlibVersion()==0;}\n' | $(CC) -x c - -lbz2 -o /dev/null >/dev/null 2>&1 && echo y)
 endif
 IO_ZFLAGS := $(foreach p,$(PKG_Z),-DPGNKIT_HAVE_$(word 2,$(subst :, ,$(p))) $(shell pkg-config --cflags $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-DPGNKIT_HAVE_BZ2)
-IO_ZLIBS := $(foreach p,$(PKG_Z),$(shell pkg-config --libs $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-lbz2)
+IO_ZLIBS := $(foreach p,$(filter-out libisal:ISAL,$(PKG_Z)),$(shell pkg-config --libs $(word 1,$(subst :, ,$(p))))) $(if $(HAVE_BZ2),-lbz2)
+# libisal is opened with dlopen at the first gzip decoded (src/io/codec.c says why; zlib decodes
+# when it cannot be opened): its headers only, and its soname
+ifneq ($(filter libisal:ISAL,$(PKG_Z)),)
+ISAL_SONAME := $(shell objdump -p "$$(pkg-config --variable=libdir libisal)/libisal.so" 2>/dev/null | awk '/SONAME/ {print $$2}')
+IO_ZFLAGS += $(if $(ISAL_SONAME),-DPGNKIT_ISAL_SONAME='"$(ISAL_SONAME)"')
+IO_ZLIBS += -ldl
+endif
 CLI_ZFLAGS :=
 # pgnkit serve: libmicrohttpd (pkg-config); without it (or with NO_SERVE=1) serve says what is missing
 ifneq ($(NO_SERVE),1)

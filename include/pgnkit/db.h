@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 /** The schema version this library writes and reads. */
-#define PGN_DB_SCHEMA 6
+#define PGN_DB_SCHEMA 7
 
 typedef struct pgn_db pgn_db;
 

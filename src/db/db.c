@@ -13,7 +13,7 @@ const char *const pgnk_db_tag_names[DBT_COUNT] = {"White", "Black",    "Event", 
 static const char schema_sql[] =
     "PRAGMA application_id = 1885826667;"
     "CREATE TABLE meta(name TEXT PRIMARY KEY, value);"
-    "INSERT INTO meta VALUES('schema', 6), ('application', 'pgnkit');"
+    "INSERT INTO meta VALUES('schema', 7), ('application', 'pgnkit');"
     "CREATE TABLE games(id INTEGER PRIMARY KEY, white TEXT, black TEXT, event TEXT, site TEXT,"
     " date TEXT, round TEXT, white_elo INTEGER, black_elo INTEGER, eco TEXT, result TEXT,"
     " plies INTEGER, broken INTEGER, error TEXT, line_key INTEGER, block INTEGER, start INTEGER,"

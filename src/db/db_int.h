@@ -57,7 +57,12 @@ typedef struct pgnk_single {
     uint64_t key, delta; /* delta: the game's id less the batch's first */
     pgn_move move;
 } pgnk_single;
-int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single *e, size_t n);
+/* A position that at least this many games of an import batch reach is dense in the batch: all
+ * its moves are rows of explore, none entries (schema 7). */
+#define PGNK_DENSE_MIN 16
+/* span: the batch's ids, [batch, batch + span), kept in the row for the readers' dense test. */
+int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single *e, size_t n,
+                      uint64_t span);
 /* fn for each one-game entry of the position of key key, until it returns nonzero. */
 pgn_status pgnk_db_singles_at(pgn_db *db, uint64_t key,
                               int (*fn)(void *user, pgn_move mv, int64_t id), void *user, char *msg,

@@ -408,7 +408,8 @@ static int flush_singles(pgnk_rows *r) {
         return 0;
     }
     size_t len = 0;
-    if (pgnk_singles_pack(&r->packed, &r->pcap, &len, r->run, r->sn)) {
+    uint64_t span = (uint64_t)(r->gm[r->gn - 1].id - r->batch_first + 1);
+    if (pgnk_singles_pack(&r->packed, &r->pcap, &len, r->run, r->sn, span)) {
         r->made = PGN_E_NOMEM;
         return -1;
     }
@@ -484,14 +485,22 @@ static int explore_row(pgnk_rows *r, const pending *p, size_t i, size_t j) {
 }
 
 /* The rows of one sorted bucket, p[0..n): a (position, move) of at most SINGLES_MAX games as
- * entries of the run, else a row of explore. 0 or -1. */
+ * entries of the run, else a row of explore; every move of a dense position (one that at least
+ * PGNK_DENSE_MIN games of the batch reach) a row of explore, so that its count and moves are read
+ * without a game replayed (a reader skips its fingerprint's entries in the batch). 0 or -1. */
 static int bucket_rows(pgnk_rows *r, const pending *p, size_t n) {
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0, start = 0, end = 0; i < n;) {
+        if (i == end) { /* a new position: dense when PGNK_DENSE_MIN games of the batch reach it */
+            start = end;
+            while (end < n && p[end].key == p[start].key) {
+                end++;
+            }
+        }
         size_t j = i;
-        while (j < n && p[j].key == p[i].key && p[j].move == p[i].move) {
+        while (j < end && p[j].move == p[i].move) {
             j++;
         }
-        if (j - i <= SINGLES_MAX) {
+        if (j - i <= SINGLES_MAX && end - start < PGNK_DENSE_MIN) {
             for (; i < j; i++) {
                 if (add_single(r, &p[i]) < 0) {
                     return -1;

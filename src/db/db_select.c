@@ -176,7 +176,36 @@ static int on_posting_count(void *user, int64_t id) {
     return 0;
 }
 
-/* The candidates of the position index: its games merged with those it does not hold. */
+static int count_single(void *user, pgn_move mv, int64_t id) {
+    (void)mv;
+    (void)id;
+    ((selector *)user)->tot.matched++;
+    return 0;
+}
+
+/* The count of a bare position when the index holds every game: the games of its rows of explore
+ * summed (a game is in one row of a position at most) and its entries that replay to it, no
+ * posting list read. */
+static pgn_status count_indexed(selector *s, uint64_t key) {
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db->sql, "SELECT sum(games) FROM explore WHERE key = ?", -1, &st,
+                           NULL) != SQLITE_OK) {
+        return pgnk_db_fail(s->db, "select", s->msg, s->cap);
+    }
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        s->tot.matched = (uint64_t)sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW) {
+        return pgnk_db_fail(s->db, "select", s->msg, s->cap);
+    }
+    return pgnk_db_singles_at(s->db, key, count_single, s, s->msg, s->cap);
+}
+
+/* The candidates of the position index: its games merged with those it does not hold (each
+ * NULL: the count of a bare position). */
 static pgn_status select_indexed(selector *s, uint64_t key, int (*each)(void *user, int64_t id)) {
     if (sqlite3_prepare_v2(s->db->sql, "SELECT id FROM games WHERE line_key IS NULL ORDER BY id",
                            -1, &s->loose, NULL) != SQLITE_OK) {
@@ -184,7 +213,11 @@ static pgn_status select_indexed(selector *s, uint64_t key, int (*each)(void *us
     }
     s->tot.indexed = 1;
     s->loose_rc = sqlite3_step(s->loose);
-    pgn_status st = pgnk_db_games_at_key(s->db, key, each, s, s->msg, s->cap);
+    if (each == NULL && s->loose_rc == SQLITE_DONE) {
+        return count_indexed(s, key);
+    }
+    pgn_status st =
+        pgnk_db_games_at_key(s->db, key, each != NULL ? each : on_posting_count, s, s->msg, s->cap);
     if (st == PGN_OK && s->st == PGN_OK && !s->stopped) {
         replay_loose(s, INT64_MAX);
     }
@@ -244,7 +277,7 @@ static pgn_status run(pgn_db *db, const pgn_query *query,
     }
     if (st == PGN_OK) {
         st = !indexed                             ? select_all(&s)
-             : fn == NULL && bare_position(query) ? select_indexed(&s, key, on_posting_count)
+             : fn == NULL && bare_position(query) ? select_indexed(&s, key, NULL)
                                                   : select_indexed(&s, key, on_posting);
     }
     if (count != NULL) {

@@ -59,7 +59,18 @@ static void put_bits(bitw *b, uint64_t v, unsigned w) {
     b->nacc &= 7;
 }
 
-int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single *e, size_t n) {
+/* The varint of v at p; its bytes. */
+static size_t put_varint(uint8_t *p, uint64_t v) {
+    size_t n = 0;
+    for (; v >= 0x80; v >>= 7) {
+        p[n++] = (uint8_t)(v | 0x80);
+    }
+    p[n++] = (uint8_t)v;
+    return n;
+}
+
+int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single *e, size_t n,
+                      uint64_t span) {
     uint64_t maxd = 0;
     for (size_t i = 0; i < n; i++) {
         maxd = e[i].delta > maxd ? e[i].delta : maxd;
@@ -72,7 +83,9 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
         bits += i > 0 && d == 0 ? 1 + w : 1 + (d >> k) + 1 + k + w;
         prev = f;
     }
-    size_t need = 2 + (size_t)((bits + 7) / 8);
+    uint8_t head[12];
+    size_t hn = put_varint(head, span);
+    size_t need = 2 + hn + (size_t)((bits + 7) / 8);
     if (need + 8 > *cap) { /* (put_bits's room) */
         void *b = *buf;
         if (!pgnk_grow(NULL, &b, cap, need + 8, 1, 4096)) {
@@ -82,7 +95,8 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
     }
     (*buf)[0] = (uint8_t)k;
     (*buf)[1] = (uint8_t)w;
-    bitw b = {*buf + 2, 0, 0, 0};
+    memcpy(*buf + 2, head, hn);
+    bitw b = {*buf + 2 + hn, 0, 0, 0};
     prev = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t f = fp_of(e[i].key), d = f - prev;
@@ -113,13 +127,26 @@ int pgnk_singles_pack(uint8_t **buf, size_t *cap, size_t *len, const pgnk_single
     return 0;
 }
 
+static uint64_t varint_at(const unsigned char *p, size_t n, size_t *i) {
+    uint64_t v = 0;
+    for (unsigned shift = 0; *i < n && shift < 64; shift += 7) {
+        unsigned char b = p[(*i)++];
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            break;
+        }
+    }
+    return v;
+}
+
 /* Reading a blob's bit stream. */
 typedef struct bitr {
     const unsigned char *p;
     size_t nbits, at;
     unsigned k, w;
-    uint64_t fp; /* the last entry's fingerprint */
-    int any;     /* an entry was read */
+    uint64_t span; /* the batch's ids: [batch, batch + span) */
+    uint64_t fp;   /* the last entry's fingerprint */
+    int any;       /* an entry was read */
 } bitr;
 
 /* The next w (<= 48) bits into *v; 0 past the end. */
@@ -141,11 +168,13 @@ static int get_bits(bitr *r, unsigned w, uint64_t *v) {
 
 /* r over the blob p[0..n); 0 when its header is not one a writer makes. */
 static int bitr_init(bitr *r, const unsigned char *p, size_t n) {
-    if (p == NULL || n < 2 || p[0] > PGNK_SINGLES_SHIFT - FP_SHIFT || p[1] > 40) {
+    if (p == NULL || n < 3 || p[0] > PGNK_SINGLES_SHIFT - FP_SHIFT || p[1] > 40) {
         return 0;
     }
-    r->p = p + 2;
-    r->nbits = (n - 2) * 8;
+    size_t i = 2;
+    r->span = varint_at(p, n, &i);
+    r->p = p + i;
+    r->nbits = (n - i) * 8;
     r->at = 0;
     r->k = p[0];
     r->w = p[1];
@@ -232,21 +261,94 @@ static pgn_status prepare_rows(pgn_db *db, sqlite3_stmt **st, const char *what, 
     return PGN_OK;
 }
 
-/* The games of the entries whose fingerprint is the position's. */
+/* A chunk of a posting list of explore (one import batch's games of a row): its first id and its
+ * games. */
+typedef struct chunk {
+    uint64_t first, count;
+} chunk;
+
+/* The games of the entries whose fingerprint is the position's, and (read when a row has such
+ * an entry) the chunks of the position's rows of explore. */
 typedef struct at_key {
-    uint64_t fp;
+    pgn_db *db;
+    uint64_t key, fp;
     int64_t *id;
     size_t n, cap;
-    int nomem;
+    chunk *ch;
+    size_t nch, chcap;
+    int loaded, nomem, failed; /* failed: SQLite's */
 } at_key;
+
+/* The chunk [first, count) appended to a->ch; 0, or 1 when out of memory. */
+static int add_chunk(at_key *a, uint64_t first, uint64_t count) {
+    if (a->nch == a->chcap) {
+        void *p = a->ch;
+        if (!pgnk_grow(NULL, &p, &a->chcap, a->nch + 1, sizeof *a->ch, 16)) {
+            a->nomem = 1;
+            return 1;
+        }
+        a->ch = p;
+    }
+    a->ch[a->nch].first = first;
+    a->ch[a->nch++].count = count;
+    return 0;
+}
+
+/* The chunks of the position's rows of explore into a->ch; 0, or 1 (nomem or failed set). */
+static int load_chunks(at_key *a) {
+    sqlite3_stmt *st = NULL;
+    a->loaded = 1;
+    if (sqlite3_prepare_v2(a->db->sql, "SELECT ids FROM explore WHERE key = ?", -1, &st, NULL) !=
+        SQLITE_OK) {
+        a->failed = 1;
+        return 1;
+    }
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)a->key);
+    int rc = SQLITE_DONE;
+    while (!a->nomem && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const unsigned char *p = sqlite3_column_blob(st, 0);
+        size_t n = (size_t)sqlite3_column_bytes(st, 0), i = 0;
+        while (i < n && !a->nomem) {
+            uint64_t count = varint_at(p, n, &i), first = varint_at(p, n, &i);
+            for (uint64_t c = 1; c < count && i < n; c++) {
+                (void)varint_at(p, n, &i);
+            }
+            add_chunk(a, first, count);
+        }
+    }
+    sqlite3_finalize(st);
+    a->failed = !a->nomem && rc != SQLITE_DONE;
+    return a->nomem || a->failed;
+}
+
+/* 1 when the position is dense in the batch of ids [batch, batch + span): its rows of explore
+ * hold PGNK_DENSE_MIN games of the batch or more, so that none of the batch's entries is its. */
+static int dense_in(const at_key *a, uint64_t batch, uint64_t span) {
+    uint64_t games = 0;
+    for (size_t i = 0; i < a->nch; i++) {
+        if (a->ch[i].first >= batch && a->ch[i].first - batch < span) {
+            games += a->ch[i].count;
+        }
+    }
+    return games >= PGNK_DENSE_MIN;
+}
 
 static int row_at_key(void *u, uint64_t batch, bitr *r, int64_t n) {
     at_key *a = u;
     uint64_t fp, delta;
-    int same;
+    int same, checked = 0;
     while (n-- > 0 && single_get(r, &fp, &same, &delta) && fp <= a->fp) {
         if (fp != a->fp) {
             continue;
+        }
+        if (!checked) { /* the first entry of the fingerprint: a false match if it is dense */
+            checked = 1;
+            if (!a->loaded && load_chunks(a)) {
+                return 1;
+            }
+            if (dense_in(a, batch, r->span)) {
+                return 0;
+            }
         }
         if (a->n == a->cap) {
             void *p = a->id;
@@ -338,18 +440,6 @@ static int replay_to(pgn_db *db, int64_t id, uint64_t key, pgn_move *mv, pgn_sta
     return f.found;
 }
 
-static uint64_t varint_at(const unsigned char *p, size_t n, size_t *i) {
-    uint64_t v = 0;
-    for (unsigned shift = 0; *i < n && shift < 64; shift += 7) {
-        unsigned char b = p[(*i)++];
-        v |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            break;
-        }
-    }
-    return v;
-}
-
 /* 1 when game id is in the posting list of explore's row (key, mv) (chunks of varint(count),
  * varint(first id), count - 1 varint deltas): a game counts once at a position, and an entry of
  * another position whose fingerprint is this one's may name a game of the row; -1 when SQLite
@@ -388,8 +478,14 @@ pgn_status pgnk_db_singles_at(pgn_db *db, uint64_t key,
     if (s != PGN_OK) {
         return s;
     }
-    at_key a = {fp_of(key), NULL, 0, 0, 0};
+    at_key a;
+    memset(&a, 0, sizeof a);
+    a.db = db;
+    a.key = key;
+    a.fp = fp_of(key);
     if (prefix_rows(st, key >> PGNK_SINGLES_SHIFT, row_at_key, &a) != SQLITE_DONE && !a.nomem) {
+        s = pgnk_db_fail(db, "positions", msg, cap);
+    } else if (a.failed) {
         s = pgnk_db_fail(db, "positions", msg, cap);
     } else if (a.nomem) {
         if (msg != NULL && cap > 0) {
@@ -422,6 +518,7 @@ pgn_status pgnk_db_singles_at(pgn_db *db, uint64_t key,
     }
     sqlite3_finalize(row);
     free(a.id);
+    free(a.ch);
     return s;
 }
 

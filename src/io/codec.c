@@ -5,6 +5,9 @@
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced (libzstd.so exports it too) */
 #include "codec.h"
 
+#ifdef PGNK_GZIP_ISAL
+#include <dlfcn.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,13 +76,32 @@ static int start_zstd(pgnk_codec *c) {
 #endif
 
 #ifdef PGNK_GZIP_ISAL
+#ifndef PGNKIT_ISAL_SONAME
+#define PGNKIT_ISAL_SONAME "libisal.so.2"
+#endif
 /* igzip with ISAL_GZIP reads the member's header, inflates, and checks the trailer's CRC-32 and
- * size. Its state (some 85 KB) is allocated: the codec lives in the caller's structures. */
+ * size. Its state (some 85 KB) is allocated: the codec lives in the caller's structures. libisal
+ * is opened here, not linked: loaded at every start, its symbols bound at once (BIND_NOW) took a
+ * third of a start's instructions (docs/design.md). 1; 0 when out of memory; -1 when libisal
+ * cannot be opened (zlib decodes). dlsym's pointers go through memcpy (POSIX makes the conversion
+ * valid, ISO C does not name it); RTLD_NODELETE keeps the library loaded after dlclose. */
 static int start_isal(pgnk_codec *c) {
+    void *lib = dlopen(PGNKIT_ISAL_SONAME, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    void *init = lib != NULL ? dlsym(lib, "isal_inflate_init") : NULL;
+    void *inflate = lib != NULL ? dlsym(lib, "isal_inflate") : NULL;
+    if (lib != NULL) {
+        dlclose(lib);
+    }
+    if (init == NULL || inflate == NULL) {
+        return -1;
+    }
+    void (*init_fn)(struct inflate_state *);
+    memcpy(&init_fn, &init, sizeof init_fn);
     if ((c->u.igz = malloc(sizeof *c->u.igz)) == NULL) {
         return 0;
     }
-    isal_inflate_init(c->u.igz);
+    memcpy(&c->igz_inflate, &inflate, sizeof c->igz_inflate);
+    init_fn(c->u.igz);
     c->u.igz->crc_flag = ISAL_GZIP;
     return 1;
 }
@@ -94,8 +116,7 @@ int pgnk_codec_start(pgnk_codec *c, pgn_format fmt, int encode) {
 #ifdef PGNKIT_HAVE_ZLIB
     case PGN_FORMAT_GZIP:
 #ifdef PGNK_GZIP_ISAL
-        if (!encode) {
-            ok = start_isal(c);
+        if (!encode && (ok = start_isal(c)) >= 0) {
             break;
         }
 #endif
@@ -133,7 +154,7 @@ void pgnk_codec_end(pgnk_codec *c) {
 #ifdef PGNKIT_HAVE_ZLIB
     case PGN_FORMAT_GZIP:
 #ifdef PGNK_GZIP_ISAL
-        if (!c->encode) {
+        if (c->igz_inflate != NULL) {
             free(c->u.igz);
             break;
         }
@@ -206,7 +227,7 @@ static int step_isal(pgnk_codec *c, pgnk_zstep *x) {
     s->avail_in = clamp32(x->in_len);
     s->next_out = x->out;
     s->avail_out = clamp32(x->cap);
-    int r = isal_inflate(s);
+    int r = c->igz_inflate(s);
     x->used = (size_t)(s->next_in - x->in);
     x->made = (size_t)(s->next_out - x->out);
     if (r != ISAL_DECOMP_OK) {
@@ -283,7 +304,7 @@ int pgnk_codec_step(pgnk_codec *c, pgnk_zstep *x) {
 #ifdef PGNKIT_HAVE_ZLIB
     case PGN_FORMAT_GZIP:
 #ifdef PGNK_GZIP_ISAL
-        if (!c->encode) {
+        if (c->igz_inflate != NULL) {
             return step_isal(c, x);
         }
 #endif

@@ -17,7 +17,8 @@
 #endif
 #if defined(PGNKIT_HAVE_ZLIB) && defined(PGNKIT_HAVE_ISAL)
 #include <isa-l/igzip_lib.h>
-/* gzip is decoded by ISA-L's igzip (some twice zlib's speed), encoded by zlib */
+/* gzip is decoded by ISA-L's igzip (some twice zlib's speed), encoded by zlib; libisal is opened
+ * (dlopen) at the first gzip decoded, zlib decoding when it cannot be */
 #define PGNK_GZIP_ISAL 1
 #endif
 #ifdef PGNKIT_HAVE_ZSTD
@@ -53,6 +54,9 @@ typedef struct pgnk_codec {
 #endif
         int none;
     } u;
+#ifdef PGNK_GZIP_ISAL
+    int (*igz_inflate)(struct inflate_state *); /* igzip's, taken from libisal; NULL: zlib's */
+#endif
 } pgnk_codec;
 
 /* One step: from in[0..in_len) into out[0..cap); used and made say how much. finish: encoding,

@@ -136,6 +136,20 @@ echo "db select: edge corpus: $compared --count answers equal pgnkit select's"
 dbbin=$rel
 counts "$t/book.db" "$t/book_fens" "$t/book.pgn"
 echo "db select: book slice: $compared sampled FENs' --count equal pgnkit select's"
+# positions of the opening that 5 to 400 games of the slice reach, in a database of batches of
+# 700 games: dense in some batches (PGNK_DENSE_MIN games or more: every move a row of explore, the
+# batch's entries of the fingerprint skipped) and not in others (the entries replayed)
+"$rel" db import --quiet --keep-duplicates --batch 700 --db "$t/book7.db" "$t/book.pgn" 2>"$t/imp.err"
+same "book import in batches of 700" 0 $?
+"$rel" convert --to fen "$t/book.pgn" 2>/dev/null | awk 'NF == 6 && $6 <= 8' | sort | uniq -c |
+    awk '$1 >= 5 && $1 <= 400 { $1 = ""; sub(/^ /, ""); print }' | awk 'NR % 7 == 1' | head -40 |
+    sed 's/.*/fen "&"/' >"$t/dense_fens"
+counts "$t/book7.db" "$t/dense_fens" "$t/book.pgn"
+echo "db select: book slice in batches: $compared opening positions' --count equal pgnkit select's"
+compare "$t/book7.db" "$t/dense_fens" "$t/book.pgn"
+same "book slice in batches: the explorer as in one batch" \
+    "$(sed 's/^fen "\(.*\)"$/\1/' "$t/dense_fens" | "$bin" db explore --json --db "$t/book.db" - | md5sum)" \
+    "$(sed 's/^fen "\(.*\)"$/\1/' "$t/dense_fens" | "$bin" db explore --json --db "$t/book7.db" - | md5sum)"
 "$bin" db select --count --stats --db "$t/twic.db" "$e4e5" >"$t/n" 2>"$t/stats"
 same "twic: --count of a fen" "$("$rel" select --count "$e4e5" "${twic[@]}" 2>/dev/null)" "$(cat "$t/n")"
 grep -q "^pgnkit db select: 0 games replayed (from the position index), $(cat "$t/n") matched" \
