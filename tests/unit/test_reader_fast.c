@@ -806,6 +806,23 @@ static void log_diag(void *ctx, const pgn_diag *d) {
     l->diags++;
 }
 
+/* Reads text with options o (whole, or step bytes at a time when step > 0), each game visited by v
+ * with ctx. */
+static void visit_all(const char *text, size_t len, size_t step, const pgn_reader_opts *o,
+                      const pgn_visitor *v, void *ctx) {
+    chunks c = {text, len, 0, step};
+    pgn_reader *r = NULL;
+    pgn_status st =
+        step ? pgn_reader_new(&r, o, read_chunk, &c) : pgn_reader_new_mem(&r, o, text, len);
+    while (st == PGN_OK) {
+        st = pgn_reader_visit(r, v, ctx);
+    }
+    if (st != PGN_END) {
+        harness_fail(__FILE__, __LINE__, "cannot read %.60s", text);
+    }
+    pgn_reader_free(r);
+}
+
 static syntax_log read_log(const char *text, size_t len, size_t step, uint32_t flags) {
     syntax_log l;
     memset(&l, 0, sizeof l);
@@ -814,20 +831,10 @@ static syntax_log read_log(const char *text, size_t len, size_t step, uint32_t f
     o.flags = flags;
     o.on_diag = log_diag;
     o.diag_ctx = &l;
-    chunks c = {text, len, 0, step};
-    pgn_reader *r = NULL;
     pgn_visitor v;
     memset(&v, 0, sizeof v);
     v.end_game = log_end;
-    pgn_status st =
-        step ? pgn_reader_new(&r, &o, read_chunk, &c) : pgn_reader_new_mem(&r, &o, text, len);
-    while (st == PGN_OK) {
-        st = pgn_reader_visit(r, &v, &l);
-    }
-    if (st != PGN_END) {
-        harness_fail(__FILE__, __LINE__, "cannot read %.60s", text);
-    }
-    pgn_reader_free(r);
+    visit_all(text, len, step, &o, &v, &l);
     return l;
 }
 
@@ -962,21 +969,11 @@ static syntax_log read_gated(const char *text, size_t len, size_t step, unsigned
     o.flags = PGN_READ_MOVE_AFTER | PGN_READ_MOVE_GATE | PGN_READ_NO_KEYS;
     o.on_diag = log_diag;
     o.diag_ctx = &g.log;
-    chunks c = {text, len, 0, step};
-    pgn_reader *r = NULL;
     pgn_visitor v;
     memset(&v, 0, sizeof v);
     v.move = gl_move;
     v.end_game = gl_end;
-    pgn_status st =
-        step ? pgn_reader_new(&r, &o, read_chunk, &c) : pgn_reader_new_mem(&r, &o, text, len);
-    while (st == PGN_OK) {
-        st = pgn_reader_visit(r, &v, &g);
-    }
-    if (st != PGN_END) {
-        harness_fail(__FILE__, __LINE__, "cannot read %.60s", text);
-    }
-    pgn_reader_free(r);
+    visit_all(text, len, step, &o, &v, &g);
     return g.log;
 }
 
