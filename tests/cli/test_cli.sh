@@ -219,8 +219,16 @@ if [ -n "$rel" ] && [ -x "$rel" ]; then
     # failed read, 'input or output error', below about 58 MB
     for mb in 40000 50000 60000; do
         expect_err "fmt -j 2 out of memory ($mb KiB)" "pgnkit fmt: .*: out of memory" 3 bash -c "ulimit -v $mb; exec \"$rel\" fmt -j 2 --quiet \"$tmp.long\""
+    done
+    # at -j 1 the game's moves are a packed list, not a tree, since the packed main line of fmt
+    # (PGN_READ_PACK_LINE): it runs out below 60 MB; a comment before the first move makes
+    # the game a tree, which runs out at 60 MB
+    for mb in 40000 50000; do
         expect_err "fmt -j 1 out of memory ($mb KiB)" "pgnkit fmt: .*: out of memory" 3 bash -c "ulimit -v $mb; exec \"$rel\" fmt -j 1 --quiet \"$tmp.long\""
     done
+    sed '3s/^/{a comment} /' "$tmp.long" >"$tmp.tree"
+    expect_err "fmt -j 1 out of memory, a game with a comment (a tree, 60000 KiB)" "pgnkit fmt: .*: out of memory" 3 bash -c "ulimit -v 60000; exec \"$rel\" fmt -j 1 --quiet \"$tmp.tree\""
+    rm -f "$tmp.tree"
     expect_err "check needs no tree" "^1 games, 0 errors, 0 warnings$" 0 bash -c "ulimit -v 60000; exec \"$rel\" check \"$tmp.long\""
     rm -f "$tmp.long"
 else
