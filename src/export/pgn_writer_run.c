@@ -102,12 +102,17 @@ static inline int simple_node(const pgn_node *node) {
     return (node->pre.len | node->post.len | node->nag_count) == 0;
 }
 
-/* The move's SAN, after a space when sep (the 8 bytes of san stored, san_len of them kept). */
-static inline void run_san(run_cursor *c, const pgn_node *node, size_t sep) {
+/* A SAN of 8 bytes stored, len of them kept, after a space when sep (one copy of all 8). */
+static inline void run_word(run_cursor *c, const char san[8], size_t len, size_t sep) {
     c->buf[c->len] = ' ';
     c->len += sep;
-    memcpy(c->buf + c->len, node->san, sizeof node->san);
-    c->len += node->san_len;
+    memcpy(c->buf + c->len, san, 8);
+    c->len += len;
+}
+
+/* The move's SAN, after a space when sep. */
+static inline void run_san(run_cursor *c, const pgn_node *node, size_t sep) {
+    run_word(c, node->san, node->san_len, sep);
 }
 
 static inline int run_room(pgn_writer *w, run_cursor *c);
@@ -209,10 +214,7 @@ int pgnk_writer_simple_run(pgn_writer *w, pgn_iter *it) {
 #define PACKED_ROOM 26    /* per move: a space and 8 bytes of SAN; a space and 16 of number */
 
 static inline void run_packed_san(run_cursor *c, const pgnk_packed *e, size_t sep) {
-    c->buf[c->len] = ' ';
-    c->len += sep;
-    memcpy(c->buf + c->len, e->san, sizeof e->san);
-    c->len += e->san_len;
+    run_word(c, e->san, e->san_len, sep);
 }
 
 /* pgnk_writer_simple_run for the packed moves e[0..n), the first played by side at move
