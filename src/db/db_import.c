@@ -160,9 +160,13 @@ static pgn_flow w_variation(void *u) {
 static pgn_flow w_end_game(void *u, pgn_result result, const pgn_game_summary *s) {
     worker *w = u;
     (void)result;
-    if (s->final_pos != NULL && w->line_key != 0) {
-        add(w, pgn_pos_compute_key(s->final_pos), PGN_MOVE_NONE, s->final_pos->halfmove,
-            s->final_pos->side);
+    const pgn_pos *f = s->final_pos;
+    if (f != NULL && w->line_key != 0) {
+        /* the final position is the one after the last move, whose key was carried */
+        int carried = f->side == w->side && f->castle == w->castle &&
+                      memcmp(f->board, w->board, sizeof w->board) == 0 &&
+                      chess_polyglot_ep_key(f) == w->ep_key;
+        add(w, carried ? w->key : pgn_pos_compute_key(f), PGN_MOVE_NONE, f->halfmove, f->side);
     }
     return PGN_FLOW_CONTINUE;
 }
