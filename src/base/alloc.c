@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The one allocator rule: the caller's three functions, or libc's (see alloc.h). */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE (Linux) */
 #include "alloc.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 pgn_status pgnk_alloc_check(const pgn_allocator *alloc) {
     int n;
@@ -102,4 +104,19 @@ void pgnk_buf_free(pgnk_buf *b, const pgn_allocator *alloc) {
     b->ptr = NULL;
     b->len = 0;
     b->cap = 0;
+}
+
+void *pgnk_huge_alloc(size_t size) {
+    const size_t huge = (size_t)1 << 21;
+    if (size > SIZE_MAX - huge) {
+        return NULL;
+    }
+    size_t whole = size == 0 ? huge : (size + huge - 1) / huge * huge;
+    void *q = aligned_alloc(huge, whole);
+#ifdef MADV_HUGEPAGE
+    if (q != NULL) {
+        (void)madvise(q, whole, MADV_HUGEPAGE);
+    }
+#endif
+    return q;
 }

@@ -36,6 +36,12 @@ void pgnk_free(const pgn_allocator *alloc, void *ptr);
 int pgnk_grow(const pgn_allocator *alloc, void **p, size_t *cap, size_t need, size_t elem,
               size_t first);
 
+/* size bytes rounded up to whole 2 MiB pages, aligned to one and on transparent huge pages
+ * where the system gives them (madvise): the kernel maps each in one fault instead of 512, and a
+ * first touch of a 4 KiB page costs some microseconds on a virtual machine. For libc's memory
+ * only (freed with free); NULL when out of memory. */
+void *pgnk_huge_alloc(size_t size);
+
 /* A growable byte buffer through the caller's allocator (the writers' output buffers). */
 typedef struct pgnk_buf {
     char *ptr;

@@ -161,6 +161,9 @@ pgn_status pgn_db_open(pgn_db **out, const char *path, uint32_t flags, char *msg
             if (s == PGN_OK) {
                 s = pgnk_db_exec(db, "PRAGMA cache_size = -65536", msg, cap);
             }
+            if (s == PGN_OK) {
+                s = pgnk_db_exec(db, "PRAGMA secure_delete = OFF", msg, cap);
+            }
         }
     }
     if (s != PGN_OK) {

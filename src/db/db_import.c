@@ -160,9 +160,13 @@ static pgn_flow w_variation(void *u) {
 static pgn_flow w_end_game(void *u, pgn_result result, const pgn_game_summary *s) {
     worker *w = u;
     (void)result;
-    if (s->final_pos != NULL && w->line_key != 0) {
-        add(w, pgn_pos_compute_key(s->final_pos), PGN_MOVE_NONE, s->final_pos->halfmove,
-            s->final_pos->side);
+    const pgn_pos *f = s->final_pos;
+    if (f != NULL && w->line_key != 0) {
+        /* the final position is the one after the last move, whose key was carried */
+        int carried = f->side == w->side && f->castle == w->castle &&
+                      memcmp(f->board, w->board, sizeof w->board) == 0 &&
+                      chess_polyglot_ep_key(f) == w->ep_key;
+        add(w, carried ? w->key : pgn_pos_compute_key(f), PGN_MOVE_NONE, f->halfmove, f->side);
     }
     return PGN_FLOW_CONTINUE;
 }
@@ -191,6 +195,26 @@ static void *worker_vuser(void *wu) {
     return wu;
 }
 
+/* The line key of the dedupe rule finished with the game's tags and result (the key stored,
+ * with or without --keep-duplicates). */
+static uint64_t finish_key(const worker *w, unsigned plies, pgn_result result) {
+    static const int which[4] = {DBT_WHITE, DBT_BLACK, DBT_DATE, -1};
+    char norm[4][PGN_DEDUPE_TAG_MAX];
+    pgn_str nt[4];
+    for (unsigned i = 0; i < 4; i++) {
+        pgn_str v = {pgn_result_str(result), 0};
+        if (which[i] >= 0) {
+            v.ptr = w->tag[which[i]];
+            v.len = w->tag_len[which[i]];
+        } else {
+            v.len = strlen(v.ptr);
+        }
+        nt[i].ptr = norm[i];
+        nt[i].len = pgn_dedupe_norm_tag(i, v, norm[i], sizeof norm[i]);
+    }
+    return pgn_line_key_finish(w->line_key, plies, nt);
+}
+
 /* The record a worker hands over: a header, the tags, the first error, the entries. */
 typedef struct rec_head {
     uint64_t line_key;
@@ -209,11 +233,13 @@ static pgn_status prepare(void *wu, const pgn_par_game *g, pgn_membuf *out) {
     const pgn_game_summary *s = g->summary;
     rec_head h;
     memset(&h, 0, sizeof h);
-    h.line_key = w->line_key;
     h.plies = s->plies;
     h.n = (uint32_t)w->n;
     h.broken = (uint8_t)(s->broken != 0);
     h.result = (uint8_t)s->marker;
+    if (!h.broken && w->line_key != 0) {
+        h.line_key = finish_key(w, s->plies, s->marker);
+    }
     char err[160] = "";
     if (s->errors > 0) {
         const pgn_diag *d = &s->first_error;
@@ -313,23 +339,8 @@ static pgn_str tag_at(const rec_head *h, const char *tags, int i) {
     return v;
 }
 
-/* Finishes h->line_key with the tags of the dedupe rule; 1 when a stored game has it, 0 when
- * none, -1 when SQLite failed. */
-static int is_duplicate(importer *im, rec_head *h, const char *tags) {
-    static const int which[4] = {DBT_WHITE, DBT_BLACK, DBT_DATE, -1};
-    char norm[4][PGN_DEDUPE_TAG_MAX];
-    pgn_str nt[4];
-    for (unsigned i = 0; i < 4; i++) {
-        pgn_str v = {pgn_result_str((pgn_result)h->result), 0};
-        if (which[i] >= 0) {
-            v = tag_at(h, tags, which[i]);
-        } else {
-            v.len = strlen(v.ptr);
-        }
-        nt[i].ptr = norm[i];
-        nt[i].len = pgn_dedupe_norm_tag(i, v, norm[i], sizeof norm[i]);
-    }
-    h->line_key = pgn_line_key_finish(h->line_key, h->plies, nt);
+/* 1 when a stored game has the line key of h, 0 when none, -1 when SQLite failed. */
+static int is_duplicate(importer *im, const rec_head *h) {
     int known = pgnk_seen_has(&im->seen, h->line_key);
     if (known >= 0) {
         return known;
@@ -410,7 +421,7 @@ static pgn_status each(void *user, const pgn_par_game *g) {
     im->batch.games++;
     int dup = 0;
     if (!h.broken && h.line_key != 0 && !im->o->keep_duplicates &&
-        (dup = is_duplicate(im, &h, tags)) < 0) {
+        (dup = is_duplicate(im, &h)) < 0) {
         return pgnk_db_fail(im->db, "duplicates", im->msg, im->mcap);
     }
     if (dup) {

@@ -78,6 +78,13 @@ kept=$("$rel" dedupe --by moves+tags "$t/all.pgn" 2>/dev/null | "$rel" convert -
 same "dedupe rule: games stored" "$kept" "$("$bin" db stats --db "$t/dd.db" | sed -n 's/^games //p')"
 grep -q "$((2 * games)) games read, $kept stored (0 broken), $((2 * games - kept)) duplicates" "$t/dd.err" && ok ||
     bad "dedupe summary: $(cat "$t/dd.err")"
+# --keep-duplicates stores the same (finished) line key a game has without it: the same keys as
+# the deduplicated import's, and an import without the option then finds every game stored
+keys() { sqlite3 "$1" "SELECT DISTINCT line_key FROM games ORDER BY line_key" | md5sum; }
+same "--keep-duplicates: the line keys" "$(keys "$t/dd.db")" "$(keys "$t/twic.db")"
+"$bin" db import --quiet --db "$t/twic.db" "$t/all.pgn" 2>"$t/kd.err"
+grep -q "$games games read, 0 stored (0 broken), $games duplicates" "$t/kd.err" && ok ||
+    bad "--keep-duplicates then without: $(cat "$t/kd.err")"
 
 # ---- faults: a killed import, two imports at once, a read-only file ----
 # SIGKILL during an import leaves the batches committed, whole (a reader sees them while it runs);
