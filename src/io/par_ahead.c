@@ -68,7 +68,7 @@ int pgnk_ahead_start(pool *p, size_t size) {
     a->p = p;
     a->size = size;
     a->n = AHEAD_BYTES / size;
-    a->n = a->n < 2 ? 2 : a->n > AHEAD_TEXTS ? AHEAD_TEXTS : a->n;
+    a->n = a->n < 1 ? 1 : a->n > AHEAD_TEXTS ? AHEAD_TEXTS : a->n;
     pgnk_par_huge_buffers(p, a->q, a->n, size);
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->filled, NULL);

@@ -69,10 +69,10 @@ typedef struct batch {
 /* The decoder thread of a compressed source (par_ahead.c): it reads the source PGNK_READ_CHUNK
  * bytes at a time (as the calling thread reads plain text: where a damaged stream fails, and so
  * the text given before, depends on how it was read), straight into the next of its batch
- * buffers (AHEAD_BYTES of text ahead, in 2 to AHEAD_TEXTS batches), and cuts them as the calling
+ * buffers (AHEAD_BYTES of text ahead, in 1 to AHEAD_TEXTS batches), and cuts them as the calling
  * thread would; the calling thread takes them in order by swapping buffers with its slots (no
  * copy of the text). */
-enum { AHEAD_TEXTS = 16, AHEAD_BYTES = 1 << 21, PGNK_READ_CHUNK = 1 << 16 };
+enum { AHEAD_TEXTS = 16, AHEAD_BYTES = 1 << 20, PGNK_READ_CHUNK = 1 << 16 };
 typedef struct pgnk_ahead {
     struct pool *p;
     int on;                   /* the thread runs (0: the calling thread reads the source) */

@@ -204,6 +204,23 @@ static size_t cut_after(const pool *p, const batch *b, size_t size, uint64_t seq
     return seq == 0 && want > READ_CHUNK ? READ_CHUNK : want;
 }
 
+/* Maps b's fresh huge-page buffers in (MADV_POPULATE_WRITE, Linux 5.14: the kernel zeroes the
+ * pages without a write to them), on the calling thread, which is idle at the start while a
+ * decoder thread cuts the first batches: else the decoder, then the critical path, faults them in
+ * when they are swapped to it (docs/design.md, "zstd at -j 2: who waits for whom"). */
+static void populate(const batch *b) {
+#ifdef MADV_POPULATE_WRITE
+    if (b->buf && b->cap == HUGE_PAGE) {
+        (void)madvise(b->buf, HUGE_PAGE, MADV_POPULATE_WRITE);
+    }
+    if (b->product.ptr && b->product.cap == HUGE_PAGE) {
+        (void)madvise(b->product.ptr, HUGE_PAGE, MADV_POPULATE_WRITE);
+    }
+#else
+    (void)b;
+#endif
+}
+
 /* Is the oldest batch in flight read? */
 static int head_done(pool *p) {
     pthread_mutex_lock(&p->mu);
@@ -253,6 +270,9 @@ static pgn_status run(pool *p, size_t size) {
     for (;;) {
         int end;
         if (p->ahead.on) {
+            if (p->tail < p->nslots) {
+                populate(b); /* the slot's first use: its fresh buffers */
+            }
             end = pgnk_ahead_take(&p->ahead, b);
             if (p->o->progress) {
                 p->o->progress(p->o->user, pgn_source_consumed(p->src), p->tot.games);
