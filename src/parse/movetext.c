@@ -117,7 +117,10 @@ static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token 
         r->san_canonical = english && res->warnings == 0 && san.len <= 7;
         if (s->after) {
             play_on_line(r, s, l, res->move, english);
-            after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
+            /* the gate's pass as in the fast path (a move the window cut there comes here) */
+            if (!(s->gate && r->depth == 1 && gate_pass(s->gate, &l->pos, res->move))) {
+                after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
+            }
             return;
         }
         after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
