@@ -432,6 +432,7 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     }
     quiet_flush(r, s, l);
     s->move_seen |= r->depth == 1; /* a symbol shaped like a move (see read_movetext) */
+    uint8_t mate = (uint8_t)(n->b[end - 1] == '#');
     if (*quiet == GATED) {
         kept = gated_move(r, s, l, n, st, end, safe);
         if (kept == GATE_PASSED) {
@@ -447,6 +448,9 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
     *quiet = fast_quiet(r, s);
     if (l->dead) {
         l->dead = l->dead == PEEKED ? 0 : l->dead; /* r->tok holds the next token */
+        /* the lexer read on: the move is the tail (read_movetext notes a token so) */
+        s->tail_mate = kept || s->pending ? s->tail_mate : mate;
+        s->tail = kept || s->pending ? s->tail : TAIL_MOVE;
         return kept ? MOVE_LEAVE_PAST : MOVE_LEAVE;
     }
     *lead |= (uint64_t)1 << (c0 & 63);
