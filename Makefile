@@ -215,12 +215,12 @@ check-run: asan check-layers $(BUILD)/fake_engine $(BUILD)/pgnkit $(BUILD)/libpg
 	  PGNKIT_LIB_A="$(BUILD)/libpgnkit.a $(BUILD)/asan/libpgnkit.a" PGNKIT_LIB_SO=$(BUILD)/libpgnkit.so \
 	  FAKE_ENGINE=$(BUILD)/fake_engine tests/run_tests.sh $(ASAN_TESTS) $(PLAIN_BINS) $(CLI_TESTS)
 # The portable path in every make check (issue 32): the core suites (rules, perft, the spec, the two
-# fast paths' differential tests, the corpus) again, linked with the whole library built with
-# PLAIN_BITS=1 under the same sanitizers, in $(BUILD)/plain (a make of its own: the flag is read
-# when the Makefile is). These six cover the bit functions and the movetext scan on every move of
+# fast paths' differential tests, the corpus, reads whole against reads in chunks) again, linked
+# with the whole library built with PLAIN_BITS=1 under the same sanitizers, in $(BUILD)/plain (a
+# make of its own: the flag is read when the Makefile is). These seven cover the bit functions and the movetext scan on every move of
 # the corpus slice; all the suites twice would double the time of make check. Their logs are
 # NAME.plain.log; check-only runs one as TESTS=NAME.plain.
-PLAIN_TESTS := test_chess test_perft test_spec test_san_fast test_reader_fast test_corpus
+PLAIN_TESTS := test_chess test_perft test_spec test_san_fast test_reader_fast test_corpus test_chunked
 PLAIN_BINS := $(addprefix $(BUILD)/plain/asan/tests/,$(PLAIN_TESTS))
 plain-tests:
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/plain PLAIN_BITS=1 $(PLAIN_BINS)
@@ -279,7 +279,7 @@ FUZZ_BINS := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
 $(BUILD)/fuzz/src/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(LIB_WARN) $(CPPFLAGS_ALL) -MMD -MP -c $< -o $@
-$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h $(FUZZ_LIB_OBJ)
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_common.h fuzz/fuzz_log.h $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(STD) $(FUZZ_SAN) -fsanitize=fuzzer $(WARN) -Iinclude -o $@ $< $(FUZZ_LIB_OBJ) $(DB_LIBS)
 fuzz: $(FUZZ_BINS)
 # the same targets with the portable paths forced (PLAIN_BITS=1: bits.h, the movetext scan), in

@@ -7,9 +7,14 @@
  * to back, the export of the sound games re-reads without any diagnostic, game for game, and the
  * JSON of every game equals the JSON written with SAN and FEN from the board alone
  * (PGN_JSON_RECOMPUTE: neither the SAN kept in the nodes nor the FEN text kept from move to move);
- * a read that skips every movetext (the lexer's fast skip) cuts the same games at the same bytes.
+ * a read that skips every movetext (the lexer's fast skip) cuts the same games at the same bytes;
+ * the text read from memory and through the read callback (byte 1's chunks, or random sizes) gives
+ * the same callbacks, diagnostics and summaries (fuzz_log.h), for a kind of visitor picked by the
+ * input's size and last byte (2026-12-07: under the move gate a move the window cut was given to
+ * the visitor where a whole read passed it).
  */
 #include "fuzz_common.h"
+#include "fuzz_log.h"
 
 #ifndef FUZZ_ENTRY
 #define FUZZ_ENTRY LLVMFuzzerTestOneInput
@@ -77,6 +82,32 @@ static void rd_skipped(const pgn_reader_opts *opts, fz_src src, const uint64_t *
     }
     FUZZ_CHECK(st == PGN_END && n == games, "the skipped read finds other games");
     pgn_reader_free(r);
+}
+
+/* The text of src read from memory and in src's chunks (random sizes where src hands it whole) as
+ * the kind of reading pick names: the same log. */
+static void rd_chunked(const pgn_reader_opts *opts, const fz_src *src, unsigned pick) {
+    pgn_reader_opts ro = *opts;
+    enum fz_kind kind = (enum fz_kind)(pick % FZ_KINDS);
+    pgn_membuf whole = {0}, part = {0};
+    const char *text = src->len ? (const char *)src->p : "";
+    fz_log_read(&whole, text, src->len, &ro, kind, FZ_WHOLE, pick, 0);
+    fz_log_read(&part, text, src->len, &ro, kind, src->chunk ? src->chunk : SIZE_MAX, pick, pick);
+    size_t i = 0;
+    while (i < whole.len && i < part.len && whole.ptr[i] == part.ptr[i]) {
+        i++;
+    }
+    if (i < whole.len || i < part.len) {
+        size_t a = i;
+        while (a > 0 && whole.ptr[a - 1] != '\n') {
+            a--;
+        }
+        fprintf(stderr, "%s, chunks of %zu: whole '%.120s' chunked '%.120s'\n", fz_kind_names[kind],
+                src->chunk, whole.ptr ? whole.ptr + a : "", part.ptr ? part.ptr + a : "");
+    }
+    FUZZ_CHECK(i == whole.len && i == part.len, "read whole and in chunks: other callbacks");
+    pgn_membuf_free(&whole);
+    pgn_membuf_free(&part);
 }
 
 int FUZZ_ENTRY(const uint8_t *data, size_t size) {
@@ -177,6 +208,8 @@ int FUZZ_ENTRY(const uint8_t *data, size_t size) {
     pgn_reader_free(r);
     rd_reread(&out, written, ro.encoding == PGN_ENC_UTF8 ? PGN_ENC_UTF8 : PGN_ENC_AUTO);
     rd_skipped(&ro, src, ranges, games);
+    ro.on_diag = NULL;
+    rd_chunked(&ro, &src, (unsigned)size + data[size - 1]);
     free(ranges);
     free(json.ptr);
     free(json_board.ptr);

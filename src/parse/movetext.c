@@ -117,7 +117,10 @@ static inline void played(pgn_reader *r, mt_state *s, rav_level *l, const token 
         r->san_canonical = english && res->warnings == 0 && san.len <= 7;
         if (s->after) {
             play_on_line(r, s, l, res->move, english);
-            after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
+            /* the gate's pass as in the fast path (a move the window cut there comes here) */
+            if (!(s->gate && r->depth == 1 && gate_pass(s->gate, &l->pos, res->move))) {
+                after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
+            }
             return;
         }
         after_move(r, s, r->v->move(r->user, &l->pos, res->move, san, t->at));
@@ -270,13 +273,16 @@ static inline int one_pass(pgn_reader *r, mt_state *s, rav_level *l, const fast_
  * was not used (the common case: SAN read in English, or in the game's language by its letter
  * map); else the lexer was moved past the move first and the path may have read on (the caller
  * then loads its place again). The token (r->tok) is filled only when something may look at it:
- * a warning, a move visitor, another path. */
+ * a warning, a move visitor, another path. lead: the first bytes of the fast path's moves so far,
+ * noted first (the languages a move may be read in agree with them, movetext_lang.c). */
 static NOINLINE int fast_play_other(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
-                                    size_t st, size_t end, int *safe) {
+                                    size_t st, size_t end, int *safe, uint64_t lead) {
     pgn_san_result res;
     token *t = &r->tok;
     pgn_str san = {(const char *)n->b + st, end - st};
     *safe = 0; /* another path plays the move */
+    r->lead_seen |= lead;
+    uint8_t mate = (uint8_t)(san.ptr[san.len - 1] == '#'); /* (the window may move) */
     if (s->board == BOARD_ENGLISH) {
         pgn_status ps = pgn_san_parse(&l->pos, san.ptr, san.len, s->san_flags, &res);
         if (ps == PGN_OK && !res.warnings && !(r->v && r->v->move)) {
@@ -291,7 +297,7 @@ static NOINLINE int fast_play_other(pgn_reader *r, mt_state *s, rav_level *l, co
         fast_store_past(&r->lx, n, end); /* (Pc3 may read ahead: movetext_lang.c) */
         if (ps == PGN_OK) {
             played(r, s, l, t, san, &res, 1);
-            return 0;
+            return pgnk_mt_handed_on(s, l, mate);
         }
         size_t glued = play_other(r, s, l, t, ps);
         if (glued > 0) { /* as play_token */
@@ -300,7 +306,7 @@ static NOINLINE int fast_play_other(pgn_reader *r, mt_state *s, rav_level *l, co
                 pgnk_mt_skip_text(r, s, &glyph);
             }
         }
-        return 0;
+        return pgnk_mt_handed_on(s, l, mate);
     }
     if (s->board == 0 && !(r->v && r->v->move)) {
         pass_move(r, l); /* no board and no visitor: play_token would do no more */
@@ -318,18 +324,18 @@ static NOINLINE int fast_play_other(pgn_reader *r, mt_state *s, rav_level *l, co
     }
     fast_store_past(&r->lx, n, end);
     pgnk_mt_play_token(r, s, l, t);
-    return 0;
+    return pgnk_mt_handed_on(s, l, mate);
 }
 
 /* fast_play_other, but for the common case: English SAN read and played in one pass. */
 static ALWAYS_INLINE int fast_play(pgn_reader *r, mt_state *s, rav_level *l, const fast_cur *n,
-                                   size_t st, size_t end, int *safe) {
+                                   size_t st, size_t end, int *safe, uint64_t lead) {
     if (s->board == BOARD_ENGLISH &&
         (!(r->v && r->v->move) || r->v == &pgnk_builder_visitor || s->after == 2) &&
         one_pass(r, s, l, n, st, end, safe)) {
         return 1;
     }
-    return fast_play_other(r, s, l, n, st, end, safe);
+    return fast_play_other(r, s, l, n, st, end, safe, lead);
 }
 
 /* Moves place c past a token that ends at end, from the place n before it. */
@@ -435,11 +441,11 @@ static ALWAYS_INLINE int fast_move(pgn_reader *r, mt_state *s, rav_level *l, con
             *lead |= (uint64_t)1 << (c0 & 63);
             return MOVE_ON;
         }
-        kept = kept ? kept : fast_play_other(r, s, l, n, st, end, safe);
+        kept = kept ? kept : fast_play_other(r, s, l, n, st, end, safe, *lead);
     } else if (*quiet) {
-        kept = fast_play_other(r, s, l, n, st, end, safe);
+        kept = fast_play_other(r, s, l, n, st, end, safe, *lead);
     } else {
-        kept = fast_play(r, s, l, n, st, end, safe);
+        kept = fast_play(r, s, l, n, st, end, safe, *lead);
     }
     *quiet = fast_quiet(r, s);
     if (l->dead) {

@@ -225,3 +225,11 @@ void pgnk_mt_fast_tail(mt_state *s, const fast_cur *c) {
         s->tail_mate = e > 0 && c->b[e - 1] == '#';
     }
 }
+
+int pgnk_mt_handed_on(mt_state *s, const rav_level *l, uint8_t mate) {
+    if (l->dead && !s->pending) {
+        s->tail = TAIL_MOVE;
+        s->tail_mate = mate;
+    }
+    return 0;
+}

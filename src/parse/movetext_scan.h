@@ -286,6 +286,12 @@ static ALWAYS_INLINE void run_past(mt_state *s, fast_cur *c, block_toks *b, unsi
  * periods) or a move (a move cut short set its own: pgnk_mt_pending). */
 void pgnk_mt_fast_tail(mt_state *s, const fast_cur *c);
 
+/* A move of the fast path handed to another path that moved the lexer past it (mate: it ends in
+ * '#'): where that killed its line (the lexer may have read on), the move is the movetext's last
+ * token so far, as read_movetext notes a token, not a token the fast path read before it.
+ * Returns 0 (fast_play_other's answer). */
+int pgnk_mt_handed_on(mt_state *s, const rav_level *l, uint8_t mate);
+
 /* movetext_pass.c: fast_tokens when no board and no move visitor reads the moves (check
  * --syntax-only): the same tokens read, the same state left, at a fraction of the cost. */
 void pgnk_mt_fast_pass(pgn_reader *r, mt_state *s);

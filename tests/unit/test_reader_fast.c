@@ -938,8 +938,8 @@ static void put_quiet_move(buf *b, const pgn_pos *pos, pgn_move mv, int odd) {
 }
 
 /* A visitor under PGN_READ_MOVE_GATE whose gate stays closed: every move comes, each folded into
- * the log with its place and text; now and then a move answers SKIP. (A STOP is left out: read
- * whole or in pieces, the reader's answers after one differed before these runs too.) */
+ * the log with its place and text; now and then a move answers SKIP, or STOP (no end_game comes
+ * then: the game is counted here). */
 typedef struct gate_log {
     pgn_move_gate gate; /* first: the reader's */
     syntax_log log;
@@ -952,7 +952,9 @@ static pgn_flow gl_move(void *user, const pgn_pos *after, pgn_move mv, pgn_str s
     log_fold(&g->log, (uint64_t)at.line << 32 | at.column);
     log_fold(&g->log, san.len);
     g->calls++;
-    return (g->calls * 2654435761u + g->seed) % 97 == 0 ? PGN_FLOW_SKIP : PGN_FLOW_CONTINUE;
+    unsigned h = (g->calls * 2654435761u + g->seed) % 97;
+    g->log.games += h == 1;
+    return h == 0 ? PGN_FLOW_SKIP : h == 1 ? PGN_FLOW_STOP : PGN_FLOW_CONTINUE;
 }
 
 static pgn_flow gl_end(void *user, pgn_result res, const pgn_game_summary *sum) {
