@@ -364,6 +364,25 @@ void pgnk_qpawns_watch(const uint64_t need[2], uint64_t watch[2]) {
     }
 }
 
+/* Adds to g's alive sets and least counts what pawns_never reads for need: it says no where each
+ * square of need[c] has a pawn of colour c in its cone, and, for two squares or more, there are as
+ * many pawns of c. 0 (g unchanged) if g has no room left. */
+int pgnk_qpawns_alive(const uint64_t need[2], pgn_move_gate *g) {
+    for (int c = 0; c < 2; c++) {
+        if (g->nalive[c] + bits_popcount(need[c]) > PGN_GATE_ALIVE_MAX) {
+            return 0;
+        }
+    }
+    for (int c = 0; c < 2; c++) {
+        for (uint64_t b = need[c]; b; b &= b - 1) {
+            g->alive[c][g->nalive[c]++] = pawn_cones[c][bits_ctz(b)];
+        }
+        unsigned n = (need[c] & (need[c] - 1)) ? bits_popcount(need[c]) : 0;
+        g->min_pawns[c] = (uint8_t)(n > g->min_pawns[c] ? n : g->min_pawns[c]);
+    }
+    return 1;
+}
+
 /* 1 if atom_never can be true for n in some position. */
 static int atom_can_never(const qnode *n) {
     switch (n->op) {
