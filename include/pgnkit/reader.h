@@ -130,8 +130,11 @@ typedef struct pgn_visitor {
  * callback, passed then counting it, if it is no pawn move nor capture (the halfmove clock runs),
  * or if pawns_open is 1 and the pawns of each colour c on the squares watch[c] are those of
  * pawns[c] once it is played. The visitor may change the fields but passed in any callback, and
- * must read (and may reset) passed: the moves passed over since. The reader reads the gate only
- * during pgn_reader_visit. */
+ * must read (and may reset) passed: the moves passed over since. Such a pawn move or capture may
+ * also pass if alive_open is 1 and, once it is played, each colour c has at least min_pawns[c]
+ * pawns and one on each of the square sets alive[c][0..nalive[c]-1] (at most PGN_GATE_ALIVE_MAX).
+ * The reader reads the gate only during pgn_reader_visit. */
+#define PGN_GATE_ALIVE_MAX 4
 typedef struct pgn_move_gate {
     uint64_t squares;
     uint32_t open;
@@ -141,6 +144,10 @@ typedef struct pgn_move_gate {
     uint64_t watch[2];
     uint32_t absent_open;
     uint64_t absent[2];
+    uint32_t alive_open;
+    uint8_t nalive[2];
+    uint8_t min_pawns[2];
+    uint64_t alive[2][PGN_GATE_ALIVE_MAX];
 } pgn_move_gate;
 
 /** How bytes that are not UTF-8 are read. AUTO: UTF-8, else CP437 or Windows-1252 (which reads

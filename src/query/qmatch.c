@@ -309,14 +309,17 @@ static void set_quiet(pgn_query_matcher *m) {
     uint64_t dep = 0;
     int ok = !q->noprune && !(q->flags & (QF_ANNOT | QF_KEYS | QF_NEVER_PLY)), pawns = ok;
     unsigned nneed = 0;
-    int need = ok;
+    int need = ok, alive = ok;
     m->gate.watch[0] = m->gate.watch[1] = 0;
+    memset(m->gate.nalive, 0, sizeof m->gate.nalive);
+    memset(m->gate.min_pawns, 0, sizeof m->gate.min_pawns);
     for (uint32_t s = 0; s < q->nslots && ok; s++) {
         const qnode *n = &q->nodes[q->slots[s]];
         if (m->slot[s] == SLOT_OPEN) {
             ok = n->op == Q_EXISTS;
             if (n->nvk == NV_PAWNS && !n->vars) {
                 pgnk_qpawns_watch(n->need, m->gate.watch);
+                alive = alive && pgnk_qpawns_alive(n->need, &m->gate);
             }
             dep |= n->matonly ? 0 : n->dep;
             pawns = pawns && !n->matonly && n->nvk != NV_ANY;
@@ -333,6 +336,7 @@ static void set_quiet(pgn_query_matcher *m) {
     m->gate.squares = dep; /* the moves quiet_move passes over, once decided none */
     m->gate.open = (uint32_t)(ok && !m->decided);
     m->gate.pawns_open = m->pawns_ok; /* pass_point's PASS_YES after a pawn move or a capture */
+    m->gate.alive_open = (uint32_t)(m->pawns_ok && alive); /* ... or no pawn test would say yes */
     m->nneed = (uint8_t)(ok && need ? nneed : 0);
     m->gate.absent_open = m->nneed == 1; /* absent_point's, for one group */
     m->gate.absent[0] = m->nneed == 1 ? m->need[0][0] : 0;
@@ -510,6 +514,7 @@ static pgn_flow v_begin(void *user, pgn_loc at) {
     m->first_ply = UINT32_MAX;
     m->plies = 0;
     m->gate.open = m->gate.passed = m->gate.pawns_open = m->gate.absent_open = 0;
+    m->gate.alive_open = 0;
     m->result = PGN_RESULT_NONE;
     return m->st == PGN_OK ? PGN_FLOW_CONTINUE : PGN_FLOW_STOP;
 }

@@ -268,6 +268,31 @@ static int fen_never(const pgn_pos *pos, const pgn_pos *target) {
     return 0;
 }
 
+/* 1 if target is out of reach in the left plies that follow pos (standard chess): a move of colour
+ * c changes what c holds on two squares (castling, while c may castle, four), a capture by the
+ * other side on one, and none can take a piece of c when pos has no more of them than target. */
+static int opening_far(const pgn_pos *pos, const pgn_pos *target, uint32_t left) {
+    if (pos->variant != PGN_VARIANT_STANDARD) {
+        return 0;
+    }
+    for (int c = 0; c < 2; c++) {
+        uint32_t moves = c == pos->side ? (left + 1) / 2 : left / 2;
+        uint64_t diff = 0;
+        for (int t = PGN_PAWN; t <= PGN_KING; t++) {
+            diff |=
+                (pos->by_color[c] & pos->by_type[t]) ^ (target->by_color[c] & target->by_type[t]);
+        }
+        uint32_t most = 2 * moves + (pos->castle ? 2u : 0u);
+        if (bits_popcount(pos->by_color[c]) > bits_popcount(target->by_color[c])) {
+            most += left - moves;
+        }
+        if (bits_popcount(diff) > most) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
     switch (n->op) {
     case Q_PIECE_ON: {
@@ -310,7 +335,9 @@ static int atom_never(const qnode *n, const pgn_pos *pos, uint32_t ply) {
     case Q_PATTERN:
         return pawns_never(pos, PGN_WHITE, n->pat->req[PGN_PAWN]) ||
                pawns_never(pos, PGN_BLACK, n->pat->req[8 + PGN_PAWN]);
-    case Q_OPENING: return ply >= (uint32_t)n->num || fen_never(pos, n->pos);
+    case Q_OPENING:
+        return ply >= (uint32_t)n->num || opening_far(pos, n->pos, (uint32_t)n->num - ply) ||
+               fen_never(pos, n->pos);
     default: return 0;
     }
 }
@@ -362,6 +389,25 @@ void pgnk_qpawns_watch(const uint64_t need[2], uint64_t watch[2]) {
         }
         watch[c] |= (need[c] & (need[c] - 1)) ? ~UINT64_C(0) : w;
     }
+}
+
+/* Adds to g's alive sets and least counts what pawns_never reads for need: it says no where each
+ * square of need[c] has a pawn of colour c in its cone, and, for two squares or more, there are as
+ * many pawns of c. 0 (g unchanged) if g has no room left. */
+int pgnk_qpawns_alive(const uint64_t need[2], pgn_move_gate *g) {
+    for (int c = 0; c < 2; c++) {
+        if (g->nalive[c] + bits_popcount(need[c]) > PGN_GATE_ALIVE_MAX) {
+            return 0;
+        }
+    }
+    for (int c = 0; c < 2; c++) {
+        for (uint64_t b = need[c]; b; b &= b - 1) {
+            g->alive[c][g->nalive[c]++] = pawn_cones[c][bits_ctz(b)];
+        }
+        unsigned n = (need[c] & (need[c] - 1)) ? bits_popcount(need[c]) : 0;
+        g->min_pawns[c] = (uint8_t)(n > g->min_pawns[c] ? n : g->min_pawns[c]);
+    }
+    return 1;
 }
 
 /* 1 if atom_never can be true for n in some position. */

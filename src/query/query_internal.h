@@ -254,6 +254,10 @@ int pgnk_qnever_rules(const pgn_pos *pos);
 /* Adds to watch[c] the squares whose pawns of colour c pgnk_qpawns_never reads for need. */
 void pgnk_qpawns_watch(const uint64_t need[2], uint64_t watch[2]);
 
+/* Adds to g's alive sets (nalive, alive, min_pawns) what pgnk_qpawns_never reads for need, so that
+ * they all hold where it says no; 0 (g unchanged) if more than PGN_GATE_ALIVE_MAX sets a colour. */
+int pgnk_qpawns_alive(const uint64_t need[2], pgn_move_gate *g);
+
 /* The squares whose contents decide the point subtree id (query.c; qnode.dep). */
 uint64_t pgnk_qpoint_dep(const pgn_query *q, uint32_t id);
 

@@ -573,8 +573,33 @@ static void test_variant_never(void) {
     }
 }
 
+/* opening: the target reached by other move orders, castling and captures among them, matches;
+ * the "out of reach" test (more squares to change than moves left) closes only the others. */
+static void test_opening_reach(void) {
+    static const struct {
+        const char *expr, *pgn;
+        int hit;
+    } cases[] = {
+        {"opening \"e4 c5 Nf3 d6 d4\"", "1. Nf3 d6 2. e4 c5 3. d4 *\n", 1},
+        {"opening \"e4 c5 Nf3 d6 d4\"", "1. d4 d6 2. Nf3 c5 3. e4 *\n", 1},
+        {"opening \"e4 c5 Nf3 d6 d4\"", "1. e4 c6 2. Nf3 c5 3. d4 *\n", 0},
+        {"opening \"e4 c5 Nf3 d6 d4\"", "1. d3 c5 2. d4 d6 3. e4 *\n", 0},
+        {"opening \"e4 e5 Nf3 Nc6 Bc4 Bc5 O-O\"", "1. Nf3 Nc6 2. e4 e5 3. Bc4 Bc5 4. O-O *\n", 1},
+        {"opening \"e4 d5 exd5 Qxd5 Nc3\"", "1. e4 d5 2. exd5 Qxd5 3. Nc3 *\n", 1},
+        {"opening \"e4 d5 exd5 Qxd5 Nc3\"", "1. Nc3 d5 2. e4 dxe4 3. Nxe4 *\n", 0},
+        {"opening \"Nf3 Nf6 Ng1 Ng8\"", "1. Nc3 Nc6 2. Nb1 Nb8 *\n", 1},
+        {"opening \"Nf3 Nf6 Ng1 Ng8\"", "1. Nc3 Nc6 2. Nb5 Nb8 *\n", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned char hit[1] = {2};
+        CHECK_EQ_INT(run(cases[i].expr, cases[i].pgn, strlen(cases[i].pgn), hit), 1);
+        CHECK_EQ_INT(hit[0], cases[i].hit);
+    }
+}
+
 int main(void) {
     test_errors();
+    test_opening_reach();
     test_variant_never();
     test_print();
     test_atoms();
