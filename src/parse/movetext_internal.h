@@ -78,6 +78,9 @@ void pgnk_mt_on_nag(pgn_reader *r, mt_state *s, rav_level *l, const token *t, un
 void pgnk_mt_skip_text(pgn_reader *r, mt_state *s, const token *t);
 int pgnk_mt_read_glyph(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
 COLD void pgnk_mt_glyph_or_text(pgn_reader *r, mt_state *s, rav_level *l, const token *t);
+/* English or another language for a move read with its lax pawn letter (movetext_token.c). */
+COLD int pgnk_mt_pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                                   const pgn_san_result *res, pgn_san_result *other);
 
 /* movetext_lines.c */
 rav_level *pgnk_mt_push_level(pgn_reader *r);

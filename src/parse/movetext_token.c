@@ -130,3 +130,20 @@ int pgnk_mt_on_token(pgn_reader *r, mt_state *s, rav_level *l, const token *t) {
     }
     return 0;
 }
+
+/* English read t with its lax pawn letter (Pc3: W_PAWN_LETTER) while the other languages are
+ * still possible: where P is a knight (Dutch) and reads t as another legal move, the rest of the
+ * line decides (movetext_lang.c): English (0), the other language, *other its move (2), or
+ * neither (E_LANGUAGE_AMBIGUOUS reported, the line ends: 1). */
+int pgnk_mt_pawn_letter_split(pgn_reader *r, mt_state *s, rav_level *l, const token *t,
+                              const pgn_san_result *res, pgn_san_result *other) {
+    if (!(res->warnings & PGN_WARN_BIT(PGN_W_PAWN_LETTER)) ||
+        (r->opts.flags & PGN_READ_NO_LANG_DETECT)) {
+        return 0;
+    }
+    const char *p = t->ptr; /* (r->tok's follows the window) */
+    int k = pgnk_lang_split(r, &l->pos, &p, t->len, t->at, s->san_flags, res->move, other);
+    s->board = k == 2 ? BOARD_OTHER : s->board;
+    l->dead = k == 1;
+    return k;
+}
