@@ -150,7 +150,8 @@ static inline int pk_strtab_is(const pk_strtab *t, uint32_t i, const char *p, si
 }
 
 /* The index of the string p[0..n), whose pk_hash_bytes is h, in t, and *off the offset of its bytes
- * in t's arena; -1 when t does not hold it. In line: a column's value is looked up for most tags. */
+ * in t's arena; -1 when t does not hold it. In line: a column's value is looked up for most tags.
+ */
 static inline int64_t pk_strtab_find(const pk_strtab *t, const char *p, size_t n, uint32_t h,
                                      size_t *off) {
     uint32_t mask = t->nslot - 1;
