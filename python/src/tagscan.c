@@ -126,17 +126,24 @@ static pgn_flow on_tag(void *user, pgn_str name, pgn_str value) {
     int64_t c = column_of(s, name.ptr ? name.ptr : "", name.len);
     pk_tcol *col = c >= 0 ? pk_tscan_col(s, (size_t)c) : NULL;
     int64_t v = -1; /* the column's last value (Event, Site...) if it is this one, else looked up */
-    if (col && pk_strtab_is(&col->values, col->last, vp, value.len)) {
+    size_t off = 0;
+    if (col && col->last != PK_NO_CODE && col->last_len == value.len &&
+        pk_bytes_eq(col->values.bytes.ptr + col->last_off, vp, value.len)) {
         v = col->last;
+        off = col->last_off;
     } else if (col) {
         uint32_t h = pk_hash_bytes(vp, value.len);
-        v = pk_strtab_find(&col->values, vp, value.len, h);
-        v = v >= 0 ? v : pk_strtab_add(&col->values, vp, value.len, h);
+        v = pk_strtab_find(&col->values, vp, value.len, h, &off);
+        if (v < 0 && (v = pk_strtab_add(&col->values, vp, value.len, h)) >= 0) {
+            off = pk_strtab_ent(&col->values, (uint32_t)v)->off;
+        }
     }
     if (v < 0 || col_set(col, s->row, (uint32_t)v) < 0) {
         s->oom = 1;
         return PGN_FLOW_STOP;
     }
+    col->last_len = (uint32_t)value.len;
+    col->last_off = off;
     return PGN_FLOW_CONTINUE;
 }
 

@@ -19,6 +19,8 @@ typedef struct pk_tcol {
     pk_strtab values;
     pgn_membuf chunks; /* uint32_t * per chunk */
     uint32_t last;     /* the code last stored (PK_NO_CODE: none) */
+    uint32_t last_len; /* its length and the offset of its bytes in values' arena, kept here: */
+    size_t last_off;   /* its entry would be a cache miss in a big column (White, Site) */
     uint64_t next;     /* the row after the last one stored: the rows from there on are not
                           written until a later code or the end of the scan fills them */
 } pk_tcol;
