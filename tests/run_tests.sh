@@ -61,12 +61,12 @@ run_one() { # path, name
     echo "$p $f ${s:-0} $secs" >"$run/$name.tmp" && mv "$run/$name.tmp" "$run/$name.sum"
 }
 
-# The order of starting: longest first by the last known times, unknown ones first in list order.
+# The order of starting: longest first by the last known times (a suite not listed: 10 s).
 times_file=$logdir/times
 [ -s "$times_file" ] || times_file=$here/suite-times
 order=$(for i in "${!names[@]}"; do
     secs=$(awk -v n="${names[$i]}" '$1 == n { print $2; exit }' "$times_file" 2>/dev/null)
-    echo "${secs:-100000} $i"
+    echo "${secs:-10} $i"
 done | sort -k1,1nr -k2,2n | cut -d' ' -f2)
 
 alone() { # path: does the script ask to run with no other suite?
