@@ -5,21 +5,22 @@
 # stats. A crash leaves its input in build/fuzz/artifacts/ and fails the run; add it to
 # tests/fuzz-regress/<target>/. The mutation seed is fixed (FUZZ_SEED, default 1), which makes runs
 # alike but not identical (libFuzzer is not fully deterministic); longer or random-seed runs
-# (FUZZ_TIME=600 FUZZ_SEED=0) find new bugs.
+# (FUZZ_TIME=600 FUZZ_SEED=0) find new bugs. FUZZ_JOBS targets (default 2) run at once, each for
+# FUZZ_TIME seconds; their reports are printed in the order of FUZZ_TARGETS.
 set -u
 : "${BUILD:=build}" "${SHARED:=../shared}" "${FUZZ_TIME:=60}" "${FUZZ_MAX_LEN:=4096}" "${FUZZ_SEED:=1}"
+: "${FUZZ_JOBS:=2}"
 targets=${FUZZ_TARGETS:-reader roundtrip fen san json query scan}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$BUILD/fuzz/artifacts"
 edge=$(find "$SHARED/corpus/edge" -name '*.pgn' | sort)
 [ -n "$edge" ] || { echo "fuzz-smoke: no seeds under $SHARED/corpus/edge"; exit 1; }
-status=0
-failed=""
-for t in $targets; do
-    seeds="$tmp/$t"
+
+# The seeds of target $1 in $tmp/$1/.
+make_seeds() { # target
+    local t=$1 seeds=$tmp/$1 i=0 f s m fen x line
     mkdir -p "$seeds"
-    i=0
     case $t in
     reader)
         for f in $edge; do
@@ -81,27 +82,52 @@ for t in $targets; do
     if [ -d "tests/fuzz-regress/$t" ]; then
         cp tests/fuzz-regress/"$t"/* "$seeds"/ 2>/dev/null
     fi
+}
+
+# One target: its report in $tmp/$1.out, its exit status in $tmp/$1.st, a failure's lines in
+# $tmp/$1.fail.
+fuzz_one() { # target
+    local t=$1 seeds=$tmp/$1 dict maxlen st a
+    make_seeds "$t"
     dict=fuzz/pgn.dict
     [ "$t" = json ] && dict=fuzz/json.dict
     [ "$t" = query ] && dict=fuzz/query.dict
     maxlen=$FUZZ_MAX_LEN
     [ "$t" = db ] && maxlen=${DB_MAX_LEN:-131072}
-    echo "== fuzz_$t: $(ls "$seeds" | wc -l) seeds, ${FUZZ_TIME}s"
-    "$BUILD/fuzz/fuzz_$t" -max_total_time="$FUZZ_TIME" -seed="$FUZZ_SEED" -print_final_stats=1 -max_len="$maxlen" \
-        -dict="$dict" -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -close_fd_mask=1 \
-        "$seeds" >"$tmp/$t.log" 2>&1
-    st=$?
-    grep -E '^(stat::|Done|INFO: seed corpus)' "$tmp/$t.log"
-    grep -E '^#[0-9]+.*(DONE|pulse)' "$tmp/$t.log" | tail -n 1
-    if [ $st -ne 0 ]; then
+    {
+        echo "== fuzz_$t: $(ls "$seeds" | wc -l) seeds, ${FUZZ_TIME}s"
+        "$BUILD/fuzz/fuzz_$t" -max_total_time="$FUZZ_TIME" -seed="$FUZZ_SEED" -print_final_stats=1 \
+            -max_len="$maxlen" -dict="$dict" -artifact_prefix="$BUILD/fuzz/artifacts/$t-" -close_fd_mask=1 \
+            "$seeds" >"$tmp/$t.log" 2>&1
+        st=$?
+        grep -E '^(stat::|Done|INFO: seed corpus)' "$tmp/$t.log"
+        grep -E '^#[0-9]+.*(DONE|pulse)' "$tmp/$t.log" | tail -n 1
+        if [ $st -ne 0 ]; then
+            echo "fuzz_$t FAILED (exit $st):"
+            grep -E 'ERROR|invariant|SUMMARY|artifact|Test unit written' "$tmp/$t.log" | head -n 20 |
+                tee "$tmp/$t.fail"
+            # the input that failed, as text, so that a log that keeps only its tail still shows it
+            for a in $(grep -oE 'Test unit written to [^ ]+' "$tmp/$t.log" | sed 's/Test unit written to //'); do
+                [ -r "$a" ] && { echo "input ($a, base64):"; head -c 4096 "$a" | base64; } >>"$tmp/$t.fail"
+            done
+        fi
+    } >"$tmp/$t.out"
+    echo "$st" >"$tmp/$t.st"
+}
+
+for t in $targets; do
+    while [ "$(jobs -pr | wc -l)" -ge "$FUZZ_JOBS" ]; do wait -n; done
+    fuzz_one "$t" &
+done
+wait
+status=0
+failed=""
+for t in $targets; do
+    cat "$tmp/$t.out"
+    if [ "$(cat "$tmp/$t.st" 2>/dev/null)" != 0 ]; then
         status=1
         failed="$failed $t"
-        echo "fuzz_$t FAILED (exit $st):"
-        grep -E 'ERROR|invariant|SUMMARY|artifact|Test unit written' "$tmp/$t.log" | head -n 20 | tee -a "$tmp/failures"
-        # the input that failed, as text, so that a log that keeps only its tail still shows it
-        for a in $(grep -oE 'Test unit written to [^ ]+' "$tmp/$t.log" | sed 's/Test unit written to //'); do
-            [ -r "$a" ] && { echo "input ($a, base64):"; head -c 4096 "$a" | base64; } >>"$tmp/failures"
-        done
+        cat "$tmp/$t.fail" >>"$tmp/failures" 2>/dev/null
     fi
 done
 if [ $status -eq 0 ]; then

@@ -25,10 +25,16 @@ same() { # name, want, got
 
 # The explorer and the position index of DB against the truth of the files in $t/all.pgn.
 against_truth() { # name, db, pgnkit binary
-    local name=$1 db=$2 pk=$3
-    "$rel" convert --to csv --per-ply "$t/all.pgn" >"$t/plies.csv" 2>/dev/null
-    "$rel" convert --to csv --tags Result,FEN "$t/all.pgn" >"$t/games.csv" 2>/dev/null
-    /usr/bin/python3 "$here/tests/tools/db_truth.py" "$t/plies.csv" "$t/games.csv" "$t/sample" "$t/truth"
+    local name=$1 db=$2 pk=$3 sum
+    # the truth of the same file is made once (the killed and resumed import reads TWIC again)
+    sum=$(md5sum <"$t/all.pgn")
+    if [ "$sum" != "${truth_of:-}" ]; then
+        "$rel" convert --to csv --per-ply "$t/all.pgn" >"$t/plies.csv" 2>/dev/null
+        "$rel" convert --to csv --tags Result,FEN "$t/all.pgn" >"$t/games.csv" 2>/dev/null
+        /usr/bin/python3 "$here/tests/tools/db_truth.py" "$t/plies.csv" "$t/games.csv" "$t/sample" "$t/truth"
+        rm -f "$t/plies.csv"
+        truth_of=$sum
+    fi
     local n
     n=$(wc -l <"$t/sample")
     [ "$n" -gt 200 ] && ok || bad "$name: only $n positions sampled"
