@@ -75,7 +75,8 @@ typedef struct pgn_db_import_totals {
  * it: its original bytes, its main tags, its result, its main line's positions in the position
  * index and its moves in the explorer. One transaction per batch: a killed import leaves the games
  * of the committed batches, whole. PGN_OK, or PGN_E_IO (the source or SQLite failed: msg says
- * which), PGN_E_NOMEM; totals (may be NULL) count what was committed. */
+ * which; also a database opened with PGN_DB_READONLY, before anything is read), PGN_E_NOMEM;
+ * totals (may be NULL) count what was committed. */
 PGN_API pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,
                                  pgn_db_import_totals *totals, char *msg, size_t cap);
 

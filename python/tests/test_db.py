@@ -97,8 +97,8 @@ def test_errors(database, tmp_path, twic):
             db.select('White ~ "x" and Qz9')
         with pytest.raises(ValueError, match="no legal move"):
             db.explore("e4 e4")
-        with pytest.raises(OSError):
-            db.import_(twic)  # opened for reading only
+        with pytest.raises(OSError, match="reading only"):
+            db.import_(twic)  # opened for reading only: refused, though every game is a duplicate
     with pytest.raises(ValueError, match="closed"):
         db.explore()
     text = tmp_path / "not.db"

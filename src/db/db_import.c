@@ -16,6 +16,7 @@
 
 #include "pgnkit/collection.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -527,6 +528,12 @@ static void importer_free(importer *im) {
 pgn_status pgn_db_import(pgn_db *db, pgn_source *src, const pgn_db_import_opts *opts,
                          pgn_db_import_totals *totals, char *msg, size_t cap) {
     static const pgn_db_import_opts none;
+    if (db->readonly) { /* refused before any game is read, even one that would be a duplicate */
+        if (msg != NULL && cap > 0) {
+            snprintf(msg, cap, "the database is open for reading only");
+        }
+        return PGN_E_IO;
+    }
     importer im;
     memset(&im, 0, sizeof im);
     im.db = db;
