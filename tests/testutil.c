@@ -7,9 +7,11 @@
 #include "harness.h"
 #include "pgnkit/reader.h"
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Room for n more bytes and the NUL. */
 static void reserve(buf *b, size_t n) {
@@ -212,4 +214,36 @@ size_t buf_main_line(buf *b, const pgn_game *g) {
         plies++;
     }
     return plies;
+}
+
+/* Calls fn(path, ctx) on every file of dir whose name ends in suffix (NULL: any name not
+ * starting with '.'), in subfolders too if recurse; returns the sum of what fn returns. A folder
+ * that cannot be listed is a failure. */
+unsigned tu_each_file(const char *dir, const char *suffix, int recurse,
+                      unsigned (*fn)(const char *path, void *ctx), void *ctx) {
+    DIR *d = opendir(dir);
+    unsigned n = 0;
+    if (!d) {
+        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
+        return 0;
+    }
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char path[1400];
+        struct stat st;
+        size_t nl = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (recurse && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+            n += tu_each_file(path, suffix, recurse, fn, ctx);
+            continue;
+        }
+        if (suffix && (nl <= sl || strcmp(e->d_name + nl - sl, suffix) != 0)) {
+            continue;
+        }
+        n += fn(path, ctx);
+    }
+    closedir(d);
+    return n;
 }

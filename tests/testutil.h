@@ -67,4 +67,10 @@ size_t buf_main_line(buf *b, const pgn_game *g);
 /* Reads the first game of the NUL-terminated text into g (a failed check when it does not read). */
 void read_game_text(pgn_game *g, const char *text);
 
+/* Calls fn(path, ctx) on every file of dir whose name ends in suffix (NULL: any name not
+ * starting with '.'), in subfolders too if recurse; returns the sum of what fn returns. A folder
+ * that cannot be listed is a failure. */
+unsigned tu_each_file(const char *dir, const char *suffix, int recurse,
+                      unsigned (*fn)(const char *path, void *ctx), void *ctx);
+
 #endif

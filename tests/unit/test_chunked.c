@@ -16,9 +16,7 @@
 #include "testutil.h"
 #include "pgnkit.h"
 
-#include <dirent.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "../../fuzz/fuzz_log.h"
 
@@ -96,32 +94,16 @@ static void compare_file(const char *path, unsigned seed) {
     free(text);
 }
 
+/* One file of a folder (ctx: the seed, one more for each file). */
+static unsigned compare_one(const char *path, void *ctx) {
+    unsigned *seed = ctx;
+    compare_file(path, (*seed)++);
+    return 1;
+}
+
 /* Every file of dir (its subfolders too) whose name does not start with '.'. */
 static unsigned compare_dir(const char *dir, unsigned seed) {
-    DIR *d = opendir(dir);
-    unsigned n = 0;
-    if (!d) {
-        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
-        return 0;
-    }
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        char path[1400];
-        struct stat st;
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (stat(path, &st) != 0) {
-            continue;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            n += compare_dir(path, seed + n);
-        } else if (S_ISREG(st.st_mode)) {
-            compare_file(path, seed + n++);
-        }
-    }
-    closedir(d);
-    return n;
+    return tu_each_file(dir, NULL, 1, compare_one, &seed);
 }
 
 /* Slices of games (first to first + count) of a big text. */

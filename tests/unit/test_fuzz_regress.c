@@ -10,9 +10,7 @@
 #include "harness.h"
 #include "testutil.h"
 
-#include <dirent.h>
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #define FUZZ_FAIL(msg) harness_fail(__FILE__, __LINE__, "fuzz invariant: %s", (msg))
 
@@ -62,38 +60,6 @@ static void run_one(const char *what, fuzz_fn fn, const uint8_t *data, size_t le
     }
 }
 
-/* Calls fn(path, ctx) on every file of dir whose name ends in suffix (NULL: any name not
- * starting with '.'), in subfolders too if recurse; returns the sum of what fn returns. A folder
- * that cannot be listed is a failure. */
-static unsigned each_file(const char *dir, const char *suffix, int recurse,
-                          unsigned (*fn)(const char *path, void *ctx), void *ctx) {
-    DIR *d = opendir(dir);
-    unsigned n = 0;
-    if (!d) {
-        harness_fail(__FILE__, __LINE__, "cannot list %s", dir);
-        return 0;
-    }
-    for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        char path[1400];
-        struct stat st;
-        size_t nl = strlen(e->d_name), sl = suffix ? strlen(suffix) : 0;
-        if (e->d_name[0] == '.') {
-            continue;
-        }
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (recurse && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            n += each_file(path, suffix, recurse, fn, ctx);
-            continue;
-        }
-        if (suffix && (nl <= sl || strcmp(e->d_name + nl - sl, suffix) != 0)) {
-            continue;
-        }
-        n += fn(path, ctx);
-    }
-    closedir(d);
-    return n;
-}
-
 /* One file of tests/fuzz-regress/<target>/ through its target (ctx: the fuzz_fn). */
 static unsigned replay_file(const char *path, void *ctx) {
     const fuzz_fn *fn = ctx;
@@ -111,7 +77,7 @@ static unsigned replay_file(const char *path, void *ctx) {
 static unsigned replay_dir(const char *target, fuzz_fn fn) {
     char dir[256];
     snprintf(dir, sizeof dir, "tests/fuzz-regress/%s", target);
-    return each_file(dir, NULL, 0, replay_file, &fn);
+    return tu_each_file(dir, NULL, 0, replay_file, &fn);
 }
 
 /* The games of a .pgn file as NDJSON (pgnkit's own --to ndjson, broken games included) through
@@ -202,7 +168,7 @@ int main(void) {
     }
     char dir[1024];
     snprintf(dir, sizeof dir, "%s", harness_shared("corpus/edge"));
-    unsigned files = each_file(dir, ".pgn", 1, corpus_file, NULL);
+    unsigned files = tu_each_file(dir, ".pgn", 1, corpus_file, NULL);
     printf("corpus/edge through fuzz_reader (3 prefixes), fuzz_roundtrip, fuzz_repair and (as "
            "NDJSON) "
            "fuzz_json: %u "
@@ -213,7 +179,7 @@ int main(void) {
     static const char *const perft[] = {"corpus/perft/ethereal", "corpus/perft/pychess"};
     for (size_t i = 0; i < 2; i++) {
         snprintf(dir, sizeof dir, "%s", harness_shared(perft[i]));
-        fens += each_file(dir, ".epd", 0, fen_file, NULL);
+        fens += tu_each_file(dir, ".epd", 0, fen_file, NULL);
     }
     printf("corpus/perft FENs through fuzz_fen: %u\n", fens);
     CHECK(fens > 100);
